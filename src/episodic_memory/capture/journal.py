@@ -1,0 +1,165 @@
+"""The append-only JSONL journal: one file per session, written and fsynced before anything else happens."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..store.records import TurnRecord
+
+log = logging.getLogger(__name__)
+
+
+def _slug(text: str, limit: int = 40) -> str:
+    """A readable, filesystem-safe name that cannot collide (a hash of the exact text is kept)."""
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", text)[:limit].strip("._") or "x"
+    return f"{readable}-{hashlib.sha1(text.encode()).hexdigest()[:12]}"
+
+
+@dataclass
+class JournalRead:
+    records: list[TurnRecord]
+    end_offset: int          # bytes up to the end of the last complete line
+    bad_lines: int           # complete lines that did not parse (skipped with a warning)
+    torn_tail: bool          # the file ended in a partial line (a crash mid-write)
+
+
+class Journal:
+    """Per-session JSONL files under `root` (a folder beside the database); `root=None` keeps no files."""
+
+    def __init__(self, root: Path | None, *, fsync: bool = True) -> None:
+        self.root = root
+        self.fsync = fsync
+        if root is not None:
+            root.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def enabled(self) -> bool:
+        return self.root is not None
+
+    def relative_path(self, user_id: str, session_id: str) -> str:
+        return f"{_slug(user_id)}/{_slug(session_id)}.jsonl"
+
+
+    def path(self, relative: str) -> Path:
+        assert self.root is not None
+        return self.root / relative
+
+    def size(self, relative: str) -> int:
+        try:
+            return self.path(relative).stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def append(self, relative: str, records: Sequence[TurnRecord]) -> int:
+        """Append records as whole lines, fsync, and return the file's new size.
+
+        A partial last line left by a crash is cut off first: it was never acknowledged, and appending after it
+        would glue the next record onto garbage.
+        """
+        path = self.path(relative)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records).encode()
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
+        try:
+            size = os.fstat(fd).st_size
+            if size:
+                os.lseek(fd, size - 1, os.SEEK_SET)
+                if os.read(fd, 1) != b"\n":
+                    size = self._cut_torn_tail(fd, path, size)
+            os.lseek(fd, size, os.SEEK_SET)
+            view = memoryview(payload)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            if self.fsync:
+                os.fsync(fd)
+            return size + len(payload)
+        finally:
+            os.close(fd)
+
+    def cut_torn_tail(self, relative: str) -> None:
+        """Drop a partial last line (only ever left by an interrupted, unacknowledged write)."""
+        path = self.path(relative)
+        fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        try:
+            size = os.fstat(fd).st_size
+            os.lseek(fd, max(size - 1, 0), os.SEEK_SET)
+            if size and os.read(fd, 1) != b"\n":
+                self._cut_torn_tail(fd, path, size)
+                if self.fsync:
+                    os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _cut_torn_tail(fd: int, path: Path, size: int) -> int:
+        os.lseek(fd, 0, os.SEEK_SET)
+        data = os.read(fd, size)
+        keep = data.rfind(b"\n") + 1
+        log.warning("journal %s: dropping a torn last line (%d bytes) left by an interrupted write", path, size - keep)
+        os.ftruncate(fd, keep)
+        return keep
+
+    def read(self, relative: str, offset: int = 0) -> JournalRead:
+        """Records from `offset` on. Bad complete lines and a torn last line are skipped with a warning."""
+        path = self.path(relative)
+        try:
+            with open(path, "rb") as f:
+                f.seek(offset)
+                data = f.read()
+        except FileNotFoundError:
+            return JournalRead([], offset, 0, False)
+        records: list[TurnRecord] = []
+        bad = 0
+        pos = 0
+        torn = False
+        for line in data.splitlines(keepends=True):
+            if not line.endswith(b"\n"):
+                torn = True
+                log.warning("journal %s: skipping a torn last line at byte %d (interrupted write)", path,
+                            offset + pos)
+                break
+            pos += len(line)
+            if not line.strip():
+                continue
+            try:
+                records.append(TurnRecord.from_json(json.loads(line)))
+            except (ValueError, TypeError, KeyError) as exc:
+                bad += 1
+                log.warning("journal %s: skipping an unreadable line at byte %d: %s", path,
+                            offset + pos - len(line), exc)
+        return JournalRead(records, offset + pos, bad, torn)
+
+    def files(self) -> Iterator[str]:
+        """Relative paths of every journal file."""
+        if self.root is None:
+            return
+        for path in sorted(self.root.glob("*/*.jsonl")):
+            yield path.relative_to(self.root).as_posix()
+
+    def delete(self, relative: str) -> None:
+        if self.root is None:
+            return
+        path = self.path(relative)
+        path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # the user's folder may still hold other sessions
+            path.parent.rmdir()
+
+    def delete_user(self, user_id: str) -> None:
+        """Every journal of one user, including sessions that never reached the database."""
+        if self.root is not None:
+            shutil.rmtree(self.root / _slug(user_id), ignore_errors=True)
+
+    def delete_all(self) -> None:
+        if self.root is not None and self.root.exists():
+            shutil.rmtree(self.root)
+            self.root.mkdir(parents=True, exist_ok=True)

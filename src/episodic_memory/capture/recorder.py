@@ -1,0 +1,189 @@
+"""Crash-safe capture: journal first, then SQLite, all under one cross-process lock.
+
+Order of a write, under the lock:
+1. catch up: anything in this session's journal past the stored offset (a writer that died) goes in first;
+2. append the new turns to the journal and fsync;
+3. insert them into SQLite and advance the stored offset, in one transaction.
+A turn is acknowledged when `record` returns. If the process dies after 2, the recovery sweep (or the next
+writer of that session) replays the journal; `uid` makes the replay idempotent, so nothing is stored twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from filelock import FileLock
+
+from ..config import Config
+from ..store.records import TurnRecord
+from ..store.sqlite import SQLiteStore
+from .journal import Journal
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class NewTurn:
+    """A turn as the caller gives it, before it has a place in its session."""
+
+    role: str
+    content: str
+    session_id: str
+    user_id: str
+    ts: float
+    speaker: str | None = None
+    turn_id: str | None = None
+
+
+@dataclass
+class RecoveryReport:
+    files_scanned: int = 0
+    turns_recovered: int = 0
+    bad_lines: int = 0
+    torn_tails: int = 0
+    sessions: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Recorder:
+    """Writes turns to the journal and the store; replays journals after a crash."""
+
+    def __init__(self, store: SQLiteStore, journal: Journal, lock_path: Path | None, config: Config) -> None:
+        self.store = store
+        self.journal = journal
+        self.config = config
+        self._thread_lock = threading.RLock()
+        self._file_lock = FileLock(str(lock_path), timeout=config.lock_timeout_s) if lock_path else None
+
+    def locked(self) -> AbstractContextManager[object]:
+        """The cross-process ingest lock (and a thread lock inside this process)."""
+        return _Both(self._thread_lock, self._file_lock if self._file_lock else nullcontext())
+
+    def record(self, turns: Sequence[NewTurn]) -> list[TurnRecord]:
+        """Journal and store turns (any sessions); returns them with their uid and order."""
+        by_session: dict[tuple[str, str], list[NewTurn]] = {}
+        for t in turns:
+            by_session.setdefault((t.user_id, t.session_id), []).append(t)
+        out: dict[int, TurnRecord] = {}
+        positions = {id(t): i for i, t in enumerate(turns)}
+        with self.locked():
+            for (user_id, session_id), group in by_session.items():
+                for rec, t in zip(self._record_session(user_id, session_id, group), group, strict=True):
+                    out[positions[id(t)]] = rec
+        return [out[i] for i in range(len(turns))]
+
+    def _record_session(self, user_id: str, session_id: str, turns: list[NewTurn]) -> list[TurnRecord]:
+        relative = self.journal.relative_path(user_id, session_id)
+        if self.journal.enabled:
+            self._catch_up(user_id, session_id, relative)
+        _, _, count = self.store.journal_state(user_id, session_id)
+        now = time.time()
+        records = [
+            TurnRecord(
+                uid=uuid.uuid4().hex, user_id=user_id, session_id=session_id, seq=count + i, role=t.role,
+                content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id,
+            )
+            for i, t in enumerate(turns)
+        ]
+        offset = self.journal.append(relative, records) if self.journal.enabled else 0
+        self.store.insert_turns(records, relative, offset)
+        return records
+
+    def _catch_up(self, user_id: str, session_id: str, relative: str) -> int:
+        _, offset, _ = self.store.journal_state(user_id, session_id)
+        if self.journal.size(relative) <= offset:
+            return 0
+        read = self.journal.read(relative, offset)
+        new = self.store.insert_turns(read.records, relative, read.end_offset) if read.records else 0
+        if not read.records:
+            self.store.advance_journal_offset(user_id, session_id, relative, read.end_offset)
+        if new:
+            log.warning("session %s/%s: recovered %d journaled turn(s) a crashed writer left unstored",
+                        user_id, session_id, new)
+        return new
+
+    def recover(self) -> RecoveryReport:
+        """The start-up sweep: replay every journal past its stored offset; flag those sessions for consolidation."""
+        report = RecoveryReport()
+        if not self.journal.enabled:
+            return report
+        with self.locked():
+            offsets = self.store.journal_offsets()
+            for relative in self.journal.files():
+                report.files_scanned += 1
+                offset = offsets.get(relative, 0)
+                if self.journal.size(relative) <= offset:
+                    continue
+                read = self.journal.read(relative, offset)
+                report.bad_lines += read.bad_lines
+                report.torn_tails += int(read.torn_tail)
+                by_session: dict[tuple[str, str], list[TurnRecord]] = {}
+                for rec in read.records:
+                    by_session.setdefault((rec.user_id, rec.session_id), []).append(rec)
+                for (user_id, session_id), recs in by_session.items():
+                    new = self.store.insert_turns(recs, relative, read.end_offset)
+                    report.turns_recovered += new
+                    self.store.mark_for_consolidation(user_id, session_id)
+                    report.sessions.append((user_id, session_id))
+                if read.torn_tail:
+                    self.journal.cut_torn_tail(relative)
+            idle_before = time.time() - self.config.session_idle_minutes * 60
+            self.store.mark_idle_sessions(idle_before)
+        if report.turns_recovered:
+            log.warning("recovery: replayed %d turn(s) from %d journal(s)", report.turns_recovered,
+                        len(report.sessions))
+        return report
+
+
+class _Both:
+    """Enter two context managers in order (thread lock, then file lock)."""
+
+    def __init__(self, first: AbstractContextManager[object], second: AbstractContextManager[object]) -> None:
+        self.first, self.second = first, second
+
+    def __enter__(self) -> object:
+        self.first.__enter__()
+        try:
+            self.second.__enter__()
+        except BaseException:
+            self.first.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.second.__exit__(None, None, None)
+        finally:
+            self.first.__exit__(None, None, None)
+
+
+def to_epoch(value: datetime | str | float | int | None, field_name: str = "timestamp") -> float:
+    """A turn's event time as UTC epoch seconds. Naive datetimes and ISO strings are taken as UTC."""
+    from datetime import timezone
+
+    if value is None:
+        return time.time()
+    if isinstance(value, bool):
+        raise TypeError(f"{field_name}: expected a datetime or ISO-8601 string, got a boolean")
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            value = datetime.fromisoformat(text)
+        except ValueError:
+            raise ValueError(f"{field_name}: {value!r} is not an ISO-8601 date-time") from None
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value.timestamp()
+    raise TypeError(f"{field_name}: expected a datetime or ISO-8601 string, got {type(value).__name__}")

@@ -1,0 +1,279 @@
+"""The `episodic` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from . import __version__
+from .config import DEFAULT_USER, default_db_path
+from .ingest import ParsedFile, parse_file, sample_path
+from .memory import Memory
+from .retrieve.hit import Hit
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_BAD_INPUT = 1
+
+console = Console()
+
+
+def db_option(fn: F) -> F:
+    """`--db` and `--user` on every command (they may also be given before the command)."""
+    fn = click.option("--user", "user_id", default=None, metavar="ID",
+                      help=f"Whose memories (default: {DEFAULT_USER!r}).")(fn)
+    return click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+                        help="The memory file (default: $EPISODIC_DB or the user data directory).")(fn)
+
+
+def open_memory(ctx: click.Context, db: str | None, user_id: str | None) -> Memory:
+    root = ctx.find_root().params
+    path = db or root.get("db") or str(default_db_path())
+    user = user_id or root.get("user_id") or DEFAULT_USER
+    mem = Memory(path, user_id=user)
+    ctx.call_on_close(mem.close)
+    return mem
+
+
+def dump(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def age(ts: datetime | None, now: datetime | None = None) -> str:
+    """'just now', '5m ago', '3h ago', '2d ago', '4mo ago', '2y ago'."""
+    if ts is None:
+        return "undated"
+    seconds = ((now or datetime.now(timezone.utc)) - ts).total_seconds()
+    if seconds < 0:
+        return "in the future"
+    for limit, unit, size in ((60, "", 1), (3600, "m", 60), (86400, "h", 3600), (86400 * 60, "d", 86400),
+                              (86400 * 730, "mo", 86400 * 30)):
+        if seconds < limit:
+            return "just now" if not unit else f"{int(seconds // size)}{unit} ago"
+    return f"{int(seconds // (86400 * 365))}y ago"
+
+
+def print_hits(hits: list[Hit]) -> None:
+    if not hits:
+        console.print("[dim]no memories matched[/dim]")
+        return
+    for hit in hits:
+        who = f"{hit.speaker}: " if hit.speaker else ""
+        console.print(f"[bold cyan]\\[{hit.kind}][/bold cyan] {escape(who + hit.text)}  "
+                      f"[dim]({age(hit.timestamp)})[/dim]", highlight=False)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="episodic")
+@db_option
+def main(db: str | None, user_id: str | None) -> None:
+    """Long-term memory for AI agents, in one SQLite file.
+
+    \b
+    Start here:
+      episodic demo                      ingest the bundled sample and recall from it
+      episodic ingest chat.jsonl         store a transcript (JSON Lines: role, content, ...)
+      episodic recall "deck slides"      what do I remember about it?
+      episodic stats                     what is in the store
+
+    The store is $EPISODIC_DB or a file in your user data directory; --db PATH picks another.
+    """
+
+
+@main.command()
+@db_option
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option("--skip-bad", is_flag=True, help="Store the good lines of a file and list the bad ones.")
+@click.option("--keep-open", is_flag=True, help="Do not end (consolidate) the ingested sessions.")
+@click.pass_context
+def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple[str, ...], skip_bad: bool,
+           keep_open: bool) -> None:
+    """Store conversation transcripts from JSON Lines FILES (- reads standard input).
+
+    \b
+    One turn a line: {"role": "user", "content": "..."} with optional
+    session_id, timestamp (ISO-8601), speaker (or name), id, user_id.
+    A file without session ids is one session named after the file.
+    A bad line stops that file: nothing from it is stored (exit 1),
+    unless --skip-bad, which stores the good lines and lists the bad ones.
+    Turns whose id is already stored in their session are skipped, so re-ingesting is safe.
+    """
+    for path in files:
+        if path != "-" and not Path(path).is_file():
+            raise click.BadParameter(f"{path}: no such file", param_hint="FILES")
+    mem = open_memory(ctx, db, user_id)
+    started = time.perf_counter()
+    totals = {"turns": 0, "skipped": 0, "sessions": set(), "bad": 0}
+    failed = False
+    stdin_text = sys.stdin.read() if "-" in files else None
+    for path in files:
+        parsed = parse_file(path, stdin_text=stdin_text)
+        if parsed.bad:
+            totals["bad"] += len(parsed.bad)
+            for bad in parsed.bad:
+                click.secho(f"error: {bad}", fg="red", err=True)
+            if not skip_bad:
+                click.secho(f"{parsed.source}: {len(parsed.bad)} bad line(s); nothing from this file was stored "
+                            "(use --skip-bad to store the good lines)", fg="red", err=True)
+                failed = True
+                continue
+        _store_file(mem, parsed, totals)
+    if not keep_open:
+        for user, session_id in sorted(totals["sessions"]):
+            mem.end_session(session_id, user_id=user)
+    seconds = time.perf_counter() - started
+    console.print(f"ingested {totals['turns']} turn(s) in {len(totals['sessions'])} session(s) "
+                  f"in {seconds:.2f}s" + (f", {totals['skipped']} already stored" if totals["skipped"] else "")
+                  + (f", {totals['bad']} bad line(s) skipped" if totals["bad"] and skip_bad else ""))
+    if failed:
+        ctx.exit(EXIT_BAD_INPUT)
+
+
+def _store_file(mem: Memory, parsed: ParsedFile, totals: dict[str, Any], batch: int = 256) -> None:
+    fresh = mem.unseen_turns(parsed.turns)
+    totals["skipped"] += len(parsed.turns) - len(fresh)
+    show = console.is_terminal and len(fresh) > batch
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, disable=not show, transient=True) as progress:
+        task = progress.add_task(f"ingesting {parsed.source}", total=len(fresh))
+        for i in range(0, len(fresh), batch):
+            chunk = fresh[i : i + batch]
+            mem.add_turns(chunk)
+            progress.advance(task, len(chunk))
+    totals["turns"] += len(fresh)
+    totals["sessions"].update((t.get("user_id") or mem.user_id, t["session_id"]) for t in fresh)
+
+
+@main.command()
+@db_option
+@click.argument("query")
+@click.option("-k", "k", default=10, show_default=True, type=click.IntRange(min=1), help="How many memories.")
+@click.option("--session", "session_id", default=None, help="Only this session.")
+@click.option("--kind", default=None, help="Only this kind of memory (turn, fact, ...).")
+@click.option("--since", default=None, metavar="ISO", help="Only memories from this time on.")
+@click.option("--until", default=None, metavar="ISO", help="Only memories up to this time.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of hits.")
+@click.pass_context
+def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, k: int, session_id: str | None,
+           kind: str | None, since: str | None, until: str | None, as_json: bool) -> None:
+    """Recall the memories most relevant to QUERY."""
+    mem = open_memory(ctx, db, user_id)
+    try:
+        hits = mem.recall(query, k=k, session_id=session_id, kind=kind, since=since, until=until)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    if as_json:
+        dump([h.to_dict() for h in hits])
+    else:
+        print_hits(hits)
+
+
+@main.command()
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def stats(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool) -> None:
+    """What is in the store."""
+    data = open_memory(ctx, db, user_id).stats()
+    if as_json:
+        dump(data)
+        return
+    table = Table(show_header=False, box=None)
+    for key, value in data.items():
+        table.add_row(f"[bold]{key}[/bold]", escape(str(value)))
+    console.print(table)
+
+
+@main.command()
+@db_option
+@click.option("-n", "--limit", default=None, type=click.IntRange(min=1), help="At most this many, newest first.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def sessions(ctx: click.Context, db: str | None, user_id: str | None, limit: int | None, as_json: bool) -> None:
+    """The sessions in the store, newest first."""
+    rows = open_memory(ctx, db, user_id).sessions(limit=limit)
+    if as_json:
+        dump([s.to_dict() for s in rows])
+        return
+    if not rows:
+        console.print("[dim]no sessions[/dim]")
+        return
+    table = Table("session", "status", "turns", "first turn", "last turn")
+    for s in rows:
+        d = s.to_dict()
+        table.add_row(escape(s.session_id), s.status, str(s.turn_count), d["started_at"] or "", d["last_turn_at"] or "")
+    console.print(table)
+
+
+@main.command()
+@db_option
+@click.option("--session", "session_id", default=None, help="Forget one session (of --user, default 'default').")
+@click.option("--all", "everything", is_flag=True, help="Forget every memory of every user.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_context
+def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: str | None, everything: bool,
+           yes: bool) -> None:
+    """Delete memories for good: rows, search index, journals; then scrub the file.
+
+    \b
+    episodic forget --session ID      one session
+    episodic forget --user ID         everything of one user
+    episodic forget --all             everything
+    """
+    user = user_id or ctx.find_root().params.get("user_id")
+    chosen = sum(bool(x) for x in (session_id, everything)) + (1 if user and not session_id else 0)
+    if chosen != 1:
+        raise click.UsageError("say what to forget: exactly one of --session ID, --user ID or --all")
+    what = ("everything" if everything else f"session {session_id!r}" if session_id else f"all of user {user!r}")
+    mem = open_memory(ctx, db, user_id)
+    if not yes and not click.confirm(f"Forget {what} in {mem.path}? This cannot be undone", default=False):
+        ctx.exit(EXIT_BAD_INPUT)
+    if everything:
+        result = mem.forget(all=True)
+    elif session_id:
+        result = mem.forget(session_id=session_id, user_id=user)
+    else:
+        result = mem.forget(user_id=user)
+    console.print(f"forgot {what}: {result['turns']} turn(s), {result['sessions']} session(s)")
+
+
+@main.command()
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+              help="Keep the demo store here (default: a temporary folder, removed afterwards).")
+@click.option("-q", "--query", "queries", multiple=True, help="Ask this instead of the built-in questions.")
+def demo(db: str | None, queries: tuple[str, ...]) -> None:
+    """Ingest the bundled sample conversation and recall from it (no keys, no network)."""
+    with tempfile.TemporaryDirectory(prefix="episodic-demo-") as tmp:
+        path = db or str(Path(tmp) / "memory.db")
+        with Memory(path) as mem:
+            parsed = parse_file(str(sample_path()))
+            started = time.perf_counter()
+            mem.add_turns(mem.unseen_turns(parsed.turns))
+            for session_id in dict.fromkeys(t["session_id"] for t in parsed.turns):
+                mem.end_session(session_id)
+            took = time.perf_counter() - started
+            s = mem.stats()
+            console.print(f"[bold]Ingested the sample conversation:[/bold] {s['turns']} turns in {s['sessions']} "
+                          f"sessions ({took:.2f}s) into {escape(path)}\n")
+            for query in queries or ("How many slides does the Series B deck need?",
+                                     "When is the Airflow cutover?",
+                                     "What does Maya prefer for formatting?"):
+                console.print(f"[bold]recall[/bold] {escape(query)}")
+                print_hits(mem.recall(query, k=3))
+                console.print()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

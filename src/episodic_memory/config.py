@@ -1,0 +1,60 @@
+"""Every threshold and knob in one place.
+
+`Config()` gives the defaults; any field can be overridden in code (`Config(consolidate_every=4)`) or from the
+environment with an ``EPISODIC_`` prefix (``EPISODIC_CONSOLIDATE_EVERY=4``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from pydantic import BaseModel, Field
+
+APP_NAME = "episodic-memory"
+DEFAULT_USER = "default"
+MEMORY_PATH = ":memory:"
+
+
+def default_db_path() -> Path:
+    """The store used when no path is given: ``EPISODIC_DB`` or the platform's user data directory."""
+    env = os.environ.get("EPISODIC_DB")
+    if env:
+        return Path(env).expanduser()
+    return Path(user_data_dir(APP_NAME, appauthor=False)) / "memory.db"
+
+
+class Config(BaseModel):
+    """Thresholds and knobs. Defaults are the seeds' numbers unless a comment says otherwise."""
+
+    # --- store -------------------------------------------------------------------------------------
+    busy_timeout_ms: int = Field(30_000, description="how long SQLite waits on a locked database")
+    lock_timeout_s: float = Field(60.0, description="how long a writer waits for the cross-process ingest lock")
+
+    # --- capture -----------------------------------------------------------------------------------
+    consolidate_every: int = Field(8, ge=1, description="consolidate a session after this many new turns")
+    fsync_journal: bool = Field(True, description="fsync the journal before a turn is acknowledged")
+    session_idle_minutes: float = Field(
+        30.0, description="an open session idle this long is treated as unfinished and flagged for consolidation"
+    )
+    consolidate_on_open: bool = Field(True, description="run pending consolidation when a store is opened")
+
+    # --- retrieval ---------------------------------------------------------------------------------
+    rrf_k: int = 60
+    recency_half_life_days: float = 30.0
+    recency_weight: float = Field(0.15, description="added to the fused score, never multiplied into it")
+    dense_floor: float = Field(0.20, description="dense hits below this cosine are dropped")
+    rerank_pool: int = 30
+    candidate_pool: int = Field(100, description="hits taken from each retrieval leg before fusion")
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Config:
+        """Defaults, then ``EPISODIC_<FIELD>`` environment variables, then explicit overrides."""
+        values: dict[str, object] = {}
+        for name in cls.model_fields:
+            env = os.environ.get(f"EPISODIC_{name.upper()}")
+            if env is not None:
+                values[name] = env
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls.model_validate(values)

@@ -1,0 +1,260 @@
+"""`Memory`: the front door. Every other entry point (CLI, servers, the seed's names) goes through it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .capture.journal import Journal
+from .capture.recorder import NewTurn, Recorder, RecoveryReport, to_epoch
+from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
+from .retrieve.hit import Hit
+from .retrieve.retriever import RecallFilters, Retriever
+from .store.records import SessionInfo, StoredTurn
+from .store.sqlite import SQLiteStore
+
+log = logging.getLogger(__name__)
+
+ConsolidationStep = Callable[["Memory", SessionInfo, list[StoredTurn]], None]
+
+
+def journal_dir_for(db_path: Path) -> Path:
+    """The journal folder that belongs to a database file: ``memory.db`` → ``memory.db.journal/``."""
+    return db_path.with_name(db_path.name + ".journal")
+
+
+class Memory:
+    """Long-term memory in one SQLite file.
+
+    >>> with Memory(":memory:") as mem:
+    ...     _ = mem.add_turn("user", "The deck needs 14 slides", session_id="s1")
+    ...     [h.text for h in mem.recall("how many slides")]
+    ['The deck needs 14 slides']
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        user_id: str = DEFAULT_USER,
+        config: Config | None = None,
+    ) -> None:
+        self.config = config or Config.from_env()
+        self.user_id = _check_id(user_id, "user_id")
+        self.path = str(path) if path is not None else str(default_db_path())
+        self.store = SQLiteStore(self.path, self.config)
+        if self.store.in_memory:
+            journal, lock_path = Journal(None), None
+        else:
+            db_path = Path(self.store.path)
+            journal = Journal(journal_dir_for(db_path), fsync=self.config.fsync_journal)
+            lock_path = db_path.with_name(db_path.name + ".lock")
+        self.journal = journal
+        self.recorder = Recorder(self.store, journal, lock_path, self.config)
+        self.retriever = Retriever(self.store, self.config)
+        self.consolidation_steps: list[ConsolidationStep] = []
+        self.last_recovery: RecoveryReport = self.recorder.recover()
+        if self.config.consolidate_on_open:
+            self.consolidate_pending()
+
+    # --- capture -------------------------------------------------------------------------------------
+    def add_turn(
+        self,
+        role: str,
+        content: str,
+        *,
+        session_id: str,
+        speaker: str | None = None,
+        timestamp: datetime | str | None = None,
+        turn_id: str | None = None,
+        user_id: str | None = None,
+    ) -> str:
+        """Record one turn: journaled and fsynced, then stored. Returns its id (`turn_id` when given)."""
+        return self.add_turns(
+            [{"role": role, "content": content, "session_id": session_id, "speaker": speaker,
+              "timestamp": timestamp, "turn_id": turn_id, "user_id": user_id}]
+        )[0]
+
+    def add_turns(self, turns: Iterable[Mapping[str, Any]]) -> list[str]:
+        """Record many turns with one lock, one fsync and one transaction per session (fast ingest).
+
+        Each mapping has the keyword arguments of `add_turn`. Everything is validated before anything is written.
+        """
+        turns = list(turns)
+        new = [self._new_turn(t, f"turn {i}: " if len(turns) > 1 else "") for i, t in enumerate(turns)]
+        if not new:
+            return []
+        records = self.recorder.record(new)
+        ids = self.store.ids_for_uids([r.uid for r in records])
+        for user_id, session_id in dict.fromkeys((t.user_id, t.session_id) for t in new):
+            self._maybe_consolidate(user_id, session_id)
+        return [r.turn_id if r.turn_id is not None else str(ids[r.uid]) for r in records]
+
+    def unseen_turns(self, turns: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+        """The turns whose `turn_id` is not already stored in their session (turns without an id are kept)."""
+        known: dict[tuple[str, str], set[str]] = {}
+        out = []
+        for t in turns:
+            key = (t.get("user_id") or self.user_id, str(t.get("session_id")))
+            if key not in known:
+                known[key] = self.store.known_turn_ids(*key)
+            if t.get("turn_id") is None or t["turn_id"] not in known[key]:
+                out.append(t)
+        return out
+
+    def _new_turn(self, t: Mapping[str, Any], where: str) -> NewTurn:
+        role, content = t.get("role"), t.get("content")
+        if not isinstance(role, str) or not role.strip():
+            raise ValueError(f"{where}role must be a non-empty string, got {role!r}")
+        if not isinstance(content, str):
+            raise TypeError(f"{where}content must be a string, got {type(content).__name__}")
+        session_id = _check_id(t.get("session_id"), f"{where}session_id")
+        user_id = _check_id(t.get("user_id") or self.user_id, f"{where}user_id")
+        speaker, turn_id = t.get("speaker"), t.get("turn_id")
+        for name, value in (("speaker", speaker), ("turn_id", turn_id)):
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{where}{name} must be a string, got {type(value).__name__}")
+        return NewTurn(role=role.strip(), content=content, session_id=session_id, user_id=user_id,
+                       ts=to_epoch(t.get("timestamp"), f"{where}timestamp"), speaker=speaker, turn_id=turn_id)
+
+    def end_session(self, session_id: str, user_id: str | None = None) -> None:
+        """Close a session and consolidate whatever it has not consolidated yet."""
+        user_id = user_id or self.user_id
+        if not self.store.end_session(user_id, session_id):
+            raise KeyError(f"no session {session_id!r} for user {user_id!r}")
+        self.consolidate(user_id, session_id)
+
+    # --- consolidation -------------------------------------------------------------------------------
+    def _maybe_consolidate(self, user_id: str, session_id: str) -> None:
+        info = self.store.session(user_id, session_id)
+        if info and info.turn_count - info.consolidated_turns >= self.config.consolidate_every:
+            self.consolidate(user_id, session_id)
+
+    def consolidate(self, user_id: str, session_id: str) -> bool:
+        """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed.
+
+        A failed step leaves the turns untouched and the session flagged, so it is retried at the next open.
+        """
+        info = self.store.session(user_id, session_id)
+        if info is None:
+            return True
+        turns = self.store.session_turns(user_id, session_id, from_seq=info.consolidated_turns)
+        if not turns:
+            self.store.record_consolidated(user_id, session_id, info.consolidated_turns)
+            return True
+        for step in self.consolidation_steps:
+            try:
+                step(self, info, turns)
+            except Exception:
+                log.exception("consolidation of session %s/%s failed in %s; it will be retried at the next open",
+                              user_id, session_id, getattr(step, "__name__", step))
+                self.store.mark_for_consolidation(user_id, session_id)
+                return False
+        self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1)
+        return True
+
+    def consolidate_pending(self) -> int:
+        """Consolidate every session flagged by recovery, idleness, or an earlier failure. Returns how many."""
+        done = 0
+        for user_id, session_id in self.store.sessions_needing_consolidation():
+            done += self.consolidate(user_id, session_id)
+        return done
+
+    # --- recall --------------------------------------------------------------------------------------
+    def recall(
+        self,
+        query: str,
+        k: int = 10,
+        user_id: str | None = None,
+        *,
+        session_id: str | None = None,
+        kind: str | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+    ) -> list[Hit]:
+        """The `k` memories most relevant to `query`, best first."""
+        filters = RecallFilters(
+            user_id=user_id or self.user_id, session_id=session_id, kind=kind,
+            since=None if since is None else to_epoch(since, "since"),
+            until=None if until is None else to_epoch(until, "until"),
+        )
+        return self.retriever.recall(query, k, filters)
+
+    # --- reading -------------------------------------------------------------------------------------
+    def sessions(self, user_id: str | None = None, limit: int | None = None) -> list[SessionInfo]:
+        return self.store.sessions(user_id or self.user_id, limit)
+
+    def session_turns(self, session_id: str, user_id: str | None = None) -> list[StoredTurn]:
+        return self.store.session_turns(user_id or self.user_id, session_id)
+
+    def stats(self, user_id: str | None = None) -> dict[str, Any]:
+        stats: dict[str, Any] = dict(self.store.counts(user_id or self.user_id))
+        stats.update(
+            user_id=user_id or self.user_id,
+            db=self.store.path,
+            journal=str(self.journal.root) if self.journal.root else None,
+            schema_version=self.store.schema_version,
+            file_bytes=self.store.file_size(),
+        )
+        return stats
+
+    # --- forgetting ----------------------------------------------------------------------------------
+    def forget(
+        self,
+        *,
+        session_id: str | None = None,
+        user_id: str | None = None,
+        all: bool = False,  # noqa: A002 - mirrors the CLI flag
+    ) -> dict[str, int]:
+        """Delete a session, a user, or everything — rows, FTS entries and journals — then scrub the file.
+
+        `forget(session_id=…)` acts on the memory's user unless `user_id` is given; `forget(user_id=…)` removes that
+        user; `forget(all=True)` removes every user.
+        """
+        if all and (session_id or user_id):
+            raise ValueError("forget(all=True) takes no session_id or user_id")
+        if not all and session_id is None and user_id is None:
+            raise ValueError("forget needs session_id=…, user_id=… or all=True")
+        with self.recorder.locked():
+            if all:
+                result = self.store.forget()
+                self.journal.delete_all()
+            elif session_id is not None:
+                uid = user_id or self.user_id
+                result = self.store.forget(user_id=uid, session_id=session_id)
+                if self.journal.enabled:
+                    self.journal.delete(self.journal.relative_path(uid, session_id))
+            else:
+                assert user_id is not None
+                result = self.store.forget(user_id=user_id)
+                if self.journal.enabled:
+                    self.journal.delete_user(user_id)
+            for file in result.pop("journal_files"):
+                self.journal.delete(file)
+            self.store.scrub()
+        return result
+
+    # --- lifecycle -----------------------------------------------------------------------------------
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Memory({self.path!r}, user_id={self.user_id!r})"
+
+
+def _check_id(value: object, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+    return value
+
+
+__all__ = ["Memory", "MEMORY_PATH"]

@@ -1,0 +1,134 @@
+"""Numbered schema migrations, applied in order and recorded in the file.
+
+Add a migration by appending a function to `MIGRATIONS`; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _run(db: sqlite3.Connection, script: str) -> None:
+    """Run a script statement by statement, inside the caller's transaction.
+
+    (`executescript` would commit first.) Statements end with ``;`` at the end of a line; a trigger body ends
+    with ``END;``.
+    """
+    statement: list[str] = []
+    in_trigger = False
+    for line in script.splitlines():
+        if not line.strip() or line.strip().startswith("--"):
+            continue
+        statement.append(line)
+        stripped = line.split("--")[0].rstrip()
+        if stripped.lstrip().upper().startswith("CREATE TRIGGER"):
+            in_trigger = True
+        if stripped.endswith(";") and (not in_trigger or stripped.strip().upper() == "END;"):
+            db.execute("\n".join(statement))
+            statement, in_trigger = [], False
+    if statement:
+        db.execute("\n".join(statement))
+
+
+def m001_sessions_and_turns(db: sqlite3.Connection) -> None:
+    _run(
+        db,
+        """
+        CREATE TABLE sessions (
+            user_id             TEXT NOT NULL,
+            session_id          TEXT NOT NULL,
+            status              TEXT NOT NULL DEFAULT 'open',   -- open | ended
+            started_at          REAL,                           -- event time of the first turn
+            last_turn_at        REAL,                           -- event time of the latest turn
+            created_at          REAL NOT NULL,                  -- ingest time
+            updated_at          REAL NOT NULL,                  -- ingest time of the latest change
+            ended_at            REAL,
+            turn_count          INTEGER NOT NULL DEFAULT 0,
+            consolidated_turns  INTEGER NOT NULL DEFAULT 0,     -- turns already handed to consolidation
+            needs_consolidation INTEGER NOT NULL DEFAULT 0,
+            journal_file        TEXT,                           -- relative to the journal folder
+            journal_offset      INTEGER NOT NULL DEFAULT 0,     -- bytes of the journal already in the database
+            PRIMARY KEY (user_id, session_id)
+        );
+
+        CREATE TABLE turns (
+            id          INTEGER PRIMARY KEY,
+            uid         TEXT NOT NULL UNIQUE,          -- journal record id: replay is idempotent on it
+            user_id     TEXT NOT NULL,
+            session_id  TEXT NOT NULL,
+            seq         INTEGER NOT NULL,              -- order within the session
+            role        TEXT NOT NULL,
+            speaker     TEXT,
+            content     TEXT NOT NULL,
+            ts          REAL NOT NULL,                 -- when the turn happened (UTC epoch seconds)
+            ingested_at REAL NOT NULL,
+            turn_id     TEXT,                          -- the caller's own id
+            FOREIGN KEY (user_id, session_id) REFERENCES sessions (user_id, session_id) ON DELETE CASCADE
+        );
+        CREATE INDEX turns_by_session ON turns (user_id, session_id, seq);
+        CREATE INDEX turns_by_time ON turns (user_id, ts);
+        CREATE INDEX turns_by_caller_id ON turns (user_id, turn_id);
+
+        CREATE VIRTUAL TABLE turns_fts USING fts5 (
+            content, speaker,
+            content = 'turns', content_rowid = 'id',
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN
+            INSERT INTO turns_fts (rowid, content, speaker) VALUES (new.id, new.content, coalesce(new.speaker, ''));
+        END;
+        CREATE TRIGGER turns_fts_delete AFTER DELETE ON turns BEGIN
+            INSERT INTO turns_fts (turns_fts, rowid, content, speaker)
+            VALUES ('delete', old.id, old.content, coalesce(old.speaker, ''));
+        END;
+        CREATE TRIGGER turns_fts_update AFTER UPDATE OF content, speaker ON turns BEGIN
+            INSERT INTO turns_fts (turns_fts, rowid, content, speaker)
+            VALUES ('delete', old.id, old.content, coalesce(old.speaker, ''));
+            INSERT INTO turns_fts (rowid, content, speaker) VALUES (new.id, new.content, coalesce(new.speaker, ''));
+        END;
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_sessions_and_turns]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreVersionError(RuntimeError):
+    """The file was written by a newer episodic-memory than this one."""
+
+
+def applied_version(db: sqlite3.Connection) -> int:
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+    )
+    row = db.execute("SELECT max(version) FROM _migrations").fetchone()
+    return row[0] or 0
+
+
+def migrate(db: sqlite3.Connection, path: str) -> int:
+    """Bring the schema up to date; refuse a file from a newer version. Returns the schema version."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        current = applied_version(db)
+        if current > SCHEMA_VERSION:
+            raise StoreVersionError(
+                f"{path} has schema version {current}, but this episodic-memory only knows up to "
+                f"{SCHEMA_VERSION}: it was written by a newer version. Upgrade episodic-memory to open it."
+            )
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            migration = MIGRATIONS[version - 1]
+            migration(db)
+            db.execute(
+                "INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (version, migration.__name__, time.time()),
+            )
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return SCHEMA_VERSION

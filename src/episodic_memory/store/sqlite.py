@@ -1,0 +1,309 @@
+"""The one SQLite file. This module (with `migrations.py`) is the only place that writes SQL.
+
+The store is a small set of verbs so that a second backend is an addition, not a rewrite. Every read takes a
+`user_id` and filters by it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ..config import MEMORY_PATH, Config
+from .migrations import migrate
+from .records import SessionInfo, StoredTurn, TurnRecord
+
+_TURN_COLUMNS = "t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id"
+
+
+def _turn(row: Sequence[Any]) -> StoredTurn:
+    return StoredTurn(*row[:10])
+
+
+class SQLiteStore:
+    """Sessions and turns in one SQLite file (WAL, busy timeout, foreign keys, numbered migrations)."""
+
+    def __init__(self, path: str | Path, config: Config | None = None) -> None:
+        self.config = config or Config()
+        self.in_memory = str(path) == MEMORY_PATH
+        self.path = str(path) if self.in_memory else str(Path(path).expanduser().resolve())
+        if not self.in_memory:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self.db = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=self.config.busy_timeout_ms / 1000
+        )
+        self.db.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA secure_delete = ON")
+        if not self.in_memory:
+            self.db.execute("PRAGMA journal_mode = WAL")
+            # The JSONL journal is the durable record; NORMAL is crash-safe for the process, and fast.
+            self.db.execute("PRAGMA synchronous = NORMAL")
+        self.schema_version = migrate(self.db, self.path)
+
+    # --- plumbing ------------------------------------------------------------------------------------
+    def close(self) -> None:
+        with self._lock:
+            self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE): all or nothing."""
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            return self.db.execute(sql, params).fetchall()
+
+    # --- sessions ------------------------------------------------------------------------------------
+    def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
+        """(journal file, bytes already stored, turn count) of a session; (None, 0, 0) when unknown."""
+        rows = self._query(
+            "SELECT journal_file, journal_offset, turn_count FROM sessions WHERE user_id = ? AND session_id = ?",
+            (user_id, session_id),
+        )
+        return tuple(rows[0]) if rows else (None, 0, 0)  # type: ignore[return-value]
+
+    def journal_offsets(self) -> dict[str, int]:
+        """Every session's journal file and the bytes of it already stored (all users: used by recovery)."""
+        rows = self._query("SELECT journal_file, journal_offset FROM sessions WHERE journal_file IS NOT NULL")
+        return {file: offset for file, offset in rows}
+
+    def session(self, user_id: str, session_id: str) -> SessionInfo | None:
+        rows = self._query(_SESSION_SELECT + " WHERE user_id = ? AND session_id = ?", (user_id, session_id))
+        return _session(rows[0]) if rows else None
+
+    def sessions(self, user_id: str, limit: int | None = None) -> list[SessionInfo]:
+        sql = _SESSION_SELECT + " WHERE user_id = ? ORDER BY coalesce(last_turn_at, created_at) DESC"
+        params: list[Any] = [user_id]
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_session(r) for r in self._query(sql, params)]
+
+    def end_session(self, user_id: str, session_id: str) -> bool:
+        with self.transaction() as db:
+            cur = db.execute(
+                "UPDATE sessions SET status = 'ended', ended_at = ?, updated_at = ?, "
+                "needs_consolidation = (turn_count > consolidated_turns) WHERE user_id = ? AND session_id = ?",
+                (time.time(), time.time(), user_id, session_id),
+            )
+            return cur.rowcount > 0
+
+    def mark_for_consolidation(self, user_id: str, session_id: str) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET needs_consolidation = 1 WHERE user_id = ? AND session_id = ?",
+                (user_id, session_id),
+            )
+
+    def mark_idle_sessions(self, idle_before: float) -> int:
+        """Flag open sessions with unconsolidated turns and no activity since `idle_before` (all users)."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "UPDATE sessions SET needs_consolidation = 1 WHERE status = 'open' AND needs_consolidation = 0 "
+                "AND turn_count > consolidated_turns AND updated_at < ?",
+                (idle_before,),
+            )
+            return cur.rowcount
+
+    def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
+        """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read)."""
+        return [tuple(r) for r in self._query(
+            "SELECT user_id, session_id FROM sessions WHERE needs_consolidation = 1 ORDER BY updated_at"
+        )]
+
+    def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
+        """Consolidation has handled every turn with seq < `upto_seq`."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET consolidated_turns = max(consolidated_turns, ?), "
+                "needs_consolidation = (turn_count > max(consolidated_turns, ?) AND status = 'ended') "
+                "WHERE user_id = ? AND session_id = ?",
+                (upto_seq, upto_seq, user_id, session_id),
+            )
+
+    # --- turns ---------------------------------------------------------------------------------------
+    def insert_turns(self, records: Sequence[TurnRecord], journal_file: str, journal_offset: int) -> int:
+        """Store journaled turns of one session (idempotent on `uid`) and advance its journal offset.
+
+        Returns how many were new.
+        """
+        if not records:
+            return 0
+        first = records[0]
+        now = time.time()
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO sessions (user_id, session_id, created_at, updated_at, journal_file) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, session_id) DO NOTHING",
+                (first.user_id, first.session_id, now, now, journal_file),
+            )
+            inserted = 0
+            for r in records:
+                cur = db.execute(
+                    "INSERT OR IGNORE INTO turns (uid, user_id, session_id, seq, role, speaker, content, ts, "
+                    "ingested_at, turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (r.uid, r.user_id, r.session_id, r.seq, r.role, r.speaker, r.content, r.ts, r.ingested_at,
+                     r.turn_id),
+                )
+                inserted += cur.rowcount
+            db.execute(
+                "UPDATE sessions SET journal_file = ?, journal_offset = max(journal_offset, ?), updated_at = ?, "
+                "turn_count = (SELECT count(*) FROM turns WHERE user_id = sessions.user_id "
+                "AND session_id = sessions.session_id), "
+                "started_at = (SELECT min(ts) FROM turns WHERE user_id = sessions.user_id "
+                "AND session_id = sessions.session_id), "
+                "last_turn_at = (SELECT max(ts) FROM turns WHERE user_id = sessions.user_id "
+                "AND session_id = sessions.session_id) "
+                "WHERE user_id = ? AND session_id = ?",
+                (journal_file, journal_offset, now, first.user_id, first.session_id),
+            )
+            return inserted
+
+    def advance_journal_offset(self, user_id: str, session_id: str, journal_file: str, offset: int) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET journal_file = ?, journal_offset = max(journal_offset, ?) "
+                "WHERE user_id = ? AND session_id = ?",
+                (journal_file, offset, user_id, session_id),
+            )
+
+    def known_turn_ids(self, user_id: str, session_id: str) -> set[str]:
+        """The caller ids already stored in a session."""
+        rows = self._query(
+            "SELECT turn_id FROM turns WHERE user_id = ? AND session_id = ? AND turn_id IS NOT NULL",
+            (user_id, session_id),
+        )
+        return {r[0] for r in rows}
+
+    def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i in range(0, len(uids), 500):
+            chunk = list(uids[i : i + 500])
+            marks = ",".join("?" * len(chunk))
+            out.update(dict(self._query(f"SELECT uid, id FROM turns WHERE uid IN ({marks})", chunk)))
+        return out
+
+    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0) -> list[StoredTurn]:
+        rows = self._query(
+            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = ? AND t.session_id = ? AND t.seq >= ? "
+            "ORDER BY t.seq, t.id",
+            (user_id, session_id, from_seq),
+        )
+        return [_turn(r) for r in rows]
+
+    def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:
+        ids = list(ids)
+        out: dict[int, StoredTurn] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._query(
+                f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = ? AND t.id IN ({marks})", [user_id, *chunk]
+            )
+            out.update({r[0]: _turn(r) for r in rows})
+        return out
+
+    def search_turns(
+        self,
+        match: str,
+        user_id: str,
+        *,
+        limit: int,
+        session_id: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
+    ) -> list[tuple[StoredTurn, float]]:
+        """BM25 over turns through FTS5. `match` must be a safe MATCH expression (see retrieve.fts_query).
+
+        Returns (turn, bm25) with bm25 made positive: higher is better.
+        """
+        where, params = ["turns_fts MATCH ?", "t.user_id = ?"], [match, user_id]
+        if session_id is not None:
+            where.append("t.session_id = ?")
+            params.append(session_id)
+        if since is not None:
+            where.append("t.ts >= ?")
+            params.append(since)
+        if until is not None:
+            where.append("t.ts <= ?")
+            params.append(until)
+        rows = self._query(
+            f"SELECT {_TURN_COLUMNS}, -bm25(turns_fts, 1.0, 0.5) AS score FROM turns_fts "
+            f"JOIN turns t ON t.id = turns_fts.rowid WHERE {' AND '.join(where)} ORDER BY score DESC LIMIT ?",
+            [*params, limit],
+        )
+        return [(_turn(r), r[10]) for r in rows]
+
+    # --- stats ---------------------------------------------------------------------------------------
+    def counts(self, user_id: str) -> dict[str, int]:
+        turns = self._query("SELECT count(*) FROM turns WHERE user_id = ?", (user_id,))[0][0]
+        sessions, open_, pending = self._query(
+            "SELECT count(*), coalesce(sum(status = 'open'), 0), coalesce(sum(needs_consolidation), 0) "
+            "FROM sessions WHERE user_id = ?",
+            (user_id,),
+        )[0]
+        return {"turns": turns, "sessions": sessions, "open_sessions": open_, "pending_consolidation": pending}
+
+    def file_size(self) -> int:
+        if self.in_memory:
+            page_size = self._query("PRAGMA page_size")[0][0]
+            return page_size * self._query("PRAGMA page_count")[0][0]
+        return sum(Path(self.path + suffix).stat().st_size for suffix in ("", "-wal")
+                   if Path(self.path + suffix).exists())
+
+    # --- forgetting ----------------------------------------------------------------------------------
+    def forget(self, *, user_id: str | None = None, session_id: str | None = None) -> dict[str, Any]:
+        """Delete a session (user_id + session_id), a user (user_id), or everything (neither).
+
+        Returns the counts deleted and the journal files of the deleted sessions.
+        """
+        if session_id is not None and user_id is None:
+            raise ValueError("forgetting a session needs its user_id")
+        where, params = "1 = 1", []
+        if user_id is not None:
+            where, params = "user_id = ?", [user_id]
+        if session_id is not None:
+            where, params = "user_id = ? AND session_id = ?", [user_id, session_id]
+        with self.transaction() as db:
+            files = [r[0] for r in db.execute(f"SELECT journal_file FROM sessions WHERE {where}", params) if r[0]]
+            turns = db.execute(f"DELETE FROM turns WHERE {where}", params).rowcount
+            sessions = db.execute(f"DELETE FROM sessions WHERE {where}", params).rowcount
+        return {"turns": turns, "sessions": sessions, "journal_files": files}
+
+    def scrub(self) -> None:
+        """Make deleted text unrecoverable from the file: merge FTS segments, checkpoint the WAL, vacuum."""
+        with self._lock:
+            self.db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('optimize')")
+            if not self.in_memory:
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.db.execute("VACUUM")
+            if not self.in_memory:
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+_SESSION_SELECT = (
+    "SELECT user_id, session_id, status, started_at, last_turn_at, turn_count, consolidated_turns, "
+    "needs_consolidation, ended_at FROM sessions"
+)
+
+
+def _session(row: Sequence[Any]) -> SessionInfo:
+    return SessionInfo(
+        user_id=row[0], session_id=row[1], status=row[2], started_at=row[3], last_turn_at=row[4],
+        turn_count=row[5], consolidated_turns=row[6], needs_consolidation=bool(row[7]), ended_at=row[8],
+    )

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from episodic_memory import Memory
+from episodic_memory.default import close_default_memories
+
+
+@pytest.fixture(autouse=True)
+def _isolated_default_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Never touch the real user data directory: the default store lives in the test's tmp folder."""
+    monkeypatch.setenv("EPISODIC_DB", str(tmp_path / "default" / "memory.db"))
+    for name in ("EPISODIC_LLM", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    yield
+    close_default_memories()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "memory.db"
+
+
+@pytest.fixture
+def mem(db_path: Path):
+    with Memory(db_path) as m:
+        yield m

@@ -1,0 +1,159 @@
+"""The `episodic` command line: ingest rules and exit codes, recall, stats, sessions, forget, demo."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from episodic_memory import Memory, __version__
+from episodic_memory.cli import main
+from episodic_memory.ingest import sample_path
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write(path: Path, *lines: object) -> Path:
+    path.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n")
+    return path
+
+
+GOOD = [{"role": "user", "content": "The Series B deck needs 12 slides", "speaker": "Maya", "id": "a1",
+         "timestamp": "2026-11-02T10:00:00+00:00"},
+        {"role": "assistant", "content": "Noted, twelve slides", "id": "a2"}]
+
+
+def test_ingest_recall_stats_sessions(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    file = write(tmp_path / "chat.jsonl", *GOOD)
+    code, out, _ = run("ingest", str(file), "--db", db)
+    assert code == 0 and "ingested 2 turn(s) in 1 session(s)" in out
+    code, out, _ = run("recall", "deck slides", "--db", db)
+    assert code == 0 and "[turn] Maya: The Series B deck needs 12 slides" in out and "ago)" in out
+    code, out, _ = run("recall", "Series B deck", "--db", db, "--json", "-k", "1")
+    hits = json.loads(out)
+    assert len(hits) == 1 and hits[0]["source_ids"] == ["a1"] and hits[0]["session_id"] == "chat"
+    assert set(hits[0]) >= {"id", "kind", "text", "score", "timestamp", "session_id", "source_ids"}
+    assert json.loads(run("stats", "--db", db, "--json")[1])["turns"] == 2
+    sessions = json.loads(run("sessions", "--db", db, "--json")[1])
+    assert [(s["session_id"], s["turns"], s["status"]) for s in sessions] == [("chat", 2, "ended")]
+    assert run("--db", db, "stats")[0] == 0  # --db before the command works too
+    # re-ingesting the same ids stores nothing twice
+    code, out, _ = run("ingest", str(file), "--db", db)
+    assert "ingested 0 turn(s)" in out and "2 already stored" in out
+
+
+def test_ingest_stdin_and_session_ids(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    lines = "\n".join(json.dumps({"role": "user", "content": f"line {i}", "session_id": f"s{i % 2}",
+                                  "name": "Ann", "user_id": "ann"}) for i in range(4))
+    code, out, _ = run("ingest", "-", "--db", db, input=lines)
+    assert code == 0 and "ingested 4 turn(s) in 2 session(s)" in out
+    with Memory(db, user_id="ann") as mem:
+        assert {s.session_id for s in mem.sessions()} == {"s0", "s1"}
+        assert mem.session_turns("s0")[0].speaker == "Ann"
+
+
+BAD_LINES = [
+    ("{not json", "not valid JSON"),
+    ('["a", "list"]', "expected a JSON object, got list"),
+    ({"content": "no role"}, "missing required field 'role'"),
+    ({"role": "user"}, "missing required field 'content'"),
+    ({"role": 3, "content": "x"}, "field 'role' must be a non-empty string"),
+    ({"role": "user", "content": ["x"]}, "field 'content' must be a string, got a list"),
+    ({"role": "user", "content": "x", "session_id": {"a": 1}}, "field 'session_id' must be a string or number"),
+    ({"role": "user", "content": "x", "speaker": 7}, "field 'speaker' must be a string"),
+    ({"role": "user", "content": "x", "timestamp": True}, "field 'timestamp'"),
+    ({"role": "user", "content": "x", "timestamp": "last tuesday"}, "is not an ISO-8601 date-time"),
+    ({"role": "user", "content": "x", "id": [1]}, "field 'id' must be a string or number"),
+    ({"role": "user", "content": "x", "user_id": 5}, "field 'user_id' must be a string"),
+]
+
+
+@pytest.mark.parametrize(("bad", "problem"), BAD_LINES)
+def test_bad_line_names_file_line_and_problem_and_stores_nothing(tmp_path: Path, bad: object, problem: str) -> None:
+    db = str(tmp_path / "m.db")
+    run("ingest", str(write(tmp_path / "before.jsonl", {"role": "user", "content": "stored earlier"})), "--db", db)
+    file = write(tmp_path / "bad.jsonl", *GOOD, bad)
+    code, out, err = run("ingest", str(file), "--db", db)
+    assert code == 1
+    assert f"{file}:3: " in err and problem in err
+    assert "nothing from this file was stored" in err
+    with Memory(db) as mem:
+        assert mem.stats()["turns"] == 1  # what was stored before is intact; nothing from bad.jsonl
+        assert mem.recall("stored earlier")
+
+
+def test_skip_bad_stores_good_lines_and_lists_bad(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    file = write(tmp_path / "mixed.jsonl", GOOD[0], "{oops", GOOD[1], {"role": "user"})
+    code, out, err = run("ingest", str(file), "--db", db, "--skip-bad")
+    assert code == 0
+    assert f"{file}:2: not valid JSON" in err and f"{file}:4: missing required field 'content'" in err
+    assert "ingested 2 turn(s)" in out and "2 bad line(s) skipped" in out
+
+
+def test_one_bad_file_does_not_block_a_good_one(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    good = write(tmp_path / "good.jsonl", *GOOD)
+    bad = write(tmp_path / "bad.jsonl", "nope")
+    code, _, err = run("ingest", str(bad), str(good), "--db", db)
+    assert code == 1 and f"{bad}:1" in err
+    with Memory(db) as mem:
+        assert mem.stats()["turns"] == 2
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert run("ingest", str(tmp_path / "missing.jsonl"), "--db", str(tmp_path / "m.db"))[0] == 2
+    assert run("recall")[0] == 2
+    assert run("recall", "x", "-k", "0")[0] == 2
+    assert run("forget", "--db", str(tmp_path / "m.db"), "--yes")[0] == 2
+    assert run("no-such-command")[0] == 2
+
+
+def test_version_and_help() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and __version__ in out
+    code, out, _ = run("--help")
+    assert code == 0 and "episodic demo" in out and "ingest" in out and "recall" in out
+    for command in ("ingest", "recall", "stats", "sessions", "forget", "demo"):
+        code, out, _ = run(command, "--help")
+        assert code == 0 and "--help" in out
+        if command != "demo":
+            assert "--db" in out
+
+
+def test_forget_asks_unless_yes(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    run("ingest", str(write(tmp_path / "s.jsonl", *GOOD)), "--db", db)
+    code, _, _ = run("forget", "--session", "s", "--db", db, input="n\n")
+    assert code == 1
+    assert json.loads(run("stats", "--db", db, "--json")[1])["turns"] == 2
+    code, out, _ = run("forget", "--session", "s", "--db", db, input="y\n")
+    assert code == 0 and "forgot session 's': 2 turn(s)" in out
+    assert json.loads(run("stats", "--db", db, "--json")[1])["turns"] == 0
+
+
+def test_demo_ingests_the_sample_and_recalls(tmp_path: Path) -> None:
+    code, out, _ = run("demo", "--db", str(tmp_path / "demo.db"))
+    assert code == 0 and "Ingested the sample conversation" in out
+    assert "slides" in out and "Airflow" in out
+
+
+def test_sample_is_multi_session_and_ingestible(tmp_path: Path) -> None:
+    rows = [json.loads(x) for x in sample_path().read_text().splitlines()]
+    assert len(rows) >= 30 and len({r["session_id"] for r in rows}) >= 3
+    code, out, _ = run("ingest", str(sample_path()), "--db", str(tmp_path / "m.db"))
+    assert code == 0
+
+
+def test_console_script_runs() -> None:
+    out = subprocess.run([sys.executable, "-m", "episodic_memory", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and __version__ in out.stdout

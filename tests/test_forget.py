@@ -1,0 +1,80 @@
+"""Forgetting reaches every table, the search index, the journals and the file's bytes (a canary test)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from episodic_memory import Memory
+from episodic_memory.cli import main
+from episodic_memory.memory import journal_dir_for
+
+CANARY = "zqxcanaryvortex"
+
+
+def _bytes_everywhere(db_path: Path) -> bytes:
+    blobs = [p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file()]
+    blobs += [p.read_bytes() for p in journal_dir_for(db_path).rglob("*") if p.is_file()]
+    return b"".join(blobs)
+
+
+def _fill(mem: Memory) -> None:
+    for i in range(30):
+        mem.add_turn("user", f"secret {CANARY} number {i}" if i % 3 == 0 else f"ordinary chatter {i}",
+                     session_id="secret", user_id="alice")
+        mem.add_turn("user", f"bob keeps {i} apples", session_id="fruit", user_id="bob")
+    mem.add_turn("user", f"alice again {CANARY}", session_id="other", user_id="alice")
+
+
+def test_forget_session_scrubs_the_canary_from_every_byte(db_path: Path) -> None:
+    with Memory(db_path) as mem:
+        _fill(mem)
+        mem.forget(session_id="other", user_id="alice")
+        assert CANARY.encode() in _bytes_everywhere(db_path)
+        result = mem.forget(session_id="secret", user_id="alice")
+        assert result["turns"] == 30
+        assert mem.recall(CANARY, user_id="alice") == []
+        assert mem.stats(user_id="bob")["turns"] == 30  # other users untouched
+        assert mem.recall("apples", user_id="bob")
+        assert CANARY.encode() not in _bytes_everywhere(db_path)
+    with Memory(db_path) as mem:  # and nothing comes back through recovery
+        assert mem.stats(user_id="alice")["turns"] == 0
+
+
+def test_forget_user_removes_journals_never_stored(db_path: Path) -> None:
+    with Memory(db_path) as mem:
+        _fill(mem)
+    # a journal line that never reached the database (a crash) must be forgotten too
+    from episodic_memory.capture.journal import Journal
+    from episodic_memory.store.records import TurnRecord
+    journal = Journal(journal_dir_for(db_path))
+    journal.append(journal.relative_path("alice", "crashed"), [TurnRecord(
+        uid="u1", user_id="alice", session_id="crashed", seq=0, role="user", content=f"orphan {CANARY}", ts=0,
+        ingested_at=0)])
+    with Memory(db_path, user_id="alice") as mem:
+        assert mem.recall("orphan")
+        mem.forget(user_id="alice")
+        assert mem.stats()["turns"] == 0 and mem.stats(user_id="bob")["turns"] == 30
+    assert CANARY.encode() not in _bytes_everywhere(db_path)
+    with Memory(db_path, user_id="alice") as mem:
+        assert mem.stats()["turns"] == 0
+
+
+def test_forget_all_through_the_cli(db_path: Path) -> None:
+    with Memory(db_path) as mem:
+        _fill(mem)
+    result = CliRunner().invoke(main, ["forget", "--all", "--yes", "--db", str(db_path)])
+    assert result.exit_code == 0, result.output
+    assert CANARY.encode() not in _bytes_everywhere(db_path)
+    assert b"apples" not in _bytes_everywhere(db_path)
+    with Memory(db_path) as mem:
+        assert mem.stats(user_id="bob")["turns"] == 0
+
+
+def test_forget_needs_a_target(mem: Memory) -> None:
+    with pytest.raises(ValueError):
+        mem.forget()
+    with pytest.raises(ValueError):
+        mem.forget(all=True, user_id="x")
