@@ -250,6 +250,27 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
 
 
 @main.command()
+@db_option
+@click.pass_context
+def reindex(ctx: click.Context, db: str | None, user_id: str | None) -> None:
+    """Embed every memory with the current embedding model, then drop other models' vectors.
+
+    Run it after changing the embedder (Config.embedder / EPISODIC_EMBEDDER); `episodic stats` shows
+    stale vectors when it is needed. Recall keeps working meanwhile (BM25 plus whatever is embedded).
+    """
+    mem = open_memory(ctx, db, user_id)
+    embedder = mem.embedder()
+    if embedder is None:
+        raise click.UsageError("no embedder is available (EPISODIC_EMBEDDER is off or the model failed to load)")
+    total = mem.indexer.pending()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, disable=not console.is_terminal, transient=True) as progress:
+        task = progress.add_task(f"embedding with {embedder.model_id}", total=total)
+        done = mem.reindex(progress=lambda n: progress.advance(task, n))
+    console.print(f"embedded {done} memories with {escape(embedder.model_id)}")
+
+
+@main.command()
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
               help="Keep the demo store here (default: a temporary folder, removed afterwards).")
 @click.option("-q", "--query", "queries", multiple=True, help="Ask this instead of the built-in questions.")

@@ -40,13 +40,31 @@ class Config(BaseModel):
     )
     consolidate_on_open: bool = Field(True, description="run pending consolidation when a store is opened")
 
+    # --- models ------------------------------------------------------------------------------------
+    embedder: str = Field("default", description='"default" (bundled MiniLM), a model folder, "hf:owner/name", or "off"')
+    reranker: str | None = Field(None, description="a cross-encoder folder or hf:owner/name; None = off")
+    embed_context_chars: int = Field(200, description="characters of the previous turn embedded with each turn")
+    model_threads: int = Field(2, ge=1, description="onnxruntime threads for the embedder and reranker")
+
     # --- retrieval ---------------------------------------------------------------------------------
-    rrf_k: int = 60
+    rrf_k: int = Field(15, description="RRF constant; the seeds used 60, 15 measured better (docs/retrieval.md)")
     recency_half_life_days: float = 30.0
     recency_weight: float = Field(0.15, description="added to the fused score, never multiplied into it")
     dense_floor: float = Field(0.20, description="dense hits below this cosine are dropped")
     rerank_pool: int = 30
-    candidate_pool: int = Field(100, description="hits taken from each retrieval leg before fusion")
+    candidate_pool: int = Field(300, description="hits taken from each retrieval leg before fusion")
+    leg_weights: dict[str, tuple[float, float]] = Field(
+        default_factory=lambda: {
+            "general": (1.0, 1.0), "temporal": (1.0, 1.0), "exact": (1.3, 0.8), "reasoning": (0.8, 1.2),
+        },
+        description="(BM25, dense) RRF weights per query type from the query classifier",
+    )
+    follow_weight: float = Field(0.3, description="share of the previous turn's fused score a turn gets (answers)")
+    neighbour_weight: float = Field(0.3, description="share of the next turn's fused score a turn gets")
+    session_weight: float = Field(0.2, description="weight of how strongly a turn's whole session matches")
+    speaker_bonus: float = Field(0.3, description="added when a name in the query is the turn's speaker")
+    time_bonus: float = Field(0.5, description="added when a time phrase in the query covers the turn's time")
+    rerank_keep: float = Field(0.5, description="how much of the fused score survives a cross-encoder rerank")
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

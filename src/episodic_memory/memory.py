@@ -11,13 +11,17 @@ from typing import Any
 from .capture.journal import Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport, to_epoch
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
+from .models.embedder import Embedder, load_embedder
+from .models.reranker import Reranker, load_reranker
 from .retrieve.hit import Hit
+from .retrieve.indexer import Indexer
 from .retrieve.retriever import RecallFilters, Retriever
 from .store.records import SessionInfo, StoredTurn
 from .store.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
 
+OFF = {"off", "none", ""}
 ConsolidationStep = Callable[["Memory", SessionInfo, list[StoredTurn]], None]
 
 
@@ -41,8 +45,15 @@ class Memory:
         *,
         user_id: str = DEFAULT_USER,
         config: Config | None = None,
+        embedder: Embedder | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
+        """Open (or create) the store at `path`. `embedder`/`reranker` override the models named in `config`."""
         self.config = config or Config.from_env()
+        self._embedder: Embedder | None = embedder
+        self._embedder_failed = False
+        self._reranker: Reranker | None = reranker
+        self._reranker_failed = False
         self.user_id = _check_id(user_id, "user_id")
         self.path = str(path) if path is not None else str(default_db_path())
         self.store = SQLiteStore(self.path, self.config)
@@ -54,11 +65,44 @@ class Memory:
             lock_path = db_path.with_name(db_path.name + ".lock")
         self.journal = journal
         self.recorder = Recorder(self.store, journal, lock_path, self.config)
-        self.retriever = Retriever(self.store, self.config)
+        self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
+        self.indexer = Indexer(self.store, self.embedder, context_chars=self.config.embed_context_chars)
         self.consolidation_steps: list[ConsolidationStep] = []
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:
             self.consolidate_pending()
+
+    # --- models (loaded on first use; recall degrades to BM25 without an embedder) ---------------------
+    def embedder(self) -> Embedder | None:
+        if self._embedder is None and not self._embedder_failed and self.config.embedder.lower() not in OFF:
+            try:
+                self._embedder = load_embedder(self.config.embedder, self.config.model_threads)
+            except Exception as exc:
+                self._embedder_failed = True
+                log.warning("embedder %r unavailable (%s); recall uses BM25 only", self.config.embedder, exc)
+        return self._embedder
+
+    def reranker(self) -> Reranker | None:
+        if self._reranker is None and not self._reranker_failed and self.config.reranker:
+            try:
+                self._reranker = load_reranker(self.config.reranker, self.config.model_threads)
+            except Exception as exc:
+                self._reranker_failed = True
+                log.warning("reranker %r unavailable (%s); recall runs without reranking", self.config.reranker, exc)
+        return self._reranker
+
+    def index(self, progress: Callable[[int], None] | None = None) -> int:
+        """Embed every stored turn that has no vector of the current model yet. Returns how many."""
+        return self.indexer.embed_pending(progress)
+
+    def reindex(self, progress: Callable[[int], None] | None = None) -> int:
+        """After a model change: embed everything with the current model, then drop other models' vectors."""
+        embedder = self.embedder()
+        if embedder is None:
+            raise RuntimeError("no embedder is configured (Config.embedder is off or failed to load)")
+        done = self.index(progress)
+        self.store.delete_vectors_not_of(embedder.model_id)
+        return done
 
     # --- capture -------------------------------------------------------------------------------------
     def add_turn(
@@ -141,6 +185,7 @@ class Memory:
         info = self.store.session(user_id, session_id)
         if info is None:
             return True
+        self._index_quietly()
         turns = self.store.session_turns(user_id, session_id, from_seq=info.consolidated_turns)
         if not turns:
             self.store.record_consolidated(user_id, session_id, info.consolidated_turns)
@@ -155,6 +200,12 @@ class Memory:
                 return False
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1)
         return True
+
+    def _index_quietly(self) -> None:
+        try:
+            self.index()
+        except Exception:
+            log.exception("embedding new turns failed; they stay searchable by BM25 and are retried later")
 
     def consolidate_pending(self) -> int:
         """Consolidate every session flagged by recovery, idleness, or an earlier failure. Returns how many."""
@@ -181,6 +232,7 @@ class Memory:
             since=None if since is None else to_epoch(since, "since"),
             until=None if until is None else to_epoch(until, "until"),
         )
+        self._index_quietly()
         return self.retriever.recall(query, k, filters)
 
     # --- reading -------------------------------------------------------------------------------------
@@ -199,6 +251,15 @@ class Memory:
             schema_version=self.store.schema_version,
             file_bytes=self.store.file_size(),
         )
+        embedder = self.embedder()
+        counts = self.store.vector_counts(user_id or self.user_id)
+        stats["embedder"] = embedder.model_id if embedder else "off"
+        stats["vectors"] = counts.get(embedder.model_id, 0) if embedder else 0
+        stale = {model: n for model, n in counts.items() if not embedder or model != embedder.model_id}
+        if stale:
+            stats["stale_vectors"] = stale  # made by another model: run `episodic reindex`
+        reranker = self.reranker()
+        stats["reranker"] = reranker.model_id if reranker else "off"
         return stats
 
     # --- forgetting ----------------------------------------------------------------------------------
@@ -235,6 +296,7 @@ class Memory:
             for file in result.pop("journal_files"):
                 self.journal.delete(file)
             self.store.scrub()
+            self.indexer.forget_watermarks()
         return result
 
     # --- lifecycle -----------------------------------------------------------------------------------

@@ -1,16 +1,35 @@
-"""Recall: ranked legs fused by reciprocal rank, with recency as an independent additive term."""
+"""Recall: BM25 and dense legs fused by reciprocal rank, conversation-aware boosts, recency added, optional rerank.
+
+Scoring of one candidate (all weights in `Config`):
+
+    fused    = Σ_leg w_leg / (rrf_k + rank_leg)  ÷  Σ_leg w_leg / (rrf_k + 1)     (1.0 = first in every leg)
+    context  = neighbour_weight · max(fused of the turns next to it in its session)
+    boosts   = speaker_bonus (a name in the query spoke it) + time_bonus (its time matches a time phrase)
+    score    = fused + context + boosts + recency_weight · 2^(−age / half-life)
+
+Recency is its own additive term, never multiplied into the fused score.
+"""
 
 from __future__ import annotations
 
+import logging
 import math
+import re
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from ..config import Config
 from ..store.records import StoredTurn, to_datetime
 from ..store.sqlite import SQLiteStore
+from .dense import DenseIndex
 from .fts import fts_query
 from .hit import Hit
+from .query import QueryInfo, analyze
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -22,34 +41,171 @@ class RecallFilters:
     until: float | None = None
 
 
+@dataclass
+class _Candidate:
+    key: tuple[str, int]                      # (kind, item id)
+    ranks: dict[str, int] = field(default_factory=dict)
+    fused: float = 0.0
+    score: float = 0.0
+    similarity: float | None = None
+
+
 def recency_bonus(ts: float, now: float, config: Config) -> float:
     """weight · 2^(−age / half-life): added to the fused score, never multiplied into it."""
     age_days = max(now - ts, 0.0) / 86_400
     return config.recency_weight * math.pow(0.5, age_days / config.recency_half_life_days)
 
 
+def turn_text(turn: StoredTurn) -> str:
+    return f"{turn.speaker}: {turn.content}" if turn.speaker else turn.content
+
+
+def embedding_text(turn: StoredTurn, previous: StoredTurn | None = None, context_chars: int = 200) -> str:
+    """What a turn is embedded as: with its speaker (so "what did Caroline say" finds Caroline's turns) and the
+    start of the turn before it (so an answer carries the question it answers)."""
+    text = turn_text(turn)
+    return f"{turn_text(previous)[:context_chars]}\n{text}" if previous is not None else text
+
+
+_NORMALISE = re.compile(r"\W+")
+
+
+def _dedup_key(text: str) -> str:
+    return _NORMALISE.sub(" ", text.lower()).strip()
+
+
 class Retriever:
-    def __init__(self, store: SQLiteStore, config: Config) -> None:
+    """Hybrid recall over every kind of memory the store holds (turns today)."""
+
+    def __init__(
+        self,
+        store: SQLiteStore,
+        config: Config,
+        *,
+        embedder: Callable[[], object | None] = lambda: None,
+        reranker: Callable[[], object | None] = lambda: None,
+    ) -> None:
         self.store = store
         self.config = config
+        self._embedder = embedder
+        self._reranker = reranker
+        self._dense: DenseIndex | None = None
 
-    def recall(self, query: str, k: int, filters: RecallFilters) -> list[Hit]:
-        if k <= 0 or (filters.kind not in (None, "turn")):
+    # --- the dense index follows the embedder ---------------------------------------------------------
+    def dense_index(self) -> DenseIndex | None:
+        embedder = self._embedder()
+        if embedder is None:
+            return None
+        if self._dense is None or self._dense.model_id != embedder.model_id:  # type: ignore[attr-defined]
+            self._dense = DenseIndex(self.store, embedder.model_id, embedder.dim)  # type: ignore[attr-defined]
+        return self._dense
+
+    # --- recall --------------------------------------------------------------------------------------
+    def recall(self, query: str, k: int, filters: RecallFilters, *, now: float | None = None) -> list[Hit]:
+        if k <= 0 or filters.kind not in (None, "turn"):
             return []
+        cfg = self.config
+        now = time.time() if now is None else now
+        names = [n for n, _ in self.store.speakers(filters.user_id)]
+        info = analyze(query, names)
+        w_bm25, w_dense = cfg.leg_weights.get(info.kind, (1.0, 1.0))
+        pool = max(k, cfg.candidate_pool)
+        candidates: dict[tuple[str, int], _Candidate] = {}
+
+        def add(leg: str, keys: list[tuple[str, int]], sims: list[float] | None = None) -> None:
+            for rank, key in enumerate(keys, start=1):
+                c = candidates.setdefault(key, _Candidate(key))
+                c.ranks[leg] = rank
+                if sims is not None:
+                    c.similarity = sims[rank - 1]
+
+        legs: dict[str, float] = {}
         match = fts_query(query)
-        if match is None:
+        if match is not None:
+            bm25 = self.store.search_turns(match, filters.user_id, limit=pool, session_id=filters.session_id,
+                                           since=filters.since, until=filters.until)
+            add("bm25", [("turn", t.id) for t, _ in bm25])
+            legs["bm25"] = w_bm25
+        dense = self.dense_index()
+        if dense is not None:
+            qvec = self._embedder().embed_query(query)  # type: ignore[union-attr]
+            hits = dense.search(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
+                                session_id=filters.session_id, since=filters.since, until=filters.until)
+            add("dense", [(h.kind, h.item_id) for h in hits], [h.similarity for h in hits])
+            legs["dense"] = w_dense
+        if not candidates:
             return []
-        ranked = self.store.search_turns(
-            match, filters.user_id, limit=max(k, self.config.candidate_pool), session_id=filters.session_id,
-            since=filters.since, until=filters.until,
-        )
-        now = time.time()
-        scored = [
-            (1.0 / (self.config.rrf_k + rank) + recency_bonus(turn.ts, now, self.config), turn)
-            for rank, (turn, _bm25) in enumerate(ranked, start=1)
-        ]
-        scored.sort(key=lambda pair: pair[0], reverse=True)
-        return [turn_hit(turn, score) for score, turn in scored[:k]]
+
+        best = sum(w / (cfg.rrf_k + 1) for w in legs.values())
+        for c in candidates.values():
+            c.fused = sum(legs[leg] / (cfg.rrf_k + rank) for leg, rank in c.ranks.items()) / best
+
+        turns = self.store.turns_by_id(filters.user_id, [i for kind, i in candidates if kind == "turn"])
+        self._score(candidates, turns, info, now)
+        ranked = sorted((c for c in candidates.values() if c.key[1] in turns), key=lambda c: c.score, reverse=True)
+        ranked = self._rerank(query, ranked, turns)
+        return self._hits(ranked, turns, k)
+
+    def _score(self, candidates: dict[tuple[str, int], _Candidate], turns: dict[int, StoredTurn], info: QueryInfo,
+               now: float) -> None:
+        cfg = self.config
+        by_position = {(t.session_id, t.seq): candidates[("turn", t.id)].fused for t in turns.values()}
+        names = {n.lower() for n in info.names}
+        # how much of the query a whole session is about: the sum of its three best turns, relative to the best
+        per_session: dict[str, list[float]] = {}
+        for t in turns.values():
+            per_session.setdefault(t.session_id, []).append(candidates[("turn", t.id)].fused)
+        session_strength = {s: sum(sorted(v, reverse=True)[:3]) for s, v in per_session.items()}
+        strongest = max(session_strength.values(), default=0.0) or 1.0
+        for (_kind, item_id), c in candidates.items():
+            turn = turns.get(item_id)
+            if turn is None:
+                continue
+            # a turn right after a strong one often answers it; a turn right before one often sets it up
+            context = max(cfg.follow_weight * by_position.get((turn.session_id, turn.seq - 1), 0.0),
+                          cfg.neighbour_weight * by_position.get((turn.session_id, turn.seq + 1), 0.0))
+            score = c.fused + context + cfg.session_weight * session_strength[turn.session_id] / strongest
+            if names and turn.speaker and turn.speaker.lower() in names:
+                score += cfg.speaker_bonus
+            if info.time_range and info.time_range[0] <= turn.ts < info.time_range[1]:
+                score += cfg.time_bonus
+            c.score = score + recency_bonus(turn.ts, now, cfg)
+
+    def _rerank(self, query: str, ranked: list[_Candidate], turns: dict[int, StoredTurn]) -> list[_Candidate]:
+        reranker = self._reranker()
+        if reranker is None or not ranked:
+            return ranked
+        pool = ranked[: self.config.rerank_pool]
+        texts = [turn_text(turns[c.key[1]]) for c in pool]
+        try:
+            logits = np.asarray(reranker.score(query, texts), dtype=np.float64)  # type: ignore[attr-defined]
+        except Exception:
+            log.exception("reranker failed; keeping the fused order")
+            return ranked
+        relevance = 1.0 / (1.0 + np.exp(-logits))
+        for c, r in zip(pool, relevance, strict=True):
+            c.score = float(r) + self.config.rerank_keep * c.score
+        return sorted(pool, key=lambda c: c.score, reverse=True) + ranked[self.config.rerank_pool :]
+
+    def _hits(self, ranked: list[_Candidate], turns: dict[int, StoredTurn], k: int) -> list[Hit]:
+        hits: list[Hit] = []
+        seen: dict[str, Hit] = {}
+        for c in ranked:
+            turn = turns[c.key[1]]
+            key = _dedup_key(turn.content)
+            if key and key in seen:  # a near-duplicate: one hit, every source turn behind it
+                if turn.source_id not in seen[key].source_ids:
+                    seen[key].source_ids.append(turn.source_id)
+                continue
+            hit = turn_hit(turn, c.score)
+            hit.details = {"legs": dict(c.ranks), "fused": round(c.fused, 6)}
+            if c.similarity is not None:
+                hit.details["similarity"] = round(c.similarity, 4)
+            seen[key] = hit
+            hits.append(hit)
+            if len(hits) == k:
+                break
+        return hits
 
 
 def turn_hit(turn: StoredTurn, score: float) -> Hit:

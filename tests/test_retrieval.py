@@ -1,0 +1,196 @@
+"""Hybrid recall: ranking sanity, filters, conversation awareness, recency, cross-process visibility, models."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from episodic_memory import Config, Memory
+from episodic_memory.cli import main
+from episodic_memory.retrieve.query import analyze, classify, find_names, time_range
+from episodic_memory.retrieve.retriever import recency_bonus
+
+from .fakes import HashingEmbedder
+
+NOW = datetime.now(timezone.utc)
+OLD = NOW - timedelta(days=400)
+
+
+def test_dense_leg_finds_meaning_without_shared_words(mem: Memory) -> None:
+    mem.add_turn("user", "I adopted a puppy from the shelter last weekend", session_id="s")
+    mem.add_turn("user", "The quarterly tax filing is due in April", session_id="s")
+    mem.add_turn("user", "Our office moved to a bigger building downtown", session_id="s")
+    hits = mem.recall("new dog", k=3)
+    assert hits[0].text.startswith("I adopted a puppy")
+    assert "dense" in hits[0].details["legs"]
+    assert mem.stats()["vectors"] == 3 and mem.stats()["embedder"] == "minilm-l6-v2-int8"
+
+
+def test_bm25_and_dense_fuse(mem: Memory) -> None:
+    mem.add_turn("user", "The Zephyr-9 release is blocked on the signing key", session_id="s")
+    mem.add_turn("user", "Lunch was great today", session_id="s")
+    hit = mem.recall("Zephyr-9 signing key")[0]
+    assert hit.details["legs"] == {"bm25": 1, "dense": 1} and hit.details["fused"] == pytest.approx(1.0)
+
+
+def test_filters_apply_to_both_legs(mem: Memory) -> None:
+    mem.add_turn("user", "the garden needs watering", session_id="a", timestamp=OLD)
+    mem.add_turn("user", "the garden has new tomatoes", session_id="b", timestamp=NOW)
+    assert {h.session_id for h in mem.recall("garden plants")} == {"a", "b"}
+    assert [h.session_id for h in mem.recall("garden plants", session_id="a")] == ["a"]
+    assert [h.session_id for h in mem.recall("vegetables growing", since=NOW - timedelta(days=1))] == ["b"]
+    assert [h.session_id for h in mem.recall("vegetables growing", until=NOW - timedelta(days=30))] == ["a"]
+    assert mem.recall("garden", kind="episode") == []
+    assert {h.kind for h in mem.recall("garden", kind="turn")} == {"turn"}
+
+
+def test_recency_is_added_not_multiplied() -> None:
+    cfg = Config()
+    now = 1_000_000_000.0
+    assert recency_bonus(now, now, cfg) == pytest.approx(cfg.recency_weight)
+    assert recency_bonus(now - 30 * 86400, now, cfg) == pytest.approx(cfg.recency_weight / 2)
+    quiet = Config(follow_weight=0, neighbour_weight=0, session_weight=0, speaker_bonus=0, time_bonus=0)
+    with Memory(":memory:", config=quiet) as mem:
+        mem.add_turn("user", "alpha bravo charlie", session_id="s", timestamp=NOW)
+        hit = mem.recall("alpha bravo charlie")[0]
+        age = NOW.timestamp() - hit.timestamp.timestamp()
+        assert age < 5
+        # score = fused + recency: a hit with a fused score of 1 scores 1 + ~0.15, not 1 × something
+        assert hit.score == pytest.approx(hit.details["fused"] + cfg.recency_weight, abs=1e-3)
+
+
+def test_a_fresh_item_overtakes_an_old_one_through_recency() -> None:
+    def top(weight: float) -> str:
+        with Memory(":memory:", config=Config(recency_weight=weight)) as mem:
+            mem.add_turn("user", "project falcon deadline moved", session_id="a", timestamp=OLD)
+            mem.add_turn("user", "project falcon deadline moved to friday", session_id="b", timestamp=NOW)
+            return mem.recall("project falcon deadline moved")[0].session_id
+    assert top(0.0) == "a"   # on relevance alone the shorter, exact old turn wins
+    assert top(0.15) == "b"  # the recency term lifts the fresh one over it
+
+
+def test_speaker_awareness_uses_known_names_not_capitals(mem: Memory) -> None:
+    mem.add_turn("user", "I researched adoption agencies all week", session_id="s", speaker="Melanie")
+    mem.add_turn("user", "I researched adoption agencies too", session_id="s", speaker="Caroline")
+    for query in ("What did Caroline research?", "what did caroline research"):
+        assert mem.recall(query)[0].speaker == "Caroline"
+    assert find_names("what did caroline say", ["Caroline", "Mel"]) == ["Caroline"]
+    assert find_names("tell me about the roadmap", ["Caroline"]) == []
+
+
+def test_time_phrases_match_event_time(mem: Memory) -> None:
+    mem.add_turn("user", "we went to the beach", session_id="s1", timestamp="2023-05-14T10:00:00Z")
+    mem.add_turn("user", "we went to the beach again", session_id="s2", timestamp="2022-08-02T10:00:00Z")
+    assert mem.recall("beach trip in May 2023")[0].session_id == "s1"
+    assert mem.recall("beach trip in 2022")[0].session_id == "s2"
+    assert mem.recall("beach on 2 August, 2022")[0].session_id == "s2"
+
+
+def test_neighbouring_turn_context_finds_the_answer(mem: Memory) -> None:
+    mem.add_turn("user", "Where did you go for your honeymoon?", session_id="s", speaker="Ann")
+    mem.add_turn("assistant", "Lisbon, and then a week in the Azores.", session_id="s", speaker="Ben")
+    for i in range(20):
+        mem.add_turn("user", f"unrelated chatter number {i} about spreadsheets", session_id="s", speaker="Ann")
+    hits = mem.recall("honeymoon destination", k=3)
+    assert "Lisbon, and then a week in the Azores." in [h.text for h in hits]
+
+
+def test_near_duplicates_collapse_into_one_hit(mem: Memory) -> None:
+    mem.add_turn("user", "Remember to renew the passport!", session_id="s1", turn_id="a")
+    mem.add_turn("user", "remember to renew the passport", session_id="s2", turn_id="b")
+    hits = mem.recall("renew passport")
+    assert len(hits) == 1 and sorted(hits[0].source_ids) == ["a", "b"]
+
+
+def test_recall_works_without_an_embedder(db_path: Path) -> None:
+    with Memory(db_path, config=Config(embedder="off")) as mem:
+        mem.add_turn("user", "the kettle is broken", session_id="s")
+        hit = mem.recall("kettle")[0]
+        assert hit.details["legs"] == {"bm25": 1}
+        assert mem.stats()["embedder"] == "off" and mem.stats()["reranker"] == "off"
+
+
+def test_a_missing_model_degrades_to_bm25(db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with Memory(db_path, config=Config(embedder=str(db_path.parent / "no-such-model"))) as mem:
+        mem.add_turn("user", "the kettle is broken", session_id="s")
+        assert mem.recall("kettle")[0].text == "the kettle is broken"
+        assert "recall uses BM25 only" in caplog.text
+
+
+def test_model_change_is_detected_and_reindex_reembeds(db_path: Path) -> None:
+    old, new = HashingEmbedder("hash-old"), HashingEmbedder("hash-new", dim=32)
+    with Memory(db_path, embedder=old) as mem:
+        for i in range(5):
+            mem.add_turn("user", f"note {i} about the boat engine", session_id="s")
+        assert mem.stats()["vectors"] == 0  # below the consolidation threshold: not embedded yet
+        assert mem.index() == 5 and mem.stats()["vectors"] == 5
+    with Memory(db_path, embedder=new, config=Config(consolidate_on_open=False)) as mem:
+        stats = mem.stats()
+        assert stats["stale_vectors"] == {"hash-old": 5} and stats["vectors"] == 0
+        assert mem.reindex() == 5
+        stats = mem.stats()
+        assert stats["vectors"] == 5 and "stale_vectors" not in stats
+        assert "dense" in mem.recall("boat engine")[0].details["legs"]
+
+
+def test_reindex_cli(db_path: Path) -> None:
+    with Memory(db_path, config=Config(embedder="off")) as mem:
+        mem.add_turn("user", "the kettle is broken", session_id="s")
+    result = CliRunner().invoke(main, ["reindex", "--db", str(db_path)])
+    assert result.exit_code == 0 and "embedded 1 memories with minilm-l6-v2-int8" in result.output
+
+
+class _ReverseReranker:
+    model_id = "reverse"
+
+    def score(self, query: str, passages: list[str]):
+        import numpy as np
+        return np.array([len(p) / 10 - 2 for p in passages], dtype=np.float32)  # longest wins
+
+
+def test_reranker_reorders_the_pool(mem: Memory) -> None:
+    with Memory(":memory:", reranker=_ReverseReranker()) as reranked:
+        for m in (mem, reranked):
+            m.add_turn("user", "kiwi", session_id="s")
+            m.add_turn("user", "kiwi fruit salad with extra long description", session_id="s")
+        assert mem.recall("kiwi")[0].text == "kiwi"
+        assert reranked.recall("kiwi")[0].text.startswith("kiwi fruit salad")
+        assert reranked.stats()["reranker"] == "reverse"
+
+
+def test_another_process_writes_are_seen_without_reopening(db_path: Path) -> None:
+    with Memory(db_path) as mem:
+        mem.add_turn("user", "first note about gardening", session_id="s")
+        assert len(mem.recall("gardening")) == 1  # the dense matrix is loaded now
+        child = textwrap.dedent(f"""
+            from episodic_memory import Memory
+            with Memory({str(db_path)!r}) as m:
+                m.add_turn("user", "the orchid finally bloomed", session_id="other")
+                m.index()
+        """)
+        subprocess.run([sys.executable, "-c", child], check=True)
+        hits = mem.recall("flower blossomed")
+        assert hits and hits[0].text == "the orchid finally bloomed"
+        assert "dense" in hits[0].details["legs"]
+        # deletions by another process are seen too
+        subprocess.run([sys.executable, "-c", f"from episodic_memory import Memory\n"
+                        f"Memory({str(db_path)!r}).forget(session_id='other')"], check=True)
+        assert all(h.session_id != "other" for h in mem.recall("flower blossomed"))
+
+
+def test_query_classifier() -> None:
+    assert classify("When did Maya move to Lisbon?") == "temporal"
+    assert classify('What is the "Zephyr-9" status?') == "exact"
+    assert classify("Why would Sarah object to the plan?") == "reasoning"
+    assert classify("favourite food") == "general"
+    info = analyze("what did maya say last May", ["Maya"], now=datetime(2026, 11, 30, tzinfo=timezone.utc))
+    assert info.names == ["Maya"] and info.time_range is not None
+    assert datetime.fromtimestamp(info.time_range[0], timezone.utc) == datetime(2026, 5, 1, tzinfo=timezone.utc)
+    assert time_range("I may come by") is None
+    assert time_range("what did we do 3 weeks ago") is not None
