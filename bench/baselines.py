@@ -1,0 +1,105 @@
+"""Baseline retrievers over raw turns (one document per turn, text "speaker: text")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from bench.datasets import Conversation
+
+
+@dataclass
+class RetrievedHit:
+    source_ids: list[str]
+    text: str
+    score: float
+    kind: str = "turn"
+
+
+class Retriever(Protocol):
+    name: str
+
+    def index(self, conv: Conversation) -> None: ...
+
+    def search(self, query: str, k: int) -> list[RetrievedHit]: ...
+
+    def close(self) -> None: ...
+
+
+def turn_documents(conv: Conversation) -> tuple[list[str], list[str]]:
+    ids, texts = [], []
+    for turn in conv.turns():
+        ids.append(turn.turn_id)
+        texts.append(f"{turn.speaker}: {turn.text}")
+    return ids, texts
+
+
+class BM25sBaseline:
+    """bm25s (Lucene BM25, k1=1.5, b=0.75) over raw turns; English stopwords removed, no stemming."""
+
+    name = "bm25s"
+
+    def __init__(self, stopwords: str | None = "en", stemmer: Any = None) -> None:
+        import bm25s
+
+        self._bm25s = bm25s
+        self._stopwords = stopwords
+        self._stemmer = stemmer
+        self._ids: list[str] = []
+        self._texts: list[str] = []
+
+    def index(self, conv: Conversation) -> None:
+        from bm25s.tokenization import Tokenizer
+
+        self._ids, self._texts = turn_documents(conv)
+        self._tokenizer = Tokenizer(stopwords=self._stopwords, stemmer=self._stemmer)
+        corpus = self._tokenizer.tokenize(
+            self._texts, update_vocab=True, return_as="ids", show_progress=False
+        )
+        self._retriever = self._bm25s.BM25()
+        self._retriever.index(corpus, show_progress=False)
+
+    def search(self, query: str, k: int) -> list[RetrievedHit]:
+        tokens = self._tokenizer.tokenize([query], update_vocab=False, return_as="ids", show_progress=False)
+        docs, scores = self._retriever.retrieve(tokens, k=min(k, len(self._ids)), show_progress=False)
+        return [
+            RetrievedHit([self._ids[d]], self._texts[d], float(s))
+            for d, s in zip(docs[0], scores[0], strict=True)
+            if s > 0  # zero score = no query term matched; a real index would not return it
+        ]
+
+    def close(self) -> None:
+        pass
+
+
+def load_default_embedder() -> Any:
+    from episodic_memory.models.embedder import default_embedder
+
+    return default_embedder() if not hasattr(default_embedder, "embed") else default_embedder
+
+
+class DenseBaseline:
+    """Cosine similarity between the query and each raw turn, using the project's default embedder."""
+
+    name = "dense"
+
+    def __init__(self, embedder: Any = None) -> None:
+        self._embedder = embedder if embedder is not None else load_default_embedder()
+        self._ids: list[str] = []
+        self._texts: list[str] = []
+        self._matrix = np.zeros((0, 0), dtype=np.float32)
+
+    def index(self, conv: Conversation) -> None:
+        self._ids, self._texts = turn_documents(conv)
+        self._matrix = np.asarray(self._embedder.embed(self._texts), dtype=np.float32)
+
+    def search(self, query: str, k: int) -> list[RetrievedHit]:
+        q = np.asarray(self._embedder.embed_query(query), dtype=np.float32)
+        scores = self._matrix @ q
+        top = np.argsort(-scores, kind="stable")[:k]
+        return [RetrievedHit([self._ids[i]], self._texts[i], float(scores[i])) for i in top]
+
+    def close(self) -> None:
+        pass

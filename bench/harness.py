@@ -1,0 +1,350 @@
+"""Shared runner for the retrieval benchmarks: systems, evaluation loop, table and JSON output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from bench.baselines import BM25sBaseline, DenseBaseline, RetrievedHit, Retriever
+from bench.datasets import Conversation, Question
+from bench.metrics import QuestionResult, aggregate, score_question
+
+ROOT = Path(__file__).resolve().parents[1]
+SYSTEMS = ("episodic", "bm25s", "dense")
+
+
+def import_episodic() -> Any:
+    """`import episodic_memory`, falling back to the repo's src/ when the package is not installed."""
+    try:
+        import episodic_memory
+    except ImportError:
+        sys.path.insert(0, str(ROOT / "src"))
+        import episodic_memory
+    return episodic_memory
+
+
+class EpisodicSystem:
+    """The library under test: a fresh `Memory` per conversation, fed through the public API only."""
+
+    name = "episodic"
+
+    def __init__(self) -> None:
+        self._memory_cls = import_episodic().Memory
+        self._tmp: Path | None = None
+        self._mem: Any = None
+
+    def index(self, conv: Conversation) -> None:
+        self.close()
+        self._tmp = Path(tempfile.mkdtemp(prefix=f"bench-{conv.conv_id}-"))
+        self._mem = self._memory_cls(self._tmp / "mem.db")
+        for session in conv.sessions:
+            for turn in session.turns:
+                self._mem.add_turn(
+                    turn.role,
+                    turn.text,
+                    session_id=session.session_id,
+                    speaker=turn.speaker if conv.named_speakers else None,
+                    timestamp=turn.timestamp,
+                    turn_id=turn.turn_id,
+                )
+            self._mem.end_session(session.session_id)
+
+    def search(self, query: str, k: int) -> list[RetrievedHit]:
+        hits = self._mem.recall(query, k=k)
+        return [
+            RetrievedHit([str(s) for s in h.source_ids], h.text, float(h.score), str(h.kind)) for h in hits
+        ]
+
+    def close(self) -> None:
+        if self._mem is not None:
+            self._mem.close()
+            self._mem = None
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+
+def make_system(name: str) -> Retriever:
+    if name == "episodic":
+        return EpisodicSystem()
+    if name == "bm25s":
+        return BM25sBaseline()
+    if name == "dense":
+        return DenseBaseline()
+    raise ValueError(f"unknown system {name!r}; choose from {SYSTEMS}")
+
+
+def select_questions(
+    conversations: list[Conversation], limit_conversations: int | None, limit_questions: int | None
+) -> list[tuple[Conversation, list[Question]]]:
+    """The question set shared by every system: conversations in order, first N questions overall."""
+    selection: list[tuple[Conversation, list[Question]]] = []
+    budget = limit_questions if limit_questions is not None else sum(len(c.questions) for c in conversations)
+    for conv in conversations[:limit_conversations]:
+        if budget <= 0:
+            break
+        questions = conv.questions[:budget]
+        budget -= len(questions)
+        if questions:
+            selection.append((conv, questions))
+    return selection
+
+
+@dataclass
+class SystemRun:
+    name: str
+    results: list[QuestionResult] = field(default_factory=list)
+    ingest_seconds: float = 0.0
+    hit_kinds: Counter[str] = field(default_factory=Counter)
+    error: str | None = None
+
+
+def run_system(
+    name: str, selection: list[tuple[Conversation, list[Question]]], ks: Sequence[int]
+) -> SystemRun:
+    run = SystemRun(name)
+    try:
+        system = make_system(name)
+    except Exception as exc:  # noqa: BLE001 - a missing optional system is reported, not fatal
+        run.error = f"unavailable: {type(exc).__name__}: {exc}"
+        print(f"[{name}] {run.error}", file=sys.stderr)
+        return run
+    max_k = max(ks)
+    try:
+        for conv, questions in selection:
+            start = time.perf_counter()
+            system.index(conv)
+            run.ingest_seconds += time.perf_counter() - start
+            for q in questions:
+                start = time.perf_counter()
+                hits = system.search(q.question, max_k)
+                latency_ms = (time.perf_counter() - start) * 1000
+                run.hit_kinds.update(h.kind for h in hits)
+                ranked = [h.source_ids for h in hits[:max_k]]
+                run.results.append(score_question(q.qid, q.category, ranked, q.evidence, ks, latency_ms))
+            print(
+                f"[{name}] {conv.conv_id}: {len(questions)} questions, ingest+index "
+                f"{run.ingest_seconds:.1f}s so far",
+                file=sys.stderr,
+            )
+    except Exception as exc:  # noqa: BLE001 - report and keep the other systems' numbers
+        run.error = f"failed: {type(exc).__name__}: {exc}"
+        traceback.print_exc()
+    finally:
+        system.close()
+    return run
+
+
+def summarise(run: SystemRun, ks: Sequence[int]) -> dict[str, Any]:
+    out: dict[str, Any] = aggregate(run.results, ks)
+    out["ingest_seconds"] = round(run.ingest_seconds, 3)
+    out["hit_kinds"] = dict(run.hit_kinds)
+    if run.error:
+        out["error"] = run.error
+    return out
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def short_label(category: str) -> str:
+    """Long category names become initials (BEAM's `multi_session_reasoning` -> `MSR`)."""
+    if len(category) <= 12:
+        return category
+    words = category.split("_")
+    return "".join(w[0] for w in words).upper() if len(words) > 1 else category[:3].upper()
+
+
+def table_rows(summaries: dict[str, dict[str, Any]], ks: Sequence[int]) -> tuple[list[str], list[list[str]]]:
+    k_cat = 10 if 10 in ks else max(ks)
+    categories = sorted(categories_of(summaries))
+    header = [
+        "system",
+        *[f"R@{k}" for k in ks],
+        "MRR",
+        "NDCG@10",
+        "n",
+        *[f"{short_label(c)} R@{k_cat}" for c in categories],
+        "ingest s",
+        "median ms",
+    ]
+    rows = []
+    for name, s in summaries.items():
+        o = s.get("overall", {})
+        per = s.get("per_category", {})
+        rows.append(
+            [
+                name + (" (error)" if s.get("error") else ""),
+                *[_fmt(o.get(f"R@{k}")) for k in ks],
+                _fmt(o.get("MRR")),
+                _fmt(o.get("NDCG@10")),
+                _fmt(o.get("n")),
+                *[_fmt(per.get(c, {}).get(f"R@{k_cat}")) for c in categories],
+                _fmt(s.get("ingest_seconds"), 1),
+                _fmt(s.get("median_recall_ms"), 1),
+            ]
+        )
+    return header, rows
+
+
+def categories_of(summaries: dict[str, dict[str, Any]]) -> set[str]:
+    return {c for s in summaries.values() for c in s.get("per_category", {})}
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        print(title)
+        print(markdown_table(header, rows))
+        return
+    table = Table(title=title)
+    for i, h in enumerate(header):
+        table.add_column(h, justify="left" if i == 0 else "right")
+    for r in rows:
+        table.add_row(*r)
+    Console(width=max(120, sum(len(h) + 3 for h in header))).print(table)
+
+
+def _git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=10, check=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip()
+
+
+def git_commit() -> str | None:
+    return _git("rev-parse", "HEAD") or None
+
+
+def git_dirty() -> bool | None:
+    """True when tracked files differ from the commit (the numbers are then not exactly that commit's)."""
+    status = _git("status", "--porcelain", "--untracked-files=no", "--", "src", "bench")
+    return None if status is None else bool(status)
+
+
+def _package_version(name: str) -> str | None:
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def build_parser(dataset: str, default_data: Path, default_out: Path) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=f"Evidence-retrieval benchmark on {dataset}.")
+    p.add_argument(
+        "--data", type=Path, default=default_data, help=f"{dataset} data path (default: %(default)s)"
+    )
+    p.add_argument("--k", type=int, nargs="+", default=[5, 10, 25], help="recall cut-offs (default: 5 10 25)")
+    p.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
+    p.add_argument("--limit-conversations", type=int, default=None, metavar="N")
+    p.add_argument("--limit-questions", type=int, default=None, metavar="N", help="first N questions overall")
+    p.add_argument("--quick", action="store_true", help="smoke run: 1 conversation, 50 questions")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help=f"results JSON (default: {default_out.relative_to(ROOT)}, or *-quick.json with --quick)",
+    )
+    p.add_argument("--per-question", action="store_true", help="also store every question's hits in the JSON")
+    p.set_defaults(default_out=default_out)
+    return p
+
+
+def main(
+    dataset: str,
+    loader: Callable[[Path], list[Conversation]],
+    default_data: Path,
+    default_out: Path,
+    argv: Sequence[str] | None = None,
+) -> int:
+    args = build_parser(dataset, default_data, default_out).parse_args(argv)
+    if args.quick:
+        args.limit_conversations = args.limit_conversations or 1
+        args.limit_questions = args.limit_questions or 50
+    out: Path = args.out or (
+        default_out.with_name(default_out.stem + "-quick.json") if args.quick else default_out
+    )
+    ks = sorted(set(args.k))
+    data_path = args.data.resolve()
+    conversations = loader(data_path)
+    notes: Counter[str] = Counter()
+    for conv in conversations:
+        notes.update(conv.notes)
+    selection = select_questions(conversations, args.limit_conversations, args.limit_questions)
+    n_questions = sum(len(qs) for _, qs in selection)
+    print(
+        f"[{dataset}] evaluating {n_questions} questions from {len(selection)} conversations "
+        f"with {', '.join(args.systems)}",
+        file=sys.stderr,
+    )
+
+    commit, dirty = git_commit(), git_dirty()  # before the run: the library may change under a long one
+    runs = [run_system(name, selection, ks) for name in args.systems]
+    summaries = {run.name: summarise(run, ks) for run in runs}
+    header, rows = table_rows(summaries, ks)
+    title = f"{dataset}: evidence retrieval ({n_questions} questions, {len(selection)} conversations)"
+    print_table(title, header, rows)
+
+    payload: dict[str, Any] = {
+        "meta": {
+            "dataset": dataset,
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "git_commit": commit,
+            "git_dirty": dirty,
+            "data_path": str(data_path),
+            "ks": ks,
+            "systems": args.systems,
+            "conversations": [c.conv_id for c, _ in selection],
+            "n_questions": n_questions,
+            "limit_conversations": args.limit_conversations,
+            "limit_questions": args.limit_questions,
+            "evidence_normalisation": {k: v for k, v in sorted(notes.items())},
+            "python": platform.python_version(),
+            "versions": {p: _package_version(p) for p in ("episodic-memory", "bm25s", "numpy")},
+        },
+        "results": summaries,
+    }
+    if args.per_question:
+        payload["questions"] = {run.name: [asdict(r) for r in run.results] for run in runs}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(payload, indent=2, default=str) + "\n", encoding="utf-8")
+    legend = ", ".join(
+        f"{short_label(c)} = {c}" for c in sorted(categories_of(summaries)) if short_label(c) != c
+    )
+    md = f"**{title}**\n\n{markdown_table(header, rows)}\n" + (f"\n{legend}\n" if legend else "")
+    out.with_suffix(".md").write_text(md, encoding="utf-8")
+    if legend:
+        print(legend)
+    print(f"wrote {out} and {out.with_suffix('.md').name}", file=sys.stderr)
+    return 1 if any(run.error for run in runs) else 0

@@ -1,0 +1,16 @@
+"""LoCoMo evidence-retrieval benchmark: `python bench/locomo.py [--quick] [--systems episodic bm25s dense]`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Run as a script: import `bench.*` from the repo root (so bench/datasets.py never shadows PyPI's `datasets`).
+if __package__ in (None, ""):
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.datasets import LOCOMO_DEFAULT, load_locomo  # noqa: E402
+from bench.harness import ROOT, main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main("locomo", load_locomo, LOCOMO_DEFAULT, ROOT / "bench" / "results" / "locomo.json"))

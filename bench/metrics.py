@@ -1,0 +1,112 @@
+"""Retrieval metrics over evidence turn ids.
+
+A ranked result is a list of hits, each reduced to its `source_ids` (the turn ids it was built from).
+- recall@k: |evidence ∩ (union of source_ids of the first k hits)| / |evidence|
+- MRR: 1 / rank of the first hit whose source_ids intersect the evidence (0 if none)
+- NDCG@k: binary gains; a hit gains 1 if it contributes an evidence id not already covered by an earlier
+  hit; ideal DCG assumes one new evidence id per hit, so IDCG = sum_{i<=min(|evidence|, k)} 1/log2(i+1)
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+Ranked = Sequence[Iterable[str]]  # one entry per hit: that hit's source ids
+
+
+def recall_at_k(ranked: Ranked, evidence: Iterable[str], k: int) -> float:
+    gold = set(evidence)
+    if not gold:
+        raise ValueError("evidence is empty")
+    seen: set[str] = set()
+    for sources in list(ranked)[:k]:
+        seen.update(sources)
+    return len(gold & seen) / len(gold)
+
+
+def reciprocal_rank(ranked: Ranked, evidence: Iterable[str]) -> float:
+    gold = set(evidence)
+    for rank, sources in enumerate(ranked, start=1):
+        if gold.intersection(sources):
+            return 1.0 / rank
+    return 0.0
+
+
+def ndcg_at_k(ranked: Ranked, evidence: Iterable[str], k: int = 10) -> float:
+    gold = set(evidence)
+    if not gold:
+        raise ValueError("evidence is empty")
+    covered: set[str] = set()
+    dcg = 0.0
+    for rank, sources in enumerate(list(ranked)[:k], start=1):
+        new = (gold & set(sources)) - covered
+        if new:
+            dcg += 1.0 / math.log2(rank + 1)
+            covered |= new
+    ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(len(gold), k) + 1))
+    return dcg / ideal
+
+
+@dataclass
+class QuestionResult:
+    qid: str
+    category: str
+    recall: dict[int, float]
+    rr: float
+    ndcg10: float
+    latency_ms: float
+    n_hits: int = 0
+    evidence: list[str] = field(default_factory=list)
+    retrieved: list[list[str]] = field(default_factory=list)
+
+
+def score_question(
+    qid: str,
+    category: str,
+    ranked: Sequence[Sequence[str]],
+    evidence: Sequence[str],
+    ks: Sequence[int],
+    latency_ms: float,
+) -> QuestionResult:
+    return QuestionResult(
+        qid=qid,
+        category=category,
+        recall={k: recall_at_k(ranked, evidence, k) for k in ks},
+        rr=reciprocal_rank(ranked, evidence),
+        ndcg10=ndcg_at_k(ranked, evidence, 10),
+        latency_ms=latency_ms,
+        n_hits=len(ranked),
+        evidence=list(evidence),
+        retrieved=[list(s) for s in ranked],
+    )
+
+
+def _summary(results: Sequence[QuestionResult], ks: Sequence[int]) -> dict[str, float]:
+    n = len(results)
+    if n == 0:
+        return {"n": 0}
+    out: dict[str, float] = {f"R@{k}": sum(r.recall[k] for r in results) / n for k in ks}
+    out["MRR"] = sum(r.rr for r in results) / n
+    out["NDCG@10"] = sum(r.ndcg10 for r in results) / n
+    out["n"] = n
+    return out
+
+
+def aggregate(results: Sequence[QuestionResult], ks: Sequence[int]) -> dict[str, object]:
+    """Mean metrics overall and per category (questions weighted equally), plus recall latency."""
+    by_category: dict[str, list[QuestionResult]] = defaultdict(list)
+    for r in results:
+        by_category[r.category].append(r)
+    latencies = sorted(r.latency_ms for r in results)
+    return {
+        "overall": _summary(results, ks),
+        "per_category": {c: _summary(rs, ks) for c, rs in sorted(by_category.items())},
+        "median_recall_ms": statistics.median(latencies) if latencies else None,
+        "p95_recall_ms": latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
+        if latencies
+        else None,
+    }
