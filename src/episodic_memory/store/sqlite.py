@@ -213,7 +213,7 @@ class SQLiteStore:
             chunk = ids[i : i + 500]
             marks = ",".join("?" * len(chunk))
             rows = self._query(
-                f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = ? AND t.id IN ({marks})", [user_id, *chunk]
+                f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id IN ({marks}) AND +t.user_id = ?", [*chunk, user_id]
             )
             out.update({r[0]: _turn(r) for r in rows})
         return out
@@ -232,7 +232,7 @@ class SQLiteStore:
 
         Returns (turn, bm25) with bm25 made positive: higher is better.
         """
-        where, params = ["turns_fts MATCH ?", "t.user_id = ?"], [match, user_id]
+        where, params = ["t.user_id = ?"], [user_id]
         if session_id is not None:
             where.append("t.session_id = ?")
             params.append(session_id)
@@ -242,11 +242,23 @@ class SQLiteStore:
         if until is not None:
             where.append("t.ts <= ?")
             params.append(until)
-        rows = self._query(
-            f"SELECT {_TURN_COLUMNS}, -bm25(turns_fts, 1.0, 0.5) AS score FROM turns_fts "
-            f"JOIN turns t ON t.id = turns_fts.rowid WHERE {' AND '.join(where)} ORDER BY score DESC LIMIT ?",
-            [*params, limit],
+        # Rank inside FTS5 first and join only the best rows: joining every match before sorting costs a row
+        # lookup per match (tens of thousands at 1M turns). Filters are applied after, so take a generous slice
+        # and fall back to ranking every match when the filters ate too much of it.
+        slice_size = limit * 4
+        sql = (
+            f"SELECT {_TURN_COLUMNS}, f.score FROM (SELECT rowid, -bm25(turns_fts, 1.0, 0.5) AS score "
+            "FROM turns_fts WHERE turns_fts MATCH ? ORDER BY score DESC LIMIT ?) f "
+            f"JOIN turns t ON t.id = f.rowid WHERE {' AND '.join(where)} ORDER BY f.score DESC LIMIT ?"
         )
+        rows = self._query(sql, [match, slice_size, *params, limit])
+        if len(rows) < limit:
+            saturated = self._query(
+                "SELECT count(*) FROM (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? LIMIT ?)",
+                (match, slice_size + 1),
+            )[0][0] > slice_size
+            if saturated:
+                rows = self._query(sql, [match, -1, *params, limit])
         return [(_turn(r), r[10]) for r in rows]
 
     # --- vectors -------------------------------------------------------------------------------------
