@@ -44,6 +44,8 @@ class Config(BaseModel):
     embedder: str = Field("default", description='"default" (bundled MiniLM), a model folder, "hf:owner/name", or "off"')
     reranker: str | None = Field(None, description="a cross-encoder folder or hf:owner/name; None = off")
     embed_context_chars: int = Field(200, description="characters of the previous turn embedded with each turn")
+    embed_short_turn_chars: int = Field(
+        300, description="context is embedded only when this turn and the one before it are shorter than this")
     model_threads: int = Field(2, ge=1, description="onnxruntime threads for the embedder and reranker")
 
     # --- retrieval ---------------------------------------------------------------------------------

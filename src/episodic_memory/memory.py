@@ -66,7 +66,8 @@ class Memory:
         self.journal = journal
         self.recorder = Recorder(self.store, journal, lock_path, self.config)
         self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
-        self.indexer = Indexer(self.store, self.embedder, context_chars=self.config.embed_context_chars)
+        self.indexer = Indexer(self.store, self.embedder, context_chars=self.config.embed_context_chars,
+                               short_turn_chars=self.config.embed_short_turn_chars)
         self.consolidation_steps: list[ConsolidationStep] = []
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:

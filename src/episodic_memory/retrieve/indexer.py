@@ -15,9 +15,10 @@ from .retriever import embedding_text
 
 class Indexer:
     def __init__(self, store: SQLiteStore, embedder: Callable[[], object | None], batch: int = 256,
-                 context_chars: int = 200) -> None:
+                 context_chars: int = 200, short_turn_chars: int = 300) -> None:
         self.store = store
         self.context_chars = context_chars
+        self.short_turn_chars = short_turn_chars
         self._embedder = embedder
         self.batch = batch
         self._checked_upto: dict[str, int] = {}   # model -> every turn id up to here has a vector
@@ -39,7 +40,7 @@ class Indexer:
                 if not turns:
                     break
                 previous = self.store.previous_turns([t.id for t in turns])
-                texts = [embedding_text(t, previous.get(t.id), self.context_chars) for t in turns]
+                texts = [embedding_text(t, previous.get(t.id), self.context_chars, self.short_turn_chars) for t in turns]
                 vectors = embedder.embed(texts)  # type: ignore[attr-defined]
                 self.store.add_vectors(model, [
                     ("turn", t.id, t.user_id, t.session_id, t.ts, v.tobytes()) for t, v in zip(turns, vectors, strict=True)

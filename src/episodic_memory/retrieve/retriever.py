@@ -60,11 +60,15 @@ def turn_text(turn: StoredTurn) -> str:
     return f"{turn.speaker}: {turn.content}" if turn.speaker else turn.content
 
 
-def embedding_text(turn: StoredTurn, previous: StoredTurn | None = None, context_chars: int = 200) -> str:
-    """What a turn is embedded as: with its speaker (so "what did Caroline say" finds Caroline's turns) and the
-    start of the turn before it (so an answer carries the question it answers)."""
+def embedding_text(turn: StoredTurn, previous: StoredTurn | None = None, context_chars: int = 200,
+                   short_turn_chars: int = 300) -> str:
+    """What a turn is embedded as: with its speaker (so "what did Caroline say" finds Caroline's turns) and, in a
+    quick exchange of short turns, the start of the turn before it (so an answer carries its question). A long turn
+    stands on its own: a long neighbour's opening would drown it (measured: docs/retrieval.md)."""
     text = turn_text(turn)
-    return f"{turn_text(previous)[:context_chars]}\n{text}" if previous is not None else text
+    if previous is None or len(turn.content) >= short_turn_chars or len(previous.content) >= short_turn_chars:
+        return text
+    return f"{turn_text(previous)[:context_chars]}\n{text}"
 
 
 _NORMALISE = re.compile(r"\W+")
