@@ -194,3 +194,30 @@ def test_query_classifier() -> None:
     assert datetime.fromtimestamp(info.time_range[0], timezone.utc) == datetime(2026, 5, 1, tzinfo=timezone.utc)
     assert time_range("I may come by") is None
     assert time_range("what did we do 3 weeks ago") is not None
+
+
+def test_bm25_finds_a_users_rare_match_behind_another_users_many(tmp_path: Path) -> None:
+    cfg = Config(embedder="off", candidate_pool=5)
+    with Memory(tmp_path / "m.db", config=cfg) as mem:
+        mem.add_turns([{"role": "user", "content": f"apple apple pie number {i}", "session_id": "a",
+                        "user_id": "alice"} for i in range(60)])
+        mem.add_turn("user", "one apple, once, in a long sentence about many other things", session_id="b",
+                     user_id="bob")
+        hits = mem.recall("apple", k=3, user_id="bob")
+        assert [h.user_id for h in hits] == ["bob"]
+        assert len(mem.recall("apple", k=3, user_id="alice", session_id="a")) == 3
+
+
+def test_embedding_text_carries_context_only_in_short_exchanges() -> None:
+    from episodic_memory.retrieve.retriever import embedding_text
+    from episodic_memory.store.records import StoredTurn
+
+    def turn(content: str, speaker: str | None = "Ann") -> StoredTurn:
+        return StoredTurn(1, "u", "s", 0, "user", content, 0.0, 0.0, speaker, None)
+
+    question, answer = turn("Where did you go?"), turn("Lisbon!", "Ben")
+    assert embedding_text(answer, question) == "Ann: Where did you go?\nBen: Lisbon!"
+    assert embedding_text(answer) == "Ben: Lisbon!"
+    long_answer = turn("x" * 400, None)
+    assert embedding_text(long_answer, question) == "x" * 400
+    assert embedding_text(answer, turn("y" * 400)) == "Ben: Lisbon!"
