@@ -161,11 +161,50 @@ def resolve_spec(spec: str) -> tuple[Path, str]:
     raise ModelUnavailableError(f"model spec {spec!r} is neither an existing directory nor hf:owner/name")
 
 
+# -- what every ONNX text model here shares -------------------------------------------
+
+
+class OnnxTextModel:
+    """An onnxruntime session with its tokenizer, the graph's input names, and batching by length."""
+
+    preferred_output = ""
+
+    def __init__(self, model_path: str | Path, tokenizer_path: str | Path, *, model_id: str, threads: int,
+                 batch_size: int, max_length: int) -> None:
+        self.model_id = model_id
+        self.batch_size = max(1, batch_size)
+        self.max_length = max_length
+        self._session = make_session(model_path, threads)
+        self._tokenizer = load_tokenizer(tokenizer_path, max_length)
+        self._input_names = frozenset(i.name for i in self._session.get_inputs())
+        self._outputs = [o.name for o in self._session.get_outputs()]
+        self._output = self.preferred_output if self.preferred_output in self._outputs else self._outputs[0]
+
+    @classmethod
+    def from_dir(cls, path: str | Path, **kw: Any) -> Any:
+        """Load from a directory holding ``model.onnx`` (or ``onnx/model.onnx``) and ``tokenizer.json``."""
+        model, tokenizer = model_files(path)
+        kw.setdefault("model_id", Path(path).expanduser().resolve().name)
+        return cls(model, tokenizer, **kw)
+
+    def _in_length_order(self, items: Sequence[Any], keys: Sequence[str], run: Any,
+                         shape: tuple[int, ...]) -> np.ndarray:
+        """Run `run` on length-sorted batches of `items` (sorted by `keys`); rows come back in input order."""
+        out = np.empty((len(items), *shape), dtype=np.float32)
+        order = length_order(keys)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = run([items[i] for i in idx])
+        return out
+
+
 # -- embedder ------------------------------------------------------------------------
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(OnnxTextModel):
     """Mean-pooled, L2-normalised sentence embeddings from a BERT-style ONNX encoder."""
+
+    preferred_output = "last_hidden_state"
 
     def __init__(
         self,
@@ -178,27 +217,14 @@ class OnnxEmbedder:
         max_length: int = DEFAULT_MAX_LENGTH,
         cache_size: int = 1024,
     ) -> None:
-        self.model_id = model_id
-        self.batch_size = max(1, batch_size)
-        self.max_length = max_length
-        self._session = make_session(model_path, threads)
-        self._tokenizer = load_tokenizer(tokenizer_path, max_length)
-        self._input_names = frozenset(i.name for i in self._session.get_inputs())
-        outputs = [o.name for o in self._session.get_outputs()]
-        self._output = "last_hidden_state" if "last_hidden_state" in outputs else outputs[0]
+        super().__init__(model_path, tokenizer_path, model_id=model_id, threads=threads, batch_size=batch_size,
+                         max_length=max_length)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = max(0, cache_size)
         self._hits = self._misses = 0
         self._lock = threading.Lock()
-        dim = self._session.get_outputs()[outputs.index(self._output)].shape[-1]
+        dim = self._session.get_outputs()[self._outputs.index(self._output)].shape[-1]
         self.dim: int = dim if isinstance(dim, int) else int(self._embed_batch(["probe"]).shape[1])
-
-    @classmethod
-    def from_dir(cls, path: str | Path, **kw: Any) -> OnnxEmbedder:
-        """Load from a directory holding ``model.onnx`` (or ``onnx/model.onnx``) and ``tokenizer.json``."""
-        model, tokenizer = model_files(path)
-        kw.setdefault("model_id", Path(path).expanduser().resolve().name)
-        return cls(model, tokenizer, **kw)
 
     def __repr__(self) -> str:
         return f"OnnxEmbedder(model_id={self.model_id!r}, dim={self.dim})"
@@ -206,12 +232,7 @@ class OnnxEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts in length-sorted batches; rows come back in input order."""
         texts = list(texts)
-        out = np.empty((len(texts), self.dim), dtype=np.float32)
-        order = length_order(texts)
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
-            out[idx] = self._embed_batch([texts[i] for i in idx])
-        return out
+        return self._in_length_order(texts, texts, self._embed_batch, (self.dim,))
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query through an LRU cache; the returned array is read-only."""

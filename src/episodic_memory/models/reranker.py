@@ -10,17 +10,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from episodic_memory.models.embedder import (
     _OFF_SPECS,
+    OnnxTextModel,
     encode_feeds,
-    length_order,
-    load_tokenizer,
-    make_session,
-    model_files,
     resolve_spec,
 )
 
@@ -36,8 +33,10 @@ class Reranker(Protocol):
         ...
 
 
-class OnnxCrossEncoder:
+class OnnxCrossEncoder(OnnxTextModel):
     """A BERT-style cross-encoder: pair-encoded (query, passage) -> one logit."""
+
+    preferred_output = "logits"
 
     def __init__(
         self,
@@ -49,20 +48,8 @@ class OnnxCrossEncoder:
         batch_size: int = 32,
         max_length: int = 256,
     ) -> None:
-        self.model_id = model_id
-        self.batch_size = max(1, batch_size)
-        self._session = make_session(model_path, threads)
-        self._tokenizer = load_tokenizer(tokenizer_path, max_length)
-        self._input_names = frozenset(i.name for i in self._session.get_inputs())
-        outputs = [o.name for o in self._session.get_outputs()]
-        self._output = "logits" if "logits" in outputs else outputs[0]
-
-    @classmethod
-    def from_dir(cls, path: str | Path, **kw: Any) -> OnnxCrossEncoder:
-        """Load from a directory holding ``model.onnx`` (or ``onnx/model.onnx``) and ``tokenizer.json``."""
-        model, tokenizer = model_files(path)
-        kw.setdefault("model_id", Path(path).expanduser().resolve().name)
-        return cls(model, tokenizer, **kw)
+        super().__init__(model_path, tokenizer_path, model_id=model_id, threads=threads, batch_size=batch_size,
+                         max_length=max_length)
 
     def __repr__(self) -> str:
         return f"OnnxCrossEncoder(model_id={self.model_id!r})"
@@ -70,12 +57,7 @@ class OnnxCrossEncoder:
     def score(self, query: str, passages: Sequence[str]) -> np.ndarray:
         """Score every passage against ``query``; order follows ``passages``."""
         passages = list(passages)
-        out = np.empty(len(passages), dtype=np.float32)
-        order = length_order(passages)
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
-            out[idx] = self._score_batch([(query, passages[i]) for i in idx])
-        return out
+        return self._in_length_order([(query, p) for p in passages], passages, self._score_batch, ())
 
     def _score_batch(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         feeds, _ = encode_feeds(self._tokenizer, pairs, self._input_names)
