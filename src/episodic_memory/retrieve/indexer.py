@@ -9,12 +9,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from ..models.embedder import Embedder
 from ..store.sqlite import SQLiteStore
 from .retriever import embedding_text
 
 
 class Indexer:
-    def __init__(self, store: SQLiteStore, embedder: Callable[[], object | None], batch: int = 256,
+    def __init__(self, store: SQLiteStore, embedder: Callable[[], Embedder | None], batch: int = 256,
                  context_chars: int = 200, short_turn_chars: int = 300) -> None:
         self.store = store
         self.context_chars = context_chars
@@ -29,7 +30,7 @@ class Indexer:
         embedder = self._embedder()
         if embedder is None:
             return 0
-        model: str = embedder.model_id  # type: ignore[attr-defined]
+        model = embedder.model_id
         done = 0
         with self._lock:
             newest = self.store.max_turn_id()
@@ -41,7 +42,7 @@ class Indexer:
                     break
                 previous = self.store.previous_turns([t.id for t in turns])
                 texts = [embedding_text(t, previous.get(t.id), self.context_chars, self.short_turn_chars) for t in turns]
-                vectors = embedder.embed(texts)  # type: ignore[attr-defined]
+                vectors = embedder.embed(texts)
                 self.store.add_vectors(model, [
                     ("turn", t.id, t.user_id, t.session_id, t.ts, v.tobytes()) for t, v in zip(turns, vectors, strict=True)
                 ])
@@ -57,7 +58,7 @@ class Indexer:
         embedder = self._embedder()
         if embedder is None:
             return 0
-        return self.store.count_missing_vectors(embedder.model_id)  # type: ignore[attr-defined]
+        return self.store.count_missing_vectors(embedder.model_id)
 
     def forget_watermarks(self) -> None:
         with self._lock:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..config import Config
+from ..models.embedder import Embedder
+from ..models.reranker import Reranker
 from ..store.records import StoredTurn, to_datetime
 from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
@@ -86,8 +88,8 @@ class Retriever:
         store: SQLiteStore,
         config: Config,
         *,
-        embedder: Callable[[], object | None] = lambda: None,
-        reranker: Callable[[], object | None] = lambda: None,
+        embedder: Callable[[], Embedder | None] = lambda: None,
+        reranker: Callable[[], Reranker | None] = lambda: None,
     ) -> None:
         self.store = store
         self.config = config
@@ -100,8 +102,8 @@ class Retriever:
         embedder = self._embedder()
         if embedder is None:
             return None
-        if self._dense is None or self._dense.model_id != embedder.model_id:  # type: ignore[attr-defined]
-            self._dense = DenseIndex(self.store, embedder.model_id, embedder.dim)  # type: ignore[attr-defined]
+        if self._dense is None or self._dense.model_id != embedder.model_id:
+            self._dense = DenseIndex(self.store, embedder.model_id, embedder.dim)
         return self._dense
 
     # --- recall --------------------------------------------------------------------------------------
@@ -130,9 +132,10 @@ class Retriever:
                                            since=filters.since, until=filters.until)
             add("bm25", [("turn", t.id) for t, _ in bm25])
             legs["bm25"] = w_bm25
+        embedder = self._embedder()
         dense = self.dense_index()
-        if dense is not None:
-            qvec = self._embedder().embed_query(query)  # type: ignore[union-attr]
+        if dense is not None and embedder is not None:
+            qvec = embedder.embed_query(query)
             hits = dense.search(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
                                 session_id=filters.session_id, since=filters.since, until=filters.until)
             add("dense", [(h.kind, h.item_id) for h in hits], [h.similarity for h in hits])
@@ -182,7 +185,7 @@ class Retriever:
         pool = ranked[: self.config.rerank_pool]
         texts = [turn_text(turns[c.key[1]]) for c in pool]
         try:
-            logits = np.asarray(reranker.score(query, texts), dtype=np.float64)  # type: ignore[attr-defined]
+            logits = np.asarray(reranker.score(query, texts), dtype=np.float64)
         except Exception:
             log.exception("reranker failed; keeping the fused order")
             return ranked
