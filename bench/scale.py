@@ -391,6 +391,30 @@ def live_ingest(corpus: Corpus, root: Path, n_turns: int) -> dict[str, Any]:
             "vectors": vectors, "loadavg": loadavg()}
 
 
+def embedding_tokens(sessions: list[list[dict[str, Any]]]) -> float | None:
+    """Mean tokens per embedded text (speaker + content, after the start of the previous turn, as the indexer
+    builds it): embedding cost grows with it."""
+    try:
+        from tokenizers import Tokenizer
+
+        from episodic_memory.models.embedder import DEFAULT_MAX_LENGTH, default_tokenizer_path
+
+        tok = Tokenizer.from_file(str(default_tokenizer_path()))
+        tok.no_padding()
+        tok.enable_truncation(max_length=DEFAULT_MAX_LENGTH)
+    except Exception:
+        return None
+    chars = Config().embed_context_chars
+    texts = []
+    for s in sessions:
+        previous = None
+        for t in s:
+            text = f"{t['speaker']}: {t['content']}" if t.get("speaker") else t["content"]
+            texts.append(f"{previous[:chars]}\n{text}" if previous else text)
+            previous = text
+    return round(float(np.mean([len(e.ids) for e in tok.encode_batch(texts)])), 1)
+
+
 def measure_fresh_ingest(corpus: Corpus, workdir: Path, n_turns: int, live_turns: int) -> dict[str, Any]:
     root = workdir / "ingest-fresh"
     shutil.rmtree(root, ignore_errors=True)
@@ -408,7 +432,9 @@ def measure_fresh_ingest(corpus: Corpus, workdir: Path, n_turns: int, live_turns
         live = live_ingest(corpus, root, live_turns) if live_turns else None
         if live:
             log(f"ingest: live path (add_turn + end_session, default Config) {live['turns_per_s']:.0f} turns/s")
-        return {"model_load_s": round(model_load_s, 3), "batch_per_session": batch, "live_add_turn": live}
+        return {"model_load_s": round(model_load_s, 3), "tokens_per_embedded_turn": embedding_tokens(sessions),
+                "words_per_turn": round(float(np.mean([len(t["content"].split()) for s in sessions for t in s])), 1),
+                "batch_per_session": batch, "live_add_turn": live}
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
