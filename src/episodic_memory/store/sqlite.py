@@ -161,16 +161,17 @@ class SQLiteStore:
                      r.turn_id),
                 )
                 inserted += cur.rowcount
+            # One aggregate over the session's own rows (the session index): separate min(ts)/max(ts) lookups
+            # let SQLite walk the (user_id, ts) index instead, which grew to 0.35 s a write at 1M turns.
+            count, first_ts, last_ts = db.execute(
+                "SELECT count(*), min(ts), max(ts) FROM turns INDEXED BY turns_by_session "
+                "WHERE user_id = ? AND session_id = ?",
+                (first.user_id, first.session_id),
+            ).fetchone()
             db.execute(
                 "UPDATE sessions SET journal_file = ?, journal_offset = max(journal_offset, ?), updated_at = ?, "
-                "turn_count = (SELECT count(*) FROM turns WHERE user_id = sessions.user_id "
-                "AND session_id = sessions.session_id), "
-                "started_at = (SELECT min(ts) FROM turns WHERE user_id = sessions.user_id "
-                "AND session_id = sessions.session_id), "
-                "last_turn_at = (SELECT max(ts) FROM turns WHERE user_id = sessions.user_id "
-                "AND session_id = sessions.session_id) "
-                "WHERE user_id = ? AND session_id = ?",
-                (journal_file, journal_offset, now, first.user_id, first.session_id),
+                "turn_count = ?, started_at = ?, last_turn_at = ? WHERE user_id = ? AND session_id = ?",
+                (journal_file, journal_offset, now, count, first_ts, last_ts, first.user_id, first.session_id),
             )
             return inserted
 
