@@ -48,7 +48,6 @@ class Journal:
     def relative_path(self, user_id: str, session_id: str) -> str:
         return f"{_slug(user_id)}/{_slug(session_id)}.jsonl"
 
-
     def path(self, relative: str) -> Path:
         assert self.root is not None
         return self.root / relative

@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 from filelock import FileLock
@@ -166,8 +166,6 @@ class _Both:
 
 def to_epoch(value: datetime | str | float | int | None, field_name: str = "timestamp") -> float:
     """A turn's event time as UTC epoch seconds. Naive datetimes and ISO strings are taken as UTC."""
-    from datetime import timezone
-
     if value is None:
         return time.time()
     if isinstance(value, bool):
