@@ -68,6 +68,42 @@ class Config(BaseModel):
     time_bonus: float = Field(0.5, description="added when a time phrase in the query covers the turn's time")
     rerank_keep: float = Field(0.5, description="how much of the fused score survives a cross-encoder rerank")
 
+    # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
+    llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '
+                            "None = EPISODIC_LLM, else none")
+    llm_model: str | None = Field(None, description="model name; default claude-haiku-4-5 for anthropic")
+    llm_base_url: str | None = Field(None, description="OpenAI-compatible base URL (Ollama, vLLM, LM Studio, …)")
+    llm_timeout_s: float = Field(60.0, description="per-call timeout")
+    llm_retries: int = Field(2, ge=0, description="retries after a failed call (with exponential backoff)")
+    llm_backoff_s: float = Field(1.0, description="first backoff; doubles on each retry")
+    llm_concurrency: int = Field(4, ge=1, description="calls in flight at once")
+    llm_max_tokens: int = Field(1024, description="reply length cap")
+
+    # --- consolidation: facts --------------------------------------------------------------------------
+    durable_floor: float = Field(0.55, description="salience at or above this makes a fact durable")
+    recurrence_bonus: float = Field(0.10, description="salience added per repeat of a fact")
+    recurrence_cap: float = Field(0.40, description="most salience repeats can add")
+    novelty_floor: float = Field(0.12, description="gzip novelty below this is a restatement (bumps recurrence)")
+    novelty_sample: int = Field(200, description="how many stored facts the novelty gate compares against")
+    supersede_novelty_bonus: float = Field(0.10, description="novelty added for decisions and corrections")
+    duplicate_cosine: float = Field(0.88, description="at or above: the same fact (recurrence bump)")
+    supersede_cosine: float = Field(0.72, description="from here to duplicate_cosine: the referee rules")
+    fact_recall_bonus: float = Field(0.05, description="added to a fact hit's score (a distilled memory)")
+
+    # --- episodes, workstreams, open loops, injection ---------------------------------------------------
+    workstream_attach: float = Field(0.55, description="episode↔workstream cosine at or above: attach")
+    workstream_judge_floor: float = Field(0.38, description="from here to workstream_attach: the LLM judges")
+    inject_max_memories: int = Field(5, description="at most this many memories in [Recalled context]")
+    inject_repeat_after_turns: int = Field(30, description="an injected memory may come back after this many turns")
+    inject_token_budget: int = Field(600, description="the injected block is cut to about this many tokens")
+    inject_min_score: float = Field(0.0, description="hits scoring below this are not injected")
+
+    # --- judgments -------------------------------------------------------------------------------------
+    utility_weight: float = Field(0.5, description="α in rank = similarity × (1 + α · utility)")
+    utility_prior: tuple[float, float] = Field((1.0, 1.0), description="Beta prior (adopted, rejected) pseudo-counts")
+    utility_half_life_days: float = Field(90.0, description="a verdict this old weighs half as much")
+    judgment_inject_utility: float = Field(0.6, description="[Past judgments] shows judgments above this utility")
+
     @classmethod
     def from_env(cls, **overrides: object) -> Config:
         """Defaults, then ``EPISODIC_<FIELD>`` environment variables, then explicit overrides."""

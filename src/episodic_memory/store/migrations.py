@@ -141,7 +141,103 @@ def m002_vectors(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_sessions_and_turns, m002_vectors]
+def m003_facts_and_entities(db: sqlite3.Connection) -> None:
+    _run(
+        db,
+        """
+        CREATE TABLE facts (
+            id           INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id      TEXT NOT NULL,
+            session_id   TEXT NOT NULL,                 -- the session it was extracted from
+            type         TEXT NOT NULL,                 -- one of facts.types.FACT_TYPES
+            text         TEXT NOT NULL,
+            route        TEXT NOT NULL,                 -- durable | episodic (demoted into its episode)
+            salience     REAL NOT NULL,
+            confidence   REAL NOT NULL,
+            recurrence   INTEGER NOT NULL DEFAULT 1,    -- times it was stated
+            event_ts     REAL,                          -- the time the fact refers to, when it says one
+            created_at   REAL NOT NULL,                 -- event time of its newest source turn
+            valid_from   REAL NOT NULL,
+            valid_to     REAL,                          -- closed when superseded
+            supersedes   INTEGER REFERENCES facts (id) ON DELETE SET NULL,
+            superseded_by INTEGER REFERENCES facts (id) ON DELETE SET NULL,
+            source_ids   TEXT NOT NULL,                 -- JSON list of turn row ids
+            origin       TEXT NOT NULL,                 -- hash of text + source turns: idempotent re-runs
+            extractor    TEXT NOT NULL,                 -- rules | llm
+            updated_at   REAL NOT NULL,
+            UNIQUE (user_id, origin)
+        );
+        CREATE INDEX facts_by_session ON facts (user_id, session_id);
+        CREATE INDEX facts_current ON facts (user_id, valid_to, id);
+
+        CREATE TABLE entities (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id     TEXT NOT NULL,
+            name        TEXT NOT NULL COLLATE NOCASE,
+            profile     TEXT,                           -- synthesised from its facts
+            profile_facts TEXT,                         -- the fact ids the profile was made from (JSON)
+            updated_at  REAL NOT NULL,
+            UNIQUE (user_id, name)
+        );
+        CREATE TABLE entity_aliases (
+            user_id    TEXT NOT NULL,
+            alias      TEXT NOT NULL COLLATE NOCASE,
+            entity_id  INTEGER NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+            PRIMARY KEY (user_id, alias)
+        );
+        CREATE TABLE fact_entities (
+            fact_id    INTEGER NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
+            entity_id  INTEGER NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+            PRIMARY KEY (fact_id, entity_id)
+        );
+        CREATE INDEX fact_entities_by_entity ON fact_entities (entity_id);
+        CREATE TABLE entity_edges (
+            a       INTEGER NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+            b       INTEGER NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+            weight  INTEGER NOT NULL DEFAULT 1,             -- facts naming both
+            PRIMARY KEY (a, b)
+        );
+
+        CREATE TABLE route_counts (                         -- salience router outcomes, for stats
+            user_id TEXT NOT NULL,
+            route   TEXT NOT NULL,                          -- durable | episodic | dropped | restated | duplicate
+            n       INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, route)
+        );
+
+        -- BM25 over every derived memory (facts now; episodes and judgments add their own triggers).
+        -- rowid = item_id * 8 + kind code (fact 1, episode 2, workstream 3, judgment 4): deletes by rowid stay O(log n)
+        CREATE VIRTUAL TABLE memory_fts USING fts5 (
+            text, kind UNINDEXED, item_id UNINDEXED, user_id UNINDEXED,
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts BEGIN
+            INSERT INTO memory_fts (rowid, text, kind, item_id, user_id)
+            VALUES (new.id * 8 + 1, new.text, 'fact', new.id, new.user_id);
+        END;
+        CREATE TRIGGER facts_fts_delete AFTER DELETE ON facts BEGIN
+            DELETE FROM memory_fts WHERE rowid = old.id * 8 + 1;
+            DELETE FROM vectors WHERE kind = 'fact' AND item_id = old.id;
+        END;
+        CREATE TRIGGER facts_fts_update AFTER UPDATE OF text ON facts BEGIN
+            UPDATE memory_fts SET text = new.text WHERE rowid = new.id * 8 + 1;
+            DELETE FROM vectors WHERE kind = 'fact' AND item_id = new.id;
+        END;
+        """,
+    )
+
+
+def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
+    """Episodes, workstreams and open loops (issue 5)."""
+
+
+def m005_judgments(db: sqlite3.Connection) -> None:
+    """Judgment memory (issue 6)."""
+
+
+MIGRATIONS: list[Migration] = [
+    m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,12 @@ from typing import Any
 from ..config import MEMORY_PATH, Config
 from .migrations import migrate
 from .records import SessionInfo, StoredTurn, TurnRecord
+
+# Stores of derived memories (facts, episodes, judgments, …) register a step here. `forget` runs each inside its
+# transaction, before turns and sessions go: step(db, where, params) -> {table: rows deleted}, where `where` filters
+# on user_id (and session_id) columns.
+ForgetStep = Callable[[sqlite3.Connection, str, list[Any]], dict[str, int]]
+FORGET_STEPS: list[ForgetStep] = []
 
 _TURN_COLUMNS = "t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id"
 
@@ -364,14 +370,19 @@ class SQLiteStore:
             where, params = "user_id = ? AND session_id = ?", [user_id, session_id]
         with self.transaction() as db:
             files = [r[0] for r in db.execute(f"SELECT journal_file FROM sessions WHERE {where}", params) if r[0]]
-            turns = db.execute(f"DELETE FROM turns WHERE {where}", params).rowcount
-            sessions = db.execute(f"DELETE FROM sessions WHERE {where}", params).rowcount
-        return {"turns": turns, "sessions": sessions, "journal_files": files}
+            counts: dict[str, Any] = {}
+            for step in FORGET_STEPS:
+                counts.update(step(db, where, params))
+            counts["turns"] = db.execute(f"DELETE FROM turns WHERE {where}", params).rowcount
+            counts["sessions"] = db.execute(f"DELETE FROM sessions WHERE {where}", params).rowcount
+            db.execute(f"DELETE FROM vectors WHERE {where}", params)  # belt and braces: none of theirs may remain
+        return {**counts, "journal_files": files}
 
     def scrub(self) -> None:
         """Make deleted text unrecoverable from the file: merge FTS segments, checkpoint the WAL, vacuum."""
         with self._lock:
             self.db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('optimize')")
+            self.db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
             if not self.in_memory:
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self.db.execute("VACUUM")
