@@ -28,3 +28,30 @@ class HashingEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
+
+
+class ScriptedBackend:
+    """An LLM backend replaying recorded replies, chosen by a keyword of the system prompt (the call's purpose).
+
+    `replies` maps a substring of the system prompt to a list of replies, used in order (the last one repeats); a
+    reply that is an Exception instance is raised instead. Every call is kept in `calls` as (system, user).
+    """
+
+    def __init__(self, replies: dict[str, list[object] | object] | None = None, default: object = "[]") -> None:
+        self.replies = {k: list(v) if isinstance(v, list) else [v] for k, v in (replies or {}).items()}
+        self.default = default
+        self.calls: list[tuple[str, str]] = []
+
+    async def ask(self, system_prompt: str, user_prompt: str, *, model: str | None = None) -> str:
+        self.calls.append((system_prompt, user_prompt))
+        reply: object = self.default
+        for key, queue in self.replies.items():
+            if key.lower() in system_prompt.lower():
+                reply = queue.pop(0) if len(queue) > 1 else queue[0]
+                break
+        if isinstance(reply, Exception):
+            raise reply
+        return str(reply)
+
+    def calls_for(self, key: str) -> list[tuple[str, str]]:
+        return [c for c in self.calls if key.lower() in c[0].lower()]

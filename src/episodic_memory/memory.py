@@ -11,6 +11,7 @@ from typing import Any
 from .capture.journal import Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport, to_epoch
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
+from .consolidate import ConsolidationStep, default_steps
 from .models.embedder import Embedder, load_embedder
 from .models.reranker import Reranker, load_reranker
 from .retrieve.hit import Hit
@@ -22,7 +23,6 @@ from .store.sqlite import SQLiteStore
 log = logging.getLogger(__name__)
 
 OFF = {"off", "none", ""}
-ConsolidationStep = Callable[["Memory", SessionInfo, list[StoredTurn]], None]
 
 
 def journal_dir_for(db_path: Path) -> Path:
@@ -68,7 +68,7 @@ class Memory:
         self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
         self.indexer = Indexer(self.store, self.embedder, context_chars=self.config.embed_context_chars,
                                short_turn_chars=self.config.embed_short_turn_chars)
-        self.consolidation_steps: list[ConsolidationStep] = []
+        self.consolidation_steps: list[ConsolidationStep] = default_steps()
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:
             self.consolidate_pending()

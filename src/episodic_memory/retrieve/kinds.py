@@ -1,0 +1,34 @@
+"""Kinds of memory besides raw turns (facts, episodes, judgments, …) and how recall turns their ids into hits.
+
+A derived memory joins recall by (1) a row in `memory_fts` (rowid = item_id * 8 + its code, written by triggers in
+its migration), (2) a vector of kind `name` in `vectors`, and (3) a loader registered here that turns item ids
+into `Hit`s (text, time, session, source turn ids). The retriever fuses every kind into one ranked list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..store.sqlite import SQLiteStore
+from .hit import Hit
+
+# (store, user_id, item ids, as_of epoch or None) -> {item_id: Hit}; an item absent from the result is not recalled
+# (for example a fact superseded before `as_of`, or one another user owns).
+Loader = Callable[[SQLiteStore, str, list[int], "float | None"], dict[int, Hit]]
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    code: int            # memory_fts rowid = item_id * 8 + code
+    loader: Loader
+    bonus: float = 0.0   # added to its hits' score (a distilled memory may deserve a nudge)
+
+
+KINDS: dict[str, Kind] = {}
+CODES = {"fact": 1, "episode": 2, "workstream": 3, "judgment": 4}
+
+
+def register_kind(name: str, loader: Loader, bonus: float = 0.0) -> None:
+    KINDS[name] = Kind(name, CODES[name], loader, bonus)
