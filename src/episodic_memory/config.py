@@ -88,6 +88,9 @@ class Config(BaseModel):
     supersede_novelty_bonus: float = Field(0.10, description="novelty added for decisions and corrections")
     duplicate_cosine: float = Field(0.88, description="at or above: the same fact (recurrence bump)")
     supersede_cosine: float = Field(0.72, description="from here to duplicate_cosine: the referee rules")
+    correction_reach: float = Field(
+        0.5, description="without an LLM, a correction or decision supersedes the nearest fact it contradicts "
+        "down to this similarity")
     fact_recall_bonus: float = Field(0.05, description="added to a fact hit's score (a distilled memory)")
 
     # --- episodes, workstreams, open loops, injection ---------------------------------------------------
@@ -99,10 +102,15 @@ class Config(BaseModel):
     inject_min_score: float = Field(0.0, description="hits scoring below this are not injected")
 
     # --- judgments -------------------------------------------------------------------------------------
-    utility_weight: float = Field(0.5, description="α in rank = similarity × (1 + α · utility)")
+    utility_weight: float = Field(0.5, ge=0, description="α in rank = similarity × (1 + α · utility)")
     utility_prior: tuple[float, float] = Field((1.0, 1.0), description="Beta prior (adopted, rejected) pseudo-counts")
-    utility_half_life_days: float = Field(90.0, description="a verdict this old weighs half as much")
+    utility_half_life_days: float = Field(90.0, gt=0, description="a verdict this old weighs half as much (inf: never)")
+    utility_mode: str = Field("smoothed", pattern="^(smoothed|plain)$",
+                              description="smoothed: Beta prior + decay; plain: adopted / verdicts (judgments/utility.py)")
     judgment_inject_utility: float = Field(0.6, description="[Past judgments] shows judgments above this utility")
+    judgment_inject_max: int = Field(3, ge=1, description="at most this many judgments in [Past judgments]")
+    judgment_inject_min_cosine: float = Field(
+        0.35, description="[Past judgments] needs this cosine between message and judgment (BM25 alone without an embedder)")
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

@@ -6,19 +6,25 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .capture.journal import Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport, to_epoch
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
+from .consolidate.facts import profile_text
 from .models.embedder import Embedder, load_embedder
 from .models.reranker import Reranker, load_reranker
+from .retrieve import fact_hits  # noqa: F401  (registers facts with recall)
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.retriever import RecallFilters, Retriever
+from .store.facts import Entity, Fact, FactStore
 from .store.records import SessionInfo, StoredTurn
 from .store.sqlite import SQLiteStore
+
+if TYPE_CHECKING:
+    from .judgments.memory import JudgmentMemory
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +74,7 @@ class Memory:
         self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
         self.indexer = Indexer(self.store, self.embedder, context_chars=self.config.embed_context_chars,
                                short_turn_chars=self.config.embed_short_turn_chars)
+        self.fact_store = FactStore(self.store)
         self.consolidation_steps: list[ConsolidationStep] = default_steps()
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:
@@ -226,12 +233,18 @@ class Memory:
         kind: str | None = None,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
+        as_of: datetime | str | None = None,
     ) -> list[Hit]:
-        """The `k` memories most relevant to `query`, best first."""
+        """The `k` memories most relevant to `query`, best first.
+
+        `kind` keeps one kind (turn, fact, …); `as_of` answers with what was believed then (the facts valid at
+        that time, and only what had been said by then).
+        """
         filters = RecallFilters(
             user_id=user_id or self.user_id, session_id=session_id, kind=kind,
             since=None if since is None else to_epoch(since, "since"),
             until=None if until is None else to_epoch(until, "until"),
+            as_of=None if as_of is None else to_epoch(as_of, "as_of"),
         )
         self._index_quietly()
         return self.retriever.recall(query, k, filters)
@@ -243,8 +256,36 @@ class Memory:
     def session_turns(self, session_id: str, user_id: str | None = None) -> list[StoredTurn]:
         return self.store.session_turns(user_id or self.user_id, session_id)
 
+    def facts(self, user_id: str | None = None, include_superseded: bool = False, *,
+              session_id: str | None = None, types: Iterable[str] | None = None) -> list[Fact]:
+        """Stored facts, newest first (current ones unless `include_superseded`)."""
+        return self.fact_store.facts(user_id or self.user_id, include_superseded=include_superseded,
+                                     session_id=session_id, types=types)
+
+    def fact_history(self, fact_id: int, user_id: str | None = None) -> list[Fact]:
+        """The supersession chain through a fact, newest first. KeyError for an unknown id."""
+        return self.fact_store.history(user_id or self.user_id, int(fact_id))
+
+    def entities(self, user_id: str | None = None) -> list[Entity]:
+        """People, organisations and projects named in facts, most mentioned first, with aliases and edges."""
+        return self.fact_store.entities(user_id or self.user_id)
+
+    def profile(self, name: str, user_id: str | None = None) -> dict[str, Any]:
+        """An entity's profile (the LLM's synthesis, or its durable facts) and its current facts.
+
+        KeyError when no entity has that name or alias."""
+        uid = user_id or self.user_id
+        entity = self.fact_store.entity(uid, name)
+        if entity is None:
+            raise KeyError(f"no entity named {name!r} for user {uid!r}")
+        facts = self.fact_store.entity_facts(uid, entity.id)
+        return {**entity.to_dict(), "profile": profile_text(facts, entity.profile),
+                "facts_list": [f.to_dict() for f in facts]}
+
     def stats(self, user_id: str | None = None) -> dict[str, Any]:
         stats: dict[str, Any] = dict(self.store.counts(user_id or self.user_id))
+        stats.update(self.fact_store.count(user_id or self.user_id))
+        stats["routes"] = self.fact_store.route_counts(user_id or self.user_id)
         stats.update(
             user_id=user_id or self.user_id,
             db=self.store.path,
@@ -299,6 +340,17 @@ class Memory:
             self.store.scrub()
             self.indexer.forget_watermarks()
         return result
+
+    # --- judgments -----------------------------------------------------------------------------------
+    @property
+    def judgments(self) -> JudgmentMemory:
+        """How to act, ranked by proven utility (`episodic_memory.judgments`): this memory's user's judgments, in
+        this store, with this embedder. Created on first use."""
+        if "_judgments" not in self.__dict__:
+            from .judgments.memory import JudgmentMemory
+
+            self.__dict__.setdefault("_judgments", JudgmentMemory(self))
+        return self.__dict__["_judgments"]
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def close(self) -> None:

@@ -19,5 +19,7 @@ ConsolidationStep = Callable[["Memory", "SessionInfo", "list[StoredTurn]"], None
 
 def default_steps() -> list[ConsolidationStep]:
     """The steps a new `Memory` runs, in order."""
-    steps: list[ConsolidationStep] = []
+    from .facts import consolidate_facts
+
+    steps: list[ConsolidationStep] = [consolidate_facts]
     return steps

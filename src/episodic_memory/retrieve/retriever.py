@@ -18,6 +18,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 import numpy as np
 
@@ -29,6 +30,7 @@ from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
 from .fts import fts_query
 from .hit import Hit
+from .kinds import KINDS
 from .query import QueryInfo, analyze
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,7 @@ class RecallFilters:
     kind: str | None = None
     since: float | None = None
     until: float | None = None
+    as_of: float | None = None    # recall what was believed then: facts valid at that time, turns said by then
 
 
 @dataclass
@@ -108,14 +111,20 @@ class Retriever:
 
     # --- recall --------------------------------------------------------------------------------------
     def recall(self, query: str, k: int, filters: RecallFilters, *, now: float | None = None) -> list[Hit]:
-        if k <= 0 or filters.kind not in (None, "turn"):
+        if filters.kind is not None and filters.kind != "turn" and filters.kind not in KINDS:
+            known = ", ".join(["turn", *KINDS])
+            raise ValueError(f"unknown kind {filters.kind!r}: use one of {known}")
+        if k <= 0:
             return []
         cfg = self.config
         now = time.time() if now is None else now
+        until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
         names = [n for n, _ in self.store.speakers(filters.user_id)]
         info = analyze(query, names)
         w_bm25, w_dense = cfg.leg_weights.get(info.kind, (1.0, 1.0))
         pool = max(k, cfg.candidate_pool)
+        want_turns = filters.kind in (None, "turn")
+        other_kinds = [name for name in KINDS if filters.kind in (None, name)]
         candidates: dict[tuple[str, int], _Candidate] = {}
 
         def add(leg: str, keys: list[tuple[str, int]], sims: list[float] | None = None) -> None:
@@ -128,30 +137,77 @@ class Retriever:
         legs: dict[str, float] = {}
         match = fts_query(query)
         if match is not None:
-            bm25 = self.store.search_turns(match, filters.user_id, limit=pool, session_id=filters.session_id,
-                                           since=filters.since, until=filters.until)
-            add("bm25", [("turn", t.id) for t, _ in bm25])
-            legs["bm25"] = w_bm25
+            if want_turns:
+                bm25 = self.store.search_turns(match, filters.user_id, limit=pool, session_id=filters.session_id,
+                                               since=filters.since, until=until)
+                add("bm25", [("turn", t.id) for t, _ in bm25])
+            if other_kinds:  # derived memories rank in their own FTS table: a leg of their own, same weight
+                found = self.store.search_memories(match, filters.user_id, limit=pool, kinds=other_kinds)
+                add("bm25_memory", [(kind, i) for kind, i, _ in found])
+            legs["bm25"] = legs["bm25_memory"] = w_bm25
         embedder = self._embedder()
         dense = self.dense_index()
         if dense is not None and embedder is not None:
             qvec = embedder.embed_query(query)
             hits = dense.search(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
-                                session_id=filters.session_id, since=filters.since, until=filters.until)
+                                session_id=filters.session_id, since=filters.since, until=until)
             add("dense", [(h.kind, h.item_id) for h in hits], [h.similarity for h in hits])
             legs["dense"] = w_dense
         if not candidates:
             return []
 
-        best = sum(w / (cfg.rrf_k + 1) for w in legs.values())
+        best = (w_bm25 / (cfg.rrf_k + 1) if match is not None else 0.0) + (
+            w_dense / (cfg.rrf_k + 1) if "dense" in legs else 0.0)
         for c in candidates.values():
             c.fused = sum(legs[leg] / (cfg.rrf_k + rank) for leg, rank in c.ranks.items()) / best
 
         turns = self.store.turns_by_id(filters.user_id, [i for kind, i in candidates if kind == "turn"])
+        others = self._load_others(candidates, filters)
         self._score(candidates, turns, info, now)
-        ranked = sorted((c for c in candidates.values() if c.key[1] in turns), key=lambda c: c.score, reverse=True)
-        ranked = self._rerank(query, ranked, turns)
-        return self._hits(ranked, turns, k)
+        self._score_others(candidates, others, info, now)
+        ranked = sorted((c for c in candidates.values() if (c.key[0] == "turn" and c.key[1] in turns) or c.key in others),
+                        key=lambda c: c.score, reverse=True)
+        ranked = self._rerank(query, ranked, turns, others)
+        return self._hits(ranked, turns, others, k)
+
+    def _load_others(self, candidates: dict[tuple[str, int], _Candidate], filters: RecallFilters
+                     ) -> dict[tuple[str, int], Hit]:
+        """Hits for the candidates that are not turns, through each kind's loader, with the filters applied."""
+        by_kind: dict[str, list[int]] = {}
+        for kind, item_id in candidates:
+            if kind != "turn" and kind in KINDS:
+                by_kind.setdefault(kind, []).append(item_id)
+        out: dict[tuple[str, int], Hit] = {}
+        for kind, ids in by_kind.items():
+            for item_id, hit in KINDS[kind].loader(self.store, filters.user_id, ids, filters.as_of).items():
+                ts = hit.timestamp.timestamp() if hit.timestamp else None
+                if filters.session_id is not None and hit.session_id != filters.session_id:
+                    continue
+                if ts is not None and ((filters.since is not None and ts < filters.since) or (
+                        filters.until is not None and ts > filters.until) or (
+                        filters.as_of is not None and ts > filters.as_of)):
+                    continue
+                out[(kind, item_id)] = hit
+        return out
+
+    def _score_others(self, candidates: dict[tuple[str, int], _Candidate], others: dict[tuple[str, int], Hit],
+                      info: QueryInfo, now: float) -> None:
+        """Derived memories: fused + the kind's bonus + name and time matches + recency (no turn context)."""
+        cfg = self.config
+        names = {n.lower() for n in info.names}
+        for key, hit in others.items():
+            c = candidates[key]
+            score = c.fused + getattr(cfg, f"{key[0]}_recall_bonus", 0.0)
+            entities = {str(e).lower() for e in hit.details.get("entities", [])}
+            if names and (names & entities or (hit.speaker and hit.speaker.lower() in names)):
+                score += cfg.speaker_bonus
+            when = hit.details.get("event_time")
+            event_ts = datetime.fromisoformat(when).timestamp() if when else (
+                hit.timestamp.timestamp() if hit.timestamp else None)
+            if info.time_range and event_ts is not None and info.time_range[0] <= event_ts < info.time_range[1]:
+                score += cfg.time_bonus
+            ts = hit.timestamp.timestamp() if hit.timestamp else now
+            c.score = score + recency_bonus(ts, now, cfg)
 
     def _score(self, candidates: dict[tuple[str, int], _Candidate], turns: dict[int, StoredTurn], info: QueryInfo,
                now: float) -> None:
@@ -164,8 +220,8 @@ class Retriever:
             per_session.setdefault(t.session_id, []).append(candidates[("turn", t.id)].fused)
         session_strength = {s: sum(sorted(v, reverse=True)[:3]) for s, v in per_session.items()}
         strongest = max(session_strength.values(), default=0.0) or 1.0
-        for (_kind, item_id), c in candidates.items():
-            turn = turns.get(item_id)
+        for (kind, item_id), c in candidates.items():
+            turn = turns.get(item_id) if kind == "turn" else None
             if turn is None:
                 continue
             # a turn right after a strong one often answers it; a turn right before one often sets it up
@@ -178,12 +234,13 @@ class Retriever:
                 score += cfg.time_bonus
             c.score = score + recency_bonus(turn.ts, now, cfg)
 
-    def _rerank(self, query: str, ranked: list[_Candidate], turns: dict[int, StoredTurn]) -> list[_Candidate]:
+    def _rerank(self, query: str, ranked: list[_Candidate], turns: dict[int, StoredTurn],
+                others: dict[tuple[str, int], Hit]) -> list[_Candidate]:
         reranker = self._reranker()
         if reranker is None or not ranked:
             return ranked
         pool = ranked[: self.config.rerank_pool]
-        texts = [turn_text(turns[c.key[1]]) for c in pool]
+        texts = [turn_text(turns[c.key[1]]) if c.key[0] == "turn" else others[c.key].text for c in pool]
         try:
             logits = np.asarray(reranker.score(query, texts), dtype=np.float64)
         except Exception:
@@ -194,18 +251,23 @@ class Retriever:
             c.score = float(r) + self.config.rerank_keep * c.score
         return sorted(pool, key=lambda c: c.score, reverse=True) + ranked[self.config.rerank_pool :]
 
-    def _hits(self, ranked: list[_Candidate], turns: dict[int, StoredTurn], k: int) -> list[Hit]:
+    def _hits(self, ranked: list[_Candidate], turns: dict[int, StoredTurn], others: dict[tuple[str, int], Hit],
+              k: int) -> list[Hit]:
         hits: list[Hit] = []
         seen: dict[str, Hit] = {}
         for c in ranked:
-            turn = turns[c.key[1]]
-            key = _dedup_key(turn.content)
+            if c.key[0] == "turn":
+                turn = turns[c.key[1]]
+                hit = turn_hit(turn, c.score)
+                hit.details = {"legs": dict(c.ranks), "fused": round(c.fused, 6)}
+            else:
+                hit = others[c.key]
+                hit.score = c.score
+                hit.details.update(legs=dict(c.ranks), fused=round(c.fused, 6))
+            key = _dedup_key(hit.text)
             if key and key in seen:  # a near-duplicate: one hit, every source turn behind it
-                if turn.source_id not in seen[key].source_ids:
-                    seen[key].source_ids.append(turn.source_id)
+                seen[key].source_ids.extend(s for s in hit.source_ids if s not in seen[key].source_ids)
                 continue
-            hit = turn_hit(turn, c.score)
-            hit.details = {"legs": dict(c.ranks), "fused": round(c.fused, 6)}
             if c.similarity is not None:
                 hit.details["similarity"] = round(c.similarity, 4)
             seen[key] = hit

@@ -269,6 +269,18 @@ class SQLiteStore:
         return [(_turn(r), r[10]) for r in rows]
 
     # --- vectors -------------------------------------------------------------------------------------
+    def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
+                        ) -> list[tuple[str, int, float]]:
+        """BM25 over derived memories (facts, episodes, judgments, …): (kind, item_id, score), higher is better."""
+        where, params = ["user_id = ?"], [match, user_id]
+        if kinds:
+            where.append(f"kind IN ({','.join('?' * len(kinds))})")
+            params.extend(kinds)
+        rows = self._query(
+            "SELECT kind, item_id, -bm25(memory_fts) AS score FROM memory_fts WHERE memory_fts MATCH ? AND "
+            f"{' AND '.join(where)} ORDER BY score DESC LIMIT ?", [*params, limit])
+        return [(kind, int(item_id), score) for kind, item_id, score in rows]
+
     def max_turn_id(self) -> int:
         return self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0]
 
@@ -401,3 +413,10 @@ def _session(row: Sequence[Any]) -> SessionInfo:
         user_id=row[0], session_id=row[1], status=row[2], started_at=row[3], last_turn_at=row[4],
         turn_count=row[5], consolidated_turns=row[6], needs_consolidation=bool(row[7]), ended_at=row[8],
     )
+
+
+# The stores of derived memories register their forget steps on import; importing them here means no SQLiteStore
+# ever forgets without them.
+from . import facts as _facts  # noqa: E402,F401
+from . import judgments as _judgments  # noqa: E402,F401
+from . import tokens as _tokens  # noqa: E402,F401

@@ -1,0 +1,276 @@
+"""Candidate facts from a session's turns: by an LLM when one is configured, else by precision-first rules."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from .. import llm
+from ..store.records import StoredTurn, to_datetime
+from .fact_types import FACT_TYPES, describe_types
+from .when import resolve_when
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Candidate:
+    text: str
+    type: str
+    confidence: float
+    sources: list[StoredTurn]
+    entities: list[str] = field(default_factory=list)
+    event_ts: float | None = None
+    replaces: str | None = None     # what a correction says was wrong ("14 slides, not 12" → "12")
+    extractor: str = "rules"
+
+    @property
+    def created_at(self) -> float:
+        return max(t.ts for t in self.sources)
+
+
+# --- rules -----------------------------------------------------------------------------------------------
+_I = re.IGNORECASE
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+RULES: list[tuple[str, float, re.Pattern[str]]] = [
+    ("correction", 0.8, re.compile(r"^(?:actually|correction|sorry|wait|oops|scratch that|i meant|to correct)\b", _I)),
+    ("correction", 0.75, re.compile(r",\s*not\s+[\w€$£%.,-]{1,20}(?=\s*(?:[—–;.!]|\s-\s|$))", _I)),
+    ("correction", 0.7, re.compile(r"\b(?:no longer|not anymore|changed (?:it |that )?to|moved (?:it )?to)\b", _I)),
+    ("decision", 0.8, re.compile(
+        r"\b(?:we|i)(?:'ve| have)? (?:finally )?decided\b|\bdecided to\b|\blet'?s go with\b|\b(?:we|i)(?:'ll| will) go "
+        r"with\b|\bwe(?:'re| are) going with\b|\bwe agreed\b|\bagreed (?:to|on)\b|\bwe chose\b|\bthe decision is\b", _I)),
+    ("preference", 0.8, re.compile(
+        r"\bi(?:'d| would)? (?:really )?prefer\b|\bi (?:really )?(?:like|love|enjoy|hate|dislike|can'?t stand)\b|"
+        r"\bi don'?t (?:like|want|enjoy)\b|\bmy favou?rite\b|\bplease (?:always|never|don'?t)\b|"
+        r"\bno (?:meetings?|calls?) (?:before|after)\b|\bi(?:'d| would) rather\b", _I)),
+    ("commitment", 0.75, re.compile(
+        r"\bremind me to\b|\bi(?:'ll| will| need to| have to| must| promised to)\s+(?!go with)\w+|"
+        r"\bwe(?:'ll| will| need to| have to| must)\s+(?!go with)\w+", _I)),
+    ("identity", 0.8, re.compile(
+        r"\b(?:I'm|I am) (?:[A-Z][\w'-]+|(?:a|an) (?:\w+ )?\w*(?:er|or|ist|ian|ant|ent|founder|student|doctor|nurse|"
+        r"chef|parent|mother|father|mom|dad)\b)|\b(?:my name is|i work (?:at|for|as|in)|i live in|i'?m from|"
+        r"i'?m based in|we'?re an? \S+ (?:startup|company|team|agency|firm|business))\b")),
+    ("relationship", 0.75, re.compile(
+        r"\b[A-Z][\w'-]+(?:,| is) (?:my|our) \w+|\b(?:[Mm]y|[Oo]ur) (?:\w+ ){1,2}(?:is|are) [A-Z][\w'-]+")),
+    ("plan", 0.65, re.compile(
+        r"\b(?:planning|plan|plans|intend|intends|going) to\b|\bscheduled (?:for|on)\b|\b(?:is|are) (?:still )?on for\b|"
+        r"\bproposed\b.*\b(?:on|for)\b|\b(?:is|are) (?:set|planned|booked) for\b", _I)),
+]
+_PAST = re.compile(
+    r"\b\w{3,}ed\b|\b(?:sent|spoke|met|went|came|had|did|got|made|took|told|said|saw|bought|began|broke|built|"
+    r"found|gave|heard|kept|left|lost|paid|ran|sold|spent|won|wrote|flew|drove|ate|fell|felt|thought)\b", _I)
+_WHEN = re.compile(rf"\b(?:yesterday|last (?:night|week|month|year|{_WEEKDAY})|this (?:morning|afternoon)|"
+                   rf"\d+ (?:days?|weeks?|months?) ago|on {_WEEKDAY}|earlier today)\b", _I)
+_QUANTITY = re.compile(r"\b\d[\d.,]*\s*(?:%|k|m|€|\$)?|[€$£]\s?\d")
+_STATE = re.compile(r"\b(?:needs?|requires?|has|have|costs?|takes?|wants?|is|are|were|was)\b", _I)
+_NEGATED_DECISION = re.compile(r"\b(?:haven'?t|hasn'?t|not|never|un)\s*(?:yet\s+)?decid", _I)
+_DISCOURSE = re.compile(
+    r"^(?:(?:actually|ok(?:ay)?|so|also|and|but|oh|well|yes|yeah|yep|hey|hi|anyway|btw|honestly|great|right|"
+    r"big news|quick update|small thing|different topic|good news|one more thing|on the [\w ]{1,20} side)"
+    r"\s*[,:!.—–-]*\s+)+", _I)
+_NOT_CLAUSE = re.compile(r",\s*not\s+([\w€$£%.,-]{1,20}?)(?=\s*(?:[—–;.!]|\s-\s|$))", _I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9€$£])")
+FILLER = re.compile(
+    r"^(?:ok(?:ay)?|sure|thanks?|thank you|cool|great|nice|got it|sounds good|lol|haha|yes|no|yep|nope|right|"
+    r"hi|hello|hey|bye|good (?:morning|night|call)|perfect|awesome|noted)\b[\s,.!]*", _I)
+_ASSISTANT_ROLES = {"assistant", "system", "tool", "function", "model"}
+
+
+def sentences(text: str) -> list[str]:
+    out = []
+    for line in text.splitlines():
+        line = line.strip().lstrip("-•*·>").strip()
+        out.extend(s.strip() for s in _SENTENCE.split(line) if s.strip())
+    return out
+
+
+def is_filler(text: str) -> bool:
+    """Pleasantries and acknowledgements with nothing to remember."""
+    rest = FILLER.sub("", text.strip())
+    while rest != (rest := FILLER.sub("", rest)):
+        pass
+    return len(re.findall(r"\w{3,}", rest)) < 3
+
+
+def classify_sentence(sentence: str, said_at: datetime) -> tuple[str, float] | None:
+    """The fact type a sentence states, with a confidence, or None. Questions state nothing."""
+    if sentence.rstrip().endswith("?") or len(sentence.split()) < 4:
+        return None
+    for name, confidence, pattern in RULES:
+        if pattern.search(sentence):
+            if name == "decision" and _NEGATED_DECISION.search(sentence):
+                continue
+            return name, confidence
+    if _WHEN.search(sentence) and _PAST.search(sentence):
+        return "event", 0.65
+    if _QUANTITY.search(sentence) and _STATE.search(sentence):
+        return "knowledge", 0.6
+    return None
+
+
+def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
+    """The fact's text: discourse markers off the front; for a correction, the ", not 12" clause taken out and
+    returned as what it replaces."""
+    text = _DISCOURSE.sub("", sentence).strip()
+    replaces = None
+    if fact_type == "correction" and (m := _NOT_CLAUSE.search(text)):
+        replaces = m.group(1).strip(" ,.")
+        text = (text[: m.start()] + text[m.end():]).strip()
+    text = re.sub(r"\s+([,.;!])", r"\1", text)
+    return (text[:1].upper() + text[1:]) if text else text, replaces
+
+
+# Capitalised words that are not names, even mid-sentence.
+_NOT_NAMES = {
+    "i", "i'm", "i've", "i'll", "i'd", "ok", "okay", "monday", "tuesday", "wednesday", "thursday", "friday",
+    "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "the", "a", "an", "and", "but", "so", "also", "actually", "yes", "no",
+    "we", "we're", "it's", "it", "that", "this", "that's", "he", "she", "they", "our", "my", "hi", "hey", "thanks",
+    "sure", "great", "good", "let's", "what", "when", "where", "which", "who", "how", "why", "if", "then", "there",
+    "here", "not", "one", "two", "three", "big", "quick", "small", "different", "on", "in", "at", "for", "to",
+    "with", "from", "by", "of", "as", "is", "are", "was", "were", "be", "do", "did", "does", "can", "will", "would",
+    "should", "could", "just", "please", "noted", "decision", "owner", "risk", "open", "done", "today", "tomorrow",
+    "yesterday", "mr", "mrs", "ms", "dr", "ceo", "cfo", "cto", "coo", "vp",
+}
+_NAME_RUN = re.compile(r"(?<![\w'])([A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|[A-Z]\b))*)")
+
+
+def find_entities(text: str, known: dict[str, str], speaker: str | None = None) -> list[str]:
+    """Names in `text`: the store's known names (case-insensitively, with their canonical spelling) and runs of
+    capitalised words that are not sentence-starting common words. The speaker of a first-person statement is one."""
+    found: list[str] = []
+    lowered = f" {text.lower()} "
+    for key, canonical in known.items():
+        if re.search(rf"(?<![\w]){re.escape(key)}(?![\w])", lowered):
+            found.append(canonical)
+    for m in _NAME_RUN.finditer(text):
+        words = m.group(1).split()
+        while words and words[0].lower().strip("'’") in _NOT_NAMES:
+            words.pop(0)
+        while words and words[-1].lower().strip("'’") in _NOT_NAMES:
+            words.pop()
+        if not words:
+            continue
+        name = " ".join(words).rstrip("'’s") if words[-1].endswith(("'s", "’s")) else " ".join(words)
+        if len(name) < 2 or name.isdigit():
+            continue
+        canonical = known.get(name.lower(), name)
+        if canonical.lower() not in (f.lower() for f in found):
+            found.append(canonical)
+    if speaker and re.search(r"\b(?:i|i'm|my|me|we|our)\b", text, _I) and speaker.lower() not in (
+            f.lower() for f in found):
+        found.insert(0, speaker)
+    return found
+
+
+def extract_rules(turns: list[StoredTurn], known_names: dict[str, str]) -> list[Candidate]:
+    """Typed facts from what the people in the conversation said (not the assistant), precision first."""
+    out: list[Candidate] = []
+    for turn in turns:
+        if turn.role.lower() in _ASSISTANT_ROLES:
+            continue
+        said_at = to_datetime(turn.ts) or datetime.now(timezone.utc)
+        for sentence in sentences(turn.content):
+            found = classify_sentence(sentence, said_at)
+            if found is None:
+                continue
+            fact_type, confidence = found
+            text, replaces = clean(sentence, fact_type)
+            when = resolve_when(sentence, said_at, future=fact_type in ("plan", "commitment"))
+            out.append(Candidate(
+                text=text, type=fact_type, confidence=confidence, sources=[turn],
+                entities=find_entities(text, known_names, turn.speaker), replaces=replaces,
+                event_ts=when.timestamp() if when else None,
+            ))
+    return out
+
+
+# --- LLM -------------------------------------------------------------------------------------------------
+EXTRACT_SYSTEM = f"""You are the fact extractor of a long-term memory for an AI assistant.
+From the conversation turns you are given, extract the facts worth remembering across sessions: what the people
+said about themselves, their work, their decisions and plans. Skip small talk, the assistant's own suggestions,
+and anything only true for this moment. Precision matters more than recall: when unsure, leave it out.
+
+Fact types:
+{describe_types()}
+
+Reply with a JSON array only. Each element:
+{{"text": "one self-contained sentence, third person, names instead of pronouns",
+  "type": "one of the types above",
+  "entities": ["people, organisations, projects named"],
+  "confidence": 0.0-1.0,
+  "when": "the time the fact refers to as said (e.g. 'yesterday', 'last Saturday', '2024-05-03') or null",
+  "turns": [numbers of the turns it comes from]}}
+Reply [] when there is nothing worth remembering."""
+
+
+def render_turns(turns: list[StoredTurn]) -> str:
+    lines = []
+    for i, t in enumerate(turns, start=1):
+        when = to_datetime(t.ts)
+        who = t.speaker or t.role
+        lines.append(f"[{i}] ({when:%Y-%m-%d %a}) {who}: {t.content}" if when else f"[{i}] {who}: {t.content}")
+    return "\n".join(lines)
+
+
+class ExtractionFailed(RuntimeError):
+    """The LLM could not be reached: the session stays flagged and is retried later."""
+
+
+async def extract_llm(turns: list[StoredTurn], known_names: dict[str, str]) -> list[Candidate]:
+    """Facts by the configured LLM. A reply that is empty or holds no usable JSON means no facts; a backend that
+    fails (after retries) raises `ExtractionFailed` so the turns are retried at the next open."""
+    try:
+        items = await llm.ask_json(EXTRACT_SYSTEM, render_turns(turns), purpose="extract facts", expect=list,
+                                   fail=True)
+    except llm.LLMFailed as exc:
+        raise ExtractionFailed(str(exc)) from exc
+    out = []
+    for n, item in enumerate(items or []):
+        candidate = _candidate(item, turns, known_names)
+        if isinstance(candidate, str):
+            log.warning("llm extract facts: item %d rejected: %s", n, candidate)
+        else:
+            out.append(candidate)
+    return out
+
+
+def _candidate(item: Any, turns: list[StoredTurn], known_names: dict[str, str]) -> Candidate | str:
+    if not isinstance(item, dict):
+        return f"not an object: {item!r:.60}"
+    text = item.get("text")
+    if not isinstance(text, str) or not text.strip():
+        return "no text"
+    fact_type = str(item.get("type", "")).strip().lower()
+    if fact_type not in FACT_TYPES:
+        return f"unknown type {fact_type!r}"
+    try:
+        confidence = min(max(float(item.get("confidence", 0.7)), 0.0), 1.0)
+    except (TypeError, ValueError):
+        confidence = 0.7
+    numbers = item.get("turns") or []
+    if not isinstance(numbers, list):
+        numbers = [numbers]
+    sources = [turns[int(i) - 1] for i in numbers if str(i).isdigit() and 1 <= int(i) <= len(turns)]
+    if not sources:
+        sources = [max(turns, key=lambda t: _overlap(text, t.content))]
+    said_at = to_datetime(max(t.ts for t in sources)) or datetime.now(timezone.utc)
+    when = item.get("when")
+    event = None
+    if isinstance(when, str) and when.strip() and when.strip().lower() not in ("null", "none"):
+        try:
+            event = datetime.fromisoformat(when.strip())
+            event = event if event.tzinfo else event.replace(tzinfo=timezone.utc)
+        except ValueError:
+            event = resolve_when(when, said_at, future=fact_type in ("plan", "commitment"))
+    names = [str(e) for e in item.get("entities") or [] if isinstance(e, str | int)]
+    entities = list(dict.fromkeys([*names, *find_entities(text, known_names)]))
+    return Candidate(text=" ".join(text.split()), type=fact_type, confidence=confidence, sources=sources,
+                     entities=entities, event_ts=event.timestamp() if event else None, extractor="llm")
+
+
+def _overlap(a: str, b: str) -> int:
+    return len(set(re.findall(r"\w+", a.lower())) & set(re.findall(r"\w+", b.lower())))

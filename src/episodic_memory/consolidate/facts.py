@@ -1,0 +1,236 @@
+"""The facts step of consolidation: extract → route → gate → referee → store.
+
+    extract   candidates from the new turns (the LLM when configured, else rules)
+    route     salience: durable / episodic / dropped (filler)
+    gate      gzip novelty against a sample of stored facts: a restatement bumps recurrence instead
+    dedup     nearest stored fact by cosine: ≥ duplicate → recurrence bump; in the supersede band → the referee
+              (the LLM; without one, a correction or decision supersedes the fact it contradicts)
+    store     the fact, its vector, its entities (and their co-occurrence edges); profiles refreshed
+
+Idempotent: a candidate from the same turns with the same text is recognised and skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .. import llm
+from ..retrieve.fts import fts_query
+from ..store.facts import Fact, FactStore, NewFact
+from ..store.records import SessionInfo, StoredTurn
+from .extract import Candidate, ExtractionFailed, extract_llm, extract_rules
+from .fact_types import FACT_TYPES
+from .gate import DROPPED, contradicts, lexical_similarity, passes_novelty, route
+
+if TYPE_CHECKING:
+    from ..memory import Memory
+
+log = logging.getLogger(__name__)
+
+REFEREE_SYSTEM = """You are the referee of a long-term memory. A new candidate fact is close to a fact already
+stored. Rule on it:
+- "add": it is a different fact; keep both.
+- "update": it replaces the stored fact (a correction, a change, a newer decision); the stored one becomes history.
+- "skip": it says the same thing as the stored fact.
+Reply with JSON only: {"action": "add" | "update" | "skip", "reason": "a few words"}"""
+
+PROFILE_SYSTEM = """You are the profile writer of a long-term memory. From the facts given about one person,
+organisation or project, write a profile of 1-3 sentences: who or what it is, and what matters most about it now.
+Use only the facts given. Reply with the profile text only."""
+
+
+def consolidate_facts(memory: Memory, info: SessionInfo, turns: list[StoredTurn]) -> None:
+    """Consolidation step: the session's new turns become facts."""
+    FactConsolidator(memory, info.user_id).run(info.session_id, turns)
+
+
+class FactConsolidator:
+    def __init__(self, memory: Memory, user_id: str) -> None:
+        self.memory = memory
+        self.config = memory.config
+        self.user_id = user_id
+        self.facts: FactStore = memory.fact_store
+        self.embedder = memory.embedder()
+        self.counts: Counter[str] = Counter()
+
+    # --- the pipeline ------------------------------------------------------------------------------------
+    def run(self, session_id: str, turns: list[StoredTurn]) -> list[int]:
+        """Consolidate `turns` of one session; returns the ids of facts added."""
+        if not turns:
+            return []
+        known = self.known_names()
+        if llm.enabled():
+            try:
+                candidates = llm.run(extract_llm(turns, known))
+            except ExtractionFailed:
+                raise  # the session stays flagged; its turns are retried at the next open
+        else:
+            candidates = extract_rules(turns, known)
+        candidates = _unique(candidates)
+        vectors = self._embed([c.text for c in candidates])
+        sample = [f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)]
+        added: list[int] = []
+        for i, candidate in enumerate(candidates):
+            fact_id = self.consider(candidate, session_id, None if vectors is None else vectors[i], sample)
+            if fact_id is not None:
+                added.append(fact_id)
+                sample.append(candidate.text)
+        self.facts.count_routes(self.user_id, dict(self.counts))
+        if added and llm.enabled():
+            self.refresh_profiles(added)
+        return added
+
+    def consider(self, c: Candidate, session_id: str, vector: np.ndarray | None, sample: list[str]) -> int | None:
+        origin = _origin(c)
+        if self.facts.has_origin(self.user_id, origin):
+            return None  # already consolidated from these very turns
+        route_name, salience = route(c, self.config)
+        if route_name == DROPPED:
+            self.counts["dropped"] += 1
+            return None
+        sources = [t.id for t in c.sources]
+        neighbours = self.nearest(c, vector)
+        best, similarity = neighbours[0] if neighbours else (None, 0.0)
+        changes = best is not None and contradicts(c.text, best.text, c.replaces)
+
+        novel, _ = passes_novelty(c, sample, self.config)
+        if not novel and best is not None and not changes and similarity >= self.config.supersede_cosine:
+            self._bump(best, sources, "restated")
+            return None
+        if best is not None and similarity >= self.config.duplicate_cosine and not changes:
+            self._bump(best, sources, "duplicate")
+            return None
+
+        supersedes = None
+        if best is not None:
+            ruling = self.referee(c, best, similarity, changes)
+            if ruling == "skip":
+                self._bump(best, sources, "duplicate")
+                return None
+            if ruling == "update":
+                supersedes = best.id
+        fact = NewFact(
+            user_id=self.user_id, session_id=session_id, type=c.type, text=c.text, route=route_name,
+            salience=salience, confidence=c.confidence, event_ts=c.event_ts, created_at=c.created_at,
+            source_ids=sources, origin=origin, extractor=c.extractor,
+        )
+        fact_id = self.facts.insert(fact, supersedes=supersedes)
+        self.counts[route_name] += 1
+        if supersedes is not None:
+            self.counts["superseded"] += 1
+        if vector is not None and self.embedder is not None:
+            self.memory.store.add_vectors(self.embedder.model_id, [
+                ("fact", fact_id, self.user_id, session_id, c.created_at, vector.astype(np.float32).tobytes())])
+        self.facts.link_entities(self.user_id, fact_id, c.entities)
+        return fact_id
+
+    # --- parts ---------------------------------------------------------------------------------------------
+    def referee(self, c: Candidate, best: Fact, similarity: float, changes: bool) -> str:
+        """add / update / skip for a candidate near a stored fact."""
+        cfg = self.config
+        supersedes_type = FACT_TYPES[c.type].supersedes or c.replaces is not None
+        if llm.enabled() and similarity >= cfg.supersede_cosine:
+            user = (f"Stored fact ({best.type}, {best.id}): {best.text}\n"
+                    f"Candidate ({c.type}): {c.text}\n"
+                    f"Said in: {' | '.join(t.content[:300] for t in c.sources)}")
+            ruling = llm.run(llm.ask_json(REFEREE_SYSTEM, user, purpose="referee near-duplicate", expect=dict))
+            action = str((ruling or {}).get("action", "")).strip().lower()
+            if action in ("add", "update", "skip"):
+                self.counts[f"referee_{action}"] += 1
+                return action
+            log.info("referee gave no usable ruling (%r); falling back to rules", ruling)
+        if supersedes_type and changes and similarity >= cfg.correction_reach:
+            return "update"
+        return "add"
+
+    def nearest(self, c: Candidate, vector: np.ndarray | None, limit: int = 8) -> list[tuple[Fact, float]]:
+        """Current facts closest to the candidate, best first: by cosine, or by word overlap without an embedder."""
+        if vector is not None and (dense := self.memory.retriever.dense_index()) is not None:
+            hits = dense.search(self.user_id, vector, limit * 2, kind="fact")
+            facts = self.facts.get(self.user_id, [h.item_id for h in hits])
+            scored = [(facts[h.item_id], h.similarity) for h in hits if h.item_id in facts]
+        else:
+            match = fts_query(c.text)
+            if match is None:
+                return []
+            ids = [i for _, i, _ in self.memory.store.search_memories(match, self.user_id, limit=limit * 3,
+                                                                       kinds=["fact"])]
+            facts = self.facts.get(self.user_id, ids)
+            scored = sorted(((f, lexical_similarity(c.text, f.text)) for f in facts.values()),
+                            key=lambda x: x[1], reverse=True)
+        return [(f, s) for f, s in scored if f.current][:limit]
+
+    def _bump(self, fact: Fact, sources: list[int], why: str) -> None:
+        self.facts.bump(self.user_id, fact.id, sources, salience_add=self._bump_size(fact),
+                        durable_floor=self.config.durable_floor)
+        self.counts[why] += 1
+
+    def _bump_size(self, fact: Fact) -> float:
+        """+recurrence_bonus per repeat, never past the cap."""
+        already = self.config.recurrence_bonus * (fact.recurrence - 1)
+        return max(0.0, min(self.config.recurrence_bonus, self.config.recurrence_cap - already))
+
+    def _embed(self, texts: list[str]) -> np.ndarray | None:
+        if not texts or self.embedder is None:
+            return None
+        try:
+            return self.embedder.embed(texts)
+        except Exception:
+            log.exception("embedding candidate facts failed; deduplicating by word overlap instead")
+            return None
+
+    def known_names(self) -> dict[str, str]:
+        """Names the store already knows (speakers, entities and their aliases), lower-cased → canonical."""
+        names: dict[str, str] = {}
+        for name, _ in self.memory.store.speakers(self.user_id):
+            names[name.lower()] = name
+        for entity in self.facts.entities(self.user_id):
+            names[entity.name.lower()] = entity.name
+            for alias in entity.aliases:
+                names[alias.lower()] = entity.name
+        return names
+
+    def refresh_profiles(self, fact_ids: list[int]) -> None:
+        """LLM profiles of the entities these facts name, rewritten when their set of facts changed."""
+        for entity_id in self.facts.entities_of_facts(fact_ids):
+            name, _profile, made_from = self.facts.profile_state(entity_id)
+            facts = [f for f in self.facts.entity_facts(self.user_id, entity_id) if f.route == "durable"]
+            ids = sorted(f.id for f in facts)
+            if not facts or ids == sorted(made_from):
+                continue
+            listing = "\n".join(f"- ({f.type}) {f.text}" for f in facts[:40])
+            text = llm.run(llm.ask(PROFILE_SYSTEM, f"Profile of: {name}\nFacts:\n{listing}",
+                                   purpose=f"profile {name}"))
+            if text:
+                self.facts.set_profile(entity_id, " ".join(text.split()), ids)
+
+
+def _origin(c: Candidate) -> str:
+    key = " ".join(c.text.lower().split()) + "|" + ",".join(sorted(str(t.id) for t in c.sources))
+    return hashlib.sha1(key.encode()).hexdigest()
+
+
+def _unique(candidates: list[Candidate]) -> list[Candidate]:
+    """One candidate per text within a batch (the extractor may say the same thing twice)."""
+    seen: dict[str, Candidate] = {}
+    for c in candidates:
+        key = " ".join(c.text.lower().split())
+        if key in seen:
+            seen[key].sources = list({t.id: t for t in [*seen[key].sources, *c.sources]}.values())
+        else:
+            seen[key] = c
+    return list(seen.values())
+
+
+def profile_text(facts: list[Fact], stored: str | None) -> str:
+    """An entity's profile: the LLM's when there is one, else its durable facts."""
+    if stored:
+        return stored
+    durable = [f.text for f in facts if f.route == "durable"] or [f.text for f in facts]
+    return " ".join(t if t.endswith((".", "!", "?")) else t + "." for t in durable[:8])
+

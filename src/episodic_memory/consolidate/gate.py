@@ -1,0 +1,96 @@
+"""The cheap gates before a candidate becomes a fact: salience routing and gzip novelty (no LLM involved)."""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from ..config import Config
+from .extract import Candidate, is_filler
+from .fact_types import FACT_TYPES
+
+DURABLE, EPISODIC, DROPPED = "durable", "episodic", "dropped"
+
+
+def salience(fact_type: str, confidence: float, repeats: int, config: Config) -> float:
+    """The type's prior, scaled a little by confidence, plus the recurrence bonus (capped)."""
+    prior = FACT_TYPES[fact_type].prior
+    bonus = min(config.recurrence_bonus * repeats, config.recurrence_cap)
+    return prior * (0.75 + 0.25 * confidence) + bonus
+
+
+def route(candidate: Candidate, config: Config) -> tuple[str, float]:
+    """durable (kept as a fact), episodic (kept, demoted into its episode's detail) or dropped (pure filler)."""
+    if is_filler(candidate.text):
+        return DROPPED, 0.0
+    score = salience(candidate.type, candidate.confidence, 0, config)
+    return (DURABLE if score >= config.durable_floor else EPISODIC), score
+
+
+def _size(data: bytes) -> int:
+    return len(zlib.compress(data, 9))
+
+
+def novelty(text: str, sample: Sequence[str]) -> float:
+    """How much of `text` is new given `sample`: the share of its compressed size the sample cannot explain.
+
+    (C(sample + text) − C(sample)) / C(text): about 0 for a restatement, about 1 for something unseen.
+    """
+    if not sample:
+        return 1.0
+    body = "\n".join(sample).encode()
+    new = text.strip().lower().encode()
+    alone = _size(new)
+    extra = _size(body.lower() + b"\n" + new) - _size(body.lower())
+    return max(0.0, min(1.0, extra / max(alone, 1)))
+
+
+def passes_novelty(candidate: Candidate, sample: Sequence[str], config: Config) -> tuple[bool, float]:
+    """Below the floor a candidate is a restatement (it bumps recurrence instead). Decisions and corrections get a
+    bonus: a changed number is a small edit in bytes but a big one in meaning."""
+    score = novelty(candidate.text, sample)
+    if FACT_TYPES[candidate.type].supersedes:
+        score += config.supersede_novelty_bonus
+    return score >= config.novelty_floor, score
+
+
+# --- contradiction and history, without an LLM ---------------------------------------------------------
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_NEGATION = re.compile(r"\b(?:not|no|never|n't|no longer|without)\b", re.I)
+_TOKEN = re.compile(r"[\w€$£%]+(?:[.,]\d+)?")
+
+
+def contradicts(new: str, old: str, replaces: str | None = None) -> bool:
+    """A cheap signal that `new` changes what `old` said: different numbers, a flipped negation, or the value a
+    correction says was wrong appearing in the old fact."""
+    if replaces and re.search(rf"(?<![\w]){re.escape(replaces.lower())}(?![\w])", old.lower()):
+        return True
+    a, b = set(_NUMBER.findall(new)), set(_NUMBER.findall(old))
+    if a and b and a != b:
+        return True
+    return bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
+
+
+def lexical_similarity(a: str, b: str) -> float:
+    """Cosine of content-word sets: the similarity used when no embedder is available."""
+    from ..retrieve.fts import query_terms
+
+    x, y = set(query_terms(a)), set(query_terms(b))
+    if not x or not y:
+        return 0.0
+    return len(x & y) / (len(x) * len(y)) ** 0.5
+
+
+def previously(new: str, old: str, max_words: int = 6) -> str:
+    """What changed, in the old fact's words: "14 slides" after "12 slides" → "12"; the whole old text when the
+    change is not a small replacement."""
+    a = [t for t in _TOKEN.findall(old)]
+    b = [t for t in _TOKEN.findall(new)]
+    matcher = SequenceMatcher(a=[t.lower() for t in a], b=[t.lower() for t in b], autojunk=False)
+    replaced = [" ".join(a[i1:i2]) for op, i1, i2, _, _ in matcher.get_opcodes() if op == "replace"]
+    words = sum(len(r.split()) for r in replaced)
+    if replaced and words <= max_words and matcher.ratio() >= 0.5:
+        return ", ".join(replaced)
+    return old.rstrip(".")

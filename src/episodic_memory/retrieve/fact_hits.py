@@ -1,0 +1,41 @@
+"""Facts as recall hits: the current fact with what it replaced ("14 slides (previously: 12)")."""
+
+from __future__ import annotations
+
+from ..consolidate.gate import previously
+from ..store.facts import FactStore
+from ..store.records import to_datetime
+from ..store.sqlite import SQLiteStore
+from .hit import Hit
+from .kinds import register_kind
+
+
+def believed_at(valid_from: float, valid_to: float | None, as_of: float | None) -> bool:
+    """Current (as_of None), or held at `as_of`."""
+    if as_of is None:
+        return valid_to is None
+    return valid_from <= as_of and (valid_to is None or valid_to > as_of)
+
+
+def load_fact_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+    facts_store = FactStore(store)
+    facts = {i: f for i, f in facts_store.get(user_id, ids).items() if believed_at(f.valid_from, f.valid_to, as_of)}
+    older = facts_store.get(user_id, [f.supersedes for f in facts.values() if f.supersedes is not None])
+    turns = store.turns_by_id(user_id, [i for f in facts.values() for i in f.source_ids])
+    hits = {}
+    for fact in facts.values():
+        text = fact.text
+        if (old := older.get(fact.supersedes)) is not None:  # type: ignore[arg-type]
+            text = f"{text.rstrip('.')} (previously: {previously(fact.text, old.text)})"
+        hits[fact.id] = Hit(
+            id=f"fact:{fact.id}", kind="fact", text=text, score=0.0, timestamp=to_datetime(fact.created_at),
+            session_id=fact.session_id, source_ids=[turns[i].source_id for i in fact.source_ids if i in turns],
+            user_id=user_id,
+            details={"type": fact.type, "route": fact.route, "recurrence": fact.recurrence,
+                     "event_time": (to_datetime(fact.event_ts) or to_datetime(fact.created_at)).isoformat(),
+                     "entities": fact.entities, "supersedes": fact.supersedes},
+        )
+    return hits
+
+
+register_kind("fact", load_fact_hits)

@@ -1,0 +1,365 @@
+"""Facts, their supersession chains, entities and the router's counts: the SQL of the consolidation layer."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .records import to_datetime
+from .sqlite import FORGET_STEPS, SQLiteStore
+
+_FACT_COLUMNS = (
+    "id, user_id, session_id, type, text, route, salience, confidence, recurrence, event_ts, created_at, "
+    "valid_from, valid_to, supersedes, superseded_by, source_ids, extractor"
+)
+
+
+@dataclass
+class Fact:
+    id: int
+    user_id: str
+    session_id: str
+    type: str
+    text: str
+    route: str                  # durable | episodic
+    salience: float
+    confidence: float
+    recurrence: int
+    event_ts: float | None
+    created_at: float
+    valid_from: float
+    valid_to: float | None      # None while current
+    supersedes: int | None
+    superseded_by: int | None
+    source_ids: list[int]       # turn row ids
+    extractor: str
+    entities: list[str] = field(default_factory=list)
+
+    @property
+    def current(self) -> bool:
+        return self.valid_to is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "type": self.type, "text": self.text, "route": self.route,
+            "salience": round(self.salience, 3), "confidence": round(self.confidence, 3),
+            "recurrence": self.recurrence, "session_id": self.session_id,
+            "event_time": _iso(self.event_ts), "created_at": _iso(self.created_at),
+            "valid_from": _iso(self.valid_from), "valid_to": _iso(self.valid_to),
+            "supersedes": self.supersedes, "superseded_by": self.superseded_by,
+            "source_turns": list(self.source_ids), "entities": list(self.entities), "extractor": self.extractor,
+        }
+
+
+@dataclass
+class NewFact:
+    user_id: str
+    session_id: str
+    type: str
+    text: str
+    route: str
+    salience: float
+    confidence: float
+    event_ts: float | None
+    created_at: float
+    source_ids: list[int]
+    origin: str
+    extractor: str
+
+
+@dataclass
+class Entity:
+    id: int
+    name: str
+    aliases: list[str]
+    facts: int
+    profile: str | None
+    related: list[tuple[str, int]] = field(default_factory=list)  # (name, facts naming both)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "aliases": self.aliases, "facts": self.facts,
+                "profile": self.profile, "related": [{"name": n, "weight": w} for n, w in self.related]}
+
+
+def _iso(epoch: float | None) -> str | None:
+    dt = to_datetime(epoch)
+    return dt.isoformat() if dt else None
+
+
+def _fact(row: Sequence[Any]) -> Fact:
+    values = list(row)
+    values[15] = json.loads(values[15])
+    return Fact(*values)
+
+
+class FactStore:
+    """Facts and entities of one SQLite file (shares the `SQLiteStore` connection and its lock)."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    # --- facts ---------------------------------------------------------------------------------------
+    def has_origin(self, user_id: str, origin: str) -> bool:
+        return bool(self.store._query("SELECT 1 FROM facts WHERE user_id = ? AND origin = ?", (user_id, origin)))
+
+    def insert(self, fact: NewFact, *, supersedes: int | None = None) -> int:
+        """Store a fact (and close the validity of the one it supersedes, in the same transaction)."""
+        now = time.time()
+        with self.store.transaction() as db:
+            fact_id = db.execute(
+                "INSERT INTO facts (user_id, session_id, type, text, route, salience, confidence, event_ts, "
+                "created_at, valid_from, supersedes, source_ids, origin, extractor, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (fact.user_id, fact.session_id, fact.type, fact.text, fact.route, fact.salience, fact.confidence,
+                 fact.event_ts, fact.created_at, fact.created_at, supersedes, json.dumps(fact.source_ids),
+                 fact.origin, fact.extractor, now),
+            ).lastrowid
+            if supersedes is not None:
+                db.execute(
+                    "UPDATE facts SET valid_to = ?, superseded_by = ?, updated_at = ? WHERE id = ? AND user_id = ?",
+                    (fact.created_at, fact_id, now, supersedes, fact.user_id),
+                )
+        assert fact_id is not None
+        return fact_id
+
+    def bump(self, user_id: str, fact_id: int, source_ids: Iterable[int], *, salience_add: float,
+             durable_floor: float) -> None:
+        """A restatement: one more recurrence, a little more salience, its turns added to the sources."""
+        with self.store.transaction() as db:
+            row = db.execute("SELECT salience, source_ids FROM facts WHERE id = ? AND user_id = ?",
+                             (fact_id, user_id)).fetchone()
+            if row is None:
+                return
+            salience = row[0] + salience_add
+            sources = list(dict.fromkeys([*json.loads(row[1]), *source_ids]))
+            db.execute(
+                "UPDATE facts SET recurrence = recurrence + 1, salience = ?, source_ids = ?, updated_at = ?, "
+                "route = CASE WHEN ? >= ? THEN 'durable' ELSE route END WHERE id = ?",
+                (salience, json.dumps(sources), time.time(), salience, durable_floor, fact_id),
+            )
+
+    def get(self, user_id: str, ids: Iterable[int]) -> dict[int, Fact]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        rows = self.store._query(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND id IN ({','.join('?' * len(ids))})",
+            [user_id, *ids],
+        )
+        facts = {f.id: f for f in map(_fact, rows)}
+        self._attach_entities(facts)
+        return facts
+
+    def facts(self, user_id: str, *, include_superseded: bool = False, session_id: str | None = None,
+              types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None
+              ) -> list[Fact]:
+        """Facts newest first: current ones only unless `include_superseded`."""
+        where, params = ["user_id = ?"], [user_id]
+        if not include_superseded:
+            where.append("valid_to IS NULL")
+        if session_id is not None:
+            where.append("session_id = ?")
+            params.append(session_id)
+        if types is not None:
+            types = list(types)
+            where.append(f"type IN ({','.join('?' * len(types))})")
+            params.extend(types)
+        if since is not None:
+            where.append("created_at >= ?")
+            params.append(since)
+        sql = f"SELECT {_FACT_COLUMNS} FROM facts WHERE {' AND '.join(where)} ORDER BY created_at DESC, id DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        facts = {f.id: f for f in map(_fact, self.store._query(sql, params))}
+        self._attach_entities(facts)
+        return list(facts.values())
+
+    def history(self, user_id: str, fact_id: int) -> list[Fact]:
+        """The supersession chain through `fact_id`, newest first. KeyError when there is no such fact."""
+        start = self.get(user_id, [fact_id]).get(fact_id)
+        if start is None:
+            raise KeyError(f"no fact {fact_id} for user {user_id!r}")
+        newer, older = [], []
+        seen = {start.id}
+        cursor = start
+        while cursor.superseded_by is not None and cursor.superseded_by not in seen:
+            nxt = self.get(user_id, [cursor.superseded_by]).get(cursor.superseded_by)
+            if nxt is None:
+                break
+            newer.append(nxt)
+            seen.add(nxt.id)
+            cursor = nxt
+        cursor = start
+        while cursor.supersedes is not None and cursor.supersedes not in seen:
+            prev = self.get(user_id, [cursor.supersedes]).get(cursor.supersedes)
+            if prev is None:
+                break
+            older.append(prev)
+            seen.add(prev.id)
+            cursor = prev
+        return [*reversed(newer), start, *older]
+
+    def missing_vectors(self, model: str, limit: int) -> list[Fact]:
+        rows = self.store._query(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE id NOT IN "
+            "(SELECT item_id FROM vectors WHERE kind = 'fact' AND model = ?) ORDER BY id LIMIT ?",
+            (model, limit),
+        )
+        return [_fact(r) for r in rows]
+
+    def count(self, user_id: str) -> dict[str, int]:
+        rows = self.store._query(
+            "SELECT route, valid_to IS NULL, count(*) FROM facts WHERE user_id = ? GROUP BY 1, 2", (user_id,))
+        out = {"facts": 0, "durable_facts": 0, "superseded_facts": 0}
+        for route, current, n in rows:
+            if current:
+                out["facts"] += n
+                out["durable_facts"] += n if route == "durable" else 0
+            else:
+                out["superseded_facts"] += n
+        return out
+
+    # --- the router's counts ---------------------------------------------------------------------------
+    def count_routes(self, user_id: str, routes: dict[str, int]) -> None:
+        with self.store.transaction() as db:
+            db.executemany(
+                "INSERT INTO route_counts (user_id, route, n) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id, route) DO UPDATE SET n = n + excluded.n",
+                [(user_id, route, n) for route, n in routes.items() if n],
+            )
+
+    def route_counts(self, user_id: str) -> dict[str, int]:
+        return dict(self.store._query("SELECT route, n FROM route_counts WHERE user_id = ? ORDER BY route",
+                                      (user_id,)))
+
+    # --- entities ------------------------------------------------------------------------------------
+    def link_entities(self, user_id: str, fact_id: int, names: Iterable[str]) -> list[int]:
+        """Attach `names` to a fact: each resolved through aliases (case-insensitively) or created; names that
+        appear together get an edge."""
+        now = time.time()
+        ids: list[int] = []
+        with self.store.transaction() as db:
+            for name in dict.fromkeys(n.strip() for n in names if n and n.strip()):
+                row = db.execute("SELECT entity_id FROM entity_aliases WHERE user_id = ? AND alias = ?",
+                                 (user_id, name)).fetchone()
+                if row is None:
+                    row = db.execute("SELECT id FROM entities WHERE user_id = ? AND name = ?",
+                                     (user_id, name)).fetchone()
+                if row is None:
+                    entity_id = self._longer_name(db, user_id, name)
+                    if entity_id is None:
+                        entity_id = db.execute(
+                            "INSERT INTO entities (user_id, name, updated_at) VALUES (?, ?, ?)", (user_id, name, now)
+                        ).lastrowid
+                    db.execute("INSERT OR IGNORE INTO entity_aliases (user_id, alias, entity_id) VALUES (?, ?, ?)",
+                               (user_id, name, entity_id))
+                else:
+                    entity_id = row[0]
+                if entity_id not in ids:
+                    ids.append(entity_id)
+            db.executemany("INSERT OR IGNORE INTO fact_entities (fact_id, entity_id) VALUES (?, ?)",
+                           [(fact_id, e) for e in ids])
+            db.executemany(
+                "INSERT INTO entity_edges (a, b, weight) VALUES (?, ?, 1) "
+                "ON CONFLICT (a, b) DO UPDATE SET weight = weight + 1",
+                [(a, b) for i, a in enumerate(sorted(ids)) for b in sorted(ids)[i + 1:]],
+            )
+        return ids
+
+    @staticmethod
+    def _longer_name(db: sqlite3.Connection, user_id: str, name: str) -> int | None:
+        """"Tomás" is an alias of a known "Tomás Ferreira" (a one-word name that starts exactly one known name)."""
+        if " " in name:
+            return None
+        rows = db.execute("SELECT id FROM entities WHERE user_id = ? AND name LIKE ? ESCAPE '\\'",
+                          (user_id, name.replace("%", "\\%").replace("_", "\\_") + " %")).fetchall()
+        return rows[0][0] if len(rows) == 1 else None
+
+    def entities(self, user_id: str) -> list[Entity]:
+        rows = self.store._query(
+            "SELECT e.id, e.name, e.profile, (SELECT count(*) FROM fact_entities fe JOIN facts f ON f.id = fe.fact_id "
+            "WHERE fe.entity_id = e.id AND f.valid_to IS NULL) FROM entities e WHERE e.user_id = ? "
+            "ORDER BY 4 DESC, e.name", (user_id,))
+        aliases: dict[int, list[str]] = {}
+        for entity_id, alias in self.store._query(
+                "SELECT entity_id, alias FROM entity_aliases WHERE user_id = ? ORDER BY alias", (user_id,)):
+            aliases.setdefault(entity_id, []).append(alias)
+        names = {r[0]: r[1] for r in rows}
+        related: dict[int, list[tuple[str, int]]] = {}
+        for a, b, w in self.store._query(
+                "SELECT a, b, weight FROM entity_edges WHERE a IN (SELECT id FROM entities WHERE user_id = ?) "
+                "ORDER BY weight DESC", (user_id,)):
+            if a in names and b in names:
+                related.setdefault(a, []).append((names[b], w))
+                related.setdefault(b, []).append((names[a], w))
+        return [Entity(r[0], r[1], [a for a in aliases.get(r[0], []) if a.lower() != r[1].lower()], r[3], r[2],
+                       related.get(r[0], [])) for r in rows]
+
+    def entity(self, user_id: str, name: str) -> Entity | None:
+        """An entity by its name or any alias, case-insensitively."""
+        row = self.store._query(
+            "SELECT entity_id FROM entity_aliases WHERE user_id = ? AND alias = ? UNION "
+            "SELECT id FROM entities WHERE user_id = ? AND name = ?", (user_id, name, user_id, name))
+        if not row:
+            return None
+        return next((e for e in self.entities(user_id) if e.id == row[0][0]), None)
+
+    def entity_facts(self, user_id: str, entity_id: int, *, include_superseded: bool = False) -> list[Fact]:
+        ids = [r[0] for r in self.store._query(
+            "SELECT fact_id FROM fact_entities WHERE entity_id = ?", (entity_id,))]
+        facts = self.get(user_id, ids).values()
+        return sorted((f for f in facts if include_superseded or f.current), key=lambda f: -f.created_at)
+
+    def entities_of_facts(self, fact_ids: Iterable[int]) -> list[int]:
+        ids = list(fact_ids)
+        if not ids:
+            return []
+        return [r[0] for r in self.store._query(
+            f"SELECT DISTINCT entity_id FROM fact_entities WHERE fact_id IN ({','.join('?' * len(ids))})", ids)]
+
+    def profile_state(self, entity_id: int) -> tuple[str, str | None, list[int]]:
+        name, profile, facts = self.store._query(
+            "SELECT name, profile, profile_facts FROM entities WHERE id = ?", (entity_id,))[0]
+        return name, profile, json.loads(facts) if facts else []
+
+    def set_profile(self, entity_id: int, profile: str, fact_ids: list[int]) -> None:
+        with self.store.transaction() as db:
+            db.execute("UPDATE entities SET profile = ?, profile_facts = ?, updated_at = ? WHERE id = ?",
+                       (profile, json.dumps(fact_ids), time.time(), entity_id))
+
+    def _attach_entities(self, facts: dict[int, Fact]) -> None:
+        if not facts:
+            return
+        ids = list(facts)
+        for fact_id, name in self.store._query(
+                "SELECT fe.fact_id, e.name FROM fact_entities fe JOIN entities e ON e.id = fe.entity_id "
+                f"WHERE fe.fact_id IN ({','.join('?' * len(ids))}) ORDER BY e.name", ids):
+            facts[fact_id].entities.append(name)
+
+
+def _forget_facts(db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
+    """Facts of the forgotten scope go; then entities no fact names any more; edges are recounted."""
+    facts = db.execute(f"DELETE FROM facts WHERE {where}", params).rowcount
+    user_where = "1 = 1" if not params else "user_id = ?"
+    user_params = params[:1]
+    entities = db.execute(
+        f"DELETE FROM entities WHERE {user_where} AND id NOT IN (SELECT entity_id FROM fact_entities)",
+        user_params).rowcount
+    db.execute(f"DELETE FROM entity_aliases WHERE {user_where} AND entity_id NOT IN (SELECT id FROM entities)",
+               user_params)
+    db.execute(f"UPDATE entities SET profile = NULL, profile_facts = NULL WHERE {user_where}", user_params)
+    db.execute(f"DELETE FROM entity_edges WHERE a IN (SELECT id FROM entities WHERE {user_where})", user_params)
+    db.execute(
+        "INSERT INTO entity_edges (a, b, weight) SELECT x.entity_id, y.entity_id, count(*) FROM fact_entities x "
+        "JOIN fact_entities y ON x.fact_id = y.fact_id AND x.entity_id < y.entity_id "
+        f"WHERE x.entity_id IN (SELECT id FROM entities WHERE {user_where}) GROUP BY 1, 2", user_params)
+    if "session_id" not in where:
+        db.execute(f"DELETE FROM route_counts WHERE {user_where}", user_params)
+    return {"facts": facts, "entities": entities}
+
+
+FORGET_STEPS.append(_forget_facts)
