@@ -296,5 +296,12 @@ def demo(db: str | None, queries: tuple[str, ...]) -> None:
                 console.print()
 
 
+from .commands.server import mcp_command, serve, token  # noqa: E402
+
+main.add_command(mcp_command)
+main.add_command(serve)
+main.add_command(token)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -235,8 +235,28 @@ def m005_judgments(db: sqlite3.Connection) -> None:
     """Judgment memory (issue 6)."""
 
 
+def m006_tokens(db: sqlite3.Connection) -> None:
+    """REST API bearer tokens (issue 7): only a SHA-256 of each token is kept (store/tokens.py)."""
+    _run(
+        db,
+        """
+        CREATE TABLE api_tokens (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id     TEXT NOT NULL,                  -- every request with this token acts as this user
+            token_hash  TEXT NOT NULL UNIQUE,           -- sha256 hex of the token; the token itself is never stored
+            label       TEXT,
+            created_at  REAL NOT NULL,
+            last_used   REAL,
+            revoked_at  REAL
+        );
+        CREATE INDEX api_tokens_by_user ON api_tokens (user_id);
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
+    m006_tokens,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,0 +1,176 @@
+"""`episodic mcp`, `episodic serve` and `episodic token ...`: the agent-facing servers and their API tokens.
+
+The servers need the `server` extra; they are imported only when their command runs, so the core CLI works
+without it. Token commands need nothing extra.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from types import ModuleType
+
+import click
+
+from ..config import DEFAULT_USER, default_db_path
+
+EXTRA_HINT = 'pip install "episodic-memory[server]"'
+
+
+def _db(ctx: click.Context, db: str | None) -> str:
+    return db or ctx.find_root().params.get("db") or str(default_db_path())
+
+
+def _user(ctx: click.Context, user_id: str | None) -> str | None:
+    return user_id or ctx.find_root().params.get("user_id")
+
+
+def _server_module(name: str) -> ModuleType:
+    """Import `episodic_memory.server.<name>`, or explain that the `server` extra is missing."""
+    try:
+        return importlib.import_module(f"episodic_memory.server.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name and not exc.name.startswith("episodic_memory"):
+            raise click.ClickException(
+                f"this command needs the server extra ({exc.name} is not installed): {EXTRA_HINT}") from None
+        raise
+
+
+def _db_option(fn: click.decorators.FC) -> click.decorators.FC:
+    return click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+                        help="The memory file (default: $EPISODIC_DB or the user data directory).")(fn)
+
+
+@click.command("mcp")
+@_db_option
+@click.option("--user", "user_id", default=None, metavar="ID", help=f"Act as this user (default: {DEFAULT_USER!r}).")
+@click.option("--http", "http_port", type=click.IntRange(1, 65535), default=None, metavar="PORT",
+              help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio.")
+@click.pass_context
+def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_port: int | None) -> None:
+    """Run the MCP server (stdio, for Claude Desktop / Claude Code and other MCP hosts).
+
+    \b
+    Tools: remember, recall, context, loops, workstreams, brief,
+    judgment_store, judgment_search, judgment_verify, forget.
+    Resource: memory://ongoing-work. It acts as one user (--user).
+    """
+    mcp_server = _server_module("mcp_server")
+    if http_port is not None:
+        click.echo(f"MCP server (streamable HTTP) on http://127.0.0.1:{http_port}/mcp", err=True)
+    mcp_server.run(_db(ctx, db), user_id=_user(ctx, user_id) or DEFAULT_USER, http_port=http_port)
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@_db_option
+@click.option("--no-auth", is_flag=True,
+              help="No tokens: every caller acts as --user (loopback only; for local single-user use).")
+@click.option("--user", "user_id", default=None, metavar="ID",
+              help=f"With --no-auth: the user every request acts as (default: {DEFAULT_USER!r}).")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: bool, user_id: str | None) -> None:
+    """Run the REST API (FastAPI; OpenAPI at /docs). Requests need a bearer token: episodic token create."""
+    rest = _server_module("rest")
+    auth = not no_auth
+    try:
+        rest.check_host(host, auth)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    path, user = _db(ctx, db), _user(ctx, user_id) or DEFAULT_USER
+    if no_auth:
+        click.secho(f"WARNING: --no-auth: NO AUTHENTICATION. Anything that can reach {host}:{port} reads, writes and "
+                    f"deletes the memories of user {user!r} in {path}. Use only for local single-user work.",
+                    fg="red", bold=True, err=True)
+    else:
+        from ..server.tokens import TokenStore
+
+        store = TokenStore.open(path)
+        live = [t for t in store.list() if not t.revoked]
+        store.close()
+        if not live:
+            click.secho("no API tokens yet: every request will get 401. Create one with "
+                        "`episodic token create --user NAME`.", fg="yellow", err=True)
+        if not rest.is_loopback(host):
+            click.secho(f"serving on {host} beyond loopback: tokens travel in plain HTTP; put TLS in front.",
+                        fg="yellow", err=True)
+    rest.serve(path, host=host, port=port, auth=auth, user_id=user)
+
+
+@click.group("token")
+def token() -> None:
+    """Bearer tokens for the REST API (stored hashed; a token is shown once)."""
+
+
+@token.command("create")
+@_db_option
+@click.option("--user", "user_id", default=None, metavar="NAME", help="The user the token acts as (required).")
+@click.option("--label", default=None, help="A note to tell tokens apart (e.g. the app using it).")
+@click.pass_context
+def token_create(ctx: click.Context, db: str | None, user_id: str | None, label: str | None) -> None:
+    """Make a token for --user NAME; it is printed on the last line, and never again."""
+    from ..server.tokens import TokenStore
+
+    user = _user(ctx, user_id)
+    if not user:
+        raise click.UsageError("say whose token it is: --user NAME")
+    store = TokenStore.open(_db(ctx, db))
+    try:
+        secret, record = store.create(user, label)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--user") from None
+    finally:
+        store.close()
+    click.echo(f"token {record.id} for user {user!r} (store it now: it is not shown again):", err=False)
+    click.echo(secret)
+
+
+@token.command("list")
+@_db_option
+@click.option("--user", "user_id", default=None, metavar="NAME", help="Only this user's tokens.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def token_list(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool) -> None:
+    """The tokens in the store (ids, users, labels, last use; never the tokens themselves)."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ..server.tokens import TokenStore
+
+    store = TokenStore.open(_db(ctx, db))
+    try:
+        records = store.list(_user(ctx, user_id))
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps([r.to_dict() for r in records], indent=2))
+        return
+    if not records:
+        click.echo("no tokens")
+        return
+    table = Table("id", "user", "label", "created", "last used", "status")
+    for r in records:
+        d = r.to_dict()
+        table.add_row(str(r.id), escape(r.user_id), escape(r.label or ""), d["created_at"][:19],
+                      (d["last_used"] or "never")[:19], "revoked" if r.revoked else "active")
+    Console().print(table)
+
+
+@token.command("revoke")
+@_db_option
+@click.argument("token_id", type=int)
+@click.pass_context
+def token_revoke(ctx: click.Context, db: str | None, token_id: int) -> None:
+    """Revoke token TOKEN_ID (see `episodic token list`); it stops working at once."""
+    from ..server.tokens import TokenStore
+
+    store = TokenStore.open(_db(ctx, db))
+    try:
+        record = store.revoke(token_id)
+    except KeyError:
+        raise click.BadParameter(f"no token with id {token_id}", param_hint="TOKEN_ID") from None
+    finally:
+        store.close()
+    click.echo(f"revoked token {record.id} of user {record.user_id!r}")

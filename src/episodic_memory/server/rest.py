@@ -1,0 +1,365 @@
+"""The REST API: a FastAPI app over `Memory`, one user per bearer token. `create_app(db_path)` builds it.
+
+Every route under ``/v1/`` except ``/v1/health`` needs ``Authorization: Bearer <token>`` (``episodic token create``)
+and acts only on that token's user: the user is never read from a request. ``auth=False`` (``episodic serve
+--no-auth``) acts as one user with no token, for loopback use only. The OpenAPI document is at ``/docs``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, status
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+
+from .. import __version__
+from ..config import DEFAULT_USER, Config
+from ..memory import Memory
+from ..models.embedder import Embedder
+from ..store.records import to_datetime
+from .pool import Consolidator, MemoryPool, server_config
+from .render import to_data
+from .tokens import TokenStore
+
+log = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 1 << 20  # a request body over this is refused with 413
+MAX_K = 100               # the most hits one recall returns
+
+Id = Annotated[str, Field(min_length=1, max_length=256, pattern=r"\S")]
+Text = Annotated[str, Field(min_length=1, pattern=r"\S")]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # an unknown field (a `user_id`, say) is a 422, never ignored
+
+
+class TurnIn(_Body):
+    role: Annotated[str, Field(min_length=1, max_length=64, pattern=r"\S")] = Field(
+        description="who spoke: user, assistant, ...")
+    content: str
+    session_id: Id
+    speaker: Annotated[str, Field(max_length=256)] | None = None
+    timestamp: datetime | None = Field(None, description="ISO-8601; naive times are UTC; default now")
+    id: Id | None = Field(None, description="your own id for the turn (returned in recall's source_ids)")
+
+
+class ForgetIn(_Body):
+    session_id: Id | None = Field(None, description="forget this session")
+    all: bool = Field(False, description="forget every memory of this token's user (and the user's tokens)")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> ForgetIn:
+        if (self.session_id is None) == (not self.all):
+            raise ValueError("give exactly one of session_id or all=true")
+        return self
+
+
+class CloseLoopIn(_Body):
+    note: str | None = None
+
+
+class JudgmentIn(_Body):
+    trigger: Text = Field(description="the situation that called for a judgment")
+    judgment: Text = Field(description="what was decided")
+    reasoning: Text = Field(description="why")
+    domain: Id | None = None
+    metadata: dict[str, Any] | None = None
+
+
+class VerifyIn(_Body):
+    adopted: StrictBool = Field(description="was the judgment adopted (true) or rejected (false)")
+    user_correction: str | None = None
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_host(host: str, auth: bool) -> None:
+    """Refuse to serve beyond loopback without auth (ValueError)."""
+    if not auth and not is_loopback(host):
+        raise ValueError(f"refusing to serve {host} without auth: --no-auth is for loopback (127.0.0.1) only")
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over `max_bytes` gets 413 before the app sees it."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]],
+                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None:
+            try:
+                too_big = int(declared) > self.max_bytes
+            except ValueError:
+                await _send_json(send, 400, {"detail": "Content-Length is not a number"})
+                return
+            if too_big:
+                await _send_json(send, 413, {"detail": f"request body is over {self.max_bytes} bytes"})
+                return
+        body, more = b"", True
+        while more:  # a chunked body has no Content-Length: count it as it comes
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_bytes:
+                await _send_json(send, 413, {"detail": f"request body is over {self.max_bytes} bytes"})
+                return
+        replayed = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _send_json(send: Callable[[dict[str, Any]], Awaitable[None]], code: int, data: dict[str, Any]) -> None:
+    payload = json.dumps(data).encode()
+    await send({"type": "http.response.start", "status": code,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": payload})
+
+
+def _iso(epoch: float) -> str | None:
+    dt = to_datetime(epoch)
+    return dt.isoformat() if dt else None
+
+
+def _not_found(exc: KeyError) -> HTTPException:
+    return HTTPException(status.HTTP_404_NOT_FOUND, detail=exc.args[0] if exc.args else "not found")
+
+
+def create_app(
+    db_path: str | Path,
+    *,
+    auth: bool = True,
+    user_id: str = DEFAULT_USER,
+    config: Config | None = None,
+    embedder: Embedder | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+) -> FastAPI:
+    """The REST app over the memory file `db_path`.
+
+    `auth=False` serves `user_id` to every caller without a token (loopback only: see `check_host`). `config`
+    defaults to `Config.from_env()`; its consolidation is moved to a background worker (see `pool.py`).
+    `embedder` overrides the configured model (tests pass a fake).
+    """
+    mem_config, every = server_config(config)
+    pool = MemoryPool(db_path, mem_config, embedder)
+    consolidator = Consolidator(pool, every, maintenance_user=user_id)
+    tokens = TokenStore.open(db_path, mem_config) if auth else None
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        consolidator.start()
+        try:
+            yield
+        finally:
+            consolidator.stop()
+            pool.close()
+            if tokens is not None:
+                tokens.close()
+
+    app = FastAPI(
+        title="episodic-memory",
+        version=__version__,
+        description="Long-term memory for AI agents. Every `/v1/` route but `/v1/health` takes "
+                    "`Authorization: Bearer <token>` (`episodic token create --user NAME`) and acts only on that "
+                    "token's user.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)  # type: ignore[arg-type]
+    app.state.pool, app.state.consolidator, app.state.tokens = pool, consolidator, tokens
+    bearer = HTTPBearer(auto_error=False, description="a token from `episodic token create --user NAME`")
+
+    def current_user(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
+        if tokens is None:
+            return user_id
+        if credentials is None:
+            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing bearer token",
+                                headers={"WWW-Authenticate": "Bearer"})
+        user = tokens.user_for(credentials.credentials)
+        if user is None:
+            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "invalid or revoked token",
+                                headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+        return user
+
+    def memory(user: Annotated[str, Depends(current_user)]) -> Memory:
+        return pool.get(user)
+
+    Mem = Annotated[Memory, Depends(memory)]
+
+    @app.exception_handler(ValueError)
+    async def _bad_value(_: Request, exc: ValueError) -> JSONResponse:
+        # Memory's own checks (ids, times) name the field in their message.
+        return JSONResponse({"detail": str(exc)}, status_code=status.HTTP_422_UNPROCESSABLE_ENTITY)
+
+    @app.get("/v1/health", tags=["service"])
+    def health() -> dict[str, Any]:
+        """Liveness; needs no token."""
+        return {"status": "ok", "version": __version__, "auth": auth}
+
+    @app.post("/v1/turns", status_code=status.HTTP_201_CREATED, tags=["capture"])
+    def add_turn(turn: TurnIn, mem: Mem) -> dict[str, Any]:
+        """Record one conversation turn (journaled and fsynced before the reply). Consolidation runs in the background."""
+        turn_id = mem.add_turn(turn.role, turn.content, session_id=turn.session_id, speaker=turn.speaker,
+                               timestamp=turn.timestamp, turn_id=turn.id)
+        consolidator.submit(mem.user_id, turn.session_id)
+        return {"id": turn_id, "session_id": turn.session_id}
+
+    @app.post("/v1/sessions/{session_id}/end", tags=["capture"])
+    def end_session(session_id: str, mem: Mem) -> dict[str, Any]:
+        """Close a session and consolidate what it has not yet (returns when that is done)."""
+        try:
+            with consolidator.session_lock(mem.user_id, session_id):
+                mem.end_session(session_id)
+        except KeyError as exc:
+            raise _not_found(exc) from None
+        return {"session_id": session_id, "status": "ended"}
+
+    @app.get("/v1/sessions", tags=["read"])
+    def sessions(mem: Mem, limit: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
+        """This user's sessions, newest first."""
+        return {"sessions": [s.to_dict() for s in mem.sessions(limit=limit)]}
+
+    @app.get("/v1/sessions/{session_id}/turns", tags=["read"])
+    def session_turns(session_id: str, mem: Mem) -> dict[str, Any]:
+        """The turns of one session, in order."""
+        turns = mem.session_turns(session_id)
+        if not turns and not any(s.session_id == session_id for s in mem.sessions()):
+            raise HTTPException(status.HTTP_404_NOT_FOUND, f"no session {session_id!r}")
+        return {"session_id": session_id, "turns": [
+            {"id": t.source_id, "seq": t.seq, "role": t.role, "speaker": t.speaker, "content": t.content,
+             "timestamp": _iso(t.ts)} for t in turns]}
+
+    @app.get("/v1/recall", tags=["recall"])
+    def recall(
+        mem: Mem,
+        q: Annotated[str, Query(min_length=1, description="what to recall")],
+        k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
+        session_id: str | None = None,
+        kind: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> dict[str, Any]:
+        """The memories most relevant to `q`, best first: `{"hits": [...]}`."""
+        hits = mem.recall(q, k=k, session_id=session_id, kind=kind, since=since, until=until)
+        return {"hits": [h.to_dict() for h in hits]}
+
+    @app.get("/v1/facts", tags=["read"])
+    def facts(mem: Mem, include_superseded: bool = False) -> dict[str, Any]:
+        """The facts distilled from this user's conversations (current ones unless `include_superseded`)."""
+        return {"facts": [to_data(f) for f in mem.facts(include_superseded=include_superseded)]}
+
+    @app.get("/v1/facts/{fact_id}/history", tags=["read"])
+    def fact_history(fact_id: int, mem: Mem) -> dict[str, Any]:
+        """A fact and the chain of facts it superseded or was superseded by."""
+        try:
+            return {"fact_id": fact_id, "history": [to_data(f) for f in mem.fact_history(fact_id)]}
+        except KeyError as exc:
+            raise _not_found(exc) from None
+
+    @app.get("/v1/loops", tags=["ongoing work"])
+    def loops(mem: Mem, loop_status: Annotated[str, Query(alias="status")] = "open") -> dict[str, Any]:
+        """Open loops: things promised or left unresolved (`status=open|closed|all`)."""
+        return {"loops": [to_data(x) for x in mem.loops(status=loop_status)]}
+
+    @app.post("/v1/loops/{loop_id}/close", tags=["ongoing work"])
+    def close_loop(loop_id: int, mem: Mem, body: CloseLoopIn | None = None) -> dict[str, Any]:
+        """Mark an open loop done."""
+        try:
+            return {"loop": to_data(mem.close_loop(loop_id, note=body.note if body else None))}
+        except KeyError as exc:
+            raise _not_found(exc) from None
+
+    @app.get("/v1/workstreams", tags=["ongoing work"])
+    def workstreams(mem: Mem, include_hypotheses: bool = False) -> dict[str, Any]:
+        """The user's workstreams (ongoing projects), most recent first."""
+        return {"workstreams": [to_data(w) for w in mem.workstreams(include_hypotheses=include_hypotheses)]}
+
+    @app.get("/v1/brief", tags=["ongoing work"])
+    def brief(mem: Mem, hours: Annotated[float, Query(gt=0, le=24 * 365)] = 24) -> dict[str, Any]:
+        """A startup briefing: what happened in the last `hours`, open loops, active workstreams."""
+        return to_data(mem.brief(hours=hours))
+
+    @app.post("/v1/judgments", status_code=status.HTTP_201_CREATED, tags=["judgments"])
+    def judgment_store(body: JudgmentIn, mem: Mem) -> dict[str, Any]:
+        """Store a judgment: a situation, what was decided, and why."""
+        judgment_id = mem.judgments.store(body.trigger, body.judgment, body.reasoning, domain=body.domain,
+                                          metadata=body.metadata)
+        return {"id": judgment_id}
+
+    @app.get("/v1/judgments", tags=["judgments"])
+    def judgment_search(
+        mem: Mem,
+        q: Annotated[str, Query(min_length=1, description="the situation at hand")],
+        top_k: Annotated[int, Query(ge=1, le=MAX_K)] = 5,
+        domain: str | None = None,
+        min_score: float = 0.0,
+        use_utility: bool = False,
+    ) -> dict[str, Any]:
+        """Past judgments for situations like `q`; `use_utility` ranks by how often they were adopted too."""
+        results = mem.judgments.search(q, top_k=top_k, domain=domain, min_score=min_score, use_utility=use_utility)
+        return {"results": [to_data(r) for r in results]}
+
+    @app.post("/v1/judgments/{judgment_id}/verify", tags=["judgments"])
+    def judgment_verify(judgment_id: str, body: VerifyIn, mem: Mem) -> dict[str, Any]:
+        """Record whether a judgment was adopted (feeds its utility)."""
+        try:
+            result = mem.judgments.verify(judgment_id, body.adopted, user_correction=body.user_correction)
+        except KeyError as exc:
+            raise _not_found(exc) from None
+        return {"id": judgment_id, "adopted": body.adopted, "result": to_data(result)}
+
+    @app.post("/v1/forget", tags=["forget"])
+    def forget(body: ForgetIn, mem: Mem) -> dict[str, Any]:
+        """Delete for good one session (`session_id`) or every memory of this user (`all`, which also deletes
+        the user's tokens). Rows, search index, vectors and journals go; the file is scrubbed."""
+        if body.session_id is not None:
+            with consolidator.session_lock(mem.user_id, body.session_id):
+                return {"forgot": mem.forget(session_id=body.session_id)}
+        return {"forgot": mem.forget(user_id=mem.user_id)}
+
+    @app.get("/v1/stats", tags=["service"])
+    def stats(mem: Mem) -> dict[str, Any]:
+        """What is in the store for this user."""
+        return mem.stats()
+
+    return app
+
+
+def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, auth: bool = True,
+          user_id: str = DEFAULT_USER, log_level: str = "info") -> None:
+    """Run the app with uvicorn until interrupted."""
+    import uvicorn
+
+    check_host(host, auth)
+    uvicorn.run(create_app(db_path, auth=auth, user_id=user_id), host=host, port=port, log_level=log_level)

@@ -1,0 +1,72 @@
+"""Per-user bearer tokens for the REST API.
+
+A token is ``em_`` + 32 random bytes (``secrets.token_urlsafe``); the store keeps only its SHA-256, so a copy of
+the database file does not hand out working tokens. A token is shown once, when it is made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import time
+from pathlib import Path
+
+from ..config import Config
+from ..store import tokens as sql
+from ..store.sqlite import SQLiteStore
+from ..store.tokens import TokenRecord
+
+TOKEN_PREFIX = "em_"
+TOUCH_EVERY_S = 60.0  # last_used is written at most this often per token (a write per request would contend)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class TokenStore:
+    """Create, check, list and revoke tokens in the memory file (table `api_tokens`)."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+        self._touched: dict[int, float] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, path: str | Path, config: Config | None = None) -> TokenStore:
+        return cls(SQLiteStore(path, config))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def create(self, user_id: str, label: str | None = None) -> tuple[str, TokenRecord]:
+        """A new token for `user_id`: (the token, shown only now; its record)."""
+        if not isinstance(user_id, str) or not user_id.strip():
+            raise ValueError(f"user must be a non-empty string, got {user_id!r}")
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        return token, sql.insert_token(self.store, user_id, hash_token(token), label)
+
+    def user_for(self, token: str) -> str | None:
+        """The user a live token acts as; None for an unknown or revoked token."""
+        record = sql.token_by_hash(self.store, hash_token(token))
+        if record is None or record.revoked:
+            return None
+        now = time.time()
+        with self._lock:
+            due = now - self._touched.get(record.id, 0.0) >= TOUCH_EVERY_S
+            if due:
+                self._touched[record.id] = now
+        if due:
+            sql.touch_token(self.store, record.id, now)
+        return record.user_id
+
+    def list(self, user_id: str | None = None) -> list[TokenRecord]:
+        return sql.list_tokens(self.store, user_id)
+
+    def revoke(self, token_id: int) -> TokenRecord:
+        """Revoke a token by id (see `list`); it stops working at once. KeyError if there is no such token."""
+        record = sql.revoke_token(self.store, token_id)
+        if record is None:
+            raise KeyError(f"no token with id {token_id}")
+        return record

@@ -1,0 +1,89 @@
+"""SQL for the REST server's bearer tokens (table `api_tokens`, migration m006). Only token hashes are stored.
+
+Forgetting a user (or everything) deletes that user's tokens too: a forgotten user cannot keep a key to the store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .records import to_datetime
+from .sqlite import FORGET_STEPS, SQLiteStore
+
+_COLUMNS = "id, user_id, label, created_at, last_used, revoked_at"
+
+
+@dataclass
+class TokenRecord:
+    """A stored token, without the token (which is never stored)."""
+
+    id: int
+    user_id: str
+    label: str | None
+    created_at: float
+    last_used: float | None
+    revoked_at: float | None
+
+    @property
+    def revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        def iso(epoch: float | None) -> str | None:
+            dt = to_datetime(epoch)
+            return dt.isoformat() if dt else None
+
+        return {"id": self.id, "user_id": self.user_id, "label": self.label, "created_at": iso(self.created_at),
+                "last_used": iso(self.last_used), "revoked": self.revoked, "revoked_at": iso(self.revoked_at)}
+
+
+def _record(row: Sequence[Any]) -> TokenRecord:
+    return TokenRecord(*row[:6])
+
+
+def insert_token(store: SQLiteStore, user_id: str, token_hash: str, label: str | None) -> TokenRecord:
+    now = time.time()
+    with store.transaction() as db:
+        cur = db.execute("INSERT INTO api_tokens (user_id, token_hash, label, created_at) VALUES (?, ?, ?, ?)",
+                         (user_id, token_hash, label, now))
+        return TokenRecord(int(cur.lastrowid or 0), user_id, label, now, None, None)
+
+
+def token_by_hash(store: SQLiteStore, token_hash: str) -> TokenRecord | None:
+    rows = store._query(f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,))
+    return _record(rows[0]) if rows else None
+
+
+def list_tokens(store: SQLiteStore, user_id: str | None = None) -> list[TokenRecord]:
+    if user_id is None:
+        rows = store._query(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY id")
+    else:
+        rows = store._query(f"SELECT {_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY id", (user_id,))
+    return [_record(r) for r in rows]
+
+
+def revoke_token(store: SQLiteStore, token_id: int) -> TokenRecord | None:
+    """Mark a token revoked (kept for the record). None when no token has that id."""
+    with store.transaction() as db:
+        db.execute("UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?", (time.time(), token_id))
+        row = db.execute(f"SELECT {_COLUMNS} FROM api_tokens WHERE id = ?", (token_id,)).fetchone()
+    return _record(row) if row else None
+
+
+def touch_token(store: SQLiteStore, token_id: int, when: float) -> None:
+    with store.transaction() as db:
+        db.execute("UPDATE api_tokens SET last_used = ? WHERE id = ?", (when, token_id))
+
+
+def forget_tokens(db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
+    """Forget step: a user's tokens go with the user, every token with everything; a session's forget keeps them."""
+    if "session_id" in where:
+        return {}
+    return {"tokens": db.execute(f"DELETE FROM api_tokens WHERE {where}", params).rowcount}
+
+
+FORGET_STEPS.append(forget_tokens)
