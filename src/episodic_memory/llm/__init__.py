@@ -11,8 +11,8 @@ counts. It never raises for a model failure: it returns None and logs why.
 
 A configuration that cannot work (an unknown ``EPISODIC_LLM``, anthropic without ``ANTHROPIC_API_KEY``, ...) is
 not a model failure: the backend is chosen on first use (`get_backend`, `enabled`, `ask`), and that raises
-`LLMConfigError` naming the missing variable. Importing the library or opening a store without using the LLM
-never does; `describe()` reports the problem instead of raising.
+`LLMConfigError` naming the missing variable. Importing the library never does; `describe()` reports the problem
+instead of raising.
 """
 
 from __future__ import annotations

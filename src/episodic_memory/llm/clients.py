@@ -1,17 +1,233 @@
-"""The built-in backends and the choice between them (Anthropic and OpenAI-compatible clients: see issue 4)."""
+"""The built-in backends — Anthropic and OpenAI-compatible HTTP clients — and the choice between them.
+
+Both speak plain HTTP through httpx and map failures onto the seam's two errors: `LLMError` (worth retrying:
+network, timeout, 408/409/429/5xx, a malformed body) and `LLMRefused` (not: any other 4xx, carrying the server's
+own message). A client is opened per call, so a backend works from any event loop (`llm.run` makes a new one).
+"""
 
 from __future__ import annotations
 
+import email.utils
 import os
+import time
 from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
 
 from ..config import Config
+from . import LLMConfigError, LLMError, LLMRefused, NoneBackend
+
+DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5"
+DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com"
+ANTHROPIC_VERSION = "2023-06-01"
+DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
+DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
+BACKEND_NAMES = ("anthropic", "openai", "none")
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a ``retry-after`` header: a number of seconds or an HTTP date."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _count(value: Any) -> int:
+    """A token count as the server gave it; anything odd counts as 0 (usage is for the log, not worth failing)."""
+    return value if isinstance(value, int) and value >= 0 else 0
+
+
+def _server_message(response: httpx.Response) -> str:
+    """The error text a server put in its body (Anthropic, OpenAI and Ollama shapes), else the body's start."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        error = body.get("error")
+        if isinstance(error, dict) and error.get("message"):
+            return str(error["message"])
+        if isinstance(error, str) and error:
+            return error
+        if body.get("message"):
+            return str(body["message"])
+    text = " ".join(response.text.split())
+    return text[:200] or response.reason_phrase or "no message"
+
+
+class _HTTPBackend:
+    """What both clients share: one POST with a timeout, and the mapping of HTTP outcomes onto the seam's errors."""
+
+    name = "http"
+    default_base_url = ""
+
+    def __init__(self, model: str, base_url: str, max_tokens: int, timeout_s: float) -> None:
+        if not model:
+            raise LLMConfigError(f"{self.name}: no model given")
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self.max_tokens = max_tokens
+        self.timeout_s = timeout_s
+        self.last_usage: dict[str, int] | None = None
+        self.last_finish: str | None = None
+
+    def describe(self) -> str:
+        where = "" if self.base_url == self.default_base_url else f"@{self.base_url}"
+        return f"{self.name}:{self.model}{where}"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.describe()}>"
+
+    async def _post(self, url: str, headers: dict[str, str], body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            async with httpx.AsyncClient(timeout=self.timeout_s) as client:
+                response = await client.post(url, headers=headers, json=body)
+        except httpx.TimeoutException as exc:
+            raise LLMError(f"{self.name}: timed out after {self.timeout_s:g}s ({type(exc).__name__})") from exc
+        except httpx.HTTPError as exc:
+            raise LLMError(f"{self.name}: {type(exc).__name__}: {exc}") from exc
+        status = response.status_code
+        if status in (408, 409, 429) or status >= 500:
+            raise LLMError(f"{self.name}: HTTP {status}: {_server_message(response)}",
+                           retry_after=_retry_after(response.headers.get("retry-after")))
+        if status >= 300:
+            raise LLMRefused(f"{self.name}: HTTP {status}: {_server_message(response)}")
+        try:
+            data = response.json()
+        except ValueError as exc:
+            raise LLMError(f"{self.name}: malformed reply body (not JSON): {response.text[:80]!r}") from exc
+        if not isinstance(data, dict):
+            raise LLMError(f"{self.name}: malformed reply body (a JSON {type(data).__name__}, not an object)")
+        return data
+
+    def _malformed(self, what: str) -> LLMError:
+        return LLMError(f"{self.name}: malformed reply body ({what})")
+
+
+class AnthropicBackend(_HTTPBackend):
+    """Anthropic's Messages API: ``POST {base}/v1/messages``."""
+
+    name = "anthropic"
+    default_base_url = DEFAULT_ANTHROPIC_BASE_URL
+
+    def __init__(self, api_key: str | None, model: str = DEFAULT_ANTHROPIC_MODEL, *,
+                 base_url: str = DEFAULT_ANTHROPIC_BASE_URL, max_tokens: int = 1024, timeout_s: float = 60.0) -> None:
+        if not api_key:
+            raise LLMConfigError("the anthropic backend needs an API key: set ANTHROPIC_API_KEY "
+                                 "(or choose EPISODIC_LLM=openai / none)")
+        super().__init__(model, base_url, max_tokens, timeout_s)
+        self._api_key = api_key
+
+    async def ask(self, system_prompt: str, user_prompt: str, *, model: str | None = None) -> str:
+        self.last_usage = self.last_finish = None
+        body: dict[str, Any] = {"model": model or self.model, "max_tokens": self.max_tokens,
+                                "messages": [{"role": "user", "content": user_prompt}]}
+        if system_prompt:
+            body["system"] = system_prompt
+        headers = {"x-api-key": self._api_key, "anthropic-version": ANTHROPIC_VERSION}
+        data = await self._post(f"{self.base_url}/v1/messages", headers, body)
+        content = data.get("content")
+        if not isinstance(content, list):
+            raise self._malformed("no content list")
+        text = "".join(block.get("text") or "" for block in content
+                       if isinstance(block, dict) and block.get("type") == "text")
+        usage = data.get("usage")
+        if isinstance(usage, dict):
+            self.last_usage = {"input_tokens": _count(usage.get("input_tokens")),
+                               "output_tokens": _count(usage.get("output_tokens"))}
+        self.last_finish = data.get("stop_reason")
+        return "" if self.last_finish == "refusal" else text
+
+
+class OpenAICompatibleBackend(_HTTPBackend):
+    """The Chat Completions API: ``POST {base}/chat/completions`` — OpenAI, Ollama, vLLM, LM Studio, llama.cpp."""
+
+    name = "openai"
+    default_base_url = DEFAULT_OPENAI_BASE_URL
+
+    def __init__(self, model: str | None = None, *, base_url: str = DEFAULT_OPENAI_BASE_URL,
+                 api_key: str | None = None, max_tokens: int = 1024, timeout_s: float = 60.0) -> None:
+        hosted = _is_openai_host(base_url)
+        if hosted and not api_key:
+            raise LLMConfigError(f"the openai backend at {base_url} needs an API key: set OPENAI_API_KEY, or point "
+                                 "OPENAI_BASE_URL / EPISODIC_LLM_BASE_URL at a local server (Ollama, vLLM, ...)")
+        if not model and not hosted:
+            raise LLMConfigError(f"the openai backend at {base_url} needs a model name: set EPISODIC_LLM_MODEL "
+                                 "(e.g. llama3.2 for Ollama)")
+        super().__init__(model or DEFAULT_OPENAI_MODEL, base_url, max_tokens, timeout_s)
+        self._api_key = api_key
+        self._hosted = hosted
+
+    async def ask(self, system_prompt: str, user_prompt: str, *, model: str | None = None) -> str:
+        self.last_usage = self.last_finish = None
+        messages = [{"role": "user", "content": user_prompt}]
+        if system_prompt:
+            messages.insert(0, {"role": "system", "content": system_prompt})
+        body: dict[str, Any] = {"model": model or self.model, "messages": messages}
+        # OpenAI's newer models take only max_completion_tokens; local servers know max_tokens.
+        body["max_completion_tokens" if self._hosted else "max_tokens"] = self.max_tokens
+        headers = {"authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+        data = await self._post(f"{self.base_url}/chat/completions", headers, body)
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise self._malformed("no choices")
+        message = choices[0].get("message")
+        if not isinstance(message, dict):
+            raise self._malformed("no message in choices[0]")
+        usage = data.get("usage")
+        if isinstance(usage, dict):
+            self.last_usage = {"input_tokens": _count(usage.get("prompt_tokens")),
+                               "output_tokens": _count(usage.get("completion_tokens"))}
+        self.last_finish = choices[0].get("finish_reason")
+        if message.get("refusal"):
+            self.last_finish = "refusal"
+            return ""
+        content = message.get("content")
+        if isinstance(content, list):  # some servers send content parts
+            content = "".join(p.get("text") or "" for p in content if isinstance(p, dict))
+        return content if isinstance(content, str) else ""
+
+
+def _is_openai_host(base_url: str) -> bool:
+    host = (urlsplit(base_url).hostname or "").lower()
+    return host == "api.openai.com"
+
+
+def _setting(value: str | None, env: str) -> str | None:
+    """A config value, else its environment variable; blank counts as unset."""
+    value = value if value is not None else os.environ.get(env)
+    return value.strip() if value and value.strip() else None
 
 
 def backend_from_config(config: Config) -> Any:
-    from . import NoneBackend
+    """The backend `config` (else ``EPISODIC_LLM``) names; `NoneBackend` when nothing is configured.
 
-    name = (config.llm or os.environ.get("EPISODIC_LLM") or "none").strip().lower()
-    if name in ("", "none", "off"):
+    Raises `LLMConfigError` naming what is missing when the choice cannot work: an unknown name, anthropic without
+    ANTHROPIC_API_KEY, OpenAI's own API without OPENAI_API_KEY, a local server without a model name.
+    """
+    raw = _setting(config.llm, "EPISODIC_LLM")
+    name = (raw or "none").lower()
+    model = _setting(config.llm_model, "EPISODIC_LLM_MODEL")
+    base_url = _setting(config.llm_base_url, "EPISODIC_LLM_BASE_URL")
+    common = {"max_tokens": config.llm_max_tokens, "timeout_s": config.llm_timeout_s}
+    if name in ("none", "off"):
         return NoneBackend()
-    raise ValueError(f"unknown LLM backend {name!r}: use anthropic, openai or none")
+    if name == "anthropic":
+        return AnthropicBackend(_setting(None, "ANTHROPIC_API_KEY"), model or DEFAULT_ANTHROPIC_MODEL,
+                                base_url=base_url or _setting(None, "ANTHROPIC_BASE_URL") or DEFAULT_ANTHROPIC_BASE_URL,
+                                **common)
+    if name == "openai":
+        return OpenAICompatibleBackend(model, api_key=_setting(None, "OPENAI_API_KEY"),
+                                       base_url=base_url or _setting(None, "OPENAI_BASE_URL") or DEFAULT_OPENAI_BASE_URL,
+                                       **common)
+    source = "EPISODIC_LLM" if (os.environ.get("EPISODIC_LLM") or "").strip() == raw else "Config.llm"
+    raise LLMConfigError(f"unknown LLM backend {raw!r} (from {source}): use {', '.join(BACKEND_NAMES)}")
