@@ -203,7 +203,11 @@ def _tokens(usage: Any) -> str:
 
 async def ask(system_prompt: str, user_prompt: str, *, purpose: str, model: str | None = None,
               fail: bool = False) -> str | None:
-    """The backend's reply, or None (logged with the reason) when it failed, refused or said nothing."""
+    """The backend's reply, or None (logged with the reason) when it failed, refused or said nothing.
+
+    `fail=True`: a backend that could not be reached after the retries (or raised) raises `LLMFailed` instead; a
+    refusal or an empty reply is an answer and still gives None.
+    """
     backend = get_backend()
     if isinstance(backend, NoneBackend):
         return None
