@@ -507,3 +507,11 @@ def test_fail_true_raises_on_an_outage_but_not_on_a_refusal(server):
     assert llm.run(llm.ask("s", "u", purpose="p", fail=True)) is None
     server.script(anthropic_reply("", stop_reason="refusal"))
     assert llm.run(llm.ask("s", "u", purpose="p", fail=True)) is None
+
+
+def test_a_base_url_without_a_scheme_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("EPISODIC_LLM", "openai")
+    monkeypatch.setenv("OPENAI_BASE_URL", "localhost:11434/v1")
+    monkeypatch.setenv("EPISODIC_LLM_MODEL", "llama3")
+    with pytest.raises(llm.LLMConfigError, match="base URL must look like http://host:port/...: got 'localhost"):
+        llm.get_backend()

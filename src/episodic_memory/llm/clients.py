@@ -73,6 +73,9 @@ class _HTTPBackend:
     def __init__(self, model: str, base_url: str, max_tokens: int, timeout_s: float) -> None:
         if not model:
             raise LLMConfigError(f"{self.name}: no model given")
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise LLMConfigError(f"{self.name}: the base URL must look like http://host:port/...: got {base_url!r}")
         self.model = model
         self.base_url = base_url.rstrip("/")
         self.max_tokens = max_tokens
