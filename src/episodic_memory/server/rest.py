@@ -157,6 +157,33 @@ def _not_found(exc: KeyError) -> HTTPException:
     return HTTPException(status.HTTP_404_NOT_FOUND, detail=exc.args[0] if exc.args else "not found")
 
 
+BEARER = HTTPBearer(auto_error=False, description="a token from `episodic token create --user NAME`")
+
+
+def current_user(request: Request,
+                 credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str:
+    """The user of the request's bearer token (401 without a live one); the fixed user when auth is off."""
+    tokens: TokenStore | None = request.app.state.tokens
+    if tokens is None:
+        return request.app.state.user_id
+    if credentials is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing bearer token",
+                            headers={"WWW-Authenticate": "Bearer"})
+    user = tokens.user_for(credentials.credentials)
+    if user is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "invalid or revoked token",
+                            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+    return user
+
+
+def user_memory(request: Request, user: Annotated[str, Depends(current_user)]) -> Memory:
+    """The `Memory` of the request's user: the only one a request can reach."""
+    return request.app.state.pool.get(user)
+
+
+Mem = Annotated[Memory, Depends(user_memory)]
+
+
 def create_app(
     db_path: str | Path,
     *,
@@ -198,25 +225,7 @@ def create_app(
     )
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)  # type: ignore[arg-type]
     app.state.pool, app.state.consolidator, app.state.tokens = pool, consolidator, tokens
-    bearer = HTTPBearer(auto_error=False, description="a token from `episodic token create --user NAME`")
-
-    def current_user(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
-        if tokens is None:
-            return user_id
-        if credentials is None:
-            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing bearer token",
-                                headers={"WWW-Authenticate": "Bearer"})
-        user = tokens.user_for(credentials.credentials)
-        if user is None:
-            raise HTTPException(status.HTTP_401_UNAUTHORIZED, "invalid or revoked token",
-                                headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
-        return user
-
-    def memory(user: Annotated[str, Depends(current_user)]) -> Memory:
-        return pool.get(user)
-
-    Mem = Annotated[Memory, Depends(memory)]
-
+    app.state.user_id = user_id
     @app.exception_handler(ValueError)
     async def _bad_value(_: Request, exc: ValueError) -> JSONResponse:
         # Memory's own checks (ids, times) name the field in their message.
@@ -338,6 +347,22 @@ def create_app(
         except KeyError as exc:
             raise _not_found(exc) from None
         return {"id": judgment_id, "adopted": body.adopted, "result": to_data(result)}
+
+    @app.get("/v1/judgments/{judgment_id}", tags=["judgments"])
+    def judgment_get(judgment_id: str, mem: Mem) -> dict[str, Any]:
+        """One judgment with its verdict counts and utility."""
+        try:
+            return to_data(mem.judgments.get(judgment_id))
+        except KeyError as exc:
+            raise _not_found(exc) from None
+
+    @app.delete("/v1/judgments/{judgment_id}", tags=["judgments"])
+    def judgment_delete(judgment_id: str, mem: Mem) -> dict[str, Any]:
+        """Delete a judgment for good, with its verdicts."""
+        try:
+            return {"deleted": mem.judgments.delete(judgment_id)}
+        except KeyError as exc:
+            raise _not_found(exc) from None
 
     @app.post("/v1/forget", tags=["forget"])
     def forget(body: ForgetIn, mem: Mem) -> dict[str, Any]:

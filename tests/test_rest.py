@@ -1,0 +1,321 @@
+"""The REST API, served by uvicorn on a free loopback port and driven over HTTP with httpx."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("fastapi")
+uvicorn = pytest.importorskip("uvicorn")
+
+from click.testing import CliRunner  # noqa: E402
+from fastapi import FastAPI  # noqa: E402
+
+from episodic_memory.cli import main  # noqa: E402
+from episodic_memory.config import Config  # noqa: E402
+from episodic_memory.server.rest import check_host, create_app  # noqa: E402
+from episodic_memory.server.tokens import TokenStore, hash_token  # noqa: E402
+from tests.fakes import HashingEmbedder  # noqa: E402
+
+
+@contextmanager
+def serving(app: FastAPI) -> Iterator[str]:
+    """Run `app` with uvicorn on a free port of 127.0.0.1 in a thread; yields its base URL."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(20)
+
+
+def new_token(db: Path, user: str) -> str:
+    """A token made the way a user makes one: `episodic token create`, token on the last line."""
+    result = CliRunner().invoke(main, ["token", "create", "--user", user, "--db", str(db)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout.strip().splitlines()[-1]
+
+
+def make_app(db: Path, **kw: Any) -> FastAPI:
+    kw.setdefault("config", Config(embedder="off", consolidate_every=4))
+    return create_app(db, embedder=HashingEmbedder(), **kw)
+
+
+@pytest.fixture
+def api(db_path: Path) -> Iterator[tuple[str, FastAPI]]:
+    app = make_app(db_path, max_body_bytes=4096)
+    with serving(app) as url:
+        yield url, app
+
+
+def client(url: str, token: str | None) -> httpx.Client:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx.Client(base_url=url, headers=headers, timeout=30)
+
+
+def turn(content: str, session_id: str = "s1", **extra: Any) -> dict[str, Any]:
+    return {"role": "user", "content": content, "session_id": session_id, **extra}
+
+
+def test_every_route_needs_a_valid_token(api: tuple[str, FastAPI], db_path: Path) -> None:
+    url, app = api
+    routes = [(method, r.path) for r in app.routes if getattr(r, "path", "").startswith("/v1/")
+              for method in getattr(r, "methods", ())]
+    assert len(routes) >= 14
+    token = new_token(db_path, "alice")
+    revoked = new_token(db_path, "alice")
+    store = TokenStore.open(db_path)
+    store.revoke(store.list("alice")[-1].id)
+    store.close()
+    with httpx.Client(base_url=url, timeout=30) as http:
+        for method, path in routes:
+            path = path.replace("{session_id}", "s1").replace("{fact_id}", "1").replace("{loop_id}", "1") \
+                       .replace("{judgment_id}", "j1")
+            for headers in ({}, {"Authorization": "Bearer em_not-a-token"}, {"Authorization": f"Bearer {revoked}"},
+                            {"Authorization": f"Basic {token}"}):
+                r = http.request(method, path, headers=headers, json={})
+                if path == "/v1/health":
+                    assert r.status_code == 200 and r.json()["status"] == "ok"
+                else:
+                    assert r.status_code == 401, (method, path, headers, r.text)
+                    assert r.headers["www-authenticate"].startswith("Bearer")
+        ok = http.get("/v1/stats", headers={"Authorization": f"Bearer {token}"})
+        assert ok.status_code == 200 and ok.json()["user_id"] == "alice"
+        assert http.get("/docs").status_code == 200
+        assert "/v1/recall" in http.get("/openapi.json").json()["paths"]
+
+
+def test_tokens_are_stored_hashed_and_touched(db_path: Path) -> None:
+    token = new_token(db_path, "alice")
+    raw = db_path.read_bytes() + (db_path.with_name(db_path.name + "-wal").read_bytes()
+                                  if db_path.with_name(db_path.name + "-wal").exists() else b"")
+    assert token.encode() not in raw and token.startswith("em_") and len(token) > 40
+    store = TokenStore.open(db_path)
+    try:
+        assert store.user_for(token) == "alice" and store.user_for(token + "x") is None
+        (record,) = store.list()
+        assert record.last_used is not None and record.user_id == "alice"
+        assert hash_token(token) != token
+        store.revoke(record.id)
+        assert store.user_for(token) is None
+        with pytest.raises(KeyError):
+            store.revoke(999)
+        with pytest.raises(ValueError, match="user"):
+            store.create("  ")
+    finally:
+        store.close()
+
+
+def test_users_are_isolated(api: tuple[str, FastAPI], db_path: Path) -> None:
+    url, _ = api
+    alice, bob = client(url, new_token(db_path, "alice")), client(url, new_token(db_path, "bob"))
+    with alice, bob:
+        assert alice.post("/v1/turns", json=turn("The Series B deck needs 14 slides", id="a1")).status_code == 201
+        assert alice.post("/v1/turns", json=turn("Alice keeps the budget in a spreadsheet", "s2")).status_code == 201
+        assert bob.post("/v1/turns", json=turn("Bob's deck for the offsite has 30 slides", id="b1")).status_code == 201
+
+        # read: the same session id names two different sessions
+        a_turns = alice.get("/v1/sessions/s1/turns").json()["turns"]
+        b_turns = bob.get("/v1/sessions/s1/turns").json()["turns"]
+        assert [t["content"] for t in a_turns] == ["The Series B deck needs 14 slides"]
+        assert [t["content"] for t in b_turns] == ["Bob's deck for the offsite has 30 slides"]
+        assert bob.get("/v1/sessions/s2/turns").status_code == 404
+        assert {s["session_id"] for s in bob.get("/v1/sessions").json()["sessions"]} == {"s1"}
+
+        # recall
+        a_hits = alice.get("/v1/recall", params={"q": "deck slides"}).json()["hits"]
+        b_hits = bob.get("/v1/recall", params={"q": "deck slides spreadsheet budget"}).json()["hits"]
+        assert a_hits and all(h["user_id"] == "alice" for h in a_hits)
+        assert "14 slides" in a_hits[0]["text"] and a_hits[0]["source_ids"] == ["a1"]
+        assert b_hits and {h["user_id"] for h in b_hits} == {"bob"}
+        assert not any("Alice" in h["text"] or "14" in h["text"] for h in b_hits)
+
+        # a user id in a body is refused, never obeyed
+        r = alice.post("/v1/turns", json=turn("sneaky", user_id="bob"))
+        assert r.status_code == 422 and "user_id" in r.text
+        r = alice.post("/v1/forget", json={"all": True, "user_id": "bob"})
+        assert r.status_code == 422
+        assert bob.get("/v1/stats").json()["turns"] == 1
+
+        # forget: alice's session s1 goes, bob's s1 stays
+        forgot = alice.post("/v1/forget", json={"session_id": "s1"}).json()["forgot"]
+        assert forgot["turns"] == 1
+        assert alice.get("/v1/sessions/s1/turns").status_code == 404
+        assert len(bob.get("/v1/sessions/s1/turns").json()["turns"]) == 1
+        # forget everything of alice: her memories and her token go, bob is untouched
+        assert alice.post("/v1/forget", json={"all": True}).json()["forgot"]["tokens"] == 1
+        assert alice.get("/v1/stats").status_code == 401
+        assert bob.get("/v1/stats").json()["turns"] == 1
+        assert bob.get("/v1/recall", params={"q": "deck"}).json()["hits"][0]["source_ids"] == ["b1"]
+    store = TokenStore.open(db_path)
+    assert [t.user_id for t in store.list()] == ["bob"]
+    store.close()
+
+
+def test_body_limit_413_and_bad_payloads_422(api: tuple[str, FastAPI], db_path: Path) -> None:
+    url, _ = api
+    with client(url, new_token(db_path, "alice")) as http:
+        r = http.post("/v1/turns", json=turn("x" * 5000))
+        assert r.status_code == 413 and "4096" in r.json()["detail"]
+
+        def chunks() -> Iterator[bytes]:  # no Content-Length: the limit is counted as the body streams in
+            yield b'{"role": "user", "session_id": "s1", "content": "'
+            for _ in range(10):
+                yield b"y" * 1000
+            yield b'"}'
+
+        r = http.post("/v1/turns", content=chunks(), headers={"Content-Type": "application/json"})
+        assert r.status_code == 413
+        assert http.get("/v1/stats").json()["turns"] == 0
+
+        def field_of(r: httpx.Response) -> list[str]:
+            assert r.status_code == 422, r.text
+            return [str(d["loc"][-1]) for d in r.json()["detail"]]
+
+        assert field_of(http.post("/v1/turns", json={"role": "user", "session_id": "s1"})) == ["content"]
+        assert field_of(http.post("/v1/turns", json=turn(42))) == ["content"]
+        assert field_of(http.post("/v1/turns", json=turn("hi", role="  "))) == ["role"]
+        assert field_of(http.post("/v1/turns", json=turn("hi", session_id=""))) == ["session_id"]
+        assert field_of(http.post("/v1/turns", json=turn("hi", timestamp="last tuesday"))) == ["timestamp"]
+        assert field_of(http.post("/v1/turns", json=turn("hi", colour="red"))) == ["colour"]
+        assert field_of(http.get("/v1/recall", params={"q": "x", "k": 0})) == ["k"]
+        assert field_of(http.get("/v1/recall", params={"k": 3})) == ["q"]
+        assert field_of(http.get("/v1/recall", params={"q": "x", "since": "soon"})) == ["since"]
+        r = http.post("/v1/forget", json={})
+        assert r.status_code == 422 and "exactly one of session_id or all" in r.text
+        r = http.post("/v1/turns", content=b"{not json", headers={"Content-Type": "application/json"})
+        assert r.status_code == 422
+        assert http.post("/v1/sessions/nope/end").status_code == 404
+        assert http.get("/v1/stats").json()["turns"] == 0
+
+
+def test_parallel_writers_lose_nothing(api: tuple[str, FastAPI], db_path: Path) -> None:
+    url, _ = api
+    tokens = {user: new_token(db_path, user) for user in ("alice", "bob")}
+    writers, per_writer = 8, 25
+    latencies: list[float] = []
+
+    def write(n: int) -> list[str]:
+        user = "alice" if n % 2 else "bob"
+        with client(url, tokens[user]) as http:
+            sent = []
+            for i in range(per_writer):
+                content = f"{user} writer {n} turn {i}"
+                started = time.perf_counter()
+                r = http.post("/v1/turns", json=turn(content, session_id=f"s{n % 3}", id=f"w{n}-{i}"))
+                latencies.append(time.perf_counter() - started)
+                assert r.status_code == 201, r.text
+                sent.append(content)
+            return sent
+
+    with ThreadPoolExecutor(writers) as pool:
+        sent = [c for batch in pool.map(write, range(writers)) for c in batch]
+    for user in ("alice", "bob"):
+        with client(url, tokens[user]) as http:
+            stored = [t["content"] for s in ("s0", "s1", "s2")
+                      for t in http.get(f"/v1/sessions/{s}/turns").json().get("turns", [])]
+            mine = [c for c in sent if c.startswith(user)]
+            assert sorted(stored) == sorted(mine)          # every acknowledged turn, exactly once, only its user's
+            assert http.get("/v1/stats").json()["turns"] == len(mine) == writers * per_writer // 2
+            seqs = [t["seq"] for t in http.get("/v1/sessions/s1/turns").json()["turns"]]
+            assert seqs == list(range(len(seqs)))          # no gaps or duplicates in a session's order
+    latencies.sort()
+    print(f"\n{len(latencies)} parallel POST /v1/turns: p50 {latencies[len(latencies) // 2] * 1000:.1f} ms, "
+          f"p95 {latencies[int(len(latencies) * 0.95)] * 1000:.1f} ms")
+
+
+def test_turns_return_before_background_consolidation(db_path: Path) -> None:
+    app = make_app(db_path, config=Config(embedder="off", consolidate_every=2))
+    token = new_token(db_path, "alice")
+    ran = threading.Event()
+
+    def slow_step(memory: Any, info: Any, turns: Any) -> None:
+        time.sleep(1.0)
+        ran.set()
+
+    with serving(app) as url, client(url, token) as http:
+        app.state.pool.get("alice").consolidation_steps.append(slow_step)
+        started = time.perf_counter()
+        for i, text in enumerate(["I prefer dark mode in every editor", "Noted, dark mode everywhere",
+                                  "We decided to ship the beta on Friday", "Great, Friday it is"]):
+            assert http.post("/v1/turns", json=turn(text, id=f"t{i}")).status_code == 201
+        took = time.perf_counter() - started
+        assert took < 1.0, f"writes waited for consolidation ({took:.2f}s)"
+        app.state.consolidator.wait_idle()
+        assert ran.is_set()
+        facts = http.get("/v1/facts").json()["facts"]
+        assert any("dark mode" in f["text"] for f in facts)
+        session = http.get("/v1/sessions").json()["sessions"][0]
+        assert session["consolidated_turns"] == 4 and session["status"] == "open"
+
+
+def test_each_endpoint(api: tuple[str, FastAPI], db_path: Path) -> None:
+    url, app = api
+    with client(url, new_token(db_path, "alice")) as http:
+        assert http.get("/v1/health").json() == {"status": "ok", "version": http.get("/v1/health").json()["version"],
+                                                 "auth": True}
+        r = http.post("/v1/turns", json=turn("Actually the deck needs 14 slides, not 12", id="t1", speaker="Maya",
+                                             timestamp="2026-11-02T10:00:00Z"))
+        assert r.status_code == 201 and r.json() == {"id": "t1", "session_id": "s1"}
+        assert http.post("/v1/turns", json=turn("The deck needs 12 slides", "s0",
+                                                timestamp="2026-11-01T10:00:00Z")).status_code == 201
+        assert http.post("/v1/sessions/s0/end").json() == {"session_id": "s0", "status": "ended"}
+        assert http.post("/v1/sessions/s1/end").json()["status"] == "ended"
+        hits = http.get("/v1/recall", params={"q": "how many slides", "k": 3}).json()["hits"]
+        assert hits and {"id", "kind", "text", "score", "timestamp", "session_id", "source_ids"} <= hits[0].keys()
+        assert len(hits) <= 3
+        assert http.get("/v1/recall", params={"q": "slides", "kind": "turn", "session_id": "s1"}).json()["hits"][0][
+            "source_ids"] == ["t1"]
+        facts = http.get("/v1/facts").json()["facts"]
+        assert facts and all(f["text"] for f in facts)
+        every = http.get("/v1/facts", params={"include_superseded": True}).json()["facts"]
+        assert len(every) >= len(facts)
+        history = http.get(f"/v1/facts/{facts[0]['id']}/history").json()
+        assert history["fact_id"] == facts[0]["id"] and history["history"]
+        assert http.get("/v1/facts/999999/history").status_code == 404
+        with client(url, new_token(db_path, "bob")) as bob:
+            assert bob.get("/v1/facts").json()["facts"] == []
+            assert bob.get(f"/v1/facts/{facts[0]['id']}/history").status_code == 404
+        sessions = http.get("/v1/sessions", params={"limit": 1}).json()["sessions"]
+        assert len(sessions) == 1
+        stats = http.get("/v1/stats").json()
+        assert stats["turns"] == 2 and stats["sessions"] == 2 and stats["user_id"] == "alice"
+        forgot = http.post("/v1/forget", json={"session_id": "s0"}).json()["forgot"]
+        assert forgot["turns"] == 1 and forgot["sessions"] == 1
+        assert http.get("/v1/stats").json()["turns"] == 1
+
+
+def test_serve_refuses_beyond_loopback_without_auth(db_path: Path) -> None:
+    check_host("127.0.0.1", auth=False)
+    check_host("localhost", auth=False)
+    check_host("::1", auth=False)
+    check_host("0.0.0.0", auth=True)
+    for host in ("0.0.0.0", "192.168.1.20", "example.org", "::"):
+        with pytest.raises(ValueError, match="without auth"):
+            check_host(host, auth=False)
+    result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--no-auth", "--db", str(db_path)])
+    assert result.exit_code == 2 and "refusing to serve 0.0.0.0 without auth" in result.output
+
+
+def test_no_auth_acts_as_one_user_and_says_so(db_path: Path) -> None:
+    app = make_app(db_path, auth=False, user_id="solo")
+    with serving(app) as url, client(url, None) as http:
+        assert http.post("/v1/turns", json=turn("hello there")).status_code == 201
+        assert http.get("/v1/stats").json()["user_id"] == "solo"
+        assert http.get("/v1/health").json()["auth"] is False
+
