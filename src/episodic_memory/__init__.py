@@ -5,6 +5,8 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 from .config import Config
+from .default import get_store, retrieve
+from .judgments import EpisodicMemory
 from .memory import Memory
 from .retrieve.hit import Hit
 
@@ -13,4 +15,4 @@ try:
 except PackageNotFoundError:  # running from a source tree without an install
     __version__ = "0.0.0+unknown"
 
-__all__ = ["Config", "Hit", "Memory", "__version__"]
+__all__ = ["Config", "EpisodicMemory", "Hit", "Memory", "__version__", "get_store", "retrieve"]

@@ -164,14 +164,15 @@ def _store_file(mem: Memory, parsed: ParsedFile, totals: dict[str, Any], batch: 
 @click.option("--kind", default=None, help="Only this kind of memory (turn, fact, ...).")
 @click.option("--since", default=None, metavar="ISO", help="Only memories from this time on.")
 @click.option("--until", default=None, metavar="ISO", help="Only memories up to this time.")
+@click.option("--as-of", "as_of", default=None, metavar="ISO", help="Answer with what was believed at this time.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of hits.")
 @click.pass_context
 def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, k: int, session_id: str | None,
-           kind: str | None, since: str | None, until: str | None, as_json: bool) -> None:
+           kind: str | None, since: str | None, until: str | None, as_of: str | None, as_json: bool) -> None:
     """Recall the memories most relevant to QUERY."""
     mem = open_memory(ctx, db, user_id)
     try:
-        hits = mem.recall(query, k=k, session_id=session_id, kind=kind, since=since, until=until)
+        hits = mem.recall(query, k=k, session_id=session_id, kind=kind, since=since, until=until, as_of=as_of)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     if as_json:
@@ -301,6 +302,15 @@ from .commands.server import mcp_command, serve, token  # noqa: E402
 main.add_command(mcp_command)
 main.add_command(serve)
 main.add_command(token)
+
+from .commands.judge import judge  # noqa: E402
+
+main.add_command(judge)
+
+from .commands.facts import entities, facts, history, profile  # noqa: E402
+
+for command in (facts, history, entities, profile):
+    main.add_command(command)
 
 
 if __name__ == "__main__":  # pragma: no cover

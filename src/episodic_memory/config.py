@@ -91,7 +91,9 @@ class Config(BaseModel):
     correction_reach: float = Field(
         0.5, description="without an LLM, a correction or decision supersedes the nearest fact it contradicts "
         "down to this similarity")
-    fact_recall_bonus: float = Field(0.05, description="added to a fact hit's score (a distilled memory)")
+    fact_recall_bonus: float = Field(
+        0.05, description="a fact scores this much above the best of its source turns (and gets it on its own "
+        "score): the distilled memory first")
 
     # --- episodes, workstreams, open loops, injection ---------------------------------------------------
     workstream_attach: float = Field(0.55, description="episode↔workstream cosine at or above: attach")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from .config import default_db_path
 from .memory import Memory
+from .retrieve.hit import Hit
 
 _lock = threading.Lock()
 _memories: dict[str, Memory] = {}
@@ -25,3 +27,15 @@ def close_default_memories() -> None:
         for mem in _memories.values():
             mem.close()
         _memories.clear()
+
+
+def get_store() -> Memory:
+    """The seed's name for the default store (``EPISODIC_DB`` or the platform data directory)."""
+    return default_memory()
+
+
+def retrieve(query: str, store: Memory | None = None, k: int = 5, **filters: Any) -> list[Hit]:
+    """The seed's recall: the `k` best memories for `query` from `store` (default: the default store).
+
+    `filters` are `Memory.recall`'s keywords (user_id, session_id, kind, since, until, as_of)."""
+    return (store or default_memory()).recall(query, k, **filters)

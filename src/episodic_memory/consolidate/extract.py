@@ -51,7 +51,7 @@ RULES: list[tuple[str, float, re.Pattern[str]]] = [
         r"\bwe(?:'ll| will| need to| have to| must)\s+(?!go with)\w+", _I)),
     ("identity", 0.8, re.compile(
         r"\b(?:I'm|I am) (?:[A-Z][\w'-]+|(?:a|an) (?:\w+ )?\w*(?:er|or|ist|ian|ant|ent|founder|student|doctor|nurse|"
-        r"chef|parent|mother|father|mom|dad)\b)|\b(?:my name is|i work (?:at|for|as|in)|i live in|i'?m from|"
+        r"chef|parent|mother|father|mom|dad)\b)|\b(?i:my name is|i work (?:at|for|as|in)|i live in|i'?m from|"
         r"i'?m based in|we'?re an? \S+ (?:startup|company|team|agency|firm|business))\b")),
     ("relationship", 0.75, re.compile(
         r"\b[A-Z][\w'-]+(?:,| is) (?:my|our) \w+|\b(?:[Mm]y|[Oo]ur) (?:\w+ ){1,2}(?:is|are) [A-Z][\w'-]+")),
@@ -69,9 +69,11 @@ _STATE = re.compile(r"\b(?:needs?|requires?|has|have|costs?|takes?|wants?|is|are
 _NEGATED_DECISION = re.compile(r"\b(?:haven'?t|hasn'?t|not|never|un)\s*(?:yet\s+)?decid", _I)
 _DISCOURSE = re.compile(
     r"^(?:(?:actually|ok(?:ay)?|so|also|and|but|oh|well|yes|yeah|yep|hey|hi|anyway|btw|honestly|great|right|"
-    r"big news|quick update|small thing|different topic|good news|one more thing|on the [\w ]{1,20} side)"
+    r"big news|quick update|small thing|different topic|good news|one more thing|on the [\w ]{1,20} side|"
+    r"(?:like|as) i (?:said|mentioned)(?: before| earlier)?|again|just to repeat|as a reminder)"
     r"\s*[,:!.—–-]*\s+)+", _I)
 _NOT_CLAUSE = re.compile(r",\s*not\s+([\w€$£%.,-]{1,20}?)(?=\s*(?:[—–;.!]|\s-\s|$))", _I)
+_PREAMBLE = re.compile(r"^[^:]{3,45}:\s+(?=\S)")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9€$£])")
 FILLER = re.compile(
     r"^(?:ok(?:ay)?|sure|thanks?|thank you|cool|great|nice|got it|sounds good|lol|haha|yes|no|yep|nope|right|"
@@ -115,6 +117,8 @@ def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
     """The fact's text: discourse markers off the front; for a correction, the ", not 12" clause taken out and
     returned as what it replaces."""
     text = _DISCOURSE.sub("", sentence).strip()
+    if (head := _PREAMBLE.match(text)) and not re.search(r"\d", head.group(0)):
+        text = text[head.end():]  # "Some context before we dig in: I'm Maya …" → "I'm Maya …"
     replaces = None
     if fact_type == "correction" and (m := _NOT_CLAUSE.search(text)):
         replaces = m.group(1).strip(" ,.")
@@ -138,9 +142,10 @@ _NOT_NAMES = {
 _NAME_RUN = re.compile(r"(?<![\w'])([A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|[A-Z]\b))*)")
 
 
-def find_entities(text: str, known: dict[str, str], speaker: str | None = None) -> list[str]:
+def find_entities(text: str, known: dict[str, str], speaker: str | None = None, context: str = "") -> list[str]:
     """Names in `text`: the store's known names (case-insensitively, with their canonical spelling) and runs of
-    capitalised words that are not sentence-starting common words. The speaker of a first-person statement is one."""
+    capitalised words that are not sentence-starting common words (a word that starts a sentence counts when
+    `context`, the whole turn, also capitalises it mid-sentence). The speaker of a first-person statement is one."""
     found: list[str] = []
     lowered = f" {text.lower()} "
     for key, canonical in known.items():
@@ -148,6 +153,9 @@ def find_entities(text: str, known: dict[str, str], speaker: str | None = None) 
             found.append(canonical)
     for m in _NAME_RUN.finditer(text):
         words = m.group(1).split()
+        if _starts_sentence(text, m.start()) and len(words) == 1 and words[0].lower() not in known and not any(
+                not _starts_sentence(context, c.start()) for c in re.finditer(rf"\b{re.escape(words[0])}\b", context)):
+            continue  # a capital letter that only starts a sentence says nothing
         while words and words[0].lower().strip("'’") in _NOT_NAMES:
             words.pop(0)
         while words and words[-1].lower().strip("'’") in _NOT_NAMES:
@@ -166,6 +174,11 @@ def find_entities(text: str, known: dict[str, str], speaker: str | None = None) 
     return found
 
 
+def _starts_sentence(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip(" \"'(“‘")
+    return not before or before[-1] in ".!?:;—–-\n"
+
+
 def extract_rules(turns: list[StoredTurn], known_names: dict[str, str]) -> list[Candidate]:
     """Typed facts from what the people in the conversation said (not the assistant), precision first."""
     out: list[Candidate] = []
@@ -180,10 +193,11 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str]) -> list[
             fact_type, confidence = found
             text, replaces = clean(sentence, fact_type)
             when = resolve_when(sentence, said_at, future=fact_type in ("plan", "commitment"))
+            entities = find_entities(text, known_names, turn.speaker, turn.content)
+            known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
             out.append(Candidate(
-                text=text, type=fact_type, confidence=confidence, sources=[turn],
-                entities=find_entities(text, known_names, turn.speaker), replaces=replaces,
-                event_ts=when.timestamp() if when else None,
+                text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
+                replaces=replaces, event_ts=when.timestamp() if when else None,
             ))
     return out
 

@@ -23,7 +23,7 @@ from .. import llm
 from ..retrieve.fts import fts_query
 from ..store.facts import Fact, FactStore, NewFact
 from ..store.records import SessionInfo, StoredTurn
-from .extract import Candidate, ExtractionFailed, extract_llm, extract_rules
+from .extract import Candidate, extract_llm, extract_rules
 from .fact_types import FACT_TYPES
 from .gate import DROPPED, contradicts, lexical_similarity, passes_novelty, route
 
@@ -57,6 +57,7 @@ class FactConsolidator:
         self.facts: FactStore = memory.fact_store
         self.embedder = memory.embedder()
         self.counts: Counter[str] = Counter()
+        self.use_llm = _llm_usable()
 
     # --- the pipeline ------------------------------------------------------------------------------------
     def run(self, session_id: str, turns: list[StoredTurn]) -> list[int]:
@@ -64,13 +65,8 @@ class FactConsolidator:
         if not turns:
             return []
         known = self.known_names()
-        if llm.enabled():
-            try:
-                candidates = llm.run(extract_llm(turns, known))
-            except ExtractionFailed:
-                raise  # the session stays flagged; its turns are retried at the next open
-        else:
-            candidates = extract_rules(turns, known)
+        # with an LLM, an outage raises ExtractionFailed: the session stays flagged and is retried at next open
+        candidates = llm.run(extract_llm(turns, known)) if self.use_llm else extract_rules(turns, known)
         candidates = _unique(candidates)
         vectors = self._embed([c.text for c in candidates])
         sample = [f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)]
@@ -81,7 +77,7 @@ class FactConsolidator:
                 added.append(fact_id)
                 sample.append(candidate.text)
         self.facts.count_routes(self.user_id, dict(self.counts))
-        if added and llm.enabled():
+        if added and self.use_llm:
             self.refresh_profiles(added)
         return added
 
@@ -134,7 +130,7 @@ class FactConsolidator:
         """add / update / skip for a candidate near a stored fact."""
         cfg = self.config
         supersedes_type = FACT_TYPES[c.type].supersedes or c.replaces is not None
-        if llm.enabled() and similarity >= cfg.supersede_cosine:
+        if self.use_llm and similarity >= cfg.supersede_cosine:
             user = (f"Stored fact ({best.type}, {best.id}): {best.text}\n"
                     f"Candidate ({c.type}): {c.text}\n"
                     f"Said in: {' | '.join(t.content[:300] for t in c.sources)}")
@@ -210,6 +206,16 @@ class FactConsolidator:
                 self.facts.set_profile(entity_id, " ".join(text.split()), ids)
 
 
+def _llm_usable() -> bool:
+    """True with a working LLM configuration; a broken one (a missing key) is reported and the rules take over,
+    so that consolidation never stalls on configuration."""
+    try:
+        return llm.enabled()
+    except llm.LLMConfigError as exc:
+        log.error("LLM configuration problem (%s); consolidating with the rule-based extractor", exc)
+        return False
+
+
 def _origin(c: Candidate) -> str:
     key = " ".join(c.text.lower().split()) + "|" + ",".join(sorted(str(t.id) for t in c.sources))
     return hashlib.sha1(key.encode()).hexdigest()
@@ -231,6 +237,12 @@ def profile_text(facts: list[Fact], stored: str | None) -> str:
     """An entity's profile: the LLM's when there is one, else its durable facts."""
     if stored:
         return stored
-    durable = [f.text for f in facts if f.route == "durable"] or [f.text for f in facts]
-    return " ".join(t if t.endswith((".", "!", "?")) else t + "." for t in durable[:8])
+    durable = [f for f in facts if f.route == "durable"] or facts
+    durable = sorted(durable, key=lambda f: PROFILE_ORDER.index(f.type) if f.type in PROFILE_ORDER else 99)
+    return " ".join(f.text if f.text.endswith((".", "!", "?")) else f.text + "." for f in durable[:8])
+
+
+# Who someone is comes first in a profile; what they did last Tuesday, last.
+PROFILE_ORDER = ["identity", "relationship", "preference", "decision", "correction", "commitment", "plan",
+                 "knowledge", "event"]
 

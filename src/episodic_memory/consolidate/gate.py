@@ -30,7 +30,13 @@ def route(candidate: Candidate, config: Config) -> tuple[str, float]:
 
 
 def _size(data: bytes) -> int:
-    return len(zlib.compress(data, 9))
+    # raw deflate with fixed Huffman codes: no header, checksum or code table to blur the size of short texts
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_FIXED)
+    return len(deflate.compress(data) + deflate.flush())
+
+
+def _normalise(text: str) -> bytes:
+    return " ".join(re.findall(r"[\w€$£%]+", text.lower())).encode()
 
 
 def novelty(text: str, sample: Sequence[str]) -> float:
@@ -40,10 +46,10 @@ def novelty(text: str, sample: Sequence[str]) -> float:
     """
     if not sample:
         return 1.0
-    body = "\n".join(sample).encode()
-    new = text.strip().lower().encode()
+    body = b"\n".join(_normalise(s) for s in sample)
+    new = _normalise(text)
     alone = _size(new)
-    extra = _size(body.lower() + b"\n" + new) - _size(body.lower())
+    extra = _size(body + b"\n" + new) - _size(body)
     return max(0.0, min(1.0, extra / max(alone, 1)))
 
 

@@ -33,7 +33,8 @@ def load_fact_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: floa
             user_id=user_id,
             details={"type": fact.type, "route": fact.route, "recurrence": fact.recurrence,
                      "event_time": (to_datetime(fact.event_ts) or to_datetime(fact.created_at)).isoformat(),
-                     "entities": fact.entities, "supersedes": fact.supersedes},
+                     "entities": fact.entities, "supersedes": fact.supersedes,
+                     "source_turns": list(fact.source_ids)},
         )
     return hits
 

@@ -164,7 +164,7 @@ class Retriever:
         turns = self.store.turns_by_id(filters.user_id, [i for kind, i in candidates if kind == "turn"])
         others = self._load_others(candidates, filters)
         self._score(candidates, turns, info, now)
-        self._score_others(candidates, others, info, now)
+        self._score_others(candidates, others, info, now, turns)
         ranked = sorted((c for c in candidates.values() if (c.key[0] == "turn" and c.key[1] in turns) or c.key in others),
                         key=lambda c: c.score, reverse=True)
         ranked = self._rerank(query, ranked, turns, others)
@@ -191,8 +191,9 @@ class Retriever:
         return out
 
     def _score_others(self, candidates: dict[tuple[str, int], _Candidate], others: dict[tuple[str, int], Hit],
-                      info: QueryInfo, now: float) -> None:
-        """Derived memories: fused + the kind's bonus + name and time matches + recency (no turn context)."""
+                      info: QueryInfo, now: float, turns: dict[int, StoredTurn]) -> None:
+        """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
+        turns that matched scores at least as well as the best of them (it is their summary)."""
         cfg = self.config
         names = {n.lower() for n in info.names}
         for key, hit in others.items():
@@ -208,6 +209,10 @@ class Retriever:
                 score += cfg.time_bonus
             ts = hit.timestamp.timestamp() if hit.timestamp else now
             c.score = score + recency_bonus(ts, now, cfg)
+            sources = [candidates[("turn", i)].score for i in hit.details.get("source_turns", ())
+                       if i in turns and ("turn", i) in candidates]
+            if sources:
+                c.score = max(c.score, max(sources) + getattr(cfg, f"{key[0]}_recall_bonus", 0.0))
 
     def _score(self, candidates: dict[tuple[str, int], _Candidate], turns: dict[int, StoredTurn], info: QueryInfo,
                now: float) -> None:

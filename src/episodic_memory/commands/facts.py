@@ -1,0 +1,103 @@
+"""`episodic facts | history | entities | profile`: what consolidation made of the turns."""
+
+from __future__ import annotations
+
+import click
+from rich.markup import escape
+from rich.table import Table
+
+from ..cli import age, console, db_option, dump, open_memory
+from ..consolidate.fact_types import FACT_TYPES
+from ..store.facts import Fact
+from ..store.records import to_datetime
+
+
+def _line(fact: Fact) -> str:
+    state = "" if fact.current else f"  [dim](until {to_datetime(fact.valid_to):%Y-%m-%d})[/dim]"
+    repeats = f" ×{fact.recurrence}" if fact.recurrence > 1 else ""
+    return (f"[bold cyan]#{fact.id}[/bold cyan] [magenta]{fact.type}[/magenta]{repeats} {escape(fact.text)}  "
+            f"[dim]({age(to_datetime(fact.created_at))}, {fact.route})[/dim]{state}")
+
+
+@click.command()
+@db_option
+@click.option("--all", "include_superseded", is_flag=True, help="Include superseded facts.")
+@click.option("--type", "types", multiple=True, type=click.Choice(sorted(FACT_TYPES)), help="Only these types.")
+@click.option("--session", "session_id", default=None, help="Only facts from this session.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def facts(ctx: click.Context, db: str | None, user_id: str | None, include_superseded: bool,
+          types: tuple[str, ...], session_id: str | None, as_json: bool) -> None:
+    """List the facts consolidation extracted, newest first."""
+    found = open_memory(ctx, db, user_id).facts(include_superseded=include_superseded, session_id=session_id,
+                                                 types=types or None)
+    if as_json:
+        dump([f.to_dict() for f in found])
+    elif not found:
+        console.print("[dim]no facts yet[/dim]")
+    for fact in [] if as_json else found:
+        console.print(_line(fact), highlight=False)
+
+
+@click.command()
+@db_option
+@click.argument("fact_id", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def history(ctx: click.Context, db: str | None, user_id: str | None, fact_id: int, as_json: bool) -> None:
+    """Walk a fact's supersession chain, newest first."""
+    try:
+        chain = open_memory(ctx, db, user_id).fact_history(fact_id)
+    except KeyError as exc:
+        raise click.BadParameter(exc.args[0], param_hint="FACT_ID") from None
+    if as_json:
+        dump([f.to_dict() for f in chain])
+        return
+    for i, fact in enumerate(chain):
+        lead = "  " if i == 0 else "  ↳ previously "
+        console.print(lead + _line(fact), highlight=False)
+
+
+@click.command()
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def entities(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool) -> None:
+    """People, organisations and projects the facts name, with aliases and who they appear with."""
+    found = open_memory(ctx, db, user_id).entities()
+    if as_json:
+        dump([e.to_dict() for e in found])
+        return
+    if not found:
+        console.print("[dim]no entities yet[/dim]")
+        return
+    table = Table(box=None)
+    for column in ("name", "facts", "also known as", "appears with"):
+        table.add_column(column)
+    for e in found:
+        table.add_row(escape(e.name), str(e.facts), escape(", ".join(e.aliases)),
+                      escape(", ".join(f"{n} ({w})" for n, w in e.related[:4])))
+    console.print(table)
+
+
+@click.command()
+@db_option
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def profile(ctx: click.Context, db: str | None, user_id: str | None, name: str, as_json: bool) -> None:
+    """What is known about NAME (an entity's name or alias, any case)."""
+    try:
+        data = open_memory(ctx, db, user_id).profile(name)
+    except KeyError as exc:
+        raise click.BadParameter(exc.args[0], param_hint="NAME") from None
+    if as_json:
+        dump(data)
+        return
+    aka = f"  [dim](also {escape(', '.join(data['aliases']))})[/dim]" if data["aliases"] else ""
+    console.print(f"[bold]{escape(data['name'])}[/bold]{aka}")
+    console.print(escape(data["profile"] or "(no facts yet)"))
+    for fact in data["facts_list"]:
+        console.print(f"  · [magenta]{fact['type']}[/magenta] {escape(fact['text'])}", highlight=False)
+    if data["related"]:
+        console.print("[dim]appears with: " + escape(", ".join(r["name"] for r in data["related"][:6])) + "[/dim]")

@@ -1,0 +1,248 @@
+"""Consolidation with an LLM, driven by recorded replies: extraction, the referee, profiles, every failure mode."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from episodic_memory import Config, Memory, llm
+from episodic_memory.llm import LLMError
+from episodic_memory.pipeline import consolidate_buffer
+from episodic_memory.session_buffer import SessionBuffer
+
+from .fakes import HashingEmbedder, ScriptedBackend
+
+TUESDAY = datetime(2026, 11, 17, 14, 0, tzinfo=timezone.utc)
+FAST = Config(llm_retries=1, llm_backoff_s=0.01, llm_timeout_s=5)
+
+
+@pytest.fixture
+def backend():
+    scripted = ScriptedBackend()
+    llm.set_backend(scripted, FAST)
+    yield scripted
+    llm.set_backend(None)
+
+
+def facts_reply(*items: dict) -> str:
+    return "Here are the facts:\n```json\n" + json.dumps(list(items)) + "\n```"
+
+
+def say(mem: Memory, session: str, *contents: str, day: int = 17) -> None:
+    for i, content in enumerate(contents):
+        mem.add_turn("user", content, session_id=session, speaker="Maya",
+                     timestamp=datetime(2026, 11, day, 14, i, tzinfo=timezone.utc))
+
+
+def test_a_contradiction_supersedes_with_walkable_history(backend: ScriptedBackend) -> None:
+    backend.replies = {
+        "fact extractor": [
+            facts_reply({"text": "The Series B deck for Northgate has 12 slides", "type": "knowledge",
+                         "entities": ["Northgate"], "confidence": 0.9, "turns": [1]}),
+            facts_reply({"text": "The Series B deck for Northgate has 14 slides", "type": "correction",
+                         "entities": ["Northgate"], "confidence": 0.9, "turns": [1]}),
+        ],
+        "referee": ['{"action": "update", "reason": "the slide count changed"}'],
+    }
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "The Series B deck needs 12 slides.", day=2)
+        mem.end_session("s1")
+        say(mem, "s2", "Actually make it 14 slides, Sarah confirmed.", day=17)
+        mem.end_session("s2")
+        assert len(backend.calls_for("referee")) == 1
+        [current] = mem.facts()
+        chain = mem.fact_history(current.id)
+        assert [f.text for f in chain] == ["The Series B deck for Northgate has 14 slides",
+                                          "The Series B deck for Northgate has 12 slides"]
+        assert chain[1].valid_to == current.valid_from and chain[1].superseded_by == current.id
+        hit = mem.recall("how many slides in the deck", kind="fact")[0]
+        assert hit.text == "The Series B deck for Northgate has 14 slides (previously: 12)"
+        assert mem.recall("slides in the deck", kind="fact", as_of="2026-11-10")[0].text.endswith("12 slides")
+        assert mem.stats()["routes"]["referee_update"] == 1
+
+
+def test_a_restatement_only_bumps_recurrence(backend: ScriptedBackend) -> None:
+    fact = {"text": "Maya prefers bullet points over long paragraphs", "type": "preference", "turns": [1]}
+    backend.replies = {"fact extractor": [facts_reply(fact)]}
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "I prefer bullet points over long paragraphs.", day=2)
+        mem.end_session("s1")
+        say(mem, "s2", "Remember, bullets please, not paragraphs.", day=9)
+        mem.end_session("s2")
+        [only] = mem.facts(include_superseded=True)
+        assert only.recurrence == 2 and len(only.source_ids) == 2
+        assert not backend.calls_for("referee")  # decided by the cheap gates, no LLM referee
+        routes = mem.stats()["routes"]
+        assert routes.get("restated", 0) + routes.get("duplicate", 0) == 1 and routes["durable"] == 1
+
+
+def test_filler_is_dropped_and_bad_items_are_rejected(backend: ScriptedBackend, caplog) -> None:
+    backend.replies = {"fact extractor": [facts_reply(
+        {"text": "ok, thanks!", "type": "knowledge", "turns": [1]},
+        {"text": "Maya is flying to London on Monday evening", "type": "plan", "turns": [2]},
+        {"text": "Mystery", "type": "gossip", "turns": [1]},
+        {"type": "event"},
+        "not an object",
+    )]}
+    with caplog.at_level(logging.WARNING), Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "ok, thanks!", "I'll fly to London on Monday evening.")
+        mem.end_session("s1")
+        assert [f.text for f in mem.facts()] == ["Maya is flying to London on Monday evening"]
+        assert mem.stats()["routes"]["dropped"] == 1
+    assert "unknown type 'gossip'" in caplog.text and "no text" in caplog.text and "not an object" in caplog.text
+
+
+@pytest.mark.parametrize(("ruling", "facts_after"), [("add", 2), ("skip", 1), ("update", 1)])
+def test_the_referee_rules_in_the_ambiguous_band(backend: ScriptedBackend, ruling: str, facts_after: int) -> None:
+    backend.replies = {
+        "fact extractor": [
+            facts_reply({"text": "Dev owns the Airflow migration", "type": "commitment"}),
+            facts_reply({"text": "Sarah owns the Airflow migration", "type": "commitment"}),
+        ],
+        "referee": [json.dumps({"action": ruling, "reason": "recorded"})],
+    }
+    a = HashingEmbedder().embed(["Dev owns the Airflow migration", "Sarah owns the Airflow migration"])
+    similarity = float(a[0] @ a[1])
+    assert Config().supersede_cosine <= similarity < Config().duplicate_cosine  # the band, by construction
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "Dev runs the migration.")
+        mem.end_session("s1")
+        say(mem, "s2", "Sarah runs the migration now.", day=18)
+        mem.end_session("s2")
+        assert len(mem.facts()) == facts_after
+        assert len(backend.calls_for("referee")) == 1
+        assert len(mem.facts(include_superseded=True)) == (1 if ruling == "skip" else 2)
+
+
+def test_relative_dates_are_resolved_against_the_turn(backend: ScriptedBackend) -> None:
+    backend.replies = {"fact extractor": [facts_reply(
+        {"text": "Sarah spoke to Tomás", "type": "event", "when": "yesterday", "turns": [1]},
+        {"text": "Maya flew to Porto", "type": "event", "when": "last Saturday", "turns": [1]},
+        {"text": "The partner meeting is in London", "type": "plan", "when": "2026-12-01", "turns": [1]},
+        {"text": "Dev gets quotes", "type": "commitment", "when": "next Friday", "turns": [1]},
+    )]}
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        mem.add_turn("user", "Lots happened.", session_id="s", timestamp=TUESDAY)
+        mem.end_session("s")
+        when = {f.text: datetime.fromtimestamp(f.event_ts, timezone.utc).date().isoformat() for f in mem.facts()}
+        assert when == {"Sarah spoke to Tomás": "2026-11-16", "Maya flew to Porto": "2026-11-14",
+                        "The partner meeting is in London": "2026-12-01", "Dev gets quotes": "2026-11-27"}
+
+
+@pytest.mark.parametrize("reply", ["", "   ", "I cannot help with that.", "```json\n{\"oops\": \n```"])
+def test_a_backend_saying_nothing_usable_means_no_facts_and_no_crash(backend: ScriptedBackend, reply: str) -> None:
+    backend.replies = {"fact extractor": [reply]}
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "We decided to ship on Friday.")
+        mem.end_session("s1")
+        assert mem.facts() == []
+        assert mem.sessions()[0].needs_consolidation is False  # consolidated: there was nothing to keep
+
+
+def test_a_truncated_reply_keeps_the_complete_facts(backend: ScriptedBackend) -> None:
+    backend.replies = {"fact extractor": [
+        '[{"text": "Maya decided to use Airflow", "type": "decision", "turns": [1]}, {"text": "Dev owns the mig']}
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "We decided to use Airflow; Dev owns the migration.")
+        mem.end_session("s1")
+        assert [f.text for f in mem.facts()] == ["Maya decided to use Airflow"]
+
+
+def test_a_failing_backend_leaves_the_turns_and_retries_at_next_open(backend: ScriptedBackend, tmp_path: Path
+                                                                      ) -> None:
+    backend.replies = {"fact extractor": [LLMError("503 overloaded")]}
+    db = tmp_path / "m.db"
+    with Memory(db, embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
+        mem.end_session("s1")
+        assert len(backend.calls_for("fact extractor")) == 2  # one retry, then give up for now
+        assert mem.facts() == [] and mem.sessions()[0].needs_consolidation
+        assert mem.recall("Airflow")[0].kind == "turn"  # the turn is intact and recallable
+    backend.replies = {"fact extractor": [facts_reply(
+        {"text": "Maya decided to migrate the pipeline to Airflow", "type": "decision", "turns": [1]})]}
+    with Memory(db, embedder=HashingEmbedder()) as mem:  # the next open retries
+        assert [f.text for f in mem.facts()] == ["Maya decided to migrate the pipeline to Airflow"]
+        assert not mem.sessions()[0].needs_consolidation
+
+
+def test_a_backend_that_raises_anything_is_contained(backend: ScriptedBackend) -> None:
+    backend.replies = {"fact extractor": [RuntimeError("bug in a custom backend")]}
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
+        mem.end_session("s1")
+        assert mem.sessions()[0].needs_consolidation and mem.stats()["turns"] == 1
+
+
+def test_the_referee_failing_falls_back_to_rules(backend: ScriptedBackend) -> None:
+    backend.replies = {
+        "fact extractor": [
+            facts_reply({"text": "The deck for Northgate has 12 slides", "type": "knowledge"}),
+            facts_reply({"text": "The deck for Northgate has 14 slides", "type": "correction"}),
+        ],
+        "referee": ["no idea, sorry"],
+    }
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "The deck needs 12 slides.")
+        mem.end_session("s1")
+        say(mem, "s2", "Correction: 14 slides.", day=18)
+        mem.end_session("s2")
+        [current] = mem.facts()
+        assert current.text.endswith("14 slides") and current.supersedes is not None  # a correction supersedes
+
+
+def test_profiles_are_written_by_the_llm_and_refreshed_when_facts_change(backend: ScriptedBackend) -> None:
+    backend.replies = {
+        "fact extractor": [
+            facts_reply({"text": "Sarah is the CFO of Lumen Analytics", "type": "relationship",
+                         "entities": ["Sarah", "Lumen Analytics"]}),
+            facts_reply({"text": "Sarah wants 2.2% monthly churn for SMB customers", "type": "preference",
+                         "entities": ["Sarah"]}),
+        ],
+        "profile writer": ["Sarah is Lumen Analytics' CFO.", "Sarah is the CFO; she is conservative on churn."],
+    }
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "Sarah, our CFO, owns the model.")
+        mem.end_session("s1")
+        assert mem.profile("sarah")["profile"] == "Sarah is Lumen Analytics' CFO."
+        say(mem, "s2", "Sarah wants 2.2% churn for SMB.", day=18)
+        mem.end_session("s2")
+        assert mem.profile("Sarah")["profile"] == "Sarah is the CFO; she is conservative on churn."
+        assert ("Lumen Analytics", 1) in next(e for e in mem.entities() if e.name == "Sarah").related
+
+
+def test_consolidate_buffer_runs_the_pipeline(backend: ScriptedBackend) -> None:
+    backend.replies = {"fact extractor": [facts_reply(
+        {"text": "The Series B deck needs 14 slides", "type": "decision", "entities": ["Sarah"], "turns": [1]})]}
+    buf = SessionBuffer("session-1")
+    buf.append_turn("user", "The Series B deck needs 14 slides, Sarah confirmed.")
+    buf.append_turn("assistant", "Noted — updating the outline to 14.")
+    added = asyncio.run(consolidate_buffer(buf))
+    assert [f.text for f in added] == ["The Series B deck needs 14 slides"]
+    assert asyncio.run(consolidate_buffer(buf)) == []  # idempotent
+    assert "[1] (" in backend.calls_for("fact extractor")[0][1]  # turns are numbered with their dates
+
+
+def test_consolidate_buffer_without_an_llm_uses_the_rules() -> None:
+    buf = SessionBuffer("session-1")
+    buf.append_turn("user", "The Series B deck needs 14 slides, Sarah confirmed.")
+    buf.append_turn("assistant", "Noted — updating the outline to 14.")
+    added = asyncio.run(consolidate_buffer(buf))
+    assert [(f.type, f.text) for f in added] == [("knowledge", "The Series B deck needs 14 slides, Sarah confirmed.")]
+
+
+def test_a_broken_llm_configuration_falls_back_to_rules(monkeypatch, caplog) -> None:
+    monkeypatch.setenv("EPISODIC_LLM", "anthropic")  # and no ANTHROPIC_API_KEY
+    llm.set_backend(None)
+    try:
+        with caplog.at_level(logging.ERROR), Memory(":memory:", embedder=HashingEmbedder()) as mem:
+            say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
+            mem.end_session("s1")
+            assert [f.type for f in mem.facts()] == ["decision"]
+        assert "ANTHROPIC_API_KEY" in caplog.text
+    finally:
+        llm.set_backend(None)

@@ -1,0 +1,229 @@
+"""Facts without an LLM: the rule extractor, the gates, supersession with history, entities, time travel."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from episodic_memory import Config, Memory
+from episodic_memory.cli import main
+from episodic_memory.consolidate.extract import (
+    classify_sentence,
+    clean,
+    extract_rules,
+    find_entities,
+    is_filler,
+)
+from episodic_memory.consolidate.fact_types import FACT_TYPES
+from episodic_memory.consolidate.gate import contradicts, novelty, previously, route, salience
+from episodic_memory.ingest import parse_file, sample_path
+from episodic_memory.store.records import StoredTurn
+
+from .fakes import HashingEmbedder
+
+NOV_17 = datetime(2026, 11, 17, 14, 9, tzinfo=timezone.utc)  # a Tuesday
+
+
+def turn(content: str, role: str = "user", speaker: str | None = "Maya", ts: datetime = NOV_17, id: int = 1
+         ) -> StoredTurn:
+    return StoredTurn(id, "default", "s", id, role, content, ts.timestamp(), ts.timestamp(), speaker, None)
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("We decided to migrate the analytics pipeline from cron to Airflow.", "decision"),
+    ("Let's go with Sarah's numbers for the base case.", "decision"),
+    ("Actually, the deck needs 14 slides, not 12 — Sarah confirmed.", "correction"),
+    ("The deck needs 14 slides, not 12.", "correction"),
+    ("I prefer bullet points over long paragraphs.", "preference"),
+    ("I don't like meetings before 10am.", "preference"),
+    ("Remind me to book the flight to London tonight.", "commitment"),
+    ("I'll send the model to Sarah by Friday.", "commitment"),
+    ("I'm Maya Okafor, co-founder and CEO of Lumen Analytics.", "identity"),
+    ("I work at a bakery in Porto these days.", "identity"),
+    ("Sarah, our CFO, owns the financial model.", "relationship"),
+    ("Dev proposed cutover on Monday 30 November.", "plan"),
+    ("Our nightly export failed again last night.", "event"),
+    ("The Series B deck needs 12 slides.", "knowledge"),
+])
+def test_rules_type_what_people_say(sentence: str, expected: str) -> None:
+    found = classify_sentence(sentence, NOV_17)
+    assert found is not None and found[0] == expected
+
+
+@pytest.mark.parametrize("sentence", [
+    "ok sounds good. thanks!", "What did Sarah flag on churn?", "That's exactly what I was thinking.",
+    "We haven't decided on hosting yet.", "Looks right to me honestly.",
+])
+def test_rules_keep_quiet_on_what_is_not_a_fact(sentence: str) -> None:
+    assert classify_sentence(sentence, NOV_17) is None
+
+
+def test_assistant_turns_are_not_mined_and_filler_is_filler() -> None:
+    assert extract_rules([turn("We decided to ship on Friday.", role="assistant")], {}) == []
+    assert is_filler("ok, thanks!") and is_filler("Sounds good, great")
+    assert not is_filler("The deck needs 14 slides")
+
+
+def test_corrections_lose_their_not_clause_and_remember_it() -> None:
+    assert clean("Actually, the deck needs 14 slides, not 12 — Sarah confirmed.", "correction") == (
+        "The deck needs 14 slides — Sarah confirmed.", "12")
+    assert contradicts("The deck needs 14 slides", "The Series B deck needs 12 slides.", "12")
+    assert not contradicts("The deck needs 12 slides", "The Series B deck needs 12 slides.")
+    assert previously("The deck needs 14 slides — Sarah confirmed.", "The Series B deck needs 12 slides.") == "12"
+    assert previously("Hosting is managed now", "We run Airflow on a test VM") == "We run Airflow on a test VM"
+
+
+def test_relative_dates_resolve_against_the_turn() -> None:
+    facts = extract_rules([turn("She spoke to Tomás yesterday about the deck."),
+                           turn("I'll ask Dev to get quotes by next Friday.", id=2)], {})
+    when = {f.type: datetime.fromtimestamp(f.event_ts, timezone.utc).date().isoformat() for f in facts}
+    assert when == {"event": "2026-11-16", "commitment": "2026-11-27"}
+
+
+def test_entities_come_from_known_names_and_capitals_not_sentence_starts() -> None:
+    known = {"sarah": "Sarah"}
+    assert find_entities("Honestly the deck is late; sarah knows.", known) == ["Sarah"]
+    assert "Some" not in find_entities("Some context: I met Tomás Ferreira at Northgate Ventures.", {})
+    assert find_entities("I met Tomás Ferreira at Northgate Ventures.", {}, speaker="Maya") == [
+        "Maya", "Tomás Ferreira", "Northgate Ventures"]
+
+
+def test_salience_routes_and_recurrence_is_capped() -> None:
+    cfg = Config()
+    assert salience("correction", 1.0, 0, cfg) >= cfg.durable_floor
+    assert salience("event", 0.6, 0, cfg) < cfg.durable_floor
+    assert salience("event", 0.6, 20, cfg) == pytest.approx(salience("event", 0.6, 0, cfg) + cfg.recurrence_cap)
+    candidate = extract_rules([turn("We decided to keep both systems running until Monday.")], {})[0]
+    assert route(candidate, cfg)[0] == "durable"
+    assert set(FACT_TYPES) == {"identity", "preference", "decision", "correction", "commitment", "plan", "event",
+                               "relationship", "knowledge"}
+
+
+def test_gzip_novelty_tells_a_restatement_from_news() -> None:
+    sample = ["The Series B deck needs 12 slides.", "Maya prefers bullet points over long paragraphs."]
+    assert novelty("the series b deck needs 12 slides", sample) < Config().novelty_floor
+    assert novelty("Dev proposed the Airflow cutover for Monday 30 November.", sample) > 0.5
+
+
+def _sample_memory(path: Path | str = ":memory:", **kw) -> Memory:
+    mem = Memory(path, embedder=HashingEmbedder(), **kw)
+    parsed = parse_file(str(sample_path()))
+    mem.add_turns(parsed.turns)
+    for session_id in dict.fromkeys(t["session_id"] for t in parsed.turns):
+        mem.end_session(session_id)
+    return mem
+
+
+def test_the_bundled_sample_yields_typed_facts_and_the_correction_supersedes_offline() -> None:
+    with _sample_memory() as mem:
+        types = {f.type for f in mem.facts()}
+        assert {"identity", "preference", "decision", "correction", "commitment", "relationship"} <= types
+        correction = next(f for f in mem.facts(types=["correction"]) if "14 slides" in f.text)
+        old = mem.fact_history(correction.id)[1]
+        assert "12 slides" in old.text and old.valid_to is not None and old.superseded_by == correction.id
+        hits = mem.recall("how many slides does the deck need", k=5, kind="fact")
+        assert hits[0].text == "The deck needs 14 slides — Sarah confirmed (previously: 12)"
+        assert hits[0].source_ids and all(h.kind == "fact" for h in hits)
+        assert not any("12 slides" in h.text and "previously" not in h.text for h in hits)
+        # time travel: before the correction, the deck had 12 slides
+        then = mem.recall("how many slides does the deck need", k=3, kind="fact", as_of="2026-11-10")
+        assert then[0].text == "The Series B deck needs 12 slides."
+        assert mem.stats()["routes"]["superseded"] == 1
+
+
+def test_consolidating_twice_adds_nothing() -> None:
+    with _sample_memory() as mem:
+        before = [(f.id, f.recurrence) for f in mem.facts(include_superseded=True)]
+        for info in mem.sessions():
+            mem.store.mark_for_consolidation(info.user_id, info.session_id)
+            mem.consolidate(info.user_id, info.session_id)
+        from episodic_memory.consolidate.facts import FactConsolidator
+        FactConsolidator(mem, mem.user_id).run("s1", mem.session_turns("s1"))  # the same turns once more
+        assert [(f.id, f.recurrence) for f in mem.facts(include_superseded=True)] == before
+
+
+def test_a_restatement_in_a_later_session_bumps_recurrence() -> None:
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        mem.add_turn("user", "I prefer bullet points over long paragraphs.", session_id="a")
+        mem.end_session("a")
+        mem.add_turn("user", "Like I said, I prefer bullet points over long paragraphs.", session_id="b")
+        mem.end_session("b")
+        [fact] = mem.facts()
+        assert fact.recurrence == 2 and len(fact.source_ids) == 2
+        assert fact.salience == pytest.approx(salience("preference", 0.8, 1, mem.config))
+        assert sum(mem.stats()["routes"].get(r, 0) for r in ("restated", "duplicate")) == 1
+
+
+def test_without_an_embedder_dedup_falls_back_to_word_overlap() -> None:
+    with Memory(":memory:", config=Config(embedder="off")) as mem:
+        mem.add_turn("user", "The launch checklist needs 9 items.", session_id="a")
+        mem.end_session("a")
+        mem.add_turn("user", "Correction: the launch checklist needs 11 items, not 9.", session_id="b")
+        mem.end_session("b")
+        [current] = mem.facts()
+        assert "11 items" in current.text and current.supersedes is not None
+        assert mem.recall("launch checklist items", kind="fact")[0].text.endswith("(previously: 9)")
+
+
+def test_entities_link_aliases_case_insensitively_with_edges(tmp_path: Path) -> None:
+    with _sample_memory(tmp_path / "m.db") as mem:
+        names = {e.name: e for e in mem.entities()}
+        assert "Maya" in names["Maya Okafor"].aliases and "Tomás" in names["Tomás Ferreira"].aliases
+        assert ("Sarah", 4) in names["Maya Okafor"].related
+        profile = mem.profile("MAYA")
+        assert profile["name"] == "Maya Okafor" and "bullet points" in profile["profile"]
+        with pytest.raises(KeyError, match="no entity named 'Nobody'"):
+            mem.profile("Nobody")
+
+
+def test_cli_history_entities_profile_and_recall_show_the_correction(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    runner = CliRunner()
+    env = {"EPISODIC_EMBEDDER": "off"}
+    result = runner.invoke(main, ["ingest", "--db", db, str(sample_path())], env=env)
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["recall", "--db", db, "how many slides does the deck need", "--json"], env=env)
+    hits = json.loads(result.output)
+    assert any(h["kind"] == "fact" and h["text"].endswith("(previously: 12)") for h in hits[:5])
+    facts = json.loads(runner.invoke(main, ["facts", "--db", db, "--type", "correction", "--json"], env=env).output)
+    fact_id = next(f["id"] for f in facts if "14 slides" in f["text"])
+    history = runner.invoke(main, ["history", "--db", db, str(fact_id)], env=env)
+    assert history.exit_code == 0 and "previously" in history.output and "12 slides" in history.output
+    assert runner.invoke(main, ["history", "--db", db, "99999"], env=env).exit_code == 2
+    entities = json.loads(runner.invoke(main, ["entities", "--db", db, "--json"], env=env).output)
+    assert entities[0]["name"] == "Maya Okafor"
+    profile = runner.invoke(main, ["profile", "--db", db, "tomás"], env=env)
+    assert profile.exit_code == 0 and "Tomás Ferreira" in profile.output
+    assert runner.invoke(main, ["profile", "--db", db, "nobody"], env=env).exit_code == 2
+    stats = json.loads(runner.invoke(main, ["stats", "--db", db, "--json"], env=env).output)
+    assert stats["routes"]["durable"] > 0 and stats["facts"] > 0
+
+
+def test_unknown_kind_is_a_clear_error() -> None:
+    with Memory(":memory:", config=Config(embedder="off")) as mem, pytest.raises(ValueError, match="unknown kind"):
+        mem.recall("anything", kind="nope")
+
+
+CANARY = "Zqxvortex"
+
+
+def test_forget_reaches_facts_entities_and_their_index(tmp_path: Path) -> None:
+    db_path = tmp_path / "m.db"
+    with Memory(db_path, embedder=HashingEmbedder()) as mem:
+        mem.add_turn("user", f"We decided to hire {CANARY} Okafor as our data engineer.", session_id="a")
+        mem.add_turn("user", "I prefer bullet points over long paragraphs.", session_id="b")
+        mem.end_session("a")
+        mem.end_session("b")
+        assert any(CANARY in e.name for e in mem.entities())
+        assert mem.recall(CANARY, kind="fact")
+        mem.forget(session_id="a")
+        assert mem.recall(CANARY, kind="fact") == [] and not any(CANARY in e.name for e in mem.entities())
+        assert len(mem.facts()) == 1 and mem.store.vector_counts(mem.user_id)
+        blobs = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+        assert CANARY.encode() not in blobs and CANARY.lower().encode() not in blobs
+        mem.forget(all=True)
+        assert mem.facts() == [] and mem.entities() == [] and mem.stats()["routes"] == {}
