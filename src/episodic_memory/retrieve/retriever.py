@@ -30,7 +30,7 @@ from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
 from .fts import fts_query
 from .hit import Hit
-from .kinds import KINDS
+from .kinds import CODES, KINDS
 from .query import QueryInfo, analyze
 
 log = logging.getLogger(__name__)
@@ -111,8 +111,8 @@ class Retriever:
 
     # --- recall --------------------------------------------------------------------------------------
     def recall(self, query: str, k: int, filters: RecallFilters, *, now: float | None = None) -> list[Hit]:
-        if filters.kind is not None and filters.kind != "turn" and filters.kind not in KINDS:
-            known = ", ".join(["turn", *KINDS])
+        if filters.kind is not None and filters.kind != "turn" and filters.kind not in CODES:
+            known = ", ".join(["turn", *CODES])
             raise ValueError(f"unknown kind {filters.kind!r}: use one of {known}")
         if k <= 0:
             return []
