@@ -23,7 +23,7 @@ from bench.datasets import Conversation, Question
 from bench.metrics import QuestionResult, aggregate, score_question
 
 ROOT = Path(__file__).resolve().parents[1]
-SYSTEMS = ("episodic", "bm25s", "dense")
+SYSTEMS = ("episodic", "episodic-turns", "bm25s", "dense")
 
 
 def import_episodic() -> Any:
@@ -41,7 +41,9 @@ class EpisodicSystem:
 
     name = "episodic"
 
-    def __init__(self) -> None:
+    def __init__(self, kind: str | None = None) -> None:
+        """`kind="turn"` recalls raw turns only: the same store without facts, to show what facts add."""
+        self.kind = kind
         self._memory_cls = import_episodic().Memory
         self._tmp: Path | None = None
         self._mem: Any = None
@@ -63,7 +65,7 @@ class EpisodicSystem:
             self._mem.end_session(session.session_id)
 
     def search(self, query: str, k: int) -> list[RetrievedHit]:
-        hits = self._mem.recall(query, k=k)
+        hits = self._mem.recall(query, k=k, kind=self.kind)
         return [
             RetrievedHit([str(s) for s in h.source_ids], h.text, float(h.score), str(h.kind)) for h in hits
         ]
@@ -80,6 +82,8 @@ class EpisodicSystem:
 def make_system(name: str) -> Retriever:
     if name == "episodic":
         return EpisodicSystem()
+    if name == "episodic-turns":
+        return EpisodicSystem(kind="turn")
     if name == "bm25s":
         return BM25sBaseline()
     if name == "dense":

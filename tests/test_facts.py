@@ -227,3 +227,17 @@ def test_forget_reaches_facts_entities_and_their_index(tmp_path: Path) -> None:
         assert CANARY.encode() not in blobs and CANARY.lower().encode() not in blobs
         mem.forget(all=True)
         assert mem.facts() == [] and mem.entities() == [] and mem.stats()["routes"] == {}
+
+
+def test_facts_stored_without_an_embedder_get_vectors_later(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with Memory(db, config=Config(embedder="off")) as mem:
+        mem.add_turn("user", "We decided to migrate the analytics pipeline to Airflow.", session_id="a")
+        mem.end_session("a")
+    embedder = HashingEmbedder()
+    with Memory(db, embedder=embedder) as mem:
+        assert mem.index() == 2  # the turn and the fact
+        counts = mem.store.vector_counts(mem.user_id)
+        assert counts == {embedder.model_id: 2}
+        hit = mem.recall("migrate the pipeline to Airflow", kind="fact")[0]
+        assert "dense" in hit.details["legs"]

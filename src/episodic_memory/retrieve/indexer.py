@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable
 
 from ..models.embedder import Embedder
+from ..store.facts import FactStore
 from ..store.sqlite import SQLiteStore
 from .retriever import embedding_text
 
@@ -23,6 +24,7 @@ class Indexer:
         self._embedder = embedder
         self.batch = batch
         self._checked_upto: dict[str, int] = {}   # model -> every turn id up to here has a vector
+        self._facts_checked_upto: dict[str, int] = {}  # model -> every fact id up to here has a vector
         self._lock = threading.Lock()
 
     def embed_pending(self, progress: Callable[[int], None] | None = None) -> int:
@@ -51,6 +53,28 @@ class Indexer:
                 if progress:
                     progress(len(turns))
             self._checked_upto[model] = newest
+            done += self._embed_facts(embedder, progress)
+        return done
+
+    def _embed_facts(self, embedder: Embedder, progress: Callable[[int], None] | None) -> int:
+        """Facts stored while no embedder was available (or under another model) get their vectors now."""
+        model = embedder.model_id
+        facts = FactStore(self.store)
+        newest = facts.max_id()
+        after = self._facts_checked_upto.get(model, 0)
+        done = 0
+        while after < newest:
+            batch = facts.missing_vectors(model, self.batch, after=after)
+            if not batch:
+                break
+            vectors = embedder.embed([f.text for f in batch])
+            self.store.add_vectors(model, [("fact", f.id, f.user_id, f.session_id, f.created_at, v.tobytes())
+                                           for f, v in zip(batch, vectors, strict=True)])
+            after = batch[-1].id
+            done += len(batch)
+            if progress:
+                progress(len(batch))
+        self._facts_checked_upto[model] = newest
         return done
 
     def pending(self) -> int:
@@ -63,3 +87,4 @@ class Indexer:
     def forget_watermarks(self) -> None:
         with self._lock:
             self._checked_upto.clear()
+            self._facts_checked_upto.clear()

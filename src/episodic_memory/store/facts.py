@@ -203,13 +203,17 @@ class FactStore:
             cursor = prev
         return [*reversed(newer), start, *older]
 
-    def missing_vectors(self, model: str, limit: int) -> list[Fact]:
+    def missing_vectors(self, model: str, limit: int, after: int = 0) -> list[Fact]:
+        """Facts (of every user) with id > `after` that have no vector of `model`, oldest first."""
         rows = self.store._query(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE id NOT IN "
-            "(SELECT item_id FROM vectors WHERE kind = 'fact' AND model = ?) ORDER BY id LIMIT ?",
-            (model, limit),
+            f"SELECT {_FACT_COLUMNS} FROM facts f WHERE id > ? AND NOT EXISTS (SELECT 1 FROM vectors v "
+            "WHERE v.kind = 'fact' AND v.item_id = f.id AND v.model = ?) ORDER BY id LIMIT ?",
+            (after, model, limit),
         )
         return [_fact(r) for r in rows]
+
+    def max_id(self) -> int:
+        return self.store._query("SELECT coalesce(max(id), 0) FROM facts")[0][0]
 
     def count(self, user_id: str) -> dict[str, int]:
         rows = self.store._query(
@@ -250,7 +254,7 @@ class FactStore:
                     row = db.execute("SELECT id FROM entities WHERE user_id = ? AND name = ?",
                                      (user_id, name)).fetchone()
                 if row is None:
-                    entity_id = self._longer_name(db, user_id, name)
+                    entity_id = self._longer_name(db, user_id, name) or self._shorter_name(db, user_id, name)
                     if entity_id is None:
                         entity_id = db.execute(
                             "INSERT INTO entities (user_id, name, updated_at) VALUES (?, ?, ?)", (user_id, name, now)
@@ -278,6 +282,18 @@ class FactStore:
         rows = db.execute("SELECT id FROM entities WHERE user_id = ? AND name LIKE ? ESCAPE '\\'",
                           (user_id, name.replace("%", "\\%").replace("_", "\\_") + " %")).fetchall()
         return rows[0][0] if len(rows) == 1 else None
+
+    @staticmethod
+    def _shorter_name(db: sqlite3.Connection, user_id: str, name: str) -> int | None:
+        """"Maya Okafor" after a known "Maya": the same entity, now under its full name ("Maya" stays an alias)."""
+        first = name.split()[0]
+        if " " not in name or len(first) < 3:
+            return None
+        row = db.execute("SELECT id FROM entities WHERE user_id = ? AND name = ?", (user_id, first)).fetchone()
+        if row is None:
+            return None
+        db.execute("UPDATE entities SET name = ?, updated_at = ? WHERE id = ?", (name, time.time(), row[0]))
+        return row[0]
 
     def entities(self, user_id: str) -> list[Entity]:
         rows = self.store._query(
