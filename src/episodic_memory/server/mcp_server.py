@@ -139,9 +139,11 @@ def create_server(tools: MemoryTools) -> MCPServer:
 
     @server.tool(annotations=READ_ONLY)
     @_explained
-    def workstreams() -> str:
+    def workstreams(
+        include_hypotheses: Annotated[bool, Field(description="also threads seen in one session so far")] = False,
+    ) -> str:
         """Ongoing workstreams (projects that span conversations), most recent first. JSON list."""
-        return _json([to_data(w) for w in mem.workstreams()])
+        return _json([to_data(w) for w in mem.workstreams(include_hypotheses=include_hypotheses)])
 
     @server.tool(annotations=READ_ONLY)
     @_explained

@@ -229,7 +229,7 @@ def create_app(
     @app.exception_handler(ValueError)
     async def _bad_value(_: Request, exc: ValueError) -> JSONResponse:
         # Memory's own checks (ids, times) name the field in their message.
-        return JSONResponse({"detail": str(exc)}, status_code=status.HTTP_422_UNPROCESSABLE_ENTITY)
+        return JSONResponse({"detail": str(exc)}, status_code=422)
 
     @app.get("/v1/health", tags=["service"])
     def health() -> dict[str, Any]:
