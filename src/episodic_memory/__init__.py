@@ -6,6 +6,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from .config import Config
 from .default import get_store, retrieve
+from .inject import EpisodicInjector
 from .judgments import EpisodicMemory
 from .memory import Memory
 from .retrieve.hit import Hit
@@ -15,4 +16,4 @@ try:
 except PackageNotFoundError:  # running from a source tree without an install
     __version__ = "0.0.0+unknown"
 
-__all__ = ["Config", "EpisodicMemory", "Hit", "Memory", "__version__", "get_store", "retrieve"]
+__all__ = ["Config", "EpisodicInjector", "EpisodicMemory", "Hit", "Memory", "__version__", "get_store", "retrieve"]

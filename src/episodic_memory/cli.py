@@ -312,6 +312,11 @@ from .commands.facts import entities, facts, history, profile  # noqa: E402
 for command in (facts, history, entities, profile):
     main.add_command(command)
 
+from .commands.threads import brief, loop, loops, workstreams  # noqa: E402
+
+for command in (loops, workstreams, loop, brief):
+    main.add_command(command)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -98,10 +98,26 @@ class Config(BaseModel):
     # --- episodes, workstreams, open loops, injection ---------------------------------------------------
     workstream_attach: float = Field(0.55, description="episode↔workstream cosine at or above: attach")
     workstream_judge_floor: float = Field(0.38, description="from here to workstream_attach: the LLM judges")
+    workstream_attach_lexical: float = Field(
+        0.30, description="workstream_attach without an embedder (bag-of-words cosines run lower; sample: 0.33-0.45)")
+    workstream_judge_floor_lexical: float = Field(0.18, description="workstream_judge_floor without an embedder")
+    workstream_judge_candidates: int = Field(3, ge=1, description="at most this many workstreams shown to the judge")
+    workstream_active_days: float = Field(14.0, description="a confirmed workstream active within this is 'active'")
+    episode_summary_sentences: int = Field(3, ge=1, le=3, description="sentences in an extractive episode summary")
+    episode_keyphrases: int = Field(8, ge=1, description="keyphrases kept per episode")
+    loop_duplicate_overlap: float = Field(
+        0.6, description="a new loop sharing this share of a stored loop's words is that loop, said again")
+    loop_resolve_overlap: float = Field(
+        0.5, description="evidence must cover this share of a loop's words to close it (without an LLM)")
+    loop_dedup_days: float = Field(14.0, description="loops closed this recently absorb restatements, not reopen")
     inject_max_memories: int = Field(5, description="at most this many memories in [Recalled context]")
     inject_repeat_after_turns: int = Field(30, description="an injected memory may come back after this many turns")
     inject_token_budget: int = Field(600, description="the injected block is cut to about this many tokens")
     inject_min_score: float = Field(0.0, description="hits scoring below this are not injected")
+    inject_workstreams: int = Field(2, ge=0, description="confirmed workstreams in [Ongoing work] (first turn only)")
+    inject_loops_per_workstream: int = Field(3, ge=0, description="open loops shown under each of them")
+    inject_memory_chars: int = Field(300, ge=40, description="an injected memory is cut to this many characters")
+    brief_max_items: int = Field(20, ge=1, description="at most this many entries per section of the briefing")
 
     # --- judgments -------------------------------------------------------------------------------------
     utility_weight: float = Field(0.5, ge=0, description="α in rank = similarity × (1 + α · utility)")

@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .brief import Brief, build_brief
 from .capture.journal import Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport, to_epoch
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
@@ -15,13 +16,15 @@ from .consolidate import ConsolidationStep, default_steps
 from .consolidate.facts import profile_text
 from .models.embedder import Embedder, load_embedder
 from .models.reranker import Reranker, load_reranker
-from .retrieve import fact_hits  # noqa: F401  (registers facts with recall)
+from .retrieve import fact_hits, thread_hits  # noqa: F401  (register facts, episodes, workstreams with recall)
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.retriever import RecallFilters, Retriever
+from .store import threads
 from .store.facts import Entity, Fact, FactStore
 from .store.records import SessionInfo, StoredTurn
 from .store.sqlite import SQLiteStore
+from .store.threads import Episode, Loop, Workstream
 
 if TYPE_CHECKING:
     from .judgments.memory import JudgmentMemory
@@ -303,6 +306,30 @@ class Memory:
         reranker = self.reranker()
         stats["reranker"] = reranker.model_id if reranker else "off"
         return stats
+
+    # --- where were we: episodes, workstreams, open loops, the briefing ------------------------------
+    def episodes(self, user_id: str | None = None, limit: int | None = None) -> list[Episode]:
+        """One episode per consolidated session, newest first, with the session's facts attached."""
+        return threads.episodes(self.store, user_id or self.user_id, limit=limit)
+
+    def workstreams(self, user_id: str | None = None, include_hypotheses: bool = False) -> list[Workstream]:
+        """Threads of work across sessions, most recently active first (confirmed ones unless asked)."""
+        return threads.workstreams(self.store, user_id or self.user_id, include_hypotheses=include_hypotheses)
+
+    def loops(self, user_id: str | None = None, status: str = "open") -> list[Loop]:
+        """Open loops (or `status` "closed" / "all"), newest first."""
+        return threads.loops(self.store, user_id or self.user_id, status)
+
+    def close_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
+        """Close a loop by hand. KeyError when the user has no loop with that id."""
+        if isinstance(loop_id, bool) or not isinstance(loop_id, int):
+            raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
+        return threads.close_loop(self.store, user_id or self.user_id, loop_id, closed_by="user", note=note)
+
+    def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None) -> Brief:
+        """The startup briefing: the last `hours`' sessions, decisions and corrections, the open loops and the
+        active workstreams (`now` for a briefing as of another time)."""
+        return build_brief(self, hours, user_id, now=None if now is None else to_epoch(now, "now"))
 
     # --- forgetting ----------------------------------------------------------------------------------
     def forget(

@@ -19,7 +19,11 @@ ConsolidationStep = Callable[["Memory", "SessionInfo", "list[StoredTurn]"], None
 
 def default_steps() -> list[ConsolidationStep]:
     """The steps a new `Memory` runs, in order."""
+    from .episodes import consolidate_episode
     from .facts import consolidate_facts
+    from .loops import consolidate_loops
+    from .workstreams import consolidate_workstream
 
     steps: list[ConsolidationStep] = [consolidate_facts]
+    steps += [consolidate_episode, consolidate_workstream, consolidate_loops]   # after facts: episodes list them
     return steps

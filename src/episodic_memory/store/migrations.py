@@ -228,7 +228,103 @@ def m003_facts_and_entities(db: sqlite3.Connection) -> None:
 
 
 def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
-    """Episodes, workstreams and open loops (issue 5)."""
+    """Episodes, workstreams and open loops (issue 5); their SQL lives in store/threads.py."""
+    _run(
+        db,
+        """
+        CREATE TABLE workstreams (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,  -- memory_fts rowid = id * 8 + 3
+            user_id        TEXT NOT NULL,
+            name           TEXT NOT NULL,
+            name_source    TEXT NOT NULL DEFAULT 'keyphrases',  -- llm | keyphrases
+            named_sessions INTEGER NOT NULL DEFAULT 0,          -- its session count when the LLM named it
+            status         TEXT NOT NULL DEFAULT 'hypothesis',  -- hypothesis | confirmed (a second session attached)
+            keyphrases     TEXT NOT NULL DEFAULT '[]',          -- JSON list, rolled up from its episodes
+            centroid       BLOB,                                -- float32, normalised mean of its episodes' vectors
+            centroid_model TEXT,
+            sessions       INTEGER NOT NULL DEFAULT 0,
+            first_activity REAL,                                -- event time of its first and latest turns
+            last_activity  REAL,
+            created_at     REAL NOT NULL,
+            updated_at     REAL NOT NULL
+        );
+        CREATE INDEX workstreams_by_user ON workstreams (user_id, status, last_activity);
+
+        CREATE TABLE episodes (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,   -- memory_fts rowid = id * 8 + 2; vectors kind 'episode'
+            user_id       TEXT NOT NULL,
+            session_id    TEXT NOT NULL,
+            summary       TEXT NOT NULL,
+            summarizer    TEXT NOT NULL,                       -- llm | extractive
+            keyphrases    TEXT NOT NULL DEFAULT '[]',          -- JSON [[phrase, key, score], ...]
+            source_ids    TEXT NOT NULL,                       -- JSON list of the turn row ids it rests on
+            turns         INTEGER NOT NULL,                    -- turns summarised
+            started_at    REAL,
+            ended_at      REAL,
+            vec           BLOB,                                -- thread vector (workstream matching), see threads.py
+            vec_model     TEXT,
+            workstream_id INTEGER REFERENCES workstreams (id) ON DELETE SET NULL,
+            created_at    REAL NOT NULL,
+            updated_at    REAL NOT NULL,
+            UNIQUE (user_id, session_id)
+        );
+        CREATE INDEX episodes_by_workstream ON episodes (workstream_id);
+        CREATE INDEX episodes_by_time ON episodes (user_id, ended_at);
+
+        CREATE TABLE loops (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id        TEXT NOT NULL,
+            session_id     TEXT NOT NULL,                      -- the session that opened it
+            workstream_id  INTEGER REFERENCES workstreams (id) ON DELETE SET NULL,
+            text           TEXT NOT NULL,
+            due            TEXT,                               -- the deadline as said ("by Friday"), if any
+            status         TEXT NOT NULL DEFAULT 'open',       -- open | closed
+            detector       TEXT NOT NULL,                      -- rules | llm
+            source_ids     TEXT NOT NULL,                      -- JSON list of the turn row ids that raised it
+            origin         TEXT NOT NULL,                      -- hash of session + text: re-runs add nothing
+            mentions       INTEGER NOT NULL DEFAULT 1,
+            created_at     REAL NOT NULL,                      -- event time of the turn that raised it
+            last_mentioned REAL NOT NULL,
+            closed_at      REAL,
+            closed_session TEXT,
+            closed_by      TEXT,                               -- rules | llm | user
+            evidence       TEXT,                               -- the words that closed it, quoted
+            evidence_ids   TEXT,                               -- JSON list of their turn row ids
+            note           TEXT,
+            updated_at     REAL NOT NULL,
+            UNIQUE (user_id, origin)
+        );
+        CREATE INDEX loops_by_user ON loops (user_id, status, created_at);
+        CREATE INDEX loops_by_session ON loops (user_id, session_id);
+        CREATE INDEX loops_by_closing_session ON loops (user_id, closed_session);
+        CREATE INDEX loops_by_workstream ON loops (workstream_id);
+
+        -- An episode's recall vector is replaced by threads.py (not here): re-embedding on every summary update
+        -- would bump the vector deletion generation every few turns.
+        CREATE TRIGGER episodes_fts_insert AFTER INSERT ON episodes BEGIN
+            INSERT INTO memory_fts (rowid, text, kind, item_id, user_id)
+            VALUES (new.id * 8 + 2, new.summary, 'episode', new.id, new.user_id);
+        END;
+        CREATE TRIGGER episodes_fts_delete AFTER DELETE ON episodes BEGIN
+            DELETE FROM memory_fts WHERE rowid = old.id * 8 + 2;
+            DELETE FROM vectors WHERE kind = 'episode' AND item_id = old.id;
+        END;
+        CREATE TRIGGER episodes_fts_update AFTER UPDATE OF summary ON episodes BEGIN
+            UPDATE memory_fts SET text = new.summary WHERE rowid = new.id * 8 + 2;
+        END;
+        CREATE TRIGGER workstreams_fts_insert AFTER INSERT ON workstreams BEGIN
+            INSERT INTO memory_fts (rowid, text, kind, item_id, user_id)
+            VALUES (new.id * 8 + 3, new.name || char(10) || new.keyphrases, 'workstream', new.id, new.user_id);
+        END;
+        CREATE TRIGGER workstreams_fts_delete AFTER DELETE ON workstreams BEGIN
+            DELETE FROM memory_fts WHERE rowid = old.id * 8 + 3;
+            DELETE FROM vectors WHERE kind = 'workstream' AND item_id = old.id;
+        END;
+        CREATE TRIGGER workstreams_fts_update AFTER UPDATE OF name, keyphrases ON workstreams BEGIN
+            UPDATE memory_fts SET text = new.name || char(10) || new.keyphrases WHERE rowid = new.id * 8 + 3;
+        END;
+        """,
+    )
 
 
 def m005_judgments(db: sqlite3.Connection) -> None:

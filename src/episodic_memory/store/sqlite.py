@@ -419,4 +419,5 @@ def _session(row: Sequence[Any]) -> SessionInfo:
 # ever forgets without them.
 from . import facts as _facts  # noqa: E402,F401
 from . import judgments as _judgments  # noqa: E402,F401
+from . import threads as _threads  # noqa: E402,F401
 from . import tokens as _tokens  # noqa: E402,F401

@@ -1,0 +1,207 @@
+"""The episode step of consolidation: each session becomes one episode of 1-3 sentences.
+
+    summary      the LLM's (when configured), else an extractive one: the session's most salient sentences
+    keyphrases   what the session kept coming back to (names a workstream without an LLM)
+    thread       the mean of the session's turn vectors (or a bag of words without an embedder): what workstreams
+                 are matched on, steadier than two sentences of summary
+    recall       the summary in memory_fts (by trigger) and, with an embedder, its own vector (kind 'episode')
+
+Consolidation runs every few turns and at session end, so the step rewrites the session's one episode over all of
+its turns each time: running it twice over the same turns changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .. import llm
+from ..store import threads
+from ..store.records import SessionInfo, StoredTurn
+from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
+
+if TYPE_CHECKING:
+    from ..memory import Memory
+
+log = logging.getLogger(__name__)
+
+LEXICAL_MODEL = "lexical-1024"   # the thread vector's model when there is no embedder
+
+SUMMARY_SYSTEM = """You write the episode summary for one conversation session, for a long-term memory.
+Say in 1 to 3 sentences what the session was about: the topics, what was decided or changed, and what was left
+open. Use names, not pronouns; past tense; no preamble. Do not invent anything that is not in the transcript.
+Reply with JSON only: {"summary": "..."}"""
+
+# cues that a sentence carries a decision, a change or a commitment (worth a place in an extractive summary)
+_CUES = re.compile(
+    r"\b(decided|decision|let'?s go with|we'?ll go with|go with|actually|confirmed|agreed|switch(?:ed)? to|"
+    r"migrat\w*|chose|settled on|instead of|not \d+|need(?:s)? to|will|plan(?:ned)?|deadline|due|by (?:mon|tue|"
+    r"wed|thu|fri|sat|sun)\w*|still|pending|open|remind)\b", re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•·▸]|\d{1,2}[.)])\s+")
+_FACT_TYPES_THAT_MATTER = {"decision", "correction", "commitment", "plan"}
+
+
+def consolidate_episode(memory: Memory, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
+    """Consolidation step: create or update the session's episode."""
+    store = memory.store
+    turns = store.session_turns(info.user_id, info.session_id)
+    if not turns:
+        return
+    facts = threads.session_facts(store, info.user_id, [info.session_id]).get(info.session_id, [])
+    names = [n for n, _ in store.speakers(info.user_id)]
+    previous = threads.session_episode(store, info.user_id, info.session_id)
+    if previous is not None and previous.turns == len(turns) and previous.summary:
+        summary = Summary(previous.summary, previous.summarizer, previous.source_ids)
+    else:
+        summary = summarize(turns, facts, memory.config.episode_summary_sentences)
+    phrases = keyphrases([t.content for t in turns], names=names, limit=memory.config.episode_keyphrases)
+    vec, model = thread_vector(memory, info, turns)
+    episode_id, changed = threads.upsert_episode(store, threads.NewEpisode(
+        user_id=info.user_id, session_id=info.session_id, summary=summary.text, summarizer=summary.summarizer,
+        keyphrases=phrases, source_ids=summary.source_ids, turns=len(turns), started_at=turns[0].ts,
+        ended_at=turns[-1].ts, vec=None if vec is None else vec.astype(np.float32).tobytes(), vec_model=model,
+    ))
+    _sync_recall_vector(memory, info, episode_id, changed)
+
+
+@dataclass
+class Summary:
+    text: str
+    summarizer: str          # llm | extractive
+    source_ids: list[int]
+
+
+def summarize(turns: list[StoredTurn], facts: list[dict], max_sentences: int = 3) -> Summary:
+    """The LLM's summary when one is configured and answers; the extractive one otherwise."""
+    salient = salient_turns(turns, facts)
+    if llm.enabled():
+        text = llm.run(_llm_summary(turns, salient))
+        if text:
+            return Summary(text, "llm", [t.id for t in salient[:5]])
+    return extractive_summary(turns, facts, max_sentences)
+
+
+async def _llm_summary(turns: list[StoredTurn], salient: list[StoredTurn], budget: int = 12_000) -> str | None:
+    """Ask for the summary over the whole transcript, or its most salient turns when it is too long."""
+    chosen = turns
+    if sum(len(t.content) + 20 for t in turns) > budget:
+        keep, used = set(), 0
+        for t in salient:
+            if used + len(t.content) + 20 > budget:
+                break
+            keep.add(t.id)
+            used += len(t.content) + 20
+        chosen = [t for t in turns if t.id in keep]
+    transcript = "\n".join(f"{t.speaker or t.role}: {t.content}" for t in chosen)
+    reply = await llm.ask_json(SUMMARY_SYSTEM, transcript, purpose="episode summary", expect=dict)
+    text = reply.get("summary") if isinstance(reply, dict) else None
+    if not isinstance(text, str) or not text.strip():
+        return None
+    kept = sentences(" ".join(text.split()))[:3]   # the contract is 1-3 sentences
+    return " ".join(kept)[:700] or None
+
+
+def salient_turns(turns: list[StoredTurn], facts: list[dict]) -> list[StoredTurn]:
+    """The session's turns, most salient first (see `_sentence_scores`)."""
+    best: dict[int, float] = {}
+    for turn, _, score in _sentence_scores(turns, facts):
+        best[turn.id] = max(best.get(turn.id, 0.0), score)
+    return sorted((t for t in turns if t.id in best), key=lambda t: -best[t.id])
+
+
+def _sentence_scores(turns: list[StoredTurn], facts: list[dict]) -> list[tuple[StoredTurn, str, float]]:
+    """Each candidate sentence with its salience: how much of what the session keeps returning to it carries
+    (recurring content words), with a lift for decisions, changes and commitments, for what the person (not the
+    assistant) said, and for the turns facts were extracted from."""
+    tf = Counter(s for t in turns for s in content_stems(t.content))
+    fact_turns = {i for f in facts if f["type"] in _FACT_TYPES_THAT_MATTER for i in f["source_turns"]}
+    out = []
+    for turn in turns:
+        for line in turn.content.splitlines():
+            if _LIST_ITEM.match(line) and len(words(line)) < 8:
+                continue   # an outline entry ("10. Financial plan"), not something said
+            for sentence in sentences(line):
+                n_words = len(words(sentence))
+                if n_words < 5 or sentence.endswith("?"):
+                    continue
+                stems = set(content_stems(sentence))
+                if len(stems) < 2:
+                    continue
+                score = sum(math.log1p(min(tf[s], 8) - 1) for s in stems) / math.sqrt(len(stems) + 2)
+                if _CUES.search(sentence):
+                    score *= 1.4
+                if turn.role == "user":
+                    score *= 1.2
+                if turn.id in fact_turns:
+                    score *= 1.3
+                if n_words > 45:
+                    score *= 0.6
+                out.append((turn, sentence, score))
+    return out
+
+
+def extractive_summary(turns: list[StoredTurn], facts: list[dict], max_sentences: int = 3) -> Summary:
+    """Up to `max_sentences` of the session's most salient sentences (at most one a turn, not repeating each
+    other), in the order they were said, each after its speaker."""
+    scored = sorted(_sentence_scores(turns, facts), key=lambda x: -x[2])
+    picked: list[tuple[StoredTurn, str]] = []
+    for turn, sentence, _ in scored:
+        if any(turn.id == t.id for t, _ in picked):
+            continue
+        stems = set(content_stems(sentence))
+        if any(len(stems & set(content_stems(s))) >= 0.4 * len(stems) for _, s in picked):
+            continue
+        picked.append((turn, sentence))
+        if len(picked) == max_sentences:
+            break
+    if not picked:   # nothing but short or filler turns: the longest turn says what little there was
+        turn = max(turns, key=lambda t: len(t.content.strip()))
+        picked = [(turn, " ".join(turn.content.split())[:300])]
+    picked.sort(key=lambda x: (x[0].seq, x[0].id))
+    parts, last_speaker = [], None
+    for turn, sentence in picked:
+        speaker = (turn.speaker or turn.role).strip()
+        speaker = speaker[:1].upper() + speaker[1:]
+        sentence = sentence if sentence[-1:] in ".!?" else sentence + "."
+        parts.append(sentence if speaker == last_speaker else f"{speaker}: {sentence}")
+        last_speaker = speaker
+    return Summary(" ".join(parts), "extractive", [t.id for t, _ in picked])
+
+
+def thread_vector(memory: Memory, info: SessionInfo, turns: list[StoredTurn]) -> tuple[np.ndarray | None, str | None]:
+    """The mean of the session's turn vectors (normalised); a hashed bag of words when there is no embedder or
+    no turn of the session is embedded yet."""
+    embedder = memory.embedder()
+    if embedder is not None:
+        rows = threads.turn_vectors(memory.store, info.user_id, info.session_id, embedder.model_id)
+        if rows:
+            mean = np.mean([np.frombuffer(r, np.float32) for r in rows], axis=0)
+            norm = float(np.linalg.norm(mean))
+            if norm > 0:
+                return mean / norm, embedder.model_id
+    vec = lexical_vector(t.content for t in turns)
+    return (vec, LEXICAL_MODEL) if vec is not None else (None, None)
+
+
+def _sync_recall_vector(memory: Memory, info: SessionInfo, episode_id: int, changed: bool) -> None:
+    """Embed the summary for recall: when the episode has no vector of this model yet, or its summary changed
+    after the session ended (replacing a vector deletes one, which makes readers reload: once a session, not
+    every few turns)."""
+    embedder = memory.embedder()
+    if embedder is None:
+        return
+    has = threads.has_recall_vector(memory.store, episode_id, embedder.model_id)
+    ended = memory.store.session(info.user_id, info.session_id)
+    if has and not (changed and ended is not None and ended.status == "ended"):
+        return
+    episode = threads.session_episode(memory.store, info.user_id, info.session_id)
+    if episode is None:
+        return
+    vec = embedder.embed([episode.summary])[0]
+    threads.set_recall_vector(memory.store, episode, embedder.model_id, np.asarray(vec, np.float32).tobytes())

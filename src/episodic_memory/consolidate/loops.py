@@ -1,0 +1,323 @@
+"""The open-loop step of consolidation: what was left to do, and what got done.
+
+Detection is strict: most sessions raise nothing, and nothing is the right answer for them. With an LLM, a
+precision-first prompt; without one (or when it fails), rules for explicit to-dos ("To-do: …"), "remind me to …",
+"still need to …", "pending", "waiting on …", "still open/undecided", and commitments or asks with a deadline
+("I'll send it to Sarah by Friday"). A loop said again is counted as a mention, never stored twice.
+
+Resolution is stricter: a loop closes only on clear evidence in a later turn — a sentence saying it was done
+(sent, signed off, booked, "I did") that shares the loop's content words and has no "not yet"/"still"/"will" in
+it, or the LLM naming the loop and quoting the words, which must appear in that turn. When unsure, it stays open.
+Loops belong to the workstream of the session that raised them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .. import llm
+from ..store import threads
+from ..store.records import SessionInfo, StoredTurn
+from .keyphrases import content_stems, overlap, sentences
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..memory import Memory
+
+log = logging.getLogger(__name__)
+
+DETECT_SYSTEM = """You are the open-loop detector of a long-term memory. An open loop is something concrete that
+was left to do after the conversation: an explicit to-do, a commitment ("I'll send it by Friday"), a request with a
+deadline, or something explicitly still pending or undecided. Precision matters far more than recall:
+- not ideas, options, suggestions, questions, or plans that were completed within the turns shown;
+- not the assistant's offers ("shall I remind you?");
+- one loop per thing, even when it is said several times.
+Most conversations have no open loop: then reply []. Otherwise reply with a JSON array only, each element
+{"text": "the thing left to do, short, as a to-do", "turn": <number of the turn that raised it>,
+ "due": "the deadline as said, or null"}"""
+
+RESOLVE_SYSTEM = """You are the open-loop resolver of a long-term memory. You are given open loops (things left to
+do) and new conversation turns. A loop is resolved only when a turn clearly says it was done (sent, signed off,
+booked, decided, delivered). Plans, intentions, reminders, partial progress and "soon" do not resolve a loop.
+When unsure, leave the loop open. Reply with a JSON array only, one element per resolved loop:
+{"loop": <loop id>, "turn": <turn number>, "evidence": "the exact words of that turn that show it is done"}
+Reply [] when no loop is clearly resolved."""
+
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|wed|thu|fri|sat|sun)\b"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+DEADLINE = (rf"(?:(?:this|next|on)\s+)?(?:{_DAY})(?:,?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:\s+{_MONTH})?)?|tomorrow|tonight|"
+            r"today|(?:the\s+)?end of (?:the\s+)?(?:day|week|month|quarter|year)|eod|eow|next (?:week|month)|"
+            rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|noon|"
+            r"\d{1,2}(?::\d\d)?\s?(?:am|pm)")
+_DUE = re.compile(rf"\b(?:by|before|until)\s+(?:{DEADLINE})|\b(?:{DEADLINE})", re.IGNORECASE)
+
+# (pattern, whether the loop is the captured clause `x` or the whole sentence)
+_RULES: list[re.Pattern[str]] = [
+    re.compile(r"^(?:to-?do|todo|action items?|next steps?)\s*:\s*(?P<x>.+)", re.IGNORECASE),
+    re.compile(r"\bremind me to (?P<x>.+)", re.IGNORECASE),
+    re.compile(r"\bstill (?:need|needs|have|has) to (?P<x>.+)", re.IGNORECASE),
+    re.compile(r"\b(?:still |is |are )?pending\b", re.IGNORECASE),
+    re.compile(r"\b(?:still )?waiting (?:on|for)\b", re.IGNORECASE),
+    re.compile(r"\bstill (?:open|undecided|outstanding|unresolved|to be decided)\b", re.IGNORECASE),
+    re.compile(rf"\b(?:i'll|i will|we'll|we will|i need to|we need to|i have to|we have to|i must|we must|"
+               rf"(?:can|could|would) you|please)\s+(?P<x>.+?\b(?:by|before)\s+(?:{DEADLINE})[^,.;?!]*)",
+               re.IGNORECASE),
+]
+_NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|not pending|no longer|nothing (?:is )?pending)\b",
+                      re.IGNORECASE)
+_LABEL = re.compile(r"^(?:still open|open|logged|noted|decision|next|reminder|risk|status|update|to-?do|todo)\s*:\s*",
+                    re.IGNORECASE)
+_CLAUSE_END = re.compile(r",?\s+(?:and |but |so )(?:i|we|she|he|it|they|you)\b|,\s+(?:i|we|she|he|it|they|you|which|"
+                         r"since|because)\b|\s[—–]\s|;", re.IGNORECASE)
+
+# resolution evidence: said done, and nothing in the sentence says it is not (yet)
+_DONE = re.compile(
+    r"\b(?:done|sent|signed off|signed|finished|completed|booked|submitted|shipped|resolved|closed|approved|"
+    r"decided|merged|delivered|paid|filed|fixed|sorted|handled|took care of|wrapped up|received|ported|"
+    r"(?:i|we|he|she|they) did)\b", re.IGNORECASE)
+_NOT_DONE = re.compile(
+    r"\b(?:not|never|yet|still|pending|waiting|will|going to|need|needs|should|remind|reminders?|to-?do|todo|"
+    r"tomorrow|tonight|target|due|plan|planning|if|until|once|almost|nearly|partly|about to|hopefully)\b|n't\b|'ll\b",
+    re.IGNORECASE)
+_SCHEDULE = re.compile(rf"^(?:{DEADLINE}|by\s+\w+)[^:]{{0,20}}:", re.IGNORECASE)   # "Friday 27 Nov: …" is a plan
+_DONE_WORDS = frozenset({"do", "did"})
+
+
+@dataclass
+class Candidate:
+    text: str
+    due: str | None
+    turn: StoredTurn
+    stems: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.stems = loop_stems(self.text)
+
+
+@dataclass
+class Closure:
+    loop_id: int
+    turn: StoredTurn
+    evidence: str
+    by: str          # rules | llm
+
+
+def loop_stems(text: str) -> set[str]:
+    """What a loop is about: its content stems, times left out ("by Friday" is when, not what)."""
+    return set(content_stems(text, drop_time=True)) - _DONE_WORDS
+
+
+def consolidate_loops(memory: Memory, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
+    """Consolidation step: raise the session's new loops, close the ones its new turns show done."""
+    if not new_turns:
+        return
+    store, cfg = memory.store, memory.config
+    episode = threads.session_episode(store, info.user_id, info.session_id)
+    workstream_id = episode.workstream_id if episode else None
+    context = _previous_turn(memory, info, new_turns[0])
+    open_loops = threads.loops(store, info.user_id, "open")
+    closed = threads.recent_closed_loops(store, info.user_id, new_turns[0].ts - cfg.loop_dedup_days * 86_400)
+
+    candidates = closures = None
+    if llm.enabled():
+        candidates = llm.run(_detect_llm(new_turns, context))
+        closures = llm.run(_resolve_llm(open_loops, new_turns)) if open_loops else []
+    detector = "llm" if candidates is not None else "rules"
+    if candidates is None:
+        candidates = [c for t in new_turns for c in detect_rules(t)]
+    rules_close = closures is None
+
+    known = [(lp, loop_stems(lp.text)) for lp in open_loops + closed]
+    done_ids = {lp.id for lp in closed}
+    closed_now: set[int] = set()
+    for closure in closures or []:
+        _close(memory, info, closure)
+        closed_now.add(closure.loop_id)
+    previous = context
+    for turn in new_turns:
+        if rules_close:
+            for lp, stems in known:
+                if lp.id in done_ids or lp.id in closed_now or not _later(turn, lp):
+                    continue
+                evidence = find_evidence(turn, previous, stems, cfg)
+                if evidence is not None:
+                    _close(memory, info, Closure(lp.id, turn, evidence, "rules"))
+                    closed_now.add(lp.id)
+        for c in (c for c in candidates if c.turn.id == turn.id):
+            match = _same_loop(c, known, cfg)
+            if match is not None:
+                if match.status == "open" and match.id not in closed_now:
+                    threads.mention_loop(store, match.id, turn.ts)
+                continue
+            loop_id = threads.insert_loop(store, threads.NewLoop(
+                user_id=info.user_id, session_id=info.session_id, workstream_id=workstream_id, text=c.text,
+                due=c.due, detector=detector,
+                source_ids=[turn.id], origin=_origin(info.session_id, turn.id, c.text), created_at=turn.ts))
+            if loop_id is not None:
+                log.info("open loop %s raised in %s: %s", loop_id, info.session_id, c.text)
+                known.append((threads.loops(store, info.user_id, "open", ids=[loop_id])[0], c.stems))
+        previous = turn
+
+
+# --- rules ---------------------------------------------------------------------------------------------
+
+def detect_rules(turn: StoredTurn) -> list[Candidate]:
+    """The loops a turn raises by the rules (at most one per sentence)."""
+    out: list[Candidate] = []
+    for sentence in sentences(turn.content):
+        if _NEGATED.search(sentence):
+            continue
+        for pattern in _RULES:
+            m = pattern.search(sentence)
+            if m is None:
+                continue
+            if sentence.endswith("?") and "x" not in m.groupdict():
+                break   # "is it still pending?" asks, it does not say
+            text = _clean(m.group("x") if "x" in m.groupdict() else sentence)
+            if len(loop_stems(text)) >= 1 and len(text) >= 8:
+                due = _DUE.search(text)
+                out.append(Candidate(text, due.group(0) if due else None, turn))
+            break
+    return out
+
+
+def _clean(text: str) -> str:
+    text = _LABEL.sub("", text.strip())
+    text = re.sub(r"^([^:]{3,40}):\s+(?=still|pending|waiting)", r"\1 ", text)   # "Sensitivity table: still …"
+    if (cut := _CLAUSE_END.search(text)) is not None and cut.start() >= 12:
+        text = text[: cut.start()]
+    text = " ".join(text.split()).rstrip(" .,;:!")
+    if len(text) > 160:
+        text = text[:157].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def find_evidence(turn: StoredTurn, previous: StoredTurn | None, loop: set[str], cfg: Config) -> str | None:
+    """A quote from `turn` saying the loop (its stems) was done, or None. A short answer ("I did!") is read with
+    the question it answers (the last question of the turn before)."""
+    if not loop:
+        return None
+    for sentence in sentences(turn.content):
+        if (not _DONE.search(sentence) or _NOT_DONE.search(sentence) or sentence.endswith("?")
+                or _SCHEDULE.match(sentence)):
+            continue
+        said = loop_stems(sentence)
+        quote = f"{turn.speaker or turn.role}: {sentence}"
+        if len(said) < 2 and previous is not None:
+            question = next((s for s in reversed(sentences(previous.content)) if s.endswith("?")), None)
+            if question is None:
+                continue
+            said |= loop_stems(question)
+            quote += f' (answering: "{question}")'
+        shared = len(loop & said)
+        if shared >= min(2, len(loop)) and shared / len(loop) >= cfg.loop_resolve_overlap:
+            return quote
+    return None
+
+
+def _same_loop(c: Candidate, known: list[tuple[threads.Loop, set[str]]], cfg: Config) -> threads.Loop | None:
+    """The stored loop this candidate says again, if any."""
+    best, best_ratio = None, 0.0
+    for lp, stems in known:
+        shared, ratio = overlap(c.stems, stems)
+        if shared >= min(2, len(c.stems), len(stems)) and ratio >= cfg.loop_duplicate_overlap and ratio > best_ratio:
+            best, best_ratio = lp, ratio
+    return best
+
+
+def _later(turn: StoredTurn, lp: threads.Loop) -> bool:
+    """Evidence must come after the loop was raised."""
+    return turn.ts > lp.created_at or (turn.ts == lp.created_at and turn.id > max(lp.source_ids, default=0))
+
+
+def _previous_turn(memory: Memory, info: SessionInfo, first: StoredTurn) -> StoredTurn | None:
+    if first.seq == 0:
+        return None
+    before = memory.store.session_turns(info.user_id, info.session_id, from_seq=first.seq - 1)
+    return before[0] if before and before[0].seq == first.seq - 1 else None
+
+
+def _close(memory: Memory, info: SessionInfo, closure: Closure) -> None:
+    threads.close_loop(memory.store, info.user_id, closure.loop_id, closed_by=closure.by, closed_at=closure.turn.ts,
+                       session_id=info.session_id, evidence=closure.evidence, evidence_ids=[closure.turn.id])
+    log.info("open loop %s closed by %s in %s: %s", closure.loop_id, closure.by, info.session_id, closure.evidence)
+
+
+def _origin(session_id: str, turn_id: int, text: str) -> str:
+    key = f"{session_id}\x00{turn_id}\x00{' '.join(text.lower().split())}"
+    return hashlib.sha1(key.encode()).hexdigest()
+
+
+# --- LLM -----------------------------------------------------------------------------------------------
+
+def _render(turns: list[StoredTurn], context: StoredTurn | None = None) -> str:
+    lines = []
+    if context is not None:
+        lines.append(f"(earlier) {context.speaker or context.role}: {context.content}")
+    lines += [f"[{i}] {t.speaker or t.role}: {t.content}" for i, t in enumerate(turns, start=1)]
+    return "\n".join(lines)
+
+
+def _turn_of(item: dict[str, Any], turns: list[StoredTurn]) -> StoredTurn | None:
+    number = item.get("turn")
+    if isinstance(number, bool) or not isinstance(number, (int, float, str)):
+        return None
+    try:
+        i = int(number)
+    except ValueError:
+        return None
+    return turns[i - 1] if 1 <= i <= len(turns) else None
+
+
+async def _detect_llm(turns: list[StoredTurn], context: StoredTurn | None) -> list[Candidate] | None:
+    """Loops by the LLM; None when it failed (the rules take over), [] when it found none."""
+    reply = await llm.ask_json(DETECT_SYSTEM, _render(turns, context), purpose="open-loop detection", expect=list)
+    if reply is None:
+        return None
+    out = []
+    for item in reply:
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str) or not item["text"].strip():
+            log.info("open-loop detection: skipped a malformed item %r", item)
+            continue
+        turn = _turn_of(item, turns) or turns[-1]
+        due = item.get("due") if isinstance(item.get("due"), str) and item.get("due") else None
+        text = " ".join(item["text"].split())[:200]
+        if loop_stems(text):
+            out.append(Candidate(text, due, turn))
+    return out
+
+
+def _normal(text: str) -> str:
+    return " ".join(re.sub(r"[\"'“”‘’`]", "", text).lower().split())
+
+
+async def _resolve_llm(open_loops: list[threads.Loop], turns: list[StoredTurn]) -> list[Closure] | None:
+    """Closures by the LLM, each checked: a loop it was shown, a later turn, and a quote found in that turn."""
+    listing = "\n".join(f"- loop {lp.id}: {lp.text}" for lp in open_loops)
+    user = f"Open loops:\n{listing}\n\nNew turns:\n{_render(turns)}"
+    reply = await llm.ask_json(RESOLVE_SYSTEM, user, purpose="open-loop resolution", expect=list)
+    if reply is None:
+        return None
+    by_id = {lp.id: lp for lp in open_loops}
+    out: list[Closure] = []
+    for item in reply:
+        if not isinstance(item, dict):
+            continue
+        turn = _turn_of(item, turns)
+        quote = item.get("evidence")
+        try:
+            lp = by_id.get(int(item.get("loop")))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            lp = None
+        if lp is None or turn is None or not isinstance(quote, str) or len(quote.split()) < 2:
+            log.info("open-loop resolution: rejected %r (unknown loop or turn, or no quote)", item)
+            continue
+        if _normal(quote) not in _normal(turn.content) or not _later(turn, lp):
+            log.info("open-loop resolution: rejected %r (the quote is not in that turn, or comes first)", item)
+            continue
+        out.append(Closure(lp.id, turn, f"{turn.speaker or turn.role}: {quote.strip()}", "llm"))
+    return out

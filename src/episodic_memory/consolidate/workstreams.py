@@ -1,0 +1,124 @@
+"""The workstream step of consolidation: which thread of work does this session's episode belong to?
+
+The episode's thread vector is compared with every workstream centroid of the user (same model only):
+
+    cosine ≥ Config.workstream_attach                 attach (the centroid moves: it is the mean of its episodes)
+    Config.workstream_judge_floor ≤ cosine < attach   the LLM judges: attach to which, or spawn; without one, spawn
+    below                                             spawn a new workstream (a hypothesis)
+
+Without an embedder the thread vectors are bags of words, whose cosines run lower: the `_lexical` thresholds
+apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed ones surface.
+
+An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
+workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
+more about what it belongs to; when it moves, the workstream it leaves is deleted.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import llm
+from ..store import threads
+from ..store.records import SessionInfo, StoredTurn
+from .episodes import LEXICAL_MODEL
+
+if TYPE_CHECKING:
+    from ..memory import Memory
+
+log = logging.getLogger(__name__)
+
+JUDGE_SYSTEM = """You are the workstream judge of a long-term memory. A workstream is one thread of work that
+runs across conversation sessions (a project, a deal, a migration). Given a new session's episode summary and a
+few candidate workstreams (each with recent episode summaries), decide whether the session continues one of them.
+Attach only when it is clearly the same thread of work; otherwise start a new workstream.
+Reply with JSON only: {"attach": <the workstream id> or null for a new workstream, "reason": "a few words"}"""
+
+NAME_SYSTEM = """You name workstreams in a long-term memory. A workstream is one thread of work across sessions.
+Given its episode summaries and keyphrases, give it a short name of 2 to 6 words, like a project title
+("Series B deck", "Airflow migration"). Reply with JSON only: {"name": "..."}"""
+
+
+def consolidate_workstream(memory: Memory, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
+    """Consolidation step: attach the session's episode to a workstream, ask the judge, or spawn one."""
+    store = memory.store
+    episode = threads.session_episode(store, info.user_id, info.session_id)
+    if episode is None:
+        return
+    found = threads.episode_vector(store, episode.id)
+    current = episode.workstream_id
+    if current is not None and threads.workstream_size(store, current) > 1:
+        threads.refresh_workstream(store, current)   # settled: its centroid follows the updated episode
+        return
+    if found is None:   # nothing to compare (a session of no words): a workstream of its own
+        target = None
+    else:
+        vec, model = found
+        target = choose(memory, episode, vec, model, exclude=current)
+    if target is not None:
+        threads.attach_episode(store, episode.id, target)
+        log.info("episode %s (session %s) attached to workstream %s", episode.id, info.session_id, target)
+    elif current is None:
+        target = threads.create_workstream(store, info.user_id, episode.id)
+        log.info("episode %s (session %s) spawned workstream %s", episode.id, info.session_id, target)
+    else:
+        threads.refresh_workstream(store, current)
+        target = current
+    if llm.enabled():
+        _name(memory, info.user_id, target)
+
+
+def choose(memory: Memory, episode: threads.Episode, vec: np.ndarray, model: str, exclude: int | None) -> int | None:
+    """The workstream to attach to, or None to spawn (or stay alone)."""
+    cfg = memory.config
+    attach, floor = ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
+                     else (cfg.workstream_attach, cfg.workstream_judge_floor))
+    ids, matrix = threads.centroids(memory.store, episode.user_id, model, exclude=exclude)
+    if not ids:
+        return None
+    sims = matrix @ vec.astype(np.float32)
+    best = int(np.argmax(sims))
+    if sims[best] >= attach:
+        return ids[best]
+    band = [(ids[i], float(sims[i])) for i in np.argsort(-sims) if floor <= sims[i] < attach]
+    if not band or not llm.enabled():
+        return None   # nothing close, or close but no judge: spawn (a wrong merge is worse than a split)
+    return judge(memory, episode, band[: cfg.workstream_judge_candidates])
+
+
+def judge(memory: Memory, episode: threads.Episode, band: list[tuple[int, float]]) -> int | None:
+    """Ask the LLM: does this episode continue one of these workstreams? None (spawn) unless it names one."""
+    candidates = threads.workstreams(memory.store, episode.user_id, include_hypotheses=True, ids=[i for i, _ in band])
+    lines = [f"New session ({episode.session_id}): {episode.summary}", "", "Candidate workstreams:"]
+    for ws in candidates:
+        recent = threads.episodes(memory.store, episode.user_id, workstream_id=ws.id, limit=3, with_facts=False)
+        lines.append(f"- id {ws.id}: {ws.name} (keyphrases: {', '.join(ws.keyphrases[:5])})")
+        lines.extend(f"    · {e.summary}" for e in recent)
+    reply: Any = llm.run(llm.ask_json(JUDGE_SYSTEM, "\n".join(lines), purpose="workstream judge", expect=dict))
+    choice = reply.get("attach") if isinstance(reply, dict) else None
+    allowed = {ws.id for ws in candidates}
+    try:
+        picked = int(choice) if choice is not None and not isinstance(choice, bool) else None
+    except (TypeError, ValueError):
+        picked = None
+    if picked is not None and picked not in allowed:
+        log.warning("workstream judge named %r, not one of the candidates %s: spawning", choice, sorted(allowed))
+        return None
+    return picked
+
+
+def _name(memory: Memory, user_id: str, workstream_id: int) -> None:
+    """Name a workstream with the LLM when its membership changed since it was last named (or never was)."""
+    found = threads.workstreams(memory.store, user_id, include_hypotheses=True, ids=[workstream_id])
+    if not found or not threads.needs_name(memory.store, workstream_id):
+        return
+    ws = found[0]
+    recent = threads.episodes(memory.store, user_id, workstream_id=ws.id, limit=5, with_facts=False)
+    user = "Episodes:\n" + "\n".join(f"- {e.summary}" for e in recent) + f"\nKeyphrases: {', '.join(ws.keyphrases)}"
+    reply: Any = llm.run(llm.ask_json(NAME_SYSTEM, user, purpose="workstream name", expect=dict))
+    name = reply.get("name") if isinstance(reply, dict) else None
+    if isinstance(name, str) and 0 < len(name.split()) <= 8 and len(name) <= 80:
+        threads.rename_workstream(memory.store, ws.id, " ".join(name.split()).strip(" .\"'"))

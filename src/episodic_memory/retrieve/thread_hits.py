@@ -1,0 +1,50 @@
+"""Episodes and workstreams as recall hits (kinds "episode" and "workstream"; only confirmed workstreams)."""
+
+from __future__ import annotations
+
+from ..store import threads
+from ..store.records import to_datetime
+from ..store.sqlite import SQLiteStore
+from .hit import Hit
+from .kinds import register_kind
+
+
+def load_episode_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+    found = threads.episodes(store, user_id, ids=ids)
+    confirmed = {w.id: w.name for w in threads.workstreams(
+        store, user_id, ids={e.workstream_id for e in found if e.workstream_id is not None})}
+    hits = {}
+    for e in found:
+        if as_of is not None and (e.started_at or e.created_at) > as_of:
+            continue
+        hits[e.id] = Hit(
+            id=f"episode:{e.id}", kind="episode", text=e.summary, score=0.0, timestamp=to_datetime(e.ended_at),
+            session_id=e.session_id, source_ids=list(e.source_turns), user_id=user_id,
+            details={"source_turns": list(e.source_ids), "workstream": confirmed.get(e.workstream_id),  # type: ignore[arg-type]
+                     "facts": len(e.facts), "keyphrases": e.keyphrases[:5], "summarizer": e.summarizer},
+        )
+    return hits
+
+
+def load_workstream_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+    hits = {}
+    for w in threads.workstreams(store, user_id, ids=ids):   # confirmed ones only: hypotheses never surface
+        if as_of is not None and (w.first_activity or w.created_at) > as_of:
+            continue
+        members = threads.episodes(store, user_id, workstream_id=w.id, limit=5, with_facts=False)
+        open_loops = [lp.text for lp in threads.loops(store, user_id, "open", workstream_id=w.id, limit=3)]
+        text = f"Workstream {w.name}: {w.sessions} sessions, {w.facts} facts"
+        if open_loops:
+            text += "; open: " + "; ".join(open_loops)
+        hits[w.id] = Hit(
+            id=f"workstream:{w.id}", kind="workstream", text=text, score=0.0,
+            timestamp=to_datetime(w.last_activity), session_id=None,
+            source_ids=[s for e in members for s in e.source_turns], user_id=user_id,
+            details={"name": w.name, "status": w.status, "sessions": w.sessions, "open_loops": open_loops,
+                     "keyphrases": w.keyphrases[:5]},
+        )
+    return hits
+
+
+register_kind("episode", load_episode_hits)
+register_kind("workstream", load_workstream_hits)

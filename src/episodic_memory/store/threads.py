@@ -1,0 +1,592 @@
+"""SQL for episodes, workstreams and open loops (tables from migration m004): "where were we?".
+
+An episode is one session in a few sentences. Episodes that are about the same thing form a workstream; a
+workstream's derived columns (centroid, status, keyphrase name, activity) are always recomputed from its episodes by
+`rollup`, so consolidation and forgetting agree on them. Open loops are the things left to do, each raised in one
+session and owned by that session's workstream.
+
+Two vectors per episode, on purpose: `episodes.vec` is its *thread vector* (the mean of its turns' vectors, or a
+bag of words without an embedder), used only to match workstreams; the recall vector in `vectors` (kind
+'episode') embeds the summary text. The recall vector is written once and replaced only after the session has
+ended, because every replacement is a deletion, and a deletion makes every reader reload its vector matrix.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .records import SessionInfo, to_datetime
+from .sqlite import FORGET_STEPS, SQLiteStore, _session
+
+LOOP_STATUSES = ("open", "closed", "all")
+CONFIRM_SESSIONS = 2   # a workstream is a hypothesis until a second session attaches
+
+
+def _iso(epoch: float | None) -> str | None:
+    dt = to_datetime(epoch)
+    return dt.isoformat() if dt else None
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+# --- records -------------------------------------------------------------------------------------------
+
+@dataclass
+class Episode:
+    """One session in 1-3 sentences, with the facts extracted from it."""
+
+    id: int
+    user_id: str
+    session_id: str
+    summary: str
+    summarizer: str                 # llm | extractive
+    keyphrases: list[str]
+    source_ids: list[int]           # turn row ids the summary rests on
+    turns: int
+    started_at: float | None
+    ended_at: float | None
+    workstream_id: int | None
+    created_at: float
+    updated_at: float
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    source_turns: list[str] = field(default_factory=list)   # the caller's ids of `source_ids`
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "session_id": self.session_id, "summary": self.summary, "summarizer": self.summarizer,
+            "keyphrases": list(self.keyphrases), "turns": self.turns, "started_at": _iso(self.started_at),
+            "ended_at": _iso(self.ended_at), "workstream_id": self.workstream_id,
+            "facts": [dict(f) for f in self.facts], "source_ids": list(self.source_turns),
+        }
+
+
+@dataclass
+class Workstream:
+    """A thread of work across sessions. A hypothesis until a second session attaches."""
+
+    id: int
+    user_id: str
+    name: str
+    name_source: str                # llm | keyphrases
+    status: str                     # hypothesis | confirmed
+    keyphrases: list[str]
+    sessions: int
+    first_activity: float | None
+    last_activity: float | None
+    created_at: float
+    facts: int = 0                  # current facts of its sessions
+    open_loops: int = 0
+
+    @property
+    def confirmed(self) -> bool:
+        return self.status == "confirmed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "status": self.status, "sessions": self.sessions,
+            "facts": self.facts, "open_loops": self.open_loops, "keyphrases": list(self.keyphrases),
+            "first_activity": _iso(self.first_activity), "last_activity": _iso(self.last_activity),
+            "named_by": self.name_source,
+        }
+
+
+@dataclass
+class Loop:
+    """Something left to do. Closed only on clear evidence (quoted), or by hand."""
+
+    id: int
+    user_id: str
+    session_id: str
+    workstream_id: int | None
+    text: str
+    due: str | None
+    status: str                     # open | closed
+    detector: str                   # rules | llm
+    source_ids: list[int]
+    mentions: int
+    created_at: float
+    last_mentioned: float
+    closed_at: float | None = None
+    closed_session: str | None = None
+    closed_by: str | None = None    # rules | llm | user
+    evidence: str | None = None
+    note: str | None = None
+    workstream: str | None = None   # the workstream's name, when it is confirmed
+    source_turns: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "text": self.text, "status": self.status, "due": self.due,
+            "workstream_id": self.workstream_id, "workstream": self.workstream, "session_id": self.session_id,
+            "opened_at": _iso(self.created_at), "last_mentioned": _iso(self.last_mentioned),
+            "mentions": self.mentions, "detector": self.detector, "source_ids": list(self.source_turns),
+            "closed_at": _iso(self.closed_at), "closed_session": self.closed_session, "closed_by": self.closed_by,
+            "evidence": self.evidence, "note": self.note,
+        }
+
+
+@dataclass
+class NewEpisode:
+    user_id: str
+    session_id: str
+    summary: str
+    summarizer: str
+    keyphrases: list[tuple[str, str, float]]
+    source_ids: list[int]
+    turns: int
+    started_at: float | None
+    ended_at: float | None
+    vec: bytes | None
+    vec_model: str | None
+
+
+@dataclass
+class NewLoop:
+    user_id: str
+    session_id: str
+    workstream_id: int | None
+    text: str
+    due: str | None
+    detector: str
+    source_ids: list[int]
+    origin: str
+    created_at: float
+
+
+# --- episodes ------------------------------------------------------------------------------------------
+
+_EPISODE_COLUMNS = ("id, user_id, session_id, summary, summarizer, keyphrases, source_ids, turns, started_at, "
+                    "ended_at, workstream_id, created_at, updated_at")
+
+
+def _episode(row: Sequence[Any]) -> Episode:
+    values = list(row)
+    values[5] = [p[0] for p in json.loads(values[5])]
+    values[6] = json.loads(values[6])
+    return Episode(*values)
+
+
+def upsert_episode(store: SQLiteStore, new: NewEpisode) -> tuple[int, bool]:
+    """Create or update a session's one episode. Returns (episode id, whether its summary changed)."""
+    now = time.time()
+    with store.transaction() as db:
+        row = db.execute("SELECT id, summary FROM episodes WHERE user_id = ? AND session_id = ?",
+                         (new.user_id, new.session_id)).fetchone()
+        values = (new.summary, new.summarizer, json.dumps(new.keyphrases), json.dumps(new.source_ids), new.turns,
+                  new.started_at, new.ended_at, new.vec, new.vec_model, now)
+        if row is None:
+            cur = db.execute(
+                "INSERT INTO episodes (summary, summarizer, keyphrases, source_ids, turns, started_at, ended_at, "
+                "vec, vec_model, updated_at, user_id, session_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*values, new.user_id, new.session_id, now))
+            return int(cur.lastrowid or 0), True
+        db.execute(
+            "UPDATE episodes SET summary = ?, summarizer = ?, keyphrases = ?, source_ids = ?, turns = ?, "
+            "started_at = ?, ended_at = ?, vec = ?, vec_model = ?, updated_at = ? WHERE id = ?",
+            (*values, row[0]))
+        if (ws := db.execute("SELECT workstream_id FROM episodes WHERE id = ?", (row[0],)).fetchone()[0]) is not None:
+            _rollup(db, ws)
+        return row[0], row[1] != new.summary
+
+
+def session_episode(store: SQLiteStore, user_id: str, session_id: str) -> Episode | None:
+    rows = store._query(f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE user_id = ? AND session_id = ?",
+                        (user_id, session_id))
+    return _episode(rows[0]) if rows else None
+
+
+def episode_vector(store: SQLiteStore, episode_id: int) -> tuple[np.ndarray, str] | None:
+    """An episode's thread vector and the model that made it."""
+    rows = store._query("SELECT vec, vec_model FROM episodes WHERE id = ? AND vec IS NOT NULL", (episode_id,))
+    return (np.frombuffer(rows[0][0], np.float32), rows[0][1]) if rows else None
+
+
+def episodes(store: SQLiteStore, user_id: str, *, limit: int | None = None, ids: Iterable[int] | None = None,
+             workstream_id: int | None = None, with_facts: bool = True) -> list[Episode]:
+    """Episodes newest first (by the time of their last turn), with their sessions' facts attached."""
+    sql = f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE user_id = ?"
+    params: list[Any] = [user_id]
+    if ids is not None:
+        ids = list(ids)
+        if not ids:
+            return []
+        sql += f" AND id IN ({_marks(ids)})"
+        params.extend(ids)
+    if workstream_id is not None:
+        sql += " AND workstream_id = ?"
+        params.append(workstream_id)
+    sql += " ORDER BY coalesce(ended_at, created_at) DESC, id DESC"
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    found = [_episode(r) for r in store._query(sql, params)]
+    if with_facts and found:
+        by_session = session_facts(store, user_id, [e.session_id for e in found])
+        for e in found:
+            e.facts = by_session.get(e.session_id, [])
+    turns = store.turns_by_id(user_id, {i for e in found for i in e.source_ids})
+    for e in found:
+        e.source_turns = [turns[i].source_id for i in e.source_ids if i in turns]
+    return found
+
+
+def session_facts(store: SQLiteStore, user_id: str, session_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """The facts extracted from each session (durable and demoted, current or superseded), oldest first."""
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    session_ids = list(dict.fromkeys(session_ids))
+    for i in range(0, len(session_ids), 500):
+        chunk = session_ids[i : i + 500]
+        rows = store._query(
+            "SELECT session_id, id, type, text, route, valid_to IS NULL, source_ids FROM facts "
+            f"WHERE user_id = ? AND session_id IN ({_marks(chunk)}) ORDER BY id", [user_id, *chunk])
+        for session_id, fact_id, type_, text, route, current, sources in rows:
+            out[session_id].append({"id": fact_id, "type": type_, "text": text, "route": route,
+                                    "current": bool(current), "source_turns": json.loads(sources)})
+    return dict(out)
+
+
+def turn_vectors(store: SQLiteStore, user_id: str, session_id: str, model: str) -> list[bytes]:
+    """The stored vectors (of `model`) of a session's turns."""
+    return [r[0] for r in store._query(
+        "SELECT v.vec FROM turns t JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id AND v.model = ? "
+        "WHERE t.user_id = ? AND t.session_id = ?", (model, user_id, session_id))]
+
+
+def has_recall_vector(store: SQLiteStore, episode_id: int, model: str) -> bool:
+    return bool(store._query("SELECT 1 FROM vectors WHERE kind = 'episode' AND item_id = ? AND model = ?",
+                             (episode_id, model)))
+
+
+def set_recall_vector(store: SQLiteStore, episode: Episode, model: str, vec: bytes) -> None:
+    """Store (or replace) the embedding of an episode's summary, for recall."""
+    with store.transaction() as db:
+        db.execute("DELETE FROM vectors WHERE kind = 'episode' AND item_id = ?", (episode.id,))
+        db.execute("INSERT INTO vectors (kind, item_id, user_id, session_id, ts, model, vec) "
+                   "VALUES ('episode', ?, ?, ?, ?, ?, ?)",
+                   (episode.id, episode.user_id, episode.session_id, episode.ended_at, model, vec))
+
+
+# --- workstreams ---------------------------------------------------------------------------------------
+
+_WORKSTREAM_COLUMNS = ("w.id, w.user_id, w.name, w.name_source, w.status, w.keyphrases, w.sessions, "
+                       "w.first_activity, w.last_activity, w.created_at")
+
+
+def workstreams(store: SQLiteStore, user_id: str, *, include_hypotheses: bool = False,
+                ids: Iterable[int] | None = None, active_since: float | None = None,
+                limit: int | None = None) -> list[Workstream]:
+    """Workstreams, most recently active first, with their fact and open-loop counts."""
+    sql = (f"SELECT {_WORKSTREAM_COLUMNS}, "
+           "(SELECT count(*) FROM facts f JOIN episodes e ON f.user_id = e.user_id AND f.session_id = e.session_id "
+           " WHERE e.workstream_id = w.id AND f.valid_to IS NULL), "
+           "(SELECT count(*) FROM loops l WHERE l.workstream_id = w.id AND l.status = 'open') "
+           "FROM workstreams w WHERE w.user_id = ?")
+    params: list[Any] = [user_id]
+    if not include_hypotheses:
+        sql += " AND w.status = 'confirmed'"
+    if ids is not None:
+        ids = list(ids)
+        if not ids:
+            return []
+        sql += f" AND w.id IN ({_marks(ids)})"
+        params.extend(ids)
+    if active_since is not None:
+        sql += " AND w.last_activity >= ?"
+        params.append(active_since)
+    sql += " ORDER BY w.last_activity DESC, w.id DESC"
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    out = []
+    for row in store._query(sql, params):
+        values = list(row)
+        values[5] = json.loads(values[5])
+        out.append(Workstream(*values))
+    return out
+
+
+def centroids(store: SQLiteStore, user_id: str, model: str, exclude: int | None = None
+              ) -> tuple[list[int], np.ndarray]:
+    """(ids, matrix) of a user's workstream centroids made with `model`."""
+    rows = store._query(
+        "SELECT id, centroid FROM workstreams WHERE user_id = ? AND centroid_model = ? AND id IS NOT ? "
+        "ORDER BY id", (user_id, model, exclude))
+    if not rows:
+        return [], np.zeros((0, 0), np.float32)
+    return [r[0] for r in rows], np.stack([np.frombuffer(r[1], np.float32) for r in rows])
+
+
+def workstream_size(store: SQLiteStore, workstream_id: int) -> int:
+    """How many episodes (sessions) a workstream holds."""
+    return store._query("SELECT count(*) FROM episodes WHERE workstream_id = ?", (workstream_id,))[0][0]
+
+
+def create_workstream(store: SQLiteStore, user_id: str, episode_id: int) -> int:
+    """Spawn a workstream (a hypothesis) around one episode."""
+    now = time.time()
+    with store.transaction() as db:
+        ws = int(db.execute("INSERT INTO workstreams (user_id, name, created_at, updated_at) VALUES (?, '', ?, ?)",
+                            (user_id, now, now)).lastrowid or 0)
+        _move(db, episode_id, ws)
+    return ws
+
+
+def attach_episode(store: SQLiteStore, episode_id: int, workstream_id: int) -> None:
+    """Move an episode (and the loops its session raised) into a workstream; the one it leaves is rolled up,
+    and deleted when it is left empty."""
+    with store.transaction() as db:
+        _move(db, episode_id, workstream_id)
+
+
+def refresh_workstream(store: SQLiteStore, workstream_id: int) -> None:
+    with store.transaction() as db:
+        _rollup(db, workstream_id)
+
+
+def needs_name(store: SQLiteStore, workstream_id: int) -> bool:
+    """True when the LLM has not named the workstream since its sessions last changed."""
+    rows = store._query("SELECT name_source != 'llm' OR named_sessions != sessions FROM workstreams WHERE id = ?",
+                        (workstream_id,))
+    return bool(rows and rows[0][0])
+
+
+def rename_workstream(store: SQLiteStore, workstream_id: int, name: str) -> None:
+    """A name chosen by the LLM (kept until its sessions change, or a forget resets it to keyphrases)."""
+    with store.transaction() as db:
+        db.execute("UPDATE workstreams SET name = ?, name_source = 'llm', named_sessions = sessions, updated_at = ? "
+                   "WHERE id = ?", (name, time.time(), workstream_id))
+
+
+def _move(db: sqlite3.Connection, episode_id: int, workstream_id: int) -> None:
+    user_id, session_id, old = db.execute(
+        "SELECT user_id, session_id, workstream_id FROM episodes WHERE id = ?", (episode_id,)).fetchone()
+    db.execute("UPDATE episodes SET workstream_id = ? WHERE id = ?", (workstream_id, episode_id))
+    db.execute("UPDATE loops SET workstream_id = ? WHERE user_id = ? AND session_id = ?",
+               (workstream_id, user_id, session_id))
+    if old is not None and old != workstream_id:
+        _rollup(db, old)
+    _rollup(db, workstream_id)
+
+
+def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
+    """Recompute a workstream from its episodes (centroid, status, activity, keyphrases, keyphrase name).
+
+    A workstream left without episodes is deleted. Returns whether it still exists."""
+    members = db.execute(
+        "SELECT vec, vec_model, keyphrases, started_at, ended_at, summary FROM episodes WHERE workstream_id = ? "
+        "ORDER BY coalesce(ended_at, created_at), id", (workstream_id,)).fetchall()
+    if not members:
+        db.execute("DELETE FROM workstreams WHERE id = ?", (workstream_id,))
+        return False
+    model = next((m[1] for m in reversed(members) if m[0] is not None), None)
+    centroid = None
+    if model is not None:
+        mean = np.mean([np.frombuffer(m[0], np.float32) for m in members if m[1] == model], axis=0)
+        norm = float(np.linalg.norm(mean))
+        centroid = (mean / norm).astype(np.float32).tobytes() if norm > 0 else None
+    phrases = rollup_keyphrases([json.loads(m[2]) for m in members])
+    starts = [m[3] for m in members if m[3] is not None]
+    ends = [m[4] for m in members if m[4] is not None]
+    status = "confirmed" if len(members) >= CONFIRM_SESSIONS else "hypothesis"
+    name_source = db.execute("SELECT name_source FROM workstreams WHERE id = ?", (workstream_id,)).fetchone()[0]
+    db.execute(
+        "UPDATE workstreams SET centroid = ?, centroid_model = ?, keyphrases = ?, sessions = ?, status = ?, "
+        "first_activity = ?, last_activity = ?, updated_at = ? WHERE id = ?",
+        (centroid, model if centroid else None, json.dumps(phrases), len(members), status,
+         min(starts, default=None), max(ends, default=None), time.time(), workstream_id))
+    if name_source == "keyphrases":
+        db.execute("UPDATE workstreams SET name = ? WHERE id = ?",
+                   (keyphrase_name(phrases, members[-1][5]), workstream_id))
+    return True
+
+
+def rollup_keyphrases(per_episode: Sequence[Sequence[Sequence[Any]]], limit: int = 8) -> list[str]:
+    """A workstream's keyphrases from its episodes' [[phrase, key, score], ...]: a phrase that recurs across
+    sessions outranks one said often in a single session."""
+    score: dict[str, float] = defaultdict(float)
+    seen_in: Counter[str] = Counter()
+    forms: dict[str, Counter[str]] = defaultdict(Counter)
+    for phrases in per_episode:
+        for phrase, key, s in phrases:
+            score[key] += float(s)
+            seen_in[key] += 1
+            forms[key][phrase] += 1
+    ranked = sorted(score, key=lambda k: (-(score[k] * (1 + 0.5 * (seen_in[k] - 1))), k))
+    kept: list[str] = []
+    for key in ranked:
+        words = set(key.split())
+        if any(words <= set(k.split()) or set(k.split()) <= words for k in kept):
+            continue
+        kept.append(key)
+        if len(kept) == limit:
+            break
+    return [forms[k].most_common(1)[0][0] for k in kept]
+
+
+def keyphrase_name(phrases: Sequence[str], summary: str = "") -> str:
+    """A name without an LLM: its top two keyphrases ("Sensitivity table · Airflow")."""
+    if not phrases:
+        head = " ".join(summary.split()[:6])
+        return head or "(untitled)"
+    picked = list(phrases[:2])
+    name = " · ".join(picked)
+    return name[:1].upper() + name[1:]
+
+
+# --- loops ---------------------------------------------------------------------------------------------
+
+_LOOP_COLUMNS = ("l.id, l.user_id, l.session_id, l.workstream_id, l.text, l.due, l.status, l.detector, l.source_ids, "
+                 "l.mentions, l.created_at, l.last_mentioned, l.closed_at, l.closed_session, l.closed_by, l.evidence, "
+                 "l.note, CASE WHEN w.status = 'confirmed' THEN w.name END")
+
+
+def _loop(row: Sequence[Any]) -> Loop:
+    values = list(row)
+    values[8] = json.loads(values[8])
+    return Loop(*values)
+
+
+def loops(store: SQLiteStore, user_id: str, status: str = "open", *, ids: Iterable[int] | None = None,
+          workstream_id: int | None = None, limit: int | None = None) -> list[Loop]:
+    """A user's loops (`status` open, closed or all), newest first, with their source turns' ids."""
+    if status not in LOOP_STATUSES:
+        raise ValueError(f"status must be one of {', '.join(LOOP_STATUSES)}, got {status!r}")
+    sql = (f"SELECT {_LOOP_COLUMNS} FROM loops l LEFT JOIN workstreams w ON w.id = l.workstream_id "
+           "WHERE l.user_id = ?")
+    params: list[Any] = [user_id]
+    if status != "all":
+        sql += " AND l.status = ?"
+        params.append(status)
+    if ids is not None:
+        ids = list(ids)
+        if not ids:
+            return []
+        sql += f" AND l.id IN ({_marks(ids)})"
+        params.extend(ids)
+    if workstream_id is not None:
+        sql += " AND l.workstream_id = ?"
+        params.append(workstream_id)
+    sql += " ORDER BY l.created_at DESC, l.id DESC"
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    found = [_loop(r) for r in store._query(sql, params)]
+    turns = store.turns_by_id(user_id, {i for lp in found for i in lp.source_ids})
+    for lp in found:
+        lp.source_turns = [turns[i].source_id for i in lp.source_ids if i in turns]
+    return found
+
+
+def recent_closed_loops(store: SQLiteStore, user_id: str, closed_since: float) -> list[Loop]:
+    sql = (f"SELECT {_LOOP_COLUMNS} FROM loops l LEFT JOIN workstreams w ON w.id = l.workstream_id "
+           "WHERE l.user_id = ? AND l.status = 'closed' AND l.closed_at >= ? ORDER BY l.closed_at DESC")
+    return [_loop(r) for r in store._query(sql, (user_id, closed_since))]
+
+
+def insert_loop(store: SQLiteStore, new: NewLoop) -> int | None:
+    """Store a new loop; None when its origin is already stored (a re-run)."""
+    with store.transaction() as db:
+        cur = db.execute(
+            "INSERT OR IGNORE INTO loops (user_id, session_id, workstream_id, text, due, detector, source_ids, "
+            "origin, created_at, last_mentioned, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (new.user_id, new.session_id, new.workstream_id, new.text, new.due, new.detector,
+             json.dumps(new.source_ids), new.origin, new.created_at, new.created_at, time.time()))
+        return int(cur.lastrowid) if cur.rowcount else None
+
+
+def mention_loop(store: SQLiteStore, loop_id: int, when: float) -> None:
+    """A loop said again (still open): counted, never duplicated."""
+    with store.transaction() as db:
+        db.execute("UPDATE loops SET mentions = mentions + 1, last_mentioned = max(last_mentioned, ?), "
+                   "updated_at = ? WHERE id = ?", (when, time.time(), loop_id))
+
+
+def close_loop(store: SQLiteStore, user_id: str, loop_id: int, *, closed_by: str, closed_at: float | None = None,
+               session_id: str | None = None, evidence: str | None = None, evidence_ids: Sequence[int] = (),
+               note: str | None = None) -> Loop:
+    """Close a loop. KeyError when the user has no loop with that id; a closed loop is returned unchanged."""
+    with store.transaction() as db:
+        row = db.execute("SELECT status FROM loops WHERE id = ? AND user_id = ?", (loop_id, user_id)).fetchone()
+        if row is None:
+            raise KeyError(f"no loop {loop_id} for user {user_id!r}")
+        if row[0] == "open":
+            now = time.time()
+            db.execute(
+                "UPDATE loops SET status = 'closed', closed_at = ?, closed_session = ?, closed_by = ?, evidence = ?, "
+                "evidence_ids = ?, note = ?, updated_at = ? WHERE id = ?",
+                (closed_at if closed_at is not None else now, session_id, closed_by, evidence,
+                 json.dumps(list(evidence_ids)), note, now, loop_id))
+    return loops(store, user_id, "all", ids=[loop_id])[0]
+
+
+# --- the startup briefing ------------------------------------------------------------------------------
+
+def sessions_between(store: SQLiteStore, user_id: str, since: float, until: float, limit: int
+                     ) -> list[tuple[SessionInfo, str | None]]:
+    """Sessions with a turn in [since, until], newest first, with their episode summaries."""
+    rows = store._query(
+        "SELECT s.user_id, s.session_id, s.status, s.started_at, s.last_turn_at, s.turn_count, "
+        "s.consolidated_turns, s.needs_consolidation, s.ended_at, e.summary FROM sessions s "
+        "LEFT JOIN episodes e ON e.user_id = s.user_id AND e.session_id = s.session_id "
+        "WHERE s.user_id = ? AND s.last_turn_at >= ? AND s.started_at <= ? ORDER BY s.last_turn_at DESC LIMIT ?",
+        (user_id, since, until, limit))
+    return [(_session(r), r[9]) for r in rows]
+
+
+def facts_between(store: SQLiteStore, user_id: str, types: Sequence[str], since: float, until: float,
+                  limit: int) -> list[dict[str, Any]]:
+    """Current facts of `types` stated in [since, until], newest first."""
+    rows = store._query(
+        "SELECT id, type, text, session_id, created_at FROM facts "
+        f"WHERE user_id = ? AND valid_to IS NULL AND type IN ({_marks(types)}) AND created_at BETWEEN ? AND ? "
+        "ORDER BY created_at DESC, id DESC LIMIT ?", (user_id, *types, since, until, limit))
+    return [{"id": r[0], "type": r[1], "text": r[2], "session_id": r[3], "at": _iso(r[4])} for r in rows]
+
+
+# --- forgetting ----------------------------------------------------------------------------------------
+
+def _forget_threads(db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
+    """Episodes, loops and workstreams of the forgotten scope (their FTS rows and vectors go by trigger).
+
+    Forgetting one session also reopens the loops it closed (their evidence quoted it), and rolls up the
+    workstreams it belonged to: one left without episodes goes; the others get their centroid, status, keyphrases
+    and name recomputed from what is left (an LLM name is reset, it may have used the forgotten words).
+    """
+    per_session = "session_id" in where
+    touched: set[int] = set()
+    if per_session:
+        touched = {r[0] for r in db.execute(
+            f"SELECT workstream_id FROM episodes WHERE {where} AND workstream_id IS NOT NULL", params)}
+        touched |= {r[0] for r in db.execute(
+            f"SELECT workstream_id FROM loops WHERE {where} AND workstream_id IS NOT NULL", params)}
+        db.execute(
+            "UPDATE loops SET status = 'open', closed_at = NULL, closed_session = NULL, closed_by = NULL, "
+            "evidence = NULL, evidence_ids = NULL, note = NULL, updated_at = ? "
+            "WHERE user_id = ? AND closed_session = ?", (time.time(), *params))
+    counts = {
+        "loops": db.execute(f"DELETE FROM loops WHERE {where}", params).rowcount,
+        "episodes": db.execute(f"DELETE FROM episodes WHERE {where}", params).rowcount,
+    }
+    gone = 0
+    if per_session:
+        for ws in touched:
+            db.execute("UPDATE workstreams SET name_source = 'keyphrases' WHERE id = ?", (ws,))
+            gone += not _rollup(db, ws)
+    else:
+        gone = db.execute(f"DELETE FROM workstreams WHERE {where}", params).rowcount
+    counts["workstreams"] = gone
+    return counts
+
+
+FORGET_STEPS.append(_forget_threads)
