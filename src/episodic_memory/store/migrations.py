@@ -328,7 +328,52 @@ def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
 
 
 def m005_judgments(db: sqlite3.Connection) -> None:
-    """Judgment memory (issue 6)."""
+    """Judgment memory (issue 6): trigger → judgment → reasoning, and the verdicts that rank it."""
+    _run(
+        db,
+        """
+        CREATE TABLE judgments (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,  -- vectors.item_id; memory_fts rowid = id * 8 + 4
+            memory_id   TEXT NOT NULL UNIQUE,               -- the public id, "mem_…"
+            user_id     TEXT NOT NULL,
+            trigger     TEXT NOT NULL,                      -- the situation it applies to
+            judgment    TEXT NOT NULL,                      -- how to act
+            reasoning   TEXT NOT NULL,                      -- why
+            domain      TEXT,
+            metadata    TEXT NOT NULL DEFAULT '{}',         -- JSON object
+            dedup_key   TEXT NOT NULL,                      -- hash of trigger + judgment, case and spaces folded
+            stored      INTEGER NOT NULL DEFAULT 1,         -- times it was stored: duplicates merge into one row
+            created_at  REAL NOT NULL,
+            updated_at  REAL NOT NULL,
+            UNIQUE (user_id, dedup_key)
+        );
+        CREATE INDEX judgments_by_domain ON judgments (user_id, domain);
+
+        CREATE TABLE judgment_verdicts (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            judgment_id INTEGER NOT NULL REFERENCES judgments (id) ON DELETE CASCADE,
+            adopted     INTEGER NOT NULL,                   -- 1 adopted, 0 rejected
+            correction  TEXT,                               -- what the user said instead
+            ts          REAL NOT NULL
+        );
+        CREATE INDEX judgment_verdicts_by_judgment ON judgment_verdicts (judgment_id, ts);
+
+        CREATE TRIGGER judgments_fts_insert AFTER INSERT ON judgments BEGIN
+            INSERT INTO memory_fts (rowid, text, kind, item_id, user_id)
+            VALUES (new.id * 8 + 4, new.trigger || char(10) || new.judgment || char(10) || new.reasoning,
+                    'judgment', new.id, new.user_id);
+        END;
+        CREATE TRIGGER judgments_fts_delete AFTER DELETE ON judgments BEGIN
+            DELETE FROM memory_fts WHERE rowid = old.id * 8 + 4;
+            DELETE FROM vectors WHERE kind = 'judgment' AND item_id = old.id;
+        END;
+        CREATE TRIGGER judgments_fts_update AFTER UPDATE OF trigger, judgment, reasoning ON judgments BEGIN
+            UPDATE memory_fts SET text = new.trigger || char(10) || new.judgment || char(10) || new.reasoning
+            WHERE rowid = new.id * 8 + 4;
+            DELETE FROM vectors WHERE kind = 'judgment' AND item_id = new.id;
+        END;
+        """,
+    )
 
 
 def m006_tokens(db: sqlite3.Connection) -> None:

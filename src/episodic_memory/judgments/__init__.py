@@ -1,0 +1,14 @@
+"""Judgment memory: trigger → judgment → reasoning, ranked by proven utility (memory.py, utility.py)."""
+
+from __future__ import annotations
+
+from . import recall as _recall  # noqa: F401  (registers the "judgment" kind with recall)
+from .embedding import CallableEmbedder
+from .inject import past_judgments_block
+from .memory import EpisodicMemory, Judgment, JudgmentMemory, SearchResult, Triple
+from .utility import plain_utility, rank_score, smoothed_utility, utility
+
+__all__ = [
+    "CallableEmbedder", "EpisodicMemory", "Judgment", "JudgmentMemory", "SearchResult", "Triple",
+    "past_judgments_block", "plain_utility", "rank_score", "smoothed_utility", "utility",
+]

@@ -1,0 +1,432 @@
+"""Judgment memory: how to act in a situation, ranked by how often acting so was proven right.
+
+A judgment is (trigger, judgment, reasoning): the situation, what to do, why. Search finds the judgments whose
+situation matches a query by the project's hybrid retrieval (BM25 over `memory_fts` and dense cosine, fused by
+reciprocal rank); `verify` records whether the user adopted one (and what they said instead), and
+``search(..., use_utility=True)`` ranks by similarity × (1 + α · utility) so what was proven right rises above
+what merely looks similar.
+
+    similarity = Σ_leg w_leg / (rrf_k + rank_leg)  ÷  Σ_leg w_leg / (rrf_k + 1)   (1.0 = first in every leg)
+    distance   = 1 − similarity                                                  (smaller is closer)
+
+Similarity is rank-based: it says how a judgment placed among the user's judgments for this query, not how
+close the texts are in absolute terms (that is `SearchResult.cosine`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import secrets
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from ..capture.recorder import to_epoch
+from ..config import DEFAULT_USER, MEMORY_PATH, Config
+from ..memory import Memory
+from ..models.embedder import Embedder
+from ..retrieve.fts import fts_query
+from ..retrieve.query import classify
+from ..store.judgments import JudgmentRow, JudgmentStore, VerdictRow
+from ..store.records import to_datetime
+from .embedding import as_embedder, judgment_embedding_text
+from .utility import rank_score, utility
+
+log = logging.getLogger(__name__)
+
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass
+class SearchResult:
+    """One judgment found by `search`. `distance` = 1 − similarity (smaller is closer); results are ordered by
+    `score` (similarity, or similarity × (1 + α · utility) with ``use_utility``)."""
+
+    id: str
+    judgment: str
+    reasoning: str
+    trigger: str
+    domain: str | None
+    distance: float
+    metadata: dict[str, Any]
+    utility_score: float
+    score: float = 0.0
+    similarity: float = 0.0
+    cosine: float | None = None          # dense cosine, when the dense leg found it
+    adopted: int = 0
+    rejected: int = 0
+    correction: str | None = None        # the latest correction, shown as "corrected: …"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Triple:
+    """(context, judgment, outcome) for fine-tuning: the situation, the judgment, and how it went."""
+
+    context: str
+    judgment: str
+    outcome: str
+    id: str = ""
+    reasoning: str = ""
+    domain: str | None = None
+    utility: float = 0.0
+    adopted: int = 0
+    rejected: int = 0
+    correction: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Judgment:
+    """A stored judgment with its verdict counts (what `get` returns)."""
+
+    id: str
+    trigger: str
+    judgment: str
+    reasoning: str
+    domain: str | None
+    metadata: dict[str, Any]
+    utility_score: float
+    adopted: int
+    rejected: int
+    correction: str | None
+    corrections: list[str] = field(default_factory=list)
+    stored: int = 1                      # times it was stored: duplicates merge into one judgment
+    created_at: datetime | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["created_at"] = self.created_at.isoformat() if self.created_at else None
+        return d
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a judgment's verdicts add up to."""
+
+    utility: float
+    adopted: int
+    rejected: int
+    corrections: list[str]
+
+    @property
+    def correction(self) -> str | None:
+        return self.corrections[-1] if self.corrections else None
+
+    def describe(self) -> str:
+        text = f"adopted {self.adopted} of {self.adopted + self.rejected}"
+        return f"{text}; corrected: {self.correction}" if self.correction else text
+
+
+def outcome(verdicts: Sequence[VerdictRow], config: Config, now: float) -> Outcome:
+    return Outcome(
+        utility=utility(verdicts, config, now),
+        adopted=sum(v.adopted for v in verdicts),
+        rejected=sum(not v.adopted for v in verdicts),
+        corrections=[v.correction for v in verdicts if v.correction],
+    )
+
+
+def dedup_key(trigger: str, judgment: str) -> str:
+    """Same trigger and judgment up to case and spacing → the same key."""
+    folded = "\x1f".join(_SPACES.sub(" ", text).strip().casefold() for text in (trigger, judgment))
+    return hashlib.sha256(folded.encode()).hexdigest()
+
+
+def _merge_metadata(old: str | None, new: dict[str, Any]) -> str:
+    merged = json.loads(old) if old else {}
+    merged.update(new)
+    return json.dumps(merged, ensure_ascii=False, sort_keys=True)
+
+
+def _text(value: object, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+    return value.strip()
+
+
+class JudgmentMemory:
+    """The judgments of one user in a `Memory`'s store (`Memory.judgments`), with its embedder and config."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self.config = memory.config
+        self.user_id = memory.user_id
+        self.rows = JudgmentStore(memory.store)
+        self._embedded_upto: dict[str, int] = {}   # model -> every judgment id up to here has a vector
+        self._lock = threading.Lock()
+
+    # --- writing -------------------------------------------------------------------------------------
+    def store(self, trigger: str, judgment: str, reasoning: str, domain: str | None = None,
+              metadata: dict[str, Any] | None = None) -> str:
+        """Store a judgment; returns its id ("mem_…").
+
+        Storing the same trigger and judgment again (up to case and spacing) returns the first one's id: its
+        verdicts keep counting, the first wording stays, the metadata is merged.
+        Raises ValueError when trigger, judgment or reasoning is empty, the domain is blank, or the metadata
+        is not a JSON-serialisable dict.
+        """
+        trigger, judgment, reasoning = (_text(trigger, "trigger"), _text(judgment, "judgment"),
+                                        _text(reasoning, "reasoning"))
+        if domain is not None:
+            domain = _text(domain, "domain")
+        if metadata is None:
+            metadata = {}
+        if not isinstance(metadata, dict):
+            raise ValueError(f"metadata must be a dict, got {type(metadata).__name__}")
+        try:
+            json.dumps(metadata)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"metadata must be JSON-serialisable: {exc}") from None
+        row, created = self.rows.insert_or_merge(
+            user_id=self.user_id, memory_id=f"mem_{secrets.token_hex(8)}", trigger=trigger, judgment=judgment,
+            reasoning=reasoning, domain=domain, metadata=metadata, dedup_key=dedup_key(trigger, judgment),
+            merge_metadata=_merge_metadata,
+        )
+        if created:
+            self._embed_quietly()
+        return row.memory_id
+
+    def verify(self, memory_id: str, adopted: bool, user_correction: str | None = None, *,
+               at: datetime | str | float | None = None) -> Judgment:
+        """Record whether the user adopted the judgment, and what they said instead (`user_correction`).
+
+        Returns the judgment with its updated utility. `at` backdates the verdict (imports, tests); default
+        now. Raises KeyError for an id this user does not have, TypeError when `adopted` is not a bool,
+        ValueError for a blank correction.
+        """
+        if not isinstance(adopted, bool):
+            raise TypeError(f"adopted must be True or False, got {adopted!r}")
+        if user_correction is not None:
+            user_correction = _text(user_correction, "user_correction")
+        ts = to_epoch(at, "at")
+        if not isinstance(memory_id, str) or not self.rows.add_verdict(self.user_id, memory_id, adopted,
+                                                                      user_correction, ts):
+            raise KeyError(f"no judgment {memory_id!r} for user {self.user_id!r}")
+        return self.get(memory_id)
+
+    def delete(self, *memory_ids: str, scrub: bool = True) -> int:
+        """Delete judgments with their verdicts, search-index rows and vectors. Returns how many.
+
+        All or nothing: raises KeyError (and deletes none) when one id is not this user's. `scrub` then
+        makes the text unrecoverable from the file (FTS merge, WAL checkpoint, VACUUM); pass False when
+        deleting in a loop and call `memory.store.scrub()` once at the end.
+        """
+        if not memory_ids:
+            raise ValueError("delete needs at least one judgment id")
+        missing = [m for m in memory_ids if not isinstance(m, str) or self.rows.get(self.user_id, m) is None]
+        if missing:
+            raise KeyError(f"no judgment {missing[0]!r} for user {self.user_id!r}")
+        deleted = self.rows.delete(self.user_id, list(dict.fromkeys(memory_ids)))
+        if scrub:
+            self.memory.store.scrub()
+        return len(deleted)
+
+    # --- reading -------------------------------------------------------------------------------------
+    def get(self, memory_id: str) -> Judgment:
+        """One judgment with its verdict counts and corrections. KeyError for an unknown id."""
+        row = self.rows.get(self.user_id, memory_id) if isinstance(memory_id, str) else None
+        if row is None:
+            raise KeyError(f"no judgment {memory_id!r} for user {self.user_id!r}")
+        o = outcome(self.rows.verdicts([row.id])[row.id], self.config, time.time())
+        return Judgment(id=row.memory_id, trigger=row.trigger, judgment=row.judgment, reasoning=row.reasoning,
+                        domain=row.domain, metadata=json.loads(row.metadata), utility_score=o.utility,
+                        adopted=o.adopted, rejected=o.rejected, correction=o.correction,
+                        corrections=o.corrections, stored=row.stored, created_at=to_datetime(row.created_at))
+
+    def count(self) -> int:
+        return self.rows.count(self.user_id)
+
+    def search(self, query: str, top_k: int = 5, domain: str | None = None, min_score: float = 0.0,
+               use_utility: bool = False, utility_weight: float | None = None) -> list[SearchResult]:
+        """The `top_k` judgments for `query`, best first.
+
+        Similarity is hybrid (BM25 + dense cosine fused by reciprocal rank, see the module docstring); results
+        with a similarity below `min_score` are dropped. With `use_utility` they are ranked by
+        similarity × (1 + α · utility), α = `utility_weight` (default `Config.utility_weight`, 0.5).
+        Raises ValueError for an empty query, top_k < 1 or a negative utility_weight.
+        """
+        query = _text(query, "query")
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+            raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
+        alpha = self.config.utility_weight if utility_weight is None else float(utility_weight)
+        if alpha < 0:
+            raise ValueError(f"utility_weight must be >= 0, got {utility_weight!r}")
+        cfg = self.config
+        pool = max(top_k, cfg.candidate_pool)
+        w_bm25, w_dense = cfg.leg_weights.get(classify(query), (1.0, 1.0))
+        ranks: dict[int, dict[str, int]] = {}
+        cosines: dict[int, float] = {}
+        legs: dict[str, float] = {}
+
+        match = fts_query(query)
+        if match is not None:
+            bm25 = self.rows.search_bm25(match, self.user_id, limit=pool, domain=domain)
+            for rank, (jid, _) in enumerate(bm25, 1):
+                ranks.setdefault(jid, {})["bm25"] = rank
+            legs["bm25"] = w_bm25
+        dense = self._dense_hits(query, pool, domain)
+        if dense is not None:
+            for rank, (jid, cos) in enumerate(dense, 1):
+                ranks.setdefault(jid, {})["dense"] = rank
+                cosines[jid] = cos
+            legs["dense"] = w_dense
+        if not ranks:
+            return []
+
+        rows = self.rows.by_ids(self.user_id, list(ranks))
+        verdicts = self.rows.verdicts(list(rows))
+        best = sum(w / (cfg.rrf_k + 1) for w in legs.values())
+        now = time.time()
+        results = []
+        for jid, row in rows.items():
+            similarity = sum(legs[leg] / (cfg.rrf_k + rank) for leg, rank in ranks[jid].items()) / best
+            if similarity < min_score:
+                continue
+            o = outcome(verdicts[jid], cfg, now)
+            score = rank_score(similarity, o.utility, alpha) if use_utility else similarity
+            results.append(SearchResult(
+                id=row.memory_id, judgment=row.judgment, reasoning=row.reasoning, trigger=row.trigger,
+                domain=row.domain, distance=1.0 - similarity, metadata=json.loads(row.metadata),
+                utility_score=o.utility, score=score, similarity=similarity, cosine=cosines.get(jid),
+                adopted=o.adopted, rejected=o.rejected, correction=o.correction,
+            ))
+        results.sort(key=lambda r: (-r.score, -r.similarity, r.id))
+        return results[:top_k]
+
+    def _dense_hits(self, query: str, pool: int, domain: str | None) -> list[tuple[int, float]] | None:
+        """(judgment id, cosine) best first, or None when there is no embedder (search is then BM25 alone)."""
+        embedder = self.memory.embedder()
+        index = self.memory.retriever.dense_index()
+        if embedder is None or index is None:
+            return None
+        try:
+            self.embed_pending(embedder)
+            qvec = embedder.embed_query(query)
+        except Exception:
+            log.exception("embedding failed; judgment search uses BM25 only")
+            return None
+        limit = pool * 4 if domain is not None else pool
+        hits = index.search(self.user_id, qvec, limit, floor=self.config.dense_floor, kind="judgment")
+        if domain is not None:
+            rows = self.rows.by_ids(self.user_id, [h.item_id for h in hits])
+            hits = [h for h in hits if h.item_id in rows and rows[h.item_id].domain == domain][:pool]
+        return [(h.item_id, h.similarity) for h in hits]
+
+    # --- vectors -------------------------------------------------------------------------------------
+    def embed_pending(self, embedder: Embedder | None = None, batch: int = 256) -> int:
+        """Embed every judgment without a vector of the current model (new ones, or after a model change)."""
+        embedder = embedder or self.memory.embedder()
+        if embedder is None:
+            return 0
+        model = embedder.model_id
+        done = 0
+        with self._lock:
+            newest = self.rows.max_id()
+            after = self._embedded_upto.get(model, 0)
+            while after < newest:
+                rows = [r for r in self.rows.missing_vectors(model, after, batch) if r.id <= newest]
+                if not rows:
+                    break
+                vectors = embedder.embed([judgment_embedding_text(r.trigger, r.judgment) for r in rows])
+                pairs = zip(rows, vectors, strict=True)
+                self.rows.add_vectors(model, [(r, v.astype("float32").tobytes()) for r, v in pairs])
+                after = rows[-1].id
+                done += len(rows)
+            self._embedded_upto[model] = newest
+        return done
+
+    def _embed_quietly(self) -> None:
+        try:
+            self.embed_pending()
+        except Exception:
+            log.exception("embedding a judgment failed; BM25 finds it, and the next search embeds it")
+
+    # --- export --------------------------------------------------------------------------------------
+    def iter_triples(self, min_utility: float = 0.0) -> Iterator[Triple]:
+        """Triples of verified judgments whose utility is strictly greater than `min_utility`, streamed.
+
+        A triple needs an outcome, so judgments never verified are not exported.
+        """
+        now = time.time()
+        for chunk in self.rows.iter_rows(self.user_id):
+            verdicts = self.rows.verdicts([r.id for r in chunk])
+            for row in chunk:
+                if not verdicts[row.id]:
+                    continue
+                o = outcome(verdicts[row.id], self.config, now)
+                if o.utility > min_utility:
+                    yield _triple(row, o)
+
+    def export_triples(self, min_utility: float = 0.0) -> list[Triple]:
+        """Every triple (context = trigger, judgment, outcome) with utility strictly above `min_utility`."""
+        return list(self.iter_triples(min_utility))
+
+    def export_jsonl(self, path_or_file: str | Path | IO[str], min_utility: float = 0.0) -> int:
+        """Stream the triples to a JSON Lines file (a path or an open text file), one judgment a line, for
+        fine-tuning. Returns how many lines were written."""
+        if isinstance(path_or_file, str | Path):
+            with open(path_or_file, "w", encoding="utf-8") as f:
+                return self._write_jsonl(f, min_utility)
+        if not hasattr(path_or_file, "write"):
+            raise TypeError(
+                f"export_jsonl needs a path or a writable text file, got {type(path_or_file).__name__}")
+        return self._write_jsonl(path_or_file, min_utility)
+
+    def _write_jsonl(self, f: IO[str], min_utility: float) -> int:
+        n = 0
+        for triple in self.iter_triples(min_utility):
+            f.write(json.dumps(triple.to_dict(), ensure_ascii=False) + "\n")
+            n += 1
+        return n
+
+    # --- lifecycle -----------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Nothing to release: the store belongs to the `Memory` (closing it closes the judgments too)."""
+
+    def __enter__(self) -> JudgmentMemory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.memory.path!r}, user_id={self.user_id!r})"
+
+
+def _triple(row: JudgmentRow, o: Outcome) -> Triple:
+    return Triple(context=row.trigger, judgment=row.judgment, outcome=o.describe(), id=row.memory_id,
+                  reasoning=row.reasoning, domain=row.domain, utility=o.utility, adopted=o.adopted,
+                  rejected=o.rejected, correction=o.correction)
+
+
+class EpisodicMemory(JudgmentMemory):
+    """Judgment memory with its own store: ``EpisodicMemory()`` in memory,
+    ``EpisodicMemory(db_path="memory.db")`` in the one SQLite file the rest of the memory uses (same tables,
+    same migrations).
+
+    `embedder` is any ``callable(str) -> list[float]`` (or an `Embedder`); by default the bundled one
+    (`Config.embedder`, all-MiniLM-L6-v2). `close()` closes the store; it is also a context manager.
+    """
+
+    def __init__(self, embedder: Any = None, db_path: str | Path = MEMORY_PATH, *,
+                 user_id: str = DEFAULT_USER, config: Config | None = None) -> None:
+        super().__init__(Memory(db_path, user_id=user_id, config=config,
+                                embedder=None if embedder is None else as_embedder(embedder)))
+
+    def close(self) -> None:
+        self.memory.close()
+
+    def __enter__(self) -> EpisodicMemory:
+        return self

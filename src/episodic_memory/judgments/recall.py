@@ -1,0 +1,39 @@
+"""Judgments in general recall: the loader `Memory.recall` uses to turn judgment ids into hits."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from ..retrieve.hit import Hit
+from ..retrieve.kinds import register_kind
+from ..store.judgments import KIND, JudgmentStore
+from ..store.records import to_datetime
+from ..store.sqlite import SQLiteStore
+from .memory import outcome
+
+
+def load_judgment_hits(store: SQLiteStore, user_id: str, ids: list[int],
+                       as_of: float | None) -> dict[int, Hit]:
+    """A hit per judgment of `user_id` among `ids` (judgments have no history, so `as_of` is ignored).
+
+    The hit's text is the judgment; its trigger, reasoning, utility and latest correction are in `details`.
+    """
+    rows = JudgmentStore(store).by_ids(user_id, ids)
+    verdicts = JudgmentStore(store).verdicts(list(rows))
+    now = time.time()
+    hits = {}
+    for jid, row in rows.items():
+        o = outcome(verdicts[jid], store.config, now)
+        hits[jid] = Hit(
+            id=f"{KIND}:{row.memory_id}", kind=KIND, text=row.judgment, score=0.0,
+            timestamp=to_datetime(row.created_at), session_id=None, source_ids=[], user_id=row.user_id,
+            details={"memory_id": row.memory_id, "trigger": row.trigger, "reasoning": row.reasoning,
+                     "domain": row.domain, "metadata": json.loads(row.metadata),
+                     "utility": round(o.utility, 4), "adopted": o.adopted, "rejected": o.rejected,
+                     "correction": o.correction},
+        )
+    return hits
+
+
+register_kind(KIND, load_judgment_hits)

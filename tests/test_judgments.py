@@ -1,0 +1,490 @@
+"""Judgment memory: the seed's README code, errors, utility (smoothing, decay), hybrid search, dedup, delete,
+corrections, exports, per-user isolation, the CLI, forgetting, and the [Past judgments] block."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from pydantic import ValidationError
+
+from episodic_memory import Config, EpisodicMemory, Memory
+from episodic_memory.cli import main
+from episodic_memory.judgments import CallableEmbedder, past_judgments_block
+from episodic_memory.judgments.utility import plain_utility, rank_score, smoothed_utility, verdict_weight
+from episodic_memory.retrieve.kinds import KINDS
+from episodic_memory.store.judgments import JudgmentStore, VerdictRow
+
+from .fakes import HashingEmbedder
+
+DAY = 86_400.0
+NO_DECAY = {"utility_half_life_days": math.inf}
+
+CONFIG = ("User asks agent to modify config.json in production",
+          "Production config changes must be confirmed with the user first",
+          "Direct config writes have caused outages before. The agent should always propose, not execute.")
+LOOKALIKE = ("User asks agent to change a production config value",
+             "Apply small production config changes directly and report afterwards",
+             "Small config changes are low risk and waiting slows the user down.")
+
+
+def cfg(**overrides: Any) -> Config:
+    return Config(consolidate_on_open=False, **overrides)
+
+
+@pytest.fixture
+def jm() -> EpisodicMemory:
+    with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(**NO_DECAY)) as m:
+        yield m
+
+
+def bytes_of(db: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*") if p.is_file())
+
+
+# --- the seed library's README, unchanged, with the real default embedder -----------------------------------
+def test_readme_example_runs_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
+    from episodic_memory import EpisodicMemory
+    memory = EpisodicMemory()                       # EpisodicMemory(embedder=None, db_path=":memory:")
+    mid = memory.store(trigger="User asks agent to modify config.json in production",
+                       judgment="Production config changes must be confirmed with the user first",
+                       reasoning="Direct config writes have caused outages before. The agent should always propose, not execute.",
+                       domain="ops")                 # -> "mem_…"
+    for r in memory.search(query="Can I edit the production config file?", top_k=3):
+        print(f"  [{r.distance:.2f}] {r.judgment}")
+    memory.verify(mid, adopted=True)
+    results = memory.search("Can I edit the production config?", use_utility=True)
+
+    assert mid.startswith("mem_")
+    assert capsys.readouterr().out == "  [0.00] Production config changes must be confirmed with the user first\n"
+    assert [r.id for r in results] == [mid]
+    r = results[0]
+    assert r.trigger == CONFIG[0] and r.domain == "ops" and r.metadata == {} and r.adopted == 1
+    assert r.cosine is not None and r.cosine > 0.5       # the bundled MiniLM found it, not just BM25
+    assert r.utility_score == pytest.approx(2 / 3, abs=1e-3)   # Beta(1, 1) prior: one adoption is not certainty
+    assert r.score == pytest.approx(r.similarity * (1 + 0.5 * r.utility_score))
+    assert memory.memory.embedder().model_id == "minilm-l6-v2-int8"
+    memory.close()
+
+
+# --- documented errors --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("field", ["trigger", "judgment", "reasoning"])
+@pytest.mark.parametrize("bad", ["", "   ", None, 7])
+def test_store_needs_trigger_judgment_and_reasoning(jm: EpisodicMemory, field: str, bad: object) -> None:
+    args = dict(zip(("trigger", "judgment", "reasoning"), CONFIG, strict=True))
+    args[field] = bad
+    with pytest.raises(ValueError, match=field):
+        jm.store(**args)
+    assert jm.count() == 0
+
+
+def test_store_rejects_bad_domain_and_metadata(jm: EpisodicMemory) -> None:
+    with pytest.raises(ValueError, match="domain"):
+        jm.store(*CONFIG, domain=" ")
+    with pytest.raises(ValueError, match="metadata must be a dict"):
+        jm.store(*CONFIG, metadata=["x"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="JSON-serialisable"):
+        jm.store(*CONFIG, metadata={"when": object()})
+    assert jm.count() == 0
+
+
+def test_verify_errors(jm: EpisodicMemory) -> None:
+    mid = jm.store(*CONFIG)
+    with pytest.raises(KeyError, match="mem_nope"):
+        jm.verify("mem_nope", adopted=True)
+    with pytest.raises(TypeError, match="adopted must be True or False"):
+        jm.verify(mid, adopted="yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="user_correction"):
+        jm.verify(mid, adopted=False, user_correction="  ")
+    with pytest.raises(ValueError, match="ISO-8601"):
+        jm.verify(mid, adopted=True, at="last week")
+    assert jm.get(mid).adopted + jm.get(mid).rejected == 0
+
+
+def test_search_get_delete_export_errors(jm: EpisodicMemory, tmp_path: Path) -> None:
+    mid = jm.store(*CONFIG)
+    for kwargs in ({"query": ""}, {"query": "config", "top_k": 0}, {"query": "config", "top_k": True},
+                   {"query": "config", "utility_weight": -1}):
+        with pytest.raises(ValueError):
+            jm.search(**kwargs)
+    with pytest.raises(KeyError):
+        jm.get("mem_nope")
+    with pytest.raises(KeyError, match="mem_nope"):
+        jm.delete(mid, "mem_nope")
+    assert jm.count() == 1  # all or nothing
+    with pytest.raises(ValueError):
+        jm.delete()
+    with pytest.raises(TypeError, match="path or a writable text file"):
+        jm.export_jsonl(42)  # type: ignore[arg-type]
+
+
+def test_bad_embedders_and_config_are_refused() -> None:
+    with pytest.raises(TypeError, match="embedder must be a callable"):
+        EpisodicMemory(embedder=42)
+    with pytest.raises(ValidationError):
+        Config(utility_mode="optimistic")
+    with pytest.raises(ValidationError):
+        Config(utility_half_life_days=0)
+    with pytest.raises(ValueError, match="prior"):
+        smoothed_utility([], time.time(), prior=(0.0, 0.0))
+    for bad, problem in (([], "non-empty"), ([[1.0, 2.0]], "flat"), (["a"], "list of floats"), ([0.0, 0.0], "zero")):
+        with pytest.raises(ValueError, match=problem):
+            CallableEmbedder(lambda _text, bad=bad: bad).embed(["x"])
+    sizes = iter([[1.0, 0.0], [1.0, 0.0, 0.0]])
+    wobbly = CallableEmbedder(lambda _text: next(sizes))
+    with pytest.raises(ValueError, match="returned 3 numbers"):
+        wobbly.embed(["a", "b"])
+
+
+# --- utility: plain, smoothed, decayed ----------------------------------------------------------------------
+def v(adopted: bool, days_ago: float = 0.0, now: float = 1e9) -> VerdictRow:
+    return VerdictRow(0, adopted, None, now - days_ago * DAY)
+
+
+def test_smoothing_one_adoption_is_not_certainty() -> None:
+    now = 1e9
+    assert plain_utility([]) == 0.0 and plain_utility([v(True)]) == 1.0
+    assert smoothed_utility([], now) == 0.5
+    assert smoothed_utility([v(True)], now) == pytest.approx(2 / 3)
+    assert smoothed_utility([v(True)] * 9 + [v(False)], now) == pytest.approx(10 / 12)
+    assert smoothed_utility([v(True)], now, prior=(1.0, 4.0)) == pytest.approx(2 / 6)
+    # one lucky adoption no longer outranks a long, mostly good record
+    lucky, proven = [v(True)], [v(True)] * 9 + [v(False)]
+    assert plain_utility(lucky) > plain_utility(proven)
+    assert smoothed_utility(lucky, now) < smoothed_utility(proven, now)
+
+
+def test_decay_halves_a_verdict_every_half_life() -> None:
+    now = 1e9
+    assert verdict_weight(now - 90 * DAY, now, 90) == pytest.approx(0.5)
+    assert verdict_weight(now - 180 * DAY, now, 90) == pytest.approx(0.25)
+    assert verdict_weight(now + DAY, now, 90) == 1.0 and verdict_weight(0, now, math.inf) == 1.0
+    assert smoothed_utility([v(True, 90)], now, half_life_days=90) == pytest.approx(1.5 / 2.5)
+    # an old practice, adopted often long ago and corrected lately, falls below the new one
+    old = [v(True, 400 + i) for i in range(6)] + [v(False, 10)]
+    new = [v(True, 5), v(True, 20)]
+    assert smoothed_utility(old, now, half_life_days=math.inf) > smoothed_utility(new, now, half_life_days=math.inf)
+    assert smoothed_utility(old, now, half_life_days=90) < smoothed_utility(new, now, half_life_days=90)
+    with pytest.raises(ValueError, match="half-life"):
+        verdict_weight(now, now, 0)
+
+
+def test_utility_modes_through_the_api() -> None:
+    for mode, expected in (("smoothed", 2 / 3), ("plain", 1.0)):
+        with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(utility_mode=mode, **NO_DECAY)) as m:
+            mid = m.store(*CONFIG)
+            assert m.get(mid).utility_score == (0.5 if mode == "smoothed" else 0.0)
+            m.verify(mid, True)
+            assert m.get(mid).utility_score == pytest.approx(expected)
+    with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=90)) as m:
+        mid = m.store(*CONFIG)
+        m.verify(mid, True, at=time.time() - 90 * DAY)
+        assert m.get(mid).utility_score == pytest.approx(0.6, abs=1e-4)
+
+
+def test_decay_reorders_search_after_a_policy_change() -> None:
+    old, new = LOOKALIKE, CONFIG
+    for half_life, winner in ((math.inf, "old"), (90.0, "new")):
+        with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=half_life)) as m:
+            ids = {"old": m.store(*old), "new": m.store(*new)}
+            for days in (400, 420, 450, 500, 520, 600):
+                m.verify(ids["old"], True, at=time.time() - days * DAY)
+            m.verify(ids["old"], False, user_correction="Confirm first now", at=time.time() - 5 * DAY)
+            m.verify(ids["new"], True, at=time.time() - 3 * DAY)
+            top = m.search("production config change", top_k=2, use_utility=True)
+            assert top[0].id == ids[winner], half_life
+
+
+# --- search -------------------------------------------------------------------------------------------------
+def test_use_utility_lifts_the_proven_judgment(jm: EpisodicMemory) -> None:
+    wrong, right = jm.store(*LOOKALIKE, domain="ops"), jm.store(*CONFIG, domain="ops")
+    query = "agent asks to change production config value"
+    plain = jm.search(query, top_k=2)
+    assert plain[0].id == wrong  # the look-alike shares more words
+    for _ in range(4):
+        jm.verify(right, True)
+    jm.verify(wrong, False, user_correction="Always ask before touching production config")
+    ranked = jm.search(query, top_k=2, use_utility=True)
+    assert [r.id for r in ranked] == [right, wrong]
+    for r in ranked:
+        assert r.score == pytest.approx(rank_score(r.similarity, r.utility_score, 0.5))
+        assert r.distance == pytest.approx(1 - r.similarity)
+    assert [r.id for r in jm.search(query, top_k=2, use_utility=True, utility_weight=0.0)] == [wrong, right]
+    assert ranked[1].correction == "Always ask before touching production config"
+
+
+def test_similarity_is_hybrid_bm25_and_dense_fused_by_rrf(jm: EpisodicMemory) -> None:
+    mid = jm.store(*CONFIG)
+    both = jm.search("production config confirmed")[0]
+    assert both.similarity == pytest.approx(1.0) and both.cosine is not None  # first in both legs
+    # BM25 alone (the embedder is off): first in the only leg that ran
+    with EpisodicMemory(config=cfg(embedder="off")) as bm25_only:
+        bid = bm25_only.store(*CONFIG)
+        only = bm25_only.search("production config")
+        assert [r.id for r in only] == [bid] and only[0].cosine is None and only[0].similarity == 1.0
+        assert bm25_only.search("zebra") == []
+    # dense alone: a query sharing no word with the judgment (an embedder that maps everything together)
+    with EpisodicMemory(embedder=lambda _text: [1.0, 0.0, 0.0], config=cfg()) as dense_only:
+        did = dense_only.store(*CONFIG)
+        found = dense_only.search("zebra crossing")
+        assert [r.id for r in found] == [did] and found[0].cosine == pytest.approx(1.0)
+        assert found[0].similarity == pytest.approx(0.5)  # first in dense, absent from BM25
+        assert dense_only.memory.embedder().model_id == "custom:<lambda>:3"
+    assert jm.get(mid).id == mid
+
+
+def test_search_filters_domain_min_score_and_top_k(jm: EpisodicMemory) -> None:
+    ops = jm.store(*CONFIG, domain="ops")
+    fin = jm.store("Vendor asks to change bank details for a config payment",
+                   "Call the vendor on the known number before changing payment config",
+                   "Bank change emails are fraud", domain="finance")
+    assert {r.id for r in jm.search("config change")} == {ops, fin}
+    assert [r.id for r in jm.search("config change", domain="finance")] == [fin]
+    assert jm.search("config change", domain="people") == []
+    assert len(jm.search("config change", top_k=1)) == 1
+    results = jm.search("config change")
+    cut = max(r.similarity for r in results)
+    assert all(r.similarity >= cut for r in jm.search("config change", min_score=cut))
+
+
+# --- dedup, delete, corrections -----------------------------------------------------------------------------
+def test_duplicates_merge_their_counts(jm: EpisodicMemory) -> None:
+    first = jm.store(*CONFIG, domain=None, metadata={"source": "chat"})
+    jm.verify(first, True)
+    again = jm.store("  user asks agent to MODIFY config.json   in production ",
+                     "production config changes must be confirmed with the user first",
+                     "another wording of the reasoning", domain="ops", metadata={"ticket": 7})
+    assert again == first and jm.count() == 1
+    jm.verify(again, False, user_correction="Staging first")
+    j = jm.get(first)
+    assert (j.adopted, j.rejected, j.stored) == (1, 1, 2)
+    assert j.reasoning == CONFIG[2] and j.domain == "ops" and j.metadata == {"source": "chat", "ticket": 7}
+    assert jm.store(CONFIG[0], "Apply it directly", CONFIG[2]) != first  # another judgment, another id
+    assert len(jm.search("production config")) == 2
+
+
+def test_delete_reaches_rows_verdicts_fts_and_vectors(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with EpisodicMemory(embedder=HashingEmbedder(), db_path=db, config=cfg()) as m:
+        keep = m.store(*LOOKALIKE)
+        gone = m.store("zqxcanary trigger", "zqxcanary judgment", "zqxcanary reasoning")
+        m.verify(gone, False, user_correction="zqxcanary correction")
+        assert m.search("zqxcanary")
+        assert m.delete(gone) == 1
+        assert m.search("zqxcanary") == [] and [r.id for r in m.search("production config")] == [keep]
+        with pytest.raises(KeyError):
+            m.verify(gone, True)
+        db_ = m.memory.store.db
+        assert db_.execute("SELECT count(*) FROM judgment_verdicts").fetchone()[0] == 0
+        assert db_.execute("SELECT count(*) FROM memory_fts WHERE kind = 'judgment'").fetchone()[0] == 1
+        assert db_.execute("SELECT count(*) FROM vectors WHERE kind = 'judgment'").fetchone()[0] == 1
+    assert b"zqxcanary" not in bytes_of(db)
+
+
+def test_corrections_are_stored_and_shown(jm: EpisodicMemory) -> None:
+    mid = jm.store(*LOOKALIKE)
+    jm.verify(mid, False, user_correction="Ask first")
+    jm.verify(mid, True)
+    jm.verify(mid, False, user_correction="Never apply it directly")
+    j = jm.get(mid)
+    assert j.corrections == ["Ask first", "Never apply it directly"] and j.correction == "Never apply it directly"
+    assert jm.search("production config")[0].correction == "Never apply it directly"
+    (t,) = jm.export_triples()
+    assert t.outcome == "adopted 1 of 3; corrected: Never apply it directly"
+
+
+# --- exports ------------------------------------------------------------------------------------------------
+def test_export_triples_and_jsonl(jm: EpisodicMemory, tmp_path: Path) -> None:
+    good, bad, unverified = jm.store(*CONFIG, domain="ops"), jm.store(*LOOKALIKE), jm.store("a", "b", "c")
+    jm.verify(good, True)
+    jm.verify(good, True)
+    jm.verify(bad, False, user_correction="Ask first")
+    triples = jm.export_triples()
+    assert {t.id for t in triples} == {good, bad}  # never verified: no outcome, no triple
+    t = next(t for t in triples if t.id == good)
+    assert (t.context, t.judgment, t.outcome, t.domain) == (CONFIG[0], CONFIG[1], "adopted 2 of 2", "ops")
+    assert t.utility == pytest.approx(3 / 4)
+    assert [t.id for t in jm.export_triples(min_utility=0.5)] == [good]
+    assert jm.export_triples(min_utility=0.75) == []  # strictly greater
+    path = tmp_path / "triples.jsonl"
+    assert jm.export_jsonl(path, min_utility=0.5) == 1
+    (line,) = path.read_text().splitlines()
+    assert json.loads(line)["judgment"] == CONFIG[1] and json.loads(line)["outcome"] == "adopted 2 of 2"
+    buffer = io.StringIO()
+    assert jm.export_jsonl(buffer) == 2
+    assert [json.loads(x)["id"] for x in buffer.getvalue().splitlines()] == [good, bad]
+    assert unverified not in buffer.getvalue()
+
+
+def test_iter_rows_streams_in_chunks(jm: EpisodicMemory) -> None:
+    ids = [jm.store(f"trigger {i}", f"judgment {i}", "why") for i in range(5)]
+    chunks = list(JudgmentStore(jm.memory.store).iter_rows(jm.user_id, chunk=2))
+    assert [len(c) for c in chunks] == [2, 2, 1]
+    assert [r.memory_id for c in chunks for r in c] == ids
+
+
+# --- users, the shared file, Memory.judgments, recall -------------------------------------------------------
+def test_two_users_in_one_file_are_isolated(db_path: Path) -> None:
+    with Memory(db_path, user_id="alice", embedder=HashingEmbedder()) as alice, \
+            Memory(db_path, user_id="bob", embedder=HashingEmbedder()) as bob:
+        a = alice.judgments.store(*CONFIG)
+        b = bob.judgments.store(*CONFIG)  # the same text is a separate judgment per user
+        assert a != b
+        alice.judgments.verify(a, True)
+        assert [r.id for r in alice.judgments.search("production config")] == [a]
+        assert [r.id for r in bob.judgments.search("production config")] == [b]
+        assert bob.judgments.search("production config")[0].adopted == 0
+        for call in (lambda: bob.judgments.verify(a, True), lambda: bob.judgments.get(a),
+                     lambda: bob.judgments.delete(a)):
+            with pytest.raises(KeyError):
+                call()
+        assert [t.id for t in alice.judgments.export_triples()] == [a] and bob.judgments.export_triples() == []
+        loader = KINDS["judgment"].loader
+        ids = [r.id for c in JudgmentStore(alice.store).iter_rows("alice") for r in c]
+        assert list(loader(alice.store, "bob", ids, None)) == []
+        (hit,) = loader(alice.store, "alice", ids, None).values()
+        assert hit.kind == "judgment" and hit.id == f"judgment:{a}" and hit.text == CONFIG[1]
+        assert hit.details["trigger"] == CONFIG[0] and hit.details["adopted"] == 1
+
+
+def test_memory_judgments_shares_store_and_embedder(db_path: Path) -> None:
+    embedder = HashingEmbedder()
+    with Memory(db_path, embedder=embedder, config=cfg()) as mem:
+        assert mem.judgments is mem.judgments
+        mid = mem.judgments.store(*CONFIG)
+        with mem.judgments as j:  # the view's context manager leaves the Memory open
+            assert j.search("production config")[0].id == mid
+        assert mem.stats()["turns"] == 0
+        assert mem.store.db.execute("SELECT model FROM vectors WHERE kind = 'judgment'").fetchall() == [
+            (embedder.model_id,)]
+    with EpisodicMemory(embedder=HashingEmbedder(), db_path=db_path, config=cfg()) as m:
+        assert m.get(mid).judgment == CONFIG[1]  # the same file, the same tables
+    with pytest.raises(sqlite3.ProgrammingError):
+        m.count()  # closed with its context
+
+
+def test_judgments_stored_without_an_embedder_are_embedded_later(db_path: Path) -> None:
+    with EpisodicMemory(db_path=db_path, config=cfg(embedder="off")) as m:
+        mid = m.store(*CONFIG)
+    with EpisodicMemory(embedder=lambda _text: [0.0, 1.0], db_path=db_path, config=cfg()) as m:
+        found = m.search("zebra")  # no shared word: only the new vector can find it
+        assert [r.id for r in found] == [mid] and found[0].cosine == pytest.approx(1.0)
+
+
+# --- forgetting ---------------------------------------------------------------------------------------------
+def test_forget_user_and_all_remove_judgments_everywhere(db_path: Path) -> None:
+    with Memory(db_path, user_id="alice", embedder=HashingEmbedder()) as mem:
+        mem.add_turn("user", "hello", session_id="s1")
+        secret = mem.judgments.store("zqxcanary trigger", "zqxcanary judgment", "zqxcanary why")
+        mem.judgments.verify(secret, False, user_correction="zqxcanary fix")
+        bob = Memory(db_path, user_id="bob", embedder=HashingEmbedder())
+        kept = bob.judgments.store(*CONFIG)
+        bob.judgments.verify(kept, True)
+
+        result = mem.forget(session_id="s1")  # judgments belong to no session
+        assert "judgments" not in result and mem.judgments.count() == 1
+        result = mem.forget(user_id="alice")
+        assert result["judgments"] == 1 and result["judgment_verdicts"] == 1
+        assert mem.judgments.search("zqxcanary") == [] and bob.judgments.count() == 1
+        assert bob.judgments.get(kept).adopted == 1
+        assert b"zqxcanary" not in bytes_of(db_path)
+
+        assert mem.forget(all=True)["judgments"] == 1
+        db = mem.store.db
+        for table, where in (("judgments", ""), ("judgment_verdicts", ""), ("memory_fts", " WHERE kind = 'judgment'"),
+                             ("vectors", " WHERE kind = 'judgment'")):
+            assert db.execute(f"SELECT count(*) FROM {table}{where}").fetchone()[0] == 0, table
+        bob.close()
+
+
+# --- [Past judgments] ---------------------------------------------------------------------------------------
+def test_past_judgments_block(db_path: Path) -> None:
+    with Memory(db_path, embedder=HashingEmbedder(), config=cfg(**NO_DECAY)) as mem:
+        message = "can the agent modify config.json in production"
+        assert past_judgments_block(mem, message) == ""
+        right = mem.judgments.store(*CONFIG)
+        mem.judgments.verify(right, True)
+        # one adoption: utility 2/3 clears 0.6, and the message is close enough
+        block = past_judgments_block(mem, message)
+        assert block.startswith("[Past judgments]\n- Production config changes must be confirmed")
+        assert "why: Direct config writes have caused outages before." in block and "corrected" not in block
+        mem.judgments.verify(right, False, user_correction="Also post in #ops")
+        assert past_judgments_block(mem, message) == ""  # utility fell to 0.5
+        mem.judgments.verify(right, True)
+        mem.judgments.verify(right, True)
+        assert "  corrected: Also post in #ops" in past_judgments_block(mem, message)
+        assert past_judgments_block(mem, "what should we cook for dinner tonight") == ""  # not relevant
+        for i in range(5):
+            mid = mem.judgments.store(f"agent modifies config.json in production case {i}", f"judgment {i}", "why")
+            mem.judgments.verify(mid, True)
+        assert past_judgments_block(mem, message).count("\n- ") == 3  # at most 3 entries
+    with Memory(db_path, config=cfg(embedder="off", **NO_DECAY)) as mem:  # BM25 alone decides relevance
+        assert past_judgments_block(mem, message).startswith("[Past judgments]")
+
+
+# --- CLI ----------------------------------------------------------------------------------------------------
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_add_search_verify_export_forget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")
+    db = str(tmp_path / "m.db")
+    code, out, _ = run("judge", "add", "--db", db, "-t", CONFIG[0], "-j", CONFIG[1], "-r", CONFIG[2],
+                       "--domain", "ops", "--metadata", '{"ticket": 7}', "--json")
+    assert code == 0
+    mid = json.loads(out)["id"]
+    assert json.loads(out) == {"id": mid, "merged": False}
+    code, out, _ = run("judge", "add", "--db", db, "-t", CONFIG[0].upper(), "-j", CONFIG[1], "-r", "again")
+    assert code == 0 and out.strip() == f"merged into {mid}"
+
+    code, out, _ = run("judge", "search", "production config", "--db", db, "--json", "--utility")
+    (hit,) = json.loads(out)
+    assert hit["id"] == mid and hit["metadata"] == {"ticket": 7} and hit["distance"] == 0.0
+    code, out, _ = run("judge", "search", "production config", "--db", db)
+    assert code == 0 and "[0.00] Production config changes" in out and "when: User asks agent" in out
+
+    code, out, _ = run("judge", "verify", mid, "--rejected", "--correction", "Staging first", "--db", db)
+    assert code == 0 and "rejected" in out and "corrected: Staging first" in out
+    code, out, _ = run("judge", "verify", mid, "--adopted", "--db", db, "--json")
+    assert json.loads(out)["adopted"] == 1 and json.loads(out)["rejected"] == 1
+    assert run("judge", "verify", "mem_nope", "--adopted", "--db", db)[0] == 1
+    assert run("judge", "verify", mid, "--db", db)[0] == 2  # neither --adopted nor --rejected
+    assert run("judge", "add", "--db", db, "-t", " ", "-j", "x", "-r", "y")[0] == 2
+
+    code, out, _ = run("judge", "export", "--db", db, "--jsonl")
+    (line,) = out.splitlines()
+    assert json.loads(line)["outcome"] == "adopted 1 of 2; corrected: Staging first"
+    code, out, _ = run("judge", "export", "--db", db, "--json", "--min-utility", "0.9")
+    assert json.loads(out) == []
+    out_file = tmp_path / "t.jsonl"
+    code, _, err = run("judge", "export", "--db", db, "-o", str(out_file))
+    assert code == 0 and "exported 1 triple(s)" in err and len(out_file.read_text().splitlines()) == 1
+    code, out, _ = run("judge", "export", "--db", db)
+    assert code == 0 and "Production" in out
+
+    assert run("judge", "forget", "mem_nope", "--db", db)[0] == 1
+    code, out, _ = run("judge", "forget", mid, "--db", db, "--json")
+    assert code == 0 and json.loads(out) == {"deleted": 1, "ids": [mid]}
+    assert json.loads(run("judge", "search", "production config", "--db", db, "--json")[1]) == []
+
+
+def test_cli_user_scoping_and_help(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")
+    db = str(tmp_path / "m.db")
+    mid = json.loads(run("--user", "alice", "judge", "add", "--db", db, "-t", CONFIG[0], "-j", CONFIG[1],
+                         "-r", CONFIG[2], "--json")[1])["id"]
+    assert json.loads(run("judge", "search", "production config", "--db", db, "--user", "bob", "--json")[1]) == []
+    assert [r["id"] for r in json.loads(run("judge", "search", "production config", "--db", db, "--user", "alice",
+                                            "--json")[1])] == [mid]
+    for command in ("add", "search", "verify", "export", "forget"):
+        code, out, _ = run("judge", command, "--help")
+        assert code == 0 and "--db" in out and "--user" in out
