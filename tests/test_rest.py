@@ -21,6 +21,7 @@ uvicorn = pytest.importorskip("uvicorn")
 from click.testing import CliRunner  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
 
+from episodic_memory import Memory  # noqa: E402
 from episodic_memory.cli import main  # noqa: E402
 from episodic_memory.config import Config  # noqa: E402
 from episodic_memory.server.rest import check_host, create_app  # noqa: E402
@@ -332,6 +333,35 @@ def test_no_auth_acts_as_one_user_and_says_so(db_path: Path) -> None:
         assert http.get("/v1/health").json()["auth"] is False
 
 
+def test_judgments(api: tuple[str, FastAPI], db_path: Path) -> None:
+    url, _ = api
+    alice, bob = client(url, new_token(db_path, "alice")), client(url, new_token(db_path, "bob"))
+    with alice, bob:
+        r = alice.post("/v1/judgments", json={"trigger": "a flaky test blocks the release",
+                                              "judgment": "quarantine it and file an issue",
+                                              "reasoning": "shipping beats waiting", "domain": "release",
+                                              "metadata": {"team": "core"}})
+        assert r.status_code == 201
+        jid = r.json()["id"]
+        results = alice.get("/v1/judgments", params={"q": "flaky test blocking the release"}).json()["results"]
+        assert results[0]["id"] == jid and results[0]["judgment"] == "quarantine it and file an issue"
+        assert alice.get("/v1/judgments", params={"q": "flaky", "use_utility": True, "top_k": 1}).json()["results"]
+        verified = alice.post(f"/v1/judgments/{jid}/verify", json={"adopted": True}).json()
+        assert verified["result"]["adopted"] == 1
+        assert alice.get(f"/v1/judgments/{jid}").json()["adopted"] == 1
+        r = alice.post(f"/v1/judgments/{jid}/verify", json={"adopted": "yes"})
+        assert r.status_code == 422 and "adopted" in r.text
+        assert alice.post("/v1/judgments", json={"trigger": "x", "judgment": " ", "reasoning": "y"}).status_code == 422
+        # bob can neither find, read, verify nor delete alice's judgment
+        assert bob.get("/v1/judgments", params={"q": "flaky test blocking the release"}).json()["results"] == []
+        assert bob.get(f"/v1/judgments/{jid}").status_code == 404
+        assert bob.post(f"/v1/judgments/{jid}/verify", json={"adopted": False}).status_code == 404
+        assert bob.delete(f"/v1/judgments/{jid}").status_code == 404
+        assert alice.delete(f"/v1/judgments/{jid}").json() == {"deleted": 1}
+        assert alice.get(f"/v1/judgments/{jid}").status_code == 404
+        assert alice.post(f"/v1/judgments/{jid}/verify", json={"adopted": True}).status_code == 404
+
+
 def test_serve_command_warns(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr("episodic_memory.server.rest.serve", lambda path, **kw: calls.append({"path": path, **kw}))
@@ -363,3 +393,51 @@ def test_token_commands(db_path: Path) -> None:
     result = CliRunner().invoke(main, ["--user", "carol", "token", "create", "--db", str(db_path), "--label", "ci"])
     assert result.exit_code == 0 and result.stdout.strip().splitlines()[-1].startswith("em_")
     assert json.loads(run("list", "--json", "--user", "carol").stdout)[0]["label"] == "ci"
+
+
+def test_ongoing_work(api: tuple[str, FastAPI], db_path: Path) -> None:
+    url, _ = api
+    alice, bob = client(url, new_token(db_path, "alice")), client(url, new_token(db_path, "bob"))
+    with alice, bob:
+        for i, text in enumerate(["The Series B deck needs 14 slides", "I will send Sarah the revised deck by Friday",
+                                  "We decided to pitch to Northwind first"]):
+            assert alice.post("/v1/turns", json=turn(text, id=f"t{i}")).status_code == 201
+        alice.post("/v1/sessions/s1/end").raise_for_status()
+        (loop,) = alice.get("/v1/loops").json()["loops"]
+        assert "send Sarah the revised deck" in loop["text"] and loop["status"] == "open"
+        assert bob.get("/v1/loops", params={"status": "all"}).json()["loops"] == []
+        assert bob.post(f"/v1/loops/{loop['id']}/close", json={"note": "not mine"}).status_code == 404
+        closed = alice.post(f"/v1/loops/{loop['id']}/close", json={"note": "sent it"}).json()["loop"]
+        assert closed["status"] == "closed" and closed["note"] == "sent it"
+        assert alice.get("/v1/loops").json()["loops"] == []
+        assert [x["id"] for x in alice.get("/v1/loops", params={"status": "closed"}).json()["loops"]] == [loop["id"]]
+        assert alice.post("/v1/loops/999/close").status_code == 404
+        assert alice.get("/v1/loops", params={"status": "someday"}).status_code == 422
+
+        assert alice.get("/v1/workstreams").json()["workstreams"] == []      # one session: still a hypothesis
+        (ws,) = alice.get("/v1/workstreams", params={"include_hypotheses": True}).json()["workstreams"]
+        assert ws["sessions"] == 1
+        assert bob.get("/v1/workstreams", params={"include_hypotheses": True}).json()["workstreams"] == []
+
+        brief = alice.get("/v1/brief", params={"hours": 48}).json()
+        assert brief["user_id"] == "alice" and brief["hours"] == 48
+        assert [s["session_id"] for s in brief["sessions"]] == ["s1"]
+        assert any("Northwind" in d["text"] for d in brief["decisions"])
+        assert bob.get("/v1/brief").json()["sessions"] == []
+        assert alice.get("/v1/brief", params={"hours": 0}).status_code == 422
+
+
+def test_forget_takes_tokens_with_the_user(db_path: Path) -> None:
+    store = TokenStore.open(db_path)
+    for user in ("alice", "alice", "bob"):
+        store.create(user, label=f"laptop-of-{user}-zqx")
+    store.close()
+    with Memory(db_path, user_id="alice", config=Config(embedder="off")) as mem:
+        mem.add_turn("user", "hello", session_id="s1")
+        assert "tokens" not in mem.forget(session_id="s1")          # a session's forget keeps the keys
+        assert mem.forget(user_id="alice")["tokens"] == 2
+        store = TokenStore(mem.store)
+        assert [t.user_id for t in store.list()] == ["bob"]
+        assert mem.forget(all=True)["tokens"] == 1 and store.list() == []
+    raw = b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file())
+    assert b"zqx" not in raw
