@@ -240,6 +240,18 @@ def test_similarity_is_hybrid_bm25_and_dense_fused_by_rrf(jm: EpisodicMemory) ->
     assert jm.get(mid).id == mid
 
 
+def test_equal_fused_ranks_are_broken_by_cosine() -> None:
+    def embed(text: str) -> list[float]:
+        return [0.6, 0.8] if "alpha" in text else [1.0, 0.0]
+
+    with EpisodicMemory(embedder=embed, config=cfg()) as m:
+        words = m.store("alpha deploy config", "alpha config deploy", "why")     # BM25 first, dense second
+        close = m.store("bravo deploy", "bravo plan", "why")                      # BM25 second, dense first
+        found = m.search("deploy config")
+        assert found[0].similarity == pytest.approx(found[1].similarity)
+        assert [r.id for r in found] == [close, words]
+
+
 def test_search_filters_domain_min_score_and_top_k(jm: EpisodicMemory) -> None:
     ops = jm.store(*CONFIG, domain="ops")
     fin = jm.store("Vendor asks to change bank details for a config payment",

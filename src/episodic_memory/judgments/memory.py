@@ -302,7 +302,8 @@ class JudgmentMemory:
                 utility_score=o.utility, score=score, similarity=similarity, cosine=cosines.get(jid),
                 adopted=o.adopted, rejected=o.rejected, correction=o.correction,
             ))
-        results.sort(key=lambda r: (-r.score, -r.similarity, r.id))
+        # equal fused ranks (first in one leg, second in the other) are common: the closer text breaks the tie
+        results.sort(key=lambda r: (-r.score, -r.similarity, -(r.cosine or 0.0), r.id))
         return results[:top_k]
 
     def _dense_hits(self, query: str, pool: int, domain: str | None) -> list[tuple[int, float]] | None:
