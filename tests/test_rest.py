@@ -226,8 +226,22 @@ def test_parallel_writers_lose_nothing(api: tuple[str, FastAPI], db_path: Path) 
                 sent.append(content)
             return sent
 
-    with ThreadPoolExecutor(writers) as pool:
+    stop = threading.Event()
+
+    def read(user: str) -> int:  # recalls and stats racing the writers and the background worker
+        done = 0
+        with client(url, tokens[user]) as http:
+            while not stop.is_set():
+                assert http.get("/v1/recall", params={"q": f"{user} writer turn"}).status_code == 200
+                assert http.get("/v1/stats").status_code == 200
+                done += 1
+        return done
+
+    with ThreadPoolExecutor(writers + 2) as pool:
+        readers = [pool.submit(read, user) for user in ("alice", "bob")]
         sent = [c for batch in pool.map(write, range(writers)) for c in batch]
+        stop.set()
+        assert all(r.result() > 0 for r in readers)
     for user in ("alice", "bob"):
         with client(url, tokens[user]) as http:
             stored = [t["content"] for s in ("s0", "s1", "s2")
