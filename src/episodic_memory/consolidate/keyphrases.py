@@ -32,7 +32,7 @@ first second last next new old big small little quick quickly soon later already
 thing stuff kind sort able via etc ask asks asked tell told know knew known mean means meant put keep kept
 come comes came take takes took give gives gave look looks looked seem seems seemed feel feels felt try tried
 use used using work works worked talk talked call called day days week weeks month months year years time times
-morning afternoon evening tonight tomorrow yesterday
+morning afternoon evening tonight tomorrow yesterday noted logged remind reminder reminders update updates
 monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
 january february march april june july august september october november december jan feb mar apr jun jul aug
 sep sept oct nov dec

@@ -439,7 +439,12 @@ def keyphrase_name(phrases: Sequence[str], summary: str = "") -> str:
     if not phrases:
         head = " ".join(summary.split()[:6])
         return head or "(untitled)"
-    picked = list(phrases[:2])
+    picked: list[str] = []
+    for phrase in phrases:   # two phrases that do not share a word ("spotted leaves", not "… · spotted plants")
+        if not any(set(phrase.lower().split()) & set(p.lower().split()) for p in picked):
+            picked.append(phrase)
+        if len(picked) == 2:
+            break
     name = " · ".join(picked)
     return name[:1].upper() + name[1:]
 

@@ -1,0 +1,233 @@
+"""Open loops: strict detection (rules and recorded LLM replies), stricter resolution, loops by hand, the CLI,
+and the no-LLM path end to end on the bundled sample."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from episodic_memory import Config, Memory, llm
+from episodic_memory.cli import main
+from episodic_memory.consolidate.loops import detect_rules
+from episodic_memory.ingest import sample_path
+from episodic_memory.store.records import StoredTurn
+
+from .fakes import HashingEmbedder, ScriptedBackend
+
+T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def backend():
+    scripted = ScriptedBackend()
+    llm.set_backend(scripted, Config(llm_retries=0, llm_timeout_s=5))
+    yield scripted
+    llm.set_backend(None)
+
+
+def memory(**overrides: object) -> Memory:
+    return Memory(":memory:", config=Config(**overrides), embedder=HashingEmbedder(dim=256))
+
+
+def session(mem: Memory, sid: str, lines: list[str], day: int, user_id: str | None = None) -> None:
+    for i, line in enumerate(lines):
+        role, text = ("assistant", line[2:]) if line.startswith("> ") else ("user", line)
+        mem.add_turn(role, text, session_id=sid, speaker="Maya" if role == "user" else None,
+                     timestamp=T0 + timedelta(days=day, minutes=i), user_id=user_id)
+    mem.end_session(sid, user_id=user_id)
+
+
+def turn(content: str, role: str = "user") -> StoredTurn:
+    return StoredTurn(1, "default", "s", 0, role, content, T0.timestamp(), 0.0, "Maya", None)
+
+
+@pytest.mark.parametrize(("said", "loop"), [
+    ("To-do: send the updated model to Sarah by Friday", "send the updated model to Sarah by Friday"),
+    ("Also remind me to book the Lisbon flight tonight, I keep forgetting.", "book the Lisbon flight tonight"),
+    ("The quotes haven't come in, so we still need to decide on the Airflow hosting.", "decide on the Airflow hosting"),
+    ("Sensitivity table: still pending Sarah's sign-off.", "Sensitivity table still pending Sarah's sign-off"),
+    ("I'll send the contract to Tomás by Monday and he can countersign.", "send the contract to Tomás by Monday"),
+    ("Can you draft the investor update by next Friday?", "draft the investor update by next Friday"),
+    ("Hosting is still undecided.", "Hosting is still undecided"),
+])
+def test_rules_raise_explicit_loops(said: str, loop: str) -> None:
+    [found] = detect_rules(turn(said))
+    assert found.text == loop
+
+
+@pytest.mark.parametrize("said", [
+    "Shall I remind you on Thursday afternoon?",
+    "I'll ping you on Thursday about the model.",
+    "We decided to migrate the analytics pipeline to Airflow.",
+    "There's no need to rush the deck.",
+    "Is the sensitivity table still pending?",
+    "ok sounds good. thanks!",
+    "Nothing is pending on my side.",
+])
+def test_rules_keep_quiet_on_what_is_not_a_loop(said: str) -> None:
+    assert detect_rules(turn(said)) == []
+
+
+def test_most_sessions_raise_no_loop_and_that_is_fine() -> None:
+    with memory() as mem:
+        session(mem, "chat", ["How was the conference in Porto?", "> It went well, lots of good talks.",
+                              "Great. The keynote on data contracts was the best part.", "> Agreed."], day=0)
+        assert mem.loops(status="all") == []
+        assert len(mem.episodes()) == 1
+
+
+def test_a_loop_said_again_is_one_loop_and_closes_only_on_evidence() -> None:
+    with memory() as mem:
+        session(mem, "s1", ["I'll send the model to Sarah by Friday.",
+                            "> To-do: send the updated model to Sarah by Friday, 6 November."], day=0)
+        [lp] = mem.loops()
+        assert (lp.text, lp.due, lp.mentions, lp.session_id) == ("send the model to Sarah by Friday", "by Friday", 2,
+                                                                   "s1")
+        session(mem, "s2", ["I haven't sent the model to Sarah yet, tomorrow for sure.",
+                            "> Friday: model sent to Sarah.",          # a plan written as a line, not news
+                            "We talked about the model with Sarah."], day=3)
+        assert [x.id for x in mem.loops()] == [lp.id]                  # not yet: still open
+        session(mem, "s3", ["Quick update: I sent the model to Sarah last Friday, just under the wire."], day=7)
+        assert mem.loops() == []
+        [closed] = mem.loops(status="closed")
+        assert closed.closed_by == "rules" and closed.closed_session == "s3"
+        assert closed.evidence == "Maya: Quick update: I sent the model to Sarah last Friday, just under the wire."
+        assert json.dumps(closed.to_dict())
+
+
+def test_a_short_answer_closes_the_loop_its_question_names() -> None:
+    with memory() as mem:
+        session(mem, "s1", ["Remind me to ask Dev whether the revenue dashboard can move to Airflow."], day=0)
+        session(mem, "s2", ["> Did you ask Dev whether the revenue dashboard can move to Airflow?", "I did!"], day=2)
+        [closed] = mem.loops(status="closed")
+        assert closed.evidence.startswith("Maya: I did! (answering: \"Did you ask Dev")
+
+
+def test_evidence_must_come_after_the_loop() -> None:
+    with memory() as mem:
+        session(mem, "s1", ["I sent the budget to Priya already.", "Remind me to send the budget to Priya again."],
+                day=0)
+        assert [lp.text for lp in mem.loops()] == ["send the budget to Priya again"]
+
+
+def test_loops_belong_to_their_sessions_workstream() -> None:
+    with memory() as mem:
+        session(mem, "s1", ["The Series B deck needs twelve slides for Northgate.",
+                            "Remind me to ask Sarah for the Northgate deck numbers."], day=0)
+        [lp] = mem.loops()
+        [ws] = mem.workstreams(include_hypotheses=True)
+        assert lp.workstream_id == ws.id and lp.workstream is None        # a hypothesis does not surface
+        session(mem, "s2", ["Back to the Northgate deck: fourteen slides now, Series B numbers from Sarah."], day=2)
+        [lp] = mem.loops()
+        assert lp.workstream == mem.workstreams()[0].name
+
+
+def test_closing_by_hand_and_its_errors(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder=HashingEmbedder()) as mem:
+        session(mem, "s1", ["Remind me to renew the office lease by Friday."], day=0)
+        session(mem, "b1", ["Remind me to water the ferns tonight."], day=0, user_id="bob")
+        [lp] = mem.loops()
+        [bobs] = mem.loops(user_id="bob")
+        with pytest.raises(KeyError):
+            mem.close_loop(bobs.id)                      # another user's loop is not ours to close
+        with pytest.raises(KeyError):
+            mem.close_loop(9999)
+        with pytest.raises(ValueError, match="status must be one of"):
+            mem.loops(status="pending")
+        closed = mem.close_loop(lp.id, note="signed on Tuesday")
+        assert (closed.status, closed.closed_by, closed.note) == ("closed", "user", "signed on Tuesday")
+        assert mem.close_loop(lp.id).note == "signed on Tuesday"   # closing again changes nothing
+        assert mem.loops() == [] and len(mem.loops(user_id="bob")) == 1
+
+
+def test_llm_detection_and_resolution_with_a_quoted_evidence(backend: ScriptedBackend) -> None:
+    backend.replies = {
+        "open-loop detector": [
+            json.dumps([{"text": "get Sarah's sign-off on the sensitivity table", "turn": 2, "due": "Friday"}]),
+            "[]",
+        ],
+        "open-loop resolver": [
+            json.dumps([{"loop": 1, "turn": 1, "evidence": "Sarah signed off the sensitivity table"}]),
+        ],
+    }
+    with memory() as mem:
+        session(mem, "s1", ["13 of the 14 slides are final.",
+                            "The sensitivity table is the holdout: Sarah reruns it before signing off."], day=0)
+        [lp] = mem.loops()
+        assert (lp.text, lp.due, lp.detector, lp.source_turns) == (
+            "get Sarah's sign-off on the sensitivity table", "Friday", "llm", [mem.session_turns("s1")[1].turn_id
+                                                                                 or str(mem.session_turns("s1")[1].id)])
+        session(mem, "s2", ["Good news: Sarah signed off the sensitivity table this morning."], day=3)
+        [closed] = mem.loops(status="closed")
+        assert closed.closed_by == "llm"
+        assert closed.evidence == "Maya: Sarah signed off the sensitivity table"
+        [(_, prompt)] = backend.calls_for("open-loop resolver")
+        assert f"loop {lp.id}: get Sarah's sign-off" in prompt
+
+
+def test_llm_resolution_without_its_quote_in_the_turn_stays_open(backend: ScriptedBackend) -> None:
+    backend.replies = {
+        "open-loop detector": [json.dumps([{"text": "book the London flight", "turn": 1, "due": "tonight"}]), "[]"],
+        "open-loop resolver": [json.dumps([{"loop": 1, "turn": 1, "evidence": "I booked the London flight"},
+                                           {"loop": 77, "turn": 1, "evidence": "I booked the flight"}])],
+    }
+    with memory() as mem:
+        session(mem, "s1", ["Remind me to book the London flight tonight."], day=0)
+        session(mem, "s2", ["I'll probably book the London flight later."], day=1)   # the quote is not there
+        [lp] = mem.loops()
+        assert lp.text == "book the London flight" and lp.status == "open"
+
+
+def test_an_llm_that_finds_nothing_is_believed_and_a_failing_one_falls_back_to_rules(backend: ScriptedBackend
+                                                                                       ) -> None:
+    backend.replies = {"open-loop detector": ["[]"]}
+    with memory() as mem:
+        session(mem, "s1", ["Remind me to call the bank by Friday."], day=0)
+        assert mem.loops() == []          # the detector said none: the rules do not second-guess it
+    backend.replies = {"open-loop detector": [llm.LLMError("503")], "open-loop resolver": [llm.LLMError("503")]}
+    with memory() as mem:
+        session(mem, "s1", ["Remind me to call the bank by Friday."], day=0)
+        [lp] = mem.loops()
+        assert (lp.text, lp.detector) == ("call the bank by Friday", "rules")
+        session(mem, "s2", ["I called the bank this morning, it's done."], day=1)
+        assert mem.loops() == []
+
+
+def test_the_bundled_sample_without_an_llm_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`episodic ingest` the sample, then `episodic loops`: what is still open at the end of the four sessions."""
+    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")   # the bag-of-words path (the embedder path: test_brief.py)
+    db = str(tmp_path / "m.db")
+    runner = CliRunner()
+    assert runner.invoke(main, ["ingest", str(sample_path()), "--db", db]).exit_code == 0
+    result = runner.invoke(main, ["loops", "--db", db])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    lines = out.splitlines()
+    assert lines[0].startswith("▸ ") and "(confirmed, " in lines[0] and " facts)" in lines[0]
+    assert sum(line.startswith("▸") for line in lines) == 1            # one thread: all four sessions
+    loops = json.loads(runner.invoke(main, ["loops", "--db", db, "--json"]).output)
+    texts = {lp["text"] for lp in loops}
+    assert texts == {"decide on the Airflow hosting", "book the Lisbon–London flight tonight",
+                     "ask Dev and Sarah to get quotes by next Friday",
+                     "sensitivity table (slide 11), waiting on Sarah's sign-off after she reruns it with the "
+                     "November numbers"}
+    for text in texts:
+        assert text.split()[0] in out
+    closed = {lp["text"]: lp for lp in json.loads(runner.invoke(main, ["loops", "--db", db, "--json", "--status",
+                                                                        "closed"]).output)}
+    assert set(closed) == {"send the model to Sarah by Friday",
+                           "ask Dev whether the revenue dashboard can run off the new pipeline before the partner "
+                           "meeting"}
+    assert closed["send the model to Sarah by Friday"]["closed_session"] == "s2"
+    assert "I sent the model to Sarah last Friday" in closed["send the model to Sarah by Friday"]["evidence"]
+    # by hand, through the CLI
+    target = next(lp for lp in loops if lp["text"].startswith("book the"))
+    result = runner.invoke(main, ["loop", "close", str(target["id"]), "--note", "booked BA 501", "--db", db])
+    assert result.exit_code == 0 and "closed #" in result.output
+    assert "book the" not in runner.invoke(main, ["loops", "--db", db]).output
+    result = runner.invoke(main, ["loop", "close", "999", "--db", db])
+    assert result.exit_code == 1 and "no loop #999" in result.output

@@ -1,0 +1,178 @@
+"""Workstreams: attach / judge / spawn, hypothesis → confirmed, names, and the no-embedder path."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+from episodic_memory import Config, Memory, llm
+from episodic_memory.store import threads
+
+from .fakes import HashingEmbedder, ScriptedBackend
+
+T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
+
+DECK = ["The Series B deck needs twelve slides for Northgate, with traction and unit economics up front.",
+        "> Noted: twelve slides for the Northgate deck, traction and unit economics first.",
+        "Sarah is finishing the financial model for the deck, the sensitivity table comes last.",
+        "> The deck outline: traction, unit economics, financial model, sensitivity table, the ask."]
+DECK_AGAIN = ["Back to the Series B deck: Northgate wants fourteen slides now, not twelve.",
+              "> Updated the deck outline to fourteen slides for Northgate.",
+              "Sarah reran the financial model, the sensitivity table in the deck is nearly done.",
+              "> Good, the deck traction slide and unit economics slide are final."]
+GARDEN = ["My tomatoes got blight again, the leaves are yellow with brown spots.",
+          "> Blight spreads in wet weather; remove the spotted leaves and water the soil, not the leaves.",
+          "Should I spray copper on the tomatoes or just pull the plants out of the garden bed?",
+          "> Copper helps early; badly spotted plants are better pulled and binned, not composted."]
+
+
+@pytest.fixture
+def backend():
+    scripted = ScriptedBackend()
+    llm.set_backend(scripted, Config(llm_retries=0, llm_timeout_s=5))
+    yield scripted
+    llm.set_backend(None)
+
+
+def memory(**overrides: object) -> Memory:
+    return Memory(":memory:", config=Config(**overrides), embedder=HashingEmbedder(dim=256))
+
+
+def session(mem: Memory, sid: str, lines: list[str], day: int, end: bool = True) -> None:
+    for i, line in enumerate(lines):
+        role, text = ("assistant", line[2:]) if line.startswith("> ") else ("user", line)
+        mem.add_turn(role, text, session_id=sid, speaker="Maya" if role == "user" else None,
+                     timestamp=T0 + timedelta(days=day, minutes=i))
+    if end:
+        mem.end_session(sid)
+
+
+def workstream_of(mem: Memory, sid: str) -> int | None:
+    episode = threads.session_episode(mem.store, mem.user_id, sid)
+    assert episode is not None
+    return episode.workstream_id
+
+
+def test_a_second_session_on_the_same_thread_attaches_and_confirms() -> None:
+    with memory() as mem:
+        session(mem, "s1", DECK, day=0)
+        [ws] = mem.workstreams(include_hypotheses=True)
+        assert ws.status == "hypothesis" and ws.sessions == 1
+        assert mem.workstreams() == []                     # hypotheses never surface
+        session(mem, "s2", DECK_AGAIN, day=7)
+        assert workstream_of(mem, "s2") == workstream_of(mem, "s1") == ws.id
+        [ws] = mem.workstreams()
+        assert ws.status == "confirmed" and ws.sessions == 2
+        assert ws.last_activity == (T0 + timedelta(days=7, minutes=3)).timestamp()
+        # the centroid is the normalised mean of its episodes' thread vectors: attaching nudged it
+        vecs = [threads.episode_vector(mem.store, threads.session_episode(mem.store, "default", s).id)[0]
+                for s in ("s1", "s2")]
+        _, matrix = threads.centroids(mem.store, "default", "hashing-64")
+        mean = np.mean(vecs, axis=0)
+        assert np.allclose(matrix[0], mean / np.linalg.norm(mean), atol=1e-6)
+        assert "deck" in ws.name.lower() or "slide" in ws.name.lower()   # keyphrases name it without an LLM
+        assert json.dumps(ws.to_dict())
+
+
+def test_an_unrelated_session_spawns_its_own_hypothesis() -> None:
+    with memory() as mem:
+        session(mem, "s1", DECK, day=0)
+        session(mem, "s2", DECK_AGAIN, day=1)
+        session(mem, "garden", GARDEN, day=2)
+        assert workstream_of(mem, "garden") != workstream_of(mem, "s1")
+        by_status = {w.status: w for w in mem.workstreams(include_hypotheses=True)}
+        assert set(by_status) == {"confirmed", "hypothesis"}
+        garden_words = " ".join(GARDEN).lower()
+        assert all(w in garden_words for w in by_status["hypothesis"].name.lower().replace("·", " ").split())
+        assert [w.id for w in mem.workstreams()] == [by_status["confirmed"].id]
+
+
+def test_the_ambiguous_band_goes_to_the_judge(backend: ScriptedBackend) -> None:
+    # every candidate lands in the judge's band: attach needs 0.999, the band starts at 0
+    with memory(workstream_attach=0.999, workstream_judge_floor=0.0) as mem:
+        session(mem, "s1", DECK, day=0)
+        ws1 = workstream_of(mem, "s1")
+        backend.replies = {"workstream judge": [json.dumps({"attach": ws1, "reason": "same deck"})]}
+        session(mem, "s2", DECK_AGAIN, day=7)
+        assert workstream_of(mem, "s2") == ws1
+        [(system, prompt)] = backend.calls_for("workstream judge")[-1:]
+        assert f"id {ws1}:" in prompt and "twelve slides" in prompt   # it sees the candidate and its episodes
+        # the judge says "new": spawn
+        backend.replies = {"workstream judge": ['{"attach": null, "reason": "a different thread"}']}
+        session(mem, "garden", GARDEN, day=8)
+        assert workstream_of(mem, "garden") not in (None, ws1)
+
+
+def test_the_judge_naming_a_workstream_it_was_not_shown_spawns(backend: ScriptedBackend) -> None:
+    backend.replies = {"workstream judge": ['{"attach": 9999}']}
+    with memory(workstream_attach=0.999, workstream_judge_floor=0.0) as mem:
+        session(mem, "s1", DECK, day=0)
+        session(mem, "s2", DECK_AGAIN, day=7)
+        assert backend.calls_for("workstream judge")
+        assert workstream_of(mem, "s2") != workstream_of(mem, "s1")
+
+
+def test_without_an_llm_the_ambiguous_band_spawns() -> None:
+    with memory(workstream_attach=0.999, workstream_judge_floor=0.0) as mem:
+        session(mem, "s1", DECK, day=0)
+        session(mem, "s2", DECK_AGAIN, day=7)
+        assert workstream_of(mem, "s2") != workstream_of(mem, "s1")
+        assert mem.workstreams() == []
+
+
+def test_below_the_judge_floor_spawns_without_asking(backend: ScriptedBackend) -> None:
+    with memory(workstream_attach=0.999, workstream_judge_floor=0.999) as mem:
+        session(mem, "s1", DECK, day=0)
+        session(mem, "garden", GARDEN, day=1)
+        assert backend.calls_for("workstream judge") == []
+        assert len(mem.workstreams(include_hypotheses=True)) == 2
+
+
+def test_the_llm_names_a_workstream_and_renames_it_when_a_session_joins(backend: ScriptedBackend) -> None:
+    backend.replies = {"name workstreams": ['{"name": "Northgate deck"}', '{"name": "Series B deck for Northgate"}']}
+    with memory() as mem:
+        session(mem, "s1", DECK, day=0)
+        [ws] = mem.workstreams(include_hypotheses=True)
+        assert ws.name == "Northgate deck" and ws.to_dict()["named_by"] == "llm"
+        calls = len(backend.calls_for("name workstreams"))
+        session(mem, "s2", DECK_AGAIN, day=7)
+        [ws] = mem.workstreams()
+        assert ws.name == "Series B deck for Northgate"
+        assert len(backend.calls_for("name workstreams")) == calls + 1   # once per membership change
+
+
+def test_a_lone_episode_moves_when_its_session_turns_out_to_continue_a_thread() -> None:
+    with memory(consolidate_every=4) as mem:
+        session(mem, "s1", DECK + DECK_AGAIN, day=0)
+        ws1 = workstream_of(mem, "s1")
+        # s2 opens with gardening (first consolidation spawns), then spends its time on the deck
+        session(mem, "s2", GARDEN, day=5, end=False)
+        lone = workstream_of(mem, "s2")
+        assert lone != ws1
+        session(mem, "s2", DECK_AGAIN + DECK + DECK_AGAIN, day=6)
+        assert workstream_of(mem, "s2") == ws1
+        assert lone not in {w.id for w in mem.workstreams(include_hypotheses=True)}   # the empty one is gone
+
+
+def test_consolidating_again_changes_nothing() -> None:
+    with memory() as mem:
+        session(mem, "s1", DECK, day=0)
+        session(mem, "s2", DECK_AGAIN, day=1)
+        before = [w.to_dict() for w in mem.workstreams(include_hypotheses=True)]
+        info = mem.store.session("default", "s2")
+        for step in mem.consolidation_steps:
+            step(mem, info, mem.session_turns("s2"))
+        assert [w.to_dict() for w in mem.workstreams(include_hypotheses=True)] == before
+        assert len(mem.episodes()) == 2
+
+
+def test_without_an_embedder_words_decide() -> None:
+    with Memory(":memory:", config=Config(embedder="off")) as mem:
+        session(mem, "s1", DECK, day=0)
+        session(mem, "s2", DECK_AGAIN, day=1)
+        session(mem, "garden", GARDEN, day=2)
+        assert workstream_of(mem, "s1") == workstream_of(mem, "s2") != workstream_of(mem, "garden")
+        assert [w.sessions for w in mem.workstreams()] == [2]
