@@ -209,10 +209,13 @@ class Retriever:
                 score += cfg.time_bonus
             ts = hit.timestamp.timestamp() if hit.timestamp else now
             c.score = score + recency_bonus(ts, now, cfg)
-            sources = [candidates[("turn", i)].score for i in hit.details.get("source_turns", ())
+            # a memory distilled from a turn that matched inherits that turn's standing, in proportion to how
+            # well it matches itself (one sentence of a long turn may be beside the point)
+            sources = [candidates[("turn", i)] for i in hit.details.get("source_turns", ())
                        if i in turns and ("turn", i) in candidates]
-            if sources:
-                c.score = max(c.score, max(sources) + getattr(cfg, f"{key[0]}_recall_bonus", 0.0))
+            for source in sources:
+                share = min(1.0, c.fused / source.fused) if source.fused > 0 else 0.0
+                c.score = max(c.score, share * source.score + getattr(cfg, f"{key[0]}_recall_bonus", 0.0))
 
     def _score(self, candidates: dict[tuple[str, int], _Candidate], turns: dict[int, StoredTurn], info: QueryInfo,
                now: float) -> None:
