@@ -107,6 +107,16 @@ def test_a_short_answer_closes_the_loop_its_question_names() -> None:
         assert closed.evidence.startswith("Maya: I did! (answering: \"Did you ask Dev")
 
 
+def test_one_statement_closes_only_the_loop_it_covers_best() -> None:
+    with memory() as mem:
+        session(mem, "s1", ["Remind me to send the quarterly forecast report to Priya by Friday.",
+                            "Remind me to send the quarterly budget report to Priya by Monday."], day=0)
+        session(mem, "s2", ["I sent the quarterly budget report to Priya this morning."], day=1)
+        assert [lp.text for lp in mem.loops()] == ["send the quarterly forecast report to Priya by Friday"]
+        session(mem, "s3", ["Sent the Lisbon report yesterday."], day=2)   # shares too little: stays open
+        assert len(mem.loops()) == 1
+
+
 def test_evidence_must_come_after_the_loop() -> None:
     with memory() as mem:
         session(mem, "s1", ["I sent the budget to Priya already.", "Remind me to send the budget to Priya again."],

@@ -70,7 +70,7 @@ def test_a_second_session_on_the_same_thread_attaches_and_confirms() -> None:
         # the centroid is the normalised mean of its episodes' thread vectors: attaching nudged it
         vecs = [threads.episode_vector(mem.store, threads.session_episode(mem.store, "default", s).id)[0]
                 for s in ("s1", "s2")]
-        _, matrix = threads.centroids(mem.store, "default", "hashing-64")
+        _, matrix = threads.centroids(mem.store, "default", "hashing-64+summary")
         mean = np.mean(vecs, axis=0)
         assert np.allclose(matrix[0], mean / np.linalg.norm(mean), atol=1e-6)
         assert "deck" in ws.name.lower() or "slide" in ws.name.lower()   # keyphrases name it without an LLM

@@ -99,7 +99,7 @@ class Config(BaseModel):
     workstream_attach: float = Field(0.55, description="episode↔workstream cosine at or above: attach")
     workstream_judge_floor: float = Field(0.38, description="from here to workstream_attach: the LLM judges")
     workstream_attach_lexical: float = Field(
-        0.30, description="workstream_attach without an embedder (bag-of-words cosines run lower; sample: 0.33-0.45)")
+        0.30, description="workstream_attach without an embedder (bag-of-words cosines run lower; sample: 0.32-0.56)")
     workstream_judge_floor_lexical: float = Field(0.18, description="workstream_judge_floor without an embedder")
     workstream_judge_candidates: int = Field(3, ge=1, description="at most this many workstreams shown to the judge")
     workstream_active_days: float = Field(14.0, description="a confirmed workstream active within this is 'active'")
@@ -108,7 +108,7 @@ class Config(BaseModel):
     loop_duplicate_overlap: float = Field(
         0.6, description="a new loop sharing this share of a stored loop's words is that loop, said again")
     loop_resolve_overlap: float = Field(
-        0.5, description="evidence must cover this share of a loop's words to close it (without an LLM)")
+        0.6, description="evidence must cover this share of a loop's words to close it (without an LLM)")
     loop_dedup_days: float = Field(14.0, description="loops closed this recently absorb restatements, not reopen")
     inject_max_memories: int = Field(5, description="at most this many memories in [Recalled context]")
     inject_repeat_after_turns: int = Field(30, description="an injected memory may come back after this many turns")

@@ -48,7 +48,8 @@ When unsure, leave the loop open. Reply with a JSON array only, one element per 
 Reply [] when no loop is clearly resolved."""
 
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|wed|thu|fri|sat|sun)\b"
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
 DEADLINE = (rf"(?:(?:this|next|on)\s+)?(?:{_DAY})(?:,?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:\s+{_MONTH})?)?|tomorrow|tonight|"
             r"today|(?:the\s+)?end of (?:the\s+)?(?:day|week|month|quarter|year)|eod|eow|next (?:week|month)|"
             rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|noon|"
@@ -139,14 +140,13 @@ def consolidate_loops(memory: Memory, info: SessionInfo, new_turns: list[StoredT
         closed_now.add(closure.loop_id)
     previous = context
     for turn in new_turns:
-        if rules_close:
-            for lp, stems in known:
-                if lp.id in done_ids or lp.id in closed_now or not _later(turn, lp):
-                    continue
-                evidence = find_evidence(turn, previous, stems, cfg)
-                if evidence is not None:
-                    _close(memory, info, Closure(lp.id, turn, evidence, "rules"))
-                    closed_now.add(lp.id)
+        for said, quote in done_statements(turn, previous) if rules_close else []:
+            eligible = [(lp, stems) for lp, stems in known
+                        if lp.id not in done_ids and lp.id not in closed_now and _later(turn, lp)]
+            lp = best_evidence_match(said, eligible, cfg)
+            if lp is not None:   # one statement closes one loop: the one it covers best
+                _close(memory, info, Closure(lp.id, turn, quote, "rules"))
+                closed_now.add(lp.id)
         for c in (c for c in candidates if c.turn.id == turn.id):
             match = _same_loop(c, known, cfg)
             if match is not None:
@@ -196,11 +196,10 @@ def _clean(text: str) -> str:
     return text
 
 
-def find_evidence(turn: StoredTurn, previous: StoredTurn | None, loop: set[str], cfg: Config) -> str | None:
-    """A quote from `turn` saying the loop (its stems) was done, or None. A short answer ("I did!") is read with
-    the question it answers (the last question of the turn before)."""
-    if not loop:
-        return None
+def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[tuple[set[str], str]]:
+    """The sentences of `turn` that say something was done, as (what they are about, the quote). A short answer
+    ("I did!") is read with the question it answers (the last question of the turn before)."""
+    out = []
     for sentence in sentences(turn.content):
         if (not _DONE.search(sentence) or _NOT_DONE.search(sentence) or sentence.endswith("?")
                 or _SCHEDULE.match(sentence)):
@@ -213,20 +212,46 @@ def find_evidence(turn: StoredTurn, previous: StoredTurn | None, loop: set[str],
                 continue
             said |= loop_stems(question)
             quote += f' (answering: "{question}")'
-        shared = len(loop & said)
-        if shared >= min(2, len(loop)) and shared / len(loop) >= cfg.loop_resolve_overlap:
-            return quote
-    return None
+        out.append((said, quote))
+    return out
+
+
+def best_evidence_match(said: set[str], loops: list[tuple[threads.Loop, set[str]]], cfg: Config
+                        ) -> threads.Loop | None:
+    """The loop a done-statement (its stems) covers best, if it covers enough of it: at least
+    `Config.loop_resolve_overlap` of the loop's words, and two of them (all of a one-word loop). Ties go to the
+    older loop."""
+    best, best_cover = None, 0.0
+    for lp, stems in sorted(loops, key=lambda x: (x[0].created_at, x[0].id)):
+        if not stems:
+            continue
+        shared = len(stems & said)
+        cover = shared / len(stems)
+        if shared >= min(2, len(stems)) and cover >= cfg.loop_resolve_overlap and cover > best_cover:
+            best, best_cover = lp, cover
+    return best
 
 
 def _same_loop(c: Candidate, known: list[tuple[threads.Loop, set[str]]], cfg: Config) -> threads.Loop | None:
-    """The stored loop this candidate says again, if any."""
+    """The stored loop this candidate says again, if any: most of the shorter one's words are in the other, and
+    they are not due at different times ("the report by Friday" is not "the report by Monday")."""
     best, best_ratio = None, 0.0
     for lp, stems in known:
         shared, ratio = overlap(c.stems, stems)
         if shared >= min(2, len(c.stems), len(stems)) and ratio >= cfg.loop_duplicate_overlap and ratio > best_ratio:
+            when_a, when_b = _when(c.due or c.text), _when(lp.due or lp.text)
+            if when_a and when_b and not when_a & when_b:
+                continue
             best, best_ratio = lp, ratio
     return best
+
+
+_WHEN_WORD = re.compile(rf"\b(?:{_DAY}|{_MONTH}|tomorrow|tonight|today|\d{{1,2}})\b", re.IGNORECASE)
+
+
+def _when(text: str) -> set[str]:
+    """The day and date words of a deadline ("by Friday, 6 November" → friday, 6, nov)."""
+    return {w.lower()[:3] for w in _WHEN_WORD.findall(text)}
 
 
 def _later(turn: StoredTurn, lp: threads.Loop) -> bool:

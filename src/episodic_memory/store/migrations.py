@@ -268,7 +268,7 @@ def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
             updated_at    REAL NOT NULL,
             UNIQUE (user_id, session_id)
         );
-        CREATE INDEX episodes_by_workstream ON episodes (workstream_id);
+        CREATE INDEX episodes_by_workstream ON episodes (workstream_id, ended_at);
         CREATE INDEX episodes_by_time ON episodes (user_id, ended_at);
 
         CREATE TABLE loops (

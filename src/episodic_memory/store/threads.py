@@ -28,6 +28,7 @@ from .sqlite import FORGET_STEPS, SQLiteStore, _session
 
 LOOP_STATUSES = ("open", "closed", "all")
 CONFIRM_SESSIONS = 2   # a workstream is a hypothesis until a second session attaches
+ROLLUP_EPISODES = 200  # a workstream's centroid and keyphrases follow its latest episodes
 
 
 def _iso(epoch: float | None) -> str | None:
@@ -289,7 +290,7 @@ def workstreams(store: SQLiteStore, user_id: str, *, include_hypotheses: bool = 
     """Workstreams, most recently active first, with their fact and open-loop counts."""
     sql = (f"SELECT {_WORKSTREAM_COLUMNS}, "
            "(SELECT count(*) FROM facts f JOIN episodes e ON f.user_id = e.user_id AND f.session_id = e.session_id "
-           " WHERE e.workstream_id = w.id AND f.valid_to IS NULL), "
+           " WHERE e.workstream_id = w.id AND +f.valid_to IS NULL), "   # +: look facts up by session, not validity
            "(SELECT count(*) FROM loops l WHERE l.workstream_id = w.id AND l.status = 'open') "
            "FROM workstreams w WHERE w.user_id = ?")
     params: list[Any] = [user_id]
@@ -380,15 +381,20 @@ def _move(db: sqlite3.Connection, episode_id: int, workstream_id: int) -> None:
 
 
 def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
-    """Recompute a workstream from its episodes (centroid, status, activity, keyphrases, keyphrase name).
+    """Recompute a workstream from its episodes (centroid, status, activity, keyphrases, keyphrase name); the
+    centroid and keyphrases from its latest `ROLLUP_EPISODES`.
 
     A workstream left without episodes is deleted. Returns whether it still exists."""
-    members = db.execute(
-        "SELECT vec, vec_model, keyphrases, started_at, ended_at, summary FROM episodes WHERE workstream_id = ? "
-        "ORDER BY coalesce(ended_at, created_at), id", (workstream_id,)).fetchall()
-    if not members:
+    count, first, last = db.execute(
+        "SELECT count(*), min(started_at), max(ended_at) FROM episodes WHERE workstream_id = ?", (workstream_id,)
+    ).fetchone()
+    if not count:
         db.execute("DELETE FROM workstreams WHERE id = ?", (workstream_id,))
         return False
+    members = db.execute(   # the latest ones: what the thread is about now (and a bounded cost per rollup)
+        "SELECT vec, vec_model, keyphrases, summary FROM episodes WHERE workstream_id = ? "
+        "ORDER BY ended_at DESC, id DESC LIMIT ?", (workstream_id, ROLLUP_EPISODES)).fetchall()
+    members.reverse()
     model = next((m[1] for m in reversed(members) if m[0] is not None), None)
     centroid = None
     if model is not None:
@@ -396,18 +402,16 @@ def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
         norm = float(np.linalg.norm(mean))
         centroid = (mean / norm).astype(np.float32).tobytes() if norm > 0 else None
     phrases = rollup_keyphrases([json.loads(m[2]) for m in members])
-    starts = [m[3] for m in members if m[3] is not None]
-    ends = [m[4] for m in members if m[4] is not None]
-    status = "confirmed" if len(members) >= CONFIRM_SESSIONS else "hypothesis"
+    status = "confirmed" if count >= CONFIRM_SESSIONS else "hypothesis"
     name_source = db.execute("SELECT name_source FROM workstreams WHERE id = ?", (workstream_id,)).fetchone()[0]
     db.execute(
         "UPDATE workstreams SET centroid = ?, centroid_model = ?, keyphrases = ?, sessions = ?, status = ?, "
         "first_activity = ?, last_activity = ?, updated_at = ? WHERE id = ?",
-        (centroid, model if centroid else None, json.dumps(phrases), len(members), status,
-         min(starts, default=None), max(ends, default=None), time.time(), workstream_id))
+        (centroid, model if centroid else None, json.dumps(phrases), count, status, first, last, time.time(),
+         workstream_id))
     if name_source == "keyphrases":
         db.execute("UPDATE workstreams SET name = ? WHERE id = ?",
-                   (keyphrase_name(phrases, members[-1][5]), workstream_id))
+                   (keyphrase_name(phrases, members[-1][3]), workstream_id))
     return True
 
 
