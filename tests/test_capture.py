@@ -35,7 +35,7 @@ def test_turn_is_in_the_journal_before_sqlite(db_path: Path, monkeypatch: pytest
         assert mem.stats()["turns"] == 0
     with Memory(db_path) as mem:  # the start-up sweep replays it
         assert mem.last_recovery.turns_recovered == 1
-        assert [h.source_ids for h in mem.recall("walrus")] == [["w1"]]
+        assert [h.source_ids for h in mem.recall("walrus", kind="turn")] == [["w1"]]
     with Memory(db_path) as mem:  # and never twice
         assert mem.last_recovery.turns_recovered == 0
         assert mem.stats()["turns"] == 1

@@ -60,7 +60,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_turn(tmp_path: Path) ->
     assert not missing and not twice
     with Memory(db) as mem:  # recallable exactly once
         for tid in rng.sample(acknowledged, min(40, len(acknowledged))):
-            hits = mem.recall(f"canary {tid}", k=50)
+            hits = mem.recall(f"canary {tid}", k=50, kind="turn")
             assert [h.source_ids for h in hits].count([tid]) == 1
 
 
