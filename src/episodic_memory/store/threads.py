@@ -178,7 +178,9 @@ def _episode(row: Sequence[Any]) -> Episode:
 
 
 def upsert_episode(store: SQLiteStore, new: NewEpisode) -> tuple[int, bool]:
-    """Create or update a session's one episode. Returns (episode id, whether its summary changed)."""
+    """Create or update a session's one episode. Returns (episode id, whether its summary changed).
+
+    Its workstream is not rolled up here: the workstream step that follows always does."""
     now = time.time()
     with store.transaction() as db:
         row = db.execute("SELECT id, summary FROM episodes WHERE user_id = ? AND session_id = ?",
@@ -196,8 +198,6 @@ def upsert_episode(store: SQLiteStore, new: NewEpisode) -> tuple[int, bool]:
             "UPDATE episodes SET summary = ?, summarizer = ?, keyphrases = ?, source_ids = ?, turns = ?, "
             "started_at = ?, ended_at = ?, vec = ?, vec_model = ?, updated_at = ? WHERE id = ?",
             (*values, row[0]))
-        if (ws := db.execute("SELECT workstream_id FROM episodes WHERE id = ?", (row[0],)).fetchone()[0]) is not None:
-            _rollup(db, ws)
         return row[0], row[1] != new.summary
 
 
