@@ -140,3 +140,22 @@ def test_the_default_store_is_used_when_none_is_given() -> None:
     block = EpisodicInjector().get_context("where were we on the Northgate deck?")
     assert "[Recalled context]" in block and "Northgate" in block
     assert EpisodicInjector(user_id="nobody").get_context("where were we on the Northgate deck?") == ""
+
+
+def test_past_judgments_appear_once_they_have_proven_themselves(mem: Memory) -> None:
+    jid = mem.judgments.store(trigger="Maya asks to send the investor deck before Sarah has signed off",
+                              judgment="Hold the deck until the CFO signs off the financials",
+                              reasoning="A deck went out with stale numbers once; investors noticed.")
+    message = "Can I send the investor deck to Northgate before Sarah signs off?"
+    assert "[Past judgments]" not in EpisodicInjector(mem).get_context(message)  # unproven: utility 0.5
+    for _ in range(3):
+        mem.judgments.verify(jid, adopted=True)
+    mem.judgments.verify(jid, adopted=False, user_correction="unless Sarah says the numbers are final")
+    injector = EpisodicInjector(mem)
+    block = injector.get_context(message)
+    section = block.split("[Past judgments]\n", 1)[1]
+    assert section.startswith("- Hold the deck until the CFO signs off the financials")
+    assert "why: A deck went out with stale numbers" in section
+    assert "corrected: unless Sarah says the numbers are final" in section
+    assert "[judgment" not in block  # not also repeated under [Recalled context]
+    assert "[Past judgments]" not in injector.get_context(message)  # not repeated in the same session

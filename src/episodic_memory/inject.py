@@ -7,6 +7,8 @@ One injector per agent session. Each `get_context(user_message)` is one turn:
                          and age. A memory injected in this session is not repeated until
                          `Config.inject_repeat_after_turns` turns have passed, so a topic that comes back can
                          bring it back.
+    [Past judgments]     judgments relevant to the message whose proven utility clears
+                         `Config.judgment_inject_utility`, with their reasoning and any correction
 
 The whole block is capped at `Config.inject_token_budget` tokens (estimated at 4 characters a token); what does not
 fit is left out (and counts as not injected).
@@ -19,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .brief import ago
+from .judgments.inject import format_judgment, relevant_judgments
 from .memory import Memory
 from .retrieve.hit import Hit
 from .store import threads
@@ -80,7 +83,19 @@ class EpisodicInjector:
         if self.turn == 1:
             sections.append(Section("[Ongoing work]", self._ongoing_work()))
         sections.append(Section("[Recalled context]", self._recalled(user_message)))
+        sections.append(Section("[Past judgments]", self._past_judgments(user_message)))
         return sections
+
+    def _past_judgments(self, user_message: str) -> list[Line]:
+        """Judgments relevant to the message that have proven themselves (utility above
+        `Config.judgment_inject_utility`), with their reasoning; not repeated within the repeat window."""
+        lines = []
+        for r in relevant_judgments(self.memory, user_message):
+            key = f"judgment:{r.id}"
+            last = self._injected.get(key)
+            if last is None or self.turn - last >= self.config.inject_repeat_after_turns:
+                lines.append(Line(format_judgment(r), on_include=self._marker(key)))
+        return lines
 
     def _ongoing_work(self) -> list[Line]:
         cfg = self.config
@@ -112,6 +127,8 @@ class EpisodicInjector:
             last = self._injected.get(hit.id)
             if last is not None and self.turn - last < cfg.inject_repeat_after_turns:
                 continue
+            if hit.kind == "judgment":
+                continue   # judgments have their own section, gated by proven utility
             if hit.kind == "turn" and hit.source_ids and set(hit.source_ids) <= covered:
                 continue   # already said by a fact or episode distilled from it
             chosen.append(hit)

@@ -274,7 +274,11 @@ class Retriever:
                 hit.details.update(legs=dict(c.ranks), fused=round(c.fused, 6))
             key = _dedup_key(hit.text)
             if key and key in seen:  # a near-duplicate: one hit, every source turn behind it
-                seen[key].source_ids.extend(s for s in hit.source_ids if s not in seen[key].source_ids)
+                kept = seen[key]
+                kept.source_ids.extend(s for s in hit.source_ids if s not in kept.source_ids)
+                if kept.kind == "turn" and hit.kind != "turn":  # the distilled memory stands for the turn
+                    hit.score, hit.source_ids = kept.score, kept.source_ids
+                    hits[hits.index(kept)] = seen[key] = hit
                 continue
             if c.similarity is not None:
                 hit.details["similarity"] = round(c.similarity, 4)
