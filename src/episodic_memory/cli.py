@@ -7,7 +7,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import __version__
+from .brief import ago
 from .config import DEFAULT_USER, default_db_path
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
@@ -53,16 +54,7 @@ def dump(data: Any) -> None:
 
 def age(ts: datetime | None, now: datetime | None = None) -> str:
     """'just now', '5m ago', '3h ago', '2d ago', '4mo ago', '2y ago'."""
-    if ts is None:
-        return "undated"
-    seconds = ((now or datetime.now(timezone.utc)) - ts).total_seconds()
-    if seconds < 0:
-        return "in the future"
-    for limit, unit, size in ((60, "", 1), (3600, "m", 60), (86400, "h", 3600), (86400 * 60, "d", 86400),
-                              (86400 * 730, "mo", 86400 * 30)):
-        if seconds < limit:
-            return "just now" if not unit else f"{int(seconds // size)}{unit} ago"
-    return f"{int(seconds // (86400 * 365))}y ago"
+    return ago(None if ts is None else ts.timestamp(), None if now is None else now.timestamp())
 
 
 def print_hits(hits: list[Hit]) -> None:

@@ -4,43 +4,20 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..config import DEFAULT_USER, default_db_path
+from ..cli import EXIT_BAD_INPUT, db_option, dump, open_memory
 from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
-from ..memory import Memory
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-EXIT_BAD_INPUT = 1
 
 console = Console(soft_wrap=True)  # long judgments stay on one line (greppable)
 
 
-def _options(fn: F) -> F:
-    """`--db` and `--user`, as on every `episodic` command (they may also be given before `judge`)."""
-    fn = click.option("--user", "user_id", default=None, metavar="ID",
-                      help=f"Whose judgments (default: {DEFAULT_USER!r}).")(fn)
-    return click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
-                        help="The memory file (default: $EPISODIC_DB or the user data directory).")(fn)
-
-
 def _judgments(ctx: click.Context, db: str | None, user_id: str | None) -> JudgmentMemory:
-    root = ctx.find_root().params
-    mem = Memory(db or root.get("db") or str(default_db_path()),
-                 user_id=user_id or root.get("user_id") or DEFAULT_USER)
-    ctx.call_on_close(mem.close)
-    return mem.judgments
-
-
-def _dump(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    return open_memory(ctx, db, user_id).judgments
 
 
 def _counts(adopted: int, rejected: int, utility: float) -> str:
@@ -59,7 +36,7 @@ def _print_result(r: SearchResult) -> None:
 
 
 @click.group()
-@_options
+@db_option
 def judge(db: str | None, user_id: str | None) -> None:
     """Judgments: how to act in a situation, ranked by how often acting so was adopted.
 
@@ -73,7 +50,7 @@ def judge(db: str | None, user_id: str | None) -> None:
 
 
 @judge.command()
-@_options
+@db_option
 @click.option("-t", "--trigger", required=True, help="The situation the judgment applies to.")
 @click.option("-j", "--judgment", required=True, help="How to act.")
 @click.option("-r", "--reasoning", required=True, help="Why.")
@@ -98,13 +75,13 @@ def add(ctx: click.Context, db: str | None, user_id: str | None, trigger: str, j
         raise click.BadParameter(str(exc)) from None
     merged = judgments.count() == before
     if as_json:
-        _dump({"id": memory_id, "merged": merged})
+        dump({"id": memory_id, "merged": merged})
     else:
         console.print(f"{'merged into' if merged else 'stored'} {memory_id}", highlight=False)
 
 
 @judge.command()
-@_options
+@db_option
 @click.argument("query")
 @click.option("-k", "top_k", default=5, show_default=True, type=click.IntRange(min=1),
               help="How many judgments.")
@@ -128,7 +105,7 @@ def search(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     if as_json:
-        _dump([r.to_dict() for r in results])
+        dump([r.to_dict() for r in results])
     elif not results:
         console.print("[dim]no judgments matched[/dim]")
     else:
@@ -137,7 +114,7 @@ def search(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
 
 
 @judge.command()
-@_options
+@db_option
 @click.argument("memory_id")
 @click.option("--adopted/--rejected", "adopted", default=None, help="Was the judgment adopted or rejected?")
 @click.option("--correction", default=None, help="What the user said to do instead.")
@@ -157,7 +134,7 @@ def verify(ctx: click.Context, db: str | None, user_id: str | None, memory_id: s
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     if as_json:
-        _dump(j.to_dict())
+        dump(j.to_dict())
     else:
         corrected = f"; corrected: {escape(j.correction)}" if j.correction else ""
         console.print(f"{j.id}: {'adopted' if adopted else 'rejected'}; "
@@ -165,7 +142,7 @@ def verify(ctx: click.Context, db: str | None, user_id: str | None, memory_id: s
 
 
 @judge.command()
-@_options
+@db_option
 @click.option("--min-utility", default=0.0, show_default=True, type=float,
               help="Only judgments whose utility is strictly greater than this.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of triples.")
@@ -207,7 +184,7 @@ def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility:
 
 
 @judge.command()
-@_options
+@db_option
 @click.argument("memory_ids", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
@@ -221,6 +198,6 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, memory_ids: 
         click.secho(f"error: {exc.args[0]}; nothing was deleted", fg="red", err=True)
         ctx.exit(EXIT_BAD_INPUT)
     if as_json:
-        _dump({"deleted": n, "ids": list(dict.fromkeys(memory_ids))})
+        dump({"deleted": n, "ids": list(dict.fromkeys(memory_ids))})
     else:
         console.print(f"forgot {n} judgment(s)")
