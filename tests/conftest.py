@@ -4,8 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from episodic_memory import Memory
+from episodic_memory import Config, Memory, llm
 from episodic_memory.default import close_default_memories
+
+from .fakes import ScriptedBackend
 
 
 @pytest.fixture(autouse=True)
@@ -27,3 +29,12 @@ def db_path(tmp_path: Path) -> Path:
 def mem(db_path: Path):
     with Memory(db_path) as m:
         yield m
+
+
+@pytest.fixture
+def backend():
+    """A scripted LLM backend (recorded replies), installed for the test; no retries."""
+    scripted = ScriptedBackend()
+    llm.set_backend(scripted, Config(llm_retries=0, llm_timeout_s=5))
+    yield scripted
+    llm.set_backend(None)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import numpy as np
 
@@ -55,3 +57,26 @@ class ScriptedBackend:
 
     def calls_for(self, key: str) -> list[tuple[str, str]]:
         return [c for c in self.calls if key.lower() in c[0].lower()]
+
+
+T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
+
+
+def play_session(mem: Any, sid: str, lines: list[str], day: float = 0, *, end: bool = True,
+                 user_id: str | None = None, turn_ids: bool = False) -> None:
+    """A session of `lines` (Maya's, or the assistant's when a line starts with "> "), a minute apart from
+    `T0 + day`; ended (consolidated) unless `end=False`. `turn_ids` gives the turns ids "<sid>-<i>"."""
+    for i, line in enumerate(lines):
+        role, text = ("assistant", line[2:]) if line.startswith("> ") else ("user", line)
+        mem.add_turn(role, text, session_id=sid, speaker="Maya" if role == "user" else None,
+                     timestamp=T0 + timedelta(days=day, minutes=i), user_id=user_id,
+                     turn_id=f"{sid}-{i}" if turn_ids else None)
+    if end:
+        mem.end_session(sid, user_id=user_id)
+
+
+def hashing_memory(**overrides: object) -> Any:
+    """A throwaway store with a fast fake embedder and `Config(**overrides)`."""
+    from episodic_memory import Config, Memory
+
+    return Memory(":memory:", config=Config(**overrides), embedder=HashingEmbedder(dim=256))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,17 +14,8 @@ from episodic_memory.cli import main
 from episodic_memory.ingest import parse_file, sample_path
 from episodic_memory.store.facts import FactStore, NewFact
 
-from .fakes import HashingEmbedder
-
-T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
-
-
-def session(mem: Memory, sid: str, lines: list[str], day: float, user_id: str | None = None) -> None:
-    for i, line in enumerate(lines):
-        role, text = ("assistant", line[2:]) if line.startswith("> ") else ("user", line)
-        mem.add_turn(role, text, session_id=sid, speaker="Maya" if role == "user" else None,
-                     timestamp=T0 + timedelta(days=day, minutes=i), user_id=user_id)
-    mem.end_session(sid, user_id=user_id)
+from .fakes import T0, HashingEmbedder
+from .fakes import play_session as session
 
 
 def fact(mem: Memory, sid: str, type_: str, text: str, day: float) -> None:

@@ -4,22 +4,24 @@ and forgetting that reaches episodes, workstreams, loops, their vectors and FTS 
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
-from episodic_memory import Config, Memory, llm
+from episodic_memory import Config, Memory
 from episodic_memory.cli import main
 from episodic_memory.memory import journal_dir_for
 from episodic_memory.retrieve.thread_hits import load_episode_hits, load_workstream_hits
 from episodic_memory.store import threads
 from episodic_memory.store.facts import FactStore, NewFact
 
-from .fakes import HashingEmbedder, ScriptedBackend
+from .fakes import HashingEmbedder, ScriptedBackend, play_session
 
-T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
+
+def session(*args: object, **kwargs: object) -> None:
+    """The shared session player, with turn ids "<sid>-<i>" (the tests read sources by them)."""
+    play_session(*args, turn_ids=True, **kwargs)  # type: ignore[arg-type]
+
 CANARY = "zqxcanaryvortex"
 
 AIRFLOW = [
@@ -36,22 +38,6 @@ AIRFLOW = [
 ]
 
 
-@pytest.fixture
-def backend():
-    scripted = ScriptedBackend()
-    llm.set_backend(scripted, Config(llm_retries=0, llm_timeout_s=5))
-    yield scripted
-    llm.set_backend(None)
-
-
-def session(mem: Memory, sid: str, lines: list[str], day: int = 0, end: bool = True,
-            user_id: str | None = None) -> None:
-    for i, line in enumerate(lines):
-        role, text = ("assistant", line[2:]) if line.startswith("> ") else ("user", line)
-        mem.add_turn(role, text, session_id=sid, speaker="Maya" if role == "user" else None,
-                     timestamp=T0 + timedelta(days=day, minutes=i), turn_id=f"{sid}-{i}", user_id=user_id)
-    if end:
-        mem.end_session(sid, user_id=user_id)
 
 
 def generation(mem: Memory) -> int:

@@ -4,7 +4,6 @@ per session on the first turn, and the token budget."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -13,17 +12,10 @@ from episodic_memory.default import default_memory
 from episodic_memory.inject import estimate_tokens
 
 from .fakes import HashingEmbedder
+from .fakes import play_session as session
 
-T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
 LINE = re.compile(r"^- \[(turn|fact|episode|workstream), (just now|\d+(m|h|d|mo|y) ago)\] \S")
 
-
-def session(mem: Memory, sid: str, lines: list[str], day: int) -> None:
-    for i, line in enumerate(lines):
-        role, text = ("assistant", line[2:]) if line.startswith("> ") else ("user", line)
-        mem.add_turn(role, text, session_id=sid, speaker="Maya" if role == "user" else None,
-                     timestamp=T0 + timedelta(days=day, minutes=i))
-    mem.end_session(sid)
 
 
 DECK = ["The Series B deck for Northgate needs twelve slides, traction and unit economics first.",

@@ -4,41 +4,20 @@ and the no-LLM path end to end on the bundled sample."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from episodic_memory import Config, Memory, llm
+from episodic_memory import Memory, llm
 from episodic_memory.cli import main
 from episodic_memory.consolidate.loops import detect_rules
 from episodic_memory.ingest import sample_path
 from episodic_memory.store.records import StoredTurn
 
-from .fakes import HashingEmbedder, ScriptedBackend
-
-T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
-
-
-@pytest.fixture
-def backend():
-    scripted = ScriptedBackend()
-    llm.set_backend(scripted, Config(llm_retries=0, llm_timeout_s=5))
-    yield scripted
-    llm.set_backend(None)
-
-
-def memory(**overrides: object) -> Memory:
-    return Memory(":memory:", config=Config(**overrides), embedder=HashingEmbedder(dim=256))
-
-
-def session(mem: Memory, sid: str, lines: list[str], day: int, user_id: str | None = None) -> None:
-    for i, line in enumerate(lines):
-        role, text = ("assistant", line[2:]) if line.startswith("> ") else ("user", line)
-        mem.add_turn(role, text, session_id=sid, speaker="Maya" if role == "user" else None,
-                     timestamp=T0 + timedelta(days=day, minutes=i), user_id=user_id)
-    mem.end_session(sid, user_id=user_id)
+from .fakes import T0, HashingEmbedder, ScriptedBackend
+from .fakes import hashing_memory as memory
+from .fakes import play_session as session
 
 
 def turn(content: str, role: str = "user") -> StoredTurn:

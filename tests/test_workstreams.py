@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 import numpy as np
-import pytest
 
-from episodic_memory import Config, Memory, llm
+from episodic_memory import Config, Memory
 from episodic_memory.store import threads
 
-from .fakes import HashingEmbedder, ScriptedBackend
-
-T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
+from .fakes import T0, ScriptedBackend
+from .fakes import hashing_memory as memory
+from .fakes import play_session as session
 
 DECK = ["The Series B deck needs twelve slides for Northgate, with traction and unit economics up front.",
         "> Noted: twelve slides for the Northgate deck, traction and unit economics first.",
@@ -29,25 +28,7 @@ GARDEN = ["My tomatoes got blight again, the leaves are yellow with brown spots.
           "> Copper helps early; badly spotted plants are better pulled and binned, not composted."]
 
 
-@pytest.fixture
-def backend():
-    scripted = ScriptedBackend()
-    llm.set_backend(scripted, Config(llm_retries=0, llm_timeout_s=5))
-    yield scripted
-    llm.set_backend(None)
 
-
-def memory(**overrides: object) -> Memory:
-    return Memory(":memory:", config=Config(**overrides), embedder=HashingEmbedder(dim=256))
-
-
-def session(mem: Memory, sid: str, lines: list[str], day: int, end: bool = True) -> None:
-    for i, line in enumerate(lines):
-        role, text = ("assistant", line[2:]) if line.startswith("> ") else ("user", line)
-        mem.add_turn(role, text, session_id=sid, speaker="Maya" if role == "user" else None,
-                     timestamp=T0 + timedelta(days=day, minutes=i))
-    if end:
-        mem.end_session(sid)
 
 
 def workstream_of(mem: Memory, sid: str) -> int | None:
