@@ -146,6 +146,8 @@ def test_demo_ingests_the_sample_and_recalls(tmp_path: Path) -> None:
     code, out, _ = run("demo", "--db", str(tmp_path / "demo.db"))
     assert code == 0 and "Ingested the sample conversation" in out
     assert "slides" in out and "Airflow" in out
+    assert "(previously: 12)" in out  # the correction superseded the old fact, offline
+    assert "Where were we?" in out and "sensitivity table" in out  # the open loops
 
 
 def test_sample_is_multi_session_and_ingestible(tmp_path: Path) -> None:

@@ -287,6 +287,10 @@ def demo(db: str | None, queries: tuple[str, ...]) -> None:
                 console.print(f"[bold]recall[/bold] {escape(query)}")
                 print_hits(mem.recall(query, k=3))
                 console.print()
+            from .commands.threads import print_loops
+
+            console.print("[bold]Where were we?[/bold] (episodic loops)")
+            print_loops(mem)
 
 
 from .commands.server import mcp_command, serve, token  # noqa: E402

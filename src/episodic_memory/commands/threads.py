@@ -7,6 +7,7 @@ from rich.markup import escape
 
 from ..brief import ago, group_loops
 from ..cli import EXIT_BAD_INPUT, console, db_option, dump, open_memory
+from ..memory import Memory
 from ..store.threads import LOOP_STATUSES, Loop, Workstream
 
 
@@ -38,10 +39,15 @@ def loops(ctx: click.Context, db: str | None, user_id: str | None, status: str, 
     Close one by hand with `episodic loop close ID`.
     """
     mem = open_memory(ctx, db, user_id)
-    found = mem.loops(status=status)
     if as_json:
-        dump([lp.to_dict() for lp in found])
+        dump([lp.to_dict() for lp in mem.loops(status=status)])
         return
+    print_loops(mem, status)
+
+
+def print_loops(mem: Memory, status: str = "open") -> None:
+    """Loops grouped under their workstreams, in the `episodic loops` shape."""
+    found = mem.loops(status=status)
     if not found:
         console.print(f"[dim]no {'' if status == 'all' else status + ' '}loops[/dim]")
         return
