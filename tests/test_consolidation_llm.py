@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from episodic_memory import Config, Memory, llm
-from episodic_memory.llm import LLMError
+from episodic_memory.llm import LLMError, LLMRefused
 from episodic_memory.pipeline import consolidate_buffer
 from episodic_memory.session_buffer import SessionBuffer
 
@@ -170,8 +170,9 @@ def test_a_failing_backend_leaves_the_turns_and_retries_at_next_open(backend: Sc
         assert not mem.sessions()[0].needs_consolidation
 
 
-def test_a_backend_that_raises_anything_is_contained(backend: ScriptedBackend) -> None:
-    backend.replies = {"fact extractor": [RuntimeError("bug in a custom backend")]}
+@pytest.mark.parametrize("error", [RuntimeError("bug in a custom backend"), LLMRefused("HTTP 401: invalid key")])
+def test_a_backend_that_raises_or_turns_us_away_is_contained(backend: ScriptedBackend, error: Exception) -> None:
+    backend.replies = {"fact extractor": [error]}
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
         mem.end_session("s1")

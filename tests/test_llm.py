@@ -497,14 +497,16 @@ def test_odd_usage_counts_do_not_fail_the_call(server):
     assert backend.last_usage == {"input_tokens": 0, "output_tokens": 0}
 
 
-def test_fail_true_raises_on_an_outage_but_not_on_a_refusal(server):
+def test_fail_true_raises_on_an_outage_or_a_turned_away_request_but_not_on_a_model_refusal(server):
     anthropic(server, llm_retries=1)
     server.script(Reply(503, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}))
     with pytest.raises(llm.LLMFailed, match="extract-facts: anthropic: HTTP 503: Overloaded"):
         llm.run(llm.ask_json("s", "u", purpose="extract-facts", expect=list, fail=True))
     assert len(server.requests) == 2
     server.script(Reply(401, {"type": "error", "error": {"message": "invalid x-api-key"}}))
-    assert llm.run(llm.ask("s", "u", purpose="p", fail=True)) is None
+    with pytest.raises(llm.LLMFailed, match="invalid x-api-key"):
+        llm.run(llm.ask("s", "u", purpose="p", fail=True))
+    assert llm.run(llm.ask("s", "u", purpose="p")) is None  # without fail=True: logged, None
     server.script(anthropic_reply("", stop_reason="refusal"))
     assert llm.run(llm.ask("s", "u", purpose="p", fail=True)) is None
 

@@ -205,8 +205,10 @@ async def ask(system_prompt: str, user_prompt: str, *, purpose: str, model: str 
               fail: bool = False) -> str | None:
     """The backend's reply, or None (logged with the reason) when it failed, refused or said nothing.
 
-    `fail=True`: a backend that could not be reached after the retries (or raised) raises `LLMFailed` instead; a
-    refusal or an empty reply is an answer and still gives None.
+    `fail=True`: a backend that could not be reached after the retries, that turned the request away (a bad key, a
+    bad request: HTTP 4xx) or that raised, raises `LLMFailed` instead — so that consolidation retries later rather
+    than taking an outage for "nothing to remember". A model's own refusal or an empty reply is an answer and still
+    gives None.
     """
     backend = get_backend()
     if isinstance(backend, NoneBackend):
@@ -223,6 +225,8 @@ async def ask(system_prompt: str, user_prompt: str, *, purpose: str, model: str 
                     _call(backend, system_prompt, user_prompt, model), timeout=cfg.llm_timeout_s)
         except LLMRefused as exc:
             log.warning("llm %s: refused (%s); not retried", purpose, exc)
+            if fail:
+                raise LLMFailed(f"{purpose}: {exc}") from exc
             return None
         except (LLMError, asyncio.TimeoutError, OSError) as exc:
             if isinstance(exc, asyncio.TimeoutError):
