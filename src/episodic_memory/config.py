@@ -130,6 +130,10 @@ class Config(BaseModel):
     judgment_inject_min_cosine: float = Field(
         0.35, description="[Past judgments] needs this cosine between message and judgment (BM25 alone without an embedder)")
 
+    # --- servers ---------------------------------------------------------------------------------------
+    server_max_body_bytes: int = Field(1 << 20, ge=1, description="a REST request body over this is refused (413)")
+    token_touch_every_s: float = Field(60.0, description="a token's last_used is written at most this often")
+
     @classmethod
     def from_env(cls, **overrides: object) -> Config:
         """Defaults, then ``EPISODIC_<FIELD>`` environment variables, then explicit overrides."""

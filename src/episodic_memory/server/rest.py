@@ -32,7 +32,6 @@ from .tokens import TokenStore
 
 log = logging.getLogger(__name__)
 
-MAX_BODY_BYTES = 1 << 20  # a request body over this is refused with 413
 MAX_K = 100               # the most hits one recall returns
 
 Id = Annotated[str, Field(min_length=1, max_length=256, pattern=r"\S")]
@@ -191,13 +190,14 @@ def create_app(
     user_id: str = DEFAULT_USER,
     config: Config | None = None,
     embedder: Embedder | None = None,
-    max_body_bytes: int = MAX_BODY_BYTES,
+    max_body_bytes: int | None = None,
 ) -> FastAPI:
     """The REST app over the memory file `db_path`.
 
     `auth=False` serves `user_id` to every caller without a token (loopback only: see `check_host`). `config`
     defaults to `Config.from_env()`; its consolidation is moved to a background worker (see `pool.py`).
-    `embedder` overrides the configured model (tests pass a fake).
+    `embedder` overrides the configured model (tests pass a fake). `max_body_bytes` defaults to
+    `Config.server_max_body_bytes`.
     """
     mem_config, every = server_config(config)
     pool = MemoryPool(db_path, mem_config, embedder)
@@ -223,7 +223,8 @@ def create_app(
                     "token's user.",
         lifespan=lifespan,
     )
-    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)  # type: ignore[arg-type]
+    limit = max_body_bytes if max_body_bytes is not None else mem_config.server_max_body_bytes
+    app.add_middleware(BodyLimit, max_bytes=limit)  # type: ignore[arg-type]
     app.state.pool, app.state.consolidator, app.state.tokens = pool, consolidator, tokens
     app.state.user_id = user_id
     @app.exception_handler(ValueError)

@@ -18,7 +18,6 @@ from ..store.sqlite import SQLiteStore
 from ..store.tokens import TokenRecord
 
 TOKEN_PREFIX = "em_"
-TOUCH_EVERY_S = 60.0  # last_used is written at most this often per token (a write per request would contend)
 
 
 def hash_token(token: str) -> str:
@@ -54,7 +53,8 @@ class TokenStore:
             return None
         now = time.time()
         with self._lock:
-            due = now - self._touched.get(record.id, 0.0) >= TOUCH_EVERY_S
+            # last_used is written at most every Config.token_touch_every_s: a write per request would contend
+            due = now - self._touched.get(record.id, 0.0) >= self.store.config.token_touch_every_s
             if due:
                 self._touched[record.id] = now
         if due:
