@@ -21,7 +21,7 @@ def load_fact_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: floa
     facts_store = FactStore(store)
     facts = {i: f for i, f in facts_store.get(user_id, ids).items() if believed_at(f.valid_from, f.valid_to, as_of)}
     older = facts_store.get(user_id, [f.supersedes for f in facts.values() if f.supersedes is not None])
-    turns = store.turns_by_id(user_id, [i for f in facts.values() for i in f.source_ids])
+    sources = store.source_ids(user_id, [i for f in facts.values() for i in f.source_ids])
     hits = {}
     for fact in facts.values():
         text = fact.text
@@ -29,7 +29,7 @@ def load_fact_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: floa
             text = f"{text.rstrip('.')} (previously: {previously(fact.text, old.text)})"
         hits[fact.id] = Hit(
             id=f"fact:{fact.id}", kind="fact", text=text, score=0.0, timestamp=to_datetime(fact.created_at),
-            session_id=fact.session_id, source_ids=[turns[i].source_id for i in fact.source_ids if i in turns],
+            session_id=fact.session_id, source_ids=[sources[i] for i in fact.source_ids if i in sources],
             user_id=user_id,
             details={"type": fact.type, "route": fact.route, "recurrence": fact.recurrence,
                      "event_time": (to_datetime(fact.event_ts) or to_datetime(fact.created_at)).isoformat(),

@@ -10,7 +10,8 @@ from .kinds import register_kind
 
 
 def load_episode_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
-    found = threads.episodes(store, user_id, ids=ids)
+    found = threads.episodes(store, user_id, ids=ids, with_facts=False)
+    fact_counts = threads.session_fact_counts(store, user_id, [e.session_id for e in found])
     confirmed = {w.id: w.name for w in threads.workstreams(
         store, user_id, ids={e.workstream_id for e in found if e.workstream_id is not None})}
     hits = {}
@@ -21,7 +22,7 @@ def load_episode_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: f
             id=f"episode:{e.id}", kind="episode", text=e.summary, score=0.0, timestamp=to_datetime(e.ended_at),
             session_id=e.session_id, source_ids=list(e.source_turns), user_id=user_id,
             details={"source_turns": list(e.source_ids), "workstream": confirmed.get(e.workstream_id),  # type: ignore[arg-type]
-                     "facts": len(e.facts), "keyphrases": e.keyphrases[:5], "summarizer": e.summarizer},
+                     "facts": fact_counts.get(e.session_id, 0), "keyphrases": e.keyphrases[:5], "summarizer": e.summarizer},
         )
     return hits
 

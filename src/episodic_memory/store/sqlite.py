@@ -225,6 +225,17 @@ class SQLiteStore:
             out.update({r[0]: _turn(r) for r in rows})
         return out
 
+    def source_ids(self, user_id: str, ids: Iterable[int]) -> dict[int, str]:
+        """Turn row id → the caller's id (the row id as text where none): what a hit's `source_ids` show."""
+        ids = list(dict.fromkeys(ids))
+        out: dict[int, str] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            rows = self._query(f"SELECT id, coalesce(turn_id, CAST(id AS TEXT)) FROM turns WHERE id IN "
+                               f"({','.join('?' * len(chunk))}) AND +user_id = ?", [*chunk, user_id])
+            out.update(dict(rows))
+        return out
+
     def search_turns(
         self,
         match: str,

@@ -236,9 +236,9 @@ def episodes(store: SQLiteStore, user_id: str, *, limit: int | None = None, ids:
         by_session = session_facts(store, user_id, [e.session_id for e in found])
         for e in found:
             e.facts = by_session.get(e.session_id, [])
-    turns = store.turns_by_id(user_id, {i for e in found for i in e.source_ids})
+    sources = store.source_ids(user_id, {i for e in found for i in e.source_ids})
     for e in found:
-        e.source_turns = [turns[i].source_id for i in e.source_ids if i in turns]
+        e.source_turns = [sources[i] for i in e.source_ids if i in sources]
     return found
 
 
@@ -255,6 +255,18 @@ def session_facts(store: SQLiteStore, user_id: str, session_ids: Sequence[str]) 
             out[session_id].append({"id": fact_id, "type": type_, "text": text, "route": route,
                                     "current": bool(current), "source_turns": json.loads(sources)})
     return dict(out)
+
+
+def session_fact_counts(store: SQLiteStore, user_id: str, session_ids: Sequence[str]) -> dict[str, int]:
+    """How many facts each session yielded (durable and demoted, current or superseded)."""
+    session_ids = list(dict.fromkeys(session_ids))
+    out: dict[str, int] = {}
+    for i in range(0, len(session_ids), 500):
+        chunk = session_ids[i : i + 500]
+        out.update(dict(store._query(
+            f"SELECT session_id, count(*) FROM facts WHERE user_id = ? AND session_id IN ({_marks(chunk)}) "
+            "GROUP BY session_id", [user_id, *chunk])))
+    return out
 
 
 def turn_vectors(store: SQLiteStore, user_id: str, session_id: str, model: str) -> list[bytes]:
@@ -491,9 +503,9 @@ def loops(store: SQLiteStore, user_id: str, status: str = "open", *, ids: Iterab
         sql += " LIMIT ?"
         params.append(limit)
     found = [_loop(r) for r in store._query(sql, params)]
-    turns = store.turns_by_id(user_id, {i for lp in found for i in lp.source_ids})
+    sources = store.source_ids(user_id, {i for lp in found for i in lp.source_ids})
     for lp in found:
-        lp.source_turns = [turns[i].source_id for i in lp.source_ids if i in turns]
+        lp.source_turns = [sources[i] for i in lp.source_ids if i in sources]
     return found
 
 
