@@ -139,6 +139,21 @@ def test_model_change_is_detected_and_reindex_reembeds(db_path: Path) -> None:
         assert "dense" in mem.recall("boat engine")[0].details["legs"]
 
 
+def test_reindex_reembeds_every_kind_of_memory(db_path: Path) -> None:
+    old, new = HashingEmbedder("hash-old"), HashingEmbedder("hash-new", dim=32)
+    with Memory(db_path, embedder=old) as mem:
+        mem.add_turn("user", "We decided to replace the boat engine before the summer.", session_id="s")
+        mem.end_session("s")  # a fact and an episode
+        mem.judgments.store("the engine makes a noise", "check the impeller first", "it failed twice before")
+        before = {kind for kind, in mem.store._query("SELECT DISTINCT kind FROM vectors")}
+        assert before == {"turn", "fact", "episode", "judgment"}
+    with Memory(db_path, embedder=new, config=Config(consolidate_on_open=False)) as mem:
+        mem.reindex()
+        rows = mem.store._query("SELECT kind, model FROM vectors")
+        assert {kind for kind, _ in rows} == before and {model for _, model in rows} == {"hash-new"}
+        assert "dense" in mem.recall("boat engine decision", kind="fact")[0].details["legs"]
+
+
 def test_reindex_cli(db_path: Path) -> None:
     with Memory(db_path, config=Config(embedder="off")) as mem:
         mem.add_turn("user", "the kettle is broken", session_id="s")

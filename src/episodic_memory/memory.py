@@ -112,7 +112,21 @@ class Memory:
         if embedder is None:
             raise RuntimeError("no embedder is configured (Config.embedder is off or failed to load)")
         done = self.index(progress)
+        done += self._embed_episodes(embedder, progress)
+        done += self.judgments.embed_pending(embedder)
         self.store.delete_vectors_not_of(embedder.model_id)
+        return done
+
+    def _embed_episodes(self, embedder: Embedder, progress: Callable[[int], None] | None, batch: int = 256) -> int:
+        """Episode summaries without a vector of the current model (their recall vectors) get one."""
+        done = 0
+        while rows := threads.episodes_missing_vectors(self.store, embedder.model_id, batch):
+            vectors = embedder.embed([r[4] for r in rows])
+            self.store.add_vectors(embedder.model_id, [("episode", r[0], r[1], r[2], r[3], v.tobytes())
+                                                       for r, v in zip(rows, vectors, strict=True)])
+            done += len(rows)
+            if progress:
+                progress(len(rows))
         return done
 
     # --- capture -------------------------------------------------------------------------------------

@@ -281,6 +281,14 @@ def has_recall_vector(store: SQLiteStore, episode_id: int, model: str) -> bool:
                              (episode_id, model)))
 
 
+def episodes_missing_vectors(store: SQLiteStore, model: str, limit: int) -> list[tuple[int, str, str, float, str]]:
+    """(id, user_id, session_id, ended_at, summary) of episodes (every user) with no recall vector of `model`."""
+    return store._query(
+        "SELECT e.id, e.user_id, e.session_id, e.ended_at, e.summary FROM episodes e WHERE NOT EXISTS "
+        "(SELECT 1 FROM vectors v WHERE v.kind = 'episode' AND v.item_id = e.id AND v.model = ?) "
+        "ORDER BY e.id LIMIT ?", (model, limit))
+
+
 def set_recall_vector(store: SQLiteStore, episode: Episode, model: str, vec: bytes) -> None:
     """Store (or replace) the embedding of an episode's summary, for recall."""
     with store.transaction() as db:
