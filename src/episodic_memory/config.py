@@ -55,6 +55,8 @@ class Config(BaseModel):
     dense_floor: float = Field(0.20, description="dense hits below this cosine are dropped")
     rerank_pool: int = 30
     candidate_pool: int = Field(300, description="hits taken from each retrieval leg before fusion")
+    derived_pool: int = Field(
+        40, description="facts, episodes, … loaded per recall: the best this many by fused rank (at least k)")
     leg_weights: dict[str, tuple[float, float]] = Field(
         default_factory=lambda: {
             "general": (1.0, 1.0), "temporal": (1.0, 1.0), "exact": (1.3, 0.8), "reasoning": (0.8, 1.2),

@@ -161,6 +161,9 @@ class Retriever:
         for c in candidates.values():
             c.fused = sum(legs[leg] / (cfg.rrf_k + rank) for leg, rank in c.ranks.items()) / best
 
+        derived = sorted((key for key in candidates if key[0] != "turn"), key=lambda key: -candidates[key].fused)
+        for key in derived[max(cfg.derived_pool, k):]:  # only the best derived memories are worth loading
+            del candidates[key]
         turns = self.store.turns_by_id(filters.user_id, [i for kind, i in candidates if kind == "turn"])
         others = self._load_others(candidates, filters)
         self._score(candidates, turns, info, now)
