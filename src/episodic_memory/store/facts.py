@@ -183,25 +183,22 @@ class FactStore:
         start = self.get(user_id, [fact_id]).get(fact_id)
         if start is None:
             raise KeyError(f"no fact {fact_id} for user {user_id!r}")
-        newer, older = [], []
         seen = {start.id}
-        cursor = start
-        while cursor.superseded_by is not None and cursor.superseded_by not in seen:
-            nxt = self.get(user_id, [cursor.superseded_by]).get(cursor.superseded_by)
-            if nxt is None:
-                break
-            newer.append(nxt)
-            seen.add(nxt.id)
-            cursor = nxt
-        cursor = start
-        while cursor.supersedes is not None and cursor.supersedes not in seen:
-            prev = self.get(user_id, [cursor.supersedes]).get(cursor.supersedes)
-            if prev is None:
-                break
-            older.append(prev)
-            seen.add(prev.id)
-            cursor = prev
+        newer = self._walk(user_id, start, "superseded_by", seen)
+        older = self._walk(user_id, start, "supersedes", seen)
         return [*reversed(newer), start, *older]
+
+    def _walk(self, user_id: str, fact: Fact, link: str, seen: set[int]) -> list[Fact]:
+        """Follow `link` (supersedes / superseded_by) from `fact` until it ends (or loops)."""
+        chain = []
+        while (next_id := getattr(fact, link)) is not None and next_id not in seen:
+            found = self.get(user_id, [next_id]).get(next_id)
+            if found is None:
+                break
+            chain.append(found)
+            seen.add(found.id)
+            fact = found
+        return chain
 
     def missing_vectors(self, model: str, limit: int, after: int = 0) -> list[Fact]:
         """Facts (of every user) with id > `after` that have no vector of `model`, oldest first."""
