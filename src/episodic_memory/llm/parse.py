@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
@@ -73,9 +74,9 @@ def _loads(piece: str) -> Any:
     return value if isinstance(value, (list, dict)) else None
 
 
-def _matching_end(chunk: str) -> int | None:
-    """Index just past the bracket that closes chunk[0], or None when the text is cut off."""
-    depth, in_string, escaped = 0, False, False
+def _structure(chunk: str) -> Iterator[tuple[int, str]]:
+    """(index, character) of the characters outside JSON strings (quotes included, escapes honoured)."""
+    in_string, escaped = False, False
     for i, ch in enumerate(chunk):
         if in_string:
             if escaped:
@@ -84,9 +85,17 @@ def _matching_end(chunk: str) -> int | None:
                 escaped = True
             elif ch == '"':
                 in_string = False
-        elif ch == '"':
+            continue
+        if ch == '"':
             in_string = True
-        elif ch in "[{":
+        yield i, ch
+
+
+def _matching_end(chunk: str) -> int | None:
+    """Index just past the bracket that closes chunk[0], or None when the text is cut off."""
+    depth = 0
+    for i, ch in _structure(chunk):
+        if ch in "[{":
             depth += 1
         elif ch in "]}":
             depth -= 1
@@ -104,19 +113,8 @@ def _close_truncated(chunk: str) -> str | None:
     or number survives.
     """
     stack: list[list] = []  # [closer, start index, last safe cut inside this container or None]
-    in_string, escaped = False, False
-    for i, ch in enumerate(chunk):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch in "[{":
+    for i, ch in _structure(chunk):
+        if ch in "[{":
             stack.append(["]" if ch == "[" else "}", i, None])
         elif ch in "]}":
             if stack:
