@@ -213,20 +213,30 @@ def episode_vector(store: SQLiteStore, episode_id: int) -> tuple[np.ndarray, str
     return (np.frombuffer(rows[0][0], np.float32), rows[0][1]) if rows else None
 
 
+def _narrow(sql: str, params: list[Any], prefix: str, ids: Iterable[int] | None, workstream_id: int | None
+            ) -> tuple[str, list[Any]] | None:
+    """`sql` narrowed to `ids` and/or one workstream (columns prefixed by `prefix`); None for an empty id list."""
+    if ids is not None:
+        ids = list(ids)
+        if not ids:
+            return None
+        sql += f" AND {prefix}id IN ({_marks(ids)})"
+        params = [*params, *ids]
+    if workstream_id is not None:
+        sql += f" AND {prefix}workstream_id = ?"
+        params = [*params, workstream_id]
+    return sql, params
+
+
 def episodes(store: SQLiteStore, user_id: str, *, limit: int | None = None, ids: Iterable[int] | None = None,
              workstream_id: int | None = None, with_facts: bool = True) -> list[Episode]:
     """Episodes newest first (by the time of their last turn), with their sessions' facts attached."""
     sql = f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE user_id = ?"
     params: list[Any] = [user_id]
-    if ids is not None:
-        ids = list(ids)
-        if not ids:
-            return []
-        sql += f" AND id IN ({_marks(ids)})"
-        params.extend(ids)
-    if workstream_id is not None:
-        sql += " AND workstream_id = ?"
-        params.append(workstream_id)
+    narrowed = _narrow(sql, params, "", ids, workstream_id)
+    if narrowed is None:
+        return []
+    sql, params = narrowed
     sql += " ORDER BY coalesce(ended_at, created_at) DESC, id DESC"
     if limit is not None:
         sql += " LIMIT ?"
@@ -497,15 +507,10 @@ def loops(store: SQLiteStore, user_id: str, status: str = "open", *, ids: Iterab
     if status != "all":
         sql += " AND l.status = ?"
         params.append(status)
-    if ids is not None:
-        ids = list(ids)
-        if not ids:
-            return []
-        sql += f" AND l.id IN ({_marks(ids)})"
-        params.extend(ids)
-    if workstream_id is not None:
-        sql += " AND l.workstream_id = ?"
-        params.append(workstream_id)
+    narrowed = _narrow(sql, params, "l.", ids, workstream_id)
+    if narrowed is None:
+        return []
+    sql, params = narrowed
     sql += " ORDER BY l.created_at DESC, l.id DESC"
     if limit is not None:
         sql += " LIMIT ?"
