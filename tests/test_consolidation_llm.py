@@ -247,3 +247,17 @@ def test_a_broken_llm_configuration_falls_back_to_rules(monkeypatch, caplog) -> 
         assert "ANTHROPIC_API_KEY" in caplog.text
     finally:
         llm.set_backend(None)
+
+
+def test_profiles_wait_for_the_end_of_the_session(backend: ScriptedBackend) -> None:
+    backend.replies = {
+        "fact extractor": [facts_reply({"text": "Sarah is the CFO of Lumen Analytics", "type": "relationship",
+                                        "entities": ["Sarah"]})],
+        "profile writer": ["Sarah is Lumen Analytics' CFO."],
+    }
+    with Memory(":memory:", embedder=HashingEmbedder(), config=Config(consolidate_every=2)) as mem:
+        say(mem, "s1", "Sarah, our CFO, owns the model.", "She is careful with churn.")
+        assert mem.facts() and not backend.calls_for("profile writer")  # consolidated mid-session, no profile yet
+        mem.end_session("s1")
+        assert len(backend.calls_for("profile writer")) == 1
+        assert mem.profile("Sarah")["profile"] == "Sarah is Lumen Analytics' CFO."

@@ -12,6 +12,7 @@ Idempotent: a candidate from the same turns with the same text is recognised and
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections import Counter
@@ -45,8 +46,13 @@ Use only the facts given. Reply with the profile text only."""
 
 
 def consolidate_facts(memory: Memory, info: SessionInfo, turns: list[StoredTurn]) -> None:
-    """Consolidation step: the session's new turns become facts."""
-    FactConsolidator(memory, info.user_id).run(info.session_id, turns)
+    """Consolidation step: the session's new turns become facts. When the session has ended, the LLM profiles of
+    the entities its facts name are refreshed (once per session, not every 8 turns: they cost a call each)."""
+    consolidator = FactConsolidator(memory, info.user_id)
+    consolidator.run(info.session_id, turns)
+    if info.status == "ended" and consolidator.use_llm:
+        session_facts = consolidator.facts.facts(info.user_id, include_superseded=True, session_id=info.session_id)
+        consolidator.refresh_profiles([f.id for f in session_facts])
 
 
 class FactConsolidator:
@@ -77,8 +83,6 @@ class FactConsolidator:
                 added.append(fact_id)
                 sample.append(candidate.text)
         self.facts.count_routes(self.user_id, dict(self.counts))
-        if added and self.use_llm:
-            self.refresh_profiles(added)
         return added
 
     def consider(self, c: Candidate, session_id: str, vector: np.ndarray | None, sample: list[str]) -> int | None:
@@ -192,18 +196,25 @@ class FactConsolidator:
         return names
 
     def refresh_profiles(self, fact_ids: list[int]) -> None:
-        """LLM profiles of the entities these facts name, rewritten when their set of facts changed."""
+        """LLM profiles of the entities these facts name, rewritten (concurrently) when their set of durable
+        facts changed since the profile was written."""
+        due: list[tuple[int, str, list[Fact]]] = []
         for entity_id in self.facts.entities_of_facts(fact_ids):
             name, _profile, made_from = self.facts.profile_state(entity_id)
             facts = [f for f in self.facts.entity_facts(self.user_id, entity_id) if f.route == "durable"]
-            ids = sorted(f.id for f in facts)
-            if not facts or ids == sorted(made_from):
-                continue
-            listing = "\n".join(f"- ({f.type}) {f.text}" for f in facts[:40])
-            text = llm.run(llm.ask(PROFILE_SYSTEM, f"Profile of: {name}\nFacts:\n{listing}",
-                                   purpose=f"profile {name}"))
+            if facts and sorted(f.id for f in facts) != sorted(made_from):
+                due.append((entity_id, name, facts))
+        if not due:
+            return
+
+        async def write_all() -> list[str | None]:
+            return await asyncio.gather(*(llm.ask(
+                PROFILE_SYSTEM, f"Profile of: {name}\nFacts:\n" + "\n".join(f"- ({f.type}) {f.text}" for f in facts[:40]),
+                purpose=f"profile {name}") for _, name, facts in due))
+
+        for (entity_id, _name, facts), text in zip(due, llm.run(write_all()), strict=True):
             if text:
-                self.facts.set_profile(entity_id, " ".join(text.split()), ids)
+                self.facts.set_profile(entity_id, " ".join(text.split()), sorted(f.id for f in facts))
 
 
 def _llm_usable() -> bool:
