@@ -194,7 +194,7 @@ class Memory:
         user_id = user_id or self.user_id
         if not self.store.end_session(user_id, session_id):
             raise KeyError(f"no session {session_id!r} for user {user_id!r}")
-        self.consolidate(user_id, session_id)
+        self.consolidate(user_id, session_id, final=True)
 
     # --- consolidation -------------------------------------------------------------------------------
     def _maybe_consolidate(self, user_id: str, session_id: str) -> None:
@@ -202,17 +202,19 @@ class Memory:
         if info and info.turn_count - info.consolidated_turns >= self.config.consolidate_every:
             self.consolidate(user_id, session_id)
 
-    def consolidate(self, user_id: str, session_id: str) -> bool:
+    def consolidate(self, user_id: str, session_id: str, *, final: bool = False) -> bool:
         """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed.
 
         A failed step leaves the turns untouched and the session flagged, so it is retried at the next open.
+        `final` (at session end) runs the steps even when no turn is new, for the work done once a session is over
+        (entity profiles, the episode's final vector).
         """
         info = self.store.session(user_id, session_id)
         if info is None:
             return True
         self._index_quietly()
         turns = self.store.session_turns(user_id, session_id, from_seq=info.consolidated_turns)
-        if not turns:
+        if not turns and not final:
             self.store.record_consolidated(user_id, session_id, info.consolidated_turns)
             return True
         for step in self.consolidation_steps:
@@ -223,7 +225,7 @@ class Memory:
                               user_id, session_id, getattr(step, "__name__", step))
                 self.store.mark_for_consolidation(user_id, session_id)
                 return False
-        self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1)
+        self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
         return True
 
     def _index_quietly(self) -> None:
