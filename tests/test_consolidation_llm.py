@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -255,9 +256,59 @@ def test_profiles_wait_for_the_end_of_the_session(backend: ScriptedBackend) -> N
                                         "entities": ["Sarah"]})],
         "profile writer": ["Sarah is Lumen Analytics' CFO."],
     }
-    with Memory(":memory:", embedder=HashingEmbedder(), config=Config(consolidate_every=2)) as mem:
+    sync = Config(consolidate_every=2, consolidate_in_background="off")
+    with Memory(":memory:", embedder=HashingEmbedder(), config=sync) as mem:
         say(mem, "s1", "Sarah, our CFO, owns the model.", "She is careful with churn.")
         assert mem.facts() and not backend.calls_for("profile writer")  # consolidated mid-session, no profile yet
         mem.end_session("s1")
         assert len(backend.calls_for("profile writer")) == len(mem.entities())  # one each, at the end
         assert mem.profile("Sarah")["profile"] == "Sarah is Lumen Analytics' CFO."
+
+
+class SlowBackend(ScriptedBackend):
+    """Extracts facts after `delay` seconds, like a real model (its other replies are instant)."""
+
+    def __init__(self, delay: float, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.delay = delay
+
+    async def ask(self, system_prompt: str, user_prompt: str, *, model: str | None = None) -> str:
+        if "fact extractor" in system_prompt:
+            await asyncio.sleep(self.delay)
+        return await super().ask(system_prompt, user_prompt, model=model)
+
+
+def test_with_an_llm_consolidation_runs_off_the_capture_path(tmp_path: Path) -> None:
+    slow = SlowBackend(0.4, replies={"fact extractor": [facts_reply(
+        {"text": "Maya decided to migrate the pipeline to Airflow", "type": "decision", "turns": [1]})]})
+    llm.set_backend(slow, FAST)
+    try:
+        with Memory(tmp_path / "m.db", embedder=HashingEmbedder(), config=Config(consolidate_every=2)) as mem:
+            started = time.perf_counter()
+            say(mem, "s1", "We decided to migrate the pipeline to Airflow.", "Dev owns it.")
+            assert time.perf_counter() - started < 0.3  # the 8th (here 2nd) turn does not wait for the model
+            mem.wait_for_consolidation("s1")
+            assert [f.text for f in mem.facts()] == ["Maya decided to migrate the pipeline to Airflow"]
+            say(mem, "s1", "Sarah will review the DAGs.", "That is all for today.")
+            mem.end_session("s1")  # waits for the queued run, then the final one
+            s1 = {s.session_id: s for s in mem.sessions()}["s1"]
+            assert not s1.needs_consolidation and s1.consolidated_turns == 4
+            say(mem, "s2", "We decided to hire a second data engineer.", "Budget is approved.")
+            mem.forget(session_id="s2")  # waits: nothing half-consolidated writes back what was forgotten
+            assert {f.session_id for f in mem.facts()} == {"s1"}
+            say(mem, "s3", "We decided to try Astronomer.", "Quotes by Friday.")
+        with Memory(tmp_path / "m.db", embedder=HashingEmbedder(), config=Config(consolidate_on_open=False)) as mem:
+            s3 = {s.session_id: s for s in mem.sessions()}["s3"]
+            assert s3.consolidated_turns == 2  # close() finished the queued run
+    finally:
+        llm.set_backend(None)
+
+
+def test_background_mode_can_be_forced_either_way() -> None:
+    with Memory(":memory:", config=Config(consolidate_in_background="on", consolidate_every=1,
+                                          embedder="off")) as mem:
+        mem.add_turn("user", "We decided to ship on Friday.", session_id="s")
+        mem.wait_for_consolidation()
+        assert [f.type for f in mem.facts()] == ["decision"]
+    with pytest.raises(ValueError, match="consolidate_in_background"):
+        Config(consolidate_in_background="sometimes")

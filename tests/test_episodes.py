@@ -87,7 +87,8 @@ def test_the_sessions_facts_are_attached() -> None:
 def test_an_llm_summary_from_recorded_replies(backend: ScriptedBackend) -> None:
     backend.replies = {"episode summary": [json.dumps({"summary": "Maya decided to move the analytics pipeline "
                                                                   "from cron to Airflow. Dev owns the migration."})]}
-    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+    sync = Config(consolidate_in_background="off")  # the mid-session run is part of what is checked
+    with Memory(":memory:", embedder=HashingEmbedder(), config=sync) as mem:
         session(mem, "s1", AIRFLOW)
         [episode] = mem.episodes()
         assert episode.summarizer == "llm"

@@ -39,6 +39,10 @@ class Config(BaseModel):
         30.0, description="an open session idle this long is treated as unfinished and flagged for consolidation"
     )
     consolidate_on_open: bool = Field(True, description="run pending consolidation when a store is opened")
+    consolidate_in_background: str = Field(
+        "auto", pattern="^(auto|on|off)$",
+        description="every-N-turns consolidation off the capture path, in a worker thread: on, off, or auto "
+        "(on when an LLM is configured, whose calls take seconds); session end always waits for it")
 
     # --- models ------------------------------------------------------------------------------------
     embedder: str = Field("default", description='"default" (bundled MiniLM), a model folder, "hf:owner/name", or "off"')

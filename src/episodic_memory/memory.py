@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import llm
 from .brief import Brief, build_brief
 from .capture.journal import Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport, to_epoch
@@ -78,6 +81,9 @@ class Memory:
         self.indexer = Indexer(self.store, self.embedder, context_chars=self.config.embed_context_chars,
                                short_turn_chars=self.config.embed_short_turn_chars)
         self.fact_store = FactStore(self.store)
+        self._background: ThreadPoolExecutor | None = None   # consolidation off the capture path (see Config)
+        self._background_runs: dict[tuple[str, str], Future[None]] = {}
+        self._background_lock = threading.Lock()
         self.consolidation_steps: list[ConsolidationStep] = default_steps()
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:
@@ -194,13 +200,52 @@ class Memory:
         user_id = user_id or self.user_id
         if not self.store.end_session(user_id, session_id):
             raise KeyError(f"no session {session_id!r} for user {user_id!r}")
+        self.wait_for_consolidation(session_id, user_id)
         self.consolidate(user_id, session_id, final=True)
 
     # --- consolidation -------------------------------------------------------------------------------
     def _maybe_consolidate(self, user_id: str, session_id: str) -> None:
         info = self.store.session(user_id, session_id)
         if info and info.turn_count - info.consolidated_turns >= self.config.consolidate_every:
+            if self._consolidates_in_background():
+                self._submit(user_id, session_id)
+            else:
+                self.consolidate(user_id, session_id)
+
+    def _consolidates_in_background(self) -> bool:
+        mode = self.config.consolidate_in_background
+        if mode == "auto":
+            try:
+                return llm.enabled()
+            except llm.LLMConfigError:
+                return False
+        return mode == "on"
+
+    def _submit(self, user_id: str, session_id: str) -> None:
+        """Queue a consolidation of the session in the worker thread (one queued run per session is enough: it
+        takes every turn not yet consolidated when it starts)."""
+        key = (user_id, session_id)
+        with self._background_lock:
+            queued = self._background_runs.get(key)
+            if queued is not None and not queued.running() and not queued.done():
+                return
+            if self._background is None:
+                self._background = ThreadPoolExecutor(1, thread_name_prefix="episodic-consolidate")
+            self._background_runs[key] = self._background.submit(self._consolidate_logged, user_id, session_id)
+
+    def _consolidate_logged(self, user_id: str, session_id: str) -> None:
+        try:
             self.consolidate(user_id, session_id)
+        except Exception:  # the session stays flagged (or unconsolidated): the next trigger or open retries it
+            log.exception("background consolidation of %s/%s failed", user_id, session_id)
+
+    def wait_for_consolidation(self, session_id: str | None = None, user_id: str | None = None) -> None:
+        """Block until background consolidation is done (of one session, or of all when `session_id` is None)."""
+        with self._background_lock:
+            runs = [f for (u, s), f in self._background_runs.items()
+                    if session_id is None or (s == session_id and u == (user_id or self.user_id))]
+        for run in runs:
+            run.result()
 
     def consolidate(self, user_id: str, session_id: str, *, final: bool = False) -> bool:
         """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed.
@@ -364,6 +409,7 @@ class Memory:
             raise ValueError("forget(all=True) takes no session_id or user_id")
         if not all and session_id is None and user_id is None:
             raise ValueError("forget needs session_id=…, user_id=… or all=True")
+        self.wait_for_consolidation()  # nothing half-consolidated may write back what is being forgotten
         with self.recorder.locked():
             if all:
                 result = self.store.forget()
@@ -397,6 +443,11 @@ class Memory:
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def close(self) -> None:
+        """Finish background consolidation, then close the file."""
+        with self._background_lock:
+            background, self._background = self._background, None
+        if background is not None:
+            background.shutdown(wait=True)
         self.store.close()
 
     def __enter__(self) -> Memory:
