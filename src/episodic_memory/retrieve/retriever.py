@@ -266,6 +266,7 @@ class Retriever:
               k: int) -> list[Hit]:
         hits: list[Hit] = []
         seen: dict[str, Hit] = {}
+        covered: set[str] = set()   # source turns already behind a hit above
         for c in ranked:
             if c.key[0] == "turn":
                 turn = turns[c.key[1]]
@@ -283,9 +284,19 @@ class Retriever:
                     hit.score, hit.source_ids = kept.score, kept.source_ids
                     hits[hits.index(kept)] = seen[key] = hit
                 continue
+            pointwise = hit.kind in ("turn", "fact")  # evidence of a turn or two, not a summary of many
+            if pointwise and hit.source_ids and covered.issuperset(hit.source_ids):
+                # the same evidence again: one hit is enough, and a fact stands for the turn it was distilled from
+                above = next((h for h in hits if h.kind == "turn" and set(hit.source_ids) <= set(h.source_ids)), None)
+                if hit.kind == "fact" and above is not None:
+                    hit.score, hit.source_ids = above.score, list(dict.fromkeys([*hit.source_ids, *above.source_ids]))
+                    hits[hits.index(above)] = seen[_dedup_key(above.text)] = hit
+                continue
             if c.similarity is not None:
                 hit.details["similarity"] = round(c.similarity, 4)
             seen[key] = hit
+            if pointwise:
+                covered.update(hit.source_ids)
             hits.append(hit)
             if len(hits) == k:
                 break
