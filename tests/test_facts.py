@@ -40,6 +40,9 @@ def turn(content: str, role: str = "user", speaker: str | None = "Maya", ts: dat
     ("The deck needs 14 slides, not 12.", "correction"),
     ("I prefer bullet points over long paragraphs.", "preference"),
     ("I don't like meetings before 10am.", "preference"),
+    ("Always include version numbers when I ask about software dependencies.", "preference"),
+    ("Never use semicolons in my JavaScript examples.", "preference"),
+    ("From now on, answer in Portuguese.", "preference"),
     ("Remind me to book the flight to London tonight.", "commitment"),
     ("I'll send the model to Sarah by Friday.", "commitment"),
     ("I'm Maya Okafor, co-founder and CEO of Lumen Analytics.", "identity"),
@@ -57,6 +60,7 @@ def test_rules_type_what_people_say(sentence: str, expected: str) -> None:
 @pytest.mark.parametrize("sentence", [
     "ok sounds good. thanks!", "What did Sarah flag on churn?", "That's exactly what I was thinking.",
     "We haven't decided on hosting yet.", "Looks right to me honestly.",
+    "It always rains in Porto in November.", "We never got the invoice from them.",
 ])
 def test_rules_keep_quiet_on_what_is_not_a_fact(sentence: str) -> None:
     assert classify_sentence(sentence, NOV_17) is None
@@ -241,3 +245,27 @@ def test_facts_stored_without_an_embedder_get_vectors_later(tmp_path: Path) -> N
         assert counts == {embedder.model_id: 2}
         hit = mem.recall("migrate the pipeline to Airflow", kind="fact")[0]
         assert "dense" in hit.details["legs"]
+
+
+def test_a_standing_instruction_surfaces_when_its_topic_comes_up() -> None:
+    """"Always … when I ask about …" is a preference fact that applies to later questions on its topic: the
+    standing bonus lifts it among turns that share more words with the question."""
+    from episodic_memory.models.embedder import load_embedder
+
+    embedder = load_embedder("default")
+    positions = {}
+    for bonus in (0.0, Config().standing_bonus):
+        with Memory(":memory:", embedder=embedder, config=Config(standing_bonus=bonus)) as mem:
+            mem.add_turn("user", "Always include version numbers when I ask about software dependencies.",
+                         session_id="a", timestamp="2026-01-05T10:00:00Z")
+            mem.end_session("a")
+            for i, text in enumerate(["We went hiking near Sintra, the trails were muddy.",
+                                      "The project uses requests for HTTP and pandas for the reports.",
+                                      "Lunch was at the bakery, the pastéis were still warm.",
+                                      "Remind me to call the plumber about the kitchen sink.",
+                                      "My sister is visiting from Porto next weekend."]):
+                mem.add_turn("user", text, session_id="b", timestamp=f"2026-03-0{i + 1}T10:00:00Z")
+            mem.end_session("b")
+            hits = mem.recall("Which packages does the project depend on?", k=10)
+            positions[bonus] = next(i for i, h in enumerate(hits) if h.kind == "fact" and "version numbers" in h.text)
+    assert positions[Config().standing_bonus] == 0 < positions[0.0]

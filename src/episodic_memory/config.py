@@ -59,6 +59,9 @@ class Config(BaseModel):
     dense_floor: float = Field(0.20, description="dense hits below this cosine are dropped")
     rerank_pool: int = 30
     candidate_pool: int = Field(300, description="hits taken from each retrieval leg before fusion")
+    standing_bonus: float = Field(0.3, description="added to a preference fact (a standing instruction) that the "
+                                  "dense leg finds at least standing_similarity close to the query")
+    standing_similarity: float = Field(0.35, description="cosine a preference fact needs for the standing bonus")
     derived_pool: int = Field(
         40, description="facts, episodes, … loaded per recall: the best this many by fused rank (at least k)")
     leg_weights: dict[str, tuple[float, float]] = Field(

@@ -46,6 +46,10 @@ RULES: list[tuple[str, float, re.Pattern[str]]] = [
         r"\bi(?:'d| would)? (?:really )?prefer\b|\bi (?:really )?(?:like|love|enjoy|hate|dislike|can'?t stand)\b|"
         r"\bi don'?t (?:like|want|enjoy)\b|\bmy favou?rite\b|\bplease (?:always|never|don'?t)\b|"
         r"\bno (?:meetings?|calls?) (?:before|after)\b|\bi(?:'d| would) rather\b", _I)),
+    # standing instructions to the assistant: "Always include version numbers when I ask about libraries."
+    ("preference", 0.8, re.compile(
+        r"^(?:please\s+)?(?:always|never)\s+\w+|^(?:from now on|going forward|in future)\b|"
+        r"\bwhen(?:ever)? i ask (?:about|for)\b", _I)),
     ("commitment", 0.75, re.compile(
         r"\bremind me to\b|\bi(?:'ll| will| need to| have to| must| promised to)\s+(?!go with)\w+|"
         r"\bwe(?:'ll| will| need to| have to| must)\s+(?!go with)\w+", _I)),

@@ -202,6 +202,8 @@ class Retriever:
         for key, hit in others.items():
             c = candidates[key]
             score = c.fused + getattr(cfg, f"{key[0]}_recall_bonus", 0.0)
+            if hit.details.get("type") == "preference" and (c.similarity or 0.0) >= cfg.standing_similarity:
+                score += cfg.standing_bonus  # a standing preference or instruction applies wherever its topic comes up
             entities = {str(e).lower() for e in hit.details.get("entities", [])}
             if names and (names & entities or (hit.speaker and hit.speaker.lower() in names)):
                 score += cfg.speaker_bonus
