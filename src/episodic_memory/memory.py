@@ -231,6 +231,8 @@ class Memory:
                 return
             if self._background is None:
                 self._background = ThreadPoolExecutor(1, thread_name_prefix="episodic-consolidate")
+            for done in [k for k, f in self._background_runs.items() if f.done()]:
+                del self._background_runs[done]
             self._background_runs[key] = self._background.submit(self._consolidate_logged, user_id, session_id)
 
     def _consolidate_logged(self, user_id: str, session_id: str) -> None:
