@@ -63,7 +63,7 @@ class Config(BaseModel):
                                   "dense leg finds at least standing_similarity close to the query")
     standing_similarity: float = Field(0.35, description="cosine a preference fact needs for the standing bonus")
     derived_pool: int = Field(
-        40, description="facts, episodes, … loaded per recall: the best this many by fused rank (at least k)")
+        20, description="facts, episodes, … loaded per recall: the best this many by fused rank (at least k)")
     leg_weights: dict[str, tuple[float, float]] = Field(
         default_factory=lambda: {
             "general": (1.0, 1.0), "temporal": (1.0, 1.0), "exact": (1.3, 0.8), "reasoning": (0.8, 1.2),
