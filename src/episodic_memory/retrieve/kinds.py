@@ -23,12 +23,11 @@ class Kind:
     name: str
     code: int            # memory_fts rowid = item_id * 8 + code
     loader: Loader
-    bonus: float = 0.0   # added to its hits' score (a distilled memory may deserve a nudge)
 
 
 KINDS: dict[str, Kind] = {}
 CODES = {"fact": 1, "episode": 2, "workstream": 3, "judgment": 4}
 
 
-def register_kind(name: str, loader: Loader, bonus: float = 0.0) -> None:
-    KINDS[name] = Kind(name, CODES[name], loader, bonus)
+def register_kind(name: str, loader: Loader) -> None:
+    KINDS[name] = Kind(name, CODES[name], loader)

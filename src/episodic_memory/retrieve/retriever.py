@@ -199,9 +199,11 @@ class Retriever:
         turns that matched scores at least as well as the best of them (it is their summary)."""
         cfg = self.config
         names = {n.lower() for n in info.names}
+        kind_bonus = {"fact": cfg.fact_recall_bonus}
         for key, hit in others.items():
             c = candidates[key]
-            score = c.fused + getattr(cfg, f"{key[0]}_recall_bonus", 0.0)
+            bonus = kind_bonus.get(key[0], 0.0)
+            score = c.fused + bonus
             if hit.details.get("type") == "preference" and (c.similarity or 0.0) >= cfg.standing_similarity:
                 score += cfg.standing_bonus  # a standing preference or instruction applies wherever its topic comes up
             entities = {str(e).lower() for e in hit.details.get("entities", [])}
@@ -220,7 +222,7 @@ class Retriever:
                        if i in turns and ("turn", i) in candidates]
             for source in sources:
                 share = min(1.0, c.fused / source.fused) if source.fused > 0 else 0.0
-                c.score = max(c.score, share * source.score + getattr(cfg, f"{key[0]}_recall_bonus", 0.0))
+                c.score = max(c.score, share * source.score + bonus)
 
     def _score(self, candidates: dict[tuple[str, int], _Candidate], turns: dict[int, StoredTurn], info: QueryInfo,
                now: float) -> None:
