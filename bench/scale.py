@@ -704,7 +704,7 @@ def measure(db: Path, n_queries: int, seed: int, warmup: int, budget_s: float) -
         hits = dense.search(USER, qvec, pool, floor=cfg.dense_floor)
         t3 = time.perf_counter()
         # what recall does next: read every candidate turn (both legs' hits) back from SQLite
-        mem.store.turns_by_id(USER, {t.id for t, _ in rows} | {h.item_id for h in hits})
+        mem.store.turn_heads(USER, {i for i, _ in rows} | {h.item_id for h in hits})
         t4 = time.perf_counter()
         sims = m.matrix @ qvec
         t5 = time.perf_counter()

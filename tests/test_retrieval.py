@@ -236,3 +236,25 @@ def test_embedding_text_carries_context_only_in_short_exchanges() -> None:
     long_answer = turn("x" * 400, None)
     assert embedding_text(long_answer, question) == "x" * 400
     assert embedding_text(answer, turn("y" * 400)) == "Ben: Lisbon!"
+
+
+def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path) -> None:
+    """Ranking reads turns' positions through a cache: it must never answer for another user, and a deletion in
+    any process empties it."""
+    with Memory(db_path, config=Config(embedder="off")) as mem:
+        mem.add_turn("user", "alpha kept", session_id="keep", user_id="ann")
+        mem.add_turn("user", "alpha gone", session_id="drop", user_id="ann")
+        mem.add_turn("user", "alpha of bob", session_id="b", user_id="bob")
+        ids = [i for (i,) in mem.store.db.execute("SELECT id FROM turns ORDER BY id")]
+        heads = mem.store.turn_heads("ann", ids)
+        assert sorted(h.session_id for h in heads.values()) == ["drop", "keep"]
+        assert [h.session_id for h in mem.store.turn_heads("bob", ids).values()] == ["b"]  # cached, still per user
+        assert len(mem.store._heads) == 3
+        subprocess.run([sys.executable, "-c", f"from episodic_memory import Memory, Config\n"
+                        f"Memory({str(db_path)!r}, config=Config(embedder='off')).forget(user_id='ann', "
+                        "session_id='drop')"], check=True)
+        assert [h.session_id for h in mem.store.turn_heads("ann", ids).values()] == ["keep"]
+        assert ids[1] not in mem.store._heads
+        assert [h.text for h in mem.recall("alpha", user_id="ann")] == ["alpha kept"]
+        mem.forget(user_id="bob")
+        assert mem.store._heads == {}

@@ -64,6 +64,8 @@ class Config(BaseModel):
     standing_similarity: float = Field(0.35, description="cosine a preference fact needs for the standing bonus")
     derived_pool: int = Field(
         20, description="facts, episodes, … loaded per recall: the best this many by fused rank (at least k)")
+    turn_head_cache: int = Field(
+        200_000, description="turns whose session, position, speaker and time a process keeps for ranking (0: off)")
     leg_weights: dict[str, tuple[float, float]] = Field(
         default_factory=lambda: {
             "general": (1.0, 1.0), "temporal": (1.0, 1.0), "exact": (1.3, 0.8), "reasoning": (0.8, 1.2),

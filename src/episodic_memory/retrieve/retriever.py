@@ -25,7 +25,7 @@ import numpy as np
 from ..config import Config
 from ..models.embedder import Embedder
 from ..models.reranker import Reranker
-from ..store.records import StoredTurn, to_datetime
+from ..store.records import StoredTurn, TurnHead, to_datetime
 from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
 from .fts import fts_query
@@ -140,7 +140,7 @@ class Retriever:
             if want_turns:
                 bm25 = self.store.search_turns(match, filters.user_id, limit=pool, session_id=filters.session_id,
                                                since=filters.since, until=until)
-                add("bm25", [("turn", t.id) for t, _ in bm25])
+                add("bm25", [("turn", i) for i, _ in bm25])
             if other_kinds:  # derived memories rank in their own FTS table: a leg of their own, same weight
                 found = self.store.search_memories(match, filters.user_id, limit=pool, kinds=other_kinds)
                 add("bm25_memory", [(kind, i) for kind, i, _ in found])
@@ -164,14 +164,22 @@ class Retriever:
         derived = sorted((key for key in candidates if key[0] != "turn"), key=lambda key: -candidates[key].fused)
         for key in derived[max(cfg.derived_pool, k):]:  # only the best derived memories are worth loading
             del candidates[key]
-        turns = self.store.turns_by_id(filters.user_id, [i for kind, i in candidates if kind == "turn"])
+        heads = self.store.turn_heads(filters.user_id, [i for kind, i in candidates if kind == "turn"])
         others = self._load_others(candidates, filters)
-        self._score(candidates, turns, info, now)
-        self._score_others(candidates, others, info, now, turns)
-        ranked = sorted((c for c in candidates.values() if (c.key[0] == "turn" and c.key[1] in turns) or c.key in others),
+        self._score(candidates, heads, info, now)
+        self._score_others(candidates, others, info, now, heads)
+        ranked = sorted((c for c in candidates.values() if (c.key[0] == "turn" and c.key[1] in heads) or c.key in others),
                         key=lambda c: c.score, reverse=True)
-        ranked = self._rerank(query, ranked, turns, others)
-        return self._hits(ranked, turns, others, k)
+        turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
+        ranked = self._rerank(query, ranked, turns, others, filters.user_id)
+        return self._hits(ranked, turns, others, k, filters.user_id)
+
+    def _read_turns(self, ranked: list[_Candidate], turns: dict[int, StoredTurn], user_id: str, start: int,
+                    count: int) -> None:
+        """Read the full turns of ranked[start : start + count] that are not in `turns` yet."""
+        missing = [c.key[1] for c in ranked[start : start + count] if c.key[0] == "turn" and c.key[1] not in turns]
+        if missing:
+            turns.update(self.store.turns_by_id(user_id, missing))
 
     def _load_others(self, candidates: dict[tuple[str, int], _Candidate], filters: RecallFilters
                      ) -> dict[tuple[str, int], Hit]:
@@ -194,7 +202,7 @@ class Retriever:
         return out
 
     def _score_others(self, candidates: dict[tuple[str, int], _Candidate], others: dict[tuple[str, int], Hit],
-                      info: QueryInfo, now: float, turns: dict[int, StoredTurn]) -> None:
+                      info: QueryInfo, now: float, turns: dict[int, TurnHead]) -> None:
         """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
         turns that matched scores at least as well as the best of them (it is their summary)."""
         cfg = self.config
@@ -224,7 +232,7 @@ class Retriever:
                 share = min(1.0, c.fused / source.fused) if source.fused > 0 else 0.0
                 c.score = max(c.score, share * source.score + bonus)
 
-    def _score(self, candidates: dict[tuple[str, int], _Candidate], turns: dict[int, StoredTurn], info: QueryInfo,
+    def _score(self, candidates: dict[tuple[str, int], _Candidate], turns: dict[int, TurnHead], info: QueryInfo,
                now: float) -> None:
         cfg = self.config
         by_position = {(t.session_id, t.seq): candidates[("turn", t.id)].fused for t in turns.values()}
@@ -250,11 +258,13 @@ class Retriever:
             c.score = score + recency_bonus(turn.ts, now, cfg)
 
     def _rerank(self, query: str, ranked: list[_Candidate], turns: dict[int, StoredTurn],
-                others: dict[tuple[str, int], Hit]) -> list[_Candidate]:
+                others: dict[tuple[str, int], Hit], user_id: str) -> list[_Candidate]:
         reranker = self._reranker()
         if reranker is None or not ranked:
             return ranked
         pool = ranked[: self.config.rerank_pool]
+        self._read_turns(ranked, turns, user_id, 0, len(pool))
+        pool = [c for c in pool if c.key[0] != "turn" or c.key[1] in turns]  # not forgotten meanwhile
         texts = [turn_text(turns[c.key[1]]) if c.key[0] == "turn" else others[c.key].text for c in pool]
         try:
             logits = np.asarray(reranker.score(query, texts), dtype=np.float64)
@@ -267,13 +277,17 @@ class Retriever:
         return sorted(pool, key=lambda c: c.score, reverse=True) + ranked[self.config.rerank_pool :]
 
     def _hits(self, ranked: list[_Candidate], turns: dict[int, StoredTurn], others: dict[tuple[str, int], Hit],
-              k: int) -> list[Hit]:
+              k: int, user_id: str) -> list[Hit]:
         hits: list[Hit] = []
         seen: dict[str, Hit] = {}
         covered: set[str] = set()   # source turns already behind a hit above
-        for c in ranked:
+        for position, c in enumerate(ranked):
             if c.key[0] == "turn":
-                turn = turns[c.key[1]]
+                if c.key[1] not in turns:  # read ahead in pages: duplicates below may need a few more
+                    self._read_turns(ranked, turns, user_id, position, 2 * k + 8)
+                turn = turns.get(c.key[1])
+                if turn is None:  # forgotten since it was ranked
+                    continue
                 hit = turn_hit(turn, c.score)
                 hit.details = {"legs": dict(c.ranks), "fused": round(c.fused, 6)}
             else:

@@ -395,9 +395,22 @@ def m006_tokens(db: sqlite3.Connection) -> None:
     )
 
 
+def m007_turn_deletions(db: sqlite3.Connection) -> None:
+    """A counter every turn deletion bumps, so a process caching what it read of turns knows when to drop it."""
+    _run(
+        db,
+        """
+        INSERT INTO store_meta (key, value) VALUES ('turn_deletions', 0);
+        CREATE TRIGGER turns_deleted AFTER DELETE ON turns BEGIN
+            UPDATE store_meta SET value = value + 1 WHERE key = 'turn_deletions';
+        END;
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
-    m006_tokens,
+    m006_tokens, m007_turn_deletions,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..config import MEMORY_PATH, Config
 from .migrations import migrate
-from .records import SessionInfo, StoredTurn, TurnRecord
+from .records import SessionInfo, StoredTurn, TurnHead, TurnRecord
 
 # Stores of derived memories (facts, episodes, judgments, …) register a step here. `forget` runs each inside its
 # transaction, before turns and sessions go: step(db, where, params) -> {table: rows deleted}, where `where` filters
@@ -52,6 +52,8 @@ class SQLiteStore:
             # The JSONL journal is the durable record; NORMAL is crash-safe for the process, and fast.
             self.db.execute("PRAGMA synchronous = NORMAL")
         self.schema_version = migrate(self.db, self.path)
+        self._heads: dict[int, tuple[str, TurnHead]] = {}  # turn id -> (user, head); see turn_heads
+        self._heads_generation = -1
 
     # --- plumbing ------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -236,6 +238,37 @@ class SQLiteStore:
             out.update(dict(rows))
         return out
 
+    def turn_heads(self, user_id: str, ids: Iterable[int]) -> dict[int, TurnHead]:
+        """Session, position, speaker and time of many turns: what ranking reads, without their text.
+
+        Kept in a bounded cache: a turn never changes and its id is never reused, so only a deletion (in any
+        process: the `turn_deletions` counter) makes an entry wrong, and then the whole cache goes."""
+        ids = list(ids)
+        generation = self._query("SELECT value FROM store_meta WHERE key = 'turn_deletions'")[0][0]
+        with self._lock:
+            if generation != self._heads_generation or len(self._heads) > self.config.turn_head_cache:
+                self._heads.clear()
+                self._heads_generation = generation
+            out: dict[int, TurnHead] = {}
+            missing = []
+            for i in ids:
+                cached = self._heads.get(i)
+                if cached is None:
+                    missing.append(i)
+                elif cached[0] == user_id:
+                    out[i] = cached[1]
+            for i in range(0, len(missing), 500):
+                chunk = missing[i : i + 500]
+                rows = self._query(f"SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id IN "
+                                   f"({','.join('?' * len(chunk))})", chunk)
+                for r in rows:
+                    head = TurnHead(*r[:5])
+                    if self.config.turn_head_cache:
+                        self._heads[head.id] = (r[5], head)
+                    if r[5] == user_id:
+                        out[head.id] = head
+            return out
+
     def search_turns(
         self,
         match: str,
@@ -245,10 +278,10 @@ class SQLiteStore:
         session_id: str | None = None,
         since: float | None = None,
         until: float | None = None,
-    ) -> list[tuple[StoredTurn, float]]:
+    ) -> list[tuple[int, float]]:
         """BM25 over turns through FTS5. `match` must be a safe MATCH expression (see retrieve.fts_query).
 
-        Returns (turn, bm25) with bm25 made positive: higher is better.
+        Returns (turn id, bm25) best first, with bm25 made positive: higher is better.
         """
         where, params = ["t.user_id = ?"], [user_id]
         if session_id is not None:
@@ -263,21 +296,20 @@ class SQLiteStore:
         # Rank inside FTS5 first and join only the best rows: joining every match before sorting costs a row
         # lookup per match (tens of thousands at 1M turns). Filters are applied after, so take a generous slice
         # and fall back to ranking every match when the filters ate too much of it.
-        slice_size = limit * 4
         sql = (
-            f"SELECT {_TURN_COLUMNS}, f.score FROM (SELECT rowid, -bm25(turns_fts, 1.0, 0.5) AS score "
+            "SELECT t.id, f.score FROM (SELECT rowid, -bm25(turns_fts, 1.0, 0.5) AS score "
             "FROM turns_fts WHERE turns_fts MATCH ? ORDER BY score DESC LIMIT ?) f "
             f"JOIN turns t ON t.id = f.rowid WHERE {' AND '.join(where)} ORDER BY f.score DESC LIMIT ?"
         )
-        rows = self._query(sql, [match, slice_size, *params, limit])
-        if len(rows) < limit:
-            saturated = self._query(
+        for slice_size in (limit, limit * 8):  # one user's store: the first slice is the answer
+            rows = self._query(sql, [match, slice_size, *params, limit])
+            if len(rows) >= limit or self._query(
                 "SELECT count(*) FROM (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? LIMIT ?)",
                 (match, slice_size + 1),
-            )[0][0] > slice_size
-            if saturated:
-                rows = self._query(sql, [match, -1, *params, limit])
-        return [(_turn(r), r[10]) for r in rows]
+            )[0][0] <= slice_size:  # every match was ranked
+                return [(int(i), float(score)) for i, score in rows]
+        rows = self._query(sql, [match, -1, *params, limit])
+        return [(int(i), float(score)) for i, score in rows]
 
     # --- vectors -------------------------------------------------------------------------------------
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
@@ -399,6 +431,7 @@ class SQLiteStore:
             counts["turns"] = db.execute(f"DELETE FROM turns WHERE {where}", params).rowcount
             counts["sessions"] = db.execute(f"DELETE FROM sessions WHERE {where}", params).rowcount
             db.execute(f"DELETE FROM vectors WHERE {where}", params)  # belt and braces: none of theirs may remain
+            self._heads.clear()  # nothing read from a forgotten turn stays in this process either
         return {**counts, "journal_files": files}
 
     def scrub(self) -> None:
