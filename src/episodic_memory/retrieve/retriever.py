@@ -135,6 +135,8 @@ class Retriever:
                     c.similarity = sims[rank - 1]
 
         legs: dict[str, float] = {}
+        embedder = self._embedder()
+        dense = self.dense_index()
         match = fts_query(query)
         if match is not None:
             if want_turns:
@@ -145,8 +147,6 @@ class Retriever:
                 found = self.store.search_memories(match, filters.user_id, limit=pool, kinds=other_kinds)
                 add("bm25_memory", [(kind, i) for kind, i, _ in found])
             legs["bm25"] = legs["bm25_memory"] = w_bm25
-        embedder = self._embedder()
-        dense = self.dense_index()
         if dense is not None and embedder is not None:
             qvec = embedder.embed_query(query)
             hits = dense.search(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
@@ -235,27 +235,27 @@ class Retriever:
     def _score(self, candidates: dict[tuple[str, int], _Candidate], turns: dict[int, TurnHead], info: QueryInfo,
                now: float) -> None:
         cfg = self.config
-        by_position = {(t.session_id, t.seq): candidates[("turn", t.id)].fused for t in turns.values()}
+        scored = [(t, candidates[("turn", t.id)]) for t in turns.values()]
+        by_position = {(t.session_id, t.seq): c.fused for t, c in scored}
         names = {n.lower() for n in info.names}
         # how much of the query a whole session is about: the sum of its three best turns, relative to the best
         per_session: dict[str, list[float]] = {}
-        for t in turns.values():
-            per_session.setdefault(t.session_id, []).append(candidates[("turn", t.id)].fused)
+        for t, c in scored:
+            per_session.setdefault(t.session_id, []).append(c.fused)
         session_strength = {s: sum(sorted(v, reverse=True)[:3]) for s, v in per_session.items()}
-        strongest = max(session_strength.values(), default=0.0) or 1.0
-        for (kind, item_id), c in candidates.items():
-            turn = turns.get(item_id) if kind == "turn" else None
-            if turn is None:
-                continue
+        session_weight = cfg.session_weight / (max(session_strength.values(), default=0.0) or 1.0)
+        start, end = info.time_range or (math.inf, -math.inf)
+        decay = math.log(2) / (cfg.recency_half_life_days * 86_400)  # recency_bonus, inlined: this loop is hot
+        for t, c in scored:
             # a turn right after a strong one often answers it; a turn right before one often sets it up
-            context = max(cfg.follow_weight * by_position.get((turn.session_id, turn.seq - 1), 0.0),
-                          cfg.neighbour_weight * by_position.get((turn.session_id, turn.seq + 1), 0.0))
-            score = c.fused + context + cfg.session_weight * session_strength[turn.session_id] / strongest
-            if names and turn.speaker and turn.speaker.lower() in names:
+            context = max(cfg.follow_weight * by_position.get((t.session_id, t.seq - 1), 0.0),
+                          cfg.neighbour_weight * by_position.get((t.session_id, t.seq + 1), 0.0))
+            score = c.fused + context + session_weight * session_strength[t.session_id]
+            if names and t.speaker and t.speaker.lower() in names:
                 score += cfg.speaker_bonus
-            if info.time_range and info.time_range[0] <= turn.ts < info.time_range[1]:
+            if start <= t.ts < end:
                 score += cfg.time_bonus
-            c.score = score + recency_bonus(turn.ts, now, cfg)
+            c.score = score + cfg.recency_weight * math.exp(-max(now - t.ts, 0.0) * decay)
 
     def _rerank(self, query: str, ranked: list[_Candidate], turns: dict[int, StoredTurn],
                 others: dict[tuple[str, int], Hit], user_id: str) -> list[_Candidate]:

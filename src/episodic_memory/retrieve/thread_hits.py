@@ -12,8 +12,7 @@ from .kinds import register_kind
 def load_episode_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
     found = threads.episodes(store, user_id, ids=ids, with_facts=False)
     fact_counts = threads.session_fact_counts(store, user_id, [e.session_id for e in found])
-    confirmed = {w.id: w.name for w in threads.workstreams(
-        store, user_id, ids={e.workstream_id for e in found if e.workstream_id is not None})}
+    confirmed = threads.workstream_names(store, user_id, {e.workstream_id for e in found if e.workstream_id is not None})
     hits = {}
     for e in found:
         if as_of is not None and (e.started_at or e.created_at) > as_of:

@@ -347,6 +347,18 @@ def workstreams(store: SQLiteStore, user_id: str, *, include_hypotheses: bool = 
     return out
 
 
+def workstream_names(store: SQLiteStore, user_id: str, ids: Iterable[int], *, include_hypotheses: bool = False
+                     ) -> dict[int, str]:
+    """id → name of workstreams (confirmed ones unless asked): what a recall hit shows, without the counts."""
+    ids = list(ids)
+    if not ids:
+        return {}
+    sql = f"SELECT id, name FROM workstreams WHERE user_id = ? AND id IN ({_marks(ids)})"
+    if not include_hypotheses:
+        sql += " AND status = 'confirmed'"
+    return dict(store._query(sql, [user_id, *ids]))
+
+
 def centroids(store: SQLiteStore, user_id: str, model: str, exclude: int | None = None
               ) -> tuple[list[int], np.ndarray]:
     """(ids, matrix) of a user's workstream centroids made with `model`."""
