@@ -258,3 +258,21 @@ def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path) -> None:
         assert [h.text for h in mem.recall("alpha", user_id="ann")] == ["alpha kept"]
         mem.forget(user_id="bob")
         assert mem.store._heads == {}
+
+
+def test_bm25_leaves_out_terms_most_turns_contain(db_path: Path) -> None:
+    cfg = Config(bm25_common_floor=5, bm25_common_share=0.0)
+    with Memory(db_path, config=cfg, embedder=HashingEmbedder()) as mem:
+        mem.add_turns([{"role": "user", "content": f"weekly meeting notes {i}", "session_id": "s"} for i in range(8)])
+        mem.add_turn("user", "the zebra escaped during the meeting", session_id="t")
+        assert mem.store.common_terms(["meeting", "zebra"], floor=5, share=0.0) == {"meeting"}
+        hits = mem.recall("meeting zebra", k=10)
+        assert hits[0].text == "the zebra escaped during the meeting"
+        with_bm25 = [h.text for h in hits if "bm25" in h.details["legs"]]
+        assert with_bm25 == ["the zebra escaped during the meeting"]  # "meeting" alone no longer ranks
+        assert all("bm25" not in h.details["legs"] for h in mem.recall("meeting", k=10))  # dense speaks alone
+        mem.forget(session_id="s", user_id="default")  # a deletion drops the verdicts: "meeting" is rare now
+        assert mem.store.common_terms(["meeting"], floor=5, share=0.0) == set()
+    with Memory(db_path, config=cfg.model_copy(update={"embedder": "off"})) as mem:  # no dense leg: BM25 keeps all
+        mem.add_turns([{"role": "user", "content": f"weekly meeting notes {i}", "session_id": "s"} for i in range(8)])
+        assert len(mem.recall("meeting", k=3)) == 3

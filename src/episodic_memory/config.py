@@ -64,6 +64,9 @@ class Config(BaseModel):
     standing_similarity: float = Field(0.35, description="cosine a preference fact needs for the standing bonus")
     derived_pool: int = Field(
         20, description="facts, episodes, … loaded per recall: the best this many by fused rank (at least k)")
+    bm25_common_floor: int = Field(1000, description="a query term in more turns than this and than "
+                                   "bm25_common_share of the store is left out of BM25 over turns")
+    bm25_common_share: float = Field(0.005, description="see bm25_common_floor (measured: docs/retrieval.md)")
     turn_head_cache: int = Field(
         200_000, description="turns whose session, position, speaker and time a process keeps for ranking (0: off)")
     leg_weights: dict[str, tuple[float, float]] = Field(

@@ -29,7 +29,9 @@ def fts_query(text: str, *, keep_stopwords: bool = False) -> str | None:
     Quoting makes operators (AND, OR, NOT, NEAR), column filters (``a:b``), prefixes (``*``), carets and
     parentheses plain words, so any input is valid syntax.
     """
-    terms = query_terms(text, keep_stopwords=keep_stopwords)
-    if not terms:
-        return None
-    return " OR ".join(f'"{t}"' for t in terms)
+    return any_of(query_terms(text, keep_stopwords=keep_stopwords))
+
+
+def any_of(terms: list[str]) -> str | None:
+    """An FTS5 MATCH expression for any of `terms` (word tokens, as `query_terms` returns them); None if empty."""
+    return " OR ".join(f'"{t}"' for t in terms) if terms else None

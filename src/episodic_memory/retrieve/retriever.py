@@ -28,7 +28,7 @@ from ..models.reranker import Reranker
 from ..store.records import StoredTurn, TurnHead, to_datetime
 from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
-from .fts import fts_query
+from .fts import any_of, fts_query
 from .hit import Hit
 from .kinds import CODES, KINDS
 from .query import QueryInfo, analyze
@@ -140,9 +140,15 @@ class Retriever:
         match = fts_query(query)
         if match is not None:
             if want_turns:
-                bm25 = self.store.search_turns(match, filters.user_id, limit=pool, session_id=filters.session_id,
-                                               since=filters.since, until=until)
-                add("bm25", [("turn", i) for i, _ in bm25])
+                # a term in a large share of a big store costs most of the leg's time and ranks little: leave it
+                # out while rarer terms remain; with none left, the dense leg alone speaks for the turns
+                common = self.store.common_terms(info.terms, floor=cfg.bm25_common_floor,
+                                                 share=cfg.bm25_common_share) if dense is not None else set()
+                turn_match = any_of([t for t in info.terms if t not in common]) if common else match
+                if turn_match is not None:
+                    bm25 = self.store.search_turns(turn_match, filters.user_id, limit=pool,
+                                                   session_id=filters.session_id, since=filters.since, until=until)
+                    add("bm25", [("turn", i) for i, _ in bm25])
             if other_kinds:  # derived memories rank in their own FTS table: a leg of their own, same weight
                 found = self.store.search_memories(match, filters.user_id, limit=pool, kinds=other_kinds)
                 add("bm25_memory", [(kind, i) for kind, i, _ in found])

@@ -54,6 +54,8 @@ class SQLiteStore:
         self.schema_version = migrate(self.db, self.path)
         self._heads: dict[int, tuple[str, TurnHead]] = {}  # turn id -> (user, head); see turn_heads
         self._heads_generation = -1
+        self._common: dict[str, bool] = {}  # term -> found in too many turns to be worth ranking; see common_terms
+        self._common_generation, self._common_size = -1, 0
 
     # --- plumbing ------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -310,6 +312,25 @@ class SQLiteStore:
                 return [(int(i), float(score)) for i, score in rows]
         rows = self._query(sql, [match, -1, *params, limit])
         return [(int(i), float(score)) for i, score in rows]
+
+    def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
+        """The terms found in more than max(floor, share × turns) turns of the store (any user).
+
+        Each term's count stops at that cap, so asking costs at most cap row ids; verdicts are kept until the store
+        grows by a tenth or loses a turn."""
+        size, generation = self._query(
+            "SELECT coalesce(max(id), 0), (SELECT value FROM store_meta WHERE key = 'turn_deletions') FROM turns")[0]
+        cap = max(floor, int(share * size))
+        with self._lock:
+            if generation != self._common_generation or size > self._common_size * 1.1 or len(self._common) > 100_000:
+                self._common.clear()
+                self._common_generation, self._common_size = generation, size
+            for term in terms:
+                if term not in self._common:
+                    self._common[term] = self._query(
+                        "SELECT count(*) FROM (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? LIMIT ?)",
+                        (f'"{term}"', cap + 1))[0][0] > cap
+            return {t for t in terms if self._common[t]}
 
     # --- vectors -------------------------------------------------------------------------------------
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
