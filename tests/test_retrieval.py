@@ -276,3 +276,39 @@ def test_bm25_leaves_out_terms_most_turns_contain(db_path: Path) -> None:
     with Memory(db_path, config=cfg.model_copy(update={"embedder": "off"})) as mem:  # no dense leg: BM25 keeps all
         mem.add_turns([{"role": "user", "content": f"weekly meeting notes {i}", "session_id": "s"} for i in range(8)])
         assert len(mem.recall("meeting", k=3)) == 3
+
+
+def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None:
+    """A big matrix is scanned on its principal directions first; the top hits, filters and rows added after the
+    projection was fitted must come out as the exact scan has them."""
+    import numpy as np
+
+    words = [f"w{i}" for i in range(40)]
+    rng = np.random.default_rng(3)
+
+    def text() -> str:
+        return " ".join(rng.choice(words, 6))
+
+    emb = HashingEmbedder(dim=64)
+    coarse = Config(dense_coarse_above=100, dense_coarse_dims=24, dense_coarse_factor=4)
+    with Memory(tmp_path / "m.db", config=coarse, embedder=emb) as mem:
+        mem.add_turns([{"role": "user", "content": text(), "session_id": f"s{i % 7}"} for i in range(400)])
+        mem.index()
+        dense = mem.retriever.dense_index()
+        assert dense is not None
+        exact = type(dense)(mem.store, dense.model_id, dense.dim, coarse_above=10**9)
+        m = dense.sync("default")
+        assert m.basis is not None and m.basis.shape == (64, 24)
+        for q in [text() for _ in range(20)]:
+            qv = emb.embed([q])[0]
+            got = [(h.item_id, round(h.similarity, 5)) for h in dense.search("default", qv, 10, floor=0.0)]
+            want = [(h.item_id, round(h.similarity, 5)) for h in exact.search("default", qv, 10, floor=0.0)]
+            assert len(set(got) & set(want)) >= 9  # the shortlist may miss a tie-level row, rarely
+            in_s3 = dense.search("default", qv, 5, floor=0.0, session_id="s3", kind="turn")
+            assert len(in_s3) == 5 and {mem.store.turns_by_id("default", [h.item_id])[h.item_id].session_id
+                                         for h in in_s3} == {"s3"}
+        mem.add_turn("user", "zebra quagga okapi", session_id="late")  # after the basis was fitted
+        mem.index()
+        hits = dense.search("default", emb.embed(["zebra quagga okapi"])[0], 3, floor=0.0)
+        assert mem.store.turns_by_id("default", [hits[0].item_id])[hits[0].item_id].content == "zebra quagga okapi"
+        assert m.projected.shape[0] >= len(m.kinds)

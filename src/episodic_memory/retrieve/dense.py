@@ -4,6 +4,9 @@ Sync is by watermark, not rebuild: vector ids only grow, so a reader loads just 
 saw. A deletion bumps a generation counter in the file, and only then does a reader reload that user's rows. So a
 process sees what another wrote without reopening, and opening a store costs one read of the user's vectors — no
 re-embedding, no index build. (Measured choice: see docs/retrieval.md.)
+
+A big matrix is scanned coarse to fine: its rows projected on their top principal directions (128 of 384) score
+every row at a third of the memory traffic, and only the best few times `limit` are scored exactly.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ class _UserMatrix:
     ts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
     watermark: int = 0
     generation: int = -1
+    basis: np.ndarray | None = None      # (dim, r) principal directions, once the matrix is big enough
+    projected: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))  # rows @ basis
     _capacity: int = 0
     _size: int = 0
 
@@ -37,12 +42,12 @@ class _UserMatrix:
         new = np.frombuffer(b"".join(r[5] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
         need = self._size + len(rows)
         if need > self._capacity:  # grow geometrically so appends stay amortised O(1)
-            capacity = max(need, int(self._capacity * 1.5) + 1024)
-            grown = np.empty((capacity, self.dim), np.float32)
-            grown[: self._size] = self.vectors[: self._size]
-            self.vectors = grown
-            self._capacity = capacity
+            self._capacity = max(need, int(self._capacity * 1.5) + 1024)
+            self.vectors = _grow(self.vectors, self._capacity, self._size)
         self.vectors[self._size : need] = new
+        if self.basis is not None:
+            self.projected = _grow(self.projected, self._capacity, self._size)
+            self.projected[self._size : need] = new @ self.basis
         self.item_ids = np.concatenate([self.item_ids, np.fromiter((r[2] for r in rows), np.int64, len(rows))])
         self.ts = np.concatenate([self.ts, np.fromiter((r[4] or 0.0 for r in rows), np.float64, len(rows))])
         self.kinds.extend(r[1] for r in rows)
@@ -53,12 +58,31 @@ class _UserMatrix:
         self._size = need
         self.watermark = rows[-1][0]
 
+    def reduce(self, dims: int, sample: int = 20_000, seed: int = 0) -> None:
+        """Fit the principal directions on a sample of the rows and project every row on them."""
+        rows = self.matrix
+        picked = rows[np.random.default_rng(seed).choice(len(rows), min(sample, len(rows)), replace=False)]
+        centred = picked - picked.mean(axis=0)
+        _, directions = np.linalg.eigh(centred.T @ centred)  # ascending eigenvalues
+        self.basis = np.ascontiguousarray(directions[:, ::-1][:, :dims], dtype=np.float32)
+        self.projected = np.empty((self._capacity, dims), np.float32)
+        self.projected[: self._size] = rows @ self.basis
+
     def code(self, name: str | None) -> int:
         return self.codes.setdefault(name, len(self.codes))
 
     @property
     def matrix(self) -> np.ndarray:
         return self.vectors[: self._size]
+
+
+def _grow(array: np.ndarray, capacity: int, size: int) -> np.ndarray:
+    """`array` with room for `capacity` rows, its first `size` rows kept."""
+    if len(array) >= capacity:
+        return array
+    grown = np.empty((capacity, array.shape[1]), array.dtype)
+    grown[:size] = array[:size]
+    return grown
 
 
 @dataclass
@@ -68,13 +92,21 @@ class DenseHit:
     similarity: float
 
 
+def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
+    return other if mask is None else mask & other
+
+
 class DenseIndex:
     """Per-user float32 matrices for one embedding model, synced from the store by watermark."""
 
-    def __init__(self, store: SQLiteStore, model_id: str, dim: int) -> None:
+    def __init__(self, store: SQLiteStore, model_id: str, dim: int, *, coarse_above: int = 50_000,
+                 coarse_dims: int = 128, coarse_factor: int = 4) -> None:
         self.store = store
         self.model_id = model_id
         self.dim = dim
+        self.coarse_above = coarse_above      # rows from which a user's matrix is scanned coarse to fine
+        self.coarse_dims = coarse_dims
+        self.coarse_factor = coarse_factor    # rows scored exactly: this many times the limit
         self._users: dict[str, _UserMatrix] = {}
         self._lock = threading.Lock()
 
@@ -87,6 +119,8 @@ class DenseIndex:
                 self._users[user_id] = m
             if newest > m.watermark:
                 m.append(self.store.load_vectors(user_id, self.model_id, m.watermark))
+            if m.basis is None and self.coarse_dims < self.dim and len(m.kinds) >= self.coarse_above:
+                m.reduce(self.coarse_dims)
             return m
 
     def search(
@@ -103,26 +137,39 @@ class DenseIndex:
     ) -> list[DenseHit]:
         """Top `limit` items by cosine (vectors are normalised, so a dot product), at or above `floor`."""
         m = self.sync(user_id)
-        if not m.kinds:
+        if not m.kinds or limit <= 0:
             return []
-        sims = m.matrix @ query.astype(np.float32, copy=False)
-        mask = sims >= floor
+        query = query.astype(np.float32, copy=False)
+        allowed = None  # the filters, as a row mask
         if kind is not None:
-            mask &= m.kind_codes == m.codes.get(kind, -1)
+            allowed = m.kind_codes == m.codes.get(kind, -1)
         if session_id is not None:
-            mask &= m.session_codes == m.codes.get(session_id, -1)
+            allowed = _and(allowed, m.session_codes == m.codes.get(session_id, -1))
         if since is not None:
-            mask &= m.ts >= since
+            allowed = _and(allowed, m.ts >= since)
         if until is not None:
-            mask &= m.ts <= until
-        candidates = np.flatnonzero(mask)
-        if candidates.size == 0:
-            return []
-        if candidates.size > limit:
-            top = np.argpartition(-sims[candidates], limit - 1)[:limit]
-            candidates = candidates[top]
-        order = candidates[np.argsort(-sims[candidates], kind="stable")]
-        return [DenseHit(m.kinds[i], int(m.item_ids[i]), float(sims[i])) for i in order]
+            allowed = _and(allowed, m.ts <= until)
+        shortlist = limit * self.coarse_factor
+        if m.basis is not None and len(m.kinds) > shortlist:
+            coarse = m.projected[: len(m.kinds)] @ (query @ m.basis)
+            if allowed is not None:
+                coarse[~allowed] = -np.inf
+            rows = np.argpartition(-coarse, shortlist - 1)[:shortlist]
+            if allowed is not None:
+                rows = rows[allowed[rows]]
+            row_sims = m.matrix[rows] @ query
+        else:
+            sims = m.matrix @ query
+            rows = np.flatnonzero(sims >= floor if allowed is None else (sims >= floor) & allowed)
+            row_sims = sims[rows]
+        keep = row_sims >= floor
+        rows, row_sims = rows[keep], row_sims[keep]
+        if rows.size > limit:
+            top = np.argpartition(-row_sims, limit - 1)[:limit]
+            rows, row_sims = rows[top], row_sims[top]
+        order = np.argsort(-row_sims, kind="stable")
+        return [DenseHit(m.kinds[i], int(m.item_ids[i]), float(s))
+                for i, s in zip(rows[order], row_sims[order], strict=True)]
 
     def size(self, user_id: str) -> int:
         return len(self.sync(user_id).kinds)

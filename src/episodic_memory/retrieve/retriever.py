@@ -106,7 +106,9 @@ class Retriever:
         if embedder is None:
             return None
         if self._dense is None or self._dense.model_id != embedder.model_id:
-            self._dense = DenseIndex(self.store, embedder.model_id, embedder.dim)
+            cfg = self.config
+            self._dense = DenseIndex(self.store, embedder.model_id, embedder.dim, coarse_above=cfg.dense_coarse_above,
+                                     coarse_dims=cfg.dense_coarse_dims, coarse_factor=cfg.dense_coarse_factor)
         return self._dense
 
     # --- recall --------------------------------------------------------------------------------------
