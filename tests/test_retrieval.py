@@ -312,3 +312,39 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
         hits = dense.search("default", emb.embed(["zebra quagga okapi"])[0], 3, floor=0.0)
         assert mem.store.turns_by_id("default", [hits[0].item_id])[hits[0].item_id].content == "zebra quagga okapi"
         assert m.projected.shape[0] >= len(m.kinds)
+
+
+def test_speaker_names_are_taken_out_of_the_embedded_query() -> None:
+    from episodic_memory.retrieve.query import strip_names
+
+    assert strip_names("What did Caroline research?", ["Caroline"]) == "What did research?"
+    assert strip_names("Where is caroline's dog?", ["Caroline"]) == "Where is dog?"
+    assert strip_names("Who is Caroline?", ["Caroline"]) == "Who is Caroline?"  # nothing but stopwords left
+    assert strip_names("Carolinesque plans", ["Caroline"]) == "Carolinesque plans"  # whole words only
+
+
+def test_dense_centring_sinks_items_close_to_everything(tmp_path: Path) -> None:
+    import numpy as np
+
+    emb = HashingEmbedder(dim=1024)
+    with Memory(tmp_path / "m.db", config=Config(dense_floor=0.0), embedder=emb) as mem:
+        # one session each: a turn is embedded alone (no start of the previous turn)
+        mem.add_turns([{"role": "user", "content": f"okay sure thanks item{i}", "session_id": f"s{i}"}
+                       for i in range(30)])
+        mem.add_turn("user", "okay sure thanks", session_id="hub")                  # close to every turn
+        mem.add_turn("user", "the garden party was lovely okay", session_id="garden")
+        mem.index()
+        dense = mem.retriever.dense_index()
+        assert dense is not None
+        q = emb.embed(["okay sure garden"])[0]
+        raw = dense.search("default", q, 3, center=0.0)
+        centred = dense.search("default", q, 3, center=1.0)
+        text = {t.id: t.content for t in mem.store.turns_by_id("default", [h.item_id for h in raw + centred]).values()}
+        assert text[raw[0].item_id] == "okay sure thanks"
+        assert text[centred[0].item_id] == "the garden party was lovely okay"
+        m = dense.sync("default")
+        row = {int(i): r for r, i in enumerate(m.item_ids)}
+        for h in centred:  # ranked by q·d − mean·d, reported as the raw cosine
+            assert h.similarity == pytest.approx(float(m.matrix[row[h.item_id]] @ q), abs=1e-5)
+        ranks = [float(m.matrix[row[h.item_id]] @ (q - m.mean)) for h in centred]
+        assert ranks == sorted(ranks, reverse=True) and np.isfinite(ranks).all()

@@ -29,6 +29,9 @@ class _UserMatrix:
     session_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     codes: dict[str | None, int] = field(default_factory=dict)  # kind and session names -> small ints
     ts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
+    mean: np.ndarray | None = None        # mean row as of `mean_size` rows (for centring: `DenseIndex.search`)
+    mean_size: int = 0
+    centrality: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))  # row · mean, per row
     watermark: int = 0
     generation: int = -1
     basis: np.ndarray | None = None      # (dim, r) principal directions, once the matrix is big enough
@@ -74,6 +77,18 @@ class _UserMatrix:
     @property
     def matrix(self) -> np.ndarray:
         return self.vectors[: self._size]
+
+    def centralities(self) -> np.ndarray:
+        """Each row's dot product with the mean row. The mean is recomputed once the rows grew by a twentieth (a
+        collection's mean barely moves as it grows), so this costs O(new rows) per call, amortised."""
+        if self.mean is None or self._size > 1.05 * self.mean_size:
+            self.mean = self.matrix.mean(axis=0, dtype=np.float64).astype(np.float32)
+            self.mean_size = self._size
+            self.centrality = self.matrix @ self.mean
+        elif len(self.centrality) < self._size:
+            fresh = self.vectors[len(self.centrality) : self._size] @ self.mean
+            self.centrality = np.concatenate([self.centrality, fresh])
+        return self.centrality
 
 
 def _grow(array: np.ndarray, capacity: int, size: int) -> np.ndarray:
@@ -134,8 +149,14 @@ class DenseIndex:
         session_id: str | None = None,
         since: float | None = None,
         until: float | None = None,
+        center: float = 0.0,
     ) -> list[DenseHit]:
-        """Top `limit` items by cosine (vectors are normalised, so a dot product), at or above `floor`."""
+        """Top `limit` items by cosine (vectors are normalised, so a dot product), at or above `floor`.
+
+        With `center` > 0 they are ranked by q · d − center · (mean row · d), i.e. against q − center · mean (at 1,
+        the dot product in the mean-centred space): hubs, items close to the whole collection (greetings, "Cool!
+        What did it look like?"), stop matching every query. The floor and the returned similarity stay the raw
+        cosine. Cost: one vector subtraction (row · mean is kept per row)."""
         m = self.sync(user_id)
         if not m.kinds or limit <= 0:
             return []
@@ -149,9 +170,14 @@ class DenseIndex:
             allowed = _and(allowed, m.ts >= since)
         if until is not None:
             allowed = _and(allowed, m.ts <= until)
+        centrality = None
+        if center > 0:
+            with self._lock:
+                centrality = m.centralities()
         shortlist = limit * self.coarse_factor
         if m.basis is not None and len(m.kinds) > shortlist:
-            coarse = m.projected[: len(m.kinds)] @ (query @ m.basis)
+            ranking_query = query if centrality is None else query - center * m.mean  # see the docstring
+            coarse = m.projected[: len(m.kinds)] @ (ranking_query @ m.basis)
             if allowed is not None:
                 coarse[~allowed] = -np.inf
             rows = np.argpartition(-coarse, shortlist - 1)[:shortlist]
@@ -164,10 +190,11 @@ class DenseIndex:
             row_sims = sims[rows]
         keep = row_sims >= floor
         rows, row_sims = rows[keep], row_sims[keep]
+        rank_by = row_sims if centrality is None else row_sims - center * centrality[rows]
         if rows.size > limit:
-            top = np.argpartition(-row_sims, limit - 1)[:limit]
-            rows, row_sims = rows[top], row_sims[top]
-        order = np.argsort(-row_sims, kind="stable")
+            top = np.argpartition(-rank_by, limit - 1)[:limit]
+            rows, row_sims, rank_by = rows[top], row_sims[top], rank_by[top]
+        order = np.argsort(-rank_by, kind="stable")
         return [DenseHit(m.kinds[i], int(m.item_ids[i]), float(s))
                 for i, s in zip(rows[order], row_sims[order], strict=True)]
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from .fts import query_terms
+from .fts import STOPWORDS, query_terms
 
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -72,6 +72,16 @@ def find_names(text: str, known: Iterable[str]) -> list[str]:
         ):
             found.append(name)
     return found
+
+
+def strip_names(text: str, names: Iterable[str]) -> str:
+    """`text` without the given names (whole words, any case, with a possessive 's); `text` itself when nothing but
+    stopwords would be left ("Who is Caroline?")."""
+    out = text
+    for name in names:
+        out = re.sub(rf"\b{re.escape(name)}(?:['’]s|s['’])?(?!\w)", " ", out, flags=re.I)
+    out = re.sub(r"\s+", " ", out).strip()
+    return out if any(w not in STOPWORDS for w in query_terms(out, keep_stopwords=True)) else text
 
 
 def _month_range(year: int, month: int) -> tuple[datetime, datetime]:

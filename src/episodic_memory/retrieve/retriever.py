@@ -31,7 +31,7 @@ from .dense import DenseIndex
 from .fts import any_of, fts_query
 from .hit import Hit
 from .kinds import CODES, KINDS
-from .query import QueryInfo, analyze
+from .query import QueryInfo, analyze, strip_names
 
 log = logging.getLogger(__name__)
 
@@ -156,9 +156,12 @@ class Retriever:
                 add("bm25_memory", [(kind, i) for kind, i, _ in found])
             legs["bm25"] = legs["bm25_memory"] = w_bm25
         if dense is not None and embedder is not None:
-            qvec = embedder.embed_query(query)
+            # a speaker's name in the query says whose turns (speaker_bonus), not what about: embedded, it pulls in
+            # every short turn of that speaker's, whose vector is mostly the "Name:" it is embedded with
+            qvec = embedder.embed_query(query if cfg.dense_query_names else strip_names(query, info.names))
             hits = dense.search(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
-                                session_id=filters.session_id, since=filters.since, until=until)
+                                session_id=filters.session_id, since=filters.since, until=until,
+                                center=cfg.dense_center)
             add("dense", [(h.kind, h.item_id) for h in hits], [h.similarity for h in hits])
             legs["dense"] = w_dense
         if not candidates:
