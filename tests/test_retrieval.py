@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from episodic_memory import Config, Memory
 from episodic_memory.cli import main
+from episodic_memory.models.embedder import DEFAULT_MODEL_ID
 from episodic_memory.retrieve.query import analyze, classify, find_names, time_range
 from episodic_memory.retrieve.retriever import recency_bonus
 
@@ -29,7 +30,7 @@ def test_dense_leg_finds_meaning_without_shared_words(mem: Memory) -> None:
     hits = mem.recall("new dog", k=3)
     assert hits[0].text.startswith("I adopted a puppy")
     assert "dense" in hits[0].details["legs"]
-    assert mem.stats()["vectors"] == 3 and mem.stats()["embedder"] == "minilm-l6-v2-int8"
+    assert mem.stats()["vectors"] == 3 and mem.stats()["embedder"] == DEFAULT_MODEL_ID
 
 
 def test_bm25_and_dense_fuse(mem: Memory) -> None:
@@ -158,7 +159,7 @@ def test_reindex_cli(db_path: Path) -> None:
     with Memory(db_path, config=Config(embedder="off")) as mem:
         mem.add_turn("user", "the kettle is broken", session_id="s")
     result = CliRunner().invoke(main, ["reindex", "--db", str(db_path)])
-    assert result.exit_code == 0 and "embedded 1 memories with minilm-l6-v2-int8" in result.output
+    assert result.exit_code == 0 and f"embedded 1 memories with {DEFAULT_MODEL_ID}" in result.output
 
 
 class _ReverseReranker:

