@@ -46,7 +46,7 @@ if str(ROOT / "src") not in sys.path:  # run from a clone without `pip install -
 
 from episodic_memory import Memory  # noqa: E402
 from episodic_memory.config import Config  # noqa: E402
-from episodic_memory.models.embedder import load_embedder  # noqa: E402
+from episodic_memory.models.embedder import DEFAULT_MODEL_ID, load_embedder  # noqa: E402
 from episodic_memory.retrieve.fts import any_of, fts_query, query_terms  # noqa: E402
 from episodic_memory.store.migrations import SCHEMA_VERSION  # noqa: E402
 
@@ -442,12 +442,12 @@ def measure_fresh_ingest(corpus: Corpus, workdir: Path, n_turns: int, live_turns
 # --- building a store --------------------------------------------------------------------------------------
 
 def store_dir(workdir: Path, size: int, args: argparse.Namespace) -> Path:
-    return workdir / (f"store-c{CORPUS_VERSION}-s{SCHEMA_VERSION}-seed{args.seed}-{args.synthetic_vectors}"
-                      f"-r{args.real_vectors}-i{args.ingest_sample}-{size}")
+    return workdir / (f"store-c{CORPUS_VERSION}-s{SCHEMA_VERSION}-{DEFAULT_MODEL_ID}-seed{args.seed}"
+                      f"-{args.synthetic_vectors}-r{args.real_vectors}-i{args.ingest_sample}-{size}")
 
 
 def real_vector_cache(workdir: Path, args: argparse.Namespace) -> Path:
-    return workdir / f"real-vectors-c{CORPUS_VERSION}-seed{args.seed}.npz"
+    return workdir / f"real-vectors-c{CORPUS_VERSION}-{DEFAULT_MODEL_ID}-seed{args.seed}.npz"
 
 
 def add_real_vectors(mem: Memory, cache: Path, model_id: str) -> dict[str, Any]:
