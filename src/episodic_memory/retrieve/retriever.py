@@ -141,18 +141,18 @@ class Retriever:
         dense = self.dense_index()
         match = fts_query(query)
         if match is not None:
-            if want_turns:
-                # a term in a large share of a big store costs most of the leg's time and ranks little: leave it
-                # out while rarer terms remain; with none left, the dense leg alone speaks for the turns
-                common = self.store.common_terms(info.terms, floor=cfg.bm25_common_floor,
-                                                 share=cfg.bm25_common_share) if dense is not None else set()
-                turn_match = any_of([t for t in info.terms if t not in common]) if common else match
-                if turn_match is not None:
-                    bm25 = self.store.search_turns(turn_match, filters.user_id, limit=pool,
-                                                   session_id=filters.session_id, since=filters.since, until=until)
-                    add("bm25", [("turn", i) for i, _ in bm25])
-            if other_kinds:  # derived memories rank in their own FTS table: a leg of their own, same weight
-                found = self.store.search_memories(match, filters.user_id, limit=pool, kinds=other_kinds)
+            # a term in a large share of a big store costs most of the BM25 time and ranks little: leave it out
+            # while rarer terms remain; with none left, the dense leg alone speaks
+            common = self.store.common_terms(info.terms, floor=cfg.bm25_common_floor,
+                                             share=cfg.bm25_common_share) if dense is not None else set()
+            turn_match = any_of([t for t in info.terms if t not in common]) if common else match
+            if want_turns and turn_match is not None:
+                bm25 = self.store.search_turns(turn_match, filters.user_id, limit=pool, session_id=filters.session_id,
+                                               since=filters.since, until=until)
+                add("bm25", [("turn", i) for i, _ in bm25])
+            if other_kinds and turn_match is not None:  # derived memories rank in their own FTS table: a leg of
+                # their own, same weight; a term too common among the turns is as common among what they became
+                found = self.store.search_memories(turn_match, filters.user_id, limit=pool, kinds=other_kinds)
                 add("bm25_memory", [(kind, i) for kind, i, _ in found])
             legs["bm25"] = legs["bm25_memory"] = w_bm25
         if dense is not None and embedder is not None:

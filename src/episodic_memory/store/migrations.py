@@ -408,9 +408,14 @@ def m007_turn_deletions(db: sqlite3.Connection) -> None:
     )
 
 
+def m008_recent_episodes_of_a_workstream(db: sqlite3.Connection) -> None:
+    """A workstream's latest episodes by an index, not by sorting all of them (a recall hit lists its newest five)."""
+    _run(db, "CREATE INDEX episodes_by_workstream_recent ON episodes (workstream_id, coalesce(ended_at, created_at));")
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
-    m006_tokens, m007_turn_deletions,
+    m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
