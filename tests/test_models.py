@@ -261,7 +261,10 @@ def test_default_embedder_runs_int8_arithmetic_on_the_shipped_weights(embedder: 
     texts = ["The deploy failed on Friday.", "Maya prefers tea over coffee", "a much longer sentence " * 20]
     cosines = (embedder.embed(texts) * shipped.embed(texts)).sum(axis=1)
     assert (cosines > 0.95).all()
-    # a text's vector is its own: alone or in a batch, the same floats
+    # a text's vector is its own: alone or in a batch, on either lane (one session per thread), the same floats
+    assert embedder.workers == 2 and len(embedder._lanes) == 2
+    many = [f"note {i}: " + "word " * (i % 13) for i in range(40)]
+    np.testing.assert_array_equal(embedder.embed(many), np.stack([embedder.embed([t])[0] for t in many]))
     np.testing.assert_array_equal(embedder.embed(texts)[0], embedder.embed(texts[:1])[0])
     np.testing.assert_array_equal(embedder.embed_query("what did Maya drink?"),
                                   embedder.embed(["what did Maya drink?"])[0])

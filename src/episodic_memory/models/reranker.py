@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -59,9 +59,10 @@ class OnnxCrossEncoder(OnnxTextModel):
         passages = list(passages)
         return self._in_length_order([(query, p) for p in passages], passages, self._score_batch, ())
 
-    def _score_batch(self, pairs: list[tuple[str, str]]) -> np.ndarray:
-        feeds, _ = encode_feeds(self._tokenizer, pairs, self._input_names)
-        logits = np.asarray(self._session.run([self._output], feeds)[0], dtype=np.float32)
+    def _score_batch(self, pairs: list[tuple[str, str]], lane: Any = None) -> np.ndarray:
+        session, tokenizer = lane or (self._session, self._tokenizer)
+        feeds, _ = encode_feeds(tokenizer, pairs, self._input_names)
+        logits = np.asarray(session.run([self._output], feeds)[0], dtype=np.float32)
         logits = logits.reshape(len(pairs), -1)
         if logits.shape[1] == 1:
             return logits[:, 0]
