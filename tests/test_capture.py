@@ -148,3 +148,10 @@ def test_session_buffer_uses_the_default_store(tmp_path: Path) -> None:
         buf.append_turn("user", "x", colour="red")
     buf.end()
     assert buf.memory.sessions()[0].status == "ended"
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 1e15, -1e15])
+def test_an_epoch_no_date_can_hold_is_refused_before_anything_is_stored(mem: Memory, bad: float) -> None:
+    with pytest.raises(ValueError, match="timestamp: .* is not a time in seconds since 1970"):
+        mem.add_turn("user", "when?", session_id="s", timestamp=bad)  # type: ignore[arg-type]
+    assert mem.stats()["turns"] == 0

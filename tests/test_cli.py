@@ -73,6 +73,7 @@ BAD_LINES = [
     ({"role": "user", "content": "x", "speaker": 7}, "field 'speaker' must be a string"),
     ({"role": "user", "content": "x", "timestamp": True}, "field 'timestamp'"),
     ({"role": "user", "content": "x", "timestamp": "last tuesday"}, "is not an ISO-8601 date-time"),
+    ({"role": "user", "content": "x", "timestamp": 1e15}, "is not a time in seconds since 1970"),
     ({"role": "user", "content": "x", "id": [1]}, "field 'id' must be a string or number"),
     ({"role": "user", "content": "x", "user_id": 5}, "field 'user_id' must be a string"),
 ]

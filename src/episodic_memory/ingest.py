@@ -96,9 +96,9 @@ def _turn(line: str, default_session: str) -> dict[str, Any]:
     timestamp = data.get("timestamp")
     if timestamp is not None:
         try:
-            to_epoch(timestamp)
-        except (TypeError, ValueError):
-            raise ValueError(f"field 'timestamp': {timestamp!r} is not an ISO-8601 date-time") from None
+            to_epoch(timestamp, "field 'timestamp'")
+        except (TypeError, ValueError) as exc:
+            raise ValueError(str(exc)) from None
     session = data.get("session_id")
     turn_id = data.get("id")
     return {

@@ -171,6 +171,10 @@ def to_epoch(value: datetime | str | float | int | None, field_name: str = "time
     if isinstance(value, bool):
         raise TypeError(f"{field_name}: expected a datetime or ISO-8601 string, got a boolean")
     if isinstance(value, int | float):
+        try:  # the same range every later step can turn back into a date (years 1 to 9999), never NaN
+            datetime.fromtimestamp(value, tz=timezone.utc)
+        except (ValueError, OverflowError, OSError):
+            raise ValueError(f"{field_name}: {value!r} is not a time in seconds since 1970 (years 1–9999)") from None
         return float(value)
     if isinstance(value, str):
         text = value.strip()
