@@ -352,3 +352,18 @@ def test_dense_centring_sinks_items_close_to_everything(tmp_path: Path) -> None:
             assert h.similarity == pytest.approx(float(m.matrix[row[h.item_id]] @ q), abs=1e-5)
         ranks = [float(m.matrix[row[h.item_id]] @ (q - m.mean)) for h in centred]
         assert ranks == sorted(ranks, reverse=True) and np.isfinite(ranks).all()
+
+
+def test_recalls_from_many_threads_match_serial_ones(tmp_path: Path) -> None:
+    """BM25 runs in a worker while the calling thread embeds and scans vectors: concurrent recalls must not mix."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with Memory(tmp_path / "m.db", embedder=HashingEmbedder(dim=256)) as mem:
+        mem.add_turns([{"role": "user", "content": f"topic{i % 9} detail{i} about gardens and trains",
+                        "session_id": f"s{i % 5}"} for i in range(120)])
+        mem.index()
+        queries = [f"topic{i} detail{i * 7}" for i in range(9)] * 4
+        serial = [[h.id for h in mem.recall(q, k=5)] for q in queries]
+        with ThreadPoolExecutor(6) as pool:
+            parallel = list(pool.map(lambda q: [h.id for h in mem.recall(q, k=5)], queries))
+        assert parallel == serial

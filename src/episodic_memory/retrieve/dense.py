@@ -150,14 +150,20 @@ class DenseIndex:
         since: float | None = None,
         until: float | None = None,
         center: float = 0.0,
+        synced: bool = False,
     ) -> list[DenseHit]:
         """Top `limit` items by cosine (vectors are normalised, so a dot product), at or above `floor`.
 
         With `center` > 0 they are ranked by q · d − center · (mean row · d), i.e. against q − center · mean (at 1,
         the dot product in the mean-centred space): hubs, items close to the whole collection (greetings, "Cool!
         What did it look like?"), stop matching every query. The floor and the returned similarity stay the raw
-        cosine. Cost: one vector subtraction (row · mean is kept per row)."""
-        m = self.sync(user_id)
+        cosine. Cost: one vector subtraction (row · mean is kept per row).
+
+        `synced=True` skips reading the watermark: the caller synced this user just before (recall does, so that the
+        search itself runs no SQL while the BM25 legs hold the connection)."""
+        m = self._users.get(user_id) if synced else None  # synced: the caller has just synced it (no SQL here)
+        if m is None:
+            m = self.sync(user_id)
         if not m.kinds or limit <= 0:
             return []
         query = query.astype(np.float32, copy=False)

@@ -17,6 +17,7 @@ import math
 import re
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -34,6 +35,10 @@ from .kinds import CODES, KINDS
 from .query import QueryInfo, analyze, strip_names
 
 log = logging.getLogger(__name__)
+
+# Where recall's BM25 legs run while the calling thread embeds the query (two workers: concurrent recalls of a
+# server do not queue behind one another).
+_LEGS = ThreadPoolExecutor(2, thread_name_prefix="episodic-bm25")
 
 
 @dataclass
@@ -138,31 +143,33 @@ class Retriever:
 
         legs: dict[str, float] = {}
         embedder = self._embedder()
-        dense = self.dense_index()
+        dense = self.dense_index() if embedder is not None else None
+        if dense is not None:
+            dense.sync(filters.user_id)  # the dense leg's one SQL read, before the BM25 legs take the connection
         match = fts_query(query)
-        if match is not None:
-            # a term in a large share of a big store costs most of the BM25 time and ranks little: leave it out
-            # while rarer terms remain; with none left, the dense leg alone speaks
-            common = self.store.common_terms(info.terms, floor=cfg.bm25_common_floor,
-                                             share=cfg.bm25_common_share) if dense is not None else set()
-            turn_match = any_of([t for t in info.terms if t not in common]) if common else match
-            if want_turns and turn_match is not None:
-                bm25 = self.store.search_turns(turn_match, filters.user_id, limit=pool, session_id=filters.session_id,
-                                               since=filters.since, until=until)
-                add("bm25", [("turn", i) for i, _ in bm25])
-            if other_kinds and turn_match is not None:  # derived memories rank in their own FTS table: a leg of
-                # their own, same weight; a term too common among the turns is as common among what they became
-                found = self.store.search_memories(turn_match, filters.user_id, limit=pool, kinds=other_kinds)
-                add("bm25_memory", [(kind, i) for kind, i, _ in found])
-            legs["bm25"] = legs["bm25_memory"] = w_bm25
+        # the BM25 legs (SQLite, which lets go of the GIL) run in a worker while this thread embeds the query and
+        # scans the vectors (onnxruntime and numpy, which do too): the two halves overlap on two cores
+        bm25 = _LEGS.submit(self._bm25_legs, match, info, filters, until, pool, want_turns, other_kinds,
+                            dense is not None) if match is not None else None
+        dense_hits = None
         if dense is not None and embedder is not None:
             # a speaker's name in the query says whose turns (speaker_bonus), not what about: embedded, it pulls in
             # every short turn of that speaker's, whose vector is mostly the "Name:" it is embedded with
-            qvec = embedder.embed_query(query if cfg.dense_query_names else strip_names(query, info.names))
-            hits = dense.search(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
-                                session_id=filters.session_id, since=filters.since, until=until,
-                                center=cfg.dense_center)
-            add("dense", [(h.kind, h.item_id) for h in hits], [h.similarity for h in hits])
+            try:
+                qvec = embedder.embed_query(query if cfg.dense_query_names else strip_names(query, info.names))
+                dense_hits = dense.search(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
+                                          session_id=filters.session_id, since=filters.since, until=until,
+                                          center=cfg.dense_center, synced=True)
+            finally:
+                turn_keys, memory_keys = bm25.result() if bm25 is not None else ([], [])
+        elif bm25 is not None:
+            turn_keys, memory_keys = bm25.result()
+        if bm25 is not None:
+            add("bm25", turn_keys)
+            add("bm25_memory", memory_keys)
+            legs["bm25"] = legs["bm25_memory"] = w_bm25
+        if dense_hits is not None:
+            add("dense", [(h.kind, h.item_id) for h in dense_hits], [h.similarity for h in dense_hits])
             legs["dense"] = w_dense
         if not candidates:
             return []
@@ -184,6 +191,30 @@ class Retriever:
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, ranked, turns, others, filters.user_id)
         return self._hits(ranked, turns, others, k, filters.user_id)
+
+    def _bm25_legs(self, match: str, info: QueryInfo, filters: RecallFilters, until: float | None, pool: int,
+                   want_turns: bool, other_kinds: list[str], has_dense: bool
+                   ) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        """Keys found by BM25 over turns and over derived memories, best first."""
+        cfg = self.config
+        # a term in a large share of a big store costs most of the BM25 time and ranks little: leave it out while
+        # rarer terms remain; with none left, the dense leg alone speaks
+        common = self.store.common_terms(info.terms, floor=cfg.bm25_common_floor,
+                                         share=cfg.bm25_common_share) if has_dense else set()
+        turn_match = any_of([t for t in info.terms if t not in common]) if common else match
+        turns: list[tuple[str, int]] = []
+        memories: list[tuple[str, int]] = []
+        if turn_match is None:
+            return turns, memories
+        if want_turns:
+            turns = [("turn", i) for i, _ in self.store.search_turns(
+                turn_match, filters.user_id, limit=pool, session_id=filters.session_id, since=filters.since,
+                until=until)]
+        if other_kinds:  # derived memories rank in their own FTS table: a leg of their own, same weight; a term too
+            # common among the turns is as common among what they became
+            memories = [(kind, i) for kind, i, _ in self.store.search_memories(
+                turn_match, filters.user_id, limit=pool, kinds=other_kinds)]
+        return turns, memories
 
     def _read_turns(self, ranked: list[_Candidate], turns: dict[int, StoredTurn], user_id: str, start: int,
                     count: int) -> None:
