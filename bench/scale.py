@@ -157,7 +157,9 @@ class Corpus:
         extras = rng.random((n, 4))
         gaps = rng.uniform(20, 180, n).cumsum()
         slot = SPAN_SECONDS / max(n_sessions, 1)
-        start = SPAN_START + i * slot + rng.uniform(0, max(slot - gaps[-1], 0))
+        # i past n_sessions (the fresh-ingest samples start at 800,000) wraps around inside the two years: a time
+        # past year 9999 is refused at capture
+        start = SPAN_START + (i % max(n_sessions, 1)) * slot + rng.uniform(0, max(slot - gaps[-1], 0))
         sid = f"s{i:07d}"
         words_all = [self.display[w] for w in word_idx.tolist()]
         lengths_l, people_l, places_l, extras_l = lengths.tolist(), people.tolist(), places.tolist(), extras.tolist()
