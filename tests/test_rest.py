@@ -455,3 +455,34 @@ def test_forget_takes_tokens_with_the_user(db_path: Path) -> None:
         assert mem.forget(all=True)["tokens"] == 1 and store.list() == []
     raw = b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file())
     assert b"zqx" not in raw
+
+
+def test_the_pool_keeps_at_most_max_open_users_and_never_closes_one_in_use(db_path: Path) -> None:
+    from episodic_memory.server.pool import MemoryPool
+
+    pool = MemoryPool(db_path, Config(embedder="off"), max_open=2)
+    with pool.lease("ann") as ann:
+        ann.add_turn("user", "ann's orchid bloomed", session_id="s")
+        for user in ("bob", "cy", "dee"):  # ann is held: the others make room for each other
+            with pool.lease(user) as mem:
+                mem.add_turn("user", f"{user} was here", session_id="s")
+        assert pool.open_users() == ["ann", "dee"]
+        assert ann.recall("orchid")[0].text == "ann's orchid bloomed"  # still open under the lease
+    with pool.lease("bob") as bob:  # closed before, opened again from the file
+        assert bob.recall("here")[0].text == "bob was here"
+    assert pool.open_users() == ["dee", "bob"]
+    pool.close()
+
+
+def test_a_server_with_room_for_one_user_serves_many(db_path: Path) -> None:
+    app = make_app(db_path, config=Config(embedder="off", consolidate_every=4, server_max_open_users=1))
+    users = ["alice", "bob", "carol"]
+    tokens = {u: new_token(db_path, u) for u in users}
+    with serving(app) as url:
+        for round_ in range(2):
+            for u in users:
+                with client(url, tokens[u]) as c:
+                    assert c.post("/v1/turns", json=turn(f"{u} note {round_}")).status_code == 201
+                    hits = c.get("/v1/recall", params={"q": f"{u} note"}).json()["hits"]
+                    assert {h["user_id"] for h in hits} == {u} and len(hits) == round_ + 1
+        assert len(app.state.pool.open_users()) == 1

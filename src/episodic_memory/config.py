@@ -156,6 +156,8 @@ class Config(BaseModel):
         0.35, description="[Past judgments] needs this cosine between message and judgment (BM25 alone without an embedder)")
 
     # --- servers ---------------------------------------------------------------------------------------
+    server_max_open_users: int = Field(64, ge=1, description="the REST server keeps at most this many users' "
+                                       "memories open; the least recently used idle ones are closed")
     server_max_body_bytes: int = Field(1 << 20, ge=1, description="a REST request body over this is refused (413)")
     token_touch_every_s: float = Field(60.0, description="a token's last_used is written at most this often")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,34 +40,78 @@ def server_config(config: Config | None = None) -> tuple[Config, int]:
 
 
 class MemoryPool:
-    """`Memory` objects by user id, opened on first use and kept until `close`."""
+    """`Memory` objects by user id, opened on first use; at most `max_open` are kept.
 
-    def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None) -> None:
+    Requests and the worker hold a `lease` while they use one; when more than `max_open` are open, the least
+    recently used ones that nobody holds are closed (their users' next request opens them again: the file is the
+    state, a `Memory` only caches it).
+    """
+
+    def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,
+                 max_open: int | None = None) -> None:
         self.path = str(path)
         self.config = config
+        self.max_open = max(1, max_open if max_open is not None else config.server_max_open_users)
         self._embedder = embedder
-        self._memories: dict[str, Memory] = {}
+        self._memories: OrderedDict[str, Memory] = OrderedDict()  # least recently used first
+        self._leases: Counter[str] = Counter()
         self._lock = threading.Lock()
         self._closed = False
 
     def get(self, user_id: str) -> Memory:
+        """The user's `Memory`, opened if need be. Outside a `lease` it may be closed once the pool is full."""
         with self._lock:
-            if self._closed:
-                raise RuntimeError("the memory pool is closed")
-            mem = self._memories.get(user_id)
-            if mem is None:
-                mem = Memory(self.path, user_id=user_id, config=self.config, embedder=self._embedder)
-                if self._embedder is None:
-                    self._embedder = mem.embedder()  # load the model once, share it with the next users
-                self._memories[user_id] = mem
-            return mem
+            return self._open(user_id)
+
+    @contextmanager
+    def lease(self, user_id: str) -> Iterator[Memory]:
+        """The user's `Memory`, kept open until the block ends."""
+        with self._lock:
+            mem = self._open(user_id)
+            self._leases[user_id] += 1
+        try:
+            yield mem
+        finally:
+            with self._lock:
+                self._leases[user_id] -= 1
+                idle = self._take_idle_overflow()
+            for old in idle:  # closing waits for the file: not under the pool's lock
+                old.close()
+
+    def open_users(self) -> list[str]:
+        with self._lock:
+            return list(self._memories)
+
+    def _open(self, user_id: str) -> Memory:
+        if self._closed:
+            raise RuntimeError("the memory pool is closed")
+        mem = self._memories.get(user_id)
+        if mem is None:
+            mem = Memory(self.path, user_id=user_id, config=self.config, embedder=self._embedder)
+            if self._embedder is None:
+                self._embedder = mem.embedder()  # load the model once, share it with the next users
+            self._memories[user_id] = mem
+        self._memories.move_to_end(user_id)
+        return mem
+
+    def _take_idle_overflow(self) -> list[Memory]:
+        """Remove (not close) the least recently used unleased Memories beyond `max_open`."""
+        out = []
+        while len(self._memories) > self.max_open:
+            victim = next((u for u in self._memories if self._leases[u] <= 0), None)
+            if victim is None:
+                break
+            out.append(self._memories.pop(victim))
+            self._leases.pop(victim, None)
+        return out
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            for mem in self._memories.values():
-                mem.close()
+            memories = list(self._memories.values())
             self._memories.clear()
+        for mem in memories:
+            mem.close()
 
 
 class Consolidator:
@@ -119,8 +164,9 @@ class Consolidator:
 
     def _run(self) -> None:
         try:
-            mem = self.pool.get(self.maintenance_user)
-            for user_id, session_id in mem.store.sessions_needing_consolidation():
+            with self.pool.lease(self.maintenance_user) as mem:
+                waiting = mem.store.sessions_needing_consolidation()
+            for user_id, session_id in waiting:
                 self.submit(user_id, session_id, force=True)
         except Exception:
             log.exception("could not list the sessions awaiting consolidation")
@@ -139,12 +185,12 @@ class Consolidator:
                 self._queue.task_done()
 
     def _handle(self, user_id: str, session_id: str, force: bool) -> None:
-        mem = self.pool.get(user_id)
-        info = mem.store.session(user_id, session_id)
-        if info is None:
-            return
-        if force or info.needs_consolidation or info.turn_count - info.consolidated_turns >= self.every:
-            with self.session_lock(user_id, session_id):
-                mem.consolidate(user_id, session_id)
-        else:
-            mem.index()
+        with self.pool.lease(user_id) as mem:
+            info = mem.store.session(user_id, session_id)
+            if info is None:
+                return
+            if force or info.needs_consolidation or info.turn_count - info.consolidated_turns >= self.every:
+                with self.session_lock(user_id, session_id):
+                    mem.consolidate(user_id, session_id)
+            else:
+                mem.index()

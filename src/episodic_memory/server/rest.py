@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -175,9 +175,10 @@ def current_user(request: Request,
     return user
 
 
-def user_memory(request: Request, user: Annotated[str, Depends(current_user)]) -> Memory:
-    """The `Memory` of the request's user: the only one a request can reach."""
-    return request.app.state.pool.get(user)
+def user_memory(request: Request, user: Annotated[str, Depends(current_user)]) -> Iterator[Memory]:
+    """The `Memory` of the request's user: the only one a request can reach, held open until the response."""
+    with request.app.state.pool.lease(user) as mem:
+        yield mem
 
 
 Mem = Annotated[Memory, Depends(user_memory)]
