@@ -152,18 +152,16 @@ class Retriever:
         bm25 = _LEGS.submit(self._bm25_legs, match, info, filters, until, pool, want_turns, other_kinds,
                             dense is not None) if match is not None else None
         dense_hits = None
-        if dense is not None and embedder is not None:
-            # a speaker's name in the query says whose turns (speaker_bonus), not what about: embedded, it pulls in
-            # every short turn of that speaker's, whose vector is mostly the "Name:" it is embedded with
-            try:
+        try:
+            if dense is not None and embedder is not None:
+                # a speaker's name in the query says whose turns (speaker_bonus), not what about: embedded, it pulls
+                # in every short turn of that speaker's, whose vector is mostly the "Name:" it is embedded with
                 qvec = embedder.embed_query(query if cfg.dense_query_names else strip_names(query, info.names))
                 dense_hits = dense.search(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
                                           session_id=filters.session_id, since=filters.since, until=until,
                                           center=cfg.dense_center, synced=True)
-            finally:
-                turn_keys, memory_keys = bm25.result() if bm25 is not None else ([], [])
-        elif bm25 is not None:
-            turn_keys, memory_keys = bm25.result()
+        finally:  # whatever happened here, the worker is done with the connection before this thread reads on
+            turn_keys, memory_keys = bm25.result() if bm25 is not None else ([], [])
         if bm25 is not None:
             add("bm25", turn_keys)
             add("bm25_memory", memory_keys)
