@@ -367,3 +367,22 @@ def test_recalls_from_many_threads_match_serial_ones(tmp_path: Path) -> None:
         with ThreadPoolExecutor(6) as pool:
             parallel = list(pool.map(lambda q: [h.id for h in mem.recall(q, k=5)], queries))
         assert parallel == serial
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork")
+def test_a_forked_child_can_recall_after_its_parent_did(tmp_path: Path) -> None:
+    """Recall runs BM25 on a worker thread; a child forked after the parent's recalls must get workers of its own."""
+    import multiprocessing
+    import os
+
+    with Memory(tmp_path / "m.db", embedder=HashingEmbedder()) as mem:
+        mem.add_turn("user", "the lighthouse keeper paints the stairs", session_id="s")
+        assert mem.recall("lighthouse stairs")
+
+        def child() -> None:
+            os._exit(0 if mem.recall("lighthouse stairs")[0].text.startswith("the lighthouse") else 1)
+
+        proc = multiprocessing.get_context("fork").Process(target=child)
+        proc.start()
+        proc.join(30)
+        assert proc.exitcode == 0

@@ -8,6 +8,7 @@ module stays cheap. Nothing is downloaded at run time unless the caller asks for
 from __future__ import annotations
 
 import importlib.util
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -195,6 +196,7 @@ class OnnxTextModel:
                        for _ in range(self.workers)]
         self._session, self._tokenizer = self._lanes[0]
         self._pool: ThreadPoolExecutor | None = None
+        self._pool_pid = 0
         self._input_names = frozenset(i.name for i in self._session.get_inputs())
         self._outputs = [o.name for o in self._session.get_outputs()]
         self._output = self.preferred_output if self.preferred_output in self._outputs else self._outputs[0]
@@ -221,8 +223,9 @@ class OnnxTextModel:
         if self.workers == 1 or len(batches) < 2:
             run_lane(self._lanes[0], batches)
             return out
-        if self._pool is None:
+        if self._pool is None or self._pool_pid != os.getpid():  # a forked child needs threads of its own
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix=f"onnx-{self.model_id}")
+            self._pool_pid = os.getpid()
         jobs = [self._pool.submit(run_lane, lane, batches[n :: self.workers]) for n, lane in enumerate(self._lanes)]
         for job in jobs:
             job.result()

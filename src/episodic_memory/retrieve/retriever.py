@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import re
 import time
 from collections.abc import Callable
@@ -37,8 +38,21 @@ from .query import QueryInfo, analyze, strip_names
 log = logging.getLogger(__name__)
 
 # Where recall's BM25 legs run while the calling thread embeds the query (two workers: concurrent recalls of a
-# server do not queue behind one another).
-_LEGS = ThreadPoolExecutor(2, thread_name_prefix="episodic-bm25")
+# server do not queue behind one another). A forked child gets a pool of its own: the parent's threads are not
+# there, and a submit to their pool would wait forever.
+def _new_legs_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(2, thread_name_prefix="episodic-bm25")
+
+
+_LEGS = _new_legs_pool()
+
+
+def _after_fork() -> None:
+    global _LEGS
+    _LEGS = _new_legs_pool()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 @dataclass
