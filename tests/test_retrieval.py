@@ -371,16 +371,20 @@ def test_recalls_from_many_threads_match_serial_ones(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="fork")
 def test_a_forked_child_can_recall_after_its_parent_did(tmp_path: Path) -> None:
-    """Recall runs BM25 on a worker thread; a child forked after the parent's recalls must get workers of its own."""
+    """Recall runs BM25 on a worker thread of a module-level pool; a child forked after the parent's recalls (a
+    server's workers, say) opens its own Memory and must get workers of its own."""
     import multiprocessing
     import os
 
-    with Memory(tmp_path / "m.db", embedder=HashingEmbedder()) as mem:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder=HashingEmbedder()) as mem:
         mem.add_turn("user", "the lighthouse keeper paints the stairs", session_id="s")
         assert mem.recall("lighthouse stairs")
 
         def child() -> None:
-            os._exit(0 if mem.recall("lighthouse stairs")[0].text.startswith("the lighthouse") else 1)
+            with Memory(path, embedder=HashingEmbedder()) as own:  # never the parent's connection across a fork
+                found = own.recall("lighthouse stairs")
+            os._exit(0 if found and found[0].text.startswith("the lighthouse") else 1)
 
         proc = multiprocessing.get_context("fork").Process(target=child)
         proc.start()
