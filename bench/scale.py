@@ -47,7 +47,7 @@ if str(ROOT / "src") not in sys.path:  # run from a clone without `pip install -
 from episodic_memory import Memory  # noqa: E402
 from episodic_memory.config import Config  # noqa: E402
 from episodic_memory.models.embedder import DEFAULT_MODEL_ID, load_embedder  # noqa: E402
-from episodic_memory.retrieve.fts import any_of, fts_query, query_terms  # noqa: E402
+from episodic_memory.retrieve.fts import fts_query, query_terms  # noqa: E402
 from episodic_memory.store.migrations import SCHEMA_VERSION  # noqa: E402
 
 CORPUS_VERSION = 1  # bump when the generator changes: cached stores and vectors are keyed by it
@@ -702,9 +702,7 @@ def measure(db: Path, n_queries: int, seed: int, warmup: int, budget_s: float) -
         t1 = time.perf_counter()
         match = fts_query(q)
         if match:  # as recall does it: very common terms left out while rarer ones remain
-            terms = query_terms(q)
-            common = mem.store.common_terms(terms, floor=cfg.bm25_common_floor, share=cfg.bm25_common_share)
-            match = any_of([t for t in terms if t not in common]) if common else match
+            match = mem.retriever.bm25_match(match, query_terms(q))
         rows = mem.store.search_turns(match, USER, limit=pool) if match else []
         t2 = time.perf_counter()
         hits = dense.search(USER, qvec, pool, floor=cfg.dense_floor, center=cfg.dense_center)

@@ -204,16 +204,18 @@ class Retriever:
         ranked = self._rerank(query, ranked, turns, others, filters.user_id)
         return self._hits(ranked, turns, others, k, filters.user_id)
 
+    def bm25_match(self, match: str, terms: list[str]) -> str | None:
+        """`match` without the terms found in a large share of a big store (they cost most of the BM25 time and rank
+        little), while rarer terms remain; None when every term is that common (the dense leg alone speaks)."""
+        cfg = self.config
+        common = self.store.common_terms(terms, floor=cfg.bm25_common_floor, share=cfg.bm25_common_share)
+        return any_of([t for t in terms if t not in common]) if common else match
+
     def _bm25_legs(self, match: str, info: QueryInfo, filters: RecallFilters, until: float | None, pool: int,
                    want_turns: bool, other_kinds: list[str], has_dense: bool
                    ) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
         """Keys found by BM25 over turns and over derived memories, best first."""
-        cfg = self.config
-        # a term in a large share of a big store costs most of the BM25 time and ranks little: leave it out while
-        # rarer terms remain; with none left, the dense leg alone speaks
-        common = self.store.common_terms(info.terms, floor=cfg.bm25_common_floor,
-                                         share=cfg.bm25_common_share) if has_dense else set()
-        turn_match = any_of([t for t in info.terms if t not in common]) if common else match
+        turn_match = self.bm25_match(match, info.terms) if has_dense else match
         turns: list[tuple[str, int]] = []
         memories: list[tuple[str, int]] = []
         if turn_match is None:
