@@ -247,18 +247,17 @@ def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path) -> None:
         mem.add_turn("user", "alpha gone", session_id="drop", user_id="ann")
         mem.add_turn("user", "alpha of bob", session_id="b", user_id="bob")
         ids = [i for (i,) in mem.store.db.execute("SELECT id FROM turns ORDER BY id")]
-        heads = mem.store.turn_heads("ann", ids)
-        assert sorted(h.session_id for h in heads.values()) == ["drop", "keep"]
-        assert [h.session_id for h in mem.store.turn_heads("bob", ids).values()] == ["b"]  # cached, still per user
+        assert sorted(mem.store.turn_heads("ann", ids).session_ids()) == ["drop", "keep"]
+        assert mem.store.turn_heads("bob", ids).session_ids() == ["b"]  # cached, still per user
         assert len(mem.store._heads) == 3
         subprocess.run([sys.executable, "-c", f"from episodic_memory import Memory, Config\n"
                         f"Memory({str(db_path)!r}, config=Config(embedder='off')).forget(user_id='ann', "
                         "session_id='drop')"], check=True)
-        assert [h.session_id for h in mem.store.turn_heads("ann", ids).values()] == ["keep"]
+        assert mem.store.turn_heads("ann", ids).session_ids() == ["keep"]
         assert ids[1] not in mem.store._heads
         assert [h.text for h in mem.recall("alpha", user_id="ann")] == ["alpha kept"]
         mem.forget(user_id="bob")
-        assert mem.store._heads == {}
+        assert len(mem.store._heads) == 0 and ids[0] not in mem.store._heads
 
 
 def test_bm25_leaves_out_terms_most_turns_contain(db_path: Path) -> None:
@@ -390,3 +389,43 @@ def test_a_forked_child_can_recall_after_its_parent_did(tmp_path: Path) -> None:
         proc.start()
         proc.join(30)
         assert proc.exitcode == 0
+
+
+def test_turn_scores_follow_the_formula_candidate_by_candidate() -> None:
+    """The vectorised scoring of turns equals the documented formula written out one turn at a time: neighbours'
+    fused scores, the session's three best turns, the speaker and time bonuses and recency."""
+    import math
+
+    import numpy as np
+
+    from episodic_memory.retrieve.query import QueryInfo
+    from episodic_memory.retrieve.retriever import Retriever, _Candidates
+    from episodic_memory.store.heads import HeadColumns
+
+    rng = np.random.default_rng(3)
+    cfg = Config()
+    n, now = 60, 1.9e9
+    ids = rng.permutation(1000)[:n] + 1
+    sessions = rng.integers(0, 6, n).astype(np.int32)
+    seqs = rng.integers(0, 15, n)
+    keep = np.unique(np.stack([sessions, seqs], 1), axis=0, return_index=True)[1]  # one turn per position
+    ids, sessions, seqs = ids[np.sort(keep)], sessions[np.sort(keep)], seqs[np.sort(keep)]
+    n = len(ids)
+    speakers = rng.integers(-1, 3, n).astype(np.int32)
+    ts = now - rng.uniform(0, 200, n) * 86_400
+    fused = rng.uniform(0.05, 1.0, n)
+    candidates = _Candidates(ids * 8, fused, np.full(n, np.nan), {}, np.zeros(n), np.zeros(n, bool))
+    heads = HeadColumns(ids, sessions, seqs, speakers, ts, [f"s{i}" for i in range(6)], ["Ann", "Ben", "Cy"])
+    info = QueryInfo("q", "general", [], names=["ben"], time_range=(now - 50 * 86_400, now - 20 * 86_400))
+    Retriever(None, cfg)._score(candidates, np.arange(n), heads, info, now)  # type: ignore[arg-type]
+
+    at = {(s, q): f for s, q, f in zip(sessions.tolist(), seqs.tolist(), fused.tolist(), strict=True)}
+    strength = {s: sum(sorted((f for (t, _), f in at.items() if t == s), reverse=True)[:3]) for s in set(sessions.tolist())}
+    for i in range(n):
+        s, q = int(sessions[i]), int(seqs[i])
+        expected = fused[i] + max(cfg.follow_weight * at.get((s, q - 1), 0.0), cfg.neighbour_weight * at.get((s, q + 1), 0.0))
+        expected += cfg.session_weight * strength[s] / max(strength.values())
+        expected += cfg.speaker_bonus * (speakers[i] == 1) + cfg.time_bonus * (info.time_range[0] <= ts[i] < info.time_range[1])
+        expected += cfg.recency_weight * math.pow(0.5, (now - ts[i]) / 86_400 / cfg.recency_half_life_days)
+        assert candidates.score[i] == pytest.approx(expected, abs=1e-9)
+    assert candidates.valid.all()

@@ -72,7 +72,8 @@ class Config(BaseModel):
                                    "bm25_common_share of the store is left out of BM25 over turns")
     bm25_common_share: float = Field(0.005, description="see bm25_common_floor (measured: docs/retrieval.md)")
     turn_head_cache: int = Field(
-        200_000, description="turns whose session, position, speaker and time a process keeps for ranking (0: off)")
+        1_000_000, description="turns whose session, position, speaker and time a process keeps for ranking "
+        "(columns addressed by turn id: ~30 bytes per id up to the largest; 0: off)")
     leg_weights: dict[str, tuple[float, float]] = Field(
         default_factory=lambda: {
             "general": (1.0, 1.0), "temporal": (1.0, 1.0), "exact": (1.3, 0.8), "reasoning": (0.8, 1.2),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -107,6 +108,15 @@ class DenseHit:
     similarity: float
 
 
+@dataclass
+class DenseFound:
+    """Dense hits as columns, best first (what recall fuses without making an object per hit)."""
+
+    kinds: list[str]
+    item_ids: np.ndarray
+    similarities: np.ndarray
+
+
 def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
     return other if mask is None else mask & other
 
@@ -138,7 +148,13 @@ class DenseIndex:
                 m.reduce(self.coarse_dims)
             return m
 
-    def search(
+    def search(self, user_id: str, query: np.ndarray, limit: int, **options: Any) -> list[DenseHit]:
+        """`search_arrays` as one `DenseHit` per item."""
+        found = self.search_arrays(user_id, query, limit, **options)
+        return [DenseHit(k, int(i), float(s)) for k, i, s in zip(found.kinds, found.item_ids, found.similarities,
+                                                                  strict=True)]
+
+    def search_arrays(
         self,
         user_id: str,
         query: np.ndarray,
@@ -151,7 +167,7 @@ class DenseIndex:
         until: float | None = None,
         center: float = 0.0,
         synced: bool = False,
-    ) -> list[DenseHit]:
+    ) -> DenseFound:
         """Top `limit` items by cosine (vectors are normalised, so a dot product), at or above `floor`.
 
         With `center` > 0 they are ranked by q · d − center · (mean row · d), i.e. against q − center · mean (at 1,
@@ -165,7 +181,7 @@ class DenseIndex:
         if m is None:
             m = self.sync(user_id)
         if not m.kinds or limit <= 0:
-            return []
+            return DenseFound([], np.zeros(0, np.int64), np.zeros(0, np.float32))
         query = query.astype(np.float32, copy=False)
         allowed = None  # the filters, as a row mask
         if kind is not None:
@@ -201,8 +217,8 @@ class DenseIndex:
             top = np.argpartition(-rank_by, limit - 1)[:limit]
             rows, row_sims, rank_by = rows[top], row_sims[top], rank_by[top]
         order = np.argsort(-rank_by, kind="stable")
-        return [DenseHit(m.kinds[i], int(m.item_ids[i]), float(s))
-                for i, s in zip(rows[order], row_sims[order], strict=True)]
+        rows = rows[order]
+        return DenseFound([m.kinds[i] for i in rows.tolist()], m.item_ids[rows], row_sims[order])
 
     def size(self, user_id: str) -> int:
         return len(self.sync(user_id).kinds)

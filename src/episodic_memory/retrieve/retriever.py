@@ -27,7 +27,8 @@ import numpy as np
 from ..config import Config
 from ..models.embedder import Embedder
 from ..models.reranker import Reranker
-from ..store.records import StoredTurn, TurnHead, to_datetime
+from ..store.heads import HeadColumns
+from ..store.records import StoredTurn, to_datetime
 from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
 from .fts import any_of, fts_query
@@ -65,13 +66,70 @@ class RecallFilters:
     as_of: float | None = None    # recall what was believed then: facts valid at that time, turns said by then
 
 
+_KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in memory_fts rowids
+_KIND_CODES = {"turn": 0, **CODES}
+_KIND_NAMES = {code: name for name, code in _KIND_CODES.items()}
+
+
+def _keys(kinds: list[str], item_ids: np.ndarray) -> np.ndarray:
+    codes = np.fromiter((_KIND_CODES[k] for k in kinds), np.int64, len(kinds))
+    return np.asarray(item_ids, np.int64) * _KIND_BITS + codes
+
+
 @dataclass
-class _Candidate:
-    key: tuple[str, int]                      # (kind, item id)
-    ranks: dict[str, int] = field(default_factory=dict)
-    fused: float = 0.0
-    score: float = 0.0
-    similarity: float | None = None
+class _Candidates:
+    """Everything the legs found, one row per distinct memory, in order of first appearance (ties keep that order).
+
+    Columns instead of an object per candidate: a recall fuses and scores several hundred of them."""
+
+    keys: np.ndarray                      # item_id * 8 + kind code
+    fused: np.ndarray                     # reciprocal-rank fusion, 1.0 = first in every leg
+    similarity: np.ndarray                # the dense leg's cosine, NaN where it did not find the row
+    ranks: dict[str, np.ndarray]          # leg -> rank per row (0: not found by that leg)
+    score: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    valid: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))   # still recallable (loaded, not filtered)
+
+    @classmethod
+    def fuse(cls, legs: list[tuple[str, float, np.ndarray, np.ndarray | None]], rrf_k: float, best: float
+             ) -> _Candidates:
+        """legs: (name, weight, keys best first, similarities or None)."""
+        all_keys = np.concatenate([keys for _, _, keys, _ in legs])
+        unique, first, inverse = np.unique(all_keys, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")            # distinct keys in order of first appearance
+        row_of = np.empty(len(order), np.int64)
+        row_of[order] = np.arange(len(order))
+        rows = row_of[inverse.reshape(-1)]
+        n = len(order)
+        contributions, ranks = [], {}
+        similarity = np.full(n, np.nan)
+        offset = 0
+        for name, weight, keys, sims in legs:
+            leg_rows = rows[offset : offset + len(keys)]
+            offset += len(keys)
+            rank = np.arange(1, len(keys) + 1)
+            ranks[name] = np.zeros(n, np.int64)
+            ranks[name][leg_rows] = rank
+            contributions.append(weight / (rrf_k + rank))
+            if sims is not None:
+                similarity[leg_rows] = sims
+        fused = np.bincount(rows, weights=np.concatenate(contributions), minlength=n) / best
+        return cls(unique[order], fused, similarity, ranks, np.zeros(n), np.zeros(n, bool))
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def kind(self, row: int) -> str:
+        return _KIND_NAMES[int(self.keys[row]) % _KIND_BITS]
+
+    def item_id(self, row: int) -> int:
+        return int(self.keys[row]) // _KIND_BITS
+
+    def legs(self, row: int) -> dict[str, int]:
+        return {name: int(r[row]) for name, r in self.ranks.items() if r[row]}
+
+    def keep(self, rows: np.ndarray) -> _Candidates:
+        return _Candidates(self.keys[rows], self.fused[rows], self.similarity[rows],
+                           {name: r[rows] for name, r in self.ranks.items()}, self.score[rows], self.valid[rows])
 
 
 def recency_bonus(ts: float, now: float, config: Config) -> float:
@@ -146,16 +204,6 @@ class Retriever:
         pool = max(k, cfg.candidate_pool)
         want_turns = filters.kind in (None, "turn")
         other_kinds = [name for name in KINDS if filters.kind in (None, name)]
-        candidates: dict[tuple[str, int], _Candidate] = {}
-
-        def add(leg: str, keys: list[tuple[str, int]], sims: list[float] | None = None) -> None:
-            for rank, key in enumerate(keys, start=1):
-                c = candidates.setdefault(key, _Candidate(key))
-                c.ranks[leg] = rank
-                if sims is not None:
-                    c.similarity = sims[rank - 1]
-
-        legs: dict[str, float] = {}
         embedder = self._embedder()
         dense = self.dense_index() if embedder is not None else None
         if dense is not None:
@@ -165,44 +213,43 @@ class Retriever:
         # scans the vectors (onnxruntime and numpy, which do too): the two halves overlap on two cores
         bm25 = _LEGS.submit(self._bm25_legs, match, info, filters, until, pool, want_turns, other_kinds,
                             dense is not None) if match is not None else None
-        dense_hits = None
+        found = None
         try:
             if dense is not None and embedder is not None:
                 # a speaker's name in the query says whose turns (speaker_bonus), not what about: embedded, it pulls
                 # in every short turn of that speaker's, whose vector is mostly the "Name:" it is embedded with
                 qvec = embedder.embed_query(query if cfg.dense_query_names else strip_names(query, info.names))
-                dense_hits = dense.search(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
-                                          session_id=filters.session_id, since=filters.since, until=until,
-                                          center=cfg.dense_center, synced=True)
+                found = dense.search_arrays(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
+                                            session_id=filters.session_id, since=filters.since, until=until,
+                                            center=cfg.dense_center, synced=True)
         finally:  # whatever happened here, the worker is done with the connection before this thread reads on
-            turn_keys, memory_keys = bm25.result() if bm25 is not None else ([], [])
-        if bm25 is not None:
-            add("bm25", turn_keys)
-            add("bm25_memory", memory_keys)
-            legs["bm25"] = legs["bm25_memory"] = w_bm25
-        if dense_hits is not None:
-            add("dense", [(h.kind, h.item_id) for h in dense_hits], [h.similarity for h in dense_hits])
-            legs["dense"] = w_dense
-        if not candidates:
+            turn_keys, memory_keys = bm25.result() if bm25 is not None else (None, None)
+        legs: list[tuple[str, float, np.ndarray, np.ndarray | None]] = []
+        best = 0.0
+        if turn_keys is not None and memory_keys is not None:
+            legs += [("bm25", w_bm25, turn_keys, None), ("bm25_memory", w_bm25, memory_keys, None)]
+            best += w_bm25 / (cfg.rrf_k + 1)
+        if found is not None:
+            legs.append(("dense", w_dense, _keys(found.kinds, found.item_ids), found.similarities))
+            best += w_dense / (cfg.rrf_k + 1)
+        if not any(len(keys) for _, _, keys, _ in legs):
             return []
+        candidates = _Candidates.fuse(legs, cfg.rrf_k, best)
 
-        best = (w_bm25 / (cfg.rrf_k + 1) if match is not None else 0.0) + (
-            w_dense / (cfg.rrf_k + 1) if "dense" in legs else 0.0)
-        for c in candidates.values():
-            c.fused = sum(legs[leg] / (cfg.rrf_k + rank) for leg, rank in c.ranks.items()) / best
-
-        derived = sorted((key for key in candidates if key[0] != "turn"), key=lambda key: -candidates[key].fused)
-        for key in derived[max(cfg.derived_pool, k):]:  # only the best derived memories are worth loading
-            del candidates[key]
-        heads = self.store.turn_heads(filters.user_id, [i for kind, i in candidates if kind == "turn"])
+        derived = np.flatnonzero(candidates.keys % _KIND_BITS != 0)
+        if len(derived) > max(cfg.derived_pool, k):  # only the best derived memories are worth loading
+            dropped = derived[np.argsort(-candidates.fused[derived], kind="stable")[max(cfg.derived_pool, k):]]
+            candidates = candidates.keep(np.setdiff1d(np.arange(len(candidates)), dropped))
+        turn_rows = np.flatnonzero(candidates.keys % _KIND_BITS == 0)
+        heads = self.store.turn_heads(filters.user_id, candidates.keys[turn_rows] // _KIND_BITS)
         others = self._load_others(candidates, filters)
-        self._score(candidates, heads, info, now)
-        self._score_others(candidates, others, info, now, heads)
-        ranked = sorted((c for c in candidates.values() if (c.key[0] == "turn" and c.key[1] in heads) or c.key in others),
-                        key=lambda c: c.score, reverse=True)
+        self._score(candidates, turn_rows, heads, info, now)
+        self._score_others(candidates, others, info, now)
+        ranked = [int(r) for r in np.argsort(-np.where(candidates.valid, candidates.score, -np.inf), kind="stable")
+                  if candidates.valid[r]]
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
-        ranked = self._rerank(query, ranked, turns, others, filters.user_id)
-        return self._hits(ranked, turns, others, k, filters.user_id)
+        ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id)
+        return self._hits(candidates, ranked, turns, others, k, filters.user_id)
 
     def bm25_match(self, match: str, terms: list[str]) -> str | None:
         """`match` without the terms found in a large share of a big store (they cost most of the BM25 time and rank
@@ -212,41 +259,42 @@ class Retriever:
         return any_of([t for t in terms if t not in common]) if common else match
 
     def _bm25_legs(self, match: str, info: QueryInfo, filters: RecallFilters, until: float | None, pool: int,
-                   want_turns: bool, other_kinds: list[str], has_dense: bool
-                   ) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+                   want_turns: bool, other_kinds: list[str], has_dense: bool) -> tuple[np.ndarray, np.ndarray]:
         """Keys found by BM25 over turns and over derived memories, best first."""
         turn_match = self.bm25_match(match, info.terms) if has_dense else match
-        turns: list[tuple[str, int]] = []
-        memories: list[tuple[str, int]] = []
+        turns = memories = np.zeros(0, np.int64)
         if turn_match is None:
             return turns, memories
         if want_turns:
-            turns = [("turn", i) for i, _ in self.store.search_turns(
+            turns = np.fromiter((i for i, _ in self.store.search_turns(
                 turn_match, filters.user_id, limit=pool, session_id=filters.session_id, since=filters.since,
-                until=until)]
+                until=until)), np.int64) * _KIND_BITS
         if other_kinds:  # derived memories rank in their own FTS table: a leg of their own, same weight; a term too
             # common among the turns is as common among what they became
-            memories = [(kind, i) for kind, i, _ in self.store.search_memories(
-                turn_match, filters.user_id, limit=pool, kinds=other_kinds)]
+            found = self.store.search_memories(turn_match, filters.user_id, limit=pool, kinds=other_kinds)
+            memories = _keys([kind for kind, _, _ in found], np.fromiter((i for _, i, _ in found), np.int64,
+                                                                         len(found)))
         return turns, memories
 
-    def _read_turns(self, ranked: list[_Candidate], turns: dict[int, StoredTurn], user_id: str, start: int,
-                    count: int) -> None:
+    def _read_turns(self, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn], user_id: str,
+                    start: int, count: int) -> None:
         """Read the full turns of ranked[start : start + count] that are not in `turns` yet."""
-        missing = [c.key[1] for c in ranked[start : start + count] if c.key[0] == "turn" and c.key[1] not in turns]
+        ids = [int(candidates.keys[r]) // _KIND_BITS for r in ranked[start : start + count]
+               if candidates.keys[r] % _KIND_BITS == 0]
+        missing = [i for i in ids if i not in turns]
         if missing:
             turns.update(self.store.turns_by_id(user_id, missing))
 
-    def _load_others(self, candidates: dict[tuple[str, int], _Candidate], filters: RecallFilters
-                     ) -> dict[tuple[str, int], Hit]:
-        """Hits for the candidates that are not turns, through each kind's loader, with the filters applied."""
-        by_kind: dict[str, list[int]] = {}
-        for kind, item_id in candidates:
-            if kind != "turn" and kind in KINDS:
-                by_kind.setdefault(kind, []).append(item_id)
-        out: dict[tuple[str, int], Hit] = {}
-        for kind, ids in by_kind.items():
-            for item_id, hit in KINDS[kind].loader(self.store, filters.user_id, ids, filters.as_of).items():
+    def _load_others(self, candidates: _Candidates, filters: RecallFilters) -> dict[int, Hit]:
+        """Hits for the candidates that are not turns (by row), through each kind's loader, filters applied."""
+        by_kind: dict[str, dict[int, int]] = {}  # kind -> item id -> row
+        for row in np.flatnonzero(candidates.keys % _KIND_BITS != 0).tolist():
+            kind = candidates.kind(row)
+            if kind in KINDS:
+                by_kind.setdefault(kind, {})[candidates.item_id(row)] = row
+        out: dict[int, Hit] = {}
+        for kind, rows in by_kind.items():
+            for item_id, hit in KINDS[kind].loader(self.store, filters.user_id, list(rows), filters.as_of).items():
                 ts = hit.timestamp.timestamp() if hit.timestamp else None
                 if filters.session_id is not None and hit.session_id != filters.session_id:
                     continue
@@ -254,21 +302,23 @@ class Retriever:
                         filters.until is not None and ts > filters.until) or (
                         filters.as_of is not None and ts > filters.as_of)):
                     continue
-                out[(kind, item_id)] = hit
+                out[rows[item_id]] = hit
         return out
 
-    def _score_others(self, candidates: dict[tuple[str, int], _Candidate], others: dict[tuple[str, int], Hit],
-                      info: QueryInfo, now: float, turns: dict[int, TurnHead]) -> None:
+    def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float) -> None:
         """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
         turns that matched scores at least as well as the best of them (it is their summary)."""
         cfg = self.config
         names = {n.lower() for n in info.names}
         kind_bonus = {"fact": cfg.fact_recall_bonus}
-        for key, hit in others.items():
-            c = candidates[key]
-            bonus = kind_bonus.get(key[0], 0.0)
-            score = c.fused + bonus
-            if hit.details.get("type") == "preference" and (c.similarity or 0.0) >= cfg.standing_similarity:
+        turn_rows = {int(key) // _KIND_BITS: row for row, key in enumerate(candidates.keys.tolist())
+                     if key % _KIND_BITS == 0 and candidates.valid[row]} if others else {}
+        for row, hit in others.items():
+            fused = float(candidates.fused[row])
+            similarity = candidates.similarity[row]
+            bonus = kind_bonus.get(hit.kind, 0.0)
+            score = fused + bonus
+            if hit.details.get("type") == "preference" and similarity >= cfg.standing_similarity:  # NaN: False
                 score += cfg.standing_bonus  # a standing preference or instruction applies wherever its topic comes up
             entities = {str(e).lower() for e in hit.details.get("entities", [])}
             if names and (names & entities or (hit.speaker and hit.speaker.lower() in names)):
@@ -279,77 +329,96 @@ class Retriever:
             if info.time_range and event_ts is not None and info.time_range[0] <= event_ts < info.time_range[1]:
                 score += cfg.time_bonus
             ts = hit.timestamp.timestamp() if hit.timestamp else now
-            c.score = score + recency_bonus(ts, now, cfg)
+            score += recency_bonus(ts, now, cfg)
             # a memory distilled from a turn that matched inherits that turn's standing, in proportion to how
             # well it matches itself (one sentence of a long turn may be beside the point)
-            sources = [candidates[("turn", i)] for i in hit.details.get("source_turns", ())
-                       if i in turns and ("turn", i) in candidates]
-            for source in sources:
-                share = min(1.0, c.fused / source.fused) if source.fused > 0 else 0.0
-                c.score = max(c.score, share * source.score + bonus)
+            for source in (turn_rows[i] for i in hit.details.get("source_turns", ()) if i in turn_rows):
+                source_fused = candidates.fused[source]
+                share = min(1.0, fused / source_fused) if source_fused > 0 else 0.0
+                score = max(score, share * float(candidates.score[source]) + bonus)
+            candidates.score[row] = score
+            candidates.valid[row] = True
 
-    def _score(self, candidates: dict[tuple[str, int], _Candidate], turns: dict[int, TurnHead], info: QueryInfo,
+    def _score(self, candidates: _Candidates, rows: np.ndarray, heads: HeadColumns, info: QueryInfo,
                now: float) -> None:
+        """Turns (`rows` of the candidates; those whose heads were found), all at once as arrays."""
         cfg = self.config
-        scored = [(t, candidates[("turn", t.id)]) for t in turns.values()]
-        by_position = {(t.session_id, t.seq): c.fused for t, c in scored}
-        names = {n.lower() for n in info.names}
-        # how much of the query a whole session is about: the sum of its three best turns, relative to the best
-        per_session: dict[str, list[float]] = {}
-        for t, c in scored:
-            per_session.setdefault(t.session_id, []).append(c.fused)
-        session_strength = {s: sum(sorted(v, reverse=True)[:3]) for s, v in per_session.items()}
-        session_weight = cfg.session_weight / (max(session_strength.values(), default=0.0) or 1.0)
-        start, end = info.time_range or (math.inf, -math.inf)
-        decay = math.log(2) / (cfg.recency_half_life_days * 86_400)  # recency_bonus, inlined: this loop is hot
-        for t, c in scored:
-            # a turn right after a strong one often answers it; a turn right before one often sets it up
-            context = max(cfg.follow_weight * by_position.get((t.session_id, t.seq - 1), 0.0),
-                          cfg.neighbour_weight * by_position.get((t.session_id, t.seq + 1), 0.0))
-            score = c.fused + context + session_weight * session_strength[t.session_id]
-            if names and t.speaker and t.speaker.lower() in names:
-                score += cfg.speaker_bonus
-            if start <= t.ts < end:
-                score += cfg.time_bonus
-            c.score = score + cfg.recency_weight * math.exp(-max(now - t.ts, 0.0) * decay)
+        if not len(heads.ids):
+            return
+        rows = rows[np.isin(candidates.keys[rows] // _KIND_BITS, heads.ids)]  # heads keep the order asked
+        fused = candidates.fused[rows]
+        # a turn right after a strong one often answers it; a turn right before one often sets it up
+        position = (heads.sessions.astype(np.int64) << 32) + heads.seqs
+        by_position = np.argsort(position, kind="stable")
+        sorted_positions = position[by_position]
 
-    def _rerank(self, query: str, ranked: list[_Candidate], turns: dict[int, StoredTurn],
-                others: dict[tuple[str, int], Hit], user_id: str) -> list[_Candidate]:
+        def fused_at(wanted: np.ndarray) -> np.ndarray:
+            at = np.minimum(np.searchsorted(sorted_positions, wanted), len(wanted) - 1)
+            return np.where(sorted_positions[at] == wanted, fused[by_position[at]], 0.0)
+
+        context = np.maximum(cfg.follow_weight * fused_at(position - 1), cfg.neighbour_weight * fused_at(position + 1))
+        # how much of the query a whole session is about: the sum of its three best turns, relative to the best
+        sessions, session_of = np.unique(heads.sessions, return_inverse=True)
+        order = np.lexsort((-fused, session_of))
+        grouped = session_of[order]
+        starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+        place = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+        top3 = order[place < 3]
+        strength = np.bincount(session_of[top3], weights=fused[top3], minlength=len(sessions))
+        session_weight = cfg.session_weight / (strength.max() or 1.0)
+        score = fused + context + session_weight * strength[session_of]
+        names = {n.lower() for n in info.names}
+        if names:
+            named_codes = [code for code, name in enumerate(heads.speaker_names) if name.lower() in names]
+            named = np.isin(heads.speakers, named_codes)
+            score += cfg.speaker_bonus * named
+        if info.time_range:
+            start, end = info.time_range
+            score += cfg.time_bonus * ((heads.ts >= start) & (heads.ts < end))
+        decay = math.log(2) / (cfg.recency_half_life_days * 86_400)  # recency_bonus, for arrays
+        score += cfg.recency_weight * np.exp(-np.maximum(now - heads.ts, 0.0) * decay)
+        candidates.score[rows] = score
+        candidates.valid[rows] = True
+
+    def _rerank(self, query: str, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn],
+                others: dict[int, Hit], user_id: str) -> list[int]:
         reranker = self._reranker()
         if reranker is None or not ranked:
             return ranked
-        pool = ranked[: self.config.rerank_pool]
-        self._read_turns(ranked, turns, user_id, 0, len(pool))
-        pool = [c for c in pool if c.key[0] != "turn" or c.key[1] in turns]  # not forgotten meanwhile
-        texts = [turn_text(turns[c.key[1]]) if c.key[0] == "turn" else others[c.key].text for c in pool]
+        self._read_turns(candidates, ranked, turns, user_id, 0, self.config.rerank_pool)
+        pool = [r for r in ranked[: self.config.rerank_pool]   # turns forgotten meanwhile are left out
+                if r in others or candidates.item_id(r) in turns]
+        texts = [others[r].text if r in others else turn_text(turns[candidates.item_id(r)]) for r in pool]
         try:
             logits = np.asarray(reranker.score(query, texts), dtype=np.float64)
         except Exception:
             log.exception("reranker failed; keeping the fused order")
             return ranked
         relevance = 1.0 / (1.0 + np.exp(-logits))
-        for c, r in zip(pool, relevance, strict=True):
-            c.score = float(r) + self.config.rerank_keep * c.score
-        return sorted(pool, key=lambda c: c.score, reverse=True) + ranked[self.config.rerank_pool :]
+        for r, relevant in zip(pool, relevance, strict=True):
+            candidates.score[r] = float(relevant) + self.config.rerank_keep * candidates.score[r]
+        return sorted(pool, key=lambda r: candidates.score[r], reverse=True) + ranked[self.config.rerank_pool :]
 
-    def _hits(self, ranked: list[_Candidate], turns: dict[int, StoredTurn], others: dict[tuple[str, int], Hit],
+    def _hits(self, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit],
               k: int, user_id: str) -> list[Hit]:
         hits: list[Hit] = []
         seen: dict[str, Hit] = {}
         covered: set[str] = set()   # source turns already behind a hit above
-        for position, c in enumerate(ranked):
-            if c.key[0] == "turn":
-                if c.key[1] not in turns:  # read ahead in pages: duplicates below may need a few more
-                    self._read_turns(ranked, turns, user_id, position, 2 * k + 8)
-                turn = turns.get(c.key[1])
+        for position, row in enumerate(ranked):
+            score, fused = float(candidates.score[row]), round(float(candidates.fused[row]), 6)
+            if row in others:
+                hit = others[row]
+                hit.score = score
+                hit.details.update(legs=candidates.legs(row), fused=fused)
+            else:
+                turn_id = candidates.item_id(row)
+                if turn_id not in turns:  # read ahead in pages: duplicates below may need a few more
+                    self._read_turns(candidates, ranked, turns, user_id, position, 2 * k + 8)
+                turn = turns.get(turn_id)
                 if turn is None:  # forgotten since it was ranked
                     continue
-                hit = turn_hit(turn, c.score)
-                hit.details = {"legs": dict(c.ranks), "fused": round(c.fused, 6)}
-            else:
-                hit = others[c.key]
-                hit.score = c.score
-                hit.details.update(legs=dict(c.ranks), fused=round(c.fused, 6))
+                hit = turn_hit(turn, score)
+                hit.details = {"legs": candidates.legs(row), "fused": fused}
             key = _dedup_key(hit.text)
             if key and key in seen:  # a near-duplicate: one hit, every source turn behind it
                 kept = seen[key]
@@ -366,8 +435,8 @@ class Retriever:
                     hit.score, hit.source_ids = above.score, list(dict.fromkeys([*hit.source_ids, *above.source_ids]))
                     hits[hits.index(above)] = seen[_dedup_key(above.text)] = hit
                 continue
-            if c.similarity is not None:
-                hit.details["similarity"] = round(c.similarity, 4)
+            if not np.isnan(candidates.similarity[row]):
+                hit.details["similarity"] = round(float(candidates.similarity[row]), 4)
             seen[key] = hit
             if pointwise:
                 covered.update(hit.source_ids)

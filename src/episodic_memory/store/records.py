@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from typing import Any, NamedTuple
+from typing import Any
 
 
 def to_datetime(epoch: float | None) -> datetime | None:
@@ -53,16 +53,6 @@ class StoredTurn:
     def source_id(self) -> str:
         """The caller's id, or the internal one when the caller gave none."""
         return self.turn_id if self.turn_id is not None else str(self.id)
-
-
-class TurnHead(NamedTuple):
-    """What ranking needs of a turn, without its text: where it sits, who said it, when."""
-
-    id: int
-    session_id: str
-    seq: int
-    speaker: str | None
-    ts: float
 
 
 @dataclass

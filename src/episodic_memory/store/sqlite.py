@@ -14,9 +14,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..config import MEMORY_PATH, Config
+from .heads import HeadColumns, HeadTable
 from .migrations import migrate
-from .records import SessionInfo, StoredTurn, TurnHead, TurnRecord
+from .records import SessionInfo, StoredTurn, TurnRecord
 
 # Stores of derived memories (facts, episodes, judgments, …) register a step here. `forget` runs each inside its
 # transaction, before turns and sessions go: step(db, where, params) -> {table: rows deleted}, where `where` filters
@@ -52,7 +55,7 @@ class SQLiteStore:
             # The JSONL journal is the durable record; NORMAL is crash-safe for the process, and fast.
             self.db.execute("PRAGMA synchronous = NORMAL")
         self.schema_version = migrate(self.db, self.path)
-        self._heads: dict[int, tuple[str, TurnHead]] = {}  # turn id -> (user, head); see turn_heads
+        self._heads = HeadTable()  # see turn_heads
         self._heads_generation = -1
         self._common: dict[str, bool] = {}  # term -> found in too many turns to be worth ranking; see common_terms
         self._common_generation, self._common_size = -1, 0
@@ -240,36 +243,28 @@ class SQLiteStore:
             out.update(dict(rows))
         return out
 
-    def turn_heads(self, user_id: str, ids: Iterable[int]) -> dict[int, TurnHead]:
-        """Session, position, speaker and time of many turns: what ranking reads, without their text.
+    def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
+        """Session, position, speaker and time of many turns (those of `user_id` that exist): what ranking reads,
+        without their text.
 
-        Kept in a bounded cache: a turn never changes and its id is never reused, so only a deletion (in any
-        process: the `turn_deletions` counter) makes an entry wrong, and then the whole cache goes."""
-        ids = list(ids)
+        Kept per process as columns (`store.heads`): a turn never changes and its id is never reused, so only a
+        deletion (in any process: the `turn_deletions` counter) makes an entry wrong, and then the whole table goes."""
         generation = self._query("SELECT value FROM store_meta WHERE key = 'turn_deletions'")[0][0]
         with self._lock:
-            if generation != self._heads_generation or len(self._heads) > self.config.turn_head_cache:
+            if (generation != self._heads_generation or len(self._heads) > self.config.turn_head_cache
+                    or not self.config.turn_head_cache):
                 self._heads.clear()
                 self._heads_generation = generation
-            out: dict[int, TurnHead] = {}
-            missing = []
-            for i in ids:
-                cached = self._heads.get(i)
-                if cached is None:
-                    missing.append(i)
-                elif cached[0] == user_id:
-                    out[i] = cached[1]
-            for i in range(0, len(missing), 500):
-                chunk = missing[i : i + 500]
-                rows = self._query(f"SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id IN "
-                                   f"({','.join('?' * len(chunk))})", chunk)
-                for r in rows:
-                    head = TurnHead(*r[:5])
-                    if self.config.turn_head_cache:
-                        self._heads[head.id] = (r[5], head)
-                    if r[5] == user_id:
-                        out[head.id] = head
-            return out
+            return self._heads.lookup(user_id, np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids,
+                                      self._read_heads)
+
+    def _read_heads(self, ids: list[int]) -> list[tuple[int, str, int, str | None, float, str]]:
+        rows: list[tuple[int, str, int, str | None, float, str]] = []
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            rows += self._query(f"SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id IN "
+                                f"({','.join('?' * len(chunk))})", chunk)
+        return rows
 
     def search_turns(
         self,

@@ -1,0 +1,99 @@
+"""Turn heads as columns: the session, position, speaker and time of turns, kept per process for ranking.
+
+Recall scores a few hundred candidate turns per query by where they sit and who said them. Held as numpy columns
+addressed by turn id, that is a handful of array lookups instead of a Python object per candidate. A turn never
+changes and its id is never reused, so an entry only goes wrong when a turn is deleted; the store then clears the
+whole table (see `SQLiteStore.turn_heads`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+# (turn ids) -> rows of (id, session_id, seq, speaker, ts, user_id) for those of them that exist
+HeadReader = Callable[[list[int]], Iterable[tuple[int, str, int, str | None, float, str]]]
+
+
+@dataclass
+class HeadColumns:
+    """Heads of some turns, one row per turn found (`ids`), in the order asked."""
+
+    ids: np.ndarray            # int64 turn ids
+    sessions: np.ndarray       # int32 codes: `HeadTable.session_names[code]`
+    seqs: np.ndarray           # int64 position in the session
+    speakers: np.ndarray       # int32 codes: `HeadTable.speaker_names[code]`, −1 for none
+    ts: np.ndarray             # float64 epoch seconds
+    session_names: list[str]   # what the session codes stand for
+    speaker_names: list[str]   # what the speaker codes stand for
+
+    def session_ids(self) -> list[str]:
+        return [self.session_names[code] for code in self.sessions.tolist()]
+
+
+class HeadTable:
+    """Columns addressed directly by turn id, filled on demand. Ids are dense rowids, so the columns cost a few
+    bytes per turn id up to the largest one asked about (about 25 MB per million)."""
+
+    def __init__(self) -> None:
+        self.session_names: list[str] = []
+        self.speaker_names: list[str] = []
+        self._session_codes: dict[str, int] = {}
+        self._speaker_codes: dict[str, int] = {}
+        self._user_codes: dict[str, int] = {}
+        self._user = np.full(0, -1, np.int32)       # −1: not loaded (or no such turn)
+        self._session = np.zeros(0, np.int32)
+        self._seq = np.zeros(0, np.int64)
+        self._speaker = np.zeros(0, np.int32)
+        self._ts = np.zeros(0, np.float64)
+        self.loaded = 0
+
+    def clear(self) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    def __len__(self) -> int:
+        return self.loaded
+
+    def __contains__(self, turn_id: int) -> bool:
+        return 0 <= turn_id < len(self._user) and self._user[turn_id] >= 0
+
+    def lookup(self, user_id: str, ids: np.ndarray, read: HeadReader) -> HeadColumns:
+        """The heads of `ids` that exist and belong to `user_id`; the ones not held yet are read through `read`."""
+        ids = np.asarray(ids, np.int64)
+        if ids.size and ids.max() >= len(self._user):
+            self._grow(int(ids.max()) + 1)
+        missing = ids[self._user[ids] < 0] if ids.size else ids
+        if missing.size:
+            self._fill(read(np.unique(missing).tolist()))
+        user = self._user_codes.get(user_id, -2)
+        found = ids[self._user[ids] == user] if ids.size else ids
+        return HeadColumns(found, self._session[found], self._seq[found], self._speaker[found], self._ts[found],
+                           self.session_names, self.speaker_names)
+
+    def _grow(self, size: int) -> None:
+        size = max(size, int(len(self._user) * 1.5) + 1024)
+        for name, fill in (("_user", -1), ("_session", 0), ("_seq", 0), ("_speaker", -1), ("_ts", 0.0)):
+            old = getattr(self, name)
+            new = np.full(size, fill, old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+
+    def _fill(self, rows: Iterable[tuple[int, str, int, str | None, float, str]]) -> None:
+        for turn_id, session_id, seq, speaker, ts, user_id in rows:
+            self._user[turn_id] = _code(self._user_codes, None, user_id)
+            self._session[turn_id] = _code(self._session_codes, self.session_names, session_id)
+            self._seq[turn_id] = seq
+            self._speaker[turn_id] = -1 if speaker is None else _code(self._speaker_codes, self.speaker_names, speaker)
+            self._ts[turn_id] = ts
+            self.loaded += 1
+
+
+def _code(codes: dict[str, int], names: list[str] | None, name: str) -> int:
+    code = codes.get(name)
+    if code is None:
+        code = codes[name] = len(codes)
+        if names is not None:
+            names.append(name)
+    return code
