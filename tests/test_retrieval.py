@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -429,3 +430,32 @@ def test_turn_scores_follow_the_formula_candidate_by_candidate() -> None:
         expected += cfg.recency_weight * math.pow(0.5, (now - ts[i]) / 86_400 / cfg.recency_half_life_days)
         assert candidates.score[i] == pytest.approx(expected, abs=1e-9)
     assert candidates.valid.all()
+
+
+def test_derived_hits_are_cached_until_a_derived_memory_changes_in_any_process(db_path: Path) -> None:
+    question = "how many slides does the deck need"
+    with Memory(db_path, embedder=HashingEmbedder()) as mem:
+        mem.add_turn("user", "The Series B deck needs 12 slides.", session_id="a", speaker="Maya")
+        mem.end_session("a")
+        first = mem.recall(question, kind="fact")[0]
+        assert first.text == "The Series B deck needs 12 slides." and mem.retriever._derived
+        sources = list(first.source_ids)
+        first.source_ids.append("tampered")  # a caller may mutate what it got: the cache keeps its own copy
+        first.details["entities"] = ["tampered"]
+        again = mem.recall(question, kind="fact")[0]
+        assert again.source_ids == sources and "tampered" not in again.details["entities"]
+        # another process changes the fact behind this process's cache
+        subprocess.run([sys.executable, "-c", "import sqlite3\n"
+                        f"db = sqlite3.connect({str(db_path)!r})\n"
+                        "db.execute('UPDATE facts SET recurrence = 7')\n"
+                        "db.commit()"], check=True)
+        assert mem.recall(question, kind="fact")[0].details["recurrence"] == 7
+        # and so does this one: a correction supersedes it
+        mem.add_turn("user", "Actually, the deck needs 14 slides, not 12 — Sarah confirmed.", session_id="b",
+                     speaker="Maya")
+        mem.end_session("b")
+        texts = [h.text for h in mem.recall(question, kind="fact")]
+        assert texts[0].endswith("(previously: 12)") and "The Series B deck needs 12 slides." not in texts
+        assert [h.text for h in mem.recall(question, kind="fact", as_of=time.time())] == texts
+        mem.forget(session_id="b")
+        assert not mem.retriever._derived  # nothing forgotten stays in this process's memory either

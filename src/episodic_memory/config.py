@@ -74,6 +74,9 @@ class Config(BaseModel):
     turn_head_cache: int = Field(
         1_000_000, description="turns whose session, position, speaker and time a process keeps for ranking "
         "(columns addressed by turn id: ~30 bytes per id up to the largest; 0: off)")
+    derived_hit_cache: int = Field(
+        20_000, description="recall hits of facts, episodes and workstreams a process keeps between recalls, until "
+        "any of them changes (0: off)")
     leg_weights: dict[str, tuple[float, float]] = Field(
         default_factory=lambda: {
             "general": (1.0, 1.0), "temporal": (1.0, 1.0), "exact": (1.3, 0.8), "reasoning": (0.8, 1.2),

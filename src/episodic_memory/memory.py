@@ -430,6 +430,7 @@ class Memory:
                 self.journal.delete(file)
             self.store.scrub()
             self.indexer.forget_watermarks()
+            self.retriever.forget_cached()
         return result
 
     # --- judgments -----------------------------------------------------------------------------------

@@ -36,4 +36,4 @@ def load_judgment_hits(store: SQLiteStore, user_id: str, ids: list[int],
     return hits
 
 
-register_kind(KIND, load_judgment_hits)
+register_kind(KIND, load_judgment_hits, cacheable=False)  # utility decays with time: read afresh

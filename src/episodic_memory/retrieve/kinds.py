@@ -23,11 +23,12 @@ class Kind:
     name: str
     code: int            # memory_fts rowid = item_id * 8 + code
     loader: Loader
+    cacheable: bool      # its hits depend only on the tables m009 counts changes to (not on the clock, say)
 
 
 KINDS: dict[str, Kind] = {}
 CODES = {"fact": 1, "episode": 2, "workstream": 3, "judgment": 4}
 
 
-def register_kind(name: str, loader: Loader) -> None:
-    KINDS[name] = Kind(name, CODES[name], loader)
+def register_kind(name: str, loader: Loader, *, cacheable: bool = True) -> None:
+    KINDS[name] = Kind(name, CODES[name], loader, cacheable)

@@ -19,7 +19,7 @@ import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import numpy as np
@@ -33,7 +33,7 @@ from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
 from .fts import any_of, fts_query
 from .hit import Hit
-from .kinds import CODES, KINDS
+from .kinds import CODES, KINDS, Kind
 from .query import QueryInfo, analyze, strip_names
 
 log = logging.getLogger(__name__)
@@ -176,6 +176,8 @@ class Retriever:
         self._embedder = embedder
         self._reranker = reranker
         self._dense: DenseIndex | None = None
+        self._derived: dict[tuple[str, str, int], Hit | None] = {}  # (kind, user, id) -> hit; see _derived_hits
+        self._derived_generation: tuple[int, ...] = ()
 
     # --- the dense index follows the embedder ---------------------------------------------------------
     def dense_index(self) -> DenseIndex | None:
@@ -187,6 +189,11 @@ class Retriever:
             self._dense = DenseIndex(self.store, embedder.model_id, embedder.dim, coarse_above=cfg.dense_coarse_above,
                                      coarse_dims=cfg.dense_coarse_dims, coarse_factor=cfg.dense_coarse_factor)
         return self._dense
+
+    def forget_cached(self) -> None:
+        """Drop the derived memories' hits this process keeps (a deletion here: nothing forgotten stays in memory)."""
+        self._derived.clear()
+        self._derived_generation = ()
 
     # --- recall --------------------------------------------------------------------------------------
     def recall(self, query: str, k: int, filters: RecallFilters, *, now: float | None = None) -> list[Hit]:
@@ -294,7 +301,7 @@ class Retriever:
                 by_kind.setdefault(kind, {})[candidates.item_id(row)] = row
         out: dict[int, Hit] = {}
         for kind, rows in by_kind.items():
-            for item_id, hit in KINDS[kind].loader(self.store, filters.user_id, list(rows), filters.as_of).items():
+            for item_id, hit in self._derived_hits(KINDS[kind], filters.user_id, list(rows), filters.as_of).items():
                 ts = hit.timestamp.timestamp() if hit.timestamp else None
                 if filters.session_id is not None and hit.session_id != filters.session_id:
                     continue
@@ -303,6 +310,27 @@ class Retriever:
                         filters.as_of is not None and ts > filters.as_of)):
                     continue
                 out[rows[item_id]] = hit
+        return out
+
+    def _derived_hits(self, kind: Kind, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+        """`kind.loader`, through a per-process cache of its hits that any change to a derived memory or deletion
+        of a turn (in any process: the counters of m007 and m009) empties. Each caller gets copies to mutate."""
+        if not kind.cacheable or as_of is not None or not self.config.derived_hit_cache:
+            return kind.loader(self.store, user_id, ids, as_of)
+        generation = self.store.derived_generation()
+        if generation != self._derived_generation or len(self._derived) > self.config.derived_hit_cache:
+            self._derived.clear()
+            self._derived_generation = generation
+        missing = [i for i in ids if (kind.name, user_id, i) not in self._derived]
+        if missing:
+            loaded = kind.loader(self.store, user_id, missing, None)
+            for i in missing:  # an id the loader leaves out (superseded, another user's) stays out until a change
+                self._derived[(kind.name, user_id, i)] = loaded.get(i)
+        out = {}
+        for i in ids:
+            hit = self._derived[(kind.name, user_id, i)]
+            if hit is not None:
+                out[i] = replace(hit, source_ids=list(hit.source_ids), details=dict(hit.details))
         return out
 
     def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float) -> None:

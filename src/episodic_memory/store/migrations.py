@@ -413,9 +413,25 @@ def m008_recent_episodes_of_a_workstream(db: sqlite3.Connection) -> None:
     _run(db, "CREATE INDEX episodes_by_workstream_recent ON episodes (workstream_id, coalesce(ended_at, created_at));")
 
 
+# what the recall hits of derived memories are read from (facts with their entities, episodes, workstreams, loops)
+_DERIVED_TABLES = ("facts", "fact_entities", "entities", "entity_aliases", "episodes", "workstreams", "loops")
+
+
+def m009_derived_changes(db: sqlite3.Connection) -> None:
+    """A counter every change to a derived memory bumps, so a process caching their recall hits knows when to drop
+    them (turn deletions have their own counter: m007)."""
+    triggers = "".join(
+        f"""
+        CREATE TRIGGER {table}_{event.lower()}_counted AFTER {event} ON {table} BEGIN
+            UPDATE store_meta SET value = value + 1 WHERE key = 'derived_changes';
+        END;"""
+        for table in _DERIVED_TABLES for event in ("INSERT", "UPDATE", "DELETE"))
+    _run(db, "INSERT INTO store_meta (key, value) VALUES ('derived_changes', 0);" + triggers)
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
-    m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream,
+    m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

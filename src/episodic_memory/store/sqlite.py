@@ -258,6 +258,12 @@ class SQLiteStore:
             return self._heads.lookup(user_id, np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids,
                                       self._read_heads)
 
+    def derived_generation(self) -> tuple[int, ...]:
+        """Counters that move whenever a derived memory changes or a turn is deleted (in any process): what a cache
+        of derived memories' recall hits is valid for."""
+        return tuple(v for _, v in self._query(
+            "SELECT key, value FROM store_meta WHERE key IN ('derived_changes', 'turn_deletions') ORDER BY key"))
+
     def _read_heads(self, ids: list[int]) -> list[tuple[int, str, int, str | None, float, str]]:
         rows: list[tuple[int, str, int, str | None, float, str]] = []
         for i in range(0, len(ids), 500):
