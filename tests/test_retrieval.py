@@ -416,7 +416,7 @@ def test_turn_scores_follow_the_formula_candidate_by_candidate() -> None:
     ts = now - rng.uniform(0, 200, n) * 86_400
     fused = rng.uniform(0.05, 1.0, n)
     candidates = _Candidates(ids * 8, fused, np.full(n, np.nan), {}, np.zeros(n), np.zeros(n, bool))
-    heads = HeadColumns(ids, sessions, seqs, speakers, ts, [f"s{i}" for i in range(6)], ["Ann", "Ben", "Cy"])
+    heads = HeadColumns(np.ones(n, bool), ids, sessions, seqs, speakers, ts, [f"s{i}" for i in range(6)], ["Ann", "Ben", "Cy"])
     info = QueryInfo("q", "general", [], names=["ben"], time_range=(now - 50 * 86_400, now - 20 * 86_400))
     Retriever(None, cfg)._score(candidates, np.arange(n), heads, info, now)  # type: ignore[arg-type]
 

@@ -373,7 +373,7 @@ class Retriever:
         cfg = self.config
         if not len(heads.ids):
             return
-        rows = rows[np.isin(candidates.keys[rows] // _KIND_BITS, heads.ids)]  # heads keep the order asked
+        rows = rows[heads.found]
         fused = candidates.fused[rows]
         # a turn right after a strong one often answers it; a turn right before one often sets it up
         position = (heads.sessions.astype(np.int64) << 32) + heads.seqs

@@ -21,6 +21,7 @@ HeadReader = Callable[[list[int]], Iterable[tuple[int, str, int, str | None, flo
 class HeadColumns:
     """Heads of some turns, one row per turn found (`ids`), in the order asked."""
 
+    found: np.ndarray          # bool per id asked: is it among `ids`
     ids: np.ndarray            # int64 turn ids
     sessions: np.ndarray       # int32 codes: `HeadTable.session_names[code]`
     seqs: np.ndarray           # int64 position in the session
@@ -68,8 +69,9 @@ class HeadTable:
         if missing.size:
             self._fill(read(np.unique(missing).tolist()))
         user = self._user_codes.get(user_id, -2)
-        found = ids[self._user[ids] == user] if ids.size else ids
-        return HeadColumns(found, self._session[found], self._seq[found], self._speaker[found], self._ts[found],
+        mask = self._user[ids] == user if ids.size else np.zeros(0, bool)
+        found = ids[mask]
+        return HeadColumns(mask, found, self._session[found], self._seq[found], self._speaker[found], self._ts[found],
                            self.session_names, self.speaker_names)
 
     def _grow(self, size: int) -> None:
