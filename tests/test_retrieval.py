@@ -294,7 +294,7 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
         return " ".join(rng.choice(words, 6))
 
     emb = HashingEmbedder(dim=64)
-    coarse = Config(dense_coarse_above=100, dense_coarse_dims=24, dense_coarse_factor=4)
+    coarse = Config(dense_coarse_above=100, dense_coarse_dims=24, dense_coarse_factor=4, dense_coarse_block=64)
     with Memory(tmp_path / "m.db", config=coarse, embedder=emb) as mem:
         mem.add_turns([{"role": "user", "content": text(), "session_id": f"s{i % 7}"} for i in range(400)])
         mem.index()
@@ -303,6 +303,9 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
         exact = type(dense)(mem.store, dense.model_id, dense.dim, coarse_above=10**9)
         m = dense.sync("default")
         assert m.basis is not None and m.basis.shape == (64, 24)
+        assert m.coarse is not None and len(m.coarse.state[0]) == -(-len(m.kinds) // 64)  # all rows frozen
+        assert len(m.coarse.state[1]) == 0
+        frozen, frozen_rows = len(m.coarse.state[0]), len(m.kinds)
         for q in [text() for _ in range(20)]:
             qv = emb.embed([q])[0]
             got = [(h.item_id, round(h.similarity, 5)) for h in dense.search("default", qv, 10, floor=0.0)]
@@ -315,7 +318,37 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
         mem.index()
         hits = dense.search("default", emb.embed(["zebra quagga okapi"])[0], 3, floor=0.0)
         assert mem.store.turns_by_id("default", [hits[0].item_id])[hits[0].item_id].content == "zebra quagga okapi"
-        assert m.projected.shape[0] >= len(m.kinds)
+        # enough new rows to freeze another 4-bit block: every row still scored where it belongs
+        mem.add_turns([{"role": "user", "content": text(), "session_id": "s9"} for _ in range(90)])
+        mem.add_turn("user", "ibex gnu tapir", session_id="later")
+        mem.index()
+        dense.sync("default")
+        added = len(m.kinds) - frozen_rows
+        assert added >= 64 and len(m.coarse.state[0]) == frozen + added // 64
+        assert len(m.coarse.state[1]) == added % 64
+        for q in ["zebra quagga okapi", "ibex gnu tapir"]:
+            hit = dense.search("default", emb.embed([q])[0], 3, floor=0.0)[0]
+            assert mem.store.turns_by_id("default", [hit.item_id])[hit.item_id].content == q
+        for q in [text() for _ in range(5)]:  # the 4-bit scores of every row, frozen or not, track float32's
+            qv = emb.embed([q])[0]
+            want = (m.matrix @ m.basis) @ (qv @ m.basis)
+            assert np.corrcoef(m.coarse.scores(qv, len(m.kinds)), want)[0, 1] > 0.99
+
+
+def test_top_rows_are_the_highest_scores() -> None:
+    import numpy as np
+
+    from episodic_memory.retrieve.dense import _top_rows
+
+    rng = np.random.default_rng(5)
+    for n, k in [(100_000, 300), (100_000, 2100), (5_000, 10), (50, 7)]:
+        scores = np.round(rng.standard_normal(n), 2).astype(np.float32)  # many ties
+        scores[rng.random(n) < 0.5] = -np.inf  # filtered-out rows
+        rows = _top_rows(scores, k)
+        assert len(rows) == len(set(rows.tolist())) == k
+        assert np.array_equal(np.sort(scores[rows]), np.sort(scores)[-k:])
+    ordered = np.arange(100_000, dtype=np.float32)  # a sample that sees only a trend still finds the top
+    assert set(_top_rows(ordered, 300).tolist()) == set(range(99_700, 100_000))
 
 
 def test_speaker_names_are_taken_out_of_the_embedded_query() -> None:
@@ -459,3 +492,19 @@ def test_derived_hits_are_cached_until_a_derived_memory_changes_in_any_process(d
         assert [h.text for h in mem.recall(question, kind="fact", as_of=time.time())] == texts
         mem.forget(session_id="b")
         assert not mem.retriever._derived  # nothing forgotten stays in this process's memory either
+
+
+def test_a_dense_search_keeps_blas_to_one_thread_and_gives_the_host_its_setting_back() -> None:
+    from threadpoolctl import threadpool_info
+
+    from episodic_memory.retrieve import dense
+
+    def blas_threads() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    before = blas_threads()
+    with dense._BLAS:
+        with dense._BLAS:  # a second search meanwhile (another thread): the first one out must not restore yet
+            assert blas_threads() and all(n == 1 for n in blas_threads())
+        assert all(n == 1 for n in blas_threads())
+    assert blas_threads() == before

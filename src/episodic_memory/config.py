@@ -61,7 +61,12 @@ class Config(BaseModel):
     dense_coarse_above: int = Field(50_000, description="vectors from which the dense leg scans coarse to fine "
                                     "(principal directions first, exact scores for the shortlist)")
     dense_coarse_dims: int = Field(128, description="principal directions the coarse scan keeps")
-    dense_coarse_factor: int = Field(4, description="the coarse scan's shortlist, in multiples of the pool")
+    dense_coarse_factor: int = Field(7, description="the coarse scan's shortlist, in multiples of the pool (7: "
+                                     "its 4-bit codes rank a little less well than float32 did at 4)")
+    dense_coarse_block: int = Field(65_536, ge=1, description="the coarse scan keeps its rows in 4-bit blocks of "
+                                    "this many (an onnxruntime session each); rows added since: in numpy")
+    dense_coarse_threads: int = Field(2, ge=1, description="onnxruntime threads scanning each 4-bit block (2 beat "
+                                      "1 at 1M even with the other core busy, as when the BM25 legs run meanwhile)")
     candidate_pool: int = Field(300, description="hits taken from each retrieval leg before fusion")
     standing_bonus: float = Field(0.3, description="added to a preference fact (a standing instruction) that the "
                                   "dense leg finds at least standing_similarity close to the query")
