@@ -240,10 +240,11 @@ def test_embedding_text_carries_context_only_in_short_exchanges() -> None:
     assert embedding_text(answer, turn("y" * 400)) == "Ben: Lisbon!"
 
 
-def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path) -> None:
-    """Ranking reads turns' positions through a cache: it must never answer for another user, and a deletion in
-    any process empties it."""
-    with Memory(db_path, config=Config(embedder="off")) as mem:
+@pytest.mark.parametrize("cap", [5_000_000, 2, 0])  # every turn read in one go; by id past the cap; no cache
+def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path, cap: int) -> None:
+    """Ranking reads turns' positions through a cache: it must never answer for another user, a deletion in
+    any process empties it, and a turn added later is found."""
+    with Memory(db_path, config=Config(embedder="off", turn_head_cache=cap)) as mem:
         mem.add_turn("user", "alpha kept", session_id="keep", user_id="ann")
         mem.add_turn("user", "alpha gone", session_id="drop", user_id="ann")
         mem.add_turn("user", "alpha of bob", session_id="b", user_id="bob")
@@ -257,6 +258,10 @@ def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path) -> None:
         assert mem.store.turn_heads("ann", ids).session_ids() == ["keep"]
         assert ids[1] not in mem.store._heads
         assert [h.text for h in mem.recall("alpha", user_id="ann")] == ["alpha kept"]
+        mem.add_turn("user", "alpha later", session_id="keep", user_id="ann")
+        (later,) = mem.store.db.execute("SELECT max(id) FROM turns").fetchone()
+        heads = mem.store.turn_heads("ann", [*ids, later])
+        assert heads.session_ids() == ["keep", "keep"] and list(heads.seqs) == [0, 1]
         mem.forget(user_id="bob")
         assert len(mem.store._heads) == 0 and ids[0] not in mem.store._heads
 

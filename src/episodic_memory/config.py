@@ -77,8 +77,9 @@ class Config(BaseModel):
                                    "bm25_common_share of the store is left out of BM25 over turns")
     bm25_common_share: float = Field(0.005, description="see bm25_common_floor (measured: docs/retrieval.md)")
     turn_head_cache: int = Field(
-        1_000_000, description="turns whose session, position, speaker and time a process keeps for ranking "
-        "(columns addressed by turn id: ~30 bytes per id up to the largest; 0: off)")
+        5_000_000, description="turn ids up to which a process keeps every turn's session, position, speaker and "
+        "time for ranking, read in one go at the first recall (~30 bytes a turn); past it, only the turns recall "
+        "asks about; 0: off")
     derived_hit_cache: int = Field(
         20_000, description="recall hits of facts, episodes and workstreams a process keeps between recalls, until "
         "any of them changes (0: off)")

@@ -8,13 +8,15 @@ whole table (see `SQLiteStore.turn_heads`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 # (turn ids) -> rows of (id, session_id, seq, speaker, ts, user_id) for those of them that exist
-HeadReader = Callable[[list[int]], Iterable[tuple[int, str, int, str | None, float, str]]]
+HeadReader = Callable[[list[int]], Sequence[tuple[int, str, int, str | None, float, str]]]
+# (turn id) -> the same rows for every turn with a larger id, in id order
+NewerHeadReader = Callable[[int], Sequence[tuple[int, str, int, str | None, float, str]]]
 
 
 @dataclass
@@ -35,8 +37,9 @@ class HeadColumns:
 
 
 class HeadTable:
-    """Columns addressed directly by turn id, filled on demand. Ids are dense rowids, so the columns cost a few
-    bytes per turn id up to the largest one asked about (about 25 MB per million)."""
+    """Columns addressed directly by turn id, filled on demand: in bulk (every turn newer than those held, like the
+    dense index's watermark) or by id. Ids are dense rowids, so the columns cost a few bytes per turn id up to the
+    largest one held (about 25 MB per million)."""
 
     def __init__(self) -> None:
         self.session_names: list[str] = []
@@ -50,6 +53,7 @@ class HeadTable:
         self._speaker = np.zeros(0, np.int32)
         self._ts = np.zeros(0, np.float64)
         self.loaded = 0
+        self.watermark = 0  # read in bulk: every turn up to this id is held, so one missing does not exist
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
@@ -60,12 +64,20 @@ class HeadTable:
     def __contains__(self, turn_id: int) -> bool:
         return 0 <= turn_id < len(self._user) and self._user[turn_id] >= 0
 
-    def lookup(self, user_id: str, ids: np.ndarray, read: HeadReader) -> HeadColumns:
-        """The heads of `ids` that exist and belong to `user_id`; the ones not held yet are read through `read`."""
+    def lookup(self, user_id: str, ids: np.ndarray, read: HeadReader, read_newer: NewerHeadReader | None = None
+               ) -> HeadColumns:
+        """The heads of `ids` that exist and belong to `user_id`. With `read_newer`, every turn past the newest
+        held is read in one go (so a turn not held is one that no longer exists); without, the ones not held yet
+        are read by id through `read`."""
         ids = np.asarray(ids, np.int64)
+        if read_newer is not None and ids.size and ids.max() > self.watermark:
+            rows = read_newer(self.watermark)
+            self._fill(rows)
+            if rows:
+                self.watermark = max(self.watermark, rows[-1][0])
         if ids.size and ids.max() >= len(self._user):
             self._grow(int(ids.max()) + 1)
-        missing = ids[self._user[ids] < 0] if ids.size else ids
+        missing = ids[(self._user[ids] < 0) & (ids > self.watermark)] if ids.size else ids
         if missing.size:
             self._fill(read(np.unique(missing).tolist()))
         user = self._user_codes.get(user_id, -2)
@@ -82,14 +94,19 @@ class HeadTable:
             new[: len(old)] = old
             setattr(self, name, new)
 
-    def _fill(self, rows: Iterable[tuple[int, str, int, str | None, float, str]]) -> None:
-        for turn_id, session_id, seq, speaker, ts, user_id in rows:
-            self._user[turn_id] = _code(self._user_codes, None, user_id)
-            self._session[turn_id] = _code(self._session_codes, self.session_names, session_id)
-            self._seq[turn_id] = seq
-            self._speaker[turn_id] = -1 if speaker is None else _code(self._speaker_codes, self.speaker_names, speaker)
-            self._ts[turn_id] = ts
-            self.loaded += 1
+    def _fill(self, rows: Sequence[tuple[int, str, int, str | None, float, str]]) -> None:
+        if not rows:
+            return
+        turn_ids, sessions, seqs, speakers, ts, users = zip(*rows, strict=True)
+        at = np.fromiter(turn_ids, np.int64, len(rows))
+        if at.max() >= len(self._user):
+            self._grow(int(at.max()) + 1)
+        self.loaded += int(np.count_nonzero(self._user[at] < 0))
+        self._user[at] = [_code(self._user_codes, None, u) for u in users]
+        self._session[at] = [_code(self._session_codes, self.session_names, s) for s in sessions]
+        self._seq[at] = seqs
+        self._speaker[at] = [-1 if s is None else _code(self._speaker_codes, self.speaker_names, s) for s in speakers]
+        self._ts[at] = ts
 
 
 def _code(codes: dict[str, int], names: list[str] | None, name: str) -> int:

@@ -247,22 +247,29 @@ class SQLiteStore:
         """Session, position, speaker and time of many turns (those of `user_id` that exist): what ranking reads,
         without their text.
 
-        Kept per process as columns (`store.heads`): a turn never changes and its id is never reused, so only a
-        deletion (in any process: the `turn_deletions` counter) makes an entry wrong, and then the whole table goes."""
+        Kept per process as columns (`store.heads`), every turn read at the first call while the store's turn ids
+        stay under `Config.turn_head_cache` (then only newer turns), by id past that. A turn never changes and its
+        id is never reused, so only a deletion (in any process: the `turn_deletions` counter) makes an entry wrong,
+        and then the whole table goes."""
+        ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
+        cap = self.config.turn_head_cache
         generation = self._query("SELECT value FROM store_meta WHERE key = 'turn_deletions'")[0][0]
         with self._lock:
-            if (generation != self._heads_generation or len(self._heads) > self.config.turn_head_cache
-                    or not self.config.turn_head_cache):
+            if generation != self._heads_generation or len(self._heads) > cap or not cap:
                 self._heads.clear()
                 self._heads_generation = generation
-            return self._heads.lookup(user_id, np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids,
-                                      self._read_heads)
+            bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
+            return self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
 
     def derived_generation(self) -> tuple[int, ...]:
         """Counters that move whenever a derived memory changes or a turn is deleted (in any process): what a cache
         of derived memories' recall hits is valid for."""
         return tuple(v for _, v in self._query(
             "SELECT key, value FROM store_meta WHERE key IN ('derived_changes', 'turn_deletions') ORDER BY key"))
+
+    def _read_newer_heads(self, after: int) -> list[tuple[int, str, int, str | None, float, str]]:
+        return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > ? ORDER BY id",
+                           (after,))
 
     def _read_heads(self, ids: list[int]) -> list[tuple[int, str, int, str | None, float, str]]:
         rows: list[tuple[int, str, int, str | None, float, str]] = []

@@ -231,7 +231,9 @@ def _narrow(sql: str, params: list[Any], prefix: str, ids: Iterable[int] | None,
 def episodes(store: SQLiteStore, user_id: str, *, limit: int | None = None, ids: Iterable[int] | None = None,
              workstream_id: int | None = None, with_facts: bool = True) -> list[Episode]:
     """Episodes newest first (by the time of their last turn), with their sessions' facts attached."""
-    sql = f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE user_id = ?"
+    # asked by id, look them up by id: on user_id the planner walks every episode of the user (0.76 vs 0.08 ms
+    # for 17 of 5,000 episodes)
+    sql = f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE {'+' if ids is not None else ''}user_id = ?"
     params: list[Any] = [user_id]
     narrowed = _narrow(sql, params, "", ids, workstream_id)
     if narrowed is None:
@@ -322,7 +324,7 @@ def workstreams(store: SQLiteStore, user_id: str, *, include_hypotheses: bool = 
            "(SELECT count(*) FROM facts f JOIN episodes e ON f.user_id = e.user_id AND f.session_id = e.session_id "
            " WHERE e.workstream_id = w.id AND +f.valid_to IS NULL), "   # +: look facts up by session, not validity
            "(SELECT count(*) FROM loops l WHERE l.workstream_id = w.id AND l.status = 'open') "
-           "FROM workstreams w WHERE w.user_id = ?")
+           f"FROM workstreams w WHERE {'+' if ids is not None else ''}w.user_id = ?")  # by id: see episodes()
     params: list[Any] = [user_id]
     if not include_hypotheses:
         sql += " AND w.status = 'confirmed'"
