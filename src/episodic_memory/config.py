@@ -58,7 +58,7 @@ class Config(BaseModel):
     recency_weight: float = Field(0.15, description="added to the fused score, never multiplied into it")
     dense_floor: float = Field(0.20, description="dense hits below this cosine are dropped")
     rerank_pool: int = 30
-    dense_coarse_above: int = Field(50_000, description="vectors from which the dense leg scans coarse to fine "
+    dense_coarse_above: int = Field(8_000, description="vectors from which the dense leg scans coarse to fine "
                                     "(principal directions first, exact scores for the shortlist)")
     dense_coarse_dims: int = Field(128, description="principal directions the coarse scan keeps")
     dense_coarse_factor: int = Field(7, description="the coarse scan's shortlist, in multiples of the pool (7: "

@@ -261,7 +261,7 @@ def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
 class DenseIndex:
     """Per-user float32 matrices for one embedding model, synced from the store by watermark."""
 
-    def __init__(self, store: SQLiteStore, model_id: str, dim: int, *, coarse_above: int = 50_000,
+    def __init__(self, store: SQLiteStore, model_id: str, dim: int, *, coarse_above: int = 8_000,
                  coarse_dims: int = 128, coarse_factor: int = 7, coarse_block: int = 65_536,
                  coarse_threads: int = 2) -> None:
         self.store = store
