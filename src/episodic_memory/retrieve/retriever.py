@@ -340,8 +340,10 @@ class Retriever:
         cfg = self.config
         names = {n.lower() for n in info.names}
         kind_bonus = {"fact": cfg.fact_recall_bonus}
-        turn_rows = {int(key) // _KIND_BITS: row for row, key in enumerate(candidates.keys.tolist())
-                     if key % _KIND_BITS == 0 and candidates.valid[row]} if others else {}
+        turn_rows: dict[int, int] = {}  # turn id -> row, for the turns scored
+        if others:
+            rows = np.flatnonzero((candidates.keys % _KIND_BITS == 0) & candidates.valid)
+            turn_rows = dict(zip((candidates.keys[rows] // _KIND_BITS).tolist(), rows.tolist(), strict=True))
         for row, hit in others.items():
             fused = float(candidates.fused[row])
             similarity = candidates.similarity[row]
