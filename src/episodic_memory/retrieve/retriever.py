@@ -16,6 +16,7 @@ import logging
 import math
 import os
 import re
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -178,6 +179,7 @@ class Retriever:
         self._dense: DenseIndex | None = None
         self._derived: dict[tuple[str, str, int], Hit | None] = {}  # (kind, user, id) -> hit; see _derived_hits
         self._derived_generation: tuple[int, ...] = ()
+        self._derived_lock = threading.Lock()  # concurrent recalls (a server): one loads, none caches a stale hit
 
     # --- the dense index follows the embedder ---------------------------------------------------------
     def dense_index(self) -> DenseIndex | None:
@@ -193,8 +195,9 @@ class Retriever:
 
     def forget_cached(self) -> None:
         """Drop the derived memories' hits this process keeps (a deletion here: nothing forgotten stays in memory)."""
-        self._derived.clear()
-        self._derived_generation = ()
+        with self._derived_lock:
+            self._derived.clear()
+            self._derived_generation = ()
 
     # --- recall --------------------------------------------------------------------------------------
     def recall(self, query: str, k: int, filters: RecallFilters, *, now: float | None = None) -> list[Hit]:
@@ -318,21 +321,19 @@ class Retriever:
         of a turn (in any process: the counters of m007 and m009) empties. Each caller gets copies to mutate."""
         if not kind.cacheable or as_of is not None or not self.config.derived_hit_cache:
             return kind.loader(self.store, user_id, ids, as_of)
-        generation = self.store.derived_generation()
-        if generation != self._derived_generation or len(self._derived) > self.config.derived_hit_cache:
-            self._derived.clear()
-            self._derived_generation = generation
-        missing = [i for i in ids if (kind.name, user_id, i) not in self._derived]
-        if missing:
-            loaded = kind.loader(self.store, user_id, missing, None)
-            for i in missing:  # an id the loader leaves out (superseded, another user's) stays out until a change
-                self._derived[(kind.name, user_id, i)] = loaded.get(i)
-        out = {}
-        for i in ids:
-            hit = self._derived[(kind.name, user_id, i)]
-            if hit is not None:
-                out[i] = replace(hit, source_ids=list(hit.source_ids), details=dict(hit.details))
-        return out
+        with self._derived_lock:  # generation read before loading: what is loaded is at least that new
+            generation = self.store.derived_generation()
+            if generation != self._derived_generation or len(self._derived) > self.config.derived_hit_cache:
+                self._derived.clear()
+                self._derived_generation = generation
+            missing = [i for i in ids if (kind.name, user_id, i) not in self._derived]
+            if missing:
+                loaded = kind.loader(self.store, user_id, missing, None)
+                for i in missing:  # an id the loader leaves out (superseded, another user's) stays out until a change
+                    self._derived[(kind.name, user_id, i)] = loaded.get(i)
+            cached = [self._derived[(kind.name, user_id, i)] for i in ids]
+        return {i: replace(hit, source_ids=list(hit.source_ids), details=dict(hit.details))
+                for i, hit in zip(ids, cached, strict=True) if hit is not None}
 
     def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float) -> None:
         """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
