@@ -305,7 +305,7 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
         mem.index()
         dense = mem.retriever.dense_index()
         assert dense is not None
-        exact = type(dense)(mem.store, dense.model_id, dense.dim, coarse_above=10**9)
+        exact = type(dense)(mem.store, dense.model_id, dense.dim, coarse.model_copy(update={"dense_coarse_above": 10**9}))
         m = dense.sync("default")
         assert m.basis is not None and m.basis.shape == (64, 24)
         assert m.coarse is not None and len(m.coarse.state[0]) == -(-len(m.kinds) // 64)  # all rows frozen

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..config import Config
 from ..store.sqlite import SQLiteStore
 
 
@@ -261,17 +262,16 @@ def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
 class DenseIndex:
     """Per-user float32 matrices for one embedding model, synced from the store by watermark."""
 
-    def __init__(self, store: SQLiteStore, model_id: str, dim: int, *, coarse_above: int = 8_000,
-                 coarse_dims: int = 128, coarse_factor: int = 7, coarse_block: int = 65_536,
-                 coarse_threads: int = 2) -> None:
+    def __init__(self, store: SQLiteStore, model_id: str, dim: int, config: Config | None = None) -> None:
+        cfg = config or store.config
         self.store = store
         self.model_id = model_id
         self.dim = dim
-        self.coarse_above = coarse_above      # rows from which a user's matrix is scanned coarse to fine
-        self.coarse_dims = coarse_dims
-        self.coarse_factor = coarse_factor    # rows scored exactly: this many times the limit
-        self.coarse_block = coarse_block      # rows per frozen 4-bit block (see `_CoarseScan`)
-        self.coarse_threads = coarse_threads  # onnxruntime threads per block scan
+        self.coarse_above = cfg.dense_coarse_above      # rows from which a user's matrix is scanned coarse to fine
+        self.coarse_dims = cfg.dense_coarse_dims
+        self.coarse_factor = cfg.dense_coarse_factor    # rows scored exactly: this many times the limit
+        self.coarse_block = cfg.dense_coarse_block      # rows per frozen 4-bit block (see `_CoarseScan`)
+        self.coarse_threads = cfg.dense_coarse_threads  # onnxruntime threads per block scan
         self._users: dict[str, _UserMatrix] = {}
         self._lock = threading.Lock()
 

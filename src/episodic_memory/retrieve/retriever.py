@@ -187,10 +187,7 @@ class Retriever:
         if embedder is None:
             return None
         if self._dense is None or self._dense.model_id != embedder.model_id:
-            cfg = self.config
-            self._dense = DenseIndex(self.store, embedder.model_id, embedder.dim, coarse_above=cfg.dense_coarse_above,
-                                     coarse_dims=cfg.dense_coarse_dims, coarse_factor=cfg.dense_coarse_factor,
-                                     coarse_block=cfg.dense_coarse_block, coarse_threads=cfg.dense_coarse_threads)
+            self._dense = DenseIndex(self.store, embedder.model_id, embedder.dim, self.config)
         return self._dense
 
     def forget_cached(self) -> None:
