@@ -81,6 +81,15 @@ class SQLiteStore:
         with self._lock:
             return self.db.execute(sql, params).fetchall()
 
+    def _query_in(self, sql: str, values: Sequence[Any], *after: Any) -> list[Any]:
+        """`sql` with `{marks}` standing for `values`, run in chunks of 500 (SQLite's variable limit); `after` are
+        the parameters that follow them."""
+        rows: list[Any] = []
+        for i in range(0, len(values), 500):
+            chunk = list(values[i : i + 500])
+            rows += self._query(sql.replace("{marks}", ",".join("?" * len(chunk))), [*chunk, *after])
+        return rows
+
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
         """(journal file, bytes already stored, turn count) of a session; (None, 0, 0) when unknown."""
@@ -205,12 +214,7 @@ class SQLiteStore:
         return {r[0] for r in rows}
 
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for i in range(0, len(uids), 500):
-            chunk = list(uids[i : i + 500])
-            marks = ",".join("?" * len(chunk))
-            out.update(dict(self._query(f"SELECT uid, id FROM turns WHERE uid IN ({marks})", chunk)))
-        return out
+        return dict(self._query_in("SELECT uid, id FROM turns WHERE uid IN ({marks})", uids))
 
     def session_turns(self, user_id: str, session_id: str, from_seq: int = 0) -> list[StoredTurn]:
         rows = self._query(
@@ -221,27 +225,14 @@ class SQLiteStore:
         return [_turn(r) for r in rows]
 
     def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:
-        ids = list(ids)
-        out: dict[int, StoredTurn] = {}
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self._query(
-                f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id IN ({marks}) AND +t.user_id = ?", [*chunk, user_id]
-            )
-            out.update({r[0]: _turn(r) for r in rows})
-        return out
+        rows = self._query_in(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id IN ({{marks}}) AND +t.user_id = ?",
+                              list(ids), user_id)
+        return {r[0]: _turn(r) for r in rows}
 
     def source_ids(self, user_id: str, ids: Iterable[int]) -> dict[int, str]:
         """Turn row id → the caller's id (the row id as text where none): what a hit's `source_ids` show."""
-        ids = list(dict.fromkeys(ids))
-        out: dict[int, str] = {}
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            rows = self._query(f"SELECT id, coalesce(turn_id, CAST(id AS TEXT)) FROM turns WHERE id IN "
-                               f"({','.join('?' * len(chunk))}) AND +user_id = ?", [*chunk, user_id])
-            out.update(dict(rows))
-        return out
+        return dict(self._query_in("SELECT id, coalesce(turn_id, CAST(id AS TEXT)) FROM turns WHERE id IN ({marks}) "
+                                   "AND +user_id = ?", list(dict.fromkeys(ids)), user_id))
 
     def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
         """Session, position, speaker and time of many turns (those of `user_id` that exist): what ranking reads,
@@ -272,12 +263,7 @@ class SQLiteStore:
                            (after,))
 
     def _read_heads(self, ids: list[int]) -> list[tuple[int, str, int, str | None, float, str]]:
-        rows: list[tuple[int, str, int, str | None, float, str]] = []
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            rows += self._query(f"SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id IN "
-                                f"({','.join('?' * len(chunk))})", chunk)
-        return rows
+        return self._query_in("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id IN ({marks})", ids)
 
     def search_turns(
         self,
@@ -410,17 +396,10 @@ class SQLiteStore:
 
     def previous_turns(self, ids: Sequence[int]) -> dict[int, StoredTurn]:
         """For each turn id, the turn just before it in its session (when there is one)."""
-        out: dict[int, StoredTurn] = {}
-        for i in range(0, len(ids), 500):
-            chunk = list(ids[i : i + 500])
-            marks = ",".join("?" * len(chunk))
-            rows = self._query(
-                f"SELECT cur.id, {_TURN_COLUMNS} FROM turns cur JOIN turns t ON t.user_id = cur.user_id "
-                f"AND t.session_id = cur.session_id AND t.seq = cur.seq - 1 WHERE cur.id IN ({marks})",
-                chunk,
-            )
-            out.update({r[0]: _turn(r[1:]) for r in rows})
-        return out
+        rows = self._query_in(
+            f"SELECT cur.id, {_TURN_COLUMNS} FROM turns cur JOIN turns t ON t.user_id = cur.user_id "
+            "AND t.session_id = cur.session_id AND t.seq = cur.seq - 1 WHERE cur.id IN ({marks})", ids)
+        return {r[0]: _turn(r[1:]) for r in rows}
 
     # --- stats ---------------------------------------------------------------------------------------
     def counts(self, user_id: str) -> dict[str, int]:
