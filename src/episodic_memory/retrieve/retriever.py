@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import numpy as np
@@ -87,8 +87,8 @@ class _Candidates:
     fused: np.ndarray                     # reciprocal-rank fusion, 1.0 = first in every leg
     similarity: np.ndarray                # the dense leg's cosine, NaN where it did not find the row
     ranks: dict[str, np.ndarray]          # leg -> rank per row (0: not found by that leg)
-    score: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    valid: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))   # still recallable (loaded, not filtered)
+    score: np.ndarray                     # filled by the scoring passes
+    valid: np.ndarray                     # still recallable (loaded, not filtered)
 
     @classmethod
     def fuse(cls, legs: list[tuple[str, float, np.ndarray, np.ndarray | None]], rrf_k: float, best: float
