@@ -308,9 +308,9 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
         exact = type(dense)(mem.store, dense.model_id, dense.dim, coarse.model_copy(update={"dense_coarse_above": 10**9}))
         m = dense.sync("default")
         assert m.basis is not None and m.basis.shape == (64, 24)
-        assert m.coarse is not None and len(m.coarse.state[0]) == -(-len(m.kinds) // 64)  # all rows frozen
+        assert m.coarse is not None and len(m.coarse.state[0]) == -(-len(m) // 64)  # all rows frozen
         assert len(m.coarse.state[1]) == 0
-        frozen, frozen_rows = len(m.coarse.state[0]), len(m.kinds)
+        frozen, frozen_rows = len(m.coarse.state[0]), len(m)
         for q in [text() for _ in range(20)]:
             qv = emb.embed([q])[0]
             got = [(h.item_id, round(h.similarity, 5)) for h in dense.search("default", qv, 10, floor=0.0)]
@@ -328,7 +328,7 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
         mem.add_turn("user", "ibex gnu tapir", session_id="later")
         mem.index()
         dense.sync("default")
-        added = len(m.kinds) - frozen_rows
+        added = len(m) - frozen_rows
         assert added >= 64 and len(m.coarse.state[0]) == frozen + added // 64
         assert len(m.coarse.state[1]) == added % 64
         for q in ["zebra quagga okapi", "ibex gnu tapir"]:
@@ -337,7 +337,7 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
         for q in [text() for _ in range(5)]:  # the 4-bit scores of every row, frozen or not, track float32's
             qv = emb.embed([q])[0]
             want = (m.matrix @ m.basis) @ (qv @ m.basis)
-            assert np.corrcoef(m.coarse.scores(qv, len(m.kinds)), want)[0, 1] > 0.99
+            assert np.corrcoef(m.coarse.scores(qv, len(m)), want)[0, 1] > 0.99
 
 
 def test_top_rows_are_the_highest_scores() -> None:

@@ -72,3 +72,17 @@ def test_default_path_honours_environment(tmp_path: Path, monkeypatch: pytest.Mo
         mem.add_turn("user", "x", session_id="s")
     assert target.exists()
     assert (tmp_path / "elsewhere" / "m.db.journal").is_dir()
+
+
+def test_bm25_over_turns_skips_the_user_join_only_while_one_user_has_turns(mem: Memory) -> None:
+    mem.add_turn("user", "the blue kayak leaks", session_id="s1", user_id="alice")
+    mem.add_turn("user", "a kayak trip on Sunday", session_id="s1", user_id="alice")
+    store = mem.store
+    alone = store.search_turns('"kayak"', "alice", limit=10)
+    assert store._only_user("alice") and not store._only_user("bob")
+    assert [i for i, _ in alone] == [i for i, _ in store.search_turns('"kayak"', "alice", limit=10, since=0)]
+    assert store.search_turns('"kayak"', "bob", limit=10) == []  # nobody else's turns, with or without a join
+    mem.add_turn("user", "bob's kayak is red", session_id="s1", user_id="bob")
+    assert not store._only_user("alice")
+    assert [i for i, _ in store.search_turns('"kayak"', "alice", limit=10)] == [i for i, _ in alone]
+    assert len(store.search_turns('"kayak"', "bob", limit=10)) == 1

@@ -21,17 +21,18 @@ import numpy as np
 
 from ..config import Config
 from ..store.sqlite import SQLiteStore
+from .kinds import KIND_CODES, KIND_NAMES
 
 
 @dataclass
 class _UserMatrix:
     dim: int
     vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
-    kinds: list[str] = field(default_factory=list)
-    kind_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    kind_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # kinds.KIND_CODES
+
     item_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     session_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    codes: dict[str | None, int] = field(default_factory=dict)  # kind and session names -> small ints
+    codes: dict[str | None, int] = field(default_factory=dict)  # session names -> small ints
     ts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float64))
     mean: np.ndarray | None = None        # mean row as of `mean_size` rows (for centring: `DenseIndex.search`)
     mean_size: int = 0
@@ -56,9 +57,9 @@ class _UserMatrix:
             self.coarse.append(new)
         self.item_ids = np.concatenate([self.item_ids, np.fromiter((r[2] for r in rows), np.int64, len(rows))])
         self.ts = np.concatenate([self.ts, np.fromiter((r[4] or 0.0 for r in rows), np.float64, len(rows))])
-        self.kinds.extend(r[1] for r in rows)
+        self.kind_codes = np.concatenate(
+            [self.kind_codes, np.fromiter((KIND_CODES[r[1]] for r in rows), np.int64, len(rows))])
         code = self.code
-        self.kind_codes = np.concatenate([self.kind_codes, np.fromiter((code(r[1]) for r in rows), np.int32)])
         self.session_codes = np.concatenate(
             [self.session_codes, np.fromiter((code(r[3]) for r in rows), np.int64)])
         self._size = need
@@ -75,6 +76,9 @@ class _UserMatrix:
         for start in range(0, len(rows), block):  # every row present now is frozen: nothing left for numpy
             coarse.append(rows[start : start + block], freeze=start + block >= len(rows))
         self.coarse = coarse
+
+    def __len__(self) -> int:
+        return self._size
 
     def code(self, name: str | None) -> int:
         return self.codes.setdefault(name, len(self.codes))
@@ -250,9 +254,13 @@ class DenseHit:
 class DenseFound:
     """Dense hits as columns, best first (what recall fuses without making an object per hit)."""
 
-    kinds: list[str]
+    kind_codes: np.ndarray  # kinds.KIND_CODES
     item_ids: np.ndarray
     similarities: np.ndarray
+
+    @property
+    def kinds(self) -> list[str]:
+        return [KIND_NAMES[c] for c in self.kind_codes.tolist()]
 
 
 def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
@@ -284,7 +292,7 @@ class DenseIndex:
                 self._users[user_id] = m
             if newest > m.watermark:
                 m.append(self.store.load_vectors(user_id, self.model_id, m.watermark))
-            if m.basis is None and self.coarse_dims < self.dim and len(m.kinds) >= self.coarse_above:
+            if m.basis is None and self.coarse_dims < self.dim and len(m) >= self.coarse_above:
                 m.reduce(self.coarse_dims, self.coarse_block, self.coarse_threads)
             return m
 
@@ -320,8 +328,8 @@ class DenseIndex:
         m = self._users.get(user_id) if synced else None  # synced: the caller has just synced it (no SQL here)
         if m is None:
             m = self.sync(user_id)
-        if not m.kinds or limit <= 0:
-            return DenseFound([], np.zeros(0, np.int64), np.zeros(0, np.float32))
+        if not len(m) or limit <= 0:
+            return DenseFound(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32))
         with _BLAS:
             return self._search(m, query, limit, floor, kind, session_id, since, until, center)
 
@@ -330,7 +338,7 @@ class DenseIndex:
         query = query.astype(np.float32, copy=False)
         allowed = None  # the filters, as a row mask
         if kind is not None:
-            allowed = m.kind_codes == m.codes.get(kind, -1)
+            allowed = m.kind_codes == KIND_CODES.get(kind, -1)
         if session_id is not None:
             allowed = _and(allowed, m.session_codes == m.codes.get(session_id, -1))
         if since is not None:
@@ -342,12 +350,12 @@ class DenseIndex:
             with self._lock:
                 centrality = m.centralities()
         shortlist = limit * self.coarse_factor
-        if m.coarse is not None and len(m.kinds) > shortlist:
+        if m.coarse is not None and len(m) > shortlist:
             if allowed is not None and np.count_nonzero(allowed) <= shortlist:
                 rows = np.flatnonzero(allowed)  # few rows pass the filters (a session, say): all scored exactly
             else:
                 ranking_query = query if centrality is None else query - center * m.mean  # see the docstring
-                coarse = m.coarse.scores(ranking_query, len(m.kinds))
+                coarse = m.coarse.scores(ranking_query, len(m))
                 if allowed is not None:
                     coarse[~allowed] = -np.inf
                 rows = _top_rows(coarse, shortlist)
@@ -366,7 +374,7 @@ class DenseIndex:
             rows, row_sims, rank_by = rows[top], row_sims[top], rank_by[top]
         order = np.argsort(-rank_by, kind="stable")
         rows = rows[order]
-        return DenseFound([m.kinds[i] for i in rows.tolist()], m.item_ids[rows], row_sims[order])
+        return DenseFound(m.kind_codes[rows], m.item_ids[rows], row_sims[order])
 
     def size(self, user_id: str) -> int:
-        return len(self.sync(user_id).kinds)
+        return len(self.sync(user_id))

@@ -23,6 +23,12 @@ class Hit:
     user_id: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
+    def copy(self) -> Hit:
+        """A copy whose lists and dicts are its own (to mutate without touching a cached hit)."""
+        twin = object.__new__(Hit)
+        twin.__dict__.update(self.__dict__, source_ids=list(self.source_ids), details=dict(self.details))
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,

@@ -28,6 +28,8 @@ class Kind:
 
 KINDS: dict[str, Kind] = {}
 CODES = {"fact": 1, "episode": 2, "workstream": 3, "judgment": 4}
+KIND_CODES = {"turn": 0, **CODES}  # every kind recall ranks; a candidate's key is item_id * 8 + its code
+KIND_NAMES = {code: name for name, code in KIND_CODES.items()}
 
 
 def register_kind(name: str, loader: Loader, *, cacheable: bool = True) -> None:

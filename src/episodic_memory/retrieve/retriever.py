@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
@@ -34,7 +34,7 @@ from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
 from .fts import any_of, fts_query
 from .hit import Hit
-from .kinds import CODES, KINDS, Kind
+from .kinds import CODES, KIND_CODES, KIND_NAMES, KINDS, Kind
 from .query import QueryInfo, analyze, strip_names
 
 log = logging.getLogger(__name__)
@@ -68,12 +68,10 @@ class RecallFilters:
 
 
 _KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in memory_fts rowids
-_KIND_CODES = {"turn": 0, **CODES}
-_KIND_NAMES = {code: name for name, code in _KIND_CODES.items()}
 
 
 def _keys(kinds: list[str], item_ids: np.ndarray) -> np.ndarray:
-    codes = np.fromiter((_KIND_CODES[k] for k in kinds), np.int64, len(kinds))
+    codes = np.fromiter((KIND_CODES[k] for k in kinds), np.int64, len(kinds))
     return np.asarray(item_ids, np.int64) * _KIND_BITS + codes
 
 
@@ -120,7 +118,7 @@ class _Candidates:
         return len(self.keys)
 
     def kind(self, row: int) -> str:
-        return _KIND_NAMES[int(self.keys[row]) % _KIND_BITS]
+        return KIND_NAMES[int(self.keys[row]) % _KIND_BITS]
 
     def item_id(self, row: int) -> int:
         return int(self.keys[row]) // _KIND_BITS
@@ -238,7 +236,7 @@ class Retriever:
             legs += [("bm25", w_bm25, turn_keys, None), ("bm25_memory", w_bm25, memory_keys, None)]
             best += w_bm25 / (cfg.rrf_k + 1)
         if found is not None:
-            legs.append(("dense", w_dense, _keys(found.kinds, found.item_ids), found.similarities))
+            legs.append(("dense", w_dense, found.item_ids * _KIND_BITS + found.kind_codes, found.similarities))
             best += w_dense / (cfg.rrf_k + 1)
         if not any(len(keys) for _, _, keys, _ in legs):
             return []
@@ -253,8 +251,8 @@ class Retriever:
         others = self._load_others(candidates, filters)
         self._score(candidates, turn_rows, heads, info, now)
         self._score_others(candidates, others, info, now)
-        ranked = [int(r) for r in np.argsort(-np.where(candidates.valid, candidates.score, -np.inf), kind="stable")
-                  if candidates.valid[r]]
+        order = np.argsort(-np.where(candidates.valid, candidates.score, -np.inf), kind="stable")
+        ranked = order[candidates.valid[order]].tolist()
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id)
         return self._hits(candidates, ranked, turns, others, k, filters.user_id)
@@ -329,8 +327,7 @@ class Retriever:
                 for i in missing:  # an id the loader leaves out (superseded, another user's) stays out until a change
                     self._derived[(kind.name, user_id, i)] = loaded.get(i)
             cached = [self._derived[(kind.name, user_id, i)] for i in ids]
-        return {i: replace(hit, source_ids=list(hit.source_ids), details=dict(hit.details))
-                for i, hit in zip(ids, cached, strict=True) if hit is not None}
+        return {i: hit.copy() for i, hit in zip(ids, cached, strict=True) if hit is not None}
 
     def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float) -> None:
         """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from

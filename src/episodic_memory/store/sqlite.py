@@ -289,6 +289,10 @@ class SQLiteStore:
         if until is not None:
             where.append("t.ts <= ?")
             params.append(until)
+        ranked = "SELECT rowid, -bm25(turns_fts, 1.0, 0.5) AS score FROM turns_fts WHERE turns_fts MATCH ?"
+        if len(where) == 1 and self._only_user(user_id):  # nothing to filter: the join would only cost time
+            return [(int(i), float(score)) for i, score in self._query(
+                f"{ranked} ORDER BY score DESC LIMIT ?", (match, limit))]
         # Rank inside FTS5 first and join only the best rows: joining every match before sorting costs a row
         # lookup per match (tens of thousands at 1M turns). Filters are applied after, so take a generous slice
         # and fall back to ranking every match when the filters ate too much of it.
@@ -306,6 +310,11 @@ class SQLiteStore:
                 return [(int(i), float(score)) for i, score in rows]
         rows = self._query(sql, [match, -1, *params, limit])
         return [(int(i), float(score)) for i, score in rows]
+
+    def _only_user(self, user_id: str) -> bool:
+        """Every turn in the store is `user_id`'s (the usual one-user file): two index seeks."""
+        low, high = self._query("SELECT (SELECT min(user_id) FROM turns), (SELECT max(user_id) FROM turns)")[0]
+        return low == high == user_id
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
         """The terms found in more than max(floor, share × turns) turns of the store (any user).
