@@ -299,8 +299,10 @@ class Retriever:
             if kind in KINDS:
                 by_kind.setdefault(kind, {})[candidates.item_id(row)] = row
         out: dict[int, Hit] = {}
+        generation = self.store.derived_generation() if by_kind else ()  # read before loading: see _derived_hits
         for kind, rows in by_kind.items():
-            for item_id, hit in self._derived_hits(KINDS[kind], filters.user_id, list(rows), filters.as_of).items():
+            for item_id, hit in self._derived_hits(KINDS[kind], filters.user_id, list(rows), filters.as_of,
+                                                   generation).items():
                 ts = hit.timestamp.timestamp() if hit.timestamp else None
                 if filters.session_id is not None and hit.session_id != filters.session_id:
                     continue
@@ -311,13 +313,14 @@ class Retriever:
                 out[rows[item_id]] = hit
         return out
 
-    def _derived_hits(self, kind: Kind, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+    def _derived_hits(self, kind: Kind, user_id: str, ids: list[int], as_of: float | None,
+                      generation: tuple[int, ...]) -> dict[int, Hit]:
         """`kind.loader`, through a per-process cache of its hits that any change to a derived memory or deletion
-        of a turn (in any process: the counters of m007 and m009) empties. Each caller gets copies to mutate."""
+        of a turn (in any process: the counters of m007 and m009, `generation`, read by the caller before this
+        loads anything: what is loaded is at least that new) empties. Each caller gets copies to mutate."""
         if not kind.cacheable or as_of is not None or not self.config.derived_hit_cache:
             return kind.loader(self.store, user_id, ids, as_of)
-        with self._derived_lock:  # generation read before loading: what is loaded is at least that new
-            generation = self.store.derived_generation()
+        with self._derived_lock:
             if generation != self._derived_generation or len(self._derived) > self.config.derived_hit_cache:
                 self._derived.clear()
                 self._derived_generation = generation
