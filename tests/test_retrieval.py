@@ -515,3 +515,20 @@ def test_a_dense_search_keeps_blas_to_one_thread_and_gives_the_host_its_setting_
             assert blas_threads() and all(n == 1 for n in blas_threads())
         assert all(n == 1 for n in blas_threads())
     assert blas_threads() == before
+
+
+def test_an_embedder_change_says_why_the_first_recall_embeds_everything(db_path: Path,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    with Memory(db_path, config=Config(embedder="minilm-l6-v2-int8-dynamic")) as mem:
+        mem.add_turns([{"role": "user", "content": f"note {i} about the kayak", "session_id": "s"}
+                       for i in range(300)])
+        mem.index()
+        before = mem.stats()["vectors"]
+        assert before >= 300
+    with caplog.at_level(logging.WARNING, logger="episodic_memory.retrieve.indexer"), Memory(db_path) as mem:
+        assert mem.recall("kayak note 7")  # the default model: every turn is embedded again, first
+        assert mem.stats()["vectors"] >= 300 and mem.stats()["stale_vectors"] == {"minilm-l6-v2-int8-dynamic": before}
+    said = [r.getMessage() for r in caplog.records]
+    assert any("300 turns have no minilm-l6-v2-int8-fused vector" in m and "episodic reindex" in m for m in said)

@@ -6,6 +6,7 @@ check are looked at, by turn-id watermark).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 
@@ -13,6 +14,8 @@ from ..models.embedder import Embedder
 from ..store.facts import FactStore
 from ..store.sqlite import SQLiteStore
 from .retriever import embedding_text
+
+log = logging.getLogger(__name__)
 
 
 class Indexer:
@@ -26,6 +29,7 @@ class Indexer:
         self._checked_upto: dict[str, int] = {}   # model -> every turn id up to here has a vector
         self._facts_checked_upto: dict[str, int] = {}  # model -> every fact id up to here has a vector
         self._lock = threading.Lock()
+        self._warned: set[str] = set()  # models whose backlog was announced
 
     def embed_pending(self, progress: Callable[[int], None] | None = None) -> int:
         """Embed every stored turn that lacks a vector of the current model. Returns how many were embedded."""
@@ -42,6 +46,9 @@ class Indexer:
                 turns = [t for t in turns if t.id <= newest]
                 if not turns:
                     break
+                if not done and len(turns) == self.batch and model not in self._warned:
+                    self._warned.add(model)
+                    self._announce_backlog(model, turns[0].user_id)
                 previous = self.store.previous_turns([t.id for t in turns])
                 texts = [embedding_text(t, previous.get(t.id), self.context_chars, self.short_turn_chars) for t in turns]
                 vectors = embedder.embed(texts)
@@ -55,6 +62,14 @@ class Indexer:
             self._checked_upto[model] = newest
             done += self._embed_facts(embedder, progress)
         return done
+
+    def _announce_backlog(self, model: str, user_id: str) -> None:
+        """Many turns to embed at once: after an embedder change that is the whole store, so say why recall waits."""
+        others = {m: n for m, n in self.store.vector_counts(user_id).items() if m != model}
+        if others:
+            log.warning("%d turns have no %s vector (the store was embedded with %s): embedding them now; "
+                        "`episodic reindex` does this ahead of time and drops the old vectors",
+                        self.store.count_missing_vectors(model), model, ", ".join(sorted(others)))
 
     def _embed_facts(self, embedder: Embedder, progress: Callable[[int], None] | None) -> int:
         """Facts stored while no embedder was available (or under another model) get their vectors now."""
