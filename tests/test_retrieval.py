@@ -532,3 +532,38 @@ def test_an_embedder_change_says_why_the_first_recall_embeds_everything(db_path:
         assert mem.stats()["vectors"] >= 300 and mem.stats()["stale_vectors"] == {"minilm-l6-v2-int8-dynamic": before}
     said = [r.getMessage() for r in caplog.records]
     assert any("300 turns have no minilm-l6-v2-int8-fused vector" in m and "episodic reindex" in m for m in said)
+
+
+def test_first_reads_in_chunks_give_what_one_read_gives(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dense matrix and the turn heads are read a chunk at a time on a first sync (a big store's rows are not
+    all held as Python objects at once): the same rows, columns and hits as reading everything in one go."""
+    import numpy as np
+
+    from episodic_memory.store import heads as heads_module
+
+    with Memory(db_path, embedder=HashingEmbedder()) as mem:
+        for user in ("ann", "bob"):
+            mem.add_turns([{"role": "user", "content": f"{user} note {i} about kayaks and rivers",
+                            "session_id": f"{user}-s{i % 3}", "user_id": user} for i in range(11)])
+        mem.index()
+        ids = [i for (i,) in mem.store.db.execute("SELECT id FROM turns ORDER BY id")]
+        whole = mem.retriever.dense_index().sync("ann")
+        whole_heads = mem.store.turn_heads("ann", ids)
+        whole_hits = [(h.id, round(h.score, 6)) for h in mem.recall("kayak rivers", k=8, user_id="ann")]
+    monkeypatch.setattr(heads_module, "READ_CHUNK", 2)
+    with Memory(db_path, embedder=HashingEmbedder()) as mem:
+        dense = mem.retriever.dense_index()
+        dense.load_chunk = 3
+        reads = []
+        load = mem.store.load_vectors
+        monkeypatch.setattr(mem.store, "load_vectors", lambda *a, **k: reads.append(1) or load(*a, **k))
+        parts = dense.sync("ann")
+        assert len(reads) >= -(-len(parts) // 3) > 1  # really read in chunks (ceil(rows / 3) reads at least)
+        np.testing.assert_array_equal(parts.matrix, whole.matrix)
+        for column in ("item_ids", "kind_codes", "ts"):
+            np.testing.assert_array_equal(getattr(parts, column), getattr(whole, column))
+        assert parts.watermark == whole.watermark and len(parts) == len(whole)
+        heads = mem.store.turn_heads("ann", ids)
+        assert mem.store._heads.watermark == max(ids)  # read through to the newest turn, two at a time
+        assert heads.session_ids() == whole_heads.session_ids() and list(heads.seqs) == list(whole_heads.seqs)
+        assert [(h.id, round(h.score, 6)) for h in mem.recall("kayak rivers", k=8, user_id="ann")] == whole_hits

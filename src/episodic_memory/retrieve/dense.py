@@ -14,6 +14,7 @@ int4 × int8 kernels numpy lacks; see `_CoarseScan`.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,8 @@ import numpy as np
 from ..config import Config
 from ..store.sqlite import SQLiteStore
 from .kinds import KIND_CODES, KIND_NAMES
+
+VectorRow = tuple[int, str, int, str, float, bytes]  # (vector id, kind, item_id, session_id, ts, float32 bytes)
 
 
 @dataclass
@@ -44,26 +47,41 @@ class _UserMatrix:
     _capacity: int = 0
     _size: int = 0
 
-    def append(self, rows: list[tuple[int, str, int, str, float, bytes]]) -> None:
-        if not rows:
+    def append(self, rows: Sequence[VectorRow]) -> None:
+        self.extend([rows], len(rows))
+
+    def extend(self, chunks: Iterable[Sequence[VectorRow]], total: int) -> None:
+        """Append the rows of `chunks` (at most `total`, in id order). A first load reads a big store in chunks:
+        each chunk's vectors are copied straight into their place, and every column grows once."""
+        if total <= 0:
             return
-        new = np.frombuffer(b"".join(r[5] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
-        need = self._size + len(rows)
+        need = self._size + total
         if need > self._capacity:  # grow geometrically so appends stay amortised O(1)
             self._capacity = max(need, int(self._capacity * 1.5) + 1024)
             self.vectors = _grow(self.vectors, self._capacity, self._size)
-        self.vectors[self._size : need] = new
-        if self.coarse is not None:
-            self.coarse.append(new)
-        self.item_ids = np.concatenate([self.item_ids, np.fromiter((r[2] for r in rows), np.int64, len(rows))])
-        self.ts = np.concatenate([self.ts, np.fromiter((r[4] or 0.0 for r in rows), np.float64, len(rows))])
-        self.kind_codes = np.concatenate(
-            [self.kind_codes, np.fromiter((KIND_CODES[r[1]] for r in rows), np.int64, len(rows))])
-        code = self.code
-        self.session_codes = np.concatenate(
-            [self.session_codes, np.fromiter((code(r[3]) for r in rows), np.int64)])
-        self._size = need
-        self.watermark = rows[-1][0]
+        item_ids, ts = np.empty(total, np.int64), np.empty(total, np.float64)
+        kind_codes, session_codes = np.empty(total, np.int64), np.empty(total, np.int64)
+        code, n, watermark = self.code, 0, self.watermark
+        for rows in chunks:  # rows past `_size` stay invisible to searches until the columns below are in place
+            rows = rows[: total - n]
+            if not rows:
+                break
+            k = len(rows)
+            block = np.frombuffer(b"".join(r[5] for r in rows), dtype=np.float32).reshape(k, self.dim)
+            self.vectors[self._size + n : self._size + n + k] = block
+            if self.coarse is not None:
+                self.coarse.append(block)
+            item_ids[n : n + k] = np.fromiter((r[2] for r in rows), np.int64, k)
+            ts[n : n + k] = np.fromiter((r[4] or 0.0 for r in rows), np.float64, k)
+            kind_codes[n : n + k] = np.fromiter((KIND_CODES[r[1]] for r in rows), np.int64, k)
+            session_codes[n : n + k] = np.fromiter((code(r[3]) for r in rows), np.int64, k)
+            n, watermark = n + k, rows[-1][0]
+        self.item_ids = np.concatenate([self.item_ids, item_ids[:n]])
+        self.ts = np.concatenate([self.ts, ts[:n]])
+        self.kind_codes = np.concatenate([self.kind_codes, kind_codes[:n]])
+        self.session_codes = np.concatenate([self.session_codes, session_codes[:n]])
+        self._size += n
+        self.watermark = watermark
 
     def reduce(self, dims: int, block: int, threads: int, sample: int = 20_000, seed: int = 0) -> None:
         """Fit the principal directions on a sample of the rows and code every row on them (`_CoarseScan`)."""
@@ -280,6 +298,7 @@ class DenseIndex:
         self.coarse_factor = cfg.dense_coarse_factor    # rows scored exactly: this many times the limit
         self.coarse_block = cfg.dense_coarse_block      # rows per frozen 4-bit block (see `_CoarseScan`)
         self.coarse_threads = cfg.dense_coarse_threads  # onnxruntime threads per block scan
+        self.load_chunk = 32_768                         # vectors read from the store per query when syncing
         self._users: dict[str, _UserMatrix] = {}
         self._lock = threading.Lock()
 
@@ -291,10 +310,21 @@ class DenseIndex:
                 m = _UserMatrix(self.dim, vectors=np.zeros((0, self.dim), np.float32), generation=generation)
                 self._users[user_id] = m
             if newest > m.watermark:
-                m.append(self.store.load_vectors(user_id, self.model_id, m.watermark))
+                m.extend(self._chunks(user_id, m.watermark, newest),
+                         self.store.count_vectors(user_id, self.model_id, m.watermark, newest))
             if m.basis is None and self.coarse_dims < self.dim and len(m) >= self.coarse_above:
                 m.reduce(self.coarse_dims, self.coarse_block, self.coarse_threads)
             return m
+
+    def _chunks(self, user_id: str, after: int, upto: int) -> Iterator[list[VectorRow]]:
+        """A user's vectors with after < id ≤ upto, read `load_chunk` at a time (a million at once held ~3 GB of
+        Python objects and copies before the matrix had them)."""
+        while after < upto:
+            rows = self.store.load_vectors(user_id, self.model_id, after, upto, self.load_chunk)
+            if not rows:
+                return
+            yield rows
+            after = rows[-1][0]
 
     def search(self, user_id: str, query: np.ndarray, limit: int, **options: Any) -> list[DenseHit]:
         """`search_arrays` as one `DenseHit` per item."""

@@ -15,8 +15,9 @@ import numpy as np
 
 # (turn ids) -> rows of (id, session_id, seq, speaker, ts, user_id) for those of them that exist
 HeadReader = Callable[[list[int]], Sequence[tuple[int, str, int, str | None, float, str]]]
-# (turn id) -> the same rows for every turn with a larger id, in id order
-NewerHeadReader = Callable[[int], Sequence[tuple[int, str, int, str | None, float, str]]]
+# (turn id, limit) -> the same rows for the first `limit` turns with a larger id, in id order
+NewerHeadReader = Callable[[int, int], Sequence[tuple[int, str, int, str | None, float, str]]]
+READ_CHUNK = 32_768  # turns per read_newer call
 
 
 @dataclass
@@ -67,14 +68,16 @@ class HeadTable:
     def lookup(self, user_id: str, ids: np.ndarray, read: HeadReader, read_newer: NewerHeadReader | None = None
                ) -> HeadColumns:
         """The heads of `ids` that exist and belong to `user_id`. With `read_newer`, every turn past the newest
-        held is read in one go (so a turn not held is one that no longer exists); without, the ones not held yet
-        are read by id through `read`."""
+        held is read, a chunk at a time (so a turn not held is one that no longer exists); without, the ones not
+        held yet are read by id through `read`."""
         ids = np.asarray(ids, np.int64)
-        if read_newer is not None and ids.size and ids.max() > self.watermark:
-            rows = read_newer(self.watermark)
+        while read_newer is not None and ids.size and ids.max() > self.watermark:
+            rows = read_newer(self.watermark, READ_CHUNK)  # in chunks: a first read at 1M turns held ~1 GB at once
             self._fill(rows)
             if rows:
                 self.watermark = max(self.watermark, rows[-1][0])
+            if len(rows) < READ_CHUNK:
+                break
         if ids.size and ids.max() >= len(self._user):
             self._grow(int(ids.max()) + 1)
         missing = ids[(self._user[ids] < 0) & (ids > self.watermark)] if ids.size else ids

@@ -258,9 +258,9 @@ class SQLiteStore:
         return tuple(v for _, v in self._query(
             "SELECT key, value FROM store_meta WHERE key IN ('derived_changes', 'turn_deletions') ORDER BY key"))
 
-    def _read_newer_heads(self, after: int) -> list[tuple[int, str, int, str | None, float, str]]:
-        return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > ? ORDER BY id",
-                           (after,))
+    def _read_newer_heads(self, after: int, limit: int) -> list[tuple[int, str, int, str | None, float, str]]:
+        return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > ? ORDER BY id "
+                           "LIMIT ?", (after, limit))
 
     def _read_heads(self, ids: list[int]) -> list[tuple[int, str, int, str | None, float, str]]:
         return self._query_in("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id IN ({marks})", ids)
@@ -383,13 +383,21 @@ class SQLiteStore:
         generation = self._query("SELECT value FROM store_meta WHERE key = 'vector_deletions'")[0][0]
         return newest, generation
 
-    def load_vectors(self, user_id: str, model: str, after_id: int = 0) -> list[tuple[int, str, int, str, float, bytes]]:
-        """(vector id, kind, item_id, session_id, ts, bytes) of a user's vectors newer than `after_id`."""
+    def load_vectors(self, user_id: str, model: str, after_id: int = 0, upto_id: int | None = None,
+                     limit: int = -1) -> list[tuple[int, str, int, str, float, bytes]]:
+        """(vector id, kind, item_id, session_id, ts, bytes) of a user's vectors with after_id < id ≤ upto_id, in id
+        order, at most `limit` of them (−1: all)."""
         return self._query(
             "SELECT id, kind, item_id, session_id, ts, vec FROM vectors WHERE user_id = ? AND model = ? AND id > ? "
-            "ORDER BY id",
-            (user_id, model, after_id),
+            "AND id <= ? ORDER BY id LIMIT ?",
+            (user_id, model, after_id, upto_id if upto_id is not None else 2**63 - 1, limit),
         )
+
+    def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
+        """How many vectors `load_vectors` has between the two ids (an index range count)."""
+        return self._query(
+            "SELECT count(*) FROM vectors WHERE user_id = ? AND model = ? AND id > ? AND id <= ?",
+            (user_id, model, after_id, upto_id))[0][0]
 
     def vector_counts(self, user_id: str) -> dict[str, int]:
         return dict(self._query("SELECT model, count(*) FROM vectors WHERE user_id = ? GROUP BY model", (user_id,)))
