@@ -45,9 +45,9 @@ class HeadTable:
     def __init__(self) -> None:
         self.session_names: list[str] = []
         self.speaker_names: list[str] = []
-        self._session_codes: dict[str, int] = {}
-        self._speaker_codes: dict[str, int] = {}
-        self._user_codes: dict[str, int] = {}
+        self._session_codes: dict[str | None, int] = {}
+        self._speaker_codes: dict[str | None, int] = {}
+        self._user_codes: dict[str | None, int] = {}
         self._user = np.full(0, -1, np.int32)       # −1: not loaded (or no such turn)
         self._session = np.zeros(0, np.int32)
         self._seq = np.zeros(0, np.int64)
@@ -105,17 +105,19 @@ class HeadTable:
         if at.max() >= len(self._user):
             self._grow(int(at.max()) + 1)
         self.loaded += int(np.count_nonzero(self._user[at] < 0))
-        self._user[at] = [_code(self._user_codes, None, u) for u in users]
-        self._session[at] = [_code(self._session_codes, self.session_names, s) for s in sessions]
+        self._user[at] = _codes(self._user_codes, None, users)
+        self._session[at] = _codes(self._session_codes, self.session_names, sessions)
         self._seq[at] = seqs
-        self._speaker[at] = [-1 if s is None else _code(self._speaker_codes, self.speaker_names, s) for s in speakers]
+        self._speaker[at] = _codes(self._speaker_codes, self.speaker_names, speakers)
         self._ts[at] = ts
 
 
-def _code(codes: dict[str, int], names: list[str] | None, name: str) -> int:
-    code = codes.get(name)
-    if code is None:
-        code = codes[name] = len(codes)
-        if names is not None:
-            names.append(name)
-    return code
+def _codes(codes: dict[str | None, int], names: list[str] | None, values: Sequence[str | None]) -> list[int]:
+    """The code of each value (−1 for None), new values given the next codes (and appended to `names`)."""
+    for name in dict.fromkeys(values):  # each distinct value once, in order of appearance
+        if name is not None and name not in codes:
+            codes[name] = len(codes)
+            if names is not None:
+                names.append(name)
+    get = codes.get
+    return [get(v, -1) for v in values]
