@@ -25,6 +25,7 @@ from ..store.sqlite import SQLiteStore
 from .kinds import KIND_CODES, KIND_NAMES
 
 VectorRow = tuple[int, str, int, str, float, bytes]  # (vector id, kind, item_id, session_id, ts, float32 bytes)
+LOAD_CHUNK = 32_768  # vectors read from the store per query when a matrix syncs
 
 
 @dataclass
@@ -32,7 +33,6 @@ class _UserMatrix:
     dim: int
     vectors: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     kind_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # kinds.KIND_CODES
-
     item_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     session_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     codes: dict[str | None, int] = field(default_factory=dict)  # session names -> small ints
@@ -298,7 +298,7 @@ class DenseIndex:
         self.coarse_factor = cfg.dense_coarse_factor    # rows scored exactly: this many times the limit
         self.coarse_block = cfg.dense_coarse_block      # rows per frozen 4-bit block (see `_CoarseScan`)
         self.coarse_threads = cfg.dense_coarse_threads  # onnxruntime threads per block scan
-        self.load_chunk = 32_768                         # vectors read from the store per query when syncing
+        self.load_chunk = LOAD_CHUNK
         self._users: dict[str, _UserMatrix] = {}
         self._lock = threading.Lock()
 
