@@ -11,7 +11,7 @@ import importlib.util
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
@@ -347,7 +347,7 @@ def dynamic_int8_embedder(threads: int = 2) -> OnnxEmbedder:
     return _int8_embedder(int8_compute_model, INT8_MODEL_ID, threads)
 
 
-def _int8_embedder(convert: Any, model_id: str, threads: int) -> OnnxEmbedder:
+def _int8_embedder(convert: Callable[[Path], Path], model_id: str, threads: int) -> OnnxEmbedder:
     """One text per run: activations are quantised over the whole input, so in a batch a text's vector would depend
     on its neighbours; alone it does not, and these models run as fast one at a time as in batches. One lane per
     thread: single texts are too small to share out inside a product, so whole texts run side by side."""

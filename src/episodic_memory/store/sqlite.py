@@ -297,8 +297,7 @@ class SQLiteStore:
         # lookup per match (tens of thousands at 1M turns). Filters are applied after, so take a generous slice
         # and fall back to ranking every match when the filters ate too much of it.
         sql = (
-            "SELECT t.id, f.score FROM (SELECT rowid, -bm25(turns_fts, 1.0, 0.5) AS score "
-            "FROM turns_fts WHERE turns_fts MATCH ? ORDER BY score DESC LIMIT ?) f "
+            f"SELECT t.id, f.score FROM ({ranked} ORDER BY score DESC LIMIT ?) f "
             f"JOIN turns t ON t.id = f.rowid WHERE {' AND '.join(where)} ORDER BY f.score DESC LIMIT ?"
         )
         for slice_size in (limit, limit * 8):  # one user's store: the first slice is the answer
