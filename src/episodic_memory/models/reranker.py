@@ -10,13 +10,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from episodic_memory.models.embedder import (
     _OFF_SPECS,
     OnnxTextModel,
+    _Lane,
     encode_feeds,
     resolve_spec,
 )
@@ -59,7 +60,7 @@ class OnnxCrossEncoder(OnnxTextModel):
         passages = list(passages)
         return self._in_length_order([(query, p) for p in passages], passages, self._score_batch, ())
 
-    def _score_batch(self, pairs: list[tuple[str, str]], lane: Any = None) -> np.ndarray:
+    def _score_batch(self, pairs: list[tuple[str, str]], lane: _Lane | None = None) -> np.ndarray:
         session, tokenizer = lane or (self._session, self._tokenizer)
         feeds, _ = encode_feeds(tokenizer, pairs, self._input_names)
         logits = np.asarray(session.run([self._output], feeds)[0], dtype=np.float32)
