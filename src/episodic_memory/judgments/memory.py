@@ -28,7 +28,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from ..capture.recorder import to_epoch
 from ..config import DEFAULT_USER, MEMORY_PATH, Config
 from ..memory import Memory
 from ..models.embedder import Embedder
@@ -36,6 +35,7 @@ from ..retrieve.fts import fts_query
 from ..retrieve.query import classify
 from ..store.judgments import JudgmentRow, JudgmentStore, VerdictRow
 from ..store.records import to_datetime
+from ..util import to_epoch
 from .embedding import as_embedder, judgment_embedding_text
 from .utility import rank_score, utility
 
