@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..cli import EXIT_BAD_INPUT, db_option, dump, open_memory
 from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
+from ._common import EXIT_BAD_INPUT, db_option, dump, open_memory
 
 console = Console(soft_wrap=True)  # long judgments stay on one line (greppable)
 
