@@ -71,7 +71,8 @@ def utility(verdicts: Iterable[VerdictLike], config: Config, now: float) -> floa
     """A judgment's utility in [0, 1] as `config` counts it (`utility_mode`, prior, half-life)."""
     if config.utility_mode == "plain":
         return plain_utility(verdicts)
-    return smoothed_utility(verdicts, now, tuple(config.utility_prior), config.utility_half_life_days)
+    a, b = config.utility_prior  # a pair even when a list was assigned to the config after validation
+    return smoothed_utility(verdicts, now, (a, b), config.utility_half_life_days)
 
 
 def rank_score(similarity: float, utility_score: float, weight: float) -> float:
