@@ -28,9 +28,12 @@ DAY = 86_400.0
 MODES = ("smoothed", "plain")
 
 
-class VerdictLike(Protocol):
-    adopted: bool
-    ts: float
+class VerdictLike(Protocol):  # read-only: a frozen VerdictRow will do
+    @property
+    def adopted(self) -> bool: ...
+
+    @property
+    def ts(self) -> float: ...
 
 
 def verdict_weight(ts: float, now: float, half_life_days: float) -> float:
