@@ -42,7 +42,8 @@ def group_loops(loops: list[threads.Loop]) -> list[tuple[int | None, str, list[t
         groups.setdefault(key, []).append(lp)
         if key is not None:
             names[key] = lp.workstream or ""
-    order = sorted((k for k in groups if k is not None), key=lambda k: -max(lp.created_at for lp in groups[k]))
+    order: list[int | None] = sorted((k for k in groups if k is not None),
+                                     key=lambda k: -max(lp.created_at for lp in groups[k]))
     if None in groups:
         order.append(None)
     return [(k, names[k], groups[k]) for k in order]
