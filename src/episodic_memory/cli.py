@@ -6,7 +6,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import click
 from rich.markup import escape
@@ -74,7 +74,7 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
             raise click.BadParameter(f"{path}: no such file", param_hint="FILES")
     mem = open_memory(ctx, db, user_id)
     started = time.perf_counter()
-    totals = {"turns": 0, "skipped": 0, "sessions": set(), "bad": 0}
+    totals: _Totals = {"turns": 0, "skipped": 0, "sessions": set(), "bad": 0}
     failed = False
     stdin_text = sys.stdin.read() if "-" in files else None
     for path in files:
@@ -100,7 +100,14 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
         ctx.exit(EXIT_BAD_INPUT)
 
 
-def _store_file(mem: Memory, parsed: ParsedFile, totals: dict[str, Any], batch: int = 256) -> None:
+class _Totals(TypedDict):
+    turns: int
+    skipped: int
+    sessions: set[tuple[str, str]]  # (user, session)
+    bad: int
+
+
+def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 256) -> None:
     fresh = mem.unseen_turns(parsed.turns)
     totals["skipped"] += len(parsed.turns) - len(fresh)
     show = console.is_terminal and len(fresh) > batch

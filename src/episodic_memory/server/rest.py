@@ -220,7 +220,7 @@ def create_app(
         lifespan=lifespan,
     )
     limit = max_body_bytes if max_body_bytes is not None else mem_config.server_max_body_bytes
-    app.add_middleware(BodyLimit, max_bytes=limit)  # type: ignore[arg-type]
+    app.add_middleware(BodyLimit, max_bytes=limit)
     app.state.pool, app.state.consolidator, app.state.tokens = pool, consolidator, tokens
     app.state.user_id = user_id
     @app.exception_handler(ValueError)
