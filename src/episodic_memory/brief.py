@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.markup import escape
 
 from .store import threads
-from .store.records import to_datetime
+from .util import to_iso
 
 if TYPE_CHECKING:
     from .memory import Memory
@@ -42,7 +42,8 @@ def group_loops(loops: list[threads.Loop]) -> list[tuple[int | None, str, list[t
         groups.setdefault(key, []).append(lp)
         if key is not None:
             names[key] = lp.workstream or ""
-    order = sorted((k for k in groups if k is not None), key=lambda k: -max(lp.created_at for lp in groups[k]))
+    order: list[int | None] = sorted((k for k in groups if k is not None),
+                                     key=lambda k: -max(lp.created_at for lp in groups[k]))
     if None in groups:
         order.append(None)
     return [(k, names[k], groups[k]) for k in order]
@@ -64,7 +65,7 @@ class Brief:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "user_id": self.user_id, "hours": self.hours, "since": _iso(self.since), "until": _iso(self.until),
+            "user_id": self.user_id, "hours": self.hours, "since": to_iso(self.since), "until": to_iso(self.until),
             "sessions": [dict(s) for s in self.sessions], "decisions": [dict(d) for d in self.decisions],
             "corrections": [dict(c) for c in self.corrections],
             "open_loops": [lp.to_dict() for lp in self.open_loops],
@@ -126,8 +127,3 @@ def build_brief(memory: Memory, hours: float = 24, user_id: str | None = None, n
         workstreams=threads.workstreams(store, uid, active_since=until - cfg.workstream_active_days * 86_400,
                                         limit=limit),
     )
-
-
-def _iso(epoch: float | None) -> str | None:
-    dt = to_datetime(epoch)
-    return dt.isoformat() if dt else None

@@ -2,59 +2,26 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypedDict
 
 import click
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import __version__
-from .brief import ago
-from .config import DEFAULT_USER, default_db_path
+from .commands._common import EXIT_BAD_INPUT, age, console, db_option, dump, open_memory
+from .commands.facts import entities, facts, history, profile
+from .commands.judge import judge
+from .commands.server import mcp_command, serve, token
+from .commands.threads import brief, loop, loops, print_loops, workstreams
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
 from .retrieve.hit import Hit
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-EXIT_BAD_INPUT = 1
-
-console = Console()
-
-
-def db_option(fn: F) -> F:
-    """`--db` and `--user` on every command (they may also be given before the command)."""
-    fn = click.option("--user", "user_id", default=None, metavar="ID",
-                      help=f"Whose memories (default: {DEFAULT_USER!r}).")(fn)
-    return click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
-                        help="The memory file (default: $EPISODIC_DB or the user data directory).")(fn)
-
-
-def open_memory(ctx: click.Context, db: str | None, user_id: str | None) -> Memory:
-    root = ctx.find_root().params
-    path = db or root.get("db") or str(default_db_path())
-    user = user_id or root.get("user_id") or DEFAULT_USER
-    mem = Memory(path, user_id=user)
-    ctx.call_on_close(mem.close)
-    return mem
-
-
-def dump(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-
-
-def age(ts: datetime | None, now: datetime | None = None) -> str:
-    """'just now', '5m ago', '3h ago', '2d ago', '4mo ago', '2y ago'."""
-    return ago(None if ts is None else ts.timestamp(), None if now is None else now.timestamp())
 
 
 def print_hits(hits: list[Hit]) -> None:
@@ -107,7 +74,7 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
             raise click.BadParameter(f"{path}: no such file", param_hint="FILES")
     mem = open_memory(ctx, db, user_id)
     started = time.perf_counter()
-    totals = {"turns": 0, "skipped": 0, "sessions": set(), "bad": 0}
+    totals: _Totals = {"turns": 0, "skipped": 0, "sessions": set(), "bad": 0}
     failed = False
     stdin_text = sys.stdin.read() if "-" in files else None
     for path in files:
@@ -133,7 +100,14 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
         ctx.exit(EXIT_BAD_INPUT)
 
 
-def _store_file(mem: Memory, parsed: ParsedFile, totals: dict[str, Any], batch: int = 256) -> None:
+class _Totals(TypedDict):
+    turns: int
+    skipped: int
+    sessions: set[tuple[str, str]]  # (user, session)
+    bad: int
+
+
+def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 256) -> None:
     fresh = mem.unseen_turns(parsed.turns)
     totals["skipped"] += len(parsed.turns) - len(fresh)
     show = console.is_terminal and len(fresh) > batch
@@ -287,28 +261,18 @@ def demo(db: str | None, queries: tuple[str, ...]) -> None:
                 console.print(f"[bold]recall[/bold] {escape(query)}")
                 print_hits(mem.recall(query, k=3))
                 console.print()
-            from .commands.threads import print_loops
-
             console.print("[bold]Where were we?[/bold] (episodic loops)")
             print_loops(mem)
 
-
-from .commands.server import mcp_command, serve, token  # noqa: E402
 
 main.add_command(mcp_command)
 main.add_command(serve)
 main.add_command(token)
 
-from .commands.judge import judge  # noqa: E402
-
 main.add_command(judge)
-
-from .commands.facts import entities, facts, history, profile  # noqa: E402
 
 for command in (facts, history, entities, profile):
     main.add_command(command)
-
-from .commands.threads import brief, loop, loops, workstreams  # noqa: E402
 
 for command in (loops, workstreams, loop, brief):
     main.add_command(command)

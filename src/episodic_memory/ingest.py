@@ -10,7 +10,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .capture.recorder import to_epoch
+from .util import to_epoch
 
 SAMPLE_NAME = "sample_conversation.jsonl"
 

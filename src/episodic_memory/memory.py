@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from . import llm
 from .brief import Brief, build_brief
 from .capture.journal import Journal
-from .capture.recorder import NewTurn, Recorder, RecoveryReport, to_epoch
+from .capture.recorder import NewTurn, Recorder, RecoveryReport
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
 from .consolidate.facts import profile_text
@@ -28,6 +28,7 @@ from .store.facts import Entity, Fact, FactStore
 from .store.records import SessionInfo, StoredTurn
 from .store.sqlite import SQLiteStore
 from .store.threads import Episode, Loop, Workstream
+from .util import to_epoch
 
 if TYPE_CHECKING:
     from .judgments.memory import JudgmentMemory

@@ -17,7 +17,6 @@ import uuid
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 
 from filelock import FileLock
@@ -163,29 +162,3 @@ class _Both:
         finally:
             self.first.__exit__(None, None, None)
 
-
-def to_epoch(value: datetime | str | float | int | None, field_name: str = "timestamp") -> float:
-    """A turn's event time as UTC epoch seconds. Naive datetimes and ISO strings are taken as UTC."""
-    if value is None:
-        return time.time()
-    if isinstance(value, bool):
-        raise TypeError(f"{field_name}: expected a datetime or ISO-8601 string, got a boolean")
-    if isinstance(value, int | float):
-        try:  # the same range every later step can turn back into a date (years 1 to 9999), never NaN
-            datetime.fromtimestamp(value, tz=timezone.utc)
-        except (ValueError, OverflowError, OSError):
-            raise ValueError(f"{field_name}: {value!r} is not a time in seconds since 1970 (years 1–9999)") from None
-        return float(value)
-    if isinstance(value, str):
-        text = value.strip()
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        try:
-            value = datetime.fromisoformat(text)
-        except ValueError:
-            raise ValueError(f"{field_name}: {value!r} is not an ISO-8601 date-time") from None
-    if isinstance(value, datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=timezone.utc)
-        return value.timestamp()
-    raise TypeError(f"{field_name}: expected a datetime or ISO-8601 string, got {type(value).__name__}")

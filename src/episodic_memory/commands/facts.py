@@ -6,10 +6,10 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from ..cli import age, console, db_option, dump, open_memory
 from ..consolidate.fact_types import FACT_TYPES
 from ..store.facts import Fact
 from ..store.records import to_datetime
+from ._common import age, console, db_option, dump, open_memory
 
 
 def _line(fact: Fact) -> str:

@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..cli import EXIT_BAD_INPUT, db_option, dump, open_memory
 from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
+from ._common import EXIT_BAD_INPUT, db_option, dump, open_memory
 
 console = Console(soft_wrap=True)  # long judgments stay on one line (greppable)
 
@@ -159,8 +159,8 @@ def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility:
     judgments = _judgments(ctx, db, user_id)
     to_file = out not in (None, "-")
     if as_json:
-        triples = [t.to_dict() for t in judgments.iter_triples(min_utility)]
-        text = json.dumps(triples, indent=2, ensure_ascii=False)
+        dicts = [t.to_dict() for t in judgments.iter_triples(min_utility)]
+        text = json.dumps(dicts, indent=2, ensure_ascii=False)
         if to_file:
             with open(out, "w", encoding="utf-8") as f:  # type: ignore[arg-type]
                 f.write(text + "\n")

@@ -6,9 +6,9 @@ import click
 from rich.markup import escape
 
 from ..brief import ago, group_loops
-from ..cli import EXIT_BAD_INPUT, console, db_option, dump, open_memory
 from ..memory import Memory
 from ..store.threads import LOOP_STATUSES, Loop, Workstream
+from ._common import EXIT_BAD_INPUT, console, db_option, dump, open_memory
 
 
 def _header(name: str, ws: Workstream | None) -> str:

@@ -86,7 +86,7 @@ _ASSISTANT_ROLES = {"assistant", "system", "tool", "function", "model"}
 
 
 def sentences(text: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for line in text.splitlines():
         line = line.strip().lstrip("-•*·>").strip()
         out.extend(s.strip() for s in _SENTENCE.split(line) if s.strip())

@@ -37,8 +37,8 @@ def resolve_when(text: str, said_at: datetime, *, future: bool | None = None) ->
         if m.group(1).lower() == "may" and not re.search(r"\bmay\s+\d", lowered):
             continue
         return _nearest_date(day0, MONTHS[m.group(1).lower()], int(m.group(2)), future)
-    if m := _WEEKDAY.search(text):
-        which, weekday = (m.group(1) or "").lower(), WEEKDAYS[m.group(2).lower()]
+    if weekday_match := _WEEKDAY.search(text):
+        which, weekday = (weekday_match.group(1) or "").lower(), WEEKDAYS[weekday_match.group(2).lower()]
         this_week = day0 + timedelta(days=weekday - day0.weekday())   # that weekday in the current Mon–Sun week
         if this_week == day0 and which == "this":
             return day0
@@ -50,9 +50,9 @@ def resolve_when(text: str, said_at: datetime, *, future: bool | None = None) ->
         if forward:
             return this_week if this_week > day0 else this_week + timedelta(days=7)
         return this_week if this_week < day0 else this_week - timedelta(days=7)
-    if m := _IN_N.search(text):
-        n = int(m.group(1)) if m.group(1).isdigit() else _NUMBERS[m.group(1).lower()]
-        return day0 + timedelta(days=n * {"day": 1, "week": 7, "month": 30}[m.group(2).lower()])
+    if in_n := _IN_N.search(text):
+        n = int(in_n.group(1)) if in_n.group(1).isdigit() else _NUMBERS[in_n.group(1).lower()]
+        return day0 + timedelta(days=n * {"day": 1, "week": 7, "month": 30}[in_n.group(2).lower()])
     for phrase, days in _RELATIVE.items():
         if re.search(rf"\b{phrase}\b", lowered):
             return day0 + timedelta(days=days)

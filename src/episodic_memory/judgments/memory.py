@@ -28,14 +28,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from ..capture.recorder import to_epoch
 from ..config import DEFAULT_USER, MEMORY_PATH, Config
 from ..memory import Memory
 from ..models.embedder import Embedder
 from ..retrieve.fts import fts_query
+from ..retrieve.fusion import reciprocal_rank_fusion
 from ..retrieve.query import classify
 from ..store.judgments import JudgmentRow, JudgmentStore, VerdictRow
 from ..store.records import to_datetime
+from ..util import to_epoch
 from .embedding import as_embedder, judgment_embedding_text
 from .utility import rank_score, utility
 
@@ -266,32 +267,28 @@ class JudgmentMemory:
         cfg = self.config
         pool = max(top_k, cfg.candidate_pool)
         w_bm25, w_dense = cfg.leg_weights.get(classify(query), (1.0, 1.0))
-        ranks: dict[int, dict[str, int]] = {}
         cosines: dict[int, float] = {}
-        legs: dict[str, float] = {}
+        legs: list[tuple[list[int], float]] = []  # (judgment ids best first, weight) of each leg that ran
 
         match = fts_query(query)
         if match is not None:
             bm25 = self.rows.search_bm25(match, self.user_id, limit=pool, domain=domain)
-            for rank, (jid, _) in enumerate(bm25, 1):
-                ranks.setdefault(jid, {})["bm25"] = rank
-            legs["bm25"] = w_bm25
+            legs.append(([jid for jid, _ in bm25], w_bm25))
         dense = self._dense_hits(query, pool, domain)
         if dense is not None:
-            for rank, (jid, cos) in enumerate(dense, 1):
-                ranks.setdefault(jid, {})["dense"] = rank
-                cosines[jid] = cos
-            legs["dense"] = w_dense
-        if not ranks:
+            cosines = dict(dense)
+            legs.append(([jid for jid, _ in dense], w_dense))
+        if not any(ids for ids, _ in legs):
             return []
 
-        rows = self.rows.by_ids(self.user_id, list(ranks))
+        fusion = reciprocal_rank_fusion(legs, cfg.rrf_k)
+        similarities = dict(zip(fusion.keys.tolist(), fusion.scores.tolist(), strict=True))
+        rows = self.rows.by_ids(self.user_id, list(similarities))
         verdicts = self.rows.verdicts(list(rows))
-        best = sum(w / (cfg.rrf_k + 1) for w in legs.values())
         now = time.time()
         results = []
         for jid, row in rows.items():
-            similarity = sum(legs[leg] / (cfg.rrf_k + rank) for leg, rank in ranks[jid].items()) / best
+            similarity = similarities[jid]
             if similarity < min_score:
                 continue
             o = outcome(verdicts[jid], cfg, now)

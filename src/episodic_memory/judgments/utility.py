@@ -28,9 +28,12 @@ DAY = 86_400.0
 MODES = ("smoothed", "plain")
 
 
-class VerdictLike(Protocol):
-    adopted: bool
-    ts: float
+class VerdictLike(Protocol):  # read-only: a frozen VerdictRow will do
+    @property
+    def adopted(self) -> bool: ...
+
+    @property
+    def ts(self) -> float: ...
 
 
 def verdict_weight(ts: float, now: float, half_life_days: float) -> float:
@@ -71,7 +74,8 @@ def utility(verdicts: Iterable[VerdictLike], config: Config, now: float) -> floa
     """A judgment's utility in [0, 1] as `config` counts it (`utility_mode`, prior, half-life)."""
     if config.utility_mode == "plain":
         return plain_utility(verdicts)
-    return smoothed_utility(verdicts, now, tuple(config.utility_prior), config.utility_half_life_days)
+    a, b = config.utility_prior  # a pair even when a list was assigned to the config after validation
+    return smoothed_utility(verdicts, now, (a, b), config.utility_half_life_days)
 
 
 def rank_score(similarity: float, utility_score: float, weight: float) -> float:

@@ -39,10 +39,14 @@ class ModelUnavailableError(RuntimeError):
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Turns texts into L2-normalised float32 vectors."""
+    """Turns texts into L2-normalised float32 vectors. `model_id` and `dim` are only read (a plain attribute or a
+    property will do)."""
 
-    model_id: str
-    dim: int
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed many texts: float32 ``(n, dim)``, rows L2-normalised."""

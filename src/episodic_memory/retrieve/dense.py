@@ -375,16 +375,17 @@ class DenseIndex:
             allowed = _and(allowed, m.ts >= since)
         if until is not None:
             allowed = _and(allowed, m.ts <= until)
-        centrality = None
+        centrality = mean = None
         if center > 0:
             with self._lock:
                 centrality = m.centralities()
+                mean = m.mean  # the mean those centralities were taken against
         shortlist = limit * self.coarse_factor
         if m.coarse is not None and len(m) > shortlist:
             if allowed is not None and np.count_nonzero(allowed) <= shortlist:
                 rows = np.flatnonzero(allowed)  # few rows pass the filters (a session, say): all scored exactly
             else:
-                ranking_query = query if centrality is None else query - center * m.mean  # see the docstring
+                ranking_query = query if mean is None else query - center * mean  # see the docstring
                 coarse = m.coarse.scores(ranking_query, len(m))
                 if allowed is not None:
                     coarse[~allowed] = -np.inf

@@ -6,6 +6,7 @@ from ..consolidate.gate import previously
 from ..store.facts import FactStore
 from ..store.records import to_datetime
 from ..store.sqlite import SQLiteStore
+from ..util import to_iso
 from .hit import Hit
 from .kinds import register_kind
 
@@ -32,7 +33,7 @@ def load_fact_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: floa
             session_id=fact.session_id, source_ids=[sources[i] for i in fact.source_ids if i in sources],
             user_id=user_id,
             details={"type": fact.type, "route": fact.route, "recurrence": fact.recurrence,
-                     "event_time": (to_datetime(fact.event_ts) or to_datetime(fact.created_at)).isoformat(),
+                     "event_time": to_iso(fact.event_ts if fact.event_ts is not None else fact.created_at),
                      "entities": fact.entities, "supersedes": fact.supersedes,
                      "source_turns": list(fact.source_ids)},
         )

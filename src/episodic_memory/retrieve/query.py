@@ -125,8 +125,8 @@ def time_range(text: str, now: datetime | None = None) -> tuple[float, float] | 
                 y = now.year if month < now.month else now.year - 1
                 span = _month_range(y, month)
             break
-        if span is None and (y := _YEAR.search(text)):
-            year = int(y.group(1))
+        if span is None and (year_match := _YEAR.search(text)):
+            year = int(year_match.group(1))
             span = (datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc))
     return None if span is None else (span[0].timestamp(), span[1].timestamp())
 

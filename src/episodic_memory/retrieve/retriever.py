@@ -33,6 +33,7 @@ from ..store.records import StoredTurn, to_datetime
 from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
 from .fts import any_of, fts_query
+from .fusion import reciprocal_rank_fusion
 from .hit import Hit
 from .kinds import CODES, KIND_CODES, KIND_NAMES, KINDS, Kind
 from .query import QueryInfo, analyze, strip_names
@@ -92,27 +93,16 @@ class _Candidates:
     def fuse(cls, legs: list[tuple[str, float, np.ndarray, np.ndarray | None]], rrf_k: float, best: float
              ) -> _Candidates:
         """legs: (name, weight, keys best first, similarities or None)."""
-        all_keys = np.concatenate([keys for _, _, keys, _ in legs])
-        unique, first, inverse = np.unique(all_keys, return_index=True, return_inverse=True)
-        order = np.argsort(first, kind="stable")            # distinct keys in order of first appearance
-        row_of = np.empty(len(order), np.int64)
-        row_of[order] = np.arange(len(order))
-        rows = row_of[inverse.reshape(-1)]
-        n = len(order)
-        contributions, ranks = [], {}
+        fusion = reciprocal_rank_fusion([(keys, weight) for _, weight, keys, _ in legs], rrf_k, best)
+        n = len(fusion.keys)
+        ranks: dict[str, np.ndarray] = {}
         similarity = np.full(n, np.nan)
-        offset = 0
-        for name, weight, keys, sims in legs:
-            leg_rows = rows[offset : offset + len(keys)]
-            offset += len(keys)
-            rank = np.arange(1, len(keys) + 1)
+        for (name, _, keys, sims), leg_rows in zip(legs, fusion.rows, strict=True):
             ranks[name] = np.zeros(n, np.int64)
-            ranks[name][leg_rows] = rank
-            contributions.append(weight / (rrf_k + rank))
+            ranks[name][leg_rows] = np.arange(1, len(keys) + 1)
             if sims is not None:
                 similarity[leg_rows] = sims
-        fused = np.bincount(rows, weights=np.concatenate(contributions), minlength=n) / best
-        return cls(unique[order], fused, similarity, ranks, np.zeros(n), np.zeros(n, bool))
+        return cls(fusion.keys, fusion.scores, similarity, ranks, np.zeros(n), np.zeros(n, bool))
 
     def __len__(self) -> int:
         return len(self.keys)

@@ -25,7 +25,7 @@ from .. import __version__
 from ..config import DEFAULT_USER, Config
 from ..memory import Memory
 from ..models.embedder import Embedder
-from ..store.records import to_datetime
+from ..util import to_iso
 from .pool import Consolidator, MemoryPool, server_config
 from .render import to_data
 from .tokens import TokenStore
@@ -147,11 +147,6 @@ async def _send_json(send: Callable[[dict[str, Any]], Awaitable[None]], code: in
     await send({"type": "http.response.body", "body": payload})
 
 
-def _iso(epoch: float) -> str | None:
-    dt = to_datetime(epoch)
-    return dt.isoformat() if dt else None
-
-
 def _not_found(exc: KeyError) -> HTTPException:
     return HTTPException(status.HTTP_404_NOT_FOUND, detail=exc.args[0] if exc.args else "not found")
 
@@ -225,7 +220,7 @@ def create_app(
         lifespan=lifespan,
     )
     limit = max_body_bytes if max_body_bytes is not None else mem_config.server_max_body_bytes
-    app.add_middleware(BodyLimit, max_bytes=limit)  # type: ignore[arg-type]
+    app.add_middleware(BodyLimit, max_bytes=limit)
     app.state.pool, app.state.consolidator, app.state.tokens = pool, consolidator, tokens
     app.state.user_id = user_id
     @app.exception_handler(ValueError)
@@ -269,7 +264,7 @@ def create_app(
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no session {session_id!r}")
         return {"session_id": session_id, "turns": [
             {"id": t.source_id, "seq": t.seq, "role": t.role, "speaker": t.speaker, "content": t.content,
-             "timestamp": _iso(t.ts)} for t in turns]}
+             "timestamp": to_iso(t.ts)} for t in turns]}
 
     @app.get("/v1/recall", tags=["recall"])
     def recall(

@@ -1,0 +1,53 @@
+"""Small helpers used across the package: times (epoch seconds <-> ISO-8601) and chunking for SQL `IN (...)` lists.
+
+Low level on purpose: it imports nothing from the package, so any module can use it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from datetime import datetime, timezone
+from typing import TypeVar
+
+T = TypeVar("T")
+
+SQL_CHUNK = 500  # values per `IN (...)` list: well under SQLite's variable limit
+
+
+def to_epoch(value: datetime | str | float | int | None, field_name: str = "timestamp") -> float:
+    """A turn's event time as UTC epoch seconds. Naive datetimes and ISO strings are taken as UTC."""
+    if value is None:
+        return time.time()
+    if isinstance(value, bool):
+        raise TypeError(f"{field_name}: expected a datetime or ISO-8601 string, got a boolean")
+    if isinstance(value, int | float):
+        try:  # the same range every later step can turn back into a date (years 1 to 9999), never NaN
+            datetime.fromtimestamp(value, tz=timezone.utc)
+        except (ValueError, OverflowError, OSError):
+            raise ValueError(f"{field_name}: {value!r} is not a time in seconds since 1970 (years 1–9999)") from None
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            value = datetime.fromisoformat(text)
+        except ValueError:
+            raise ValueError(f"{field_name}: {value!r} is not an ISO-8601 date-time") from None
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value.timestamp()
+    raise TypeError(f"{field_name}: expected a datetime or ISO-8601 string, got {type(value).__name__}")
+
+
+def to_iso(epoch: float | None) -> str | None:
+    """UTC epoch seconds as an ISO-8601 string with its offset (+00:00); None stays None."""
+    return None if epoch is None else datetime.fromtimestamp(epoch, tz=timezone.utc).isoformat()
+
+
+def chunks(values: Sequence[T], size: int = SQL_CHUNK) -> Iterator[list[T]]:
+    """`values` in consecutive lists of at most `size` (for SQL `IN (...)` lists; SQLite limits the variables)."""
+    for i in range(0, len(values), size):
+        yield list(values[i : i + size])
