@@ -6,88 +6,15 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from .records import to_datetime
+from .records import Entity, Fact, NewFact
 from .sqlite import FORGET_STEPS, SQLiteStore
 
 _FACT_COLUMNS = (
     "id, user_id, session_id, type, text, route, salience, confidence, recurrence, event_ts, created_at, "
     "valid_from, valid_to, supersedes, superseded_by, source_ids, extractor"
 )
-
-
-@dataclass
-class Fact:
-    id: int
-    user_id: str
-    session_id: str
-    type: str
-    text: str
-    route: str                  # durable | episodic
-    salience: float
-    confidence: float
-    recurrence: int
-    event_ts: float | None
-    created_at: float
-    valid_from: float
-    valid_to: float | None      # None while current
-    supersedes: int | None
-    superseded_by: int | None
-    source_ids: list[int]       # turn row ids
-    extractor: str
-    entities: list[str] = field(default_factory=list)
-
-    @property
-    def current(self) -> bool:
-        return self.valid_to is None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "type": self.type, "text": self.text, "route": self.route,
-            "salience": round(self.salience, 3), "confidence": round(self.confidence, 3),
-            "recurrence": self.recurrence, "session_id": self.session_id,
-            "event_time": _iso(self.event_ts), "created_at": _iso(self.created_at),
-            "valid_from": _iso(self.valid_from), "valid_to": _iso(self.valid_to),
-            "supersedes": self.supersedes, "superseded_by": self.superseded_by,
-            "source_turns": list(self.source_ids), "entities": list(self.entities), "extractor": self.extractor,
-        }
-
-
-@dataclass
-class NewFact:
-    user_id: str
-    session_id: str
-    type: str
-    text: str
-    route: str
-    salience: float
-    confidence: float
-    event_ts: float | None
-    created_at: float
-    source_ids: list[int]
-    origin: str
-    extractor: str
-
-
-@dataclass
-class Entity:
-    id: int
-    name: str
-    aliases: list[str]
-    facts: int
-    profile: str | None
-    related: list[tuple[str, int]] = field(default_factory=list)  # (name, facts naming both)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "aliases": self.aliases, "facts": self.facts,
-                "profile": self.profile, "related": [{"name": n, "weight": w} for n, w in self.related]}
-
-
-def _iso(epoch: float | None) -> str | None:
-    dt = to_datetime(epoch)
-    return dt.isoformat() if dt else None
 
 
 def _fact(row: Sequence[Any]) -> Fact:

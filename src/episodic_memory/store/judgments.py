@@ -9,39 +9,16 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .records import JUDGMENT_KIND, JudgmentRow, VerdictRow
 from .sqlite import FORGET_STEPS, SQLiteStore
 
-KIND = "judgment"
+KIND = JUDGMENT_KIND
 FTS_CODE = 4  # memory_fts rowid = id * 8 + FTS_CODE
 
 _COLUMNS = ("id, memory_id, user_id, trigger, judgment, reasoning, domain, metadata, stored, created_at, "
             "updated_at")
-
-
-@dataclass(frozen=True)
-class JudgmentRow:
-    id: int                 # internal row id (vectors.item_id)
-    memory_id: str          # the public id
-    user_id: str
-    trigger: str
-    judgment: str
-    reasoning: str
-    domain: str | None
-    metadata: str           # JSON object
-    stored: int
-    created_at: float
-    updated_at: float
-
-
-@dataclass(frozen=True)
-class VerdictRow:
-    judgment_id: int
-    adopted: bool
-    correction: str | None
-    ts: float
 
 
 def _row(r: Sequence[Any]) -> JudgmentRow:

@@ -16,17 +16,25 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .records import SessionInfo, to_datetime
+from .naming import keyphrase_name, rollup_keyphrases
+from .records import (
+    LOOP_STATUSES,
+    Episode,
+    Loop,
+    NewEpisode,
+    NewLoop,
+    SessionInfo,
+    Workstream,
+    to_datetime,
+)
 from .sqlite import FORGET_STEPS, SQLiteStore, _session
 
-LOOP_STATUSES = ("open", "closed", "all")
 CONFIRM_SESSIONS = 2   # a workstream is a hypothesis until a second session attaches
 ROLLUP_EPISODES = 200  # a workstream's centroid and keyphrases follow its latest episodes
 
@@ -38,130 +46,6 @@ def _iso(epoch: float | None) -> str | None:
 
 def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
-
-
-# --- records -------------------------------------------------------------------------------------------
-
-@dataclass
-class Episode:
-    """One session in 1-3 sentences, with the facts extracted from it."""
-
-    id: int
-    user_id: str
-    session_id: str
-    summary: str
-    summarizer: str                 # llm | extractive
-    keyphrases: list[str]
-    source_ids: list[int]           # turn row ids the summary rests on
-    turns: int
-    started_at: float | None
-    ended_at: float | None
-    workstream_id: int | None
-    created_at: float
-    updated_at: float
-    facts: list[dict[str, Any]] = field(default_factory=list)
-    source_turns: list[str] = field(default_factory=list)   # the caller's ids of `source_ids`
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "session_id": self.session_id, "summary": self.summary, "summarizer": self.summarizer,
-            "keyphrases": list(self.keyphrases), "turns": self.turns, "started_at": _iso(self.started_at),
-            "ended_at": _iso(self.ended_at), "workstream_id": self.workstream_id,
-            "facts": [dict(f) for f in self.facts], "source_ids": list(self.source_turns),
-        }
-
-
-@dataclass
-class Workstream:
-    """A thread of work across sessions. A hypothesis until a second session attaches."""
-
-    id: int
-    user_id: str
-    name: str
-    name_source: str                # llm | keyphrases
-    status: str                     # hypothesis | confirmed
-    keyphrases: list[str]
-    sessions: int
-    first_activity: float | None
-    last_activity: float | None
-    created_at: float
-    facts: int = 0                  # current facts of its sessions
-    open_loops: int = 0
-
-    @property
-    def confirmed(self) -> bool:
-        return self.status == "confirmed"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "name": self.name, "status": self.status, "sessions": self.sessions,
-            "facts": self.facts, "open_loops": self.open_loops, "keyphrases": list(self.keyphrases),
-            "first_activity": _iso(self.first_activity), "last_activity": _iso(self.last_activity),
-            "named_by": self.name_source,
-        }
-
-
-@dataclass
-class Loop:
-    """Something left to do. Closed only on clear evidence (quoted), or by hand."""
-
-    id: int
-    user_id: str
-    session_id: str
-    workstream_id: int | None
-    text: str
-    due: str | None
-    status: str                     # open | closed
-    detector: str                   # rules | llm
-    source_ids: list[int]
-    mentions: int
-    created_at: float
-    last_mentioned: float
-    closed_at: float | None = None
-    closed_session: str | None = None
-    closed_by: str | None = None    # rules | llm | user
-    evidence: str | None = None
-    note: str | None = None
-    workstream: str | None = None   # the workstream's name, when it is confirmed
-    source_turns: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "text": self.text, "status": self.status, "due": self.due,
-            "workstream_id": self.workstream_id, "workstream": self.workstream, "session_id": self.session_id,
-            "opened_at": _iso(self.created_at), "last_mentioned": _iso(self.last_mentioned),
-            "mentions": self.mentions, "detector": self.detector, "source_ids": list(self.source_turns),
-            "closed_at": _iso(self.closed_at), "closed_session": self.closed_session, "closed_by": self.closed_by,
-            "evidence": self.evidence, "note": self.note,
-        }
-
-
-@dataclass
-class NewEpisode:
-    user_id: str
-    session_id: str
-    summary: str
-    summarizer: str
-    keyphrases: list[tuple[str, str, float]]
-    source_ids: list[int]
-    turns: int
-    started_at: float | None
-    ended_at: float | None
-    vec: bytes | None
-    vec_model: str | None
-
-
-@dataclass
-class NewLoop:
-    user_id: str
-    session_id: str
-    workstream_id: int | None
-    text: str
-    due: str | None
-    detector: str
-    source_ids: list[int]
-    origin: str
-    created_at: float
 
 
 # --- episodes ------------------------------------------------------------------------------------------
@@ -457,44 +341,6 @@ def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
         db.execute("UPDATE workstreams SET name = ? WHERE id = ?",
                    (keyphrase_name(phrases, members[-1][3]), workstream_id))
     return True
-
-
-def rollup_keyphrases(per_episode: Sequence[Sequence[Sequence[Any]]], limit: int = 8) -> list[str]:
-    """A workstream's keyphrases from its episodes' [[phrase, key, score], ...]: a phrase that recurs across
-    sessions outranks one said often in a single session."""
-    score: dict[str, float] = defaultdict(float)
-    seen_in: Counter[str] = Counter()
-    forms: dict[str, Counter[str]] = defaultdict(Counter)
-    for phrases in per_episode:
-        for phrase, key, s in phrases:
-            score[key] += float(s)
-            seen_in[key] += 1
-            forms[key][phrase] += 1
-    ranked = sorted(score, key=lambda k: (-(score[k] * (1 + 0.5 * (seen_in[k] - 1))), k))
-    kept: list[str] = []
-    for key in ranked:
-        words = set(key.split())
-        if any(words <= set(k.split()) or set(k.split()) <= words for k in kept):
-            continue
-        kept.append(key)
-        if len(kept) == limit:
-            break
-    return [forms[k].most_common(1)[0][0] for k in kept]
-
-
-def keyphrase_name(phrases: Sequence[str], summary: str = "") -> str:
-    """A name without an LLM: its top two keyphrases ("Sensitivity table · Airflow")."""
-    if not phrases:
-        head = " ".join(summary.split()[:6])
-        return head or "(untitled)"
-    picked: list[str] = []
-    for phrase in phrases:   # two phrases that do not share a word ("spotted leaves", not "… · spotted plants")
-        if not any(set(phrase.lower().split()) & set(p.lower().split()) for p in picked):
-            picked.append(phrase)
-        if len(picked) == 2:
-            break
-    name = " · ".join(picked)
-    return name[:1].upper() + name[1:]
 
 
 # --- loops ---------------------------------------------------------------------------------------------

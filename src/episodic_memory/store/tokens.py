@@ -8,37 +8,12 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from .records import to_datetime
+from .records import TokenRecord
 from .sqlite import FORGET_STEPS, SQLiteStore
 
 _COLUMNS = "id, user_id, label, created_at, last_used, revoked_at"
-
-
-@dataclass
-class TokenRecord:
-    """A stored token, without the token (which is never stored)."""
-
-    id: int
-    user_id: str
-    label: str | None
-    created_at: float
-    last_used: float | None
-    revoked_at: float | None
-
-    @property
-    def revoked(self) -> bool:
-        return self.revoked_at is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        def iso(epoch: float | None) -> str | None:
-            dt = to_datetime(epoch)
-            return dt.isoformat() if dt else None
-
-        return {"id": self.id, "user_id": self.user_id, "label": self.label, "created_at": iso(self.created_at),
-                "last_used": iso(self.last_used), "revoked": self.revoked, "revoked_at": iso(self.revoked_at)}
 
 
 def _record(row: Sequence[Any]) -> TokenRecord:
