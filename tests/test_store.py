@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from episodic_memory import Memory
-from episodic_memory.store.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError
+from episodic_memory.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError
 
 
 def test_pragmas_and_migrations_recorded(db_path: Path) -> None:

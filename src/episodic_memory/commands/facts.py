@@ -8,8 +8,7 @@ from rich.table import Table
 
 from ..cli import age, console, db_option, dump, open_memory
 from ..consolidate.fact_types import FACT_TYPES
-from ..store.facts import Fact
-from ..store.records import to_datetime
+from ..store.records import Fact, to_datetime
 
 
 def _line(fact: Fact) -> str:

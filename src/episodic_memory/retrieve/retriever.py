@@ -28,8 +28,7 @@ import numpy as np
 from ..config import Config
 from ..models.embedder import Embedder
 from ..models.reranker import Reranker
-from ..store.heads import HeadColumns
-from ..store.records import StoredTurn, to_datetime
+from ..store.records import HeadColumns, StoredTurn, to_datetime
 from ..store.sqlite import SQLiteStore
 from .dense import DenseIndex
 from .fts import any_of, fts_query
