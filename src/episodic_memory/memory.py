@@ -23,6 +23,7 @@ from .retrieve import fact_hits, thread_hits  # noqa: F401  (register facts, epi
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.retriever import RecallFilters, Retriever
+from .store.base import Store
 from .store.records import Entity, Episode, Fact, Loop, SessionInfo, StoredTurn, Workstream
 from .store.sqlite import SQLiteStore
 
@@ -65,7 +66,7 @@ class Memory:
         self._reranker_failed = False
         self.user_id = _check_id(user_id, "user_id")
         self.path = str(path) if path is not None else str(default_db_path())
-        self.store = SQLiteStore(self.path, self.config)
+        self.store: Store = SQLiteStore(self.path, self.config)
         if self.store.in_memory:
             journal, lock_path = Journal(None), None
         else:

@@ -11,14 +11,14 @@ import threading
 from collections.abc import Callable
 
 from ..models.embedder import Embedder
-from ..store.sqlite import SQLiteStore
+from ..store.base import Store
 from .retriever import embedding_text
 
 log = logging.getLogger(__name__)
 
 
 class Indexer:
-    def __init__(self, store: SQLiteStore, embedder: Callable[[], Embedder | None], batch: int = 256,
+    def __init__(self, store: Store, embedder: Callable[[], Embedder | None], batch: int = 256,
                  context_chars: int = 200, short_turn_chars: int = 300) -> None:
         self.store = store
         self.context_chars = context_chars

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from ..store.base import Store
 from ..store.records import to_datetime
-from ..store.sqlite import SQLiteStore
 from .hit import Hit
 from .kinds import register_kind
 
 
-def load_episode_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+def load_episode_hits(store: Store, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
     found = store.episodes(user_id, ids=ids, with_facts=False)
     fact_counts = store.session_fact_counts(user_id, [e.session_id for e in found])
     confirmed = store.workstream_names(user_id, {e.workstream_id for e in found if e.workstream_id is not None})
@@ -25,7 +25,7 @@ def load_episode_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: f
     return hits
 
 
-def load_workstream_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+def load_workstream_hits(store: Store, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
     hits = {}
     for w in store.workstreams(user_id, ids=ids):   # confirmed ones only: hypotheses never surface
         if as_of is not None and (w.first_activity or w.created_at) > as_of:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from ..config import Config
+from ..store.base import Store
 from ..store.records import TokenRecord
 from ..store.sqlite import SQLiteStore
 
@@ -26,7 +27,7 @@ def hash_token(token: str) -> str:
 class TokenStore:
     """Create, check, list and revoke tokens in the memory file (table `api_tokens`)."""
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
         self._touched: dict[int, float] = {}
         self._lock = threading.Lock()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..records import JUDGMENT_KIND, JudgmentRow, VerdictRow
@@ -36,7 +36,8 @@ class JudgmentSQL(TurnSQL):
     # --- writing -------------------------------------------------------------------------------------
     def insert_judgment_or_merge(self, *, user_id: str, memory_id: str, trigger: str, judgment: str,
                                  reasoning: str, domain: str | None, metadata: dict[str, Any], dedup_key: str,
-                                 merge_metadata: Any) -> tuple[JudgmentRow, bool]:
+                                 merge_metadata: Callable[[str | None, dict[str, Any]], str]
+                                 ) -> tuple[JudgmentRow, bool]:
         """Store a judgment, or merge into the user's row with the same `dedup_key`. Returns (row, created).
 
         A merge keeps the first wording, fills a missing domain and passes (old metadata, new metadata) to

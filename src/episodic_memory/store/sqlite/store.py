@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..base import Store
 from .facts import FactSQL
 from .judgments import JudgmentSQL
 from .threads import ThreadSQL
@@ -59,3 +60,8 @@ class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL):
             self.db.execute("VACUUM")
             if not self.in_memory:
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+if TYPE_CHECKING:  # checked by mypy: SQLiteStore implements every operation of the Store protocol
+    def _implements_store(store: SQLiteStore) -> Store:
+        return store
