@@ -82,7 +82,8 @@ class FactSQL(Connection):
               types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None
               ) -> list[Fact]:
         """Facts newest first: current ones only unless `include_superseded`."""
-        where, params = ["user_id = ?"], [user_id]
+        where = ["user_id = ?"]
+        params: list[Any] = [user_id]
         if not include_superseded:
             where.append("valid_to IS NULL")
         if session_id is not None:
@@ -177,9 +178,9 @@ class FactSQL(Connection):
                 if row is None:
                     entity_id = self._longer_name(db, user_id, name) or self._shorter_name(db, user_id, name)
                     if entity_id is None:
-                        entity_id = db.execute(
+                        entity_id = int(db.execute(
                             "INSERT INTO entities (user_id, name, updated_at) VALUES (?, ?, ?)", (user_id, name, now)
-                        ).lastrowid
+                        ).lastrowid or 0)
                     db.execute("INSERT OR IGNORE INTO entity_aliases (user_id, alias, entity_id) VALUES (?, ?, ?)",
                                (user_id, name, entity_id))
                 else:

@@ -34,7 +34,8 @@ class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL):
         """
         if session_id is not None and user_id is None:
             raise ValueError("forgetting a session needs its user_id")
-        where, params = "1 = 1", []
+        where = "1 = 1"
+        params: list[Any] = []
         if user_id is not None:
             where, params = "user_id = ?", [user_id]
         if session_id is not None:

@@ -310,7 +310,7 @@ class ThreadSQL(TurnSQL):
                 "origin, created_at, last_mentioned, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (new.user_id, new.session_id, new.workstream_id, new.text, new.due, new.detector,
                  json.dumps(new.source_ids), new.origin, new.created_at, new.created_at, time.time()))
-            return int(cur.lastrowid) if cur.rowcount else None
+            return cur.lastrowid if cur.rowcount else None
 
     def mention_loop(self, loop_id: int, when: float) -> None:
         """A loop said again (still open): counted, never duplicated."""

@@ -223,7 +223,8 @@ class TurnSQL(Connection):
 
         Returns (turn id, bm25) best first, with bm25 made positive: higher is better.
         """
-        where, params = ["t.user_id = ?"], [user_id]
+        where = ["t.user_id = ?"]
+        params: list[Any] = [user_id]
         if session_id is not None:
             where.append("t.session_id = ?")
             params.append(session_id)
