@@ -398,7 +398,7 @@ def run_seed(seed: int, embedder: Any, embedder_spec: str) -> dict[str, list[dic
     from episodic_memory import Config, EpisodicMemory
     from episodic_memory.judgments.embedding import judgment_embedding_text
     from episodic_memory.judgments.utility import rank_score, utility
-    from episodic_memory.store.judgments import VerdictRow
+    from episodic_memory.store.records import VerdictRow
 
     rng = random.Random(seed)
     patterns = [PATTERNS[i % len(PATTERNS)] for i in range(len(SCENARIOS))]

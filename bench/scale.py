@@ -48,7 +48,7 @@ from episodic_memory import Memory  # noqa: E402
 from episodic_memory.config import Config  # noqa: E402
 from episodic_memory.models.embedder import DEFAULT_MODEL_ID, load_embedder  # noqa: E402
 from episodic_memory.retrieve.fts import fts_query, query_terms  # noqa: E402
-from episodic_memory.store.migrations import SCHEMA_VERSION  # noqa: E402
+from episodic_memory.store.sqlite.migrations import SCHEMA_VERSION  # noqa: E402
 
 CORPUS_VERSION = 1  # bump when the generator changes: cached stores and vectors are keyed by it
 USER = "default"

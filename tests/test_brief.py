@@ -12,14 +12,14 @@ from click.testing import CliRunner
 from episodic_memory import Memory
 from episodic_memory.cli import main
 from episodic_memory.ingest import parse_file, sample_path
-from episodic_memory.store.facts import FactStore, NewFact
+from episodic_memory.store.records import NewFact
 
 from .fakes import T0, HashingEmbedder
 from .fakes import play_session as session
 
 
 def fact(mem: Memory, sid: str, type_: str, text: str, day: float) -> None:
-    FactStore(mem.store).insert(NewFact(
+    mem.store.insert_fact(NewFact(
         user_id="default", session_id=sid, type=type_, text=text, route="durable", salience=0.8, confidence=0.9,
         event_ts=None, created_at=(T0 + timedelta(days=day)).timestamp(), source_ids=[], origin=f"{sid}{text}",
         extractor="rules"))

@@ -12,8 +12,7 @@ from episodic_memory import Config, Memory
 from episodic_memory.cli import main
 from episodic_memory.memory import journal_dir_for
 from episodic_memory.retrieve.thread_hits import load_episode_hits, load_workstream_hits
-from episodic_memory.store import threads
-from episodic_memory.store.facts import FactStore, NewFact
+from episodic_memory.store.records import NewFact
 
 from .fakes import HashingEmbedder, ScriptedBackend, play_session
 
@@ -72,7 +71,7 @@ def test_the_sessions_facts_are_attached() -> None:
         session(mem, "s1", AIRFLOW[:4])
         session(mem, "s2", ["Unrelated: the office plants need water."], day=1)
         turn = mem.session_turns("s1")[2]
-        FactStore(mem.store).insert(NewFact(
+        mem.store.insert_fact(NewFact(
             user_id="default", session_id="s1", type="decision", text="Maya decided to migrate the pipeline to Airflow",
             route="durable", salience=0.8, confidence=0.9, event_ts=None, created_at=turn.ts, source_ids=[turn.id],
             origin="test-1", extractor="rules"))
@@ -204,8 +203,8 @@ def test_forgetting_one_session_of_a_workstream_recomputes_its_centroid_and_name
         mem.forget(session_id="c")
         [ws] = mem.workstreams()
         assert ws.sessions == 2 and CANARY not in ws.name and CANARY not in " ".join(ws.keyphrases)
-        vecs = [threads.episode_vector(mem.store, e.id)[0] for e in mem.episodes()]
-        _, matrix = threads.centroids(mem.store, "default", "hashing-64+summary")
+        vecs = [mem.store.episode_vector(e.id)[0] for e in mem.episodes()]
+        _, matrix = mem.store.centroids("default", "hashing-64+summary")
         mean = sum(vecs)
         assert abs(float(matrix[0] @ (mean / (mean @ mean) ** 0.5)) - 1.0) < 1e-5
     assert CANARY.encode() not in _bytes_everywhere(db_path)

@@ -21,7 +21,7 @@ from episodic_memory.judgments import CallableEmbedder, past_judgments_block
 from episodic_memory.judgments.utility import plain_utility, rank_score, smoothed_utility, verdict_weight
 from episodic_memory.models.embedder import DEFAULT_MODEL_ID
 from episodic_memory.retrieve.kinds import KINDS
-from episodic_memory.store.judgments import JudgmentStore, VerdictRow
+from episodic_memory.store.records import VerdictRow
 
 from .fakes import HashingEmbedder
 
@@ -338,7 +338,7 @@ def test_export_triples_and_jsonl(jm: EpisodicMemory, tmp_path: Path) -> None:
 
 def test_iter_rows_streams_in_chunks(jm: EpisodicMemory) -> None:
     ids = [jm.store(f"trigger {i}", f"judgment {i}", "why") for i in range(5)]
-    chunks = list(JudgmentStore(jm.memory.store).iter_rows(jm.user_id, chunk=2))
+    chunks = list(jm.memory.store.iter_judgments(jm.user_id, chunk=2))
     assert [len(c) for c in chunks] == [2, 2, 1]
     assert [r.memory_id for c in chunks for r in c] == ids
 
@@ -360,7 +360,7 @@ def test_two_users_in_one_file_are_isolated(db_path: Path) -> None:
                 call()
         assert [t.id for t in alice.judgments.export_triples()] == [a] and bob.judgments.export_triples() == []
         loader = KINDS["judgment"].loader
-        ids = [r.id for c in JudgmentStore(alice.store).iter_rows("alice") for r in c]
+        ids = [r.id for c in alice.store.iter_judgments("alice") for r in c]
         assert list(loader(alice.store, "bob", ids, None)) == []
         (hit,) = loader(alice.store, "alice", ids, None).values()
         assert hit.kind == "judgment" and hit.id == f"judgment:{a}" and hit.text == CONFIG[1]

@@ -1,14 +1,22 @@
-"""The one-file store: pragmas, migrations, refusal of newer files, per-user scoping."""
+"""The one-file store: pragmas, migrations, refusal of newer files, per-user scoping, the `Store` interface and
+forgetting across every concern."""
 
 from __future__ import annotations
 
+import inspect
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from episodic_memory import Memory
-from episodic_memory.store.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError
+from episodic_memory.config import MEMORY_PATH
+from episodic_memory.store import base
+from episodic_memory.store.base import Store
+from episodic_memory.store.records import NewEpisode, NewFact, NewLoop, TurnRecord
+from episodic_memory.store.sqlite import SQLiteStore
+from episodic_memory.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError
 
 
 def test_pragmas_and_migrations_recorded(db_path: Path) -> None:
@@ -86,3 +94,105 @@ def test_bm25_over_turns_skips_the_user_join_only_while_one_user_has_turns(mem: 
     assert not store._only_user("alice")
     assert [i for i, _ in store.search_turns('"kayak"', "alice", limit=10)] == [i for i, _ in alone]
     assert len(store.search_turns('"kayak"', "bob", limit=10)) == 1
+
+
+# --- the Store interface -----------------------------------------------------------------------------------
+
+def _protocol_members(protocol: type) -> dict[str, Any]:
+    """Every member a protocol (and the protocols it combines) names."""
+    members: dict[str, Any] = {}
+    for cls in reversed(protocol.__mro__):
+        if getattr(cls, "_is_protocol", False) and cls.__module__ == base.__name__:
+            members.update({k: v for k, v in vars(cls).items() if not k.startswith("_")})
+    return members
+
+
+def _shape(function: Any) -> list[tuple[str, Any, bool]]:
+    """(name, kind, has a default) of each parameter: what a caller relies on."""
+    return [(p.name, p.kind, p.default is not inspect.Parameter.empty)
+            for p in inspect.signature(function).parameters.values()]
+
+
+def _takes_a_store(store: Store) -> Store:  # mypy checks that a SQLiteStore is a Store where this is called
+    return store
+
+
+def test_sqlite_store_implements_every_operation_of_the_store_protocol() -> None:
+    members = _protocol_members(Store)
+    assert {"session", "insert_turns", "search_turns", "add_vectors", "insert_fact", "episodes", "loops",
+            "insert_judgment_or_merge", "insert_token", "forget", "scrub", "close", "path"} <= set(members)
+    store = SQLiteStore(MEMORY_PATH)
+    try:
+        assert _takes_a_store(store) is store
+        assert isinstance(store, Store)
+        for name, member in members.items():
+            assert hasattr(store, name), name
+            if isinstance(member, property):
+                continue
+            assert _shape(getattr(SQLiteStore, name)) == _shape(member), name
+    finally:
+        store.close()
+
+
+def test_the_store_protocol_leaks_no_sqlite() -> None:
+    members = _protocol_members(Store)
+    assert "transaction" not in members and "db" not in members
+    assert "sqlite" not in inspect.getsource(base).split('"""', 2)[2].lower()  # below the module docstring
+
+
+# --- forgetting across every concern -----------------------------------------------------------------------
+
+def _fill(store: SQLiteStore, user_id: str, session_id: str) -> None:
+    """A session with a turn, a fact, an episode and a loop; the user's judgment and token."""
+    store.insert_turns([TurnRecord(uid=f"{user_id}-{session_id}", user_id=user_id, session_id=session_id, seq=0,
+                                   role="user", content="the deck needs 14 slides", ts=1.0, ingested_at=1.0)],
+                       f"{user_id}/{session_id}.jsonl", 10)
+    (turn,) = store.session_turns(user_id, session_id)
+    store.insert_fact(NewFact(user_id=user_id, session_id=session_id, type="decision", text="The deck has 14 slides",
+                              route="durable", salience=1.0, confidence=1.0, event_ts=None, created_at=1.0,
+                              source_ids=[turn.id], origin=f"o-{session_id}", extractor="rules"))
+    episode_id, _ = store.upsert_episode(NewEpisode(
+        user_id=user_id, session_id=session_id, summary="Deck length.", summarizer="extractive", keyphrases=[],
+        source_ids=[turn.id], turns=1, started_at=1.0, ended_at=1.0, vec=None, vec_model=None))
+    store.create_workstream(user_id, episode_id)
+    store.insert_loop(NewLoop(user_id=user_id, session_id=session_id, workstream_id=None, text="send the deck",
+                              due=None, detector="rules", source_ids=[turn.id], origin=f"l-{session_id}",
+                              created_at=1.0))
+    store.insert_judgment_or_merge(user_id=user_id, memory_id=f"mem-{user_id}-{session_id}", trigger="a deck",
+                                   judgment="keep it short", reasoning="", domain=None, metadata={},
+                                   dedup_key=f"k-{session_id}", merge_metadata=lambda old, new: "{}")
+    store.insert_token(user_id, f"hash-{user_id}-{session_id}", None)
+
+
+def _rows(store: SQLiteStore, user_id: str) -> dict[str, int]:
+    tables = ("sessions", "turns", "facts", "episodes", "workstreams", "loops", "judgments", "api_tokens")
+    return {t: store.db.execute(f"SELECT count(*) FROM {t} WHERE user_id = ?", (user_id,)).fetchone()[0]
+            for t in tables}
+
+
+def test_forget_reaches_every_concern_in_one_transaction() -> None:
+    store = SQLiteStore(MEMORY_PATH)
+    try:
+        for user_id, session_id in (("alice", "s1"), ("alice", "s2"), ("bob", "s1")):
+            _fill(store, user_id, session_id)
+        every = {"sessions": 2, "turns": 2, "facts": 2, "episodes": 2, "workstreams": 2, "loops": 2, "judgments": 2,
+                 "api_tokens": 2}
+        assert _rows(store, "alice") == every
+
+        result = store.forget(user_id="alice", session_id="s1")
+        assert result["journal_files"] == ["alice/s1.jsonl"]
+        assert {k: result[k] for k in ("facts", "episodes", "workstreams", "loops", "turns", "sessions")} == {
+            "facts": 1, "episodes": 1, "workstreams": 1, "loops": 1, "turns": 1, "sessions": 1}
+        # judgments and tokens belong to the user, not to a session: a session's forget keeps them
+        assert _rows(store, "alice") == {**{k: 1 for k in every}, "judgments": 2, "api_tokens": 2}
+        assert [f.session_id for f in store.facts("alice")] == ["s2"]
+
+        result = store.forget(user_id="alice")
+        assert result["judgments"] == 2 and result["tokens"] == 2 and result["facts"] == 1
+        assert _rows(store, "alice") == {k: 0 for k in every}
+        assert _rows(store, "bob") == {k: 1 for k in every}  # another user is untouched
+
+        store.forget()
+        assert _rows(store, "bob") == {k: 0 for k in every}
+    finally:
+        store.close()

@@ -8,7 +8,6 @@ from datetime import timedelta
 import numpy as np
 
 from episodic_memory import Config, Memory
-from episodic_memory.store import threads
 
 from .fakes import T0, ScriptedBackend
 from .fakes import hashing_memory as memory
@@ -32,7 +31,7 @@ GARDEN = ["My tomatoes got blight again, the leaves are yellow with brown spots.
 
 
 def workstream_of(mem: Memory, sid: str) -> int | None:
-    episode = threads.session_episode(mem.store, mem.user_id, sid)
+    episode = mem.store.session_episode(mem.user_id, sid)
     assert episode is not None
     return episode.workstream_id
 
@@ -49,9 +48,9 @@ def test_a_second_session_on_the_same_thread_attaches_and_confirms() -> None:
         assert ws.status == "confirmed" and ws.sessions == 2
         assert ws.last_activity == (T0 + timedelta(days=7, minutes=3)).timestamp()
         # the centroid is the normalised mean of its episodes' thread vectors: attaching nudged it
-        vecs = [threads.episode_vector(mem.store, threads.session_episode(mem.store, "default", s).id)[0]
+        vecs = [mem.store.episode_vector(mem.store.session_episode("default", s).id)[0]
                 for s in ("s1", "s2")]
-        _, matrix = threads.centroids(mem.store, "default", "hashing-64+summary")
+        _, matrix = mem.store.centroids("default", "hashing-64+summary")
         mean = np.mean(vecs, axis=0)
         assert np.allclose(matrix[0], mean / np.linalg.norm(mean), atol=1e-6)
         assert "deck" in ws.name.lower() or "slide" in ws.name.lower()   # keyphrases name it without an LLM

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
-from .store import threads
+from .store.records import Loop, Workstream
 from .util import to_iso
 
 if TYPE_CHECKING:
@@ -33,9 +33,9 @@ def ago(ts: float | None, now: float | None = None) -> str:
     return f"{int(seconds // (86400 * 365))}y ago"
 
 
-def group_loops(loops: list[threads.Loop]) -> list[tuple[int | None, str, list[threads.Loop]]]:
+def group_loops(loops: list[Loop]) -> list[tuple[int | None, str, list[Loop]]]:
     """Loops by confirmed workstream (most recently raised first), then the loose ends."""
-    groups: dict[int | None, list[threads.Loop]] = {}
+    groups: dict[int | None, list[Loop]] = {}
     names: dict[int | None, str] = {None: LOOSE_ENDS}
     for lp in loops:
         key = lp.workstream_id if lp.workstream is not None else None
@@ -60,8 +60,8 @@ class Brief:
     sessions: list[dict[str, Any]] = field(default_factory=list)
     decisions: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[dict[str, Any]] = field(default_factory=list)
-    open_loops: list[threads.Loop] = field(default_factory=list)
-    workstreams: list[threads.Workstream] = field(default_factory=list)
+    open_loops: list[Loop] = field(default_factory=list)
+    workstreams: list[Workstream] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -118,12 +118,12 @@ def build_brief(memory: Memory, hours: float = 24, user_id: str | None = None, n
     since = until - float(hours) * 3600
     limit = cfg.brief_max_items
     sessions = [{**info.to_dict(), "summary": summary}
-                for info, summary in threads.sessions_between(store, uid, since, until, limit)]
+                for info, summary in store.sessions_between(uid, since, until, limit)]
     return Brief(
         user_id=uid, hours=float(hours), since=since, until=until, sessions=sessions,
-        decisions=threads.facts_between(store, uid, ["decision"], since, until, limit),
-        corrections=threads.facts_between(store, uid, ["correction"], since, until, limit),
-        open_loops=threads.loops(store, uid, "open", limit=limit),
-        workstreams=threads.workstreams(store, uid, active_since=until - cfg.workstream_active_days * 86_400,
-                                        limit=limit),
+        decisions=store.facts_between(uid, ["decision"], since, until, limit),
+        corrections=store.facts_between(uid, ["correction"], since, until, limit),
+        open_loops=store.loops(uid, "open", limit=limit),
+        workstreams=store.workstreams(uid, active_since=until - cfg.workstream_active_days * 86_400,
+                                      limit=limit),
     )

@@ -24,7 +24,6 @@ from .brief import ago
 from .judgments.inject import format_judgment, relevant_judgments
 from .memory import Memory
 from .retrieve.hit import Hit
-from .store import threads
 
 CHARS_PER_TOKEN = 4
 
@@ -103,9 +102,9 @@ class EpisodicInjector:
             return []
         lines = []
         store = self.memory.store
-        for ws in threads.workstreams(store, self.user_id, limit=cfg.inject_workstreams):
-            loops = threads.loops(store, self.user_id, "open", workstream_id=ws.id,
-                                  limit=cfg.inject_loops_per_workstream) if cfg.inject_loops_per_workstream else []
+        for ws in store.workstreams(self.user_id, limit=cfg.inject_workstreams):
+            loops = store.loops(self.user_id, "open", workstream_id=ws.id,
+                                limit=cfg.inject_loops_per_workstream) if cfg.inject_loops_per_workstream else []
             lines.append(Line(f"▸ {ws.name}  ({ws.sessions} sessions, last active {ago(ws.last_activity)})",
                               children=[Line(f"  · {_one_line(lp.text, cfg.inject_memory_chars)}") for lp in loops]))
         return lines

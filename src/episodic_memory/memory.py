@@ -23,11 +23,9 @@ from .retrieve import fact_hits, thread_hits  # noqa: F401  (register facts, epi
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.retriever import RecallFilters, Retriever
-from .store import threads
-from .store.facts import Entity, Fact, FactStore
-from .store.records import SessionInfo, StoredTurn
+from .store.base import Store
+from .store.records import Entity, Episode, Fact, Loop, SessionInfo, StoredTurn, Workstream
 from .store.sqlite import SQLiteStore
-from .store.threads import Episode, Loop, Workstream
 from .util import to_epoch
 
 if TYPE_CHECKING:
@@ -69,7 +67,7 @@ class Memory:
         self._reranker_failed = False
         self.user_id = _check_id(user_id, "user_id")
         self.path = str(path) if path is not None else str(default_db_path())
-        self.store = SQLiteStore(self.path, self.config)
+        self.store: Store = SQLiteStore(self.path, self.config)
         if self.store.in_memory:
             journal, lock_path = Journal(None), None
         else:
@@ -81,7 +79,6 @@ class Memory:
         self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
         self.indexer = Indexer(self.store, self.embedder, context_chars=self.config.embed_context_chars,
                                short_turn_chars=self.config.embed_short_turn_chars)
-        self.fact_store = FactStore(self.store)
         self._background: ThreadPoolExecutor | None = None   # consolidation off the capture path (see Config)
         self._background_runs: dict[tuple[str, str], Future[None]] = {}
         self._background_lock = threading.Lock()
@@ -127,7 +124,7 @@ class Memory:
     def _embed_episodes(self, embedder: Embedder, progress: Callable[[int], None] | None, batch: int = 256) -> int:
         """Episode summaries without a vector of the current model (their recall vectors) get one."""
         done = 0
-        while rows := threads.episodes_missing_vectors(self.store, embedder.model_id, batch):
+        while rows := self.store.episodes_missing_vectors(embedder.model_id, batch):
             vectors = embedder.embed([r[4] for r in rows])
             self.store.add_vectors(embedder.model_id, [("episode", r[0], r[1], r[2], r[3], v.tobytes())
                                                        for r, v in zip(rows, vectors, strict=True)])
@@ -326,33 +323,33 @@ class Memory:
     def facts(self, user_id: str | None = None, include_superseded: bool = False, *,
               session_id: str | None = None, types: Iterable[str] | None = None) -> list[Fact]:
         """Stored facts, newest first (current ones unless `include_superseded`)."""
-        return self.fact_store.facts(user_id or self.user_id, include_superseded=include_superseded,
-                                     session_id=session_id, types=types)
+        return self.store.facts(user_id or self.user_id, include_superseded=include_superseded,
+                                session_id=session_id, types=types)
 
     def fact_history(self, fact_id: int, user_id: str | None = None) -> list[Fact]:
         """The supersession chain through a fact, newest first. KeyError for an unknown id."""
-        return self.fact_store.history(user_id or self.user_id, int(fact_id))
+        return self.store.fact_history(user_id or self.user_id, int(fact_id))
 
     def entities(self, user_id: str | None = None) -> list[Entity]:
         """People, organisations and projects named in facts, most mentioned first, with aliases and edges."""
-        return self.fact_store.entities(user_id or self.user_id)
+        return self.store.entities(user_id or self.user_id)
 
     def profile(self, name: str, user_id: str | None = None) -> dict[str, Any]:
         """An entity's profile (the LLM's synthesis, or its durable facts) and its current facts.
 
         KeyError when no entity has that name or alias."""
         uid = user_id or self.user_id
-        entity = self.fact_store.entity(uid, name)
+        entity = self.store.entity(uid, name)
         if entity is None:
             raise KeyError(f"no entity named {name!r} for user {uid!r}")
-        facts = self.fact_store.entity_facts(uid, entity.id)
+        facts = self.store.entity_facts(uid, entity.id)
         return {**entity.to_dict(), "profile": profile_text(facts, entity.profile),
                 "facts_list": [f.to_dict() for f in facts]}
 
     def stats(self, user_id: str | None = None) -> dict[str, Any]:
         stats: dict[str, Any] = dict(self.store.counts(user_id or self.user_id))
-        stats.update(self.fact_store.count(user_id or self.user_id))
-        stats["routes"] = self.fact_store.route_counts(user_id or self.user_id)
+        stats.update(self.store.fact_counts(user_id or self.user_id))
+        stats["routes"] = self.store.route_counts(user_id or self.user_id)
         stats.update(
             user_id=user_id or self.user_id,
             db=self.store.path,
@@ -374,21 +371,21 @@ class Memory:
     # --- where were we: episodes, workstreams, open loops, the briefing ------------------------------
     def episodes(self, user_id: str | None = None, limit: int | None = None) -> list[Episode]:
         """One episode per consolidated session, newest first, with the session's facts attached."""
-        return threads.episodes(self.store, user_id or self.user_id, limit=limit)
+        return self.store.episodes(user_id or self.user_id, limit=limit)
 
     def workstreams(self, user_id: str | None = None, include_hypotheses: bool = False) -> list[Workstream]:
         """Threads of work across sessions, most recently active first (confirmed ones unless asked)."""
-        return threads.workstreams(self.store, user_id or self.user_id, include_hypotheses=include_hypotheses)
+        return self.store.workstreams(user_id or self.user_id, include_hypotheses=include_hypotheses)
 
     def loops(self, user_id: str | None = None, status: str = "open") -> list[Loop]:
         """Open loops (or `status` "closed" / "all"), newest first."""
-        return threads.loops(self.store, user_id or self.user_id, status)
+        return self.store.loops(user_id or self.user_id, status)
 
     def close_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
         """Close a loop by hand. KeyError when the user has no loop with that id."""
         if isinstance(loop_id, bool) or not isinstance(loop_id, int):
             raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
-        return threads.close_loop(self.store, user_id or self.user_id, loop_id, closed_by="user", note=note)
+        return self.store.close_loop(user_id or self.user_id, loop_id, closed_by="user", note=note)
 
     def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None) -> Brief:
         """The startup briefing: the last `hours`' sessions, decisions and corrections, the open loops and the

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from .session_buffer import SessionBuffer
-from .store.facts import Fact
+from .store.records import Fact
 
 
 async def consolidate_buffer(buffer: SessionBuffer) -> list[Fact]:

@@ -22,8 +22,8 @@ from pathlib import Path
 from filelock import FileLock
 
 from ..config import Config
+from ..store.base import Store
 from ..store.records import TurnRecord
-from ..store.sqlite import SQLiteStore
 from .journal import Journal
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ class RecoveryReport:
 class Recorder:
     """Writes turns to the journal and the store; replays journals after a crash."""
 
-    def __init__(self, store: SQLiteStore, journal: Journal, lock_path: Path | None, config: Config) -> None:
+    def __init__(self, store: Store, journal: Journal, lock_path: Path | None, config: Config) -> None:
         self.store = store
         self.journal = journal
         self.config = config

@@ -7,8 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..consolidate.fact_types import FACT_TYPES
-from ..store.facts import Fact
-from ..store.records import to_datetime
+from ..store.records import Fact, to_datetime
 from ._common import age, console, db_option, dump, open_memory
 
 

@@ -7,7 +7,7 @@ from rich.markup import escape
 
 from ..brief import ago, group_loops
 from ..memory import Memory
-from ..store.threads import LOOP_STATUSES, Loop, Workstream
+from ..store.records import LOOP_STATUSES, Loop, Workstream
 from ._common import EXIT_BAD_INPUT, console, db_option, dump, open_memory
 
 

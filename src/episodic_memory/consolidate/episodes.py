@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import llm
-from ..store import threads
-from ..store.records import SessionInfo, StoredTurn
+from ..store.records import NewEpisode, SessionInfo, StoredTurn
 from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
 
 if TYPE_CHECKING:
@@ -53,9 +52,9 @@ def consolidate_episode(memory: Memory, info: SessionInfo, new_turns: list[Store
     turns = store.session_turns(info.user_id, info.session_id)
     if not turns:
         return
-    facts = threads.session_facts(store, info.user_id, [info.session_id]).get(info.session_id, [])
+    facts = store.session_facts(info.user_id, [info.session_id]).get(info.session_id, [])
     names = [n for n, _ in store.speakers(info.user_id)]
-    previous = threads.session_episode(store, info.user_id, info.session_id)
+    previous = store.session_episode(info.user_id, info.session_id)
     if previous is not None and previous.turns == len(turns) and previous.summary:
         summary = Summary(previous.summary, previous.summarizer, previous.source_ids)
     else:
@@ -64,7 +63,7 @@ def consolidate_episode(memory: Memory, info: SessionInfo, new_turns: list[Store
     embedder = memory.embedder()
     summary_vec = np.asarray(embedder.embed([summary.text])[0], np.float32) if embedder is not None else None
     vec, model = thread_vector(memory, info, turns, summary_vec)
-    episode_id, changed = threads.upsert_episode(store, threads.NewEpisode(
+    episode_id, changed = store.upsert_episode(NewEpisode(
         user_id=info.user_id, session_id=info.session_id, summary=summary.text, summarizer=summary.summarizer,
         keyphrases=phrases, source_ids=summary.source_ids, turns=len(turns), started_at=turns[0].ts,
         ended_at=turns[-1].ts, vec=None if vec is None else vec.astype(np.float32).tobytes(), vec_model=model,
@@ -189,7 +188,7 @@ def thread_vector(memory: Memory, info: SessionInfo, turns: list[StoredTurn], su
     """
     embedder = memory.embedder()
     if embedder is not None and summary_vec is not None:
-        rows = threads.turn_vectors(memory.store, info.user_id, info.session_id, embedder.model_id)
+        rows = memory.store.turn_vectors(info.user_id, info.session_id, embedder.model_id)
         if rows:
             mean = np.mean([np.frombuffer(r, np.float32) for r in rows], axis=0)
             norm = float(np.linalg.norm(mean))
@@ -208,11 +207,11 @@ def _sync_recall_vector(memory: Memory, info: SessionInfo, episode_id: int, chan
     embedder = memory.embedder()
     if embedder is None or summary_vec is None:
         return
-    has = threads.has_recall_vector(memory.store, episode_id, embedder.model_id)
+    has = memory.store.has_recall_vector(episode_id, embedder.model_id)
     info_now = memory.store.session(info.user_id, info.session_id)
     if has and not (changed and info_now is not None and info_now.status == "ended"):
         return
-    episode = threads.session_episode(memory.store, info.user_id, info.session_id)
+    episode = memory.store.session_episode(info.user_id, info.session_id)
     if episode is not None:
-        threads.set_recall_vector(memory.store, episode, embedder.model_id,
-                                  np.asarray(summary_vec, np.float32).tobytes())
+        memory.store.set_recall_vector(episode, embedder.model_id,
+                                       np.asarray(summary_vec, np.float32).tobytes())

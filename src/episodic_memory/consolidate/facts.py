@@ -22,8 +22,7 @@ import numpy as np
 
 from .. import llm
 from ..retrieve.fts import fts_query
-from ..store.facts import Fact, FactStore, NewFact
-from ..store.records import SessionInfo, StoredTurn
+from ..store.records import Fact, NewFact, SessionInfo, StoredTurn
 from .extract import Candidate, extract_llm, extract_rules
 from .fact_types import FACT_TYPES
 from .gate import DROPPED, contradicts, lexical_similarity, passes_novelty, route
@@ -60,7 +59,7 @@ class FactConsolidator:
         self.memory = memory
         self.config = memory.config
         self.user_id = user_id
-        self.facts: FactStore = memory.fact_store
+        self.facts = memory.store
         self.embedder = memory.embedder()
         self.counts: Counter[str] = Counter()
         self.use_llm = _llm_usable()
@@ -87,7 +86,7 @@ class FactConsolidator:
 
     def consider(self, c: Candidate, session_id: str, vector: np.ndarray | None, sample: list[str]) -> int | None:
         origin = _origin(c)
-        if self.facts.has_origin(self.user_id, origin):
+        if self.facts.has_fact_origin(self.user_id, origin):
             return None  # already consolidated from these very turns
         route_name, salience = route(c, self.config)
         if route_name == DROPPED:
@@ -119,7 +118,7 @@ class FactConsolidator:
             salience=salience, confidence=c.confidence, event_ts=c.event_ts, created_at=c.created_at,
             source_ids=sources, origin=origin, extractor=c.extractor,
         )
-        fact_id = self.facts.insert(fact, supersedes=supersedes)
+        fact_id = self.facts.insert_fact(fact, supersedes=supersedes)
         self.counts[route_name] += 1
         if supersedes is not None:
             self.counts["superseded"] += 1
@@ -152,7 +151,7 @@ class FactConsolidator:
         """Current facts closest to the candidate, best first: by cosine, or by word overlap without an embedder."""
         if vector is not None and (dense := self.memory.retriever.dense_index()) is not None:
             hits = dense.search(self.user_id, vector, limit * 2, kind="fact")
-            facts = self.facts.get(self.user_id, [h.item_id for h in hits])
+            facts = self.facts.facts_by_id(self.user_id, [h.item_id for h in hits])
             scored = [(facts[h.item_id], h.similarity) for h in hits if h.item_id in facts]
         else:
             match = fts_query(c.text)
@@ -160,14 +159,14 @@ class FactConsolidator:
                 return []
             ids = [i for _, i, _ in self.memory.store.search_memories(match, self.user_id, limit=limit * 3,
                                                                        kinds=["fact"])]
-            facts = self.facts.get(self.user_id, ids)
+            facts = self.facts.facts_by_id(self.user_id, ids)
             scored = sorted(((f, lexical_similarity(c.text, f.text)) for f in facts.values()),
                             key=lambda x: x[1], reverse=True)
         return [(f, s) for f, s in scored if f.current][:limit]
 
     def _bump(self, fact: Fact, sources: list[int], why: str) -> None:
-        self.facts.bump(self.user_id, fact.id, sources, salience_add=self._bump_size(fact),
-                        durable_floor=self.config.durable_floor)
+        self.facts.bump_fact(self.user_id, fact.id, sources, salience_add=self._bump_size(fact),
+                             durable_floor=self.config.durable_floor)
         self.counts[why] += 1
 
     def _bump_size(self, fact: Fact) -> float:

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import llm
-from ..store import threads
-from ..store.records import SessionInfo, StoredTurn
+from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
 from .keyphrases import content_stems, overlap, sentences
 
 if TYPE_CHECKING:
@@ -117,11 +116,11 @@ def consolidate_loops(memory: Memory, info: SessionInfo, new_turns: list[StoredT
     if not new_turns:
         return
     store, cfg = memory.store, memory.config
-    episode = threads.session_episode(store, info.user_id, info.session_id)
+    episode = store.session_episode(info.user_id, info.session_id)
     workstream_id = episode.workstream_id if episode else None
     context = _previous_turn(memory, info, new_turns[0])
-    open_loops = threads.loops(store, info.user_id, "open")
-    closed = threads.recent_closed_loops(store, info.user_id, new_turns[0].ts - cfg.loop_dedup_days * 86_400)
+    open_loops = store.loops(info.user_id, "open")
+    closed = store.recent_closed_loops(info.user_id, new_turns[0].ts - cfg.loop_dedup_days * 86_400)
 
     candidates = closures = None
     if llm.enabled():
@@ -151,15 +150,15 @@ def consolidate_loops(memory: Memory, info: SessionInfo, new_turns: list[StoredT
             match = _same_loop(c, known, cfg)
             if match is not None:
                 if match.status == "open" and match.id not in closed_now:
-                    threads.mention_loop(store, match.id, turn.ts)
+                    store.mention_loop(match.id, turn.ts)
                 continue
-            loop_id = threads.insert_loop(store, threads.NewLoop(
+            loop_id = store.insert_loop(NewLoop(
                 user_id=info.user_id, session_id=info.session_id, workstream_id=workstream_id, text=c.text,
                 due=c.due, detector=detector,
                 source_ids=[turn.id], origin=_origin(info.session_id, turn.id, c.text), created_at=turn.ts))
             if loop_id is not None:
                 log.info("open loop %s raised in %s: %s", loop_id, info.session_id, c.text)
-                known.append((threads.loops(store, info.user_id, "open", ids=[loop_id])[0], c.stems))
+                known.append((store.loops(info.user_id, "open", ids=[loop_id])[0], c.stems))
         previous = turn
 
 
@@ -216,8 +215,8 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[tuple
     return out
 
 
-def best_evidence_match(said: set[str], loops: list[tuple[threads.Loop, set[str]]], cfg: Config
-                        ) -> threads.Loop | None:
+def best_evidence_match(said: set[str], loops: list[tuple[Loop, set[str]]], cfg: Config
+                        ) -> Loop | None:
     """The loop a done-statement (its stems) covers best, if it covers enough of it: at least
     `Config.loop_resolve_overlap` of the loop's words, and two of them (all of a one-word loop). Ties go to the
     older loop."""
@@ -232,7 +231,7 @@ def best_evidence_match(said: set[str], loops: list[tuple[threads.Loop, set[str]
     return best
 
 
-def _same_loop(c: Candidate, known: list[tuple[threads.Loop, set[str]]], cfg: Config) -> threads.Loop | None:
+def _same_loop(c: Candidate, known: list[tuple[Loop, set[str]]], cfg: Config) -> Loop | None:
     """The stored loop this candidate says again, if any: most of the shorter one's words are in the other, and
     they are not due at different times ("the report by Friday" is not "the report by Monday")."""
     best, best_ratio = None, 0.0
@@ -254,7 +253,7 @@ def _when(text: str) -> set[str]:
     return {w.lower()[:3] for w in _WHEN_WORD.findall(text)}
 
 
-def _later(turn: StoredTurn, lp: threads.Loop) -> bool:
+def _later(turn: StoredTurn, lp: Loop) -> bool:
     """Evidence must come after the loop was raised."""
     return turn.ts > lp.created_at or (turn.ts == lp.created_at and turn.id > max(lp.source_ids, default=0))
 
@@ -267,8 +266,8 @@ def _previous_turn(memory: Memory, info: SessionInfo, first: StoredTurn) -> Stor
 
 
 def _close(memory: Memory, info: SessionInfo, closure: Closure) -> None:
-    threads.close_loop(memory.store, info.user_id, closure.loop_id, closed_by=closure.by, closed_at=closure.turn.ts,
-                       session_id=info.session_id, evidence=closure.evidence, evidence_ids=[closure.turn.id])
+    memory.store.close_loop(info.user_id, closure.loop_id, closed_by=closure.by, closed_at=closure.turn.ts,
+                            session_id=info.session_id, evidence=closure.evidence, evidence_ids=[closure.turn.id])
     log.info("open loop %s closed by %s in %s: %s", closure.loop_id, closure.by, info.session_id, closure.evidence)
 
 
@@ -320,7 +319,7 @@ def _normal(text: str) -> str:
     return " ".join(re.sub(r"[\"'“”‘’`]", "", text).lower().split())
 
 
-async def _resolve_llm(open_loops: list[threads.Loop], turns: list[StoredTurn]) -> list[Closure] | None:
+async def _resolve_llm(open_loops: list[Loop], turns: list[StoredTurn]) -> list[Closure] | None:
     """Closures by the LLM, each checked: a loop it was shown, a later turn, and a quote found in that turn."""
     listing = "\n".join(f"- loop {lp.id}: {lp.text}" for lp in open_loops)
     user = f"Open loops:\n{listing}\n\nNew turns:\n{_render(turns)}"

@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import llm
-from ..store import threads
-from ..store.records import SessionInfo, StoredTurn
+from ..store.records import Episode, SessionInfo, StoredTurn
 from .episodes import LEXICAL_MODEL
 
 if TYPE_CHECKING:
@@ -45,13 +44,13 @@ Given its episode summaries and keyphrases, give it a short name of 2 to 6 words
 def consolidate_workstream(memory: Memory, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
     """Consolidation step: attach the session's episode to a workstream, ask the judge, or spawn one."""
     store = memory.store
-    episode = threads.session_episode(store, info.user_id, info.session_id)
+    episode = store.session_episode(info.user_id, info.session_id)
     if episode is None:
         return
-    found = threads.episode_vector(store, episode.id)
+    found = store.episode_vector(episode.id)
     current = episode.workstream_id
-    if current is not None and threads.workstream_size(store, current) > 1:
-        threads.refresh_workstream(store, current)   # settled: its centroid follows the updated episode
+    if current is not None and store.workstream_size(current) > 1:
+        store.refresh_workstream(current)   # settled: its centroid follows the updated episode
         return
     if found is None:   # nothing to compare (a session of no words): a workstream of its own
         target = None
@@ -59,24 +58,24 @@ def consolidate_workstream(memory: Memory, info: SessionInfo, new_turns: list[St
         vec, model = found
         target = choose(memory, episode, vec, model, exclude=current)
     if target is not None:
-        threads.attach_episode(store, episode.id, target)
+        store.attach_episode(episode.id, target)
         log.info("episode %s (session %s) attached to workstream %s", episode.id, info.session_id, target)
     elif current is None:
-        target = threads.create_workstream(store, info.user_id, episode.id)
+        target = store.create_workstream(info.user_id, episode.id)
         log.info("episode %s (session %s) spawned workstream %s", episode.id, info.session_id, target)
     else:
-        threads.refresh_workstream(store, current)
+        store.refresh_workstream(current)
         target = current
     if llm.enabled():
         _name(memory, info.user_id, target)
 
 
-def choose(memory: Memory, episode: threads.Episode, vec: np.ndarray, model: str, exclude: int | None) -> int | None:
+def choose(memory: Memory, episode: Episode, vec: np.ndarray, model: str, exclude: int | None) -> int | None:
     """The workstream to attach to, or None to spawn (or stay alone)."""
     cfg = memory.config
     attach, floor = ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
                      else (cfg.workstream_attach, cfg.workstream_judge_floor))
-    ids, matrix = threads.centroids(memory.store, episode.user_id, model, exclude=exclude)
+    ids, matrix = memory.store.centroids(episode.user_id, model, exclude=exclude)
     if not ids:
         return None
     sims = matrix @ vec.astype(np.float32)
@@ -89,12 +88,12 @@ def choose(memory: Memory, episode: threads.Episode, vec: np.ndarray, model: str
     return judge(memory, episode, band[: cfg.workstream_judge_candidates])
 
 
-def judge(memory: Memory, episode: threads.Episode, band: list[tuple[int, float]]) -> int | None:
+def judge(memory: Memory, episode: Episode, band: list[tuple[int, float]]) -> int | None:
     """Ask the LLM: does this episode continue one of these workstreams? None (spawn) unless it names one."""
-    candidates = threads.workstreams(memory.store, episode.user_id, include_hypotheses=True, ids=[i for i, _ in band])
+    candidates = memory.store.workstreams(episode.user_id, include_hypotheses=True, ids=[i for i, _ in band])
     lines = [f"New session ({episode.session_id}): {episode.summary}", "", "Candidate workstreams:"]
     for ws in candidates:
-        recent = threads.episodes(memory.store, episode.user_id, workstream_id=ws.id, limit=3, with_facts=False)
+        recent = memory.store.episodes(episode.user_id, workstream_id=ws.id, limit=3, with_facts=False)
         lines.append(f"- id {ws.id}: {ws.name} (keyphrases: {', '.join(ws.keyphrases[:5])})")
         lines.extend(f"    · {e.summary}" for e in recent)
     reply: Any = llm.run(llm.ask_json(JUDGE_SYSTEM, "\n".join(lines), purpose="workstream judge", expect=dict))
@@ -112,13 +111,13 @@ def judge(memory: Memory, episode: threads.Episode, band: list[tuple[int, float]
 
 def _name(memory: Memory, user_id: str, workstream_id: int) -> None:
     """Name a workstream with the LLM when its membership changed since it was last named (or never was)."""
-    found = threads.workstreams(memory.store, user_id, include_hypotheses=True, ids=[workstream_id])
-    if not found or not threads.needs_name(memory.store, workstream_id):
+    found = memory.store.workstreams(user_id, include_hypotheses=True, ids=[workstream_id])
+    if not found or not memory.store.needs_name(workstream_id):
         return
     ws = found[0]
-    recent = threads.episodes(memory.store, user_id, workstream_id=ws.id, limit=5, with_facts=False)
+    recent = memory.store.episodes(user_id, workstream_id=ws.id, limit=5, with_facts=False)
     user = "Episodes:\n" + "\n".join(f"- {e.summary}" for e in recent) + f"\nKeyphrases: {', '.join(ws.keyphrases)}"
     reply: Any = llm.run(llm.ask_json(NAME_SYSTEM, user, purpose="workstream name", expect=dict))
     name = reply.get("name") if isinstance(reply, dict) else None
     if isinstance(name, str) and 0 < len(name.split()) <= 8 and len(name) <= 80:
-        threads.rename_workstream(memory.store, ws.id, " ".join(name.split()).strip(" .\"'"))
+        memory.store.rename_workstream(ws.id, " ".join(name.split()).strip(" .\"'"))

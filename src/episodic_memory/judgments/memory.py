@@ -34,8 +34,7 @@ from ..models.embedder import Embedder
 from ..retrieve.fts import fts_query
 from ..retrieve.fusion import reciprocal_rank_fusion
 from ..retrieve.query import classify
-from ..store.judgments import JudgmentRow, JudgmentStore, VerdictRow
-from ..store.records import to_datetime
+from ..store.records import JudgmentRow, VerdictRow, to_datetime
 from ..util import to_epoch
 from .embedding import as_embedder, judgment_embedding_text
 from .utility import rank_score, utility
@@ -164,7 +163,7 @@ class JudgmentMemory:
         self.memory = memory
         self.config = memory.config
         self.user_id = memory.user_id
-        self.rows = JudgmentStore(memory.store)
+        self.rows = memory.store
         self._embedded_upto: dict[str, int] = {}   # model -> every judgment id up to here has a vector
         self._lock = threading.Lock()
 
@@ -190,7 +189,7 @@ class JudgmentMemory:
             json.dumps(metadata)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"metadata must be JSON-serialisable: {exc}") from None
-        row, created = self.rows.insert_or_merge(
+        row, created = self.rows.insert_judgment_or_merge(
             user_id=self.user_id, memory_id=f"mem_{secrets.token_hex(8)}", trigger=trigger, judgment=judgment,
             reasoning=reasoning, domain=domain, metadata=metadata, dedup_key=dedup_key(trigger, judgment),
             merge_metadata=_merge_metadata,
@@ -226,10 +225,10 @@ class JudgmentMemory:
         """
         if not memory_ids:
             raise ValueError("delete needs at least one judgment id")
-        missing = [m for m in memory_ids if not isinstance(m, str) or self.rows.get(self.user_id, m) is None]
+        missing = [m for m in memory_ids if not isinstance(m, str) or self.rows.judgment(self.user_id, m) is None]
         if missing:
             raise KeyError(f"no judgment {missing[0]!r} for user {self.user_id!r}")
-        deleted = self.rows.delete(self.user_id, list(dict.fromkeys(memory_ids)))
+        deleted = self.rows.delete_judgments(self.user_id, list(dict.fromkeys(memory_ids)))
         if scrub:
             self.memory.store.scrub()
         return len(deleted)
@@ -237,7 +236,7 @@ class JudgmentMemory:
     # --- reading -------------------------------------------------------------------------------------
     def get(self, memory_id: str) -> Judgment:
         """One judgment with its verdict counts and corrections. KeyError for an unknown id."""
-        row = self.rows.get(self.user_id, memory_id) if isinstance(memory_id, str) else None
+        row = self.rows.judgment(self.user_id, memory_id) if isinstance(memory_id, str) else None
         if row is None:
             raise KeyError(f"no judgment {memory_id!r} for user {self.user_id!r}")
         o = outcome(self.rows.verdicts([row.id])[row.id], self.config, time.time())
@@ -247,7 +246,7 @@ class JudgmentMemory:
                         corrections=o.corrections, stored=row.stored, created_at=to_datetime(row.created_at))
 
     def count(self) -> int:
-        return self.rows.count(self.user_id)
+        return self.rows.judgment_count(self.user_id)
 
     def search(self, query: str, top_k: int = 5, domain: str | None = None, min_score: float = 0.0,
                use_utility: bool = False, utility_weight: float | None = None) -> list[SearchResult]:
@@ -272,7 +271,7 @@ class JudgmentMemory:
 
         match = fts_query(query)
         if match is not None:
-            bm25 = self.rows.search_bm25(match, self.user_id, limit=pool, domain=domain)
+            bm25 = self.rows.search_judgments(match, self.user_id, limit=pool, domain=domain)
             legs.append(([jid for jid, _ in bm25], w_bm25))
         dense = self._dense_hits(query, pool, domain)
         if dense is not None:
@@ -283,7 +282,7 @@ class JudgmentMemory:
 
         fusion = reciprocal_rank_fusion(legs, cfg.rrf_k)
         similarities = dict(zip(fusion.keys.tolist(), fusion.scores.tolist(), strict=True))
-        rows = self.rows.by_ids(self.user_id, list(similarities))
+        rows = self.rows.judgments_by_id(self.user_id, list(similarities))
         verdicts = self.rows.verdicts(list(rows))
         now = time.time()
         results = []
@@ -318,7 +317,7 @@ class JudgmentMemory:
         limit = pool * 4 if domain is not None else pool
         hits = index.search(self.user_id, qvec, limit, floor=self.config.dense_floor, kind="judgment")
         if domain is not None:
-            rows = self.rows.by_ids(self.user_id, [h.item_id for h in hits])
+            rows = self.rows.judgments_by_id(self.user_id, [h.item_id for h in hits])
             hits = [h for h in hits if h.item_id in rows and rows[h.item_id].domain == domain][:pool]
         return [(h.item_id, h.similarity) for h in hits]
 
@@ -331,15 +330,15 @@ class JudgmentMemory:
         model = embedder.model_id
         done = 0
         with self._lock:
-            newest = self.rows.max_id()
+            newest = self.rows.max_judgment_id()
             after = self._embedded_upto.get(model, 0)
             while after < newest:
-                rows = [r for r in self.rows.missing_vectors(model, after, batch) if r.id <= newest]
+                rows = [r for r in self.rows.judgments_missing_vectors(model, after, batch) if r.id <= newest]
                 if not rows:
                     break
                 vectors = embedder.embed([judgment_embedding_text(r.trigger, r.judgment) for r in rows])
                 pairs = zip(rows, vectors, strict=True)
-                self.rows.add_vectors(model, [(r, v.astype("float32").tobytes()) for r, v in pairs])
+                self.rows.add_judgment_vectors(model, [(r, v.astype("float32").tobytes()) for r, v in pairs])
                 after = rows[-1].id
                 done += len(rows)
             self._embedded_upto[model] = newest
@@ -358,7 +357,7 @@ class JudgmentMemory:
         A triple needs an outcome, so judgments never verified are not exported.
         """
         now = time.time()
-        for chunk in self.rows.iter_rows(self.user_id):
+        for chunk in self.rows.iter_judgments(self.user_id):
             verdicts = self.rows.verdicts([r.id for r in chunk])
             for row in chunk:
                 if not verdicts[row.id]:

@@ -7,20 +7,20 @@ import time
 
 from ..retrieve.hit import Hit
 from ..retrieve.kinds import register_kind
-from ..store.judgments import KIND, JudgmentStore
+from ..store.base import Store
+from ..store.records import JUDGMENT_KIND as KIND
 from ..store.records import to_datetime
-from ..store.sqlite import SQLiteStore
 from .memory import outcome
 
 
-def load_judgment_hits(store: SQLiteStore, user_id: str, ids: list[int],
+def load_judgment_hits(store: Store, user_id: str, ids: list[int],
                        as_of: float | None) -> dict[int, Hit]:
     """A hit per judgment of `user_id` among `ids` (judgments have no history, so `as_of` is ignored).
 
     The hit's text is the judgment; its trigger, reasoning, utility and latest correction are in `details`.
     """
-    rows = JudgmentStore(store).by_ids(user_id, ids)
-    verdicts = JudgmentStore(store).verdicts(list(rows))
+    rows = store.judgments_by_id(user_id, ids)
+    verdicts = store.verdicts(list(rows))
     now = time.time()
     hits = {}
     for jid, row in rows.items():

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..config import Config
-from ..store.sqlite import SQLiteStore
+from ..store.base import Store
 from .kinds import KIND_CODES, KIND_NAMES
 
 VectorRow = tuple[int, str, int, str, float, bytes]  # (vector id, kind, item_id, session_id, ts, float32 bytes)
@@ -288,7 +288,7 @@ def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
 class DenseIndex:
     """Per-user float32 matrices for one embedding model, synced from the store by watermark."""
 
-    def __init__(self, store: SQLiteStore, model_id: str, dim: int, config: Config | None = None) -> None:
+    def __init__(self, store: Store, model_id: str, dim: int, config: Config | None = None) -> None:
         cfg = config or store.config
         self.store = store
         self.model_id = model_id

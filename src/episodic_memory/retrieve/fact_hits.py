@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from ..consolidate.gate import previously
-from ..store.facts import FactStore
+from ..store.base import Store
 from ..store.records import to_datetime
-from ..store.sqlite import SQLiteStore
 from ..util import to_iso
 from .hit import Hit
 from .kinds import register_kind
@@ -18,10 +17,9 @@ def believed_at(valid_from: float, valid_to: float | None, as_of: float | None) 
     return valid_from <= as_of and (valid_to is None or valid_to > as_of)
 
 
-def load_fact_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
-    facts_store = FactStore(store)
-    facts = {i: f for i, f in facts_store.get(user_id, ids).items() if believed_at(f.valid_from, f.valid_to, as_of)}
-    older = facts_store.get(user_id, [f.supersedes for f in facts.values() if f.supersedes is not None])
+def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+    facts = {i: f for i, f in store.facts_by_id(user_id, ids).items() if believed_at(f.valid_from, f.valid_to, as_of)}
+    older = store.facts_by_id(user_id, [f.supersedes for f in facts.values() if f.supersedes is not None])
     sources = store.source_ids(user_id, [i for f in facts.values() for i in f.source_ids])
     hits = {}
     for fact in facts.values():

@@ -11,15 +11,14 @@ import threading
 from collections.abc import Callable
 
 from ..models.embedder import Embedder
-from ..store.facts import FactStore
-from ..store.sqlite import SQLiteStore
+from ..store.base import Store
 from .retriever import embedding_text
 
 log = logging.getLogger(__name__)
 
 
 class Indexer:
-    def __init__(self, store: SQLiteStore, embedder: Callable[[], Embedder | None], batch: int = 256,
+    def __init__(self, store: Store, embedder: Callable[[], Embedder | None], batch: int = 256,
                  context_chars: int = 200, short_turn_chars: int = 300) -> None:
         self.store = store
         self.context_chars = context_chars
@@ -74,12 +73,11 @@ class Indexer:
     def _embed_facts(self, embedder: Embedder, progress: Callable[[int], None] | None) -> int:
         """Facts stored while no embedder was available (or under another model) get their vectors now."""
         model = embedder.model_id
-        facts = FactStore(self.store)
-        newest = facts.max_id()
+        newest = self.store.max_fact_id()
         after = self._facts_checked_upto.get(model, 0)
         done = 0
         while after < newest:
-            batch = facts.missing_vectors(model, self.batch, after=after)
+            batch = self.store.facts_missing_vectors(model, self.batch, after=after)
             if not batch:
                 break
             vectors = embedder.embed([f.text for f in batch])

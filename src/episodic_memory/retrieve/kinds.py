@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..store.sqlite import SQLiteStore
+from ..store.base import Store
 from .hit import Hit
 
 # (store, user_id, item ids, as_of epoch or None) -> {item_id: Hit}; an item absent from the result is not recalled
 # (for example a fact superseded before `as_of`, or one another user owns).
-Loader = Callable[[SQLiteStore, str, list[int], "float | None"], dict[int, Hit]]
+Loader = Callable[[Store, str, list[int], "float | None"], dict[int, Hit]]
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,8 @@ import numpy as np
 from ..config import Config
 from ..models.embedder import Embedder
 from ..models.reranker import Reranker
-from ..store.heads import HeadColumns
-from ..store.records import StoredTurn, to_datetime
-from ..store.sqlite import SQLiteStore
+from ..store.base import Store
+from ..store.records import HeadColumns, StoredTurn, to_datetime
 from .dense import DenseIndex
 from .fts import any_of, fts_query
 from .fusion import reciprocal_rank_fusion
@@ -154,7 +153,7 @@ class Retriever:
 
     def __init__(
         self,
-        store: SQLiteStore,
+        store: Store,
         config: Config,
         *,
         embedder: Callable[[], Embedder | None] = lambda: None,

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from ..store import threads
+from ..store.base import Store
 from ..store.records import to_datetime
-from ..store.sqlite import SQLiteStore
 from .hit import Hit
 from .kinds import register_kind
 
 
-def load_episode_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
-    found = threads.episodes(store, user_id, ids=ids, with_facts=False)
-    fact_counts = threads.session_fact_counts(store, user_id, [e.session_id for e in found])
-    confirmed = threads.workstream_names(store, user_id, {e.workstream_id for e in found if e.workstream_id is not None})
+def load_episode_hits(store: Store, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+    found = store.episodes(user_id, ids=ids, with_facts=False)
+    fact_counts = store.session_fact_counts(user_id, [e.session_id for e in found])
+    confirmed = store.workstream_names(user_id, {e.workstream_id for e in found if e.workstream_id is not None})
     hits = {}
     for e in found:
         if as_of is not None and (e.started_at or e.created_at) > as_of:
@@ -26,13 +25,13 @@ def load_episode_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: f
     return hits
 
 
-def load_workstream_hits(store: SQLiteStore, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+def load_workstream_hits(store: Store, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
     hits = {}
-    for w in threads.workstreams(store, user_id, ids=ids):   # confirmed ones only: hypotheses never surface
+    for w in store.workstreams(user_id, ids=ids):   # confirmed ones only: hypotheses never surface
         if as_of is not None and (w.first_activity or w.created_at) > as_of:
             continue
-        members = threads.episodes(store, user_id, workstream_id=w.id, limit=5, with_facts=False)
-        open_loops = [lp.text for lp in threads.loops(store, user_id, "open", workstream_id=w.id, limit=3)]
+        members = store.episodes(user_id, workstream_id=w.id, limit=5, with_facts=False)
+        open_loops = [lp.text for lp in store.loops(user_id, "open", workstream_id=w.id, limit=3)]
         text = f"Workstream {w.name}: {w.sessions} sessions, {w.facts} facts"
         if open_loops:
             text += "; open: " + "; ".join(open_loops)

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 from ..config import Config
-from ..store import tokens as sql
+from ..store.base import Store
+from ..store.records import TokenRecord
 from ..store.sqlite import SQLiteStore
-from ..store.tokens import TokenRecord
 
 TOKEN_PREFIX = "em_"
 
@@ -27,7 +27,7 @@ def hash_token(token: str) -> str:
 class TokenStore:
     """Create, check, list and revoke tokens in the memory file (table `api_tokens`)."""
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
         self._touched: dict[int, float] = {}
         self._lock = threading.Lock()
@@ -44,11 +44,11 @@ class TokenStore:
         if not isinstance(user_id, str) or not user_id.strip():
             raise ValueError(f"user must be a non-empty string, got {user_id!r}")
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        return token, sql.insert_token(self.store, user_id, hash_token(token), label)
+        return token, self.store.insert_token(user_id, hash_token(token), label)
 
     def user_for(self, token: str) -> str | None:
         """The user a live token acts as; None for an unknown or revoked token."""
-        record = sql.token_by_hash(self.store, hash_token(token))
+        record = self.store.token_by_hash(hash_token(token))
         if record is None or record.revoked:
             return None
         now = time.time()
@@ -58,15 +58,15 @@ class TokenStore:
             if due:
                 self._touched[record.id] = now
         if due:
-            sql.touch_token(self.store, record.id, now)
+            self.store.touch_token(record.id, now)
         return record.user_id
 
     def list(self, user_id: str | None = None) -> list[TokenRecord]:
-        return sql.list_tokens(self.store, user_id)
+        return self.store.list_tokens(user_id)
 
     def revoke(self, token_id: int) -> TokenRecord:
         """Revoke a token by id (see `list`); it stops working at once. KeyError if there is no such token."""
-        record = sql.revoke_token(self.store, token_id)
+        record = self.store.revoke_token(token_id)
         if record is None:
             raise KeyError(f"no token with id {token_id}")
         return record

@@ -9,32 +9,16 @@ whole table (see `SQLiteStore.turn_heads`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
+
+from .records import HeadColumns
 
 # (turn ids) -> rows of (id, session_id, seq, speaker, ts, user_id) for those of them that exist
 HeadReader = Callable[[list[int]], Sequence[tuple[int, str, int, str | None, float, str]]]
 # (turn id, limit) -> the same rows for the first `limit` turns with a larger id, in id order
 NewerHeadReader = Callable[[int, int], Sequence[tuple[int, str, int, str | None, float, str]]]
 READ_CHUNK = 32_768  # turns per read_newer call
-
-
-@dataclass
-class HeadColumns:
-    """Heads of some turns, one row per turn found (`ids`), in the order asked."""
-
-    found: np.ndarray          # bool per id asked: is it among `ids`
-    ids: np.ndarray            # int64 turn ids
-    sessions: np.ndarray       # int32 codes: `HeadTable.session_names[code]`
-    seqs: np.ndarray           # int64 position in the session
-    speakers: np.ndarray       # int32 codes: `HeadTable.speaker_names[code]`, −1 for none
-    ts: np.ndarray             # float64 epoch seconds
-    session_names: list[str]   # what the session codes stand for
-    speaker_names: list[str]   # what the speaker codes stand for
-
-    def session_ids(self) -> list[str]:
-        return [self.session_names[code] for code in self.sessions.tolist()]
 
 
 class HeadTable:

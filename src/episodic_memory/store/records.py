@@ -1,4 +1,4 @@
-"""Plain records passed between the layers (no SQL, no I/O)."""
+"""Plain records passed between the layers and returned by the store (no SQL, no I/O)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,16 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+import numpy as np
+
 
 def to_datetime(epoch: float | None) -> datetime | None:
     return None if epoch is None else datetime.fromtimestamp(epoch, tz=timezone.utc)
+
+
+def _iso(epoch: float | None) -> str | None:
+    dt = to_datetime(epoch)
+    return dt.isoformat() if dt else None
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,271 @@ class SessionInfo:
         }
 
 
-def _iso(epoch: float | None) -> str | None:
-    dt = to_datetime(epoch)
-    return dt.isoformat() if dt else None
+
+# --- turn heads (what ranking reads of many turns) -------------------------------------------------
+
+@dataclass
+class HeadColumns:
+    """Heads of some turns, one row per turn found (`ids`), in the order asked."""
+
+    found: np.ndarray          # bool per id asked: is it among `ids`
+    ids: np.ndarray            # int64 turn ids
+    sessions: np.ndarray       # int32 codes: `HeadTable.session_names[code]`
+    seqs: np.ndarray           # int64 position in the session
+    speakers: np.ndarray       # int32 codes: `HeadTable.speaker_names[code]`, −1 for none
+    ts: np.ndarray             # float64 epoch seconds
+    session_names: list[str]   # what the session codes stand for
+    speaker_names: list[str]   # what the speaker codes stand for
+
+    def session_ids(self) -> list[str]:
+        return [self.session_names[code] for code in self.sessions.tolist()]
+
+
+# --- facts and entities ------------------------------------------------------------------------------
+
+@dataclass
+class Fact:
+    id: int
+    user_id: str
+    session_id: str
+    type: str
+    text: str
+    route: str                  # durable | episodic
+    salience: float
+    confidence: float
+    recurrence: int
+    event_ts: float | None
+    created_at: float
+    valid_from: float
+    valid_to: float | None      # None while current
+    supersedes: int | None
+    superseded_by: int | None
+    source_ids: list[int]       # turn row ids
+    extractor: str
+    entities: list[str] = field(default_factory=list)
+
+    @property
+    def current(self) -> bool:
+        return self.valid_to is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "type": self.type, "text": self.text, "route": self.route,
+            "salience": round(self.salience, 3), "confidence": round(self.confidence, 3),
+            "recurrence": self.recurrence, "session_id": self.session_id,
+            "event_time": _iso(self.event_ts), "created_at": _iso(self.created_at),
+            "valid_from": _iso(self.valid_from), "valid_to": _iso(self.valid_to),
+            "supersedes": self.supersedes, "superseded_by": self.superseded_by,
+            "source_turns": list(self.source_ids), "entities": list(self.entities), "extractor": self.extractor,
+        }
+
+
+@dataclass
+class NewFact:
+    user_id: str
+    session_id: str
+    type: str
+    text: str
+    route: str
+    salience: float
+    confidence: float
+    event_ts: float | None
+    created_at: float
+    source_ids: list[int]
+    origin: str
+    extractor: str
+
+
+@dataclass
+class Entity:
+    id: int
+    name: str
+    aliases: list[str]
+    facts: int
+    profile: str | None
+    related: list[tuple[str, int]] = field(default_factory=list)  # (name, facts naming both)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "aliases": self.aliases, "facts": self.facts,
+                "profile": self.profile, "related": [{"name": n, "weight": w} for n, w in self.related]}
+
+
+# --- episodes, workstreams, open loops ------------------------------------------------------------
+
+LOOP_STATUSES = ("open", "closed", "all")
+
+
+@dataclass
+class Episode:
+    """One session in 1-3 sentences, with the facts extracted from it."""
+
+    id: int
+    user_id: str
+    session_id: str
+    summary: str
+    summarizer: str                 # llm | extractive
+    keyphrases: list[str]
+    source_ids: list[int]           # turn row ids the summary rests on
+    turns: int
+    started_at: float | None
+    ended_at: float | None
+    workstream_id: int | None
+    created_at: float
+    updated_at: float
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    source_turns: list[str] = field(default_factory=list)   # the caller's ids of `source_ids`
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "session_id": self.session_id, "summary": self.summary, "summarizer": self.summarizer,
+            "keyphrases": list(self.keyphrases), "turns": self.turns, "started_at": _iso(self.started_at),
+            "ended_at": _iso(self.ended_at), "workstream_id": self.workstream_id,
+            "facts": [dict(f) for f in self.facts], "source_ids": list(self.source_turns),
+        }
+
+
+@dataclass
+class Workstream:
+    """A thread of work across sessions. A hypothesis until a second session attaches."""
+
+    id: int
+    user_id: str
+    name: str
+    name_source: str                # llm | keyphrases
+    status: str                     # hypothesis | confirmed
+    keyphrases: list[str]
+    sessions: int
+    first_activity: float | None
+    last_activity: float | None
+    created_at: float
+    facts: int = 0                  # current facts of its sessions
+    open_loops: int = 0
+
+    @property
+    def confirmed(self) -> bool:
+        return self.status == "confirmed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "status": self.status, "sessions": self.sessions,
+            "facts": self.facts, "open_loops": self.open_loops, "keyphrases": list(self.keyphrases),
+            "first_activity": _iso(self.first_activity), "last_activity": _iso(self.last_activity),
+            "named_by": self.name_source,
+        }
+
+
+@dataclass
+class Loop:
+    """Something left to do. Closed only on clear evidence (quoted), or by hand."""
+
+    id: int
+    user_id: str
+    session_id: str
+    workstream_id: int | None
+    text: str
+    due: str | None
+    status: str                     # open | closed
+    detector: str                   # rules | llm
+    source_ids: list[int]
+    mentions: int
+    created_at: float
+    last_mentioned: float
+    closed_at: float | None = None
+    closed_session: str | None = None
+    closed_by: str | None = None    # rules | llm | user
+    evidence: str | None = None
+    note: str | None = None
+    workstream: str | None = None   # the workstream's name, when it is confirmed
+    source_turns: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "text": self.text, "status": self.status, "due": self.due,
+            "workstream_id": self.workstream_id, "workstream": self.workstream, "session_id": self.session_id,
+            "opened_at": _iso(self.created_at), "last_mentioned": _iso(self.last_mentioned),
+            "mentions": self.mentions, "detector": self.detector, "source_ids": list(self.source_turns),
+            "closed_at": _iso(self.closed_at), "closed_session": self.closed_session, "closed_by": self.closed_by,
+            "evidence": self.evidence, "note": self.note,
+        }
+
+
+@dataclass
+class NewEpisode:
+    user_id: str
+    session_id: str
+    summary: str
+    summarizer: str
+    keyphrases: list[tuple[str, str, float]]
+    source_ids: list[int]
+    turns: int
+    started_at: float | None
+    ended_at: float | None
+    vec: bytes | None
+    vec_model: str | None
+
+
+@dataclass
+class NewLoop:
+    user_id: str
+    session_id: str
+    workstream_id: int | None
+    text: str
+    due: str | None
+    detector: str
+    source_ids: list[int]
+    origin: str
+    created_at: float
+
+
+# --- judgments -------------------------------------------------------------------------------------
+
+JUDGMENT_KIND = "judgment"  # the kind of judgments in `vectors`, `memory_fts` and recall hits
+
+
+@dataclass(frozen=True)
+class JudgmentRow:
+    id: int                 # internal row id (vectors.item_id)
+    memory_id: str          # the public id
+    user_id: str
+    trigger: str
+    judgment: str
+    reasoning: str
+    domain: str | None
+    metadata: str           # JSON object
+    stored: int
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class VerdictRow:
+    judgment_id: int
+    adopted: bool
+    correction: str | None
+    ts: float
+
+
+# --- REST API tokens -------------------------------------------------------------------------------
+
+@dataclass
+class TokenRecord:
+    """A stored token, without the token (which is never stored)."""
+
+    id: int
+    user_id: str
+    label: str | None
+    created_at: float
+    last_used: float | None
+    revoked_at: float | None
+
+    @property
+    def revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        def iso(epoch: float | None) -> str | None:
+            dt = to_datetime(epoch)
+            return dt.isoformat() if dt else None
+
+        return {"id": self.id, "user_id": self.user_id, "label": self.label, "created_at": iso(self.created_at),
+                "last_used": iso(self.last_used), "revoked": self.revoked, "revoked_at": iso(self.revoked_at)}

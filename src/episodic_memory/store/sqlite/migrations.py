@@ -228,7 +228,7 @@ def m003_facts_and_entities(db: sqlite3.Connection) -> None:
 
 
 def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
-    """Episodes, workstreams and open loops (issue 5); their SQL lives in store/threads.py."""
+    """Episodes, workstreams and open loops (issue 5); their SQL lives in store/sqlite/threads.py."""
     _run(
         db,
         """
@@ -377,7 +377,7 @@ def m005_judgments(db: sqlite3.Connection) -> None:
 
 
 def m006_tokens(db: sqlite3.Connection) -> None:
-    """REST API bearer tokens (issue 7): only a SHA-256 of each token is kept (store/tokens.py)."""
+    """REST API bearer tokens (issue 7): only a SHA-256 of each token is kept (store/sqlite/tokens.py)."""
     _run(
         db,
         """

@@ -1,31 +1,21 @@
-"""The one SQLite file. This module (with `migrations.py`) is the only place that writes SQL.
+"""SQL for sessions, turns, turn heads, BM25 over turns and derived memories, and vectors.
 
-The store is a small set of verbs so that a second backend is an addition, not a rewrite. Every read takes a
-`user_id` and filters by it.
+Every read takes a `user_id` and filters by it (maintenance reads across users say so).
 """
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..config import MEMORY_PATH, Config
-from .heads import HeadColumns, HeadTable
-from .migrations import migrate
-from .records import SessionInfo, StoredTurn, TurnRecord
-
-# Stores of derived memories (facts, episodes, judgments, …) register a step here. `forget` runs each inside its
-# transaction, before turns and sessions go: step(db, where, params) -> {table: rows deleted}, where `where` filters
-# on user_id (and session_id) columns.
-ForgetStep = Callable[[sqlite3.Connection, str, list[Any]], dict[str, int]]
-FORGET_STEPS: list[ForgetStep] = []
+from ...config import Config
+from ..heads import HeadTable
+from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
+from .connection import Connection
 
 _TURN_COLUMNS = "t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id"
 
@@ -34,61 +24,15 @@ def _turn(row: Sequence[Any]) -> StoredTurn:
     return StoredTurn(*row[:10])
 
 
-class SQLiteStore:
-    """Sessions and turns in one SQLite file (WAL, busy timeout, foreign keys, numbered migrations)."""
+class TurnSQL(Connection):
+    """Sessions and turns, their search and their vectors: the SQL of capture and recall."""
 
     def __init__(self, path: str | Path, config: Config | None = None) -> None:
-        self.config = config or Config()
-        self.in_memory = str(path) == MEMORY_PATH
-        self.path = str(path) if self.in_memory else str(Path(path).expanduser().resolve())
-        if not self.in_memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
-        self.db = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=self.config.busy_timeout_ms / 1000
-        )
-        self.db.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
-        self.db.execute("PRAGMA foreign_keys = ON")
-        self.db.execute("PRAGMA secure_delete = ON")
-        if not self.in_memory:
-            self.db.execute("PRAGMA journal_mode = WAL")
-            # The JSONL journal is the durable record; NORMAL is crash-safe for the process, and fast.
-            self.db.execute("PRAGMA synchronous = NORMAL")
-        self.schema_version = migrate(self.db, self.path)
+        super().__init__(path, config)
         self._heads = HeadTable()  # see turn_heads
         self._heads_generation = -1
         self._common: dict[str, bool] = {}  # term -> found in too many turns to be worth ranking; see common_terms
         self._common_generation, self._common_size = -1, 0
-
-    # --- plumbing ------------------------------------------------------------------------------------
-    def close(self) -> None:
-        with self._lock:
-            self.db.close()
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction (BEGIN IMMEDIATE): all or nothing."""
-        with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.db
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-            self.db.execute("COMMIT")
-
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
-            return self.db.execute(sql, params).fetchall()
-
-    def _query_in(self, sql: str, values: Sequence[Any], *after: Any) -> list[Any]:
-        """`sql` with `{marks}` standing for `values`, run in chunks of 500 (SQLite's variable limit); `after` are
-        the parameters that follow them."""
-        rows: list[Any] = []
-        for i in range(0, len(values), 500):
-            chunk = list(values[i : i + 500])
-            rows += self._query(sql.replace("{marks}", ",".join("?" * len(chunk))), [*chunk, *after])
-        return rows
 
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
@@ -97,7 +41,10 @@ class SQLiteStore:
             "SELECT journal_file, journal_offset, turn_count FROM sessions WHERE user_id = ? AND session_id = ?",
             (user_id, session_id),
         )
-        return tuple(rows[0]) if rows else (None, 0, 0)  # type: ignore[return-value]
+        if not rows:
+            return None, 0, 0
+        file, offset, count = rows[0]
+        return file, offset, count
 
     def journal_offsets(self) -> dict[str, int]:
         """Every session's journal file and the bytes of it already stored (all users: used by recovery)."""
@@ -279,7 +226,8 @@ class SQLiteStore:
 
         Returns (turn id, bm25) best first, with bm25 made positive: higher is better.
         """
-        where, params = ["t.user_id = ?"], [user_id]
+        where = ["t.user_id = ?"]
+        params: list[Any] = [user_id]
         if session_id is not None:
             where.append("t.session_id = ?")
             params.append(session_id)
@@ -427,48 +375,6 @@ class SQLiteStore:
         )[0]
         return {"turns": turns, "sessions": sessions, "open_sessions": open_, "pending_consolidation": pending}
 
-    def file_size(self) -> int:
-        if self.in_memory:
-            page_size = self._query("PRAGMA page_size")[0][0]
-            return page_size * self._query("PRAGMA page_count")[0][0]
-        return sum(Path(self.path + suffix).stat().st_size for suffix in ("", "-wal")
-                   if Path(self.path + suffix).exists())
-
-    # --- forgetting ----------------------------------------------------------------------------------
-    def forget(self, *, user_id: str | None = None, session_id: str | None = None) -> dict[str, Any]:
-        """Delete a session (user_id + session_id), a user (user_id), or everything (neither).
-
-        Returns the counts deleted and the journal files of the deleted sessions.
-        """
-        if session_id is not None and user_id is None:
-            raise ValueError("forgetting a session needs its user_id")
-        where, params = "1 = 1", []
-        if user_id is not None:
-            where, params = "user_id = ?", [user_id]
-        if session_id is not None:
-            where, params = "user_id = ? AND session_id = ?", [user_id, session_id]
-        with self.transaction() as db:
-            files = [r[0] for r in db.execute(f"SELECT journal_file FROM sessions WHERE {where}", params) if r[0]]
-            counts: dict[str, Any] = {}
-            for step in FORGET_STEPS:
-                counts.update(step(db, where, params))
-            counts["turns"] = db.execute(f"DELETE FROM turns WHERE {where}", params).rowcount
-            counts["sessions"] = db.execute(f"DELETE FROM sessions WHERE {where}", params).rowcount
-            db.execute(f"DELETE FROM vectors WHERE {where}", params)  # belt and braces: none of theirs may remain
-            self._heads.clear()  # nothing read from a forgotten turn stays in this process either
-        return {**counts, "journal_files": files}
-
-    def scrub(self) -> None:
-        """Make deleted text unrecoverable from the file: merge FTS segments, checkpoint the WAL, vacuum."""
-        with self._lock:
-            self.db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('optimize')")
-            self.db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
-            if not self.in_memory:
-                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            self.db.execute("VACUUM")
-            if not self.in_memory:
-                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
 
 _SESSION_SELECT = (
     "SELECT user_id, session_id, status, started_at, last_turn_at, turn_count, consolidated_turns, "
@@ -482,10 +388,3 @@ def _session(row: Sequence[Any]) -> SessionInfo:
         turn_count=row[5], consolidated_turns=row[6], needs_consolidation=bool(row[7]), ended_at=row[8],
     )
 
-
-# The stores of derived memories register their forget steps on import; importing them here means no SQLiteStore
-# ever forgets without them.
-from . import facts as _facts  # noqa: E402,F401
-from . import judgments as _judgments  # noqa: E402,F401
-from . import threads as _threads  # noqa: E402,F401
-from . import tokens as _tokens  # noqa: E402,F401

@@ -1,4 +1,4 @@
-"""Facts, their supersession chains, entities and the router's counts: the SQL of the consolidation layer."""
+"""SQL for facts, their supersession chains, entities and the router's counts (tables from migration m003)."""
 
 from __future__ import annotations
 
@@ -6,88 +6,15 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from .records import to_datetime
-from .sqlite import FORGET_STEPS, SQLiteStore
+from ..records import Entity, Fact, NewFact
+from .connection import Connection
 
 _FACT_COLUMNS = (
     "id, user_id, session_id, type, text, route, salience, confidence, recurrence, event_ts, created_at, "
     "valid_from, valid_to, supersedes, superseded_by, source_ids, extractor"
 )
-
-
-@dataclass
-class Fact:
-    id: int
-    user_id: str
-    session_id: str
-    type: str
-    text: str
-    route: str                  # durable | episodic
-    salience: float
-    confidence: float
-    recurrence: int
-    event_ts: float | None
-    created_at: float
-    valid_from: float
-    valid_to: float | None      # None while current
-    supersedes: int | None
-    superseded_by: int | None
-    source_ids: list[int]       # turn row ids
-    extractor: str
-    entities: list[str] = field(default_factory=list)
-
-    @property
-    def current(self) -> bool:
-        return self.valid_to is None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "type": self.type, "text": self.text, "route": self.route,
-            "salience": round(self.salience, 3), "confidence": round(self.confidence, 3),
-            "recurrence": self.recurrence, "session_id": self.session_id,
-            "event_time": _iso(self.event_ts), "created_at": _iso(self.created_at),
-            "valid_from": _iso(self.valid_from), "valid_to": _iso(self.valid_to),
-            "supersedes": self.supersedes, "superseded_by": self.superseded_by,
-            "source_turns": list(self.source_ids), "entities": list(self.entities), "extractor": self.extractor,
-        }
-
-
-@dataclass
-class NewFact:
-    user_id: str
-    session_id: str
-    type: str
-    text: str
-    route: str
-    salience: float
-    confidence: float
-    event_ts: float | None
-    created_at: float
-    source_ids: list[int]
-    origin: str
-    extractor: str
-
-
-@dataclass
-class Entity:
-    id: int
-    name: str
-    aliases: list[str]
-    facts: int
-    profile: str | None
-    related: list[tuple[str, int]] = field(default_factory=list)  # (name, facts naming both)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "aliases": self.aliases, "facts": self.facts,
-                "profile": self.profile, "related": [{"name": n, "weight": w} for n, w in self.related]}
-
-
-def _iso(epoch: float | None) -> str | None:
-    dt = to_datetime(epoch)
-    return dt.isoformat() if dt else None
 
 
 def _fact(row: Sequence[Any]) -> Fact:
@@ -96,20 +23,17 @@ def _fact(row: Sequence[Any]) -> Fact:
     return Fact(*values)
 
 
-class FactStore:
-    """Facts and entities of one SQLite file (shares the `SQLiteStore` connection and its lock)."""
-
-    def __init__(self, store: SQLiteStore) -> None:
-        self.store = store
+class FactSQL(Connection):
+    """Facts and entities (a mixin of `SQLiteStore`)."""
 
     # --- facts ---------------------------------------------------------------------------------------
-    def has_origin(self, user_id: str, origin: str) -> bool:
-        return bool(self.store._query("SELECT 1 FROM facts WHERE user_id = ? AND origin = ?", (user_id, origin)))
+    def has_fact_origin(self, user_id: str, origin: str) -> bool:
+        return bool(self._query("SELECT 1 FROM facts WHERE user_id = ? AND origin = ?", (user_id, origin)))
 
-    def insert(self, fact: NewFact, *, supersedes: int | None = None) -> int:
+    def insert_fact(self, fact: NewFact, *, supersedes: int | None = None) -> int:
         """Store a fact (and close the validity of the one it supersedes, in the same transaction)."""
         now = time.time()
-        with self.store.transaction() as db:
+        with self.transaction() as db:
             fact_id = db.execute(
                 "INSERT INTO facts (user_id, session_id, type, text, route, salience, confidence, event_ts, "
                 "created_at, valid_from, supersedes, source_ids, origin, extractor, updated_at) "
@@ -126,10 +50,10 @@ class FactStore:
         assert fact_id is not None
         return fact_id
 
-    def bump(self, user_id: str, fact_id: int, source_ids: Iterable[int], *, salience_add: float,
-             durable_floor: float) -> None:
+    def bump_fact(self, user_id: str, fact_id: int, source_ids: Iterable[int], *, salience_add: float,
+                  durable_floor: float) -> None:
         """A restatement: one more recurrence, a little more salience, its turns added to the sources."""
-        with self.store.transaction() as db:
+        with self.transaction() as db:
             row = db.execute("SELECT salience, source_ids FROM facts WHERE id = ? AND user_id = ?",
                              (fact_id, user_id)).fetchone()
             if row is None:
@@ -142,11 +66,11 @@ class FactStore:
                 (salience, json.dumps(sources), time.time(), salience, durable_floor, fact_id),
             )
 
-    def get(self, user_id: str, ids: Iterable[int]) -> dict[int, Fact]:
+    def facts_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, Fact]:
         ids = list(dict.fromkeys(ids))
         if not ids:
             return {}
-        rows = self.store._query(
+        rows = self._query(
             f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND id IN ({','.join('?' * len(ids))})",
             [user_id, *ids],
         )
@@ -158,7 +82,8 @@ class FactStore:
               types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None
               ) -> list[Fact]:
         """Facts newest first: current ones only unless `include_superseded`."""
-        where, params = ["user_id = ?"], [user_id]
+        where = ["user_id = ?"]
+        params: list[Any] = [user_id]
         if not include_superseded:
             where.append("valid_to IS NULL")
         if session_id is not None:
@@ -174,25 +99,25 @@ class FactStore:
         sql = f"SELECT {_FACT_COLUMNS} FROM facts WHERE {' AND '.join(where)} ORDER BY created_at DESC, id DESC"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        facts = {f.id: f for f in map(_fact, self.store._query(sql, params))}
+        facts = {f.id: f for f in map(_fact, self._query(sql, params))}
         self._attach_entities(facts)
         return list(facts.values())
 
-    def history(self, user_id: str, fact_id: int) -> list[Fact]:
+    def fact_history(self, user_id: str, fact_id: int) -> list[Fact]:
         """The supersession chain through `fact_id`, newest first. KeyError when there is no such fact."""
-        start = self.get(user_id, [fact_id]).get(fact_id)
+        start = self.facts_by_id(user_id, [fact_id]).get(fact_id)
         if start is None:
             raise KeyError(f"no fact {fact_id} for user {user_id!r}")
         seen = {start.id}
-        newer = self._walk(user_id, start, "superseded_by", seen)
-        older = self._walk(user_id, start, "supersedes", seen)
+        newer = self._walk_facts(user_id, start, "superseded_by", seen)
+        older = self._walk_facts(user_id, start, "supersedes", seen)
         return [*reversed(newer), start, *older]
 
-    def _walk(self, user_id: str, fact: Fact, link: str, seen: set[int]) -> list[Fact]:
+    def _walk_facts(self, user_id: str, fact: Fact, link: str, seen: set[int]) -> list[Fact]:
         """Follow `link` (supersedes / superseded_by) from `fact` until it ends (or loops)."""
         chain = []
         while (next_id := getattr(fact, link)) is not None and next_id not in seen:
-            found = self.get(user_id, [next_id]).get(next_id)
+            found = self.facts_by_id(user_id, [next_id]).get(next_id)
             if found is None:
                 break
             chain.append(found)
@@ -200,20 +125,20 @@ class FactStore:
             fact = found
         return chain
 
-    def missing_vectors(self, model: str, limit: int, after: int = 0) -> list[Fact]:
+    def facts_missing_vectors(self, model: str, limit: int, after: int = 0) -> list[Fact]:
         """Facts (of every user) with id > `after` that have no vector of `model`, oldest first."""
-        rows = self.store._query(
+        rows = self._query(
             f"SELECT {_FACT_COLUMNS} FROM facts f WHERE id > ? AND NOT EXISTS (SELECT 1 FROM vectors v "
             "WHERE v.kind = 'fact' AND v.item_id = f.id AND v.model = ?) ORDER BY id LIMIT ?",
             (after, model, limit),
         )
         return [_fact(r) for r in rows]
 
-    def max_id(self) -> int:
-        return self.store._query("SELECT coalesce(max(id), 0) FROM facts")[0][0]
+    def max_fact_id(self) -> int:
+        return self._query("SELECT coalesce(max(id), 0) FROM facts")[0][0]
 
-    def count(self, user_id: str) -> dict[str, int]:
-        rows = self.store._query(
+    def fact_counts(self, user_id: str) -> dict[str, int]:
+        rows = self._query(
             "SELECT route, valid_to IS NULL, count(*) FROM facts WHERE user_id = ? GROUP BY 1, 2", (user_id,))
         out = {"facts": 0, "durable_facts": 0, "superseded_facts": 0}
         for route, current, n in rows:
@@ -226,7 +151,7 @@ class FactStore:
 
     # --- the router's counts ---------------------------------------------------------------------------
     def count_routes(self, user_id: str, routes: dict[str, int]) -> None:
-        with self.store.transaction() as db:
+        with self.transaction() as db:
             db.executemany(
                 "INSERT INTO route_counts (user_id, route, n) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id, route) DO UPDATE SET n = n + excluded.n",
@@ -234,8 +159,8 @@ class FactStore:
             )
 
     def route_counts(self, user_id: str) -> dict[str, int]:
-        return dict(self.store._query("SELECT route, n FROM route_counts WHERE user_id = ? ORDER BY route",
-                                      (user_id,)))
+        return dict(self._query("SELECT route, n FROM route_counts WHERE user_id = ? ORDER BY route",
+                                (user_id,)))
 
     # --- entities ------------------------------------------------------------------------------------
     def link_entities(self, user_id: str, fact_id: int, names: Iterable[str]) -> list[int]:
@@ -243,7 +168,7 @@ class FactStore:
         appear together get an edge."""
         now = time.time()
         ids: list[int] = []
-        with self.store.transaction() as db:
+        with self.transaction() as db:
             for name in dict.fromkeys(n.strip() for n in names if n and n.strip()):
                 row = db.execute("SELECT entity_id FROM entity_aliases WHERE user_id = ? AND alias = ?",
                                  (user_id, name)).fetchone()
@@ -253,9 +178,9 @@ class FactStore:
                 if row is None:
                     entity_id = self._longer_name(db, user_id, name) or self._shorter_name(db, user_id, name)
                     if entity_id is None:
-                        entity_id = db.execute(
+                        entity_id = int(db.execute(
                             "INSERT INTO entities (user_id, name, updated_at) VALUES (?, ?, ?)", (user_id, name, now)
-                        ).lastrowid
+                        ).lastrowid or 0)
                     db.execute("INSERT OR IGNORE INTO entity_aliases (user_id, alias, entity_id) VALUES (?, ?, ?)",
                                (user_id, name, entity_id))
                 else:
@@ -293,17 +218,17 @@ class FactStore:
         return row[0]
 
     def entities(self, user_id: str) -> list[Entity]:
-        rows = self.store._query(
+        rows = self._query(
             "SELECT e.id, e.name, e.profile, (SELECT count(*) FROM fact_entities fe JOIN facts f ON f.id = fe.fact_id "
             "WHERE fe.entity_id = e.id AND f.valid_to IS NULL) FROM entities e WHERE e.user_id = ? "
             "ORDER BY 4 DESC, e.name", (user_id,))
         aliases: dict[int, list[str]] = {}
-        for entity_id, alias in self.store._query(
+        for entity_id, alias in self._query(
                 "SELECT entity_id, alias FROM entity_aliases WHERE user_id = ? ORDER BY alias", (user_id,)):
             aliases.setdefault(entity_id, []).append(alias)
         names = {r[0]: r[1] for r in rows}
         related: dict[int, list[tuple[str, int]]] = {}
-        for a, b, w in self.store._query(
+        for a, b, w in self._query(
                 "SELECT a, b, weight FROM entity_edges WHERE a IN (SELECT id FROM entities WHERE user_id = ?) "
                 "ORDER BY weight DESC", (user_id,)):
             if a in names and b in names:
@@ -314,7 +239,7 @@ class FactStore:
 
     def entity(self, user_id: str, name: str) -> Entity | None:
         """An entity by its name or any alias, case-insensitively."""
-        row = self.store._query(
+        row = self._query(
             "SELECT entity_id FROM entity_aliases WHERE user_id = ? AND alias = ? UNION "
             "SELECT id FROM entities WHERE user_id = ? AND name = ?", (user_id, name, user_id, name))
         if not row:
@@ -322,25 +247,25 @@ class FactStore:
         return next((e for e in self.entities(user_id) if e.id == row[0][0]), None)
 
     def entity_facts(self, user_id: str, entity_id: int, *, include_superseded: bool = False) -> list[Fact]:
-        ids = [r[0] for r in self.store._query(
+        ids = [r[0] for r in self._query(
             "SELECT fact_id FROM fact_entities WHERE entity_id = ?", (entity_id,))]
-        facts = self.get(user_id, ids).values()
+        facts = self.facts_by_id(user_id, ids).values()
         return sorted((f for f in facts if include_superseded or f.current), key=lambda f: -f.created_at)
 
     def entities_of_facts(self, fact_ids: Iterable[int]) -> list[int]:
         ids = list(fact_ids)
         if not ids:
             return []
-        return [r[0] for r in self.store._query(
+        return [r[0] for r in self._query(
             f"SELECT DISTINCT entity_id FROM fact_entities WHERE fact_id IN ({','.join('?' * len(ids))})", ids)]
 
     def profile_state(self, entity_id: int) -> tuple[str, str | None, list[int]]:
-        name, profile, facts = self.store._query(
+        name, profile, facts = self._query(
             "SELECT name, profile, profile_facts FROM entities WHERE id = ?", (entity_id,))[0]
         return name, profile, json.loads(facts) if facts else []
 
     def set_profile(self, entity_id: int, profile: str, fact_ids: list[int]) -> None:
-        with self.store.transaction() as db:
+        with self.transaction() as db:
             db.execute("UPDATE entities SET profile = ?, profile_facts = ?, updated_at = ? WHERE id = ?",
                        (profile, json.dumps(fact_ids), time.time(), entity_id))
 
@@ -348,31 +273,28 @@ class FactStore:
         if not facts:
             return
         ids = list(facts)
-        for fact_id, name in self.store._query(
+        for fact_id, name in self._query(
                 "SELECT fe.fact_id, e.name FROM fact_entities fe JOIN entities e ON e.id = fe.entity_id "
                 f"WHERE fe.fact_id IN ({','.join('?' * len(ids))}) ORDER BY e.name", ids):
             facts[fact_id].entities.append(name)
 
-
-def _forget_facts(db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
-    """Facts of the forgotten scope go; then entities no fact names any more; edges are recounted."""
-    facts = db.execute(f"DELETE FROM facts WHERE {where}", params).rowcount
-    user_where = "1 = 1" if not params else "user_id = ?"
-    user_params = params[:1]
-    entities = db.execute(
-        f"DELETE FROM entities WHERE {user_where} AND id NOT IN (SELECT entity_id FROM fact_entities)",
-        user_params).rowcount
-    db.execute(f"DELETE FROM entity_aliases WHERE {user_where} AND entity_id NOT IN (SELECT id FROM entities)",
-               user_params)
-    db.execute(f"UPDATE entities SET profile = NULL, profile_facts = NULL WHERE {user_where}", user_params)
-    db.execute(f"DELETE FROM entity_edges WHERE a IN (SELECT id FROM entities WHERE {user_where})", user_params)
-    db.execute(
-        "INSERT INTO entity_edges (a, b, weight) SELECT x.entity_id, y.entity_id, count(*) FROM fact_entities x "
-        "JOIN fact_entities y ON x.fact_id = y.fact_id AND x.entity_id < y.entity_id "
-        f"WHERE x.entity_id IN (SELECT id FROM entities WHERE {user_where}) GROUP BY 1, 2", user_params)
-    if "session_id" not in where:
-        db.execute(f"DELETE FROM route_counts WHERE {user_where}", user_params)
-    return {"facts": facts, "entities": entities}
-
-
-FORGET_STEPS.append(_forget_facts)
+    # --- forgetting ----------------------------------------------------------------------------------
+    def _forget_facts(self, db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
+        """Facts of the forgotten scope go; then entities no fact names any more; edges are recounted."""
+        facts = db.execute(f"DELETE FROM facts WHERE {where}", params).rowcount
+        user_where = "1 = 1" if not params else "user_id = ?"
+        user_params = params[:1]
+        entities = db.execute(
+            f"DELETE FROM entities WHERE {user_where} AND id NOT IN (SELECT entity_id FROM fact_entities)",
+            user_params).rowcount
+        db.execute(f"DELETE FROM entity_aliases WHERE {user_where} AND entity_id NOT IN (SELECT id FROM entities)",
+                   user_params)
+        db.execute(f"UPDATE entities SET profile = NULL, profile_facts = NULL WHERE {user_where}", user_params)
+        db.execute(f"DELETE FROM entity_edges WHERE a IN (SELECT id FROM entities WHERE {user_where})", user_params)
+        db.execute(
+            "INSERT INTO entity_edges (a, b, weight) SELECT x.entity_id, y.entity_id, count(*) FROM fact_entities x "
+            "JOIN fact_entities y ON x.fact_id = y.fact_id AND x.entity_id < y.entity_id "
+            f"WHERE x.entity_id IN (SELECT id FROM entities WHERE {user_where}) GROUP BY 1, 2", user_params)
+        if "session_id" not in where:
+            db.execute(f"DELETE FROM route_counts WHERE {user_where}", user_params)
+        return {"facts": facts, "entities": entities}

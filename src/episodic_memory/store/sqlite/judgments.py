@@ -8,40 +8,16 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .sqlite import FORGET_STEPS, SQLiteStore
+from ..records import JUDGMENT_KIND, JudgmentRow, VerdictRow
+from .turns import TurnSQL
 
-KIND = "judgment"
 FTS_CODE = 4  # memory_fts rowid = id * 8 + FTS_CODE
 
 _COLUMNS = ("id, memory_id, user_id, trigger, judgment, reasoning, domain, metadata, stored, created_at, "
             "updated_at")
-
-
-@dataclass(frozen=True)
-class JudgmentRow:
-    id: int                 # internal row id (vectors.item_id)
-    memory_id: str          # the public id
-    user_id: str
-    trigger: str
-    judgment: str
-    reasoning: str
-    domain: str | None
-    metadata: str           # JSON object
-    stored: int
-    created_at: float
-    updated_at: float
-
-
-@dataclass(frozen=True)
-class VerdictRow:
-    judgment_id: int
-    adopted: bool
-    correction: str | None
-    ts: float
 
 
 def _row(r: Sequence[Any]) -> JudgmentRow:
@@ -53,26 +29,22 @@ def _chunks(ids: Sequence[int], size: int = 500) -> Iterator[list[int]]:
         yield list(ids[i : i + size])
 
 
-class JudgmentStore:
-    """The judgment verbs of one `SQLiteStore`. Every read and write is scoped to a `user_id`."""
-
-    def __init__(self, store: SQLiteStore) -> None:
-        self.store = store
-
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return self.store._query(sql, params)
+class JudgmentSQL(TurnSQL):
+    """Judgments and their verdicts (a mixin of `SQLiteStore`; their vectors go through `TurnSQL.add_vectors`).
+    Every read and write is scoped to a `user_id`."""
 
     # --- writing -------------------------------------------------------------------------------------
-    def insert_or_merge(self, *, user_id: str, memory_id: str, trigger: str, judgment: str, reasoning: str,
-                        domain: str | None, metadata: dict[str, Any], dedup_key: str,
-                        merge_metadata: Any) -> tuple[JudgmentRow, bool]:
+    def insert_judgment_or_merge(self, *, user_id: str, memory_id: str, trigger: str, judgment: str,
+                                 reasoning: str, domain: str | None, metadata: dict[str, Any], dedup_key: str,
+                                 merge_metadata: Callable[[str | None, dict[str, Any]], str]
+                                 ) -> tuple[JudgmentRow, bool]:
         """Store a judgment, or merge into the user's row with the same `dedup_key`. Returns (row, created).
 
         A merge keeps the first wording, fills a missing domain and passes (old metadata, new metadata) to
         `merge_metadata`, which returns the JSON to keep.
         """
         now = time.time()
-        with self.store.transaction() as db:
+        with self.transaction() as db:
             old = db.execute(f"SELECT {_COLUMNS} FROM judgments WHERE user_id = ? AND dedup_key = ?",
                              (user_id, dedup_key)).fetchone()
             if old is None:
@@ -99,7 +71,7 @@ class JudgmentStore:
     def add_verdict(self, user_id: str, memory_id: str, adopted: bool, correction: str | None,
                     ts: float) -> bool:
         """Record a verdict on one of the user's judgments. False when the user has no such judgment."""
-        with self.store.transaction() as db:
+        with self.transaction() as db:
             row = db.execute("SELECT id FROM judgments WHERE memory_id = ? AND user_id = ?",
                              (memory_id, user_id)).fetchone()
             if row is None:
@@ -110,10 +82,10 @@ class JudgmentStore:
             db.execute("UPDATE judgments SET updated_at = ? WHERE id = ?", (time.time(), row[0]))
             return True
 
-    def delete(self, user_id: str, memory_ids: Sequence[str]) -> list[str]:
+    def delete_judgments(self, user_id: str, memory_ids: Sequence[str]) -> list[str]:
         """Delete judgments (their verdicts, FTS rows and vectors go with them). Returns the ids deleted."""
         deleted: list[str] = []
-        with self.store.transaction() as db:
+        with self.transaction() as db:
             for memory_id in memory_ids:
                 cur = db.execute("DELETE FROM judgments WHERE memory_id = ? AND user_id = ?",
                                  (memory_id, user_id))
@@ -122,12 +94,12 @@ class JudgmentStore:
         return deleted
 
     # --- reading -------------------------------------------------------------------------------------
-    def get(self, user_id: str, memory_id: str) -> JudgmentRow | None:
+    def judgment(self, user_id: str, memory_id: str) -> JudgmentRow | None:
         rows = self._query(f"SELECT {_COLUMNS} FROM judgments WHERE memory_id = ? AND user_id = ?",
                            (memory_id, user_id))
         return _row(rows[0]) if rows else None
 
-    def by_ids(self, user_id: str, ids: Sequence[int]) -> dict[int, JudgmentRow]:
+    def judgments_by_id(self, user_id: str, ids: Sequence[int]) -> dict[int, JudgmentRow]:
         out: dict[int, JudgmentRow] = {}
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
@@ -136,8 +108,8 @@ class JudgmentStore:
             out.update({r[0]: _row(r) for r in rows})
         return out
 
-    def iter_rows(self, user_id: str, *, domain: str | None = None,
-                  chunk: int = 500) -> Iterator[list[JudgmentRow]]:
+    def iter_judgments(self, user_id: str, *, domain: str | None = None,
+                       chunk: int = 500) -> Iterator[list[JudgmentRow]]:
         """A user's judgments in id order, `chunk` at a time (streams: never the whole table in memory)."""
         after = 0
         while True:
@@ -164,11 +136,11 @@ class JudgmentStore:
                 out[jid].append(VerdictRow(jid, bool(adopted), correction, ts))
         return out
 
-    def count(self, user_id: str) -> int:
+    def judgment_count(self, user_id: str) -> int:
         return self._query("SELECT count(*) FROM judgments WHERE user_id = ?", (user_id,))[0][0]
 
-    def search_bm25(self, match: str, user_id: str, *, limit: int,
-                    domain: str | None = None) -> list[tuple[int, float]]:
+    def search_judgments(self, match: str, user_id: str, *, limit: int,
+                         domain: str | None = None) -> list[tuple[int, float]]:
         """BM25 over the user's judgments (trigger, judgment and reasoning) in `memory_fts`: (id, score), best
         first, score made positive. `match` must be a safe MATCH expression (see retrieve.fts_query)."""
         sql = ("SELECT j.id, -bm25(memory_fts) AS score FROM memory_fts "
@@ -181,10 +153,10 @@ class JudgmentStore:
         return [(r[0], r[1]) for r in self._query(sql + " ORDER BY score DESC LIMIT ?", [*params, limit])]
 
     # --- vectors -------------------------------------------------------------------------------------
-    def max_id(self) -> int:
+    def max_judgment_id(self) -> int:
         return self._query("SELECT coalesce(max(id), 0) FROM judgments")[0][0]
 
-    def missing_vectors(self, model: str, after_id: int, limit: int) -> list[JudgmentRow]:
+    def judgments_missing_vectors(self, model: str, after_id: int, limit: int) -> list[JudgmentRow]:
         """Judgments (any user) with id > `after_id` and no vector of `model`, in id order."""
         rows = self._query(
             f"SELECT {_COLUMNS} FROM judgments j WHERE j.id > ? AND NOT EXISTS (SELECT 1 FROM vectors v "
@@ -193,24 +165,20 @@ class JudgmentStore:
         )
         return [_row(r) for r in rows]
 
-    def add_vectors(self, model: str, rows: Sequence[tuple[JudgmentRow, bytes]]) -> int:
-        return self.store.add_vectors(model, [(KIND, r.id, r.user_id, None, r.created_at, vec)
-                                              for r, vec in rows])
+    def add_judgment_vectors(self, model: str, rows: Sequence[tuple[JudgmentRow, bytes]]) -> int:
+        return self.add_vectors(model, [(JUDGMENT_KIND, r.id, r.user_id, None, r.created_at, vec)
+                                        for r, vec in rows])
 
+    # --- forgetting ----------------------------------------------------------------------------------
+    def _forget_judgments(self, db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
+        """The forget step: a user's (or everyone's) judgments and verdicts; triggers take FTS rows and vectors.
 
-def forget_judgments(db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
-    """The forget step: a user's (or everyone's) judgments and verdicts; triggers take FTS rows and vectors.
-
-    Judgments belong to no session, so forgetting one session leaves them.
-    """
-    if "session_id" in where:
-        return {}
-    verdicts = db.execute(
-        f"DELETE FROM judgment_verdicts WHERE judgment_id IN (SELECT id FROM judgments WHERE {where})", params
-    ).rowcount
-    judgments = db.execute(f"DELETE FROM judgments WHERE {where}", params).rowcount
-    return {"judgments": judgments, "judgment_verdicts": verdicts}
-
-
-if forget_judgments not in FORGET_STEPS:
-    FORGET_STEPS.append(forget_judgments)
+        Judgments belong to no session, so forgetting one session leaves them.
+        """
+        if "session_id" in where:
+            return {}
+        verdicts = db.execute(
+            f"DELETE FROM judgment_verdicts WHERE judgment_id IN (SELECT id FROM judgments WHERE {where})", params
+        ).rowcount
+        judgments = db.execute(f"DELETE FROM judgments WHERE {where}", params).rowcount
+        return {"judgments": judgments, "judgment_verdicts": verdicts}

@@ -1,0 +1,73 @@
+"""The connection every SQL mixin of `SQLiteStore` shares: one SQLite file, one lock, numbered migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ...config import MEMORY_PATH, Config
+from .migrations import migrate
+
+
+class Connection:
+    """One SQLite file (WAL, busy timeout, foreign keys, numbered migrations) and the lock that guards it."""
+
+    def __init__(self, path: str | Path, config: Config | None = None) -> None:
+        self.config = config or Config()
+        self.in_memory = str(path) == MEMORY_PATH
+        self.path = str(path) if self.in_memory else str(Path(path).expanduser().resolve())
+        if not self.in_memory:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self.db = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=self.config.busy_timeout_ms / 1000
+        )
+        self.db.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA secure_delete = ON")
+        if not self.in_memory:
+            self.db.execute("PRAGMA journal_mode = WAL")
+            # The JSONL journal is the durable record; NORMAL is crash-safe for the process, and fast.
+            self.db.execute("PRAGMA synchronous = NORMAL")
+        self.schema_version = migrate(self.db, self.path)
+
+    # --- plumbing ------------------------------------------------------------------------------------
+    def close(self) -> None:
+        with self._lock:
+            self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE): all or nothing."""
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            return self.db.execute(sql, params).fetchall()
+
+    def _query_in(self, sql: str, values: Sequence[Any], *after: Any) -> list[Any]:
+        """`sql` with `{marks}` standing for `values`, run in chunks of 500 (SQLite's variable limit); `after` are
+        the parameters that follow them."""
+        rows: list[Any] = []
+        for i in range(0, len(values), 500):
+            chunk = list(values[i : i + 500])
+            rows += self._query(sql.replace("{marks}", ",".join("?" * len(chunk))), [*chunk, *after])
+        return rows
+
+    def file_size(self) -> int:
+        if self.in_memory:
+            page_size = self._query("PRAGMA page_size")[0][0]
+            return page_size * self._query("PRAGMA page_count")[0][0]
+        return sum(Path(self.path + suffix).stat().st_size for suffix in ("", "-wal")
+                   if Path(self.path + suffix).exists())

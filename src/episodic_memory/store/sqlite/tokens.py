@@ -1,0 +1,61 @@
+"""SQL for the REST server's bearer tokens (table `api_tokens`, migration m006). Only token hashes are stored.
+
+Forgetting a user (or everything) deletes that user's tokens too: a forgotten user cannot keep a key to the store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..records import TokenRecord
+from .connection import Connection
+
+_COLUMNS = "id, user_id, label, created_at, last_used, revoked_at"
+
+
+def _record(row: Sequence[Any]) -> TokenRecord:
+    return TokenRecord(*row[:6])
+
+
+class TokenSQL(Connection):
+    """Bearer tokens of the REST API, by hash (a mixin of `SQLiteStore`)."""
+
+    def insert_token(self, user_id: str, token_hash: str, label: str | None) -> TokenRecord:
+        now = time.time()
+        with self.transaction() as db:
+            cur = db.execute("INSERT INTO api_tokens (user_id, token_hash, label, created_at) VALUES (?, ?, ?, ?)",
+                             (user_id, token_hash, label, now))
+            return TokenRecord(int(cur.lastrowid or 0), user_id, label, now, None, None)
+
+    def token_by_hash(self, token_hash: str) -> TokenRecord | None:
+        rows = self._query(f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,))
+        return _record(rows[0]) if rows else None
+
+    def list_tokens(self, user_id: str | None = None) -> list[TokenRecord]:
+        if user_id is None:
+            rows = self._query(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY id")
+        else:
+            rows = self._query(f"SELECT {_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY id", (user_id,))
+        return [_record(r) for r in rows]
+
+    def revoke_token(self, token_id: int) -> TokenRecord | None:
+        """Mark a token revoked (kept for the record). None when no token has that id."""
+        with self.transaction() as db:
+            db.execute("UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?", (time.time(), token_id))
+            row = db.execute(f"SELECT {_COLUMNS} FROM api_tokens WHERE id = ?", (token_id,)).fetchone()
+        return _record(row) if row else None
+
+    def touch_token(self, token_id: int, when: float) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE api_tokens SET last_used = ? WHERE id = ?", (when, token_id))
+
+    # --- forgetting -----------------------------------------------------------------------------------
+    def _forget_tokens(self, db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
+        """Forget step: a user's tokens go with the user, every token with everything; a session's forget keeps them."""
+        if "session_id" in where:
+            return {}
+        return {"tokens": db.execute(f"DELETE FROM api_tokens WHERE {where}", params).rowcount}
+
