@@ -48,13 +48,13 @@ def test_judgment_search_ranks_by_the_fused_ranks() -> None:
     with EpisodicMemory(embedder=HashingEmbedder(), config=config) as jm:
         for trigger, judgment, reasoning in texts:
             jm.store(trigger=trigger, judgment=judgment, reasoning=reasoning)
-        memory_id = {jid: row.memory_id for jid, row in jm.rows.by_ids(jm.user_id, list(range(1, 100))).items()}
+        memory_id = {jid: row.memory_id for jid, row in jm.rows.judgments_by_id(jm.user_id, list(range(1, 100))).items()}
         both_legs = 0
         for query in ("production config", "config change", "deploy database", "Why did the deploy fail?"):
             w_bm25, w_dense = config.leg_weights.get(classify(query), (1.0, 1.0))
             match = fts_query(query)
             assert match is not None
-            bm25 = [jid for jid, _ in jm.rows.search_bm25(match, jm.user_id, limit=300)]
+            bm25 = [jid for jid, _ in jm.rows.search_judgments(match, jm.user_id, limit=300)]
             dense_hits = jm._dense_hits(query, 300, None)
             assert dense_hits is not None
             dense, cosine = [jid for jid, _ in dense_hits], dict(dense_hits)
