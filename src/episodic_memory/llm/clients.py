@@ -221,16 +221,15 @@ def backend_from_config(config: Config) -> Any:
     name = (raw or "none").lower()
     model = _setting(config.llm_model, "EPISODIC_LLM_MODEL")
     base_url = _setting(config.llm_base_url, "EPISODIC_LLM_BASE_URL")
-    common = {"max_tokens": config.llm_max_tokens, "timeout_s": config.llm_timeout_s}
     if name in ("none", "off"):
         return NoneBackend()
     if name == "anthropic":
         return AnthropicBackend(_setting(None, "ANTHROPIC_API_KEY"), model or DEFAULT_ANTHROPIC_MODEL,
                                 base_url=base_url or _setting(None, "ANTHROPIC_BASE_URL") or DEFAULT_ANTHROPIC_BASE_URL,
-                                **common)
+                                max_tokens=config.llm_max_tokens, timeout_s=config.llm_timeout_s)
     if name == "openai":
         return OpenAICompatibleBackend(model, api_key=_setting(None, "OPENAI_API_KEY"),
                                        base_url=base_url or _setting(None, "OPENAI_BASE_URL") or DEFAULT_OPENAI_BASE_URL,
-                                       **common)
+                                       max_tokens=config.llm_max_tokens, timeout_s=config.llm_timeout_s)
     source = "EPISODIC_LLM" if (os.environ.get("EPISODIC_LLM") or "").strip() == raw else "Config.llm"
     raise LLMConfigError(f"unknown LLM backend {raw!r} (from {source}): use {', '.join(BACKEND_NAMES)}")
