@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..config import Config
-from . import LLMConfigError, LLMError, LLMRefused, NoneBackend
+from .base import LLMConfigError, LLMError, LLMRefused, NoneBackend
 
 DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5"
 DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com"
