@@ -2,15 +2,23 @@
 
 Both speak plain HTTP through httpx and map failures onto the seam's two errors: `LLMError` (worth retrying:
 network, timeout, 408/409/429/5xx, a malformed body) and `LLMRefused` (not: any other 4xx, carrying the server's
-own message). A client is opened per call, so a backend works from any event loop (`llm.run` makes a new one).
+own message). A backend keeps one pooled ``httpx.AsyncClient`` per event loop (connections belong to the loop they
+were opened on), reused across calls: `llm.run` runs sync calls on one long-lived loop, so they share connections;
+calls awaited on a loop of the caller's own get a pool of their own there, closed when that loop shuts down its
+async generators (``asyncio.run`` does). `close()` / `aclose()` close every pool; a later call opens a new one.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import email.utils
 import os
+import threading
 import time
-from typing import Any
+from collections.abc import AsyncGenerator, Coroutine
+from dataclasses import dataclass
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import httpx
@@ -24,6 +32,8 @@ ANTHROPIC_VERSION = "2023-06-01"
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 BACKEND_NAMES = ("anthropic", "openai", "none")
+# idle connections are kept this long (httpx's default, 5 s, is shorter than the gap between consolidation calls)
+POOL_LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=30.0)
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -64,6 +74,53 @@ def _server_message(response: httpx.Response) -> str:
     return text[:200] or response.reason_phrase or "no message"
 
 
+@dataclass
+class _Pool:
+    """One event loop's HTTP client, and the generator whose closing closes it (see `_keep`)."""
+
+    loop: asyncio.AbstractEventLoop
+    client: httpx.AsyncClient
+    keeper: AsyncGenerator[None, None]
+
+
+async def _keep(client: httpx.AsyncClient, loop: asyncio.AbstractEventLoop) -> AsyncGenerator[None, None]:
+    """Suspended for as long as `client` is pooled; closing it closes the client. A loop's shutdown (``asyncio.run``,
+    ``loop.shutdown_asyncgens()``) closes every async generator still suspended on it, so a pooled client does not
+    outlive its loop with connections open."""
+    try:
+        yield
+    finally:
+        if not loop.is_closed():
+            await client.aclose()
+
+
+async def _close_keeper(keeper: AsyncGenerator[None, None]) -> None:
+    await keeper.aclose()
+
+
+_closing: set[asyncio.Task[None]] = set()  # closes scheduled on the caller's own loop, kept until done
+
+
+def _close_pool(pool: _Pool, wait_s: float = 5.0) -> None:
+    """Close `pool`'s client on its own loop, from any thread (waiting for it when that loop runs elsewhere)."""
+    loop = pool.loop
+    if loop.is_closed() or pool.client.is_closed:
+        return
+    try:
+        current = asyncio.get_running_loop()
+    except RuntimeError:
+        current = None
+    if current is loop:  # called from a coroutine on that very loop: it cannot wait for itself
+        task = loop.create_task(_close_keeper(pool.keeper))
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+        return
+    with contextlib.suppress(Exception):  # closed meanwhile, or slow: its sockets go with the loop
+        future = asyncio.run_coroutine_threadsafe(_close_keeper(pool.keeper), loop)
+        if loop.is_running():
+            future.result(wait_s)
+
+
 class _HTTPBackend:
     """What both clients share: one POST with a timeout, and the mapping of HTTP outcomes onto the seam's errors."""
 
@@ -82,6 +139,8 @@ class _HTTPBackend:
         self.timeout_s = timeout_s
         self.last_usage: dict[str, int] | None = None
         self.last_finish: str | None = None
+        self._pools: dict[asyncio.AbstractEventLoop, _Pool] = {}
+        self._pools_lock = threading.Lock()
 
     def describe(self) -> str:
         where = "" if self.base_url == self.default_base_url else f"@{self.base_url}"
@@ -90,10 +149,48 @@ class _HTTPBackend:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.describe()}>"
 
+    def _http(self) -> httpx.AsyncClient:
+        """The running loop's pooled client (opened on first use there); pools of closed loops are dropped."""
+        loop = asyncio.get_running_loop()
+        with self._pools_lock:
+            for gone in [k for k, p in self._pools.items() if k.is_closed() or p.client.is_closed]:
+                del self._pools[gone]
+            pool = self._pools.get(loop)
+            if pool is None:
+                client = httpx.AsyncClient(timeout=self.timeout_s, limits=POOL_LIMITS)
+                keeper = _keep(client, loop)
+                # step it to its yield here, on `loop`: that registers it with the loop's async-generator hooks
+                with contextlib.suppress(StopIteration):
+                    cast(Coroutine[Any, Any, None], keeper.__anext__()).send(None)
+                pool = self._pools[loop] = _Pool(loop, client, keeper)
+            return pool.client
+
+    def _take_pools(self) -> list[_Pool]:
+        with self._pools_lock:
+            pools = list(self._pools.values())
+            self._pools.clear()
+        return pools
+
+    def close(self) -> None:
+        """Close the pooled HTTP clients of every loop, from any thread (a later call opens a new one)."""
+        for pool in self._take_pools():
+            _close_pool(pool)
+
+    async def aclose(self) -> None:
+        """`close`, awaited: the running loop's client here, the others' on their own loops."""
+        loop = asyncio.get_running_loop()
+        others = []
+        for pool in self._take_pools():
+            if pool.loop is loop:
+                await _close_keeper(pool.keeper)
+            else:
+                others.append(pool)
+        for pool in others:
+            await asyncio.to_thread(_close_pool, pool)
+
     async def _post(self, url: str, headers: dict[str, str], body: dict[str, Any]) -> dict[str, Any]:
         try:
-            async with httpx.AsyncClient(timeout=self.timeout_s) as client:
-                response = await client.post(url, headers=headers, json=body)
+            response = await self._http().post(url, headers=headers, json=body)
         except httpx.TimeoutException as exc:
             raise LLMError(f"{self.name}: timed out after {self.timeout_s:g}s ({type(exc).__name__})") from exc
         except httpx.HTTPError as exc:
