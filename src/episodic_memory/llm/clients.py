@@ -11,11 +11,14 @@ async generators (``asyncio.run`` does). `close()` / `aclose()` close every pool
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import email.utils
+import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import AsyncGenerator, Coroutine
 from dataclasses import dataclass
 from typing import Any, cast
@@ -25,6 +28,8 @@ import httpx
 
 from ..config import Config
 from .base import LLMConfigError, LLMError, LLMRefused, NoneBackend
+
+log = logging.getLogger(__name__)
 
 DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5"
 DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com"
@@ -98,27 +103,48 @@ async def _close_keeper(keeper: AsyncGenerator[None, None]) -> None:
     await keeper.aclose()
 
 
-_closing: set[asyncio.Task[None]] = set()  # closes scheduled on the caller's own loop, kept until done
+_closing: set[asyncio.Task[None]] = set()  # closes under way, kept until done
 
 
-def _close_pool(pool: _Pool, wait_s: float = 5.0) -> None:
-    """Close `pool`'s client on its own loop, from any thread (waiting for it when that loop runs elsewhere)."""
+def _close_pool(pool: _Pool, wait_s: float | None = 5.0) -> None:
+    """Close `pool`'s client on its own loop, from any thread. Waits (up to `wait_s`) when that loop runs in
+    another thread; otherwise the close is scheduled there."""
     loop = pool.loop
     if loop.is_closed() or pool.client.is_closed:
         return
+    done: concurrent.futures.Future[None] = concurrent.futures.Future()
     try:
-        current = asyncio.get_running_loop()
-    except RuntimeError:
-        current = None
-    if current is loop:  # called from a coroutine on that very loop: it cannot wait for itself
-        task = loop.create_task(_close_keeper(pool.keeper))
-        _closing.add(task)
-        task.add_done_callback(_closing.discard)
+        loop.call_soon_threadsafe(_start_close, pool, done)
+    except RuntimeError:  # closed meanwhile: its sockets went with it
         return
-    with contextlib.suppress(Exception):  # closed meanwhile, or slow: its sockets go with the loop
-        future = asyncio.run_coroutine_threadsafe(_close_keeper(pool.keeper), loop)
-        if loop.is_running():
-            future.result(wait_s)
+    try:
+        on_loop = asyncio.get_running_loop() is loop
+    except RuntimeError:
+        on_loop = False
+    if wait_s and loop.is_running() and not on_loop:
+        with contextlib.suppress(Exception):
+            done.result(wait_s)
+
+
+def _start_close(pool: _Pool, done: concurrent.futures.Future[None]) -> None:
+    task = asyncio.ensure_future(_close_keeper(pool.keeper))
+    _closing.add(task)
+
+    def finished(task: asyncio.Task[None]) -> None:
+        _closing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("closing an HTTP client failed: %r", task.exception())
+        if not done.done():
+            done.set_result(None)
+
+    task.add_done_callback(finished)
+
+
+def _close_pools(pools: dict[asyncio.AbstractEventLoop, _Pool], wait_s: float | None) -> None:
+    taken = list(pools.values())
+    pools.clear()
+    for pool in taken:
+        _close_pool(pool, wait_s)
 
 
 class _HTTPBackend:
@@ -141,6 +167,10 @@ class _HTTPBackend:
         self.last_finish: str | None = None
         self._pools: dict[asyncio.AbstractEventLoop, _Pool] = {}
         self._pools_lock = threading.Lock()
+        # A backend dropped unclosed (llm.set_backend replaced it) has its pools closed on their loops. The finalizer
+        # holds the pools, so that they are not garbage with the backend (whose collection would drop connections
+        # with "unclosed transport" warnings before the close could run).
+        weakref.finalize(self, _close_pools, self._pools, None).atexit = False
 
     def describe(self) -> str:
         where = "" if self.base_url == self.default_base_url else f"@{self.base_url}"
