@@ -1,7 +1,8 @@
 """A scripted HTTP server on 127.0.0.1 standing in for the Anthropic and OpenAI-compatible APIs in tests.
 
 `server.script(Reply(...), ...)` queues replies, served in order (the last one repeats); every request is kept in
-`server.requests`. Nothing here reaches past loopback.
+`server.requests`, with the client port it came from (`server.connections`: the distinct ones). Connections are
+kept alive (HTTP/1.1), as real APIs keep them. Nothing here reaches past loopback.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Request:
     path: str
     headers: dict[str, str]
     body: Any
+    port: int = 0  # the client's port: one per TCP connection
 
 
 def anthropic_reply(*texts: str, stop_reason: str = "end_turn", usage: tuple[int, int] | None = (11, 7)) -> Reply:
@@ -71,6 +73,12 @@ class FakeLLMServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}"
 
+    @property
+    def connections(self) -> list[int]:
+        """The client ports requests came from, each once, in order: how many TCP connections were used."""
+        with self._lock:
+            return list(dict.fromkeys(r.port for r in self.requests))
+
     def script(self, *replies: Reply) -> None:
         with self._lock:
             self._queue = list(replies)
@@ -94,14 +102,18 @@ class FakeLLMServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive: a client may send its next request on the same connection
+
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 raw = self.rfile.read(int(self.headers.get("content-length") or 0))
                 try:
                     body: Any = json.loads(raw)
                 except ValueError:
                     body = raw
-                reply = server._next(Request("POST", self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                reply = server._next(Request("POST", self.path, {k.lower(): v for k, v in self.headers.items()}, body,
+                                             self.client_address[1]))
                 if reply.delay and server._stopping.wait(reply.delay):
+                    self.close_connection = True
                     return
                 if isinstance(reply.body, (dict, list)):
                     payload, ctype = json.dumps(reply.body).encode(), "application/json"
@@ -118,7 +130,7 @@ class FakeLLMServer:
                     self.end_headers()
                     self.wfile.write(payload)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout test)
-                    pass
+                    self.close_connection = True
 
             def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
                 pass

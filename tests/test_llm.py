@@ -438,7 +438,7 @@ def test_the_concurrency_limit_holds_in_one_loop():
     llm.set_backend(backend, Config(llm_concurrency=3, **FAST))
     assert _batch(12) == [str(i) for i in range(12)]
     assert backend.peak == 3
-    assert llm._limiter is not None and llm._limiter.count == 0
+    assert llm.default_client()._limiter is not None and llm.default_client()._limiter.count == 0
 
 
 def test_the_concurrency_limit_holds_across_threads_and_loops():
@@ -468,7 +468,7 @@ def test_timeouts_and_cancellations_give_their_slots_back():
         await asyncio.gather(*tasks, return_exceptions=True)
 
     llm.run(cancel_waiters())
-    assert llm._limiter is not None and llm._limiter.count == 0
+    assert llm.default_client()._limiter is not None and llm.default_client()._limiter.count == 0
     backend.peak = 0
     assert _batch(4) == ["0", "1", "2", "3"]
     assert backend.peak == 2

@@ -17,6 +17,7 @@ from .capture.recorder import NewTurn, Recorder, RecoveryReport
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
 from .consolidate.facts import profile_text
+from .llm import Backend, LLMClient, client_for
 from .models.embedder import Embedder, load_embedder
 from .models.reranker import Reranker, load_reranker
 from .retrieve import fact_hits, thread_hits  # noqa: F401  (register facts, episodes, workstreams with recall)
@@ -58,9 +59,12 @@ class Memory:
         config: Config | None = None,
         embedder: Embedder | None = None,
         reranker: Reranker | None = None,
+        llm: LLMClient | Backend | None = None,
     ) -> None:
-        """Open (or create) the store at `path`. `embedder`/`reranker` override the models named in `config`."""
+        """Open (or create) the store at `path`. `embedder`/`reranker` override the models named in `config`; `llm`
+        (a backend or an `LLMClient`) the LLM (see `episodic_memory.llm` for which client a Memory uses)."""
         self.config = config or Config.from_env()
+        self.llm, self._owns_llm = client_for(config, llm)
         self._embedder: Embedder | None = embedder
         self._embedder_failed = False
         self._reranker: Reranker | None = reranker
@@ -214,7 +218,7 @@ class Memory:
         mode = self.config.consolidate_in_background
         if mode == "auto":
             try:
-                return llm.enabled()
+                return self.llm.enabled()
             except llm.LLMConfigError:
                 return False
         return mode == "on"
@@ -450,6 +454,8 @@ class Memory:
         if background is not None:
             background.shutdown(wait=True)
         self.store.close()
+        if self._owns_llm:
+            self.llm.close()
 
     def __enter__(self) -> Memory:
         return self

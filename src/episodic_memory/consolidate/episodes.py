@@ -58,7 +58,7 @@ def consolidate_episode(memory: Memory, info: SessionInfo, new_turns: list[Store
     if previous is not None and previous.turns == len(turns) and previous.summary:
         summary = Summary(previous.summary, previous.summarizer, previous.source_ids)
     else:
-        summary = summarize(turns, facts, memory.config.episode_summary_sentences)
+        summary = summarize(memory.llm, turns, facts, memory.config.episode_summary_sentences)
     phrases = keyphrases([t.content for t in turns], names=names, limit=memory.config.episode_keyphrases)
     embedder = memory.embedder()
     summary_vec = np.asarray(embedder.embed([summary.text])[0], np.float32) if embedder is not None else None
@@ -78,17 +78,18 @@ class Summary:
     source_ids: list[int]
 
 
-def summarize(turns: list[StoredTurn], facts: list[dict], max_sentences: int = 3) -> Summary:
-    """The LLM's summary when one is configured and answers; the extractive one otherwise."""
+def summarize(client: llm.LLMClient, turns: list[StoredTurn], facts: list[dict], max_sentences: int = 3) -> Summary:
+    """The LLM's summary when `client` has a model and it answers; the extractive one otherwise."""
     salient = salient_turns(turns, facts)
-    if llm.enabled():
-        text = llm.run(_llm_summary(turns, salient))
+    if client.enabled():
+        text = client.run(_llm_summary(client, turns, salient))
         if text:
             return Summary(text, "llm", [t.id for t in salient[:5]])
     return extractive_summary(turns, facts, max_sentences)
 
 
-async def _llm_summary(turns: list[StoredTurn], salient: list[StoredTurn], budget: int = 12_000) -> str | None:
+async def _llm_summary(client: llm.LLMClient, turns: list[StoredTurn], salient: list[StoredTurn],
+                       budget: int = 12_000) -> str | None:
     """Ask for the summary over the whole transcript, or its most salient turns when it is too long."""
     chosen = turns
     if sum(len(t.content) + 20 for t in turns) > budget:
@@ -100,7 +101,7 @@ async def _llm_summary(turns: list[StoredTurn], salient: list[StoredTurn], budge
             used += len(t.content) + 20
         chosen = [t for t in turns if t.id in keep]
     transcript = "\n".join(f"{t.speaker or t.role}: {t.content}" for t in chosen)
-    reply = await llm.ask_json(SUMMARY_SYSTEM, transcript, purpose="episode summary", expect=dict)
+    reply = await client.ask_json(SUMMARY_SYSTEM, transcript, purpose="episode summary", expect=dict)
     text = reply.get("summary") if isinstance(reply, dict) else None
     if not isinstance(text, str) or not text.strip():
         return None

@@ -238,12 +238,13 @@ class ExtractionFailed(RuntimeError):
     """The LLM could not be reached: the session stays flagged and is retried later."""
 
 
-async def extract_llm(turns: list[StoredTurn], known_names: dict[str, str]) -> list[Candidate]:
+async def extract_llm(client: llm.LLMClient, turns: list[StoredTurn],
+                      known_names: dict[str, str]) -> list[Candidate]:
     """Facts by the configured LLM. A reply that is empty or holds no usable JSON means no facts; a backend that
     fails (after retries) raises `ExtractionFailed` so the turns are retried at the next open."""
     try:
-        items = await llm.ask_json(EXTRACT_SYSTEM, render_turns(turns), purpose="extract facts", expect=list,
-                                   fail=True)
+        items = await client.ask_json(EXTRACT_SYSTEM, render_turns(turns), purpose="extract facts", expect=list,
+                                      fail=True)
     except llm.LLMFailed as exc:
         raise ExtractionFailed(str(exc)) from exc
     out = []

@@ -62,7 +62,7 @@ class FactConsolidator:
         self.facts = memory.store
         self.embedder = memory.embedder()
         self.counts: Counter[str] = Counter()
-        self.use_llm = _llm_usable()
+        self.use_llm = _llm_usable(memory.llm)
 
     # --- the pipeline ------------------------------------------------------------------------------------
     def run(self, session_id: str, turns: list[StoredTurn]) -> list[int]:
@@ -71,7 +71,8 @@ class FactConsolidator:
             return []
         known = self.known_names()
         # with an LLM, an outage raises ExtractionFailed: the session stays flagged and is retried at next open
-        candidates = llm.run(extract_llm(turns, known)) if self.use_llm else extract_rules(turns, known)
+        candidates = (self.memory.llm.run(extract_llm(self.memory.llm, turns, known)) if self.use_llm
+                      else extract_rules(turns, known))
         candidates = _unique(candidates)
         vectors = self._embed([c.text for c in candidates])
         sample = [f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)]
@@ -137,7 +138,8 @@ class FactConsolidator:
             user = (f"Stored fact ({best.type}, {best.id}): {best.text}\n"
                     f"Candidate ({c.type}): {c.text}\n"
                     f"Said in: {' | '.join(t.content[:300] for t in c.sources)}")
-            ruling = llm.run(llm.ask_json(REFEREE_SYSTEM, user, purpose="referee near-duplicate", expect=dict))
+            ruling = self.memory.llm.run(self.memory.llm.ask_json(REFEREE_SYSTEM, user, purpose="referee near-duplicate",
+                                                                  expect=dict))
             action = str((ruling or {}).get("action", "")).strip().lower()
             if action in ("add", "update", "skip"):
                 self.counts[f"referee_{action}"] += 1
@@ -207,20 +209,20 @@ class FactConsolidator:
             return
 
         async def write_all() -> list[str | None]:
-            return await asyncio.gather(*(llm.ask(
+            return await asyncio.gather(*(self.memory.llm.ask(
                 PROFILE_SYSTEM, f"Profile of: {name}\nFacts:\n" + "\n".join(f"- ({f.type}) {f.text}" for f in facts[:40]),
                 purpose=f"profile {name}") for _, name, facts in due))
 
-        for (entity_id, _name, facts), text in zip(due, llm.run(write_all()), strict=True):
+        for (entity_id, _name, facts), text in zip(due, self.memory.llm.run(write_all()), strict=True):
             if text:
                 self.facts.set_profile(entity_id, " ".join(text.split()), sorted(f.id for f in facts))
 
 
-def _llm_usable() -> bool:
+def _llm_usable(client: llm.LLMClient) -> bool:
     """True with a working LLM configuration; a broken one (a missing key) is reported and the rules take over,
     so that consolidation never stalls on configuration."""
     try:
-        return llm.enabled()
+        return client.enabled()
     except llm.LLMConfigError as exc:
         log.error("LLM configuration problem (%s); consolidating with the rule-based extractor", exc)
         return False

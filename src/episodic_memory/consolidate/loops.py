@@ -123,9 +123,9 @@ def consolidate_loops(memory: Memory, info: SessionInfo, new_turns: list[StoredT
     closed = store.recent_closed_loops(info.user_id, new_turns[0].ts - cfg.loop_dedup_days * 86_400)
 
     candidates = closures = None
-    if llm.enabled():
-        candidates = llm.run(_detect_llm(new_turns, context))
-        closures = llm.run(_resolve_llm(open_loops, new_turns)) if open_loops else []
+    if memory.llm.enabled():
+        candidates = memory.llm.run(_detect_llm(memory.llm, new_turns, context))
+        closures = memory.llm.run(_resolve_llm(memory.llm, open_loops, new_turns)) if open_loops else []
     detector = "llm" if candidates is not None else "rules"
     if candidates is None:
         candidates = [c for t in new_turns for c in detect_rules(t)]
@@ -297,9 +297,11 @@ def _turn_of(item: dict[str, Any], turns: list[StoredTurn]) -> StoredTurn | None
     return turns[i - 1] if 1 <= i <= len(turns) else None
 
 
-async def _detect_llm(turns: list[StoredTurn], context: StoredTurn | None) -> list[Candidate] | None:
+async def _detect_llm(client: llm.LLMClient, turns: list[StoredTurn],
+                      context: StoredTurn | None) -> list[Candidate] | None:
     """Loops by the LLM; None when it failed (the rules take over), [] when it found none."""
-    reply = await llm.ask_json(DETECT_SYSTEM, _render(turns, context), purpose="open-loop detection", expect=list)
+    reply = await client.ask_json(DETECT_SYSTEM, _render(turns, context), purpose="open-loop detection",
+                                  expect=list)
     if reply is None:
         return None
     out = []
@@ -319,11 +321,12 @@ def _normal(text: str) -> str:
     return " ".join(re.sub(r"[\"'“”‘’`]", "", text).lower().split())
 
 
-async def _resolve_llm(open_loops: list[Loop], turns: list[StoredTurn]) -> list[Closure] | None:
+async def _resolve_llm(client: llm.LLMClient, open_loops: list[Loop],
+                       turns: list[StoredTurn]) -> list[Closure] | None:
     """Closures by the LLM, each checked: a loop it was shown, a later turn, and a quote found in that turn."""
     listing = "\n".join(f"- loop {lp.id}: {lp.text}" for lp in open_loops)
     user = f"Open loops:\n{listing}\n\nNew turns:\n{_render(turns)}"
-    reply = await llm.ask_json(RESOLVE_SYSTEM, user, purpose="open-loop resolution", expect=list)
+    reply = await client.ask_json(RESOLVE_SYSTEM, user, purpose="open-loop resolution", expect=list)
     if reply is None:
         return None
     by_id = {lp.id: lp for lp in open_loops}

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import llm
 from ..store.records import Episode, SessionInfo, StoredTurn
 from .episodes import LEXICAL_MODEL
 
@@ -66,7 +65,7 @@ def consolidate_workstream(memory: Memory, info: SessionInfo, new_turns: list[St
     else:
         store.refresh_workstream(current)
         target = current
-    if llm.enabled():
+    if memory.llm.enabled():
         _name(memory, info.user_id, target)
 
 
@@ -83,7 +82,7 @@ def choose(memory: Memory, episode: Episode, vec: np.ndarray, model: str, exclud
     if sims[best] >= attach:
         return ids[best]
     band = [(ids[i], float(sims[i])) for i in np.argsort(-sims) if floor <= sims[i] < attach]
-    if not band or not llm.enabled():
+    if not band or not memory.llm.enabled():
         return None   # nothing close, or close but no judge: spawn (a wrong merge is worse than a split)
     return judge(memory, episode, band[: cfg.workstream_judge_candidates])
 
@@ -96,7 +95,8 @@ def judge(memory: Memory, episode: Episode, band: list[tuple[int, float]]) -> in
         recent = memory.store.episodes(episode.user_id, workstream_id=ws.id, limit=3, with_facts=False)
         lines.append(f"- id {ws.id}: {ws.name} (keyphrases: {', '.join(ws.keyphrases[:5])})")
         lines.extend(f"    · {e.summary}" for e in recent)
-    reply: Any = llm.run(llm.ask_json(JUDGE_SYSTEM, "\n".join(lines), purpose="workstream judge", expect=dict))
+    reply: Any = memory.llm.run(memory.llm.ask_json(JUDGE_SYSTEM, "\n".join(lines), purpose="workstream judge",
+                                                    expect=dict))
     choice = reply.get("attach") if isinstance(reply, dict) else None
     allowed = {ws.id for ws in candidates}
     try:
@@ -117,7 +117,7 @@ def _name(memory: Memory, user_id: str, workstream_id: int) -> None:
     ws = found[0]
     recent = memory.store.episodes(user_id, workstream_id=ws.id, limit=5, with_facts=False)
     user = "Episodes:\n" + "\n".join(f"- {e.summary}" for e in recent) + f"\nKeyphrases: {', '.join(ws.keyphrases)}"
-    reply: Any = llm.run(llm.ask_json(NAME_SYSTEM, user, purpose="workstream name", expect=dict))
+    reply: Any = memory.llm.run(memory.llm.ask_json(NAME_SYSTEM, user, purpose="workstream name", expect=dict))
     name = reply.get("name") if isinstance(reply, dict) else None
     if isinstance(name, str) and 0 < len(name.split()) <= 8 and len(name) <= 80:
         memory.store.rename_workstream(ws.id, " ".join(name.split()).strip(" .\"'"))

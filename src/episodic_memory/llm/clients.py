@@ -2,21 +2,34 @@
 
 Both speak plain HTTP through httpx and map failures onto the seam's two errors: `LLMError` (worth retrying:
 network, timeout, 408/409/429/5xx, a malformed body) and `LLMRefused` (not: any other 4xx, carrying the server's
-own message). A client is opened per call, so a backend works from any event loop (`llm.run` makes a new one).
+own message). A backend keeps one pooled ``httpx.AsyncClient`` per event loop (connections belong to the loop they
+were opened on), reused across calls: `llm.run` runs sync calls on one long-lived loop, so they share connections;
+calls awaited on a loop of the caller's own get a pool of their own there, closed when that loop shuts down its
+async generators (``asyncio.run`` does). `close()` / `aclose()` close every pool; a later call opens a new one.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
 import email.utils
+import logging
 import os
+import threading
 import time
-from typing import Any
+import weakref
+from collections.abc import AsyncGenerator, Coroutine
+from dataclasses import dataclass
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import httpx
 
 from ..config import Config
-from . import LLMConfigError, LLMError, LLMRefused, NoneBackend
+from .base import LLMConfigError, LLMError, LLMRefused, NoneBackend
+
+log = logging.getLogger(__name__)
 
 DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5"
 DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com"
@@ -24,6 +37,8 @@ ANTHROPIC_VERSION = "2023-06-01"
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 BACKEND_NAMES = ("anthropic", "openai", "none")
+# idle connections are kept this long (httpx's default, 5 s, is shorter than the gap between consolidation calls)
+POOL_LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=30.0)
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -64,6 +79,74 @@ def _server_message(response: httpx.Response) -> str:
     return text[:200] or response.reason_phrase or "no message"
 
 
+@dataclass
+class _Pool:
+    """One event loop's HTTP client, and the generator whose closing closes it (see `_keep`)."""
+
+    loop: asyncio.AbstractEventLoop
+    client: httpx.AsyncClient
+    keeper: AsyncGenerator[None, None]
+
+
+async def _keep(client: httpx.AsyncClient, loop: asyncio.AbstractEventLoop) -> AsyncGenerator[None, None]:
+    """Suspended for as long as `client` is pooled; closing it closes the client. A loop's shutdown (``asyncio.run``,
+    ``loop.shutdown_asyncgens()``) closes every async generator still suspended on it, so a pooled client does not
+    outlive its loop with connections open."""
+    try:
+        yield
+    finally:
+        if not loop.is_closed():
+            await client.aclose()
+
+
+async def _close_keeper(keeper: AsyncGenerator[None, None]) -> None:
+    await keeper.aclose()
+
+
+_closing: set[asyncio.Task[None]] = set()  # closes under way, kept until done
+
+
+def _close_pool(pool: _Pool, wait_s: float | None = 5.0) -> None:
+    """Close `pool`'s client on its own loop, from any thread. Waits (up to `wait_s`) when that loop runs in
+    another thread; otherwise the close is scheduled there."""
+    loop = pool.loop
+    if loop.is_closed() or pool.client.is_closed:
+        return
+    done: concurrent.futures.Future[None] = concurrent.futures.Future()
+    try:
+        loop.call_soon_threadsafe(_start_close, pool, done)
+    except RuntimeError:  # closed meanwhile: its sockets went with it
+        return
+    try:
+        on_loop = asyncio.get_running_loop() is loop
+    except RuntimeError:
+        on_loop = False
+    if wait_s and loop.is_running() and not on_loop:
+        with contextlib.suppress(Exception):
+            done.result(wait_s)
+
+
+def _start_close(pool: _Pool, done: concurrent.futures.Future[None]) -> None:
+    task = asyncio.ensure_future(_close_keeper(pool.keeper))
+    _closing.add(task)
+
+    def finished(task: asyncio.Task[None]) -> None:
+        _closing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("closing an HTTP client failed: %r", task.exception())
+        if not done.done():
+            done.set_result(None)
+
+    task.add_done_callback(finished)
+
+
+def _close_pools(pools: dict[asyncio.AbstractEventLoop, _Pool], wait_s: float | None) -> None:
+    taken = list(pools.values())
+    pools.clear()
+    for pool in taken:
+        _close_pool(pool, wait_s)
+
+
 class _HTTPBackend:
     """What both clients share: one POST with a timeout, and the mapping of HTTP outcomes onto the seam's errors."""
 
@@ -82,6 +165,12 @@ class _HTTPBackend:
         self.timeout_s = timeout_s
         self.last_usage: dict[str, int] | None = None
         self.last_finish: str | None = None
+        self._pools: dict[asyncio.AbstractEventLoop, _Pool] = {}
+        self._pools_lock = threading.Lock()
+        # A backend dropped unclosed (llm.set_backend replaced it) has its pools closed on their loops. The finalizer
+        # holds the pools, so that they are not garbage with the backend (whose collection would drop connections
+        # with "unclosed transport" warnings before the close could run).
+        weakref.finalize(self, _close_pools, self._pools, None).atexit = False
 
     def describe(self) -> str:
         where = "" if self.base_url == self.default_base_url else f"@{self.base_url}"
@@ -90,10 +179,48 @@ class _HTTPBackend:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.describe()}>"
 
+    def _http(self) -> httpx.AsyncClient:
+        """The running loop's pooled client (opened on first use there); pools of closed loops are dropped."""
+        loop = asyncio.get_running_loop()
+        with self._pools_lock:
+            for gone in [k for k, p in self._pools.items() if k.is_closed() or p.client.is_closed]:
+                del self._pools[gone]
+            pool = self._pools.get(loop)
+            if pool is None:
+                client = httpx.AsyncClient(timeout=self.timeout_s, limits=POOL_LIMITS)
+                keeper = _keep(client, loop)
+                # step it to its yield here, on `loop`: that registers it with the loop's async-generator hooks
+                with contextlib.suppress(StopIteration):
+                    cast(Coroutine[Any, Any, None], keeper.__anext__()).send(None)
+                pool = self._pools[loop] = _Pool(loop, client, keeper)
+            return pool.client
+
+    def _take_pools(self) -> list[_Pool]:
+        with self._pools_lock:
+            pools = list(self._pools.values())
+            self._pools.clear()
+        return pools
+
+    def close(self) -> None:
+        """Close the pooled HTTP clients of every loop, from any thread (a later call opens a new one)."""
+        for pool in self._take_pools():
+            _close_pool(pool)
+
+    async def aclose(self) -> None:
+        """`close`, awaited: the running loop's client here, the others' on their own loops."""
+        loop = asyncio.get_running_loop()
+        others = []
+        for pool in self._take_pools():
+            if pool.loop is loop:
+                await _close_keeper(pool.keeper)
+            else:
+                others.append(pool)
+        for pool in others:
+            await asyncio.to_thread(_close_pool, pool)
+
     async def _post(self, url: str, headers: dict[str, str], body: dict[str, Any]) -> dict[str, Any]:
         try:
-            async with httpx.AsyncClient(timeout=self.timeout_s) as client:
-                response = await client.post(url, headers=headers, json=body)
+            response = await self._http().post(url, headers=headers, json=body)
         except httpx.TimeoutException as exc:
             raise LLMError(f"{self.name}: timed out after {self.timeout_s:g}s ({type(exc).__name__})") from exc
         except httpx.HTTPError as exc:
@@ -221,16 +348,15 @@ def backend_from_config(config: Config) -> Any:
     name = (raw or "none").lower()
     model = _setting(config.llm_model, "EPISODIC_LLM_MODEL")
     base_url = _setting(config.llm_base_url, "EPISODIC_LLM_BASE_URL")
-    common = {"max_tokens": config.llm_max_tokens, "timeout_s": config.llm_timeout_s}
     if name in ("none", "off"):
         return NoneBackend()
     if name == "anthropic":
         return AnthropicBackend(_setting(None, "ANTHROPIC_API_KEY"), model or DEFAULT_ANTHROPIC_MODEL,
                                 base_url=base_url or _setting(None, "ANTHROPIC_BASE_URL") or DEFAULT_ANTHROPIC_BASE_URL,
-                                **common)
+                                max_tokens=config.llm_max_tokens, timeout_s=config.llm_timeout_s)
     if name == "openai":
         return OpenAICompatibleBackend(model, api_key=_setting(None, "OPENAI_API_KEY"),
                                        base_url=base_url or _setting(None, "OPENAI_BASE_URL") or DEFAULT_OPENAI_BASE_URL,
-                                       **common)
+                                       max_tokens=config.llm_max_tokens, timeout_s=config.llm_timeout_s)
     source = "EPISODIC_LLM" if (os.environ.get("EPISODIC_LLM") or "").strip() == raw else "Config.llm"
     raise LLMConfigError(f"unknown LLM backend {raw!r} (from {source}): use {', '.join(BACKEND_NAMES)}")

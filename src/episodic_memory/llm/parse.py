@@ -34,7 +34,7 @@ def parse_json(reply: str | None, expect: type | None = None) -> Any:
                 inner = [v for v in value.values() if isinstance(v, list)]
                 if len(inner) == 1:
                     return inner[0]
-    what = {list: "JSON array", dict: "JSON object"}.get(expect, "JSON")  # type: ignore[arg-type]
+    what = "JSON array" if expect is list else "JSON object" if expect is dict else "JSON"
     head = " ".join(reply.split())[:80]
     raise ParseError(f"no {what} in the reply (starts: {head!r})")
 
