@@ -204,9 +204,10 @@ class Memory:
     def end_session(self, session_id: str, user_id: str | None = None) -> None:
         """Close a session and consolidate whatever it has not consolidated yet."""
         user_id = user_id or self.user_id
-        if not self.store.end_session(user_id, session_id):
-            raise KeyError(f"no session {session_id!r} for user {user_id!r}")
-        self.scheduler.run_now(user_id, session_id, final=True)  # after its queued or running run, if any
+        with self.scheduler.session_lock(user_id, session_id):  # after its running and queued runs, if any
+            if not self.store.end_session(user_id, session_id):
+                raise KeyError(f"no session {session_id!r} for user {user_id!r}")
+            self.scheduler.run_now(user_id, session_id, final=True)
 
     # --- consolidation -------------------------------------------------------------------------------
     def _maybe_consolidate(self, user_id: str, session_id: str) -> None:
