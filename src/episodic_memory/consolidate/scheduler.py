@@ -67,7 +67,7 @@ class ConsolidationScheduler:
         run: Callable[[str, str, bool], bool],
         session_info: Callable[[str, str], SessionState | None],
         *,
-        every: int,
+        every: int | Callable[[], int],
         background: bool | Callable[[], bool] = False,
         index: Callable[[str, str], object] | None = None,
         pending: Callable[[], Iterable[Key]] | None = None,
@@ -77,13 +77,13 @@ class ConsolidationScheduler:
     ) -> None:
         """`run` consolidates a session (`final` at its end) and returns False when a step failed; `session_info`
         reads a session (None when there is none). `every`: new turns that make a session due. `background`: whether
-        triggered runs go to the worker (a callable is asked at each trigger). `index`, when given, makes a background
+        triggered runs go to the worker. (`every` and `background` may be callables, asked each time.) `index`, when given, makes a background
         scheduler look at every session that got turns, and embed them when no consolidation is due. `pending` lists
         the flagged sessions. `shared`: the scheduler outlives the Memories using it (their `close` leaves it be).
         `daemon`: the worker does not hold up the interpreter's exit."""
         self._run = run
         self._info = session_info
-        self.every = every
+        self._every = every if callable(every) else (lambda: every)
         self._background = background if callable(background) else (lambda: bool(background))
         self._index = index
         self._pending = pending
@@ -101,6 +101,10 @@ class ConsolidationScheduler:
         self._listed.set()
 
     # --- policy --------------------------------------------------------------------------------------
+    @property
+    def every(self) -> int:
+        return self._every()
+
     def due(self, info: SessionState) -> bool:
         return info.turn_count - info.consolidated_turns >= self.every
 
