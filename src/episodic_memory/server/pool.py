@@ -5,13 +5,13 @@ id. All of them share the file (SQLite WAL; writes serialised by the recorder's 
 embedder.
 
 Consolidation: scheduling lives in `consolidate.scheduler.ConsolidationScheduler`. A plain `Memory` may consolidate
-inside `add_turn`, which would make a write wait for extraction (and an LLM), so the pool gives its Memories one
-shared scheduler that always runs in the background, on a single worker thread per process: a write queues its
-session; the worker consolidates once `Config.consolidate_every` new turns have gathered, and otherwise just embeds
-new turns so the next recall finds them ready. Nothing is consolidated when a Memory is opened; `scheduler.start()`
-(at server start) has the worker consolidate every session flagged by crash recovery or idleness. The scheduler's
-per-session lock keeps the worker and an explicit session end (`Memory.end_session`) from consolidating the same
-session at once.
+inside `add_turn`, which would make a write wait for extraction (and an LLM), so the server's pool
+(`background=True`) gives its Memories one shared scheduler that always runs in the background, on a single worker
+thread per process: a write queues its session; the worker consolidates once `Config.consolidate_every` new turns
+have gathered, and otherwise just embeds new turns so the next recall finds them ready. Nothing is consolidated
+when a Memory is opened; `scheduler.start()` (at server start) has the worker consolidate every session flagged by
+crash recovery or idleness. The scheduler's per-session lock keeps the worker and an explicit session end
+(`Memory.end_session`) from consolidating the same session at once.
 """
 
 from __future__ import annotations
@@ -34,17 +34,22 @@ class MemoryPool:
 
     Requests and the worker hold a `lease` while they use one; when more than `max_open` are open, the least
     recently used ones that nobody holds are closed (their users' next request opens them again: the file is the
-    state, a `Memory` only caches it). They all use `scheduler`, which consolidates in the background (through
-    leases too); `maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`.
+    state, a `Memory` only caches it).
+
+    With `background` (the REST server) they all use `scheduler`, which consolidates on its worker thread (through
+    leases too), and `maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`; without it, each
+    consolidates as a plain `Memory` does.
     """
 
     def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,
-                 max_open: int | None = None, maintenance_user: str = DEFAULT_USER) -> None:
+                 max_open: int | None = None, *, background: bool = False,
+                 maintenance_user: str = DEFAULT_USER) -> None:
         self.path = str(path)
         self.config = config
+        self.background = background
         self.maintenance_user = maintenance_user
         # flagged sessions wait for `scheduler.start()`: opening a Memory in a request never consolidates
-        self._memory_config = config.model_copy(update={"consolidate_on_open": False})
+        self._memory_config = config.model_copy(update={"consolidate_on_open": False}) if background else config
         self.max_open = max(1, max_open if max_open is not None else config.server_max_open_users)
         self._embedder = embedder
         self._memories: OrderedDict[str, Memory] = OrderedDict()  # least recently used first
@@ -85,7 +90,8 @@ class MemoryPool:
         mem = self._memories.get(user_id)
         if mem is None:
             mem = Memory(self.path, user_id=user_id, config=self._memory_config, embedder=self._embedder)
-            mem.scheduler = self.scheduler
+            if self.background:
+                mem.scheduler = self.scheduler
             if self._embedder is None:
                 self._embedder = mem.embedder()  # load the model once, share it with the next users
             self._memories[user_id] = mem

@@ -201,7 +201,7 @@ def create_app(
     `Config.server_max_body_bytes`.
     """
     mem_config = config or Config.from_env()
-    pool = MemoryPool(db_path, mem_config, embedder, maintenance_user=user_id)
+    pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id)
     tokens = TokenStore.open(db_path, mem_config) if auth else None
 
     @asynccontextmanager
