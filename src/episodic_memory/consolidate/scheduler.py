@@ -77,10 +77,10 @@ class ConsolidationScheduler:
     ) -> None:
         """`run` consolidates a session (`final` at its end) and returns False when a step failed; `session_info`
         reads a session (None when there is none). `every`: new turns that make a session due. `background`: whether
-        triggered runs go to the worker. (`every` and `background` may be callables, asked each time.) `index`, when given, makes a background
-        scheduler look at every session that got turns, and embed them when no consolidation is due. `pending` lists
-        the flagged sessions. `shared`: the scheduler outlives the Memories using it (their `close` leaves it be).
-        `daemon`: the worker does not hold up the interpreter's exit."""
+        triggered runs go to the worker (`every` and `background` may be callables, asked each time). `index`, when
+        given, makes a background scheduler look at every session that got turns, and embed them when no
+        consolidation is due. `pending` lists the flagged sessions. `shared`: the scheduler outlives the Memories
+        using it (their `close` leaves it be). `daemon`: the worker does not hold up the interpreter's exit."""
         self._run = run
         self._info = session_info
         self._every = every if callable(every) else (lambda: every)
