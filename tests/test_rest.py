@@ -274,12 +274,24 @@ def test_turns_return_before_background_consolidation(db_path: Path) -> None:
             assert http.post("/v1/turns", json=turn(text, id=f"t{i}")).status_code == 201
         took = time.perf_counter() - started
         assert took < 1.5, f"writes waited for consolidation ({took:.2f}s)"
-        app.state.consolidator.wait_idle()
+        app.state.pool.scheduler.wait()
         assert ran.is_set()
         facts = http.get("/v1/facts").json()["facts"]
         assert any("dark mode" in f["text"] for f in facts)
         session = http.get("/v1/sessions").json()["sessions"][0]
         assert session["consolidated_turns"] == 4 and session["status"] == "open"
+
+
+def test_flagged_sessions_are_consolidated_at_start(db_path: Path) -> None:
+    with Memory(db_path, user_id="solo", config=Config(embedder="off", consolidate_on_open=False)) as mem:
+        mem.add_turn("user", "We decided to ship the beta on Friday", session_id="s1")
+        mem.store.mark_for_consolidation("solo", "s1")  # as crash recovery or idleness would
+    app = make_app(db_path, auth=False, user_id="solo")
+    with serving(app) as url, client(url, None) as http:
+        app.state.pool.scheduler.wait()
+        session = http.get("/v1/sessions").json()["sessions"][0]
+        assert session["consolidated_turns"] == 1 and not session["needs_consolidation"]
+        assert [f["type"] for f in http.get("/v1/facts").json()["facts"]] == ["decision"]
 
 
 def test_each_endpoint(api: tuple[str, FastAPI], db_path: Path) -> None:

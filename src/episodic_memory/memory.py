@@ -1,11 +1,15 @@
-"""`Memory`: the front door. Every other entry point (CLI, servers, the seed's names) goes through it."""
+"""`Memory`: the front door. Every other entry point (CLI, servers, the seed's names) goes through it.
+
+Consolidation: `Memory.consolidate` runs the steps over one session; when it runs (every `Config.consolidate_every`
+new turns, at `end_session`, for flagged sessions at open; inline or in a worker thread) is decided by
+`consolidate.scheduler.ConsolidationScheduler`, `Memory.scheduler` (the REST server gives its Memories a shared one).
+"""
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +21,7 @@ from .capture.recorder import NewTurn, Recorder, RecoveryReport
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
 from .consolidate.facts import profile_text
+from .consolidate.scheduler import ConsolidationScheduler
 from .llm import Backend, LLMClient, client_for
 from .models.embedder import Embedder, load_embedder
 from .models.reranker import Reranker, load_reranker
@@ -83,9 +88,10 @@ class Memory:
         self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
         self.indexer = Indexer(self.store, self.embedder, context_chars=self.config.embed_context_chars,
                                short_turn_chars=self.config.embed_short_turn_chars)
-        self._background: ThreadPoolExecutor | None = None   # consolidation off the capture path (see Config)
-        self._background_runs: dict[tuple[str, str], Future[None]] = {}
-        self._background_lock = threading.Lock()
+        self.scheduler = ConsolidationScheduler(  # consolidation off the capture path or not: see Config
+            lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
+            every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
+            pending=lambda: self.store.sessions_needing_consolidation())
         self.consolidation_steps: list[ConsolidationStep] = default_steps()
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:
@@ -200,19 +206,14 @@ class Memory:
     def end_session(self, session_id: str, user_id: str | None = None) -> None:
         """Close a session and consolidate whatever it has not consolidated yet."""
         user_id = user_id or self.user_id
-        if not self.store.end_session(user_id, session_id):
-            raise KeyError(f"no session {session_id!r} for user {user_id!r}")
-        self.wait_for_consolidation(session_id, user_id)
-        self.consolidate(user_id, session_id, final=True)
+        with self.scheduler.session_lock(user_id, session_id):  # after its running and queued runs, if any
+            if not self.store.end_session(user_id, session_id):
+                raise KeyError(f"no session {session_id!r} for user {user_id!r}")
+            self.scheduler.run_now(user_id, session_id, final=True)
 
     # --- consolidation -------------------------------------------------------------------------------
     def _maybe_consolidate(self, user_id: str, session_id: str) -> None:
-        info = self.store.session(user_id, session_id)
-        if info and info.turn_count - info.consolidated_turns >= self.config.consolidate_every:
-            if self._consolidates_in_background():
-                self._submit(user_id, session_id)
-            else:
-                self.consolidate(user_id, session_id)
+        self.scheduler.turns_added(user_id, session_id)
 
     def _consolidates_in_background(self) -> bool:
         mode = self.config.consolidate_in_background
@@ -223,33 +224,12 @@ class Memory:
                 return False
         return mode == "on"
 
-    def _submit(self, user_id: str, session_id: str) -> None:
-        """Queue a consolidation of the session in the worker thread (one queued run per session is enough: it
-        takes every turn not yet consolidated when it starts)."""
-        key = (user_id, session_id)
-        with self._background_lock:
-            queued = self._background_runs.get(key)
-            if queued is not None and not queued.running() and not queued.done():
-                return
-            if self._background is None:
-                self._background = ThreadPoolExecutor(1, thread_name_prefix="episodic-consolidate")
-            for done in [k for k, f in self._background_runs.items() if f.done()]:
-                del self._background_runs[done]
-            self._background_runs[key] = self._background.submit(self._consolidate_logged, user_id, session_id)
-
-    def _consolidate_logged(self, user_id: str, session_id: str) -> None:
-        try:
-            self.consolidate(user_id, session_id)
-        except Exception:  # the session stays flagged (or unconsolidated): the next trigger or open retries it
-            log.exception("background consolidation of %s/%s failed", user_id, session_id)
-
     def wait_for_consolidation(self, session_id: str | None = None, user_id: str | None = None) -> None:
         """Block until background consolidation is done (of one session, or of all when `session_id` is None)."""
-        with self._background_lock:
-            runs = [f for (u, s), f in self._background_runs.items()
-                    if session_id is None or (s == session_id and u == (user_id or self.user_id))]
-        for run in runs:
-            run.result()
+        if session_id is None:
+            self.scheduler.wait()
+        else:
+            self.scheduler.wait(user_id or self.user_id, session_id)
 
     def consolidate(self, user_id: str, session_id: str, *, final: bool = False) -> bool:
         """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed.
@@ -285,10 +265,7 @@ class Memory:
 
     def consolidate_pending(self) -> int:
         """Consolidate every session flagged by recovery, idleness, or an earlier failure. Returns how many."""
-        done = 0
-        for user_id, session_id in self.store.sessions_needing_consolidation():
-            done += self.consolidate(user_id, session_id)
-        return done
+        return self.scheduler.consolidate_flagged()
 
     # --- recall --------------------------------------------------------------------------------------
     def recall(
@@ -413,13 +390,14 @@ class Memory:
             raise ValueError("forget(all=True) takes no session_id or user_id")
         if not all and session_id is None and user_id is None:
             raise ValueError("forget needs session_id=…, user_id=… or all=True")
-        self.wait_for_consolidation()  # nothing half-consolidated may write back what is being forgotten
-        with self.recorder.locked():
+        uid = user_id or self.user_id
+        self.scheduler.wait(None if all else uid)  # nothing half-consolidated may write back what is being forgotten
+        held = nullcontext() if all or session_id is None else self.scheduler.session_lock(uid, session_id)
+        with held, self.recorder.locked():
             if all:
                 result = self.store.forget()
                 self.journal.delete_all()
             elif session_id is not None:
-                uid = user_id or self.user_id
                 result = self.store.forget(user_id=uid, session_id=session_id)
                 if self.journal.enabled:
                     self.journal.delete(self.journal.relative_path(uid, session_id))
@@ -448,11 +426,9 @@ class Memory:
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def close(self) -> None:
-        """Finish background consolidation, then close the file."""
-        with self._background_lock:
-            background, self._background = self._background, None
-        if background is not None:
-            background.shutdown(wait=True)
+        """Finish background consolidation (unless the scheduler is shared), then close the file."""
+        if not self.scheduler.shared:
+            self.scheduler.close()
         self.store.close()
         if self._owns_llm:
             self.llm.close()

@@ -26,7 +26,7 @@ from ..config import DEFAULT_USER, Config
 from ..memory import Memory
 from ..models.embedder import Embedder
 from ..util import to_iso
-from .pool import Consolidator, MemoryPool, server_config
+from .pool import MemoryPool
 from .render import to_data
 from .tokens import TokenStore
 
@@ -191,22 +191,20 @@ def create_app(
     """The REST app over the memory file `db_path`.
 
     `auth=False` serves `user_id` to every caller without a token (loopback only: see `check_host`). `config`
-    defaults to `Config.from_env()`; its consolidation is moved to a background worker (see `pool.py`).
+    defaults to `Config.from_env()`; consolidation runs on a background worker (see `pool.py`).
     `embedder` overrides the configured model (tests pass a fake). `max_body_bytes` defaults to
     `Config.server_max_body_bytes`.
     """
-    mem_config, every = server_config(config)
-    pool = MemoryPool(db_path, mem_config, embedder)
-    consolidator = Consolidator(pool, every, maintenance_user=user_id)
+    mem_config = config or Config.from_env()
+    pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id)
     tokens = TokenStore.open(db_path, mem_config) if auth else None
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        consolidator.start()
+        pool.scheduler.start()
         try:
             yield
         finally:
-            consolidator.stop()
             pool.close()
             if tokens is not None:
                 tokens.close()
@@ -221,7 +219,7 @@ def create_app(
     )
     limit = max_body_bytes if max_body_bytes is not None else mem_config.server_max_body_bytes
     app.add_middleware(BodyLimit, max_bytes=limit)
-    app.state.pool, app.state.consolidator, app.state.tokens = pool, consolidator, tokens
+    app.state.pool, app.state.tokens = pool, tokens
     app.state.user_id = user_id
     @app.exception_handler(ValueError)
     async def _bad_value(_: Request, exc: ValueError) -> JSONResponse:
@@ -238,15 +236,13 @@ def create_app(
         """Record one conversation turn (journaled and fsynced before the reply). Consolidation runs in the background."""
         turn_id = mem.add_turn(turn.role, turn.content, session_id=turn.session_id, speaker=turn.speaker,
                                timestamp=turn.timestamp, turn_id=turn.id)
-        consolidator.submit(mem.user_id, turn.session_id)
         return {"id": turn_id, "session_id": turn.session_id}
 
     @app.post("/v1/sessions/{session_id}/end", tags=["capture"])
     def end_session(session_id: str, mem: Mem) -> dict[str, Any]:
         """Close a session and consolidate what it has not yet (returns when that is done)."""
         try:
-            with consolidator.session_lock(mem.user_id, session_id):
-                mem.end_session(session_id)
+            mem.end_session(session_id)
         except KeyError as exc:
             raise _not_found(exc) from None
         return {"session_id": session_id, "status": "ended"}
@@ -366,8 +362,7 @@ def create_app(
         """Delete for good one session (`session_id`) or every memory of this user (`all`, which also deletes
         the user's tokens). Rows, search index, vectors and journals go; the file is scrubbed."""
         if body.session_id is not None:
-            with consolidator.session_lock(mem.user_id, body.session_id):
-                return {"forgot": mem.forget(session_id=body.session_id)}
+            return {"forgot": mem.forget(session_id=body.session_id)}
         return {"forgot": mem.forget(user_id=mem.user_id)}
 
     @app.get("/v1/stats", tags=["service"])

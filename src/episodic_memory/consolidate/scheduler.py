@@ -1,0 +1,254 @@
+"""When consolidation runs: one scheduler that `Memory` and the REST server share.
+
+It knows nothing of `Memory`: it is given a `run(user_id, session_id, final) -> bool` that consolidates one session,
+a `session_info(user_id, session_id)` reader, and optionally an `index(user_id, session_id)` that only embeds new
+turns and a `pending()` lister of the sessions flagged for consolidation. It owns:
+
+- the policy: a session is consolidated once `every` new turns have gathered (`turns_added`), at its end
+  (`run_now(..., final=True)`), and when flagged by crash recovery, idleness or an earlier failure
+  (`consolidate_flagged` inline, or `start` in the background);
+- inline or background: `background()` is asked at each trigger; background runs go to one worker thread, started
+  when there is work and ended when there is none (so an unclosed owner does not keep the process alive, and queued
+  work still finishes at exit unless the thread is a daemon);
+- one queued run per session at most (a run takes every turn not consolidated when it starts);
+- a lock per session, so the worker, a session end and `wait` never consolidate one session at once;
+- waiting (one session, one user's, or everything: a queued run is taken and run by the waiter, a running one is
+  waited for) and closing (queued work finishes; with a timeout, a log line says what is left for the next start).
+
+A background run that raises is logged and leaves the session as it was: the next trigger, or the next start, retries
+it. An inline run (`turns_added` in inline mode, `run_now`) raises to its caller.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from time import monotonic
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+Key = tuple[str, str]  # (user_id, session_id)
+
+
+class SessionState(Protocol):
+    """What the scheduler reads of a session (`store.records.SessionInfo` has it)."""
+
+    @property
+    def turn_count(self) -> int: ...
+
+    @property
+    def consolidated_turns(self) -> int: ...
+
+    @property
+    def needs_consolidation(self) -> bool: ...
+
+
+@dataclass
+class _Job:
+    force: bool  # consolidate even when fewer than `every` new turns gathered (else: only embed, if `index` is set)
+
+
+@dataclass
+class _SessionLock:
+    users: int = 0  # threads holding or waiting for it: the entry goes when none is left
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+
+class ConsolidationScheduler:
+    """Decides when a session is consolidated, and where (inline or in one worker thread)."""
+
+    def __init__(
+        self,
+        run: Callable[[str, str, bool], bool],
+        session_info: Callable[[str, str], SessionState | None],
+        *,
+        every: int | Callable[[], int],
+        background: bool | Callable[[], bool] = False,
+        index: Callable[[str, str], object] | None = None,
+        pending: Callable[[], Iterable[Key]] | None = None,
+        shared: bool = False,
+        daemon: bool = False,
+        name: str = "episodic-consolidate",
+    ) -> None:
+        """`run` consolidates a session (`final` at its end) and returns False when a step failed; `session_info`
+        reads a session (None when there is none). `every`: new turns that make a session due. `background`: whether
+        triggered runs go to the worker (`every` and `background` may be callables, asked each time). `index`, when
+        given, makes a background scheduler look at every session that got turns, and embed them when no
+        consolidation is due. `pending` lists the flagged sessions. `shared`: the scheduler outlives the Memories
+        using it (their `close` leaves it be). `daemon`: the worker does not hold up the interpreter's exit."""
+        self._run = run
+        self._info = session_info
+        self._every = every if callable(every) else (lambda: every)
+        self._background = background if callable(background) else (lambda: bool(background))
+        self._index = index
+        self._pending = pending
+        self.shared = shared
+        self._daemon = daemon
+        self._name = name
+        self._lock = threading.Lock()  # guards everything below; never held while calling out
+        self._jobs: dict[Key, _Job] = {}  # queued, not started: one per session
+        self._queue: deque[Key] = deque()
+        self._running: Counter[Key] = Counter()
+        self._session_locks: dict[Key, _SessionLock] = {}
+        self._worker: threading.Thread | None = None
+        self._lister: threading.Thread | None = None
+        self._listed = threading.Event()
+        self._listed.set()
+
+    # --- policy --------------------------------------------------------------------------------------
+    @property
+    def every(self) -> int:
+        return self._every()
+
+    def due(self, info: SessionState) -> bool:
+        return info.turn_count - info.consolidated_turns >= self.every
+
+    def turns_added(self, user_id: str, session_id: str) -> None:
+        """A session got new turns: consolidate it if `every` have gathered (inline, or queued for the worker)."""
+        background = self._background()
+        if background and self._index is not None:
+            self.submit(user_id, session_id)  # the worker decides: consolidate if due by then, else embed
+            return
+        info = self._info(user_id, session_id)
+        if info is None or not self.due(info):
+            return
+        if background:
+            self.submit(user_id, session_id, force=True)
+        else:
+            with self.session_lock(user_id, session_id):
+                self._run(user_id, session_id, False)
+
+    def run_now(self, user_id: str, session_id: str, *, final: bool = False) -> bool:
+        """Consolidate a session here and now (at its end: `final`), after any run of it queued or under way."""
+        with self.session_lock(user_id, session_id):
+            self._work((user_id, session_id))
+            return self._run(user_id, session_id, final)
+
+    def consolidate_flagged(self) -> int:
+        """Consolidate every flagged session here and now. Returns how many succeeded."""
+        if self._pending is None:
+            return 0
+        return sum(self.run_now(user_id, session_id) for user_id, session_id in self._pending())
+
+    def start(self) -> None:
+        """Queue every flagged session for the worker (they are listed in a thread of their own, so this returns
+        at once)."""
+        if self._pending is None or (self._lister is not None and self._lister.is_alive()):
+            return
+        self._listed.clear()
+        self._lister = threading.Thread(target=self._submit_flagged, name=f"{self._name}-start", daemon=self._daemon)
+        self._lister.start()
+
+    def _submit_flagged(self) -> None:
+        try:
+            assert self._pending is not None
+            for user_id, session_id in self._pending():
+                self.submit(user_id, session_id, force=True)
+        except Exception:
+            log.exception("could not list the sessions awaiting consolidation")
+        finally:
+            self._listed.set()
+
+    # --- the worker ----------------------------------------------------------------------------------
+    def submit(self, user_id: str, session_id: str, force: bool = False) -> None:
+        """Have the worker look at a session soon: consolidate it if due by then (always when `force`), else embed
+        its new turns (when `index` is set). A session already queued is not queued twice."""
+        key = (user_id, session_id)
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is not None:
+                job.force = job.force or force
+                return
+            self._jobs[key] = _Job(force)
+            self._queue.append(key)
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._drain, name=self._name, daemon=self._daemon)
+                self._worker.start()
+
+    def _drain(self) -> None:
+        while True:
+            with self._lock:
+                if not self._queue:
+                    self._worker = None
+                    return
+                key = self._queue.popleft()
+            try:
+                self._work(key)
+            except Exception:  # _work logs a failed run; this is the scheduler's own trouble (a lock, say)
+                log.exception("consolidation worker: %s/%s", *key)
+
+    def _work(self, key: Key) -> None:
+        """Run the session's queued job, if it is still queued, under the session's lock."""
+        with self.session_lock(*key):
+            with self._lock:
+                job = self._jobs.pop(key, None)
+                if job is None:
+                    return
+                self._running[key] += 1
+            try:
+                self._look(key, job)
+            finally:
+                with self._lock:
+                    self._running[key] -= 1
+                    if self._running[key] <= 0:
+                        del self._running[key]
+
+    def _look(self, key: Key, job: _Job) -> None:
+        user_id, session_id = key
+        try:
+            info = self._info(user_id, session_id)
+            if info is None:
+                return
+            if job.force or info.needs_consolidation or self.due(info):
+                self._run(user_id, session_id, False)
+            elif self._index is not None:
+                self._index(user_id, session_id)
+        except Exception:  # the session stays flagged (or unconsolidated): the next trigger or start retries it
+            log.exception("background consolidation of %s/%s failed; the session is retried later", user_id, session_id)
+
+    # --- locks, waiting, closing ---------------------------------------------------------------------
+    @contextmanager
+    def session_lock(self, user_id: str, session_id: str) -> Iterator[None]:
+        """Hold the session: no run of it starts (or is under way) until the block ends. Re-entrant."""
+        key = (user_id, session_id)
+        with self._lock:
+            entry = self._session_locks.setdefault(key, _SessionLock())
+            entry.users += 1
+        try:
+            with entry.lock:
+                yield
+        finally:
+            with self._lock:
+                entry.users -= 1
+                if entry.users == 0:
+                    del self._session_locks[key]
+
+    def wait(self, user_id: str | None = None, session_id: str | None = None) -> None:
+        """Block until the runs queued or under way are done: of one session, of one user's (`session_id` None), or
+        all (both None; after a `start`, the flagged sessions too). A queued run is run here rather than waited
+        for. Do not call it holding a session lock of a session other than the one waited for."""
+        if user_id is None and session_id is None:
+            self._listed.wait()
+        with self._lock:
+            keys = [k for k in [*self._jobs, *self._running]
+                    if (user_id is None or k[0] == user_id) and (session_id is None or k[1] == session_id)]
+        for key in dict.fromkeys(keys):
+            self._work(key)
+
+    def close(self, timeout: float | None = None) -> None:
+        """Finish the queued work (waiting at most `timeout` seconds when given), then let the worker end."""
+        deadline = None if timeout is None else monotonic() + timeout
+        for which in ("_lister", "_worker"):  # the lister first: what it queues is queued work
+            with self._lock:
+                thread: threading.Thread | None = getattr(self, which)
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(None if deadline is None else max(0.0, deadline - monotonic()))
+                if thread.is_alive():
+                    log.warning("consolidation worker still busy after %.0fs; unfinished sessions are retried at the "
+                                "next start", timeout)
+                    return
