@@ -396,8 +396,8 @@ HEADLINE = ("cosine", "hybrid × plain utility", "hybrid × smoothed + decayed")
 def run_seed(seed: int, embedder: Any, embedder_spec: str) -> dict[str, list[dict[str, Any]]]:
     """Every method's rank of the right judgment and of its look-alike, per scenario, for one seed."""
     from episodic_memory import Config, EpisodicMemory
-    from episodic_memory.judgments.embedding import judgment_embedding_text
-    from episodic_memory.judgments.utility import rank_score, utility
+    from episodic_memory.retrieve.texts import judgment_embedding_text
+    from episodic_memory.retrieve.utility import rank_score, utility
     from episodic_memory.store.records import VerdictRow
 
     rng = random.Random(seed)

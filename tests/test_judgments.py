@@ -18,9 +18,9 @@ from pydantic import ValidationError
 from episodic_memory import Config, EpisodicMemory, Memory
 from episodic_memory.cli import main
 from episodic_memory.judgments import CallableEmbedder, past_judgments_block
-from episodic_memory.judgments.utility import plain_utility, rank_score, smoothed_utility, verdict_weight
 from episodic_memory.models.embedder import DEFAULT_MODEL_ID
 from episodic_memory.retrieve.kinds import KINDS
+from episodic_memory.retrieve.utility import plain_utility, rank_score, smoothed_utility, verdict_weight
 from episodic_memory.store.records import VerdictRow
 
 from .fakes import HashingEmbedder

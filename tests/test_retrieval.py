@@ -226,7 +226,7 @@ def test_bm25_finds_a_users_rare_match_behind_another_users_many(tmp_path: Path)
 
 
 def test_embedding_text_carries_context_only_in_short_exchanges() -> None:
-    from episodic_memory.retrieve.retriever import embedding_text
+    from episodic_memory.retrieve.texts import embedding_text
     from episodic_memory.store.records import StoredTurn
 
     def turn(content: str, speaker: str | None = "Ann") -> StoredTurn:

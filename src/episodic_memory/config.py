@@ -159,7 +159,7 @@ class Config(BaseModel):
     utility_prior: tuple[float, float] = Field((1.0, 1.0), description="Beta prior (adopted, rejected) pseudo-counts")
     utility_half_life_days: float = Field(90.0, gt=0, description="a verdict this old weighs half as much (inf: never)")
     utility_mode: str = Field("smoothed", pattern="^(smoothed|plain)$",
-                              description="smoothed: Beta prior + decay; plain: adopted / verdicts (judgments/utility.py)")
+                              description="smoothed: Beta prior + decay; plain: adopted / verdicts (retrieve/utility.py)")
     judgment_inject_utility: float = Field(0.6, description="[Past judgments] shows judgments above this utility")
     judgment_inject_max: int = Field(3, ge=1, description="at most this many judgments in [Past judgments]")
     judgment_inject_min_cosine: float = Field(

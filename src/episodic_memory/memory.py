@@ -25,9 +25,9 @@ from .consolidate.scheduler import ConsolidationScheduler
 from .llm import Backend, LLMClient, client_for
 from .models.embedder import Embedder, load_embedder
 from .models.reranker import Reranker, load_reranker
-from .retrieve import fact_hits, thread_hits  # noqa: F401  (register facts, episodes, workstreams with recall)
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
+from .retrieve.kinds import REGISTRY
 from .retrieve.retriever import RecallFilters, Retriever
 from .store.base import Store
 from .store.records import Entity, Episode, Fact, Loop, SessionInfo, StoredTurn, Workstream
@@ -86,8 +86,7 @@ class Memory:
         self.journal = journal
         self.recorder = Recorder(self.store, journal, lock_path, self.config)
         self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
-        self.indexer = Indexer(self.store, self.embedder, context_chars=self.config.embed_context_chars,
-                               short_turn_chars=self.config.embed_short_turn_chars)
+        self.indexer = Indexer(self.store, self.embedder, self.config)
         self.scheduler = ConsolidationScheduler(  # consolidation off the capture path or not: see Config
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
@@ -125,22 +124,8 @@ class Memory:
         embedder = self.embedder()
         if embedder is None:
             raise RuntimeError("no embedder is configured (Config.embedder is off or failed to load)")
-        done = self.index(progress)
-        done += self._embed_episodes(embedder, progress)
-        done += self.judgments.embed_pending(embedder)
+        done = self.indexer.embed_pending(progress, kinds=REGISTRY)
         self.store.delete_vectors_not_of(embedder.model_id)
-        return done
-
-    def _embed_episodes(self, embedder: Embedder, progress: Callable[[int], None] | None, batch: int = 256) -> int:
-        """Episode summaries without a vector of the current model (their recall vectors) get one."""
-        done = 0
-        while rows := self.store.episodes_missing_vectors(embedder.model_id, batch):
-            vectors = embedder.embed([r[4] for r in rows])
-            self.store.add_vectors(embedder.model_id, [("episode", r[0], r[1], r[2], r[3], v.tobytes())
-                                                       for r, v in zip(rows, vectors, strict=True)])
-            done += len(rows)
-            if progress:
-                progress(len(rows))
         return done
 
     # --- capture -------------------------------------------------------------------------------------

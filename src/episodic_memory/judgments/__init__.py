@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from . import recall as _recall  # noqa: F401  (registers the "judgment" kind with recall)
+from ..retrieve.utility import plain_utility, rank_score, smoothed_utility, utility
 from .embedding import CallableEmbedder
 from .inject import past_judgments_block
 from .memory import EpisodicMemory, Judgment, JudgmentMemory, SearchResult, Triple
-from .utility import plain_utility, rank_score, smoothed_utility, utility
 
 __all__ = [
     "CallableEmbedder", "EpisodicMemory", "Judgment", "JudgmentMemory", "SearchResult", "Triple",

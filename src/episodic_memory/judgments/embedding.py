@@ -12,12 +12,6 @@ import numpy as np
 from ..models.embedder import Embedder
 
 
-def judgment_embedding_text(trigger: str, judgment: str) -> str:
-    """The situation and the decision. Reasoning is left out of the vector (it is in the BM25 text): it is
-    long and general ("this caused outages before"), so it pulls judgments of unlike situations together."""
-    return f"{trigger}\n{judgment}"
-
-
 class CallableEmbedder:
     """Wraps a plain function into the `Embedder` protocol: vectors L2-normalised, model id
     ``custom:<callable name>:<dim>`` so its vectors never mix with another model's."""

@@ -20,9 +20,8 @@ import json
 import logging
 import re
 import secrets
-import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -34,10 +33,10 @@ from ..models.embedder import Embedder
 from ..retrieve.fts import fts_query
 from ..retrieve.fusion import reciprocal_rank_fusion
 from ..retrieve.query import classify
-from ..store.records import JudgmentRow, VerdictRow, to_datetime
+from ..retrieve.utility import Outcome, outcome, rank_score
+from ..store.records import JUDGMENT_KIND, JudgmentRow, to_datetime
 from ..util import to_epoch
-from .embedding import as_embedder, judgment_embedding_text
-from .utility import rank_score, utility
+from .embedding import as_embedder
 
 log = logging.getLogger(__name__)
 
@@ -111,33 +110,6 @@ class Judgment:
         return d
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What a judgment's verdicts add up to."""
-
-    utility: float
-    adopted: int
-    rejected: int
-    corrections: list[str]
-
-    @property
-    def correction(self) -> str | None:
-        return self.corrections[-1] if self.corrections else None
-
-    def describe(self) -> str:
-        text = f"adopted {self.adopted} of {self.adopted + self.rejected}"
-        return f"{text}; corrected: {self.correction}" if self.correction else text
-
-
-def outcome(verdicts: Sequence[VerdictRow], config: Config, now: float) -> Outcome:
-    return Outcome(
-        utility=utility(verdicts, config, now),
-        adopted=sum(v.adopted for v in verdicts),
-        rejected=sum(not v.adopted for v in verdicts),
-        corrections=[v.correction for v in verdicts if v.correction],
-    )
-
-
 def dedup_key(trigger: str, judgment: str) -> str:
     """Same trigger and judgment up to case and spacing → the same key."""
     folded = "\x1f".join(_SPACES.sub(" ", text).strip().casefold() for text in (trigger, judgment))
@@ -164,8 +136,6 @@ class JudgmentMemory:
         self.config = memory.config
         self.user_id = memory.user_id
         self.rows = memory.store
-        self._embedded_upto: dict[str, int] = {}   # model -> every judgment id up to here has a vector
-        self._lock = threading.Lock()
 
     # --- writing -------------------------------------------------------------------------------------
     def store(self, trigger: str, judgment: str, reasoning: str, domain: str | None = None,
@@ -322,27 +292,9 @@ class JudgmentMemory:
         return [(h.item_id, h.similarity) for h in hits]
 
     # --- vectors -------------------------------------------------------------------------------------
-    def embed_pending(self, embedder: Embedder | None = None, batch: int = 256) -> int:
+    def embed_pending(self, embedder: Embedder | None = None) -> int:
         """Embed every judgment without a vector of the current model (new ones, or after a model change)."""
-        embedder = embedder or self.memory.embedder()
-        if embedder is None:
-            return 0
-        model = embedder.model_id
-        done = 0
-        with self._lock:
-            newest = self.rows.max_judgment_id()
-            after = self._embedded_upto.get(model, 0)
-            while after < newest:
-                rows = [r for r in self.rows.judgments_missing_vectors(model, after, batch) if r.id <= newest]
-                if not rows:
-                    break
-                vectors = embedder.embed([judgment_embedding_text(r.trigger, r.judgment) for r in rows])
-                pairs = zip(rows, vectors, strict=True)
-                self.rows.add_judgment_vectors(model, [(r, v.astype("float32").tobytes()) for r, v in pairs])
-                after = rows[-1].id
-                done += len(rows)
-            self._embedded_upto[model] = newest
-        return done
+        return self.memory.indexer.embed_pending(kinds=[JUDGMENT_KIND], embedder=embedder)
 
     def _embed_quietly(self) -> None:
         try:

@@ -7,7 +7,6 @@ from ..store.base import Store
 from ..store.records import to_datetime
 from ..util import to_iso
 from .hit import Hit
-from .kinds import register_kind
 
 
 def believed_at(valid_from: float, valid_to: float | None, as_of: float | None) -> bool:
@@ -37,5 +36,3 @@ def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | No
         )
     return hits
 
-
-register_kind("fact", load_fact_hits)

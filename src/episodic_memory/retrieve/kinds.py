@@ -1,8 +1,15 @@
-"""Kinds of memory besides raw turns (facts, episodes, judgments, …) and how recall turns their ids into hits.
+"""The registry of memory kinds: everything recall and the indexer need to know about a kind, in one entry.
 
-A derived memory joins recall by (1) a row in `memory_fts` (rowid = item_id * 8 + its code, written by triggers in
-its migration), (2) a vector of kind `name` in `vectors`, and (3) a loader registered here that turns item ids
-into `Hit`s (text, time, session, source turn ids). The retriever fuses every kind into one ranked list.
+Recall ranks raw turns and derived memories (facts, episodes, workstreams, judgments) together. A kind joins it by
+
+- a `code`: its `memory_fts` rowid is item_id * 8 + code (written by the triggers of its migration), and a
+  recall candidate's key is item_id * 8 + code;
+- a `loader` that turns item ids into `Hit`s (text, time, session, source turn ids); raw turns have none: the
+  retriever reads them itself;
+- `pending`: the items that have no vector of a model yet, with the text to embed (None: the kind's vectors are
+  made elsewhere, e.g. workstream centroids by consolidation).
+
+Adding a kind is one `Kind(...)` here, plus its table and verbs in the store (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -10,8 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..config import Config
 from ..store.base import Store
+from ..store.records import JUDGMENT_KIND
+from .fact_hits import load_fact_hits
 from .hit import Hit
+from .judgment_hits import load_judgment_hits
+from .texts import embedding_text, judgment_embedding_text
+from .thread_hits import load_episode_hits, load_workstream_hits
 
 # (store, user_id, item ids, as_of epoch or None) -> {item_id: Hit}; an item absent from the result is not recalled
 # (for example a fact superseded before `as_of`, or one another user owns).
@@ -19,18 +32,71 @@ Loader = Callable[[Store, str, list[int], "float | None"], dict[int, Hit]]
 
 
 @dataclass(frozen=True)
+class Pending:
+    """An item to embed: where its vector goes (kind, item id, user, session, time) and the text it is made from."""
+
+    item_id: int
+    user_id: str
+    session_id: str | None
+    ts: float | None
+    text: str
+
+
+# (store, config, model, after item id, limit) -> items with id > after and no vector of `model`, in id order
+PendingReader = Callable[[Store, Config, str, int, int], list[Pending]]
+
+
+@dataclass(frozen=True)
 class Kind:
     name: str
-    code: int            # memory_fts rowid = item_id * 8 + code
-    loader: Loader
-    cacheable: bool      # its hits depend only on the tables m009 counts changes to (not on the clock, say)
+    code: int                        # memory_fts rowid = item_id * 8 + code
+    loader: Loader | None            # None: raw turns, which the retriever reads itself
+    cacheable: bool = True           # its hits depend only on the tables m009 counts changes to (not on the clock)
+    pending: PendingReader | None = None
+    embedded_by_index: bool = False  # embedded by every `Indexer.embed_pending`; the others at creation / reindex
+    max_id: Callable[[Store], int] | None = None  # newest item id (the indexer's watermark stops there)
+
+    def load(self, store: Store, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
+        if self.loader is None:
+            raise TypeError(f"recall reads {self.name} rows itself: the kind has no loader")
+        return self.loader(store, user_id, ids, as_of)
 
 
-KINDS: dict[str, Kind] = {}
-CODES = {"fact": 1, "episode": 2, "workstream": 3, "judgment": 4}
-KIND_CODES = {"turn": 0, **CODES}  # every kind recall ranks; a candidate's key is item_id * 8 + its code
+def _pending_turns(store: Store, config: Config, model: str, after: int, limit: int) -> list[Pending]:
+    turns = store.turns_missing_vectors(model, after, limit)
+    previous = store.previous_turns([t.id for t in turns]) if turns else {}
+    return [Pending(t.id, t.user_id, t.session_id, t.ts,
+                    embedding_text(t, previous.get(t.id), config.embed_context_chars, config.embed_short_turn_chars))
+            for t in turns]
+
+
+def _pending_facts(store: Store, config: Config, model: str, after: int, limit: int) -> list[Pending]:
+    return [Pending(f.id, f.user_id, f.session_id, f.created_at, f.text)
+            for f in store.facts_missing_vectors(model, limit, after=after)]
+
+
+def _pending_episodes(store: Store, config: Config, model: str, after: int, limit: int) -> list[Pending]:
+    # the store lists them from the oldest; ids at or below `after` were embedded by this pass already
+    return [Pending(i, user_id, session_id, ts, summary)
+            for i, user_id, session_id, ts, summary in store.episodes_missing_vectors(model, limit) if i > after]
+
+
+def _pending_judgments(store: Store, config: Config, model: str, after: int, limit: int) -> list[Pending]:
+    return [Pending(r.id, r.user_id, None, r.created_at, judgment_embedding_text(r.trigger, r.judgment))
+            for r in store.judgments_missing_vectors(model, after, limit)]
+
+
+REGISTRY: dict[str, Kind] = {k.name: k for k in (
+    Kind("turn", 0, None, pending=_pending_turns, embedded_by_index=True, max_id=lambda s: s.max_turn_id()),
+    Kind("fact", 1, load_fact_hits, pending=_pending_facts, embedded_by_index=True,
+         max_id=lambda s: s.max_fact_id()),
+    Kind("episode", 2, load_episode_hits, pending=_pending_episodes),  # consolidation embeds its summary
+    Kind("workstream", 3, load_workstream_hits),                      # centroids, made by consolidation
+    Kind(JUDGMENT_KIND, 4, load_judgment_hits, cacheable=False,       # utility decays with time: read afresh
+         pending=_pending_judgments, max_id=lambda s: s.max_judgment_id()),
+)}
+
+KINDS: dict[str, Kind] = {name: k for name, k in REGISTRY.items() if k.loader is not None}  # the derived kinds
+CODES = {name: k.code for name, k in KINDS.items()}
+KIND_CODES = {name: k.code for name, k in REGISTRY.items()}  # a candidate's key is item_id * 8 + its code
 KIND_NAMES = {code: name for name, code in KIND_CODES.items()}
-
-
-def register_kind(name: str, loader: Loader, *, cacheable: bool = True) -> None:
-    KINDS[name] = Kind(name, CODES[name], loader, cacheable)

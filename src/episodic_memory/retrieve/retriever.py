@@ -36,6 +36,7 @@ from .fusion import reciprocal_rank_fusion
 from .hit import Hit
 from .kinds import CODES, KIND_CODES, KIND_NAMES, KINDS, Kind
 from .query import QueryInfo, analyze, strip_names
+from .texts import turn_text
 
 log = logging.getLogger(__name__)
 
@@ -124,21 +125,6 @@ def recency_bonus(ts: float, now: float, config: Config) -> float:
     """weight · 2^(−age / half-life): added to the fused score, never multiplied into it."""
     age_days = max(now - ts, 0.0) / 86_400
     return config.recency_weight * math.pow(0.5, age_days / config.recency_half_life_days)
-
-
-def turn_text(turn: StoredTurn) -> str:
-    return f"{turn.speaker}: {turn.content}" if turn.speaker else turn.content
-
-
-def embedding_text(turn: StoredTurn, previous: StoredTurn | None = None, context_chars: int = 200,
-                   short_turn_chars: int = 300) -> str:
-    """What a turn is embedded as: with its speaker (so "what did Caroline say" finds Caroline's turns) and, in a
-    quick exchange of short turns, the start of the turn before it (so an answer carries its question). A long turn
-    stands on its own: a long neighbour's opening would drown it (measured: docs/retrieval.md)."""
-    text = turn_text(turn)
-    if previous is None or len(turn.content) >= short_turn_chars or len(previous.content) >= short_turn_chars:
-        return text
-    return f"{turn_text(previous)[:context_chars]}\n{text}"
 
 
 _NORMALISE = re.compile(r"\W+")
@@ -308,14 +294,14 @@ class Retriever:
         of a turn (in any process: the counters of m007 and m009, `generation`, read by the caller before this
         loads anything: what is loaded is at least that new) empties. Each caller gets copies to mutate."""
         if not kind.cacheable or as_of is not None or not self.config.derived_hit_cache:
-            return kind.loader(self.store, user_id, ids, as_of)
+            return kind.load(self.store, user_id, ids, as_of)
         with self._derived_lock:
             if generation != self._derived_generation or len(self._derived) > self.config.derived_hit_cache:
                 self._derived.clear()
                 self._derived_generation = generation
             missing = [i for i in ids if (kind.name, user_id, i) not in self._derived]
             if missing:
-                loaded = kind.loader(self.store, user_id, missing, None)
+                loaded = kind.load(self.store, user_id, missing, None)
                 for i in missing:  # an id the loader leaves out (superseded, another user's) stays out until a change
                     self._derived[(kind.name, user_id, i)] = loaded.get(i)
             cached = [self._derived[(kind.name, user_id, i)] for i in ids]

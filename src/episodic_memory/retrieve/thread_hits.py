@@ -5,7 +5,6 @@ from __future__ import annotations
 from ..store.base import Store
 from ..store.records import to_datetime
 from .hit import Hit
-from .kinds import register_kind
 
 
 def load_episode_hits(store: Store, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
@@ -44,6 +43,3 @@ def load_workstream_hits(store: Store, user_id: str, ids: list[int], as_of: floa
         )
     return hits
 
-
-register_kind("episode", load_episode_hits)
-register_kind("workstream", load_workstream_hits)

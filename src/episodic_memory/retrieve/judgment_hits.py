@@ -1,16 +1,15 @@
-"""Judgments in general recall: the loader `Memory.recall` uses to turn judgment ids into hits."""
+"""Judgments as recall hits: the judgment, with its trigger, reasoning, utility and latest correction."""
 
 from __future__ import annotations
 
 import json
 import time
 
-from ..retrieve.hit import Hit
-from ..retrieve.kinds import register_kind
 from ..store.base import Store
 from ..store.records import JUDGMENT_KIND as KIND
 from ..store.records import to_datetime
-from .memory import outcome
+from .hit import Hit
+from .utility import outcome
 
 
 def load_judgment_hits(store: Store, user_id: str, ids: list[int],
@@ -35,5 +34,3 @@ def load_judgment_hits(store: Store, user_id: str, ids: list[int],
         )
     return hits
 
-
-register_kind(KIND, load_judgment_hits, cacheable=False)  # utility decays with time: read afresh

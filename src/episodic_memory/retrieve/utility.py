@@ -19,10 +19,12 @@ Ranking: score = similarity × (1 + α · utility), α = `Config.utility_weight`
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..config import Config
+from ..store.records import VerdictRow
 
 DAY = 86_400.0
 MODES = ("smoothed", "plain")
@@ -81,3 +83,30 @@ def utility(verdicts: Iterable[VerdictLike], config: Config, now: float) -> floa
 def rank_score(similarity: float, utility_score: float, weight: float) -> float:
     """similarity × (1 + α · utility): utility lifts what is relevant, it cannot make anything relevant."""
     return similarity * (1.0 + weight * utility_score)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a judgment's verdicts add up to."""
+
+    utility: float
+    adopted: int
+    rejected: int
+    corrections: list[str]
+
+    @property
+    def correction(self) -> str | None:
+        return self.corrections[-1] if self.corrections else None
+
+    def describe(self) -> str:
+        text = f"adopted {self.adopted} of {self.adopted + self.rejected}"
+        return f"{text}; corrected: {self.correction}" if self.correction else text
+
+
+def outcome(verdicts: Sequence[VerdictRow], config: Config, now: float) -> Outcome:
+    return Outcome(
+        utility=utility(verdicts, config, now),
+        adopted=sum(v.adopted for v in verdicts),
+        rejected=sum(not v.adopted for v in verdicts),
+        corrections=[v.correction for v in verdicts if v.correction],
+    )
