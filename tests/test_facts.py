@@ -19,8 +19,9 @@ from episodic_memory.consolidate.extract import (
     is_filler,
 )
 from episodic_memory.consolidate.fact_types import FACT_TYPES
-from episodic_memory.consolidate.gate import contradicts, novelty, previously, route, salience
+from episodic_memory.consolidate.gate import contradicts, novelty, route, salience
 from episodic_memory.ingest import parse_file, sample_path
+from episodic_memory.retrieve.fact_hits import previously
 from episodic_memory.store.records import StoredTurn
 
 from .fakes import HashingEmbedder

@@ -6,8 +6,8 @@ from importlib.metadata import PackageNotFoundError, version
 
 from .config import Config
 from .default import get_store, retrieve
+from .episodic_judgment import EpisodicMemory
 from .inject import EpisodicInjector
-from .judgments import EpisodicMemory
 from .memory import Memory
 from .retrieve.hit import Hit
 

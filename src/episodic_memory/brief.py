@@ -14,7 +14,7 @@ from .store.records import Loop, Workstream
 from .util import to_iso
 
 if TYPE_CHECKING:
-    from .memory import Memory
+    from .clients import MemoryClients
 
 LOOSE_ENDS = "Loose ends"   # loops whose session is not (yet) part of a confirmed workstream
 
@@ -109,12 +109,13 @@ class Brief:
         return self.render()
 
 
-def build_brief(memory: Memory, hours: float = 24, user_id: str | None = None, now: float | None = None) -> Brief:
+def build_brief(clients: MemoryClients, user_id: str, hours: float = 24, now: float | None = None) -> Brief:
+    """What `Memory.brief` returns: the briefing of `user_id` over the `hours` before `now` (default: the clock)."""
     if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not hours > 0:
         raise ValueError(f"hours must be a positive number, got {hours!r}")
-    uid = user_id or memory.user_id
-    cfg, store = memory.config, memory.store
-    until = time.time() if now is None else float(now)
+    uid = user_id
+    cfg, store = clients.config, clients.store
+    until = clients.clock() if now is None else float(now)
     since = until - float(hours) * 3600
     limit = cfg.brief_max_items
     sessions = [{**info.to_dict(), "summary": summary}

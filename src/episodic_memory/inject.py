@@ -89,7 +89,7 @@ class EpisodicInjector:
         """Judgments relevant to the message that have proven themselves (utility above
         `Config.judgment_inject_utility`), with their reasoning; not repeated within the repeat window."""
         lines = []
-        for r in relevant_judgments(self.memory, user_message):
+        for r in relevant_judgments(self.memory.judgments, user_message):
             key = f"judgment:{r.id}"
             last = self._injected.get(key)
             if last is None or self.turn - last >= self.config.inject_repeat_after_turns:
@@ -101,10 +101,9 @@ class EpisodicInjector:
         if cfg.inject_workstreams == 0:
             return []
         lines = []
-        store = self.memory.store
-        for ws in store.workstreams(self.user_id, limit=cfg.inject_workstreams):
-            loops = store.loops(self.user_id, "open", workstream_id=ws.id,
-                                limit=cfg.inject_loops_per_workstream) if cfg.inject_loops_per_workstream else []
+        for ws in self.memory.workstreams(self.user_id, limit=cfg.inject_workstreams):
+            loops = self.memory.loops(self.user_id, "open", workstream_id=ws.id,
+                                      limit=cfg.inject_loops_per_workstream) if cfg.inject_loops_per_workstream else []
             lines.append(Line(f"▸ {ws.name}  ({ws.sessions} sessions, last active {ago(ws.last_activity)})",
                               children=[Line(f"  · {_one_line(lp.text, cfg.inject_memory_chars)}") for lp in loops]))
         return lines

@@ -18,10 +18,12 @@ from . import llm
 from .brief import Brief, build_brief
 from .capture.journal import Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport
+from .clients import MemoryClients
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
 from .consolidate.facts import profile_text
 from .consolidate.scheduler import ConsolidationScheduler
+from .judgments.memory import JudgmentMemory
 from .llm import Backend, LLMClient, client_for
 from .models.embedder import Embedder, load_embedder
 from .models.reranker import Reranker, load_reranker
@@ -87,6 +89,9 @@ class Memory:
         self.recorder = Recorder(self.store, journal, lock_path, self.config)
         self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
         self.indexer = Indexer(self.store, self.embedder, self.config)
+        self.clients = MemoryClients(  # what consolidation, judgments and the briefing may use: never `self`
+            store=self.store, config=self.config, embedder=self.embedder, dense_index=self.retriever.dense_index,
+            indexer=self.indexer, llm=self.llm, path=self.path)
         self.scheduler = ConsolidationScheduler(  # consolidation off the capture path or not: see Config
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
@@ -233,7 +238,7 @@ class Memory:
             return True
         for step in self.consolidation_steps:
             try:
-                step(self, info, turns)
+                step(self.clients, info, turns)
             except Exception:
                 log.exception("consolidation of session %s/%s failed in %s; it will be retried at the next open",
                               user_id, session_id, getattr(step, "__name__", step))
@@ -339,13 +344,15 @@ class Memory:
         """One episode per consolidated session, newest first, with the session's facts attached."""
         return self.store.episodes(user_id or self.user_id, limit=limit)
 
-    def workstreams(self, user_id: str | None = None, include_hypotheses: bool = False) -> list[Workstream]:
+    def workstreams(self, user_id: str | None = None, include_hypotheses: bool = False, *,
+                    limit: int | None = None) -> list[Workstream]:
         """Threads of work across sessions, most recently active first (confirmed ones unless asked)."""
-        return self.store.workstreams(user_id or self.user_id, include_hypotheses=include_hypotheses)
+        return self.store.workstreams(user_id or self.user_id, include_hypotheses=include_hypotheses, limit=limit)
 
-    def loops(self, user_id: str | None = None, status: str = "open") -> list[Loop]:
-        """Open loops (or `status` "closed" / "all"), newest first."""
-        return self.store.loops(user_id or self.user_id, status)
+    def loops(self, user_id: str | None = None, status: str = "open", *, workstream_id: int | None = None,
+              limit: int | None = None) -> list[Loop]:
+        """Open loops (or `status` "closed" / "all"), newest first; of one workstream when asked."""
+        return self.store.loops(user_id or self.user_id, status, workstream_id=workstream_id, limit=limit)
 
     def close_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
         """Close a loop by hand. KeyError when the user has no loop with that id."""
@@ -356,7 +363,8 @@ class Memory:
     def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None) -> Brief:
         """The startup briefing: the last `hours`' sessions, decisions and corrections, the open loops and the
         active workstreams (`now` for a briefing as of another time)."""
-        return build_brief(self, hours, user_id, now=None if now is None else to_epoch(now, "now"))
+        return build_brief(self.clients, user_id or self.user_id, hours,
+                           now=None if now is None else to_epoch(now, "now"))
 
     # --- forgetting ----------------------------------------------------------------------------------
     def forget(
@@ -404,9 +412,7 @@ class Memory:
         """How to act, ranked by proven utility (`episodic_memory.judgments`): this memory's user's judgments, in
         this store, with this embedder. Created on first use."""
         if "_judgments" not in self.__dict__:
-            from .judgments.memory import JudgmentMemory
-
-            self.__dict__.setdefault("_judgments", JudgmentMemory(self))
+            self.__dict__.setdefault("_judgments", JudgmentMemory(self.clients, self.user_id))
         return self.__dict__["_judgments"]
 
     # --- lifecycle -----------------------------------------------------------------------------------

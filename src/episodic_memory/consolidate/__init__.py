@@ -1,7 +1,8 @@
 """Consolidation: what a session's new turns become (facts, then its episode, workstream and open loops).
 
-Each step is ``step(memory, session_info, new_turns)``, run in order by `Memory.consolidate` every
-`Config.consolidate_every` turns and at session end. A step that raises leaves the session flagged for a retry at
+Each step is ``step(clients, session_info, new_turns)`` — `clients` the Memory's `MemoryClients` bundle, never the
+`Memory` — run in order by `Memory.consolidate` every `Config.consolidate_every` turns and at session end (when:
+`consolidate/scheduler.py`). A step that raises leaves the session flagged for a retry at
 the next open, so a step must be idempotent over turns it has already seen.
 """
 
@@ -11,10 +12,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..memory import Memory
+    from ..clients import MemoryClients
     from ..store.records import SessionInfo, StoredTurn
 
-ConsolidationStep = Callable[["Memory", "SessionInfo", "list[StoredTurn]"], None]
+ConsolidationStep = Callable[["MemoryClients", "SessionInfo", "list[StoredTurn]"], None]
 
 
 def default_steps() -> list[ConsolidationStep]:

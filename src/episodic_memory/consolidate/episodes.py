@@ -26,7 +26,7 @@ from ..store.records import NewEpisode, SessionInfo, StoredTurn
 from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
 
 if TYPE_CHECKING:
-    from ..memory import Memory
+    from ..clients import MemoryClients
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +46,9 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*•·▸]|\d{1,2}[.)])\s+")
 _FACT_TYPES_THAT_MATTER = {"decision", "correction", "commitment", "plan"}
 
 
-def consolidate_episode(memory: Memory, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
+def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
     """Consolidation step: create or update the session's episode."""
-    store = memory.store
+    store = clients.store
     turns = store.session_turns(info.user_id, info.session_id)
     if not turns:
         return
@@ -58,17 +58,17 @@ def consolidate_episode(memory: Memory, info: SessionInfo, new_turns: list[Store
     if previous is not None and previous.turns == len(turns) and previous.summary:
         summary = Summary(previous.summary, previous.summarizer, previous.source_ids)
     else:
-        summary = summarize(memory.llm, turns, facts, memory.config.episode_summary_sentences)
-    phrases = keyphrases([t.content for t in turns], names=names, limit=memory.config.episode_keyphrases)
-    embedder = memory.embedder()
+        summary = summarize(clients.llm, turns, facts, clients.config.episode_summary_sentences)
+    phrases = keyphrases([t.content for t in turns], names=names, limit=clients.config.episode_keyphrases)
+    embedder = clients.embedder()
     summary_vec = np.asarray(embedder.embed([summary.text])[0], np.float32) if embedder is not None else None
-    vec, model = thread_vector(memory, info, turns, summary_vec)
+    vec, model = thread_vector(clients, info, turns, summary_vec)
     episode_id, changed = store.upsert_episode(NewEpisode(
         user_id=info.user_id, session_id=info.session_id, summary=summary.text, summarizer=summary.summarizer,
         keyphrases=phrases, source_ids=summary.source_ids, turns=len(turns), started_at=turns[0].ts,
         ended_at=turns[-1].ts, vec=None if vec is None else vec.astype(np.float32).tobytes(), vec_model=model,
     ))
-    _sync_recall_vector(memory, info, episode_id, changed, summary_vec)
+    _sync_recall_vector(clients, info, episode_id, changed, summary_vec)
 
 
 @dataclass
@@ -176,7 +176,7 @@ def extractive_summary(turns: list[StoredTurn], facts: list[dict], max_sentences
     return Summary(" ".join(parts), "extractive", [t.id for t, _ in picked])
 
 
-def thread_vector(memory: Memory, info: SessionInfo, turns: list[StoredTurn], summary_vec: np.ndarray | None
+def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredTurn], summary_vec: np.ndarray | None
                   ) -> tuple[np.ndarray | None, str | None]:
     """What workstreams are matched on: the mean of the session's turn vectors joined with its summary's embedding
     (each normalised, the pair scaled by 1/√2, so a cosine is the average of the two cosines).
@@ -187,9 +187,9 @@ def thread_vector(memory: Memory, info: SessionInfo, turns: list[StoredTurn], su
     0.63-0.72, another project of the same user at 0.40 (the judge's band), different conversations at 0.42.
     Without an embedder (or before any turn is embedded): a hashed bag of words of the turns.
     """
-    embedder = memory.embedder()
+    embedder = clients.embedder()
     if embedder is not None and summary_vec is not None:
-        rows = memory.store.turn_vectors(info.user_id, info.session_id, embedder.model_id)
+        rows = clients.store.turn_vectors(info.user_id, info.session_id, embedder.model_id)
         if rows:
             mean = np.mean([np.frombuffer(r, np.float32) for r in rows], axis=0)
             norm = float(np.linalg.norm(mean))
@@ -200,19 +200,19 @@ def thread_vector(memory: Memory, info: SessionInfo, turns: list[StoredTurn], su
     return (vec, LEXICAL_MODEL) if vec is not None else (None, None)
 
 
-def _sync_recall_vector(memory: Memory, info: SessionInfo, episode_id: int, changed: bool,
+def _sync_recall_vector(clients: MemoryClients, info: SessionInfo, episode_id: int, changed: bool,
                         summary_vec: np.ndarray | None) -> None:
     """Store the summary's embedding for recall: when the episode has none of this model yet, or its summary
     changed after the session ended (replacing a vector deletes one, which makes readers reload: once a session,
     not every few turns)."""
-    embedder = memory.embedder()
+    embedder = clients.embedder()
     if embedder is None or summary_vec is None:
         return
-    has = memory.store.has_recall_vector(episode_id, embedder.model_id)
-    info_now = memory.store.session(info.user_id, info.session_id)
+    has = clients.store.has_recall_vector(episode_id, embedder.model_id)
+    info_now = clients.store.session(info.user_id, info.session_id)
     if has and not (changed and info_now is not None and info_now.status == "ended"):
         return
-    episode = memory.store.session_episode(info.user_id, info.session_id)
+    episode = clients.store.session_episode(info.user_id, info.session_id)
     if episode is not None:
-        memory.store.set_recall_vector(episode, embedder.model_id,
+        clients.store.set_recall_vector(episode, embedder.model_id,
                                        np.asarray(summary_vec, np.float32).tobytes())

@@ -28,7 +28,7 @@ from .fact_types import FACT_TYPES
 from .gate import DROPPED, contradicts, lexical_similarity, passes_novelty, route
 
 if TYPE_CHECKING:
-    from ..memory import Memory
+    from ..clients import MemoryClients
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +44,10 @@ organisation or project, write a profile of 1-3 sentences: who or what it is, an
 Use only the facts given. Reply with the profile text only."""
 
 
-def consolidate_facts(memory: Memory, info: SessionInfo, turns: list[StoredTurn]) -> None:
+def consolidate_facts(clients: MemoryClients, info: SessionInfo, turns: list[StoredTurn]) -> None:
     """Consolidation step: the session's new turns become facts. When the session has ended, the LLM profiles of
     the entities its facts name are refreshed (once per session, not every 8 turns: they cost a call each)."""
-    consolidator = FactConsolidator(memory, info.user_id)
+    consolidator = FactConsolidator(clients, info.user_id)
     consolidator.run(info.session_id, turns)
     if info.status == "ended" and consolidator.use_llm:
         session_facts = consolidator.facts.facts(info.user_id, include_superseded=True, session_id=info.session_id)
@@ -55,14 +55,14 @@ def consolidate_facts(memory: Memory, info: SessionInfo, turns: list[StoredTurn]
 
 
 class FactConsolidator:
-    def __init__(self, memory: Memory, user_id: str) -> None:
-        self.memory = memory
-        self.config = memory.config
+    def __init__(self, clients: MemoryClients, user_id: str) -> None:
+        self.clients = clients
+        self.config = clients.config
         self.user_id = user_id
-        self.facts = memory.store
-        self.embedder = memory.embedder()
+        self.facts = clients.store
+        self.embedder = clients.embedder()
         self.counts: Counter[str] = Counter()
-        self.use_llm = _llm_usable(memory.llm)
+        self.use_llm = _llm_usable(clients.llm)
 
     # --- the pipeline ------------------------------------------------------------------------------------
     def run(self, session_id: str, turns: list[StoredTurn]) -> list[int]:
@@ -71,7 +71,7 @@ class FactConsolidator:
             return []
         known = self.known_names()
         # with an LLM, an outage raises ExtractionFailed: the session stays flagged and is retried at next open
-        candidates = (self.memory.llm.run(extract_llm(self.memory.llm, turns, known)) if self.use_llm
+        candidates = (self.clients.llm.run(extract_llm(self.clients.llm, turns, known)) if self.use_llm
                       else extract_rules(turns, known))
         candidates = _unique(candidates)
         vectors = self._embed([c.text for c in candidates])
@@ -124,7 +124,7 @@ class FactConsolidator:
         if supersedes is not None:
             self.counts["superseded"] += 1
         if vector is not None and self.embedder is not None:
-            self.memory.store.add_vectors(self.embedder.model_id, [
+            self.clients.store.add_vectors(self.embedder.model_id, [
                 ("fact", fact_id, self.user_id, session_id, c.created_at, vector.astype(np.float32).tobytes())])
         self.facts.link_entities(self.user_id, fact_id, c.entities)
         return fact_id
@@ -138,7 +138,7 @@ class FactConsolidator:
             user = (f"Stored fact ({best.type}, {best.id}): {best.text}\n"
                     f"Candidate ({c.type}): {c.text}\n"
                     f"Said in: {' | '.join(t.content[:300] for t in c.sources)}")
-            ruling = self.memory.llm.run(self.memory.llm.ask_json(REFEREE_SYSTEM, user, purpose="referee near-duplicate",
+            ruling = self.clients.llm.run(self.clients.llm.ask_json(REFEREE_SYSTEM, user, purpose="referee near-duplicate",
                                                                   expect=dict))
             action = str((ruling or {}).get("action", "")).strip().lower()
             if action in ("add", "update", "skip"):
@@ -151,7 +151,7 @@ class FactConsolidator:
 
     def nearest(self, c: Candidate, vector: np.ndarray | None, limit: int = 8) -> list[tuple[Fact, float]]:
         """Current facts closest to the candidate, best first: by cosine, or by word overlap without an embedder."""
-        if vector is not None and (dense := self.memory.retriever.dense_index()) is not None:
+        if vector is not None and (dense := self.clients.dense_index()) is not None:
             hits = dense.search(self.user_id, vector, limit * 2, kind="fact")
             facts = self.facts.facts_by_id(self.user_id, [h.item_id for h in hits])
             scored = [(facts[h.item_id], h.similarity) for h in hits if h.item_id in facts]
@@ -159,7 +159,7 @@ class FactConsolidator:
             match = fts_query(c.text)
             if match is None:
                 return []
-            ids = [i for _, i, _ in self.memory.store.search_memories(match, self.user_id, limit=limit * 3,
+            ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=limit * 3,
                                                                        kinds=["fact"])]
             facts = self.facts.facts_by_id(self.user_id, ids)
             scored = sorted(((f, lexical_similarity(c.text, f.text)) for f in facts.values()),
@@ -188,7 +188,7 @@ class FactConsolidator:
     def known_names(self) -> dict[str, str]:
         """Names the store already knows (speakers, entities and their aliases), lower-cased → canonical."""
         names: dict[str, str] = {}
-        for name, _ in self.memory.store.speakers(self.user_id):
+        for name, _ in self.clients.store.speakers(self.user_id):
             names[name.lower()] = name
         for entity in self.facts.entities(self.user_id):
             names[entity.name.lower()] = entity.name
@@ -209,11 +209,11 @@ class FactConsolidator:
             return
 
         async def write_all() -> list[str | None]:
-            return await asyncio.gather(*(self.memory.llm.ask(
+            return await asyncio.gather(*(self.clients.llm.ask(
                 PROFILE_SYSTEM, f"Profile of: {name}\nFacts:\n" + "\n".join(f"- ({f.type}) {f.text}" for f in facts[:40]),
                 purpose=f"profile {name}") for _, name, facts in due))
 
-        for (entity_id, _name, facts), text in zip(due, self.memory.llm.run(write_all()), strict=True):
+        for (entity_id, _name, facts), text in zip(due, self.clients.llm.run(write_all()), strict=True):
             if text:
                 self.facts.set_profile(entity_id, " ".join(text.split()), sorted(f.id for f in facts))
 

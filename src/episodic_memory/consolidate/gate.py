@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 
 from ..config import Config
 from .extract import Candidate, is_filler
@@ -65,7 +64,6 @@ def passes_novelty(candidate: Candidate, sample: Sequence[str], config: Config) 
 # --- contradiction and history, without an LLM ---------------------------------------------------------
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _NEGATION = re.compile(r"\b(?:not|no|never|n't|no longer|without)\b", re.I)
-_TOKEN = re.compile(r"[\w€$£%]+(?:[.,]\d+)?")
 
 
 def contradicts(new: str, old: str, replaces: str | None = None) -> bool:
@@ -87,16 +85,3 @@ def lexical_similarity(a: str, b: str) -> float:
     if not x or not y:
         return 0.0
     return len(x & y) / (len(x) * len(y)) ** 0.5
-
-
-def previously(new: str, old: str, max_words: int = 6) -> str:
-    """What changed, in the old fact's words: "14 slides" after "12 slides" → "12"; the whole old text when the
-    change is not a small replacement."""
-    a = [t for t in _TOKEN.findall(old)]
-    b = [t for t in _TOKEN.findall(new)]
-    matcher = SequenceMatcher(a=[t.lower() for t in a], b=[t.lower() for t in b], autojunk=False)
-    replaced = [" ".join(a[i1:i2]) for op, i1, i2, _, _ in matcher.get_opcodes() if op == "replace"]
-    words = sum(len(r.split()) for r in replaced)
-    if replaced and words <= max_words and matcher.ratio() >= 0.5:
-        return ", ".join(replaced)
-    return old.rstrip(".")

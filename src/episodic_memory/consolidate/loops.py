@@ -24,8 +24,8 @@ from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
 from .keyphrases import content_stems, overlap, sentences
 
 if TYPE_CHECKING:
+    from ..clients import MemoryClients
     from ..config import Config
-    from ..memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -111,21 +111,21 @@ def loop_stems(text: str) -> set[str]:
     return set(content_stems(text, drop_time=True)) - _DONE_WORDS
 
 
-def consolidate_loops(memory: Memory, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
+def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
     """Consolidation step: raise the session's new loops, close the ones its new turns show done."""
     if not new_turns:
         return
-    store, cfg = memory.store, memory.config
+    store, cfg = clients.store, clients.config
     episode = store.session_episode(info.user_id, info.session_id)
     workstream_id = episode.workstream_id if episode else None
-    context = _previous_turn(memory, info, new_turns[0])
+    context = _previous_turn(clients, info, new_turns[0])
     open_loops = store.loops(info.user_id, "open")
     closed = store.recent_closed_loops(info.user_id, new_turns[0].ts - cfg.loop_dedup_days * 86_400)
 
     candidates = closures = None
-    if memory.llm.enabled():
-        candidates = memory.llm.run(_detect_llm(memory.llm, new_turns, context))
-        closures = memory.llm.run(_resolve_llm(memory.llm, open_loops, new_turns)) if open_loops else []
+    if clients.llm.enabled():
+        candidates = clients.llm.run(_detect_llm(clients.llm, new_turns, context))
+        closures = clients.llm.run(_resolve_llm(clients.llm, open_loops, new_turns)) if open_loops else []
     detector = "llm" if candidates is not None else "rules"
     if candidates is None:
         candidates = [c for t in new_turns for c in detect_rules(t)]
@@ -135,7 +135,7 @@ def consolidate_loops(memory: Memory, info: SessionInfo, new_turns: list[StoredT
     done_ids = {lp.id for lp in closed}
     closed_now: set[int] = set()
     for closure in closures or []:
-        _close(memory, info, closure)
+        _close(clients, info, closure)
         closed_now.add(closure.loop_id)
     previous = context
     for turn in new_turns:
@@ -144,7 +144,7 @@ def consolidate_loops(memory: Memory, info: SessionInfo, new_turns: list[StoredT
                         if lp.id not in done_ids and lp.id not in closed_now and _later(turn, lp)]
             lp = best_evidence_match(said, eligible, cfg)
             if lp is not None:   # one statement closes one loop: the one it covers best
-                _close(memory, info, Closure(lp.id, turn, quote, "rules"))
+                _close(clients, info, Closure(lp.id, turn, quote, "rules"))
                 closed_now.add(lp.id)
         for c in (c for c in candidates if c.turn.id == turn.id):
             match = _same_loop(c, known, cfg)
@@ -258,15 +258,15 @@ def _later(turn: StoredTurn, lp: Loop) -> bool:
     return turn.ts > lp.created_at or (turn.ts == lp.created_at and turn.id > max(lp.source_ids, default=0))
 
 
-def _previous_turn(memory: Memory, info: SessionInfo, first: StoredTurn) -> StoredTurn | None:
+def _previous_turn(clients: MemoryClients, info: SessionInfo, first: StoredTurn) -> StoredTurn | None:
     if first.seq == 0:
         return None
-    before = memory.store.session_turns(info.user_id, info.session_id, from_seq=first.seq - 1)
+    before = clients.store.session_turns(info.user_id, info.session_id, from_seq=first.seq - 1)
     return before[0] if before and before[0].seq == first.seq - 1 else None
 
 
-def _close(memory: Memory, info: SessionInfo, closure: Closure) -> None:
-    memory.store.close_loop(info.user_id, closure.loop_id, closed_by=closure.by, closed_at=closure.turn.ts,
+def _close(clients: MemoryClients, info: SessionInfo, closure: Closure) -> None:
+    clients.store.close_loop(info.user_id, closure.loop_id, closed_by=closure.by, closed_at=closure.turn.ts,
                             session_id=info.session_id, evidence=closure.evidence, evidence_ids=[closure.turn.id])
     log.info("open loop %s closed by %s in %s: %s", closure.loop_id, closure.by, info.session_id, closure.evidence)
 

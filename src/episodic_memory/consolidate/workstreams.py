@@ -25,7 +25,7 @@ from ..store.records import Episode, SessionInfo, StoredTurn
 from .episodes import LEXICAL_MODEL
 
 if TYPE_CHECKING:
-    from ..memory import Memory
+    from ..clients import MemoryClients
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,9 @@ Given its episode summaries and keyphrases, give it a short name of 2 to 6 words
 ("Series B deck", "Airflow migration"). Reply with JSON only: {"name": "..."}"""
 
 
-def consolidate_workstream(memory: Memory, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
+def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
     """Consolidation step: attach the session's episode to a workstream, ask the judge, or spawn one."""
-    store = memory.store
+    store = clients.store
     episode = store.session_episode(info.user_id, info.session_id)
     if episode is None:
         return
@@ -55,7 +55,7 @@ def consolidate_workstream(memory: Memory, info: SessionInfo, new_turns: list[St
         target = None
     else:
         vec, model = found
-        target = choose(memory, episode, vec, model, exclude=current)
+        target = choose(clients, episode, vec, model, exclude=current)
     if target is not None:
         store.attach_episode(episode.id, target)
         log.info("episode %s (session %s) attached to workstream %s", episode.id, info.session_id, target)
@@ -65,16 +65,16 @@ def consolidate_workstream(memory: Memory, info: SessionInfo, new_turns: list[St
     else:
         store.refresh_workstream(current)
         target = current
-    if memory.llm.enabled():
-        _name(memory, info.user_id, target)
+    if clients.llm.enabled():
+        _name(clients, info.user_id, target)
 
 
-def choose(memory: Memory, episode: Episode, vec: np.ndarray, model: str, exclude: int | None) -> int | None:
+def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None) -> int | None:
     """The workstream to attach to, or None to spawn (or stay alone)."""
-    cfg = memory.config
+    cfg = clients.config
     attach, floor = ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
                      else (cfg.workstream_attach, cfg.workstream_judge_floor))
-    ids, matrix = memory.store.centroids(episode.user_id, model, exclude=exclude)
+    ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
     if not ids:
         return None
     sims = matrix @ vec.astype(np.float32)
@@ -82,20 +82,20 @@ def choose(memory: Memory, episode: Episode, vec: np.ndarray, model: str, exclud
     if sims[best] >= attach:
         return ids[best]
     band = [(ids[i], float(sims[i])) for i in np.argsort(-sims) if floor <= sims[i] < attach]
-    if not band or not memory.llm.enabled():
+    if not band or not clients.llm.enabled():
         return None   # nothing close, or close but no judge: spawn (a wrong merge is worse than a split)
-    return judge(memory, episode, band[: cfg.workstream_judge_candidates])
+    return judge(clients, episode, band[: cfg.workstream_judge_candidates])
 
 
-def judge(memory: Memory, episode: Episode, band: list[tuple[int, float]]) -> int | None:
+def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]]) -> int | None:
     """Ask the LLM: does this episode continue one of these workstreams? None (spawn) unless it names one."""
-    candidates = memory.store.workstreams(episode.user_id, include_hypotheses=True, ids=[i for i, _ in band])
+    candidates = clients.store.workstreams(episode.user_id, include_hypotheses=True, ids=[i for i, _ in band])
     lines = [f"New session ({episode.session_id}): {episode.summary}", "", "Candidate workstreams:"]
     for ws in candidates:
-        recent = memory.store.episodes(episode.user_id, workstream_id=ws.id, limit=3, with_facts=False)
+        recent = clients.store.episodes(episode.user_id, workstream_id=ws.id, limit=3, with_facts=False)
         lines.append(f"- id {ws.id}: {ws.name} (keyphrases: {', '.join(ws.keyphrases[:5])})")
         lines.extend(f"    · {e.summary}" for e in recent)
-    reply: Any = memory.llm.run(memory.llm.ask_json(JUDGE_SYSTEM, "\n".join(lines), purpose="workstream judge",
+    reply: Any = clients.llm.run(clients.llm.ask_json(JUDGE_SYSTEM, "\n".join(lines), purpose="workstream judge",
                                                     expect=dict))
     choice = reply.get("attach") if isinstance(reply, dict) else None
     allowed = {ws.id for ws in candidates}
@@ -109,15 +109,15 @@ def judge(memory: Memory, episode: Episode, band: list[tuple[int, float]]) -> in
     return picked
 
 
-def _name(memory: Memory, user_id: str, workstream_id: int) -> None:
+def _name(clients: MemoryClients, user_id: str, workstream_id: int) -> None:
     """Name a workstream with the LLM when its membership changed since it was last named (or never was)."""
-    found = memory.store.workstreams(user_id, include_hypotheses=True, ids=[workstream_id])
-    if not found or not memory.store.needs_name(workstream_id):
+    found = clients.store.workstreams(user_id, include_hypotheses=True, ids=[workstream_id])
+    if not found or not clients.store.needs_name(workstream_id):
         return
     ws = found[0]
-    recent = memory.store.episodes(user_id, workstream_id=ws.id, limit=5, with_facts=False)
+    recent = clients.store.episodes(user_id, workstream_id=ws.id, limit=5, with_facts=False)
     user = "Episodes:\n" + "\n".join(f"- {e.summary}" for e in recent) + f"\nKeyphrases: {', '.join(ws.keyphrases)}"
-    reply: Any = memory.llm.run(memory.llm.ask_json(NAME_SYSTEM, user, purpose="workstream name", expect=dict))
+    reply: Any = clients.llm.run(clients.llm.ask_json(NAME_SYSTEM, user, purpose="workstream name", expect=dict))
     name = reply.get("name") if isinstance(reply, dict) else None
     if isinstance(name, str) and 0 < len(name.split()) <= 8 and len(name) <= 80:
-        memory.store.rename_workstream(ws.id, " ".join(name.split()).strip(" .\"'"))
+        clients.store.rename_workstream(ws.id, " ".join(name.split()).strip(" .\"'"))

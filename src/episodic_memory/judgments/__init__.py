@@ -5,9 +5,9 @@ from __future__ import annotations
 from ..retrieve.utility import plain_utility, rank_score, smoothed_utility, utility
 from .embedding import CallableEmbedder
 from .inject import past_judgments_block
-from .memory import EpisodicMemory, Judgment, JudgmentMemory, SearchResult, Triple
+from .memory import Judgment, JudgmentMemory, SearchResult, Triple
 
 __all__ = [
-    "CallableEmbedder", "EpisodicMemory", "Judgment", "JudgmentMemory", "SearchResult", "Triple",
+    "CallableEmbedder", "Judgment", "JudgmentMemory", "SearchResult", "Triple",
     "past_judgments_block", "plain_utility", "rank_score", "smoothed_utility", "utility",
 ]

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from ..memory import Memory
-from .memory import SearchResult
+from typing import Any
+
+from .memory import JudgmentMemory, SearchResult
 
 
-def relevant_judgments(memory: Memory, message: str) -> list[SearchResult]:
+def _judgments_of(source: Any) -> JudgmentMemory:
+    """A `JudgmentMemory` as given, or the `.judgments` of what has them (a `Memory`)."""
+    return source if isinstance(source, JudgmentMemory) else source.judgments
+
+
+def relevant_judgments(source: Any, message: str) -> list[SearchResult]:
     """Up to `Config.judgment_inject_max` judgments for `message`, ranked with utility, that are relevant
     (dense cosine at least `judgment_inject_min_cosine`; a BM25 match when there is no embedder) and whose
-    utility is above `judgment_inject_utility`."""
-    cfg = memory.config
+    utility is above `judgment_inject_utility`. `source`: a `Memory` or its `JudgmentMemory`."""
+    judgments = _judgments_of(source)
+    cfg = judgments.config
     if not message or not message.strip():
         return []
-    dense = memory.embedder() is not None
-    found = memory.judgments.search(message, top_k=max(cfg.judgment_inject_max * 4, 10), use_utility=True)
+    dense = judgments.clients.embedder() is not None
+    found = judgments.search(message, top_k=max(cfg.judgment_inject_max * 4, 10), use_utility=True)
     keep = [r for r in found if r.utility_score > cfg.judgment_inject_utility
             and (r.cosine is not None and r.cosine >= cfg.judgment_inject_min_cosine if dense else True)]
     return keep[: cfg.judgment_inject_max]
@@ -29,11 +36,11 @@ def format_judgment(r: SearchResult) -> str:
     return "\n".join(lines)
 
 
-def past_judgments_block(memory: Memory, message: str) -> str:
+def past_judgments_block(source: Any, message: str) -> str:
     """"" or a ``[Past judgments]`` block: the top judgments relevant to `message` whose utility clears
     `Config.judgment_inject_utility`, each with its reasoning and, where the user corrected it,
     "corrected: …"."""
-    chosen = relevant_judgments(memory, message)
+    chosen = relevant_judgments(source, message)
     if not chosen:
         return ""
     return "[Past judgments]\n" + "\n".join(format_judgment(r) for r in chosen)

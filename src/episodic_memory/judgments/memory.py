@@ -27,8 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from ..config import DEFAULT_USER, MEMORY_PATH, Config
-from ..memory import Memory
+from ..clients import MemoryClients
 from ..models.embedder import Embedder
 from ..retrieve.fts import fts_query
 from ..retrieve.fusion import reciprocal_rank_fusion
@@ -36,7 +35,6 @@ from ..retrieve.query import classify
 from ..retrieve.utility import Outcome, outcome, rank_score
 from ..store.records import JUDGMENT_KIND, JudgmentRow, to_datetime
 from ..util import to_epoch
-from .embedding import as_embedder
 
 log = logging.getLogger(__name__)
 
@@ -129,13 +127,14 @@ def _text(value: object, name: str) -> str:
 
 
 class JudgmentMemory:
-    """The judgments of one user in a `Memory`'s store (`Memory.judgments`), with its embedder and config."""
+    """The judgments of one user in a `Memory`'s store (`Memory.judgments`), with its embedder and config: what
+    it uses comes in the Memory's `MemoryClients` bundle."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
-        self.config = memory.config
-        self.user_id = memory.user_id
-        self.rows = memory.store
+    def __init__(self, clients: MemoryClients, user_id: str) -> None:
+        self.clients = clients
+        self.config = clients.config
+        self.user_id = user_id
+        self.rows = clients.store
 
     # --- writing -------------------------------------------------------------------------------------
     def store(self, trigger: str, judgment: str, reasoning: str, domain: str | None = None,
@@ -200,7 +199,7 @@ class JudgmentMemory:
             raise KeyError(f"no judgment {missing[0]!r} for user {self.user_id!r}")
         deleted = self.rows.delete_judgments(self.user_id, list(dict.fromkeys(memory_ids)))
         if scrub:
-            self.memory.store.scrub()
+            self.clients.store.scrub()
         return len(deleted)
 
     # --- reading -------------------------------------------------------------------------------------
@@ -274,8 +273,8 @@ class JudgmentMemory:
 
     def _dense_hits(self, query: str, pool: int, domain: str | None) -> list[tuple[int, float]] | None:
         """(judgment id, cosine) best first, or None when there is no embedder (search is then BM25 alone)."""
-        embedder = self.memory.embedder()
-        index = self.memory.retriever.dense_index()
+        embedder = self.clients.embedder()
+        index = self.clients.dense_index()
         if embedder is None or index is None:
             return None
         try:
@@ -294,7 +293,7 @@ class JudgmentMemory:
     # --- vectors -------------------------------------------------------------------------------------
     def embed_pending(self, embedder: Embedder | None = None) -> int:
         """Embed every judgment without a vector of the current model (new ones, or after a model change)."""
-        return self.memory.indexer.embed_pending(kinds=[JUDGMENT_KIND], embedder=embedder)
+        return self.clients.indexer.embed_pending(kinds=[JUDGMENT_KIND], embedder=embedder)
 
     def _embed_quietly(self) -> None:
         try:
@@ -351,31 +350,10 @@ class JudgmentMemory:
         self.close()
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.memory.path!r}, user_id={self.user_id!r})"
+        return f"{type(self).__name__}({self.clients.path!r}, user_id={self.user_id!r})"
 
 
 def _triple(row: JudgmentRow, o: Outcome) -> Triple:
     return Triple(context=row.trigger, judgment=row.judgment, outcome=o.describe(), id=row.memory_id,
                   reasoning=row.reasoning, domain=row.domain, utility=o.utility, adopted=o.adopted,
                   rejected=o.rejected, correction=o.correction)
-
-
-class EpisodicMemory(JudgmentMemory):
-    """Judgment memory with its own store: ``EpisodicMemory()`` in memory,
-    ``EpisodicMemory(db_path="memory.db")`` in the one SQLite file the rest of the memory uses (same tables,
-    same migrations).
-
-    `embedder` is any ``callable(str) -> list[float]`` (or an `Embedder`); by default the bundled one
-    (`Config.embedder`, all-MiniLM-L6-v2). `close()` closes the store; it is also a context manager.
-    """
-
-    def __init__(self, embedder: Any = None, db_path: str | Path = MEMORY_PATH, *,
-                 user_id: str = DEFAULT_USER, config: Config | None = None) -> None:
-        super().__init__(Memory(db_path, user_id=user_id, config=config,
-                                embedder=None if embedder is None else as_embedder(embedder)))
-
-    def close(self) -> None:
-        self.memory.close()
-
-    def __enter__(self) -> EpisodicMemory:
-        return self

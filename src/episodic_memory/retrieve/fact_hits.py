@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
-from ..consolidate.gate import previously
+import re
+from difflib import SequenceMatcher
+
 from ..store.base import Store
 from ..store.records import to_datetime
 from ..util import to_iso
 from .hit import Hit
+
+_TOKEN = re.compile(r"[\w€$£%]+(?:[.,]\d+)?")
+
+
+def previously(new: str, old: str, max_words: int = 6) -> str:
+    """What changed, in the old fact's words: "14 slides" after "12 slides" → "12"; the whole old text when the
+    change is not a small replacement."""
+    a = _TOKEN.findall(old)
+    b = _TOKEN.findall(new)
+    matcher = SequenceMatcher(a=[t.lower() for t in a], b=[t.lower() for t in b], autojunk=False)
+    replaced = [" ".join(a[i1:i2]) for op, i1, i2, _, _ in matcher.get_opcodes() if op == "replace"]
+    words = sum(len(r.split()) for r in replaced)
+    if replaced and words <= max_words and matcher.ratio() >= 0.5:
+        return ", ".join(replaced)
+    return old.rstrip(".")
 
 
 def believed_at(valid_from: float, valid_to: float | None, as_of: float | None) -> bool:

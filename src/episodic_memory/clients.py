@@ -1,0 +1,31 @@
+"""`MemoryClients`: the collaborators a Memory's parts share, built once by `Memory` and handed down.
+
+Consolidation steps, the judgment memory and the briefing receive this bundle, never the `Memory` itself: what
+they may touch is written here, and none of them imports `memory.py` (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .config import Config
+from .llm import LLMClient
+from .models.embedder import Embedder
+from .retrieve.dense import DenseIndex
+from .retrieve.indexer import Indexer
+from .store.base import Store
+
+
+@dataclass(frozen=True)
+class MemoryClients:
+    store: Store
+    config: Config
+    embedder: Callable[[], Embedder | None]        # loaded on first use; None when off or failed (BM25 only)
+    dense_index: Callable[[], DenseIndex | None]   # the retriever's in-process index of the store's vectors
+    indexer: Indexer                               # embeds what has no vector of the current model yet
+    llm: LLMClient                                 # this Memory's LLM client (its own, or the process default)
+    path: str                                      # where the store lives (for messages)
+    clock: Callable[[], float] = field(default=time.time)  # seconds since the epoch
+
