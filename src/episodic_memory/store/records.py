@@ -8,14 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from ..util import to_iso
+
 
 def to_datetime(epoch: float | None) -> datetime | None:
     return None if epoch is None else datetime.fromtimestamp(epoch, tz=timezone.utc)
-
-
-def _iso(epoch: float | None) -> str | None:
-    dt = to_datetime(epoch)
-    return dt.isoformat() if dt else None
 
 
 @dataclass(frozen=True)
@@ -80,9 +77,9 @@ class SessionInfo:
             "user_id": self.user_id,
             "session_id": self.session_id,
             "status": self.status,
-            "started_at": _iso(self.started_at),
-            "last_turn_at": _iso(self.last_turn_at),
-            "ended_at": _iso(self.ended_at),
+            "started_at": to_iso(self.started_at),
+            "last_turn_at": to_iso(self.last_turn_at),
+            "ended_at": to_iso(self.ended_at),
             "turns": self.turn_count,
             "consolidated_turns": self.consolidated_turns,
             "needs_consolidation": self.needs_consolidation,
@@ -141,8 +138,8 @@ class Fact:
             "id": self.id, "type": self.type, "text": self.text, "route": self.route,
             "salience": round(self.salience, 3), "confidence": round(self.confidence, 3),
             "recurrence": self.recurrence, "session_id": self.session_id,
-            "event_time": _iso(self.event_ts), "created_at": _iso(self.created_at),
-            "valid_from": _iso(self.valid_from), "valid_to": _iso(self.valid_to),
+            "event_time": to_iso(self.event_ts), "created_at": to_iso(self.created_at),
+            "valid_from": to_iso(self.valid_from), "valid_to": to_iso(self.valid_to),
             "supersedes": self.supersedes, "superseded_by": self.superseded_by,
             "source_turns": list(self.source_ids), "entities": list(self.entities), "extractor": self.extractor,
         }
@@ -206,8 +203,8 @@ class Episode:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "session_id": self.session_id, "summary": self.summary, "summarizer": self.summarizer,
-            "keyphrases": list(self.keyphrases), "turns": self.turns, "started_at": _iso(self.started_at),
-            "ended_at": _iso(self.ended_at), "workstream_id": self.workstream_id,
+            "keyphrases": list(self.keyphrases), "turns": self.turns, "started_at": to_iso(self.started_at),
+            "ended_at": to_iso(self.ended_at), "workstream_id": self.workstream_id,
             "facts": [dict(f) for f in self.facts], "source_ids": list(self.source_turns),
         }
 
@@ -237,7 +234,7 @@ class Workstream:
         return {
             "id": self.id, "name": self.name, "status": self.status, "sessions": self.sessions,
             "facts": self.facts, "open_loops": self.open_loops, "keyphrases": list(self.keyphrases),
-            "first_activity": _iso(self.first_activity), "last_activity": _iso(self.last_activity),
+            "first_activity": to_iso(self.first_activity), "last_activity": to_iso(self.last_activity),
             "named_by": self.name_source,
         }
 
@@ -270,9 +267,9 @@ class Loop:
         return {
             "id": self.id, "text": self.text, "status": self.status, "due": self.due,
             "workstream_id": self.workstream_id, "workstream": self.workstream, "session_id": self.session_id,
-            "opened_at": _iso(self.created_at), "last_mentioned": _iso(self.last_mentioned),
+            "opened_at": to_iso(self.created_at), "last_mentioned": to_iso(self.last_mentioned),
             "mentions": self.mentions, "detector": self.detector, "source_ids": list(self.source_turns),
-            "closed_at": _iso(self.closed_at), "closed_session": self.closed_session, "closed_by": self.closed_by,
+            "closed_at": to_iso(self.closed_at), "closed_session": self.closed_session, "closed_by": self.closed_by,
             "evidence": self.evidence, "note": self.note,
         }
 
@@ -351,9 +348,5 @@ class TokenRecord:
         return self.revoked_at is not None
 
     def to_dict(self) -> dict[str, Any]:
-        def iso(epoch: float | None) -> str | None:
-            dt = to_datetime(epoch)
-            return dt.isoformat() if dt else None
-
-        return {"id": self.id, "user_id": self.user_id, "label": self.label, "created_at": iso(self.created_at),
-                "last_used": iso(self.last_used), "revoked": self.revoked, "revoked_at": iso(self.revoked_at)}
+        return {"id": self.id, "user_id": self.user_id, "label": self.label, "created_at": to_iso(self.created_at),
+                "last_used": to_iso(self.last_used), "revoked": self.revoked, "revoked_at": to_iso(self.revoked_at)}

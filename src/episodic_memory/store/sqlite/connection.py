@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ...config import MEMORY_PATH, Config
+from ...util import chunks
 from .migrations import migrate
 
 
@@ -57,11 +58,10 @@ class Connection:
             return self.db.execute(sql, params).fetchall()
 
     def _query_in(self, sql: str, values: Sequence[Any], *after: Any) -> list[Any]:
-        """`sql` with `{marks}` standing for `values`, run in chunks of 500 (SQLite's variable limit); `after` are
-        the parameters that follow them."""
+        """`sql` with `{marks}` standing for `values`, run in chunks (SQLite limits the variables of a statement);
+        `after` are the parameters that follow them."""
         rows: list[Any] = []
-        for i in range(0, len(values), 500):
-            chunk = list(values[i : i + 500])
+        for chunk in chunks(values):
             rows += self._query(sql.replace("{marks}", ",".join("?" * len(chunk))), [*chunk, *after])
         return rows
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ...util import chunks
 from ..records import JUDGMENT_KIND, JudgmentRow, VerdictRow
 from .turns import TurnSQL
 
@@ -22,11 +23,6 @@ _COLUMNS = ("id, memory_id, user_id, trigger, judgment, reasoning, domain, metad
 
 def _row(r: Sequence[Any]) -> JudgmentRow:
     return JudgmentRow(*r[:11])
-
-
-def _chunks(ids: Sequence[int], size: int = 500) -> Iterator[list[int]]:
-    for i in range(0, len(ids), size):
-        yield list(ids[i : i + size])
 
 
 class JudgmentSQL(TurnSQL):
@@ -101,7 +97,7 @@ class JudgmentSQL(TurnSQL):
 
     def judgments_by_id(self, user_id: str, ids: Sequence[int]) -> dict[int, JudgmentRow]:
         out: dict[int, JudgmentRow] = {}
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids):
             marks = ",".join("?" * len(chunk))
             rows = self._query(f"SELECT {_COLUMNS} FROM judgments WHERE id IN ({marks}) AND user_id = ?",
                                [*chunk, user_id])
@@ -127,7 +123,7 @@ class JudgmentSQL(TurnSQL):
     def verdicts(self, ids: Sequence[int]) -> dict[int, list[VerdictRow]]:
         """Every verdict of these judgments, oldest first."""
         out: dict[int, list[VerdictRow]] = {i: [] for i in ids}
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids):
             marks = ",".join("?" * len(chunk))
             for jid, adopted, correction, ts in self._query(
                 "SELECT judgment_id, adopted, correction, ts FROM judgment_verdicts "

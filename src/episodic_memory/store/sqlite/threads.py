@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ...util import chunks, to_iso
 from ..naming import keyphrase_name, rollup_keyphrases
 from ..records import (
     LOOP_STATUSES,
@@ -31,17 +32,11 @@ from ..records import (
     NewLoop,
     SessionInfo,
     Workstream,
-    to_datetime,
 )
 from .turns import TurnSQL, _session
 
 CONFIRM_SESSIONS = 2   # a workstream is a hypothesis until a second session attaches
 ROLLUP_EPISODES = 200  # a workstream's centroid and keyphrases follow its latest episodes
-
-
-def _iso(epoch: float | None) -> str | None:
-    dt = to_datetime(epoch)
-    return dt.isoformat() if dt else None
 
 
 def _marks(values: Sequence[Any]) -> str:
@@ -136,8 +131,7 @@ class ThreadSQL(TurnSQL):
         """The facts extracted from each session (durable and demoted, current or superseded), oldest first."""
         out: dict[str, list[dict[str, Any]]] = defaultdict(list)
         session_ids = list(dict.fromkeys(session_ids))
-        for i in range(0, len(session_ids), 500):
-            chunk = session_ids[i : i + 500]
+        for chunk in chunks(session_ids):
             rows = self._query(
                 "SELECT session_id, id, type, text, route, valid_to IS NULL, source_ids FROM facts "
                 f"WHERE user_id = ? AND session_id IN ({_marks(chunk)}) ORDER BY id", [user_id, *chunk])
@@ -150,8 +144,7 @@ class ThreadSQL(TurnSQL):
         """How many facts each session yielded (durable and demoted, current or superseded)."""
         session_ids = list(dict.fromkeys(session_ids))
         out: dict[str, int] = {}
-        for i in range(0, len(session_ids), 500):
-            chunk = session_ids[i : i + 500]
+        for chunk in chunks(session_ids):
             out.update(dict(self._query(
                 f"SELECT session_id, count(*) FROM facts WHERE user_id = ? AND session_id IN ({_marks(chunk)}) "
                 "GROUP BY session_id", [user_id, *chunk])))
@@ -354,7 +347,7 @@ class ThreadSQL(TurnSQL):
             "SELECT id, type, text, session_id, created_at FROM facts "
             f"WHERE user_id = ? AND valid_to IS NULL AND type IN ({_marks(types)}) AND created_at BETWEEN ? AND ? "
             "ORDER BY created_at DESC, id DESC LIMIT ?", (user_id, *types, since, until, limit))
-        return [{"id": r[0], "type": r[1], "text": r[2], "session_id": r[3], "at": _iso(r[4])} for r in rows]
+        return [{"id": r[0], "type": r[1], "text": r[2], "session_id": r[3], "at": to_iso(r[4])} for r in rows]
 
     # --- forgetting ----------------------------------------------------------------------------------
     def _forget_threads(self, db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
