@@ -31,9 +31,8 @@ from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .retrieve.retriever import RecallFilters, Retriever
-from .store.base import Store
+from .store import Store, open_store
 from .store.records import Entity, Episode, Fact, Loop, SessionInfo, StoredTurn, Workstream
-from .store.sqlite import SQLiteStore
 from .util import to_epoch
 
 if TYPE_CHECKING:
@@ -78,7 +77,7 @@ class Memory:
         self._reranker_failed = False
         self.user_id = _check_id(user_id, "user_id")
         self.path = str(path) if path is not None else str(default_db_path())
-        self.store: Store = SQLiteStore(self.path, self.config)
+        self.store: Store = open_store(self.path, self.config)
         if self.store.in_memory:
             journal, lock_path = Journal(None), None
         else:

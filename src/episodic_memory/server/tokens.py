@@ -13,9 +13,8 @@ import time
 from pathlib import Path
 
 from ..config import Config
-from ..store.base import Store
+from ..store import Store, open_store
 from ..store.records import TokenRecord
-from ..store.sqlite import SQLiteStore
 
 TOKEN_PREFIX = "em_"
 
@@ -34,7 +33,7 @@ class TokenStore:
 
     @classmethod
     def open(cls, path: str | Path, config: Config | None = None) -> TokenStore:
-        return cls(SQLiteStore(path, config))
+        return cls(open_store(path, config))
 
     def close(self) -> None:
         self.store.close()

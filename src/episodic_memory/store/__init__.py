@@ -3,3 +3,20 @@ it speaks in, and `sqlite/` its implementation in one SQLite file (`SQLiteStore`
 that writes SQL. `heads.py` (the per-process turn-head cache) and `naming.py` (workstream names from keyphrases)
 touch no database.
 """
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..config import Config
+from .base import Store
+from .sqlite import SQLiteStore
+
+
+def open_store(path: str | Path, config: Config | None = None) -> Store:
+    """The store at `path`: a SQLite file (or ``:memory:``). The one place that chooses a backend, so a second one
+    (PostgreSQL, chosen by a ``postgresql://`` path) is an addition here, not a change to its callers."""
+    return SQLiteStore(path, config)
+
+
+__all__ = ["SQLiteStore", "Store", "open_store"]
