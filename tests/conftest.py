@@ -9,14 +9,22 @@ from episodic_memory.default import close_default_memories
 
 from .fakes import ScriptedBackend
 
+# The environment that chooses an LLM (and proxies, which would route the fake servers' loopback traffic)
+LLM_ENV = ("EPISODIC_LLM", "EPISODIC_LLM_MODEL", "EPISODIC_LLM_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+           "OPENAI_API_KEY", "OPENAI_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
+           "all_proxy")
+
 
 @pytest.fixture(autouse=True)
 def _isolated_default_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Never touch the real user data directory: the default store lives in the test's tmp folder."""
+    """Never touch the real user data directory: the default store lives in the test's tmp folder. No LLM is
+    configured unless a test says so, and the process default backend is reset around every test."""
     monkeypatch.setenv("EPISODIC_DB", str(tmp_path / "default" / "memory.db"))
-    for name in ("EPISODIC_LLM", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+    for name in LLM_ENV:
         monkeypatch.delenv(name, raising=False)
+    llm.set_backend(None)
     yield
+    llm.set_backend(None)
     close_default_memories()
 
 

@@ -22,18 +22,6 @@ from episodic_memory.llm.clients import (
 from tests.fake_llm_server import FakeLLMServer, Reply, anthropic_reply, openai_reply
 
 FAST = {"llm_timeout_s": 2.0, "llm_retries": 2, "llm_backoff_s": 0.01}
-ENV = ("EPISODIC_LLM", "EPISODIC_LLM_MODEL", "EPISODIC_LLM_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-       "OPENAI_API_KEY", "OPENAI_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
-       "all_proxy")
-
-
-@pytest.fixture(autouse=True)
-def _clean(monkeypatch: pytest.MonkeyPatch):
-    for name in ENV:
-        monkeypatch.delenv(name, raising=False)
-    llm.set_backend(None)
-    yield
-    llm.set_backend(None)
 
 
 @pytest.fixture
