@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +38,7 @@ def test_ingest_recall_stats_sessions(tmp_path: Path) -> None:
     assert code == 0 and "ingested 2 turn(s) in 1 session(s)" in out
     code, out, _ = run("recall", "deck slides", "--db", db)
     # the fact distilled from the turn stands for it (a near-duplicate collapses into one hit)
-    assert code == 0 and "[fact] The Series B deck needs 12 slides" in out and "ago)" in out
+    assert code == 0 and "[fact · knowledge] The Series B deck needs 12 slides" in out and "ago)" in out
     code, out, _ = run("recall", "Series B deck", "--db", db, "--json", "-k", "1")
     hits = json.loads(out)
     assert len(hits) == 1 and hits[0]["source_ids"] == ["a1"] and hits[0]["session_id"] == "chat"
@@ -147,7 +148,8 @@ def test_demo_ingests_the_sample_and_recalls(tmp_path: Path) -> None:
     code, out, _ = run("demo", "--db", str(tmp_path / "demo.db"))
     assert code == 0 and "Ingested the sample conversation" in out
     assert "slides" in out and "Airflow" in out
-    assert "(previously: 12)" in out  # the correction superseded the old fact, offline
+    # the correction superseded the old fact, offline; recall shows when the old value stopped being true
+    assert re.search(r"\[fact · correction\] .*\(previously: 12, until \d{4}-\d\d-\d\d\)", " ".join(out.split()))
     assert "Where were we?" in out and "sensitivity table" in out  # the open loops
 
 

@@ -132,6 +132,9 @@ def test_the_bundled_sample_yields_typed_facts_and_the_correction_supersedes_off
         assert "12 slides" in old.text and old.valid_to is not None and old.superseded_by == correction.id
         hits = mem.recall("how many slides does the deck need", k=5, kind="fact")
         assert hits[0].text == "The deck needs 14 slides — Sarah confirmed (previously: 12)"
+        previous = hits[0].details["previous"]  # what it replaced, and until when that was true
+        assert previous["value"] == "12" and previous["text"] == old.text
+        assert previous["until"] == datetime.fromtimestamp(old.valid_to, tz=timezone.utc).isoformat()
         assert hits[0].source_ids and all(h.kind == "fact" for h in hits)
         assert not any("12 slides" in h.text and "previously" not in h.text for h in hits)
         # time travel: before the correction, the deck had 12 slides

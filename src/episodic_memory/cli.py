@@ -30,7 +30,14 @@ def print_hits(hits: list[Hit]) -> None:
         return
     for hit in hits:
         who = f"{hit.speaker}: " if hit.speaker else ""
-        console.print(f"[bold cyan]\\[{hit.kind}][/bold cyan] {escape(who + hit.text)}  "
+        label, text = hit.kind, hit.text
+        if hit.kind == "fact":  # its type, and when the value it replaced stopped being true
+            label = f"fact · {hit.details.get('type')}"
+            previous = hit.details.get("previous")
+            if previous and previous.get("until") and text.endswith(f"(previously: {previous['value']})"):
+                until = previous["until"][:10]
+                text = text[: -1] + f", until {until})"
+        console.print(f"[bold cyan]\\[{escape(label)}][/bold cyan] {escape(who + text)}  "
                       f"[dim]({age(hit.timestamp)})[/dim]", highlight=False)
 
 

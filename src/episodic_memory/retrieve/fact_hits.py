@@ -40,15 +40,18 @@ def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | No
     hits = {}
     for fact in facts.values():
         text = fact.text
-        if (old := older.get(fact.supersedes)) is not None:  # type: ignore[arg-type]
-            text = f"{text.rstrip('.')} (previously: {previously(fact.text, old.text)})"
+        previous: dict[str, str | None] | None = None
+        if fact.supersedes is not None and (old := older.get(fact.supersedes)) is not None:
+            value = previously(fact.text, old.text)
+            text = f"{text.rstrip('.')} (previously: {value})"
+            previous = {"value": value, "text": old.text, "until": to_iso(old.valid_to)}
         hits[fact.id] = Hit(
             id=f"fact:{fact.id}", kind="fact", text=text, score=0.0, timestamp=to_datetime(fact.created_at),
             session_id=fact.session_id, source_ids=[sources[i] for i in fact.source_ids if i in sources],
             user_id=user_id,
             details={"type": fact.type, "route": fact.route, "recurrence": fact.recurrence,
                      "event_time": to_iso(fact.event_ts if fact.event_ts is not None else fact.created_at),
-                     "entities": fact.entities, "supersedes": fact.supersedes,
+                     "entities": fact.entities, "supersedes": fact.supersedes, "previous": previous,
                      "source_turns": list(fact.source_ids)},
         )
     return hits
