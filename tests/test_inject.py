@@ -151,3 +151,14 @@ def test_past_judgments_appear_once_they_have_proven_themselves(mem: Memory) -> 
     assert "corrected: unless Sarah says the numbers are final" in section
     assert "[judgment" not in block  # not also repeated under [Recalled context]
     assert "[Past judgments]" not in injector.get_context(message)  # not repeated in the same session
+
+
+def test_a_corrected_value_is_injected_without_the_turn_that_stated_the_old_one() -> None:
+    from .test_facts import _sample_memory  # the bundled sample: 12 slides, later corrected to 14
+
+    with _sample_memory() as mem:
+        block = EpisodicInjector(mem).get_context("How many slides does the Series B deck need?")
+        assert "14 slides" in block and "(previously: 12)" in block
+        assert "The Series B deck needs 12 slides" not in block  # Maya's turn behind the superseded fact
+        hits = mem.recall("How many slides does the Series B deck need?", k=20)
+        assert any("The Series B deck needs 12 slides" in h.text for h in hits if h.kind == "turn")  # still recalled

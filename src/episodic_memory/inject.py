@@ -117,6 +117,7 @@ class EpisodicInjector:
                                   user_id=self.user_id)
         chosen: list[Hit] = []
         covered: set[str] = set()
+        stale = _superseded_sources(hits)
         for hit in hits:
             if hit.score < cfg.inject_min_score:
                 continue
@@ -129,6 +130,8 @@ class EpisodicInjector:
                 continue   # judgments have their own section, gated by proven utility
             if hit.kind == "turn" and hit.source_ids and set(hit.source_ids) <= covered:
                 continue   # already said by a fact or episode distilled from it
+            if hit.kind == "turn" and hit.source_ids and set(hit.source_ids) <= stale:
+                continue   # it said what a recalled fact corrected: never the old value beside the new one
             chosen.append(hit)
             covered.update(hit.source_ids)
             if len(chosen) == cfg.inject_max_memories:
@@ -169,6 +172,13 @@ class EpisodicInjector:
             if taken:
                 parts += header + taken
         return "\n".join(parts)
+
+
+def _superseded_sources(hits: list[Hit]) -> set[str]:
+    """The turns behind values that recalled facts replaced (and behind no current fact among the hits)."""
+    old = {s for h in hits if h.kind == "fact" and h.details.get("previous")
+           for s in h.details["previous"].get("source_ids", ())}
+    return old - {s for h in hits if h.kind == "fact" for s in h.source_ids}
 
 
 def _one_line(text: str, limit: int) -> str:

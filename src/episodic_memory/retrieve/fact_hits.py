@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from typing import Any
 
 from ..store.base import Store
 from ..store.records import to_datetime
@@ -36,15 +37,16 @@ def believed_at(valid_from: float, valid_to: float | None, as_of: float | None) 
 def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | None) -> dict[int, Hit]:
     facts = {i: f for i, f in store.facts_by_id(user_id, ids).items() if believed_at(f.valid_from, f.valid_to, as_of)}
     older = store.facts_by_id(user_id, [f.supersedes for f in facts.values() if f.supersedes is not None])
-    sources = store.source_ids(user_id, [i for f in facts.values() for i in f.source_ids])
+    sources = store.source_ids(user_id, [i for f in [*facts.values(), *older.values()] for i in f.source_ids])
     hits = {}
     for fact in facts.values():
         text = fact.text
-        previous: dict[str, str | None] | None = None
+        previous: dict[str, Any] | None = None
         if fact.supersedes is not None and (old := older.get(fact.supersedes)) is not None:
             value = previously(fact.text, old.text)
             text = f"{text.rstrip('.')} (previously: {value})"
-            previous = {"value": value, "text": old.text, "until": to_iso(old.valid_to)}
+            previous = {"value": value, "text": old.text, "until": to_iso(old.valid_to),
+                        "source_ids": [sources[i] for i in old.source_ids if i in sources]}
         hits[fact.id] = Hit(
             id=f"fact:{fact.id}", kind="fact", text=text, score=0.0, timestamp=to_datetime(fact.created_at),
             session_id=fact.session_id, source_ids=[sources[i] for i in fact.source_ids if i in sources],
