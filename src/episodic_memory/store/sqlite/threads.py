@@ -85,11 +85,14 @@ class ThreadSQL(TurnSQL):
                     "vec, vec_model, updated_at, user_id, session_id, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*values, new.user_id, new.session_id, now))
-                return int(cur.lastrowid or 0), True
+                episode_id = int(cur.lastrowid or 0)
+                _set_terms(db, new, episode_id)
+                return episode_id, True
             db.execute(
                 "UPDATE episodes SET summary = ?, summarizer = ?, keyphrases = ?, source_ids = ?, turns = ?, "
                 "started_at = ?, ended_at = ?, vec = ?, vec_model = ?, updated_at = ? WHERE id = ?",
                 (*values, row[0]))
+            _set_terms(db, new, row[0])
             return row[0], row[1] != new.summary
 
     def session_episode(self, user_id: str, session_id: str) -> Episode | None:
@@ -150,11 +153,48 @@ class ThreadSQL(TurnSQL):
                 "GROUP BY session_id", [user_id, *chunk])))
         return out
 
-    def turn_vectors(self, user_id: str, session_id: str, model: str) -> list[bytes]:
-        """The stored vectors (of `model`) of a session's turns."""
-        return [r[0] for r in self._query(
-            "SELECT v.vec FROM turns t JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id AND v.model = ? "
-            "WHERE t.user_id = ? AND t.session_id = ?", (model, user_id, session_id))]
+    def turn_vectors(self, user_id: str, session_id: str, model: str) -> dict[int, bytes]:
+        """The stored vectors (of `model`) of a session's turns, by turn row id."""
+        return dict(self._query(
+            "SELECT t.id, v.vec FROM turns t JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id AND v.model = ? "
+            "WHERE t.user_id = ? AND t.session_id = ?", (model, user_id, session_id)))
+
+    def session_terms(self, episode_id: int) -> dict[str, float]:
+        """An episode's distinctive-word profile (stem → weight)."""
+        return dict(self._query("SELECT term, tf FROM episode_terms WHERE episode_id = ?", (episode_id,)))
+
+    def term_frequencies(self, user_id: str, terms: Iterable[str], exclude_episode: int | None = None
+                         ) -> tuple[int, dict[str, int]]:
+        """(how many of the user's episodes have distinctive words, in how many of them each of `terms` is): the
+        document frequencies of the user's own vocabulary, `exclude_episode` left out."""
+        total = self._query("SELECT count(DISTINCT episode_id) FROM episode_terms WHERE user_id = ? "
+                            "AND episode_id IS NOT ?", (user_id, exclude_episode))[0][0]
+        df: dict[str, int] = {}
+        for chunk in chunks(sorted(set(terms))):
+            df.update(dict(self._query(
+                f"SELECT term, count(*) FROM episode_terms WHERE user_id = ? AND term IN ({_marks(chunk)}) "
+                "AND episode_id IS NOT ? GROUP BY term", [user_id, *chunk, exclude_episode])))
+        return total, df
+
+    def workstream_terms(self, user_id: str, terms: Iterable[str], exclude: int | None = None,
+                         limit: int = 20) -> dict[int, dict[str, float]]:
+        """The word profiles (stem → summed weight over its latest episodes) of the user's workstreams that share
+        any of `terms` (at most `limit` of them, most shared words first); `exclude` left out."""
+        terms = sorted(set(terms))
+        shared: dict[int, int] = defaultdict(int)
+        for chunk in chunks(terms):
+            for ws, n in self._query(
+                    "SELECT e.workstream_id, count(DISTINCT t.term) FROM episode_terms t JOIN episodes e ON e.id = "
+                    f"t.episode_id WHERE t.user_id = ? AND t.term IN ({_marks(chunk)}) AND e.workstream_id IS NOT NULL "
+                    "AND e.workstream_id IS NOT ? GROUP BY e.workstream_id", [user_id, *chunk, exclude]):
+                shared[ws] += n
+        out: dict[int, dict[str, float]] = {}
+        for ws in sorted(shared, key=lambda w: (-shared[w], w))[:limit]:
+            out[ws] = dict(self._query(
+                "SELECT t.term, sum(t.tf) FROM episode_terms t WHERE t.episode_id IN (SELECT id FROM episodes "
+                "WHERE workstream_id = ? ORDER BY coalesce(ended_at, created_at) DESC LIMIT ?) GROUP BY t.term",
+                (ws, ROLLUP_EPISODES)))
+        return out
 
     def has_recall_vector(self, episode_id: int, model: str) -> bool:
         return bool(self._query("SELECT 1 FROM vectors WHERE kind = 'episode' AND item_id = ? AND model = ?",
@@ -247,6 +287,18 @@ class ThreadSQL(TurnSQL):
         and deleted when it is left empty."""
         with self.transaction() as db:
             _move(db, episode_id, workstream_id)
+
+    def detach_episode(self, episode_id: int) -> None:
+        """Take an episode (and its session's loops) out of its workstream: it belongs to no thread of work. The
+        workstream it leaves is rolled up, and deleted when it is left empty."""
+        with self.transaction() as db:
+            row = db.execute("SELECT user_id, session_id, workstream_id FROM episodes WHERE id = ?",
+                             (episode_id,)).fetchone()
+            if row is None or row[2] is None:
+                return
+            db.execute("UPDATE episodes SET workstream_id = NULL WHERE id = ?", (episode_id,))
+            db.execute("UPDATE loops SET workstream_id = NULL WHERE user_id = ? AND session_id = ?", (row[0], row[1]))
+            _rollup(db, row[2])
 
     def refresh_workstream(self, workstream_id: int) -> None:
         with self.transaction() as db:
@@ -396,6 +448,14 @@ def _narrow(sql: str, params: list[Any], prefix: str, ids: Iterable[int] | None,
         sql += f" AND {prefix}workstream_id = ?"
         params = [*params, workstream_id]
     return sql, params
+
+
+def _set_terms(db: sqlite3.Connection, new: NewEpisode, episode_id: int) -> None:
+    if new.terms is None:
+        return
+    db.execute("DELETE FROM episode_terms WHERE episode_id = ?", (episode_id,))
+    db.executemany("INSERT INTO episode_terms (episode_id, user_id, term, tf) VALUES (?, ?, ?, ?)",
+                   [(episode_id, new.user_id, t, float(w)) for t, w in new.terms.items()])
 
 
 def _move(db: sqlite3.Connection, episode_id: int, workstream_id: int) -> None:
