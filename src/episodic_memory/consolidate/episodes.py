@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import llm
 from ..store.records import NewEpisode, SessionInfo, StoredTurn
-from .distinct import SessionWords, session_words, turn_weights
+from .distinct import SessionWords, is_statement, session_words, turn_weights
 from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
 
 if TYPE_CHECKING:
@@ -60,7 +60,9 @@ def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: li
         summary = Summary(previous.summary, previous.summarizer, previous.source_ids)
     else:
         summary = summarize(clients.llm, turns, facts, clients.config.episode_summary_sentences)
-    phrases = keyphrases([t.content for t in turns], names=names, limit=clients.config.episode_keyphrases)
+    # what people stated (not the assistant's replies, questions or one-off requests) names the thread
+    stated = [t.content for t in turns if is_statement(t)] or [t.content for t in turns]
+    phrases = keyphrases(stated, names=names, limit=clients.config.episode_keyphrases)
     embedder = clients.embedder()
     summary_vec = np.asarray(embedder.embed([summary.text])[0], np.float32) if embedder is not None else None
     said = session_words(turns, clients.config.workstream_name_boost)

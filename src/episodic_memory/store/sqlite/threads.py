@@ -14,10 +14,11 @@ ended, because every replacement is a deletion, and a deletion makes every reade
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -469,6 +470,30 @@ def _move(db: sqlite3.Connection, episode_id: int, workstream_id: int) -> None:
     _rollup(db, workstream_id)
 
 
+def _distinctiveness(db: sqlite3.Connection, workstream_id: int, per_episode: list[Any]
+                     ) -> Callable[[str], float] | None:
+    """key → the mean over its words of idf / log(n + 1) against the user's episodes (episode_terms): near 1 for
+    words few sessions use, 0 for words all of them use. None before the user has 5 episodes with words."""
+    user = db.execute("SELECT user_id FROM workstreams WHERE id = ?", (workstream_id,)).fetchone()
+    if user is None:
+        return None
+    n = db.execute("SELECT count(DISTINCT episode_id) FROM episode_terms WHERE user_id = ?", (user[0],)).fetchone()[0]
+    if n < 5:
+        return None
+    stems = sorted({w for phrases in per_episode for _, key, _ in phrases for w in key.split()})
+    df: dict[str, int] = {}
+    for chunk in chunks(stems):
+        df.update(dict(db.execute(
+            f"SELECT term, count(*) FROM episode_terms WHERE user_id = ? AND term IN ({_marks(chunk)}) GROUP BY term",
+            [user[0], *chunk])))
+    top = math.log(n + 1)
+
+    def distinct(key: str) -> float:
+        parts = key.split()
+        return sum(math.log((n + 1) / max(1, df.get(w, 1))) / top for w in parts) / len(parts) if parts else 0.0
+    return distinct
+
+
 def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
     """Recompute a workstream from its episodes (centroid, status, activity, keyphrases, keyphrase name); the
     centroid and keyphrases from its latest `ROLLUP_EPISODES`.
@@ -490,7 +515,8 @@ def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
         mean = np.mean([np.frombuffer(m[0], np.float32) for m in members if m[1] == model], axis=0)
         norm = float(np.linalg.norm(mean))
         centroid = (mean / norm).astype(np.float32).tobytes() if norm > 0 else None
-    phrases = rollup_keyphrases([json.loads(m[2]) for m in members])
+    per_episode = [json.loads(m[2]) for m in members]
+    phrases = rollup_keyphrases(per_episode, distinct=_distinctiveness(db, workstream_id, per_episode))
     status = "confirmed" if count >= CONFIRM_SESSIONS else "hypothesis"
     name_source = db.execute("SELECT name_source FROM workstreams WHERE id = ?", (workstream_id,)).fetchone()[0]
     db.execute(
