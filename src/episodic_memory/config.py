@@ -141,6 +141,8 @@ class Config(BaseModel):
     workstream_name_boost: float = Field(
         3.0, ge=1.0, description="a word written as a name (capitalised inside a sentence) counts this many times in "
         "a session's word profile")
+    workstream_attach_needs_shared_word: bool = Field(
+        True, description="attach only to a workstream that shares at least one distinctive word with the session")
     workstream_common_share: float = Field(
         0.5, gt=0.0, le=1.0, description="a word stated in more than this share of the user's sessions is common: it "
         "neither weighs in a thread vector nor links sessions (once the user has 5 sessions)")

@@ -101,7 +101,9 @@ def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str
     """The workstream to attach to, or None to spawn (or stay alone).
 
     The match of a workstream: (1 - s) × the cosine of the episode's thread vector with its centroid (same model
-    only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`."""
+    only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
+    distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
+    two sessions of a young store, where no word is common yet."""
     cfg = clients.config
     attach, floor = ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
                      else (cfg.workstream_attach, cfg.workstream_judge_floor))
@@ -111,6 +113,7 @@ def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str
     if ids:
         dense = matrix @ vec.astype(np.float32)
         scores = {ws: (1 - share) * float(x) for ws, x in zip(ids, dense, strict=True)}
+    profiles: dict[int, dict[str, float]] = {}
     if match is not None and share > 0:
         profiles = clients.store.workstream_terms(episode.user_id, match.tf, exclude=exclude)
         missing = {t for p in profiles.values() for t in p} - set(match.df)
@@ -123,8 +126,11 @@ def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str
     if not scores:
         return None
     ranked = sorted(scores.items(), key=lambda x: (-x[1], x[0]))
-    if ranked[0][1] >= attach:
-        return ranked[0][0]
+    for ws, score in ranked:
+        if score < attach:
+            break
+        if ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0:
+            return ws
     band = [(ws, s) for ws, s in ranked if floor <= s < attach]
     if not band or not clients.llm.enabled():
         return None   # nothing close, or close but no judge: spawn (a wrong merge is worse than a split)
