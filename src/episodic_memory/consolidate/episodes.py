@@ -15,13 +15,15 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import llm
+from ..models.embedder import Embedder
 from ..store.records import NewEpisode, SessionInfo, StoredTurn
 from .distinct import SessionWords, is_statement, session_words, turn_weights
 from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
@@ -199,15 +201,38 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
     if embedder is not None:
         # each statement embedded on its own: a stored turn vector carries the turn before it when both are short
         # (often the assistant's "Noted."), which makes any two sessions alike
-        picked = [(t.content, w) for t, w in zip(turns, weights, strict=True) if w > 0]
+        picked = [(t, w) for t, w in zip(turns, weights, strict=True) if w > 0]
         if not picked:
             return None, None
-        matrix = np.asarray(embedder.embed([text for text, _ in picked]), np.float32)
+        matrix = _statement_vectors(embedder, [t for t, _ in picked])
         acc = (matrix * np.asarray([w for _, w in picked], np.float32)[:, None]).sum(axis=0)
         norm = float(np.linalg.norm(acc))
         return ((acc / norm).astype(np.float32), f"{embedder.model_id}+distinct") if norm > 0 else (None, None)
     vec = lexical_vector(t.content for t, w in zip(turns, weights, strict=True) if w > 0)
     return (vec, LEXICAL_MODEL) if vec is not None else (None, None)
+
+
+_STATEMENT_CACHE: OrderedDict[tuple[str, int, str], np.ndarray] = OrderedDict()
+_STATEMENT_CACHE_SIZE = 4096
+_STATEMENT_LOCK = threading.Lock()
+
+
+def _statement_vectors(embedder: Embedder, turns: list[StoredTurn]) -> np.ndarray:
+    """Each turn's text embedded on its own, remembered in-process (a session is consolidated every few turns, and
+    its earlier statements would otherwise be embedded again each time)."""
+    keys = [(embedder.model_id, t.id, t.content) for t in turns]
+    with _STATEMENT_LOCK:
+        found = {k: _STATEMENT_CACHE[k] for k in keys if k in _STATEMENT_CACHE}
+    todo = [k for k in dict.fromkeys(keys) if k not in found]
+    if todo:
+        fresh = np.asarray(embedder.embed([k[2] for k in todo]), np.float32)
+        with _STATEMENT_LOCK:
+            for k, v in zip(todo, fresh, strict=True):
+                found[k] = v
+                _STATEMENT_CACHE[k] = v
+            while len(_STATEMENT_CACHE) > _STATEMENT_CACHE_SIZE:
+                _STATEMENT_CACHE.popitem(last=False)
+    return np.stack([found[k] for k in keys])
 
 
 def _sync_recall_vector(clients: MemoryClients, info: SessionInfo, episode_id: int, changed: bool,
