@@ -1,9 +1,10 @@
 """The episode step of consolidation: each session becomes one episode of 1-3 sentences.
 
     summary      the LLM's (when configured), else an extractive one: the session's most salient sentences
-    keyphrases   what the session kept coming back to (names a workstream without an LLM)
-    thread       the mean of the session's turn vectors joined with the summary's embedding (or a bag of words
-                 without an embedder): what workstreams are matched on (see `thread_vector`)
+    keyphrases   what people stated and kept coming back to (names a workstream without an LLM)
+    thread       the mean of the session's statement vectors, each weighted by how distinctive its words are in
+                 the user's vocabulary (or a bag of words without an embedder), and the distinctive words
+                 themselves (`episode_terms`): what workstreams are matched on (see `thread_vector`)
     recall       the summary in memory_fts (by trigger) and, with an embedder, its own vector (kind 'episode')
 
 Consolidation runs every few turns and at session end, so the step rewrites the session's one episode over all of
@@ -16,9 +17,10 @@ import logging
 import math
 import re
 import threading
+import weakref
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -212,26 +214,31 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
     return (vec, LEXICAL_MODEL) if vec is not None else (None, None)
 
 
-_STATEMENT_CACHE: OrderedDict[tuple[str, int, str], np.ndarray] = OrderedDict()
+_STATEMENT_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[int, str], np.ndarray]] = \
+    weakref.WeakKeyDictionary()
 _STATEMENT_CACHE_SIZE = 4096
 _STATEMENT_LOCK = threading.Lock()
 
 
 def _statement_vectors(embedder: Embedder, turns: list[StoredTurn]) -> np.ndarray:
-    """Each turn's text embedded on its own, remembered in-process (a session is consolidated every few turns, and
-    its earlier statements would otherwise be embedded again each time)."""
-    keys = [(embedder.model_id, t.id, t.content) for t in turns]
+    """Each turn's text embedded on its own, remembered in-process per embedder (a session is consolidated every
+    few turns, and its earlier statements would otherwise be embedded again each time)."""
+    keys = [(t.id, t.content) for t in turns]
     with _STATEMENT_LOCK:
-        found = {k: _STATEMENT_CACHE[k] for k in keys if k in _STATEMENT_CACHE}
+        try:
+            cache = _STATEMENT_CACHE.setdefault(embedder, OrderedDict())
+        except TypeError:   # an embedder that cannot be weakly referenced: no cache
+            cache = OrderedDict()
+        found = {k: cache[k] for k in keys if k in cache}
     todo = [k for k in dict.fromkeys(keys) if k not in found]
     if todo:
-        fresh = np.asarray(embedder.embed([k[2] for k in todo]), np.float32)
+        fresh = np.asarray(embedder.embed([k[1] for k in todo]), np.float32)
         with _STATEMENT_LOCK:
             for k, v in zip(todo, fresh, strict=True):
                 found[k] = v
-                _STATEMENT_CACHE[k] = v
-            while len(_STATEMENT_CACHE) > _STATEMENT_CACHE_SIZE:
-                _STATEMENT_CACHE.popitem(last=False)
+                cache[k] = v
+            while len(cache) > _STATEMENT_CACHE_SIZE:
+                cache.popitem(last=False)
     return np.stack([found[k] for k in keys])
 
 

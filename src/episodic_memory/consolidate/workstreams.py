@@ -1,13 +1,22 @@
 """The workstream step of consolidation: which thread of work does this session's episode belong to?
 
-The episode's thread vector is compared with every workstream centroid of the user (same model only):
+A session is matched on what is distinctive about it (`consolidate/distinct.py`): what people stated (not
+questions, not requests to the assistant), each word weighed by its idf against the user's own sessions. The
+match of a workstream is
 
-    cosine ≥ Config.workstream_attach                 attach (the centroid moves: it is the mean of its episodes)
-    Config.workstream_judge_floor ≤ cosine < attach   the LLM judges: attach to which, or spawn; without one, spawn
-    below                                             spawn a new workstream (a hypothesis)
+    (1 - s) × cosine(episode thread vector, workstream centroid) + s × tf-idf cosine(session words, workstream words)
 
-Without an embedder the thread vectors are bags of words, whose cosines run lower: the `_lexical` thresholds
-apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed ones surface.
+with s = Config.workstream_lexical_share, and
+
+    match ≥ Config.workstream_attach (and a distinctive word in common)   attach (the centroid and word profile move)
+    Config.workstream_judge_floor ≤ match < attach                         the LLM judges: attach to which, or spawn;
+                                                                           without one, spawn
+    below                                                                  spawn a new workstream (a hypothesis)
+
+A session that states fewer than Config.workstream_min_terms distinctive words (chit-chat, one-off requests) joins
+no workstream. Without an embedder the thread vectors are bags of words, whose cosines run lower: the `_lexical`
+thresholds apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed
+ones surface.
 
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says

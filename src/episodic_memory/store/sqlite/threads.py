@@ -5,8 +5,10 @@ workstream's derived columns (centroid, status, keyphrase name, activity) are al
 `_rollup`, so consolidation and forgetting agree on them. Open loops are the things left to do, each raised in one
 session and owned by that session's workstream.
 
-Two vectors per episode, on purpose: `episodes.vec` is its *thread vector* (the mean of its turns' vectors, or a
-bag of words without an embedder), used only to match workstreams; the recall vector in `vectors` (kind
+Two vectors per episode, on purpose: `episodes.vec` is its *thread vector* (the mean of its statements' vectors
+weighted by how distinctive their words are, or a bag of words without an embedder), used only to match
+workstreams, with its distinctive words in `episode_terms` (the user's vocabulary: document frequencies, and an
+inverted index word → episodes); the recall vector in `vectors` (kind
 'episode') embeds the summary text. The recall vector is written once and replaced only after the session has
 ended, because every replacement is a deletion, and a deletion makes every reader reload its vector matrix.
 """
