@@ -204,7 +204,7 @@ def test_forgetting_one_session_of_a_workstream_recomputes_its_centroid_and_name
         [ws] = mem.workstreams()
         assert ws.sessions == 2 and CANARY not in ws.name and CANARY not in " ".join(ws.keyphrases)
         vecs = [mem.store.episode_vector(e.id)[0] for e in mem.episodes()]
-        _, matrix = mem.store.centroids("default", "hashing-64+summary")
+        _, matrix = mem.store.centroids("default", "hashing-64+distinct")
         mean = sum(vecs)
         assert abs(float(matrix[0] @ (mean / (mean @ mean) ** 0.5)) - 1.0) < 1e-5
     assert CANARY.encode() not in _bytes_everywhere(db_path)

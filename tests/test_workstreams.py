@@ -50,7 +50,7 @@ def test_a_second_session_on_the_same_thread_attaches_and_confirms() -> None:
         # the centroid is the normalised mean of its episodes' thread vectors: attaching nudged it
         vecs = [mem.store.episode_vector(mem.store.session_episode("default", s).id)[0]
                 for s in ("s1", "s2")]
-        _, matrix = mem.store.centroids("default", "hashing-64+summary")
+        _, matrix = mem.store.centroids("default", "hashing-64+distinct")
         mean = np.mean(vecs, axis=0)
         assert np.allclose(matrix[0], mean / np.linalg.norm(mean), atol=1e-6)
         assert "deck" in ws.name.lower() or "slide" in ws.name.lower()   # keyphrases name it without an LLM

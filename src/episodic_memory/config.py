@@ -131,11 +131,27 @@ class Config(BaseModel):
         "score): the distilled memory first")
 
     # --- episodes, workstreams, open loops, injection ---------------------------------------------------
-    workstream_attach: float = Field(0.55, description="episode↔workstream cosine at or above: attach")
-    workstream_judge_floor: float = Field(0.38, description="from here to workstream_attach: the LLM judges")
+    workstream_attach: float = Field(
+        0.225, description="episode↔workstream match at or above: attach. The match: (1 - workstream_lexical_share) × "
+        "the cosine of the distinctive thread vectors + workstream_lexical_share × the tf-idf cosine of the "
+        "distinctive words (docs/consolidation.md)")
+    workstream_judge_floor: float = Field(0.165, description="from here to workstream_attach: the LLM judges")
+    workstream_lexical_share: float = Field(
+        0.5, ge=0.0, le=1.0, description="the distinctive-word (tf-idf) cosine's share of a match")
+    workstream_name_boost: float = Field(
+        3.0, ge=1.0, description="a word written as a name (capitalised inside a sentence) counts this many times in "
+        "a session's word profile")
+    workstream_attach_needs_shared_word: bool = Field(
+        True, description="attach only to a workstream that shares at least one distinctive word with the session")
+    workstream_common_share: float = Field(
+        0.5, gt=0.0, le=1.0, description="a word stated in more than this share of the user's sessions is common: it "
+        "neither weighs in a thread vector nor links sessions (once the user has 5 sessions)")
+    workstream_min_terms: int = Field(
+        3, ge=0, description="a session stating fewer distinctive words than this joins no workstream (chit-chat)")
     workstream_attach_lexical: float = Field(
-        0.30, description="workstream_attach without an embedder (bag-of-words cosines run lower; sample: 0.32-0.56)")
-    workstream_judge_floor_lexical: float = Field(0.18, description="workstream_judge_floor without an embedder")
+        0.15, description="workstream_attach without an embedder (the thread vector is a bag of words; truth-dev "
+        "V-measure 0.554 at 0.15, 0.368 at 0.25)")
+    workstream_judge_floor_lexical: float = Field(0.10, description="workstream_judge_floor without an embedder")
     workstream_judge_candidates: int = Field(3, ge=1, description="at most this many workstreams shown to the judge")
     workstream_active_days: float = Field(14.0, description="a confirmed workstream active within this is 'active'")
     episode_summary_sentences: int = Field(3, ge=1, le=3, description="sentences in an extractive episode summary")

@@ -1,9 +1,10 @@
 """The episode step of consolidation: each session becomes one episode of 1-3 sentences.
 
     summary      the LLM's (when configured), else an extractive one: the session's most salient sentences
-    keyphrases   what the session kept coming back to (names a workstream without an LLM)
-    thread       the mean of the session's turn vectors joined with the summary's embedding (or a bag of words
-                 without an embedder): what workstreams are matched on (see `thread_vector`)
+    keyphrases   what people stated and kept coming back to (names a workstream without an LLM)
+    thread       the mean of the session's statement vectors, each weighted by how distinctive its words are in
+                 the user's vocabulary (or a bag of words without an embedder), and the distinctive words
+                 themselves (`episode_terms`): what workstreams are matched on (see `thread_vector`)
     recall       the summary in memory_fts (by trigger) and, with an embedder, its own vector (kind 'episode')
 
 Consolidation runs every few turns and at session end, so the step rewrites the session's one episode over all of
@@ -15,14 +16,18 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections import Counter
+import threading
+import weakref
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import llm
+from ..models.embedder import Embedder
 from ..store.records import NewEpisode, SessionInfo, StoredTurn
+from .distinct import SessionWords, is_statement, session_words, turn_weights
 from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
 
 if TYPE_CHECKING:
@@ -59,14 +64,18 @@ def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: li
         summary = Summary(previous.summary, previous.summarizer, previous.source_ids)
     else:
         summary = summarize(clients.llm, turns, facts, clients.config.episode_summary_sentences)
-    phrases = keyphrases([t.content for t in turns], names=names, limit=clients.config.episode_keyphrases)
+    # what people stated (not the assistant's replies, questions or one-off requests) names the thread
+    stated = [t.content for t in turns if is_statement(t)] or [t.content for t in turns]
+    phrases = keyphrases(stated, names=names, limit=clients.config.episode_keyphrases)
     embedder = clients.embedder()
     summary_vec = np.asarray(embedder.embed([summary.text])[0], np.float32) if embedder is not None else None
-    vec, model = thread_vector(clients, info, turns, summary_vec)
+    said = session_words(turns, clients.config.workstream_name_boost)
+    vec, model = thread_vector(clients, info, turns, said, previous.id if previous is not None else None)
     episode_id, changed = store.upsert_episode(NewEpisode(
         user_id=info.user_id, session_id=info.session_id, summary=summary.text, summarizer=summary.summarizer,
         keyphrases=phrases, source_ids=summary.source_ids, turns=len(turns), started_at=turns[0].ts,
         ended_at=turns[-1].ts, vec=None if vec is None else vec.astype(np.float32).tobytes(), vec_model=model,
+        terms={t: float(n) for t, n in said.tf.items()},
     ))
     _sync_recall_vector(clients, info, episode_id, changed, summary_vec)
 
@@ -176,28 +185,61 @@ def extractive_summary(turns: list[StoredTurn], facts: list[dict], max_sentences
     return Summary(" ".join(parts), "extractive", [t.id for t, _ in picked])
 
 
-def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredTurn], summary_vec: np.ndarray | None
-                  ) -> tuple[np.ndarray | None, str | None]:
-    """What workstreams are matched on: the mean of the session's turn vectors joined with its summary's embedding
-    (each normalised, the pair scaled by 1/√2, so a cosine is the average of the two cosines).
+def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredTurn], said: SessionWords,
+                  episode_id: int | None) -> tuple[np.ndarray | None, str | None]:
+    """What workstreams are matched on: the mean of the session's statement turns' vectors, each weighted by how
+    distinctive its words are in the user's vocabulary (`consolidate/distinct.py`); filler, questions and requests
+    weigh nothing, so two chatty sessions no longer look alike.
 
-    The turn mean alone keeps a thread together but runs high between any two chatty sessions (measured: LoCoMo
-    sessions of different conversations 0.64 on average, above the 0.55 attach line); the summary alone is noisy
-    (sessions of the bundled sample's one thread: 0.43-0.69). Joined: the sample's sessions meet its centroid at
-    0.63-0.72, another project of the same user at 0.40 (the judge's band), different conversations at 0.42.
-    Without an embedder (or before any turn is embedded): a hashed bag of words of the turns.
+    Measured before (truth-dev, no LLM): the mean of all turn vectors joined with the summary's embedding made
+    every session of a conversation one workstream (V-measure 0.20). Without an embedder (or before any turn is
+    embedded): a hashed bag of words of the statement turns. None when the session states nothing distinctive.
     """
+    cfg = clients.config
+    n, df = clients.store.term_frequencies(info.user_id, said.tf, exclude_episode=episode_id)
+    df = {t: df.get(t, 0) + 1 for t in said.tf}   # this session counts as one of the documents
+    weights = turn_weights(said, df, n + 1, cfg.workstream_common_share)
     embedder = clients.embedder()
-    if embedder is not None and summary_vec is not None:
-        rows = clients.store.turn_vectors(info.user_id, info.session_id, embedder.model_id)
-        if rows:
-            mean = np.mean([np.frombuffer(r, np.float32) for r in rows], axis=0)
-            norm = float(np.linalg.norm(mean))
-            if norm > 0:
-                joined = np.concatenate([mean / norm, summary_vec / np.linalg.norm(summary_vec)]) / np.sqrt(2)
-                return joined.astype(np.float32), f"{embedder.model_id}+summary"
-    vec = lexical_vector(t.content for t in turns)
+    if embedder is not None:
+        # each statement embedded on its own: a stored turn vector carries the turn before it when both are short
+        # (often the assistant's "Noted."), which makes any two sessions alike
+        picked = [(t, w) for t, w in zip(turns, weights, strict=True) if w > 0]
+        if not picked:
+            return None, None
+        matrix = _statement_vectors(embedder, [t for t, _ in picked])
+        acc = (matrix * np.asarray([w for _, w in picked], np.float32)[:, None]).sum(axis=0)
+        norm = float(np.linalg.norm(acc))
+        return ((acc / norm).astype(np.float32), f"{embedder.model_id}+distinct") if norm > 0 else (None, None)
+    vec = lexical_vector(t.content for t, w in zip(turns, weights, strict=True) if w > 0)
     return (vec, LEXICAL_MODEL) if vec is not None else (None, None)
+
+
+_STATEMENT_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[int, str], np.ndarray]] = \
+    weakref.WeakKeyDictionary()
+_STATEMENT_CACHE_SIZE = 4096
+_STATEMENT_LOCK = threading.Lock()
+
+
+def _statement_vectors(embedder: Embedder, turns: list[StoredTurn]) -> np.ndarray:
+    """Each turn's text embedded on its own, remembered in-process per embedder (a session is consolidated every
+    few turns, and its earlier statements would otherwise be embedded again each time)."""
+    keys = [(t.id, t.content) for t in turns]
+    with _STATEMENT_LOCK:
+        try:
+            cache = _STATEMENT_CACHE.setdefault(embedder, OrderedDict())
+        except TypeError:   # an embedder that cannot be weakly referenced: no cache
+            cache = OrderedDict()
+        found = {k: cache[k] for k in keys if k in cache}
+    todo = [k for k in dict.fromkeys(keys) if k not in found]
+    if todo:
+        fresh = np.asarray(embedder.embed([k[1] for k in todo]), np.float32)
+        with _STATEMENT_LOCK:
+            for k, v in zip(todo, fresh, strict=True):
+                found[k] = v
+                cache[k] = v
+            while len(cache) > _STATEMENT_CACHE_SIZE:
+                cache.popitem(last=False)
+    return np.stack([found[k] for k in keys])
 
 
 def _sync_recall_vector(clients: MemoryClients, info: SessionInfo, episode_id: int, changed: bool,

@@ -28,6 +28,7 @@ who whom whose why will with within without would yes yeah yet you your yours yo
 great good nice cool fine sounds sound right alright anyway maybe bit lot lots pretty actually basically
 i'm i'll i've i'd you're you'll you've we're we'll we've they're it's that's there's let's don't doesn't didn't
 can't won't isn't aren't wasn't weren't haven't hasn't hadn't wouldn't shouldn't couldn't what's here's
+we'd you'd they'd he'd she'd it'd that'd there'd who'd gotta gonna wanna lol haha hmm yep nope bye
 first second last next new old big small little quick quickly soon later already always never often usually
 thing stuff kind sort able via etc ask asks asked tell told know knew known mean means meant put keep kept
 come comes came take takes took give gives gave look looks looked seem seems seemed feel feels felt try tried

@@ -1,13 +1,22 @@
 """The workstream step of consolidation: which thread of work does this session's episode belong to?
 
-The episode's thread vector is compared with every workstream centroid of the user (same model only):
+A session is matched on what is distinctive about it (`consolidate/distinct.py`): what people stated (not
+questions, not requests to the assistant), each word weighed by its idf against the user's own sessions. The
+match of a workstream is
 
-    cosine ≥ Config.workstream_attach                 attach (the centroid moves: it is the mean of its episodes)
-    Config.workstream_judge_floor ≤ cosine < attach   the LLM judges: attach to which, or spawn; without one, spawn
-    below                                             spawn a new workstream (a hypothesis)
+    (1 - s) × cosine(episode thread vector, workstream centroid) + s × tf-idf cosine(session words, workstream words)
 
-Without an embedder the thread vectors are bags of words, whose cosines run lower: the `_lexical` thresholds
-apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed ones surface.
+with s = Config.workstream_lexical_share, and
+
+    match ≥ Config.workstream_attach (and a distinctive word in common)   attach (the centroid and word profile move)
+    Config.workstream_judge_floor ≤ match < attach                         the LLM judges: attach to which, or spawn;
+                                                                           without one, spawn
+    below                                                                  spawn a new workstream (a hypothesis)
+
+A session that states fewer than Config.workstream_min_terms distinctive words (chit-chat, one-off requests) joins
+no workstream. Without an embedder the thread vectors are bags of words, whose cosines run lower: the `_lexical`
+thresholds apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed
+ones surface.
 
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
@@ -17,11 +26,13 @@ more about what it belongs to; when it moves, the workstream it leaves is delete
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..store.records import Episode, SessionInfo, StoredTurn
+from .distinct import idf, profile_cosine
 from .episodes import LEXICAL_MODEL
 
 if TYPE_CHECKING:
@@ -41,21 +52,26 @@ Given its episode summaries and keyphrases, give it a short name of 2 to 6 words
 
 
 def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
-    """Consolidation step: attach the session's episode to a workstream, ask the judge, or spawn one."""
+    """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (a session
+    that states too little that is distinctive: chit-chat, one-off requests) leave it in none."""
     store = clients.store
     episode = store.session_episode(info.user_id, info.session_id)
     if episode is None:
         return
-    found = store.episode_vector(episode.id)
     current = episode.workstream_id
     if current is not None and store.workstream_size(current) > 1:
         store.refresh_workstream(current)   # settled: its centroid follows the updated episode
         return
-    if found is None:   # nothing to compare (a session of no words): a workstream of its own
-        target = None
-    else:
-        vec, model = found
-        target = choose(clients, episode, vec, model, exclude=current)
+    found = store.episode_vector(episode.id)
+    match = _session_match(clients, episode)
+    if found is None or match is None:   # nothing distinctive: no thread of work
+        if current is not None:
+            store.detach_episode(episode.id)
+            log.info("episode %s (session %s) left workstream %s: nothing distinctive", episode.id,
+                     info.session_id, current)
+        return
+    vec, model = found
+    target = choose(clients, episode, vec, model, exclude=current, match=match)
     if target is not None:
         store.attach_episode(episode.id, target)
         log.info("episode %s (session %s) attached to workstream %s", episode.id, info.session_id, target)
@@ -69,19 +85,62 @@ def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns:
         _name(clients, info.user_id, target)
 
 
-def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None) -> int | None:
-    """The workstream to attach to, or None to spawn (or stay alone)."""
+@dataclass
+class _Words:
+    """The session's distinctive words and the current document frequencies of the user's vocabulary."""
+    tf: dict[str, float]
+    df: dict[str, int]
+    n: int
+
+
+def _session_match(clients: MemoryClients, episode: Episode) -> _Words | None:
+    """The session's word profile for matching, or None when it states fewer than `workstream_min_terms`
+    distinctive words."""
+    cfg = clients.config
+    tf = clients.store.session_terms(episode.id)
+    n, df = clients.store.term_frequencies(episode.user_id, tf)
+    distinct = [t for t in tf if idf(t, df, n, cfg.workstream_common_share) > 0]
+    if len(distinct) < max(1, cfg.workstream_min_terms):
+        return None
+    return _Words({t: tf[t] for t in distinct}, df, n)
+
+
+def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
+           match: _Words | None = None) -> int | None:
+    """The workstream to attach to, or None to spawn (or stay alone).
+
+    The match of a workstream: (1 - s) × the cosine of the episode's thread vector with its centroid (same model
+    only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
+    distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
+    two sessions of a young store, where no word is common yet."""
     cfg = clients.config
     attach, floor = ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
                      else (cfg.workstream_attach, cfg.workstream_judge_floor))
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
-    if not ids:
+    share = cfg.workstream_lexical_share if match is not None else 0.0
+    scores: dict[int, float] = {}
+    if ids:
+        dense = matrix @ vec.astype(np.float32)
+        scores = {ws: (1 - share) * float(x) for ws, x in zip(ids, dense, strict=True)}
+    profiles: dict[int, dict[str, float]] = {}
+    if match is not None and share > 0:
+        profiles = clients.store.workstream_terms(episode.user_id, match.tf, exclude=exclude)
+        missing = {t for p in profiles.values() for t in p} - set(match.df)
+        df = dict(match.df)
+        if missing:
+            df.update(clients.store.term_frequencies(episode.user_id, missing)[1])
+        for ws, profile in profiles.items():
+            lexical = profile_cosine(match.tf, profile, df, match.n, cfg.workstream_common_share)
+            scores[ws] = scores.get(ws, 0.0) + share * lexical
+    if not scores:
         return None
-    sims = matrix @ vec.astype(np.float32)
-    best = int(np.argmax(sims))
-    if sims[best] >= attach:
-        return ids[best]
-    band = [(ids[i], float(sims[i])) for i in np.argsort(-sims) if floor <= sims[i] < attach]
+    ranked = sorted(scores.items(), key=lambda x: (-x[1], x[0]))
+    for ws, score in ranked:
+        if score < attach:
+            break
+        if ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0:
+            return ws
+    band = [(ws, s) for ws, s in ranked if floor <= s < attach]
     if not band or not clients.llm.enabled():
         return None   # nothing close, or close but no judge: spawn (a wrong merge is worse than a split)
     return judge(clients, episode, band[: cfg.workstream_judge_candidates])

@@ -307,8 +307,22 @@ class ThreadStore(Protocol):
         """How many facts each session yielded (durable and demoted, current or superseded)."""
         ...
 
-    def turn_vectors(self, user_id: str, session_id: str, model: str) -> list[bytes]:
-        """The stored vectors (of `model`) of a session's turns."""
+    def turn_vectors(self, user_id: str, session_id: str, model: str) -> dict[int, bytes]:
+        """The stored vectors (of `model`) of a session's turns, by turn row id."""
+        ...
+
+    def session_terms(self, episode_id: int) -> dict[str, float]:
+        """An episode's distinctive-word profile (stem → weight)."""
+        ...
+
+    def term_frequencies(self, user_id: str, terms: Iterable[str], exclude_episode: int | None = None
+                         ) -> tuple[int, dict[str, int]]:
+        """(episodes of the user with distinctive words, document frequency of each of `terms`), one left out."""
+        ...
+
+    def workstream_terms(self, user_id: str, terms: Iterable[str], exclude: int | None = None,
+                         limit: int = 20) -> dict[int, dict[str, float]]:
+        """Word profiles of the workstreams that share any of `terms` (most shared first)."""
         ...
 
     def has_recall_vector(self, episode_id: int, model: str) -> bool:
@@ -351,6 +365,10 @@ class ThreadStore(Protocol):
     def attach_episode(self, episode_id: int, workstream_id: int) -> None:
         """Move an episode (and the loops its session raised) into a workstream; the one it leaves is rolled up,
         and deleted when it is left empty."""
+        ...
+
+    def detach_episode(self, episode_id: int) -> None:
+        """Take an episode (and its session's loops) out of its workstream (no thread of work)."""
         ...
 
     def refresh_workstream(self, workstream_id: int) -> None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
-def rollup_keyphrases(per_episode: Sequence[Sequence[Sequence[Any]]], limit: int = 8) -> list[str]:
+def rollup_keyphrases(per_episode: Sequence[Sequence[Sequence[Any]]], limit: int = 8,
+                      distinct: Callable[[str], float] | None = None) -> list[str]:
     """A workstream's keyphrases from its episodes' [[phrase, key, score], ...]: a phrase that recurs across
-    sessions outranks one said often in a single session."""
+    sessions outranks one said often in a single session, and (given `distinct`: a key → 0..1, how particular its
+    words are to this user's threads) a phrase of distinctive words outranks one of words every session uses
+    ("gotta run", "perfect")."""
     score: dict[str, float] = defaultdict(float)
     seen_in: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = defaultdict(Counter)
@@ -18,7 +21,14 @@ def rollup_keyphrases(per_episode: Sequence[Sequence[Sequence[Any]]], limit: int
             score[key] += float(s)
             seen_in[key] += 1
             forms[key][phrase] += 1
-    ranked = sorted(score, key=lambda k: (-(score[k] * (1 + 0.5 * (seen_in[k] - 1))), k))
+    def rank(k: str) -> float:
+        r = score[k] * (1 + 0.5 * (seen_in[k] - 1))
+        if distinct is not None:
+            r *= distinct(k) ** 2
+            if " " not in k and forms[k].most_common(1)[0][0].islower():
+                r *= 0.5   # one common word ("left", "buy") names nothing; a name ("Fernway") or a phrase does
+        return r
+    ranked = sorted(score, key=lambda k: (-rank(k), k))
     kept: list[str] = []
     for key in ranked:
         words = set(key.split())

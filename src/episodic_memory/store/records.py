@@ -287,6 +287,7 @@ class NewEpisode:
     ended_at: float | None
     vec: bytes | None
     vec_model: str | None
+    terms: dict[str, float] | None = None   # distinctive-word stems → weight (None: leave the stored ones)
 
 
 @dataclass

@@ -429,9 +429,29 @@ def m009_derived_changes(db: sqlite3.Connection) -> None:
     _run(db, "INSERT INTO store_meta (key, value) VALUES ('derived_changes', 0);" + triggers)
 
 
+def m010_episode_terms(db: sqlite3.Connection) -> None:
+    """The distinctive words of each episode (content-word stems of what people stated, with their weight): the
+    user's own vocabulary, whose document frequencies say which words are distinctive, and an inverted index from a
+    word to the episodes (and so the workstreams) that use it. Goes with its episode."""
+    _run(
+        db,
+        """
+        CREATE TABLE episode_terms (
+            episode_id INTEGER NOT NULL REFERENCES episodes (id) ON DELETE CASCADE,
+            user_id    TEXT NOT NULL,
+            term       TEXT NOT NULL,
+            tf         REAL NOT NULL,
+            PRIMARY KEY (episode_id, term)
+        ) WITHOUT ROWID;
+        CREATE INDEX episode_terms_by_term ON episode_terms (user_id, term);
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
+    m010_episode_terms,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -5,8 +5,10 @@ workstream's derived columns (centroid, status, keyphrase name, activity) are al
 `_rollup`, so consolidation and forgetting agree on them. Open loops are the things left to do, each raised in one
 session and owned by that session's workstream.
 
-Two vectors per episode, on purpose: `episodes.vec` is its *thread vector* (the mean of its turns' vectors, or a
-bag of words without an embedder), used only to match workstreams; the recall vector in `vectors` (kind
+Two vectors per episode, on purpose: `episodes.vec` is its *thread vector* (the mean of its statements' vectors
+weighted by how distinctive their words are, or a bag of words without an embedder), used only to match
+workstreams, with its distinctive words in `episode_terms` (the user's vocabulary: document frequencies, and an
+inverted index word → episodes); the recall vector in `vectors` (kind
 'episode') embeds the summary text. The recall vector is written once and replaced only after the session has
 ended, because every replacement is a deletion, and a deletion makes every reader reload its vector matrix.
 """
@@ -14,10 +16,11 @@ ended, because every replacement is a deletion, and a deletion makes every reade
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -85,11 +88,14 @@ class ThreadSQL(TurnSQL):
                     "vec, vec_model, updated_at, user_id, session_id, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*values, new.user_id, new.session_id, now))
-                return int(cur.lastrowid or 0), True
+                episode_id = int(cur.lastrowid or 0)
+                _set_terms(db, new, episode_id)
+                return episode_id, True
             db.execute(
                 "UPDATE episodes SET summary = ?, summarizer = ?, keyphrases = ?, source_ids = ?, turns = ?, "
                 "started_at = ?, ended_at = ?, vec = ?, vec_model = ?, updated_at = ? WHERE id = ?",
                 (*values, row[0]))
+            _set_terms(db, new, row[0])
             return row[0], row[1] != new.summary
 
     def session_episode(self, user_id: str, session_id: str) -> Episode | None:
@@ -150,11 +156,48 @@ class ThreadSQL(TurnSQL):
                 "GROUP BY session_id", [user_id, *chunk])))
         return out
 
-    def turn_vectors(self, user_id: str, session_id: str, model: str) -> list[bytes]:
-        """The stored vectors (of `model`) of a session's turns."""
-        return [r[0] for r in self._query(
-            "SELECT v.vec FROM turns t JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id AND v.model = ? "
-            "WHERE t.user_id = ? AND t.session_id = ?", (model, user_id, session_id))]
+    def turn_vectors(self, user_id: str, session_id: str, model: str) -> dict[int, bytes]:
+        """The stored vectors (of `model`) of a session's turns, by turn row id."""
+        return dict(self._query(
+            "SELECT t.id, v.vec FROM turns t JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id AND v.model = ? "
+            "WHERE t.user_id = ? AND t.session_id = ?", (model, user_id, session_id)))
+
+    def session_terms(self, episode_id: int) -> dict[str, float]:
+        """An episode's distinctive-word profile (stem → weight)."""
+        return dict(self._query("SELECT term, tf FROM episode_terms WHERE episode_id = ?", (episode_id,)))
+
+    def term_frequencies(self, user_id: str, terms: Iterable[str], exclude_episode: int | None = None
+                         ) -> tuple[int, dict[str, int]]:
+        """(how many of the user's episodes have distinctive words, in how many of them each of `terms` is): the
+        document frequencies of the user's own vocabulary, `exclude_episode` left out."""
+        total = self._query("SELECT count(DISTINCT episode_id) FROM episode_terms WHERE user_id = ? "
+                            "AND episode_id IS NOT ?", (user_id, exclude_episode))[0][0]
+        df: dict[str, int] = {}
+        for chunk in chunks(sorted(set(terms))):
+            df.update(dict(self._query(
+                f"SELECT term, count(*) FROM episode_terms WHERE user_id = ? AND term IN ({_marks(chunk)}) "
+                "AND episode_id IS NOT ? GROUP BY term", [user_id, *chunk, exclude_episode])))
+        return total, df
+
+    def workstream_terms(self, user_id: str, terms: Iterable[str], exclude: int | None = None,
+                         limit: int = 20) -> dict[int, dict[str, float]]:
+        """The word profiles (stem → summed weight over its latest episodes) of the user's workstreams that share
+        any of `terms` (at most `limit` of them, most shared words first); `exclude` left out."""
+        terms = sorted(set(terms))
+        shared: dict[int, int] = defaultdict(int)
+        for chunk in chunks(terms):
+            for ws, n in self._query(
+                    "SELECT e.workstream_id, count(DISTINCT t.term) FROM episode_terms t JOIN episodes e ON e.id = "
+                    f"t.episode_id WHERE t.user_id = ? AND t.term IN ({_marks(chunk)}) AND e.workstream_id IS NOT NULL "
+                    "AND e.workstream_id IS NOT ? GROUP BY e.workstream_id", [user_id, *chunk, exclude]):
+                shared[ws] += n
+        out: dict[int, dict[str, float]] = {}
+        for ws in sorted(shared, key=lambda w: (-shared[w], w))[:limit]:
+            out[ws] = dict(self._query(
+                "SELECT t.term, sum(t.tf) FROM episode_terms t WHERE t.episode_id IN (SELECT id FROM episodes "
+                "WHERE workstream_id = ? ORDER BY coalesce(ended_at, created_at) DESC LIMIT ?) GROUP BY t.term",
+                (ws, ROLLUP_EPISODES)))
+        return out
 
     def has_recall_vector(self, episode_id: int, model: str) -> bool:
         return bool(self._query("SELECT 1 FROM vectors WHERE kind = 'episode' AND item_id = ? AND model = ?",
@@ -247,6 +290,18 @@ class ThreadSQL(TurnSQL):
         and deleted when it is left empty."""
         with self.transaction() as db:
             _move(db, episode_id, workstream_id)
+
+    def detach_episode(self, episode_id: int) -> None:
+        """Take an episode (and its session's loops) out of its workstream: it belongs to no thread of work. The
+        workstream it leaves is rolled up, and deleted when it is left empty."""
+        with self.transaction() as db:
+            row = db.execute("SELECT user_id, session_id, workstream_id FROM episodes WHERE id = ?",
+                             (episode_id,)).fetchone()
+            if row is None or row[2] is None:
+                return
+            db.execute("UPDATE episodes SET workstream_id = NULL WHERE id = ?", (episode_id,))
+            db.execute("UPDATE loops SET workstream_id = NULL WHERE user_id = ? AND session_id = ?", (row[0], row[1]))
+            _rollup(db, row[2])
 
     def refresh_workstream(self, workstream_id: int) -> None:
         with self.transaction() as db:
@@ -398,6 +453,14 @@ def _narrow(sql: str, params: list[Any], prefix: str, ids: Iterable[int] | None,
     return sql, params
 
 
+def _set_terms(db: sqlite3.Connection, new: NewEpisode, episode_id: int) -> None:
+    if new.terms is None:
+        return
+    db.execute("DELETE FROM episode_terms WHERE episode_id = ?", (episode_id,))
+    db.executemany("INSERT INTO episode_terms (episode_id, user_id, term, tf) VALUES (?, ?, ?, ?)",
+                   [(episode_id, new.user_id, t, float(w)) for t, w in new.terms.items()])
+
+
 def _move(db: sqlite3.Connection, episode_id: int, workstream_id: int) -> None:
     user_id, session_id, old = db.execute(
         "SELECT user_id, session_id, workstream_id FROM episodes WHERE id = ?", (episode_id,)).fetchone()
@@ -407,6 +470,30 @@ def _move(db: sqlite3.Connection, episode_id: int, workstream_id: int) -> None:
     if old is not None and old != workstream_id:
         _rollup(db, old)
     _rollup(db, workstream_id)
+
+
+def _distinctiveness(db: sqlite3.Connection, workstream_id: int, per_episode: list[Any]
+                     ) -> Callable[[str], float] | None:
+    """key → the mean over its words of idf / log(n + 1) against the user's episodes (episode_terms): near 1 for
+    words few sessions use, 0 for words all of them use. None before the user has 5 episodes with words."""
+    user = db.execute("SELECT user_id FROM workstreams WHERE id = ?", (workstream_id,)).fetchone()
+    if user is None:
+        return None
+    n = db.execute("SELECT count(DISTINCT episode_id) FROM episode_terms WHERE user_id = ?", (user[0],)).fetchone()[0]
+    if n < 5:
+        return None
+    stems = sorted({w for phrases in per_episode for _, key, _ in phrases for w in key.split()})
+    df: dict[str, int] = {}
+    for chunk in chunks(stems):
+        df.update(dict(db.execute(
+            f"SELECT term, count(*) FROM episode_terms WHERE user_id = ? AND term IN ({_marks(chunk)}) GROUP BY term",
+            [user[0], *chunk])))
+    top = math.log(n + 1)
+
+    def distinct(key: str) -> float:
+        parts = key.split()
+        return sum(math.log((n + 1) / max(1, df.get(w, 1))) / top for w in parts) / len(parts) if parts else 0.0
+    return distinct
 
 
 def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
@@ -430,7 +517,8 @@ def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
         mean = np.mean([np.frombuffer(m[0], np.float32) for m in members if m[1] == model], axis=0)
         norm = float(np.linalg.norm(mean))
         centroid = (mean / norm).astype(np.float32).tobytes() if norm > 0 else None
-    phrases = rollup_keyphrases([json.loads(m[2]) for m in members])
+    per_episode = [json.loads(m[2]) for m in members]
+    phrases = rollup_keyphrases(per_episode, distinct=_distinctiveness(db, workstream_id, per_episode))
     status = "confirmed" if count >= CONFIRM_SESSIONS else "hypothesis"
     name_source = db.execute("SELECT name_source FROM workstreams WHERE id = ?", (workstream_id,)).fetchone()[0]
     db.execute(

@@ -1,0 +1,121 @@
+"""Workstreams from what is distinctive: statements weighed against the user's own vocabulary, chit-chat in no
+thread, names from keyphrases, attach as a session goes on (consolidate/distinct.py, consolidate/workstreams.py)."""
+
+from __future__ import annotations
+
+from episodic_memory import Memory
+from episodic_memory.consolidate.distinct import idf, is_statement, session_words
+from episodic_memory.store.records import StoredTurn
+
+from .fakes import hashing_memory as memory
+from .fakes import play_session as session
+
+KITCHEN_1 = ["ok, the kitchen stuff again", "> Go ahead.",
+             "The kitchen renovation should be done by July, Ridgeway Carpentry is doing the cabinets.",
+             "> Noted.", "We picked terrazzo for the kitchen countertops.", "> Got it."]
+LAUNCH_1 = ["evening, long day", "> Welcome back.",
+            "310 people signed up for the Skylark beta, and the Skylark launch is set for March.",
+            "> Nice.", "Imogen owns the launch announcement for Skylark.", "> Understood."]
+KITCHEN_2 = ["quick kitchen update", "> Sure.",
+             "Ridgeway Carpentry says the kitchen cabinets arrive late, the countertops are terrazzo still.",
+             "> Okay.", "The kitchen renovation budget went up to forty thousand.", "> Logged."]
+LAUNCH_2 = ["morning!", "> Morning.",
+            "We booked a venue for the Skylark launch party, and the Skylark pricing is final.",
+            "> Good call.", "Imogen drafted the launch announcement already.", "> Great."]
+CHITCHAT_1 = ["hi again", "> Hey! Go ahead.", "translate 'good morning' into Spanish", "> Buenos días.",
+              "lol thanks, that's all", "> Bye for now!"]
+CHITCHAT_2 = ["hello hello", "> Welcome back.", "what's a good name for a cat?", "> Miso, maybe.",
+              "perfect, talk later", "> Talk soon."]
+
+
+def workstream_of(mem: Memory, sid: str) -> int | None:
+    episode = mem.store.session_episode(mem.user_id, sid)
+    assert episode is not None
+    return episode.workstream_id
+
+
+def _turn(content: str, role: str = "user") -> StoredTurn:
+    return StoredTurn(id=1, user_id="u", session_id="s", seq=0, role=role, content=content, ts=0.0, ingested_at=0.0,
+                      speaker=None, turn_id=None)
+
+
+def test_a_statement_is_what_a_person_said_that_is_neither_a_question_nor_a_request() -> None:
+    assert is_statement(_turn("We picked terrazzo for the countertops."))
+    assert not is_statement(_turn("how do people live through a kitchen remodel?"))
+    assert not is_statement(_turn("give me a packing list for a 9-day trip"))
+    assert not is_statement(_turn("Could you translate this into Spanish"))
+    assert not is_statement(_turn("Terrazzo is a good choice.", role="assistant"))
+
+
+def test_names_weigh_more_and_common_words_weigh_nothing() -> None:
+    words = session_words([_turn("The launch of Skylark slipped a week.")], name_boost=3.0)
+    assert words.tf["skylark"] == 3.0 and words.tf["launch"] == 1.0
+    # a word stated in more than half of the user's ten sessions is common; a rare one is not
+    assert idf("launch", {"launch": 6}, 10, 0.5) == 0.0
+    assert idf("skylark", {"skylark": 2}, 10, 0.5) > 1.5
+    assert idf("launch", {"launch": 3}, 4, 0.5) > 0   # too few sessions to call anything common
+
+
+def test_two_interleaved_threads_and_chit_chat() -> None:
+    with memory() as mem:
+        for day, (sid, lines) in enumerate([("k1", KITCHEN_1), ("c1", CHITCHAT_1), ("l1", LAUNCH_1),
+                                            ("k2", KITCHEN_2), ("c2", CHITCHAT_2), ("l2", LAUNCH_2)]):
+            session(mem, sid, lines, day=day)
+        kitchen, launch = workstream_of(mem, "k1"), workstream_of(mem, "l1")
+        assert kitchen is not None and launch is not None and kitchen != launch
+        assert workstream_of(mem, "k2") == kitchen and workstream_of(mem, "l2") == launch
+        assert workstream_of(mem, "c1") is None and workstream_of(mem, "c2") is None   # chit-chat: no thread
+        confirmed = {w.id: w for w in mem.workstreams()}
+        assert set(confirmed) == {kitchen, launch}
+        assert all(w.sessions == 2 for w in confirmed.values())
+
+
+def test_workstreams_are_named_from_their_distinctive_keyphrases() -> None:
+    with memory() as mem:
+        for day, (sid, lines) in enumerate([("k1", KITCHEN_1), ("c1", CHITCHAT_1), ("l1", LAUNCH_1),
+                                            ("k2", KITCHEN_2), ("c2", CHITCHAT_2), ("l2", LAUNCH_2)]):
+            session(mem, sid, lines, day=day)
+        names = {w.id: w.name.lower() for w in mem.workstreams()}
+        kitchen_name, launch_name = names[workstream_of(mem, "k1")], names[workstream_of(mem, "l1")]
+        assert any(w in kitchen_name for w in ("kitchen", "ridgeway", "countertop", "terrazzo"))
+        assert any(w in launch_name for w in ("skylark", "launch", "imogen"))
+        for name in names.values():   # never the filler every session shares
+            assert not any(w in name.split() for w in ("again", "morning", "evening", "thanks", "update"))
+
+
+def test_a_session_attaches_once_it_says_what_it_is_about() -> None:
+    with memory(consolidate_every=4) as mem:
+        session(mem, "k1", KITCHEN_1, day=0)
+        session(mem, "l1", LAUNCH_1, day=1)
+        session(mem, "k2", KITCHEN_2, day=2)
+        kitchen = workstream_of(mem, "k1")
+        assert workstream_of(mem, "k2") == kitchen
+        # a new session opens with small talk: consolidated after four turns, it belongs to no thread yet
+        session(mem, "k3", ["hey there", "> Hi!", "long week, honestly", "> Sorry to hear."], day=3, end=False)
+        assert workstream_of(mem, "k3") is None
+        # then it gets to the kitchen: the next consolidation attaches it
+        session(mem, "k3", ["Ridgeway Carpentry finished the kitchen cabinets today.", "> Great news.",
+                            "The terrazzo countertops go in next week, then the kitchen renovation is done.",
+                            "> Noted."], day=3)
+        assert workstream_of(mem, "k3") == kitchen
+        assert {w.id: w.sessions for w in mem.workstreams()}[kitchen] == 3
+
+
+def test_the_store_keeps_the_users_vocabulary_and_detaches_an_episode() -> None:
+    with memory() as mem:
+        session(mem, "k1", KITCHEN_1, day=0)
+        session(mem, "k2", KITCHEN_2, day=1)
+        session(mem, "l1", LAUNCH_1, day=2)
+        store = mem.store
+        n, df = store.term_frequencies("default", ["kitchen", "skylark", "nowhere"])
+        assert n == 3 and df == {"kitchen": 2, "skylark": 1}
+        k2 = store.session_episode("default", "k2")
+        assert "ridgeway" in store.session_terms(k2.id) and "imogen" not in store.session_terms(k2.id)
+        profiles = store.workstream_terms("default", ["ridgeway"])
+        assert list(profiles) == [k2.workstream_id] and profiles[k2.workstream_id]["kitchen"] == 6.0
+        store.detach_episode(k2.id)
+        assert workstream_of(mem, "k2") is None
+        [ws] = [w for w in mem.workstreams(include_hypotheses=True) if w.id == workstream_of(mem, "k1")]
+        assert ws.sessions == 1 and ws.status == "hypothesis"
+        mem.forget(session_id="k2")   # its words go with it
+        assert store.term_frequencies("default", ["ridgeway"]) == (2, {"ridgeway": 1})
