@@ -102,6 +102,29 @@ class Config(BaseModel):
         "mean-centred space): items close to everything (hubs: short small talk) sink; similarity and dense_floor "
         "stay the raw cosine; 0: off. BEAM R@10 +0.02 (docs/retrieval.md)")
     rerank_keep: float = Field(0.5, description="how much of the fused score survives a cross-encoder rerank")
+    currency_pool: int = Field(
+        30, ge=0, description="currency at recall time: among this many best candidates, a later statement about "
+        "the same subject with a different value (number, date, name) outranks the earlier one (0: off; "
+        "retrieve/currency.py, docs/consolidation.md)")
+    currency_min_shared: int = Field(1, ge=1, description="subject words (or names) two statements must share to be "
+                                     "about the same subject")
+    currency_min_overlap: float = Field(
+        0.5, description="…and the shared share of the smaller statement's subject words")
+    currency_restated: bool = Field(
+        True, description="a later statement that repeats an earlier one's value (one the query does not name) and "
+        "adds another supersedes it whatever their other words (\"Ljubljana now rather than Tallinn\")")
+    currency_anchor: bool = Field(
+        True, description="what two statements share must include a word or name of the query (the subject asked "
+        "about), else neither supersedes the other")
+    currency_topic_share: float = Field(
+        1.0, description="a value this share of the candidates carry (at least three) is their common topic, not "
+        "a value (1: off)")
+    currency_typed: bool = Field(
+        True, description="a question asking for a kind of value (how much / many: a number; when: a date; who, "
+        "where: a name) is answered by a later statement only when it brings a new value of that kind")
+    currency_promote: bool = Field(
+        True, description="the later statement also takes the earlier one's score when it is higher (off: the "
+        "earlier one is only pushed below it)")
 
     # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
     llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 
 import numpy as np
 
@@ -31,6 +31,7 @@ from ..models.reranker import Reranker
 from ..store.heads import HeadColumns
 from ..store.records import StoredTurn, to_datetime
 from ..store.sqlite import SQLiteStore
+from .currency import Statement, currency_scores
 from .dense import DenseIndex
 from .fts import any_of, fts_query
 from .hit import Hit
@@ -255,7 +256,8 @@ class Retriever:
         ranked = order[candidates.valid[order]].tolist()
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id)
-        return self._hits(candidates, ranked, turns, others, k, filters.user_id)
+        ranked, notes = self._currency(query, names, candidates, ranked, turns, others, filters.user_id)
+        return annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id), notes)
 
     def bm25_match(self, match: str, terms: list[str]) -> str | None:
         """`match` without the terms found in a large share of a big store (they cost most of the BM25 time and rank
@@ -428,6 +430,30 @@ class Retriever:
             candidates.score[r] = float(relevant) + self.config.rerank_keep * candidates.score[r]
         return sorted(pool, key=lambda r: candidates.score[r], reverse=True) + ranked[self.config.rerank_pool :]
 
+    def _currency(self, query: str, speakers: list[str], candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn],
+                  others: dict[int, Hit], user_id: str) -> tuple[list[int], dict[str, str]]:
+        """A later statement about the same subject with a different value outranks the earlier one, among the
+        best `currency_pool` (retrieve/currency.py); notes: hit id -> what superseded it."""
+        cfg = self.config
+        if not cfg.currency_pool or len(ranked) < 2:
+            return ranked, {}
+        self._read_turns(candidates, ranked, turns, user_id, 0, cfg.currency_pool)
+        head = [r for r in ranked[: cfg.currency_pool] if r in others or candidates.item_id(r) in turns]
+        items = [statement(others[r]) if r in others else
+                 Statement(turns[candidates.item_id(r)].content, turns[candidates.item_id(r)].ts, 0.0) for r in head]
+        for item, r in zip(items, head, strict=True):
+            item.score = float(candidates.score[r])
+        scores, newest = currency_scores(items, query, min_shared=cfg.currency_min_shared,
+                                         min_overlap=cfg.currency_min_overlap, promote=cfg.currency_promote,
+                                         restated=cfg.currency_restated, anchor=cfg.currency_anchor,
+                                         ignore_names=speakers, topic_share=cfg.currency_topic_share,
+                                         typed=cfg.currency_typed)
+        if not newest:
+            return ranked, {}
+        candidates.score[head] = scores
+        notes = {_hit_id(candidates, head[old], others): superseded_note(items[new]) for old, new in newest.items()}
+        return sorted(head, key=lambda r: -candidates.score[r]) + ranked[cfg.currency_pool :], notes
+
     def _hits(self, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit],
               k: int, user_id: str) -> list[Hit]:
         hits: list[Hit] = []
@@ -481,3 +507,25 @@ def turn_hit(turn: StoredTurn, score: float) -> Hit:
         session_id=turn.session_id, source_ids=[turn.source_id], speaker=turn.speaker, role=turn.role,
         user_id=turn.user_id,
     )
+
+
+def statement(hit: Hit) -> Statement:
+    return Statement(hit.text, hit.timestamp.timestamp() if hit.timestamp else None, hit.score,
+                     summary=hit.kind not in ("turn", "fact"))
+
+
+def superseded_note(newer: Statement) -> str:
+    when = datetime.fromtimestamp(newer.ts, timezone.utc).date().isoformat() if newer.ts is not None else "later"
+    return f"superseded {when}: {newer.text[:120]}"
+
+
+def _hit_id(candidates: _Candidates, row: int, others: dict[int, Hit]) -> str:
+    return others[row].id if row in others else f"turn:{candidates.item_id(row)}"
+
+
+def annotate_superseded(hits: list[Hit], notes: dict[str, str]) -> list[Hit]:
+    """Mark the hits a later statement superseded (details["superseded"])."""
+    for hit in hits:
+        if hit.id in notes:
+            hit.details["superseded"] = notes[hit.id]
+    return hits

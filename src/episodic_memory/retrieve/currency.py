@@ -1,0 +1,337 @@
+"""Currency at recall time: a later statement about the same subject with a different value outranks the earlier one.
+
+Pure functions over plain data (texts, event times, scores); the retriever hands them its best candidates.
+
+- `values_in(text)`: the value-like tokens of a text — numbers (money with k / thousand / million, number words),
+  calendar dates (month and day, in either order), and capitalised names (a capitalised word that is not the first
+  of its sentence, or a run of two or more).
+- `signature(text)`: the text's content words (stop words and values left out, crudely stemmed) and its values.
+- `supersedes(old, new)`: `new` speaks about `old`'s subject (their content words overlap enough, shared names
+  count as subject) and brings a value `old` does not have.
+- `currency_scores(statements, ...)`: new scores for the candidates. Within every superseding pair the newer one
+  (by event time: the time the turn was said, never the order it was stored in) takes at least the older one's
+  score and the older one drops just below it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .fts import STOPWORDS
+
+# Words that carry neither subject nor value in a statement: conversational filler and the words people use to
+# announce a change (they say a value moved, not what about).
+FILLER = frozenset(
+    """ok okay yes yeah yep sure right well oh ah hey hi hello thanks thank please got noted understood great cool
+    good fine alright sorry just actually now anymore instead still then also really quick update updated updating
+    change changed changing plan plans fyi record note remember said say says saying think new old earlier before
+    after going gonna let lets make made one thing things bit lot way wait scratch misspoke mean meant rather
+    correction correct wrong instead sum short summary recap stand stands where were here there what which who""".split()
+)
+
+_MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+    "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
+    "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_DATES = (
+    re.compile(rf"(?<![\w$.,])(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b", re.IGNORECASE),  # 14 March, 14th of March
+    re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?![.,]?\d)", re.IGNORECASE),          # March 14, Mar 14th
+)
+_NUMBER = re.compile(
+    r"(?<![\w.])\$?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
+    r"(?:(?P<k>[kK])\b|\s*(?P<scale>thousand|million|m)\b|(?:st|nd|rd|th)\b)?",
+)
+_NUMBER_WORDS = {
+    w: i for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen".split())
+}
+_NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(
+    "twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)})
+_SCALE = {"thousand": 1_000, "million": 1_000_000, "m": 1_000_000}
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?;\n]\s*|[\"“(]\s*)$")
+# Capitalised words that are no names: greetings, time words, weekdays (a weekday is no value: it moves each week).
+NOT_NAMES = frozenset(
+    """hey hi hello yeah yes yep wow oh btw thanks thank sure last next this that these those every each
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun today
+    tomorrow yesterday tonight morning evening afternoon night dear""".split()
+)
+_CAPITALISED = re.compile(r"[A-Z][A-Za-z'’]*")
+
+
+def _stem(word: str) -> str:
+    """A crude stem: enough for coach / coaching, race / racing, counter / counters."""
+    for suffix in ("ings", "ing", "ies", "ied", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
+    found: set[str] = set()
+    spans: list[tuple[int, int]] = []
+    for pattern in _DATES:
+        for m in pattern.finditer(text):
+            day = int(m.group("day"))
+            if not 1 <= day <= 31 or any(m.start() < e and s < m.end() for s, e in spans):
+                continue
+            spans.append(m.span())
+            found.add(f"date:{_MONTHS[m.group('month').lower()]}-{day}")
+    return found, spans
+
+
+def values_in(text: str) -> set[str]:
+    """Value-like tokens of `text`: "num:48000", "date:3-14", "name:jamal" (see the module's docstring)."""
+    values, spans = _dates(text)
+    masked = text
+    for start, end in sorted(spans, reverse=True):
+        masked = masked[:start] + " " * (end - start) + masked[end:]
+    for m in _NUMBER.finditer(masked):
+        number = float(m.group("int").replace(",", "") + (m.group("frac") or ""))
+        if m.group("k"):
+            number *= 1_000
+        elif m.group("scale"):
+            number *= _SCALE[m.group("scale").lower()]
+        values.add(f"num:{number:g}")
+    for word in re.findall(r"[a-z]+", masked.lower()):
+        if word in _NUMBER_WORDS and word not in ("one", "zero"):  # "one" is mostly a pronoun
+            values.add(f"num:{_NUMBER_WORDS[word]:g}")
+    values.update(f"name:{n}" for n in names_in(masked))
+    return values
+
+
+def _not_name(word: str) -> bool:
+    w = word.lower()
+    return ("'" in w[:-2] or "’" in w[:-2] or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in _MONTHS
+            or w in _NUMBER_WORDS)
+
+
+def names_in(text: str) -> set[str]:
+    """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
+    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall")."""
+    out: set[str] = set()
+    run: list[str] = []
+    run_initial = False
+
+    def flush() -> None:
+        nonlocal run, run_initial
+        first = True
+        while run and (_not_name(run[0]) or (first and run_initial and len(run) == 1)):
+            run = run[1:]  # "Hey Mel" -> "Mel"; "Last Friday" -> nothing; a sentence's lone first word is no name
+            first = False
+        if run:
+            out.add(" ".join(re.sub(r"['’]s$", "", w.lower()) for w in run if not _not_name(w)))
+        run = []
+
+    last_end = 0
+    for m in re.finditer(r"[A-Za-z][A-Za-z'’]*|[^\sA-Za-z]+", text):
+        token = m.group()
+        gap = text[last_end:m.start()]
+        last_end = m.end()
+        if not token[0].isalpha():
+            if run:
+                flush()
+            continue
+        if _CAPITALISED.fullmatch(token) and token != "I":
+            if not run:
+                run_initial = bool(_SENTENCE_START.search(text[: m.start()])) or m.start() == 0
+            elif gap.strip():
+                flush()
+                run_initial = False
+            run.append(token)
+        elif run:
+            flush()
+    if run:
+        flush()
+    return out
+
+
+@dataclass
+class Signature:
+    """What `supersedes` compares: content-word stems (no stop words, filler or values) and values."""
+
+    words: frozenset[str]
+    values: frozenset[str]
+    name_words: frozenset[str] = field(default_factory=frozenset)   # stems of the words inside names
+
+
+def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature:
+    """`known_names`: lower-cased words known to be names (a sentence's first word is one only if known)."""
+    values = set(values_in(text))
+    for word in re.findall(r"\b[A-Z][A-Za-z]+\b", text):  # a sentence's first word: "Carlos is coaching me."
+        if word.lower() in known_names and not any(word.lower() in v.split() for v in values):
+            values.add(f"name:{word.lower()}")
+    name_words = frozenset(_stem(w) for v in values if v.startswith("name:") for w in v[5:].split())
+    words = {_stem(w) for w in (t.lower().strip("'’") for t in _WORD.findall(text))
+             if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
+             and w not in _NUMBER_WORDS}
+    return Signature(frozenset(words - name_words), frozenset(values), name_words)
+
+
+def known_names(texts: Sequence[str]) -> frozenset[str]:
+    """Words that are names across `texts`: seen capitalised where no sentence starts (so a sentence-opening
+    "Carlos" is a name when another text says "your coach: Carlos")."""
+    inner: set[str] = set()
+    for text in texts:
+        for name in names_in(text):
+            inner.update(name.split())
+    return frozenset(inner)
+
+
+def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | None = None) -> tuple[int, float]:
+    """(shared subject items, their weighted share of the smaller side's subject): content words, plus the names
+    both carry (a name only one side carries is a value, not subject). `weight`: per word (default 1), e.g. how
+    rare the word is among the candidates — a word most of them share is the query's topic, not a subject."""
+    w = weight or {}
+    names = _names(a.values) & _names(b.values)
+    shared = (a.words & b.words) | names
+
+    def mass(items: Iterable[str]) -> float:
+        return sum(w.get(i, 1.0) for i in items)
+
+    smaller = min(mass(a.words), mass(b.words)) + mass(names)
+    return len(shared), (mass(shared) / smaller if smaller else 0.0)
+
+
+def _names(values: frozenset[str]) -> frozenset[str]:
+    return frozenset(v for v in values if v.startswith("name:"))
+
+
+def supersedes(old: Signature, new: Signature, *, min_shared: int = 1, min_overlap: float = 0.5,
+               weight: Mapping[str, float] | None = None, query: Signature | None = None,
+               restated: bool = True, anchor: bool = True) -> bool:
+    """`new` states a value `old` does not have (a number, date or name) and is about `old`'s subject: at least
+    `min_shared` shared subject items making `min_overlap` of the smaller side (weighted by `weight`), or
+    (`restated`) it repeats one of `old`'s values that the query does not name ("Ljubljana now rather than
+    Tallinn"). With a `query`, what the two share must include something the query asks about (a word or name)."""
+    if not new.values - old.values:
+        return False
+    if anchor and query is not None and not (old.words & new.words & query.words or old.values & new.values & query.values):
+        return False
+    if restated and (old.values & new.values) - (query.values if query is not None else frozenset()):
+        return True
+    shared, overlap = subject_overlap(old, new, weight)
+    return shared >= min_shared and overlap >= min_overlap
+
+
+def drop_names(sig: Signature, names: set[str]) -> Signature:
+    """`sig` without the name values made only of `names`' words (a speaker addressed is not a value)."""
+    if not names:
+        return sig
+
+    def named(word: str) -> bool:  # a speaker's name or its short form ("Mel" for Melanie)
+        return word in names or (len(word) >= 3 and any(n.startswith(word) for n in names))
+
+    keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
+    return Signature(sig.words, keep, sig.name_words)
+
+
+def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
+    """Values that `share` or more of the statements carry (at least three): the topic they share, not a value
+    that tells one of them from another."""
+    df: dict[str, int] = {}
+    for sig in signatures:
+        for v in sig.values:
+            df[v] = df.get(v, 0) + 1
+    floor = max(3.0, share * len(signatures))
+    return frozenset(v for v, c in df.items() if c >= floor)
+
+
+def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
+    """`sig` with the `topic` values moved from its values to its subject words."""
+    if not topic or not sig.values & topic:
+        return sig
+    return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words)
+
+
+_ASKS = (
+    (re.compile(r"\b(?:how (?:much|many|long|high|big|far|old|often|low)|what (?:price|budget|number|amount))\b",
+                re.I), "num"),
+    (re.compile(r"\b(?:when|what (?:day|date)|which (?:day|date))\b", re.I), "date"),
+    (re.compile(r"\b(?:who|whom|whose|where)\b", re.I), "name"),
+)
+
+
+def asked_kind(query: str) -> str | None:
+    """The kind of value a question asks for: "num" (how much / many / long …), "date" (when, what day), "name"
+    (who, where); None for any (what, which, …)."""
+    for pattern, kind in _ASKS:
+        if pattern.search(query):
+            return kind
+    return None
+
+
+def rarity(signatures: Sequence[Signature]) -> dict[str, float]:
+    """Each subject item's inverse document frequency among `signatures` (log((n + 1) / (df + 0.5)))."""
+    df: dict[str, int] = {}
+    for sig in signatures:
+        for item in sig.words | _names(sig.values):
+            df[item] = df.get(item, 0) + 1
+    n = len(signatures)
+    return {item: math.log((n + 1) / (count + 0.5)) for item, count in df.items()}
+
+
+@dataclass
+class Statement:
+    """One recall candidate: its text, when it was said (epoch seconds), its score."""
+
+    text: str
+    ts: float | None
+    score: float
+    summary: bool = False   # sums up many turns (an episode): may be superseded, never supersedes
+
+
+def currency_scores(statements: Sequence[Statement], query: str = "", *, min_shared: int = 1,
+                    min_overlap: float = 0.5, margin: float = 1e-4, promote: bool = True, weighted: bool = True,
+                    restated: bool = True, anchor: bool = True, ignore_names: Iterable[str] = (),
+                    topic_share: float = 1.0, typed: bool = False) -> tuple[list[float], dict[int, int]]:
+    """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
+
+    For every pair where a later statement (event time; equal times and unknown times are left alone) supersedes
+    an earlier one, the later one takes at least the earlier one's score (`promote`) and the earlier one is put
+    `margin` below every statement superseding it. The result does not depend on the order of `statements`.
+
+    `query`: what was asked (its names are the subject, not values; with `anchor`, a pair must share something
+    the query asks about); `ignore_names`: names that are never values (the people talking)."""
+    names = known_names([s.text for s in statements])
+    ignore = {n.lower() for n in ignore_names}
+    sigs = [drop_names(signature(s.text, names), ignore) for s in statements]
+    topic = common_values(sigs, topic_share) if topic_share < 1.0 else frozenset()
+    sigs = [as_subject(sig, topic) for sig in sigs]
+    weight = rarity(sigs) if weighted else None
+    query_sig = as_subject(drop_names(signature(query, names), ignore), topic) if query else None
+    kind = asked_kind(query) if typed and query else None
+    n = len(statements)
+    by_time = sorted((i for i in range(n) if statements[i].ts is not None),
+                     key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
+    superseded_by: dict[int, list[int]] = {}
+    for pos, new in enumerate(by_time):
+        for old in by_time[pos + 1:]:
+            if statements[new].summary or statements[old].ts == statements[new].ts:
+                continue
+            if kind and not any(v.startswith(kind) for v in sigs[new].values - sigs[old].values):
+                continue  # no new value of the kind asked for
+            if supersedes(sigs[old], sigs[new], min_shared=min_shared, min_overlap=min_overlap, weight=weight,
+                          query=query_sig, restated=restated, anchor=anchor):
+                superseded_by.setdefault(old, []).append(new)
+    scores = [s.score for s in statements]
+    if not superseded_by:
+        return scores, {}
+    claims = list(scores)
+    if promote:
+        for old, news in superseded_by.items():
+            for new in news:
+                claims[new] = max(claims[new], scores[old])
+    final = list(claims)
+    for i in by_time:  # newest first: every statement superseding i is final already
+        if i in superseded_by:
+            final[i] = min(claims[i], min(final[j] for j in superseded_by[i]) - margin)
+    newest = {old: news[0] for old, news in superseded_by.items()}  # by_time order: the first is the newest
+    return final, newest
