@@ -114,7 +114,7 @@ class Config(BaseModel):
         True, description="a later statement that repeats an earlier one's value (one the query does not name) and "
         "adds another supersedes it whatever their other words (\"Ljubljana now rather than Tallinn\")")
     currency_anchor: bool = Field(
-        True, description="what two statements share must include a word or name of the query (the subject asked "
+        False, description="what two statements share must include a word or name of the query (the subject asked "
         "about), else neither supersedes the other")
     currency_topic_share: float = Field(
         1.0, description="a value this share of the candidates carry (at least three) is their common topic, not "
@@ -122,6 +122,9 @@ class Config(BaseModel):
     currency_typed: bool = Field(
         True, description="a question asking for a kind of value (how much / many: a number; when: a date; who, "
         "where: a name) is answered by a later statement only when it brings a new value of that kind")
+    currency_propagate: bool = Field(
+        True, description="a value once replaced is stale wherever it was said before: earlier statements carrying it "
+        "(acknowledgements, recaps) go below the statement that replaced it too")
     currency_promote: bool = Field(
         True, description="the later statement also takes the earlier one's score when it is higher (off: the "
         "earlier one is only pushed below it)")

@@ -107,9 +107,23 @@ def values_in(text: str) -> set[str]:
     return values
 
 
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
+_DOER_VERBS = frozenset("is was has had will would can and agreed said".split())
+
+
+def _names_a_doer(text: str, end: int) -> bool:
+    """A sentence's first word followed by a verb of the third person ("Kenji runs …", "Carlos is …") is a name."""
+    m = _NEXT_WORD.match(text, end)
+    if m is None:
+        return False
+    word = m.group(1)
+    return word in _DOER_VERBS or (len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
+                                   and word not in STOPWORDS and word not in FILLER)
+
+
 def _not_name(word: str) -> bool:
-    w = word.lower()
-    return ("'" in w[:-2] or "’" in w[:-2] or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in _MONTHS
+    w = re.sub(r"['’]s$", "", word.lower())
+    return ("'" in w or "’" in w or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in _MONTHS
             or w in _NUMBER_WORDS)
 
 
@@ -119,11 +133,13 @@ def names_in(text: str) -> set[str]:
     out: set[str] = set()
     run: list[str] = []
     run_initial = False
+    run_end = 0
 
     def flush() -> None:
         nonlocal run, run_initial
         first = True
-        while run and (_not_name(run[0]) or (first and run_initial and len(run) == 1)):
+        while run and (_not_name(run[0]) or (first and run_initial and len(run) == 1
+                                              and not _names_a_doer(text, run_end))):
             run = run[1:]  # "Hey Mel" -> "Mel"; "Last Friday" -> nothing; a sentence's lone first word is no name
             first = False
         if run:
@@ -146,6 +162,7 @@ def names_in(text: str) -> set[str]:
                 flush()
                 run_initial = False
             run.append(token)
+            run_end = m.end()
         elif run:
             flush()
     if run:
@@ -177,12 +194,19 @@ def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
     """Words that are names across `texts`: seen capitalised where no sentence starts (so a sentence-opening
-    "Carlos" is a name when another text says "your coach: Carlos")."""
+    "Carlos" is a name when another text says "your coach: Carlos"), and never in lower case."""
     inner: set[str] = set()
+    lower: set[str] = set()
     for text in texts:
         for name in names_in(text):
             inner.update(name.split())
-    return frozenset(inner)
+        lower.update(re.findall(r"\b[a-z]+\b", text))
+    return frozenset(inner - lower)
+
+
+def lower_case_words(texts: Sequence[str]) -> frozenset[str]:
+    """Every word written in lower case somewhere in `texts` (a word that is, is no name)."""
+    return frozenset(w for text in texts for w in re.findall(r"\b[a-z]+\b", text))
 
 
 def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | None = None) -> tuple[int, float]:
@@ -221,13 +245,14 @@ def supersedes(old: Signature, new: Signature, *, min_shared: int = 1, min_overl
     return shared >= min_shared and overlap >= min_overlap
 
 
-def drop_names(sig: Signature, names: set[str]) -> Signature:
-    """`sig` without the name values made only of `names`' words (a speaker addressed is not a value)."""
-    if not names:
+def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = frozenset()) -> Signature:
+    """`sig` without the name values made only of `speakers`' names (or their short forms: "Mel" for Melanie; a
+    speaker addressed is no value) or only of `words` (written in lower case elsewhere: "Check", "Art")."""
+    if not speakers and not words:
         return sig
 
-    def named(word: str) -> bool:  # a speaker's name or its short form ("Mel" for Melanie)
-        return word in names or (len(word) >= 3 and any(n.startswith(word) for n in names))
+    def named(word: str) -> bool:
+        return word in words or word in speakers or (len(word) >= 3 and any(n.startswith(word) for n in speakers))
 
     keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
     return Signature(sig.words, keep, sig.name_words)
@@ -291,7 +316,8 @@ class Statement:
 def currency_scores(statements: Sequence[Statement], query: str = "", *, min_shared: int = 1,
                     min_overlap: float = 0.5, margin: float = 1e-4, promote: bool = True, weighted: bool = True,
                     restated: bool = True, anchor: bool = True, ignore_names: Iterable[str] = (),
-                    topic_share: float = 1.0, typed: bool = False) -> tuple[list[float], dict[int, int]]:
+                    topic_share: float = 1.0, typed: bool = False, propagate: bool = True
+                    ) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
     For every pair where a later statement (event time; equal times and unknown times are left alone) supersedes
@@ -300,13 +326,15 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
 
     `query`: what was asked (its names are the subject, not values; with `anchor`, a pair must share something
     the query asks about); `ignore_names`: names that are never values (the people talking)."""
-    names = known_names([s.text for s in statements])
-    ignore = {n.lower() for n in ignore_names}
-    sigs = [drop_names(signature(s.text, names), ignore) for s in statements]
+    texts = [s.text for s in statements]
+    names = known_names(texts)
+    ignore = {w for n in ignore_names for w in n.lower().split()}
+    lower = lower_case_words(texts)
+    sigs = [drop_names(signature(s.text, names), ignore, lower) for s in statements]
     topic = common_values(sigs, topic_share) if topic_share < 1.0 else frozenset()
     sigs = [as_subject(sig, topic) for sig in sigs]
     weight = rarity(sigs) if weighted else None
-    query_sig = as_subject(drop_names(signature(query, names), ignore), topic) if query else None
+    query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
     kind = asked_kind(query) if typed and query else None
     n = len(statements)
     by_time = sorted((i for i in range(n) if statements[i].ts is not None),
@@ -321,6 +349,8 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
             if supersedes(sigs[old], sigs[new], min_shared=min_shared, min_overlap=min_overlap, weight=weight,
                           query=query_sig, restated=restated, anchor=anchor):
                 superseded_by.setdefault(old, []).append(new)
+    if propagate:
+        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig)
     scores = [s.score for s in statements]
     if not superseded_by:
         return scores, {}
@@ -333,5 +363,27 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
     for i in by_time:  # newest first: every statement superseding i is final already
         if i in superseded_by:
             final[i] = min(claims[i], min(final[j] for j in superseded_by[i]) - margin)
-    newest = {old: news[0] for old, news in superseded_by.items()}  # by_time order: the first is the newest
+    newest = {old: max(news, key=lambda j: (statements[j].ts, -j)) for old, news in superseded_by.items()}
     return final, newest
+
+
+def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],
+                        query: Signature | None = None) -> None:
+    """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement
+    said before `new` that carries one of `old`'s values (one the query does not name, and not one `new` brings)
+    and none of the values `new` brings is superseded by `new` too (an acknowledgement, a recap). In place."""
+    asked = query.values if query is not None else frozenset()
+    for old, news in list(superseded_by.items()):
+        for new in news:
+            brought = sigs[new].values - sigs[old].values
+            stale = sigs[old].values - asked - brought - sigs[new].values
+            when = times[new]
+            if not stale or when is None:
+                continue
+            for other, sig in enumerate(sigs):
+                t = times[other]
+                if (other in (old, new) or t is None or t >= when or not sig.values & stale
+                        or sig.values & brought):
+                    continue
+                if new not in superseded_by.setdefault(other, []):
+                    superseded_by[other].append(new)
