@@ -355,10 +355,10 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
     if not superseded_by:
         return scores, {}
     claims = list(scores)
-    if promote:
-        for old, news in superseded_by.items():
-            for new in news:
-                claims[new] = max(claims[new], scores[old])
+    if promote:  # oldest first: a statement claims the best score of everything it superseded, through chains
+        for old in reversed(by_time):
+            for new in superseded_by.get(old, ()):
+                claims[new] = max(claims[new], claims[old])
     final = list(claims)
     for i in by_time:  # newest first: every statement superseding i is final already
         if i in superseded_by:
@@ -371,19 +371,21 @@ def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None]
                         query: Signature | None = None) -> None:
     """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement
     said before `new` that carries one of `old`'s values (one the query does not name, and not one `new` brings)
-    and none of the values `new` brings is superseded by `new` too (an acknowledgement, a recap). In place."""
+    and none of the values `new` brings is superseded by `new` too (an acknowledgement, a recap), and so on from
+    those. In place."""
     asked = query.values if query is not None else frozenset()
-    for old, news in list(superseded_by.items()):
-        for new in news:
-            brought = sigs[new].values - sigs[old].values
-            stale = sigs[old].values - asked - brought - sigs[new].values
-            when = times[new]
-            if not stale or when is None:
+    queue = [(old, new) for old, news in superseded_by.items() for new in news]
+    while queue:
+        old, new = queue.pop()
+        brought = sigs[new].values - sigs[old].values
+        stale = sigs[old].values - asked - brought - sigs[new].values
+        when = times[new]
+        if not stale or when is None:
+            continue
+        for other, sig in enumerate(sigs):
+            t = times[other]
+            if other in (old, new) or t is None or t >= when or not sig.values & stale or sig.values & brought:
                 continue
-            for other, sig in enumerate(sigs):
-                t = times[other]
-                if (other in (old, new) or t is None or t >= when or not sig.values & stale
-                        or sig.values & brought):
-                    continue
-                if new not in superseded_by.setdefault(other, []):
-                    superseded_by[other].append(new)
+            if new not in superseded_by.setdefault(other, []):
+                superseded_by[other].append(new)
+                queue.append((other, new))
