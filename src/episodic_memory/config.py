@@ -125,6 +125,10 @@ class Config(BaseModel):
     currency_propagate: bool = Field(
         True, description="a value once replaced is stale wherever it was said before: earlier statements carrying it "
         "(acknowledgements, recaps) go below the statement that replaced it too")
+    currency_answers: bool = Field(
+        True, description="for a question asking a kind of value (see currency_typed): two statements that both "
+        "carry a word or name of the question and each an answer of that kind the other lacks are two answers to "
+        "it: the later one supersedes")
     currency_promote: bool = Field(
         True, description="the later statement also takes the earlier one's score when it is higher (off: the "
         "earlier one is only pushed below it)")

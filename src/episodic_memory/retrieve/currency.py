@@ -316,8 +316,8 @@ class Statement:
 def currency_scores(statements: Sequence[Statement], query: str = "", *, min_shared: int = 1,
                     min_overlap: float = 0.5, margin: float = 1e-4, promote: bool = True, weighted: bool = True,
                     restated: bool = True, anchor: bool = True, ignore_names: Iterable[str] = (),
-                    topic_share: float = 1.0, typed: bool = False, propagate: bool = True
-                    ) -> tuple[list[float], dict[int, int]]:
+                    topic_share: float = 1.0, typed: bool = False, propagate: bool = True,
+                    answers: bool = True) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
     For every pair where a later statement (event time; equal times and unknown times are left alone) supersedes
@@ -347,7 +347,9 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
             if kind and not any(v.startswith(kind) for v in sigs[new].values - sigs[old].values):
                 continue  # no new value of the kind asked for
             if supersedes(sigs[old], sigs[new], min_shared=min_shared, min_overlap=min_overlap, weight=weight,
-                          query=query_sig, restated=restated, anchor=anchor):
+                          query=query_sig, restated=restated, anchor=anchor) or (
+                    answers and kind and query_sig is not None
+                    and competing_answers(sigs[old], sigs[new], query_sig, kind)):
                 superseded_by.setdefault(old, []).append(new)
     if propagate:
         spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig)
@@ -365,6 +367,17 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
             final[i] = min(claims[i], min(final[j] for j in superseded_by[i]) - margin)
     newest = {old: max(news, key=lambda j: (statements[j].ts, -j)) for old, news in superseded_by.items()}
     return final, newest
+
+
+def competing_answers(old: Signature, new: Signature, query: Signature, kind: str) -> bool:
+    """Both statements are about what the query asks (each carries one of its words or names) and each gives an
+    answer of the `kind` asked for (a number, date or name) that the other does not: two answers to one
+    question ("this year's QueryConf happens in Montreal" … "QueryConf is in Valencia this year")."""
+    asked = query.words | query.values
+    if not (old.words | old.values) & asked or not (new.words | new.values) & asked:
+        return False
+    return (any(v.startswith(kind) for v in old.values - new.values - query.values)
+            and any(v.startswith(kind) for v in new.values - old.values - query.values))
 
 
 def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],

@@ -447,7 +447,8 @@ class Retriever:
                                          min_overlap=cfg.currency_min_overlap, promote=cfg.currency_promote,
                                          restated=cfg.currency_restated, anchor=cfg.currency_anchor,
                                          ignore_names=speakers, topic_share=cfg.currency_topic_share,
-                                         typed=cfg.currency_typed, propagate=cfg.currency_propagate)
+                                         typed=cfg.currency_typed, propagate=cfg.currency_propagate,
+                                         answers=cfg.currency_answers)
         if not newest:
             return ranked, {}
         candidates.score[head] = scores
