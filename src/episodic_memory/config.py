@@ -129,6 +129,12 @@ class Config(BaseModel):
         True, description="for a question asking a kind of value (see currency_typed): two statements that both "
         "carry a word or name of the question and each an answer of that kind the other lacks are two answers to "
         "it: the later one supersedes")
+    currency_by_speaker: bool = Field(
+        True, description="a statement by one person never supersedes another person's (an assistant's turn and a "
+        "fact speak for whoever they are about)")
+    currency_skip_dated: bool = Field(
+        True, description="no currency for a question pinned to a time (\"in May 2023\", \"last year\"): it asks "
+        "what held then, not now")
     currency_promote: bool = Field(
         True, description="the later statement also takes the earlier one's score when it is higher (off: the "
         "earlier one is only pushed below it)")

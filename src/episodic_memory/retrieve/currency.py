@@ -311,13 +311,14 @@ class Statement:
     ts: float | None
     score: float
     summary: bool = False   # sums up many turns (an episode): may be superseded, never supersedes
+    speaker: str | None = None  # who said it, when it speaks for one person (not for an assistant's turn or a fact)
 
 
 def currency_scores(statements: Sequence[Statement], query: str = "", *, min_shared: int = 1,
                     min_overlap: float = 0.5, margin: float = 1e-4, promote: bool = True, weighted: bool = True,
                     restated: bool = True, anchor: bool = True, ignore_names: Iterable[str] = (),
                     topic_share: float = 1.0, typed: bool = False, propagate: bool = True,
-                    answers: bool = True) -> tuple[list[float], dict[int, int]]:
+                    answers: bool = True, by_speaker: bool = True) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
     For every pair where a later statement (event time; equal times and unknown times are left alone) supersedes
@@ -344,6 +345,9 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
         for old in by_time[pos + 1:]:
             if statements[new].summary or statements[old].ts == statements[new].ts:
                 continue
+            if by_speaker and None not in (statements[old].speaker, statements[new].speaker) and (
+                    statements[old].speaker != statements[new].speaker):
+                continue  # one person's news does not replace another's
             if kind and not any(v.startswith(kind) for v in sigs[new].values - sigs[old].values):
                 continue  # no new value of the kind asked for
             if supersedes(sigs[old], sigs[new], min_shared=min_shared, min_overlap=min_overlap, weight=weight,

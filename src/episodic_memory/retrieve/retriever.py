@@ -256,7 +256,7 @@ class Retriever:
         ranked = order[candidates.valid[order]].tolist()
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id)
-        ranked, notes = self._currency(query, names, candidates, ranked, turns, others, filters.user_id)
+        ranked, notes = self._currency(query, info, names, candidates, ranked, turns, others, filters.user_id)
         return annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id), notes)
 
     def bm25_match(self, match: str, terms: list[str]) -> str | None:
@@ -430,17 +430,16 @@ class Retriever:
             candidates.score[r] = float(relevant) + self.config.rerank_keep * candidates.score[r]
         return sorted(pool, key=lambda r: candidates.score[r], reverse=True) + ranked[self.config.rerank_pool :]
 
-    def _currency(self, query: str, speakers: list[str], candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn],
+    def _currency(self, query: str, info: QueryInfo, speakers: list[str], candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn],
                   others: dict[int, Hit], user_id: str) -> tuple[list[int], dict[str, str]]:
         """A later statement about the same subject with a different value outranks the earlier one, among the
         best `currency_pool` (retrieve/currency.py); notes: hit id -> what superseded it."""
         cfg = self.config
-        if not cfg.currency_pool or len(ranked) < 2:
+        if not cfg.currency_pool or len(ranked) < 2 or (cfg.currency_skip_dated and info.time_range):
             return ranked, {}
         self._read_turns(candidates, ranked, turns, user_id, 0, cfg.currency_pool)
         head = [r for r in ranked[: cfg.currency_pool] if r in others or candidates.item_id(r) in turns]
-        items = [statement(others[r]) if r in others else
-                 Statement(turns[candidates.item_id(r)].content, turns[candidates.item_id(r)].ts, 0.0) for r in head]
+        items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
         for item, r in zip(items, head, strict=True):
             item.score = float(candidates.score[r])
         scores, newest = currency_scores(items, query, min_shared=cfg.currency_min_shared,
@@ -448,7 +447,7 @@ class Retriever:
                                          restated=cfg.currency_restated, anchor=cfg.currency_anchor,
                                          ignore_names=speakers, topic_share=cfg.currency_topic_share,
                                          typed=cfg.currency_typed, propagate=cfg.currency_propagate,
-                                         answers=cfg.currency_answers)
+                                         answers=cfg.currency_answers, by_speaker=cfg.currency_by_speaker)
         if not newest:
             return ranked, {}
         candidates.score[head] = scores
@@ -513,6 +512,12 @@ def turn_hit(turn: StoredTurn, score: float) -> Hit:
 def statement(hit: Hit) -> Statement:
     return Statement(hit.text, hit.timestamp.timestamp() if hit.timestamp else None, hit.score,
                      summary=hit.kind not in ("turn", "fact"))
+
+
+def turn_statement(turn: StoredTurn) -> Statement:
+    """A turn as currency sees it: an assistant's turn records what the user said, so it speaks for no one."""
+    speaker = None if turn.role == "assistant" else (turn.speaker or turn.role)
+    return Statement(turn.content, turn.ts, 0.0, speaker=speaker)
 
 
 def superseded_note(newer: Statement) -> str:
