@@ -135,6 +135,9 @@ class Config(BaseModel):
     currency_skip_dated: bool = Field(
         True, description="no currency for a question pinned to a time (\"in May 2023\", \"last year\"): it asks "
         "what held then, not now")
+    currency_things: int = Field(
+        2, ge=0, description="for a question asking no particular kind of value (what, which): two statements "
+        "sharing this many of its words, each with words of its own, are two answers; the later supersedes (0: off)")
     currency_promote: bool = Field(
         True, description="the later statement also takes the earlier one's score when it is higher (off: the "
         "earlier one is only pushed below it)")

@@ -284,6 +284,9 @@ _ASKS = (
 )
 
 
+_PAST = re.compile(r"\b(?:did|was|were|had|used to|ago|ever)\b", re.I)
+
+
 def asked_kind(query: str) -> str | None:
     """The kind of value a question asks for: "num" (how much / many / long …), "date" (when, what day), "name"
     (who, where); None for any (what, which, …)."""
@@ -318,7 +321,8 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
                     min_overlap: float = 0.5, margin: float = 1e-4, promote: bool = True, weighted: bool = True,
                     restated: bool = True, anchor: bool = True, ignore_names: Iterable[str] = (),
                     topic_share: float = 1.0, typed: bool = False, propagate: bool = True,
-                    answers: bool = True, by_speaker: bool = True) -> tuple[list[float], dict[int, int]]:
+                    answers: bool = True, by_speaker: bool = True, things: int = 2
+                    ) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
     For every pair where a later statement (event time; equal times and unknown times are left alone) supersedes
@@ -337,6 +341,8 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
     weight = rarity(sigs) if weighted else None
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
     kind = asked_kind(query) if typed and query else None
+    if things and query and _PAST.search(query):
+        things = 0  # "what did she paint": events, each true at its time; no two answers to one question
     n = len(statements)
     by_time = sorted((i for i in range(n) if statements[i].ts is not None),
                      key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
@@ -353,7 +359,10 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
             if supersedes(sigs[old], sigs[new], min_shared=min_shared, min_overlap=min_overlap, weight=weight,
                           query=query_sig, restated=restated, anchor=anchor) or (
                     answers and kind and query_sig is not None
-                    and competing_answers(sigs[old], sigs[new], query_sig, kind)):
+                    and competing_answers(sigs[old], sigs[new], query_sig, kind)) or (
+                    things and not kind and query_sig is not None
+                    and competing_things(sigs[old], sigs[new], query_sig, things)
+                    and subject_overlap(sigs[old], sigs[new], weight)[1] >= min_overlap):
                 superseded_by.setdefault(old, []).append(new)
     if propagate:
         spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig)
@@ -382,6 +391,15 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
         return False
     return (any(v.startswith(kind) for v in old.values - new.values - query.values)
             and any(v.startswith(kind) for v in new.values - old.values - query.values))
+
+
+def competing_things(old: Signature, new: Signature, query: Signature, min_shared: int = 2) -> bool:
+    """For a question that asks for no particular kind of value ("which tile …"): both statements share at least
+    `min_shared` of the question's words or names, and each has words of its own besides (the thing named, in
+    lower case: "penny tile" … "slate")."""
+    if len((old.words & new.words & query.words) | (old.values & new.values & query.values)) < min_shared:
+        return False
+    return bool(new.words - old.words - query.words) and bool(old.words - new.words - query.words)
 
 
 def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],

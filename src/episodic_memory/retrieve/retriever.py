@@ -447,7 +447,8 @@ class Retriever:
                                          restated=cfg.currency_restated, anchor=cfg.currency_anchor,
                                          ignore_names=speakers, topic_share=cfg.currency_topic_share,
                                          typed=cfg.currency_typed, propagate=cfg.currency_propagate,
-                                         answers=cfg.currency_answers, by_speaker=cfg.currency_by_speaker)
+                                         answers=cfg.currency_answers, by_speaker=cfg.currency_by_speaker,
+                                         things=cfg.currency_things)
         if not newest:
             return ranked, {}
         candidates.score[head] = scores
