@@ -99,10 +99,10 @@ def values_in(text: str) -> set[str]:
             number *= 1_000
         elif m.group("scale"):
             number *= _SCALE[m.group("scale").lower()]
-        values.add(f"num:{number:g}")
+        values.add(f"num:{int(number) if number.is_integer() else number}")
     for word in re.findall(r"[a-z]+", masked.lower()):
         if word in _NUMBER_WORDS and word not in ("one", "zero"):  # "one" is mostly a pronoun
-            values.add(f"num:{_NUMBER_WORDS[word]:g}")
+            values.add(f"num:{_NUMBER_WORDS[word]}")
     values.update(f"name:{n}" for n in names_in(masked))
     return values
 
