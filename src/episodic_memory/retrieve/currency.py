@@ -177,6 +177,13 @@ class Signature:
     words: frozenset[str]
     values: frozenset[str]
     name_words: frozenset[str] = field(default_factory=frozenset)   # stems of the words inside names
+    replaced: frozenset[str] = field(default_factory=frozenset)     # values it says no longer hold ("not 12")
+    focus: frozenset[str] | None = None   # values said in a clause about the query's subject (None: not computed)
+
+    @property
+    def asserted(self) -> frozenset[str]:
+        """The values it says hold."""
+        return self.values - self.replaced
 
 
 def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature:
@@ -189,7 +196,35 @@ def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature
     words = {_stem(w) for w in (t.lower().strip("'’") for t in _WORD.findall(text))
              if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
              and w not in _NUMBER_WORDS}
-    return Signature(frozenset(words - name_words), frozenset(values), name_words)
+    replaced = set()
+    for m in _REPLACED.finditer(text):
+        segment = m.group(1)
+        said = values_in(segment)
+        replaced.update(v for v in values if v in said or (
+            v.startswith("name:") and re.search(rf"\b{re.escape(v[5:])}\b", segment.lower())))
+    return Signature(frozenset(words - name_words), frozenset(values), name_words, frozenset(replaced))
+
+
+# What a statement says no longer holds: "not X", "rather than X", "instead of X", "no longer X", "previously: X",
+# "from X to Y" (up to the end of the clause, or to the "to").
+_REPLACED = re.compile(
+    r"\b(?:not|rather than|instead of|no longer|previously:?|from)\s+([^.;!?()\n]*?)(?=\s+to\b|[.;!?()\n]|$)",
+    re.IGNORECASE)
+
+
+_CLAUSE = re.compile(r"[.;!?\n]+\s*|\s+[-–—]\s+")
+
+
+def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset()) -> Signature:
+    """`sig` with `focus`: the values said in a clause of `text` that names something the query asks about (the
+    answer sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides)."""
+    asked = query.words | query.values
+    focus: set[str] = set()
+    for clause in _CLAUSE.split(text):
+        part = signature(clause, known)
+        if (part.words | part.values) & asked:
+            focus.update(part.values)
+    return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values))
 
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
@@ -235,11 +270,11 @@ def supersedes(old: Signature, new: Signature, *, min_shared: int = 1, min_overl
     `min_shared` shared subject items making `min_overlap` of the smaller side (weighted by `weight`), or
     (`restated`) it repeats one of `old`'s values that the query does not name ("Ljubljana now rather than
     Tallinn"). With a `query`, what the two share must include something the query asks about (a word or name)."""
-    if not new.values - old.values:
+    if not new.asserted - old.values:
         return False
     if anchor and query is not None and not (old.words & new.words & query.words or old.values & new.values & query.values):
         return False
-    if restated and (old.values & new.values) - (query.values if query is not None else frozenset()):
+    if restated and (old.asserted & new.replaced) - (query.values if query is not None else frozenset()):
         return True
     shared, overlap = subject_overlap(old, new, weight)
     return shared >= min_shared and overlap >= min_overlap
@@ -255,7 +290,7 @@ def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = froze
         return word in words or word in speakers or (len(word) >= 3 and any(n.startswith(word) for n in speakers))
 
     keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
-    return Signature(sig.words, keep, sig.name_words)
+    return Signature(sig.words, keep, sig.name_words, sig.replaced & keep)
 
 
 def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
@@ -273,7 +308,7 @@ def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
     """`sig` with the `topic` values moved from its values to its subject words."""
     if not topic or not sig.values & topic:
         return sig
-    return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words)
+    return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words, sig.replaced - topic)
 
 
 _ASKS = (
@@ -341,6 +376,8 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
     weight = rarity(sigs) if weighted else None
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
     kind = asked_kind(query) if typed and query else None
+    if query_sig is not None and kind:
+        sigs = [focused(sig, st.text, query_sig, names) for sig, st in zip(sigs, statements, strict=True)]
     if things and query and _PAST.search(query):
         things = 0  # "what did she paint": events, each true at its time; no two answers to one question
     n = len(statements)
@@ -354,7 +391,7 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
             if by_speaker and None not in (statements[old].speaker, statements[new].speaker) and (
                     statements[old].speaker != statements[new].speaker):
                 continue  # one person's news does not replace another's
-            if kind and not any(v.startswith(kind) for v in sigs[new].values - sigs[old].values):
+            if kind and not any(v.startswith(kind) for v in _answers(sigs[new]) - sigs[old].values):
                 continue  # no new value of the kind asked for
             if supersedes(sigs[old], sigs[new], min_shared=min_shared, min_overlap=min_overlap, weight=weight,
                           query=query_sig, restated=restated, anchor=anchor) or (
@@ -365,7 +402,7 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
                     and subject_overlap(sigs[old], sigs[new], weight)[1] >= min_overlap):
                 superseded_by.setdefault(old, []).append(new)
     if propagate:
-        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig)
+        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind)
     scores = [s.score for s in statements]
     if not superseded_by:
         return scores, {}
@@ -383,14 +420,23 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
 
 
 def competing_answers(old: Signature, new: Signature, query: Signature, kind: str) -> bool:
-    """Both statements are about what the query asks (each carries one of its words or names) and each gives an
-    answer of the `kind` asked for (a number, date or name) that the other does not: two answers to one
-    question ("this year's QueryConf happens in Montreal" … "QueryConf is in Valencia this year")."""
+    """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
+    other does not, and they are about what the query asks — both carry one of its words, or what they share
+    includes something it names and one more thing ("this year's QueryConf happens in Montreal" … "QueryConf is
+    in Valencia this year") — or they agree on another value ("co-speaker: Pablo; talk date: June 1" after "put
+    me on June 1 … sharing the stage with Rita"). A name of the query alone ties nothing: "Tessa is my contact at
+    Northbound Dev" answers no question about Northbound Dev's co-speaker."""
     asked = query.words | query.values
-    if not (old.words | old.values) & asked or not (new.words | new.values) & asked:
+    agree = (old.asserted & new.asserted) - query.values
+    touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
+    if not (touch or agree):
         return False
-    return (any(v.startswith(kind) for v in old.values - new.values - query.values)
-            and any(v.startswith(kind) for v in new.values - old.values - query.values))
+    old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
+    new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values
+    if any(v.startswith(kind) for v in old_answers & new.asserted):
+        return False  # they agree on an answer ("14 slides" … "13 of the 14 slides are final")
+    return (any(v.startswith(kind) for v in old_answers - new.asserted)
+            and any(v.startswith(kind) for v in new_answers - old.values))
 
 
 def competing_things(old: Signature, new: Signature, query: Signature, min_shared: int = 2) -> bool:
@@ -402,18 +448,24 @@ def competing_things(old: Signature, new: Signature, query: Signature, min_share
     return bool(new.words - old.words - query.words) and bool(old.words - new.words - query.words)
 
 
+def _answers(sig: Signature) -> frozenset[str]:
+    """The values it gives as answers: those said next to the query's subject, else all it asserts."""
+    return sig.focus - sig.replaced if sig.focus else sig.asserted
+
+
 def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],
-                        query: Signature | None = None) -> None:
+                        query: Signature | None = None, kind: str | None = None) -> None:
     """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement
-    said before `new` that carries one of `old`'s values (one the query does not name, and not one `new` brings)
-    and none of the values `new` brings is superseded by `new` too (an acknowledgement, a recap), and so on from
-    those. In place."""
+    said before `new` that carries one of `old`'s values of a kind `new` brings a new one of (a number for a number;
+    the `kind` asked for, if any; not one the query names) and none of the values `new` brings is superseded by
+    `new` too (an acknowledgement, a recap), and so on from those. In place."""
     asked = query.values if query is not None else frozenset()
     queue = [(old, new) for old, news in superseded_by.items() for new in news]
     while queue:
         old, new = queue.pop()
-        brought = sigs[new].values - sigs[old].values
-        stale = sigs[old].values - asked - brought - sigs[new].values
+        brought = _answers(sigs[new]) - sigs[old].values
+        kinds = {v.split(":", 1)[0] for v in brought} & ({kind} if kind else {"num", "date", "name"})
+        stale = {v for v in sigs[old].asserted - asked - sigs[new].asserted if v.split(":", 1)[0] in kinds}
         when = times[new]
         if not stale or when is None:
             continue
