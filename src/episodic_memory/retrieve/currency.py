@@ -179,6 +179,7 @@ class Signature:
     name_words: frozenset[str] = field(default_factory=frozenset)   # stems of the words inside names
     replaced: frozenset[str] = field(default_factory=frozenset)     # values it says no longer hold ("not 12")
     focus: frozenset[str] | None = None   # values said in a clause about the query's subject (None: not computed)
+    replaced_words: frozenset[str] = field(default_factory=frozenset)  # words said to no longer hold ("from zellige")
 
     @property
     def asserted(self) -> frozenset[str]:
@@ -197,12 +198,15 @@ def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature
              if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
              and w not in _NUMBER_WORDS}
     replaced = set()
+    replaced_words: set[str] = set()
     for m in _REPLACED.finditer(text):
         segment = m.group(1)
+        replaced_words.update(_stem(w.lower()) for w in _WORD.findall(segment) if w.isalpha())
         said = values_in(segment)
         replaced.update(v for v in values if v in said or (
             v.startswith("name:") and re.search(rf"\b{re.escape(v[5:])}\b", segment.lower())))
-    return Signature(frozenset(words - name_words), frozenset(values), name_words, frozenset(replaced))
+    return Signature(frozenset(words - name_words), frozenset(values), name_words, frozenset(replaced),
+                     replaced_words=frozenset(replaced_words & words))
 
 
 # What a statement says no longer holds: "not X", "rather than X", "instead of X", "no longer X", "previously: X",
@@ -224,7 +228,8 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
         part = signature(clause, known)
         if (part.words | part.values) & asked:
             focus.update(part.values)
-    return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values))
+    return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
+                     sig.replaced_words)
 
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
@@ -290,7 +295,7 @@ def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = froze
         return word in words or word in speakers or (len(word) >= 3 and any(n.startswith(word) for n in speakers))
 
     keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
-    return Signature(sig.words, keep, sig.name_words, sig.replaced & keep)
+    return Signature(sig.words, keep, sig.name_words, sig.replaced & keep, sig.focus, sig.replaced_words)
 
 
 def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
@@ -308,7 +313,8 @@ def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
     """`sig` with the `topic` values moved from its values to its subject words."""
     if not topic or not sig.values & topic:
         return sig
-    return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words, sig.replaced - topic)
+    return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words, sig.replaced - topic,
+                     sig.focus, sig.replaced_words)
 
 
 _ASKS = (
@@ -445,7 +451,8 @@ def competing_things(old: Signature, new: Signature, query: Signature, min_share
     lower case: "penny tile" … "slate")."""
     if len((old.words & new.words & query.words) | (old.values & new.values & query.values)) < min_shared:
         return False
-    return bool(new.words - old.words - query.words) and bool(old.words - new.words - query.words)
+    old_own = (old.words - new.words - query.words) | (old.words & new.replaced_words - query.words)
+    return bool(new.words - old.words - query.words) and bool(old_own)
 
 
 def _answers(sig: Signature) -> frozenset[str]:
