@@ -138,6 +138,13 @@ class Config(BaseModel):
     currency_things: int = Field(
         2, ge=0, description="for a question asking no particular kind of value (what, which): two statements "
         "sharing this many of its words, each with words of its own, are two answers; the later supersedes (0: off)")
+    currency_adjacent: int = Field(
+        2, ge=0, description="for a question asking a kind of value: a turn at most this many turns after another in "
+        "its session that swaps an answer of that kind is a correction (\"Actually no, Larkfield Manor\"), whatever "
+        "its other words (0: off)")
+    currency_followers: int = Field(
+        5, ge=0, description="the turns right after this many of the best candidates (currency_adjacent of them each) "
+        "are read too: a correction that names nothing but the new answer is found by no leg (0: off)")
     currency_promote: bool = Field(
         True, description="the later statement also takes the earlier one's score when it is higher (off: the "
         "earlier one is only pushed below it)")

@@ -356,13 +356,15 @@ class Statement:
     score: float
     summary: bool = False   # sums up many turns (an episode): may be superseded, never supersedes
     speaker: str | None = None  # who said it, when it speaks for one person (not for an assistant's turn or a fact)
+    session: str | None = None  # a turn's session and position in it (a correction right after: see `adjacent`)
+    seq: int | None = None
 
 
 def currency_scores(statements: Sequence[Statement], query: str = "", *, min_shared: int = 1,
                     min_overlap: float = 0.5, margin: float = 1e-4, promote: bool = True, weighted: bool = True,
                     restated: bool = True, anchor: bool = True, ignore_names: Iterable[str] = (),
                     topic_share: float = 1.0, typed: bool = False, propagate: bool = True,
-                    answers: bool = True, by_speaker: bool = True, things: int = 2
+                    answers: bool = True, by_speaker: bool = True, things: int = 2, adjacent: int = 2
                     ) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
@@ -399,7 +401,8 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
                 continue  # one person's news does not replace another's
             if kind and not any(v.startswith(kind) for v in _answers(sigs[new]) - sigs[old].values):
                 continue  # no new value of the kind asked for
-            if supersedes(sigs[old], sigs[new], min_shared=min_shared, min_overlap=min_overlap, weight=weight,
+            if (kind and adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind, adjacent)
+                    ) or supersedes(sigs[old], sigs[new], min_shared=min_shared, min_overlap=min_overlap, weight=weight,
                           query=query_sig, restated=restated, anchor=anchor) or (
                     answers and kind and query_sig is not None
                     and competing_answers(sigs[old], sigs[new], query_sig, kind)) or (
@@ -458,6 +461,23 @@ def competing_things(old: Signature, new: Signature, query: Signature, min_share
 def _answers(sig: Signature) -> frozenset[str]:
     """The values it gives as answers: those said next to the query's subject, else all it asserts."""
     return sig.focus - sig.replaced if sig.focus else sig.asserted
+
+
+def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signature, kind: str, reach: int) -> bool:
+    """A correction right after: `new` comes at most `reach` turns after `old` in the same session and swaps an
+    answer of the `kind` asked for ("We're heading to Hollow Pines Lodge." … "Actually no, Larkfield Manor")."""
+    if old.session is None or old.session != new.session or old.seq is None or new.seq is None:
+        return False
+    if not 0 < new.seq - old.seq <= reach:
+        return False
+    return (any(v.startswith(kind) for v in old_sig.asserted - new_sig.asserted)
+            and any(v.startswith(kind) for v in new_sig.asserted - old_sig.values))
+
+
+def wants_followers(query: str) -> bool:
+    """Whether the turns right after the best candidates are worth a look (a question asking a kind of value: a
+    correction right after an answer often names nothing but the new answer)."""
+    return asked_kind(query) is not None
 
 
 def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],

@@ -31,7 +31,7 @@ from ..models.reranker import Reranker
 from ..store.heads import HeadColumns
 from ..store.records import StoredTurn, to_datetime
 from ..store.sqlite import SQLiteStore
-from .currency import Statement, currency_scores
+from .currency import Statement, currency_scores, wants_followers
 from .dense import DenseIndex
 from .fts import any_of, fts_query
 from .hit import Hit
@@ -126,6 +126,14 @@ class _Candidates:
 
     def legs(self, row: int) -> dict[str, int]:
         return {name: int(r[row]) for name, r in self.ranks.items() if r[row]}
+
+    def extend(self, keys: np.ndarray) -> _Candidates:
+        """With rows for `keys` added (found by no leg: not valid until scored)."""
+        n = len(keys)
+        return _Candidates(np.concatenate([self.keys, keys]), np.concatenate([self.fused, np.zeros(n)]),
+                           np.concatenate([self.similarity, np.full(n, np.nan)]),
+                           {name: np.concatenate([r, np.zeros(n, np.int64)]) for name, r in self.ranks.items()},
+                           np.concatenate([self.score, np.zeros(n)]), np.concatenate([self.valid, np.zeros(n, bool)]))
 
     def keep(self, rows: np.ndarray) -> _Candidates:
         return _Candidates(self.keys[rows], self.fused[rows], self.similarity[rows],
@@ -256,7 +264,7 @@ class Retriever:
         ranked = order[candidates.valid[order]].tolist()
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id)
-        ranked, notes = self._currency(query, info, names, candidates, ranked, turns, others, filters.user_id)
+        candidates, ranked, notes = self._currency(query, info, names, candidates, ranked, turns, others, filters)
         return annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id), notes)
 
     def bm25_match(self, match: str, terms: list[str]) -> str | None:
@@ -430,30 +438,66 @@ class Retriever:
             candidates.score[r] = float(relevant) + self.config.rerank_keep * candidates.score[r]
         return sorted(pool, key=lambda r: candidates.score[r], reverse=True) + ranked[self.config.rerank_pool :]
 
-    def _currency(self, query: str, info: QueryInfo, speakers: list[str], candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn],
-                  others: dict[int, Hit], user_id: str) -> tuple[list[int], dict[str, str]]:
+    def _currency(self, query: str, info: QueryInfo, speakers: list[str], candidates: _Candidates, ranked: list[int],
+                  turns: dict[int, StoredTurn], others: dict[int, Hit], filters: RecallFilters
+                  ) -> tuple[_Candidates, list[int], dict[str, str]]:
         """A later statement about the same subject with a different value outranks the earlier one, among the
-        best `currency_pool` (retrieve/currency.py); notes: hit id -> what superseded it."""
+        best `currency_pool` and the turns right after the best of them (retrieve/currency.py); notes: hit id ->
+        what superseded it."""
         cfg = self.config
         if not cfg.currency_pool or len(ranked) < 2 or (cfg.currency_skip_dated and info.time_range):
-            return ranked, {}
-        self._read_turns(candidates, ranked, turns, user_id, 0, cfg.currency_pool)
+            return candidates, ranked, {}
+        self._read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency_pool)
         head = [r for r in ranked[: cfg.currency_pool] if r in others or candidates.item_id(r) in turns]
-        items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
-        for item, r in zip(items, head, strict=True):
-            item.score = float(candidates.score[r])
+        followers = self._followers(candidates, head[: cfg.currency_followers], turns, filters) if (
+            cfg.currency_followers and wants_followers(query)) else []
+        if followers:
+            candidates = candidates.extend(np.asarray(followers, np.int64) * _KIND_BITS)
+        rows = head + list(range(len(candidates) - len(followers), len(candidates)))
+        items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in rows]
+        floor = float(min(candidates.score[head])) - 1.0 if head else 0.0
+        for item, r in zip(items, rows, strict=True):
+            item.score = float(candidates.score[r]) if r < len(candidates) - len(followers) else floor
         scores, newest = currency_scores(items, query, min_shared=cfg.currency_min_shared,
                                          min_overlap=cfg.currency_min_overlap, promote=cfg.currency_promote,
                                          restated=cfg.currency_restated, anchor=cfg.currency_anchor,
                                          ignore_names=speakers, topic_share=cfg.currency_topic_share,
                                          typed=cfg.currency_typed, propagate=cfg.currency_propagate,
                                          answers=cfg.currency_answers, by_speaker=cfg.currency_by_speaker,
-                                         things=cfg.currency_things)
+                                         things=cfg.currency_things, adjacent=cfg.currency_adjacent)
         if not newest:
-            return ranked, {}
-        candidates.score[head] = scores
-        notes = {_hit_id(candidates, head[old], others): superseded_note(items[new]) for old, new in newest.items()}
-        return sorted(head, key=lambda r: -candidates.score[r]) + ranked[cfg.currency_pool :], notes
+            return candidates, ranked, {}
+        candidates.score[rows] = scores
+        candidates.valid[rows[len(head):]] = np.asarray(scores[len(head):]) > floor  # followers that superseded
+        notes = {_hit_id(candidates, rows[old], others): superseded_note(items[new])
+                 for old, new in newest.items() if candidates.valid[rows[old]]}
+        kept = [r for r in rows if candidates.valid[r]]
+        return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + ranked[cfg.currency_pool :], notes
+
+    def _followers(self, candidates: _Candidates, rows: list[int], turns: dict[int, StoredTurn],
+                   filters: RecallFilters) -> list[int]:
+        """Ids of the turns right after the turns among `rows`, in their session, not candidates yet (read into
+        `turns`)."""
+        reach = self.config.currency_adjacent
+        after = {candidates.item_id(r): turns[candidates.item_id(r)] for r in rows
+                 if candidates.keys[r] % _KIND_BITS == 0 and candidates.item_id(r) in turns}
+        known = set((candidates.keys[candidates.keys % _KIND_BITS == 0] // _KIND_BITS).tolist())
+        wanted = {i + step for i in after for step in range(1, reach + 1)} - known
+        found = self.store.turns_by_id(filters.user_id, sorted(wanted)) if wanted else {}
+        out = []
+        for i, turn in found.items():
+            source = next((t for j, t in after.items() if 0 < i - j <= reach), None)
+            if source is None or turn.session_id != source.session_id or not 0 < turn.seq - source.seq <= reach:
+                continue
+            if filters.session_id is not None and turn.session_id != filters.session_id:
+                continue
+            if (filters.since is not None and turn.ts < filters.since) or (
+                    filters.until is not None and turn.ts > filters.until) or (
+                    filters.as_of is not None and turn.ts > filters.as_of):
+                continue
+            turns[i] = turn
+            out.append(i)
+        return sorted(out)
 
     def _hits(self, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit],
               k: int, user_id: str) -> list[Hit]:
@@ -518,7 +562,7 @@ def statement(hit: Hit) -> Statement:
 def turn_statement(turn: StoredTurn) -> Statement:
     """A turn as currency sees it: an assistant's turn records what the user said, so it speaks for no one."""
     speaker = None if turn.role == "assistant" else (turn.speaker or turn.role)
-    return Statement(turn.content, turn.ts, 0.0, speaker=speaker)
+    return Statement(turn.content, turn.ts, 0.0, speaker=speaker, session=turn.session_id, seq=turn.seq)
 
 
 def superseded_note(newer: Statement) -> str:
