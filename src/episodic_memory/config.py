@@ -145,6 +145,10 @@ class Config(BaseModel):
     currency_followers: int = Field(
         5, ge=0, description="the turns right after this many of the best candidates (currency_adjacent of them each) "
         "are read too: a correction that names nothing but the new answer is found by no leg (0: off)")
+    currency_followups: int = Field(
+        3, ge=0, description="for a question asking a kind of value: the best this many answers are followed forward — "
+        "turns said after them about what they are the value of (\"the finish date\") are read too (0: off)")
+    currency_followup_hits: int = Field(10, ge=1, description="turns read per answer followed forward (BM25)")
     currency_promote: bool = Field(
         True, description="the later statement also takes the earlier one's score when it is higher (off: the "
         "earlier one is only pushed below it)")

@@ -480,6 +480,40 @@ def wants_followers(query: str) -> bool:
     return asked_kind(query) is not None
 
 
+def subject_terms(text: str, kind: str) -> list[str]:
+    """The words next to a value of `kind` in `text`, in lower case: what it is the value of ("the talk date:
+    November 24" → talk, date). Names, filler and stop words left out."""
+    out: list[str] = []
+    for clause in _CLAUSE.split(text):
+        if not any(v.startswith(kind) for v in values_in(clause)):
+            continue
+        for word in _WORD.findall(clause):
+            w = word.lower()
+            if (word[0].isalpha() and word[0].islower() and len(w) > 2 and w not in STOPWORDS and w not in FILLER
+                    and w not in _MONTHS and w not in _NUMBER_WORDS and w not in NOT_NAMES):
+                out.append(w)
+    return list(dict.fromkeys(out))
+
+
+def followup_seeds(statements: Sequence[Statement], query: str, limit: int) -> list[tuple[float, list[str]]]:
+    """For the `limit` best statements giving an answer of the kind the query asks for: (when said, the words of
+    what it is the value of) — to look for later statements about the same thing that no leg found ("We moved the
+    finish date to …" for "when is the reno supposed to wrap up?", after a recap said "the finish date: July 12")."""
+    kind = asked_kind(query)
+    if not kind or limit <= 0:
+        return []
+    out: list[tuple[float, list[str]]] = []
+    for st in sorted(statements, key=lambda s: -s.score):
+        if st.ts is None or st.summary:
+            continue
+        terms = subject_terms(st.text, kind)
+        if terms:
+            out.append((st.ts, terms))
+            if len(out) == limit:
+                break
+    return out
+
+
 def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],
                         query: Signature | None = None, kind: str | None = None) -> None:
     """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement

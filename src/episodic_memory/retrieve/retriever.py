@@ -31,7 +31,7 @@ from ..models.reranker import Reranker
 from ..store.heads import HeadColumns
 from ..store.records import StoredTurn, to_datetime
 from ..store.sqlite import SQLiteStore
-from .currency import Statement, currency_scores, wants_followers
+from .currency import Statement, currency_scores, followup_seeds, wants_followers
 from .dense import DenseIndex
 from .fts import any_of, fts_query
 from .hit import Hit
@@ -449,15 +449,19 @@ class Retriever:
             return candidates, ranked, {}
         self._read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency_pool)
         head = [r for r in ranked[: cfg.currency_pool] if r in others or candidates.item_id(r) in turns]
-        followers = self._followers(candidates, head[: cfg.currency_followers], turns, filters) if (
-            cfg.currency_followers and wants_followers(query)) else []
-        if followers:
-            candidates = candidates.extend(np.asarray(followers, np.int64) * _KIND_BITS)
-        rows = head + list(range(len(candidates) - len(followers), len(candidates)))
-        items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in rows]
+        items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
+        for item, r in zip(items, head, strict=True):
+            item.score = float(candidates.score[r])
+        extra = self._later_turns(query, items, turns, candidates, filters)  # what no leg found: read, scored below
+        extra += self._followers(candidates, [candidates.item_id(r) for r in head[: cfg.currency_followers]] + extra,
+                                 turns, filters, exclude=set(extra)) if extra or wants_followers(query) else []
+        if extra:
+            candidates = candidates.extend(np.asarray(extra, np.int64) * _KIND_BITS)
+        rows = head + list(range(len(candidates) - len(extra), len(candidates)))
         floor = float(min(candidates.score[head])) - 1.0 if head else 0.0
-        for item, r in zip(items, rows, strict=True):
-            item.score = float(candidates.score[r]) if r < len(candidates) - len(followers) else floor
+        items += [turn_statement(turns[i]) for i in extra]
+        for item in items[len(head):]:
+            item.score = floor
         scores, newest = currency_scores(items, query, min_shared=cfg.currency_min_shared,
                                          min_overlap=cfg.currency_min_overlap, promote=cfg.currency_promote,
                                          restated=cfg.currency_restated, anchor=cfg.currency_anchor,
@@ -474,14 +478,31 @@ class Retriever:
         kept = [r for r in rows if candidates.valid[r]]
         return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + ranked[cfg.currency_pool :], notes
 
-    def _followers(self, candidates: _Candidates, rows: list[int], turns: dict[int, StoredTurn],
-                   filters: RecallFilters) -> list[int]:
-        """Ids of the turns right after the turns among `rows`, in their session, not candidates yet (read into
-        `turns`)."""
-        reach = self.config.currency_adjacent
-        after = {candidates.item_id(r): turns[candidates.item_id(r)] for r in rows
-                 if candidates.keys[r] % _KIND_BITS == 0 and candidates.item_id(r) in turns}
+    def _later_turns(self, query: str, items: list[Statement], turns: dict[int, StoredTurn], candidates: _Candidates,
+                     filters: RecallFilters) -> list[int]:
+        """Ids of turns said after the best answers among `items` about what they are the value of, that no leg
+        found (read into `turns`): BM25 over those words, from the answer's time on."""
+        cfg = self.config
         known = set((candidates.keys[candidates.keys % _KIND_BITS == 0] // _KIND_BITS).tolist())
+        out: list[int] = []
+        for ts, terms in followup_seeds(items, query, cfg.currency_followups):
+            match = any_of(terms)
+            if match is None:
+                continue
+            until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
+            found = self.store.search_turns(match, filters.user_id, limit=cfg.currency_followup_hits,
+                                            session_id=filters.session_id, since=ts + 1e-3, until=until)
+            out += [i for i, _ in found if i not in known and i not in out]
+        turns.update(self.store.turns_by_id(filters.user_id, [i for i in out if i not in turns]) if out else {})
+        return [i for i in out if i in turns]
+
+    def _followers(self, candidates: _Candidates, ids: list[int], turns: dict[int, StoredTurn],
+                   filters: RecallFilters, exclude: set[int] = frozenset()) -> list[int]:  # type: ignore[assignment]
+        """Ids of the turns right after the turns `ids`, in their session, not candidates yet nor in `exclude`
+        (read into `turns`)."""
+        reach = self.config.currency_adjacent
+        after = {i: turns[i] for i in ids if i in turns}
+        known = set((candidates.keys[candidates.keys % _KIND_BITS == 0] // _KIND_BITS).tolist()) | set(exclude)
         wanted = {i + step for i in after for step in range(1, reach + 1)} - known
         found = self.store.turns_by_id(filters.user_id, sorted(wanted)) if wanted else {}
         out = []
