@@ -10,10 +10,14 @@ from episodic_memory import Config, Memory
 from episodic_memory.retrieve.currency import (
     Statement,
     asked_kind,
+    competing_answers,
+    corrects,
     currency_scores,
+    followup_seeds,
     names_in,
     signature,
     spread_supersession,
+    subject_terms,
     supersedes,
     values_in,
 )
@@ -74,6 +78,40 @@ def test_a_restated_old_value_ties_the_subject() -> None:
     old = signature("This year's Northbound Dev happens in Tallinn.")
     new = signature("Plans changed: it is in Ljubljana now rather than Tallinn.")
     assert supersedes(old, new, min_overlap=1.0)
+
+
+def test_values_said_to_no_longer_hold() -> None:
+    sig = signature("Okay, changing the Skylark price from $66 to $42.")
+    assert sig.replaced == {"num:66"} and "num:42" in sig.asserted
+    sig = signature("FYI the recruiting agency is Brightpath Recruiting now, not Keystone Search anymore.")
+    assert sig.replaced == {"name:keystone search"}
+    assert "name:brightpath recruiting" in sig.asserted
+
+
+def test_two_answers_to_one_question_compete_unless_they_agree() -> None:
+    query = signature("How many slides does the deck need?")
+    old = signature("The deck needs 14 slides, not 12.")
+    assert competing_answers(old, signature("The deck needs 16 slides now."), query, "num")
+    assert not competing_answers(old, signature("13 of the 14 slides are final."), query, "num")  # 14 agreed
+
+
+def test_a_correction_right_after_swaps_the_answer() -> None:
+    old = Statement("We're heading to Hollow Pines Lodge for the offsite.", T0, 1.0, session="s1", seq=4)
+    new = Statement("Actually no, Larkfield Manor, I had that wrong.", T0 + 60, 0.1, session="s1", seq=6)
+    assert corrects(old, new, signature(old.text), signature(new.text), "name", 2)
+    far = Statement(new.text, T0 + 600, 0.1, session="s1", seq=9)
+    assert not corrects(old, far, signature(old.text), signature(far.text), "name", 2)
+    other = Statement(new.text, T0 + 60, 0.1, session="s2", seq=6)
+    assert not corrects(old, other, signature(old.text), signature(other.text), "name", 2)
+
+
+def test_answers_are_followed_forward_by_what_they_are_the_value_of() -> None:
+    assert subject_terms("Quick recap of the reno: the finish date: July 12; the tile: slate", "date") == [
+        "reno", "finish", "date"]
+    best = Statement("Quick recap: the finish date: July 12.", T0, 2.0)
+    seeds = followup_seeds([Statement("so, the reno", T0, 3.0), best], "When is the reno done?", 3)
+    assert seeds == [(T0, ["finish", "date"])]
+    assert followup_seeds([best], "Which tile are we using?", 3) == []   # no kind of value asked for
 
 
 # --- demotion order ------------------------------------------------------------------------------------------------
@@ -169,3 +207,16 @@ def test_currency_off_leaves_the_ranking_alone() -> None:
     with _budget_memory(False) as mem:
         mem.config.currency_pool = 0
         assert not any("superseded" in h.details for h in mem.recall("kitchen budget", k=10))
+
+
+def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
+    with Memory(":memory:", config=Config(embedder="off")) as mem:
+        for i, text in enumerate(["We're heading to Hollow Pines Lodge for the offsite.", "Nice, sounds great.",
+                                  "Actually no, Larkfield Manor, I had that wrong."]):
+            mem.add_turn("assistant" if i == 1 else "user", text, session_id="s1",
+                         timestamp=FIRST + timedelta(minutes=i))
+        mem.end_session("s1")
+        texts = [h.text for h in mem.recall("Where is the team offsite?", k=5)]
+        assert any("Larkfield" in t for t in texts), texts
+        assert min(i for i, t in enumerate(texts) if "Larkfield" in t) < min(
+            i for i, t in enumerate(texts) if "Hollow Pines" in t)
