@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .fts import STOPWORDS
 
@@ -87,7 +88,8 @@ def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
     return found, spans
 
 
-def values_in(text: str) -> set[str]:
+@lru_cache(maxsize=50_000)
+def values_in(text: str) -> frozenset[str]:
     """Value-like tokens of `text`: "num:48000", "date:3-14", "name:jamal" (see the module's docstring)."""
     values, spans = _dates(text)
     masked = text
@@ -104,7 +106,7 @@ def values_in(text: str) -> set[str]:
         if word in _NUMBER_WORDS and word not in ("one", "zero"):  # "one" is mostly a pronoun
             values.add(f"num:{_NUMBER_WORDS[word]}")
     values.update(f"name:{n}" for n in names_in(masked))
-    return values
+    return frozenset(values)
 
 
 _NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
@@ -127,7 +129,8 @@ def _not_name(word: str) -> bool:
             or w in _NUMBER_WORDS)
 
 
-def names_in(text: str) -> set[str]:
+@lru_cache(maxsize=50_000)
+def names_in(text: str) -> frozenset[str]:
     """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
     a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall")."""
     out: set[str] = set()
@@ -167,7 +170,7 @@ def names_in(text: str) -> set[str]:
             flush()
     if run:
         flush()
-    return out
+    return frozenset(out)
 
 
 @dataclass
@@ -187,26 +190,35 @@ class Signature:
         return self.values - self.replaced
 
 
+@lru_cache(maxsize=50_000)
+def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], tuple[str, ...]]:
+    """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
+    to no longer hold, the capitalised words (lower-cased)."""
+    words = frozenset(_stem(w) for w in (t.lower().strip("'’") for t in _WORD.findall(text))
+                      if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
+                      and w not in _NUMBER_WORDS)
+    segments = tuple(m.group(1) for m in _REPLACED.finditer(text))
+    capitalised = tuple(dict.fromkeys(w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]+\b", text)))
+    return values_in(text), words, segments, capitalised
+
+
 def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature:
     """`known_names`: lower-cased words known to be names (a sentence's first word is one only if known)."""
-    values = set(values_in(text))
-    for word in re.findall(r"\b[A-Z][A-Za-z]+\b", text):  # a sentence's first word: "Carlos is coaching me."
-        if word.lower() in known_names and not any(word.lower() in v.split() for v in values):
-            values.add(f"name:{word.lower()}")
+    base_values, base_words, segments, capitalised = _parts(text)
+    values = set(base_values)
+    for word in capitalised:  # a sentence's first word: "Carlos is coaching me."
+        if word in known_names and not any(word in v.split() for v in values):
+            values.add(f"name:{word}")
     name_words = frozenset(_stem(w) for v in values if v.startswith("name:") for w in v[5:].split())
-    words = {_stem(w) for w in (t.lower().strip("'’") for t in _WORD.findall(text))
-             if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
-             and w not in _NUMBER_WORDS}
     replaced = set()
     replaced_words: set[str] = set()
-    for m in _REPLACED.finditer(text):
-        segment = m.group(1)
+    for segment in segments:
         replaced_words.update(_stem(w.lower()) for w in _WORD.findall(segment) if w.isalpha())
         said = values_in(segment)
         replaced.update(v for v in values if v in said or (
             v.startswith("name:") and re.search(rf"\b{re.escape(v[5:])}\b", segment.lower())))
-    return Signature(frozenset(words - name_words), frozenset(values), name_words, frozenset(replaced),
-                     replaced_words=frozenset(replaced_words & words))
+    return Signature(base_words - name_words, frozenset(values), name_words, frozenset(replaced),
+                     replaced_words=frozenset(replaced_words) & base_words)
 
 
 # What a statement says no longer holds: "not X", "rather than X", "instead of X", "no longer X", "previously: X",
@@ -236,17 +248,20 @@ def known_names(texts: Sequence[str]) -> frozenset[str]:
     """Words that are names across `texts`: seen capitalised where no sentence starts (so a sentence-opening
     "Carlos" is a name when another text says "your coach: Carlos"), and never in lower case."""
     inner: set[str] = set()
-    lower: set[str] = set()
     for text in texts:
         for name in names_in(text):
             inner.update(name.split())
-        lower.update(re.findall(r"\b[a-z]+\b", text))
-    return frozenset(inner - lower)
+    return frozenset(inner - lower_case_words(texts))
 
 
 def lower_case_words(texts: Sequence[str]) -> frozenset[str]:
     """Every word written in lower case somewhere in `texts` (a word that is, is no name)."""
-    return frozenset(w for text in texts for w in re.findall(r"\b[a-z]+\b", text))
+    return frozenset().union(*(_lower_words(text) for text in texts))
+
+
+@lru_cache(maxsize=50_000)
+def _lower_words(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\b[a-z]+\b", text))
 
 
 def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | None = None) -> tuple[int, float]:
@@ -430,13 +445,11 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
 
 def competing_answers(old: Signature, new: Signature, query: Signature, kind: str) -> bool:
     """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
-    other does not, and they are about what the query asks — both carry one of its words, or what they share
-    includes something it names and one more thing ("this year's QueryConf happens in Montreal" … "QueryConf is
-    in Valencia this year") — or they agree on another value ("co-speaker: Pablo; talk date: June 1" after "put
-    me on June 1 … sharing the stage with Rita"). A name of the query alone ties nothing: "Tessa is my contact at
-    Northbound Dev" answers no question about Northbound Dev's co-speaker."""
+    other does not, and they are about what the query asks — each carries one of its words or names ("this year's
+    QueryConf happens in Montreal" … "QueryConf is in Valencia this year") — or they agree on another number or date ("co-speaker: Pablo; talk date: June 1"
+    after "put me on June 1 … sharing the stage with Rita"; a person both mention ties nothing)."""
     asked = query.words | query.values
-    agree = (old.asserted & new.asserted) - query.values
+    agree = {v for v in (old.asserted & new.asserted) - query.values if not v.startswith("name:")}  # a number, date
     touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
     if not (touch or agree):
         return False
@@ -463,13 +476,17 @@ def _answers(sig: Signature) -> frozenset[str]:
     return sig.focus - sig.replaced if sig.focus else sig.asserted
 
 
+_CORRECTION_WORDS = 3
+
+
 def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signature, kind: str, reach: int) -> bool:
     """A correction right after: `new` comes at most `reach` turns after `old` in the same session and swaps an
-    answer of the `kind` asked for ("We're heading to Hollow Pines Lodge." … "Actually no, Larkfield Manor")."""
+    answer of the `kind` asked for ("We're heading to Hollow Pines Lodge." … "Actually no, Larkfield Manor"),
+    saying little else (at most three words of its own)."""
     if old.session is None or old.session != new.session or old.seq is None or new.seq is None:
         return False
-    if not 0 < new.seq - old.seq <= reach:
-        return False
+    if not 0 < new.seq - old.seq <= reach or len(new_sig.words - old_sig.words) > _CORRECTION_WORDS:
+        return False  # a correction says little besides the new value: "Actually no, Larkfield Manor."
     return (any(v.startswith(kind) for v in old_sig.asserted - new_sig.asserted)
             and any(v.startswith(kind) for v in new_sig.asserted - old_sig.values))
 

@@ -452,9 +452,12 @@ class Retriever:
         items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
         for item, r in zip(items, head, strict=True):
             item.score = float(candidates.score[r])
-        extra = self._later_turns(query, items, turns, candidates, filters)  # what no leg found: read, scored below
-        extra += self._followers(candidates, [candidates.item_id(r) for r in head[: cfg.currency_followers]] + extra,
-                                 turns, filters, exclude=set(extra)) if extra or wants_followers(query) else []
+        extra: list[int] = []  # turns no leg found, read: they enter only by superseding something
+        if filters.kind in (None, "turn") and wants_followers(query):
+            extra = self._later_turns(query, items, turns, candidates, filters)
+            extra += self._followers(candidates, [candidates.item_id(r) for r in head[: cfg.currency_followers]
+                                                  if candidates.keys[r] % _KIND_BITS == 0] + extra,
+                                     turns, filters, exclude=set(extra))
         if extra:
             candidates = candidates.extend(np.asarray(extra, np.int64) * _KIND_BITS)
         rows = head + list(range(len(candidates) - len(extra), len(candidates)))
