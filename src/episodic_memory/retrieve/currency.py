@@ -183,6 +183,7 @@ class Signature:
     replaced: frozenset[str] = field(default_factory=frozenset)     # values it says no longer hold ("not 12")
     focus: frozenset[str] | None = None   # values said in a clause about the query's subject (None: not computed)
     replaced_words: frozenset[str] = field(default_factory=frozenset)  # words said to no longer hold ("from zellige")
+    focus_words: frozenset[str] = field(default_factory=frozenset)     # the words of those clauses
 
     @property
     def asserted(self) -> frozenset[str]:
@@ -194,7 +195,7 @@ class Signature:
 def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], tuple[str, ...]]:
     """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
     to no longer hold, the capitalised words (lower-cased)."""
-    words = frozenset(_stem(w) for w in (t.lower().strip("'’") for t in _WORD.findall(text))
+    words = frozenset(_stem(w) for w in (re.sub(r"['’]s$", "", t.lower()).strip("'’") for t in _WORD.findall(text))
                       if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
                       and w not in _NUMBER_WORDS)
     segments = tuple(m.group(1) for m in _REPLACED.finditer(text))
@@ -236,12 +237,14 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
     answer sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides)."""
     asked = query.words | query.values
     focus: set[str] = set()
+    words: set[str] = set()
     for clause in _CLAUSE.split(text):
         part = signature(clause, known)
         if (part.words | part.values) & asked:
             focus.update(part.values)
+            words.update(part.words)
     return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
-                     sig.replaced_words)
+                     sig.replaced_words, frozenset(words))
 
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
@@ -310,7 +313,8 @@ def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = froze
         return word in words or word in speakers or (len(word) >= 3 and any(n.startswith(word) for n in speakers))
 
     keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
-    return Signature(sig.words, keep, sig.name_words, sig.replaced & keep, sig.focus, sig.replaced_words)
+    return Signature(sig.words, keep, sig.name_words, sig.replaced & keep, sig.focus, sig.replaced_words,
+                     sig.focus_words)
 
 
 def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
@@ -329,7 +333,7 @@ def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
     if not topic or not sig.values & topic:
         return sig
     return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words, sig.replaced - topic,
-                     sig.focus, sig.replaced_words)
+                     sig.focus, sig.replaced_words, sig.focus_words)
 
 
 _ASKS = (
@@ -443,6 +447,9 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
     return final, newest
 
 
+SAME_CLAUSE_WORD = True
+
+
 def competing_answers(old: Signature, new: Signature, query: Signature, kind: str) -> bool:
     """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
     other does not, and they are about what the query asks — each carries one of its words or names ("this year's
@@ -453,6 +460,8 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
     touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
     if not (touch or agree):
         return False
+    if SAME_CLAUSE_WORD and not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words:
+        return False  # their answers are of different things ("the deck needs 14 slides" … "the two new slides")
     old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
     new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values
     if any(v.startswith(kind) for v in old_answers & new.asserted):

@@ -452,19 +452,23 @@ class Retriever:
         items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
         for item, r in zip(items, head, strict=True):
             item.score = float(candidates.score[r])
-        extra: list[int] = []  # turns no leg found, read: they enter only by superseding something
+        extra: list[int] = []  # turns outside the head, read: they enter only by superseding something
         if filters.kind in (None, "turn") and wants_followers(query):
-            extra = self._later_turns(query, items, turns, candidates, filters)
-            extra += self._followers(candidates, [candidates.item_id(r) for r in head[: cfg.currency_followers]
-                                                  if candidates.keys[r] % _KIND_BITS == 0] + extra,
-                                     turns, filters, exclude=set(extra))
-        if extra:
-            candidates = candidates.extend(np.asarray(extra, np.int64) * _KIND_BITS)
-        rows = head + list(range(len(candidates) - len(extra), len(candidates)))
+            head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % _KIND_BITS == 0}
+            extra = self._later_turns(query, items, turns, head_ids, filters)
+            best = [candidates.item_id(r) for r in head[: cfg.currency_followers] if candidates.keys[r] % _KIND_BITS == 0]
+            extra += self._followers(best + extra, turns, filters, exclude=head_ids | set(extra))
+        row_of = {int(k) // _KIND_BITS: row for row, k in enumerate(candidates.keys.tolist())
+                  if k % _KIND_BITS == 0} if extra else {}
+        unseen = [i for i in extra if i not in row_of]   # found by no leg: new rows
+        if unseen:
+            candidates = candidates.extend(np.asarray(unseen, np.int64) * _KIND_BITS)
+            row_of.update({i: len(candidates) - len(unseen) + j for j, i in enumerate(unseen)})
+        rows = head + [row_of[i] for i in extra]
         floor = float(min(candidates.score[head])) - 1.0 if head else 0.0
         items += [turn_statement(turns[i]) for i in extra]
-        for item in items[len(head):]:
-            item.score = floor
+        for item, r in zip(items[len(head):], rows[len(head):], strict=True):
+            item.score = float(candidates.score[r]) if candidates.valid[r] else floor
         scores, newest = currency_scores(items, query, min_shared=cfg.currency_min_shared,
                                          min_overlap=cfg.currency_min_overlap, promote=cfg.currency_promote,
                                          restated=cfg.currency_restated, anchor=cfg.currency_anchor,
@@ -475,18 +479,20 @@ class Retriever:
         if not newest:
             return candidates, ranked, {}
         candidates.score[rows] = scores
-        candidates.valid[rows[len(head):]] = np.asarray(scores[len(head):]) > floor  # followers that superseded
+        outside = np.asarray(rows[len(head):], np.int64)
+        candidates.valid[outside] |= np.asarray(scores[len(head):]) > floor  # read turns that superseded something
         notes = {_hit_id(candidates, rows[old], others): superseded_note(items[new])
                  for old, new in newest.items() if candidates.valid[rows[old]]}
         kept = [r for r in rows if candidates.valid[r]]
-        return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + ranked[cfg.currency_pool :], notes
+        taken = set(rows)
+        tail = [r for r in ranked[cfg.currency_pool :] if r not in taken]
+        return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + tail, notes
 
-    def _later_turns(self, query: str, items: list[Statement], turns: dict[int, StoredTurn], candidates: _Candidates,
+    def _later_turns(self, query: str, items: list[Statement], turns: dict[int, StoredTurn], known: set[int],
                      filters: RecallFilters) -> list[int]:
-        """Ids of turns said after the best answers among `items` about what they are the value of, that no leg
-        found (read into `turns`): BM25 over those words, from the answer's time on."""
+        """Ids of turns said after the best answers among `items` about what they are the value of, not in `known`
+        (read into `turns`): BM25 over those words, from the answer's time on."""
         cfg = self.config
-        known = set((candidates.keys[candidates.keys % _KIND_BITS == 0] // _KIND_BITS).tolist())
         out: list[int] = []
         for ts, terms in followup_seeds(items, query, cfg.currency_followups):
             match = any_of(terms)
@@ -499,14 +505,12 @@ class Retriever:
         turns.update(self.store.turns_by_id(filters.user_id, [i for i in out if i not in turns]) if out else {})
         return [i for i in out if i in turns]
 
-    def _followers(self, candidates: _Candidates, ids: list[int], turns: dict[int, StoredTurn],
-                   filters: RecallFilters, exclude: set[int] = frozenset()) -> list[int]:  # type: ignore[assignment]
-        """Ids of the turns right after the turns `ids`, in their session, not candidates yet nor in `exclude`
-        (read into `turns`)."""
+    def _followers(self, ids: list[int], turns: dict[int, StoredTurn], filters: RecallFilters,
+                   exclude: set[int]) -> list[int]:
+        """Ids of the turns right after the turns `ids` in their session, not in `exclude` (read into `turns`)."""
         reach = self.config.currency_adjacent
         after = {i: turns[i] for i in ids if i in turns}
-        known = set((candidates.keys[candidates.keys % _KIND_BITS == 0] // _KIND_BITS).tolist()) | set(exclude)
-        wanted = {i + step for i in after for step in range(1, reach + 1)} - known
+        wanted = {i + step for i in after for step in range(1, reach + 1)} - exclude
         found = self.store.turns_by_id(filters.user_id, sorted(wanted)) if wanted else {}
         out = []
         for i, turn in found.items():
