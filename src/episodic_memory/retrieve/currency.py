@@ -278,7 +278,8 @@ def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | No
     def mass(items: Iterable[str]) -> float:
         return sum(w.get(i, 1.0) for i in items)
 
-    smaller = min(mass(a.words), mass(b.words)) + mass(names)
+    whole = w.total if isinstance(w, Rarity) else mass  # a statement's own words: summed once per recall
+    smaller = min(whole(a.words), whole(b.words)) + mass(names)
     return len(shared), (mass(shared) / smaller if smaller else 0.0)
 
 
@@ -356,14 +357,28 @@ def asked_kind(query: str) -> str | None:
     return None
 
 
-def rarity(signatures: Sequence[Signature]) -> dict[str, float]:
+class Rarity(dict[str, float]):
+    """Each subject item's weight; remembers the total weight of each whole word set asked about."""
+
+    def __init__(self, weights: Mapping[str, float]) -> None:
+        super().__init__(weights)
+        self._totals: dict[int, tuple[frozenset[str], float]] = {}
+
+    def total(self, items: frozenset[str]) -> float:
+        known = self._totals.get(id(items))
+        if known is None or known[0] is not items:
+            known = self._totals[id(items)] = (items, sum(self.get(i, 1.0) for i in items))
+        return known[1]
+
+
+def rarity(signatures: Sequence[Signature]) -> Rarity:
     """Each subject item's inverse document frequency among `signatures` (log((n + 1) / (df + 0.5)))."""
     df: dict[str, int] = {}
     for sig in signatures:
         for item in sig.words | _names(sig.values):
             df[item] = df.get(item, 0) + 1
     n = len(signatures)
-    return {item: math.log((n + 1) / (count + 0.5)) for item, count in df.items()}
+    return Rarity({item: math.log((n + 1) / (count + 0.5)) for item, count in df.items()})
 
 
 @dataclass
