@@ -394,12 +394,34 @@ class Statement:
     seq: int | None = None
 
 
-def currency_scores(statements: Sequence[Statement], query: str = "", *, min_shared: int = 1,
-                    min_overlap: float = 0.5, margin: float = 1e-4, promote: bool = True, weighted: bool = True,
-                    restated: bool = True, anchor: bool = True, ignore_names: Iterable[str] = (),
-                    topic_share: float = 1.0, typed: bool = False, propagate: bool = True,
-                    answers: bool = True, by_speaker: bool = True, things: int = 2, adjacent: int = 2
-                    ) -> tuple[list[float], dict[int, int]]:
+@dataclass(frozen=True)
+class Params:
+    """The knobs of `currency_scores`: Config's `currency_*` fields, with the same defaults (see their
+    descriptions)."""
+
+    min_shared: int = 1
+    min_overlap: float = 0.5
+    restated: bool = True
+    anchor: bool = False
+    topic_share: float = 1.0
+    typed: bool = True
+    propagate: bool = True
+    answers: bool = True
+    by_speaker: bool = True
+    things: int = 2
+    adjacent: int = 2
+    promote: bool = True
+    weighted: bool = True
+    margin: float = 1e-4
+
+    @classmethod
+    def from_prefixed(cls, source: object, prefix: str = "currency_") -> Params:
+        """From the `<prefix><field>` attributes `source` has (a Config)."""
+        return cls(**{f: getattr(source, prefix + f) for f in cls.__dataclass_fields__ if hasattr(source, prefix + f)})
+
+
+def currency_scores(statements: Sequence[Statement], query: str = "", params: Params | None = None, *,
+                    ignore_names: Iterable[str] = ()) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
     For every pair where a later statement (event time; equal times and unknown times are left alone) supersedes
@@ -408,16 +430,18 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
 
     `query`: what was asked (its names are the subject, not values; with `anchor`, a pair must share something
     the query asks about); `ignore_names`: names that are never values (the people talking)."""
+    p = params or Params()
+    things = p.things
     texts = [s.text for s in statements]
     names = known_names(texts)
     ignore = {w for n in ignore_names for w in n.lower().split()}
     lower = lower_case_words(texts)
     sigs = [drop_names(signature(s.text, names), ignore, lower) for s in statements]
-    topic = common_values(sigs, topic_share) if topic_share < 1.0 else frozenset()
+    topic = common_values(sigs, p.topic_share) if p.topic_share < 1.0 else frozenset()
     sigs = [as_subject(sig, topic) for sig in sigs]
-    weight = rarity(sigs) if weighted else None
+    weight = rarity(sigs) if p.weighted else None
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
-    kind = asked_kind(query) if typed and query else None
+    kind = asked_kind(query) if p.typed and query else None
     if query_sig is not None and kind:
         sigs = [focused(sig, st.text, query_sig, names) for sig, st in zip(sigs, statements, strict=True)]
     if things and query and _PAST.search(query):
@@ -430,39 +454,37 @@ def currency_scores(statements: Sequence[Statement], query: str = "", *, min_sha
         for old in by_time[pos + 1:]:
             if statements[new].summary or statements[old].ts == statements[new].ts:
                 continue
-            if by_speaker and None not in (statements[old].speaker, statements[new].speaker) and (
+            if p.by_speaker and None not in (statements[old].speaker, statements[new].speaker) and (
                     statements[old].speaker != statements[new].speaker):
                 continue  # one person's news does not replace another's
             if kind and not any(v.startswith(kind) for v in _answers(sigs[new]) - sigs[old].values):
                 continue  # no new value of the kind asked for
-            if (kind and adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind, adjacent)
-                    ) or supersedes(sigs[old], sigs[new], min_shared=min_shared, min_overlap=min_overlap, weight=weight,
-                          query=query_sig, restated=restated, anchor=anchor) or (
-                    answers and kind and query_sig is not None
+            if (kind and p.adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind,
+                                                 p.adjacent)) or supersedes(
+                    sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
+                    query=query_sig, restated=p.restated, anchor=p.anchor) or (
+                    p.answers and kind and query_sig is not None
                     and competing_answers(sigs[old], sigs[new], query_sig, kind)) or (
                     things and not kind and query_sig is not None
                     and competing_things(sigs[old], sigs[new], query_sig, things)
-                    and subject_overlap(sigs[old], sigs[new], weight)[1] >= min_overlap):
+                    and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
                 superseded_by.setdefault(old, []).append(new)
-    if propagate:
+    if p.propagate:
         spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind)
     scores = [s.score for s in statements]
     if not superseded_by:
         return scores, {}
     claims = list(scores)
-    if promote:  # oldest first: a statement claims the best score of everything it superseded, through chains
+    if p.promote:  # oldest first: a statement claims the best score of everything it superseded, through chains
         for old in reversed(by_time):
             for new in superseded_by.get(old, ()):
                 claims[new] = max(claims[new], claims[old])
     final = list(claims)
     for i in by_time:  # newest first: every statement superseding i is final already
         if i in superseded_by:
-            final[i] = min(claims[i], min(final[j] for j in superseded_by[i]) - margin)
+            final[i] = min(claims[i], min(final[j] for j in superseded_by[i]) - p.margin)
     newest = {old: max(news, key=lambda j: (statements[j].ts, -j)) for old, news in superseded_by.items()}
     return final, newest
-
-
-SAME_CLAUSE_WORD = True
 
 
 def competing_answers(old: Signature, new: Signature, query: Signature, kind: str) -> bool:
@@ -475,7 +497,7 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
     touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
     if not (touch or agree):
         return False
-    if SAME_CLAUSE_WORD and not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words:
+    if not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words:
         return False  # their answers are of different things ("the deck needs 14 slides" … "the two new slides")
     old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
     new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values

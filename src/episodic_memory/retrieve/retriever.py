@@ -31,7 +31,7 @@ from ..models.reranker import Reranker
 from ..store.heads import HeadColumns
 from ..store.records import StoredTurn, to_datetime
 from ..store.sqlite import SQLiteStore
-from .currency import Statement, currency_scores, followup_seeds, wants_followers
+from .currency import Params, Statement, currency_scores, followup_seeds, wants_followers
 from .dense import DenseIndex
 from .fts import any_of, fts_query
 from .hit import Hit
@@ -469,13 +469,7 @@ class Retriever:
         items += [turn_statement(turns[i]) for i in extra]
         for item, r in zip(items[len(head):], rows[len(head):], strict=True):
             item.score = float(candidates.score[r]) if candidates.valid[r] else floor
-        scores, newest = currency_scores(items, query, min_shared=cfg.currency_min_shared,
-                                         min_overlap=cfg.currency_min_overlap, promote=cfg.currency_promote,
-                                         restated=cfg.currency_restated, anchor=cfg.currency_anchor,
-                                         ignore_names=speakers, topic_share=cfg.currency_topic_share,
-                                         typed=cfg.currency_typed, propagate=cfg.currency_propagate,
-                                         answers=cfg.currency_answers, by_speaker=cfg.currency_by_speaker,
-                                         things=cfg.currency_things, adjacent=cfg.currency_adjacent)
+        scores, newest = currency_scores(items, query, Params.from_prefixed(cfg), ignore_names=speakers)
         if not newest:
             return candidates, ranked, {}
         candidates.score[rows] = scores
