@@ -211,7 +211,7 @@ def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature
         if word in known_names and not any(word in v.split() for v in values):
             values.add(f"name:{word}")
     name_words = frozenset(_stem(w) for v in values if v.startswith("name:") for w in v[5:].split())
-    replaced = set()
+    replaced: set[str] = set()
     replaced_words: set[str] = set()
     for segment in segments:
         replaced_words.update(_stem(w.lower()) for w in _WORD.findall(segment) if w.isalpha())
