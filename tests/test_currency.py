@@ -95,6 +95,19 @@ def test_two_answers_to_one_question_compete_unless_they_agree() -> None:
     assert not competing_answers(old, signature("13 of the 14 slides are final."), query, "num")  # 14 agreed
 
 
+def test_answers_next_to_different_things_do_not_compete() -> None:
+    def focus(text: str, query: str):
+        from episodic_memory.retrieve.currency import focused
+        return focused(signature(text), text, signature(query), frozenset())
+
+    q = "How many slides does the deck need?"
+    old = focus("The deck needs 14 slides - Sarah confirmed.", q)
+    assert not competing_answers(old, focus("Great. Good luck with the two new slides.", q), signature(q), "num")
+    q = "When is the wedding?"
+    old = focus("My sister's wedding is on June 14.", q)
+    assert competing_answers(old, focus("They pushed the wedding back to August 2.", q), signature(q), "date")
+
+
 def test_a_correction_right_after_swaps_the_answer() -> None:
     old = Statement("We're heading to Hollow Pines Lodge for the offsite.", T0, 1.0, session="s1", seq=4)
     new = Statement("Actually no, Larkfield Manor, I had that wrong.", T0 + 60, 0.1, session="s1", seq=6)

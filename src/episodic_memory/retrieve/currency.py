@@ -450,6 +450,7 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     by_time = sorted((i for i in range(n) if statements[i].ts is not None),
                      key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
     superseded_by: dict[int, list[int]] = {}
+    answered: set[tuple[int, int]] = set()
     for pos, new in enumerate(by_time):
         for old in by_time[pos + 1:]:
             if statements[new].summary or statements[old].ts == statements[new].ts:
@@ -462,15 +463,17 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
             if (kind and p.adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind,
                                                  p.adjacent)) or supersedes(
                     sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
-                    query=query_sig, restated=p.restated, anchor=p.anchor) or (
-                    p.answers and kind and query_sig is not None
+                    query=query_sig, restated=p.restated, anchor=p.anchor):
+                superseded_by.setdefault(old, []).append(new)
+            elif (p.answers and kind and query_sig is not None
                     and competing_answers(sigs[old], sigs[new], query_sig, kind)) or (
                     things and not kind and query_sig is not None
                     and competing_things(sigs[old], sigs[new], query_sig, things)
                     and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
                 superseded_by.setdefault(old, []).append(new)
+                answered.add((old, new))  # two answers to the question: no subject of their own to spread along
     if p.propagate:
-        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind)
+        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind, skip=answered)
     scores = [s.score for s in statements]
     if not superseded_by:
         return scores, {}
@@ -497,7 +500,8 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
     touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
     if not (touch or agree):
         return False
-    if not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words:
+    if not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words and not (
+            (old.focus_words & query.words) <= new.focus_words):
         return False  # their answers are of different things ("the deck needs 14 slides" … "the two new slides")
     old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
     new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values
@@ -578,13 +582,14 @@ def followup_seeds(statements: Sequence[Statement], query: str, limit: int) -> l
 
 
 def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],
-                        query: Signature | None = None, kind: str | None = None) -> None:
+                        query: Signature | None = None, kind: str | None = None,
+                        skip: set[tuple[int, int]] = frozenset()) -> None:  # type: ignore[assignment]
     """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement
     said before `new` that carries one of `old`'s values of a kind `new` brings a new one of (a number for a number;
     the `kind` asked for, if any; not one the query names) and none of the values `new` brings is superseded by
-    `new` too (an acknowledgement, a recap), and so on from those. In place."""
+    `new` too (an acknowledgement, a recap), and so on from those; not from the pairs in `skip`. In place."""
     asked = query.values if query is not None else frozenset()
-    queue = [(old, new) for old, news in superseded_by.items() for new in news]
+    queue = [(old, new) for old, news in superseded_by.items() for new in news if (old, new) not in skip]
     while queue:
         old, new = queue.pop()
         brought = _answers(sigs[new]) - sigs[old].values
