@@ -102,6 +102,56 @@ class Config(BaseModel):
         "mean-centred space): items close to everything (hubs: short small talk) sink; similarity and dense_floor "
         "stay the raw cosine; 0: off. BEAM R@10 +0.02 (docs/retrieval.md)")
     rerank_keep: float = Field(0.5, description="how much of the fused score survives a cross-encoder rerank")
+    currency_pool: int = Field(
+        30, ge=0, description="currency at recall time: among this many best candidates, a later statement about "
+        "the same subject with a different value (number, date, name) outranks the earlier one (0: off; "
+        "retrieve/currency.py, docs/consolidation.md)")
+    currency_min_shared: int = Field(1, ge=1, description="subject words (or names) two statements must share to be "
+                                     "about the same subject")
+    currency_min_overlap: float = Field(
+        0.5, description="…and the shared share of the smaller statement's subject words")
+    currency_restated: bool = Field(
+        True, description="a later statement that repeats an earlier one's value (one the query does not name) and "
+        "adds another supersedes it whatever their other words (\"Ljubljana now rather than Tallinn\")")
+    currency_anchor: bool = Field(
+        False, description="what two statements share must include a word or name of the query (the subject asked "
+        "about), else neither supersedes the other")
+    currency_topic_share: float = Field(
+        1.0, description="a value this share of the candidates carry (at least three) is their common topic, not "
+        "a value (1: off)")
+    currency_typed: bool = Field(
+        True, description="a question asking for a kind of value (how much / many: a number; when: a date; who, "
+        "where: a name) is answered by a later statement only when it brings a new value of that kind")
+    currency_propagate: bool = Field(
+        True, description="a value once replaced is stale wherever it was said before: earlier statements carrying it "
+        "(acknowledgements, recaps) go below the statement that replaced it too")
+    currency_answers: bool = Field(
+        True, description="for a question asking a kind of value (see currency_typed): two statements that both "
+        "carry a word or name of the question and each an answer of that kind the other lacks are two answers to "
+        "it: the later one supersedes")
+    currency_by_speaker: bool = Field(
+        True, description="a statement by one person never supersedes another person's (an assistant's turn and a "
+        "fact speak for whoever they are about)")
+    currency_skip_dated: bool = Field(
+        True, description="no currency for a question pinned to a time (\"in May 2023\", \"last year\"): it asks "
+        "what held then, not now")
+    currency_things: int = Field(
+        2, ge=0, description="for a question asking no particular kind of value (what, which): two statements "
+        "sharing this many of its words, each with words of its own, are two answers; the later supersedes (0: off)")
+    currency_adjacent: int = Field(
+        2, ge=0, description="for a question asking a kind of value: a turn at most this many turns after another in "
+        "its session that swaps an answer of that kind is a correction (\"Actually no, Larkfield Manor\"), whatever "
+        "its other words (0: off)")
+    currency_followers: int = Field(
+        5, ge=0, description="the turns right after this many of the best candidates (currency_adjacent of them each) "
+        "are read too: a correction that names nothing but the new answer is found by no leg (0: off)")
+    currency_followups: int = Field(
+        3, ge=0, description="for a question asking a kind of value: the best this many answers are followed forward — "
+        "turns said after them about what they are the value of (\"the finish date\") are read too (0: off)")
+    currency_followup_hits: int = Field(10, ge=1, description="turns read per answer followed forward (BM25)")
+    currency_promote: bool = Field(
+        True, description="the later statement also takes the earlier one's score when it is higher (off: the "
+        "earlier one is only pushed below it)")
 
     # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
     llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '

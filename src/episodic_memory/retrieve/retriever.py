@@ -30,6 +30,7 @@ from ..models.embedder import Embedder
 from ..models.reranker import Reranker
 from ..store.base import Store
 from ..store.records import HeadColumns, StoredTurn, to_datetime
+from .currency_pass import annotate_superseded, currency_pass
 from .dense import DenseIndex
 from .fts import any_of, fts_query
 from .fusion import reciprocal_rank_fusion
@@ -115,6 +116,14 @@ class _Candidates:
 
     def legs(self, row: int) -> dict[str, int]:
         return {name: int(r[row]) for name, r in self.ranks.items() if r[row]}
+
+    def extend(self, keys: np.ndarray) -> _Candidates:
+        """With rows for `keys` added (found by no leg: not valid until scored)."""
+        n = len(keys)
+        return _Candidates(np.concatenate([self.keys, keys]), np.concatenate([self.fused, np.zeros(n)]),
+                           np.concatenate([self.similarity, np.full(n, np.nan)]),
+                           {name: np.concatenate([r, np.zeros(n, np.int64)]) for name, r in self.ranks.items()},
+                           np.concatenate([self.score, np.zeros(n)]), np.concatenate([self.valid, np.zeros(n, bool)]))
 
     def keep(self, rows: np.ndarray) -> _Candidates:
         return _Candidates(self.keys[rows], self.fused[rows], self.similarity[rows],
@@ -230,7 +239,9 @@ class Retriever:
         ranked = order[candidates.valid[order]].tolist()
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id)
-        return self._hits(candidates, ranked, turns, others, k, filters.user_id)
+        candidates, ranked, notes = currency_pass(self.store, cfg, query, info, names, candidates, ranked, turns, others,
+                                                  filters, self._read_turns)  # retrieve/currency_pass.py
+        return annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id), notes)
 
     def bm25_match(self, match: str, terms: list[str]) -> str | None:
         """`match` without the terms found in a large share of a big store (they cost most of the BM25 time and rank
@@ -456,3 +467,4 @@ def turn_hit(turn: StoredTurn, score: float) -> Hit:
         session_id=turn.session_id, source_ids=[turn.source_id], speaker=turn.speaker, role=turn.role,
         user_id=turn.user_id,
     )
+

@@ -1,0 +1,607 @@
+"""Currency at recall time: a later statement about the same subject with a different value outranks the earlier one.
+
+Pure functions over plain data (texts, event times, scores); the retriever hands them its best candidates.
+
+- `values_in(text)`: the value-like tokens of a text — numbers (money with k / thousand / million, number words),
+  calendar dates (month and day, in either order), and capitalised names (a capitalised word that is not the first
+  of its sentence, or a run of two or more).
+- `signature(text)`: the text's content words (stop words and values left out, crudely stemmed) and its values.
+- `supersedes(old, new)`: `new` speaks about `old`'s subject (their content words overlap enough, shared names
+  count as subject) and brings a value `old` does not have.
+- `currency_scores(statements, ...)`: new scores for the candidates. Within every superseding pair the newer one
+  (by event time: the time the turn was said, never the order it was stored in) takes at least the older one's
+  score and the older one drops just below it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .fts import STOPWORDS
+
+# Words that carry neither subject nor value in a statement: conversational filler and the words people use to
+# announce a change (they say a value moved, not what about).
+FILLER = frozenset(
+    """ok okay yes yeah yep sure right well oh ah hey hi hello thanks thank please got noted understood great cool
+    good fine alright sorry just actually now anymore instead still then also really quick update updated updating
+    change changed changing plan plans fyi record note remember said say says saying think new old earlier before
+    after going gonna let lets make made one thing things bit lot way wait scratch misspoke mean meant rather
+    correction correct wrong instead sum short summary recap stand stands where were here there what which who""".split()
+)
+
+_MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+    "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
+    "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_DATES = (
+    re.compile(rf"(?<![\w$.,])(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b", re.IGNORECASE),  # 14 March, 14th of March
+    re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?![.,]?\d)", re.IGNORECASE),          # March 14, Mar 14th
+)
+_NUMBER = re.compile(
+    r"(?<![\w.])\$?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
+    r"(?:(?P<k>[kK])\b|\s*(?P<scale>thousand|million|m)\b|(?:st|nd|rd|th)\b)?",
+)
+_NUMBER_WORDS = {
+    w: i for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen".split())
+}
+_NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(
+    "twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)})
+_SCALE = {"thousand": 1_000, "million": 1_000_000, "m": 1_000_000}
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?;\n]\s*|[\"“(]\s*)$")
+# Capitalised words that are no names: greetings, time words, weekdays (a weekday is no value: it moves each week).
+NOT_NAMES = frozenset(
+    """hey hi hello yeah yes yep wow oh btw thanks thank sure last next this that these those every each
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun today
+    tomorrow yesterday tonight morning evening afternoon night dear""".split()
+)
+_CAPITALISED = re.compile(r"[A-Z][A-Za-z'’]*")
+
+
+def _stem(word: str) -> str:
+    """A crude stem: enough for coach / coaching, race / racing, counter / counters."""
+    for suffix in ("ings", "ing", "ies", "ied", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
+    found: set[str] = set()
+    spans: list[tuple[int, int]] = []
+    for pattern in _DATES:
+        for m in pattern.finditer(text):
+            day = int(m.group("day"))
+            if not 1 <= day <= 31 or any(m.start() < e and s < m.end() for s, e in spans):
+                continue
+            spans.append(m.span())
+            found.add(f"date:{_MONTHS[m.group('month').lower()]}-{day}")
+    return found, spans
+
+
+@lru_cache(maxsize=50_000)
+def values_in(text: str) -> frozenset[str]:
+    """Value-like tokens of `text`: "num:48000", "date:3-14", "name:jamal" (see the module's docstring)."""
+    values, spans = _dates(text)
+    masked = text
+    for start, end in sorted(spans, reverse=True):
+        masked = masked[:start] + " " * (end - start) + masked[end:]
+    for m in _NUMBER.finditer(masked):
+        number = float(m.group("int").replace(",", "") + (m.group("frac") or ""))
+        if m.group("k"):
+            number *= 1_000
+        elif m.group("scale"):
+            number *= _SCALE[m.group("scale").lower()]
+        values.add(f"num:{int(number) if number.is_integer() else number}")
+    for word in re.findall(r"[a-z]+", masked.lower()):
+        if word in _NUMBER_WORDS and word not in ("one", "zero"):  # "one" is mostly a pronoun
+            values.add(f"num:{_NUMBER_WORDS[word]}")
+    values.update(f"name:{n}" for n in names_in(masked))
+    return frozenset(values)
+
+
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
+_DOER_VERBS = frozenset("is was has had will would can and agreed said".split())
+
+
+def _names_a_doer(text: str, end: int) -> bool:
+    """A sentence's first word followed by a verb of the third person ("Kenji runs …", "Carlos is …") is a name."""
+    m = _NEXT_WORD.match(text, end)
+    if m is None:
+        return False
+    word = m.group(1)
+    return word in _DOER_VERBS or (len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
+                                   and word not in STOPWORDS and word not in FILLER)
+
+
+def _not_name(word: str) -> bool:
+    w = re.sub(r"['’]s$", "", word.lower())
+    return ("'" in w or "’" in w or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in _MONTHS
+            or w in _NUMBER_WORDS)
+
+
+@lru_cache(maxsize=50_000)
+def names_in(text: str) -> frozenset[str]:
+    """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
+    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall")."""
+    out: set[str] = set()
+    run: list[str] = []
+    run_initial = False
+    run_end = 0
+
+    def flush() -> None:
+        nonlocal run, run_initial
+        first = True
+        while run and (_not_name(run[0]) or (first and run_initial and len(run) == 1
+                                              and not _names_a_doer(text, run_end))):
+            run = run[1:]  # "Hey Mel" -> "Mel"; "Last Friday" -> nothing; a sentence's lone first word is no name
+            first = False
+        if run:
+            out.add(" ".join(re.sub(r"['’]s$", "", w.lower()) for w in run if not _not_name(w)))
+        run = []
+
+    last_end = 0
+    for m in re.finditer(r"[A-Za-z][A-Za-z'’]*|[^\sA-Za-z]+", text):
+        token = m.group()
+        gap = text[last_end:m.start()]
+        last_end = m.end()
+        if not token[0].isalpha():
+            if run:
+                flush()
+            continue
+        if _CAPITALISED.fullmatch(token) and token != "I":
+            if not run:
+                run_initial = bool(_SENTENCE_START.search(text[: m.start()])) or m.start() == 0
+            elif gap.strip():
+                flush()
+                run_initial = False
+            run.append(token)
+            run_end = m.end()
+        elif run:
+            flush()
+    if run:
+        flush()
+    return frozenset(out)
+
+
+@dataclass
+class Signature:
+    """What `supersedes` compares: content-word stems (no stop words, filler or values) and values."""
+
+    words: frozenset[str]
+    values: frozenset[str]
+    name_words: frozenset[str] = field(default_factory=frozenset)   # stems of the words inside names
+    replaced: frozenset[str] = field(default_factory=frozenset)     # values it says no longer hold ("not 12")
+    focus: frozenset[str] | None = None   # values said in a clause about the query's subject (None: not computed)
+    replaced_words: frozenset[str] = field(default_factory=frozenset)  # words said to no longer hold ("from zellige")
+    focus_words: frozenset[str] = field(default_factory=frozenset)     # the words of those clauses
+
+    @property
+    def asserted(self) -> frozenset[str]:
+        """The values it says hold."""
+        return self.values - self.replaced
+
+
+@lru_cache(maxsize=50_000)
+def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], tuple[str, ...]]:
+    """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
+    to no longer hold, the capitalised words (lower-cased)."""
+    words = frozenset(_stem(w) for w in (re.sub(r"['’]s$", "", t.lower()).strip("'’") for t in _WORD.findall(text))
+                      if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
+                      and w not in _NUMBER_WORDS)
+    segments = tuple(m.group(1) for m in _REPLACED.finditer(text))
+    capitalised = tuple(dict.fromkeys(w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]+\b", text)))
+    return values_in(text), words, segments, capitalised
+
+
+def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature:
+    """`known_names`: lower-cased words known to be names (a sentence's first word is one only if known)."""
+    base_values, base_words, segments, capitalised = _parts(text)
+    values = set(base_values)
+    for word in capitalised:  # a sentence's first word: "Carlos is coaching me."
+        if word in known_names and not any(word in v.split() for v in values):
+            values.add(f"name:{word}")
+    name_words = frozenset(_stem(w) for v in values if v.startswith("name:") for w in v[5:].split())
+    replaced: set[str] = set()
+    replaced_words: set[str] = set()
+    for segment in segments:
+        replaced_words.update(_stem(w.lower()) for w in _WORD.findall(segment) if w.isalpha())
+        said = values_in(segment)
+        replaced.update(v for v in values if v in said or (
+            v.startswith("name:") and re.search(rf"\b{re.escape(v[5:])}\b", segment.lower())))
+    return Signature(base_words - name_words, frozenset(values), name_words, frozenset(replaced),
+                     replaced_words=frozenset(replaced_words) & base_words)
+
+
+# What a statement says no longer holds: "not X", "rather than X", "instead of X", "no longer X", "previously: X",
+# "from X to Y" (up to the end of the clause, or to the "to").
+_REPLACED = re.compile(
+    r"\b(?:not|rather than|instead of|no longer|previously:?|from)\s+([^.;!?()\n]*?)(?=\s+to\b|[.;!?()\n]|$)",
+    re.IGNORECASE)
+
+
+_CLAUSE = re.compile(r"[.;!?\n]+\s*|\s+[-–—]\s+")
+
+
+def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset()) -> Signature:
+    """`sig` with `focus`: the values said in a clause of `text` that names something the query asks about (the
+    answer sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides)."""
+    asked = query.words | query.values
+    focus: set[str] = set()
+    words: set[str] = set()
+    for clause in _CLAUSE.split(text):
+        part = signature(clause, known)
+        if (part.words | part.values) & asked:
+            focus.update(part.values)
+            words.update(part.words)
+    return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
+                     sig.replaced_words, frozenset(words))
+
+
+def known_names(texts: Sequence[str]) -> frozenset[str]:
+    """Words that are names across `texts`: seen capitalised where no sentence starts (so a sentence-opening
+    "Carlos" is a name when another text says "your coach: Carlos"), and never in lower case."""
+    inner: set[str] = set()
+    for text in texts:
+        for name in names_in(text):
+            inner.update(name.split())
+    return frozenset(inner - lower_case_words(texts))
+
+
+def lower_case_words(texts: Sequence[str]) -> frozenset[str]:
+    """Every word written in lower case somewhere in `texts` (a word that is, is no name)."""
+    return frozenset().union(*(_lower_words(text) for text in texts))
+
+
+@lru_cache(maxsize=50_000)
+def _lower_words(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\b[a-z]+\b", text))
+
+
+def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | None = None) -> tuple[int, float]:
+    """(shared subject items, their weighted share of the smaller side's subject): content words, plus the names
+    both carry (a name only one side carries is a value, not subject). `weight`: per word (default 1), e.g. how
+    rare the word is among the candidates — a word most of them share is the query's topic, not a subject."""
+    w = weight or {}
+    names = _names(a.values) & _names(b.values)
+    shared = (a.words & b.words) | names
+
+    def mass(items: Iterable[str]) -> float:
+        return sum(w.get(i, 1.0) for i in items)
+
+    whole = w.total if isinstance(w, Rarity) else mass  # a statement's own words: summed once per recall
+    smaller = min(whole(a.words), whole(b.words)) + mass(names)
+    return len(shared), (mass(shared) / smaller if smaller else 0.0)
+
+
+def _names(values: frozenset[str]) -> frozenset[str]:
+    return frozenset(v for v in values if v.startswith("name:"))
+
+
+def supersedes(old: Signature, new: Signature, *, min_shared: int = 1, min_overlap: float = 0.5,
+               weight: Mapping[str, float] | None = None, query: Signature | None = None,
+               restated: bool = True, anchor: bool = True) -> bool:
+    """`new` states a value `old` does not have (a number, date or name) and is about `old`'s subject: at least
+    `min_shared` shared subject items making `min_overlap` of the smaller side (weighted by `weight`), or
+    (`restated`) it repeats one of `old`'s values that the query does not name ("Ljubljana now rather than
+    Tallinn"). With a `query`, what the two share must include something the query asks about (a word or name)."""
+    if not new.asserted - old.values:
+        return False
+    if anchor and query is not None and not (old.words & new.words & query.words or old.values & new.values & query.values):
+        return False
+    if restated and (old.asserted & new.replaced) - (query.values if query is not None else frozenset()):
+        return True
+    shared, overlap = subject_overlap(old, new, weight)
+    return shared >= min_shared and overlap >= min_overlap
+
+
+def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = frozenset()) -> Signature:
+    """`sig` without the name values made only of `speakers`' names (or their short forms: "Mel" for Melanie; a
+    speaker addressed is no value) or only of `words` (written in lower case elsewhere: "Check", "Art")."""
+    if not speakers and not words:
+        return sig
+
+    def named(word: str) -> bool:
+        return word in words or word in speakers or (len(word) >= 3 and any(n.startswith(word) for n in speakers))
+
+    keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
+    return Signature(sig.words, keep, sig.name_words, sig.replaced & keep, sig.focus, sig.replaced_words,
+                     sig.focus_words)
+
+
+def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
+    """Values that `share` or more of the statements carry (at least three): the topic they share, not a value
+    that tells one of them from another."""
+    df: dict[str, int] = {}
+    for sig in signatures:
+        for v in sig.values:
+            df[v] = df.get(v, 0) + 1
+    floor = max(3.0, share * len(signatures))
+    return frozenset(v for v, c in df.items() if c >= floor)
+
+
+def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
+    """`sig` with the `topic` values moved from its values to its subject words."""
+    if not topic or not sig.values & topic:
+        return sig
+    return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words, sig.replaced - topic,
+                     sig.focus, sig.replaced_words, sig.focus_words)
+
+
+_ASKS = (
+    (re.compile(r"\b(?:how (?:much|many|long|high|big|far|old|often|low)|what (?:price|budget|number|amount))\b",
+                re.I), "num"),
+    (re.compile(r"\b(?:when|what (?:day|date)|which (?:day|date))\b", re.I), "date"),
+    (re.compile(r"\b(?:who|whom|whose|where)\b", re.I), "name"),
+)
+
+
+_PAST = re.compile(r"\b(?:did|was|were|had|used to|ago|ever)\b", re.I)
+
+
+def asked_kind(query: str) -> str | None:
+    """The kind of value a question asks for: "num" (how much / many / long …), "date" (when, what day), "name"
+    (who, where); None for any (what, which, …)."""
+    for pattern, kind in _ASKS:
+        if pattern.search(query):
+            return kind
+    return None
+
+
+class Rarity(dict[str, float]):
+    """Each subject item's weight; remembers the total weight of each whole word set asked about."""
+
+    def __init__(self, weights: Mapping[str, float]) -> None:
+        super().__init__(weights)
+        self._totals: dict[int, tuple[frozenset[str], float]] = {}
+
+    def total(self, items: frozenset[str]) -> float:
+        known = self._totals.get(id(items))
+        if known is None or known[0] is not items:
+            known = self._totals[id(items)] = (items, sum(self.get(i, 1.0) for i in items))
+        return known[1]
+
+
+def rarity(signatures: Sequence[Signature]) -> Rarity:
+    """Each subject item's inverse document frequency among `signatures` (log((n + 1) / (df + 0.5)))."""
+    df: dict[str, int] = {}
+    for sig in signatures:
+        for item in sig.words | _names(sig.values):
+            df[item] = df.get(item, 0) + 1
+    n = len(signatures)
+    return Rarity({item: math.log((n + 1) / (count + 0.5)) for item, count in df.items()})
+
+
+@dataclass
+class Statement:
+    """One recall candidate: its text, when it was said (epoch seconds), its score."""
+
+    text: str
+    ts: float | None
+    score: float
+    summary: bool = False   # sums up many turns (an episode): may be superseded, never supersedes
+    speaker: str | None = None  # who said it, when it speaks for one person (not for an assistant's turn or a fact)
+    session: str | None = None  # a turn's session and position in it (a correction right after: see `adjacent`)
+    seq: int | None = None
+
+
+@dataclass(frozen=True)
+class Params:
+    """The knobs of `currency_scores`: Config's `currency_*` fields, with the same defaults (see their
+    descriptions)."""
+
+    min_shared: int = 1
+    min_overlap: float = 0.5
+    restated: bool = True
+    anchor: bool = False
+    topic_share: float = 1.0
+    typed: bool = True
+    propagate: bool = True
+    answers: bool = True
+    by_speaker: bool = True
+    things: int = 2
+    adjacent: int = 2
+    promote: bool = True
+    weighted: bool = True
+    margin: float = 1e-4
+
+    @classmethod
+    def from_prefixed(cls, source: object, prefix: str = "currency_") -> Params:
+        """From the `<prefix><field>` attributes `source` has (a Config)."""
+        return cls(**{f: getattr(source, prefix + f) for f in cls.__dataclass_fields__ if hasattr(source, prefix + f)})
+
+
+def currency_scores(statements: Sequence[Statement], query: str = "", params: Params | None = None, *,
+                    ignore_names: Iterable[str] = ()) -> tuple[list[float], dict[int, int]]:
+    """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
+
+    For every pair where a later statement (event time; equal times and unknown times are left alone) supersedes
+    an earlier one, the later one takes at least the earlier one's score (`promote`) and the earlier one is put
+    `margin` below every statement superseding it. The result does not depend on the order of `statements`.
+
+    `query`: what was asked (its names are the subject, not values; with `anchor`, a pair must share something
+    the query asks about); `ignore_names`: names that are never values (the people talking)."""
+    p = params or Params()
+    things = p.things
+    texts = [s.text for s in statements]
+    names = known_names(texts)
+    ignore = {w for n in ignore_names for w in n.lower().split()}
+    lower = lower_case_words(texts)
+    sigs = [drop_names(signature(s.text, names), ignore, lower) for s in statements]
+    topic = common_values(sigs, p.topic_share) if p.topic_share < 1.0 else frozenset()
+    sigs = [as_subject(sig, topic) for sig in sigs]
+    weight = rarity(sigs) if p.weighted else None
+    query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
+    kind = asked_kind(query) if p.typed and query else None
+    if query_sig is not None and kind:
+        sigs = [focused(sig, st.text, query_sig, names) for sig, st in zip(sigs, statements, strict=True)]
+    if things and query and _PAST.search(query):
+        things = 0  # "what did she paint": events, each true at its time; no two answers to one question
+    n = len(statements)
+    by_time = sorted((i for i in range(n) if statements[i].ts is not None),
+                     key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
+    superseded_by: dict[int, list[int]] = {}
+    answered: set[tuple[int, int]] = set()
+    for pos, new in enumerate(by_time):
+        for old in by_time[pos + 1:]:
+            if statements[new].summary or statements[old].ts == statements[new].ts:
+                continue
+            if p.by_speaker and None not in (statements[old].speaker, statements[new].speaker) and (
+                    statements[old].speaker != statements[new].speaker):
+                continue  # one person's news does not replace another's
+            if kind and not any(v.startswith(kind) for v in _answers(sigs[new]) - sigs[old].values):
+                continue  # no new value of the kind asked for
+            if (kind and p.adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind,
+                                                 p.adjacent)) or supersedes(
+                    sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
+                    query=query_sig, restated=p.restated, anchor=p.anchor):
+                superseded_by.setdefault(old, []).append(new)
+            elif (p.answers and kind and query_sig is not None
+                    and competing_answers(sigs[old], sigs[new], query_sig, kind)) or (
+                    things and not kind and query_sig is not None
+                    and competing_things(sigs[old], sigs[new], query_sig, things)
+                    and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
+                superseded_by.setdefault(old, []).append(new)
+                answered.add((old, new))  # two answers to the question: no subject of their own to spread along
+    if p.propagate:
+        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind, skip=answered)
+    scores = [s.score for s in statements]
+    if not superseded_by:
+        return scores, {}
+    claims = list(scores)
+    if p.promote:  # oldest first: a statement claims the best score of everything it superseded, through chains
+        for old in reversed(by_time):
+            for new in superseded_by.get(old, ()):
+                claims[new] = max(claims[new], claims[old])
+    final = list(claims)
+    for i in by_time:  # newest first: every statement superseding i is final already
+        if i in superseded_by:
+            final[i] = min(claims[i], min(final[j] for j in superseded_by[i]) - p.margin)
+    newest = {old: max(news, key=lambda j: (statements[j].ts, -j)) for old, news in superseded_by.items()}
+    return final, newest
+
+
+def competing_answers(old: Signature, new: Signature, query: Signature, kind: str) -> bool:
+    """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
+    other does not, and they are about what the query asks — each carries one of its words or names ("this year's
+    QueryConf happens in Montreal" … "QueryConf is in Valencia this year") — or they agree on another number or date ("co-speaker: Pablo; talk date: June 1"
+    after "put me on June 1 … sharing the stage with Rita"; a person both mention ties nothing)."""
+    asked = query.words | query.values
+    agree = {v for v in (old.asserted & new.asserted) - query.values if not v.startswith("name:")}  # a number, date
+    touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
+    if not (touch or agree):
+        return False
+    if not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words and not (
+            (old.focus_words & query.words) <= new.focus_words):
+        return False  # their answers are of different things ("the deck needs 14 slides" … "the two new slides")
+    old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
+    new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values
+    if any(v.startswith(kind) for v in old_answers & new.asserted):
+        return False  # they agree on an answer ("14 slides" … "13 of the 14 slides are final")
+    return (any(v.startswith(kind) for v in old_answers - new.asserted)
+            and any(v.startswith(kind) for v in new_answers - old.values))
+
+
+def competing_things(old: Signature, new: Signature, query: Signature, min_shared: int = 2) -> bool:
+    """For a question that asks for no particular kind of value ("which tile …"): both statements share at least
+    `min_shared` of the question's words or names, and each has words of its own besides (the thing named, in
+    lower case: "penny tile" … "slate")."""
+    if len((old.words & new.words & query.words) | (old.values & new.values & query.values)) < min_shared:
+        return False
+    old_own = (old.words - new.words - query.words) | (old.words & new.replaced_words - query.words)
+    return bool(new.words - old.words - query.words) and bool(old_own)
+
+
+def _answers(sig: Signature) -> frozenset[str]:
+    """The values it gives as answers: those said next to the query's subject, else all it asserts."""
+    return sig.focus - sig.replaced if sig.focus else sig.asserted
+
+
+_CORRECTION_WORDS = 3
+
+
+def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signature, kind: str, reach: int) -> bool:
+    """A correction right after: `new` comes at most `reach` turns after `old` in the same session and swaps an
+    answer of the `kind` asked for ("We're heading to Hollow Pines Lodge." … "Actually no, Larkfield Manor"),
+    saying little else (at most three words of its own)."""
+    if old.session is None or old.session != new.session or old.seq is None or new.seq is None:
+        return False
+    if not 0 < new.seq - old.seq <= reach or len(new_sig.words - old_sig.words) > _CORRECTION_WORDS:
+        return False  # a correction says little besides the new value: "Actually no, Larkfield Manor."
+    return (any(v.startswith(kind) for v in old_sig.asserted - new_sig.asserted)
+            and any(v.startswith(kind) for v in new_sig.asserted - old_sig.values))
+
+
+def wants_followers(query: str) -> bool:
+    """Whether the turns right after the best candidates are worth a look (a question asking a kind of value: a
+    correction right after an answer often names nothing but the new answer)."""
+    return asked_kind(query) is not None
+
+
+def subject_terms(text: str, kind: str) -> list[str]:
+    """The words next to a value of `kind` in `text`, in lower case: what it is the value of ("the talk date:
+    November 24" → talk, date). Names, filler and stop words left out."""
+    out: list[str] = []
+    for clause in _CLAUSE.split(text):
+        if not any(v.startswith(kind) for v in values_in(clause)):
+            continue
+        for word in _WORD.findall(clause):
+            w = word.lower()
+            if (word[0].isalpha() and word[0].islower() and len(w) > 2 and w not in STOPWORDS and w not in FILLER
+                    and w not in _MONTHS and w not in _NUMBER_WORDS and w not in NOT_NAMES):
+                out.append(w)
+    return list(dict.fromkeys(out))
+
+
+def followup_seeds(statements: Sequence[Statement], query: str, limit: int) -> list[tuple[float, list[str]]]:
+    """For the `limit` best statements giving an answer of the kind the query asks for: (when said, the words of
+    what it is the value of) — to look for later statements about the same thing that no leg found ("We moved the
+    finish date to …" for "when is the reno supposed to wrap up?", after a recap said "the finish date: July 12")."""
+    kind = asked_kind(query)
+    if not kind or limit <= 0:
+        return []
+    out: list[tuple[float, list[str]]] = []
+    for st in sorted(statements, key=lambda s: -s.score):
+        if st.ts is None or st.summary:
+            continue
+        terms = subject_terms(st.text, kind)
+        if terms:
+            out.append((st.ts, terms))
+            if len(out) == limit:
+                break
+    return out
+
+
+def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],
+                        query: Signature | None = None, kind: str | None = None,
+                        skip: set[tuple[int, int]] = frozenset()) -> None:  # type: ignore[assignment]
+    """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement
+    said before `new` that carries one of `old`'s values of a kind `new` brings a new one of (a number for a number;
+    the `kind` asked for, if any; not one the query names) and none of the values `new` brings is superseded by
+    `new` too (an acknowledgement, a recap), and so on from those; not from the pairs in `skip`. In place."""
+    asked = query.values if query is not None else frozenset()
+    queue = [(old, new) for old, news in superseded_by.items() for new in news if (old, new) not in skip]
+    while queue:
+        old, new = queue.pop()
+        brought = _answers(sigs[new]) - sigs[old].values
+        kinds = {v.split(":", 1)[0] for v in brought} & ({kind} if kind else {"num", "date", "name"})
+        stale = {v for v in sigs[old].asserted - asked - sigs[new].asserted if v.split(":", 1)[0] in kinds}
+        when = times[new]
+        if not stale or when is None:
+            continue
+        for other, sig in enumerate(sigs):
+            t = times[other]
+            if other in (old, new) or t is None or t >= when or not sig.values & stale or sig.values & brought:
+                continue
+            if new not in superseded_by.setdefault(other, []):
+                superseded_by[other].append(new)
+                queue.append((other, new))

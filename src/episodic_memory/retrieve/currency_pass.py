@@ -1,0 +1,134 @@
+"""Currency at recall time, the retriever's side: which candidates `currency.currency_scores` sees (the best
+`currency_pool`, plus turns outside them that may be changes: said after the best answers about what they are the
+value of, or right after the best candidates), and what it does to the ranking and the hits.
+
+Kept out of `retriever.py` (a few lines there call it); `currency.py` holds the pure functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from ..config import Config
+from ..store.base import Store
+from ..store.records import StoredTurn
+from .currency import Params, Statement, currency_scores, followup_seeds, wants_followers
+from .fts import any_of
+from .hit import Hit
+from .query import QueryInfo
+
+_KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in the retriever
+
+
+def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speakers: list[str], candidates: Any,
+                  ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit], filters: Any,
+                  read_turns: Callable[..., None]) -> tuple[Any, list[int], dict[str, str]]:
+    """A later statement about the same subject with a different value outranks the earlier one, among the
+    best `currency_pool` and the turns right after the best of them (retrieve/currency.py); notes: hit id ->
+    what superseded it. `candidates`: the retriever's (keys, score, valid, item_id, extend); `filters`: its
+    RecallFilters; `read_turns`: reads ranked rows' turns into `turns`."""
+    if not cfg.currency_pool or len(ranked) < 2 or (cfg.currency_skip_dated and info.time_range):
+        return candidates, ranked, {}
+    read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency_pool)
+    head = [r for r in ranked[: cfg.currency_pool] if r in others or candidates.item_id(r) in turns]
+    items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
+    for item, r in zip(items, head, strict=True):
+        item.score = float(candidates.score[r])
+    extra: list[int] = []  # turns outside the head, read: they enter only by superseding something
+    if filters.kind in (None, "turn") and wants_followers(query):
+        head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % _KIND_BITS == 0}
+        extra = later_turns(store, cfg, query, items, turns, head_ids, filters)
+        best = [candidates.item_id(r) for r in head[: cfg.currency_followers] if candidates.keys[r] % _KIND_BITS == 0]
+        extra += followers(store, cfg.currency_adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
+    row_of = {int(k) // _KIND_BITS: row for row, k in enumerate(candidates.keys.tolist())
+              if k % _KIND_BITS == 0} if extra else {}
+    unseen = [i for i in extra if i not in row_of]   # found by no leg: new rows
+    if unseen:
+        candidates = candidates.extend(np.asarray(unseen, np.int64) * _KIND_BITS)
+        row_of.update({i: len(candidates) - len(unseen) + j for j, i in enumerate(unseen)})
+    rows = head + [row_of[i] for i in extra]
+    floor = float(min(candidates.score[head])) - 1.0 if head else 0.0
+    items += [turn_statement(turns[i]) for i in extra]
+    for item, r in zip(items[len(head):], rows[len(head):], strict=True):
+        item.score = float(candidates.score[r]) if candidates.valid[r] else floor
+    scores, newest = currency_scores(items, query, Params.from_prefixed(cfg), ignore_names=speakers)
+    if not newest:
+        return candidates, ranked, {}
+    candidates.score[rows] = scores
+    outside = np.asarray(rows[len(head):], np.int64)
+    candidates.valid[outside] |= np.asarray(scores[len(head):]) > floor  # read turns that superseded something
+    notes = {_hit_id(candidates, rows[old], others): superseded_note(items[new])
+             for old, new in newest.items() if candidates.valid[rows[old]]}
+    kept = [r for r in rows if candidates.valid[r]]
+    taken = set(rows)
+    tail = [r for r in ranked[cfg.currency_pool :] if r not in taken]
+    return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + tail, notes
+
+def later_turns(store: Store, cfg: Config, query: str, items: list[Statement], turns: dict[int, StoredTurn],
+                known: set[int], filters: Any) -> list[int]:
+    """Ids of turns said after the best answers among `items` about what they are the value of, not in `known`
+    (read into `turns`): BM25 over those words, from the answer's time on."""
+    out: list[int] = []
+    for ts, terms in followup_seeds(items, query, cfg.currency_followups):
+        match = any_of(terms)
+        if match is None:
+            continue
+        until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
+        found = store.search_turns(match, filters.user_id, limit=cfg.currency_followup_hits,
+                                        session_id=filters.session_id, since=ts + 1e-3, until=until)
+        out += [i for i, _ in found if i not in known and i not in out]
+    turns.update(store.turns_by_id(filters.user_id, [i for i in out if i not in turns]) if out else {})
+    return [i for i in out if i in turns]
+
+def followers(store: Store, reach: int, ids: list[int], turns: dict[int, StoredTurn], filters: Any,
+              exclude: set[int]) -> list[int]:
+    """Ids of the turns right after the turns `ids` in their session, not in `exclude` (read into `turns`)."""
+    after = {i: turns[i] for i in ids if i in turns}
+    wanted = {i + step for i in after for step in range(1, reach + 1)} - exclude
+    found = store.turns_by_id(filters.user_id, sorted(wanted)) if wanted else {}
+    out = []
+    for i, turn in found.items():
+        source = next((t for j, t in after.items() if 0 < i - j <= reach), None)
+        if source is None or turn.session_id != source.session_id or not 0 < turn.seq - source.seq <= reach:
+            continue
+        if filters.session_id is not None and turn.session_id != filters.session_id:
+            continue
+        if (filters.since is not None and turn.ts < filters.since) or (
+                filters.until is not None and turn.ts > filters.until) or (
+                filters.as_of is not None and turn.ts > filters.as_of):
+            continue
+        turns[i] = turn
+        out.append(i)
+    return sorted(out)
+
+
+def statement(hit: Hit) -> Statement:
+    return Statement(hit.text, hit.timestamp.timestamp() if hit.timestamp else None, hit.score,
+                     summary=hit.kind not in ("turn", "fact"))
+
+
+def turn_statement(turn: StoredTurn) -> Statement:
+    """A turn as currency sees it: an assistant's turn records what the user said, so it speaks for no one."""
+    speaker = None if turn.role == "assistant" else (turn.speaker or turn.role)
+    return Statement(turn.content, turn.ts, 0.0, speaker=speaker, session=turn.session_id, seq=turn.seq)
+
+
+def superseded_note(newer: Statement) -> str:
+    when = datetime.fromtimestamp(newer.ts, timezone.utc).date().isoformat() if newer.ts is not None else "later"
+    return f"superseded {when}: {newer.text[:120]}"
+
+
+def _hit_id(candidates: Any, row: int, others: dict[int, Hit]) -> str:
+    return others[row].id if row in others else f"turn:{candidates.item_id(row)}"
+
+
+def annotate_superseded(hits: list[Hit], notes: dict[str, str]) -> list[Hit]:
+    """Mark the hits a later statement superseded (details["superseded"])."""
+    for hit in hits:
+        if hit.id in notes:
+            hit.details["superseded"] = notes[hit.id]
+    return hits

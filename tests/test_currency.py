@@ -1,0 +1,235 @@
+"""Currency at recall time: a later statement about the same subject with a different value outranks the earlier."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from episodic_memory import Config, Memory
+from episodic_memory.retrieve.currency import (
+    Statement,
+    asked_kind,
+    competing_answers,
+    corrects,
+    currency_scores,
+    followup_seeds,
+    names_in,
+    signature,
+    spread_supersession,
+    subject_terms,
+    supersedes,
+    values_in,
+)
+
+DAY = 86_400.0
+T0 = datetime(2024, 1, 10, 9, 0, tzinfo=timezone.utc).timestamp()
+
+
+# --- values ------------------------------------------------------------------------------------------------------
+
+
+def test_values_money_and_units_read_as_numbers() -> None:
+    assert "num:48000" in values_in("We bumped the kitchen budget to 48k.")
+    assert "num:48000" in values_in("the budget is $48,000 now")
+    assert "num:1500000" in values_in("it sold for 1.5 million")
+    assert "num:16" in values_in("My long run is 16 km")
+    assert "num:40" in values_in("forty people signed up")
+
+
+def test_values_dates_in_any_order_are_one_date() -> None:
+    for text in ("due March 14", "due 14 March", "due Mar 14th", "due the 14th of March"):
+        assert values_in(text) == {"date:3-14"}, text
+    assert not any(v.startswith("num:") for v in values_in("due March 14")), "a date's day is no number"
+
+
+def test_names_skip_sentence_openers_greetings_and_weekdays() -> None:
+    assert names_in("We booked Glasshouse Loft for the launch party.") == {"glasshouse loft"}
+    assert names_in("Carlos is coaching me.") == {"carlos"}        # a name doing something
+    assert names_in("Check this out. Thanks!") == set()           # an imperative is no name
+    assert names_in("Hey Mel! Last Friday was fun") == {"mel"}    # the greeting and the weekday go
+    assert names_in("I'm sure It's fine") == set()
+
+
+def test_asked_kind() -> None:
+    assert asked_kind("How much is the kitchen budget?") == "num"
+    assert asked_kind("When is the launch?") == "date"
+    assert asked_kind("Who is coaching me?") == "name"
+    assert asked_kind("Which tile are we using?") is None
+
+
+# --- subject grouping ----------------------------------------------------------------------------------------------
+
+
+def test_same_subject_new_value_supersedes() -> None:
+    old = signature("The kitchen budget is 40k.")
+    new = signature("We bumped the kitchen budget to 48k.")
+    assert supersedes(old, new)
+
+
+def test_other_subject_or_no_new_value_does_not_supersede() -> None:
+    old = signature("The kitchen budget is 40k.")
+    assert not supersedes(old, signature("The garden shed cost 3k to build."))     # another subject
+    assert not supersedes(old, signature("Remember the kitchen budget is 40k."))   # the same value again
+    assert not supersedes(old, signature("The kitchen budget is tight."))          # no value at all
+
+
+def test_a_restated_old_value_ties_the_subject() -> None:
+    old = signature("This year's Northbound Dev happens in Tallinn.")
+    new = signature("Plans changed: it is in Ljubljana now rather than Tallinn.")
+    assert supersedes(old, new, min_overlap=1.0)
+
+
+def test_values_said_to_no_longer_hold() -> None:
+    sig = signature("Okay, changing the Skylark price from $66 to $42.")
+    assert sig.replaced == {"num:66"} and "num:42" in sig.asserted
+    sig = signature("FYI the recruiting agency is Brightpath Recruiting now, not Keystone Search anymore.")
+    assert sig.replaced == {"name:keystone search"}
+    assert "name:brightpath recruiting" in sig.asserted
+
+
+def test_two_answers_to_one_question_compete_unless_they_agree() -> None:
+    query = signature("How many slides does the deck need?")
+    old = signature("The deck needs 14 slides, not 12.")
+    assert competing_answers(old, signature("The deck needs 16 slides now."), query, "num")
+    assert not competing_answers(old, signature("13 of the 14 slides are final."), query, "num")  # 14 agreed
+
+
+def test_answers_next_to_different_things_do_not_compete() -> None:
+    def focus(text: str, query: str):
+        from episodic_memory.retrieve.currency import focused
+        return focused(signature(text), text, signature(query), frozenset())
+
+    q = "How many slides does the deck need?"
+    old = focus("The deck needs 14 slides - Sarah confirmed.", q)
+    assert not competing_answers(old, focus("Great. Good luck with the two new slides.", q), signature(q), "num")
+    q = "When is the wedding?"
+    old = focus("My sister's wedding is on June 14.", q)
+    assert competing_answers(old, focus("They pushed the wedding back to August 2.", q), signature(q), "date")
+
+
+def test_a_correction_right_after_swaps_the_answer() -> None:
+    old = Statement("We're heading to Hollow Pines Lodge for the offsite.", T0, 1.0, session="s1", seq=4)
+    new = Statement("Actually no, Larkfield Manor, I had that wrong.", T0 + 60, 0.1, session="s1", seq=6)
+    assert corrects(old, new, signature(old.text), signature(new.text), "name", 2)
+    far = Statement(new.text, T0 + 600, 0.1, session="s1", seq=9)
+    assert not corrects(old, far, signature(old.text), signature(far.text), "name", 2)
+    other = Statement(new.text, T0 + 60, 0.1, session="s2", seq=6)
+    assert not corrects(old, other, signature(old.text), signature(other.text), "name", 2)
+
+
+def test_answers_are_followed_forward_by_what_they_are_the_value_of() -> None:
+    assert subject_terms("Quick recap of the reno: the finish date: July 12; the tile: slate", "date") == [
+        "reno", "finish", "date"]
+    best = Statement("Quick recap: the finish date: July 12.", T0, 2.0)
+    seeds = followup_seeds([Statement("so, the reno", T0, 3.0), best], "When is the reno done?", 3)
+    assert seeds == [(T0, ["finish", "date"])]
+    assert followup_seeds([best], "Which tile are we using?", 3) == []   # no kind of value asked for
+
+
+# --- demotion order ------------------------------------------------------------------------------------------------
+
+
+def _order(statements: list[Statement], query: str = "") -> list[str]:
+    scores, _ = currency_scores(statements, query)
+    return [s.text for _, s in sorted(zip(scores, statements, strict=True), key=lambda p: -p[0])]
+
+
+def test_the_newer_statement_goes_above_the_older_one() -> None:
+    old = Statement("The kitchen budget is 40k.", T0, 1.2)
+    new = Statement("We bumped the kitchen budget to 48k.", T0 + 20 * DAY, 0.7)
+    other = Statement("The plumber comes on Tuesday.", T0 + 5 * DAY, 0.9)
+    scores, newest = currency_scores([old, new, other], "kitchen budget")
+    assert scores[1] >= 1.2 > scores[0]          # the newer takes the older one's place, the older goes just below
+    assert scores[2] == 0.9                      # others keep their score
+    assert newest == {0: 1}
+
+
+def test_event_time_decides_not_the_order_given() -> None:
+    a = Statement("The kitchen budget is 40k.", T0, 1.0)
+    b = Statement("We bumped the kitchen budget to 48k.", T0 + 20 * DAY, 0.8)
+    c = Statement("Kitchen budget update: it's 52k now.", T0 + 40 * DAY, 0.6)
+    forward = _order([a, b, c], "kitchen budget")
+    assert forward[0] == c.text and forward.index(b.text) < forward.index(a.text)
+    assert _order([c, a, b], "kitchen budget") == forward
+    assert _order([b, c, a], "kitchen budget") == forward
+
+
+def test_equal_or_unknown_times_are_left_alone() -> None:
+    a = Statement("The kitchen budget is 40k.", T0, 1.0)
+    b = Statement("We bumped the kitchen budget to 48k.", T0, 0.8)
+    c = Statement("We bumped the kitchen budget to 50k.", None, 0.7)
+    scores, newest = currency_scores([a, b, c], "kitchen budget")
+    assert scores == [1.0, 0.8, 0.7] and newest == {}
+
+
+def test_summaries_never_supersede_and_people_do_not_supersede_each_other() -> None:
+    old = Statement("The kitchen budget is 40k.", T0, 1.0, speaker="Ann")
+    summary = Statement("Ann: the kitchen budget is 48k now.", T0 + DAY, 0.5, summary=True)
+    bob = Statement("Our kitchen budget is 30k.", T0 + 2 * DAY, 0.4, speaker="Bob")
+    scores, newest = currency_scores([old, summary, bob], "kitchen budget")
+    assert 0 not in newest and scores[0] == 1.0          # Ann's statement stands
+    assert newest.get(1) != 0                            # (a summary may itself be superseded)
+    assistant = Statement("Got it, the kitchen budget is 48k.", T0 + 3 * DAY, 0.3)   # speaks for no one
+    _, newest = currency_scores([old, assistant], "kitchen budget")
+    assert newest == {0: 1}
+
+
+def test_a_replaced_value_spreads_to_earlier_echoes() -> None:
+    sigs = [signature(t) for t in (
+        "Carlos is coaching me.",                       # 0: the statement replaced
+        "Great, Carlos it is.",                         # 1: an echo with no subject words
+        "Jamal writes my training plan and coaching now.",  # 2: the new value
+    )]
+    superseded = {0: [2]}
+    spread_supersession(sigs, [T0, T0 + 60, T0 + 30 * DAY], superseded)
+    assert superseded == {0: [2], 1: [2]}
+
+
+# --- end to end ----------------------------------------------------------------------------------------------------
+
+FIRST = datetime(2023, 3, 1, 10, 0, tzinfo=timezone.utc)   # long ago: recency adds next to nothing to either
+LATER = FIRST + timedelta(days=30)
+
+
+def _budget_memory(reverse: bool) -> Memory:
+    mem = Memory(":memory:", config=Config(embedder="off"))
+    sessions = [
+        ("s1", FIRST, ["The kitchen budget is 40k.", "We also want open shelving in the kitchen."]),
+        ("s2", LATER, ["We bumped the kitchen budget to 48k.", "The tiles arrive next week."]),
+    ]
+    for session_id, start, texts in (reversed(sessions) if reverse else sessions):
+        for i, text in enumerate(texts):
+            mem.add_turn("user", text, session_id=session_id, timestamp=start + timedelta(minutes=i))
+        mem.end_session(session_id)
+    return mem
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["in-order", "reverse-ingest"])
+def test_recall_ranks_the_later_value_first(reverse: bool) -> None:
+    with _budget_memory(reverse) as mem:
+        texts = [h.text for h in mem.recall("kitchen budget", k=10)]
+        new = next(i for i, t in enumerate(texts) if "48k" in t)
+        old = next(i for i, t in enumerate(texts) if "40k" in t)
+        assert new < old, texts
+        superseded = [h for h in mem.recall("kitchen budget", k=10) if "40k" in h.text]
+        assert any("superseded" in h.details and "48k" in h.details["superseded"] for h in superseded)
+
+
+def test_currency_off_leaves_the_ranking_alone() -> None:
+    with _budget_memory(False) as mem:
+        mem.config.currency_pool = 0
+        assert not any("superseded" in h.details for h in mem.recall("kitchen budget", k=10))
+
+
+def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
+    with Memory(":memory:", config=Config(embedder="off")) as mem:
+        for i, text in enumerate(["We're heading to Hollow Pines Lodge for the offsite.", "Nice, sounds great.",
+                                  "Actually no, Larkfield Manor, I had that wrong."]):
+            mem.add_turn("assistant" if i == 1 else "user", text, session_id="s1",
+                         timestamp=FIRST + timedelta(minutes=i))
+        mem.end_session("s1")
+        texts = [h.text for h in mem.recall("Where is the team offsite?", k=5)]
+        assert any("Larkfield" in t for t in texts), texts
+        assert min(i for i, t in enumerate(texts) if "Larkfield" in t) < min(
+            i for i, t in enumerate(texts) if "Hollow Pines" in t)
