@@ -129,6 +129,15 @@ class Config(BaseModel):
     fact_recall_bonus: float = Field(
         0.05, description="a fact scores this much above the best of its source turns (and gets it on its own "
         "score): the distilled memory first")
+    fact_exemplar_k: int = Field(
+        3, ge=1, description="without an LLM: a sentence's durable margin is the mean cosine of its k nearest durable "
+        "exemplars (data/fact_exemplars.jsonl) minus that of its k nearest noise exemplars")
+    fact_cued_margin: float = Field(
+        -0.05, description="without an LLM: a sentence a cue rule typed (decided, prefer, actually, …) is kept at or "
+        "above this exemplar margin")
+    fact_statement_margin: float = Field(
+        0.02, description="without an LLM: a plain declarative statement (no cue word) is kept at or above this "
+        "exemplar margin (with no embedder, only cued sentences are kept)")
 
     # --- episodes, workstreams, open loops, injection ---------------------------------------------------
     workstream_attach: float = Field(0.55, description="episode↔workstream cosine at or above: attach")

@@ -9,7 +9,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .. import llm
+from ..config import Config
 from ..store.records import StoredTurn, to_datetime
+from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import FACT_TYPES, describe_types
 from .when import resolve_when
 
@@ -117,6 +119,38 @@ def classify_sentence(sentence: str, said_at: datetime) -> tuple[str, float] | N
     return None
 
 
+# Plain statements without a cue word, typed by what they do.
+_DECIDED = re.compile(
+    r"\b(?:picked|settled on|went with|going with|opted (?:for|to)|chose|hired|dropped|switched (?:to|from)|signed|"
+    r"booked|approved|after all|we're doing|we are doing|finali[sz]ed|locked in|confirmed)\b", _I)
+_FUTURE = re.compile(
+    r"\b(?:will|'ll|shall|going to|gonna|is on|are on|happens|takes place|kicks off|starts|begins|goes (?:up|live|out)|"
+    r"next (?:week|month|year|" + _WEEKDAY + r")|tomorrow|upcoming|due)\b", _I)
+_ROLE_OF = re.compile(
+    r"\b[A-Z][\w'-]+(?: [A-Z][\w'-]+)? (?:owns|leads|runs|handles|manages|coordinates|is (?:leading|running|"
+    r"handling|doing|coordinating|in charge of|responsible for|our|my|the \w+ (?:for|on|at)))\b|\bsits? with [A-Z]|"
+    r"\b(?:with|by) (?:my|our) \w+ [A-Z]")
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|will|can|must|should|'s|'re|'m|'ll|'ve|'d|"
+    r"\w{2,}(?:ed|es|s))\b", _I)
+
+
+def classify_statement(sentence: str) -> tuple[str, float] | None:
+    """A plain declarative sentence typed without a cue word ("The fund model uses a 9% discount rate." →
+    knowledge), or None when it is too short or has no verb. Whether it is worth keeping is decided elsewhere."""
+    if sentence.rstrip().endswith("?") or len(sentence.split()) < 4 or not _FINITE.search(sentence):
+        return None
+    if _DECIDED.search(sentence):
+        return "decision", 0.7
+    if _ROLE_OF.search(sentence):
+        return "relationship", 0.65
+    if _FUTURE.search(sentence):
+        return "plan", 0.6
+    if _PAST.search(sentence):
+        return "event", 0.6
+    return "knowledge", 0.6
+
+
 def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
     """The fact's text: discourse markers off the front; for a correction, the ", not 12" clause taken out and
     returned as what it replaces."""
@@ -183,26 +217,64 @@ def _starts_sentence(text: str, pos: int) -> bool:
     return not before or before[-1] in ".!?:;—–-\n"
 
 
-def extract_rules(turns: list[StoredTurn], known_names: dict[str, str]) -> list[Candidate]:
-    """Typed facts from what the people in the conversation said (not the assistant), precision first."""
-    out: list[Candidate] = []
+@dataclass
+class _Sentence:
+    text: str
+    turn: StoredTurn
+    typed: tuple[str, float]
+    cued: bool          # typed by a cue rule (not only because it is a plain statement)
+
+
+_HAS_VALUE = re.compile(r"\d|[€$£]")
+
+
+def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote: ExemplarVote | None = None,
+                  config: Config | None = None) -> list[Candidate]:
+    """Typed facts from what the people in the conversation said (not the assistant).
+
+    Questions, requests to the assistant (and the material that follows them), hypotheticals and filler state
+    nothing. Sentences with a cue word are typed by the rules; plain declarative statements are typed by what they
+    do. With an embedder (`vote`), a sentence is kept when its exemplar margin clears `fact_cued_margin` (cued) or
+    `fact_statement_margin` (plain); without one, cued sentences are kept and plain ones only when they carry a
+    value (a number, an amount) and a name or a verb of state."""
+    cfg = config or Config()
+    pending: list[_Sentence] = []
     for turn in turns:
         if turn.role.lower() in _ASSISTANT_ROLES:
             continue
-        said_at = to_datetime(turn.ts) or datetime.now(timezone.utc)
-        for sentence in sentences(turn.content):
-            found = classify_sentence(sentence, said_at)
-            if found is None:
+        for raw in sentences(turn.content):
+            sentence = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
+            kind = sentence_kind(sentence)
+            if kind == REQUEST_KIND:
+                break  # what follows a request is the material to work on
+            if kind != STATEMENT or is_filler(sentence):
                 continue
-            fact_type, confidence = found
-            text, replaces = clean(sentence, fact_type)
-            when = resolve_when(sentence, said_at, future=fact_type in ("plan", "commitment"))
-            entities = find_entities(text, known_names, turn.speaker, turn.content)
-            known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
-            out.append(Candidate(
-                text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
-                replaces=replaces, event_ts=when.timestamp() if when else None,
-            ))
+            found = classify_sentence(sentence, datetime.now(timezone.utc))
+            if found is not None:
+                pending.append(_Sentence(sentence, turn, found, True))
+            elif (plain := classify_statement(sentence)) is not None:
+                pending.append(_Sentence(sentence, turn, plain, False))
+    if vote is not None:
+        margins = [float(m) for m in vote.margins([p.text for p in pending])]
+        kept = [p for p, m in zip(pending, margins, strict=True)
+                if m >= (cfg.fact_cued_margin if p.cued else cfg.fact_statement_margin)]
+    else:
+        kept = [p for p in pending if p.cued or (_HAS_VALUE.search(p.text) and _STATE.search(p.text))]
+    out: list[Candidate] = []
+    for p in kept:
+        turn = p.turn
+        said_at = to_datetime(turn.ts) or datetime.now(timezone.utc)
+        fact_type, confidence = p.typed
+        text, replaces = clean(p.text, fact_type)
+        if len(text.split()) < 3:
+            continue
+        when = resolve_when(p.text, said_at, future=fact_type in ("plan", "commitment"))
+        entities = find_entities(text, known_names, turn.speaker, turn.content)
+        known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
+        out.append(Candidate(
+            text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
+            replaces=replaces, event_ts=when.timestamp() if when else None,
+        ))
     return out
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from .. import llm
 from ..retrieve.fts import fts_query
 from ..store.records import Fact, NewFact, SessionInfo, StoredTurn
+from .durable import ExemplarVote
 from .extract import Candidate, extract_llm, extract_rules
 from .fact_types import FACT_TYPES
 from .gate import DROPPED, contradicts, lexical_similarity, passes_novelty, route
@@ -72,7 +73,9 @@ class FactConsolidator:
         known = self.known_names()
         # with an LLM, an outage raises ExtractionFailed: the session stays flagged and is retried at next open
         candidates = (self.clients.llm.run(extract_llm(self.clients.llm, turns, known)) if self.use_llm
-                      else extract_rules(turns, known))
+                      else extract_rules(turns, known, config=self.config,
+                                         vote=None if self.embedder is None else ExemplarVote(
+                                             self.embedder, self.config.fact_exemplar_k)))
         candidates = _unique(candidates)
         vectors = self._embed([c.text for c in candidates])
         sample = [f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)]
