@@ -138,6 +138,19 @@ class Config(BaseModel):
     fact_statement_margin: float = Field(
         0.02, description="without an LLM: a plain declarative statement (no cue word) is kept at or above this "
         "exemplar margin (with no embedder, only cued sentences are kept)")
+    fact_value_bonus: float = Field(
+        0.03, description="without an LLM: added to the exemplar margin of a sentence that names a value (a number, "
+        "an amount, a date, a name mid-sentence)")
+    slot_overlap: float = Field(
+        0.6, description="without an LLM: a statement with no change cue replaces an earlier fact when they share this "
+        "share of their subject words (and at least two) and give a different number, date or name")
+    slot_cued_overlap: float = Field(
+        0.25, description="without an LLM: the same for a statement with a change cue (actually, scratch that, moved "
+        "to, is now, instead, …); one that names the old value as wrong needs no overlap")
+    slot_recent_facts: int = Field(
+        40, description="a statement with a change cue is also compared with this many of the latest facts")
+    slot_session_bonus: float = Field(
+        0.2, description="when choosing which fact a change replaces: bonus for a fact of the same session")
 
     # --- episodes, workstreams, open loops, injection ---------------------------------------------------
     workstream_attach: float = Field(0.55, description="episode↔workstream cosine at or above: attach")

@@ -28,6 +28,7 @@ class Candidate:
     event_ts: float | None = None
     replaces: str | None = None     # what a correction says was wrong ("14 slides, not 12" → "12")
     extractor: str = "rules"
+    said: str = ""                  # the sentence as said (before cleaning), for slot matching
 
     @property
     def created_at(self) -> float:
@@ -100,6 +101,8 @@ def is_filler(text: str) -> bool:
     rest = FILLER.sub("", text.strip())
     while rest != (rest := FILLER.sub("", rest)):
         pass
+    if re.search(r"\d", rest) and len(rest.split()) >= 2:
+        return False  # "It's 14, not 12": a value is never filler
     return len(re.findall(r"\w{3,}", rest)) < 3
 
 
@@ -131,8 +134,11 @@ _ROLE_OF = re.compile(
     r"handling|doing|coordinating|in charge of|responsible for|our|my|the \w+ (?:for|on|at)))\b|\bsits? with [A-Z]|"
     r"\b(?:with|by) (?:my|our) \w+ [A-Z]")
 _FINITE = re.compile(
-    r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|will|can|must|should|'s|'re|'m|'ll|'ve|'d|"
-    r"\w{2,}(?:ed|es|s))\b", _I)
+    r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|will|can|could|must|should|would|may|might|'s|'re|"
+    r"'m|'ll|'ve|'d|\w{2,}(?:ed|es|s)|put|set|let|cut|hit|run|go|went|sit|sat|get|got|make|made|take|took|give|"
+    r"gave|keep|kept|need|want|like|know|knew|think|thought|say|said|tell|told|see|saw|come|came|leave|left|"
+    r"pay|paid|buy|bought|sell|sold|win|won|lose|lost|meet|met|hold|held|bring|brought|write|wrote|read|"
+    r"start|finish|begin|began|live|work|use|own|lead|led|run|ran)\b", _I)
 
 
 def classify_statement(sentence: str) -> tuple[str, float] | None:
@@ -226,6 +232,13 @@ class _Sentence:
 
 
 _HAS_VALUE = re.compile(r"\d|[€$£]")
+_MID_NAME = re.compile(r"(?<=[\w,] )[A-Z][\w'’-]+")
+
+
+def _names_value(sentence: str) -> bool:
+    """A number, an amount or a name said mid-sentence: the values a memory is asked about."""
+    return bool(_HAS_VALUE.search(sentence) or any(
+        m.group(0).lower() not in _NOT_NAMES for m in _MID_NAME.finditer(sentence)))
 
 
 def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote: ExemplarVote | None = None,
@@ -243,21 +256,23 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         if turn.role.lower() in _ASSISTANT_ROLES:
             continue
         for raw in sentences(turn.content):
-            sentence = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
-            kind = sentence_kind(sentence)
+            bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
+            kind = sentence_kind(bare)
             if kind == REQUEST_KIND:
                 break  # what follows a request is the material to work on
-            if kind != STATEMENT or is_filler(sentence):
+            if kind != STATEMENT or is_filler(bare):
                 continue
+            sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare  # cue words kept
             found = classify_sentence(sentence, datetime.now(timezone.utc))
             if found is not None:
                 pending.append(_Sentence(sentence, turn, found, True))
             elif (plain := classify_statement(sentence)) is not None:
                 pending.append(_Sentence(sentence, turn, plain, False))
     if vote is not None:
-        margins = [float(m) for m in vote.margins([p.text for p in pending])]
+        margins = [float(m) for m in vote.margins([clean(p.text, p.typed[0])[0] or p.text for p in pending])]
         kept = [p for p, m in zip(pending, margins, strict=True)
-                if m >= (cfg.fact_cued_margin if p.cued else cfg.fact_statement_margin)]
+                if m + (cfg.fact_value_bonus if _names_value(p.text) else 0.0)
+                >= (cfg.fact_cued_margin if p.cued else cfg.fact_statement_margin)]
     else:
         kept = [p for p in pending if p.cued or (_HAS_VALUE.search(p.text) and _STATE.search(p.text))]
     out: list[Candidate] = []
@@ -266,14 +281,14 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         said_at = to_datetime(turn.ts) or datetime.now(timezone.utc)
         fact_type, confidence = p.typed
         text, replaces = clean(p.text, fact_type)
-        if len(text.split()) < 3:
+        if len(text.split()) < 3 and not re.search(r"\d", text):
             continue
         when = resolve_when(p.text, said_at, future=fact_type in ("plan", "commitment"))
         entities = find_entities(text, known_names, turn.speaker, turn.content)
         known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
         out.append(Candidate(
             text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
-            replaces=replaces, event_ts=when.timestamp() if when else None,
+            replaces=replaces, event_ts=when.timestamp() if when else None, said=p.text,
         ))
     return out
 

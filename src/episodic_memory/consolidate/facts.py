@@ -27,6 +27,7 @@ from .durable import ExemplarVote
 from .extract import Candidate, extract_llm, extract_rules
 from .fact_types import FACT_TYPES
 from .gate import DROPPED, contradicts, lexical_similarity, passes_novelty, route
+from .supersede import compare, has_change_cue, read_slot, rewrite_value
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -99,32 +100,37 @@ class FactConsolidator:
         sources = [t.id for t in c.sources]
         neighbours = self.nearest(c, vector)
         best, similarity = neighbours[0] if neighbours else (None, 0.0)
-        changes = best is not None and contradicts(c.text, best.text, c.replaces)
-
-        novel, _ = passes_novelty(c, sample, self.config)
-        if not novel and best is not None and not changes and similarity >= self.config.supersede_cosine:
-            self._bump(best, sources, "restated")
-            return None
-        if best is not None and similarity >= self.config.duplicate_cosine and not changes:
-            self._bump(best, sources, "duplicate")
-            return None
-
-        supersedes = None
-        if best is not None:
-            ruling = self.referee(c, best, similarity, changes)
-            if ruling == "skip":
+        supersedes = superseded_by = None
+        change = None if self.use_llm else self.slot_change(c, neighbours, session_id)
+        if change is not None:
+            if change.created_at <= c.created_at:
+                supersedes = change.id
+            else:  # ingested late: older news than the fact it would replace
+                superseded_by = change.id
+        else:
+            changes = self.use_llm and best is not None and contradicts(c.text, best.text, c.replaces)
+            novel, _ = passes_novelty(c, sample, self.config)
+            if not novel and best is not None and not changes and similarity >= self.config.supersede_cosine:
+                self._bump(best, sources, "restated")
+                return None
+            if best is not None and similarity >= self.config.duplicate_cosine and not changes:
                 self._bump(best, sources, "duplicate")
                 return None
-            if ruling == "update":
-                supersedes = best.id
+            if best is not None:
+                ruling = self.referee(c, best, similarity, changes)
+                if ruling == "skip":
+                    self._bump(best, sources, "duplicate")
+                    return None
+                if ruling == "update":
+                    supersedes = best.id
         fact = NewFact(
             user_id=self.user_id, session_id=session_id, type=c.type, text=c.text, route=route_name,
             salience=salience, confidence=c.confidence, event_ts=c.event_ts, created_at=c.created_at,
             source_ids=sources, origin=origin, extractor=c.extractor,
         )
-        fact_id = self.facts.insert_fact(fact, supersedes=supersedes)
+        fact_id = self.facts.insert_fact(fact, supersedes=supersedes, superseded_by=superseded_by)
         self.counts[route_name] += 1
-        if supersedes is not None:
+        if supersedes is not None or superseded_by is not None:
             self.counts["superseded"] += 1
         if vector is not None and self.embedder is not None:
             self.clients.store.add_vectors(self.embedder.model_id, [
@@ -133,6 +139,41 @@ class FactConsolidator:
         return fact_id
 
     # --- parts ---------------------------------------------------------------------------------------------
+    def slot_change(self, c: Candidate, neighbours: list[tuple[Fact, float]], session_id: str) -> Fact | None:
+        """The current fact whose value this candidate changes (rules path; `consolidate/supersede.py`), or None.
+        A bare correction ("Actually it's 14 not 12.") takes the old fact's words with the new value."""
+        cfg = self.config
+        said = c.said or c.text
+        cued = has_change_cue(said) or c.type == "correction" or c.replaces is not None
+        pool: dict[int, tuple[Fact, float]] = {f.id: (f, s) for f, s in neighbours}
+        extra: list[Fact] = []
+        if (match := fts_query(said)) is not None:
+            ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24, kinds=["fact"])]
+            extra.extend(self.facts.facts_by_id(self.user_id, ids).values())
+        if cued:
+            extra.extend(self.facts.facts(self.user_id, limit=cfg.slot_recent_facts))
+        for f in extra:
+            if f.current and f.id not in pool:
+                pool[f.id] = (f, lexical_similarity(said, f.text))
+        best: tuple[float, Fact] | None = None
+        for f, sim in pool.values():
+            if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
+                continue  # the same turn
+            m = compare(said, f.text, cued=cued, min_overlap=cfg.slot_overlap, cued_overlap=cfg.slot_cued_overlap)
+            if not m.changes:
+                continue
+            score = m.score + sim + (cfg.slot_session_bonus if f.session_id == session_id else 0.0)
+            if best is None or score > best[0]:
+                best = (score, f)
+        if best is None:
+            return None
+        target = best[1]
+        if cued and len(read_slot(c.text).subject) <= 1 and (text := rewrite_value(said, target.text)):
+            c.text = text
+        if cued and c.type not in ("correction", "decision"):
+            c.type = "correction"
+        return target
+
     def referee(self, c: Candidate, best: Fact, similarity: float, changes: bool) -> str:
         """add / update / skip for a candidate near a stored fact."""
         cfg = self.config
