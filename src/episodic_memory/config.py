@@ -147,6 +147,9 @@ class Config(BaseModel):
     slot_cued_overlap: float = Field(
         0.25, description="without an LLM: the same for a statement with a change cue (actually, scratch that, moved "
         "to, is now, instead, …); one that names the old value as wrong needs no overlap")
+    slot_cued_cosine: float = Field(
+        0.4, description="without an LLM: a statement with a change cue replaces a fact with a different value of "
+        "the same kind and no shared words when their cosine reaches this (or they were said in the same session)")
     slot_recent_facts: int = Field(
         40, description="a statement with a change cue is also compared with this many of the latest facts")
     slot_session_bonus: float = Field(

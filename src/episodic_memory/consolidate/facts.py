@@ -101,7 +101,7 @@ class FactConsolidator:
         neighbours = self.nearest(c, vector)
         best, similarity = neighbours[0] if neighbours else (None, 0.0)
         supersedes = superseded_by = None
-        change = None if self.use_llm else self.slot_change(c, neighbours, session_id)
+        change = None if self.use_llm else self.slot_change(c, neighbours, session_id, vector)
         if change is not None:
             if change.created_at <= c.created_at:
                 supersedes = change.id
@@ -139,13 +139,18 @@ class FactConsolidator:
         return fact_id
 
     # --- parts ---------------------------------------------------------------------------------------------
-    def slot_change(self, c: Candidate, neighbours: list[tuple[Fact, float]], session_id: str) -> Fact | None:
+    def slot_change(self, c: Candidate, neighbours: list[tuple[Fact, float]], session_id: str,
+                    vector: np.ndarray | None = None) -> Fact | None:
         """The current fact whose value this candidate changes (rules path; `consolidate/supersede.py`), or None.
         A bare correction ("Actually it's 14 not 12.") takes the old fact's words with the new value."""
         cfg = self.config
         said = c.said or c.text
         cued = has_change_cue(said) or c.type == "correction" or c.replaces is not None
-        pool: dict[int, tuple[Fact, float]] = {f.id: (f, s) for f, s in neighbours}
+        if cued and vector is not None:
+            neighbours = [*neighbours, *self.nearest(c, vector, limit=cfg.slot_recent_facts)]
+        pool: dict[int, tuple[Fact, float]] = {}
+        for f, s in neighbours:
+            pool.setdefault(f.id, (f, s))
         extra: list[Fact] = []
         if (match := fts_query(said)) is not None:
             ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24, kinds=["fact"])]
@@ -159,7 +164,9 @@ class FactConsolidator:
         for f, sim in pool.values():
             if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
                 continue  # the same turn
-            m = compare(said, f.text, cued=cued, min_overlap=cfg.slot_overlap, cued_overlap=cfg.slot_cued_overlap)
+            near = f.session_id == session_id or (vector is not None and sim >= cfg.slot_cued_cosine)
+            m = compare(said, f.text, cued=cued, min_overlap=cfg.slot_overlap, cued_overlap=cfg.slot_cued_overlap,
+                        near=near)
             if not m.changes:
                 continue
             score = m.score + sim + (cfg.slot_session_bonus if f.session_id == session_id else 0.0)

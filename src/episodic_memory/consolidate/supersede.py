@@ -50,11 +50,13 @@ STOP = frozenset((
 
 
 def _stem(word: str) -> str:
+    """A crude stem: inflections off, then the first five letters ("trainnig" and "training" are one word)."""
     word = word.strip("'’-").replace("’", "'")
     for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
+            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            break
+    return word[:5]
 
 
 def _number(m: re.Match[str]) -> float:
@@ -120,8 +122,10 @@ class SlotMatch:
     score: float         # how surely it is the same slot (for choosing among earlier facts)
 
 
-def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap: float) -> SlotMatch:
-    """Whether `new` gives a different value for what `old` stated."""
+def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap: float, near: bool = False
+            ) -> SlotMatch:
+    """Whether `new` gives a different value for what `old` stated. `near`: the two are close by other evidence
+    (said in the same session, or close in meaning), so a cued change needs no shared words."""
     a, b = read_slot(new), read_slot(old)
     gone = replaced_values(new)
     a_values = Slot(a.subject, a.numbers - gone.numbers, a.dates - gone.dates, a.names - gone.names)
@@ -138,8 +142,12 @@ def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap:
         or (novel_names and old_names))
     if named_wrong and cued:
         return SlotMatch(True, 2.0 + overlap)
-    if cued and differs and (overlap >= cued_overlap or len(subj_a) <= 1):
+    if cued and differs and (overlap >= cued_overlap or len(subj_a) <= 1 or near):
         return SlotMatch(True, 1.0 + overlap)
+    # a cued change of a thing ("Liam writes my plan now" after "Ingrid writes my plan"): same frame, other words
+    if cued and (len(shared) >= 2 or (shared and overlap >= 0.5)) and overlap >= cued_overlap and (
+            subj_a - subj_b) and (subj_b - subj_a):
+        return SlotMatch(True, 0.5 + overlap)
     if differs and overlap >= min_overlap and len(shared) >= 2:
         return SlotMatch(True, 1.0 + overlap)
     return SlotMatch(False, overlap)
