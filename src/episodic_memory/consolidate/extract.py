@@ -13,7 +13,9 @@ from ..config import Config
 from ..store.records import StoredTurn, to_datetime
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import FACT_TYPES, describe_types
+from .supersede import has_change_cue
 from .when import resolve_when
+from .words import NOT_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +31,7 @@ class Candidate:
     replaces: str | None = None     # what a correction says was wrong ("14 slides, not 12" → "12")
     extractor: str = "rules"
     said: str = ""                  # the sentence as said (before cleaning), for slot matching
+    cued: bool = False              # a change cue said just before it ("I gave you the wrong one. It's 66.")
 
     @property
     def created_at(self) -> float:
@@ -171,18 +174,6 @@ def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
     return (text[:1].upper() + text[1:]) if text else text, replaces
 
 
-# Capitalised words that are not names, even mid-sentence.
-_NOT_NAMES = {
-    "i", "i'm", "i've", "i'll", "i'd", "ok", "okay", "monday", "tuesday", "wednesday", "thursday", "friday",
-    "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december", "the", "a", "an", "and", "but", "so", "also", "actually", "yes", "no",
-    "we", "we're", "it's", "it", "that", "this", "that's", "he", "she", "they", "our", "my", "hi", "hey", "thanks",
-    "sure", "great", "good", "let's", "what", "when", "where", "which", "who", "how", "why", "if", "then", "there",
-    "here", "not", "one", "two", "three", "big", "quick", "small", "different", "on", "in", "at", "for", "to",
-    "with", "from", "by", "of", "as", "is", "are", "was", "were", "be", "do", "did", "does", "can", "will", "would",
-    "should", "could", "just", "please", "noted", "decision", "owner", "risk", "open", "done", "today", "tomorrow",
-    "yesterday", "mr", "mrs", "ms", "dr", "ceo", "cfo", "cto", "coo", "vp",
-}
 _NAME_RUN = re.compile(r"(?<![\w'])([A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|[A-Z]\b))*)")
 
 
@@ -200,9 +191,9 @@ def find_entities(text: str, known: dict[str, str], speaker: str | None = None, 
         if _starts_sentence(text, m.start()) and len(words) == 1 and words[0].lower() not in known and not any(
                 not _starts_sentence(context, c.start()) for c in re.finditer(rf"\b{re.escape(words[0])}\b", context)):
             continue  # a capital letter that only starts a sentence says nothing
-        while words and words[0].lower().strip("'’") in _NOT_NAMES:
+        while words and words[0].lower().strip("'’") in NOT_NAMES:
             words.pop(0)
-        while words and words[-1].lower().strip("'’") in _NOT_NAMES:
+        while words and words[-1].lower().strip("'’") in NOT_NAMES:
             words.pop()
         if not words:
             continue
@@ -229,6 +220,7 @@ class _Sentence:
     turn: StoredTurn
     typed: tuple[str, float]
     cued: bool          # typed by a cue rule (not only because it is a plain statement)
+    after_cue: bool = False
 
 
 _HAS_VALUE = re.compile(r"\d|[€$£]")
@@ -238,7 +230,7 @@ _MID_NAME = re.compile(r"(?<=[\w,] )[A-Z][\w'’-]+")
 def _names_value(sentence: str) -> bool:
     """A number, an amount or a name said mid-sentence: the values a memory is asked about."""
     return bool(_HAS_VALUE.search(sentence) or any(
-        m.group(0).lower() not in _NOT_NAMES for m in _MID_NAME.finditer(sentence)))
+        m.group(0).lower() not in NOT_NAMES for m in _MID_NAME.finditer(sentence)))
 
 
 def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote: ExemplarVote | None = None,
@@ -255,19 +247,26 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
     for turn in turns:
         if turn.role.lower() in _ASSISTANT_ROLES:
             continue
+        cue_before = False
         for raw in sentences(turn.content):
             bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
             kind = sentence_kind(bare)
             if kind == REQUEST_KIND:
                 break  # what follows a request is the material to work on
+            cue_here = has_change_cue(raw)
             if kind != STATEMENT or is_filler(bare):
+                cue_before = cue_before or cue_here
                 continue
             sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare  # cue words kept
             found = classify_sentence(sentence, datetime.now(timezone.utc))
             if found is not None:
-                pending.append(_Sentence(sentence, turn, found, True))
+                pending.append(_Sentence(sentence, turn, found, True, cue_before))
             elif (plain := classify_statement(sentence)) is not None:
-                pending.append(_Sentence(sentence, turn, plain, False))
+                pending.append(_Sentence(sentence, turn, plain, False, cue_before))
+            else:
+                cue_before = cue_before or cue_here
+                continue
+            cue_before = False
     if vote is not None:
         margins = [float(m) for m in vote.margins([clean(p.text, p.typed[0])[0] or p.text for p in pending])]
         kept = [p for p, m in zip(pending, margins, strict=True)
@@ -288,7 +287,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
         out.append(Candidate(
             text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
-            replaces=replaces, event_ts=when.timestamp() if when else None, said=p.text,
+            replaces=replaces, event_ts=when.timestamp() if when else None, said=p.text, cued=p.after_cue,
         ))
     return out
 

@@ -145,7 +145,7 @@ class FactConsolidator:
         A bare correction ("Actually it's 14 not 12.") takes the old fact's words with the new value."""
         cfg = self.config
         said = c.said or c.text
-        cued = has_change_cue(said) or c.type == "correction" or c.replaces is not None
+        cued = c.cued or has_change_cue(said) or c.type == "correction" or c.replaces is not None
         if cued and vector is not None:
             neighbours = [*neighbours, *self.nearest(c, vector, limit=cfg.slot_recent_facts)]
         pool: dict[int, tuple[Fact, float]] = {}

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..retrieve.query import MONTHS
+from .words import NOT_NAMES
 
 _I = re.IGNORECASE
 CHANGE_CUE = re.compile(
@@ -25,13 +26,19 @@ CHANGE_CUE = re.compile(
     r"(?:is|are|was|were) (?:now|no longer)|now (?:rather than|instead of)|instead|rather than|no longer|not anymore|"
     r"moved (?:it |that |this )?(?:to|from|up|back)|pushed (?:it |that )?(?:back|out|to)|bumped (?:it )?(?:to|up)|"
     r"changed (?:it |that |this )?to|switched (?:to|from)|updated?|revised|after all|turns out|"
-    r"(?:has|have) (?:gone|grown|dropped|risen|fallen) to)\b", _I)
+    r"(?:has|have) (?:gone|grown|dropped|risen|fallen) to|wrong (?:one|number|date|name|figure|place|day)|"
+    r"(?:got|had) (?:that|it|this) wrong|gave you the wrong|(?:that|i) was wrong)\b|"
+    r"\bnow(?=\s*(?:[,.;!—–]|$))", _I)
 _MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
 _DATE_A = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\b\.?", _I)
 _DATE_B = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.,]?\d)", _I)
 _AMOUNT = re.compile(r"(?<![\w.])[€$£]?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(k\b|m\b|thousand\b|million\b)?", _I)
 _NAME = re.compile(r"(?<![\w'])[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|&))*")
 _WORD = re.compile(r"[a-z][a-z'’-]+")
+# "Pablo is running comms", "Kenji runs the panel": a sentence-initial capital that acts is a name
+_ACTS = re.compile(
+    r"\s+(?:is|was|has|had|will|would|can|'s|’s|runs|owns|leads|writes|handles|manages|does|did|joined|left|wants|"
+    r"needs|said|says|took|takes|sent|signed|approved|agreed|asked|offered|coordinates|covers|works|\w+ed)\b")
 # "17, not 16", "Ljubljana rather than Tallinn", "instead of X", "no longer X"
 _REPLACED = re.compile(
     r"(?:,?\s+not\s+|\brather than\s+|\binstead of\s+|\bno longer\s+(?:is\s+|at\s+|in\s+|on\s+)?|\bnot\s+the\s+)"
@@ -92,8 +99,11 @@ def read_slot(text: str) -> Slot:
         words = [w for w in m.group(0).split() if w.lower().strip("'’") not in STOP and w.lower() not in MONTHS]
         start = m.start()
         before = rest[:start].rstrip(" \"'(“‘")
-        if not words or (not before or before[-1] in ".!?:;—–-") and len(m.group(0).split()) == 1:
-            continue  # a capital that only starts a sentence names nothing
+        if not words:
+            continue
+        if (not before or before[-1] in ".!?:;—–-") and len(m.group(0).split()) == 1 and not (
+                _ACTS.match(rest, m.end()) and words[0].lower() not in NOT_NAMES):
+            continue  # a capital that only starts a sentence names nothing (unless a person or firm acts)
         slot.names.add(" ".join(words).lower().removesuffix("'s").removesuffix("’s"))
     slot.subject = {_stem(w) for w in _WORD.findall(rest.lower()) if w not in STOP and w not in MONTHS
                     and len(w) > 2}
@@ -113,7 +123,8 @@ def replaced_values(text: str) -> Slot:
 
 
 def has_change_cue(text: str) -> bool:
-    return bool(CHANGE_CUE.search(text))
+    """A change cue, or a value named as the wrong one ("Pegasus, not Clifton")."""
+    return bool(CHANGE_CUE.search(text)) or not replaced_values(text).empty()
 
 
 @dataclass(frozen=True)
@@ -144,8 +155,8 @@ def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap:
         return SlotMatch(True, 2.0 + overlap)
     if cued and differs and (overlap >= cued_overlap or len(subj_a) <= 1 or near):
         return SlotMatch(True, 1.0 + overlap)
-    # a cued change of a thing ("Liam writes my plan now" after "Ingrid writes my plan"): same frame, other words
-    if cued and (len(shared) >= 2 or (shared and overlap >= 0.5)) and overlap >= cued_overlap and (
+    # a cued change of a thing ("the tiles are slate now" after "the tiles are marble"): same frame, other words
+    if cued and (len(shared) >= 2 or (shared and (overlap >= 0.5 or near))) and overlap >= cued_overlap and (
             subj_a - subj_b) and (subj_b - subj_a):
         return SlotMatch(True, 0.5 + overlap)
     if differs and overlap >= min_overlap and len(shared) >= 2:
