@@ -13,7 +13,7 @@ from ..config import Config
 from ..store.records import StoredTurn, to_datetime
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import FACT_TYPES, describe_types
-from .supersede import has_change_cue
+from .supersede import has_change_cue, is_bare_cue
 from .when import resolve_when
 from .words import NOT_NAMES
 
@@ -254,7 +254,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             if kind == REQUEST_KIND:
                 break  # what follows a request is the material to work on
             cue_here = has_change_cue(raw)
-            if kind != STATEMENT or is_filler(bare):
+            if kind != STATEMENT or is_filler(bare) or (cue_here and is_bare_cue(raw)):
                 cue_before = cue_before or cue_here
                 continue
             sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare  # cue words kept

@@ -52,7 +52,7 @@ STOP = frozenset((
     "moved pushed after all turns out still anyway though again quick small news ok okay well going will would can "
     "could should has have had do does did get got one two three four five six seven eight nine ten about roughly "
     "around approximately some what which who when where how mean meant say saying told tell before previously new "
-    "old longer lately today yesterday tomorrow week month year every each more less much many up down out off"
+    "old longer lately today yesterday tomorrow every each more less much many up down out off"
 ).split())
 
 
@@ -63,7 +63,7 @@ def _stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
             break
-    return word[:5]
+    return (word[:-1] if word.endswith("e") and len(word) > 3 else word)[:5]
 
 
 def _number(m: re.Match[str]) -> float:
@@ -125,6 +125,12 @@ def replaced_values(text: str) -> Slot:
 def has_change_cue(text: str) -> bool:
     """A change cue, or a value named as the wrong one ("Pegasus, not Clifton")."""
     return bool(CHANGE_CUE.search(text)) or not replaced_values(text).empty()
+
+
+def is_bare_cue(text: str) -> bool:
+    """A change cue with nothing else in it ("Wait, I gave you the wrong one."): it marks the next sentence."""
+    slot = read_slot(text)
+    return slot.empty() and len(slot.subject - {"gav", "wrong", "got", "had", "one"}) <= 1
 
 
 @dataclass(frozen=True)
