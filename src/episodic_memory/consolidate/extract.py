@@ -262,7 +262,9 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             if found is not None:
                 pending.append(_Sentence(sentence, turn, found, True, cue_before))
             elif (plain := classify_statement(sentence)) is not None:
-                pending.append(_Sentence(sentence, turn, plain, False, cue_before))
+                if cue_here or cue_before:  # "Change of plan: …", "My race shoe is now …": a change of a value
+                    plain = ("correction", 0.7)
+                pending.append(_Sentence(sentence, turn, plain, cue_here or cue_before, cue_before))
             else:
                 cue_before = cue_before or cue_here
                 continue

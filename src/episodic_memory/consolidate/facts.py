@@ -164,9 +164,8 @@ class FactConsolidator:
         for f, sim in pool.values():
             if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
                 continue  # the same turn
-            near = f.session_id == session_id or (vector is not None and sim >= cfg.slot_cued_cosine)
             m = compare(said, f.text, cued=cued, min_overlap=cfg.slot_overlap, cued_overlap=cfg.slot_cued_overlap,
-                        near=near)
+                        near=f.session_id == session_id, similar=vector is not None and sim >= cfg.slot_cued_cosine)
             if not m.changes:
                 continue
             score = m.score + sim + (cfg.slot_session_bonus if f.session_id == session_id else 0.0)

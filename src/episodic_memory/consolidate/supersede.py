@@ -20,12 +20,12 @@ from .words import NOT_NAMES
 
 _I = re.IGNORECASE
 CHANGE_CUE = re.compile(
-    r"^(?:actually|correction|sorry|wait|oops|my (?:bad|mistake)|i meant|to correct|update|scratch|"
+    r"^(?:actually|correction|sorry|wait|oops|my (?:bad|mistake)|i meant|to correct|update\s*[:—–-]|scratch|"
     r"change of plans?|quick correction|small correction|revision)\b|"
     r"\b(?:misspoke|mis-spoke|scratch (?:that|what i said)|change of plans?|plans? (?:have |has )?changed|correction|"
     r"(?:is|are|was|were) (?:now|no longer)|now (?:rather than|instead of)|instead|rather than|no longer|not anymore|"
-    r"moved (?:it |that |this )?(?:to|from|up|back)|pushed (?:it |that )?(?:back|out|to)|bumped (?:it )?(?:to|up)|"
-    r"changed (?:it |that |this )?to|switched (?:to|from)|updated?|revised|after all|turns out|"
+    r"(?:moved|pushed|bumped|shifted|changed|switched|brought) (?:[\w'’-]+ ){0,4}?(?:to|from|up|back|out|forward)|"
+    r"rescheduled|postponed|delayed|updated|revised|after all|turns out|"
     r"(?:has|have) (?:gone|grown|dropped|risen|fallen) to|wrong (?:one|number|date|name|figure|place|day)|"
     r"(?:got|had) (?:that|it|this) wrong|gave you the wrong|(?:that|i) was wrong)\b|"
     r"\bnow(?=\s*(?:[,.;!—–]|$))", _I)
@@ -70,6 +70,11 @@ def _number(m: re.Match[str]) -> float:
     value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
     scale = (m.group(3) or "").lower()
     return value * {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(scale, 1.0)
+
+
+# Head nouns that name a kind of value, not what it belongs to.
+GENERIC = frozenset(_stem(w) for w in (
+    "date day time number price cost amount name place thing value figure total stuff details info".split()))
 
 
 @dataclass
@@ -139,30 +144,33 @@ class SlotMatch:
     score: float         # how surely it is the same slot (for choosing among earlier facts)
 
 
-def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap: float, near: bool = False
-            ) -> SlotMatch:
-    """Whether `new` gives a different value for what `old` stated. `near`: the two are close by other evidence
-    (said in the same session, or close in meaning), so a cued change needs no shared words."""
+def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap: float, near: bool = False,
+            similar: bool = False) -> SlotMatch:
+    """Whether `new` gives a different value for what `old` stated. `near` (said in the same session) and
+    `similar` (close in meaning): a cued change of a number or date needs no shared words when near or similar,
+    of a name only when similar (a person and an event are both names)."""
     a, b = read_slot(new), read_slot(old)
     gone = replaced_values(new)
     a_values = Slot(a.subject, a.numbers - gone.numbers, a.dates - gone.dates, a.names - gone.names)
     novel_names, old_names = a_values.names - b.names, b.names - a_values.names
     name_words = {_stem(w) for n in novel_names | old_names for w in n.split()}
     subj_a, subj_b = a.subject - name_words - gone.subject, b.subject - name_words
-    shared = subj_a & subj_b
+    shared = subj_a & subj_b - GENERIC  # "the talk date" and "the offsite date" share no subject
     overlap = len(shared) / max(1, min(len(subj_a), len(subj_b)))
     named_wrong = bool((gone.numbers & b.numbers) or (gone.dates & b.dates) or (gone.names & b.names)
                        or (gone.subject and gone.subject <= b.subject and not gone.subject <= subj_a))
-    differs = bool(
+    measure_differs = bool(
         (a_values.numbers and b.numbers and not a_values.numbers <= b.numbers)
-        or (a_values.dates and b.dates and not a_values.dates <= b.dates)
-        or (novel_names and old_names))
+        or (a_values.dates and b.dates and not a_values.dates <= b.dates))
+    name_differs = bool(novel_names and old_names)
+    differs = measure_differs or name_differs
     if named_wrong and cued:
         return SlotMatch(True, 2.0 + overlap)
-    if cued and differs and (overlap >= cued_overlap or len(subj_a) <= 1 or near):
+    if cued and differs and (overlap >= cued_overlap or len(subj_a) <= 1 or similar
+                             or (near and measure_differs and len(subj_a) <= 2)):
         return SlotMatch(True, 1.0 + overlap)
     # a cued change of a thing ("the tiles are slate now" after "the tiles are marble"): same frame, other words
-    if cued and (len(shared) >= 2 or (shared and (overlap >= 0.5 or near))) and overlap >= cued_overlap and (
+    if cued and (len(shared) >= 2 or (shared and (overlap >= 0.5 or similar))) and overlap >= cued_overlap and (
             subj_a - subj_b) and (subj_b - subj_a):
         return SlotMatch(True, 0.5 + overlap)
     if differs and overlap >= min_overlap and len(shared) >= 2:
