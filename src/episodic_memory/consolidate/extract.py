@@ -15,7 +15,7 @@ from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip
 from .fact_types import FACT_TYPES, describe_types
 from .supersede import has_change_cue, is_bare_cue
 from .when import resolve_when
-from .words import NOT_NAMES
+from .words import DEMONYMS, NOT_NAMES, STARTERS
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +174,8 @@ def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
     return (text[:1].upper() + text[1:]) if text else text, replaces
 
 
-_NAME_RUN = re.compile(r"(?<![\w'])([A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|[A-Z]\b))*)")
+_NAME_RUN = re.compile(r"(?<![\w'’-])([A-Z][\w'’-]*(?:\s+(?:&\s+)?(?:[A-Z][\w'’-]*|[A-Z]\b))*)")
+_QUOTED_TITLE = re.compile(r"[\"“]([A-Z][^\"”]{2,60})[\"”]")
 
 
 def find_entities(text: str, known: dict[str, str], speaker: str | None = None, context: str = "") -> list[str]:
@@ -186,18 +187,27 @@ def find_entities(text: str, known: dict[str, str], speaker: str | None = None, 
     for key, canonical in known.items():
         if re.search(rf"(?<![\w]){re.escape(key)}(?![\w])", lowered):
             found.append(canonical)
+    titles = [m for m in _QUOTED_TITLE.finditer(text) if 2 <= len(m.group(1).split()) <= 8]
+    for m in titles:  # a quoted title is one name: "Tests That Earn Their Keep"
+        if m.group(1).lower() not in (f.lower() for f in found):
+            found.append(m.group(1).strip(" ,."))
     for m in _NAME_RUN.finditer(text):
+        if any(t.start() <= m.start() < t.end() for t in titles):
+            continue
         words = m.group(1).split()
         if _starts_sentence(text, m.start()) and len(words) == 1 and words[0].lower() not in known and not any(
                 not _starts_sentence(context, c.start()) for c in re.finditer(rf"\b{re.escape(words[0])}\b", context)):
             continue  # a capital letter that only starts a sentence says nothing
-        while words and words[0].lower().strip("'’") in NOT_NAMES:
+        if _starts_sentence(text, m.start()) and words[0].lower() in STARTERS:
+            words.pop(0)  # "Need Mateo's approval": the verb is no part of the name
+        while words and words[0].lower().strip("'’") in NOT_NAMES | {"&"}:
             words.pop(0)
-        while words and words[-1].lower().strip("'’") in NOT_NAMES:
+        while words and words[-1].lower().strip("'’") in NOT_NAMES | {"&"}:
             words.pop()
-        if not words:
-            continue
-        name = " ".join(words).rstrip("'’s") if words[-1].endswith(("'s", "’s")) else " ".join(words)
+        if not words or (len(words) == 1 and words[0].lower() in DEMONYMS):
+            continue  # "the Thai place": a cuisine, not an entity
+        name = " ".join(words)
+        name = name.removesuffix("'s").removesuffix("’s")
         if len(name) < 2 or name.isdigit():
             continue
         canonical = known.get(name.lower(), name)
