@@ -34,7 +34,7 @@ _DATE_A = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_
 _DATE_B = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.,]?\d)", _I)
 _AMOUNT = re.compile(r"(?<![\w.])[€$£]?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(k\b|m\b|thousand\b|million\b)?", _I)
 _NAME = re.compile(r"(?<![\w'])[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|&))*")
-_WORD = re.compile(r"[a-z][a-z'’-]+")
+_WORD = re.compile(r"[^\W\d_][\w'’-]+")
 # "Pablo is running comms", "Kenji runs the panel": a sentence-initial capital that acts is a name
 _ACTS = re.compile(
     r"\s+(?:is|was|has|had|will|would|can|'s|’s|runs|owns|leads|writes|handles|manages|does|did|joined|left|wants|"
@@ -101,7 +101,8 @@ def read_slot(text: str) -> Slot:
     for m in _AMOUNT.finditer(rest):
         slot.numbers.add(_number(m))
     for m in _NAME.finditer(rest):
-        words = [w for w in m.group(0).split() if w.lower().strip("'’") not in STOP and w.lower() not in MONTHS]
+        words = [w for w in m.group(0).split() if w.lower().strip("'’") not in STOP and w.lower() not in MONTHS
+                 and w.lower().strip("'’") not in NOT_NAMES]
         start = m.start()
         before = rest[:start].rstrip(" \"'(“‘")
         if not words:
@@ -113,6 +114,12 @@ def read_slot(text: str) -> Slot:
     slot.subject = {_stem(w) for w in _WORD.findall(rest.lower()) if w not in STOP and w not in MONTHS
                     and len(w) > 2}
     return slot
+
+
+def _same_name(name: str, others: set[str]) -> bool:
+    """"tomás" and "tomás ferreira" are one name (one's words within the other's)."""
+    words = set(name.split())
+    return any(words <= set(o.split()) or set(o.split()) <= words for o in others)
 
 
 def replaced_values(text: str) -> Slot:
@@ -152,7 +159,8 @@ def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap:
     a, b = read_slot(new), read_slot(old)
     gone = replaced_values(new)
     a_values = Slot(a.subject, a.numbers - gone.numbers, a.dates - gone.dates, a.names - gone.names)
-    novel_names, old_names = a_values.names - b.names, b.names - a_values.names
+    novel_names = {n for n in a_values.names - b.names if not _same_name(n, b.names)}
+    old_names = {n for n in b.names - a_values.names if not _same_name(n, a_values.names)}
     name_words = {_stem(w) for n in novel_names | old_names for w in n.split()}
     subj_a, subj_b = a.subject - name_words - gone.subject, b.subject - name_words
     shared = subj_a & subj_b - GENERIC  # "the talk date" and "the offsite date" share no subject
@@ -173,7 +181,10 @@ def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap:
     if cued and (len(shared) >= 2 or (shared and (overlap >= 0.5 or similar))) and overlap >= cued_overlap and (
             subj_a - subj_b) and (subj_b - subj_a):
         return SlotMatch(True, 0.5 + overlap)
-    if differs and overlap >= min_overlap and len(shared) >= 2:
+    if measure_differs and overlap >= min_overlap and len(shared) >= 2:
+        return SlotMatch(True, 1.0 + overlap)
+    dice = 2 * len(shared) / max(1, len(subj_a) + len(subj_b))  # a name change must share the frame on both sides
+    if name_differs and dice >= min_overlap and len(shared) >= 2:
         return SlotMatch(True, 1.0 + overlap)
     return SlotMatch(False, overlap)
 
