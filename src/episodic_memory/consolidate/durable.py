@@ -100,7 +100,7 @@ class ExemplarVote:
         self.k = k
 
     def _bank(self) -> tuple[np.ndarray, np.ndarray]:
-        key = str(getattr(self.embedder, "model_id", id(self.embedder)))
+        key = f"{getattr(self.embedder, 'model_id', id(self.embedder))}:{getattr(self.embedder, 'dim', '')}"
         with _BANK_LOCK:
             if key not in _BANKS:
                 bank = load_exemplars()
