@@ -199,3 +199,19 @@ def test_out_of_order_ingestion_keeps_the_later_event_current(embedder: bool) ->
 ])
 def test_entities_are_names_not_fragments(text: str, expected: list[str]) -> None:
     assert find_entities(text, {}) == expected
+
+
+def test_a_change_with_no_fact_of_the_old_value_finds_the_turn_that_said_it() -> None:
+    with _memory(embedder=False) as mem:  # without an embedder a plain statement is not kept on its own
+        mem.add_turn("user", "The team offsite is in Porto this year.", session_id="x",
+                     timestamp="2026-03-01T10:00:00Z")
+        mem.end_session("x")
+        assert mem.facts() == []
+        mem.add_turn("user", "Change of plan: the team offsite is in Lisbon instead.", session_id="y",
+                     timestamp="2026-03-05T10:00:00Z")
+        mem.end_session("y")
+        [current] = mem.facts()
+        assert "Lisbon" in current.text
+        old = mem.fact_history(current.id)[1]
+        assert old.text == "The team offsite is in Porto this year." and old.session_id == "x" and not old.current
+        assert mem.stats()["routes"]["recovered"] == 1

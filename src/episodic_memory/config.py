@@ -152,6 +152,9 @@ class Config(BaseModel):
         "the same kind and no shared words when their cosine reaches this (or they were said in the same session)")
     slot_recent_facts: int = Field(
         40, description="a statement with a change cue is also compared with this many of the latest facts")
+    slot_turn_search: int = Field(
+        12, description="a change with a cue that matches no fact searches this many earlier turns (BM25) for the "
+        "statement of the old value, which becomes a fact for the change to supersede")
     slot_session_bonus: float = Field(
         0.2, description="when choosing which fact a change replaces: bonus for a fact of the same session")
 

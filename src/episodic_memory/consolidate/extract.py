@@ -224,6 +224,23 @@ def _starts_sentence(text: str, pos: int) -> bool:
     return not before or before[-1] in ".!?:;—–-\n"
 
 
+def statements(turn: StoredTurn) -> list[str]:
+    """The sentences of a person's turn that state something (no questions, requests and what follows them,
+    hypotheticals or filler)."""
+    if turn.role.lower() in _ASSISTANT_ROLES:
+        return []
+    out = []
+    for raw in sentences(turn.content):
+        bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
+        kind = sentence_kind(bare)
+        if kind == REQUEST_KIND:
+            break
+        if kind == STATEMENT and not is_filler(bare) and (classify_sentence(bare, datetime.now(timezone.utc))
+                                                          or classify_statement(bare)):
+            out.append(raw)
+    return out
+
+
 @dataclass
 class _Sentence:
     text: str

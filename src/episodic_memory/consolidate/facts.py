@@ -16,6 +16,7 @@ import asyncio
 import hashlib
 import logging
 from collections import Counter
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,7 +25,16 @@ from .. import llm
 from ..retrieve.fts import fts_query
 from ..store.records import Fact, NewFact, SessionInfo, StoredTurn
 from .durable import ExemplarVote
-from .extract import Candidate, extract_llm, extract_rules
+from .extract import (
+    Candidate,
+    classify_sentence,
+    classify_statement,
+    clean,
+    extract_llm,
+    extract_rules,
+    find_entities,
+    statements,
+)
 from .fact_types import FACT_TYPES
 from .gate import DROPPED, contradicts, lexical_similarity, passes_novelty, route
 from .supersede import compare, has_change_cue, read_slot, rewrite_value
@@ -172,13 +182,53 @@ class FactConsolidator:
             if best is None or score > best[0]:
                 best = (score, f)
         if best is None:
-            return None
+            return self.earlier_statement(c, said, session_id) if cued else None
         target = best[1]
         if cued and len(read_slot(c.text).subject) <= 1 and (text := rewrite_value(said, target.text)):
             c.text = text
         if cued and c.type not in ("correction", "decision"):
             c.type = "correction"
         return target
+
+    def earlier_statement(self, c: Candidate, said: str, session_id: str) -> Fact | None:
+        """A change with no fact of the old value (the statement was not kept, or said in passing): the earlier
+        turn that stated it becomes a fact, dated when it was said, for the change to supersede."""
+        cfg = self.config
+        match = fts_query(said)
+        if match is None:
+            return None
+        hits = self.clients.store.search_turns(match, self.user_id, limit=cfg.slot_turn_search,
+                                               until=c.created_at - 1e-6)
+        turns = self.clients.store.turns_by_id(self.user_id, [i for i, _ in hits])
+        own = {t.id for t in c.sources}
+        best: tuple[float, StoredTurn, str] | None = None
+        for turn_id, _ in hits:
+            turn = turns.get(turn_id)
+            if turn is None or turn.id in own:
+                continue
+            for sentence in statements(turn):
+                m = compare(said, sentence, cued=True, min_overlap=cfg.slot_overlap,
+                            cued_overlap=cfg.slot_cued_overlap, near=turn.session_id == session_id)
+                if m.changes and (best is None or m.score > best[0]):
+                    best = (m.score, turn, sentence)
+        if best is None:
+            return None
+        _, turn, sentence = best
+        fact_type, confidence = (classify_sentence(sentence, datetime.now(timezone.utc))
+                                 or classify_statement(sentence) or ("knowledge", 0.6))
+        text, _ = clean(sentence, fact_type)
+        old = Candidate(text=text, type=fact_type, confidence=confidence, sources=[turn], said=sentence)
+        origin = _origin(old)
+        if self.facts.has_fact_origin(self.user_id, origin):
+            return None
+        route_name, salience = route(old, cfg)
+        fact_id = self.facts.insert_fact(NewFact(
+            user_id=self.user_id, session_id=turn.session_id, type=fact_type, text=text, route=route_name,
+            salience=salience, confidence=confidence, event_ts=None, created_at=turn.ts, source_ids=[turn.id],
+            origin=origin, extractor="rules"))
+        self.facts.link_entities(self.user_id, fact_id, find_entities(text, self.known_names(), turn.speaker))
+        self.counts["recovered"] += 1
+        return self.facts.facts_by_id(self.user_id, [fact_id]).get(fact_id)
 
     def referee(self, c: Candidate, best: Fact, similarity: float, changes: bool) -> str:
         """add / update / skip for a candidate near a stored fact."""
