@@ -4,7 +4,8 @@
     route     salience: durable / episodic / dropped (filler)
     gate      gzip novelty against a sample of stored facts: a restatement bumps recurrence instead
     dedup     nearest stored fact by cosine: ≥ duplicate → recurrence bump; in the supersede band → the referee
-              (the LLM; without one, a correction or decision supersedes the fact it contradicts)
+              (the LLM); without an LLM, slot matching first (`supersede.py`): a statement that changes an earlier
+              fact's value supersedes it — by event time, so a late-ingested older statement is stored superseded
     store     the fact, its vector, its entities (and their co-occurrence edges); profiles refreshed
 
 Idempotent: a candidate from the same turns with the same text is recognised and skipped.
