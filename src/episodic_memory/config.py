@@ -137,7 +137,7 @@ class Config(BaseModel):
         "above this exemplar margin")
     fact_statement_margin: float = Field(
         0.02, description="without an LLM: a plain declarative statement (no cue word) is kept at or above this "
-        "exemplar margin (with no embedder, only cued sentences are kept)")
+        "exemplar margin (with no embedder, plain statements are kept only when they name a value)")
     fact_value_bonus: float = Field(
         0.03, description="without an LLM: added to the exemplar margin of a sentence that names a value (a number, "
         "an amount, a date, a name mid-sentence)")

@@ -267,8 +267,8 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
     Questions, requests to the assistant (and the material that follows them), hypotheticals and filler state
     nothing. Sentences with a cue word are typed by the rules; plain declarative statements are typed by what they
     do. With an embedder (`vote`), a sentence is kept when its exemplar margin clears `fact_cued_margin` (cued) or
-    `fact_statement_margin` (plain); without one, cued sentences are kept and plain ones only when they carry a
-    value (a number, an amount) and a name or a verb of state."""
+    `fact_statement_margin` (plain); without one, cued sentences are kept and plain ones only when they name a
+    value (a number, an amount, a date, a name mid-sentence)."""
     cfg = config or Config()
     pending: list[_Sentence] = []
     for turn in turns:
@@ -302,7 +302,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
                 if m + (cfg.fact_value_bonus if _names_value(p.text) else 0.0)
                 >= (cfg.fact_cued_margin if p.cued else cfg.fact_statement_margin)]
     else:
-        kept = [p for p in pending if p.cued or (_HAS_VALUE.search(p.text) and _STATE.search(p.text))]
+        kept = [p for p in pending if p.cued or _names_value(p.text)]
     out: list[Candidate] = []
     for p in kept:
         turn = p.turn
