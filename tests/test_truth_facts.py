@@ -215,3 +215,12 @@ def test_a_change_with_no_fact_of_the_old_value_finds_the_turn_that_said_it() ->
         old = mem.fact_history(current.id)[1]
         assert old.text == "The team offsite is by the sea this year." and old.session_id == "x" and not old.current
         assert mem.stats()["routes"]["recovered"] == 1
+
+
+@pytest.mark.parametrize("aside", ["I'll be honest, this part confuses me.", "I have to admit the new office is nice.",
+                                   "I must say the food there was great."])
+def test_asides_are_not_commitments(aside: str) -> None:
+    from episodic_memory.consolidate.extract import classify_sentence
+
+    found = classify_sentence(aside, NOV_17)
+    assert found is None or found[0] != "commitment"

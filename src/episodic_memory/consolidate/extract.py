@@ -41,6 +41,8 @@ class Candidate:
 # --- rules -----------------------------------------------------------------------------------------------
 _I = re.IGNORECASE
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+# "I'll be honest", "I have to admit", "I must say": asides, not promises
+_ASIDE = r"(?:be honest|be frank|admit|say|confess|vent|rant|think out loud|think about it|see|try and see)\b"
 RULES: list[tuple[str, float, re.Pattern[str]]] = [
     ("correction", 0.8, re.compile(r"^(?:actually|correction|sorry|wait|oops|scratch that|i meant|to correct)\b", _I)),
     ("correction", 0.75, re.compile(r",\s*not\s+[\w€$£%.,-]{1,20}(?=\s*(?:[—–;.!]|\s-\s|$))", _I)),
@@ -57,8 +59,8 @@ RULES: list[tuple[str, float, re.Pattern[str]]] = [
         r"^(?:please\s+)?(?:always|never)\s+\w+|^(?:from now on|going forward|in future)\b|"
         r"\bwhen(?:ever)? i ask (?:about|for)\b", _I)),
     ("commitment", 0.75, re.compile(
-        r"\bremind me to\b|\bi(?:'ll| will| need to| have to| must| promised to)\s+(?!go with)\w+|"
-        r"\bwe(?:'ll| will| need to| have to| must)\s+(?!go with)\w+", _I)),
+        r"\bremind me to\b|\bi(?:'ll| will| need to| have to| must| promised to)\s+(?!go with)(?!" + _ASIDE + r")\w+|"
+        r"\bwe(?:'ll| will| need to| have to| must)\s+(?!go with)(?!" + _ASIDE + r")\w+", _I)),
     ("identity", 0.8, re.compile(
         r"\b(?:I'm|I am) (?:[A-Z][\w'-]+|(?:a|an) (?:\w+ )?\w*(?:er|or|ist|ian|ant|ent|founder|student|doctor|nurse|"
         r"chef|parent|mother|father|mom|dad)\b)|\b(?i:my name is|i work (?:at|for|as|in)|i live in|i'?m from|"
