@@ -132,6 +132,8 @@ def _two_sessions(first: str, second: str, *, embedder: bool = True) -> Memory:
     ("The budget for the garden is 18k.", "Sorry, I misspoke earlier — the budget is 22k now.", "22k"),
     ("The warehouse lease costs $4,200 a month.", "The warehouse lease costs $4,600 a month.", "$4,600"),
     ("The vendor review is on March 10.", "We pushed the vendor review to March 17.", "March 17"),
+    ("The team dinner is for 24 people.", "Make that 30 people for the dinner.", "30 people"),
+    ("The quarterly review is in room 4B.", "On second thought, the quarterly review is in room 6A.", "6A"),
 ])
 @pytest.mark.parametrize("embedder", [True, False])
 def test_a_changed_value_supersedes_with_history(first: str, second: str, current: str, embedder: bool) -> None:

@@ -30,7 +30,8 @@ _POLITE = r"(?:(?:please|pls|can you|could you|would you|will you|can u|i need y
 # Requests to the assistant: whatever follows is material to work on, not a fact about the person's world.
 REQUEST = re.compile(
     _LEAD + _POLITE + r"(?:proof-?read|translate|draft|write|re-?write|re-?word|summari[sz]e|sum (?:it |this |that )?up|"
-    r"give me|tell me|recommend|suggest|brainstorm|explain|make (?:this|it|that|these)|turn (?:this|it|that|these)|"
+    r"give me|tell me|recommend|suggest|brainstorm|explain|make (?:this|it|these|that(?!\s+[€$£]?\d))|"
+    r"turn (?:this|it|that|these)|"
     r"convert|format|outline|compose|generate|polish|edit|shorten|tighten|expand|paraphrase|check (?:this|my|the "
     r"grammar)|fix (?:this|my|the (?:grammar|wording))|reply to|respond to|answer (?:this|a|an|the)|come up with|"
     r"think of|show me|find me|compare|describe|recap|walk me through|list (?:some|a few|the|\d+|five|three|ten)|"

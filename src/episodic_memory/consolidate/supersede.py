@@ -27,7 +27,9 @@ CHANGE_CUE = re.compile(
     r"(?:moved|pushed|bumped|shifted|changed|switched|brought) (?:[\w'’-]+ ){0,4}?(?:to|from|up|back|out|forward)|"
     r"rescheduled|postponed|delayed|updated|revised|after all|turns out|"
     r"(?:has|have) (?:gone|grown|dropped|risen|fallen) to|wrong (?:one|number|date|name|figure|place|day)|"
-    r"(?:got|had) (?:that|it|this) wrong|gave you the wrong|(?:that|i) was wrong)\b|"
+    r"(?:got|had) (?:that|it|this) wrong|gave you the wrong|(?:that|i) was wrong|that'?s wrong|let me correct|"
+    r"i meant to say|make that|on second thought|changed (?:our|my) minds?|(?:ignore|forget|disregard) what i said|"
+    r"strike that|replaced (?:by|with)|swapped (?:for|to)|it'?s actually|my earlier)\b|^no,\s|"
     r"\bnow(?=\s*(?:[,.;!—–]|$))", _I)
 _MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
 _DATE_A = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\b\.?", _I)
