@@ -187,6 +187,14 @@ def test_out_of_order_ingestion_keeps_the_later_event_current(embedder: bool) ->
     mem.end_session("middle")
     chain = [f.text for f in mem.fact_history(mem.facts()[0].id)]
     assert chain == ["The deck needs 14 slides.", "The deck needs 13 slides.", "The deck needs 12 slides."]
+    # and one older than all of them goes to the bottom
+    mem.add_turn("user", "The deck needs 10 slides.", session_id="first", timestamp="2026-02-20T10:00:00Z")
+    mem.end_session("first")
+    history = mem.fact_history(mem.facts()[0].id)
+    assert [f.text for f in history] == ["The deck needs 14 slides.", "The deck needs 13 slides.",
+                                         "The deck needs 12 slides.", "The deck needs 10 slides."]
+    assert all(older.valid_to == newer.created_at for newer, older in zip(history[:-1], history[1:], strict=True))
+    assert [f.text for f in mem.facts()] == ["The deck needs 14 slides."]
     mem.close()
 
 

@@ -34,23 +34,28 @@ class FactSQL(Connection):
         """Store a fact (and close the validity of the one it supersedes, in the same transaction).
 
         `superseded_by`: the fact is older news than that (current) fact — a statement ingested late whose event
-        time comes before it. It is stored already superseded and takes its place in the chain, between that fact
-        and the one that fact replaced (when the late statement is newer than that one)."""
+        time comes before it. It is stored already superseded and takes its place in the chain by time: above the
+        newest fact of the chain older than it (if any), below the oldest one newer than it."""
         now = time.time()
         with self.transaction() as db:
-            valid_to, relink = None, False
+            valid_to = None
             if superseded_by is not None:
+                # walk down the chain to the first fact older than this one: the new fact goes right above it
                 row = db.execute("SELECT created_at, supersedes FROM facts WHERE id = ? AND user_id = ?",
                                  (superseded_by, fact.user_id)).fetchone()
                 if row is None:
                     superseded_by = None
                 else:
                     valid_to, older = row
-                    relink = older is None
-                    if older is not None and supersedes is None:
-                        prev = db.execute("SELECT created_at FROM facts WHERE id = ?", (older,)).fetchone()
-                        if prev is not None and prev[0] <= fact.created_at:
-                            supersedes, relink = older, True
+                    seen = {superseded_by}
+                    while older is not None and older not in seen:
+                        prev = db.execute("SELECT created_at, supersedes FROM facts WHERE id = ?", (older,)).fetchone()
+                        if prev is None or prev[0] <= fact.created_at:
+                            break
+                        seen.add(older)
+                        superseded_by, valid_to, older = older, prev[0], prev[1]
+                    if supersedes is None:
+                        supersedes = older
             fact_id = db.execute(
                 "INSERT INTO facts (user_id, session_id, type, text, route, salience, confidence, event_ts, "
                 "created_at, valid_from, valid_to, supersedes, superseded_by, source_ids, origin, extractor, "
@@ -64,7 +69,7 @@ class FactSQL(Connection):
                     "UPDATE facts SET valid_to = ?, superseded_by = ?, updated_at = ? WHERE id = ? AND user_id = ?",
                     (fact.created_at, fact_id, now, supersedes, fact.user_id),
                 )
-            if superseded_by is not None and relink:
+            if superseded_by is not None:
                 db.execute("UPDATE facts SET supersedes = ?, updated_at = ? WHERE id = ? AND user_id = ?",
                            (fact_id, now, superseded_by, fact.user_id))
         assert fact_id is not None
