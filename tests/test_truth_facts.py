@@ -234,3 +234,15 @@ def test_asides_are_not_commitments(aside: str) -> None:
 
     found = classify_sentence(aside, NOV_17)
     assert found is None or found[0] != "commitment"
+
+
+def test_a_wish_is_no_correction_and_a_verbless_note_with_a_value_is_a_statement() -> None:
+    from episodic_memory.consolidate.extract import classify_sentence
+
+    wish = classify_sentence("Sarah wants the chart moved to slide 3.", NOV_17)
+    assert wish is None or wish[0] != "correction"
+    assert not has_change_cue("Sarah wants the chart moved to slide 3.")
+    assert has_change_cue("The chart moved to slide 3.")
+    note = classify_statement("DevConf in Berlin on June 4.")
+    assert note is not None and note[0] in ("plan", "knowledge")
+    assert classify_statement("lunch at noon") is None

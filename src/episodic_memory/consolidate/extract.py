@@ -13,7 +13,7 @@ from ..config import Config
 from ..store.records import StoredTurn, to_datetime
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import FACT_TYPES, describe_types
-from .supersede import has_change_cue, is_bare_cue
+from .supersede import WISH, has_change_cue, is_bare_cue
 from .when import resolve_when
 from .words import DEMONYMS, NOT_NAMES, STARTERS
 
@@ -119,6 +119,8 @@ def classify_sentence(sentence: str, said_at: datetime) -> tuple[str, float] | N
         if pattern.search(sentence):
             if name == "decision" and _NEGATED_DECISION.search(sentence):
                 continue
+            if name == "correction" and WISH.search(sentence):
+                continue  # "Sarah wants the chart moved to slide 3": a wish, not a correction
             return name, confidence
     if _WHEN.search(sentence) and _PAST.search(sentence):
         return "event", 0.65
@@ -146,10 +148,18 @@ _FINITE = re.compile(
     r"start|finish|begin|began|live|work|use|own|lead|led|run|ran)\b", _I)
 
 
+_FRAGMENT = re.compile(r"^(?:the\s+)?[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,3}\s+(?:in|on|at|for|by|from|until)\s+\S", _I)
+
+
 def classify_statement(sentence: str) -> tuple[str, float] | None:
     """A plain declarative sentence typed without a cue word ("The fund model uses a 9% discount rate." →
-    knowledge), or None when it is too short or has no verb. Whether it is worth keeping is decided elsewhere."""
-    if sentence.rstrip().endswith("?") or len(sentence.split()) < 4 or not _FINITE.search(sentence):
+    knowledge), or None when it is too short or has no verb. A verbless note that names a value ("DevConf in
+    Berlin on June 4") counts too. Whether it is worth keeping is decided elsewhere."""
+    if sentence.rstrip().endswith("?") or len(sentence.split()) < 4:
+        return None
+    if not _FINITE.search(sentence):
+        if _FRAGMENT.match(sentence.strip()) and _names_value(sentence):
+            return ("plan", 0.6) if resolve_when(sentence, datetime.now(timezone.utc)) else ("knowledge", 0.6)
         return None
     if _DECIDED.search(sentence):
         return "decision", 0.7

@@ -136,8 +136,18 @@ def replaced_values(text: str) -> Slot:
     return out
 
 
+# "wants the chart moved to slide 3", "suggested we push it to May": a wish or a proposal, not a change
+WISH = re.compile(
+    r"\b(?:wants?|wanted|asked|asks|would like|'d like|needs?|should|could|might|suggest(?:s|ed)?|propos(?:es|ed)|"
+    r"hoping|hopes?|wish(?:es)?)\b[^.;!?]*\b(?:moved|pushed|changed|switched|bumped|shifted|rescheduled|postponed|"
+    r"instead|rather than)\b", _I)
+
+
 def has_change_cue(text: str) -> bool:
-    """A change cue, or a value named as the wrong one ("Pegasus, not Clifton")."""
+    """A change cue, or a value named as the wrong one ("Pegasus, not Clifton"); a wish ("wants it moved to …")
+    is none."""
+    if WISH.search(text):
+        return False
     return bool(CHANGE_CUE.search(text)) or not replaced_values(text).empty()
 
 
