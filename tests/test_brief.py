@@ -45,7 +45,9 @@ def test_the_window_holds_its_sessions_decisions_and_corrections(mem: Memory) ->
     assert [s["session_id"] for s in brief.sessions] == ["new"]
     assert brief.sessions[0]["summary"] and "fourteen slides" in brief.sessions[0]["summary"]
     assert [d["text"] for d in brief.decisions] == ["Maya decided to keep traction first"]
-    assert [c["text"] for c in brief.corrections] == ["The deck has fourteen slides, not twelve"]
+    # the rules read "fourteen slides now" as a change too: both corrections are the window's
+    assert [c["text"] for c in brief.corrections] == ["The deck has fourteen slides, not twelve",
+                                                      "Fourteen slides now, traction first, Sarah has the deck."]
     assert [lp.text for lp in brief.open_loops] == ["send the Northgate deck to Sarah by Friday"]  # open: any age
     [ws] = brief.workstreams
     assert ws.status == "confirmed" and ws.sessions == 2
@@ -56,7 +58,7 @@ def test_the_window_holds_its_sessions_decisions_and_corrections(mem: Memory) ->
     assert set(data) == {"user_id", "hours", "since", "until", "sessions", "decisions", "corrections", "open_loops",
                          "workstreams"}
     text = brief.render()
-    for header in ("Sessions (1)", "Decisions (1)", "Corrections (1)", "Open loops (1)", "Active workstreams (1)"):
+    for header in ("Sessions (1)", "Decisions (1)", "Corrections (2)", "Open loops (1)", "Active workstreams (1)"):
         assert header in text
     assert "send the Northgate deck to Sarah by Friday" in text and str(brief) == text
 

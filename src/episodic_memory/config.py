@@ -179,6 +179,34 @@ class Config(BaseModel):
     fact_recall_bonus: float = Field(
         0.05, description="a fact scores this much above the best of its source turns (and gets it on its own "
         "score): the distilled memory first")
+    fact_exemplar_k: int = Field(
+        3, ge=1, description="without an LLM: a sentence's durable margin is the mean cosine of its k nearest durable "
+        "exemplars (data/fact_exemplars.jsonl) minus that of its k nearest noise exemplars")
+    fact_cued_margin: float = Field(
+        -0.05, description="without an LLM: a sentence a cue rule typed (decided, prefer, actually, …) is kept at or "
+        "above this exemplar margin")
+    fact_statement_margin: float = Field(
+        0.02, description="without an LLM: a plain declarative statement (no cue word) is kept at or above this "
+        "exemplar margin (with no embedder, plain statements are kept only when they name a value)")
+    fact_value_bonus: float = Field(
+        0.03, description="without an LLM: added to the exemplar margin of a sentence that names a value (a number, "
+        "an amount, a date, a name mid-sentence)")
+    slot_overlap: float = Field(
+        0.6, description="without an LLM: a statement with no change cue replaces an earlier fact when they share this "
+        "share of their subject words (and at least two) and give a different number, date or name")
+    slot_cued_overlap: float = Field(
+        0.25, description="without an LLM: the same for a statement with a change cue (actually, scratch that, moved "
+        "to, is now, instead, …); one that names the old value as wrong needs no overlap")
+    slot_cued_cosine: float = Field(
+        0.4, description="without an LLM: a statement with a change cue replaces a fact with a different value of "
+        "the same kind and no shared words when their cosine reaches this (or they were said in the same session)")
+    slot_recent_facts: int = Field(
+        40, description="a statement with a change cue is also compared with this many of the latest facts")
+    slot_turn_search: int = Field(
+        12, description="a change with a cue that matches no fact searches this many earlier turns (BM25) for the "
+        "statement of the old value, which becomes a fact for the change to supersede")
+    slot_session_bonus: float = Field(
+        0.2, description="when choosing which fact a change replaces: bonus for a fact of the same session")
 
     # --- episodes, workstreams, open loops, injection ---------------------------------------------------
     workstream_attach: float = Field(

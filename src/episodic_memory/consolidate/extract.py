@@ -9,9 +9,13 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .. import llm
+from ..config import Config
 from ..store.records import StoredTurn, to_datetime
+from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import FACT_TYPES, describe_types
+from .supersede import WISH, has_change_cue, is_bare_cue
 from .when import resolve_when
+from .words import DEMONYMS, NOT_NAMES, STARTERS
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +30,8 @@ class Candidate:
     event_ts: float | None = None
     replaces: str | None = None     # what a correction says was wrong ("14 slides, not 12" → "12")
     extractor: str = "rules"
+    said: str = ""                  # the sentence as said (before cleaning), for slot matching
+    cued: bool = False              # a change cue said just before it ("I gave you the wrong one. It's 66.")
 
     @property
     def created_at(self) -> float:
@@ -35,6 +41,8 @@ class Candidate:
 # --- rules -----------------------------------------------------------------------------------------------
 _I = re.IGNORECASE
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+# "I'll be honest", "I have to admit", "I must say": asides, not promises
+_ASIDE = r"(?:be honest|be frank|admit|say|confess|vent|rant|think out loud|think about it|see|try and see)\b"
 RULES: list[tuple[str, float, re.Pattern[str]]] = [
     ("correction", 0.8, re.compile(r"^(?:actually|correction|sorry|wait|oops|scratch that|i meant|to correct)\b", _I)),
     ("correction", 0.75, re.compile(r",\s*not\s+[\w€$£%.,-]{1,20}(?=\s*(?:[—–;.!]|\s-\s|$))", _I)),
@@ -51,8 +59,8 @@ RULES: list[tuple[str, float, re.Pattern[str]]] = [
         r"^(?:please\s+)?(?:always|never)\s+\w+|^(?:from now on|going forward|in future)\b|"
         r"\bwhen(?:ever)? i ask (?:about|for)\b", _I)),
     ("commitment", 0.75, re.compile(
-        r"\bremind me to\b|\bi(?:'ll| will| need to| have to| must| promised to)\s+(?!go with)\w+|"
-        r"\bwe(?:'ll| will| need to| have to| must)\s+(?!go with)\w+", _I)),
+        r"\bremind me to\b|\bi(?:'ll| will| need to| have to| must| promised to)\s+(?!go with)(?!" + _ASIDE + r")\w+|"
+        r"\bwe(?:'ll| will| need to| have to| must)\s+(?!go with)(?!" + _ASIDE + r")\w+", _I)),
     ("identity", 0.8, re.compile(
         r"\b(?:I'm|I am) (?:[A-Z][\w'-]+|(?:a|an) (?:\w+ )?\w*(?:er|or|ist|ian|ant|ent|founder|student|doctor|nurse|"
         r"chef|parent|mother|father|mom|dad)\b)|\b(?i:my name is|i work (?:at|for|as|in)|i live in|i'?m from|"
@@ -98,6 +106,8 @@ def is_filler(text: str) -> bool:
     rest = FILLER.sub("", text.strip())
     while rest != (rest := FILLER.sub("", rest)):
         pass
+    if re.search(r"\d", rest) and len(rest.split()) >= 2:
+        return False  # "It's 14, not 12": a value is never filler
     return len(re.findall(r"\w{3,}", rest)) < 3
 
 
@@ -109,12 +119,57 @@ def classify_sentence(sentence: str, said_at: datetime) -> tuple[str, float] | N
         if pattern.search(sentence):
             if name == "decision" and _NEGATED_DECISION.search(sentence):
                 continue
+            if name == "correction" and WISH.search(sentence):
+                continue  # "Sarah wants the chart moved to slide 3": a wish, not a correction
             return name, confidence
     if _WHEN.search(sentence) and _PAST.search(sentence):
         return "event", 0.65
     if _QUANTITY.search(sentence) and _STATE.search(sentence):
         return "knowledge", 0.6
     return None
+
+
+# Plain statements without a cue word, typed by what they do.
+_DECIDED = re.compile(
+    r"\b(?:picked|settled on|went with|going with|opted (?:for|to)|chose|hired|dropped|switched (?:to|from)|signed|"
+    r"booked|approved|after all|we're doing|we are doing|finali[sz]ed|locked in|confirmed)\b", _I)
+_FUTURE = re.compile(
+    r"\b(?:will|'ll|shall|going to|gonna|is on|are on|happens|takes place|kicks off|starts|begins|goes (?:up|live|out)|"
+    r"next (?:week|month|year|" + _WEEKDAY + r")|tomorrow|upcoming|due)\b", _I)
+_ROLE_OF = re.compile(
+    r"\b[A-Z][\w'-]+(?: [A-Z][\w'-]+)? (?:owns|leads|runs|handles|manages|coordinates|is (?:leading|running|"
+    r"handling|doing|coordinating|in charge of|responsible for|our|my|the \w+ (?:for|on|at)))\b|\bsits? with [A-Z]|"
+    r"\b(?:with|by) (?:my|our) \w+ [A-Z]")
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|will|can|could|must|should|would|may|might|'s|'re|"
+    r"'m|'ll|'ve|'d|\w{2,}(?:ed|es|s)|put|set|let|cut|hit|run|go|went|sit|sat|get|got|make|made|take|took|give|"
+    r"gave|keep|kept|need|want|like|know|knew|think|thought|say|said|tell|told|see|saw|come|came|leave|left|"
+    r"pay|paid|buy|bought|sell|sold|win|won|lose|lost|meet|met|hold|held|bring|brought|write|wrote|read|"
+    r"start|finish|begin|began|live|work|use|own|lead|led|run|ran)\b", _I)
+
+
+_FRAGMENT = re.compile(r"^(?:the\s+)?[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,3}\s+(?:in|on|at|for|by|from|until)\s+\S", _I)
+
+
+def classify_statement(sentence: str) -> tuple[str, float] | None:
+    """A plain declarative sentence typed without a cue word ("The fund model uses a 9% discount rate." →
+    knowledge), or None when it is too short or has no verb. A verbless note that names a value ("DevConf in
+    Berlin on June 4") counts too. Whether it is worth keeping is decided elsewhere."""
+    if sentence.rstrip().endswith("?") or len(sentence.split()) < 4:
+        return None
+    if not _FINITE.search(sentence):
+        if _FRAGMENT.match(sentence.strip()) and _names_value(sentence):
+            return ("plan", 0.6) if resolve_when(sentence, datetime.now(timezone.utc)) else ("knowledge", 0.6)
+        return None
+    if _DECIDED.search(sentence):
+        return "decision", 0.7
+    if _ROLE_OF.search(sentence):
+        return "relationship", 0.65
+    if _FUTURE.search(sentence):
+        return "plan", 0.6
+    if _PAST.search(sentence):
+        return "event", 0.6
+    return "knowledge", 0.6
 
 
 def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
@@ -131,19 +186,8 @@ def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
     return (text[:1].upper() + text[1:]) if text else text, replaces
 
 
-# Capitalised words that are not names, even mid-sentence.
-_NOT_NAMES = {
-    "i", "i'm", "i've", "i'll", "i'd", "ok", "okay", "monday", "tuesday", "wednesday", "thursday", "friday",
-    "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december", "the", "a", "an", "and", "but", "so", "also", "actually", "yes", "no",
-    "we", "we're", "it's", "it", "that", "this", "that's", "he", "she", "they", "our", "my", "hi", "hey", "thanks",
-    "sure", "great", "good", "let's", "what", "when", "where", "which", "who", "how", "why", "if", "then", "there",
-    "here", "not", "one", "two", "three", "big", "quick", "small", "different", "on", "in", "at", "for", "to",
-    "with", "from", "by", "of", "as", "is", "are", "was", "were", "be", "do", "did", "does", "can", "will", "would",
-    "should", "could", "just", "please", "noted", "decision", "owner", "risk", "open", "done", "today", "tomorrow",
-    "yesterday", "mr", "mrs", "ms", "dr", "ceo", "cfo", "cto", "coo", "vp",
-}
-_NAME_RUN = re.compile(r"(?<![\w'])([A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|[A-Z]\b))*)")
+_NAME_RUN = re.compile(r"(?<![\w'’-])([A-Z][\w'’-]*(?:\s+(?:&\s+)?(?:[A-Z][\w'’-]*|[A-Z]\b))*)")
+_QUOTED_TITLE = re.compile(r"[\"“]([A-Z][^\"”]{2,60})[\"”]")
 
 
 def find_entities(text: str, known: dict[str, str], speaker: str | None = None, context: str = "") -> list[str]:
@@ -155,18 +199,27 @@ def find_entities(text: str, known: dict[str, str], speaker: str | None = None, 
     for key, canonical in known.items():
         if re.search(rf"(?<![\w]){re.escape(key)}(?![\w])", lowered):
             found.append(canonical)
+    titles = [m for m in _QUOTED_TITLE.finditer(text) if 2 <= len(m.group(1).split()) <= 8]
+    for m in titles:  # a quoted title is one name: "Tests That Earn Their Keep"
+        if m.group(1).lower() not in (f.lower() for f in found):
+            found.append(m.group(1).strip(" ,."))
     for m in _NAME_RUN.finditer(text):
+        if any(t.start() <= m.start() < t.end() for t in titles):
+            continue
         words = m.group(1).split()
         if _starts_sentence(text, m.start()) and len(words) == 1 and words[0].lower() not in known and not any(
                 not _starts_sentence(context, c.start()) for c in re.finditer(rf"\b{re.escape(words[0])}\b", context)):
             continue  # a capital letter that only starts a sentence says nothing
-        while words and words[0].lower().strip("'’") in _NOT_NAMES:
+        if _starts_sentence(text, m.start()) and words[0].lower() in STARTERS:
+            words.pop(0)  # "Need Mateo's approval": the verb is no part of the name
+        while words and words[0].lower().strip("'’") in NOT_NAMES | {"&"}:
             words.pop(0)
-        while words and words[-1].lower().strip("'’") in _NOT_NAMES:
+        while words and words[-1].lower().strip("'’") in NOT_NAMES | {"&"}:
             words.pop()
-        if not words:
-            continue
-        name = " ".join(words).rstrip("'’s") if words[-1].endswith(("'s", "’s")) else " ".join(words)
+        if not words or (len(words) == 1 and words[0].lower() in DEMONYMS):
+            continue  # "the Thai place": a cuisine, not an entity
+        name = " ".join(words)
+        name = name.removesuffix("'s").removesuffix("’s")
         if len(name) < 2 or name.isdigit():
             continue
         canonical = known.get(name.lower(), name)
@@ -183,26 +236,100 @@ def _starts_sentence(text: str, pos: int) -> bool:
     return not before or before[-1] in ".!?:;—–-\n"
 
 
-def extract_rules(turns: list[StoredTurn], known_names: dict[str, str]) -> list[Candidate]:
-    """Typed facts from what the people in the conversation said (not the assistant), precision first."""
-    out: list[Candidate] = []
+def statements(turn: StoredTurn) -> list[str]:
+    """The sentences of a person's turn that state something (no questions, requests and what follows them,
+    hypotheticals or filler)."""
+    if turn.role.lower() in _ASSISTANT_ROLES:
+        return []
+    out = []
+    for raw in sentences(turn.content):
+        bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
+        kind = sentence_kind(bare)
+        if kind == REQUEST_KIND:
+            break
+        if kind == STATEMENT and not is_filler(bare) and (classify_sentence(bare, datetime.now(timezone.utc))
+                                                          or classify_statement(bare)):
+            out.append(raw)
+    return out
+
+
+@dataclass
+class _Sentence:
+    text: str
+    turn: StoredTurn
+    typed: tuple[str, float]
+    cued: bool          # typed by a cue rule (not only because it is a plain statement)
+    after_cue: bool = False
+
+
+_HAS_VALUE = re.compile(r"\d|[€$£]")
+_MID_NAME = re.compile(r"(?<=[\w,] )[A-Z][\w'’-]+")
+
+
+def _names_value(sentence: str) -> bool:
+    """A number, an amount or a name said mid-sentence: the values a memory is asked about."""
+    return bool(_HAS_VALUE.search(sentence) or any(
+        m.group(0).lower() not in NOT_NAMES for m in _MID_NAME.finditer(sentence)))
+
+
+def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote: ExemplarVote | None = None,
+                  config: Config | None = None) -> list[Candidate]:
+    """Typed facts from what the people in the conversation said (not the assistant).
+
+    Questions, requests to the assistant (and the material that follows them), hypotheticals and filler state
+    nothing. Sentences with a cue word are typed by the rules; plain declarative statements are typed by what they
+    do. With an embedder (`vote`), a sentence is kept when its exemplar margin clears `fact_cued_margin` (cued) or
+    `fact_statement_margin` (plain); without one, cued sentences are kept and plain ones only when they name a
+    value (a number, an amount, a date, a name mid-sentence)."""
+    cfg = config or Config()
+    pending: list[_Sentence] = []
     for turn in turns:
         if turn.role.lower() in _ASSISTANT_ROLES:
             continue
-        said_at = to_datetime(turn.ts) or datetime.now(timezone.utc)
-        for sentence in sentences(turn.content):
-            found = classify_sentence(sentence, said_at)
-            if found is None:
+        cue_before = False
+        for raw in sentences(turn.content):
+            bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
+            kind = sentence_kind(bare)
+            if kind == REQUEST_KIND:
+                break  # what follows a request is the material to work on
+            cue_here = has_change_cue(raw)
+            if kind != STATEMENT or is_filler(bare) or (cue_here and is_bare_cue(raw)):
+                cue_before = cue_before or cue_here
                 continue
-            fact_type, confidence = found
-            text, replaces = clean(sentence, fact_type)
-            when = resolve_when(sentence, said_at, future=fact_type in ("plan", "commitment"))
-            entities = find_entities(text, known_names, turn.speaker, turn.content)
-            known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
-            out.append(Candidate(
-                text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
-                replaces=replaces, event_ts=when.timestamp() if when else None,
-            ))
+            sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare  # cue words kept
+            found = classify_sentence(sentence, datetime.now(timezone.utc))
+            if found is not None:
+                pending.append(_Sentence(sentence, turn, found, True, cue_before))
+            elif (plain := classify_statement(sentence)) is not None:
+                if cue_here or cue_before:  # "Change of plan: …", "My race shoe is now …": a change of a value
+                    plain = ("correction", 0.7)
+                pending.append(_Sentence(sentence, turn, plain, cue_here or cue_before, cue_before))
+            else:
+                cue_before = cue_before or cue_here
+                continue
+            cue_before = False
+    if vote is not None:
+        margins = [float(m) for m in vote.margins([clean(p.text, p.typed[0])[0] or p.text for p in pending])]
+        kept = [p for p, m in zip(pending, margins, strict=True)
+                if m + (cfg.fact_value_bonus if _names_value(p.text) else 0.0)
+                >= (cfg.fact_cued_margin if p.cued else cfg.fact_statement_margin)]
+    else:
+        kept = [p for p in pending if p.cued or _names_value(p.text)]
+    out: list[Candidate] = []
+    for p in kept:
+        turn = p.turn
+        said_at = to_datetime(turn.ts) or datetime.now(timezone.utc)
+        fact_type, confidence = p.typed
+        text, replaces = clean(p.text, fact_type)
+        if len(text.split()) < 3 and not re.search(r"\d", text):
+            continue
+        when = resolve_when(p.text, said_at, future=fact_type in ("plan", "commitment"))
+        entities = find_entities(text, known_names, turn.speaker, turn.content)
+        known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
+        out.append(Candidate(
+            text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
+            replaces=replaces, event_ts=when.timestamp() if when else None, said=p.text, cued=p.after_cue,
+        ))
     return out
 
 

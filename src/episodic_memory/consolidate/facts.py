@@ -4,7 +4,8 @@
     route     salience: durable / episodic / dropped (filler)
     gate      gzip novelty against a sample of stored facts: a restatement bumps recurrence instead
     dedup     nearest stored fact by cosine: ≥ duplicate → recurrence bump; in the supersede band → the referee
-              (the LLM; without one, a correction or decision supersedes the fact it contradicts)
+              (the LLM); without an LLM, slot matching first (`supersede.py`): a statement that changes an earlier
+              fact's value supersedes it — by event time, so a late-ingested older statement is stored superseded
     store     the fact, its vector, its entities (and their co-occurrence edges); profiles refreshed
 
 Idempotent: a candidate from the same turns with the same text is recognised and skipped.
@@ -16,6 +17,7 @@ import asyncio
 import hashlib
 import logging
 from collections import Counter
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,9 +25,20 @@ import numpy as np
 from .. import llm
 from ..retrieve.fts import fts_query
 from ..store.records import Fact, NewFact, SessionInfo, StoredTurn
-from .extract import Candidate, extract_llm, extract_rules
+from .durable import ExemplarVote
+from .extract import (
+    Candidate,
+    classify_sentence,
+    classify_statement,
+    clean,
+    extract_llm,
+    extract_rules,
+    find_entities,
+    statements,
+)
 from .fact_types import FACT_TYPES
 from .gate import DROPPED, contradicts, lexical_similarity, passes_novelty, route
+from .supersede import compare, has_change_cue, read_slot, rewrite_value
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -72,7 +85,9 @@ class FactConsolidator:
         known = self.known_names()
         # with an LLM, an outage raises ExtractionFailed: the session stays flagged and is retried at next open
         candidates = (self.clients.llm.run(extract_llm(self.clients.llm, turns, known)) if self.use_llm
-                      else extract_rules(turns, known))
+                      else extract_rules(turns, known, config=self.config,
+                                         vote=None if self.embedder is None else ExemplarVote(
+                                             self.embedder, self.config.fact_exemplar_k)))
         candidates = _unique(candidates)
         vectors = self._embed([c.text for c in candidates])
         sample = [f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)]
@@ -96,32 +111,37 @@ class FactConsolidator:
         sources = [t.id for t in c.sources]
         neighbours = self.nearest(c, vector)
         best, similarity = neighbours[0] if neighbours else (None, 0.0)
-        changes = best is not None and contradicts(c.text, best.text, c.replaces)
-
-        novel, _ = passes_novelty(c, sample, self.config)
-        if not novel and best is not None and not changes and similarity >= self.config.supersede_cosine:
-            self._bump(best, sources, "restated")
-            return None
-        if best is not None and similarity >= self.config.duplicate_cosine and not changes:
-            self._bump(best, sources, "duplicate")
-            return None
-
-        supersedes = None
-        if best is not None:
-            ruling = self.referee(c, best, similarity, changes)
-            if ruling == "skip":
+        supersedes = superseded_by = None
+        change = None if self.use_llm else self.slot_change(c, neighbours, session_id, vector)
+        if change is not None:
+            if change.created_at <= c.created_at:
+                supersedes = change.id
+            else:  # ingested late: older news than the fact it would replace
+                superseded_by = change.id
+        else:
+            changes = self.use_llm and best is not None and contradicts(c.text, best.text, c.replaces)
+            novel, _ = passes_novelty(c, sample, self.config)
+            if not novel and best is not None and not changes and similarity >= self.config.supersede_cosine:
+                self._bump(best, sources, "restated")
+                return None
+            if best is not None and similarity >= self.config.duplicate_cosine and not changes:
                 self._bump(best, sources, "duplicate")
                 return None
-            if ruling == "update":
-                supersedes = best.id
+            if best is not None:
+                ruling = self.referee(c, best, similarity, changes)
+                if ruling == "skip":
+                    self._bump(best, sources, "duplicate")
+                    return None
+                if ruling == "update":
+                    supersedes = best.id
         fact = NewFact(
             user_id=self.user_id, session_id=session_id, type=c.type, text=c.text, route=route_name,
             salience=salience, confidence=c.confidence, event_ts=c.event_ts, created_at=c.created_at,
             source_ids=sources, origin=origin, extractor=c.extractor,
         )
-        fact_id = self.facts.insert_fact(fact, supersedes=supersedes)
+        fact_id = self.facts.insert_fact(fact, supersedes=supersedes, superseded_by=superseded_by)
         self.counts[route_name] += 1
-        if supersedes is not None:
+        if supersedes is not None or superseded_by is not None:
             self.counts["superseded"] += 1
         if vector is not None and self.embedder is not None:
             self.clients.store.add_vectors(self.embedder.model_id, [
@@ -130,6 +150,87 @@ class FactConsolidator:
         return fact_id
 
     # --- parts ---------------------------------------------------------------------------------------------
+    def slot_change(self, c: Candidate, neighbours: list[tuple[Fact, float]], session_id: str,
+                    vector: np.ndarray | None = None) -> Fact | None:
+        """The current fact whose value this candidate changes (rules path; `consolidate/supersede.py`), or None.
+        A bare correction ("Actually it's 14 not 12.") takes the old fact's words with the new value."""
+        cfg = self.config
+        said = c.said or c.text
+        cued = c.cued or has_change_cue(said) or c.type == "correction" or c.replaces is not None
+        if cued and vector is not None:
+            neighbours = [*neighbours, *self.nearest(c, vector, limit=cfg.slot_recent_facts)]
+        pool: dict[int, tuple[Fact, float]] = {}
+        for f, s in neighbours:
+            pool.setdefault(f.id, (f, s))
+        extra: list[Fact] = []
+        if (match := fts_query(said)) is not None:
+            ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24, kinds=["fact"])]
+            extra.extend(self.facts.facts_by_id(self.user_id, ids).values())
+        if cued:
+            extra.extend(self.facts.facts(self.user_id, limit=cfg.slot_recent_facts))
+        for f in extra:
+            if f.current and f.id not in pool:
+                pool[f.id] = (f, lexical_similarity(said, f.text))
+        best: tuple[float, Fact] | None = None
+        for f, sim in pool.values():
+            if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
+                continue  # the same turn
+            m = compare(said, f.text, cued=cued, min_overlap=cfg.slot_overlap, cued_overlap=cfg.slot_cued_overlap,
+                        near=f.session_id == session_id, similar=vector is not None and sim >= cfg.slot_cued_cosine)
+            if not m.changes:
+                continue
+            score = m.score + sim + (cfg.slot_session_bonus if f.session_id == session_id else 0.0)
+            if best is None or score > best[0]:
+                best = (score, f)
+        if best is None:
+            return self.earlier_statement(c, said, session_id) if cued else None
+        target = best[1]
+        if cued and len(read_slot(c.text).subject) <= 1 and (text := rewrite_value(said, target.text)):
+            c.text = text
+        if cued and c.type not in ("correction", "decision"):
+            c.type = "correction"
+        return target
+
+    def earlier_statement(self, c: Candidate, said: str, session_id: str) -> Fact | None:
+        """A change with no fact of the old value (the statement was not kept, or said in passing): the earlier
+        turn that stated it becomes a fact, dated when it was said, for the change to supersede."""
+        cfg = self.config
+        match = fts_query(said)
+        if match is None:
+            return None
+        hits = self.clients.store.search_turns(match, self.user_id, limit=cfg.slot_turn_search,
+                                               until=c.created_at - 1e-6)
+        turns = self.clients.store.turns_by_id(self.user_id, [i for i, _ in hits])
+        own = {t.id for t in c.sources}
+        best: tuple[float, StoredTurn, str] | None = None
+        for turn_id, _ in hits:
+            turn = turns.get(turn_id)
+            if turn is None or turn.id in own:
+                continue
+            for sentence in statements(turn):
+                m = compare(said, sentence, cued=True, min_overlap=cfg.slot_overlap,
+                            cued_overlap=cfg.slot_cued_overlap, near=turn.session_id == session_id)
+                if m.changes and (best is None or m.score > best[0]):
+                    best = (m.score, turn, sentence)
+        if best is None:
+            return None
+        _, turn, sentence = best
+        fact_type, confidence = (classify_sentence(sentence, datetime.now(timezone.utc))
+                                 or classify_statement(sentence) or ("knowledge", 0.6))
+        text, _ = clean(sentence, fact_type)
+        old = Candidate(text=text, type=fact_type, confidence=confidence, sources=[turn], said=sentence)
+        origin = _origin(old)
+        if self.facts.has_fact_origin(self.user_id, origin):
+            return None
+        route_name, salience = route(old, cfg)
+        fact_id = self.facts.insert_fact(NewFact(
+            user_id=self.user_id, session_id=turn.session_id, type=fact_type, text=text, route=route_name,
+            salience=salience, confidence=confidence, event_ts=None, created_at=turn.ts, source_ids=[turn.id],
+            origin=origin, extractor="rules"))
+        self.facts.link_entities(self.user_id, fact_id, find_entities(text, self.known_names(), turn.speaker))
+        self.counts["recovered"] += 1
+        return self.facts.facts_by_id(self.user_id, [fact_id]).get(fact_id)
+
     def referee(self, c: Candidate, best: Fact, similarity: float, changes: bool) -> str:
         """add / update / skip for a candidate near a stored fact."""
         cfg = self.config

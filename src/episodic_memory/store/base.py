@@ -203,8 +203,9 @@ class FactStore(Protocol):
         """Whether a fact was already consolidated from these very turns (`NewFact.origin`)."""
         ...
 
-    def insert_fact(self, fact: NewFact, *, supersedes: int | None = None) -> int:
-        """Store a fact (and close the validity of the one it supersedes, at once). Returns its id."""
+    def insert_fact(self, fact: NewFact, *, supersedes: int | None = None, superseded_by: int | None = None) -> int:
+        """Store a fact (and close the validity of the one it supersedes, at once). Returns its id. With
+        `superseded_by`, a late-ingested statement older than that fact: stored already superseded, in its chain."""
         ...
 
     def bump_fact(self, user_id: str, fact_id: int, source_ids: Iterable[int], *, salience_add: float,

@@ -30,23 +30,48 @@ class FactSQL(Connection):
     def has_fact_origin(self, user_id: str, origin: str) -> bool:
         return bool(self._query("SELECT 1 FROM facts WHERE user_id = ? AND origin = ?", (user_id, origin)))
 
-    def insert_fact(self, fact: NewFact, *, supersedes: int | None = None) -> int:
-        """Store a fact (and close the validity of the one it supersedes, in the same transaction)."""
+    def insert_fact(self, fact: NewFact, *, supersedes: int | None = None, superseded_by: int | None = None) -> int:
+        """Store a fact (and close the validity of the one it supersedes, in the same transaction).
+
+        `superseded_by`: the fact is older news than that (current) fact — a statement ingested late whose event
+        time comes before it. It is stored already superseded and takes its place in the chain by time: above the
+        newest fact of the chain older than it (if any), below the oldest one newer than it."""
         now = time.time()
         with self.transaction() as db:
+            valid_to = None
+            if superseded_by is not None:
+                # walk down the chain to the first fact older than this one: the new fact goes right above it
+                row = db.execute("SELECT created_at, supersedes FROM facts WHERE id = ? AND user_id = ?",
+                                 (superseded_by, fact.user_id)).fetchone()
+                if row is None:
+                    superseded_by = None
+                else:
+                    valid_to, older = row
+                    seen = {superseded_by}
+                    while older is not None and older not in seen:
+                        prev = db.execute("SELECT created_at, supersedes FROM facts WHERE id = ?", (older,)).fetchone()
+                        if prev is None or prev[0] <= fact.created_at:
+                            break
+                        seen.add(older)
+                        superseded_by, valid_to, older = older, prev[0], prev[1]
+                    if supersedes is None:
+                        supersedes = older
             fact_id = db.execute(
                 "INSERT INTO facts (user_id, session_id, type, text, route, salience, confidence, event_ts, "
-                "created_at, valid_from, supersedes, source_ids, origin, extractor, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, valid_from, valid_to, supersedes, superseded_by, source_ids, origin, extractor, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (fact.user_id, fact.session_id, fact.type, fact.text, fact.route, fact.salience, fact.confidence,
-                 fact.event_ts, fact.created_at, fact.created_at, supersedes, json.dumps(fact.source_ids),
-                 fact.origin, fact.extractor, now),
+                 fact.event_ts, fact.created_at, fact.created_at, valid_to, supersedes, superseded_by,
+                 json.dumps(fact.source_ids), fact.origin, fact.extractor, now),
             ).lastrowid
             if supersedes is not None:
                 db.execute(
                     "UPDATE facts SET valid_to = ?, superseded_by = ?, updated_at = ? WHERE id = ? AND user_id = ?",
                     (fact.created_at, fact_id, now, supersedes, fact.user_id),
                 )
+            if superseded_by is not None:
+                db.execute("UPDATE facts SET supersedes = ?, updated_at = ? WHERE id = ? AND user_id = ?",
+                           (fact_id, now, superseded_by, fact.user_id))
         assert fact_id is not None
         return fact_id
 

@@ -1,0 +1,216 @@
+"""Does a new statement change the value of something an earlier fact stated? (No LLM.)
+
+A fact is read as a slot: its subject (content words, names included) and its values (numbers and amounts, dates,
+names). A candidate changes an earlier fact when
+
+- it carries a change cue ("actually", "correction", "scratch that", "misspoke", "change of plan", "moved to",
+  "is now", "instead", "updated", "rather than", "no longer", …) and either names the old value as the wrong one
+  ("17, not 16"; "Ljubljana rather than Tallinn") or shares the subject with a different value; or
+- without a cue, it shares most of the subject (`Config.slot_overlap`, at least two words) and gives a different
+  number, date or name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..retrieve.query import MONTHS
+from .words import NOT_NAMES
+
+_I = re.IGNORECASE
+CHANGE_CUE = re.compile(
+    r"^(?:actually|correction|sorry|wait|oops|my (?:bad|mistake)|i meant|to correct|update\s*[:—–-]|scratch|"
+    r"change of plans?|quick correction|small correction|revision)\b|"
+    r"\b(?:misspoke|mis-spoke|scratch (?:that|what i said)|change of plans?|plans? (?:have |has )?changed|correction|"
+    r"(?:is|are|was|were) (?:now|no longer)|now (?:rather than|instead of)|instead|rather than|no longer|not anymore|"
+    r"(?:moved|pushed|bumped|shifted|changed|switched|brought) (?:[\w'’-]+ ){0,4}?(?:to|from|up|back|out|forward)|"
+    r"rescheduled|postponed|delayed|updated|revised|after all|turns out|"
+    r"(?:has|have) (?:gone|grown|dropped|risen|fallen) to|wrong (?:one|number|date|name|figure|place|day)|"
+    r"(?:got|had) (?:that|it|this) wrong|gave you the wrong|(?:that|i) was wrong|that'?s wrong|let me correct|"
+    r"i meant to say|make that|on second thought|changed (?:our|my) minds?|(?:ignore|forget|disregard) what i said|"
+    r"strike that|replaced (?:by|with)|swapped (?:for|to)|it'?s actually|my earlier)\b|^no,\s|"
+    r"\bnow(?=\s*(?:[,.;!—–]|$))", _I)
+_MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
+_DATE_A = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\b\.?", _I)
+_DATE_B = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.,]?\d)", _I)
+_AMOUNT = re.compile(r"(?<![\w.])[€$£]?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(k\b|m\b|thousand\b|million\b)?", _I)
+_NAME = re.compile(r"(?<![\w'])[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|&))*")
+_WORD = re.compile(r"[^\W\d_][\w'’-]+")
+# "Pablo is running comms", "Kenji runs the panel": a sentence-initial capital that acts is a name
+_ACTS = re.compile(
+    r"\s+(?:is|was|has|had|will|would|can|'s|’s|runs|owns|leads|writes|handles|manages|does|did|joined|left|wants|"
+    r"needs|said|says|took|takes|sent|signed|approved|agreed|asked|offered|coordinates|covers|works|\w+ed)\b")
+# "17, not 16", "Ljubljana rather than Tallinn", "instead of X", "no longer X"
+_REPLACED = re.compile(
+    r"(?:,?\s+not\s+|\brather than\s+|\binstead of\s+|\bno longer\s+(?:is\s+|at\s+|in\s+|on\s+)?|\bnot\s+the\s+)"
+    r"((?:the\s+)?[\w€$£%.,'’&-]+(?:\s+[\w€$£%'’&-]+){0,3}?)(?=\s*(?:[—–;.!,)]|\s-\s|$|\s+(?:as|any|anymore|though|"
+    r"now|after|like|but|and)\b))", _I)
+STOP = frozenset((
+    "a an the and or but so of to in on at for by with from into onto over about as is are was were be been being am "
+    "it it's its this that these those there here i i'm i've i'll i'd me my mine we we're we've we'll our ours you "
+    "your he she they them their his her its not no yes just also really very now then than rather instead "
+    "actually correction sorry wait oops scratch misspoke said earlier update updated plan plans change changed "
+    "moved pushed after all turns out still anyway though again quick small news ok okay well going will would can "
+    "could should has have had do does did get got one two three four five six seven eight nine ten about roughly "
+    "around approximately some what which who when where how mean meant say saying told tell before previously new "
+    "old longer lately today yesterday tomorrow every each more less much many up down out off"
+).split())
+
+
+def _stem(word: str) -> str:
+    """A crude stem: inflections off, then the first five letters ("trainnig" and "training" are one word)."""
+    word = word.strip("'’-").replace("’", "'")
+    for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            break
+    return (word[:-1] if word.endswith("e") and len(word) > 3 else word)[:5]
+
+
+def _number(m: re.Match[str]) -> float:
+    value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
+    scale = (m.group(3) or "").lower()
+    return value * {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}.get(scale, 1.0)
+
+
+# Head nouns that name a kind of value, not what it belongs to.
+GENERIC = frozenset(_stem(w) for w in (
+    "date day time number price cost amount name place thing value figure total stuff details info".split()))
+
+
+@dataclass
+class Slot:
+    subject: set[str] = field(default_factory=set)
+    numbers: set[float] = field(default_factory=set)
+    dates: set[tuple[int, int]] = field(default_factory=set)
+    names: set[str] = field(default_factory=set)
+
+    def empty(self) -> bool:
+        return not (self.numbers or self.dates or self.names)
+
+
+def read_slot(text: str) -> Slot:
+    """The subject words and the values of a statement."""
+    slot = Slot()
+    rest = text
+    for pattern, order in ((_DATE_A, (2, 1)), (_DATE_B, (1, 2))):
+        for m in pattern.finditer(rest):
+            day = int(m.group(order[1]))
+            if 1 <= day <= 31:
+                slot.dates.add((MONTHS[m.group(order[0]).lower()], day))
+        rest = pattern.sub(" ", rest)
+    for m in _AMOUNT.finditer(rest):
+        slot.numbers.add(_number(m))
+    for m in _NAME.finditer(rest):
+        words = [w for w in m.group(0).split() if w.lower().strip("'’") not in STOP and w.lower() not in MONTHS
+                 and w.lower().strip("'’") not in NOT_NAMES]
+        start = m.start()
+        before = rest[:start].rstrip(" \"'(“‘")
+        if not words:
+            continue
+        if (not before or before[-1] in ".!?:;—–-") and len(m.group(0).split()) == 1 and not (
+                _ACTS.match(rest, m.end()) and words[0].lower() not in NOT_NAMES):
+            continue  # a capital that only starts a sentence names nothing (unless a person or firm acts)
+        slot.names.add(" ".join(words).lower().removesuffix("'s").removesuffix("’s"))
+    slot.subject = {_stem(w) for w in _WORD.findall(rest.lower()) if w not in STOP and w not in MONTHS
+                    and len(w) > 2}
+    return slot
+
+
+def _same_name(name: str, others: set[str]) -> bool:
+    """"tomás" and "tomás ferreira" are one name (one's words within the other's)."""
+    words = set(name.split())
+    return any(words <= set(o.split()) or set(o.split()) <= words for o in others)
+
+
+def replaced_values(text: str) -> Slot:
+    """The values a statement names as the old ones: "17, not 16" → 16; "X rather than Tallinn" → Tallinn."""
+    out = Slot()
+    for m in _REPLACED.finditer(text):
+        part = read_slot(" " + m.group(1))
+        out.numbers |= part.numbers
+        out.dates |= part.dates
+        out.names |= part.names or ({m.group(1).strip().lower()} if m.group(1)[:1].isupper() else set())
+        out.subject |= part.subject
+    return out
+
+
+# "wants the chart moved to slide 3", "suggested we push it to May": a wish or a proposal, not a change
+WISH = re.compile(
+    r"\b(?:wants?|wanted|asked|asks|would like|'d like|needs?|should|could|might|suggest(?:s|ed)?|propos(?:es|ed)|"
+    r"hoping|hopes?|wish(?:es)?)\b[^.;!?]*\b(?:moved|pushed|changed|switched|bumped|shifted|rescheduled|postponed|"
+    r"instead|rather than)\b", _I)
+
+
+def has_change_cue(text: str) -> bool:
+    """A change cue, or a value named as the wrong one ("Pegasus, not Clifton"); a wish ("wants it moved to …")
+    is none."""
+    if WISH.search(text):
+        return False
+    return bool(CHANGE_CUE.search(text)) or not replaced_values(text).empty()
+
+
+def is_bare_cue(text: str) -> bool:
+    """A change cue with nothing else in it ("Wait, I gave you the wrong one."): it marks the next sentence."""
+    slot = read_slot(text)
+    return slot.empty() and len(slot.subject - {"gav", "wrong", "got", "had", "one"}) <= 1
+
+
+@dataclass(frozen=True)
+class SlotMatch:
+    changes: bool        # a different value for the same subject
+    score: float         # how surely it is the same slot (for choosing among earlier facts)
+
+
+def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap: float, near: bool = False,
+            similar: bool = False) -> SlotMatch:
+    """Whether `new` gives a different value for what `old` stated. `near` (said in the same session) and
+    `similar` (close in meaning): a cued change of a number or date needs no shared words when near or similar,
+    of a name only when similar (a person and an event are both names)."""
+    a, b = read_slot(new), read_slot(old)
+    gone = replaced_values(new)
+    a_values = Slot(a.subject, a.numbers - gone.numbers, a.dates - gone.dates, a.names - gone.names)
+    novel_names = {n for n in a_values.names - b.names if not _same_name(n, b.names)}
+    old_names = {n for n in b.names - a_values.names if not _same_name(n, a_values.names)}
+    name_words = {_stem(w) for n in novel_names | old_names for w in n.split()}
+    subj_a, subj_b = a.subject - name_words - gone.subject, b.subject - name_words
+    shared = subj_a & subj_b - GENERIC  # "the talk date" and "the offsite date" share no subject
+    overlap = len(shared) / max(1, min(len(subj_a), len(subj_b)))
+    named_wrong = bool((gone.numbers & b.numbers) or (gone.dates & b.dates) or (gone.names & b.names)
+                       or (gone.subject and gone.subject <= b.subject and not gone.subject <= subj_a))
+    measure_differs = bool(
+        (a_values.numbers and b.numbers and not a_values.numbers <= b.numbers)
+        or (a_values.dates and b.dates and not a_values.dates <= b.dates))
+    name_differs = bool(novel_names and old_names)
+    differs = measure_differs or name_differs
+    if named_wrong and cued:
+        return SlotMatch(True, 2.0 + overlap)
+    if cued and differs and (overlap >= cued_overlap or len(subj_a) <= 1 or similar
+                             or (near and measure_differs and len(subj_a) <= 2)):
+        return SlotMatch(True, 1.0 + overlap)
+    # a cued change of a thing ("the tiles are slate now" after "the tiles are marble"): same frame, other words
+    if cued and (len(shared) >= 2 or (shared and (overlap >= 0.5 or similar))) and overlap >= cued_overlap and (
+            subj_a - subj_b) and (subj_b - subj_a):
+        return SlotMatch(True, 0.5 + overlap)
+    if measure_differs and overlap >= min_overlap and len(shared) >= 2:
+        return SlotMatch(True, 1.0 + overlap)
+    dice = 2 * len(shared) / max(1, len(subj_a) + len(subj_b))  # a name change must share the frame on both sides
+    if name_differs and dice >= min_overlap and len(shared) >= 2:
+        return SlotMatch(True, 1.0 + overlap)
+    return SlotMatch(False, overlap)
+
+
+def rewrite_value(new: str, old: str) -> str | None:
+    """A bare correction ("Actually it's 14 not 12.") restated in the old fact's words with the new value: the
+    old fact with the named-wrong value replaced. None when that cannot be done plainly."""
+    gone = _REPLACED.search(new)
+    if gone is None:
+        return None
+    wrong = gone.group(1).strip(" ,.")
+    head = new[: gone.start()]
+    right = re.findall(r"[€$£]?\d[\d,.]*\s*(?:k|m)?\b|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", head)
+    right = [r.strip() for r in right if r.strip().lower() not in STOP]
+    if not right or not re.search(rf"(?<![\w]){re.escape(wrong)}(?![\w])", old, _I):
+        return None
+    return re.sub(rf"(?<![\w]){re.escape(wrong)}(?![\w])", right[-1], old, count=1, flags=_I)
