@@ -55,20 +55,58 @@ DEADLINE = (rf"(?:(?:this|next|on)\s+)?(?:{_DAY})(?:,?\s+\d{{1,2}}(?:st|nd|rd|th
             r"\d{1,2}(?::\d\d)?\s?(?:am|pm)")
 _DUE = re.compile(rf"\b(?:by|before|until)\s+(?:{DEADLINE})|\b(?:{DEADLINE})", re.IGNORECASE)
 
-# (pattern, whether the loop is the captured clause `x` or the whole sentence)
-_RULES: list[re.Pattern[str]] = [
-    re.compile(r"^(?:to-?do|todo|action items?|next steps?)\s*:\s*(?P<x>.+)", re.IGNORECASE),
-    re.compile(r"\bremind me to (?P<x>.+)", re.IGNORECASE),
-    re.compile(r"\bstill (?:need|needs|have|has) to (?P<x>.+)", re.IGNORECASE),
-    re.compile(r"\b(?:still |is |are )?pending\b", re.IGNORECASE),
-    re.compile(r"\b(?:still )?waiting (?:on|for)\b", re.IGNORECASE),
-    re.compile(r"\bstill (?:open|undecided|outstanding|unresolved|to be decided)\b", re.IGNORECASE),
-    re.compile(rf"\b(?:i'll|i will|we'll|we will|i need to|we need to|i have to|we have to|i must|we must|"
-               rf"(?:can|could|would) you|please)\s+(?P<x>.+?\b(?:by|before)\s+(?:{DEADLINE})[^,.;?!]*)",
-               re.IGNORECASE),
+# The rules, in order; the first that matches a sentence decides. A pattern with a group `x` makes that clause the
+# loop (the object of the to-do); without one the whole sentence is the loop. `asks` marks the patterns a question
+# may carry ("can you remind me to …?"); every other question is a question, not a to-do.
+_TASK = r"(?!(?:be|think|admit|say|confess|vent|run|go|leave|head|dash|sleep|rest|relax|breathe|get going|"  \
+        r"see|wait|stop|try|get back to you|let you know|ping you|check in with you|tell you|update you)\b)"
+_OBLIGE = r"(?:(?:need|needs|have|has|'ve got|’ve got|got|ought) to|gotta|must)"
+
+
+@dataclass(frozen=True)
+class _Rule:
+    pattern: re.Pattern[str]
+    asks: bool = False
+
+
+def _rule(pattern: str, asks: bool = False) -> _Rule:
+    return _Rule(re.compile(pattern, re.IGNORECASE), asks)
+
+
+_RULES: list[_Rule] = [
+    _rule(r"^(?:to-?do|todo|action items?|next steps?|note to self|pending)\s*[:\-–]\s*(?P<x>.+)"),
+    _rule(r"\b(?:remind me|(?:don'?t|do not) let me forget|make sure i|help me remember|keep track (?:that|of)|"
+          r"(?:make a )?note (?:that|of)|i (?:must|need to|have to) remember)\b(?:\s+(?:to|about|that|of))?"
+          rf"(?:\s+(?:i|we)\s+(?:still\s+)?{_OBLIGE})?\s+{_TASK}(?P<x>[a-z].+)", asks=True),
+    _rule(r"\bstill (?:need|needs|have|has) to (?P<x>.+)"),
+    _rule(rf"(?:^|\b(?:i|we)\s+(?:really\s+|still\s+|also\s+|definitely\s+)?){_OBLIGE}\s+{_TASK}"
+          r"(?P<x>[a-z]+\b.+)"),
+    _rule(r"^(?:i |we )?(?:still )?need (?P<x>(?:[\w-]+'s\s+)?(?:approval|sign-?off|signature|go-ahead|green light|"
+          r"answer|reply|feedback|input|quotes?|confirmation|review|ok|okay)\b.+)"),
+    _rule(rf"\b(?:i'll|i’ll|i will|we'll|we’ll|we will|i'm going to|i’m going to|we're going to|i'm gonna)\s+"
+          rf"{_TASK}(?P<x>[a-z].+\b(?:{DEADLINE}|next week|this week|next month)\b.*)"),
+    _rule(r"\b(?:i|we) (?:promised|committed|agreed|told [\w-]+|owe [\w-]+)\s+(?:to |that )?"
+          rf"(?:(?:i|we)(?:'d|’d| would|'ll|’ll| will) )?{_TASK}(?P<x>[a-z].+)"),
+    _rule(r"\b(?:i'm|i’m|i am|we're|we’re|we are) (?:supposed|meant|expected|on the hook) (?:to|for) (?P<x>.+)"),
+    _rule(r"\b(?:[A-Z][\w-]+|they|she|he) (?:wants|asked|needs|expects) (?:me|us) to (?P<x>.+)"),
+    _rule(r"\b(?:still |is |are )?pending\b"),
+    _rule(r"\b(?:still )?waiting (?:on|for)\b"),
+    _rule(r"\bstill (?:open|undecided|outstanding|unresolved|to be decided)\b"),
+    _rule(rf"\b(?:i'll|i’ll|i will|we'll|we’ll|we will|i'm going to|we're going to|i need to|we need to|i have to|"
+          rf"we have to|i must|we must|(?:can|could|would) you|please)\s+{_TASK}(?P<x>.+?\b(?:by|before)\s+"
+          rf"(?:{DEADLINE})[^,.;?!]*)", asks=True),
 ]
-_NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|not pending|no longer|nothing (?:is )?pending)\b",
-                      re.IGNORECASE)
+# hypotheticals and musings: "if we shipped weekly …", "maybe I should …", "in theory …", "I'd rather …"
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|suppose|supposing|imagine|assuming|say)\b|\b(?:if (?:i|we|you|they|he|she|it)|what if|would|could|"
+    r"might|maybe|perhaps|in theory|theoretically|hypothetically|i guess|i wonder|wondering|someday|one day|"
+    r"thinking (?:about|of)|considering|(?:i|we) should|should (?:i|we))\b|\b(?:i|we|you|they)(?:'d|’d)\b",
+    re.IGNORECASE)
+# what the hypothetical check does not count: a request ("could you …") and a promise reported ("I promised I'd …")
+_NOT_HYPOTHETICAL = re.compile(r"\b(?:can|could|would|will) you\b|\b(?:promised|committed|agreed|told [\w-]+|"
+                               r"said)(?: that)? (?:i|we)(?:'d|’d| would)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|don'?t have to|not pending|no longer|"
+                      r"nothing (?:is )?pending|not going to|won'?t|never)\b", re.IGNORECASE)
 _LABEL = re.compile(r"^(?:still open|open|logged|noted|decision|next|reminder|risk|status|update|to-?do|todo)\s*:\s*",
                     re.IGNORECASE)
 _CLAUSE_END = re.compile(r",?\s+(?:and |but |so )(?:i|we|she|he|it|they|you)\b|,\s+(?:i|we|she|he|it|they|you|which|"
@@ -152,6 +190,8 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
                 if match.status == "open" and match.id not in closed_now:
                     store.mention_loop(match.id, turn.ts)
                 continue
+            if turn.role == "assistant":
+                continue   # the assistant's recap may restate a loop; its suggestions never raise one
             loop_id = store.insert_loop(NewLoop(
                 user_id=info.user_id, session_id=info.session_id, workstream_id=workstream_id, text=c.text,
                 due=c.due, detector=detector,
@@ -165,16 +205,18 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
 # --- rules ---------------------------------------------------------------------------------------------
 
 def detect_rules(turn: StoredTurn) -> list[Candidate]:
-    """The loops a turn raises by the rules (at most one per sentence)."""
+    """The loops a turn raises by the rules (at most one per sentence): first-person commitments and reminders,
+    explicit to-dos and what is still pending — never a hypothetical, a musing or a question (except a request:
+    "can you remind me to …?")."""
     out: list[Candidate] = []
     for sentence in sentences(turn.content):
-        if _NEGATED.search(sentence):
+        if _NEGATED.search(sentence) or _HYPOTHETICAL.search(_NOT_HYPOTHETICAL.sub(" ", sentence)):
             continue
-        for pattern in _RULES:
-            m = pattern.search(sentence)
+        for rule in _RULES:
+            m = rule.pattern.search(sentence)
             if m is None:
                 continue
-            if sentence.endswith("?") and "x" not in m.groupdict():
+            if sentence.rstrip().endswith("?") and not rule.asks:
                 break   # "is it still pending?" asks, it does not say
             text = _clean(m.group("x") if "x" in m.groupdict() else sentence)
             if len(loop_stems(text)) >= 1 and len(text) >= 8:
@@ -189,7 +231,8 @@ def _clean(text: str) -> str:
     text = re.sub(r"^([^:]{3,40}):\s+(?=still|pending|waiting)", r"\1 ", text)   # "Sensitivity table: still …"
     if (cut := _CLAUSE_END.search(text)) is not None and cut.start() >= 12:
         text = text[: cut.start()]
-    text = " ".join(text.split()).rstrip(" .,;:!")
+    text = " ".join(text.split()).rstrip(" .,;:!?")
+    text = re.sub(r"(?:,?\s+(?:please|for me|thanks|thank you))+$", "", text, flags=re.IGNORECASE)
     if len(text) > 160:
         text = text[:157].rsplit(" ", 1)[0] + "…"
     return text
