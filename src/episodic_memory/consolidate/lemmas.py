@@ -78,10 +78,16 @@ scared supposed used related based concerned pleased stressed married
 """.split())
 
 #: stopwords elsewhere, but what a to-do is made of ("call the bank", "ask Dev")
-_KEEP = frozenset({"call", "ask", "update", "look", "book", "pay", "tell", "give", "take", "put"})
+_KEEP = frozenset({"call", "ask", "update", "look", "book", "pay", "tell", "give", "take", "put", "sort"})
 
-_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\wÀ-ÖØ-öø-ÿ'’-]*")
+_WORD = re.compile(r"\b[A-Za-zÀ-ÖØ-öø-ÿ][\wÀ-ÖØ-öø-ÿ'’-]*")
 _VOWELS = set("aeiouy")
+
+
+#: acts that report a thing done whatever the thing ("submitted", "sent", "booked", "signed", "sorted")
+COMPLETION_ACTS = frozenset({
+    "send", "complete", "book", "buy", "pay", "approve", "sort", "handle", "repair", "receive", "renew", "register",
+    "confirm", "hand", "ship", "publish", "post", "return"})
 
 
 def lemma(word: str) -> str:

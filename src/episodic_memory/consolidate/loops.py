@@ -19,9 +19,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import llm
 from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
-from .keyphrases import content_stems, overlap, sentences
+from .keyphrases import overlap, sentences, words
+from .lemmas import COMPLETION_ACTS, content_keys, is_past, key
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -109,20 +112,29 @@ _NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|don'?t have to|no
                       r"nothing (?:is )?pending|not going to|won'?t|never)\b", re.IGNORECASE)
 _LABEL = re.compile(r"^(?:still open|open|logged|noted|decision|next|reminder|risk|status|update|to-?do|todo)\s*:\s*",
                     re.IGNORECASE)
-_CLAUSE_END = re.compile(r",?\s+(?:and |but |so )(?:i|we|she|he|it|they|you)\b|,\s+(?:i|we|she|he|it|they|you|which|"
+_CLAUSE_END = re.compile(r",?\s+(?:and |but |so |before |until |so that |because |since |once )"
+                         r"(?:i|we|she|he|it|they|you|anything|anyone|this|that)\b|,\s+(?:i|we|she|he|it|they|you|which|"
                          r"since|because)\b|\s[—–]\s|;", re.IGNORECASE)
 
-# resolution evidence: said done, and nothing in the sentence says it is not (yet)
+# resolution evidence: said done (a verb in the past, or a word that says so), and nothing in the sentence says it
+# is not (yet): no negation, no future, no plan, no condition
 _DONE = re.compile(
-    r"\b(?:done|sent|signed off|signed|finished|completed|booked|submitted|shipped|resolved|closed|approved|"
-    r"decided|merged|delivered|paid|filed|fixed|sorted|handled|took care of|wrapped up|received|ported|"
-    r"(?:i|we|he|she|they) did)\b", re.IGNORECASE)
+    r"\b(?:done|finished|completed?|sorted|finally|all set|taken care of|dealt with|handled|wrapped up|"
+    r"out the door|ticked off|crossed off|(?:i|we|he|she|they) did|went (?:out|through|live|off|over|to)|is live|"
+    r"all (?:good|clear|fine)|came (?:through|back)|heard back|got back|(?:has|have|got) (?:[\w'’-]+ ){0,4}now)\b",
+    re.IGNORECASE)
 _NOT_DONE = re.compile(
-    r"\b(?:not|never|yet|still|pending|waiting|will|going to|need|needs|should|remind|reminders?|to-?do|todo|"
-    r"tomorrow|tonight|target|due|plan|planning|if|until|once|almost|nearly|partly|about to|hopefully)\b|n't\b|'ll\b",
+    r"\b(?:not|never|yet|still|pending|waiting|will|going to|gonna|need|needs|should|must|remind|reminders?|"
+    r"to-?do|todo|tomorrow|tonight|target|due|plan|planning|if|until|once|almost|nearly|partly|about to|"
+    r"hopefully|hope|hoping|want to|wanna|try to|trying to|supposed to|meant to|later|soon|maybe|might|"
+    r"would|could)\b|n't\b|n’t\b|'ll\b|’ll\b|'d\b|’d\b",
     re.IGNORECASE)
 _SCHEDULE = re.compile(rf"^(?:{DEADLINE}|by\s+\w+)[^:]{{0,20}}:", re.IGNORECASE)   # "Friday 27 Nov: …" is a plan
 _DONE_WORDS = frozenset({"do", "did"})
+_COMPLETION = frozenset(key(w) for w in COMPLETION_ACTS)
+_FILLER = re.compile(r"\b(?:at some point|some time|sometime|asap|as soon as possible)\b", re.IGNORECASE)
+#: words that mark a loop as a loop, not what it is about ("Pending: …", "still waiting on …")
+_MARKER_KEYS = frozenset({"pend", "wait", "todo", "to-do", "remind", "reminder"})
 
 
 @dataclass
@@ -145,8 +157,9 @@ class Closure:
 
 
 def loop_stems(text: str) -> set[str]:
-    """What a loop is about: its content stems, times left out ("by Friday" is when, not what)."""
-    return set(content_stems(text, drop_time=True)) - _DONE_WORDS
+    """What a loop is about: the lemma keys of its content words (`lemmas.content_keys`), times left out ("by
+    Friday" is when, not what), and so are the words that only mark it as a loop ("pending")."""
+    return content_keys(_FILLER.sub(" ", text)) - _DONE_WORDS - _MARKER_KEYS
 
 
 def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
@@ -175,14 +188,15 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
     for closure in closures or []:
         _close(clients, info, closure)
         closed_now.add(closure.loop_id)
+    meaning = _Meaning(clients)
     previous = context
     for turn in new_turns:
-        for said, quote in done_statements(turn, previous) if rules_close else []:
+        for said in done_statements(turn, previous) if rules_close else []:
             eligible = [(lp, stems) for lp, stems in known
                         if lp.id not in done_ids and lp.id not in closed_now and _later(turn, lp)]
-            lp = best_evidence_match(said, eligible, cfg)
+            lp = best_evidence_match(said, eligible, cfg, meaning.similarities(said.sentence, eligible))
             if lp is not None:   # one statement closes one loop: the one it covers best
-                _close(clients, info, Closure(lp.id, turn, quote, "rules"))
+                _close(clients, info, Closure(lp.id, turn, said.quote, "rules"))
                 closed_now.add(lp.id)
         for c in (c for c in candidates if c.turn.id == turn.id):
             match = _same_loop(c, known, cfg)
@@ -238,40 +252,94 @@ def _clean(text: str) -> str:
     return text
 
 
-def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[tuple[set[str], str]]:
-    """The sentences of `turn` that say something was done, as (what they are about, the quote). A short answer
-    ("I did!") is read with the question it answers (the last question of the turn before)."""
+@dataclass
+class DoneStatement:
+    """A sentence that says something was done: what it is about (`keys`), the keys of its verbs in the past
+    (`acts`: what was done), whether a word says so outright ("done", "finished"), and the quote."""
+    sentence: str
+    keys: set[str]
+    acts: set[str]
+    explicit: bool
+    quote: str
+
+
+def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneStatement]:
+    """The sentences of a person's `turn` that report something done — a verb in the past tense ("wrote",
+    "signed off", "booked") or a word that says so ("done", "finished") — and nothing that says not (yet): no
+    negation, future, plan, condition or question. A short answer ("I did!") is read with the question it
+    answers (the last question of the turn before). The assistant's turns report nothing."""
+    if turn.role == "assistant":
+        return []
     out = []
     for sentence in sentences(turn.content):
-        if (not _DONE.search(sentence) or _NOT_DONE.search(sentence) or sentence.endswith("?")
+        tokens = words(sentence)
+        acts = {key(w) for w in tokens if is_past(w)}
+        explicit = _DONE.search(sentence) is not None
+        if ((not acts and not explicit) or _NOT_DONE.search(sentence) or sentence.rstrip().endswith("?")
                 or _SCHEDULE.match(sentence)):
             continue
-        said = loop_stems(sentence)
+        said = loop_stems(sentence) | acts
         quote = f"{turn.speaker or turn.role}: {sentence}"
-        if len(said) < 2 and previous is not None:
+        if len(said - acts) < 1 and len(tokens) <= 4 and previous is not None:
             question = next((s for s in reversed(sentences(previous.content)) if s.endswith("?")), None)
             if question is None:
                 continue
             said |= loop_stems(question)
+            explicit = True
             quote += f' (answering: "{question}")'
-        out.append((said, quote))
+        out.append(DoneStatement(sentence, said, acts, explicit, quote))
     return out
 
 
-def best_evidence_match(said: set[str], loops: list[tuple[Loop, set[str]]], cfg: Config
-                        ) -> Loop | None:
-    """The loop a done-statement (its stems) covers best, if it covers enough of it: at least
-    `Config.loop_resolve_overlap` of the loop's words, and two of them (all of a one-word loop). Ties go to the
-    older loop."""
-    best, best_cover = None, 0.0
+def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]], cfg: Config,
+                        similarity: dict[int, float] | None = None) -> Loop | None:
+    """The loop a done-statement reports done, if any, and the best one if several:
+
+    - by lemma: what was done is one of the loop's words ("wrote" for "write the runbook", "signed off" for
+      "Dana's sign-off"), or the statement says "done" outright; and it covers at least `loop_resolve_overlap` of
+      the loop's words, two of them (all of a one-word loop);
+    - by meaning: the embedding cosine of statement and loop (`similarity`, loop id → cosine) is at least
+      `loop_close_cosine`, they share at least one word, and what was done is the loop's act or an act that
+      completes whatever it is done to ("submitted", "sent", "signed") — "Gabe did well in the system design
+      round" is about the loop "get my notes on Gabe into the system", but does not report it done.
+
+    Ties go to the older loop."""
+    best, best_score = None, 0.0
     for lp, stems in sorted(loops, key=lambda x: (x[0].created_at, x[0].id)):
         if not stems:
             continue
-        shared = len(stems & said)
+        shared = len(stems & said.keys)
+        if not shared:
+            continue
         cover = shared / len(stems)
-        if shared >= min(2, len(stems)) and cover >= cfg.loop_resolve_overlap and cover > best_cover:
-            best, best_cover = lp, cover
+        cosine = (similarity or {}).get(lp.id, 0.0)
+        by_lemma = ((said.explicit or bool(said.acts & stems)) and shared >= min(2, len(stems))
+                    and cover >= cfg.loop_resolve_overlap)
+        by_meaning = cosine >= cfg.loop_close_cosine and (said.explicit or bool(said.acts & (stems | _COMPLETION)))
+        score = cover + cosine
+        if (by_lemma or by_meaning) and score > best_score:
+            best, best_score = lp, score
     return best
+
+
+class _Meaning:
+    """Embedding cosines between a done-statement and loops, with the embedder loaded only when a statement needs
+    one (none: by lemma only)."""
+
+    def __init__(self, clients: MemoryClients) -> None:
+        self.clients = clients
+        self.loops: dict[int, np.ndarray] = {}
+
+    def similarities(self, sentence: str, loops: list[tuple[Loop, set[str]]]) -> dict[int, float]:
+        if not loops:
+            return {}
+        embedder = self.clients.embedder()
+        if embedder is None:
+            return {}
+        missing = [lp for lp, _ in loops if lp.id not in self.loops]
+        vectors = embedder.embed([sentence] + [lp.text for lp in missing])
+        self.loops.update((lp.id, vectors[i + 1]) for i, lp in enumerate(missing))
+        return {lp.id: float(np.dot(vectors[0], self.loops[lp.id])) for lp, _ in loops}
 
 
 def _same_loop(c: Candidate, known: list[tuple[Loop, set[str]]], cfg: Config) -> Loop | None:
