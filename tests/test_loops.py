@@ -54,7 +54,7 @@ def test_rules_keep_quiet_on_what_is_not_a_loop(said: str) -> None:
 @pytest.mark.parametrize(("said", "loop"), [
     ("Need to get the calf looked at by a physio by Thursday.", "get the calf looked at by a physio by Thursday"),
     ("I need to write the rollback runbook.", "write the rollback runbook"),
-    ("We have to renew the domain before it lapses.", "renew the domain"),
+    ("We have to renew the domain before it lapses.", "renew the domain before it lapses"),
     ("Don't let me forget to buy the hood for the stove.", "buy the hood for the stove"),
     ("Can you keep track that I need to ring the permit office?", "ring the permit office"),
     ("I promised I'd get my notes on the candidate into the system by end of day.",
@@ -62,9 +62,10 @@ def test_rules_keep_quiet_on_what_is_not_a_loop(said: str) -> None:
     ("I'll pick paint colours for the hallway next week.", "pick paint colours for the hallway next week"),
     ("Pending: Dana's sign-off.", "Dana's sign-off"),
     ("Need Omar's approval on the job description before it goes live.",
-     "Omar's approval on the job description"),
+     "Omar's approval on the job description before it goes live"),
     ("TODO: renew the passport", "renew the passport"),
     ("My manager asked me to review the vendor contract.", "review the vendor contract"),
+    ("Also, my to-do for this week: get the survey out to the team.", "get the survey out to the team"),
 ])
 def test_rules_raise_first_person_commitments_with_their_object(said: str, loop: str) -> None:
     [found] = detect_rules(turn(said))
@@ -85,6 +86,7 @@ def test_rules_raise_first_person_commitments_with_their_object(said: str, loop:
     "I'll be honest, I have no idea what I'm doing with my taxes.",
     "I have to admit the demo went well.",
     "I don't have to send the report after all.",                           # negated
+    "Kira asked me to own offsite planning.",                                # a role, not a to-do
 ])
 def test_rules_raise_no_loop_on_hypotheticals_musings_and_questions(said: str) -> None:
     assert detect_rules(turn(said)) == []
@@ -318,3 +320,13 @@ def test_a_loop_never_closes_on_the_turn_that_raised_it() -> None:
         assert (lp.text, lp.status) == ("send the invoice to Priya", "open")
         session(mem, "s2", ["Sent the invoice to Priya this morning."], day=1)
         assert mem.loops() == []
+
+
+def test_an_elliptical_report_is_read_with_the_rest_of_its_turn() -> None:
+    with memory() as mem:
+        session(mem, "s1", ["Remind me to book flights for the Porto summit."], day=0)
+        session(mem, "s2", ["Travel's sorted, got a direct flight."], day=1)            # which trip? not said
+        assert len(mem.loops()) == 1
+        session(mem, "s3", ["My Porto summit talk got accepted. Travel's sorted, got a direct flight."], day=2)
+        [closed] = mem.loops(status="closed")
+        assert closed.evidence == "Maya: Travel's sorted, got a direct flight."

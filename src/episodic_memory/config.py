@@ -145,7 +145,7 @@ class Config(BaseModel):
     loop_resolve_overlap: float = Field(
         0.6, description="evidence must cover this share of a loop's words to close it (without an LLM)")
     loop_close_cosine: float = Field(
-        0.55, description="without an LLM, a later turn that reports something done closes the open loop whose text "
+        0.5, description="without an LLM, a later turn that reports something done closes the open loop whose text "
         "it matches at this embedding cosine or above (and shares a word with); by lemma alone without an embedder")
     loop_dedup_days: float = Field(14.0, description="loops closed this recently absorb restatements, not reopen")
     inject_max_memories: int = Field(5, description="at most this many memories in [Recalled context]")

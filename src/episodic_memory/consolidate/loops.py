@@ -78,6 +78,7 @@ def _rule(pattern: str, asks: bool = False) -> _Rule:
 
 _RULES: list[_Rule] = [
     _rule(r"^(?:to-?do|todo|action items?|next steps?|note to self|pending)\s*[:\-–]\s*(?P<x>.+)"),
+    _rule(r"\b(?:my|our) (?:to-?do|todo)(?: list)?(?: for [^:]{1,30})?\s*:\s*(?P<x>.+)"),
     _rule(r"\b(?:remind me|(?:don'?t|do not) let me forget|make sure i|help me remember|keep track (?:that|of)|"
           r"(?:make a )?note (?:that|of)|i (?:must|need to|have to) remember)\b(?:\s+(?:to|about|that|of))?"
           rf"(?:\s+(?:i|we)\s+(?:still\s+)?{_OBLIGE})?\s+{_TASK}(?P<x>[a-z].+)", asks=True),
@@ -91,7 +92,8 @@ _RULES: list[_Rule] = [
     _rule(r"\b(?:i|we) (?:promised|committed|agreed|told [\w-]+|owe [\w-]+)\s+(?:to |that )?"
           rf"(?:(?:i|we)(?:'d|’d| would|'ll|’ll| will) )?{_TASK}(?P<x>[a-z].+)"),
     _rule(r"\b(?:i'm|i’m|i am|we're|we’re|we are) (?:supposed|meant|expected|on the hook) (?:to|for) (?P<x>.+)"),
-    _rule(r"\b(?:[A-Z][\w-]+|they|she|he) (?:wants|asked|needs|expects) (?:me|us) to (?P<x>.+)"),
+    _rule(r"\b(?:[A-Z][\w-]+|they|she|he) (?:wants|asked|needs|expects) (?:me|us) to "
+          r"(?!(?:own|lead|run|manage|chair|head|be)\b)(?P<x>.+)"),   # a task, not a role
     _rule(r"\b(?:still |is |are )?pending\b"),
     _rule(r"\b(?:still )?waiting (?:on|for)\b"),
     _rule(r"\bstill (?:open|undecided|outstanding|unresolved|to be decided)\b"),
@@ -112,8 +114,7 @@ _NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|don'?t have to|no
                       r"nothing (?:is )?pending|not going to|won'?t|never)\b", re.IGNORECASE)
 _LABEL = re.compile(r"^(?:still open|open|logged|noted|decision|next|reminder|risk|status|update|to-?do|todo)\s*:\s*",
                     re.IGNORECASE)
-_CLAUSE_END = re.compile(r",?\s+(?:and |but |so |before |until |so that |because |since |once )"
-                         r"(?:i|we|she|he|it|they|you|anything|anyone|this|that)\b|,\s+(?:i|we|she|he|it|they|you|which|"
+_CLAUSE_END = re.compile(r",?\s+(?:and |but |so )(?:i|we|she|he|it|they|you)\b|,\s+(?:i|we|she|he|it|they|you|which|"
                          r"since|because)\b|\s[—–]\s|;", re.IGNORECASE)
 
 # resolution evidence: said done (a verb in the past, or a word that says so), and nothing in the sentence says it
@@ -121,7 +122,7 @@ _CLAUSE_END = re.compile(r",?\s+(?:and |but |so |before |until |so that |because
 _DONE = re.compile(
     r"\b(?:done|finished|completed?|sorted|finally|all set|taken care of|dealt with|handled|wrapped up|"
     r"out the door|ticked off|crossed off|(?:i|we|he|she|they) did|went (?:out|through|live|off|over|to)|is live|"
-    r"all (?:good|clear|fine)|came (?:through|back)|heard back|got back|(?:has|have|got) (?:[\w'’-]+ ){0,4}now)\b",
+    r"all (?:good|clear|fine)|(?:is|are|'s|’s) (?:now )?(?:out|live)|came (?:through|back)|heard back|got back|(?:has|have|got) (?:[\w'’-]+ ){0,4}now)\b",
     re.IGNORECASE)
 _NOT_DONE = re.compile(
     r"\b(?:not|never|yet|still|pending|waiting|will|going to|gonna|need|needs|should|must|remind|reminders?|"
@@ -132,6 +133,9 @@ _NOT_DONE = re.compile(
 _SCHEDULE = re.compile(rf"^(?:{DEADLINE}|by\s+\w+)[^:]{{0,20}}:", re.IGNORECASE)   # "Friday 27 Nov: …" is a plan
 _DONE_WORDS = frozenset({"do", "did"})
 _COMPLETION = frozenset(key(w) for w in COMPLETION_ACTS)
+# "… before it can go live": when the loop is due, not what it is (its words may still show it done: "it's live")
+_SUBORDINATE = re.compile(r"\s+(?:before|until|so that|because|since|once|as soon as)\s+(?:i|we|she|he|it|they|you|"
+                          r"anything|anyone|this|that)\b.*$", re.IGNORECASE)
 _FILLER = re.compile(r"\b(?:at some point|some time|sometime|asap|as soon as possible)\b", re.IGNORECASE)
 #: words that mark a loop as a loop, not what it is about ("Pending: …", "still waiting on …")
 _MARKER_KEYS = frozenset({"pend", "wait", "todo", "to-do", "remind", "reminder"})
@@ -159,6 +163,11 @@ class Closure:
 def loop_stems(text: str) -> set[str]:
     """What a loop is about: the lemma keys of its content words (`lemmas.content_keys`), times left out ("by
     Friday" is when, not what), and so are the words that only mark it as a loop ("pending")."""
+    return content_keys(_FILLER.sub(" ", _SUBORDINATE.sub("", text))) - _DONE_WORDS - _MARKER_KEYS
+
+
+def _all_stems(text: str) -> set[str]:
+    """A loop's words with its subordinate clause ("before it goes live"): evidence may name those too."""
     return content_keys(_FILLER.sub(" ", text)) - _DONE_WORDS - _MARKER_KEYS
 
 
@@ -261,6 +270,7 @@ class DoneStatement:
     acts: set[str]
     explicit: bool
     quote: str
+    context: set[str] = field(default_factory=set)   # the words of the rest of its turn
 
 
 def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneStatement]:
@@ -287,7 +297,7 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
             said |= loop_stems(question)
             explicit = True
             quote += f' (answering: "{question}")'
-        out.append(DoneStatement(sentence, said, acts, explicit, quote))
+        out.append(DoneStatement(sentence, said, acts, explicit, quote, loop_stems(turn.content)))
     return out
 
 
@@ -308,10 +318,12 @@ def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]],
     for lp, stems in sorted(loops, key=lambda x: (x[0].created_at, x[0].id)):
         if not stems:
             continue
-        shared = len(stems & said.keys)
+        words_of_loop = _all_stems(lp.text)
+        shared = len(words_of_loop & said.keys)
         if not shared:
             continue
-        cover = shared / len(stems)
+        shared = len(words_of_loop & (said.keys | said.context))   # "Travel's sorted" names its trip elsewhere
+        cover = min(1.0, shared / len(stems))
         cosine = (similarity or {}).get(lp.id, 0.0)
         by_lemma = ((said.explicit or bool(said.acts & stems)) and shared >= min(2, len(stems))
                     and cover >= cfg.loop_resolve_overlap)
