@@ -330,3 +330,13 @@ def test_an_elliptical_report_is_read_with_the_rest_of_its_turn() -> None:
         session(mem, "s3", ["My Porto summit talk got accepted. Travel's sorted, got a direct flight."], day=2)
         [closed] = mem.loops(status="closed")
         assert closed.evidence == "Maya: Travel's sorted, got a direct flight."
+
+
+def test_partial_progress_and_quoted_words_neither_close_nor_raise() -> None:
+    with memory() as mem:
+        session(mem, "s1", ["proofread this: 'I need to send the invoice to Acme by Friday, sorry for the delay'",
+                            "I need to write the rollback runbook."], day=0)
+        assert [lp.text for lp in mem.loops()] == ["write the rollback runbook"]
+        session(mem, "s2", ["I started writing the rollback runbook.", "Wrote half of the rollback runbook today.",
+                            "translate 'I wrote the rollback runbook' into Spanish"], day=1)
+        assert [lp.text for lp in mem.loops()] == ["write the rollback runbook"]

@@ -128,6 +128,7 @@ _NOT_DONE = re.compile(
     r"\b(?:not|never|yet|still|pending|waiting|will|going to|gonna|need|needs|should|must|remind|reminders?|"
     r"to-?do|todo|tomorrow|tonight|target|due|plan|planning|if|until|once|almost|nearly|partly|about to|"
     r"hopefully|hope|hoping|want to|wanna|try to|trying to|supposed to|meant to|later|soon|maybe|might|"
+    r"started|starting|began|begun|half|halfway|partially|part of|some of|most of|in progress|working on|"
     r"would|could)\b|n't\b|n’t\b|'ll\b|’ll\b|'d\b|’d\b",
     re.IGNORECASE)
 _SCHEDULE = re.compile(rf"^(?:{DEADLINE}|by\s+\w+)[^:]{{0,20}}:", re.IGNORECASE)   # "Friday 27 Nov: …" is a plan
@@ -232,7 +233,7 @@ def detect_rules(turn: StoredTurn) -> list[Candidate]:
     explicit to-dos and what is still pending — never a hypothetical, a musing or a question (except a request:
     "can you remind me to …?")."""
     out: list[Candidate] = []
-    for sentence in sentences(turn.content):
+    for sentence in sentences(_unquoted(turn.content)):
         if _NEGATED.search(sentence) or _HYPOTHETICAL.search(_NOT_HYPOTHETICAL.sub(" ", sentence)):
             continue
         for rule in _RULES:
@@ -247,6 +248,14 @@ def detect_rules(turn: StoredTurn) -> list[Candidate]:
                 out.append(Candidate(text, due.group(0) if due else None, turn))
             break
     return out
+
+
+# a quoted passage ("proofread this: 'I need to send the invoice by Friday'") is someone else's words, not the person's
+_QUOTED = re.compile(r"(?<![\w])['‘\"“](?=\S)[^\n]{12,}?(?<=\S)['’\"”](?![\w])")
+
+
+def _unquoted(text: str) -> str:
+    return _QUOTED.sub(" … ", text)
 
 
 def _clean(text: str) -> str:
@@ -281,7 +290,7 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
     if turn.role == "assistant":
         return []
     out = []
-    for sentence in sentences(turn.content):
+    for sentence in sentences(_unquoted(turn.content)):
         tokens = words(sentence)
         acts = {key(w) for w in tokens if is_past(w)}
         explicit = _DONE.search(sentence) is not None
@@ -297,7 +306,7 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
             said |= loop_stems(question)
             explicit = True
             quote += f' (answering: "{question}")'
-        out.append(DoneStatement(sentence, said, acts, explicit, quote, loop_stems(turn.content)))
+        out.append(DoneStatement(sentence, said, acts, explicit, quote, loop_stems(_unquoted(turn.content))))
     return out
 
 
