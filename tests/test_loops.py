@@ -340,3 +340,18 @@ def test_partial_progress_and_quoted_words_neither_close_nor_raise() -> None:
         session(mem, "s2", ["I started writing the rollback runbook.", "Wrote half of the rollback runbook today.",
                             "translate 'I wrote the rollback runbook' into Spanish"], day=1)
         assert [lp.text for lp in mem.loops()] == ["write the rollback runbook"]
+
+
+@pytest.mark.parametrize(("todo", "done"), [
+    ("I need to get my notes on the candidate into the system.", "Put my notes on the candidate in last night."),
+    ("I'll pick paint colours for the hallway next week.", "We landed on paint colours for the hallway: warm grey."),
+    ("Remind me to send the offsite survey.", "The offsite survey is out, two responses already."),
+    ("Can you keep track that I need to get quotes from two roofers?", "Heard back from the roofers, have two quotes now."),
+])
+def test_idioms_of_done_close_by_lemma(todo: str, done: str) -> None:
+    with memory() as mem:
+        session(mem, "s1", [todo], day=0)
+        assert len(mem.loops()) == 1
+        session(mem, "s2", [done], day=1)
+        [closed] = mem.loops(status="closed")
+        assert closed.evidence == f"Maya: {done}"

@@ -59,8 +59,8 @@ NOMINAL: dict[str, str] = {
 
 #: verbs that name the same act, folded into one ("picked a colour" does what "choose a colour" asked)
 SAME_ACT: dict[str, str] = {
-    "pick": "choose", "select": "choose", "settle": "choose", "decide": "choose", "finalise": "choose",
-    "finalize": "choose",
+    "pick": "choose", "select": "choose", "settle": "choose", "land": "choose", "opt": "choose", "decide": "choose",
+    "finalise": "choose", "finalize": "choose",
     "purchase": "buy", "order": "buy",
     "phone": "call", "ring": "call",
     "email": "send", "mail": "send", "forward": "send", "submit": "send", "deliver": "send", "file": "send",
