@@ -355,3 +355,48 @@ def test_idioms_of_done_close_by_lemma(todo: str, done: str) -> None:
         session(mem, "s2", [done], day=1)
         [closed] = mem.loops(status="closed")
         assert closed.evidence == f"Maya: {done}"
+
+
+@pytest.mark.parametrize(("todo", "later"), [
+    ("Remind me to book flights for the Lisbon summit.", "Booked the hotel for the Lisbon summit."),  # another object
+    ("Pending: Dana's sign-off on the budget.", "I finished the budget slides for Dana."),       # not her act
+    ("Pending: Dana's sign-off on the budget.", "Sent the budget to Dana for sign-off."),         # asked, not given
+    ("I have to send the signed lease to the landlord by Friday.", "Signed the lease last night."),  # a step of it
+    ("I need to write the rollback runbook.", "We discussed the rollback runbook in standup."),
+])
+def test_a_related_act_does_not_close_a_loop(todo: str, later: str) -> None:
+    with memory() as mem:
+        session(mem, "s1", [todo], day=0)
+        session(mem, "s2", [later], day=1)
+        assert len(mem.loops()) == 1
+
+
+def test_what_a_loop_is_done_to_and_by() -> None:
+    from episodic_memory.consolidate.loops import _acts_of, loop_object
+    assert loop_object("book flights for the Lisbon summit") == {"flight"}
+    assert loop_object("write up my interview feedback for Stefan by end of day") == {"interview", "feedback"}
+    assert loop_object("Dana's sign-off on the budget") == set()
+    assert _acts_of("Dana's sign-off on the budget") == ({"approv"}, False, False)
+    own, generic, _ = _acts_of("write up my interview feedback for Stefan")
+    assert {"writ", "send"} <= own and not generic          # a write-up is done when it is submitted
+    assert _acts_of("get my notes on Gabe into the system")[1]   # a light verb: any completing act
+
+
+@pytest.mark.parametrize(("todo", "done"), [
+    ("I've got to renew my passport before June.", "Passport renewed!"),
+    ("Still waiting on the contractor's quote.", "The contractor's quote arrived today."),
+    ("Waiting for Dana to sign off on the budget.", "Dana finally signed off on the budget."),
+    ("Add to my list: renew the car insurance.", "Car insurance renewed for another year."),
+    ("I'm on the hook for the quarterly report.", "Quarterly report submitted."),
+    ("I said I'd review Tom's pull request by tomorrow.", "Reviewed Tom's pull request, left a few comments."),
+    ("Remind me to cancel the gym membership.", "Gym membership cancelled, finally."),
+    ("I have to file the expense report by Friday.", "Expense report filed."),
+    ("I need to write up my interview feedback for Stefan.", "Feedback on Stefan is submitted."),
+])
+def test_wordings_of_a_to_do_and_of_its_end(todo: str, done: str) -> None:
+    with memory() as mem:
+        session(mem, "s1", [todo], day=0)
+        assert len(mem.loops()) == 1
+        session(mem, "s2", ["I haven't had time for it yet.", done], day=1)
+        [closed] = mem.loops(status="closed")
+        assert closed.evidence == f"Maya: {done}"

@@ -87,7 +87,7 @@ _VOWELS = set("aeiouy")
 #: acts that report a thing done whatever the thing ("submitted", "sent", "booked", "signed", "sorted")
 COMPLETION_ACTS = frozenset({
     "send", "complete", "book", "buy", "pay", "approve", "sort", "handle", "repair", "receive", "renew", "register",
-    "confirm", "hand", "ship", "publish", "post", "return"})
+    "confirm", "hand", "ship", "publish", "post", "return", "arrive"})
 
 
 def lemma(word: str) -> str:

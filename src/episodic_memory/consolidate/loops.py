@@ -17,6 +17,7 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,7 +25,7 @@ import numpy as np
 from .. import llm
 from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
 from .keyphrases import overlap, sentences, words
-from .lemmas import COMPLETION_ACTS, content_keys, is_past, key
+from .lemmas import COMPLETION_ACTS, NOMINAL, content_keys, is_past, key
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -61,7 +62,7 @@ _DUE = re.compile(rf"\b(?:by|before|until)\s+(?:{DEADLINE})|\b(?:{DEADLINE})", r
 # The rules, in order; the first that matches a sentence decides. A pattern with a group `x` makes that clause the
 # loop (the object of the to-do); without one the whole sentence is the loop. `asks` marks the patterns a question
 # may carry ("can you remind me to …?"); every other question is a question, not a to-do.
-_TASK = r"(?!(?:be|think|admit|say|confess|vent|run|go|leave|head|dash|sleep|rest|relax|breathe|get going|"  \
+_TASK = r"(?!(?:be|rather|think|admit|say|confess|vent|run|go|leave|head|dash|sleep|rest|relax|breathe|get going|"  \
         r"see|wait|stop|try|get back to you|let you know|ping you|check in with you|tell you|update you)\b)"
 _OBLIGE = r"(?:(?:need|needs|have|has|'ve got|’ve got|got|ought) to|gotta|must)"
 
@@ -79,17 +80,19 @@ def _rule(pattern: str, asks: bool = False) -> _Rule:
 _RULES: list[_Rule] = [
     _rule(r"^(?:to-?do|todo|action items?|next steps?|note to self|pending)\s*[:\-–]\s*(?P<x>.+)"),
     _rule(r"\b(?:my|our) (?:to-?do|todo)(?: list)?(?: for [^:]{1,30})?\s*:\s*(?P<x>.+)"),
+    _rule(r"^(?:add|put)(?: this| it)? (?:to|on) (?:my|the) (?:to-?do |todo )?list\s*:\s*(?P<x>.+)"),
     _rule(r"\b(?:remind me|(?:don'?t|do not) let me forget|make sure i|help me remember|keep track (?:that|of)|"
           r"(?:make a )?note (?:that|of)|i (?:must|need to|have to) remember)\b(?:\s+(?:to|about|that|of))?"
           rf"(?:\s+(?:i|we)\s+(?:still\s+)?{_OBLIGE})?\s+{_TASK}(?P<x>[a-z].+)", asks=True),
     _rule(r"\bstill (?:need|needs|have|has) to (?P<x>.+)"),
-    _rule(rf"(?:^|\b(?:i|we)\s+(?:really\s+|still\s+|also\s+|definitely\s+)?){_OBLIGE}\s+{_TASK}"
+    _rule(rf"(?:^|\b(?:i|we)(?=\s|'|’)\s*(?:really\s+|still\s+|also\s+|definitely\s+)?){_OBLIGE}\s+{_TASK}"
           r"(?P<x>[a-z]+\b.+)"),
     _rule(r"^(?:i |we )?(?:still )?need (?P<x>(?:[\w-]+'s\s+)?(?:approval|sign-?off|signature|go-ahead|green light|"
           r"answer|reply|feedback|input|quotes?|confirmation|review|ok|okay)\b.+)"),
     _rule(rf"\b(?:i'll|i’ll|i will|we'll|we’ll|we will|i'm going to|i’m going to|we're going to|i'm gonna)\s+"
           rf"{_TASK}(?P<x>[a-z].+\b(?:{DEADLINE}|next week|this week|next month)\b.*)"),
-    _rule(r"\b(?:i|we) (?:promised|committed|agreed|told [\w-]+|owe [\w-]+)\s+(?:to |that )?"
+    _rule(rf"\b(?:i|we) (?:said|told [\w-]+)(?: that)? (?:i|we)(?:'d|’d| would|'ll|’ll| will) {_TASK}(?P<x>[a-z].+)"),
+    _rule(r"\b(?:i|we) (?:promised|committed|agreed|owe [\w-]+)\s+(?:to |that )?"
           rf"(?:(?:i|we)(?:'d|’d| would|'ll|’ll| will) )?{_TASK}(?P<x>[a-z].+)"),
     _rule(r"\b(?:i'm|i’m|i am|we're|we’re|we are) (?:supposed|meant|expected|on the hook) (?:to|for) (?P<x>.+)"),
     _rule(r"\b(?:[A-Z][\w-]+|they|she|he) (?:wants|asked|needs|expects) (?:me|us) to "
@@ -129,6 +132,7 @@ _NOT_DONE = re.compile(
     r"to-?do|todo|tomorrow|tonight|target|due|plan|planning|if|until|once|almost|nearly|partly|about to|"
     r"hopefully|hope|hoping|want to|wanna|try to|trying to|supposed to|meant to|later|soon|maybe|might|"
     r"started|starting|began|begun|half|halfway|partially|part of|some of|most of|in progress|working on|"
+    r"for (?:\w+ )?(?:sign-?off|approval|review|signature)|to (?:sign|approve|review)|"
     r"would|could)\b|n't\b|n’t\b|'ll\b|’ll\b|'d\b|’d\b",
     re.IGNORECASE)
 _SCHEDULE = re.compile(rf"^(?:{DEADLINE}|by\s+\w+)[^:]{{0,20}}:", re.IGNORECASE)   # "Friday 27 Nov: …" is a plan
@@ -334,13 +338,69 @@ def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]],
         shared = len(words_of_loop & (said.keys | said.context))   # "Travel's sorted" names its trip elsewhere
         cover = min(1.0, shared / len(stems))
         cosine = (similarity or {}).get(lp.id, 0.0)
-        by_lemma = ((said.explicit or bool(said.acts & stems)) and shared >= min(2, len(stems))
-                    and cover >= cfg.loop_resolve_overlap)
-        by_meaning = cosine >= cfg.loop_close_cosine and (said.explicit or bool(said.acts & (stems | _COMPLETION)))
+        own, generic_ok, explicit_ok = _acts_of(lp.text)
+        did_it = bool(said.acts & own) or (said.explicit and explicit_ok)
+        by_lemma = did_it and shared >= min(2, len(stems)) and cover >= cfg.loop_resolve_overlap
+        by_meaning = cosine >= cfg.loop_close_cosine and (did_it or (generic_ok and bool(said.acts & _COMPLETION)))
         score = cover + cosine
+        if (by_lemma or by_meaning) and not _names_object(lp.text, said.keys | said.context):
+            continue   # "booked the hotel" is not "book flights for the summit"
         if (by_lemma or by_meaning) and score > best_score:
             best, best_score = lp, score
     return best
+
+
+_NOT_A_VERB = frozenset("a an the my our your his her their this that these those still is are was were".split())
+_PARTICLES = frozenset("up out off back down over".split())
+_OBJECT_END = re.compile(r"\s(?:to|for|into|by|before|with|at|from|in|until|after|so|and|because|once|when)\s",
+                         re.IGNORECASE)
+
+
+def loop_object(text: str) -> set[str]:
+    """The keys of what a to-do is done to, when the loop starts with its verb: "book flights for the summit" →
+    {flight}; "get my notes on Gabe into the system" → {note, gabe}. Empty when the loop is not a verb phrase
+    ("Dana's sign-off", "Still waiting on the quote"): then any of its words may stand for it."""
+    tokens = words(text)
+    if len(tokens) < 2 or tokens[0][0].isupper() or tokens[0].lower() in _NOT_A_VERB:
+        return set()
+    rest = text[text.find(tokens[0]) + len(tokens[0]):]
+    rest = re.sub(rf"^\s+(?:{'|'.join(_PARTICLES)})\b", "", rest, flags=re.IGNORECASE)
+    if (end := _OBJECT_END.search(rest)) is not None:
+        rest = rest[: end.start()]
+    return loop_stems(rest)
+
+
+#: verbs that any act completing the thing may report done ("get my notes in" ← "submitted", "sent")
+_LIGHT_VERBS = frozenset(key(w) for w in "get do make have take handle sort deal finish wrap tackle".split())
+#: what was delivered was made: "feedback submitted" reports "write up my feedback" done
+_MAKE_VERBS = frozenset(key(w) for w in "write draft prepare create build design fill finish complete update".split())
+_DELIVER_ACTS = frozenset(key(w) for w in "send submit deliver file post publish hand ship".split())
+
+
+def _acts_of(loop_text: str) -> tuple[set[str], bool, bool]:
+    """What reports a loop done: (its own acts, whether any completing act may, whether "done"/"finished" may).
+
+    A to-do that starts with its verb is done by that verb ("wrote" for "write the runbook"), by "done", by a
+    delivery when it makes something ("submitted" for "write up my feedback"), and by any completing act
+    ("submitted") only when its verb is a light one ("get my notes into the system"). A loop that
+    names an act as a noun ("Dana's sign-off") is done only by that act ("Dana signed off"), not by "I finished
+    the budget slides for Dana"; one that names none ("Olga is waiting on my bio") by any report of done."""
+    tokens = words(loop_text)
+    if loop_object(loop_text):
+        verb = key(tokens[0])
+        return {verb} | (_DELIVER_ACTS if verb in _MAKE_VERBS else set()), verb in _LIGHT_VERBS, True
+    own = {key(NOMINAL[t.lower()]) for t in tokens if t.lower() in NOMINAL}
+    return own, not own, not own
+
+
+def _similar(a: str, b: str) -> bool:
+    """The same key, or one with a typo in it ("referneces" / "references")."""
+    return a == b or (min(len(a), len(b)) >= 6 and SequenceMatcher(None, a, b).ratio() >= 0.85)
+
+
+def _names_object(loop_text: str, said: set[str]) -> bool:
+    obj = loop_object(loop_text)
+    return not obj or any(_similar(o, w) for o in obj for w in said)
 
 
 class _Meaning:
