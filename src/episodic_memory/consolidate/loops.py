@@ -1,14 +1,21 @@
 """The open-loop step of consolidation: what was left to do, and what got done.
 
 Detection is strict: most sessions raise nothing, and nothing is the right answer for them. With an LLM, a
-precision-first prompt; without one (or when it fails), rules for explicit to-dos ("To-do: …"), "remind me to …",
-"still need to …", "pending", "waiting on …", "still open/undecided", and commitments or asks with a deadline
-("I'll send it to Sarah by Friday"). A loop said again is counted as a mention, never stored twice.
+precision-first prompt; without one (or when it fails), rules over what the person (never the assistant) said:
+explicit to-dos ("To-do: …", "my to-do for this week: …"), reminders ("remind me to …", "don't let me forget to
+…", "keep track that I need to …"), first-person obligations and promises ("I need to …", "I've got to …", "I
+promised I'd …", "I'll … by Friday"), what is pending or awaited ("Pending: Dana's sign-off", "still waiting on
+…"). The loop is the to-do's object ("write the rollback runbook"). Never a hypothetical ("if we shipped weekly …"),
+a musing ("maybe I should …"), a question, a quoted passage, or a role ("asked me to own …"). A loop said again is
+counted as a mention (the assistant's recap may restate one), never stored twice.
 
-Resolution is stricter: a loop closes only on clear evidence in a later turn — a sentence saying it was done
-(sent, signed off, booked, "I did") that shares the loop's content words and has no "not yet"/"still"/"will" in
-it, or the LLM naming the loop and quoting the words, which must appear in that turn. When unsure, it stays open.
-Loops belong to the workstream of the session that raised them.
+Resolution is stricter: a loop closes only on a later turn of the person that reports it done (`done_statements`:
+a verb in the past or "done/finished/went out/has it now", and no negation, future, plan, condition, partial
+progress or question), and that matches the loop (`best_evidence_match`): by lemma (`lemmas.py`: wrote = write,
+signed off = sign-off) or by embedding similarity with an act that completes it; the loop's object must be named,
+and the act must be the loop's own ("booked the hotel" does not close "book flights"). The closing sentence is
+quoted as the evidence. With an LLM, the LLM names the loop and quotes the words, which must appear in that turn.
+When unsure, it stays open. Loops belong to the workstream of the session that raised them.
 """
 
 from __future__ import annotations
