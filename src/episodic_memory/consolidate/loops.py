@@ -213,8 +213,9 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
     previous = context
     for turn in new_turns:
         for said in done_statements(turn, previous) if rules_close else []:
-            eligible = [(lp, stems) for lp, stems in known
-                        if lp.id not in done_ids and lp.id not in closed_now and _later(turn, lp)]
+            eligible = [(lp, stems) for lp, stems in known   # open, raised before, sharing a word with it
+                        if lp.id not in done_ids and lp.id not in closed_now and _later(turn, lp)
+                        and _all_stems(lp.text) & said.keys]
             lp = best_evidence_match(said, eligible, cfg, meaning.similarities(said.sentence, eligible))
             if lp is not None:   # one statement closes one loop: the one it covers best
                 _close(clients, info, Closure(lp.id, turn, said.quote, "rules"))
