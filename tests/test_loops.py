@@ -87,6 +87,12 @@ def test_rules_raise_first_person_commitments_with_their_object(said: str, loop:
     "I have to admit the demo went well.",
     "I don't have to send the report after all.",                           # negated
     "Kira asked me to own offsite planning.",                                # a role, not a to-do
+    "Let's say I have to pick between the two venues.",
+    "Sometimes I feel like I need to slow down.",
+    "I'll probably go running tomorrow.",                                    # a hedge
+    "We need to talk about my running plan.",                                # to the assistant
+    "I need to know what you think about the deck.",
+    "My sister has to renew her visa by June.",                              # not the person's
 ])
 def test_rules_raise_no_loop_on_hypotheticals_musings_and_questions(said: str) -> None:
     assert detect_rules(turn(said)) == []

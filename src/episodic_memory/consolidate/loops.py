@@ -69,7 +69,7 @@ _DUE = re.compile(rf"\b(?:by|before|until)\s+(?:{DEADLINE})|\b(?:{DEADLINE})", r
 # The rules, in order; the first that matches a sentence decides. A pattern with a group `x` makes that clause the
 # loop (the object of the to-do); without one the whole sentence is the loop. `asks` marks the patterns a question
 # may carry ("can you remind me to …?"); every other question is a question, not a to-do.
-_TASK = r"(?!(?:be|rather|think|admit|say|confess|vent|run|go|leave|head|dash|sleep|rest|relax|breathe|get going|"  \
+_TASK = r"(?!(?:be|rather|probably|likely|possibly|know|talk about|chat about|think|admit|say|confess|vent|run|go|leave|head|dash|sleep|rest|relax|breathe|get going|"  \
         r"see|wait|stop|try|get back to you|let you know|ping you|check in with you|tell you|update you)\b)"
 _OBLIGE = r"(?:(?:need|needs|have|has|'ve got|’ve got|got|ought) to|gotta|must)"
 
@@ -113,7 +113,8 @@ _RULES: list[_Rule] = [
 ]
 # hypotheticals and musings: "if we shipped weekly …", "maybe I should …", "in theory …", "I'd rather …"
 _HYPOTHETICAL = re.compile(
-    r"^(?:if|suppose|supposing|imagine|assuming|say)\b|\b(?:if (?:i|we|you|they|he|she|it)|what if|would|could|"
+    r"^(?:if|suppose|supposing|imagine|assuming|say|ideally)\b|\b(?:let'?s say|let us say|in a perfect world|"
+    r"(?:i|we) feel like|sometimes i)\b|\b(?:if (?:i|we|you|they|he|she|it)|what if|would|could|"
     r"might|maybe|perhaps|in theory|theoretically|hypothetically|i guess|i wonder|wondering|someday|one day|"
     r"thinking (?:about|of)|considering|(?:i|we) should|should (?:i|we))\b|\b(?:i|we|you|they)(?:'d|’d)\b",
     re.IGNORECASE)
@@ -275,6 +276,7 @@ def _clean(text: str) -> str:
     text = re.sub(r"^([^:]{3,40}):\s+(?=still|pending|waiting)", r"\1 ", text)   # "Sensitivity table: still …"
     if (cut := _CLAUSE_END.search(text)) is not None and cut.start() >= 12:
         text = text[: cut.start()]
+    text = re.sub(r"^(?:i|we) (?:still )?(?:need|have|'ve got|’ve got|got) to\s+", "", text, flags=re.IGNORECASE)
     text = " ".join(text.split()).rstrip(" .,;:!?")
     text = re.sub(r"(?:,?\s+(?:please|for me|thanks|thank you))+$", "", text, flags=re.IGNORECASE)
     if len(text) > 160:
