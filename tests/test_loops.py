@@ -66,6 +66,9 @@ def test_rules_keep_quiet_on_what_is_not_a_loop(said: str) -> None:
     ("TODO: renew the passport", "renew the passport"),
     ("My manager asked me to review the vendor contract.", "review the vendor contract"),
     ("Also, my to-do for this week: get the survey out to the team.", "get the survey out to the team"),
+    ("put 'book the caterer for the offsite' on my list please.", "book the caterer for the offsite"),
+    ("Add the dentist appointment to my list.", "the dentist appointment"),
+    ("The range hood still isn't ordered and it has a long lead time.", "The range hood still isn't ordered"),
 ])
 def test_rules_raise_first_person_commitments_with_their_object(said: str, loop: str) -> None:
     [found] = detect_rules(turn(said))
@@ -93,6 +96,7 @@ def test_rules_raise_first_person_commitments_with_their_object(said: str, loop:
     "We need to talk about my running plan.",                                # to the assistant
     "I need to know what you think about the deck.",
     "My sister has to renew her visa by June.",                              # not the person's
+    "Is the range hood still not ordered?",
 ])
 def test_rules_raise_no_loop_on_hypotheticals_musings_and_questions(said: str) -> None:
     assert detect_rules(turn(said)) == []
@@ -406,3 +410,13 @@ def test_wordings_of_a_to_do_and_of_its_end(todo: str, done: str) -> None:
         session(mem, "s2", ["I haven't had time for it yet.", done], day=1)
         [closed] = mem.loops(status="closed")
         assert closed.evidence == f"Maya: {done}"
+
+
+def test_a_pending_state_closes_when_it_is_reported_done() -> None:
+    with memory() as mem:
+        session(mem, "s1", ["The range hood still isn't ordered and it has a long lead time.",
+                            "put 'put together the offsite agenda' on my list please."], day=0)
+        assert {lp.text for lp in mem.loops()} == {"The range hood still isn't ordered",
+                                                    "put together the offsite agenda"}
+        session(mem, "s2", ["Ordered the range hood finally.", "The offsite agenda is done and shared."], day=1)
+        assert mem.loops() == []

@@ -107,10 +107,13 @@ _RULES: list[_Rule] = [
     _rule(r"\b(?:still |is |are )?pending\b"),
     _rule(r"\b(?:still )?waiting (?:on|for)\b"),
     _rule(r"\bstill (?:open|undecided|outstanding|unresolved|to be decided)\b"),
+    _rule(r"\bstill (?:isn'?t|is not|hasn'?t been|has not been|aren'?t|are not|haven'?t been|not) [a-z]+"),
     _rule(rf"\b(?:i'll|i’ll|i will|we'll|we’ll|we will|i'm going to|we're going to|i need to|we need to|i have to|"
           rf"we have to|i must|we must|(?:can|could|would) you|please)\s+{_TASK}(?P<x>.+?\b(?:by|before)\s+"
           rf"(?:{DEADLINE})[^,.;?!]*)", asks=True),
 ]
+_LIST_ADD = re.compile(r"\b(?:put|add|stick)\s+(?P<x>['‘\"“][^'’\"”\n]{4,120}['’\"”]|[^.!?\n]{4,120}?)\s+"
+                       r"(?:on|to)\s+(?:my|the)\s+(?:to-?do\s+|todo\s+)?list\b", re.IGNORECASE)
 # hypotheticals and musings: "if we shipped weekly …", "maybe I should …", "in theory …", "I'd rather …"
 _HYPOTHETICAL = re.compile(
     r"^(?:if|suppose|supposing|imagine|assuming|say|ideally)\b|\b(?:let'?s say|let us say|in a perfect world|"
@@ -246,7 +249,13 @@ def detect_rules(turn: StoredTurn) -> list[Candidate]:
     explicit to-dos and what is still pending — never a hypothetical, a musing or a question (except a request:
     "can you remind me to …?")."""
     out: list[Candidate] = []
-    for sentence in sentences(_unquoted(turn.content)):
+    content = turn.content
+    for added in _LIST_ADD.finditer(content):   # "put 'book the caterer' on my list": a quoted to-do, the person's
+        text = _clean(added.group("x").strip("'‘’\"“”"))
+        if loop_stems(text) and len(text) >= 8:
+            out.append(Candidate(text, None, turn))
+        content = content.replace(added.group(0), " ")
+    for sentence in sentences(_unquoted(content)):
         if _NEGATED.search(sentence) or _HYPOTHETICAL.search(_NOT_HYPOTHETICAL.sub(" ", sentence)):
             continue
         for rule in _RULES:
@@ -361,7 +370,7 @@ def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]],
 
 
 _NOT_A_VERB = frozenset("a an the my our your his her their this that these those still is are was were".split())
-_PARTICLES = frozenset("up out off back down over".split())
+_PARTICLES = frozenset("up out off back down over together".split())
 _OBJECT_END = re.compile(r"\s(?:to|for|into|by|before|with|at|from|in|until|after|so|and|because|once|when)\s",
                          re.IGNORECASE)
 
