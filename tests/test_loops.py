@@ -321,6 +321,7 @@ def test_a_loop_closes_on_a_paraphrase_by_meaning_with_a_completion_act() -> Non
                  "If I submitted the feedback on Gabe today we'd be fine.", "Did you submit the feedback on Gabe?"]:
         assert done_statements(turn(said), None) == []
     assert done_statements(turn("Feedback on Gabe is submitted.", role="assistant"), None) == []
+    assert done_statements(turn("I finally understand the budget."), None) == []   # "finally" reports nothing
 
 
 def test_a_loop_never_closes_on_the_turn_that_raised_it() -> None:

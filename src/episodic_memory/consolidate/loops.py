@@ -134,7 +134,7 @@ _CLAUSE_END = re.compile(r",?\s+(?:and |but |so )(?:i|we|she|he|it|they|you)\b|,
 # resolution evidence: said done (a verb in the past, or a word that says so), and nothing in the sentence says it
 # is not (yet): no negation, no future, no plan, no condition
 _DONE = re.compile(
-    r"\b(?:done|finished|completed?|sorted|finally|all set|taken care of|dealt with|handled|wrapped up|"
+    r"\b(?:done|finished|completed?|sorted|all set|taken care of|dealt with|handled|wrapped up|"
     r"out the door|ticked off|crossed off|(?:i|we|he|she|they) did|went (?:out|through|live|off|over|to)|is live|"
     r"all (?:good|clear|fine)|(?:put|turned|handed|sent|got)(?: [\w'’-]+){0,5} (?:in|off|over)(?= |$|[.,;!])|(?:is|are|'s|’s) (?:now )?(?:out|live)|came (?:through|back)|heard back|got back|(?:has|have|got) (?:[\w'’-]+ ){0,4}now)\b",
     re.IGNORECASE)
