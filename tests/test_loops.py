@@ -421,3 +421,16 @@ def test_a_pending_state_closes_when_it_is_reported_done() -> None:
                                                     "put together the offsite agenda"}
         session(mem, "s2", ["Ordered the range hood finally.", "The offsite agenda is done and shared."], day=1)
         assert mem.loops() == []
+
+
+def test_the_lemmatiser_meets_a_to_do_and_its_report() -> None:
+    from episodic_memory.consolidate.lemmas import content_keys, is_past, key, lemma
+    assert {lemma(w) for w in ("write", "wrote", "written")} == {"write"}
+    assert len({key(w) for w in ("write", "wrote", "written", "writing")}) == 1   # keys drop the final "e"
+    assert [lemma(w) for w in ("booked", "shipped", "running", "studied", "cancelled", "called", "tables")] == [
+        "book", "ship", "run", "study", "cancel", "call", "table"]
+    assert key("sign-off") == key("signed") == key("approval") == key("approved")
+    assert key("pick") == key("chosen") == key("landed")
+    assert content_keys("Pending: Dana's sign-off") >= content_keys("Dana signed off")
+    assert [w for w in "I wrote sent booked need tired signed went was read".split() if is_past(w)] == [
+        "wrote", "sent", "booked", "signed", "went"]

@@ -113,6 +113,8 @@ def lemma(word: str) -> str:
             base = w[: -len(suffix)]
             if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz" and base[-1] not in _VOWELS:
                 base = base[:-1]           # shipped → ship, running → run
+            elif len(base) >= 6 and base.endswith("ell"):
+                base = base[:-1]           # cancelled → cancel, travelled → travel (not called, spelled)
             return base
     return w
 
