@@ -434,3 +434,12 @@ def test_the_lemmatiser_meets_a_to_do_and_its_report() -> None:
     assert content_keys("Pending: Dana's sign-off") >= content_keys("Dana signed off")
     assert [w for w in "I wrote sent booked need tired signed went was read".split() if is_past(w)] == [
         "wrote", "sent", "booked", "signed", "went"]
+
+
+def test_without_an_embedder_loops_close_by_lemma() -> None:
+    from episodic_memory import Config
+    with Memory(":memory:", config=Config(embedder="off")) as mem:
+        session(mem, "s1", ["Tessa is waiting on my bio and headshot.", "I need to write the rollback runbook."], day=0)
+        assert len(mem.loops()) == 2
+        session(mem, "s2", ["Sent Tessa my bio and headshot.", "Wrote the rollback runbook on the train."], day=1)
+        assert mem.loops() == [] and len(mem.loops(status="closed")) == 2

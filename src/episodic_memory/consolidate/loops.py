@@ -358,9 +358,10 @@ def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]],
         cover = min(1.0, shared / len(stems))
         cosine = (similarity or {}).get(lp.id, 0.0)
         own, generic_ok, explicit_ok = _acts_of(lp.text)
-        did_it = bool(said.acts & own) or (said.explicit and explicit_ok)
+        did_it = (bool(said.acts & own) or (said.explicit and explicit_ok)
+                  or (generic_ok and bool(said.acts & _COMPLETION)))
         by_lemma = did_it and shared >= min(2, len(stems)) and cover >= cfg.loop_resolve_overlap
-        by_meaning = cosine >= cfg.loop_close_cosine and (did_it or (generic_ok and bool(said.acts & _COMPLETION)))
+        by_meaning = cosine >= cfg.loop_close_cosine and did_it
         score = cover + cosine
         if (by_lemma or by_meaning) and not _names_object(lp.text, said.keys | said.context):
             continue   # "booked the hotel" is not "book flights for the summit"
