@@ -374,6 +374,7 @@ def test_idioms_of_done_close_by_lemma(todo: str, done: str) -> None:
     ("Pending: Dana's sign-off on the budget.", "Sent the budget to Dana for sign-off."),         # asked, not given
     ("I have to send the signed lease to the landlord by Friday.", "Signed the lease last night."),  # a step of it
     ("I need to write the rollback runbook.", "We discussed the rollback runbook in standup."),
+    ("I have to send the signed lease to the landlord by Friday.", "The landlord sent me the lease."),  # not by me
 ])
 def test_a_related_act_does_not_close_a_loop(todo: str, later: str) -> None:
     with memory() as mem:

@@ -146,6 +146,8 @@ _NOT_DONE = re.compile(
     r"for (?:\w+ )?(?:sign-?off|approval|review|signature)|to (?:sign|approve|review)|"
     r"would|could)\b|n't\b|n’t\b|'ll\b|’ll\b|'d\b|’d\b",
     re.IGNORECASE)
+# a thing sent to the person is not the person's sending it
+_TO_ME = re.compile(r"\b(sent|gave|emailed|mailed|forwarded|handed|passed|returned)\s+(?:me|us)\b", re.IGNORECASE)
 _SCHEDULE = re.compile(rf"^(?:{DEADLINE}|by\s+\w+)[^:]{{0,20}}:", re.IGNORECASE)   # "Friday 27 Nov: …" is a plan
 _DONE_WORDS = frozenset({"do", "did"})
 _COMPLETION = frozenset(key(w) for w in COMPLETION_ACTS)
@@ -315,7 +317,8 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
     out = []
     for sentence in sentences(_unquoted(turn.content)):
         tokens = words(sentence)
-        acts = {key(w) for w in tokens if is_past(w)}
+        to_me = {m.group(1).lower() for m in _TO_ME.finditer(sentence)}   # "the landlord sent me the lease"
+        acts = {key(w) for w in tokens if is_past(w) and w.lower() not in to_me}
         explicit = _DONE.search(sentence) is not None
         if ((not acts and not explicit) or _NOT_DONE.search(sentence) or sentence.rstrip().endswith("?")
                 or _SCHEDULE.match(sentence)):
