@@ -210,7 +210,7 @@ def test_recall_ranks_the_later_value_first(reverse: bool) -> None:
     with _budget_memory(reverse) as mem:
         texts = [h.text for h in mem.recall("kitchen budget", k=10)]
         new = next(i for i, t in enumerate(texts) if "48k" in t)
-        old = next(i for i, t in enumerate(texts) if "40k" in t)
+        old = next(i for i, t in enumerate(texts) if "40k" in t and "48k" not in t)  # not "48k (previously: 40k)"
         assert new < old, texts
         superseded = [h for h in mem.recall("kitchen budget", k=10) if "40k" in h.text]
         assert any("superseded" in h.details and "48k" in h.details["superseded"] for h in superseded)

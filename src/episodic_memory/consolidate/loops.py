@@ -1,14 +1,21 @@
 """The open-loop step of consolidation: what was left to do, and what got done.
 
 Detection is strict: most sessions raise nothing, and nothing is the right answer for them. With an LLM, a
-precision-first prompt; without one (or when it fails), rules for explicit to-dos ("To-do: …"), "remind me to …",
-"still need to …", "pending", "waiting on …", "still open/undecided", and commitments or asks with a deadline
-("I'll send it to Sarah by Friday"). A loop said again is counted as a mention, never stored twice.
+precision-first prompt; without one (or when it fails), rules over what the person (never the assistant) said:
+explicit to-dos ("To-do: …", "my to-do for this week: …"), reminders ("remind me to …", "don't let me forget to
+…", "keep track that I need to …"), first-person obligations and promises ("I need to …", "I've got to …", "I
+promised I'd …", "I'll … by Friday"), what is pending or awaited ("Pending: Dana's sign-off", "still waiting on
+…"). The loop is the to-do's object ("write the rollback runbook"). Never a hypothetical ("if we shipped weekly …"),
+a musing ("maybe I should …"), a question, a quoted passage, or a role ("asked me to own …"). A loop said again is
+counted as a mention (the assistant's recap may restate one), never stored twice.
 
-Resolution is stricter: a loop closes only on clear evidence in a later turn — a sentence saying it was done
-(sent, signed off, booked, "I did") that shares the loop's content words and has no "not yet"/"still"/"will" in
-it, or the LLM naming the loop and quoting the words, which must appear in that turn. When unsure, it stays open.
-Loops belong to the workstream of the session that raised them.
+Resolution is stricter: a loop closes only on a later turn of the person that reports it done (`done_statements`:
+a verb in the past or "done/finished/went out/has it now", and no negation, future, plan, condition, partial
+progress or question), and that matches the loop (`best_evidence_match`): by lemma (`lemmas.py`: wrote = write,
+signed off = sign-off) or by embedding similarity with an act that completes it; the loop's object must be named,
+and the act must be the loop's own ("booked the hotel" does not close "book flights"). The closing sentence is
+quoted as the evidence. With an LLM, the LLM names the loop and quotes the words, which must appear in that turn.
+When unsure, it stays open. Loops belong to the workstream of the session that raised them.
 """
 
 from __future__ import annotations
@@ -17,11 +24,15 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from .. import llm
 from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
-from .keyphrases import content_stems, overlap, sentences
+from .keyphrases import overlap, sentences, words
+from .lemmas import COMPLETION_ACTS, NOMINAL, content_keys, is_past, key
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -55,36 +66,97 @@ DEADLINE = (rf"(?:(?:this|next|on)\s+)?(?:{_DAY})(?:,?\s+\d{{1,2}}(?:st|nd|rd|th
             r"\d{1,2}(?::\d\d)?\s?(?:am|pm)")
 _DUE = re.compile(rf"\b(?:by|before|until)\s+(?:{DEADLINE})|\b(?:{DEADLINE})", re.IGNORECASE)
 
-# (pattern, whether the loop is the captured clause `x` or the whole sentence)
-_RULES: list[re.Pattern[str]] = [
-    re.compile(r"^(?:to-?do|todo|action items?|next steps?)\s*:\s*(?P<x>.+)", re.IGNORECASE),
-    re.compile(r"\bremind me to (?P<x>.+)", re.IGNORECASE),
-    re.compile(r"\bstill (?:need|needs|have|has) to (?P<x>.+)", re.IGNORECASE),
-    re.compile(r"\b(?:still |is |are )?pending\b", re.IGNORECASE),
-    re.compile(r"\b(?:still )?waiting (?:on|for)\b", re.IGNORECASE),
-    re.compile(r"\bstill (?:open|undecided|outstanding|unresolved|to be decided)\b", re.IGNORECASE),
-    re.compile(rf"\b(?:i'll|i will|we'll|we will|i need to|we need to|i have to|we have to|i must|we must|"
-               rf"(?:can|could|would) you|please)\s+(?P<x>.+?\b(?:by|before)\s+(?:{DEADLINE})[^,.;?!]*)",
-               re.IGNORECASE),
+# The rules, in order; the first that matches a sentence decides. A pattern with a group `x` makes that clause the
+# loop (the object of the to-do); without one the whole sentence is the loop. `asks` marks the patterns a question
+# may carry ("can you remind me to …?"); every other question is a question, not a to-do.
+_TASK = r"(?!(?:be|rather|probably|likely|possibly|know|talk about|chat about|think|admit|say|confess|vent|run|go|leave|head|dash|sleep|rest|relax|breathe|get going|"  \
+        r"see|wait|stop|try|get back to you|let you know|ping you|check in with you|tell you|update you)\b)"
+_OBLIGE = r"(?:(?:need|needs|have|has|'ve got|’ve got|got|ought) to|gotta|must)"
+
+
+@dataclass(frozen=True)
+class _Rule:
+    pattern: re.Pattern[str]
+    asks: bool = False
+
+
+def _rule(pattern: str, asks: bool = False) -> _Rule:
+    return _Rule(re.compile(pattern, re.IGNORECASE), asks)
+
+
+_RULES: list[_Rule] = [
+    _rule(r"^(?:to-?do|todo|action items?|next steps?|note to self|pending)\s*[:\-–]\s*(?P<x>.+)"),
+    _rule(r"\b(?:my|our) (?:to-?do|todo)(?: list)?(?: for [^:]{1,30})?\s*:\s*(?P<x>.+)"),
+    _rule(r"^(?:add|put)(?: this| it)? (?:to|on) (?:my|the) (?:to-?do |todo )?list\s*:\s*(?P<x>.+)"),
+    _rule(r"\b(?:remind me|(?:don'?t|do not) let me forget|make sure i|help me remember|keep track (?:that|of)|"
+          r"(?:make a )?note (?:that|of)|i (?:must|need to|have to) remember)\b(?:\s+(?:to|about|that|of))?"
+          rf"(?:\s+(?:i|we)\s+(?:still\s+)?{_OBLIGE})?\s+{_TASK}(?P<x>[a-z].+)", asks=True),
+    _rule(r"\bstill (?:need|needs|have|has) to (?P<x>.+)"),
+    _rule(rf"(?:^|\b(?:i|we)(?=\s|'|’)\s*(?:really\s+|still\s+|also\s+|definitely\s+)?){_OBLIGE}\s+{_TASK}"
+          r"(?P<x>[a-z]+\b.+)"),
+    _rule(r"^(?:i |we )?(?:still )?need (?P<x>(?:[\w-]+'s\s+)?(?:approval|sign-?off|signature|go-ahead|green light|"
+          r"answer|reply|feedback|input|quotes?|confirmation|review|ok|okay)\b.+)"),
+    _rule(rf"\b(?:i'll|i’ll|i will|we'll|we’ll|we will|i'm going to|i’m going to|we're going to|i'm gonna)\s+"
+          rf"{_TASK}(?P<x>[a-z].+\b(?:{DEADLINE}|next week|this week|next month)\b.*)"),
+    _rule(rf"\b(?:i|we) (?:said|told [\w-]+)(?: that)? (?:i|we)(?:'d|’d| would|'ll|’ll| will) {_TASK}(?P<x>[a-z].+)"),
+    _rule(r"\b(?:i|we) (?:promised|committed|agreed|owe [\w-]+)\s+(?:to |that )?"
+          rf"(?:(?:i|we)(?:'d|’d| would|'ll|’ll| will) )?{_TASK}(?P<x>[a-z].+)"),
+    _rule(r"\b(?:i'm|i’m|i am|we're|we’re|we are) (?:supposed|meant|expected|on the hook) (?:to|for) (?P<x>.+)"),
+    _rule(r"\b(?:[A-Z][\w-]+|they|she|he) (?:wants|asked|needs|expects) (?:me|us) to "
+          r"(?!(?:own|lead|run|manage|chair|head|be)\b)(?P<x>.+)"),   # a task, not a role
+    _rule(r"\b(?:still |is |are )?pending\b"),
+    _rule(r"\b(?:still )?waiting (?:on|for)\b"),
+    _rule(r"\bstill (?:open|undecided|outstanding|unresolved|to be decided)\b"),
+    _rule(r"\bstill (?:isn'?t|is not|hasn'?t been|has not been|aren'?t|are not|haven'?t been|not) [a-z]+"),
+    _rule(rf"\b(?:i'll|i’ll|i will|we'll|we’ll|we will|i'm going to|we're going to|i need to|we need to|i have to|"
+          rf"we have to|i must|we must|(?:can|could|would) you|please)\s+{_TASK}(?P<x>.+?\b(?:by|before)\s+"
+          rf"(?:{DEADLINE})[^,.;?!]*)", asks=True),
 ]
-_NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|not pending|no longer|nothing (?:is )?pending)\b",
-                      re.IGNORECASE)
+_LIST_ADD = re.compile(r"\b(?:put|add|stick)\s+(?P<x>['‘\"“][^'’\"”\n]{4,120}['’\"”]|[^.!?\n]{4,120}?)\s+"
+                       r"(?:on|to)\s+(?:my|the)\s+(?:to-?do\s+|todo\s+)?list\b", re.IGNORECASE)
+# hypotheticals and musings: "if we shipped weekly …", "maybe I should …", "in theory …", "I'd rather …"
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|suppose|supposing|imagine|assuming|say|ideally)\b|\b(?:let'?s say|let us say|in a perfect world|"
+    r"(?:i|we) feel like|sometimes i)\b|\b(?:if (?:i|we|you|they|he|she|it)|what if|would|could|"
+    r"might|maybe|perhaps|in theory|theoretically|hypothetically|i guess|i wonder|wondering|someday|one day|"
+    r"thinking (?:about|of)|considering|(?:i|we) should|should (?:i|we))\b|\b(?:i|we|you|they)(?:'d|’d)\b",
+    re.IGNORECASE)
+# what the hypothetical check does not count: a request ("could you …") and a promise reported ("I promised I'd …")
+_NOT_HYPOTHETICAL = re.compile(r"\b(?:can|could|would|will) you\b|\b(?:promised|committed|agreed|told [\w-]+|"
+                               r"said)(?: that)? (?:i|we)(?:'d|’d| would)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|don'?t have to|not pending|no longer|"
+                      r"nothing (?:is )?pending|not going to|won'?t|never)\b", re.IGNORECASE)
 _LABEL = re.compile(r"^(?:still open|open|logged|noted|decision|next|reminder|risk|status|update|to-?do|todo)\s*:\s*",
                     re.IGNORECASE)
 _CLAUSE_END = re.compile(r",?\s+(?:and |but |so )(?:i|we|she|he|it|they|you)\b|,\s+(?:i|we|she|he|it|they|you|which|"
                          r"since|because)\b|\s[—–]\s|;", re.IGNORECASE)
 
-# resolution evidence: said done, and nothing in the sentence says it is not (yet)
+# resolution evidence: said done (a verb in the past, or a word that says so), and nothing in the sentence says it
+# is not (yet): no negation, no future, no plan, no condition
 _DONE = re.compile(
-    r"\b(?:done|sent|signed off|signed|finished|completed|booked|submitted|shipped|resolved|closed|approved|"
-    r"decided|merged|delivered|paid|filed|fixed|sorted|handled|took care of|wrapped up|received|ported|"
-    r"(?:i|we|he|she|they) did)\b", re.IGNORECASE)
-_NOT_DONE = re.compile(
-    r"\b(?:not|never|yet|still|pending|waiting|will|going to|need|needs|should|remind|reminders?|to-?do|todo|"
-    r"tomorrow|tonight|target|due|plan|planning|if|until|once|almost|nearly|partly|about to|hopefully)\b|n't\b|'ll\b",
+    r"\b(?:done|finished|completed?|sorted|all set|taken care of|dealt with|handled|wrapped up|"
+    r"out the door|ticked off|crossed off|(?:i|we|he|she|they) did|went (?:out|through|live|off|over|to)|is live|"
+    r"all (?:good|clear|fine)|(?:put|turned|handed|sent|got)(?: [\w'’-]+){0,5} (?:in|off|over)(?= |$|[.,;!])|(?:is|are|'s|’s) (?:now )?(?:out|live)|came (?:through|back)|heard back|got back|(?:has|have|got) (?:[\w'’-]+ ){0,4}now)\b",
     re.IGNORECASE)
+_NOT_DONE = re.compile(
+    r"\b(?:not|never|yet|still|pending|waiting|will|going to|gonna|need|needs|should|must|remind|reminders?|"
+    r"to-?do|todo|tomorrow|tonight|target|due|plan|planning|if|until|once|almost|nearly|partly|about to|"
+    r"hopefully|hope|hoping|want to|wanna|try to|trying to|supposed to|meant to|later|soon|maybe|might|"
+    r"started|starting|began|begun|half|halfway|partially|part of|some of|most of|in progress|working on|"
+    r"for (?:\w+ )?(?:sign-?off|approval|review|signature)|to (?:sign|approve|review)|"
+    r"would|could)\b|n't\b|n’t\b|'ll\b|’ll\b|'d\b|’d\b",
+    re.IGNORECASE)
+# a thing sent to the person is not the person's sending it
+_TO_ME = re.compile(r"\b(sent|gave|emailed|mailed|forwarded|handed|passed|returned)\s+(?:me|us)\b", re.IGNORECASE)
 _SCHEDULE = re.compile(rf"^(?:{DEADLINE}|by\s+\w+)[^:]{{0,20}}:", re.IGNORECASE)   # "Friday 27 Nov: …" is a plan
 _DONE_WORDS = frozenset({"do", "did"})
+_COMPLETION = frozenset(key(w) for w in COMPLETION_ACTS)
+# "… before it can go live": when the loop is due, not what it is (its words may still show it done: "it's live")
+_SUBORDINATE = re.compile(r"\s+(?:before|until|so that|because|since|once|as soon as)\s+(?:i|we|she|he|it|they|you|"
+                          r"anything|anyone|this|that)\b.*$", re.IGNORECASE)
+_FILLER = re.compile(r"\b(?:at some point|some time|sometime|asap|as soon as possible)\b", re.IGNORECASE)
+#: words that mark a loop as a loop, not what it is about ("Pending: …", "still waiting on …")
+_MARKER_KEYS = frozenset({"pend", "wait", "todo", "to-do", "remind", "reminder"})
 
 
 @dataclass
@@ -107,8 +179,14 @@ class Closure:
 
 
 def loop_stems(text: str) -> set[str]:
-    """What a loop is about: its content stems, times left out ("by Friday" is when, not what)."""
-    return set(content_stems(text, drop_time=True)) - _DONE_WORDS
+    """What a loop is about: the lemma keys of its content words (`lemmas.content_keys`), times left out ("by
+    Friday" is when, not what), and so are the words that only mark it as a loop ("pending")."""
+    return content_keys(_FILLER.sub(" ", _SUBORDINATE.sub("", text))) - _DONE_WORDS - _MARKER_KEYS
+
+
+def _all_stems(text: str) -> set[str]:
+    """A loop's words with its subordinate clause ("before it goes live"): evidence may name those too."""
+    return content_keys(_FILLER.sub(" ", text)) - _DONE_WORDS - _MARKER_KEYS
 
 
 def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
@@ -137,14 +215,16 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
     for closure in closures or []:
         _close(clients, info, closure)
         closed_now.add(closure.loop_id)
+    meaning = _Meaning(clients)
     previous = context
     for turn in new_turns:
-        for said, quote in done_statements(turn, previous) if rules_close else []:
-            eligible = [(lp, stems) for lp, stems in known
-                        if lp.id not in done_ids and lp.id not in closed_now and _later(turn, lp)]
-            lp = best_evidence_match(said, eligible, cfg)
+        for said in done_statements(turn, previous) if rules_close else []:
+            eligible = [(lp, stems) for lp, stems in known   # open, raised before, sharing a word with it
+                        if lp.id not in done_ids and lp.id not in closed_now and _later(turn, lp)
+                        and _all_stems(lp.text) & said.keys]
+            lp = best_evidence_match(said, eligible, cfg, meaning.similarities(said.sentence, eligible))
             if lp is not None:   # one statement closes one loop: the one it covers best
-                _close(clients, info, Closure(lp.id, turn, quote, "rules"))
+                _close(clients, info, Closure(lp.id, turn, said.quote, "rules"))
                 closed_now.add(lp.id)
         for c in (c for c in candidates if c.turn.id == turn.id):
             match = _same_loop(c, known, cfg)
@@ -152,6 +232,8 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
                 if match.status == "open" and match.id not in closed_now:
                     store.mention_loop(match.id, turn.ts)
                 continue
+            if turn.role == "assistant":
+                continue   # the assistant's recap may restate a loop; its suggestions never raise one
             loop_id = store.insert_loop(NewLoop(
                 user_id=info.user_id, session_id=info.session_id, workstream_id=workstream_id, text=c.text,
                 due=c.due, detector=detector,
@@ -165,16 +247,24 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
 # --- rules ---------------------------------------------------------------------------------------------
 
 def detect_rules(turn: StoredTurn) -> list[Candidate]:
-    """The loops a turn raises by the rules (at most one per sentence)."""
+    """The loops a turn raises by the rules (at most one per sentence): first-person commitments and reminders,
+    explicit to-dos and what is still pending — never a hypothetical, a musing or a question (except a request:
+    "can you remind me to …?")."""
     out: list[Candidate] = []
-    for sentence in sentences(turn.content):
-        if _NEGATED.search(sentence):
+    content = turn.content
+    for added in _LIST_ADD.finditer(content):   # "put 'book the caterer' on my list": a quoted to-do, the person's
+        text = _clean(added.group("x").strip("'‘’\"“”"))
+        if loop_stems(text) and len(text) >= 8:
+            out.append(Candidate(text, None, turn))
+        content = content.replace(added.group(0), " ")
+    for sentence in sentences(_unquoted(content)):
+        if _NEGATED.search(sentence) or _HYPOTHETICAL.search(_NOT_HYPOTHETICAL.sub(" ", sentence)):
             continue
-        for pattern in _RULES:
-            m = pattern.search(sentence)
+        for rule in _RULES:
+            m = rule.pattern.search(sentence)
             if m is None:
                 continue
-            if sentence.endswith("?") and "x" not in m.groupdict():
+            if sentence.rstrip().endswith("?") and not rule.asks:
                 break   # "is it still pending?" asks, it does not say
             text = _clean(m.group("x") if "x" in m.groupdict() else sentence)
             if len(loop_stems(text)) >= 1 and len(text) >= 8:
@@ -184,51 +274,176 @@ def detect_rules(turn: StoredTurn) -> list[Candidate]:
     return out
 
 
+# a quoted passage ("proofread this: 'I need to send the invoice by Friday'") is someone else's words, not the person's
+_QUOTED = re.compile(r"(?<![\w])['‘\"“](?=\S)[^\n]{12,}?(?<=\S)['’\"”](?![\w])")
+
+
+def _unquoted(text: str) -> str:
+    return _QUOTED.sub(" … ", text)
+
+
 def _clean(text: str) -> str:
     text = _LABEL.sub("", text.strip())
     text = re.sub(r"^([^:]{3,40}):\s+(?=still|pending|waiting)", r"\1 ", text)   # "Sensitivity table: still …"
     if (cut := _CLAUSE_END.search(text)) is not None and cut.start() >= 12:
         text = text[: cut.start()]
-    text = " ".join(text.split()).rstrip(" .,;:!")
+    text = re.sub(r"^(?:i|we) (?:still )?(?:need|have|'ve got|’ve got|got) to\s+", "", text, flags=re.IGNORECASE)
+    text = " ".join(text.split()).rstrip(" .,;:!?")
+    text = re.sub(r"(?:,?\s+(?:please|for me|thanks|thank you))+$", "", text, flags=re.IGNORECASE)
     if len(text) > 160:
         text = text[:157].rsplit(" ", 1)[0] + "…"
     return text
 
 
-def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[tuple[set[str], str]]:
-    """The sentences of `turn` that say something was done, as (what they are about, the quote). A short answer
-    ("I did!") is read with the question it answers (the last question of the turn before)."""
+@dataclass
+class DoneStatement:
+    """A sentence that says something was done: what it is about (`keys`), the keys of its verbs in the past
+    (`acts`: what was done), whether a word says so outright ("done", "finished"), and the quote."""
+    sentence: str
+    keys: set[str]
+    acts: set[str]
+    explicit: bool
+    quote: str
+    context: set[str] = field(default_factory=set)   # the words of the rest of its turn
+
+
+def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneStatement]:
+    """The sentences of a person's `turn` that report something done — a verb in the past tense ("wrote",
+    "signed off", "booked") or a word that says so ("done", "finished") — and nothing that says not (yet): no
+    negation, future, plan, condition or question. A short answer ("I did!") is read with the question it
+    answers (the last question of the turn before). The assistant's turns report nothing."""
+    if turn.role == "assistant":
+        return []
     out = []
-    for sentence in sentences(turn.content):
-        if (not _DONE.search(sentence) or _NOT_DONE.search(sentence) or sentence.endswith("?")
+    for sentence in sentences(_unquoted(turn.content)):
+        tokens = words(sentence)
+        to_me = {m.group(1).lower() for m in _TO_ME.finditer(sentence)}   # "the landlord sent me the lease"
+        acts = {key(w) for w in tokens if is_past(w) and w.lower() not in to_me}
+        explicit = _DONE.search(sentence) is not None
+        if ((not acts and not explicit) or _NOT_DONE.search(sentence) or sentence.rstrip().endswith("?")
                 or _SCHEDULE.match(sentence)):
             continue
-        said = loop_stems(sentence)
+        said = loop_stems(sentence) | acts
         quote = f"{turn.speaker or turn.role}: {sentence}"
-        if len(said) < 2 and previous is not None:
+        if len(said - acts) < 1 and len(tokens) <= 4 and previous is not None:
             question = next((s for s in reversed(sentences(previous.content)) if s.endswith("?")), None)
             if question is None:
                 continue
             said |= loop_stems(question)
+            explicit = True
             quote += f' (answering: "{question}")'
-        out.append((said, quote))
+        out.append(DoneStatement(sentence, said, acts, explicit, quote, loop_stems(_unquoted(turn.content))))
     return out
 
 
-def best_evidence_match(said: set[str], loops: list[tuple[Loop, set[str]]], cfg: Config
-                        ) -> Loop | None:
-    """The loop a done-statement (its stems) covers best, if it covers enough of it: at least
-    `Config.loop_resolve_overlap` of the loop's words, and two of them (all of a one-word loop). Ties go to the
-    older loop."""
-    best, best_cover = None, 0.0
+def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]], cfg: Config,
+                        similarity: dict[int, float] | None = None) -> Loop | None:
+    """The loop a done-statement reports done, if any, and the best one if several:
+
+    - by lemma: what was done is one of the loop's words ("wrote" for "write the runbook", "signed off" for
+      "Dana's sign-off"), or the statement says "done" outright; and it covers at least `loop_resolve_overlap` of
+      the loop's words, two of them (all of a one-word loop);
+    - by meaning: the embedding cosine of statement and loop (`similarity`, loop id → cosine) is at least
+      `loop_close_cosine`, they share at least one word, and what was done is the loop's act or an act that
+      completes whatever it is done to ("submitted", "sent", "signed") — "Gabe did well in the system design
+      round" is about the loop "get my notes on Gabe into the system", but does not report it done.
+
+    Ties go to the older loop."""
+    best, best_score = None, 0.0
     for lp, stems in sorted(loops, key=lambda x: (x[0].created_at, x[0].id)):
         if not stems:
             continue
-        shared = len(stems & said)
-        cover = shared / len(stems)
-        if shared >= min(2, len(stems)) and cover >= cfg.loop_resolve_overlap and cover > best_cover:
-            best, best_cover = lp, cover
+        words_of_loop = _all_stems(lp.text)
+        shared = len(words_of_loop & said.keys)
+        if not shared:
+            continue
+        shared = len(words_of_loop & (said.keys | said.context))   # "Travel's sorted" names its trip elsewhere
+        cover = min(1.0, shared / len(stems))
+        cosine = (similarity or {}).get(lp.id, 0.0)
+        own, generic_ok, explicit_ok = _acts_of(lp.text)
+        did_it = (bool(said.acts & own) or (said.explicit and explicit_ok)
+                  or (generic_ok and bool(said.acts & _COMPLETION)))
+        by_lemma = did_it and shared >= min(2, len(stems)) and cover >= cfg.loop_resolve_overlap
+        by_meaning = cosine >= cfg.loop_close_cosine and did_it
+        score = cover + cosine
+        if (by_lemma or by_meaning) and not _names_object(lp.text, said.keys | said.context):
+            continue   # "booked the hotel" is not "book flights for the summit"
+        if (by_lemma or by_meaning) and score > best_score:
+            best, best_score = lp, score
     return best
+
+
+_NOT_A_VERB = frozenset("a an the my our your his her their this that these those still is are was were".split())
+_PARTICLES = frozenset("up out off back down over together".split())
+_OBJECT_END = re.compile(r"\s(?:to|for|into|by|before|with|at|from|in|until|after|so|and|because|once|when)\s",
+                         re.IGNORECASE)
+
+
+def loop_object(text: str) -> set[str]:
+    """The keys of what a to-do is done to, when the loop starts with its verb: "book flights for the summit" →
+    {flight}; "get my notes on Gabe into the system" → {note, gabe}. Empty when the loop is not a verb phrase
+    ("Dana's sign-off", "Still waiting on the quote"): then any of its words may stand for it."""
+    tokens = words(text)
+    if len(tokens) < 2 or tokens[0][0].isupper() or tokens[0].lower() in _NOT_A_VERB:
+        return set()
+    rest = text[text.find(tokens[0]) + len(tokens[0]):]
+    rest = re.sub(rf"^\s+(?:{'|'.join(_PARTICLES)})\b", "", rest, flags=re.IGNORECASE)
+    if (end := _OBJECT_END.search(rest)) is not None:
+        rest = rest[: end.start()]
+    return loop_stems(rest)
+
+
+#: verbs that any act completing the thing may report done ("get my notes in" ← "submitted", "sent")
+_LIGHT_VERBS = frozenset(key(w) for w in "get do make have take handle sort deal finish wrap tackle".split())
+#: what was delivered was made: "feedback submitted" reports "write up my feedback" done
+_MAKE_VERBS = frozenset(key(w) for w in "write draft prepare create build design fill finish complete update".split())
+_DELIVER_ACTS = frozenset(key(w) for w in "send submit deliver file post publish hand ship".split())
+
+
+def _acts_of(loop_text: str) -> tuple[set[str], bool, bool]:
+    """What reports a loop done: (its own acts, whether any completing act may, whether "done"/"finished" may).
+
+    A to-do that starts with its verb is done by that verb ("wrote" for "write the runbook"), by "done", by a
+    delivery when it makes something ("submitted" for "write up my feedback"), and by any completing act
+    ("submitted") only when its verb is a light one ("get my notes into the system"). A loop that
+    names an act as a noun ("Dana's sign-off") is done only by that act ("Dana signed off"), not by "I finished
+    the budget slides for Dana"; one that names none ("Olga is waiting on my bio") by any report of done."""
+    tokens = words(loop_text)
+    if loop_object(loop_text):
+        verb = key(tokens[0])
+        return {verb} | (_DELIVER_ACTS if verb in _MAKE_VERBS else set()), verb in _LIGHT_VERBS, True
+    own = {key(NOMINAL[t.lower()]) for t in tokens if t.lower() in NOMINAL}
+    return own, not own, not own
+
+
+def _similar(a: str, b: str) -> bool:
+    """The same key, or one with a typo in it ("referneces" / "references")."""
+    return a == b or (min(len(a), len(b)) >= 6 and SequenceMatcher(None, a, b).ratio() >= 0.85)
+
+
+def _names_object(loop_text: str, said: set[str]) -> bool:
+    obj = loop_object(loop_text)
+    return not obj or any(_similar(o, w) for o in obj for w in said)
+
+
+class _Meaning:
+    """Embedding cosines between a done-statement and loops, with the embedder loaded only when a statement needs
+    one (none: by lemma only)."""
+
+    def __init__(self, clients: MemoryClients) -> None:
+        self.clients = clients
+        self.loops: dict[int, np.ndarray] = {}
+
+    def similarities(self, sentence: str, loops: list[tuple[Loop, set[str]]]) -> dict[int, float]:
+        if not loops:
+            return {}
+        embedder = self.clients.embedder()
+        if embedder is None:
+            return {}
+        missing = [lp for lp, _ in loops if lp.id not in self.loops]
+        vectors = embedder.embed([sentence] + [lp.text for lp in missing])
+        self.loops.update((lp.id, vectors[i + 1]) for i, lp in enumerate(missing))
+        return {lp.id: float(np.dot(vectors[0], self.loops[lp.id])) for lp, _ in loops}
 
 
 def _same_loop(c: Candidate, known: list[tuple[Loop, set[str]]], cfg: Config) -> Loop | None:
