@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..retrieve.query import MONTHS
 from .words import NOT_NAMES
@@ -90,8 +91,10 @@ class Slot:
         return not (self.numbers or self.dates or self.names)
 
 
+@lru_cache(maxsize=16_384)
 def read_slot(text: str) -> Slot:
-    """The subject words and the values of a statement."""
+    """The subject words and the values of a statement. Cached (an earlier fact is compared with every new
+    candidate): the Slot returned is shared, never change it."""
     slot = Slot()
     rest = text
     for pattern, order in ((_DATE_A, (2, 1)), (_DATE_B, (1, 2))):
@@ -124,8 +127,10 @@ def _same_name(name: str, others: set[str]) -> bool:
     return any(words <= set(o.split()) or set(o.split()) <= words for o in others)
 
 
+@lru_cache(maxsize=16_384)
 def replaced_values(text: str) -> Slot:
-    """The values a statement names as the old ones: "17, not 16" → 16; "X rather than Tallinn" → Tallinn."""
+    """The values a statement names as the old ones: "17, not 16" → 16; "X rather than Tallinn" → Tallinn.
+    Cached like `read_slot`: never change the Slot returned."""
     out = Slot()
     for m in _REPLACED.finditer(text):
         part = read_slot(" " + m.group(1))

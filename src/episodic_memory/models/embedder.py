@@ -259,12 +259,17 @@ class OnnxEmbedder(OnnxTextModel):
         batch_size: int = 64,
         max_length: int = DEFAULT_MAX_LENGTH,
         cache_size: int = 1024,
+        text_cache_size: int = 4096,
         workers: int = 1,
     ) -> None:
         super().__init__(model_path, tokenizer_path, model_id=model_id, threads=threads, batch_size=batch_size,
                          max_length=max_length, workers=workers)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = max(0, cache_size)
+        # Consolidation embeds one sentence several ways within seconds (the durable vote, the fact, the thread's
+        # statements): the latest texts' vectors are kept, read-only, so each is computed once.
+        self._texts: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._texts_size = max(0, text_cache_size)
         self._hits = self._misses = 0
         self._lock = threading.Lock()
         dim = self._session.get_outputs()[self._outputs.index(self._output)].shape[-1]
@@ -274,9 +279,33 @@ class OnnxEmbedder(OnnxTextModel):
         return f"OnnxEmbedder(model_id={self.model_id!r}, dim={self.dim})"
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed texts in length-sorted batches; rows come back in input order."""
+        """Embed texts in length-sorted batches; rows come back in input order. Texts embedded lately (and
+        repeats within `texts`) are computed once."""
         texts = list(texts)
-        return self._in_length_order(texts, texts, self._embed_batch, (self.dim,))
+        if not self._texts_size:
+            return self._in_length_order(texts, texts, self._embed_batch, (self.dim,))
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        missing: dict[str, list[int]] = {}
+        with self._lock:
+            for i, text in enumerate(texts):
+                known = self._texts.get(text)
+                if known is not None:
+                    self._texts.move_to_end(text)
+                    out[i] = known
+                else:
+                    missing.setdefault(text, []).append(i)
+        if missing:
+            new = list(missing)
+            vectors = self._in_length_order(new, new, self._embed_batch, (self.dim,))
+            with self._lock:
+                for text, vec in zip(new, vectors, strict=True):
+                    out[missing[text]] = vec
+                    kept = vec.copy()
+                    kept.flags.writeable = False
+                    self._texts[text] = kept
+                while len(self._texts) > self._texts_size:
+                    self._texts.popitem(last=False)
+        return out
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query through an LRU cache; the returned array is read-only."""
