@@ -30,7 +30,8 @@ FILLER = frozenset(
     good fine alright sorry just actually now anymore instead still then also really quick update updated updating
     change changed changing plan plans fyi record note remember said say says saying think new old earlier before
     after going gonna let lets make made one thing things bit lot way wait scratch misspoke mean meant rather
-    correction correct wrong instead sum short summary recap stand stands where were here there what which who""".split()
+    correction correct wrong instead sum short summary recap stand stands where were here there what which who
+    mr mrs ms mx dr prof""".split()
 )
 
 _MONTHS = {
@@ -142,6 +143,8 @@ def _names_a_doer(text: str, end: int) -> bool:
     if m is None:
         return False
     word = m.group(1)
+    if re.match(r"[.!?]", text[m.end():m.end() + 1]):
+        return False  # "Lovely canals.", "Coffee helps?": no doer, a remark
     return word in _DOER_VERBS or (len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
                                    and word not in STOPWORDS and word not in FILLER)
 
@@ -273,7 +276,7 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
     words: set[str] = set()
     for clause in _CLAUSE.split(plain(text)):
         part = signature(clause, known)
-        if (part.words | part.values) & asked:
+        if (part.words | part.name_words | part.values) & asked:  # "Piano lessons with …" for "… piano?"
             focus.update(part.values)
             words.update(part.words)
     return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
@@ -631,8 +634,8 @@ def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signat
     """A correction right after: `new` comes at most `reach` turns after `old` in the same session and swaps an
     answer of the `kind` asked for ("We're heading to Hollow Pines Lodge." … "Actually no, Larkfield Manor"),
     saying little else (at most three words of its own)."""
-    if old.session is None or old.session != new.session or old.seq is None or new.seq is None:
-        return False
+    if old.session is None or old.session != new.session or old.seq is None or new.seq is None or new.speaker is None:
+        return False  # an assistant's reply ("Lovely canals.") corrects nothing
     if not 0 < new.seq - old.seq <= reach or len(new_sig.words - old_sig.words) > _CORRECTION_WORDS:
         return False  # a correction says little besides the new value: "Actually no, Larkfield Manor."
     return (any(v.startswith(kind) for v in old_sig.asserted - new_sig.asserted)
