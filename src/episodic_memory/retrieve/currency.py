@@ -431,6 +431,7 @@ class Statement:
     speaker: str | None = None  # who said it, when it speaks for one person (not for an assistant's turn or a fact)
     session: str | None = None  # a turn's session and position in it (a correction right after: see `adjacent`)
     seq: int | None = None
+    assistant: bool = False     # an assistant's turn: it may echo a value, it corrects nothing right after
 
 
 @dataclass(frozen=True)
@@ -634,7 +635,7 @@ def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signat
     """A correction right after: `new` comes at most `reach` turns after `old` in the same session and swaps an
     answer of the `kind` asked for ("We're heading to Hollow Pines Lodge." … "Actually no, Larkfield Manor"),
     saying little else (at most three words of its own)."""
-    if old.session is None or old.session != new.session or old.seq is None or new.seq is None or new.speaker is None:
+    if old.session is None or old.session != new.session or old.seq is None or new.seq is None or new.assistant:
         return False  # an assistant's reply ("Lovely canals.") corrects nothing
     if not 0 < new.seq - old.seq <= reach or len(new_sig.words - old_sig.words) > _CORRECTION_WORDS:
         return False  # a correction says little besides the new value: "Actually no, Larkfield Manor."
