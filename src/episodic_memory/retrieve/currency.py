@@ -233,6 +233,13 @@ def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
 
 def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature:
     """`known_names`: lower-cased words known to be names (a sentence's first word is one only if known)."""
+    capitalised = _parts(text)[3]
+    return _signature(text, known_names.intersection(capitalised) if known_names else frozenset())
+
+
+@lru_cache(maxsize=50_000)
+def _signature(text: str, known_names: frozenset[str]) -> Signature:
+    """`signature`, cached per text and the known names it carries (Signature is never changed in place)."""
     base_values, base_words, segments, capitalised = _parts(text)
     values = set(base_values)
     for word in capitalised:  # a sentence's first word: "Carlos is coaching me."
@@ -478,8 +485,6 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     ignore = {w for n in ignore_names for w in n.lower().split()}
     lower = lower_case_words([*texts, query])  # "User: Moving day …" names nothing when the query says "moving"
     names = names - lower
-    history = [bool(_HISTORY.search(t)) for t in texts]
-    cued = [bool(_CHANGE_CUE.search(plain(t))) for t in texts]
     several = bool(query) and asks_several(query)  # "when are my trips?": two answers are no competition
     sigs = [drop_names(signature(s.text, names), ignore, lower) for s in statements]
     topic = common_values(sigs, p.topic_share) if p.topic_share < 1.0 else frozenset()
@@ -497,6 +502,9 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     superseded_by: dict[int, list[int]] = {}
     answered: set[tuple[int, int]] = set()
     for pos, new in enumerate(by_time):
+        if statements[new].summary or (kind and not any(v.startswith(kind) for v in _answers(sigs[new]))) or (
+                not kind and not things and not sigs[new].asserted):
+            continue  # it cannot supersede anything: a summary, or no value (of the kind asked for) to bring
         for old in by_time[pos + 1:]:
             if statements[new].summary or statements[old].ts == statements[new].ts:
                 continue
@@ -505,13 +513,13 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                 continue  # one person's news does not replace another's
             if kind and not any(v.startswith(kind) for v in _answers(sigs[new]) - sigs[old].values):
                 continue  # no new value of the kind asked for
-            if history[old] or history[new]:
+            if tells_history(texts[old]) or tells_history(texts[new]):
                 continue  # "I was 91 kg two years ago", "where I worked back in 2019": history, no correction
-            if kind in _NOT_NAMES_ASKED and query_sig is not None and not cued[new] and two_named_things(
+            if kind in _NOT_NAMES_ASKED and query_sig is not None and not announces_change(texts[new]) and two_named_things(
                     sigs[old], sigs[new], query_sig):
                 continue  # "the Rome trip starts May 4" … "the Oslo trip starts June 20": both true
             if (kind and p.adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind,
-                                                 p.adjacent)) or ((cued[new] or not several) and supersedes(
+                                                 p.adjacent)) or ((not several or announces_change(texts[new])) and supersedes(
                     sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
@@ -588,6 +596,18 @@ def asks_several(query: str) -> bool:
     return any(m.group(1).lower() not in counted for m in _SEVERAL.finditer(query))
 
 
+@lru_cache(maxsize=50_000)
+def tells_history(text: str) -> bool:
+    """It tells the past: "I was 91 kg two years ago", "where I worked back in 2019"."""
+    return _HISTORY.search(text) is not None
+
+
+@lru_cache(maxsize=50_000)
+def announces_change(text: str) -> bool:
+    """It has a word that says a value moved ("bumped it up", "switched", "now", "instead")."""
+    return _CHANGE_CUE.search(plain(text)) is not None
+
+
 def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
     """Each statement names something the other does not (not a name the question carries) and neither says the
     other's no longer holds: for a question asking a number, date or time, two things each with its own value
@@ -603,7 +623,7 @@ def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, 
     one gives an answer next to what the question asks, the later one a new answer of that kind with a word that
     says something changed, and it refers back ("it", "they") or shares a word or name with the earlier one or
     the question. The caller keeps it to one speaker."""
-    if not old.focus or not _CHANGE_CUE.search(plain(new_text)):
+    if not old.focus or not announces_change(new_text):
         return False
     old_answers = {v for v in old.focus - old.replaced - query.values if v.startswith(kind)}
     new_answers = {v for v in new.asserted - query.values if v.startswith(kind)}
