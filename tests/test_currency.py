@@ -308,3 +308,16 @@ def test_recall_puts_a_change_in_other_words_first() -> None:
         hits = mem.recall("How much rent do we pay for the flat?", k=10)
         texts = [h.text for h in hits]
         assert min(i for i, t in enumerate(texts) if "1,950" in t) < min(i for i, t in enumerate(texts) if "1,800" in t)
+
+
+def test_a_which_question_follows_a_name_changed_with_a_cue() -> None:
+    texts = ["Piano lessons with Mr. Kowalski every Wednesday.", "He stopped teaching. My lessons are with Mrs. Adeyemi now."]
+    assert _scores(texts, "Who teaches me piano?") == {0: 1}
+    assert _scores(["We booked the Alpenhof for the ski week.", "For the Naples leg we booked Hotel Sirena."],
+                   "Which hotels did we book?") == {}, "a plural question: both hold"
+    assert not asks_several("What time does Leo's school start?")
+
+
+def test_a_value_word_refers_back() -> None:
+    texts = ["Reading challenge: 52 books this year, one a week.", "Way behind. Lowering the target to 30, still a stretch."]
+    assert _scores(texts, "How many books do I want to read this year?") == {0: 1}

@@ -494,6 +494,13 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     kind = asked_kind(query) if p.typed and query else None
     if query_sig is not None and kind:
         sigs = [focused(sig, st.text, query_sig, names) for sig, st in zip(sigs, statements, strict=True)]
+    focused_sigs: dict[int, Signature] = {}
+
+    def focus_of(i: int) -> Signature:  # for a question asking no kind: "which laptop …" answered by a name
+        if i not in focused_sigs:
+            focused_sigs[i] = focused(sigs[i], texts[i], query_sig, names) if query_sig is not None else sigs[i]
+        return focused_sigs[i]
+
     if things and query and _PAST.search(query):
         things = 0  # "what did she paint": events, each true at its time; no two answers to one question
     n = len(statements)
@@ -525,8 +532,12 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                 superseded_by.setdefault(old, []).append(new)
             elif (p.answers and kind and query_sig is not None and not several
                     and competing_answers(sigs[old], sigs[new], query_sig, kind)) or (
-                    kind and query_sig is not None and p.followups_cued
-                    and follows_up(sigs[old], sigs[new], statements[new].text, query_sig, kind)) or (
+                    kind and query_sig is not None and p.followups_cued and not several
+                    and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind)) or (
+                    not kind and query_sig is not None and p.followups_cued and not several
+                    and _names(sigs[new].asserted)
+                    and announces_change(texts[new])
+                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name")) or (
                     things and not kind and query_sig is not None and not several
                     and competing_things(sigs[old], sigs[new], query_sig, things)
                     and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
@@ -580,12 +591,16 @@ _CHANGE_CUE = re.compile(
     r"rais\w*|went up|gone up|go up|goes up|up to|down to|lower\w*|reduc\w*|increas\w*|doubl\w*|halv\w*|cut|"
     r"resched\w*|cancel\w*|clos\w*|retir\w*|took over|taken over|replac\w*|stopped|no longer|forget|actually|"
     r"updat\w*|revis\w*|ended up|went with|going with|settled on|booked|signed up|registered|report to|again|"
-    r"turns out|turned out|promot\w*|put (?:me|us|it|him|her|them) (?:on|at|up|down))\b", re.I)
-_REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|that one|this one|they|them|he|she|him|her|the same)\b", re.I)
+    r"turns out|turned out|promot\w*|put (?:me|us|it|him|her|them) (?:on|at|up|down)|"
+    r"too (?:much|many|expensive|far|early|late|high|low|long|short))\b", re.I)
+# Words that point back at something said before: pronouns, and "the" with a word for a value ("the target").
+_REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|that one|this one|they|them|he|she|him|her|the same|"
+                          r"the (?:target|goal|figure|number|amount|total|limit|plan|date|deadline|price|budget))\b",
+                          re.I)
 _NOT_NAMES_ASKED = ("num", "date", "time")
 
 
-_SEVERAL = re.compile(r"\b(?:the|my|our|your|his|her|their|both|all|each)\s+(?:[\w'’]+\s+){0,2}?([a-z]+[^s\W'’]s)\b"
+_SEVERAL = re.compile(r"\b(?:the|my|our|your|his|her|their|both|all|each|which|what)\s+(?:[\w'’]+\s+){0,2}?([a-z]+[^s\W'’]s)\b"
                       r"(?![\s\w]*\bhow many\b)", re.I)
 
 
@@ -593,7 +608,13 @@ def asks_several(query: str) -> bool:
     """The question asks about several things (a plural after a determiner, not what "how many" counts): "when are
     my trips?", "how much do my subscriptions cost?" — two answers may both hold."""
     counted = {m.group(1).lower() for m in re.finditer(r"\bhow many\s+(\w+)", query, re.I)}
-    return any(m.group(1).lower() not in counted for m in _SEVERAL.finditer(query))
+    return any(m.group(1).lower() not in counted and m.group(1).lower() not in _VERBS_IN_S
+               for m in _SEVERAL.finditer(query))
+
+
+# Verbs of the third person a question puts after "what" or "the …" ("what time does …", "the school starts …").
+_VERBS_IN_S = frozenset("""does goes has was is gets needs costs starts ends takes makes comes lives works runs plays
+    means opens closes leaves arrives fills happens stays pays uses wants likes""".split())
 
 
 @lru_cache(maxsize=50_000)
