@@ -10,11 +10,14 @@ from episodic_memory import Config, Memory
 from episodic_memory.retrieve.currency import (
     Statement,
     asked_kind,
+    asks_several,
     competing_answers,
     corrects,
     currency_scores,
+    follows_up,
     followup_seeds,
     names_in,
+    plain,
     signature,
     spread_supersession,
     subject_terms,
@@ -233,3 +236,88 @@ def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
         assert any("Larkfield" in t for t in texts), texts
         assert min(i for i, t in enumerate(texts) if "Larkfield" in t) < min(
             i for i, t in enumerate(texts) if "Hollow Pines" in t)
+
+
+# --- changes in other words, and two values that both hold (bench/currency_probe.py) ---------------------------
+
+
+def test_abbreviations_keep_one_sentence_and_one_name() -> None:
+    assert names_in("My dentist is Dr. Okafor.") == {"okafor"}
+    assert names_in("Dr. Okafor retired. I signed up with Dr. Haldane.") == {"okafor", "haldane"}
+    assert plain("see Dr. Okafor on St. Mary's Rd, e.g. Monday") == "see Dr  Okafor on St  Mary's Rd, e g  Monday"
+    assert values_in("Lovely canals.") == set(), "a remark names no doer"
+
+
+def test_clock_times_are_values_not_numbers() -> None:
+    assert values_in("school starts at 8:45") == {"time:8-45"}
+    assert values_in("the train leaves at 10:15pm") == {"time:22-15"}
+    assert values_in("meet at 7 am") == {"time:7-00"}
+    assert asked_kind("What time does the school start?") == "time"
+    assert asked_kind("What is the wedding budget?") == "num"
+
+
+def _scores(texts: list[str], query: str) -> dict[int, int]:
+    statements = [Statement(t, T0 + i * 20 * DAY, 1.0 - 0.01 * i, speaker="user") for i, t in enumerate(texts)]
+    return currency_scores(statements, query)[1]
+
+
+def test_a_change_announced_without_the_subjects_words() -> None:
+    texts = ["Rent on the flat is $1,800 a month, due on the first.",
+             "ugh. The landlord bumped it up, we're paying $1,950 from March."]
+    assert _scores(texts, "How much rent do we pay for the flat?") == {0: 1}
+    assert follows_up(signature(texts[0]), signature(texts[1]), texts[1], signature("rent flat"), "num") is False, \
+        "without a clause next to the question's subject there is no earlier answer"
+    # no word saying something changed: two numbers, no change
+    assert _scores([texts[0], "We're paying $1,950 for the car insurance."], "How much rent do we pay?") == {}
+
+
+def test_a_name_said_to_be_gone_is_replaced() -> None:
+    texts = ["We take Biscuit to Paws Clinic for checkups.",
+             "Paws Clinic closed down. Biscuit's registered at Greenfield Vets now."]
+    assert "name:paws clinic" in signature(texts[1]).replaced
+    assert _scores(texts, "Which vet do we take the dog to?") == {0: 1}
+    dentist = ["My dentist is Dr. Okafor.", "Dr. Okafor retired, I've signed up with Dr. Haldane."]
+    assert _scores(dentist, "Who is my dentist?") == {0: 1}
+
+
+def test_history_and_two_things_are_no_change() -> None:
+    assert _scores(["I weigh 82 kg these days.", "Funny, I was 91 kg two years ago."], "How much do I weigh?") == {}
+    assert _scores(["Maya goes to bed at 7:30.", "Leo goes to bed at 8:30 since he's older."],
+                   "What time does everyone go to bed?") == {}
+    assert asks_several("When are the cars' MOT dates?") and asks_several("How often do I water the plants?")
+    assert not asks_several("How many guests are coming to the party?")
+    assert _scores(["The ferns need water every 3 days.", "The cacti need water every 10 days."],
+                   "How often do I water the plants?") == {}
+    # a word announcing a change still counts in a plural question
+    assert _scores(["Internet bill is 55 a month with Vodaline.", "Switched provider. Paying 39 a month now with Fibrex."],
+                   "How much is the internet bill?") == {0: 1}
+
+
+def test_an_assistants_reply_right_after_corrects_nothing() -> None:
+    old = Statement("The team offsite is in Bruges this year.", T0, 1.0, speaker="user", session="s", seq=1)
+    reply = Statement("Lovely canals, Ghent is nicer though.", T0 + 60, 0.9, session="s", seq=2, assistant=True)
+    assert currency_scores([old, reply], "Where is the team offsite?")[1] == {}
+
+
+def test_recall_puts_a_change_in_other_words_first() -> None:
+    with Memory(":memory:", config=Config(embedder="off")) as mem:
+        for sid, when, text in (("s1", FIRST, "Our rent for the flat is $1,800 a month."),
+                                ("s2", LATER, "The landlord raised it, we're paying $1,950 now.")):
+            mem.add_turn("user", text, session_id=sid, timestamp=when)
+            mem.end_session(sid)
+        hits = mem.recall("How much rent do we pay for the flat?", k=10)
+        texts = [h.text for h in hits]
+        assert min(i for i, t in enumerate(texts) if "1,950" in t) < min(i for i, t in enumerate(texts) if "1,800" in t)
+
+
+def test_a_which_question_follows_a_name_changed_with_a_cue() -> None:
+    texts = ["Piano lessons with Mr. Kowalski every Wednesday.", "He stopped teaching. My lessons are with Mrs. Adeyemi now."]
+    assert _scores(texts, "Who teaches me piano?") == {0: 1}
+    assert _scores(["We booked the Alpenhof for the ski week.", "For the Naples leg we booked Hotel Sirena."],
+                   "Which hotels did we book?") == {}, "a plural question: both hold"
+    assert not asks_several("What time does Leo's school start?")
+
+
+def test_a_value_word_refers_back() -> None:
+    texts = ["Reading challenge: 52 books this year, one a week.", "Way behind. Lowering the target to 30, still a stretch."]
+    assert _scores(texts, "How many books do I want to read this year?") == {0: 1}

@@ -152,6 +152,10 @@ class Config(BaseModel):
     currency_promote: bool = Field(
         True, description="the later statement also takes the earlier one's score when it is higher (off: the "
         "earlier one is only pushed below it)")
+    currency_followups_cued: bool = Field(
+        True, description="for a question asking a kind of value: a later statement (same speaker) with a new value of "
+        "that kind and a word announcing a change (\"bumped it up\", \"switched to\") supersedes an earlier answer "
+        "even without the subject's words, when it refers back or shares a word with it or the question")
 
     # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
     llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '

@@ -30,7 +30,8 @@ FILLER = frozenset(
     good fine alright sorry just actually now anymore instead still then also really quick update updated updating
     change changed changing plan plans fyi record note remember said say says saying think new old earlier before
     after going gonna let lets make made one thing things bit lot way wait scratch misspoke mean meant rather
-    correction correct wrong instead sum short summary recap stand stands where were here there what which who""".split()
+    correction correct wrong instead sum short summary recap stand stands where were here there what which who
+    mr mrs ms mx dr prof""".split()
 )
 
 _MONTHS = {
@@ -48,6 +49,8 @@ _NUMBER = re.compile(
     r"(?<![\w.])\$?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
     r"(?:(?P<k>[kK])\b|\s*(?P<scale>thousand|million|m)\b|(?:st|nd|rd|th)\b)?",
 )
+_TIME = re.compile(r"(?<![\w.:$])(?P<h>[012]?\d)(?::(?P<m>[0-5]\d)(?:\s*(?P<ap>[ap]\.?m)\b\.?)?|\s*(?P<ap2>[ap]\.?m)\b\.?)(?![\d:])",
+                   re.IGNORECASE)  # 8:20, 10:15pm, 7 am (a clock time is no number)
 _NUMBER_WORDS = {
     w: i for i, w in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -57,12 +60,24 @@ _NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(
     "twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)})
 _SCALE = {"thousand": 1_000, "million": 1_000_000, "m": 1_000_000}
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
-_SENTENCE_START = re.compile(r"(?:^|[.!?;\n]\s*|[\"“(]\s*)$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?;\n]\s*|[\"“(]\s*|(?:^|\s)[A-Z][a-z]+:\s*)$")  # "User: Moving day …"
+# Abbreviations whose full stop ends no sentence ("Dr. Okafor", "St. Mary's", "e.g. the follow-up").
+_ABBREVIATION = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Rd|Ave|Mt|Ft|vs|etc|approx|No|Nos|Co|Inc|Ltd|Jan|Feb|Mar|Apr|"
+                           r"Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|(?:e\.g|i\.e)\.?)(?=\s|$|,)")
+
+
+@lru_cache(maxsize=50_000)
+def plain(text: str) -> str:
+    """`text` with the full stops of abbreviations turned into spaces (same length): "Dr. Okafor retired." keeps
+    one sentence and one name."""
+    if "." not in text:
+        return text
+    return _ABBREVIATION.sub(lambda m: m.group().replace(".", " "), text)
 # Capitalised words that are no names: greetings, time words, weekdays (a weekday is no value: it moves each week).
 NOT_NAMES = frozenset(
     """hey hi hello yeah yes yep wow oh btw thanks thank sure last next this that these those every each
     monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun today
-    tomorrow yesterday tonight morning evening afternoon night dear""".split()
+    tomorrow yesterday tonight morning evening afternoon night dear dr mr mrs ms mx prof""".split()
 )
 _CAPITALISED = re.compile(r"[A-Z][A-Za-z'’]*")
 
@@ -90,8 +105,17 @@ def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
 
 @lru_cache(maxsize=50_000)
 def values_in(text: str) -> frozenset[str]:
-    """Value-like tokens of `text`: "num:48000", "date:3-14", "name:jamal" (see the module's docstring)."""
+    """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" (see the module's
+    docstring)."""
+    text = plain(text)
     values, spans = _dates(text)
+    for m in _TIME.finditer(text):
+        hour, minute = int(m.group("h")), int(m.group("m") or 0)
+        if (m.group("ap") or m.group("ap2") or "").lower().startswith("p") and hour < 12:
+            hour += 12
+        if hour < 24 and minute < 60 and not any(m.start() < e and s < m.end() for s, e in spans):
+            spans.append(m.span())
+            values.add(f"time:{hour}-{minute:02d}")
     masked = text
     for start, end in sorted(spans, reverse=True):
         masked = masked[:start] + " " * (end - start) + masked[end:]
@@ -119,6 +143,8 @@ def _names_a_doer(text: str, end: int) -> bool:
     if m is None:
         return False
     word = m.group(1)
+    if re.match(r"[.!?]", text[m.end():m.end() + 1]):
+        return False  # "Lovely canals.", "Coffee helps?": no doer, a remark
     return word in _DOER_VERBS or (len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
                                    and word not in STOPWORDS and word not in FILLER)
 
@@ -133,6 +159,7 @@ def _not_name(word: str) -> bool:
 def names_in(text: str) -> frozenset[str]:
     """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
     a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall")."""
+    text = plain(text)
     out: set[str] = set()
     run: list[str] = []
     run_initial = False
@@ -195,16 +222,24 @@ class Signature:
 def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], tuple[str, ...]]:
     """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
     to no longer hold, the capitalised words (lower-cased)."""
+    text = plain(text)
     words = frozenset(_stem(w) for w in (re.sub(r"['’]s$", "", t.lower()).strip("'’") for t in _WORD.findall(text))
                       if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
                       and w not in _NUMBER_WORDS)
-    segments = tuple(m.group(1) for m in _REPLACED.finditer(text))
+    segments = tuple(m.group(1) for m in _REPLACED.finditer(text)) + tuple(m.group(1) for m in _GONE.finditer(text))
     capitalised = tuple(dict.fromkeys(w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]+\b", text)))
     return values_in(text), words, segments, capitalised
 
 
 def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature:
     """`known_names`: lower-cased words known to be names (a sentence's first word is one only if known)."""
+    capitalised = _parts(text)[3]
+    return _signature(text, known_names.intersection(capitalised) if known_names else frozenset())
+
+
+@lru_cache(maxsize=50_000)
+def _signature(text: str, known_names: frozenset[str]) -> Signature:
+    """`signature`, cached per text and the known names it carries (Signature is never changed in place)."""
     base_values, base_words, segments, capitalised = _parts(text)
     values = set(base_values)
     for word in capitalised:  # a sentence's first word: "Carlos is coaching me."
@@ -229,6 +264,14 @@ _REPLACED = re.compile(
     re.IGNORECASE)
 
 
+# What a statement says is gone: the words of a clause before "retired", "closed down", "couldn't", "moved to" …
+# ("Paws Clinic closed down", "Mateo moved to Spain", "The Copper Pot couldn't seat twelve").
+_GONE = re.compile(
+    r"(?:^|[.;!?\n:,]\s*|\b(?:but|so|and)\s+)([^.;!?\n:,]{2,60}?)\s+(?:(?:has|had|have|was|were|is|got|just)\s+)?"
+    r"(?:retired|closed(?: down)?|shut(?: down)?|moved (?:away|to|abroad)|left|quit|sold|cancell?ed|couldn['’]t|"
+    r"could not|can['’]t|double-booked|fell through|ran out|kept running out|stopped|went bust|went under|"
+    r"is out|are out|dropped out|pulled out|is off|are off|was full|were full|is full|is booked up|was booked up)\b",
+    re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?\n]+\s*|\s+[-–—]\s+")
 
 
@@ -238,9 +281,9 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
     asked = query.words | query.values
     focus: set[str] = set()
     words: set[str] = set()
-    for clause in _CLAUSE.split(text):
+    for clause in _CLAUSE.split(plain(text)):
         part = signature(clause, known)
-        if (part.words | part.values) & asked:
+        if (part.words | part.name_words | part.values) & asked:  # "Piano lessons with …" for "… piano?"
             focus.update(part.values)
             words.update(part.words)
     return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
@@ -340,6 +383,9 @@ def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
 _ASKS = (
     (re.compile(r"\b(?:how (?:much|many|long|high|big|far|old|often|low)|what (?:price|budget|number|amount))\b",
                 re.I), "num"),
+    (re.compile(r"\bwhat(?:'s|’s| is| are| was)? (?:the |my |our |your |his |her |their )?(?:\w+ ){0,2}"
+                r"(?:price|budget|cost|rate|salary|rent|dose|dosage|amount|total|fee|weight|count|score)s?\b", re.I), "num"),
+    (re.compile(r"\bwhat time\b|\b(?:what|which)\b.*\btime\b", re.I), "time"),
     (re.compile(r"\b(?:when|what (?:day|date)|which (?:day|date))\b", re.I), "date"),
     (re.compile(r"\b(?:who|whom|whose|where)\b", re.I), "name"),
 )
@@ -392,6 +438,7 @@ class Statement:
     speaker: str | None = None  # who said it, when it speaks for one person (not for an assistant's turn or a fact)
     session: str | None = None  # a turn's session and position in it (a correction right after: see `adjacent`)
     seq: int | None = None
+    assistant: bool = False     # an assistant's turn: it may echo a value, it corrects nothing right after
 
 
 @dataclass(frozen=True)
@@ -413,6 +460,7 @@ class Params:
     promote: bool = True
     weighted: bool = True
     margin: float = 1e-4
+    followups_cued: bool = True
 
     @classmethod
     def from_prefixed(cls, source: object, prefix: str = "currency_") -> Params:
@@ -435,7 +483,9 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     texts = [s.text for s in statements]
     names = known_names(texts)
     ignore = {w for n in ignore_names for w in n.lower().split()}
-    lower = lower_case_words(texts)
+    lower = lower_case_words([*texts, query])  # "User: Moving day …" names nothing when the query says "moving"
+    names = names - lower
+    several = bool(query) and asks_several(query)  # "when are my trips?": two answers are no competition
     sigs = [drop_names(signature(s.text, names), ignore, lower) for s in statements]
     topic = common_values(sigs, p.topic_share) if p.topic_share < 1.0 else frozenset()
     sigs = [as_subject(sig, topic) for sig in sigs]
@@ -444,6 +494,13 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     kind = asked_kind(query) if p.typed and query else None
     if query_sig is not None and kind:
         sigs = [focused(sig, st.text, query_sig, names) for sig, st in zip(sigs, statements, strict=True)]
+    focused_sigs: dict[int, Signature] = {}
+
+    def focus_of(i: int) -> Signature:  # for a question asking no kind: "which laptop …" answered by a name
+        if i not in focused_sigs:
+            focused_sigs[i] = focused(sigs[i], texts[i], query_sig, names) if query_sig is not None else sigs[i]
+        return focused_sigs[i]
+
     if things and query and _PAST.search(query):
         things = 0  # "what did she paint": events, each true at its time; no two answers to one question
     n = len(statements)
@@ -452,6 +509,9 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     superseded_by: dict[int, list[int]] = {}
     answered: set[tuple[int, int]] = set()
     for pos, new in enumerate(by_time):
+        if statements[new].summary or (kind and not any(v.startswith(kind) for v in _answers(sigs[new]))) or (
+                not kind and not things and not sigs[new].asserted):
+            continue  # it cannot supersede anything: a summary, or no value (of the kind asked for) to bring
         for old in by_time[pos + 1:]:
             if statements[new].summary or statements[old].ts == statements[new].ts:
                 continue
@@ -460,14 +520,25 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                 continue  # one person's news does not replace another's
             if kind and not any(v.startswith(kind) for v in _answers(sigs[new]) - sigs[old].values):
                 continue  # no new value of the kind asked for
+            if tells_history(texts[old]) or tells_history(texts[new]):
+                continue  # "I was 91 kg two years ago", "where I worked back in 2019": history, no correction
+            if kind in _NOT_NAMES_ASKED and query_sig is not None and not announces_change(texts[new]) and two_named_things(
+                    sigs[old], sigs[new], query_sig):
+                continue  # "the Rome trip starts May 4" … "the Oslo trip starts June 20": both true
             if (kind and p.adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind,
-                                                 p.adjacent)) or supersedes(
+                                                 p.adjacent)) or ((not several or announces_change(texts[new])) and supersedes(
                     sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
-                    query=query_sig, restated=p.restated, anchor=p.anchor):
+                    query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
-            elif (p.answers and kind and query_sig is not None
+            elif (p.answers and kind and query_sig is not None and not several
                     and competing_answers(sigs[old], sigs[new], query_sig, kind)) or (
-                    things and not kind and query_sig is not None
+                    kind and query_sig is not None and p.followups_cued and not several
+                    and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind)) or (
+                    not kind and query_sig is not None and p.followups_cued and not several
+                    and _names(sigs[new].asserted)
+                    and announces_change(texts[new])
+                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name")) or (
+                    things and not kind and query_sig is not None and not several
                     and competing_things(sigs[old], sigs[new], query_sig, things)
                     and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
                 superseded_by.setdefault(old, []).append(new)
@@ -511,6 +582,78 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
             and any(v.startswith(kind) for v in new_answers - old.values))
 
 
+# A statement about the past: it tells history, it corrects nothing and is corrected by nothing.
+_HISTORY = re.compile(r"\b(?:ago|back in|back when|used to|when I was|years back|formerly|my old|our old|"
+                      r"(?:in|since|until) (?:19|20)\d\d)\b", re.I)
+# Words that announce a change (a value moved), said without the subject's words: "the landlord bumped it up".
+_CHANGE_CUE = re.compile(
+    r"\b(?:now|anymore|any more|from now on|instead|switch\w*|chang\w*|moved|moving|push\w*|slip\w*|bump\w*|"
+    r"rais\w*|went up|gone up|go up|goes up|up to|down to|lower\w*|reduc\w*|increas\w*|doubl\w*|halv\w*|cut|"
+    r"resched\w*|cancel\w*|clos\w*|retir\w*|took over|taken over|replac\w*|stopped|no longer|forget|actually|"
+    r"updat\w*|revis\w*|ended up|went with|going with|settled on|booked|signed up|registered|report to|again|"
+    r"turns out|turned out|promot\w*|put (?:me|us|it|him|her|them) (?:on|at|up|down)|"
+    r"too (?:much|many|expensive|far|early|late|high|low|long|short))\b", re.I)
+# Words that point back at something said before: pronouns, and "the" with a word for a value ("the target").
+_REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|that one|this one|they|them|he|she|him|her|the same|"
+                          r"the (?:target|goal|figure|number|amount|total|limit|plan|date|deadline|price|budget))\b",
+                          re.I)
+_NOT_NAMES_ASKED = ("num", "date", "time")
+
+
+_SEVERAL = re.compile(r"\b(?:the|my|our|your|his|her|their|both|all|each|which|what)\s+(?:[\w'’]+\s+){0,2}?([a-z]+[^s\W'’]s)\b"
+                      r"(?![\s\w]*\bhow many\b)", re.I)
+
+
+def asks_several(query: str) -> bool:
+    """The question asks about several things (a plural after a determiner, not what "how many" counts): "when are
+    my trips?", "how much do my subscriptions cost?" — two answers may both hold."""
+    counted = {m.group(1).lower() for m in re.finditer(r"\bhow many\s+(\w+)", query, re.I)}
+    return any(m.group(1).lower() not in counted and m.group(1).lower() not in _VERBS_IN_S
+               for m in _SEVERAL.finditer(query))
+
+
+# Verbs of the third person a question puts after "what" or "the …" ("what time does …", "the school starts …").
+_VERBS_IN_S = frozenset("""does goes has was is gets needs costs starts ends takes makes comes lives works runs plays
+    means opens closes leaves arrives fills happens stays pays uses wants likes""".split())
+
+
+@lru_cache(maxsize=50_000)
+def tells_history(text: str) -> bool:
+    """It tells the past: "I was 91 kg two years ago", "where I worked back in 2019"."""
+    return _HISTORY.search(text) is not None
+
+
+@lru_cache(maxsize=50_000)
+def announces_change(text: str) -> bool:
+    """It has a word that says a value moved ("bumped it up", "switched", "now", "instead")."""
+    return _CHANGE_CUE.search(plain(text)) is not None
+
+
+def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
+    """Each statement names something the other does not (not a name the question carries) and neither says the
+    other's no longer holds: for a question asking a number, date or time, two things each with its own value
+    ("Maya goes to bed at 7:30" … "Leo goes to bed at 8:30")."""
+    old_own = _names(old.asserted) - new.values - query.values
+    new_own = _names(new.asserted) - old.values - query.values
+    return bool(old_own and new_own) and not (old_own & new.replaced)
+
+
+def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, kind: str) -> bool:
+    """A later statement that announces a change of a value of the `kind` asked for without the subject's words
+    ("The landlord bumped it up, we're paying $1,950 from March" after "Rent on the flat is $1,800"): the earlier
+    one gives an answer next to what the question asks, the later one a new answer of that kind with a word that
+    says something changed, and it refers back ("it", "they") or shares a word or name with the earlier one or
+    the question. The caller keeps it to one speaker."""
+    if not old.focus or not announces_change(new_text):
+        return False
+    old_answers = {v for v in old.focus - old.replaced - query.values if v.startswith(kind)}
+    new_answers = {v for v in new.asserted - query.values if v.startswith(kind)}
+    if not old_answers - new.asserted or not new_answers - old.values:
+        return False
+    shared = (old.words & new.words) | (_names(old.values) & _names(new.values)) | (new.words & query.words)
+    return bool(shared) or bool(_REFERS_BACK.search(new_text))
+
+
 def competing_things(old: Signature, new: Signature, query: Signature, min_shared: int = 2) -> bool:
     """For a question that asks for no particular kind of value ("which tile …"): both statements share at least
     `min_shared` of the question's words or names, and each has words of its own besides (the thing named, in
@@ -533,8 +676,8 @@ def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signat
     """A correction right after: `new` comes at most `reach` turns after `old` in the same session and swaps an
     answer of the `kind` asked for ("We're heading to Hollow Pines Lodge." … "Actually no, Larkfield Manor"),
     saying little else (at most three words of its own)."""
-    if old.session is None or old.session != new.session or old.seq is None or new.seq is None:
-        return False
+    if old.session is None or old.session != new.session or old.seq is None or new.seq is None or new.assistant:
+        return False  # an assistant's reply ("Lovely canals.") corrects nothing
     if not 0 < new.seq - old.seq <= reach or len(new_sig.words - old_sig.words) > _CORRECTION_WORDS:
         return False  # a correction says little besides the new value: "Actually no, Larkfield Manor."
     return (any(v.startswith(kind) for v in old_sig.asserted - new_sig.asserted)
@@ -551,7 +694,7 @@ def subject_terms(text: str, kind: str) -> list[str]:
     """The words next to a value of `kind` in `text`, in lower case: what it is the value of ("the talk date:
     November 24" → talk, date). Names, filler and stop words left out."""
     out: list[str] = []
-    for clause in _CLAUSE.split(text):
+    for clause in _CLAUSE.split(plain(text)):
         if not any(v.startswith(kind) for v in values_in(clause)):
             continue
         for word in _WORD.findall(clause):
@@ -559,6 +702,8 @@ def subject_terms(text: str, kind: str) -> list[str]:
             if (word[0].isalpha() and word[0].islower() and len(w) > 2 and w not in STOPWORDS and w not in FILLER
                     and w not in _MONTHS and w not in _NUMBER_WORDS and w not in NOT_NAMES):
                 out.append(w)
+        if kind == "name":  # a later mention of the name itself: "Dr. Okafor retired", "Paws Clinic closed down"
+            out += [w for v in values_in(clause) if v.startswith("name:") for w in v[5:].split() if len(w) > 2]
     return list(dict.fromkeys(out))
 
 
@@ -593,7 +738,7 @@ def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None]
     while queue:
         old, new = queue.pop()
         brought = _answers(sigs[new]) - sigs[old].values
-        kinds = {v.split(":", 1)[0] for v in brought} & ({kind} if kind else {"num", "date", "name"})
+        kinds = {v.split(":", 1)[0] for v in brought} & ({kind} if kind else {"num", "date", "time", "name"})
         stale = {v for v in sigs[old].asserted - asked - sigs[new].asserted if v.split(":", 1)[0] in kinds}
         when = times[new]
         if not stale or when is None:

@@ -114,7 +114,8 @@ def statement(hit: Hit) -> Statement:
 def turn_statement(turn: StoredTurn) -> Statement:
     """A turn as currency sees it: an assistant's turn records what the user said, so it speaks for no one."""
     speaker = None if turn.role == "assistant" else (turn.speaker or turn.role)
-    return Statement(turn.content, turn.ts, 0.0, speaker=speaker, session=turn.session_id, seq=turn.seq)
+    return Statement(turn.content, turn.ts, 0.0, speaker=speaker, session=turn.session_id, seq=turn.seq,
+                     assistant=turn.role == "assistant")
 
 
 def superseded_note(newer: Statement) -> str:
