@@ -150,7 +150,7 @@ def test_demo_ingests_the_sample_and_recalls(tmp_path: Path) -> None:
     assert "slides" in out and "Airflow" in out
     # the correction superseded the old fact, offline; recall shows when the old value stopped being true
     assert re.search(r"\[fact · correction\] .*\(previously: 12, until \d{4}-\d\d-\d\d\)", " ".join(out.split()))
-    assert "Where were we?" in out and "sensitivity table" in out  # the open loops
+    assert "Where were we?" in out and "get quotes" in out  # the open loops (the user's own to-dos)
 
 
 def test_sample_is_multi_session_and_ingestible(tmp_path: Path) -> None:
