@@ -119,3 +119,51 @@ def test_the_store_keeps_the_users_vocabulary_and_detaches_an_episode() -> None:
         assert ws.sessions == 1 and ws.status == "hypothesis"
         mem.forget(session_id="k2")   # its words go with it
         assert store.term_frequencies("default", ["ridgeway"]) == (2, {"ridgeway": 1})
+
+
+GARDEN_1 = ["garden notes", "> Go ahead.",
+            "The tomatoes went into the raised beds on Saturday, eight Brandywine seedlings.",
+            "> Noted.", "Brandywine tomatoes need staking by June.", "> Got it."]
+GARDEN_2 = ["more garden stuff", "> Sure.",
+            "Ordered a drip irrigation kit from Rainbird for the allotment.",
+            "> Okay.", "The compost bin at the allotment is finally full, Rainbird drip lines go in next week.",
+            "> Logged."]
+GARDEN_3 = ["garden again", "> Go on.",
+            "The Rainbird drip irrigation now waters the raised beds, and the Brandywine tomatoes love it.",
+            "> Nice.", "The allotment compost goes on the Brandywine tomatoes in July.", "> Understood."]
+
+
+def test_a_bridging_session_merges_two_hypotheses_of_one_thread() -> None:
+    # garden 1 and 2 share no distinctive word: two hypotheses; garden 3 names what both said and links them
+    with memory() as mem:
+        for day, (sid, lines) in enumerate([("g1", GARDEN_1), ("c1", CHITCHAT_1), ("g2", GARDEN_2)]):
+            session(mem, sid, lines, day=day)
+        assert workstream_of(mem, "g1") != workstream_of(mem, "g2")
+        assert mem.workstreams() == []   # two hypotheses, nothing confirmed
+        session(mem, "g3", GARDEN_3, day=3)
+        garden = workstream_of(mem, "g3")
+        assert garden is not None and workstream_of(mem, "g1") == garden == workstream_of(mem, "g2")
+        assert [(w.id, w.sessions) for w in mem.workstreams()] == [(garden, 3)]
+
+
+def test_without_bridging_the_hypothesis_stays_apart() -> None:
+    with memory(workstream_bridge=False) as mem:
+        for day, (sid, lines) in enumerate([("g1", GARDEN_1), ("c1", CHITCHAT_1), ("g2", GARDEN_2),
+                                            ("g3", GARDEN_3)]):
+            session(mem, sid, lines, day=day)
+        assert workstream_of(mem, "g1") != workstream_of(mem, "g2")
+        assert len({workstream_of(mem, s) for s in ("g1", "g2", "g3")}) == 2
+
+
+def test_a_bridging_session_does_not_merge_two_settled_workstreams() -> None:
+    # kitchen and launch are confirmed (two sessions each); one session naming both joins one, merges nothing
+    both = ["a mixed day", "> Go ahead.",
+            "Ridgeway Carpentry finished the kitchen cabinets and the terrazzo countertops.", "> Noted.",
+            "The Skylark launch party venue is booked and Imogen sent the Skylark announcement.", "> Great."]
+    with memory() as mem:
+        for day, (sid, lines) in enumerate([("k1", KITCHEN_1), ("l1", LAUNCH_1), ("k2", KITCHEN_2),
+                                            ("l2", LAUNCH_2), ("b", both)]):
+            session(mem, sid, lines, day=day)
+        kitchen, launch = workstream_of(mem, "k1"), workstream_of(mem, "l1")
+        assert kitchen != launch and workstream_of(mem, "b") in {kitchen, launch}
+        assert {w.id for w in mem.workstreams()} == {kitchen, launch}

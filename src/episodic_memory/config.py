@@ -226,6 +226,9 @@ class Config(BaseModel):
         "neither weighs in a thread vector nor links sessions (once the user has 5 sessions)")
     workstream_min_terms: int = Field(
         3, ge=0, description="a session stating fewer distinctive words than this joins no workstream (chit-chat)")
+    workstream_bridge: bool = Field(
+        True, description="a session attached to a workstream that also matches a hypothesis (a workstream of one "
+        "session) above the attach line, with a shared distinctive word, brings that hypothesis's session along")
     workstream_attach_lexical: float = Field(
         0.15, description="workstream_attach without an embedder (the thread vector is a bag of words; truth-dev "
         "V-measure 0.554 at 0.15, 0.368 at 0.25)")

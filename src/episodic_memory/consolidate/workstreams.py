@@ -18,6 +18,12 @@ no workstream. Without an embedder the thread vectors are bags of words, whose c
 thresholds apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed
 ones surface.
 
+A session that attaches to one workstream and is also above the attach line (with a distinctive word in common)
+for a hypothesis — a workstream of one session — bridges them: the hypothesis's session joins the workstream too
+(`Config.workstream_bridge`). A thread whose first two sessions shared no distinctive word spawned two
+hypotheses; the session that names what both said links them before the second one gets confirmed on its own.
+Two workstreams of several sessions are not merged by one session.
+
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
 more about what it belongs to; when it moves, the workstream it leaves is deleted.
@@ -54,7 +60,7 @@ Given its episode summaries and keyphrases, give it a short name of 2 to 6 words
 def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
     """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (a session
     that states too little that is distinctive: chit-chat, one-off requests) leave it in none."""
-    store = clients.store
+    store, cfg = clients.store, clients.config
     episode = store.session_episode(info.user_id, info.session_id)
     if episode is None:
         return
@@ -71,10 +77,13 @@ def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns:
                      info.session_id, current)
         return
     vec, model = found
-    target = choose(clients, episode, vec, model, exclude=current, match=match)
+    ranked, above = _rank(clients, episode, vec, model, current, match)
+    target = above[0] if above else _judge_band(clients, episode, ranked, model)
     if target is not None:
         store.attach_episode(episode.id, target)
         log.info("episode %s (session %s) attached to workstream %s", episode.id, info.session_id, target)
+        if cfg.workstream_bridge:
+            _bridge(clients, info.user_id, target, above[1:])
     elif current is None:
         target = store.create_workstream(info.user_id, episode.id)
         log.info("episode %s (session %s) spawned workstream %s", episode.id, info.session_id, target)
@@ -113,9 +122,30 @@ def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str
     only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
     distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
     two sessions of a young store, where no word is common yet."""
+    ranked, above = _rank(clients, episode, vec, model, exclude, match)
+    return above[0] if above else _judge_band(clients, episode, ranked, model)
+
+
+def _judge_band(clients: MemoryClients, episode: Episode, ranked: list[tuple[int, float]], model: str) -> int | None:
+    """Below the attach line: the LLM judges the workstreams in the band; without one, None (spawn)."""
+    attach, floor = _lines(clients, model)
+    band = [(ws, s) for ws, s in ranked if floor <= s < attach]
+    if not band or not clients.llm.enabled():
+        return None   # nothing close, or close but no judge: spawn (a wrong merge is worse than a split)
+    return judge(clients, episode, band[: clients.config.workstream_judge_candidates])
+
+
+def _lines(clients: MemoryClients, model: str) -> tuple[float, float]:
     cfg = clients.config
-    attach, floor = ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
-                     else (cfg.workstream_attach, cfg.workstream_judge_floor))
+    return ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
+            else (cfg.workstream_attach, cfg.workstream_judge_floor))
+
+
+def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
+          match: _Words | None) -> tuple[list[tuple[int, float]], list[int]]:
+    """(every candidate workstream with its match, best first; those the session may attach to, best first)."""
+    cfg = clients.config
+    attach, _ = _lines(clients, model)
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
     share = cfg.workstream_lexical_share if match is not None else 0.0
     scores: dict[int, float] = {}
@@ -132,18 +162,10 @@ def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str
         for ws, profile in profiles.items():
             lexical = profile_cosine(match.tf, profile, df, match.n, cfg.workstream_common_share)
             scores[ws] = scores.get(ws, 0.0) + share * lexical
-    if not scores:
-        return None
     ranked = sorted(scores.items(), key=lambda x: (-x[1], x[0]))
-    for ws, score in ranked:
-        if score < attach:
-            break
-        if ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0:
-            return ws
-    band = [(ws, s) for ws, s in ranked if floor <= s < attach]
-    if not band or not clients.llm.enabled():
-        return None   # nothing close, or close but no judge: spawn (a wrong merge is worse than a split)
-    return judge(clients, episode, band[: cfg.workstream_judge_candidates])
+    above = [ws for ws, score in ranked if score >= attach
+             and (ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0)]
+    return ranked, above
 
 
 def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]]) -> int | None:
@@ -166,6 +188,18 @@ def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]
         log.warning("workstream judge named %r, not one of the candidates %s: spawning", choice, sorted(allowed))
         return None
     return picked
+
+
+def _bridge(clients: MemoryClients, user_id: str, target: int, others: list[int]) -> None:
+    """The session just attached to `target` also matches `others` above the attach line: a hypothesis among them
+    (a workstream of one session, spawned when its session shared no distinctive word with `target`'s) is the
+    same thread, and its session joins `target` — the bridging session links them."""
+    for ws in others:
+        if clients.store.workstream_size(ws) != 1:
+            continue   # two settled workstreams are not merged on one session's word (measured: worse)
+        for e in clients.store.episodes(user_id, workstream_id=ws, with_facts=False):
+            clients.store.attach_episode(e.id, target)
+            log.info("episode %s (a hypothesis) joins workstream %s: session bridged them", e.id, target)
 
 
 def _name(clients: MemoryClients, user_id: str, workstream_id: int) -> None:
