@@ -3,6 +3,8 @@ thread, names from keyphrases, attach as a session goes on (consolidate/distinct
 
 from __future__ import annotations
 
+from typing import Any
+
 from episodic_memory import Memory
 from episodic_memory.consolidate.distinct import idf, is_statement, session_words
 from episodic_memory.store.records import StoredTurn
@@ -167,3 +169,22 @@ def test_a_bridging_session_does_not_merge_two_settled_workstreams() -> None:
         kitchen, launch = workstream_of(mem, "k1"), workstream_of(mem, "l1")
         assert kitchen != launch and workstream_of(mem, "b") in {kitchen, launch}
         assert {w.id for w in mem.workstreams()} == {kitchen, launch}
+
+
+def test_without_a_judge_a_decisive_nearest_workstream_takes_a_session_from_the_band() -> None:
+    from types import SimpleNamespace
+
+    from episodic_memory import Config
+    from episodic_memory.consolidate.episodes import LEXICAL_MODEL
+    from episodic_memory.consolidate.workstreams import decisive
+
+    clients: Any = SimpleNamespace(config=Config())   # attach 0.225, judge floor 0.165, ratio 1.5
+    dense = "minilm+distinct"
+    assert decisive(clients, [(7, 0.20), (3, 0.12)], dense, {7, 3}) == 7         # clearly the nearest
+    assert decisive(clients, [(7, 0.20)], dense, {7}) == 7                        # the only one
+    assert decisive(clients, [(7, 0.20), (3, 0.15)], dense, {7, 3}) is None      # near two: stays alone
+    assert decisive(clients, [(7, 0.20), (3, 0.12)], dense, {3}) is None         # no distinctive word in common
+    assert decisive(clients, [(7, 0.15), (3, 0.05)], dense, {7, 3}) is None      # below the band
+    assert decisive(clients, [(7, 0.12), (3, 0.02)], LEXICAL_MODEL, {7, 3}) is None   # bags of words: never
+    off: Any = SimpleNamespace(config=Config(workstream_decisive_ratio=0))
+    assert decisive(off, [(7, 0.20), (3, 0.12)], dense, {7, 3}) is None

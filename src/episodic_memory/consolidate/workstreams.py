@@ -77,8 +77,8 @@ def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns:
                      info.session_id, current)
         return
     vec, model = found
-    ranked, above = _rank(clients, episode, vec, model, current, match)
-    target = above[0] if above else _judge_band(clients, episode, ranked, model)
+    ranked, above, eligible = _rank(clients, episode, vec, model, current, match)
+    target = above[0] if above else _judge_band(clients, episode, ranked, model, eligible)
     if target is not None:
         store.attach_episode(episode.id, target)
         log.info("episode %s (session %s) attached to workstream %s", episode.id, info.session_id, target)
@@ -122,17 +122,39 @@ def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str
     only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
     distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
     two sessions of a young store, where no word is common yet."""
-    ranked, above = _rank(clients, episode, vec, model, exclude, match)
-    return above[0] if above else _judge_band(clients, episode, ranked, model)
+    ranked, above, eligible = _rank(clients, episode, vec, model, exclude, match)
+    return above[0] if above else _judge_band(clients, episode, ranked, model, eligible)
 
 
-def _judge_band(clients: MemoryClients, episode: Episode, ranked: list[tuple[int, float]], model: str) -> int | None:
-    """Below the attach line: the LLM judges the workstreams in the band; without one, None (spawn)."""
+def _judge_band(clients: MemoryClients, episode: Episode, ranked: list[tuple[int, float]], model: str,
+                eligible: set[int] | None = None) -> int | None:
+    """Below the attach line: the LLM judges the workstreams in the band. Without one, the nearest workstream when
+    it is decisive (`decisive`), else None (spawn)."""
     attach, floor = _lines(clients, model)
     band = [(ws, s) for ws, s in ranked if floor <= s < attach]
-    if not band or not clients.llm.enabled():
-        return None   # nothing close, or close but no judge: spawn (a wrong merge is worse than a split)
+    if not band:
+        return None   # nothing close: spawn
+    if not clients.llm.enabled():
+        return decisive(clients, ranked, model, eligible)
     return judge(clients, episode, band[: clients.config.workstream_judge_candidates])
+
+
+def decisive(clients: MemoryClients, ranked: list[tuple[int, float]], model: str, eligible: set[int] | None
+             ) -> int | None:
+    """Without a judge, a session in the band [judge floor, attach) joins its nearest workstream when that one is
+    clearly the nearest: a distinctive word in common and a match at least `workstream_decisive_ratio` times the
+    runner-up's (any workstream's). A thread's session that says less than usual lands in the band of its own
+    thread and well below every other; a session near several workstreams (chit-chat, a mixed day) stays alone.
+    Only with an embedder: bag-of-words matches are too flat for the ratio (truth-dev without an embedder: worse)."""
+    ratio = clients.config.workstream_decisive_ratio
+    if ratio <= 0 or model == LEXICAL_MODEL or not ranked:
+        return None
+    best, score = ranked[0]
+    _, floor = _lines(clients, model)
+    if eligible is not None and best not in eligible:
+        return None
+    runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+    return best if score >= floor and score >= ratio * runner_up else None
 
 
 def _lines(clients: MemoryClients, model: str) -> tuple[float, float]:
@@ -142,10 +164,10 @@ def _lines(clients: MemoryClients, model: str) -> tuple[float, float]:
 
 
 def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
-          match: _Words | None) -> tuple[list[tuple[int, float]], list[int]]:
-    """(every candidate workstream with its match, best first; those the session may attach to, best first)."""
+          match: _Words | None) -> tuple[list[tuple[int, float]], list[int], set[int]]:
+    """(every candidate workstream with its match, best first; the workstreams at or above the attach line the
+    session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common)."""
     cfg = clients.config
-    attach, _ = _lines(clients, model)
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
     share = cfg.workstream_lexical_share if match is not None else 0.0
     scores: dict[int, float] = {}
@@ -163,9 +185,9 @@ def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str,
             lexical = profile_cosine(match.tf, profile, df, match.n, cfg.workstream_common_share)
             scores[ws] = scores.get(ws, 0.0) + share * lexical
     ranked = sorted(scores.items(), key=lambda x: (-x[1], x[0]))
-    above = [ws for ws, score in ranked if score >= attach
-             and (ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0)]
-    return ranked, above
+    eligible = [ws for ws, _ in ranked if ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0]
+    attach, _ = _lines(clients, model)
+    return ranked, [ws for ws in eligible if scores[ws] >= attach], set(eligible)
 
 
 def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]]) -> int | None:
