@@ -229,6 +229,9 @@ class Config(BaseModel):
     workstream_bridge: bool = Field(
         True, description="a session attached to a workstream that also matches a hypothesis (a workstream of one "
         "session) above the attach line, with a shared distinctive word, brings that hypothesis's session along")
+    workstream_recheck: int = Field(
+        3, ge=0, description="after a session attaches, the hypotheses among this many workstreams nearest it "
+        "are matched again against the grown workstream (0: off)")
     workstream_decisive_ratio: float = Field(
         1.5, ge=0, description="without an LLM judge, a session whose best match is in the judge band joins that "
         "workstream when it shares a distinctive word and matches at least this many times the runner-up (0: off; "

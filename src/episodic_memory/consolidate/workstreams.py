@@ -84,6 +84,10 @@ def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns:
         log.info("episode %s (session %s) attached to workstream %s", episode.id, info.session_id, target)
         if cfg.workstream_bridge:
             _bridge(clients, info.user_id, target, above[1:])
+        if cfg.workstream_recheck:
+            bridged = set(above[1:]) if cfg.workstream_bridge else set()
+            near = [ws for ws, _ in ranked if ws != target and ws not in bridged]
+            _recheck(clients, info.user_id, target, near[: cfg.workstream_recheck])
     elif current is None:
         target = store.create_workstream(info.user_id, episode.id)
         log.info("episode %s (session %s) spawned workstream %s", episode.id, info.session_id, target)
@@ -222,6 +226,31 @@ def _bridge(clients: MemoryClients, user_id: str, target: int, others: list[int]
         for e in clients.store.episodes(user_id, workstream_id=ws, with_facts=False):
             clients.store.attach_episode(e.id, target)
             log.info("episode %s (a hypothesis) joins workstream %s: session bridged them", e.id, target)
+
+
+def _recheck(clients: MemoryClients, user_id: str, target: int, near: list[int]) -> None:
+    """The hypotheses (workstreams of one session) among the workstreams nearest the session that just joined
+    `target` (`near`, best first) are matched again, as their own session would be, now that `target` grew: one that now attaches to
+    `target` above the attach line joins it (not by the decisive rule: in a young store, with `target` the only
+    candidate, a word of filler would do). A lone session is otherwise matched only while its
+    own session is consolidated, against the workstreams as they were then."""
+    store = clients.store
+    for ws in near:
+        if store.workstream_size(ws) != 1:
+            continue
+        members = store.episodes(user_id, workstream_id=ws, with_facts=False)
+        if len(members) != 1:
+            continue
+        episode = members[0]
+        found = store.episode_vector(episode.id)
+        match = _session_match(clients, episode)
+        if found is None or match is None:
+            continue
+        vec, model = found
+        ranked, above, eligible = _rank(clients, episode, vec, model, ws, match)
+        if above and above[0] == target:
+            store.attach_episode(episode.id, target)
+            log.info("episode %s (a hypothesis) re-matched into workstream %s", episode.id, target)
 
 
 def _name(clients: MemoryClients, user_id: str, workstream_id: int) -> None:
