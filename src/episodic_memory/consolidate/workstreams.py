@@ -10,7 +10,9 @@ with s = Config.workstream_lexical_share, and
 
     match ≥ Config.workstream_attach (and a distinctive word in common)   attach (the centroid and word profile move)
     Config.workstream_judge_floor ≤ match < attach                         the LLM judges: attach to which, or spawn;
-                                                                           without one, spawn
+                                                                           without one, attach when the nearest is
+                                                                           decisive (Config.workstream_decisive_ratio
+                                                                           × the runner-up), else spawn
     below                                                                  spawn a new workstream (a hypothesis)
 
 A session that states fewer than Config.workstream_min_terms distinctive words (chit-chat, one-off requests) joins
@@ -22,7 +24,8 @@ A session that attaches to one workstream and is also above the attach line (wit
 for a hypothesis — a workstream of one session — bridges them: the hypothesis's session joins the workstream too
 (`Config.workstream_bridge`). A thread whose first two sessions shared no distinctive word spawned two
 hypotheses; the session that names what both said links them before the second one gets confirmed on its own.
-Two workstreams of several sessions are not merged by one session.
+Two workstreams of several sessions are not merged by one session. After an attach, the hypotheses among the
+workstreams nearest the session (`Config.workstream_recheck`) are matched again against the grown workstream.
 
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
