@@ -3,6 +3,8 @@ thread, names from keyphrases, attach as a session goes on (consolidate/distinct
 
 from __future__ import annotations
 
+from typing import Any
+
 from episodic_memory import Memory
 from episodic_memory.consolidate.distinct import idf, is_statement, session_words
 from episodic_memory.store.records import StoredTurn
@@ -119,3 +121,80 @@ def test_the_store_keeps_the_users_vocabulary_and_detaches_an_episode() -> None:
         assert ws.sessions == 1 and ws.status == "hypothesis"
         mem.forget(session_id="k2")   # its words go with it
         assert store.term_frequencies("default", ["ridgeway"]) == (2, {"ridgeway": 1})
+
+
+GARDEN_1 = ["garden notes", "> Go ahead.",
+            "The tomatoes went into the raised beds on Saturday, eight Brandywine seedlings.",
+            "> Noted.", "Brandywine tomatoes need staking by June.", "> Got it."]
+GARDEN_2 = ["more garden stuff", "> Sure.",
+            "Ordered a drip irrigation kit from Rainbird for the allotment.",
+            "> Okay.", "The compost bin at the allotment is finally full, Rainbird drip lines go in next week.",
+            "> Logged."]
+GARDEN_3 = ["garden again", "> Go on.",
+            "The Rainbird drip irrigation now waters the raised beds, and the Brandywine tomatoes love it.",
+            "> Nice.", "The allotment compost goes on the Brandywine tomatoes in July.", "> Understood."]
+
+
+def test_a_bridging_session_merges_two_hypotheses_of_one_thread() -> None:
+    # garden 1 and 2 share no distinctive word: two hypotheses; garden 3 names what both said and links them
+    with memory() as mem:
+        for day, (sid, lines) in enumerate([("g1", GARDEN_1), ("c1", CHITCHAT_1), ("g2", GARDEN_2)]):
+            session(mem, sid, lines, day=day)
+        assert workstream_of(mem, "g1") != workstream_of(mem, "g2")
+        assert mem.workstreams() == []   # two hypotheses, nothing confirmed
+        session(mem, "g3", GARDEN_3, day=3)
+        garden = workstream_of(mem, "g3")
+        assert garden is not None and workstream_of(mem, "g1") == garden == workstream_of(mem, "g2")
+        assert [(w.id, w.sessions) for w in mem.workstreams()] == [(garden, 3)]
+
+
+def test_without_bridging_the_hypothesis_stays_apart() -> None:
+    with memory(workstream_bridge=False, workstream_recheck=0) as mem:
+        for day, (sid, lines) in enumerate([("g1", GARDEN_1), ("c1", CHITCHAT_1), ("g2", GARDEN_2),
+                                            ("g3", GARDEN_3)]):
+            session(mem, sid, lines, day=day)
+        assert workstream_of(mem, "g1") != workstream_of(mem, "g2")
+        assert len({workstream_of(mem, s) for s in ("g1", "g2", "g3")}) == 2
+
+
+def test_a_bridging_session_does_not_merge_two_settled_workstreams() -> None:
+    # kitchen and launch are confirmed (two sessions each); one session naming both joins one, merges nothing
+    both = ["a mixed day", "> Go ahead.",
+            "Ridgeway Carpentry finished the kitchen cabinets and the terrazzo countertops.", "> Noted.",
+            "The Skylark launch party venue is booked and Imogen sent the Skylark announcement.", "> Great."]
+    with memory() as mem:
+        for day, (sid, lines) in enumerate([("k1", KITCHEN_1), ("l1", LAUNCH_1), ("k2", KITCHEN_2),
+                                            ("l2", LAUNCH_2), ("b", both)]):
+            session(mem, sid, lines, day=day)
+        kitchen, launch = workstream_of(mem, "k1"), workstream_of(mem, "l1")
+        assert kitchen != launch and workstream_of(mem, "b") in {kitchen, launch}
+        assert {w.id for w in mem.workstreams()} == {kitchen, launch}
+
+
+def test_without_a_judge_a_decisive_nearest_workstream_takes_a_session_from_the_band() -> None:
+    from types import SimpleNamespace
+
+    from episodic_memory import Config
+    from episodic_memory.consolidate.episodes import LEXICAL_MODEL
+    from episodic_memory.consolidate.workstreams import decisive
+
+    clients: Any = SimpleNamespace(config=Config())   # attach 0.225, judge floor 0.165, ratio 1.5
+    dense = "minilm+distinct"
+    assert decisive(clients, [(7, 0.20), (3, 0.12)], dense, {7, 3}) == 7         # clearly the nearest
+    assert decisive(clients, [(7, 0.20)], dense, {7}) == 7                        # the only one
+    assert decisive(clients, [(7, 0.20), (3, 0.15)], dense, {7, 3}) is None      # near two: stays alone
+    assert decisive(clients, [(7, 0.20), (3, 0.12)], dense, {3}) is None         # no distinctive word in common
+    assert decisive(clients, [(7, 0.15), (3, 0.05)], dense, {7, 3}) is None      # below the band
+    assert decisive(clients, [(7, 0.12), (3, 0.02)], LEXICAL_MODEL, {7, 3}) is None   # bags of words: never
+    off: Any = SimpleNamespace(config=Config(workstream_decisive_ratio=0))
+    assert decisive(off, [(7, 0.20), (3, 0.12)], dense, {7, 3}) is None
+
+
+def test_a_hypothesis_is_matched_again_when_a_near_workstream_grows() -> None:
+    # no bridging: garden 2 (alone) is matched again once garden 3 joined garden 1, and joins them
+    with memory(workstream_bridge=False) as mem:
+        for day, (sid, lines) in enumerate([("g1", GARDEN_1), ("c1", CHITCHAT_1), ("g2", GARDEN_2),
+                                            ("g3", GARDEN_3)]):
+            session(mem, sid, lines, day=day)
+        garden = workstream_of(mem, "g3")
+        assert workstream_of(mem, "g1") == garden == workstream_of(mem, "g2")

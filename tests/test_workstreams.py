@@ -95,12 +95,16 @@ def test_the_judge_naming_a_workstream_it_was_not_shown_spawns(backend: Scripted
         assert workstream_of(mem, "s2") != workstream_of(mem, "s1")
 
 
-def test_without_an_llm_the_ambiguous_band_spawns() -> None:
-    with memory(workstream_attach=0.999, workstream_judge_floor=0.0) as mem:
+def test_without_an_llm_the_band_spawns_unless_the_nearest_is_decisive() -> None:
+    with memory(workstream_attach=0.999, workstream_judge_floor=0.0, workstream_decisive_ratio=0) as mem:
         session(mem, "s1", DECK, day=0)
         session(mem, "s2", DECK_AGAIN, day=7)
         assert workstream_of(mem, "s2") != workstream_of(mem, "s1")
         assert mem.workstreams() == []
+    with memory(workstream_attach=0.999, workstream_judge_floor=0.0) as mem:   # the only candidate: decisive
+        session(mem, "s1", DECK, day=0)
+        session(mem, "s2", DECK_AGAIN, day=7)
+        assert workstream_of(mem, "s2") == workstream_of(mem, "s1")
 
 
 def test_below_the_judge_floor_spawns_without_asking(backend: ScriptedBackend) -> None:

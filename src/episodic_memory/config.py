@@ -230,6 +230,16 @@ class Config(BaseModel):
         "neither weighs in a thread vector nor links sessions (once the user has 5 sessions)")
     workstream_min_terms: int = Field(
         3, ge=0, description="a session stating fewer distinctive words than this joins no workstream (chit-chat)")
+    workstream_bridge: bool = Field(
+        True, description="a session attached to a workstream that also matches a hypothesis (a workstream of one "
+        "session) above the attach line, with a shared distinctive word, brings that hypothesis's session along")
+    workstream_recheck: int = Field(
+        3, ge=0, description="after a session attaches, the hypotheses among this many workstreams nearest it "
+        "are matched again against the grown workstream (0: off)")
+    workstream_decisive_ratio: float = Field(
+        1.5, ge=0, description="without an LLM judge, a session whose best match is in the judge band joins that "
+        "workstream when it shares a distinctive word and matches at least this many times the runner-up (0: off; "
+        "not without an embedder)")
     workstream_attach_lexical: float = Field(
         0.15, description="workstream_attach without an embedder (the thread vector is a bag of words; truth-dev "
         "V-measure 0.554 at 0.15, 0.368 at 0.25)")

@@ -10,13 +10,22 @@ with s = Config.workstream_lexical_share, and
 
     match ≥ Config.workstream_attach (and a distinctive word in common)   attach (the centroid and word profile move)
     Config.workstream_judge_floor ≤ match < attach                         the LLM judges: attach to which, or spawn;
-                                                                           without one, spawn
+                                                                           without one, attach when the nearest is
+                                                                           decisive (Config.workstream_decisive_ratio
+                                                                           × the runner-up), else spawn
     below                                                                  spawn a new workstream (a hypothesis)
 
 A session that states fewer than Config.workstream_min_terms distinctive words (chit-chat, one-off requests) joins
 no workstream. Without an embedder the thread vectors are bags of words, whose cosines run lower: the `_lexical`
 thresholds apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed
 ones surface.
+
+A session that attaches to one workstream and is also above the attach line (with a distinctive word in common)
+for a hypothesis — a workstream of one session — bridges them: the hypothesis's session joins the workstream too
+(`Config.workstream_bridge`). A thread whose first two sessions shared no distinctive word spawned two
+hypotheses; the session that names what both said links them before the second one gets confirmed on its own.
+Two workstreams of several sessions are not merged by one session. After an attach, the hypotheses among the
+workstreams nearest the session (`Config.workstream_recheck`) are matched again against the grown workstream.
 
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
@@ -54,7 +63,7 @@ Given its episode summaries and keyphrases, give it a short name of 2 to 6 words
 def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
     """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (a session
     that states too little that is distinctive: chit-chat, one-off requests) leave it in none."""
-    store = clients.store
+    store, cfg = clients.store, clients.config
     episode = store.session_episode(info.user_id, info.session_id)
     if episode is None:
         return
@@ -71,10 +80,17 @@ def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns:
                      info.session_id, current)
         return
     vec, model = found
-    target = choose(clients, episode, vec, model, exclude=current, match=match)
+    ranked, above, eligible = _rank(clients, episode, vec, model, current, match)
+    target = above[0] if above else _judge_band(clients, episode, ranked, model, eligible)
     if target is not None:
         store.attach_episode(episode.id, target)
         log.info("episode %s (session %s) attached to workstream %s", episode.id, info.session_id, target)
+        if cfg.workstream_bridge:
+            _bridge(clients, info.user_id, target, above[1:])
+        if cfg.workstream_recheck:
+            bridged = set(above[1:]) if cfg.workstream_bridge else set()
+            near = [ws for ws, _ in ranked if ws != target and ws not in bridged]
+            _recheck(clients, info.user_id, target, near[: cfg.workstream_recheck])
     elif current is None:
         target = store.create_workstream(info.user_id, episode.id)
         log.info("episode %s (session %s) spawned workstream %s", episode.id, info.session_id, target)
@@ -113,9 +129,52 @@ def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str
     only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
     distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
     two sessions of a young store, where no word is common yet."""
+    ranked, above, eligible = _rank(clients, episode, vec, model, exclude, match)
+    return above[0] if above else _judge_band(clients, episode, ranked, model, eligible)
+
+
+def _judge_band(clients: MemoryClients, episode: Episode, ranked: list[tuple[int, float]], model: str,
+                eligible: set[int] | None = None) -> int | None:
+    """Below the attach line: the LLM judges the workstreams in the band. Without one, the nearest workstream when
+    it is decisive (`decisive`), else None (spawn)."""
+    attach, floor = _lines(clients, model)
+    band = [(ws, s) for ws, s in ranked if floor <= s < attach]
+    if not band:
+        return None   # nothing close: spawn
+    if not clients.llm.enabled():
+        return decisive(clients, ranked, model, eligible)
+    return judge(clients, episode, band[: clients.config.workstream_judge_candidates])
+
+
+def decisive(clients: MemoryClients, ranked: list[tuple[int, float]], model: str, eligible: set[int] | None
+             ) -> int | None:
+    """Without a judge, a session in the band [judge floor, attach) joins its nearest workstream when that one is
+    clearly the nearest: a distinctive word in common and a match at least `workstream_decisive_ratio` times the
+    runner-up's (any workstream's). A thread's session that says less than usual lands in the band of its own
+    thread and well below every other; a session near several workstreams (chit-chat, a mixed day) stays alone.
+    Only with an embedder: bag-of-words matches are too flat for the ratio (truth-dev without an embedder: worse)."""
+    ratio = clients.config.workstream_decisive_ratio
+    if ratio <= 0 or model == LEXICAL_MODEL or not ranked:
+        return None
+    best, score = ranked[0]
+    _, floor = _lines(clients, model)
+    if eligible is not None and best not in eligible:
+        return None
+    runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+    return best if score >= floor and score >= ratio * runner_up else None
+
+
+def _lines(clients: MemoryClients, model: str) -> tuple[float, float]:
     cfg = clients.config
-    attach, floor = ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
-                     else (cfg.workstream_attach, cfg.workstream_judge_floor))
+    return ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
+            else (cfg.workstream_attach, cfg.workstream_judge_floor))
+
+
+def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
+          match: _Words | None) -> tuple[list[tuple[int, float]], list[int], set[int]]:
+    """(every candidate workstream with its match, best first; the workstreams at or above the attach line the
+    session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common)."""
+    cfg = clients.config
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
     share = cfg.workstream_lexical_share if match is not None else 0.0
     scores: dict[int, float] = {}
@@ -132,18 +191,10 @@ def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str
         for ws, profile in profiles.items():
             lexical = profile_cosine(match.tf, profile, df, match.n, cfg.workstream_common_share)
             scores[ws] = scores.get(ws, 0.0) + share * lexical
-    if not scores:
-        return None
     ranked = sorted(scores.items(), key=lambda x: (-x[1], x[0]))
-    for ws, score in ranked:
-        if score < attach:
-            break
-        if ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0:
-            return ws
-    band = [(ws, s) for ws, s in ranked if floor <= s < attach]
-    if not band or not clients.llm.enabled():
-        return None   # nothing close, or close but no judge: spawn (a wrong merge is worse than a split)
-    return judge(clients, episode, band[: cfg.workstream_judge_candidates])
+    eligible = [ws for ws, _ in ranked if ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0]
+    attach, _ = _lines(clients, model)
+    return ranked, [ws for ws in eligible if scores[ws] >= attach], set(eligible)
 
 
 def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]]) -> int | None:
@@ -166,6 +217,43 @@ def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]
         log.warning("workstream judge named %r, not one of the candidates %s: spawning", choice, sorted(allowed))
         return None
     return picked
+
+
+def _bridge(clients: MemoryClients, user_id: str, target: int, others: list[int]) -> None:
+    """The session just attached to `target` also matches `others` above the attach line: a hypothesis among them
+    (a workstream of one session, spawned when its session shared no distinctive word with `target`'s) is the
+    same thread, and its session joins `target` — the bridging session links them."""
+    for ws in others:
+        if clients.store.workstream_size(ws) != 1:
+            continue   # two settled workstreams are not merged on one session's word (measured: worse)
+        for e in clients.store.episodes(user_id, workstream_id=ws, with_facts=False):
+            clients.store.attach_episode(e.id, target)
+            log.info("episode %s (a hypothesis) joins workstream %s: session bridged them", e.id, target)
+
+
+def _recheck(clients: MemoryClients, user_id: str, target: int, near: list[int]) -> None:
+    """The hypotheses (workstreams of one session) among the workstreams nearest the session that just joined
+    `target` (`near`, best first) are matched again, as their own session would be, now that `target` grew: one that now attaches to
+    `target` above the attach line joins it (not by the decisive rule: in a young store, with `target` the only
+    candidate, a word of filler would do). A lone session is otherwise matched only while its
+    own session is consolidated, against the workstreams as they were then."""
+    store = clients.store
+    for ws in near:
+        if store.workstream_size(ws) != 1:
+            continue
+        members = store.episodes(user_id, workstream_id=ws, with_facts=False)
+        if len(members) != 1:
+            continue
+        episode = members[0]
+        found = store.episode_vector(episode.id)
+        match = _session_match(clients, episode)
+        if found is None or match is None:
+            continue
+        vec, model = found
+        ranked, above, eligible = _rank(clients, episode, vec, model, ws, match)
+        if above and above[0] == target:
+            store.attach_episode(episode.id, target)
+            log.info("episode %s (a hypothesis) re-matched into workstream %s", episode.id, target)
 
 
 def _name(clients: MemoryClients, user_id: str, workstream_id: int) -> None:
