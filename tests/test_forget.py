@@ -78,3 +78,19 @@ def test_forget_needs_a_target(mem: Memory) -> None:
         mem.forget()
     with pytest.raises(ValueError):
         mem.forget(all=True, user_id="x")
+
+
+def test_forget_session_takes_the_words_its_episode_added_to_the_vocabulary(db_path: Path) -> None:
+    with Memory(db_path) as mem:
+        for i in range(3):
+            mem.add_turn("user", f"The {CANARY} rollout needs a staging cluster by Friday, step {i}.",
+                         session_id="secret", user_id="alice")
+        mem.end_session("secret", user_id="alice")
+
+        def terms() -> int:
+            return mem.store.db.execute(  # type: ignore[attr-defined]
+                "SELECT count(*) FROM episode_terms WHERE user_id = 'alice'").fetchone()[0]
+
+        assert terms() > 0
+        mem.forget(session_id="secret", user_id="alice")
+        assert terms() == 0
