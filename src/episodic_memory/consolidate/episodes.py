@@ -16,16 +16,13 @@ from __future__ import annotations
 import logging
 import math
 import re
-import threading
-import weakref
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import llm
-from ..models.embedder import Embedder
 from ..store.records import NewEpisode, SessionInfo, StoredTurn
 from .distinct import SessionWords, is_statement, session_words, turn_weights
 from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
@@ -206,40 +203,14 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
         picked = [(t, w) for t, w in zip(turns, weights, strict=True) if w > 0]
         if not picked:
             return None, None
-        matrix = _statement_vectors(embedder, [t for t, _ in picked])
+        # each statement on its own (the embedder keeps recent texts: a session's earlier statements, seen at
+        # every consolidation, are not computed again)
+        matrix = np.asarray(embedder.embed([t.content for t, _ in picked]), np.float32)
         acc = (matrix * np.asarray([w for _, w in picked], np.float32)[:, None]).sum(axis=0)
         norm = float(np.linalg.norm(acc))
         return ((acc / norm).astype(np.float32), f"{embedder.model_id}+distinct") if norm > 0 else (None, None)
     vec = lexical_vector(t.content for t, w in zip(turns, weights, strict=True) if w > 0)
     return (vec, LEXICAL_MODEL) if vec is not None else (None, None)
-
-
-_STATEMENT_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[int, str], np.ndarray]] = \
-    weakref.WeakKeyDictionary()
-_STATEMENT_CACHE_SIZE = 4096
-_STATEMENT_LOCK = threading.Lock()
-
-
-def _statement_vectors(embedder: Embedder, turns: list[StoredTurn]) -> np.ndarray:
-    """Each turn's text embedded on its own, remembered in-process per embedder (a session is consolidated every
-    few turns, and its earlier statements would otherwise be embedded again each time)."""
-    keys = [(t.id, t.content) for t in turns]
-    with _STATEMENT_LOCK:
-        try:
-            cache = _STATEMENT_CACHE.setdefault(embedder, OrderedDict())
-        except TypeError:   # an embedder that cannot be weakly referenced: no cache
-            cache = OrderedDict()
-        found = {k: cache[k] for k in keys if k in cache}
-    todo = [k for k in dict.fromkeys(keys) if k not in found]
-    if todo:
-        fresh = np.asarray(embedder.embed([k[1] for k in todo]), np.float32)
-        with _STATEMENT_LOCK:
-            for k, v in zip(todo, fresh, strict=True):
-                found[k] = v
-                cache[k] = v
-            while len(cache) > _STATEMENT_CACHE_SIZE:
-                cache.popitem(last=False)
-    return np.stack([found[k] for k in keys])
 
 
 def _sync_recall_vector(clients: MemoryClients, info: SessionInfo, episode_id: int, changed: bool,
