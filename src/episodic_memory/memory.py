@@ -8,6 +8,7 @@ new turns, at `end_session`, for flagged sessions at open; inline or in a worker
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from datetime import datetime
@@ -32,7 +33,7 @@ from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .retrieve.retriever import RecallFilters, Retriever
 from .store import Store, open_store
-from .store.records import Entity, Episode, Fact, Loop, SessionInfo, StoredTurn, Workstream
+from .store.records import Entity, Episode, Fact, Loop, NewFact, SessionInfo, StoredTurn, Workstream
 from .util import to_epoch
 
 if TYPE_CHECKING:
@@ -300,6 +301,31 @@ class Memory:
         """The supersession chain through a fact, newest first. KeyError for an unknown id."""
         return self.store.fact_history(user_id or self.user_id, int(fact_id))
 
+    def correct_fact(self, fact_id: int, text: str, user_id: str | None = None, *, fact_type: str | None = None
+                     ) -> Fact:
+        """Correct a fact by hand: a new current fact (extractor "user") supersedes it, so its history reads
+        "14 slides (previously: 12)". Only a current fact can be corrected. KeyError for an unknown id; ValueError
+        for empty text or a fact that was already superseded."""
+        if isinstance(fact_id, bool) or not isinstance(fact_id, int):
+            raise TypeError(f"fact_id must be an int, got {type(fact_id).__name__}")
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError("text: a correction needs the new text")
+        uid = user_id or self.user_id
+        old = self.store.facts_by_id(uid, [fact_id]).get(fact_id)
+        if old is None:
+            raise KeyError(f"no fact {fact_id} for user {uid!r}")
+        if old.valid_to is not None:
+            raise ValueError(f"fact {fact_id} was superseded by fact {old.superseded_by}: correct the current one")
+        now = time.time()
+        new_id = self.store.insert_fact(NewFact(
+            user_id=uid, session_id=old.session_id, type=fact_type or old.type, text=" ".join(text.split()),
+            route="durable", salience=max(old.salience, 1.0), confidence=1.0, event_ts=now, created_at=now,
+            source_ids=list(old.source_ids), origin=f"user-correction:{fact_id}:{time.time_ns()}", extractor="user",
+        ), supersedes=fact_id)
+        if old.entities:
+            self.store.link_entities(uid, new_id, old.entities)
+        return self.store.facts_by_id(uid, [new_id])[new_id]
+
     def entities(self, user_id: str | None = None) -> list[Entity]:
         """People, organisations and projects named in facts, most mentioned first, with aliases and edges."""
         return self.store.entities(user_id or self.user_id)
@@ -358,6 +384,12 @@ class Memory:
         if isinstance(loop_id, bool) or not isinstance(loop_id, int):
             raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
         return self.store.close_loop(user_id or self.user_id, loop_id, closed_by="user", note=note)
+
+    def reopen_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
+        """Open a closed loop again (closed by mistake, or the work came back). KeyError for an unknown id."""
+        if isinstance(loop_id, bool) or not isinstance(loop_id, int):
+            raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
+        return self.store.reopen_loop(user_id or self.user_id, loop_id, note=note)
 
     def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None) -> Brief:
         """The startup briefing: the last `hours`' sessions, decisions and corrections, the open loops and the

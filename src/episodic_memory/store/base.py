@@ -408,6 +408,11 @@ class ThreadStore(Protocol):
         """Close a loop. KeyError when the user has no loop with that id; a closed loop is returned unchanged."""
         ...
 
+    def reopen_loop(self, user_id: str, loop_id: int, *, note: str | None = None) -> Loop:
+        """Open a closed loop again (its closing evidence cleared; `note` kept). KeyError when the user has no loop
+        with that id; an open loop is returned unchanged."""
+        ...
+
     # --- the startup briefing ------------------------------------------------------------------------
     def sessions_between(self, user_id: str, since: float, until: float, limit: int
                          ) -> list[tuple[SessionInfo, str | None]]:
