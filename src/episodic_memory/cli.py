@@ -17,7 +17,7 @@ from . import __version__
 from .commands._common import EXIT_BAD_INPUT, age, console, db_option, dump, open_memory
 from .commands.facts import entities, facts, history, profile
 from .commands.judge import judge
-from .commands.server import mcp_command, serve, token
+from .commands.server import mcp_command, serve, token, ui
 from .commands.threads import brief, loop, loops, print_loops, workstreams
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
@@ -274,6 +274,7 @@ def demo(db: str | None, queries: tuple[str, ...]) -> None:
 
 main.add_command(mcp_command)
 main.add_command(serve)
+main.add_command(ui)
 main.add_command(token)
 
 main.add_command(judge)

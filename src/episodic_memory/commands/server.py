@@ -95,7 +95,54 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
         if not rest.is_loopback(host):
             click.secho(f"serving on {host} beyond loopback: tokens travel in plain HTTP; put TLS in front.",
                         fg="yellow", err=True)
+    if port:
+        click.echo(f"memory inspector: http://{host}:{port}/  (API docs: /docs)", err=True)
     rest.serve(path, host=host, port=port, auth=auth, user_id=user)
+
+
+@click.command("ui")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface of the server.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port of the server.")
+@_db_option
+@click.option("--no-auth", is_flag=True, help="Start the server without tokens (loopback only), as `serve --no-auth`.")
+@click.option("--user", "user_id", default=None, metavar="ID", help="With --no-auth: the user to act as.")
+@click.option("--no-browser", is_flag=True, help="Print the address instead of opening a browser.")
+@click.pass_context
+def ui(ctx: click.Context, host: str, port: int, db: str | None, no_auth: bool, user_id: str | None,
+       no_browser: bool) -> None:
+    """Open the memory inspector in a browser: the running server's at --host:--port, or start one (as `serve`)."""
+    import threading
+    import time
+    import webbrowser
+
+    import httpx
+
+    url = f"http://{host}:{port}/"
+
+    def running() -> bool:
+        try:
+            return httpx.get(url + "v1/health", timeout=0.5).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def show() -> None:
+        if no_browser or not webbrowser.open(url):
+            click.echo(f"memory inspector: {url}", err=True)
+
+    if running():
+        show()
+        return
+
+    def when_up() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if running():
+                show()
+                return
+            time.sleep(0.2)
+
+    threading.Thread(target=when_up, daemon=True).start()
+    ctx.invoke(serve, host=host, port=port, db=db, no_auth=no_auth, user_id=user_id)
 
 
 @click.group("token")

@@ -29,6 +29,7 @@ from ..util import to_iso
 from .pool import MemoryPool
 from .render import to_data
 from .tokens import TokenStore
+from .ui import add_inspector
 
 log = logging.getLogger(__name__)
 
@@ -370,6 +371,7 @@ def create_app(
         """What is in the store for this user."""
         return mem.stats()
 
+    add_inspector(app)
     return app
 
 

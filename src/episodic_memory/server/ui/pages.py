@@ -1,0 +1,487 @@
+"""The inspector's pages: server-rendered HTML over the same `Memory` verbs the REST API uses.
+
+Every page acts for the browser session's user only (see `sessions.py`); every form that changes something is a
+POST carrying the session's CSRF token. Pages are plain HTML with inline SVG charts; one small script file adds
+keyboard shortcuts and nothing a page needs to work.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from importlib import resources
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from fastapi import APIRouter, FastAPI, Form, HTTPException, Request, status
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from ...memory import Memory
+from ...util import to_iso
+from ..tokens import hash_token
+from .charts import bar_chart, dot_chart, entity_graph
+from .sessions import COOKIE, BrowserSession, BrowserSessions, csrf_ok
+
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                               "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+KINDS = ("turn", "fact", "episode", "workstream", "loop", "judgment")
+PAGE_SESSIONS = 40            # sessions per timeline page
+CHART_DAYS = 30               # days in the turns-per-day chart
+
+_ASSETS = resources.files(__package__)
+templates = Jinja2Templates(directory=str(_ASSETS / "templates"))
+
+
+def _day(ts: float | None) -> str:
+    return (to_iso(ts) or "")[:10]
+
+
+templates.env.filters["iso"] = lambda ts: (to_iso(ts) or "")[:16].replace("T", " ")
+templates.env.filters["day"] = _day
+templates.env.filters["url"] = lambda s: quote(str(s), safe="")
+
+
+class _Redirect(Exception):
+    def __init__(self, location: str) -> None:
+        self.location = location
+
+
+def add_inspector(app: FastAPI) -> None:
+    """Serve the inspector at `/` of the REST app (`app.state` holds the pool, the token store and the user)."""
+    app.state.browser_sessions = BrowserSessions()
+    app.mount("/static", StaticFiles(directory=str(_ASSETS / "static")), name="static")
+    app.include_router(router)
+
+    @app.exception_handler(_Redirect)
+    async def _redirect(_: Request, exc: _Redirect) -> Response:
+        return RedirectResponse(exc.location, status_code=status.HTTP_303_SEE_OTHER, headers=HEADERS)
+
+
+router = APIRouter(include_in_schema=False)
+
+
+# --- sessions, users, rendering --------------------------------------------------------------------------
+
+def _sessions(request: Request) -> BrowserSessions:
+    return request.app.state.browser_sessions
+
+
+def _viewer(request: Request) -> BrowserSession:
+    """The logged-in browser session of this request, or a redirect to the login page. A session whose API token
+    was revoked (or whose user was forgotten) ends here."""
+    sessions = _sessions(request)
+    session = sessions.get(request.cookies.get(COOKIE))
+    tokens = request.app.state.tokens
+    if session is not None and session.user_id is not None:
+        if tokens is None or (session.token_hash is not None
+                              and tokens.store.token_by_hash(session.token_hash) is not None
+                              and not tokens.store.token_by_hash(session.token_hash).revoked):
+            return session
+        sessions.end(session.sid)
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    raise _Redirect("/login?" + urlencode({"next": target}))
+
+
+@contextmanager
+def _memory(request: Request, viewer: BrowserSession) -> Iterator[Memory]:
+    assert viewer.user_id is not None
+    with request.app.state.pool.lease(viewer.user_id) as mem:
+        yield mem
+
+
+def _check(viewer: BrowserSession, csrf: str | None) -> None:
+    if not csrf_ok(viewer, csrf):
+        raise HTTPException(status.HTTP_403_FORBIDDEN, "the form's anti-forgery token is missing or wrong: reload "
+                                                       "the page and try again")
+
+
+def _page(request: Request, name: str, viewer: BrowserSession | None, code: int = 200, **context: Any
+          ) -> HTMLResponse:
+    started = getattr(request.state, "ui_started", None)
+    context.update(viewer=viewer, csrf=viewer.csrf if viewer else "", auth=request.app.state.tokens is not None,
+                   path=request.url.path, kinds=KINDS)
+    response = templates.TemplateResponse(request, name, context, status_code=code, headers=HEADERS)
+    if started is not None:
+        response.headers["Server-Timing"] = f"page;dur={(time.perf_counter() - started) * 1000:.1f}"
+    return response
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site (never `//host` or a scheme): no open redirect through the login form."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+def _cookie(response: Response, request: Request, sid: str) -> None:
+    response.set_cookie(COOKIE, sid, httponly=True, samesite="strict", secure=request.url.scheme == "https",
+                        path="/")
+
+
+# --- login -----------------------------------------------------------------------------------------------
+
+@router.get("/login")
+def login_form(request: Request, next: str | None = None) -> Response:   # noqa: A002 - the query's name
+    request.state.ui_started = time.perf_counter()
+    target = _safe_next(next)
+    if request.app.state.tokens is None:        # auth off: the server's one user, no form
+        session = _sessions(request).new(request.app.state.user_id)
+        redirect = RedirectResponse(target, status_code=status.HTTP_303_SEE_OTHER, headers=HEADERS)
+        _cookie(redirect, request, session.sid)
+        return redirect
+    pending = _sessions(request).new(None)      # a session for the form's CSRF token only
+    response = _page(request, "login.html", pending, next=target, error=None)
+    _cookie(response, request, pending.sid)
+    return response
+
+
+@router.post("/login")
+def login(request: Request, token: str = Form(""), csrf: str = Form(""), next: str = Form("/")) -> Response:  # noqa: A002
+    sessions = _sessions(request)
+    pending = sessions.get(request.cookies.get(COOKIE))
+    target = _safe_next(next)
+    if request.app.state.tokens is None:
+        raise _Redirect("/login?" + urlencode({"next": target}))
+    if pending is None or not csrf_ok(pending, csrf):
+        raise _Redirect("/login?" + urlencode({"next": target}))
+    user = request.app.state.tokens.user_for(token.strip()) if token.strip() else None
+    if user is None:
+        return _page(request, "login.html", pending, code=401, next=target, error="That token is unknown or revoked.")
+    sessions.end(pending.sid)                   # a new id after login: a planted session id is worth nothing
+    session = sessions.new(user, hash_token(token.strip()))
+    response = RedirectResponse(target, status_code=status.HTTP_303_SEE_OTHER, headers=HEADERS)
+    _cookie(response, request, session.sid)
+    return response
+
+
+@router.post("/logout")
+def logout(request: Request, csrf: str = Form("")) -> Response:
+    viewer = _viewer(request)
+    _check(viewer, csrf)
+    _sessions(request).end(viewer.sid)
+    response = RedirectResponse("/login", status_code=status.HTTP_303_SEE_OTHER, headers=HEADERS)
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+# --- home: the briefing ----------------------------------------------------------------------------------
+
+@router.get("/")
+def home(request: Request, hours: float = 24) -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    hours = min(max(hours, 1.0), 24 * 365)
+    with _memory(request, viewer) as mem:
+        brief = mem.brief(hours=hours)
+        stats = mem.stats()
+        sessions = mem.sessions()
+        facts = mem.facts()
+    now = time.time()
+    per_day: Counter[str] = Counter()
+    for s in sessions:
+        if s.started_at is not None and now - s.started_at <= CHART_DAYS * 86400:
+            per_day[_day(s.started_at)] += s.turn_count
+    days = [_day(now - d * 86400) for d in range(CHART_DAYS - 1, -1, -1)]
+    turns_chart = bar_chart([(d[5:], per_day.get(d, 0)) for d in days], f"Turns per day, last {CHART_DAYS} days")
+    by_type = Counter(f.type for f in facts).most_common()
+    facts_chart = bar_chart(by_type, "Current facts by type")
+    return _page(request, "home.html", viewer, brief=brief, stats=stats, hours=hours, turns_chart=turns_chart,
+                 facts_chart=facts_chart)
+
+
+# --- timeline and sessions -------------------------------------------------------------------------------
+
+@router.get("/timeline")
+def timeline(request: Request, page: int = 1) -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    page = max(1, min(page, 100_000))
+    with _memory(request, viewer) as mem:
+        sessions = mem.sessions()
+        shown = sessions[(page - 1) * PAGE_SESSIONS: page * PAGE_SESSIONS]
+        episodes = {e.session_id: e for e in mem.episodes()} if shown else {}
+    days: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for s in shown:
+        episode = episodes.get(s.session_id)
+        facts = episode.facts if episode else []
+        days[_day(s.started_at) or "undated"].append({
+            "session": s, "summary": episode.summary if episode else "",
+            "decisions": [f for f in facts if f.get("type") == "decision" and f.get("current", True)],
+            "corrections": [f for f in facts if f.get("type") == "correction" and f.get("current", True)],
+        })
+    more = len(sessions) > page * PAGE_SESSIONS
+    return _page(request, "timeline.html", viewer, days=days, page=page, more=more, total=len(sessions))
+
+
+@router.get("/sessions/{session_id}")
+def session_page(request: Request, session_id: str) -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    with _memory(request, viewer) as mem:
+        info = next((s for s in mem.sessions() if s.session_id == session_id), None)
+        if info is None:
+            return _page(request, "missing.html", viewer, code=404, what=f"session {session_id!r}")
+        turns = mem.session_turns(session_id)
+        episode = next((e for e in mem.episodes() if e.session_id == session_id), None)
+    return _page(request, "session.html", viewer, info=info, turns=turns, episode=episode)
+
+
+# --- search ----------------------------------------------------------------------------------------------
+
+@router.get("/search")
+def search(request: Request, q: str = "", kind: str = "", session: str = "", since: str = "", until: str = "",
+           k: int = 20) -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    hits, error = [], None
+    k = max(1, min(k, 100))
+    if q.strip():
+        try:
+            with _memory(request, viewer) as mem:
+                hits = mem.recall(q, k=k, kind=kind or None, session_id=session or None,
+                                  since=_date(since, "from"), until=_date(until, "until", end=True))
+        except ValueError as exc:
+            error = str(exc)
+    now = time.time()
+    rows = [{"hit": h, "age": _age(now - h.timestamp.timestamp()) if h.timestamp else ""} for h in hits]
+    return _page(request, "search.html", viewer, q=q, kind=kind, session=session, since=since, until=until,
+                 rows=rows, error=error)
+
+
+def _date(value: str, name: str, end: bool = False) -> datetime | None:
+    if not value.strip():
+        return None
+    try:
+        day = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ValueError(f"{name}: {value!r} is not a date (YYYY-MM-DD)") from None
+    day = day if day.tzinfo else day.replace(tzinfo=timezone.utc)
+    if end and len(value.strip()) == 10:
+        day = day.replace(hour=23, minute=59, second=59)
+    return day
+
+
+def _age(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    for unit, size in (("y", 365 * 86400), ("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)} {unit} ago"
+    return "just now"
+
+
+# --- facts -----------------------------------------------------------------------------------------------
+
+@router.get("/facts")
+def facts_page(request: Request, type: str = "", entity: str = "") -> Response:  # noqa: A002 - the query's name
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    with _memory(request, viewer) as mem:
+        facts = mem.facts(types=[type] if type else None)
+        entities = mem.entities()
+        if entity:
+            try:
+                ids = {f["id"] for f in mem.profile(entity)["facts_list"]}
+            except KeyError:
+                ids = set()
+            facts = [f for f in facts if f.id in ids]
+        every_type = sorted({f.type for f in mem.facts()})
+    grouped: dict[str, list[Any]] = defaultdict(list)
+    for f in facts:
+        grouped[f.type].append(f)
+    return _page(request, "facts.html", viewer, grouped=dict(sorted(grouped.items())), type=type, entity=entity,
+                 types=every_type, entities=entities[:200])
+
+
+@router.get("/facts/{fact_id}")
+def fact_page(request: Request, fact_id: int) -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    if not 0 < fact_id < 2**63:
+        return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
+    with _memory(request, viewer) as mem:
+        try:
+            history = mem.fact_history(fact_id)
+        except KeyError:
+            return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
+        sources = {t.id: t for f in history for t in mem.session_turns(f.session_id) if t.id in f.source_ids}
+    fact = next(f for f in history if f.id == fact_id)
+    return _page(request, "fact.html", viewer, fact=fact, history=list(reversed(history)), sources=sources)
+
+
+@router.post("/facts/{fact_id}/edit")
+def edit_fact(request: Request, fact_id: int, csrf: str = Form(""), text: str = Form("")) -> Response:
+    viewer = _viewer(request)
+    _check(viewer, csrf)
+    with _memory(request, viewer) as mem:
+        try:
+            new = mem.correct_fact(fact_id, text)
+        except KeyError:
+            return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
+        except (ValueError, OverflowError) as exc:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, str(exc)) from None
+    raise _Redirect(f"/facts/{new.id}")
+
+
+# --- workstreams and loops -------------------------------------------------------------------------------
+
+@router.get("/work")
+def work(request: Request) -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    with _memory(request, viewer) as mem:
+        streams = mem.workstreams()
+        episodes = mem.episodes()
+        open_loops = mem.loops(status="open")
+        closed = mem.loops(status="closed", limit=30)
+    by_ws: dict[int | None, list[Any]] = defaultdict(list)
+    for e in episodes:
+        by_ws[e.workstream_id].append(e)
+    loops_by_ws: dict[int | None, list[Any]] = defaultdict(list)
+    for loop in open_loops:
+        loops_by_ws[loop.workstream_id if loop.workstream else None].append(loop)
+    return _page(request, "work.html", viewer, streams=streams, episodes=by_ws, loops=loops_by_ws,
+                 closed=closed)
+
+
+@router.post("/loops/{loop_id}/close")
+def close_loop(request: Request, loop_id: int, csrf: str = Form(""), note: str = Form("")) -> Response:
+    viewer = _viewer(request)
+    _check(viewer, csrf)
+    with _memory(request, viewer) as mem:
+        try:
+            mem.close_loop(loop_id, note=note.strip() or None)
+        except (KeyError, OverflowError):
+            return _page(request, "missing.html", viewer, code=404, what=f"loop {loop_id}")
+    raise _Redirect("/work#closed")
+
+
+@router.post("/loops/{loop_id}/reopen")
+def reopen_loop(request: Request, loop_id: int, csrf: str = Form(""), note: str = Form("")) -> Response:
+    viewer = _viewer(request)
+    _check(viewer, csrf)
+    with _memory(request, viewer) as mem:
+        try:
+            mem.reopen_loop(loop_id, note=note.strip() or None)
+        except (KeyError, OverflowError):
+            return _page(request, "missing.html", viewer, code=404, what=f"loop {loop_id}")
+    raise _Redirect("/work")
+
+
+# --- entities --------------------------------------------------------------------------------------------
+
+@router.get("/entities")
+def entities_page(request: Request) -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    with _memory(request, viewer) as mem:
+        entities = mem.entities()
+    return _page(request, "entities.html", viewer, entities=entities)
+
+
+@router.get("/entities/{name}")
+def entity_page(request: Request, name: str) -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    with _memory(request, viewer) as mem:
+        try:
+            profile = mem.profile(name)
+        except KeyError:
+            return _page(request, "missing.html", viewer, code=404, what=f"entity {name!r}")
+    graph = entity_graph(profile["name"], [tuple(r) for r in profile.get("related", [])][:12])
+    return _page(request, "entity.html", viewer, profile=profile, graph=graph)
+
+
+# --- judgments -------------------------------------------------------------------------------------------
+
+@router.get("/judgments")
+def judgments_page(request: Request) -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    with _memory(request, viewer) as mem:
+        judgments = mem.judgments.list_judgments(limit=500)
+    rows = sorted(judgments, key=lambda j: (-j.utility_score, j.id))
+    points = [(j.created_at.timestamp(), j.utility_score, j.judgment[:60]) for j in judgments if j.created_at]
+    chart = dot_chart(points, "Utility of each judgment by the day it was made")
+    return _page(request, "judgments.html", viewer, rows=rows, chart=chart)
+
+
+@router.post("/judgments/{judgment_id}/verify")
+def verify(request: Request, judgment_id: str, csrf: str = Form(""), adopted: str = Form(""),
+           correction: str = Form("")) -> Response:
+    viewer = _viewer(request)
+    _check(viewer, csrf)
+    if adopted not in ("true", "false"):
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, "adopted must be true or false")
+    with _memory(request, viewer) as mem:
+        try:
+            mem.judgments.verify(judgment_id, adopted == "true", user_correction=correction.strip() or None)
+        except KeyError:
+            return _page(request, "missing.html", viewer, code=404, what=f"judgment {judgment_id!r}")
+    raise _Redirect("/judgments")
+
+
+# --- forgetting ------------------------------------------------------------------------------------------
+
+@router.get("/forget")
+def forget_form(request: Request, session: str = "") -> Response:
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    with _memory(request, viewer) as mem:
+        sessions = mem.sessions()
+        stats = _counts(mem)
+    return _page(request, "forget.html", viewer, sessions=sessions, chosen=session, stats=stats, result=None,
+                 error=None)
+
+
+@router.post("/forget")
+def forget(request: Request, csrf: str = Form(""), target: str = Form(""), session: str = Form(""),
+           confirm: str = Form("")) -> Response:
+    viewer = _viewer(request)
+    _check(viewer, csrf)
+    assert viewer.user_id is not None
+    expected = session if target == "session" else viewer.user_id if target == "everything" else None
+    with _memory(request, viewer) as mem:
+        before = _counts(mem)
+        sessions = mem.sessions()
+        error = None
+        if expected is None:
+            error = "Choose what to forget."
+        elif target == "session" and not any(s.session_id == session for s in sessions):
+            error = f"There is no session {session!r}."
+        elif confirm.strip() != expected:
+            error = f"To confirm, type {expected!r} exactly."
+        if error:
+            return _page(request, "forget.html", viewer, code=422, sessions=sessions, chosen=session,
+                         stats=before, result=None, error=error)
+        if target == "session":
+            mem.forget(session_id=session)
+        else:
+            mem.forget(user_id=viewer.user_id)
+        after = _counts(mem)
+        sessions = mem.sessions()
+    if target == "everything" and request.app.state.tokens is not None:
+        _sessions(request).end_user(viewer.user_id)   # the user's tokens are gone with the user
+    result = {"what": f"session {session}" if target == "session" else "everything",
+              "rows": [(key, before[key], after[key]) for key in before]}
+    return _page(request, "forget.html", viewer, sessions=sessions, chosen="", stats=after, result=result,
+                 error=None)
+
+
+def _counts(mem: Memory) -> dict[str, int]:
+    """What a user has, kind by kind: shown before and after forgetting, as the proof."""
+    stats = mem.stats()
+    return {"sessions": stats["sessions"], "turns": stats["turns"], "facts (all)": len(mem.facts(
+        include_superseded=True)), "episodes": len(mem.episodes()), "workstreams": len(mem.workstreams(
+            include_hypotheses=True)), "loops": len(mem.loops(status="all")), "judgments": mem.judgments.count(),
+        "entities": len(mem.entities())}

@@ -1,0 +1,78 @@
+"""Browser sessions of the inspector: who is looking, and the anti-forgery token of their forms.
+
+The browser never holds an API token. Logging in with one creates a server-side session: the cookie carries only a
+random session id (`HttpOnly`, `SameSite=Strict`, `Secure` behind https); the session keeps the token's hash so a
+revoked token (or a user forgotten with their tokens) ends every browser session made with it at the next request.
+Every state-changing form carries the session's CSRF token, compared in constant time. With auth off (`serve
+--no-auth`, loopback only) a visitor gets a session for the server's one user without logging in; the CSRF token
+still guards every form.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+COOKIE = "episodic_ui"
+
+
+@dataclass
+class BrowserSession:
+    sid: str
+    user_id: str | None               # None: not logged in yet (the login form's session)
+    token_hash: str | None = None     # the API token it was opened with (None with auth off)
+    csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    last_seen: float = field(default_factory=time.time)
+
+
+class BrowserSessions:
+    """Sessions by id, in memory: at most `max_sessions` (the least recently seen go first), each ending after
+    `idle_s` seconds unused. A server restart logs everyone out, which is the safe direction."""
+
+    def __init__(self, idle_s: float = 12 * 3600, max_sessions: int = 10_000) -> None:
+        self.idle_s = idle_s
+        self.max_sessions = max_sessions
+        self._sessions: OrderedDict[str, BrowserSession] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def new(self, user_id: str | None, token_hash: str | None = None) -> BrowserSession:
+        session = BrowserSession(secrets.token_urlsafe(32), user_id, token_hash)
+        with self._lock:
+            self._sessions[session.sid] = session
+            while len(self._sessions) > self.max_sessions:
+                self._sessions.popitem(last=False)
+        return session
+
+    def get(self, sid: str | None) -> BrowserSession | None:
+        if not sid:
+            return None
+        now = time.time()
+        with self._lock:
+            session = self._sessions.get(sid)
+            if session is None:
+                return None
+            if now - session.last_seen > self.idle_s:
+                del self._sessions[sid]
+                return None
+            session.last_seen = now
+            self._sessions.move_to_end(sid)
+            return session
+
+    def end(self, sid: str | None) -> None:
+        with self._lock:
+            self._sessions.pop(sid or "", None)
+
+    def end_user(self, user_id: str) -> int:
+        """End every browser session of `user_id` (after forgetting the user). Returns how many."""
+        with self._lock:
+            gone = [sid for sid, s in self._sessions.items() if s.user_id == user_id]
+            for sid in gone:
+                del self._sessions[sid]
+        return len(gone)
+
+
+def csrf_ok(session: BrowserSession, sent: str | None) -> bool:
+    return bool(sent) and secrets.compare_digest(session.csrf.encode(), (sent or "").encode())
