@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import llm
 from .brief import Brief, build_brief
-from .capture.journal import Journal
+from .capture.journal import ForgetScope, Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport
 from .clients import MemoryClients
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
@@ -376,7 +376,9 @@ class Memory:
         """Delete a session, a user, or everything — rows, FTS entries and journals — then scrub the file.
 
         `forget(session_id=…)` acts on the memory's user unless `user_id` is given; `forget(user_id=…)` removes that
-        user; `forget(all=True)` removes every user.
+        user; `forget(all=True)` removes every user. Crash-atomic (a forget killed half-way is finished at the next
+        open). The result counts what went; `scrubbed` is 0 when another reader kept the deleted bytes in the file
+        past `Config.forget_scrub_wait_s` (a warning is logged; the rows are gone either way).
         """
         if all and (session_id or user_id):
             raise ValueError("forget(all=True) takes no session_id or user_id")
@@ -385,22 +387,8 @@ class Memory:
         uid = user_id or self.user_id
         self.scheduler.wait(None if all else uid)  # nothing half-consolidated may write back what is being forgotten
         held = nullcontext() if all or session_id is None else self.scheduler.session_lock(uid, session_id)
-        with held, self.recorder.locked():
-            if all:
-                result = self.store.forget()
-                self.journal.delete_all()
-            elif session_id is not None:
-                result = self.store.forget(user_id=uid, session_id=session_id)
-                if self.journal.enabled:
-                    self.journal.delete(self.journal.relative_path(uid, session_id))
-            else:
-                assert user_id is not None
-                result = self.store.forget(user_id=user_id)
-                if self.journal.enabled:
-                    self.journal.delete_user(user_id)
-            for file in result.pop("journal_files"):
-                self.journal.delete(file)
-            self.store.scrub()
+        with held:
+            result = self.recorder.forget(ForgetScope(None if all else uid, session_id))
             self.indexer.forget_watermarks()
             self.retriever.forget_cached()
         return result

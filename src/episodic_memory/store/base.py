@@ -71,7 +71,8 @@ class TurnStore(Protocol):
 
     # --- journal offsets -------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
-        """(journal file, bytes already stored, turn count) of a session; (None, 0, 0) when unknown."""
+        """(journal file, bytes already stored, the next turn's seq: one past the highest stored) of a session;
+        (None, 0, 0) when unknown."""
         ...
 
     def journal_offsets(self) -> dict[str, int]:
@@ -90,6 +91,10 @@ class TurnStore(Protocol):
 
     def known_turn_ids(self, user_id: str, session_id: str) -> set[str]:
         """The caller ids already stored in a session."""
+        ...
+
+    def stored_turn_ids(self, user_id: str, session_id: str, turn_ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """Which of these caller ids a session already has: turn_id → (uid, seq) of the stored turn."""
         ...
 
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
@@ -539,8 +544,9 @@ class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, Judgmen
         (`journal_files`)."""
         ...
 
-    def scrub(self) -> None:
-        """Make deleted text unrecoverable from the storage's files."""
+    def scrub(self) -> bool:
+        """Make deleted text unrecoverable from the storage's files. False when it could not be done within
+        `Config.forget_scrub_wait_s` (a reader held on to old data): the bytes may still be there."""
         ...
 
     def file_size(self) -> int:

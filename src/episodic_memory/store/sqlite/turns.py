@@ -36,15 +36,19 @@ class TurnSQL(Connection):
 
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
-        """(journal file, bytes already stored, turn count) of a session; (None, 0, 0) when unknown."""
+        """(journal file, bytes already stored, the next turn's seq) of a session; (None, 0, 0) when unknown.
+
+        The next seq follows the highest stored one, not the count: a journal line lost to corruption leaves a gap,
+        and a count would hand its seq out a second time."""
         rows = self._query(
-            "SELECT journal_file, journal_offset, turn_count FROM sessions WHERE user_id = ? AND session_id = ?",
-            (user_id, session_id),
+            "SELECT journal_file, journal_offset, (SELECT coalesce(max(seq) + 1, 0) FROM turns INDEXED BY "
+            "turns_by_session WHERE user_id = ? AND session_id = ?) FROM sessions WHERE user_id = ? AND session_id = ?",
+            (user_id, session_id, user_id, session_id),
         )
         if not rows:
             return None, 0, 0
-        file, offset, count = rows[0]
-        return file, offset, count
+        file, offset, next_seq = rows[0]
+        return file, offset, next_seq
 
     def journal_offsets(self) -> dict[str, int]:
         """Every session's journal file and the bytes of it already stored (all users: used by recovery)."""
@@ -159,6 +163,12 @@ class TurnSQL(Connection):
             (user_id, session_id),
         )
         return {r[0] for r in rows}
+
+    def stored_turn_ids(self, user_id: str, session_id: str, turn_ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """Which of these caller ids a session already has: turn_id → (uid, seq) of the stored turn."""
+        rows = self._query_in("SELECT turn_id, uid, seq FROM turns WHERE turn_id IN ({marks}) AND user_id = ? "
+                              "AND session_id = ? ORDER BY seq DESC", list(dict.fromkeys(turn_ids)), user_id, session_id)
+        return {turn_id: (uid, seq) for turn_id, uid, seq in rows}
 
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
         return dict(self._query_in("SELECT uid, id FROM turns WHERE uid IN ({marks})", uids))
