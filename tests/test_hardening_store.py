@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from episodic_memory import Memory
+from episodic_memory import Config, Memory
+from episodic_memory.cli import main
 from episodic_memory.faults import ENV, FaultInjected
 from episodic_memory.memory import journal_dir_for
 
@@ -49,3 +54,64 @@ def test_a_corrupt_journal_line_does_not_make_two_turns_share_a_seq(db_path: Pat
         assert [t.content for t in turns] == ["zero", "two", "three"]
         seqs = [t.seq for t in turns]
         assert len(set(seqs)) == len(seqs) and seqs == sorted(seqs)
+
+
+CANARY = "zqxcanaryvortex"
+
+
+def _bytes_everywhere(db_path: Path) -> bytes:
+    blobs = [p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file()]
+    blobs += [p.read_bytes() for p in journal_dir_for(db_path).rglob("*") if p.is_file()]
+    return b"".join(blobs)
+
+
+def _reader(db_path: Path) -> sqlite3.Connection:
+    """Another process's reader in the middle of a transaction: it pins the WAL's old pages."""
+    reader = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM turns").fetchall()
+    return reader
+
+
+def test_forget_waits_for_a_reader_to_let_go_of_the_deleted_bytes(db_path: Path) -> None:
+    config = Config(embedder="off", busy_timeout_ms=200, forget_scrub_wait_s=10)
+    with Memory(db_path, config=config) as mem:
+        mem.add_turn("user", f"secret {CANARY}", session_id="secret")
+        mem.add_turn("user", "ordinary chatter", session_id="other")
+        reader = _reader(db_path)
+        threading.Timer(0.5, reader.commit).start()
+        result = mem.forget(session_id="secret")
+        reader.close()
+        assert result["turns"] == 1 and result["scrubbed"] == 1
+        assert CANARY.encode() not in _bytes_everywhere(db_path)
+
+
+def test_forget_reports_bytes_a_reader_still_holds_and_scrubs_them_at_the_next_open(
+        db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    config = Config(embedder="off", busy_timeout_ms=200, forget_scrub_wait_s=0.3)
+    with Memory(db_path, config=config) as mem:
+        mem.add_turn("user", f"secret {CANARY}", session_id="secret")
+        reader = _reader(db_path)
+        with caplog.at_level(logging.WARNING):
+            result = mem.forget(session_id="secret")
+        assert result["turns"] == 1 and result["scrubbed"] == 0
+        assert "bytes may remain" in caplog.text
+        assert mem.recall(CANARY) == []  # the rows are gone all the same
+        reader.close()
+    with Memory(db_path, config=config) as mem:
+        assert mem.last_recovery.forgets_finished == 1
+    assert CANARY.encode() not in _bytes_everywhere(db_path)
+    assert not list((journal_dir_for(db_path) / "forgetting").glob("*"))
+
+
+def test_the_cli_says_when_forget_could_not_scrub_the_bytes(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")
+    monkeypatch.setenv("EPISODIC_BUSY_TIMEOUT_MS", "200")
+    monkeypatch.setenv("EPISODIC_FORGET_SCRUB_WAIT_S", "0.2")
+    with Memory(db_path, config=Config.from_env()) as mem:
+        mem.add_turn("user", f"secret {CANARY}", session_id="secret")
+    reader = _reader(db_path)
+    result = CliRunner().invoke(main, ["forget", "--session", "secret", "--yes", "--db", str(db_path)])
+    reader.close()
+    assert result.exit_code == 0, result.output
+    assert "may still be in" in result.output
