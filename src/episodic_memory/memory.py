@@ -23,6 +23,7 @@ from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
 from .consolidate.facts import profile_text
 from .consolidate.scheduler import ConsolidationScheduler
+from .faults import fault_point
 from .judgments.memory import JudgmentMemory
 from .llm import Backend, LLMClient, client_for
 from .models.embedder import Embedder, load_embedder
@@ -198,6 +199,7 @@ class Memory:
         with self.scheduler.session_lock(user_id, session_id):  # after its running and queued runs, if any
             if not self.store.end_session(user_id, session_id):
                 raise KeyError(f"no session {session_id!r} for user {user_id!r}")
+            fault_point("session.after_end")
             self.scheduler.run_now(user_id, session_id, final=True)
 
     # --- consolidation -------------------------------------------------------------------------------
@@ -243,6 +245,7 @@ class Memory:
                               user_id, session_id, getattr(step, "__name__", step))
                 self.store.mark_for_consolidation(user_id, session_id)
                 return False
+            fault_point("consolidate.after_step")
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
         return True
 

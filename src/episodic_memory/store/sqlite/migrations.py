@@ -9,6 +9,8 @@ import sqlite3
 import time
 from collections.abc import Callable
 
+from ...faults import fault_point
+
 Migration = Callable[[sqlite3.Connection], None]
 
 
@@ -485,6 +487,7 @@ def migrate(db: sqlite3.Connection, path: str) -> int:
                 "INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)",
                 (version, migration.__name__, time.time()),
             )
+            fault_point("migrate.after_step")
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
