@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
@@ -115,3 +116,32 @@ def test_the_cli_says_when_forget_could_not_scrub_the_bytes(db_path: Path, monke
     reader.close()
     assert result.exit_code == 0, result.output
     assert "may still be in" in result.output
+
+
+def test_turns_added_after_end_session_are_consolidated(db_path: Path) -> None:
+    config = Config(embedder="off", consolidate_on_open=False)
+    with Memory(db_path, config=config) as mem:
+        mem.add_turn("user", "We decided to ship the beta on Friday.", session_id="s")
+        mem.end_session("s")
+        mem.add_turn("user", "Maya Okafor will own the release notes.", session_id="s")
+        info = mem.store.session("default", "s")
+        assert info is not None and info.turn_count == 2
+        assert info.needs_consolidation or info.consolidated_turns == 2
+    with Memory(db_path, config=config.model_copy(update={"consolidate_on_open": True})) as mem:
+        info = mem.store.session("default", "s")
+        assert info is not None and info.consolidated_turns == 2 and not info.needs_consolidation
+        assert any("release notes" in f.text for f in mem.facts())
+
+
+def test_a_late_turn_is_flagged_even_when_the_process_dies_before_consolidating_it(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = Config(embedder="off", consolidate_on_open=False)
+    with Memory(db_path, config=config) as mem:
+        mem.add_turn("user", "We decided to ship the beta on Friday.", session_id="s")
+        mem.end_session("s")
+        monkeypatch.setenv(ENV, "consolidate.after_step:raise")  # the late turn's consolidation does not finish
+        with contextlib.suppress(FaultInjected):
+            mem.add_turn("user", "Maya Okafor will own the release notes.", session_id="s")
+        monkeypatch.delenv(ENV)
+    with Memory(db_path, config=config) as mem:
+        assert mem.store.sessions_needing_consolidation() == [("default", "s")]

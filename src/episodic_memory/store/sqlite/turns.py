@@ -141,10 +141,15 @@ class TurnSQL(Connection):
                 "WHERE user_id = ? AND session_id = ?",
                 (first.user_id, first.session_id),
             ).fetchone()
+            # a turn that arrives after the session ended gets no session end of its own: flag it here (durably,
+            # with the turn), so it is consolidated now or, if the process dies first, at the next open
             db.execute(
                 "UPDATE sessions SET journal_file = ?, journal_offset = max(journal_offset, ?), updated_at = ?, "
-                "turn_count = ?, started_at = ?, last_turn_at = ? WHERE user_id = ? AND session_id = ?",
-                (journal_file, journal_offset, now, count, first_ts, last_ts, first.user_id, first.session_id),
+                "turn_count = ?, started_at = ?, last_turn_at = ?, "
+                "needs_consolidation = needs_consolidation OR (status = 'ended' AND ? > 0) "
+                "WHERE user_id = ? AND session_id = ?",
+                (journal_file, journal_offset, now, count, first_ts, last_ts, inserted, first.user_id,
+                 first.session_id),
             )
             return inserted
 
