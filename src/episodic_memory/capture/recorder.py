@@ -86,24 +86,25 @@ class Recorder:
         return [out[i] for i in range(len(turns))]
 
     def _record_session(self, user_id: str, session_id: str, turns: list[NewTurn]) -> list[TurnRecord]:
-        """Journal and store one session's turns. A turn whose `turn_id` the session already has is not stored
-        again (a retry of a call that failed after its journal line was written, and was replayed since): its
-        stored record is returned instead."""
+        """Journal and store one session's turns. A turn the session already has with the same `turn_id`, role and
+        content is not stored again (a retry of a call that failed after its journal line was written, and was
+        replayed since): its stored record is returned instead."""
         relative = self.journal.relative_path(user_id, session_id)
         if self.journal.enabled:
             self._catch_up(user_id, session_id, relative)
         _, _, next_seq = self.store.journal_state(user_id, session_id)
         caller_ids = [t.turn_id for t in turns if t.turn_id is not None]
-        stored = self.store.stored_turn_ids(user_id, session_id, caller_ids) if caller_ids else {}
+        stored = self.store.stored_turns(user_id, session_id, caller_ids) if caller_ids else {}
         now = time.time()
         records: list[TurnRecord] = []
         new: list[TurnRecord] = []
         for t in turns:
-            uid, seq = stored.get(t.turn_id or "", (uuid.uuid4().hex, next_seq))
+            known = stored.get((t.turn_id, t.role, t.content)) if t.turn_id is not None else None
+            uid, seq = known or (uuid.uuid4().hex, next_seq)
             record = TurnRecord(uid=uid, user_id=user_id, session_id=session_id, seq=seq, role=t.role,
                                 content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id)
             records.append(record)
-            if t.turn_id is None or t.turn_id not in stored:
+            if known is None:
                 new.append(record)
                 next_seq += 1
         if new:

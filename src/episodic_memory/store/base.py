@@ -93,8 +93,9 @@ class TurnStore(Protocol):
         """The caller ids already stored in a session."""
         ...
 
-    def stored_turn_ids(self, user_id: str, session_id: str, turn_ids: Sequence[str]) -> dict[str, tuple[str, int]]:
-        """Which of these caller ids a session already has: turn_id → (uid, seq) of the stored turn."""
+    def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
+                     ) -> dict[tuple[str, str, str], tuple[str, int]]:
+        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
         ...
 
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:

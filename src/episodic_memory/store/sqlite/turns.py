@@ -169,11 +169,13 @@ class TurnSQL(Connection):
         )
         return {r[0] for r in rows}
 
-    def stored_turn_ids(self, user_id: str, session_id: str, turn_ids: Sequence[str]) -> dict[str, tuple[str, int]]:
-        """Which of these caller ids a session already has: turn_id → (uid, seq) of the stored turn."""
-        rows = self._query_in("SELECT turn_id, uid, seq FROM turns WHERE turn_id IN ({marks}) AND user_id = ? "
-                              "AND session_id = ? ORDER BY seq DESC", list(dict.fromkeys(turn_ids)), user_id, session_id)
-        return {turn_id: (uid, seq) for turn_id, uid, seq in rows}
+    def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
+                     ) -> dict[tuple[str, str, str], tuple[str, int]]:
+        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
+        rows = self._query_in("SELECT turn_id, role, content, uid, seq FROM turns WHERE turn_id IN ({marks}) "
+                              "AND user_id = ? AND session_id = ? ORDER BY seq DESC",
+                              list(dict.fromkeys(turn_ids)), user_id, session_id)
+        return {(turn_id, role, content): (uid, seq) for turn_id, role, content, uid, seq in rows}
 
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
         return dict(self._query_in("SELECT uid, id FROM turns WHERE uid IN ({marks})", uids))
