@@ -145,3 +145,27 @@ def test_a_late_turn_is_flagged_even_when_the_process_dies_before_consolidating_
         monkeypatch.delenv(ENV)
     with Memory(db_path, config=config) as mem:
         assert mem.store.sessions_needing_consolidation() == [("default", "s")]
+
+
+def test_forgetting_a_session_takes_the_names_only_it_taught(db_path: Path) -> None:
+    """"Quillon" is known from session a; session b taught its full name "Quillon Zqxvortex" (the entity was
+    renamed to it) and the alias "Tomás": forgetting b takes both out of entities, aliases, profiles and bytes."""
+    with Memory(db_path, config=Config(embedder="off")) as mem:
+        for text in ("I'm working with Tomás Ferreira on the Quillon pilot.",
+                     "Tomás Ferreira decided the Quillon pilot starts in March."):
+            mem.add_turn("user", text, session_id="a")
+        mem.end_session("a")
+        for text in ("Tomás signed the contract with Quillon Zqxvortex yesterday.",
+                     "Tomás decided we ship the Quillon Zqxvortex pilot on Friday."):
+            mem.add_turn("user", text, session_id="b")
+        mem.end_session("b")
+        assert "Quillon Zqxvortex" in {e.name for e in mem.entities()}  # the name session b taught
+        mem.forget(session_id="b")
+        entities = {e.name: e for e in mem.entities()}
+        assert set(entities) == {"Quillon", "Tomás Ferreira"}
+        assert all(not e.aliases for e in entities.values())
+        assert mem.profile("Quillon")["name"] == "Quillon"
+        with pytest.raises(KeyError):
+            mem.profile("Tomás")
+        assert all("Zqxvortex" not in json.dumps(f.to_dict()) for f in mem.facts(include_superseded=True))
+    assert b"Zqxvortex" not in _bytes_everywhere(db_path) and b"zqxvortex" not in _bytes_everywhere(db_path)
