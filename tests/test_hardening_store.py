@@ -7,6 +7,7 @@ import json
 import logging
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -169,3 +170,44 @@ def test_forgetting_a_session_takes_the_names_only_it_taught(db_path: Path) -> N
             mem.profile("Tomás")
         assert all("Zqxvortex" not in json.dumps(f.to_dict()) for f in mem.facts(include_superseded=True))
     assert b"Zqxvortex" not in _bytes_everywhere(db_path) and b"zqxvortex" not in _bytes_everywhere(db_path)
+
+
+def test_two_memories_never_consolidate_one_session_at_once(db_path: Path) -> None:
+    """Two processes (here two Memories on one file, each with its own connection and scheduler): while one
+    consolidates a session, the other neither runs the steps on it nor fails; at session end it waits its turn."""
+    config = Config(embedder="off", consolidate_on_open=False, consolidation_lease_wait_s=10)
+    with Memory(db_path, config=config) as a, Memory(db_path, config=config) as b:
+        for text in ("We decided to ship the beta on Friday.", "Maya will own the release notes."):
+            a.add_turn("user", text, session_id="s")
+        inside, go_on, a_done = threading.Event(), threading.Event(), threading.Event()
+        b_ran: list[bool] = []  # for each step b ran: was a done by then?
+
+        def hold(clients: object, info: object, turns: object) -> None:
+            inside.set()
+            go_on.wait(10)
+
+        def record(clients: object, info: object, turns: object) -> None:
+            b_ran.append(a_done.is_set())
+
+        a.consolidation_steps = [hold, *a.consolidation_steps]
+        b.consolidation_steps = [record, *b.consolidation_steps]
+
+        def run_a() -> None:
+            a.consolidate("default", "s", final=True)
+            a_done.set()
+
+        worker = threading.Thread(target=run_a)
+        worker.start()
+        assert inside.wait(10)
+        assert b.consolidate("default", "s") is False  # a holds the session: b leaves it flagged, at once
+        assert b_ran == [] and b.store.sessions_needing_consolidation() == [("default", "s")]
+        ender = threading.Thread(target=b.end_session, args=("s",))
+        ender.start()
+        time.sleep(0.3)
+        assert b_ran == []  # session end waits for a's run
+        go_on.set()
+        worker.join(10)
+        ender.join(10)
+        assert b_ran == [True]
+        info = b.store.session("default", "s")
+        assert info is not None and info.consolidated_turns == 2 and not info.needs_consolidation

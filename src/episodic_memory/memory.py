@@ -22,6 +22,7 @@ from .clients import MemoryClients
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
 from .consolidate.facts import profile_text
+from .consolidate.lease import ConsolidationLease
 from .consolidate.scheduler import ConsolidationScheduler
 from .faults import fault_point
 from .judgments.memory import JudgmentMemory
@@ -97,6 +98,7 @@ class Memory:
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation())
         self.consolidation_steps: list[ConsolidationStep] = default_steps()
+        self.lease = ConsolidationLease(self.store, self.config)  # one consolidation of a session across processes
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:
             self.consolidate_pending()
@@ -223,13 +225,29 @@ class Memory:
             self.scheduler.wait(user_id or self.user_id, session_id)
 
     def consolidate(self, user_id: str, session_id: str, *, final: bool = False) -> bool:
-        """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed.
+        """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed, or another
+        process is consolidating the session (it is then left flagged for later).
 
         A failed step leaves the turns untouched and the session flagged, so it is retried at the next open.
         `final` (at session end) runs the steps even when no turn is new, for the work done once a session is over
-        (entity profiles, the episode's final vector).
+        (entity profiles, the episode's final vector); it waits up to `Config.consolidation_lease_wait_s` for
+        another process's run of the session to end.
         """
-        info = self.store.session(user_id, session_id)
+        if self.store.session(user_id, session_id) is None:
+            return True
+        if not self.lease.claim(user_id, session_id, wait=self.config.consolidation_lease_wait_s if final else 0):
+            log.info("session %s/%s is being consolidated by another process; left flagged for later",
+                     user_id, session_id)
+            self.store.mark_for_consolidation(user_id, session_id)
+            return False
+        try:
+            return self._consolidate(user_id, session_id, final)
+        finally:
+            self.lease.release(user_id, session_id)
+
+    def _consolidate(self, user_id: str, session_id: str, final: bool) -> bool:
+        """`consolidate`, holding the session's lease."""
+        info = self.store.session(user_id, session_id)  # read under the lease: what another process did is in it
         if info is None:
             return True
         self._index_quietly()
@@ -246,6 +264,10 @@ class Memory:
                 self.store.mark_for_consolidation(user_id, session_id)
                 return False
             fault_point("consolidate.after_step")
+            if not self.lease.renew(user_id, session_id):  # it lapsed and another process took it over
+                log.warning("consolidation of %s/%s outlived its lease; left to the process that took it over",
+                            user_id, session_id)
+                return False
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
         return True
 

@@ -61,6 +61,16 @@ class TurnStore(Protocol):
         """Flag open sessions with unconsolidated turns and no activity since `idle_before` (all users)."""
         ...
 
+    def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
+                            replacing: str | None = None) -> str | None:
+        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
+        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
+        ...
+
+    def release_consolidation(self, user_id: str, session_id: str, owner: str) -> None:
+        """Give up `owner`'s claim on a session (nothing when it holds none)."""
+        ...
+
     def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
         """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read)."""
         ...

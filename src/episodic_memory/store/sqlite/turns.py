@@ -93,6 +93,24 @@ class TurnSQL(Connection):
             )
             return cur.rowcount
 
+    def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
+                            replacing: str | None = None) -> str | None:
+        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
+        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET lease_owner = ?, lease_until = ? WHERE user_id = ? AND session_id = ? AND "
+                "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ? OR lease_owner = ?)",
+                (owner, until, user_id, session_id, owner, now, replacing))
+            row = db.execute("SELECT lease_owner FROM sessions WHERE user_id = ? AND session_id = ?",
+                             (user_id, session_id)).fetchone()
+        return None if row is None or row[0] == owner else row[0]
+
+    def release_consolidation(self, user_id: str, session_id: str, owner: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE sessions SET lease_owner = NULL, lease_until = NULL WHERE user_id = ? "
+                       "AND session_id = ? AND lease_owner = ?", (user_id, session_id, owner))
+
     def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
         """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read)."""
         return [tuple(r) for r in self._query(
