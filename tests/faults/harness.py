@@ -16,15 +16,20 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 CONFIG = Config(embedder="off")
 
 
-def run_child(db: Path, action: str, *args: str, fault: str | None = None, timeout: float = 60
-              ) -> subprocess.CompletedProcess[str]:
+def child_env(fault: str | None = None) -> dict[str, str]:
+    """The child's environment: this source tree, no embedder, and the crash window (if any)."""
     env = {**os.environ, "EPISODIC_EMBEDDER": "off",
            "PYTHONPATH": os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)}
     env.pop(ENV, None)
     if fault:
         env[ENV] = fault
-    return subprocess.run([sys.executable, str(CHILD), str(db), action, *args], env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    return env
+
+
+def run_child(db: Path, action: str, *args: str, fault: str | None = None, timeout: float = 60
+              ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(CHILD), str(db), action, *args], env=child_env(fault),
+                          capture_output=True, text=True, timeout=timeout)
 
 
 def crash_at(db: Path, fault: str, action: str, *args: str) -> None:
