@@ -211,3 +211,27 @@ def test_two_memories_never_consolidate_one_session_at_once(db_path: Path) -> No
         assert b_ran == [True]
         info = b.store.session("default", "s")
         assert info is not None and info.consolidated_turns == 2 and not info.needs_consolidation
+
+
+def test_forget_waits_for_another_process_consolidating_the_session(db_path: Path) -> None:
+    """Another process is half-way through consolidating the session: forgetting it must not let that run write
+    the session's facts back afterwards."""
+    config = Config(embedder="off", consolidate_on_open=False, consolidation_lease_wait_s=10)
+    with Memory(db_path, config=config) as a, Memory(db_path, config=config) as b:
+        for text in (f"We decided the {CANARY} launch is on Friday.", f"Maya owns the {CANARY} launch."):
+            a.add_turn("user", text, session_id="s")
+        inside, go_on = threading.Event(), threading.Event()
+
+        def hold(clients: object, info: object, turns: object) -> None:
+            inside.set()
+            go_on.wait(10)
+
+        a.consolidation_steps = [hold, *a.consolidation_steps]
+        worker = threading.Thread(target=a.consolidate, args=("default", "s"), kwargs={"final": True})
+        worker.start()
+        assert inside.wait(10)
+        threading.Timer(0.3, go_on.set).start()
+        b.forget(session_id="s")
+        worker.join(10)
+        assert b.facts(include_superseded=True) == [] and b.episodes() == []
+        assert b.recall(CANARY) == []

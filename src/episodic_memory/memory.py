@@ -402,8 +402,10 @@ class Memory:
 
         `forget(session_id=…)` acts on the memory's user unless `user_id` is given; `forget(user_id=…)` removes that
         user; `forget(all=True)` removes every user. Crash-atomic (a forget killed half-way is finished at the next
-        open). The result counts what went; `scrubbed` is 0 when another reader kept the deleted bytes in the file
-        past `Config.forget_scrub_wait_s` (a warning is logged; the rows are gone either way).
+        open). A session is forgotten once no process is consolidating it (waiting up to
+        `Config.consolidation_lease_wait_s`), so no run in flight writes it back. The result counts what went;
+        `scrubbed` is 0 when another reader kept the deleted bytes in the file past `Config.forget_scrub_wait_s` (a
+        warning is logged; the rows are gone either way).
         """
         if all and (session_id or user_id):
             raise ValueError("forget(all=True) takes no session_id or user_id")
@@ -413,7 +415,15 @@ class Memory:
         self.scheduler.wait(None if all else uid)  # nothing half-consolidated may write back what is being forgotten
         held = nullcontext() if all or session_id is None else self.scheduler.session_lock(uid, session_id)
         with held:
-            result = self.recorder.forget(ForgetScope(None if all else uid, session_id))
+            if session_id is not None and not self.lease.claim(  # nor another process's run of it
+                    uid, session_id, wait=self.config.consolidation_lease_wait_s):
+                log.warning("forget: session %s/%s is still being consolidated by another process after %.0fs; "
+                            "forgetting it anyway", uid, session_id, self.config.consolidation_lease_wait_s)
+            try:
+                result = self.recorder.forget(ForgetScope(None if all else uid, session_id))
+            finally:
+                if session_id is not None:
+                    self.lease.release(uid, session_id)
             self.indexer.forget_watermarks()
             self.retriever.forget_cached()
         return result
