@@ -235,3 +235,15 @@ def test_forget_waits_for_another_process_consolidating_the_session(db_path: Pat
         worker.join(10)
         assert b.facts(include_superseded=True) == [] and b.episodes() == []
         assert b.recall(CANARY) == []
+
+
+def test_deleting_a_judgment_says_when_a_reader_kept_its_bytes(db_path: Path, caplog: pytest.LogCaptureFixture
+                                                               ) -> None:
+    config = Config(embedder="off", busy_timeout_ms=200, forget_scrub_wait_s=0.2)
+    with Memory(db_path, config=config) as mem:
+        jid = mem.judgments.store(f"deploying {CANARY} on a Friday", "wait for Monday", "weekend on-call is thin")
+        reader = _reader(db_path)
+        with caplog.at_level(logging.WARNING):
+            assert mem.judgments.delete(jid) == 1
+        reader.close()
+        assert "kept their bytes" in caplog.text
