@@ -99,6 +99,10 @@ def test_forget_reports_bytes_a_reader_still_holds_and_scrubs_them_at_the_next_o
         assert result["turns"] == 1 and result["scrubbed"] == 0
         assert "bytes may remain" in caplog.text
         assert mem.recall(CANARY) == []  # the rows are gone all the same
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):  # a write does not wait on the scrub again (that is for the open)
+            mem.add_turn("user", "ordinary chatter", session_id="other")
+        assert "finishing a forget" not in caplog.text
         reader.close()
     with Memory(db_path, config=config) as mem:
         assert mem.last_recovery.forgets_finished == 1

@@ -79,7 +79,7 @@ class Recorder:
         out: dict[int, TurnRecord] = {}
         positions = {id(t): i for i, t in enumerate(turns)}
         with self.locked():
-            self._finish_forgets()
+            self._finish_forgets(scrub=False)
             for (user_id, session_id), group in by_session.items():
                 for rec, t in zip(self._record_session(user_id, session_id, group), group, strict=True):
                     out[positions[id(t)]] = rec
@@ -159,7 +159,6 @@ class Recorder:
             log.warning("recovery: replayed %d turn(s) from %d journal(s)", report.turns_recovered,
                         len(report.sessions))
         return report
-
 
     # --- forgetting ----------------------------------------------------------------------------------
     def forget(self, scope: ForgetScope) -> dict[str, Any]:
