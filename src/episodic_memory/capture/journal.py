@@ -195,7 +195,9 @@ class Journal:
         if self.root is None:
             return None
         folder = self.root / TOMBSTONES
-        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            self._sync_dir(self.root)  # the folder's own entry, or a power cut could lose the tombstone with it
         # one scrub-only tombstone is enough (it sorts after the others: digits come before letters)
         name = "scrub.json" if scope.scrub_only else f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}.json"
         path = folder / name
