@@ -15,6 +15,8 @@ import pytest
 
 from episodic_memory import Memory
 
+pytestmark = pytest.mark.crash
+
 CHILD = str(Path(__file__).with_name("writer_child.py"))
 TRIALS = int(os.environ.get("EPISODIC_CRASH_TRIALS", "50"))
 

@@ -221,6 +221,9 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
     else:
         result = mem.forget(user_id=user)
     console.print(f"forgot {what}: {result['turns']} turn(s), {result['sessions']} session(s)")
+    if not result.get("scrubbed", 1):
+        click.echo("warning: another process held a read transaction, so the deleted bytes may still be in "
+                   f"{mem.path}'s write-ahead log; the scrub is retried at the next open", err=True)
 
 
 @main.command()

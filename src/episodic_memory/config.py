@@ -32,6 +32,17 @@ class Config(BaseModel):
     busy_timeout_ms: int = Field(30_000, description="how long SQLite waits on a locked database")
     lock_timeout_s: float = Field(60.0, description="how long a writer waits for the cross-process ingest lock")
 
+    # --- issue 18 store: forget's scrub, the consolidation lease ------------------------------------
+    forget_scrub_wait_s: float = Field(
+        10.0, ge=0, description="how long forget retries the WAL checkpoint that takes deleted bytes out of the file "
+        "while a reader holds an old snapshot; past it, forget reports the bytes as not yet gone")
+    consolidation_lease_s: float = Field(
+        600.0, gt=0, description="how long a process's claim to consolidate a session holds without renewal (it is "
+        "renewed at every step; a claim whose process died on this machine is taken over at once)")
+    consolidation_lease_wait_s: float = Field(
+        30.0, ge=0, description="how long session end waits for another process's consolidation of that session "
+        "before leaving the session flagged for later")
+
     # --- capture -----------------------------------------------------------------------------------
     consolidate_every: int = Field(8, ge=1, description="consolidate a session after this many new turns")
     fsync_journal: bool = Field(True, description="fsync the journal before a turn is acknowledged")

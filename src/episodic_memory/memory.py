@@ -17,13 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from . import llm
 from .brief import Brief, build_brief
-from .capture.journal import Journal
+from .capture.journal import ForgetScope, Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport
 from .clients import MemoryClients
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
 from .consolidate.facts import profile_text
+from .consolidate.lease import ConsolidationLease
 from .consolidate.scheduler import ConsolidationScheduler
+from .faults import fault_point
 from .judgments.memory import JudgmentMemory
 from .llm import Backend, LLMClient, client_for
 from .models.embedder import Embedder, load_embedder
@@ -97,6 +99,7 @@ class Memory:
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation())
         self.consolidation_steps: list[ConsolidationStep] = default_steps()
+        self.lease = ConsolidationLease(self.store, self.config)  # one consolidation of a session across processes
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:
             self.consolidate_pending()
@@ -199,6 +202,7 @@ class Memory:
         with self.scheduler.session_lock(user_id, session_id):  # after its running and queued runs, if any
             if not self.store.end_session(user_id, session_id):
                 raise KeyError(f"no session {session_id!r} for user {user_id!r}")
+            fault_point("session.after_end")
             self.scheduler.run_now(user_id, session_id, final=True)
 
     # --- consolidation -------------------------------------------------------------------------------
@@ -222,13 +226,29 @@ class Memory:
             self.scheduler.wait(user_id or self.user_id, session_id)
 
     def consolidate(self, user_id: str, session_id: str, *, final: bool = False) -> bool:
-        """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed.
+        """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed, or another
+        process is consolidating the session (it is then left flagged for later).
 
         A failed step leaves the turns untouched and the session flagged, so it is retried at the next open.
         `final` (at session end) runs the steps even when no turn is new, for the work done once a session is over
-        (entity profiles, the episode's final vector).
+        (entity profiles, the episode's final vector); it waits up to `Config.consolidation_lease_wait_s` for
+        another process's run of the session to end.
         """
-        info = self.store.session(user_id, session_id)
+        if self.store.session(user_id, session_id) is None:
+            return True
+        if not self.lease.claim(user_id, session_id, wait=self.config.consolidation_lease_wait_s if final else 0):
+            log.info("session %s/%s is being consolidated by another process; left flagged for later",
+                     user_id, session_id)
+            self.store.mark_for_consolidation(user_id, session_id)
+            return False
+        try:
+            return self._consolidate(user_id, session_id, final)
+        finally:
+            self.lease.release(user_id, session_id)
+
+    def _consolidate(self, user_id: str, session_id: str, final: bool) -> bool:
+        """`consolidate`, holding the session's lease."""
+        info = self.store.session(user_id, session_id)  # read under the lease: what another process did is in it
         if info is None:
             return True
         self._index_quietly()
@@ -243,6 +263,11 @@ class Memory:
                 log.exception("consolidation of session %s/%s failed in %s; it will be retried at the next open",
                               user_id, session_id, getattr(step, "__name__", step))
                 self.store.mark_for_consolidation(user_id, session_id)
+                return False
+            fault_point("consolidate.after_step")
+            if not self.lease.renew(user_id, session_id):  # it lapsed and another process took it over
+                log.warning("consolidation of %s/%s outlived its lease; left to the process that took it over",
+                            user_id, session_id)
                 return False
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
         return True
@@ -408,7 +433,11 @@ class Memory:
         """Delete a session, a user, or everything — rows, FTS entries and journals — then scrub the file.
 
         `forget(session_id=…)` acts on the memory's user unless `user_id` is given; `forget(user_id=…)` removes that
-        user; `forget(all=True)` removes every user.
+        user; `forget(all=True)` removes every user. Crash-atomic (a forget killed half-way is finished at the next
+        open). A session is forgotten once no process is consolidating it (waiting up to
+        `Config.consolidation_lease_wait_s`), so no run in flight writes it back. The result counts what went;
+        `scrubbed` is 0 when another reader kept the deleted bytes in the file past `Config.forget_scrub_wait_s` (a
+        warning is logged; the rows are gone either way).
         """
         if all and (session_id or user_id):
             raise ValueError("forget(all=True) takes no session_id or user_id")
@@ -417,22 +446,16 @@ class Memory:
         uid = user_id or self.user_id
         self.scheduler.wait(None if all else uid)  # nothing half-consolidated may write back what is being forgotten
         held = nullcontext() if all or session_id is None else self.scheduler.session_lock(uid, session_id)
-        with held, self.recorder.locked():
-            if all:
-                result = self.store.forget()
-                self.journal.delete_all()
-            elif session_id is not None:
-                result = self.store.forget(user_id=uid, session_id=session_id)
-                if self.journal.enabled:
-                    self.journal.delete(self.journal.relative_path(uid, session_id))
-            else:
-                assert user_id is not None
-                result = self.store.forget(user_id=user_id)
-                if self.journal.enabled:
-                    self.journal.delete_user(user_id)
-            for file in result.pop("journal_files"):
-                self.journal.delete(file)
-            self.store.scrub()
+        with held:
+            if session_id is not None and not self.lease.claim(  # nor another process's run of it
+                    uid, session_id, wait=self.config.consolidation_lease_wait_s):
+                log.warning("forget: session %s/%s is still being consolidated by another process after %.0fs; "
+                            "forgetting it anyway", uid, session_id, self.config.consolidation_lease_wait_s)
+            try:
+                result = self.recorder.forget(ForgetScope(None if all else uid, session_id))
+            finally:
+                if session_id is not None:
+                    self.lease.release(uid, session_id)
             self.indexer.forget_watermarks()
             self.retriever.forget_cached()
         return result

@@ -9,8 +9,10 @@ import logging
 import os
 import re
 import shutil
+import time
+import uuid
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..store.records import TurnRecord
@@ -32,8 +34,25 @@ class JournalRead:
     torn_tail: bool          # the file ended in a partial line (a crash mid-write)
 
 
+@dataclass(frozen=True)
+class ForgetScope:
+    """What a forget removes: a session (user_id and session_id), a user (user_id), or everything (neither).
+
+    `scrub_only`: the rows and journals are gone, only the bytes are left to scrub (a reader held them)."""
+
+    user_id: str | None = None
+    session_id: str | None = None
+    scrub_only: bool = False
+
+
+TOMBSTONES = "forgetting"  # the folder of tombstones under the journal root (a user's folder always has a hash)
+
+
 class Journal:
-    """Per-session JSONL files under `root` (a folder beside the database); `root=None` keeps no files."""
+    """Per-session JSONL files under `root` (a folder beside the database); `root=None` keeps no files.
+
+    Beside them, in `root/forgetting/`, the tombstones of forgets under way (see `Recorder.forget`).
+    """
 
     def __init__(self, root: Path | None, *, fsync: bool = True) -> None:
         self.root = root
@@ -159,6 +178,79 @@ class Journal:
             shutil.rmtree(self.root / _slug(user_id), ignore_errors=True)
 
     def delete_all(self) -> None:
-        if self.root is not None and self.root.exists():
-            shutil.rmtree(self.root)
-            self.root.mkdir(parents=True, exist_ok=True)
+        """Every journal (the tombstones stay: the last step of a forget removes its own)."""
+        if self.root is None or not self.root.exists():
+            return
+        for entry in self.root.iterdir():
+            if entry.name == TOMBSTONES:
+                continue
+            if entry.is_dir():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink(missing_ok=True)
+
+    # --- tombstones: a forget under way -------------------------------------------------------------
+    def write_tombstone(self, scope: ForgetScope) -> Path | None:
+        """Record, durably, that `scope` is being forgotten (None when there are no files to protect)."""
+        if self.root is None:
+            return None
+        folder = self.root / TOMBSTONES
+        if not folder.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            self._sync_dir(self.root)  # the folder's own entry, or a power cut could lose the tombstone with it
+        # one scrub-only tombstone is enough (it sorts after the others: digits come before letters)
+        name = "scrub.json" if scope.scrub_only else f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}.json"
+        path = folder / name
+        tmp = path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
+        try:
+            os.write(fd, json.dumps(asdict(scope)).encode())
+            if self.fsync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        self._sync_dir(folder)
+        return path
+
+    def tombstones(self) -> list[tuple[Path, ForgetScope]]:
+        """The forgets a crash left unfinished, oldest first.
+
+        A tombstone is written whole (a temporary file renamed), so only a damaged disk makes one unreadable: it is
+        then left for a person to look at, with an error in the log."""
+        if self.root is None:
+            return []
+        try:
+            names = sorted(os.listdir(self.root / TOMBSTONES))
+        except FileNotFoundError:
+            return []
+        out = []
+        for name in names:
+            path = self.root / TOMBSTONES / name
+            if name.endswith(".tmp"):  # died while writing it: the forget never started
+                path.unlink(missing_ok=True)
+                continue
+            try:
+                raw = json.loads(path.read_bytes())
+                scope = ForgetScope(raw.get("user_id"), raw.get("session_id"), bool(raw.get("scrub_only")))
+            except (OSError, ValueError, AttributeError) as exc:
+                log.error("forget tombstone %s is unreadable (%s); left in place for a person to check", path, exc)
+                continue
+            out.append((path, scope))
+        return out
+
+    def remove_tombstone(self, path: Path | None) -> None:
+        if path is None:
+            return
+        path.unlink(missing_ok=True)
+        self._sync_dir(path.parent)
+
+    def _sync_dir(self, folder: Path) -> None:
+        """Make a file's creation or removal in `folder` durable (where the platform can)."""
+        if not self.fsync or os.name == "nt":
+            return
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -6,6 +6,9 @@ Order of a write, under the lock:
 3. insert them into SQLite and advance the stored offset, in one transaction.
 A turn is acknowledged when `record` returns. If the process dies after 2, the recovery sweep (or the next
 writer of that session) replays the journal; `uid` makes the replay idempotent, so nothing is stored twice.
+
+Forgetting (`forget`) is crash-atomic the same way: a tombstone first, then rows, journals and bytes, the tombstone
+last; whoever takes the lock next finishes a forget a crash interrupted, before any journal is replayed.
 """
 
 from __future__ import annotations
@@ -18,13 +21,15 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from filelock import FileLock
 
 from ..config import Config
+from ..faults import fault_point
 from ..store.base import Store
 from ..store.records import TurnRecord
-from .journal import Journal
+from .journal import ForgetScope, Journal
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +50,7 @@ class NewTurn:
 @dataclass
 class RecoveryReport:
     files_scanned: int = 0
+    forgets_finished: int = 0  # forgets a crash interrupted, finished before the replay
     turns_recovered: int = 0
     bad_lines: int = 0
     torn_tails: int = 0
@@ -73,26 +79,39 @@ class Recorder:
         out: dict[int, TurnRecord] = {}
         positions = {id(t): i for i, t in enumerate(turns)}
         with self.locked():
+            self._finish_forgets(scrub=False)
             for (user_id, session_id), group in by_session.items():
                 for rec, t in zip(self._record_session(user_id, session_id, group), group, strict=True):
                     out[positions[id(t)]] = rec
         return [out[i] for i in range(len(turns))]
 
     def _record_session(self, user_id: str, session_id: str, turns: list[NewTurn]) -> list[TurnRecord]:
+        """Journal and store one session's turns. A turn the session already has with the same `turn_id`, role and
+        content is not stored again (a retry of a call that failed after its journal line was written, and was
+        replayed since): its stored record is returned instead."""
         relative = self.journal.relative_path(user_id, session_id)
         if self.journal.enabled:
             self._catch_up(user_id, session_id, relative)
-        _, _, count = self.store.journal_state(user_id, session_id)
+        _, _, next_seq = self.store.journal_state(user_id, session_id)
+        caller_ids = [t.turn_id for t in turns if t.turn_id is not None]
+        stored = self.store.stored_turns(user_id, session_id, caller_ids) if caller_ids else {}
         now = time.time()
-        records = [
-            TurnRecord(
-                uid=uuid.uuid4().hex, user_id=user_id, session_id=session_id, seq=count + i, role=t.role,
-                content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id,
-            )
-            for i, t in enumerate(turns)
-        ]
-        offset = self.journal.append(relative, records) if self.journal.enabled else 0
-        self.store.insert_turns(records, relative, offset)
+        records: list[TurnRecord] = []
+        new: list[TurnRecord] = []
+        for t in turns:
+            known = stored.get((t.turn_id, t.role, t.content)) if t.turn_id is not None else None
+            uid, seq = known or (uuid.uuid4().hex, next_seq)
+            record = TurnRecord(uid=uid, user_id=user_id, session_id=session_id, seq=seq, role=t.role,
+                                content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id)
+            records.append(record)
+            if known is None:
+                new.append(record)
+                next_seq += 1
+        if new:
+            offset = self.journal.append(relative, new) if self.journal.enabled else 0
+            fault_point("capture.after_journal")
+            self.store.insert_turns(new, relative, offset)
+            fault_point("capture.after_store")
         return records
 
     def _catch_up(self, user_id: str, session_id: str, relative: str) -> int:
@@ -114,6 +133,7 @@ class Recorder:
         if not self.journal.enabled:
             return report
         with self.locked():
+            report.forgets_finished = self._finish_forgets()
             offsets = self.store.journal_offsets()
             for relative in self.journal.files():
                 report.files_scanned += 1
@@ -139,6 +159,65 @@ class Recorder:
             log.warning("recovery: replayed %d turn(s) from %d journal(s)", report.turns_recovered,
                         len(report.sessions))
         return report
+
+    # --- forgetting ----------------------------------------------------------------------------------
+    def forget(self, scope: ForgetScope) -> dict[str, Any]:
+        """Delete a session, a user or everything (`scope`): rows, journals, then the bytes (`Store.scrub`).
+
+        Crash-atomic: a tombstone naming the scope is written and fsynced before anything is deleted and removed
+        last, so a forget killed half-way is finished by the next `recover` or `record` (whichever takes the lock
+        first), before they replay any journal. The result has the counts deleted and `scrubbed`: 0 when the bytes
+        could not yet be taken out of the file (a reader held on to them); the scrub is then retried at the next
+        `recover`."""
+        with self.locked():
+            self._finish_forgets(scrub=False)
+            tombstone = self.journal.write_tombstone(scope)
+            fault_point("forget.after_tombstone")
+            return self._finish(tombstone, scope)
+
+    def _finish(self, tombstone: Path | None, scope: ForgetScope) -> dict[str, Any]:
+        """Every step of a forget (each may be repeated after a crash without harm), then its tombstone goes."""
+        result: dict[str, Any] = {}
+        if not scope.scrub_only:
+            result = self.store.forget(user_id=scope.user_id, session_id=scope.session_id)
+            fault_point("forget.after_delete")
+            self._delete_journals(scope, result.pop("journal_files"))
+            fault_point("forget.after_journals")
+        result["scrubbed"] = int(self.store.scrub())
+        if not result["scrubbed"]:
+            log.warning("forget: a reader kept the deleted data in %s's write-ahead log for %.0fs; the rows are gone "
+                        "but their bytes may remain in the file until the scrub is retried at the next open",
+                        self.store.path, self.config.forget_scrub_wait_s)
+            if not scope.scrub_only:
+                self.journal.write_tombstone(ForgetScope(scrub_only=True))
+        fault_point("forget.before_tombstone_removed")
+        if result["scrubbed"] or not scope.scrub_only:
+            self.journal.remove_tombstone(tombstone)
+        return result
+
+    def _delete_journals(self, scope: ForgetScope, files: list[str]) -> None:
+        if not self.journal.enabled:
+            return
+        if scope.user_id is None:
+            self.journal.delete_all()
+        elif scope.session_id is None:
+            self.journal.delete_user(scope.user_id)
+        else:
+            files.append(self.journal.relative_path(scope.user_id, scope.session_id))
+        for file in files:
+            self.journal.delete(file)
+
+    def _finish_forgets(self, *, scrub: bool = True) -> int:
+        """Finish the forgets a crash interrupted (their tombstones are left), oldest first; with `scrub`, retry
+        the scrubs a reader held up too (at open: not before every write). Under the lock. Returns how many."""
+        done = 0
+        for path, scope in self.journal.tombstones():
+            if scope.scrub_only and not scrub:
+                continue
+            log.warning("finishing a forget interrupted by a crash or held up by a reader (%s)", scope)
+            self._finish(path, scope)
+            done += 1
+        return done
 
 
 class _Both:

@@ -4,7 +4,8 @@ It knows nothing of `Memory`: it is given a `run(user_id, session_id, final) -> 
 a `session_info(user_id, session_id)` reader, and optionally an `index(user_id, session_id)` that only embeds new
 turns and a `pending()` lister of the sessions flagged for consolidation. It owns:
 
-- the policy: a session is consolidated once `every` new turns have gathered (`turns_added`), at its end
+- the policy: a session is consolidated once `every` new turns have gathered (`turns_added`; at once for a turn
+  that arrives after the session ended), at its end
   (`run_now(..., final=True)`), and when flagged by crash recovery, idleness or an earlier failure
   (`consolidate_flagged` inline, or `start` in the background);
 - inline or background: `background()` is asked at each trigger; background runs go to one worker thread, started
@@ -106,7 +107,9 @@ class ConsolidationScheduler:
         return self._every()
 
     def due(self, info: SessionState) -> bool:
-        return info.turn_count - info.consolidated_turns >= self.every
+        """`every` new turns have gathered, or a session that has ended got a turn (no end will come for it)."""
+        new = info.turn_count - info.consolidated_turns
+        return new >= self.every or (new > 0 and getattr(info, "status", None) == "ended")
 
     def turns_added(self, user_id: str, session_id: str) -> None:
         """A session got new turns: consolidate it if `every` have gathered (inline, or queued for the worker)."""

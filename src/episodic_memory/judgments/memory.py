@@ -198,8 +198,9 @@ class JudgmentMemory:
         if missing:
             raise KeyError(f"no judgment {missing[0]!r} for user {self.user_id!r}")
         deleted = self.rows.delete_judgments(self.user_id, list(dict.fromkeys(memory_ids)))
-        if scrub:
-            self.clients.store.scrub()
+        if scrub and not self.clients.store.scrub():
+            log.warning("judgments deleted, but a reader kept their bytes in %s's write-ahead log for %.0fs; a later "
+                        "forget or delete scrubs them", self.clients.path, self.clients.config.forget_scrub_wait_s)
         return len(deleted)
 
     # --- reading -------------------------------------------------------------------------------------

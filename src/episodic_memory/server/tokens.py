@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from ..config import Config
+from ..faults import fault_point
 from ..store import Store, open_store
 from ..store.records import TokenRecord
 
@@ -66,6 +67,7 @@ class TokenStore:
     def revoke(self, token_id: int) -> TokenRecord:
         """Revoke a token by id (see `list`); it stops working at once. KeyError if there is no such token."""
         record = self.store.revoke_token(token_id)
+        fault_point("tokens.after_revoke")
         if record is None:
             raise KeyError(f"no token with id {token_id}")
         return record

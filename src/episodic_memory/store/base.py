@@ -61,6 +61,16 @@ class TurnStore(Protocol):
         """Flag open sessions with unconsolidated turns and no activity since `idle_before` (all users)."""
         ...
 
+    def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
+                            replacing: str | None = None) -> str | None:
+        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
+        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
+        ...
+
+    def release_consolidation(self, user_id: str, session_id: str, owner: str) -> None:
+        """Give up `owner`'s claim on a session (nothing when it holds none)."""
+        ...
+
     def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
         """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read)."""
         ...
@@ -71,7 +81,8 @@ class TurnStore(Protocol):
 
     # --- journal offsets -------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
-        """(journal file, bytes already stored, turn count) of a session; (None, 0, 0) when unknown."""
+        """(journal file, bytes already stored, the next turn's seq: one past the highest stored) of a session;
+        (None, 0, 0) when unknown."""
         ...
 
     def journal_offsets(self) -> dict[str, int]:
@@ -90,6 +101,11 @@ class TurnStore(Protocol):
 
     def known_turn_ids(self, user_id: str, session_id: str) -> set[str]:
         """The caller ids already stored in a session."""
+        ...
+
+    def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
+                     ) -> dict[tuple[str, str, str], tuple[str, int]]:
+        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
         ...
 
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
@@ -544,8 +560,9 @@ class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, Judgmen
         (`journal_files`)."""
         ...
 
-    def scrub(self) -> None:
-        """Make deleted text unrecoverable from the storage's files."""
+    def scrub(self) -> bool:
+        """Make deleted text unrecoverable from the storage's files. False when it could not be done within
+        `Config.forget_scrub_wait_s` (a reader held on to old data): the bytes may still be there."""
         ...
 
     def file_size(self) -> int:

@@ -210,6 +210,9 @@ class FactSQL(Connection):
                                (user_id, name, entity_id))
                 else:
                     entity_id = row[0]
+                # the fact that taught (or used) this name: a forget keeps a name only while a fact still uses it
+                db.execute("INSERT OR IGNORE INTO alias_sources (user_id, alias, fact_id) VALUES (?, ?, ?)",
+                           (user_id, name, fact_id))
                 if entity_id not in ids:
                     ids.append(entity_id)
             db.executemany("INSERT OR IGNORE INTO fact_entities (fact_id, entity_id) VALUES (?, ?)",
@@ -305,15 +308,27 @@ class FactSQL(Connection):
 
     # --- forgetting ----------------------------------------------------------------------------------
     def _forget_facts(self, db: sqlite3.Connection, where: str, params: list[Any]) -> dict[str, int]:
-        """Facts of the forgotten scope go; then entities no fact names any more; edges are recounted."""
+        """Facts of the forgotten scope go; then entities no fact names any more, and names (aliases) no remaining
+        fact used (an entity whose name goes takes the longest name it keeps); edges are recounted, profiles reset
+        (they are written again from the facts that remain), and the forgotten turns leave the sources of the facts
+        that restated them."""
         facts = db.execute(f"DELETE FROM facts WHERE {where}", params).rowcount
         user_where = "1 = 1" if not params else "user_id = ?"
         user_params = params[:1]
+        if "session_id" in where:
+            self._drop_forgotten_sources(db, where, params)
         entities = db.execute(
             f"DELETE FROM entities WHERE {user_where} AND id NOT IN (SELECT entity_id FROM fact_entities)",
             user_params).rowcount
-        db.execute(f"DELETE FROM entity_aliases WHERE {user_where} AND entity_id NOT IN (SELECT id FROM entities)",
-                   user_params)
+        db.execute(f"DELETE FROM entity_aliases WHERE {user_where} AND (entity_id NOT IN (SELECT id FROM entities) "
+                   "OR NOT EXISTS (SELECT 1 FROM alias_sources s WHERE s.user_id = entity_aliases.user_id "
+                   "AND s.alias = entity_aliases.alias))", user_params)
+        db.execute(  # an entity whose name no remaining fact used: the longest name it keeps
+            f"UPDATE OR IGNORE entities SET name = (SELECT a.alias FROM entity_aliases a WHERE a.entity_id = entities.id "
+            "ORDER BY length(a.alias) DESC, a.alias LIMIT 1), updated_at = ? "
+            f"WHERE {user_where} AND NOT EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = entities.id "
+            "AND a.alias = entities.name) AND EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = entities.id)",
+            [time.time(), *user_params])
         db.execute(f"UPDATE entities SET profile = NULL, profile_facts = NULL WHERE {user_where}", user_params)
         db.execute(f"DELETE FROM entity_edges WHERE a IN (SELECT id FROM entities WHERE {user_where})", user_params)
         db.execute(
@@ -323,3 +338,15 @@ class FactSQL(Connection):
         if "session_id" not in where:
             db.execute(f"DELETE FROM route_counts WHERE {user_where}", user_params)
         return {"facts": facts, "entities": entities}
+
+    @staticmethod
+    def _drop_forgotten_sources(db: sqlite3.Connection, where: str, params: list[Any]) -> None:
+        """Facts of other sessions that a forgotten session's turns restated lose those turns from their sources."""
+        gone = {r[0] for r in db.execute(f"SELECT id FROM turns WHERE {where}", params)}
+        if not gone:
+            return
+        for fact_id, sources in db.execute("SELECT id, source_ids FROM facts WHERE user_id = ?", params[:1]).fetchall():
+            ids = json.loads(sources)
+            kept = [i for i in ids if i not in gone]
+            if len(kept) != len(ids):
+                db.execute("UPDATE facts SET source_ids = ? WHERE id = ?", (json.dumps(kept), fact_id))

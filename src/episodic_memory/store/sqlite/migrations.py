@@ -9,6 +9,8 @@ import sqlite3
 import time
 from collections.abc import Callable
 
+from ...faults import fault_point
+
 Migration = Callable[[sqlite3.Connection], None]
 
 
@@ -448,10 +450,33 @@ def m010_episode_terms(db: sqlite3.Connection) -> None:
     )
 
 
+def m012_consolidation_leases_and_name_sources(db: sqlite3.Connection) -> None:
+    """Issue 18. A session's consolidation lease (which process consolidates it, until when), so two processes never
+    consolidate one session at once. And which facts taught each entity name (`alias_sources`), so forgetting a
+    session takes the names only it taught; existing names are credited to every fact of their entity."""
+    _run(
+        db,
+        """
+        ALTER TABLE sessions ADD COLUMN lease_owner TEXT;       -- host:pid:nonce of the consolidating process
+        ALTER TABLE sessions ADD COLUMN lease_until REAL;       -- the claim lapses then unless renewed
+        CREATE TABLE alias_sources (
+            user_id  TEXT NOT NULL,
+            alias    TEXT NOT NULL COLLATE NOCASE,
+            fact_id  INTEGER NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
+            PRIMARY KEY (user_id, alias, fact_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX alias_sources_by_fact ON alias_sources (fact_id);
+        INSERT OR IGNORE INTO alias_sources (user_id, alias, fact_id)
+            SELECT a.user_id, a.alias, fe.fact_id FROM entity_aliases a JOIN fact_entities fe ON fe.entity_id = a.entity_id;
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
+    m012_consolidation_leases_and_name_sources,  # issue 18 store (numbered 12: another branch adds an m011)
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -485,6 +510,7 @@ def migrate(db: sqlite3.Connection, path: str) -> int:
                 "INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)",
                 (version, migration.__name__, time.time()),
             )
+            fault_point("migrate.after_step")
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -51,17 +52,37 @@ class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL):
             self._heads.clear()  # nothing read from a forgotten turn stays in this process either
         return {**counts, "journal_files": files}
 
-    def scrub(self) -> None:
-        """Make deleted text unrecoverable from the file: merge FTS segments, checkpoint the WAL, vacuum."""
+    def scrub(self) -> bool:
+        """Make deleted text unrecoverable from the file: merge FTS segments, checkpoint the WAL, vacuum.
+
+        A reader holding an old snapshot (another process in a transaction) keeps the WAL from being checkpointed,
+        and with it the deleted pages. The checkpoint is retried for `Config.forget_scrub_wait_s`; returns False
+        when the bytes may still be in the file after that."""
         with self._lock:
             self.db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('optimize')")
             self.db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
-            if not self.in_memory:
-                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if self.in_memory:
+                self.db.execute("VACUUM")
+                return True
+            deadline = time.monotonic() + self.config.forget_scrub_wait_s
+            self._checkpoint(deadline)
             self.db.execute("VACUUM")
-            if not self.in_memory:
-                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return self._checkpoint(deadline)
 
+    def _checkpoint(self, deadline: float) -> bool:
+        """Checkpoint and truncate the WAL, retrying while readers block it, until `deadline` (monotonic)."""
+        step_ms = 100
+        try:  # each attempt waits on the readers for at most `step_ms` (not the whole busy timeout)
+            self.db.execute(f"PRAGMA busy_timeout = {step_ms}")
+            while True:
+                busy, _, _ = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if not busy:
+                    return True
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(step_ms / 1000)
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
 
 if TYPE_CHECKING:  # checked by mypy: SQLiteStore implements every operation of the Store protocol
     def _implements_store(store: SQLiteStore) -> Store:

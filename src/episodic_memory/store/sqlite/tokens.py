@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from ...faults import fault_point
 from ..records import TokenRecord
 from .connection import Connection
 
@@ -45,6 +46,7 @@ class TokenSQL(Connection):
         """Mark a token revoked (kept for the record). None when no token has that id."""
         with self.transaction() as db:
             db.execute("UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?", (time.time(), token_id))
+            fault_point("tokens.revoke_uncommitted")
             row = db.execute(f"SELECT {_COLUMNS} FROM api_tokens WHERE id = ?", (token_id,)).fetchone()
         return _record(row) if row else None
 

@@ -36,15 +36,19 @@ class TurnSQL(Connection):
 
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
-        """(journal file, bytes already stored, turn count) of a session; (None, 0, 0) when unknown."""
+        """(journal file, bytes already stored, the next turn's seq) of a session; (None, 0, 0) when unknown.
+
+        The next seq follows the highest stored one, not the count: a journal line lost to corruption leaves a gap,
+        and a count would hand its seq out a second time."""
         rows = self._query(
-            "SELECT journal_file, journal_offset, turn_count FROM sessions WHERE user_id = ? AND session_id = ?",
-            (user_id, session_id),
+            "SELECT journal_file, journal_offset, (SELECT coalesce(max(seq) + 1, 0) FROM turns INDEXED BY "
+            "turns_by_session WHERE user_id = ? AND session_id = ?) FROM sessions WHERE user_id = ? AND session_id = ?",
+            (user_id, session_id, user_id, session_id),
         )
         if not rows:
             return None, 0, 0
-        file, offset, count = rows[0]
-        return file, offset, count
+        file, offset, next_seq = rows[0]
+        return file, offset, next_seq
 
     def journal_offsets(self) -> dict[str, int]:
         """Every session's journal file and the bytes of it already stored (all users: used by recovery)."""
@@ -88,6 +92,24 @@ class TurnSQL(Connection):
                 (idle_before,),
             )
             return cur.rowcount
+
+    def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
+                            replacing: str | None = None) -> str | None:
+        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
+        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET lease_owner = ?, lease_until = ? WHERE user_id = ? AND session_id = ? AND "
+                "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ? OR lease_owner = ?)",
+                (owner, until, user_id, session_id, owner, now, replacing))
+            row = db.execute("SELECT lease_owner FROM sessions WHERE user_id = ? AND session_id = ?",
+                             (user_id, session_id)).fetchone()
+        return None if row is None or row[0] == owner else row[0]
+
+    def release_consolidation(self, user_id: str, session_id: str, owner: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE sessions SET lease_owner = NULL, lease_until = NULL WHERE user_id = ? "
+                       "AND session_id = ? AND lease_owner = ?", (user_id, session_id, owner))
 
     def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
         """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read)."""
@@ -137,10 +159,15 @@ class TurnSQL(Connection):
                 "WHERE user_id = ? AND session_id = ?",
                 (first.user_id, first.session_id),
             ).fetchone()
+            # a turn that arrives after the session ended gets no session end of its own: flag it here (durably,
+            # with the turn), so it is consolidated now or, if the process dies first, at the next open
             db.execute(
                 "UPDATE sessions SET journal_file = ?, journal_offset = max(journal_offset, ?), updated_at = ?, "
-                "turn_count = ?, started_at = ?, last_turn_at = ? WHERE user_id = ? AND session_id = ?",
-                (journal_file, journal_offset, now, count, first_ts, last_ts, first.user_id, first.session_id),
+                "turn_count = ?, started_at = ?, last_turn_at = ?, "
+                "needs_consolidation = needs_consolidation OR (status = 'ended' AND ? > 0) "
+                "WHERE user_id = ? AND session_id = ?",
+                (journal_file, journal_offset, now, count, first_ts, last_ts, inserted, first.user_id,
+                 first.session_id),
             )
             return inserted
 
@@ -159,6 +186,14 @@ class TurnSQL(Connection):
             (user_id, session_id),
         )
         return {r[0] for r in rows}
+
+    def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
+                     ) -> dict[tuple[str, str, str], tuple[str, int]]:
+        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
+        rows = self._query_in("SELECT turn_id, role, content, uid, seq FROM turns WHERE turn_id IN ({marks}) "
+                              "AND user_id = ? AND session_id = ? ORDER BY seq DESC",
+                              list(dict.fromkeys(turn_ids)), user_id, session_id)
+        return {(turn_id, role, content): (uid, seq) for turn_id, role, content, uid, seq in rows}
 
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
         return dict(self._query_in("SELECT uid, id FROM turns WHERE uid IN ({marks})", uids))
