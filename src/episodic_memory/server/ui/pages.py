@@ -465,15 +465,16 @@ def forget(request: Request, csrf: str = Form(""), target: str = Form(""), sessi
             return _page(request, "forget.html", viewer, code=422, sessions=sessions, chosen=session,
                          stats=before, result=None, error=error)
         if target == "session":
-            mem.forget(session_id=session)
+            forgot = mem.forget(session_id=session)
         else:
-            mem.forget(user_id=viewer.user_id)
+            forgot = mem.forget(user_id=viewer.user_id)
         after = _counts(mem)
         sessions = mem.sessions()
     if target == "everything" and request.app.state.tokens is not None:
         _sessions(request).end_user(viewer.user_id)   # the user's tokens are gone with the user
     result = {"what": f"session {session}" if target == "session" else "everything",
-              "rows": [(key, before[key], after[key]) for key in before]}
+              "rows": [(key, before[key], after[key]) for key in before],
+              "scrubbed": bool(forgot.get("scrubbed", 1))}
     return _page(request, "forget.html", viewer, sessions=sessions, chosen="", stats=after, result=result,
                  error=None)
 
