@@ -7,7 +7,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..consolidate.fact_types import FACT_TYPES
-from ..store.records import Fact, to_datetime
+from ..store.records import Fact
+from ..util import to_datetime
 from ._common import age, console, db_option, dump, open_memory
 
 

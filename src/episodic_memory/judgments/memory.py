@@ -33,8 +33,8 @@ from ..retrieve.fts import fts_query
 from ..retrieve.fusion import reciprocal_rank_fusion
 from ..retrieve.query import classify
 from ..retrieve.utility import Outcome, outcome, rank_score
-from ..store.records import JUDGMENT_KIND, JudgmentRow, to_datetime
-from ..util import to_epoch
+from ..store.records import JUDGMENT_KIND, JudgmentRow
+from ..util import to_datetime, to_epoch
 
 log = logging.getLogger(__name__)
 
