@@ -70,6 +70,11 @@ def to_iso(epoch: float | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
+def has_words(text: str) -> bool:
+    """Whether `text` has anything to search for: a letter or a digit (not only spaces, punctuation or symbols)."""
+    return any(c.isalnum() for c in text)
+
+
 def chunks(values: Sequence[T], size: int = SQL_CHUNK) -> Iterator[list[T]]:
     """`values` in consecutive lists of at most `size` (for SQL `IN (...)` lists; SQLite limits the variables)."""
     for i in range(0, len(values), size):
