@@ -69,7 +69,8 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
     """Store conversation transcripts from JSON Lines FILES (- reads standard input).
 
     \b
-    One turn a line: {"role": "user", "content": "..."} with optional
+    One turn a line: {"role": "user", "content": "..."} (role: user,
+    assistant, system or tool) with optional
     session_id, timestamp (ISO-8601), speaker (or name), id, user_id.
     A file without session ids is one session named after the file.
     A bad line stops that file: nothing from it is stored (exit 1),
@@ -77,15 +78,26 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
     Turns whose id is already stored in their session are skipped, so re-ingesting is safe.
     """
     for path in files:
+        if path != "-" and Path(path).is_dir():
+            raise click.BadParameter(f"{path}: is a directory (give the .jsonl files in it)", param_hint="FILES")
         if path != "-" and not Path(path).is_file():
             raise click.BadParameter(f"{path}: no such file", param_hint="FILES")
     mem = open_memory(ctx, db, user_id)
     started = time.perf_counter()
     totals: _Totals = {"turns": 0, "skipped": 0, "sessions": set(), "bad": 0}
     failed = False
-    stdin_text = sys.stdin.read() if "-" in files else None
+    stdin = sys.stdin.buffer.read() if "-" in files else None
     for path in files:
-        parsed = parse_file(path, stdin_text=stdin_text)
+        try:
+            parsed = parse_file(path, stdin=stdin, max_turn_chars=mem.config.max_turn_chars)
+        except OSError as exc:
+            click.secho(f"error: {path}: {exc.strerror or exc}", fg="red", err=True)
+            failed = True
+            continue
+        if not parsed.turns and not parsed.bad:
+            click.secho(f"error: {parsed.source}: no turns (the file is empty)", fg="red", err=True)
+            failed = True
+            continue
         if parsed.bad:
             totals["bad"] += len(parsed.bad)
             for bad in parsed.bad:
