@@ -13,6 +13,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 SQL_CHUNK = 500  # values per `IN (...)` list: well under SQLite's variable limit
+MAX_INT = 2**63 - 1  # SQLite's largest integer: the doors bound ids and counts by it (never an OverflowError)
 
 
 def to_epoch(value: datetime | str | float | int | None, field_name: str = "timestamp") -> float:

@@ -36,7 +36,7 @@ from .. import __version__
 from ..config import DEFAULT_USER, Config
 from ..memory import Memory, Role
 from ..models.embedder import Embedder
-from ..util import has_words, to_epoch, to_iso
+from ..util import MAX_INT, has_words, to_epoch, to_iso
 from .pool import MemoryPool
 from .render import to_data
 from .tokens import TokenStore
@@ -44,7 +44,6 @@ from .tokens import TokenStore
 log = logging.getLogger(__name__)
 
 MAX_K = 100               # the most hits one recall returns
-MAX_INT = 2**63 - 1       # SQLite's largest integer: an id or limit beyond it is a 422, never an OverflowError
 
 
 def _searchable(text: str) -> str:
