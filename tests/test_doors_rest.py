@@ -146,3 +146,17 @@ def test_closing_a_closed_loop_says_it_was_already_closed(http: TestClient) -> N
     assert first["already_closed"] is False and first["loop"]["status"] == "closed"
     again = http.post(f"/v1/loops/{loop['id']}/close").json()
     assert again["already_closed"] is True and again["loop"]["closed_at"] == first["loop"]["closed_at"]
+
+
+def test_metadata_nested_too_deep_to_read_back_is_refused(http: TestClient) -> None:
+    def nested(depth: int) -> dict[str, Any]:
+        value: Any = "leaf"
+        for _ in range(depth):
+            value = [value]
+        return {"trigger": f"nested {depth}", "judgment": "j", "reasoning": "r", "metadata": {"k": value}}
+
+    assert "nested deeper than 32 levels" in refused(http.post("/v1/judgments", json=nested(500)), "metadata")
+    stored = http.post("/v1/judgments", json=nested(31))
+    assert stored.status_code == 201
+    assert http.get(f"/v1/judgments/{stored.json()['id']}").status_code == 200
+    assert http.get("/v1/judgments").status_code == 200

@@ -44,6 +44,7 @@ from .tokens import TokenStore
 log = logging.getLogger(__name__)
 
 MAX_K = 100               # the most hits one recall returns
+MAX_DEPTH = 32            # the deepest nesting a body's JSON (a judgment's metadata) may have
 
 
 def _searchable(text: str) -> str:
@@ -59,8 +60,11 @@ Limit = Annotated[int | None, Query(ge=1, le=MAX_INT, description="at most this 
 Words = Annotated[str, AfterValidator(_searchable)]
 
 
-def _check_json(value: object, where: str = "") -> None:
-    """Text that cannot be stored: a lone surrogate (which JSON lets through), NaN or Infinity (which are not JSON)."""
+def _check_json(value: object, where: str = "", depth: int = 0) -> None:
+    """What cannot be stored and read back: a lone surrogate (which JSON lets through), NaN or Infinity (which are
+    not JSON), nesting deeper than MAX_DEPTH (stored, it would break every later reading of the judgments)."""
+    if depth > MAX_DEPTH:
+        raise ValueError(f"{where}is nested deeper than {MAX_DEPTH} levels")
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -70,11 +74,11 @@ def _check_json(value: object, where: str = "") -> None:
         raise ValueError(f"{where}{value} is not a JSON number")
     elif isinstance(value, dict):
         for key, item in value.items():
-            _check_json(key, f"{where}a key ")
-            _check_json(item, f"{where}{key!r}: ")
+            _check_json(key, f"{where}a key ", depth + 1)
+            _check_json(item, f"{where}{key!r}: ", depth + 1)
     elif isinstance(value, list):
         for item in value:
-            _check_json(item, where)
+            _check_json(item, where, depth + 1)
 
 
 class _Body(BaseModel):
