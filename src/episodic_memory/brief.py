@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
 from .store.records import Loop, Workstream
-from .util import to_iso
+from .util import to_datetime, to_iso
 
 if TYPE_CHECKING:
     from .clients import MemoryClients
@@ -83,7 +83,7 @@ class Brief:
             return f"[dim]{esc(text)}[/dim]" if markup else text
 
         now = self.until
-        since = datetime.fromtimestamp(self.since, tz=timezone.utc)
+        since = to_datetime(self.since)
         hours = f"{self.hours:g} hour" + ("" if self.hours == 1 else "s")
         lines = [head(f"Briefing: the last {hours} (since {since:%Y-%m-%d %H:%M} UTC)"), ""]
         lines.append(head(f"Sessions ({len(self.sessions)})"))

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import __version__
-from .commands._common import EXIT_BAD_INPUT, age, console, db_option, dump, open_memory
+from .commands._common import COUNT, EXIT_BAD_INPUT, age, console, db_option, dump, open_memory
 from .commands.facts import entities, facts, history, profile
 from .commands.judge import judge
 from .commands.server import mcp_command, serve, token, ui
@@ -22,6 +22,7 @@ from .commands.threads import brief, loop, loops, print_loops, workstreams
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
 from .retrieve.hit import Hit
+from .util import has_words
 
 
 def print_hits(hits: list[Hit]) -> None:
@@ -69,7 +70,8 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
     """Store conversation transcripts from JSON Lines FILES (- reads standard input).
 
     \b
-    One turn a line: {"role": "user", "content": "..."} with optional
+    One turn a line: {"role": "user", "content": "..."} (role: user,
+    assistant, system or tool) with optional
     session_id, timestamp (ISO-8601), speaker (or name), id, user_id.
     A file without session ids is one session named after the file.
     A bad line stops that file: nothing from it is stored (exit 1),
@@ -77,15 +79,26 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
     Turns whose id is already stored in their session are skipped, so re-ingesting is safe.
     """
     for path in files:
+        if path != "-" and Path(path).is_dir():
+            raise click.BadParameter(f"{path}: is a directory (give the .jsonl files in it)", param_hint="FILES")
         if path != "-" and not Path(path).is_file():
             raise click.BadParameter(f"{path}: no such file", param_hint="FILES")
     mem = open_memory(ctx, db, user_id)
     started = time.perf_counter()
     totals: _Totals = {"turns": 0, "skipped": 0, "sessions": set(), "bad": 0}
     failed = False
-    stdin_text = sys.stdin.read() if "-" in files else None
+    stdin = sys.stdin.buffer.read() if "-" in files else None
     for path in files:
-        parsed = parse_file(path, stdin_text=stdin_text)
+        try:
+            parsed = parse_file(path, stdin=stdin, max_turn_chars=mem.config.max_turn_chars)
+        except OSError as exc:
+            click.secho(f"error: {path}: {exc.strerror or exc}", fg="red", err=True)
+            failed = True
+            continue
+        if not parsed.turns and not parsed.bad:
+            click.secho(f"error: {parsed.source}: no turns (the file is empty)", fg="red", err=True)
+            failed = True
+            continue
         if parsed.bad:
             totals["bad"] += len(parsed.bad)
             for bad in parsed.bad:
@@ -132,7 +145,7 @@ def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 2
 @main.command()
 @db_option
 @click.argument("query")
-@click.option("-k", "k", default=10, show_default=True, type=click.IntRange(min=1), help="How many memories.")
+@click.option("-k", "k", default=10, show_default=True, type=COUNT, help="How many memories.")
 @click.option("--session", "session_id", default=None, help="Only this session.")
 @click.option("--kind", default=None, help="Only this kind of memory (turn, fact, ...).")
 @click.option("--since", default=None, metavar="ISO", help="Only memories from this time on.")
@@ -143,6 +156,8 @@ def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 2
 def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, k: int, session_id: str | None,
            kind: str | None, since: str | None, until: str | None, as_of: str | None, as_json: bool) -> None:
     """Recall the memories most relevant to QUERY."""
+    if not has_words(query):
+        raise click.BadParameter("has nothing to search for: give at least one letter or digit", param_hint="QUERY")
     mem = open_memory(ctx, db, user_id)
     try:
         hits = mem.recall(query, k=k, session_id=session_id, kind=kind, since=since, until=until, as_of=as_of)
@@ -172,7 +187,7 @@ def stats(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool
 
 @main.command()
 @db_option
-@click.option("-n", "--limit", default=None, type=click.IntRange(min=1), help="At most this many, newest first.")
+@click.option("-n", "--limit", default=None, type=COUNT, help="At most this many, newest first.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def sessions(ctx: click.Context, db: str | None, user_id: str | None, limit: int | None, as_json: bool) -> None:
@@ -212,6 +227,10 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
         raise click.UsageError("say what to forget: exactly one of --session ID, --user ID or --all")
     what = ("everything" if everything else f"session {session_id!r}" if session_id else f"all of user {user!r}")
     mem = open_memory(ctx, db, user_id)
+    if session_id and mem.store.session(user or mem.user_id, session_id) is None:  # nothing to forget: say so
+        click.secho(f"error: no session {session_id!r} for user {user or mem.user_id!r} (see `episodic sessions`)",
+                    fg="red", err=True)
+        ctx.exit(EXIT_BAD_INPUT)
     if not yes and not click.confirm(f"Forget {what} in {mem.path}? This cannot be undone", default=False):
         ctx.exit(EXIT_BAD_INPUT)
     if everything:

@@ -55,6 +55,12 @@ class Config(BaseModel):
         description="every-N-turns consolidation off the capture path, in a worker thread: on, off, or auto "
         "(on when an LLM is configured, whose calls take seconds); session end always waits for it")
 
+    # issue 18 door: what a door (Memory, REST, MCP, `episodic ingest`) accepts. Not the embedding cap, which
+    # only limits what is embedded of a long turn.
+    max_turn_chars: int = Field(
+        100_000, ge=1, description="a turn's content over this many characters is refused with a clear error; "
+        "`episodic ingest` refuses a line over 8 times this many bytes before parsing it")
+
     # --- models ------------------------------------------------------------------------------------
     embedder: str = Field("default", description='"default" (bundled MiniLM), a model folder, "hf:owner/name", or "off"')
     reranker: str | None = Field(None, description="a cross-encoder folder or hf:owner/name; None = off")

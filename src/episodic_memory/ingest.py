@@ -1,7 +1,13 @@
-"""Reading conversation transcripts (JSON Lines) into turns, with errors that name file, line and field."""
+"""Reading conversation transcripts (JSON Lines) into turns, with errors that name file, line and field.
+
+A line ends at ``\n`` only (a U+2028 or U+0085 inside a JSON string is text, not a line break); a UTF-8 byte-order
+mark at the start is skipped. Every line is checked with the rules `Memory.add_turns` applies, so a file that
+parses is stored whole.
+"""
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -10,9 +16,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .config import Config
+from .memory import ROLES
 from .util import to_epoch
 
 SAMPLE_NAME = "sample_conversation.jsonl"
+LINE_BYTES_PER_CHAR = 8  # a line may take this many bytes per allowed character of content (escapes, other fields)
 
 #: optional fields and the types they accept
 _OPTIONAL: dict[str, tuple[type, ...]] = {
@@ -47,37 +56,61 @@ def sample_path() -> Path:
     return Path(str(resources.files("episodic_memory") / "data" / SAMPLE_NAME))
 
 
-def parse_lines(lines: Iterable[str], source: str, default_session: str) -> ParsedFile:
-    """Validate every line; good ones become `Memory.add_turns` mappings, bad ones are listed (never raised)."""
+def parse_lines(lines: Iterable[str | bytes], source: str, default_session: str,
+                max_turn_chars: int | None = None) -> ParsedFile:
+    """Validate every line; good ones become `Memory.add_turns` mappings, bad ones are listed (never raised).
+
+    A line given as bytes is decoded here, so an invalid UTF-8 byte is that line's problem. `max_turn_chars`
+    defaults to `Config.max_turn_chars`; a line over `LINE_BYTES_PER_CHAR` times it is refused unread."""
+    limit = Config().max_turn_chars if max_turn_chars is None else max_turn_chars
     parsed = ParsedFile(source)
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
         try:
-            parsed.turns.append(_turn(line, default_session))
+            text = _line_text(line, limit)
+            if text.strip():
+                parsed.turns.append(_turn(text, default_session, limit))
         except ValueError as exc:
             parsed.bad.append(BadLine(source, number, str(exc)))
     return parsed
 
 
-def parse_file(path: str, *, stdin_text: str | None = None) -> ParsedFile:
-    """Parse a JSONL file (or standard input when `path` is ``-``). One file without session ids is one session."""
+def parse_file(path: str, *, stdin: bytes | None = None, max_turn_chars: int | None = None) -> ParsedFile:
+    """Parse a JSONL file (or the bytes of standard input when `path` is ``-``). One file without session ids is
+    one session. OSError (no such file, a directory, no permission) is raised, not listed."""
     if path == "-":
         default_session = "stdin-" + datetime.now().strftime("%Y%m%d-%H%M%S")
-        return parse_lines((stdin_text or "").splitlines(), "<stdin>", default_session)
+        return parse_lines(split_lines(stdin or b""), "<stdin>", default_session, max_turn_chars)
     file = Path(path)
+    return parse_lines(split_lines(file.read_bytes()), path, file.stem, max_turn_chars)
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """The lines of a JSONL file: split at ``\n`` only (``\r\n`` too), after a UTF-8 byte-order mark."""
+    data = data.removeprefix(codecs.BOM_UTF8)
+    return [line.removesuffix(b"\r") for line in data.split(b"\n")]
+
+
+def _line_text(line: str | bytes, max_turn_chars: int) -> str:
+    size = len(line)
+    if size > LINE_BYTES_PER_CHAR * max_turn_chars:
+        raise ValueError(f"line is {size:,} bytes, over the limit of {LINE_BYTES_PER_CHAR * max_turn_chars:,} "
+                         f"({LINE_BYTES_PER_CHAR} × Config.max_turn_chars)")
+    if isinstance(line, str):
+        return line
     try:
-        text = file.read_text(encoding="utf-8")
+        return line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return ParsedFile(path, bad=[BadLine(path, 0, f"not UTF-8 text ({exc.reason} at byte {exc.start})")])
-    return parse_lines(text.splitlines(), path, file.stem)
+        raise ValueError(f"not UTF-8 text ({exc.reason}: byte 0x{line[exc.start]:02x} at column {exc.start + 1})"
+                         ) from None
 
 
-def _turn(line: str, default_session: str) -> dict[str, Any]:
+def _turn(line: str, default_session: str, max_turn_chars: int) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise ValueError("not valid JSON here: nested too deeply") from None
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, got {type(data).__name__}")
     for required in ("role", "content"):
@@ -85,14 +118,29 @@ def _turn(line: str, default_session: str) -> dict[str, Any]:
             raise ValueError(f"missing required field '{required}'")
     if not isinstance(data["role"], str) or not data["role"].strip():
         raise ValueError(f"field 'role' must be a non-empty string, got {_show(data['role'])}")
+    if data["role"].strip().lower() not in ROLES:
+        raise ValueError(f"field 'role' must be one of {', '.join(ROLES)}, got {_show(data['role'])}")
     if not isinstance(data["content"], str):
         raise ValueError(f"field 'content' must be a string, got {_show(data['content'])}")
+    if len(data["content"]) > max_turn_chars:
+        raise ValueError(f"field 'content' is {len(data['content']):,} characters, over the limit of "
+                         f"{max_turn_chars:,} (Config.max_turn_chars)")
     for name, types in _OPTIONAL.items():
         value = data.get(name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, types)):
             wanted = " or ".join("string" if t is str else "number" for t in dict.fromkeys(
                 str if t is str else float for t in types))
             raise ValueError(f"field '{name}' must be a {wanted}, got {_show(value)}")
+    if isinstance(data.get("user_id"), str) and data["user_id"] and not data["user_id"].strip():
+        raise ValueError(f"field 'user_id' must be a non-empty string, got {_show(data['user_id'])}")
+    for name in ("role", "content", *_OPTIONAL):
+        value = data.get(name)
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ValueError(f"field '{name}' is not valid Unicode text: a lone surrogate "
+                                 f"{value[exc.start]!r} at character {exc.start}") from None
     timestamp = data.get("timestamp")
     if timestamp is not None:
         try:

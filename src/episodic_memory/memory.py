@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from . import llm
 from .brief import Brief, build_brief
@@ -36,7 +36,7 @@ from .retrieve.kinds import REGISTRY
 from .retrieve.retriever import RecallFilters, Retriever
 from .store import Store, open_store
 from .store.records import Entity, Episode, Fact, Loop, NewFact, SessionInfo, StoredTurn, Workstream
-from .util import to_epoch
+from .util import has_words, to_epoch
 
 if TYPE_CHECKING:
     from .judgments.memory import JudgmentMemory
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OFF = {"off", "none", ""}
+Role = Literal["user", "assistant", "system", "tool"]
+ROLES: tuple[str, ...] = get_args(Role)  # who may speak a turn (any case; stored in lower case)
 
 
 def journal_dir_for(db_path: Path) -> Path:
@@ -185,15 +187,23 @@ class Memory:
         role, content = t.get("role"), t.get("content")
         if not isinstance(role, str) or not role.strip():
             raise ValueError(f"{where}role must be a non-empty string, got {role!r}")
+        if role.strip().lower() not in ROLES:
+            raise ValueError(f"{where}role must be one of {', '.join(ROLES)}, got {role!r}")
         if not isinstance(content, str):
             raise TypeError(f"{where}content must be a string, got {type(content).__name__}")
+        if len(content) > self.config.max_turn_chars:
+            raise ValueError(f"{where}content is {len(content):,} characters, over the limit of "
+                             f"{self.config.max_turn_chars:,} (Config.max_turn_chars)")
         session_id = _check_id(t.get("session_id"), f"{where}session_id")
         user_id = _check_id(t.get("user_id") or self.user_id, f"{where}user_id")
         speaker, turn_id = t.get("speaker"), t.get("turn_id")
         for name, value in (("speaker", speaker), ("turn_id", turn_id)):
             if value is not None and not isinstance(value, str):
                 raise TypeError(f"{where}{name} must be a string, got {type(value).__name__}")
-        return NewTurn(role=role.strip(), content=content, session_id=session_id, user_id=user_id,
+        for name, value in (("content", content), ("session_id", session_id), ("user_id", user_id),
+                            ("speaker", speaker), ("turn_id", turn_id)):
+            _check_unicode(value, f"{where}{name}")
+        return NewTurn(role=role.strip().lower(), content=content, session_id=session_id, user_id=user_id,
                        ts=to_epoch(t.get("timestamp"), f"{where}timestamp"), speaker=speaker, turn_id=turn_id)
 
     def end_session(self, session_id: str, user_id: str | None = None) -> None:
@@ -298,7 +308,7 @@ class Memory:
         """The `k` memories most relevant to `query`, best first.
 
         `kind` keeps one kind (turn, fact, …); `as_of` answers with what was believed then (the facts valid at
-        that time, and only what had been said by then).
+        that time, and only what had been said by then). A query without a letter or digit recalls nothing.
         """
         filters = RecallFilters(
             user_id=user_id or self.user_id, session_id=session_id, kind=kind,
@@ -306,6 +316,9 @@ class Memory:
             until=None if until is None else to_epoch(until, "until"),
             as_of=None if as_of is None else to_epoch(as_of, "as_of"),
         )
+        _check_unicode(query, "query")
+        if not has_words(query):  # nothing asked, nothing recalled (not whatever sits nearest an empty vector)
+            return []
         self._index_quietly()
         return self.retriever.recall(query, k, filters)
 
@@ -492,6 +505,17 @@ def _check_id(value: object, name: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{name} must be a non-empty string, got {value!r}")
     return value
+
+
+def _check_unicode(value: str | None, name: str) -> None:
+    """A lone surrogate ("\\ud800", which JSON lets through) cannot be written as UTF-8: refuse it at the door."""
+    if value is None:
+        return
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{name} is not valid Unicode text: a lone surrogate {value[exc.start]!r} at character "
+                         f"{exc.start}") from None
 
 
 __all__ = ["Memory", "MEMORY_PATH"]

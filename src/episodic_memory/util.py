@@ -13,6 +13,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 SQL_CHUNK = 500  # values per `IN (...)` list: well under SQLite's variable limit
+MAX_INT = 2**63 - 1  # SQLite's largest integer: the doors bound ids and counts by it (never an OverflowError)
 
 
 def to_epoch(value: datetime | str | float | int | None, field_name: str = "timestamp") -> float:
@@ -22,10 +23,8 @@ def to_epoch(value: datetime | str | float | int | None, field_name: str = "time
     if isinstance(value, bool):
         raise TypeError(f"{field_name}: expected a datetime or ISO-8601 string, got a boolean")
     if isinstance(value, int | float):
-        try:  # the same range every later step can turn back into a date (years 1 to 9999), never NaN
-            datetime.fromtimestamp(value, tz=timezone.utc)
-        except (ValueError, OverflowError, OSError):
-            raise ValueError(f"{field_name}: {value!r} is not a time in seconds since 1970 (years 1–9999)") from None
+        if not in_range(value):  # the range every later step can turn back into a date, never NaN
+            raise ValueError(f"{field_name}: {value!r} is not a time in seconds since 1970 (years 1–9999)")
         return float(value)
     if isinstance(value, str):
         text = value.strip()
@@ -38,13 +37,43 @@ def to_epoch(value: datetime | str | float | int | None, field_name: str = "time
     if isinstance(value, datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=timezone.utc)
-        return value.timestamp()
+        epoch = value.timestamp()
+        if not in_range(epoch):  # "9999-12-31T23:59:59-14:00" is a valid date-time but in the year 10000 in UTC
+            raise ValueError(f"{field_name}: {value.isoformat()} is outside the years 1–9999 in UTC")
+        return epoch
     raise TypeError(f"{field_name}: expected a datetime or ISO-8601 string, got {type(value).__name__}")
 
 
+def in_range(epoch: float) -> bool:
+    """Whether `epoch` (seconds since 1970) is a UTC date-time Python can hold: years 1 to 9999, not NaN."""
+    try:
+        datetime.fromtimestamp(epoch, tz=timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        return False
+    return True
+
+
+def to_datetime(epoch: float | None) -> datetime | None:
+    """UTC epoch seconds as an aware datetime; None stays None.
+
+    Never raises: a stored time outside the years 1–9999 (written before the doors checked, or by hand) reads as
+    the nearest end of that range, so one bad row cannot break a listing or a recall."""
+    if epoch is None:
+        return None
+    if in_range(epoch):
+        return datetime.fromtimestamp(epoch, tz=timezone.utc)
+    return (datetime.min if epoch < 0 else datetime.max).replace(tzinfo=timezone.utc)
+
+
 def to_iso(epoch: float | None) -> str | None:
-    """UTC epoch seconds as an ISO-8601 string with its offset (+00:00); None stays None."""
-    return None if epoch is None else datetime.fromtimestamp(epoch, tz=timezone.utc).isoformat()
+    """UTC epoch seconds as an ISO-8601 string with its offset (+00:00); None stays None (never raises)."""
+    moment = to_datetime(epoch)
+    return None if moment is None else moment.isoformat()
+
+
+def has_words(text: str) -> bool:
+    """Whether `text` has anything to search for: a letter or a digit (not only spaces, punctuation or symbols)."""
+    return any(c.isalnum() for c in text)
 
 
 def chunks(values: Sequence[T], size: int = SQL_CHUNK) -> Iterator[list[T]]:

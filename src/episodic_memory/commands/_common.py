@@ -13,10 +13,13 @@ from rich.console import Console
 from ..brief import ago
 from ..config import DEFAULT_USER, default_db_path
 from ..memory import Memory
+from ..util import MAX_INT
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_BAD_INPUT = 1
+COUNT = click.IntRange(1, MAX_INT)   # -k, --limit: a number SQLite can take (issue 18 door)
+ROW_ID = click.IntRange(1, MAX_INT)  # a fact, loop or token id
 
 console = Console()
 

@@ -7,8 +7,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..consolidate.fact_types import FACT_TYPES
-from ..store.records import Fact, to_datetime
-from ._common import age, console, db_option, dump, open_memory
+from ..store.records import Fact
+from ..util import to_datetime
+from ._common import ROW_ID, age, console, db_option, dump, open_memory
 
 
 def _line(fact: Fact) -> str:
@@ -40,7 +41,7 @@ def facts(ctx: click.Context, db: str | None, user_id: str | None, include_super
 
 @click.command()
 @db_option
-@click.argument("fact_id", type=int)
+@click.argument("fact_id", type=ROW_ID)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def history(ctx: click.Context, db: str | None, user_id: str | None, fact_id: int, as_json: bool) -> None:

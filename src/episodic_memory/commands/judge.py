@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
-from ._common import EXIT_BAD_INPUT, db_option, dump, open_memory
+from ._common import COUNT, EXIT_BAD_INPUT, db_option, dump, open_memory
 
 console = Console(soft_wrap=True)  # long judgments stay on one line (greppable)
 
@@ -83,7 +83,7 @@ def add(ctx: click.Context, db: str | None, user_id: str | None, trigger: str, j
 @judge.command()
 @db_option
 @click.argument("query")
-@click.option("-k", "top_k", default=5, show_default=True, type=click.IntRange(min=1),
+@click.option("-k", "top_k", default=5, show_default=True, type=COUNT,
               help="How many judgments.")
 @click.option("--domain", default=None, help="Only this domain.")
 @click.option("--min-score", default=0.0, show_default=True, type=float,

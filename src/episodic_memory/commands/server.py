@@ -13,6 +13,7 @@ from types import ModuleType
 import click
 
 from ..config import DEFAULT_USER, default_db_path
+from ..util import MAX_INT
 
 EXTRA_HINT = 'pip install "episodic-memory[server]"'
 
@@ -207,7 +208,7 @@ def token_list(ctx: click.Context, db: str | None, user_id: str | None, as_json:
 
 @token.command("revoke")
 @_db_option
-@click.argument("token_id", type=int)
+@click.argument("token_id", type=click.IntRange(1, MAX_INT))
 @click.pass_context
 def token_revoke(ctx: click.Context, db: str | None, token_id: int) -> None:
     """Revoke token TOKEN_ID (see `episodic token list`); it stops working at once."""

@@ -8,7 +8,7 @@ from rich.markup import escape
 from ..brief import ago, group_loops
 from ..memory import Memory
 from ..store.records import LOOP_STATUSES, Loop, Workstream
-from ._common import EXIT_BAD_INPUT, console, db_option, dump, open_memory
+from ._common import EXIT_BAD_INPUT, ROW_ID, console, db_option, dump, open_memory
 
 
 def _header(name: str, ws: Workstream | None) -> str:
@@ -92,12 +92,18 @@ def loop() -> None:
 
 @loop.command("close")
 @db_option
-@click.argument("loop_id", metavar="ID", type=int)
+@click.argument("loop_id", metavar="ID", type=ROW_ID)
 @click.option("--note", default=None, help="Why it is closed (kept with the loop).")
 @click.pass_context
 def close(ctx: click.Context, db: str | None, user_id: str | None, loop_id: int, note: str | None) -> None:
     """Close loop ID by hand (see `episodic loops` for the ids)."""
     mem = open_memory(ctx, db, user_id)
+    before = mem.store.loops(mem.user_id, "all", ids=[loop_id])
+    if before and before[0].status == "closed":
+        lp = before[0]
+        how = "by hand" if lp.closed_by == "user" else f"({lp.closed_by})"
+        console.print(f"#{lp.id} was already closed {how}, {ago(lp.closed_at)}: {escape(lp.text)}", highlight=False)
+        return
     try:
         lp = mem.close_loop(loop_id, note=note)
     except KeyError:

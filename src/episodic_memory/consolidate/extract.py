@@ -10,7 +10,8 @@ from typing import Any
 
 from .. import llm
 from ..config import Config
-from ..store.records import StoredTurn, to_datetime
+from ..store.records import StoredTurn
+from ..util import to_datetime
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import FACT_TYPES, describe_types
 from .supersede import WISH, has_change_cue, is_bare_cue

@@ -7,6 +7,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from ..retrieve.query import MONTHS, time_range
+from ..util import to_datetime
 
 WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _DAY_WORDS = "|".join(WEEKDAYS)
@@ -26,7 +27,15 @@ def resolve_when(text: str, said_at: datetime, *, future: bool | None = None) ->
     """The day `text` refers to, given it was said at `said_at` (UTC midnight of that day), or None.
 
     A bare weekday ("on Friday") points forward for plans and commitments (`future=True`) and back otherwise.
+    None too when the day falls outside the years 1–9999 (said near either end, or "in 99999999 days").
     """
+    try:
+        return _resolve_when(text, said_at, future)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _resolve_when(text: str, said_at: datetime, future: bool | None) -> datetime | None:
     if said_at.tzinfo is None:
         said_at = said_at.replace(tzinfo=timezone.utc)
     day0 = said_at.astimezone(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
@@ -57,7 +66,7 @@ def resolve_when(text: str, said_at: datetime, *, future: bool | None = None) ->
         if re.search(rf"\b{phrase}\b", lowered):
             return day0 + timedelta(days=days)
     span = time_range(text, said_at)  # full dates, "3 weeks ago", "last May", "in 2022"
-    return None if span is None else datetime.fromtimestamp(span[0], timezone.utc)
+    return None if span is None else to_datetime(span[0])
 
 
 def _nearest_date(day0: datetime, month: int, day: int, future: bool | None) -> datetime | None:

@@ -33,8 +33,8 @@ from ..retrieve.fts import fts_query
 from ..retrieve.fusion import reciprocal_rank_fusion
 from ..retrieve.query import classify
 from ..retrieve.utility import Outcome, outcome, rank_score
-from ..store.records import JUDGMENT_KIND, JudgmentRow, to_datetime
-from ..util import to_epoch
+from ..store.records import JUDGMENT_KIND, JudgmentRow, VerdictRow
+from ..util import to_datetime, to_epoch
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +209,20 @@ class JudgmentMemory:
         row = self.rows.judgment(self.user_id, memory_id) if isinstance(memory_id, str) else None
         if row is None:
             raise KeyError(f"no judgment {memory_id!r} for user {self.user_id!r}")
-        o = outcome(self.rows.verdicts([row.id])[row.id], self.config, time.time())
+        return self._judgment(row, self.rows.verdicts([row.id])[row.id], time.time())
+
+    def list_judgments(self, domain: str | None = None, limit: int | None = None) -> list[Judgment]:
+        """The user's judgments in the order they were stored (of one `domain` when given; at most `limit`)."""
+        now, out = time.time(), list[Judgment]()
+        for chunk in self.rows.iter_judgments(self.user_id, domain=domain):
+            verdicts = self.rows.verdicts([r.id for r in chunk])
+            out.extend(self._judgment(row, verdicts[row.id], now) for row in chunk)
+            if limit is not None and len(out) >= limit:
+                return out[:limit]
+        return out
+
+    def _judgment(self, row: JudgmentRow, verdicts: list[VerdictRow], now: float) -> Judgment:
+        o = outcome(verdicts, self.config, now)
         return Judgment(id=row.memory_id, trigger=row.trigger, judgment=row.judgment, reasoning=row.reasoning,
                         domain=row.domain, metadata=json.loads(row.metadata), utility_score=o.utility,
                         adopted=o.adopted, rejected=o.rejected, correction=o.correction,

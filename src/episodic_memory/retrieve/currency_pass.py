@@ -8,7 +8,6 @@ Kept out of `retriever.py` (a few lines there call it); `currency.py` holds the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
@@ -16,6 +15,7 @@ import numpy as np
 from ..config import Config
 from ..store.base import Store
 from ..store.records import StoredTurn
+from ..util import to_datetime
 from .currency import Params, Statement, currency_scores, followup_seeds, wants_followers
 from .fts import any_of
 from .hit import Hit
@@ -119,7 +119,8 @@ def turn_statement(turn: StoredTurn) -> Statement:
 
 
 def superseded_note(newer: Statement) -> str:
-    when = datetime.fromtimestamp(newer.ts, timezone.utc).date().isoformat() if newer.ts is not None else "later"
+    moment = to_datetime(newer.ts)
+    when = moment.date().isoformat() if moment is not None else "later"
     return f"superseded {when}: {newer.text[:120]}"
 
 

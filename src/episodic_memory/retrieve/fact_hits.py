@@ -7,8 +7,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from ..store.base import Store
-from ..store.records import to_datetime
-from ..util import to_iso
+from ..util import to_datetime, to_iso
 from .hit import Hit
 
 _TOKEN = re.compile(r"[\w€$£%]+(?:[.,]\d+)?")

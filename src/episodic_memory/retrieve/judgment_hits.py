@@ -7,7 +7,7 @@ import time
 
 from ..store.base import Store
 from ..store.records import JUDGMENT_KIND as KIND
-from ..store.records import to_datetime
+from ..util import to_datetime
 from .hit import Hit
 from .utility import outcome
 

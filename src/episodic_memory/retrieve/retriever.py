@@ -29,7 +29,8 @@ from ..config import Config
 from ..models.embedder import Embedder
 from ..models.reranker import Reranker
 from ..store.base import Store
-from ..store.records import HeadColumns, StoredTurn, to_datetime
+from ..store.records import HeadColumns, StoredTurn
+from ..util import to_datetime
 from .currency_pass import annotate_superseded, currency_pass
 from .dense import DenseIndex
 from .fts import any_of, fts_query

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..store.base import Store
-from ..store.records import to_datetime
+from ..util import to_datetime
 from .hit import Hit
 
 

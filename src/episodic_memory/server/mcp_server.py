@@ -19,7 +19,7 @@ from typing import Annotated, Any, TypeVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import ConfigDict, Field, StrictBool
 
 from .. import __version__
 from ..config import DEFAULT_USER, Config
@@ -84,6 +84,8 @@ class MemoryTools:
         try:
             if self.default_session_used:
                 self.memory.end_session(self.default_session)
+        except KeyError:  # forgotten meanwhile (by another process): nothing is left to end
+            log.info("session %s was forgotten before the server stopped", self.default_session)
         except Exception:
             log.exception("could not end session %s", self.default_session)
         finally:
@@ -104,7 +106,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
                                                             "session for this server run")] = None,
     ) -> str:
         """Store one conversation turn in long-term memory. Returns {"id", "session_id"} as JSON."""
-        session = session_id or tools.default_session
+        session = tools.default_session if session_id is None else session_id  # "" is refused, not the default
         turn_id = mem.add_turn(role, content, session_id=session)
         if session_id is None:
             tools.default_session_used = True
@@ -140,7 +142,8 @@ def create_server(tools: MemoryTools) -> MCPServer:
     @server.tool(annotations=READ_ONLY)
     @_explained
     def workstreams(
-        include_hypotheses: Annotated[bool, Field(description="also threads seen in one session so far")] = False,
+        include_hypotheses: Annotated[StrictBool, Field(description="also threads seen in one session so far")
+                                      ] = False,
     ) -> str:
         """Ongoing workstreams (projects that span conversations), most recent first. JSON list."""
         return _json([to_data(w) for w in mem.workstreams(include_hypotheses=include_hypotheses)])
@@ -170,7 +173,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         query: Annotated[str, Field(description="the situation at hand")],
         top_k: Annotated[int, Field(ge=1, le=100)] = 5,
         domain: Annotated[str | None, Field(description="only this area")] = None,
-        use_utility: Annotated[bool, Field(description="rank adopted judgments higher")] = True,
+        use_utility: Annotated[StrictBool, Field(description="rank adopted judgments higher")] = True,
     ) -> str:
         """Past judgments for situations like `query`, with how often each was adopted. JSON list."""
         results = mem.judgments.search(query, top_k=top_k, domain=domain, use_utility=use_utility)
@@ -180,7 +183,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
     @_explained
     def judgment_verify(
         judgment_id: Annotated[str, Field(description="the id from judgment_store or judgment_search")],
-        adopted: Annotated[bool, Field(description="true if the judgment was followed, false if rejected")],
+        adopted: Annotated[StrictBool, Field(description="true if the judgment was followed, false if rejected")],
         user_correction: Annotated[str | None, Field(description="what the user wanted instead")] = None,
     ) -> str:
         """Record whether a past judgment was adopted; it feeds the judgment's utility."""
@@ -191,17 +194,21 @@ def create_server(tools: MemoryTools) -> MCPServer:
     @_explained
     def forget(
         session_id: Annotated[str | None, Field(description="delete this conversation")] = None,
-        everything: Annotated[bool, Field(description="delete ALL memories of this user")] = False,
+        everything: Annotated[StrictBool, Field(description="delete ALL memories of this user")] = False,
     ) -> str:
         """DESTRUCTIVE, cannot be undone: permanently deletes memories — one conversation (`session_id`) or every
         memory of this user (`everything=true`, which also revokes the user's REST API tokens). Turns, facts,
         search index and journals are erased from disk. Only call it when the user explicitly asks to forget."""
         if (session_id is None) == (not everything):
             raise ValueError("give exactly one of session_id or everything=true")
+        if session_id is not None and not session_id.strip():
+            raise ValueError(f"session_id must be a non-empty string, got {session_id!r}")
         if session_id is not None:
             result = mem.forget(session_id=session_id)
         else:
             result = mem.forget(user_id=mem.user_id)
+        if everything or session_id == tools.default_session:
+            tools.default_session_used = False  # nothing left to end when the server stops
         return _json({"forgot": result})
 
     @server.resource(ONGOING_WORK_URI, name="ongoing-work", mime_type="application/json",
@@ -210,7 +217,22 @@ def create_server(tools: MemoryTools) -> MCPServer:
         return _json({"workstreams": [to_data(w) for w in mem.workstreams()],
                       "open_loops": [to_data(x) for x in mem.loops(status="open")]})
 
+    _refuse_unknown_arguments(server)
     return server
+
+
+def _refuse_unknown_arguments(server: MCPServer) -> None:
+    """The SDK drops an argument a tool does not take; here it is an error naming it (a misspelt `everything`
+    must not pass unnoticed), and each tool's input schema says so (additionalProperties: false)."""
+    for tool in server._tool_manager.list_tools():  # no public way to reach a tool's argument model (mcp 2)
+        base = tool.fn_metadata.arg_model
+
+        class Strict(base):  # type: ignore[valid-type, misc]
+            model_config = ConfigDict(**{**base.model_config, "extra": "forbid"})
+
+        Strict.__name__ = base.__name__
+        tool.fn_metadata.arg_model = Strict
+        tool.parameters["additionalProperties"] = False
 
 
 def run(db_path: str | Path, *, user_id: str = DEFAULT_USER, http_port: int | None = None,

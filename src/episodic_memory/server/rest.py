@@ -10,22 +10,33 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, status
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    field_validator,
+    model_validator,
+)
 
 from .. import __version__
 from ..config import DEFAULT_USER, Config
-from ..memory import Memory
+from ..memory import Memory, Role
 from ..models.embedder import Embedder
-from ..util import to_iso
+from ..util import MAX_INT, has_words, to_epoch, to_iso
 from .pool import MemoryPool
 from .render import to_data
 from .tokens import TokenStore
@@ -34,28 +45,73 @@ from .ui import add_inspector
 log = logging.getLogger(__name__)
 
 MAX_K = 100               # the most hits one recall returns
+MAX_DEPTH = 32            # the deepest nesting a body's JSON (a judgment's metadata) may have
+
+
+def _searchable(text: str) -> str:
+    if not has_words(text):
+        raise ValueError("has nothing to search for: give at least one letter or digit")
+    return text
+
 
 Id = Annotated[str, Field(min_length=1, max_length=256, pattern=r"\S")]
 Text = Annotated[str, Field(min_length=1, pattern=r"\S")]
+RowId = Annotated[int, PathParam(ge=1, le=MAX_INT)]
+Limit = Annotated[int | None, Query(ge=1, le=MAX_INT, description="at most this many")]
+Words = Annotated[str, AfterValidator(_searchable)]
+
+
+def _check_json(value: object, where: str = "", depth: int = 0) -> None:
+    """What cannot be stored and read back: a lone surrogate (which JSON lets through), NaN or Infinity (which are
+    not JSON), nesting deeper than MAX_DEPTH (stored, it would break every later reading of the judgments)."""
+    if depth > MAX_DEPTH:
+        raise ValueError(f"{where}is nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"{where}is not valid Unicode text (a lone surrogate)") from None
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where}{value} is not a JSON number")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_json(key, f"{where}a key ", depth + 1)
+            _check_json(item, f"{where}{key!r}: ", depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_json(item, where, depth + 1)
 
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")  # an unknown field (a `user_id`, say) is a 422, never ignored
 
+    @field_validator("*")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:
+        _check_json(value)
+        return value
+
 
 class TurnIn(_Body):
-    role: Annotated[str, Field(min_length=1, max_length=64, pattern=r"\S")] = Field(
-        description="who spoke: user, assistant, ...")
-    content: str
+    role: Role = Field(description="who spoke")
+    content: str = Field(description="the text (at most Config.max_turn_chars characters)")
     session_id: Id
     speaker: Annotated[str, Field(max_length=256)] | None = None
     timestamp: datetime | None = Field(None, description="ISO-8601; naive times are UTC; default now")
     id: Id | None = Field(None, description="your own id for the turn (returned in recall's source_ids)")
 
+    @field_validator("timestamp")
+    @classmethod
+    def _in_range(cls, value: datetime | None) -> datetime | None:
+        if value is not None:
+            to_epoch(value)  # years 1 to 9999 in UTC, or a ValueError that names the time
+        return value
+
 
 class ForgetIn(_Body):
     session_id: Id | None = Field(None, description="forget this session")
-    all: bool = Field(False, description="forget every memory of this token's user (and the user's tokens)")
+    all: StrictBool = Field(False, description="forget every memory of this token's user (and the user's tokens); "
+                                               "JSON true or false, nothing else")
 
     @model_validator(mode="after")
     def _one_target(self) -> ForgetIn:
@@ -148,6 +204,11 @@ async def _send_json(send: Callable[[dict[str, Any]], Awaitable[None]], code: in
     await send({"type": "http.response.body", "body": payload})
 
 
+def _encodable(value: object) -> object:
+    """A string as it can be sent in UTF-8 (a lone surrogate written as its escape); anything else as it is."""
+    return value.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(value, str) else value
+
+
 def _not_found(exc: KeyError) -> HTTPException:
     return HTTPException(status.HTTP_404_NOT_FOUND, detail=exc.args[0] if exc.args else "not found")
 
@@ -225,7 +286,14 @@ def create_app(
     @app.exception_handler(ValueError)
     async def _bad_value(_: Request, exc: ValueError) -> JSONResponse:
         # Memory's own checks (ids, times) name the field in their message.
-        return JSONResponse({"detail": str(exc)}, status_code=422)
+        return JSONResponse({"detail": _encodable(str(exc))}, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own 422 echoes the input, which may be the very thing that cannot be encoded (a lone surrogate)
+        detail = [{"type": e["type"], "loc": [_encodable(x) for x in e["loc"]], "msg": _encodable(e["msg"])}
+                  for e in exc.errors()]
+        return JSONResponse({"detail": detail}, status_code=422)
 
     @app.get("/v1/health", tags=["service"])
     def health() -> dict[str, Any]:
@@ -249,7 +317,7 @@ def create_app(
         return {"session_id": session_id, "status": "ended"}
 
     @app.get("/v1/sessions", tags=["read"])
-    def sessions(mem: Mem, limit: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
+    def sessions(mem: Mem, limit: Limit = None) -> dict[str, Any]:
         """This user's sessions, newest first."""
         return {"sessions": [s.to_dict() for s in mem.sessions(limit=limit)]}
 
@@ -266,7 +334,7 @@ def create_app(
     @app.get("/v1/recall", tags=["recall"])
     def recall(
         mem: Mem,
-        q: Annotated[str, Query(min_length=1, description="what to recall")],
+        q: Annotated[Words, Query(min_length=1, description="what to recall")],
         k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
         session_id: str | None = None,
         kind: str | None = None,
@@ -283,7 +351,7 @@ def create_app(
         return {"facts": [to_data(f) for f in mem.facts(include_superseded=include_superseded)]}
 
     @app.get("/v1/facts/{fact_id}/history", tags=["read"])
-    def fact_history(fact_id: int, mem: Mem) -> dict[str, Any]:
+    def fact_history(fact_id: RowId, mem: Mem) -> dict[str, Any]:
         """A fact and the chain of facts it superseded or was superseded by."""
         try:
             return {"fact_id": fact_id, "history": [to_data(f) for f in mem.fact_history(fact_id)]}
@@ -291,17 +359,20 @@ def create_app(
             raise _not_found(exc) from None
 
     @app.get("/v1/loops", tags=["ongoing work"])
-    def loops(mem: Mem, loop_status: Annotated[str, Query(alias="status")] = "open") -> dict[str, Any]:
+    def loops(mem: Mem, loop_status: Annotated[Literal["open", "closed", "all"], Query(alias="status")] = "open"
+              ) -> dict[str, Any]:
         """Open loops: things promised or left unresolved (`status=open|closed|all`)."""
         return {"loops": [to_data(x) for x in mem.loops(status=loop_status)]}
 
     @app.post("/v1/loops/{loop_id}/close", tags=["ongoing work"])
-    def close_loop(loop_id: int, mem: Mem, body: CloseLoopIn | None = None) -> dict[str, Any]:
-        """Mark an open loop done."""
+    def close_loop(loop_id: RowId, mem: Mem, body: CloseLoopIn | None = None) -> dict[str, Any]:
+        """Mark an open loop done. A loop already closed is returned as it is, with `already_closed` true."""
+        before = mem.store.loops(mem.user_id, "all", ids=[loop_id])
         try:
-            return {"loop": to_data(mem.close_loop(loop_id, note=body.note if body else None))}
+            loop = mem.close_loop(loop_id, note=body.note if body else None)
         except KeyError as exc:
             raise _not_found(exc) from None
+        return {"loop": to_data(loop), "already_closed": bool(before) and before[0].status == "closed"}
 
     @app.get("/v1/workstreams", tags=["ongoing work"])
     def workstreams(mem: Mem, include_hypotheses: bool = False) -> dict[str, Any]:
@@ -323,13 +394,17 @@ def create_app(
     @app.get("/v1/judgments", tags=["judgments"])
     def judgment_search(
         mem: Mem,
-        q: Annotated[str, Query(min_length=1, description="the situation at hand")],
+        q: Annotated[Words | None, Query(min_length=1, description="the situation at hand; none: list them")] = None,
         top_k: Annotated[int, Query(ge=1, le=MAX_K)] = 5,
         domain: str | None = None,
-        min_score: float = 0.0,
+        min_score: Annotated[float, Query(allow_inf_nan=False)] = 0.0,
         use_utility: bool = False,
+        limit: Limit = None,
     ) -> dict[str, Any]:
-        """Past judgments for situations like `q`; `use_utility` ranks by how often they were adopted too."""
+        """Past judgments for situations like `q`, `{"results": [...]}`; `use_utility` ranks by how often they
+        were adopted too. Without `q`: `{"judgments": [...]}`, every judgment (of `domain`) in the order stored."""
+        if q is None:
+            return {"judgments": [to_data(j) for j in mem.judgments.list_judgments(domain=domain, limit=limit)]}
         results = mem.judgments.search(q, top_k=top_k, domain=domain, min_score=min_score, use_utility=use_utility)
         return {"results": [to_data(r) for r in results]}
 

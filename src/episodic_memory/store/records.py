@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
 
 from ..util import to_iso
-
-
-def to_datetime(epoch: float | None) -> datetime | None:
-    return None if epoch is None else datetime.fromtimestamp(epoch, tz=timezone.utc)
 
 
 @dataclass(frozen=True)
