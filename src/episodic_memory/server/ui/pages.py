@@ -464,10 +464,7 @@ def forget(request: Request, csrf: str = Form(""), target: str = Form(""), sessi
         if error:
             return _page(request, "forget.html", viewer, code=422, sessions=sessions, chosen=session,
                          stats=before, result=None, error=error)
-        if target == "session":
-            forgot = mem.forget(session_id=session)
-        else:
-            forgot = mem.forget(user_id=viewer.user_id)
+        forgot = mem.forget(session_id=session) if target == "session" else mem.forget(user_id=viewer.user_id)
         after = _counts(mem)
         sessions = mem.sessions()
     if target == "everything" and request.app.state.tokens is not None:
