@@ -48,7 +48,7 @@ def served(tmp_path: Path) -> Iterator[tuple[TestClient, dict[str, str]]]:
         lines = [("s1", "We decided to ship the Android app on March 12."),
                  ("s1", "I need to write the rollback runbook for Skylark."),
                  ("s2", "Actually the Android launch moved to March 19, not March 12."),
-                 ("s2", "Dana from Skylark owns the rollback plan.")]
+                 ("s2", "Dana Whitfield and Marco Rossi from Skylark own the rollback plan.")]
         for i, (session, text) in enumerate(lines):
             client.post("/v1/turns", json={"role": "user", "content": text, "session_id": session, "id": f"a{i}"},
                         headers=alice)
@@ -141,7 +141,7 @@ def test_a_session_page_anchors_every_turn(served: tuple[TestClient, dict[str, s
     client, tokens = served
     login(client, tokens["alice"])
     page = client.get("/sessions/s2").text
-    assert 'id="t-a2"' in page and 'id="t-a3"' in page and "Dana from Skylark" in page
+    assert 'id="t-a2"' in page and 'id="t-a3"' in page and "Dana Whitfield and Marco Rossi" in page
 
 
 def test_a_corrected_fact_shows_its_history(served: tuple[TestClient, dict[str, str]]) -> None:
@@ -277,7 +277,7 @@ def test_correcting_a_fact_from_its_page(served: tuple[TestClient, dict[str, str
                            follow_redirects=False)
     assert response.status_code == 303
     new_page = client.get(response.headers["location"]).text
-    assert "Priya owns the plan." in new_page and "Dana from Skylark" in new_page      # the old one in history
+    assert "Priya owns the plan." in new_page and "Dana Whitfield and Marco Rossi" in new_page      # the old one in history
     again = client.post(f"/facts/{fact['id']}/edit", data={"csrf": _csrf(page), "text": "x"})
     assert again.status_code == 422 and "superseded" in again.text
     assert client.post(f"/facts/{fact['id']}/edit", data={"text": "forged"}).status_code == 403
@@ -294,3 +294,15 @@ def test_reopening_a_loop_from_the_work_page(served: tuple[TestClient, dict[str,
     assert f'action="/loops/{loop["id"]}/reopen"' in client.get("/work").text
     client.post(f"/loops/{loop['id']}/reopen", data={"csrf": _csrf(work)})
     assert [x["id"] for x in client.get("/v1/loops", headers=auth).json()["loops"]] == [loop["id"]]
+
+
+def test_an_entity_page_draws_the_entities_named_with_it(served: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = served
+    login(client, tokens["alice"])
+    entities = client.get("/entities").text
+    names = re.findall(r'href="/entities/([^"]+)"', entities)
+    assert names, "the facts name entities"
+    pages = [client.get(f"/entities/{name}") for name in names]
+    assert all(p.status_code == 200 for p in pages)
+    assert any('<svg class="graph"' in p.text for p in pages), "an entity named with another gets a graph"
+    assert client.get("/entities/nobody-at-all").status_code == 404

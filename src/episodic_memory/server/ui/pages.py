@@ -398,7 +398,8 @@ def entity_page(request: Request, name: str) -> Response:
             profile = mem.profile(name)
         except KeyError:
             return _page(request, "missing.html", viewer, code=404, what=f"entity {name!r}")
-    graph = entity_graph(profile["name"], [tuple(r) for r in profile.get("related", [])][:12])
+    related = [(r["name"], int(r["weight"])) for r in profile.get("related", [])][:12]
+    graph = entity_graph(profile["name"], related)
     return _page(request, "entity.html", viewer, profile=profile, graph=graph)
 
 
