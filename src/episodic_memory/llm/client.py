@@ -130,7 +130,8 @@ class LLMClient:
         except LLMConfigError as exc:
             return f"error: {exc}"
         own = getattr(backend, "describe", None)
-        return str(own()) if callable(own) else _who(backend)
+        text = own() if callable(own) else None
+        return str(text) if text else _who(backend)  # a describe() that says nothing does not print "None"
 
     def _limit(self, limit: int) -> _Limiter:
         with self._lock:
