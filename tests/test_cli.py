@@ -140,8 +140,24 @@ def test_forget_asks_unless_yes(tmp_path: Path) -> None:
     assert code == 1
     assert json.loads(run("stats", "--db", db, "--json")[1])["turns"] == 2
     code, out, _ = run("forget", "--session", "s", "--db", db, input="y\n")
-    assert code == 0 and "forgot session 's': 2 turn(s)" in out
+    assert code == 0 and "forgot session 's' of user 'default': 2 turn(s)" in out
     assert json.loads(run("stats", "--db", db, "--json")[1])["turns"] == 0
+
+
+def test_a_user_given_before_forget_never_silently_forgets_all_of_that_user(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    bob = [{**t, "user_id": "bob", "session_id": "s"} for t in GOOD]
+    run("ingest", str(write(tmp_path / "bob.jsonl", *bob)), "--db", db)
+    code, _, err = run("--user", "bob", "forget", "--yes", "--db", db)
+    assert code == 2 and "`forget --user ID` does" in err
+    assert json.loads(run("--user", "bob", "stats", "--db", db, "--json")[1])["turns"] == 2
+    code, _, err = run("--user", "bob", "forget", "--session", "s", "--yes", "--db", db)
+    assert code == 0 and "forgetting session 's' of user 'bob' in " in err  # whose data goes, even with --yes
+    run("ingest", str(write(tmp_path / "bob2.jsonl", *bob)), "--db", db)
+    code, out, err = run("forget", "--user", "bob", "--db", db, input="n\n")
+    assert code == 1 and "Forget all of user 'bob' in " in out
+    code, out, err = run("forget", "--user", "bob", "--yes", "--db", db)
+    assert code == 0 and "forgetting all of user 'bob'" in err and "forgot all of user 'bob': 2 turn(s)" in out
 
 
 def test_demo_ingests_the_sample_and_recalls(tmp_path: Path) -> None:

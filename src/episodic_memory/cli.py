@@ -19,6 +19,7 @@ from .commands.facts import entities, facts, history, profile
 from .commands.judge import judge
 from .commands.server import mcp_command, serve, token
 from .commands.threads import brief, loop, loops, print_loops, workstreams
+from .config import DEFAULT_USER
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
 from .retrieve.hit import Hit
@@ -206,13 +207,20 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
     episodic forget --user ID         everything of one user
     episodic forget --all             everything
     """
-    user = user_id or ctx.find_root().params.get("user_id")
-    chosen = sum(bool(x) for x in (session_id, everything)) + (1 if user and not session_id else 0)
-    if chosen != 1:
-        raise click.UsageError("say what to forget: exactly one of --session ID, --user ID or --all")
-    what = ("everything" if everything else f"session {session_id!r}" if session_id else f"all of user {user!r}")
+    # all of a user only by `forget --user ID`: a `--user` given before the command picks whose session, no more
+    whole_user = user_id if not session_id else None
+    if sum((bool(session_id), everything, whole_user is not None)) != 1:
+        hint = ""
+        if not session_id and not everything and ctx.find_root().params.get("user_id"):
+            hint = " (a --user before the command does not choose what to forget: `forget --user ID` does)"
+        raise click.UsageError(f"say what to forget: exactly one of --session ID, --user ID or --all{hint}")
+    user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    what = ("everything, of every user" if everything else f"session {session_id!r} of user {user!r}" if session_id
+            else f"all of user {user!r}")
     mem = open_memory(ctx, db, user_id)
-    if not yes and not click.confirm(f"Forget {what} in {mem.path}? This cannot be undone", default=False):
+    if yes:
+        click.echo(f"forgetting {what} in {mem.path}", err=True)  # --yes asks nothing: still say whose data goes
+    elif not click.confirm(f"Forget {what} in {mem.path}? This cannot be undone", default=False):
         ctx.exit(EXIT_BAD_INPUT)
     if everything:
         result = mem.forget(all=True)
