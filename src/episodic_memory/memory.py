@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from .capture.recorder import NewTurn, Recorder, RecoveryReport
 from .clients import MemoryClients
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
+from .consolidate.extract import ExtractionFailed
 from .consolidate.facts import profile_text
 from .consolidate.scheduler import ConsolidationScheduler
 from .judgments.memory import JudgmentMemory
@@ -235,9 +237,18 @@ class Memory:
         if not turns and not final:
             self.store.record_consolidated(user_id, session_id, info.consolidated_turns)
             return True
+        # issue 18 ops: an LLM configuration that cannot work (a missing key) is said once, and this run takes the
+        # rules, so the session is consolidated rather than pending forever; an unreachable LLM postpones the
+        # session (its turns stored and searchable) to a retry, said in one line, not a traceback
+        clients = self.clients if self.llm.usable() else replace(self.clients, llm=llm.RULES_ONLY)
         for step in self.consolidation_steps:
             try:
-                step(self.clients, info, turns)
+                step(clients, info, turns)
+            except (ExtractionFailed, llm.LLMFailed) as exc:
+                llm.warn_once(log, f"the LLM is unreachable ({exc}): consolidation is postponed, the turns are "
+                                   "stored and searchable, and it is retried at the next open")
+                self.store.mark_for_consolidation(user_id, session_id)
+                return False
             except Exception:
                 log.exception("consolidation of session %s/%s failed in %s; it will be retried at the next open",
                               user_id, session_id, getattr(step, "__name__", step))

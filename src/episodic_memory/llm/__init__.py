@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 
 from ..config import Config
 from .base import NONE_DESCRIPTION, Backend, LLMConfigError, LLMError, LLMFailed, LLMRefused, NoneBackend
-from .client import LLMClient, client_for, default_client, set_default_client
+from .client import RULES_ONLY, LLMClient, client_for, default_client, set_default_client, warn_once
 from .parse import ParseError, parse_json
 
 T = TypeVar("T")
@@ -89,6 +89,6 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return default_client().run(coro)
 
 
-__all__ = ["NONE_DESCRIPTION", "Backend", "LLMClient", "LLMConfigError", "LLMError", "LLMFailed", "LLMRefused", "NoneBackend", "ParseError",
+__all__ = ["NONE_DESCRIPTION", "RULES_ONLY", "Backend", "LLMClient", "LLMConfigError", "LLMError", "LLMFailed", "LLMRefused", "NoneBackend", "ParseError",
            "ask", "ask_json", "client_for", "config", "default_client", "describe", "enabled", "get_backend",
-           "parse_json", "run", "set_backend"]
+           "parse_json", "run", "set_backend", "warn_once"]
