@@ -23,6 +23,7 @@ from .config import DEFAULT_USER
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
 from .retrieve.hit import Hit
+from .store import explain, failed_store_errors
 
 
 def print_hits(hits: list[Hit]) -> None:
@@ -42,7 +43,17 @@ def print_hits(hits: list[Hit]) -> None:
                       f"[dim]({age(hit.timestamp)})[/dim]", highlight=False)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Episodic(click.Group):
+    """The command group; a store that cannot be opened or read is one line and exit 1, not a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except failed_store_errors() as exc:
+            raise click.ClickException(explain(ctx.meta.get("episodic.db", "the store"), exc)) from None
+
+
+@click.group(cls=Episodic, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="episodic")
 @db_option
 def main(db: str | None, user_id: str | None) -> None:
@@ -144,7 +155,7 @@ def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 2
 def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, k: int, session_id: str | None,
            kind: str | None, since: str | None, until: str | None, as_of: str | None, as_json: bool) -> None:
     """Recall the memories most relevant to QUERY."""
-    mem = open_memory(ctx, db, user_id)
+    mem = open_memory(ctx, db, user_id, reads=True)
     try:
         hits = mem.recall(query, k=k, session_id=session_id, kind=kind, since=since, until=until, as_of=as_of)
     except ValueError as exc:
@@ -161,7 +172,7 @@ def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
 @click.pass_context
 def stats(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool) -> None:
     """What is in the store."""
-    data = open_memory(ctx, db, user_id).stats()
+    data = open_memory(ctx, db, user_id, reads=True).stats()
     if as_json:
         dump(data)
         return
@@ -178,7 +189,7 @@ def stats(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool
 @click.pass_context
 def sessions(ctx: click.Context, db: str | None, user_id: str | None, limit: int | None, as_json: bool) -> None:
     """The sessions in the store, newest first."""
-    rows = open_memory(ctx, db, user_id).sessions(limit=limit)
+    rows = open_memory(ctx, db, user_id, reads=True).sessions(limit=limit)
     if as_json:
         dump([s.to_dict() for s in rows])
         return

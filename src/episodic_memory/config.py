@@ -283,6 +283,10 @@ class Config(BaseModel):
     server_max_body_bytes: int = Field(1 << 20, ge=1, description="a REST request body over this is refused (413)")
     token_touch_every_s: float = Field(60.0, description="a token's last_used is written at most this often")
 
+    # --- issue 18 ops: read-only stores, embedding caps, stopping ---------------------------------------
+    read_only: bool = Field(False, description="open the store read-only (SQLite mode=ro): no recovery, consolidation "
+                            "or embedding, writes refused; the CLI's read commands use it on a store they cannot write")
+
     @classmethod
     def from_env(cls, **overrides: object) -> Config:
         """Defaults, then ``EPISODIC_<FIELD>`` environment variables, then explicit overrides."""

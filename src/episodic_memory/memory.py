@@ -80,7 +80,7 @@ class Memory:
         self.user_id = _check_id(user_id, "user_id")
         self.path = str(path) if path is not None else str(default_db_path())
         self.store: Store = open_store(self.path, self.config)
-        if self.store.in_memory:
+        if self.store.in_memory or self.config.read_only:  # read-only: nothing to journal, nothing to recover
             journal, lock_path = Journal(None), None
         else:
             db_path = Path(self.store.path)
@@ -99,7 +99,7 @@ class Memory:
             pending=lambda: self.store.sessions_needing_consolidation())
         self.consolidation_steps: list[ConsolidationStep] = default_steps()
         self.last_recovery: RecoveryReport = self.recorder.recover()
-        if self.config.consolidate_on_open:
+        if self.config.consolidate_on_open and not self.config.read_only:
             self.consolidate_pending()
 
     # --- models (loaded on first use; recall degrades to BM25 without an embedder) ---------------------
@@ -157,6 +157,8 @@ class Memory:
 
         Each mapping has the keyword arguments of `add_turn`. Everything is validated before anything is written.
         """
+        if self.config.read_only:
+            raise PermissionError(f"{self.path} is open read-only (Config.read_only): it takes no turns")
         turns = list(turns)
         new = [self._new_turn(t, f"turn {i}: " if len(turns) > 1 else "") for i, t in enumerate(turns)]
         if not new:
@@ -258,6 +260,8 @@ class Memory:
         return True
 
     def _index_quietly(self) -> None:
+        if self.config.read_only:  # what has no vector yet is found by BM25
+            return
         try:
             self.index()
         except Exception:
