@@ -121,9 +121,10 @@ class Memory:
                 log.warning("reranker %r unavailable (%s); recall runs without reranking", self.config.reranker, exc)
         return self._reranker
 
-    def index(self, progress: Callable[[int], None] | None = None) -> int:
-        """Embed every stored turn that has no vector of the current model yet. Returns how many."""
-        return self.indexer.embed_pending(progress)
+    def index(self, progress: Callable[[int], None] | None = None, user_id: str | None = None) -> int:
+        """Embed every stored turn (of `user_id`, else of every user) that has no vector of the current model yet.
+        Returns how many."""
+        return self.indexer.embed_pending(progress, user_id=user_id)
 
     def reindex(self, progress: Callable[[int], None] | None = None) -> int:
         """After a model change: embed everything with the current model, then drop other models' vectors."""
@@ -234,7 +235,7 @@ class Memory:
         info = self.store.session(user_id, session_id)
         if info is None:
             return True
-        self._index_quietly()
+        self._index_quietly(user_id)
         turns = self.store.session_turns(user_id, session_id, from_seq=info.consolidated_turns)
         if not turns and not final:
             self.store.record_consolidated(user_id, session_id, info.consolidated_turns)
@@ -259,11 +260,12 @@ class Memory:
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
         return True
 
-    def _index_quietly(self) -> None:
+    def _index_quietly(self, user_id: str) -> None:
+        """Embed `user_id`'s new turns and facts (only theirs: another user's backlog never runs in this call)."""
         if self.config.read_only:  # what has no vector yet is found by BM25
             return
         try:
-            self.index()
+            self.index(user_id=user_id)
         except Exception:
             log.exception("embedding new turns failed; they stay searchable by BM25 and are retried later")
 
@@ -295,7 +297,7 @@ class Memory:
             until=None if until is None else to_epoch(until, "until"),
             as_of=None if as_of is None else to_epoch(as_of, "as_of"),
         )
-        self._index_quietly()
+        self._index_quietly(filters.user_id)
         return self.retriever.recall(query, k, filters)
 
     # --- reading -------------------------------------------------------------------------------------

@@ -120,7 +120,7 @@ class MemoryPool:
 
     def _index(self, user_id: str, session_id: str) -> None:
         with self.lease(user_id) as mem:
-            mem.index()
+            mem.index(user_id=user_id)  # this user's new turns only: each user's backlog is their own
 
     def _flagged(self) -> list[tuple[str, str]]:
         with self.lease(self.maintenance_user) as mem:
