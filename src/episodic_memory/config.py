@@ -286,6 +286,9 @@ class Config(BaseModel):
     # --- issue 18 ops: read-only stores, embedding caps, stopping ---------------------------------------
     read_only: bool = Field(False, description="open the store read-only (SQLite mode=ro): no recovery, consolidation "
                             "or embedding, writes refused; the CLI's read commands use it on a store they cannot write")
+    server_stop_grace_s: float = Field(1.5, ge=0, description="on SIGTERM, how long the REST server's requests, then "
+                                       "its consolidation, may take to finish; what is unfinished is flagged for the "
+                                       "next start")
     embed_max_chars: int = Field(8_000, ge=256, description="an item is embedded from at most this many characters "
                                  "of its text (the model reads 256 tokens): a 1 MB turn costs what a page does")
 

@@ -99,6 +99,7 @@ class ConsolidationScheduler:
         self._lister: threading.Thread | None = None
         self._listed = threading.Event()
         self._listed.set()
+        self._stopped = False  # see `stop`
 
     # --- policy --------------------------------------------------------------------------------------
     @property
@@ -160,6 +161,8 @@ class ConsolidationScheduler:
         its new turns (when `index` is set). A session already queued is not queued twice."""
         key = (user_id, session_id)
         with self._lock:
+            if self._stopped:
+                return
             job = self._jobs.get(key)
             if job is not None:
                 job.force = job.force or force
@@ -239,6 +242,16 @@ class ConsolidationScheduler:
                     if (user_id is None or k[0] == user_id) and (session_id is None or k[1] == session_id)]
         for key in dict.fromkeys(keys):
             self._work(key)
+
+    def stop(self) -> list[Key]:
+        """Take no more work: the queued runs are dropped (the worker ends after the run under way) and nothing new
+        is queued. Returns the sessions left unfinished, running or queued, for the caller to flag for later."""
+        with self._lock:
+            self._stopped = True
+            left = list(dict.fromkeys([*self._running, *self._jobs]))
+            self._jobs.clear()
+            self._queue.clear()
+        return left
 
     def close(self, timeout: float | None = None) -> None:
         """Finish the queued work (waiting at most `timeout` seconds when given), then let the worker end."""
