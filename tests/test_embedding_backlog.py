@@ -73,6 +73,19 @@ def test_one_users_backlog_is_never_embedded_in_another_users_recall(tmp_path: P
         pool.close()
 
 
+def test_a_recall_embeds_a_bounded_share_of_its_own_backlog_and_the_next_ones_go_on(tmp_path: Path) -> None:
+    embedder = Recording()
+    config = Config(embedder="off", consolidate_every=100, recall_embed_max_items=5)
+    with Memory(tmp_path / "m.db", config=config, embedder=embedder) as mem:
+        mem.add_turns([{"role": "user", "content": f"kayak note {i}", "session_id": "s"} for i in range(12)])
+        assert mem.recall("kayak note 3")  # found by BM25 whether embedded yet or not
+        assert mem.indexer.pending() == 7 and len(embedder.texts()) - 1 == 5  # five turns, and the query
+        mem.recall("kayak note 9")
+        assert mem.indexer.pending() == 2
+        mem.index()  # the unbounded pass (consolidation, the server's worker) takes the rest
+        assert mem.indexer.pending() == 0 and mem.stats()["vectors"] == 12
+
+
 def test_on_the_rest_server_another_users_backlog_runs_on_the_worker_never_in_a_request(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     tokens = TokenStore.open(db)

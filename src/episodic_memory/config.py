@@ -289,6 +289,8 @@ class Config(BaseModel):
     server_stop_grace_s: float = Field(1.5, ge=0, description="on SIGTERM, how long the REST server's requests, then "
                                        "its consolidation, may take to finish; what is unfinished is flagged for the "
                                        "next start")
+    recall_embed_max_items: int = Field(256, ge=0, description="a recall first embeds at most this many of its user's "
+                                        "new items; the rest wait for the next pass (BM25 finds them meanwhile)")
     embed_max_chars: int = Field(8_000, ge=256, description="an item is embedded from at most this many characters "
                                  "of its text (the model reads 256 tokens): a 1 MB turn costs what a page does")
 

@@ -260,12 +260,13 @@ class Memory:
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
         return True
 
-    def _index_quietly(self, user_id: str) -> None:
-        """Embed `user_id`'s new turns and facts (only theirs: another user's backlog never runs in this call)."""
+    def _index_quietly(self, user_id: str, limit: int | None = None) -> None:
+        """Embed `user_id`'s new turns and facts, at most `limit` of them (only theirs: another user's backlog never
+        runs in this call)."""
         if self.config.read_only:  # what has no vector yet is found by BM25
             return
         try:
-            self.index(user_id=user_id)
+            self.indexer.embed_pending(user_id=user_id, limit=limit)
         except Exception:
             log.exception("embedding new turns failed; they stay searchable by BM25 and are retried later")
 
@@ -297,7 +298,7 @@ class Memory:
             until=None if until is None else to_epoch(until, "until"),
             as_of=None if as_of is None else to_epoch(as_of, "as_of"),
         )
-        self._index_quietly(filters.user_id)
+        self._index_quietly(filters.user_id, self.config.recall_embed_max_items)
         return self.retriever.recall(query, k, filters)
 
     # --- reading -------------------------------------------------------------------------------------
