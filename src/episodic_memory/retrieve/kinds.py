@@ -43,7 +43,8 @@ class Pending:
 
 
 # (store, config, model, after item id, limit, user id or None for every user) -> items with id > after and no
-# vector of `model`, in id order
+# vector of `model`, in id order. The kinds every pass embeds (turns, facts) are read for the one user when given;
+# the others (embedded at creation and at reindex) for every user.
 PendingReader = Callable[[Store, Config, str, int, int, "str | None"], list[Pending]]
 
 
@@ -82,14 +83,13 @@ def _pending_episodes(store: Store, config: Config, model: str, after: int, limi
                       ) -> list[Pending]:
     # the store lists them from the oldest; ids at or below `after` were embedded by this pass already
     return [Pending(i, user, session_id, ts, summary)
-            for i, user, session_id, ts, summary in store.episodes_missing_vectors(model, limit)
-            if i > after and user_id in (None, user)]
+            for i, user, session_id, ts, summary in store.episodes_missing_vectors(model, limit) if i > after]
 
 
 def _pending_judgments(store: Store, config: Config, model: str, after: int, limit: int, user_id: str | None
                        ) -> list[Pending]:
     return [Pending(r.id, r.user_id, None, r.created_at, judgment_embedding_text(r.trigger, r.judgment))
-            for r in store.judgments_missing_vectors(model, after, limit) if user_id in (None, r.user_id)]
+            for r in store.judgments_missing_vectors(model, after, limit)]
 
 
 REGISTRY: dict[str, Kind] = {k.name: k for k in (
