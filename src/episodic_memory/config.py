@@ -286,7 +286,7 @@ class Config(BaseModel):
     # --- issue 18 ops: read-only stores, embedding caps, stopping ---------------------------------------
     read_only: bool = Field(False, description="open the store read-only (SQLite mode=ro): no recovery, consolidation "
                             "or embedding, writes refused; the CLI's read commands use it on a store they cannot write")
-    server_stop_grace_s: float = Field(1.5, ge=0, description="on SIGTERM, how long the REST server's requests, then "
+    server_stop_grace_s: float = Field(1.0, ge=0, description="on SIGTERM, how long the REST server's requests, then "
                                        "its consolidation, may take to finish; what is unfinished is flagged for the "
                                        "next start")
     recall_embed_max_items: int = Field(256, ge=0, description="a recall first embeds at most this many of its user's "
