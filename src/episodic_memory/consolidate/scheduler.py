@@ -245,13 +245,19 @@ class ConsolidationScheduler:
 
     def stop(self) -> list[Key]:
         """Take no more work: the queued runs are dropped (the worker ends after the run under way) and nothing new
-        is queued. Returns the sessions left unfinished, running or queued, for the caller to flag for later."""
+        is queued. Returns the sessions left unconsolidated, for the caller to flag for later: those being
+        consolidated, and those queued to be (a queued look that would only have embedded is not one)."""
         with self._lock:
             self._stopped = True
-            left = list(dict.fromkeys([*self._running, *self._jobs]))
+            running = list(self._running)
+            queued = dict(self._jobs)
             self._jobs.clear()
             self._queue.clear()
-        return left
+        return running + [key for key, job in queued.items() if key not in running and (job.force or self._due(key))]
+
+    def _due(self, key: Key) -> bool:
+        info = self._info(*key)
+        return info is not None and (info.needs_consolidation or self.due(info))
 
     def close(self, timeout: float | None = None) -> None:
         """Finish the queued work (waiting at most `timeout` seconds when given), then let the worker end."""
