@@ -82,7 +82,7 @@ def test_sigterm_during_consolidation_stops_within_5s_and_loses_nothing(tmp_path
             call(f"{base}/v1/turns", {"role": "user", "content": "Remind me to send the deck", "session_id": "s2"})
             ending = threading.Thread(target=lambda: _quietly(call, f"{base}/v1/sessions/s2/end", {}), daemon=True)
             ending.start()  # a request in flight: ending s2 consolidates it, in the request, and its LLM call hangs
-            wait_until(lambda: len(llm_server.requests) >= 2, 30, "the worker (s1) and the request (s2) to call the LLM")
+            wait_until(lambda: len(llm_server.requests) >= 2, 30, "the worker (s1) and the request (s2) to ask the LLM")
             started = time.monotonic()
             proc.send_signal(signal.SIGTERM)
             try:

@@ -28,8 +28,8 @@ def _line(fact: Fact) -> str:
 def facts(ctx: click.Context, db: str | None, user_id: str | None, include_superseded: bool,
           types: tuple[str, ...], session_id: str | None, as_json: bool) -> None:
     """List the facts consolidation extracted, newest first."""
-    found = open_memory(ctx, db, user_id, reads=True).facts(include_superseded=include_superseded, session_id=session_id,
-                                                 types=types or None)
+    found = open_memory(ctx, db, user_id, reads=True).facts(
+        include_superseded=include_superseded, session_id=session_id, types=types or None)
     if as_json:
         dump([f.to_dict() for f in found])
     elif not found:

@@ -89,6 +89,6 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return default_client().run(coro)
 
 
-__all__ = ["NONE_DESCRIPTION", "RULES_ONLY", "Backend", "LLMClient", "LLMConfigError", "LLMError", "LLMFailed", "LLMRefused", "NoneBackend", "ParseError",
-           "ask", "ask_json", "client_for", "config", "default_client", "describe", "enabled", "get_backend",
+__all__ = ["NONE_DESCRIPTION", "RULES_ONLY", "Backend", "LLMClient", "LLMConfigError", "LLMError", "LLMFailed",
+           "LLMRefused", "NoneBackend", "ParseError", "ask", "ask_json", "client_for", "config", "default_client", "describe", "enabled", "get_backend",
            "parse_json", "run", "set_backend", "warn_once"]

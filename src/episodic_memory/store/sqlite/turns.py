@@ -303,7 +303,8 @@ class TurnSQL(Connection):
         """Turns (of `user_id`, else any user) with id > `after_id` and no vector of `model`, in id order."""
         rows = self._query(
             f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > ? AND (? IS NULL OR t.user_id = ?) AND NOT EXISTS "
-            "(SELECT 1 FROM vectors v WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = ?) ORDER BY t.id LIMIT ?",
+            "(SELECT 1 FROM vectors v WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = ?) "
+            "ORDER BY t.id LIMIT ?",
             (after_id, user_id, user_id, model, limit),
         )
         return [_turn(r) for r in rows]
