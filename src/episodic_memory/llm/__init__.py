@@ -90,5 +90,5 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 
 __all__ = ["NONE_DESCRIPTION", "RULES_ONLY", "Backend", "LLMClient", "LLMConfigError", "LLMError", "LLMFailed",
-           "LLMRefused", "NoneBackend", "ParseError", "ask", "ask_json", "client_for", "config", "default_client", "describe", "enabled", "get_backend",
-           "parse_json", "run", "set_backend", "warn_once"]
+           "LLMRefused", "NoneBackend", "ParseError", "ask", "ask_json", "client_for", "config", "default_client",
+           "describe", "enabled", "get_backend", "parse_json", "run", "set_backend", "warn_once"]
