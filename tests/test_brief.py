@@ -68,6 +68,13 @@ def test_workstreams_quiet_for_longer_than_active_days_are_not_active(mem: Memor
     assert mem.brief(now=T0 + timedelta(days=10 + 15)).workstreams == []
 
 
+def test_a_window_longer_than_active_days_shows_the_workstreams_active_in_it(mem: Memory) -> None:
+    now = T0 + timedelta(days=10 + 19)  # last active 19 days ago: beyond workstream_active_days (14)
+    [ws] = mem.brief(hours=720, now=now).workstreams
+    assert ws.sessions == 2
+    assert mem.brief(hours=24 * 18, now=now).workstreams == []
+
+
 def test_each_user_gets_their_own(mem: Memory) -> None:
     brief = mem.brief(hours=24, user_id="bob", now=T0 + timedelta(days=10, hours=1))
     assert [s["session_id"] for s in brief.sessions] == ["bob"]

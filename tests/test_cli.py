@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -140,8 +142,24 @@ def test_forget_asks_unless_yes(tmp_path: Path) -> None:
     assert code == 1
     assert json.loads(run("stats", "--db", db, "--json")[1])["turns"] == 2
     code, out, _ = run("forget", "--session", "s", "--db", db, input="y\n")
-    assert code == 0 and "forgot session 's': 2 turn(s)" in out
+    assert code == 0 and "forgot session 's' of user 'default': 2 turn(s)" in out
     assert json.loads(run("stats", "--db", db, "--json")[1])["turns"] == 0
+
+
+def test_a_user_given_before_forget_never_silently_forgets_all_of_that_user(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    bob = [{**t, "user_id": "bob", "session_id": "s"} for t in GOOD]
+    run("ingest", str(write(tmp_path / "bob.jsonl", *bob)), "--db", db)
+    code, _, err = run("--user", "bob", "forget", "--yes", "--db", db)
+    assert code == 2 and "`forget --user ID` does" in err
+    assert json.loads(run("--user", "bob", "stats", "--db", db, "--json")[1])["turns"] == 2
+    code, _, err = run("--user", "bob", "forget", "--session", "s", "--yes", "--db", db)
+    assert code == 0 and "forgetting session 's' of user 'bob' in " in err  # whose data goes, even with --yes
+    run("ingest", str(write(tmp_path / "bob2.jsonl", *bob)), "--db", db)
+    code, out, err = run("forget", "--user", "bob", "--db", db, input="n\n")
+    assert code == 1 and "Forget all of user 'bob' in " in out
+    code, out, err = run("forget", "--user", "bob", "--yes", "--db", db)
+    assert code == 0 and "forgetting all of user 'bob'" in err and "forgot all of user 'bob': 2 turn(s)" in out
 
 
 def test_demo_ingests_the_sample_and_recalls(tmp_path: Path) -> None:
@@ -163,3 +181,93 @@ def test_sample_is_multi_session_and_ingestible(tmp_path: Path) -> None:
 def test_console_script_runs() -> None:
     out = subprocess.run([sys.executable, "-m", "episodic_memory", "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and __version__ in out.stdout
+
+
+# --- --db errors and read-only stores (issue 18, item 12) -------------------------------------------------------
+
+
+def _store_with_turns(tmp_path: Path) -> str:
+    db = str(tmp_path / "store" / "m.db")
+    with Memory(db) as mem:
+        mem.add_turn("user", "The Series B deck needs 12 slides", session_id="done", timestamp="2026-11-02T10:00:00Z")
+        mem.end_session("done")
+        mem.add_turn("user", "Still talking about the deck", session_id="idle", timestamp="2026-11-02T11:00:00Z")
+    return db
+
+
+@pytest.mark.parametrize("case", ["not sqlite", "truncated", "newer schema", "empty path"])
+def test_a_bad_db_is_one_clear_line_and_exit_1(tmp_path: Path, case: str) -> None:
+    import sqlite3
+
+    path = tmp_path / "bad.db"
+    if case == "not sqlite":
+        path.write_text("these are my notes, not a database\n")
+    elif case == "truncated":
+        path.write_bytes(Path(_store_with_turns(tmp_path)).read_bytes()[:5000])
+    elif case == "newer schema":
+        shutil.copy(_store_with_turns(tmp_path), path)
+        with sqlite3.connect(path) as db:
+            db.execute("INSERT INTO _migrations (version, name, applied_at) VALUES (999, 'future', 0)")
+    for args in (["--db", "" if case == "empty path" else str(path), "stats"],
+                 ["recall", "deck", "--db", "" if case == "empty path" else str(path)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        [line] = result.stderr.strip().splitlines()
+        assert line.startswith("Error: ") and "Traceback" not in result.output
+        assert {"not sqlite": "is not an episodic-memory store", "truncated": "is damaged",
+                "newer schema": "written by a newer version", "empty path": "--db is empty"}[case] in line
+    assert not (tmp_path / "default" / "memory.db").exists()  # an empty --db never falls back to the default store
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def _read_commands_work(db: str) -> None:
+    code, out, _ = run("stats", "--db", db, "--json")
+    assert code == 0 and json.loads(out)["turns"] == 2
+    code, out, _ = run("recall", "deck slides", "--db", db, "--json")
+    assert code == 0 and any("12 slides" in h["text"] for h in json.loads(out))
+    code, out, _ = run("sessions", "--db", db, "--json")
+    assert code == 0 and {s["session_id"]: s["status"] for s in json.loads(out)} == {"done": "ended", "idle": "open"}
+    code, out, _ = run("facts", "--db", db, "--json")
+    assert code == 0 and json.loads(out)
+
+
+def test_read_commands_on_a_store_they_cannot_write_open_it_read_only(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Root writes through file modes, so this test says "not writable" itself; the next one uses real modes.
+    db = _store_with_turns(tmp_path)
+    before = _snapshot(Path(db).parent)
+    monkeypatch.setattr("episodic_memory.commands._common.writable", lambda path: False)
+    _read_commands_work(db)
+    # nothing written: not the idle session's flag (mark_idle_sessions), no -wal/-shm, no lock file, same bytes
+    assert _snapshot(Path(db).parent) == before
+
+
+def _modes_bind(tmp_path: Path) -> bool:
+    """Whether this process is held to file modes (root, with CAP_DAC_OVERRIDE, is not)."""
+    probe = tmp_path / "probe"
+    probe.write_text("")
+    probe.chmod(0o444)
+    try:
+        probe.open("a").close()
+    except PermissionError:
+        return True
+    return False
+
+
+def test_read_commands_work_on_a_read_only_file_in_a_read_only_folder(tmp_path: Path) -> None:
+    if not _modes_bind(tmp_path):
+        pytest.skip("file modes do not bind this process (root): the test above covers it")
+    db = _store_with_turns(tmp_path)
+    folder = Path(db).parent
+    before = _snapshot(folder)
+    os.chmod(db, 0o444)
+    os.chmod(folder, 0o555)
+    try:
+        _read_commands_work(db)
+        assert _snapshot(folder) == before
+    finally:
+        os.chmod(folder, 0o755)

@@ -160,16 +160,34 @@ def test_other_client_errors_are_refusals(server, status):
     assert len(server.requests) == 1
 
 
-def test_a_reply_slower_than_the_timeout_is_retried_then_given_up(server, logs):
-    anthropic(server, llm_timeout_s=0.2)
-    server.script(Reply(delay=3.0, body=anthropic_reply("too late").body))
-    started = time.perf_counter()
+class Stalled:
+    """A backend that never replies: every call waits until it is cancelled (by the client's timeout)."""
+
+    name, model = "stalled", "s-1"
+
+    def __init__(self) -> None:
+        self.started = 0
+        self.cancelled = 0
+
+    async def ask(self, system_prompt: str, user_prompt: str, *, model: str | None = None) -> str:
+        self.started += 1
+        try:
+            await asyncio.Event().wait()  # nothing ever sets it: no reply, however fast or slow the machine
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        return "never"
+
+
+def test_a_reply_slower_than_the_timeout_is_retried_then_given_up(logs):
+    # No wall clock in the assertions: the reply never comes, so every attempt ends by the timeout, on any load.
+    backend = Stalled()
+    llm.set_backend(backend, Config(**{**FAST, "llm_timeout_s": 0.05}))
     assert ask("slow") is None
-    elapsed = time.perf_counter() - started
-    assert len(server.requests) == 3  # the first try and two retries
-    assert elapsed < 2.0
+    assert backend.started == 3 and backend.cancelled == 3  # the first try and two retries, each cut off
     messages = [r.getMessage() for r in logs.records]
-    assert any("timed out" in m and "giving up after 3 attempts" in m for m in messages)
+    assert any("timed out after 0.05s" in m and "giving up after 3 attempts" in m for m in messages)
+    assert sum("timed out" in m and "retry" in m for m in messages) == 2
 
 
 def test_the_clients_own_timeout_maps_to_a_retryable_error(server):
@@ -274,13 +292,13 @@ def test_parse_json_keeps_the_complete_part_of_cut_off_values():
 def test_nothing_configured_means_none(monkeypatch):
     assert isinstance(llm.get_backend(), llm.NoneBackend)
     assert not llm.enabled()
-    assert llm.describe() == "none"
+    assert llm.describe() == llm.NONE_DESCRIPTION
     assert llm.run(llm.ask("s", "u", purpose="p")) is None
 
 
 def test_episodic_llm_none_and_config_override(monkeypatch):
     monkeypatch.setenv("EPISODIC_LLM", "none")
-    assert llm.describe() == "none"
+    assert llm.describe() == llm.NONE_DESCRIPTION
     monkeypatch.setenv("EPISODIC_LLM", "anthropic")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
     llm.set_backend(None, Config(llm="none"))  # a config choice wins over the environment
@@ -373,6 +391,22 @@ def test_a_custom_backend_is_described_by_its_name_and_model():
     assert llm.describe() == "mine:tiny-1"
     with pytest.raises(TypeError, match="async ask"):
         llm.set_backend(object())
+
+
+def test_the_none_backend_says_what_it_means_and_a_silent_describe_is_not_printed_as_none():
+    assert llm.describe().startswith("none (no LLM: consolidation uses rules")
+
+    class Quiet:
+        name, model = "quiet", "q-1"
+
+        def describe(self) -> None:
+            return None
+
+        async def ask(self, system_prompt: str, user_prompt: str, *, model: str | None = None) -> str:
+            return ""
+
+    llm.set_backend(Quiet())
+    assert llm.describe() == "quiet:q-1"
 
 
 # --- run, the concurrency limit, retry-after ------------------------------------------------------------------

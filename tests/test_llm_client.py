@@ -50,7 +50,7 @@ def test_two_memories_use_their_own_backends(server_a, server_b, monkeypatch):
             Memory(":memory:", config=Config(llm="none", embedder="off")) as off:
         assert a.llm.describe() == f"openai:model-a@{server_a.url}/v1"
         assert b.llm.describe() == f"openai:model-b@{server_b.url}/v1"
-        assert off.llm.describe() == "none" and not off.llm.enabled()
+        assert off.llm.describe() == llm.NONE_DESCRIPTION and not off.llm.enabled()
         assert llm.describe().startswith("error: ")  # the process default still follows EPISODIC_LLM
 
         play_session(a, "s1", LINES)  # consolidation through a's client only
@@ -77,7 +77,7 @@ def test_a_memory_with_its_own_llm_ignores_the_process_default(server_a):
 def test_the_problem_case_a_memory_config_llm_is_no_longer_ignored():
     with Memory(":memory:", config=Config(llm="anthropic", embedder="off")) as mem:  # no ANTHROPIC_API_KEY
         assert mem.llm.describe().startswith("error: ") and "ANTHROPIC_API_KEY" in mem.llm.describe()
-        assert llm.describe() == "none"
+        assert llm.describe() == llm.NONE_DESCRIPTION
         with pytest.raises(llm.LLMConfigError, match="ANTHROPIC_API_KEY"):
             mem.llm.enabled()
         play_session(mem, "s1", LINES)  # a broken configuration: the rules take over
@@ -87,7 +87,7 @@ def test_the_problem_case_a_memory_config_llm_is_no_longer_ignored():
 
 def test_a_memory_without_llm_config_follows_set_backend_made_after_it():
     with Memory(":memory:", config=Config(embedder="off")) as mem, Memory(":memory:") as from_env:
-        assert mem.llm.describe() == "none" and from_env.llm.describe() == "none"
+        assert mem.llm.describe() == llm.NONE_DESCRIPTION and from_env.llm.describe() == llm.NONE_DESCRIPTION
         scripted = ScriptedBackend()
         llm.set_backend(scripted, Config(**FAST))
         assert mem.llm.enabled() and from_env.llm.enabled()
@@ -104,7 +104,7 @@ def test_memory_takes_a_backend_or_a_client(server_a):
     with Memory(":memory:", config=Config(embedder="off", **FAST), llm=scripted) as mem:
         assert mem.llm.backend() is scripted and mem.llm.config.llm_retries == 0
         play_session(mem, "s1", LINES)
-        assert scripted.calls and llm.describe() == "none"
+        assert scripted.calls and llm.describe() == llm.NONE_DESCRIPTION
     client = llm.LLMClient(OpenAICompatibleBackend("m", base_url=f"{server_a.url}/v1"), Config(**FAST))
     with Memory(":memory:", config=Config(llm="none", embedder="off"), llm=client) as mem:  # llm= wins
         assert mem.llm is client

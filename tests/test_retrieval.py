@@ -517,8 +517,7 @@ def test_a_dense_search_keeps_blas_to_one_thread_and_gives_the_host_its_setting_
     assert blas_threads() == before
 
 
-def test_an_embedder_change_says_why_the_first_recall_embeds_everything(db_path: Path,
-                                                                       caplog: pytest.LogCaptureFixture) -> None:
+def test_an_embedder_change_says_why_the_first_recalls_embed(db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging
 
     with Memory(db_path, config=Config(embedder="minilm-l6-v2-int8-dynamic")) as mem:
@@ -528,7 +527,9 @@ def test_an_embedder_change_says_why_the_first_recall_embeds_everything(db_path:
         before = mem.stats()["vectors"]
         assert before >= 300
     with caplog.at_level(logging.WARNING, logger="episodic_memory.retrieve.indexer"), Memory(db_path) as mem:
-        assert mem.recall("kayak note 7")  # the default model: every turn is embedded again, first
+        assert mem.recall("kayak note 7")  # the default model: turns are embedded again, a bounded share per recall
+        assert mem.stats()["vectors"] == mem.config.recall_embed_max_items == 256
+        assert mem.recall("kayak note 8")
         assert mem.stats()["vectors"] >= 300 and mem.stats()["stale_vectors"] == {"minilm-l6-v2-int8-dynamic": before}
     said = [r.getMessage() for r in caplog.records]
     assert any("300 turns have no minilm-l6-v2-int8-fused vector" in m and "episodic reindex" in m for m in said)

@@ -271,3 +271,22 @@ def test_background_can_be_decided_at_each_trigger() -> None:
     sched.turns_added(*S1)
     sched.close()
     assert len(fake.runs) == 2 and fake.threads == {threading.current_thread().name, "bg"}
+
+
+def test_stop_drops_the_queue_and_returns_what_is_left_to_consolidate() -> None:
+    fake = Fake()
+    fake.hold = threading.Event()
+    sched = fake.scheduler(background=True, index=fake.index)
+    busy, due, few = ("u", "busy"), ("u", "due"), ("u", "few")
+    fake.add(busy, 3)
+    sched.submit(*busy)  # the worker takes it, and waits inside the run
+    assert fake.started.wait(5)
+    fake.add(due, 3)
+    sched.submit(*due)  # queued behind it, due by now
+    fake.add(few, 1)
+    sched.submit(*few)  # queued: it would only have been embedded
+    assert sorted(sched.stop()) == [busy, due]
+    sched.submit("u", "late", force=True)  # stopped: nothing new is queued
+    fake.hold.set()
+    sched.close(5)
+    assert fake.runs == [("u", "busy", False)] and fake.indexed == []

@@ -125,6 +125,7 @@ def build_brief(clients: MemoryClients, user_id: str, hours: float = 24, now: fl
         decisions=store.facts_between(uid, ["decision"], since, until, limit),
         corrections=store.facts_between(uid, ["correction"], since, until, limit),
         open_loops=store.loops(uid, "open", limit=limit),
-        workstreams=store.workstreams(uid, active_since=until - cfg.workstream_active_days * 86_400,
+        # active: within the window, or within `workstream_active_days` when the window is shorter
+        workstreams=store.workstreams(uid, active_since=min(since, until - cfg.workstream_active_days * 86_400),
                                       limit=limit),
     )

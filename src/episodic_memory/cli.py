@@ -19,9 +19,11 @@ from .commands.facts import entities, facts, history, profile
 from .commands.judge import judge
 from .commands.server import mcp_command, serve, token, ui
 from .commands.threads import brief, loop, loops, print_loops, workstreams
+from .config import DEFAULT_USER
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
 from .retrieve.hit import Hit
+from .store import explain, failed_store_errors
 from .util import has_words
 
 
@@ -42,7 +44,17 @@ def print_hits(hits: list[Hit]) -> None:
                       f"[dim]({age(hit.timestamp)})[/dim]", highlight=False)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Episodic(click.Group):
+    """The command group; a store that cannot be opened or read is one line and exit 1, not a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except failed_store_errors() as exc:
+            raise click.ClickException(explain(ctx.meta.get("episodic.db", "the store"), exc)) from None
+
+
+@click.group(cls=Episodic, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="episodic")
 @db_option
 def main(db: str | None, user_id: str | None) -> None:
@@ -158,7 +170,7 @@ def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
     """Recall the memories most relevant to QUERY."""
     if not has_words(query):
         raise click.BadParameter("has nothing to search for: give at least one letter or digit", param_hint="QUERY")
-    mem = open_memory(ctx, db, user_id)
+    mem = open_memory(ctx, db, user_id, reads=True)
     try:
         hits = mem.recall(query, k=k, session_id=session_id, kind=kind, since=since, until=until, as_of=as_of)
     except ValueError as exc:
@@ -175,7 +187,7 @@ def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
 @click.pass_context
 def stats(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool) -> None:
     """What is in the store."""
-    data = open_memory(ctx, db, user_id).stats()
+    data = open_memory(ctx, db, user_id, reads=True).stats()
     if as_json:
         dump(data)
         return
@@ -192,7 +204,7 @@ def stats(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool
 @click.pass_context
 def sessions(ctx: click.Context, db: str | None, user_id: str | None, limit: int | None, as_json: bool) -> None:
     """The sessions in the store, newest first."""
-    rows = open_memory(ctx, db, user_id).sessions(limit=limit)
+    rows = open_memory(ctx, db, user_id, reads=True).sessions(limit=limit)
     if as_json:
         dump([s.to_dict() for s in rows])
         return
@@ -221,17 +233,24 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
     episodic forget --user ID         everything of one user
     episodic forget --all             everything
     """
-    user = user_id or ctx.find_root().params.get("user_id")
-    chosen = sum(bool(x) for x in (session_id, everything)) + (1 if user and not session_id else 0)
-    if chosen != 1:
-        raise click.UsageError("say what to forget: exactly one of --session ID, --user ID or --all")
-    what = ("everything" if everything else f"session {session_id!r}" if session_id else f"all of user {user!r}")
+    # all of a user only by `forget --user ID`: a `--user` given before the command picks whose session, no more
+    whole_user = user_id if not session_id else None
+    if sum((bool(session_id), everything, whole_user is not None)) != 1:
+        hint = ""
+        if not session_id and not everything and ctx.find_root().params.get("user_id"):
+            hint = " (a --user before the command does not choose what to forget: `forget --user ID` does)"
+        raise click.UsageError(f"say what to forget: exactly one of --session ID, --user ID or --all{hint}")
+    user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    what = ("everything, of every user" if everything else f"session {session_id!r} of user {user!r}" if session_id
+            else f"all of user {user!r}")
     mem = open_memory(ctx, db, user_id)
-    if session_id and mem.store.session(user or mem.user_id, session_id) is None:  # nothing to forget: say so
-        click.secho(f"error: no session {session_id!r} for user {user or mem.user_id!r} (see `episodic sessions`)",
+    if session_id and mem.store.session(user, session_id) is None:  # nothing to forget: say so
+        click.secho(f"error: no session {session_id!r} for user {user!r} (see `episodic sessions`)",
                     fg="red", err=True)
         ctx.exit(EXIT_BAD_INPUT)
-    if not yes and not click.confirm(f"Forget {what} in {mem.path}? This cannot be undone", default=False):
+    if yes:
+        click.echo(f"forgetting {what} in {mem.path}", err=True)  # --yes asks nothing: still say whose data goes
+    elif not click.confirm(f"Forget {what} in {mem.path}? This cannot be undone", default=False):
         ctx.exit(EXIT_BAD_INPUT)
     if everything:
         result = mem.forget(all=True)

@@ -300,6 +300,17 @@ class Config(BaseModel):
     server_max_body_bytes: int = Field(1 << 20, ge=1, description="a REST request body over this is refused (413)")
     token_touch_every_s: float = Field(60.0, description="a token's last_used is written at most this often")
 
+    # --- issue 18 ops: read-only stores, embedding caps, stopping ---------------------------------------
+    read_only: bool = Field(False, description="open the store read-only (SQLite mode=ro): no recovery, consolidation "
+                            "or embedding, writes refused; the CLI's read commands use it on a store they cannot write")
+    server_stop_grace_s: float = Field(1.0, ge=0, description="on SIGTERM, how long the REST server's requests, then "
+                                       "its consolidation, may take to finish; what is unfinished is flagged for the "
+                                       "next start")
+    recall_embed_max_items: int = Field(256, ge=0, description="a recall first embeds at most this many of its user's "
+                                        "new items; the rest wait for the next pass (BM25 finds them meanwhile)")
+    embed_max_chars: int = Field(8_000, ge=256, description="an item is embedded from at most this many characters "
+                                 "of its text (the model reads 256 tokens): a 1 MB turn costs what a page does")
+
     @classmethod
     def from_env(cls, **overrides: object) -> Config:
         """Defaults, then ``EPISODIC_<FIELD>`` environment variables, then explicit overrides."""

@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
@@ -22,6 +23,7 @@ from .capture.recorder import NewTurn, Recorder, RecoveryReport
 from .clients import MemoryClients
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
+from .consolidate.extract import ExtractionFailed
 from .consolidate.facts import profile_text
 from .consolidate.lease import ConsolidationLease
 from .consolidate.scheduler import ConsolidationScheduler
@@ -83,7 +85,7 @@ class Memory:
         self.user_id = _check_id(user_id, "user_id")
         self.path = str(path) if path is not None else str(default_db_path())
         self.store: Store = open_store(self.path, self.config)
-        if self.store.in_memory:
+        if self.store.in_memory or self.config.read_only:  # read-only: nothing to journal, nothing to recover
             journal, lock_path = Journal(None), None
         else:
             db_path = Path(self.store.path)
@@ -103,7 +105,7 @@ class Memory:
         self.consolidation_steps: list[ConsolidationStep] = default_steps()
         self.lease = ConsolidationLease(self.store, self.config)  # one consolidation of a session across processes
         self.last_recovery: RecoveryReport = self.recorder.recover()
-        if self.config.consolidate_on_open:
+        if self.config.consolidate_on_open and not self.config.read_only:
             self.consolidate_pending()
 
     # --- models (loaded on first use; recall degrades to BM25 without an embedder) ---------------------
@@ -125,9 +127,10 @@ class Memory:
                 log.warning("reranker %r unavailable (%s); recall runs without reranking", self.config.reranker, exc)
         return self._reranker
 
-    def index(self, progress: Callable[[int], None] | None = None) -> int:
-        """Embed every stored turn that has no vector of the current model yet. Returns how many."""
-        return self.indexer.embed_pending(progress)
+    def index(self, progress: Callable[[int], None] | None = None, user_id: str | None = None) -> int:
+        """Embed every stored turn (of `user_id`, else of every user) that has no vector of the current model yet.
+        Returns how many."""
+        return self.indexer.embed_pending(progress, user_id=user_id)
 
     def reindex(self, progress: Callable[[int], None] | None = None) -> int:
         """After a model change: embed everything with the current model, then drop other models' vectors."""
@@ -161,6 +164,8 @@ class Memory:
 
         Each mapping has the keyword arguments of `add_turn`. Everything is validated before anything is written.
         """
+        if self.config.read_only:
+            raise PermissionError(f"{self.path} is open read-only (Config.read_only): it takes no turns")
         turns = list(turns)
         new = [self._new_turn(t, f"turn {i}: " if len(turns) > 1 else "") for i, t in enumerate(turns)]
         if not new:
@@ -261,14 +266,23 @@ class Memory:
         info = self.store.session(user_id, session_id)  # read under the lease: what another process did is in it
         if info is None:
             return True
-        self._index_quietly()
+        self._index_quietly(user_id)
         turns = self.store.session_turns(user_id, session_id, from_seq=info.consolidated_turns)
         if not turns and not final:
             self.store.record_consolidated(user_id, session_id, info.consolidated_turns)
             return True
+        # issue 18 ops: an LLM configuration that cannot work (a missing key) is said once, and this run takes the
+        # rules, so the session is consolidated rather than pending forever; an unreachable LLM postpones the
+        # session (its turns stored and searchable) to a retry, said in one line, not a traceback
+        clients = self.clients if self.llm.usable() else replace(self.clients, llm=llm.RULES_ONLY)
         for step in self.consolidation_steps:
             try:
-                step(self.clients, info, turns)
+                step(clients, info, turns)
+            except (ExtractionFailed, llm.LLMFailed) as exc:
+                llm.warn_once(log, f"the LLM is unreachable ({exc}): consolidation is postponed, the turns are "
+                                   "stored and searchable, and it is retried at the next open")
+                self.store.mark_for_consolidation(user_id, session_id)
+                return False
             except Exception:
                 log.exception("consolidation of session %s/%s failed in %s; it will be retried at the next open",
                               user_id, session_id, getattr(step, "__name__", step))
@@ -282,9 +296,13 @@ class Memory:
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
         return True
 
-    def _index_quietly(self) -> None:
+    def _index_quietly(self, user_id: str, limit: int | None = None) -> None:
+        """Embed `user_id`'s new turns and facts, at most `limit` of them (only theirs: another user's backlog never
+        runs in this call)."""
+        if self.config.read_only:  # what has no vector yet is found by BM25
+            return
         try:
-            self.index()
+            self.indexer.embed_pending(user_id=user_id, limit=limit)
         except Exception:
             log.exception("embedding new turns failed; they stay searchable by BM25 and are retried later")
 
@@ -319,7 +337,7 @@ class Memory:
         _check_unicode(query, "query")
         if not has_words(query):  # nothing asked, nothing recalled (not whatever sits nearest an empty vector)
             return []
-        self._index_quietly()
+        self._index_quietly(filters.user_id, self.config.recall_embed_max_items)
         return self.retriever.recall(query, k, filters)
 
     # --- reading -------------------------------------------------------------------------------------

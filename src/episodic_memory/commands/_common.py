@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from rich.console import Console
 
 from ..brief import ago
-from ..config import DEFAULT_USER, default_db_path
+from ..config import DEFAULT_USER, Config, default_db_path
 from ..memory import Memory
 from ..util import MAX_INT
 
@@ -32,11 +34,35 @@ def db_option(fn: F) -> F:
                         help="The memory file (default: $EPISODIC_DB or the user data directory).")(fn)
 
 
-def open_memory(ctx: click.Context, db: str | None, user_id: str | None) -> Memory:
-    root = ctx.find_root().params
-    path = db or root.get("db") or str(default_db_path())
-    user = user_id or root.get("user_id") or DEFAULT_USER
-    mem = Memory(path, user_id=user)
+def store_path(ctx: click.Context, db: str | None) -> str:
+    """The store a command acts on: its --db, else the one before the command, else the default. An empty --db is
+    an error, not the default store. Noted in `ctx.meta` for the messages about it."""
+    for value in (db, ctx.find_root().params.get("db")):
+        if value is not None:
+            if not value.strip():
+                raise click.ClickException("--db is empty: give the memory file's path (or leave --db out for the "
+                                           "default store)")
+            path = value
+            break
+    else:
+        path = str(default_db_path())
+    ctx.meta["episodic.db"] = path
+    return path
+
+
+def writable(path: str) -> bool:
+    """Whether this process may write the store at `path` and its folder (its -wal, journal and lock live there)."""
+    file = Path(path).expanduser()
+    return not file.exists() or (os.access(file, os.W_OK) and os.access(file.parent, os.W_OK))
+
+
+def open_memory(ctx: click.Context, db: str | None, user_id: str | None, *, reads: bool = False) -> Memory:
+    """The Memory a command uses, closed when it ends. A command that only `reads` opens a store it cannot write
+    read-only (Config.read_only): nothing is written, no -wal/-shm left behind."""
+    path = store_path(ctx, db)
+    user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    config = Config.from_env(read_only=True) if reads and not writable(path) else None
+    mem = Memory(path, user_id=user, config=config)
     ctx.call_on_close(mem.close)
     return mem
 

@@ -29,8 +29,8 @@ def _line(fact: Fact) -> str:
 def facts(ctx: click.Context, db: str | None, user_id: str | None, include_superseded: bool,
           types: tuple[str, ...], session_id: str | None, as_json: bool) -> None:
     """List the facts consolidation extracted, newest first."""
-    found = open_memory(ctx, db, user_id).facts(include_superseded=include_superseded, session_id=session_id,
-                                                 types=types or None)
+    found = open_memory(ctx, db, user_id, reads=True).facts(
+        include_superseded=include_superseded, session_id=session_id, types=types or None)
     if as_json:
         dump([f.to_dict() for f in found])
     elif not found:
@@ -47,7 +47,7 @@ def facts(ctx: click.Context, db: str | None, user_id: str | None, include_super
 def history(ctx: click.Context, db: str | None, user_id: str | None, fact_id: int, as_json: bool) -> None:
     """Walk a fact's supersession chain, newest first."""
     try:
-        chain = open_memory(ctx, db, user_id).fact_history(fact_id)
+        chain = open_memory(ctx, db, user_id, reads=True).fact_history(fact_id)
     except KeyError as exc:
         raise click.BadParameter(exc.args[0], param_hint="FACT_ID") from None
     if as_json:
@@ -64,7 +64,7 @@ def history(ctx: click.Context, db: str | None, user_id: str | None, fact_id: in
 @click.pass_context
 def entities(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool) -> None:
     """People, organisations and projects the facts name, with aliases and who they appear with."""
-    found = open_memory(ctx, db, user_id).entities()
+    found = open_memory(ctx, db, user_id, reads=True).entities()
     if as_json:
         dump([e.to_dict() for e in found])
         return
@@ -88,7 +88,7 @@ def entities(ctx: click.Context, db: str | None, user_id: str | None, as_json: b
 def profile(ctx: click.Context, db: str | None, user_id: str | None, name: str, as_json: bool) -> None:
     """What is known about NAME (an entity's name or alias, any case)."""
     try:
-        data = open_memory(ctx, db, user_id).profile(name)
+        data = open_memory(ctx, db, user_id, reads=True).profile(name)
     except KeyError as exc:
         raise click.BadParameter(exc.args[0], param_hint="NAME") from None
     if as_json:

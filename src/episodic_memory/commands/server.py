@@ -12,14 +12,15 @@ from types import ModuleType
 
 import click
 
-from ..config import DEFAULT_USER, default_db_path
+from ..config import DEFAULT_USER
 from ..util import MAX_INT
+from ._common import store_path
 
 EXTRA_HINT = 'pip install "episodic-memory[server]"'
 
 
 def _db(ctx: click.Context, db: str | None) -> str:
-    return db or ctx.find_root().params.get("db") or str(default_db_path())
+    return store_path(ctx, db)
 
 
 def _user(ctx: click.Context, user_id: str | None) -> str | None:

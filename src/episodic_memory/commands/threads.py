@@ -38,7 +38,7 @@ def loops(ctx: click.Context, db: str | None, user_id: str | None, status: str, 
       · sensitivity table still pending sign-off  #3 · 2d ago
     Close one by hand with `episodic loop close ID`.
     """
-    mem = open_memory(ctx, db, user_id)
+    mem = open_memory(ctx, db, user_id, reads=True)
     if as_json:
         dump([lp.to_dict() for lp in mem.loops(status=status)])
         return
@@ -69,7 +69,7 @@ def print_loops(mem: Memory, status: str = "open") -> None:
 def workstreams(ctx: click.Context, db: str | None, user_id: str | None, include_hypotheses: bool,
                 as_json: bool) -> None:
     """Threads of work across sessions, most recently active first."""
-    found = open_memory(ctx, db, user_id).workstreams(include_hypotheses=include_hypotheses)
+    found = open_memory(ctx, db, user_id, reads=True).workstreams(include_hypotheses=include_hypotheses)
     if as_json:
         dump([w.to_dict() for w in found])
         return
@@ -123,7 +123,7 @@ def close(ctx: click.Context, db: str | None, user_id: str | None, loop_id: int,
 @click.pass_context
 def brief(ctx: click.Context, db: str | None, user_id: str | None, hours: float, as_json: bool) -> None:
     """The startup briefing: recent sessions, decisions, corrections, open loops, active workstreams."""
-    result = open_memory(ctx, db, user_id).brief(hours=hours)
+    result = open_memory(ctx, db, user_id, reads=True).brief(hours=hours)
     if as_json:
         dump(result.to_dict())
     else:

@@ -100,6 +100,7 @@ class ConsolidationScheduler:
         self._lister: threading.Thread | None = None
         self._listed = threading.Event()
         self._listed.set()
+        self._stopped = False  # see `stop`
 
     # --- policy --------------------------------------------------------------------------------------
     @property
@@ -163,6 +164,8 @@ class ConsolidationScheduler:
         its new turns (when `index` is set). A session already queued is not queued twice."""
         key = (user_id, session_id)
         with self._lock:
+            if self._stopped:
+                return
             job = self._jobs.get(key)
             if job is not None:
                 job.force = job.force or force
@@ -242,6 +245,22 @@ class ConsolidationScheduler:
                     if (user_id is None or k[0] == user_id) and (session_id is None or k[1] == session_id)]
         for key in dict.fromkeys(keys):
             self._work(key)
+
+    def stop(self) -> list[Key]:
+        """Take no more work: the queued runs are dropped (the worker ends after the run under way) and nothing new
+        is queued. Returns the sessions left unconsolidated, for the caller to flag for later: those being
+        consolidated, and those queued to be (a queued look that would only have embedded is not one)."""
+        with self._lock:
+            self._stopped = True
+            running = list(self._running)
+            queued = dict(self._jobs)
+            self._jobs.clear()
+            self._queue.clear()
+        return running + [key for key, job in queued.items() if key not in running and (job.force or self._due(key))]
+
+    def _due(self, key: Key) -> bool:
+        info = self._info(*key)
+        return info is not None and (info.needs_consolidation or self.due(info))
 
     def close(self, timeout: float | None = None) -> None:
         """Finish the queued work (waiting at most `timeout` seconds when given), then let the worker end."""

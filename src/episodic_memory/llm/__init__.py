@@ -38,8 +38,8 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from ..config import Config
-from .base import Backend, LLMConfigError, LLMError, LLMFailed, LLMRefused, NoneBackend
-from .client import LLMClient, client_for, default_client, set_default_client
+from .base import NONE_DESCRIPTION, Backend, LLMConfigError, LLMError, LLMFailed, LLMRefused, NoneBackend
+from .client import RULES_ONLY, LLMClient, client_for, default_client, set_default_client, warn_once
 from .parse import ParseError, parse_json
 
 T = TypeVar("T")
@@ -67,7 +67,7 @@ def enabled() -> bool:
 
 def describe() -> str:
     """What the seam will use, e.g. "anthropic:claude-haiku-4-5", "openai:llama3@http://localhost:11434/v1",
-    "none"; a configuration that cannot work reads "error: <what to set>"."""
+    "none (no LLM: ...)"; a configuration that cannot work reads "error: <what to set>"."""
     return default_client().describe()
 
 
@@ -89,6 +89,6 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return default_client().run(coro)
 
 
-__all__ = ["Backend", "LLMClient", "LLMConfigError", "LLMError", "LLMFailed", "LLMRefused", "NoneBackend", "ParseError",
-           "ask", "ask_json", "client_for", "config", "default_client", "describe", "enabled", "get_backend",
-           "parse_json", "run", "set_backend"]
+__all__ = ["NONE_DESCRIPTION", "RULES_ONLY", "Backend", "LLMClient", "LLMConfigError", "LLMError", "LLMFailed",
+           "LLMRefused", "NoneBackend", "ParseError", "ask", "ask_json", "client_for", "config", "default_client",
+           "describe", "enabled", "get_backend", "parse_json", "run", "set_backend", "warn_once"]

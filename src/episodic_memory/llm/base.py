@@ -34,10 +34,16 @@ class LLMConfigError(ValueError):
     """The configured backend cannot work (unknown name, missing key or model); the message says what to set."""
 
 
+NONE_DESCRIPTION = "none (no LLM: consolidation uses rules; set EPISODIC_LLM=anthropic or openai to use one)"
+
+
 class NoneBackend:
     """No model: every call is declined, and the library takes its rule-based paths."""
 
     name = "none"
+
+    def describe(self) -> str:
+        return NONE_DESCRIPTION
 
     async def ask(self, system_prompt: str, user_prompt: str, *, model: str | None = None) -> str:
         raise LLMRefused("no LLM backend is configured")

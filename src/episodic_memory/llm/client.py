@@ -122,6 +122,16 @@ class LLMClient:
         """True when a real backend is configured (not `NoneBackend`)."""
         return not isinstance(self.backend(), NoneBackend)
 
+    def usable(self) -> bool:
+        """`enabled()`, except that a configuration that cannot work (a missing key, ...) reads False after one
+        warning line per process: the caller takes its rule-based path instead of failing, and asks again next
+        time (so fixing the environment takes effect)."""
+        try:
+            return self.enabled()
+        except LLMConfigError as exc:
+            warn_once(log, f"LLM configuration problem: {exc}; consolidating with rules until it is fixed")
+            return False
+
     def describe(self) -> str:
         """What the client will use, e.g. "anthropic:claude-haiku-4-5", "openai:llama3@http://localhost:11434/v1",
         "none"; a configuration that cannot work reads "error: <what to set>"."""
@@ -130,7 +140,8 @@ class LLMClient:
         except LLMConfigError as exc:
             return f"error: {exc}"
         own = getattr(backend, "describe", None)
-        return str(own()) if callable(own) else _who(backend)
+        text = own() if callable(own) else None
+        return str(text) if text else _who(backend)  # a describe() that says nothing does not print "None"
 
     def _limit(self, limit: int) -> _Limiter:
         with self._lock:
@@ -160,8 +171,8 @@ class LLMClient:
                     started = time.perf_counter()
                     reply, usage, finish = await asyncio.wait_for(
                         _call(backend, system_prompt, user_prompt, model), timeout=cfg.llm_timeout_s)
-            except LLMRefused as exc:
-                log.warning("llm %s: refused (%s); not retried", purpose, exc)
+            except LLMRefused as exc:  # with `fail`, the caller reports it: said here at INFO only
+                log.log(logging.INFO if fail else logging.WARNING, "llm %s: refused (%s); not retried", purpose, exc)
                 if fail:
                     raise LLMFailed(f"{purpose}: {exc}") from exc
                 return None
@@ -179,14 +190,16 @@ class LLMClient:
                     await asyncio.sleep(wait)
                     delay *= 2
                     continue
-                log.warning("llm %s: %s; giving up after %d attempts", purpose, reason, attempt)
+                log.log(logging.INFO if fail else logging.WARNING, "llm %s: %s; giving up after %d attempts", purpose,
+                        reason, attempt)
                 if fail:
                     raise LLMFailed(f"{purpose}: {reason}") from exc
                 return None
-            except Exception:
-                log.exception("llm %s: backend raised; giving up", purpose)
+            except Exception as exc:
                 if fail:
-                    raise LLMFailed(f"{purpose}: the backend raised") from None
+                    log.info("llm %s: backend raised; giving up", purpose, exc_info=True)
+                    raise LLMFailed(f"{purpose}: the backend raised {type(exc).__name__}: {exc}") from exc
+                log.exception("llm %s: backend raised; giving up", purpose)
                 return None
             elapsed = time.perf_counter() - started
             size = len(reply) if isinstance(reply, str) else 0
@@ -275,6 +288,17 @@ class _ProcessDefault(LLMClient):
 
 
 _default = LLMClient()
+RULES_ONLY = LLMClient(NoneBackend())  # what a consolidation run uses when the configured LLM cannot work
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
+
+
+def warn_once(logger: logging.Logger, message: str) -> None:
+    """`message` as a warning the first time this process says it; at INFO after that."""
+    with _warned_lock:
+        first = message not in _warned
+        _warned.add(message)
+    logger.log(logging.WARNING if first else logging.INFO, message)
 PROCESS_DEFAULT: LLMClient = _ProcessDefault()
 
 

@@ -15,7 +15,8 @@ quantised per call over the whole input tensor, so a text's vector would depend 
 models are as fast as in batches.
 
 Converted files are cached (keyed by the source file's hash, the conversion and the onnxruntime version) under the
-user cache directory; a file lock keeps two processes from converting at once. Nothing is downloaded.
+user cache directory; a file lock keeps two processes from converting at once. Nothing is downloaded. A conversion
+(the first run on a machine: ~20 s) says on stderr what it is doing, step by step; a cached file says nothing.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 log = logging.getLogger(__name__)
 
@@ -42,22 +45,46 @@ def cache_dir() -> Path:
     return Path(os.environ.get("EPISODIC_CACHE_DIR") or user_cache_dir("episodic-memory", appauthor=False)) / "models"
 
 
+Step = Callable[[str], None]  # a conversion calls it as each of its steps starts
+
+
+class Preparing:
+    """What a conversion says on stderr while it runs: that it is happening and why, each step as it starts (with
+    the time so far), and when it is done."""
+
+    def __init__(self, steps: int, target: Path, stream: TextIO | None = None) -> None:
+        self.steps, self.done = steps, 0
+        self.stream = stream
+        self.started = time.perf_counter()
+        self._say(f"episodic: preparing the embedding model for this machine (once; it is kept in {target.parent})")
+
+    def step(self, what: str) -> None:
+        self.done += 1
+        self._say(f"episodic:   [{self.done}/{self.steps}] {what} ({time.perf_counter() - self.started:.1f}s)")
+
+    def finish(self) -> None:
+        self._say(f"episodic: the embedding model is ready ({time.perf_counter() - self.started:.1f}s)")
+
+    def _say(self, line: str) -> None:
+        print(line, file=self.stream or sys.stderr, flush=True)
+
+
 def int8_compute_model(source: str | Path, directory: Path | None = None) -> Path:
     """A copy of the ONNX model `source` whose weight matrix products run in int8, converted on first use."""
-    return _cached(Path(source), "int8-dynamic", FORMAT, _convert_dynamic, directory)
+    return _cached(Path(source), "int8-dynamic", FORMAT, _convert_dynamic, 2, directory)
 
 
 def fused_int8_model(source: str | Path, directory: Path | None = None, *, num_heads: int = MINILM_HEADS) -> Path:
     """`source` (a BERT export) rebuilt as onnxruntime's fused transformer graph (fused_graph.py), then quantised
     like `int8_compute_model`: attention becomes `QAttention`, every other weight product an int8 one."""
 
-    def convert(src: Path, target: Path) -> None:
-        _convert_fused(src, target, num_heads)
+    def convert(src: Path, target: Path, step: Step) -> None:
+        _convert_fused(src, target, num_heads, step)
 
-    return _cached(Path(source), f"int8-fused{num_heads}", FUSED_FORMAT, convert, directory)
+    return _cached(Path(source), f"int8-fused{num_heads}", FUSED_FORMAT, convert, 3, directory)
 
 
-def _cached(source: Path, kind: str, version: int, convert: Callable[[Path, Path], None],
+def _cached(source: Path, kind: str, version: int, convert: Callable[[Path, Path, Step], None], steps: int,
             directory: Path | None) -> Path:
     """The converted file for (`source`'s bytes, `kind` at `version`, this onnxruntime), made once under a file lock."""
     import onnxruntime as ort
@@ -72,10 +99,12 @@ def _cached(source: Path, kind: str, version: int, convert: Callable[[Path, Path
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # a read-only home: convert into a private temporary directory instead
         log.warning("cannot create %s (%s); converting the embedder into a temporary directory", directory, exc)
-        return _cached(source, kind, version, convert, Path(tempfile.mkdtemp(prefix="episodic-models-")))
+        return _cached(source, kind, version, convert, steps, Path(tempfile.mkdtemp(prefix="episodic-models-")))
     with FileLock(str(target) + ".lock"):
         if not target.is_file():
-            convert(source, target)
+            preparing = Preparing(steps, target)
+            convert(source, target, preparing.step)
+            preparing.finish()
             log.info("embedder converted (%s): %s", kind, target)
     return target
 
@@ -103,23 +132,28 @@ def _quantize(source: Path, target: Path, **options: Any) -> None:
         quiet.setLevel(level)
 
 
-def _convert_dynamic(source: Path, target: Path) -> None:
+def _convert_dynamic(source: Path, target: Path, step: Step) -> None:
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         folded, converted = Path(tmp) / "folded.onnx", Path(tmp) / "int8.onnx"
+        step("folding the shipped int8 weights into float weights")
         _fold(source, folded)
+        step("re-quantising the weight products to int8")
         _quantize(folded, converted)
         os.replace(converted, target)  # atomic: a reader never sees half a file
 
 
-def _convert_fused(source: Path, target: Path, num_heads: int) -> None:
+def _convert_fused(source: Path, target: Path, num_heads: int, step: Step) -> None:
     from onnx import TensorProto
 
     from .fused_graph import build_fused_bert
 
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         folded, fused, converted = (Path(tmp) / name for name in ("folded.onnx", "fused.onnx", "int8.onnx"))
+        step("folding the shipped int8 weights into float weights")
         _fold(source, folded)
+        step("fusing the transformer layers")
         build_fused_bert(folded, fused, num_heads=num_heads)
+        step("re-quantising the weight products and attention to int8")
         # shape inference cannot see through the com.microsoft operators: say the products are float
         _quantize(fused, converted, op_types_to_quantize=["MatMul", "Attention"],
                   extra_options={"DefaultTensorType": TensorProto.FLOAT})

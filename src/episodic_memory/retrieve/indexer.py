@@ -4,6 +4,12 @@ One loop for every kind (`retrieve.kinds.REGISTRY` says how each lists its pendi
 Capture never waits for this: it runs at consolidation and before a recall for the kinds that are embedded by
 every pass (turns, facts: only items newer than the last check are looked at, by id watermark), and for every
 kind at `reindex`.
+
+A pass may be one user's (`user_id`): a recall embeds only its own user's backlog, never another's (on a shared
+server, one user's large writes would otherwise be embedded inside another user's request). And an item is
+embedded from at most `Config.embed_max_chars` of its text (the model reads 256 tokens at most anyway): a 1 MB turn
+costs what a page costs. A pass may also be bounded (`limit` items; a recall's is `Config.recall_embed_max_items`):
+the watermark stays where it stopped, and the next pass goes on from there.
 """
 
 from __future__ import annotations
@@ -27,14 +33,16 @@ class Indexer:
         self.config = config
         self._embedder = embedder
         self.batch = batch
-        self._checked_upto: dict[tuple[str, str], int] = {}  # (kind, model) -> every id up to here has a vector
+        # (kind, model, user or None for all) -> every id up to here (of that user) has a vector
+        self._checked_upto: dict[tuple[str, str, str | None], int] = {}
         self._lock = threading.Lock()
         self._warned: set[str] = set()  # models whose backlog was announced
 
     def embed_pending(self, progress: Callable[[int], None] | None = None, kinds: Iterable[str] | None = None,
-                      embedder: Embedder | None = None) -> int:
+                      embedder: Embedder | None = None, user_id: str | None = None, limit: int | None = None) -> int:
         """Embed the stored items that lack a vector of the current model: of `kinds` (default: the kinds every
-        pass embeds, turns and facts), with `embedder` (default: the memory's). Returns how many."""
+        pass embeds, turns and facts), of `user_id` (default: every user's), at most `limit` of them (default: all),
+        with `embedder` (default: the memory's). Returns how many."""
         embedder = embedder or self._embedder()
         if embedder is None:
             return 0
@@ -43,25 +51,34 @@ class Indexer:
         done = 0
         with self._lock:
             for kind in chosen:
-                if kind.pending is not None:
-                    done += self._embed_kind(kind, embedder, progress)
+                room = None if limit is None else limit - done
+                if kind.pending is not None and (room is None or room > 0):
+                    done += self._embed_kind(kind, embedder, progress, user_id, room)
         return done
 
-    def _embed_kind(self, kind: Kind, embedder: Embedder, progress: Callable[[int], None] | None) -> int:
+    def _embed_kind(self, kind: Kind, embedder: Embedder, progress: Callable[[int], None] | None,
+                    user_id: str | None, limit: int | None) -> int:
         assert kind.pending is not None
         model = embedder.model_id
         newest = kind.max_id(self.store) if kind.max_id is not None else None
-        after = self._checked_upto.get((kind.name, model), 0)
+        mark = (kind.name, model, user_id)
+        after = max(self._checked_upto.get(mark, 0), self._checked_upto.get((kind.name, model, None), 0))
+        cap = self.config.embed_max_chars
         done = 0
+        stopped = False  # at `limit`, before `newest`
         while newest is None or after < newest:
-            items = kind.pending(self.store, self.config, model, after, self.batch)
+            if limit is not None and done >= limit:
+                stopped = True
+                break
+            size = self.batch if limit is None else min(self.batch, limit - done)
+            items = kind.pending(self.store, self.config, model, after, size, user_id)
             items = [p for p in items if newest is None or p.item_id <= newest]
             if not items:
                 break
-            if kind.name == "turn" and not done and len(items) == self.batch and model not in self._warned:
+            if kind.name == "turn" and not done and len(items) == size == self.batch and model not in self._warned:
                 self._warned.add(model)
                 self._announce_backlog(model, items[0].user_id)
-            vectors = embedder.embed([p.text for p in items])
+            vectors = embedder.embed([p.text[:cap] for p in items])
             self.store.add_vectors(model, [(kind.name, p.item_id, p.user_id, p.session_id, p.ts,
                                             v.astype("float32").tobytes()) for p, v in zip(items, vectors, strict=True)])
             after = items[-1].item_id
@@ -69,15 +86,16 @@ class Indexer:
             if progress:
                 progress(len(items))
         if newest is not None:
-            self._checked_upto[(kind.name, model)] = newest
+            self._checked_upto[mark] = after if stopped else newest
         return done
 
     def _announce_backlog(self, model: str, user_id: str) -> None:
         """Many turns to embed at once: after an embedder change that is the whole store, so say why recall waits."""
         others = {m: n for m, n in self.store.vector_counts(user_id).items() if m != model}
         if others:
-            log.warning("%d turns have no %s vector (the store was embedded with %s): embedding them now; "
-                        "`episodic reindex` does this ahead of time and drops the old vectors",
+            log.warning("%d turns have no %s vector (the store was embedded with %s): embedding them as the store "
+                        "is used (recalls a share at a time, BM25 finding the rest meanwhile); `episodic reindex` does "
+                        "it all ahead of time and drops the old vectors",
                         self.store.count_missing_vectors(model), model, ", ".join(sorted(others)))
 
     def pending(self) -> int:

@@ -42,8 +42,10 @@ class Pending:
     text: str
 
 
-# (store, config, model, after item id, limit) -> items with id > after and no vector of `model`, in id order
-PendingReader = Callable[[Store, Config, str, int, int], list[Pending]]
+# (store, config, model, after item id, limit, user id or None for every user) -> items with id > after and no
+# vector of `model`, in id order. The kinds every pass embeds (turns, facts) are read for the one user when given;
+# the others (embedded at creation and at reindex) for every user.
+PendingReader = Callable[[Store, Config, str, int, int, "str | None"], list[Pending]]
 
 
 @dataclass(frozen=True)
@@ -62,26 +64,30 @@ class Kind:
         return self.loader(store, user_id, ids, as_of)
 
 
-def _pending_turns(store: Store, config: Config, model: str, after: int, limit: int) -> list[Pending]:
-    turns = store.turns_missing_vectors(model, after, limit)
+def _pending_turns(store: Store, config: Config, model: str, after: int, limit: int, user_id: str | None
+                   ) -> list[Pending]:
+    turns = store.turns_missing_vectors(model, after, limit, user_id)
     previous = store.previous_turns([t.id for t in turns]) if turns else {}
     return [Pending(t.id, t.user_id, t.session_id, t.ts,
                     embedding_text(t, previous.get(t.id), config.embed_context_chars, config.embed_short_turn_chars))
             for t in turns]
 
 
-def _pending_facts(store: Store, config: Config, model: str, after: int, limit: int) -> list[Pending]:
+def _pending_facts(store: Store, config: Config, model: str, after: int, limit: int, user_id: str | None
+                   ) -> list[Pending]:
     return [Pending(f.id, f.user_id, f.session_id, f.created_at, f.text)
-            for f in store.facts_missing_vectors(model, limit, after=after)]
+            for f in store.facts_missing_vectors(model, limit, after=after, user_id=user_id)]
 
 
-def _pending_episodes(store: Store, config: Config, model: str, after: int, limit: int) -> list[Pending]:
+def _pending_episodes(store: Store, config: Config, model: str, after: int, limit: int, user_id: str | None
+                      ) -> list[Pending]:
     # the store lists them from the oldest; ids at or below `after` were embedded by this pass already
-    return [Pending(i, user_id, session_id, ts, summary)
-            for i, user_id, session_id, ts, summary in store.episodes_missing_vectors(model, limit) if i > after]
+    return [Pending(i, user, session_id, ts, summary)
+            for i, user, session_id, ts, summary in store.episodes_missing_vectors(model, limit) if i > after]
 
 
-def _pending_judgments(store: Store, config: Config, model: str, after: int, limit: int) -> list[Pending]:
+def _pending_judgments(store: Store, config: Config, model: str, after: int, limit: int, user_id: str | None
+                       ) -> list[Pending]:
     return [Pending(r.id, r.user_id, None, r.created_at, judgment_embedding_text(r.trigger, r.judgment))
             for r in store.judgments_missing_vectors(model, after, limit)]
 

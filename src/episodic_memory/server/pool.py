@@ -12,6 +12,11 @@ have gathered, and otherwise just embeds new turns so the next recall finds them
 when a Memory is opened; `scheduler.start()` (at server start) has the worker consolidate every session flagged by
 crash recovery or idleness. The scheduler's per-session lock keeps the worker and an explicit session end
 (`Memory.end_session`) from consolidating the same session at once.
+
+Stopping (`close`, at server shutdown) does not wait for a consolidation that may take minutes (LLM calls): the
+sessions queued or being consolidated are flagged in the store first, the runs under way get a grace period, and
+whatever is still running then is left to end with the process. The turns are durable already; a flagged session
+is consolidated at the next start.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ class MemoryPool:
         self._embedder = embedder
         self._memories: OrderedDict[str, Memory] = OrderedDict()  # least recently used first
         self._leases: Counter[str] = Counter()
+        self._running: Counter[tuple[str, str]] = Counter()  # sessions being consolidated (worker or session end)
         self._lock = threading.Lock()
         self._closed = False
         self.scheduler = ConsolidationScheduler(
@@ -111,8 +117,17 @@ class MemoryPool:
 
     # --- what the scheduler runs (each under a lease, so the Memory stays open meanwhile) ------------
     def _consolidate(self, user_id: str, session_id: str, final: bool) -> bool:
-        with self.lease(user_id) as mem:
-            return mem.consolidate(user_id, session_id, final=final)
+        key = (user_id, session_id)
+        with self._lock:
+            self._running[key] += 1
+        try:
+            with self.lease(user_id) as mem:
+                return mem.consolidate(user_id, session_id, final=final)
+        finally:
+            with self._lock:
+                self._running[key] -= 1
+                if self._running[key] <= 0:
+                    del self._running[key]
 
     def _session(self, user_id: str, session_id: str) -> SessionInfo | None:
         with self.lease(user_id) as mem:
@@ -120,18 +135,27 @@ class MemoryPool:
 
     def _index(self, user_id: str, session_id: str) -> None:
         with self.lease(user_id) as mem:
-            mem.index()
+            mem.index(user_id=user_id)  # this user's new turns only: each user's backlog is their own
 
     def _flagged(self) -> list[tuple[str, str]]:
         with self.lease(self.maintenance_user) as mem:
             return mem.store.sessions_needing_consolidation()
 
     def close(self, timeout: float = 30.0) -> None:
-        """Finish the queued consolidation (up to `timeout` seconds), then close every Memory."""
+        """Stop: flag every session queued or being consolidated (retried at the next start, however the process
+        ends), give the runs under way up to `timeout` seconds, then close every Memory nobody is using. A Memory
+        still in use (a run that outlived the grace) is left to the end of the process."""
+        left = self.scheduler.stop()
+        with self._lock:
+            left += [key for key in self._running if key not in left]
+        if left:
+            with self.lease(self.maintenance_user) as mem:
+                for user_id, session_id in left:
+                    mem.store.mark_for_consolidation(user_id, session_id)
         self.scheduler.close(timeout)
         with self._lock:
             self._closed = True
-            memories = list(self._memories.values())
+            idle = {u: m for u, m in self._memories.items() if self._leases[u] <= 0}
             self._memories.clear()
-        for mem in memories:
+        for mem in idle.values():
             mem.close()

@@ -11,6 +11,10 @@ import ipaddress
 import json
 import logging
 import math
+import os
+import sys
+import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -267,7 +271,7 @@ def create_app(
         try:
             yield
         finally:
-            pool.close()
+            pool.close(mem_config.server_stop_grace_s)
             if tokens is not None:
                 tokens.close()
 
@@ -452,8 +456,33 @@ def create_app(
 
 def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, auth: bool = True,
           user_id: str = DEFAULT_USER, log_level: str = "info") -> None:
-    """Run the app with uvicorn until interrupted."""
+    """Run the app with uvicorn until interrupted. SIGINT / SIGTERM stop it within about twice
+    `Config.server_stop_grace_s`: requests get that long to finish, then consolidation (`MemoryPool.close`)."""
     import uvicorn
 
     check_host(host, auth)
-    uvicorn.run(create_app(db_path, auth=auth, user_id=user_id), host=host, port=port, log_level=log_level)
+    config = Config.from_env()
+    uvicorn.run(create_app(db_path, auth=auth, user_id=user_id, config=config), host=host, port=port,
+                log_level=log_level, timeout_graceful_shutdown=math.ceil(config.server_stop_grace_s))
+    _end_without_stragglers()
+
+
+def _end_without_stragglers(wait_s: float = 0.5) -> None:
+    """After uvicorn stopped: a request that outlived the grace (a session end consolidating through a slow LLM)
+    still runs in a worker thread the interpreter would wait for at exit. End the process without it: its turns are
+    durable, and its session was flagged for the next start by `MemoryPool.close`."""
+    deadline = time.monotonic() + wait_s
+
+    def busy() -> list[threading.Thread]:
+        return [t for t in threading.enumerate()
+                if t.is_alive() and not t.daemon and t is not threading.current_thread()]
+
+    for thread in busy():  # idle workers end as their loop closes: give them a moment
+        thread.join(max(0.0, deadline - time.monotonic()))
+    if busy():
+        log.warning("stopped with %d request(s) unfinished; their sessions are consolidated at the next start",
+                    len(busy()))
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)

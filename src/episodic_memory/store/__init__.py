@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..config import Config
 from .base import Store
+from .errors import StoreOpenError, explain
 from .sqlite import SQLiteStore
 
 
@@ -19,4 +20,12 @@ def open_store(path: str | Path, config: Config | None = None) -> Store:
     return SQLiteStore(path, config)
 
 
-__all__ = ["SQLiteStore", "Store", "open_store"]
+def failed_store_errors() -> tuple[type[Exception], ...]:
+    """What opening or reading a damaged or unusable store raises (the backend's own errors included): for a door
+    that turns them into one line (`errors.explain`)."""
+    import sqlite3
+
+    return (StoreOpenError, sqlite3.DatabaseError)
+
+
+__all__ = ["SQLiteStore", "Store", "StoreOpenError", "explain", "failed_store_errors", "open_store"]

@@ -176,8 +176,9 @@ class VectorStore(Protocol):
         """The largest turn row id (any user); 0 when there is none."""
         ...
 
-    def turns_missing_vectors(self, model: str, after_id: int, limit: int) -> list[StoredTurn]:
-        """Turns (any user) with id > `after_id` and no vector of `model`, in id order."""
+    def turns_missing_vectors(self, model: str, after_id: int, limit: int, user_id: str | None = None
+                              ) -> list[StoredTurn]:
+        """Turns (of `user_id`, else any user) with id > `after_id` and no vector of `model`, in id order."""
         ...
 
     def count_missing_vectors(self, model: str) -> int:
@@ -243,8 +244,8 @@ class FactStore(Protocol):
         """The supersession chain through `fact_id`, newest first. KeyError when there is no such fact."""
         ...
 
-    def facts_missing_vectors(self, model: str, limit: int, after: int = 0) -> list[Fact]:
-        """Facts (of every user) with id > `after` that have no vector of `model`, oldest first."""
+    def facts_missing_vectors(self, model: str, limit: int, after: int = 0, user_id: str | None = None) -> list[Fact]:
+        """Facts (of `user_id`, else every user) with id > `after` that have no vector of `model`, oldest first."""
         ...
 
     def max_fact_id(self) -> int:

@@ -8,33 +8,64 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.request import pathname2url
 
 from ...config import MEMORY_PATH, Config
 from ...util import chunks
-from .migrations import migrate
+from ..errors import StoreOpenError, explain
+from .migrations import check_version, migrate
 
 
 class Connection:
-    """One SQLite file (WAL, busy timeout, foreign keys, numbered migrations) and the lock that guards it."""
+    """One SQLite file (WAL, busy timeout, foreign keys, numbered migrations) and the lock that guards it.
+
+    `Config.read_only`: opened with ``mode=ro`` (nothing migrated, every write refused by SQLite), and ``immutable``
+    when no ``-wal`` file exists (no writer has the file open), so that reading creates no ``-wal``/``-shm`` files
+    either. A file that cannot be opened as a store raises `StoreOpenError`, one line saying why.
+    """
 
     def __init__(self, path: str | Path, config: Config | None = None) -> None:
         self.config = config or Config()
         self.in_memory = str(path) == MEMORY_PATH
+        self.read_only = self.config.read_only and not self.in_memory
         self.path = str(path) if self.in_memory else str(Path(path).expanduser().resolve())
-        if not self.in_memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self.db = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=self.config.busy_timeout_ms / 1000
-        )
+        try:
+            self.db = self._connect()
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreOpenError(explain(self.path, exc)) from None
+        try:
+            self.schema_version = self._prepare()
+        except BaseException as exc:
+            self.db.close()
+            if isinstance(exc, (sqlite3.Error, OSError)):
+                raise StoreOpenError(explain(self.path, exc)) from None
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        target, uri = self.path, False
+        if self.read_only:
+            if not Path(self.path).is_file():
+                raise StoreOpenError(f"{self.path}: no such store")
+            quiet = "" if Path(self.path + "-wal").exists() else "&immutable=1"
+            target, uri = f"file:{pathname2url(self.path)}?mode=ro{quiet}", True
+        elif not self.in_memory:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        return sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False,
+                               timeout=self.config.busy_timeout_ms / 1000)
+
+    def _prepare(self) -> int:
+        """Pragmas, then the schema: migrated (or, read-only, checked). Returns its version."""
         self.db.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA secure_delete = ON")
+        if self.read_only:
+            return check_version(self.db, self.path)
         if not self.in_memory:
             self.db.execute("PRAGMA journal_mode = WAL")
             # The JSONL journal is the durable record; NORMAL is crash-safe for the process, and fast.
             self.db.execute("PRAGMA synchronous = NORMAL")
-        self.schema_version = migrate(self.db, self.path)
+        return migrate(self.db, self.path)
 
     # --- plumbing ------------------------------------------------------------------------------------
     def close(self) -> None:

@@ -150,12 +150,12 @@ class FactSQL(Connection):
             fact = found
         return chain
 
-    def facts_missing_vectors(self, model: str, limit: int, after: int = 0) -> list[Fact]:
-        """Facts (of every user) with id > `after` that have no vector of `model`, oldest first."""
+    def facts_missing_vectors(self, model: str, limit: int, after: int = 0, user_id: str | None = None) -> list[Fact]:
+        """Facts (of `user_id`, else every user) with id > `after` that have no vector of `model`, oldest first."""
         rows = self._query(
-            f"SELECT {_FACT_COLUMNS} FROM facts f WHERE id > ? AND NOT EXISTS (SELECT 1 FROM vectors v "
-            "WHERE v.kind = 'fact' AND v.item_id = f.id AND v.model = ?) ORDER BY id LIMIT ?",
-            (after, model, limit),
+            f"SELECT {_FACT_COLUMNS} FROM facts f WHERE id > ? AND (? IS NULL OR f.user_id = ?) AND NOT EXISTS "
+            "(SELECT 1 FROM vectors v WHERE v.kind = 'fact' AND v.item_id = f.id AND v.model = ?) ORDER BY id LIMIT ?",
+            (after, user_id, user_id, model, limit),
         )
         return [_fact(r) for r in rows]
 

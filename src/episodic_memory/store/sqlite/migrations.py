@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from ...faults import fault_point
+from ..errors import StoreOpenError
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -481,7 +482,7 @@ MIGRATIONS: list[Migration] = [
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class StoreVersionError(RuntimeError):
+class StoreVersionError(StoreOpenError):
     """The file was written by a newer episodic-memory than this one."""
 
 
@@ -491,6 +492,25 @@ def applied_version(db: sqlite3.Connection) -> int:
     )
     row = db.execute("SELECT max(version) FROM _migrations").fetchone()
     return row[0] or 0
+
+
+def check_version(db: sqlite3.Connection, path: str) -> int:
+    """The schema version of a store opened read-only (nothing is migrated): it must be this version's."""
+    try:
+        current = db.execute("SELECT max(version) FROM _migrations").fetchone()[0] or 0
+    except sqlite3.OperationalError as exc:
+        if "no such table" not in str(exc):
+            raise
+        current = 0
+    if current > SCHEMA_VERSION:
+        raise StoreVersionError(f"{path} has schema version {current}, but this episodic-memory only knows up to "
+                                f"{SCHEMA_VERSION}: it was written by a newer version. Upgrade episodic-memory to "
+                                "open it.")
+    if current < SCHEMA_VERSION:
+        raise StoreOpenError(f"{path} has schema version {current} and is read-only here: open it once with write "
+                             f"access to bring it to version {SCHEMA_VERSION}" if current else
+                             f"{path} is not an episodic-memory store (it has no schema)")
+    return current
 
 
 def migrate(db: sqlite3.Connection, path: str) -> int:

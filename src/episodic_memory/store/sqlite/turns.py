@@ -333,12 +333,14 @@ class TurnSQL(Connection):
     def max_turn_id(self) -> int:
         return self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0]
 
-    def turns_missing_vectors(self, model: str, after_id: int, limit: int) -> list[StoredTurn]:
-        """Turns (any user) with id > `after_id` and no vector of `model`, in id order."""
+    def turns_missing_vectors(self, model: str, after_id: int, limit: int, user_id: str | None = None
+                              ) -> list[StoredTurn]:
+        """Turns (of `user_id`, else any user) with id > `after_id` and no vector of `model`, in id order."""
         rows = self._query(
-            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > ? AND NOT EXISTS (SELECT 1 FROM vectors v "
-            "WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = ?) ORDER BY t.id LIMIT ?",
-            (after_id, model, limit),
+            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > ? AND (? IS NULL OR t.user_id = ?) AND NOT EXISTS "
+            "(SELECT 1 FROM vectors v WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = ?) "
+            "ORDER BY t.id LIMIT ?",
+            (after_id, user_id, user_id, model, limit),
         )
         return [_turn(r) for r in rows]
 
