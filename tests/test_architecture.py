@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("retrieve",),
     ("clients",),
     ("consolidate", "judgments", "brief"),
-    ("memory",),
+    ("memory", "portable"),
     ("inject", "default", "session_buffer", "pipeline", "ingest", "episodic_judgment"),
     ("server",),
     ("commands", "cli", "__main__", "__init__"),

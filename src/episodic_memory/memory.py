@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import llm
+from . import llm, portable
 from .brief import Brief, build_brief
 from .capture.journal import Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport
@@ -404,6 +404,31 @@ class Memory:
             self.indexer.forget_watermarks()
             self.retriever.forget_cached()
         return result
+
+    # --- taking the store with you (episodic_memory.portable) ------------------------------------------
+    def export(self, path: str | Path, *, user_id: str | None = None, all_users: bool = False) -> dict[str, int]:
+        """Write this memory's user's memories (`user_id`'s; every user's with `all_users`) to a versioned JSON
+        Lines file, gzipped when `path` ends in ``.gz``. Returns the records written per kind."""
+        if all_users and user_id is not None:
+            raise ValueError("export(all_users=True) takes no user_id")
+        return portable.export_store(self.store, path, user_id=None if all_users else user_id or self.user_id)
+
+    def import_(self, path: str | Path) -> dict[str, int]:
+        """Add an export file's memories: the whole file is checked first (`portable.PortableFormatError` with its
+        line), then written at once; what the store already holds is kept. Embeds what it added. Returns the rows
+        added per kind."""
+        records = portable.read_export(path, self.store)
+        with self.recorder.locked():
+            added = self.store.import_records(records)
+        if self.embedder() is not None:
+            self.indexer.embed_pending(kinds=REGISTRY)
+        return added
+
+    def backup(self, dest: str | Path) -> None:
+        """A consistent copy of the whole store (every user) at `dest`, made while writers carry on (the SQLite
+        online backup API); `dest` appears whole or not at all. The journals are not copied: the copy holds every
+        acknowledged turn."""
+        self.store.backup(str(dest))
 
     # --- judgments -----------------------------------------------------------------------------------
     @property

@@ -480,6 +480,29 @@ class JudgmentStore(Protocol):
         ...
 
 
+class PortableStore(Protocol):
+    """Taking a store with you: plain records out and back in, and a consistent copy of the whole store."""
+
+    def portable_columns(self) -> dict[str, set[str]]:
+        """Record kind (session, turn, entity, fact, entity_edge, workstream, episode, loop, judgment, route_count)
+        → the fields a record of it may carry in this store."""
+        ...
+
+    def export_records(self, user_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """Every row of one user (every user when None) as (kind, record), from one snapshot; references between
+        records are this store's row ids."""
+        ...
+
+    def import_records(self, records: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, int]:
+        """Write valid exported records at once, all or nothing: rows already present are kept and mapped, the
+        others get fresh ids and every reference is mapped to them. Returns the rows added per kind."""
+        ...
+
+    def backup(self, dest: str) -> None:
+        """A consistent copy of the whole store at `dest`, made while writers carry on; `dest` appears whole."""
+        ...
+
+
 class ApiTokenStore(Protocol):
     """The REST API's bearer tokens, by hash (the token itself is never stored)."""
 
@@ -505,7 +528,8 @@ class ApiTokenStore(Protocol):
 
 
 @runtime_checkable
-class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, JudgmentStore, ApiTokenStore, Protocol):
+class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, JudgmentStore, ApiTokenStore, PortableStore,
+            Protocol):
     """Everything the library stores: the operations of every concern, and the store's own lifecycle."""
 
     @property
