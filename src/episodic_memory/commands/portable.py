@@ -8,7 +8,6 @@ import click
 
 from ._common import EXIT_BAD_INPUT, console, db_option, open_memory
 
-
 _PLURAL = {"entity": "entities", "entity_edge": "entity links", "route_count": "router counts"}
 
 
