@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("clients",),
     ("consolidate", "judgments", "brief"),
     ("memory", "portable"),
-    ("inject", "default", "session_buffer", "pipeline", "ingest", "episodic_judgment"),
+    ("inject", "default", "session_buffer", "pipeline", "ingest", "episodic_judgment", "integrations"),
     ("server",),
     ("commands", "cli", "__main__", "__init__"),
 ]

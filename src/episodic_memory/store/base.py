@@ -483,6 +483,10 @@ class JudgmentStore(Protocol):
 class PortableStore(Protocol):
     """Taking a store with you: plain records out and back in, and a consistent copy of the whole store."""
 
+    def users(self) -> list[str]:
+        """Every user with a session, sorted (a maintenance read across users)."""
+        ...
+
     def portable_columns(self) -> dict[str, set[str]]:
         """Record kind (session, turn, entity, fact, entity_edge, workstream, episode, loop, judgment, route_count)
         → the fields a record of it may carry in this store."""

@@ -38,6 +38,10 @@ EXTRA_FIELDS = {"entity": {"aliases"}, "fact": {"entities"}, "episode": {"terms"
 class PortableSQL(Connection):
     """Export, import and backup."""
 
+    def users(self) -> list[str]:
+        """Every user with a session (a maintenance read across users), sorted."""
+        return [r[0] for r in self._query("SELECT DISTINCT user_id FROM sessions ORDER BY user_id")]
+
     def portable_columns(self) -> dict[str, set[str]]:
         """Record kind → the fields its records may carry here (the table's columns and its extras)."""
         out = {}
