@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("retrieve",),
     ("clients",),
     ("consolidate", "judgments", "brief"),
-    ("memory", "portable"),
+    ("memory", "portable", "vault"),
     ("inject", "default", "session_buffer", "pipeline", "ingest", "episodic_judgment", "integrations"),
     ("server",),
     ("commands", "cli", "__main__", "__init__"),

@@ -20,6 +20,7 @@ from .commands.judge import judge
 from .commands.portable import backup_command, export_command, import_command
 from .commands.server import mcp_command, serve, token
 from .commands.threads import brief, loop, loops, print_loops, workstreams
+from .commands.vault import vault
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
 from .retrieve.hit import Hit
@@ -279,7 +280,7 @@ main.add_command(token)
 
 main.add_command(judge)
 
-for command in (export_command, import_command, backup_command):
+for command in (export_command, import_command, backup_command, vault):
     main.add_command(command)
 
 for command in (facts, history, entities, profile):

@@ -281,6 +281,10 @@ class Config(BaseModel):
     judgment_inject_min_cosine: float = Field(
         0.35, description="[Past judgments] needs this cosine between message and judgment (BM25 alone without an embedder)")
 
+    # --- the vault (vault.py) ---------------------------------------------------------------------------
+    vault_dir: str | None = Field(None, description="keep an Obsidian-friendly markdown vault of each user's "
+                                  "memories in <vault_dir>/<user_id>/, rewritten after each consolidation and forget")
+
     # --- servers ---------------------------------------------------------------------------------------
     server_max_open_users: int = Field(64, ge=1, description="the REST server keeps at most this many users' "
                                        "memories open; the least recently used idle ones are closed")

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import llm, portable
+from . import llm, portable, vault
 from .brief import Brief, build_brief
 from .capture.journal import Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport
@@ -244,6 +244,7 @@ class Memory:
                 self.store.mark_for_consolidation(user_id, session_id)
                 return False
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
+        self._sync_vault([user_id])
         return True
 
     def _index_quietly(self) -> None:
@@ -403,7 +404,28 @@ class Memory:
             self.store.scrub()
             self.indexer.forget_watermarks()
             self.retriever.forget_cached()
+        self._sync_vault(None if all else [uid if session_id is not None else user_id or uid])
         return result
+
+    # --- the vault (episodic_memory.vault) ------------------------------------------------------------
+    def write_vault(self, folder: str | Path, user_id: str | None = None) -> vault.VaultReport:
+        """Write the user's memories as an Obsidian-friendly markdown vault in `folder` (idempotent; removes the
+        notes it wrote earlier that no longer have anything to say). `vault.VaultError` when it cannot."""
+        return vault.write_vault(self.store, user_id or self.user_id, folder)
+
+    def _sync_vault(self, users: list[str] | None) -> None:
+        """Rewrite `Config.vault_dir`'s vaults of these users (None: every vault there, after forgetting all)."""
+        if not self.config.vault_dir:
+            return
+        root = Path(self.config.vault_dir).expanduser()
+        if users is None:
+            users = [u for u in (vault.vault_owner(m.parent) for m in root.glob(f"*/{vault.MANIFEST}")) if u]
+        for user in users:
+            try:
+                vault.write_vault(self.store, user, vault.user_vault(root, user))
+            except Exception:
+                log.exception("the vault of %s in %s could not be brought up to date (the memories are safe)",
+                              user, root)
 
     # --- taking the store with you (episodic_memory.portable) ------------------------------------------
     def export(self, path: str | Path, *, user_id: str | None = None, all_users: bool = False) -> dict[str, int]:

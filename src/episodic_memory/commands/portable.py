@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ._common import EXIT_BAD_INPUT, console, db_option, open_memory
+from ._common import EXIT_BAD_INPUT, db_option, open_memory
 
 _PLURAL = {"entity": "entities", "entity_edge": "entity links", "route_count": "router counts"}
 
@@ -32,7 +32,7 @@ def export_command(ctx: click.Context, db: str | None, user_id: str | None, file
     user = user_id or ctx.find_root().params.get("user_id")
     mem = open_memory(ctx, db, user)
     counts = mem.export(file, user_id=user, all_users=user is None)
-    console.print(f"exported {_summary(counts)} to {click.format_filename(file)}", highlight=False)
+    click.echo(f"exported {_summary(counts)} to {click.format_filename(file)}")
 
 
 @click.command("import")
@@ -57,7 +57,7 @@ def import_command(ctx: click.Context, db: str | None, user_id: str | None, file
         click.secho(f"error: {exc}", fg="red", err=True)
         click.secho("nothing was imported", fg="red", err=True)
         ctx.exit(EXIT_BAD_INPUT)
-    console.print(f"imported {_summary(added)} from {click.format_filename(file)}", highlight=False)
+    click.echo(f"imported {_summary(added)} from {click.format_filename(file)}")
 
 
 @click.command("backup")
@@ -76,4 +76,4 @@ def backup_command(ctx: click.Context, db: str | None, user_id: str | None, dest
     if Path(dest).expanduser().resolve() == Path(mem.store.path):
         raise click.BadParameter("DEST is the store itself", param_hint="DEST")
     mem.backup(dest)
-    console.print(f"backed up {click.format_filename(mem.path)} to {click.format_filename(dest)}", highlight=False)
+    click.echo(f"backed up {click.format_filename(mem.path)} to {click.format_filename(dest)}")
