@@ -7,7 +7,9 @@ new turns, at `end_session`, for flagged sessions at open; inline or in a worker
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import time
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from datetime import datetime
@@ -32,7 +34,7 @@ from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .retrieve.retriever import RecallFilters, Retriever
 from .store import Store, open_store
-from .store.records import Entity, Episode, Fact, Loop, SessionInfo, StoredTurn, Workstream
+from .store.records import Entity, Episode, Fact, Loop, NewFact, NewLoop, SessionInfo, StoredTurn, Workstream
 from .util import to_epoch
 
 if TYPE_CHECKING:
@@ -406,6 +408,94 @@ class Memory:
             self.retriever.forget_cached()
         self._sync_vault(None if all else [uid if session_id is not None else user_id or uid])
         return result
+
+    # --- changes by hand -----------------------------------------------------------------------------
+    def find_turns(self, turn_id: str, user_id: str | None = None) -> list[StoredTurn]:
+        """The turns with this caller id (one per session at most), or with this internal id when none has it."""
+        uid = user_id or self.user_id
+        found = self.store.turns_by_caller_id(uid, str(turn_id))
+        if not found and str(turn_id).isdigit():
+            found = list(self.store.turns_by_id(uid, [int(turn_id)]).values())
+        return found
+
+    def _current_fact(self, fact_id: int, uid: str) -> Fact:
+        if isinstance(fact_id, bool) or not isinstance(fact_id, int):
+            raise TypeError(f"fact_id must be an int, got {type(fact_id).__name__}")
+        fact = self.store.facts_by_id(uid, [fact_id]).get(fact_id)
+        if fact is None:
+            raise KeyError(f"no fact {fact_id} for user {uid!r}")
+        return fact
+
+    def edit_fact(self, fact_id: int, text: str, user_id: str | None = None) -> Fact:
+        """Correct a fact by hand: a new fact with `text` supersedes it (its history keeps the old wording), with
+        the same type, session, sources and entities, pinned if it was. Only a current fact can be edited."""
+        uid = user_id or self.user_id
+        old = self._current_fact(fact_id, uid)
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"the new text must be a non-empty string, got {text!r}")
+        if not old.current:
+            raise ValueError(f"fact {fact_id} was superseded by fact {old.superseded_by}: edit the current one")
+        pinned = any(p["id"] == old.id for p in self.store.pinned_facts(uid))
+        now = time.time()
+        origin = hashlib.sha256(f"edit\x1f{old.id}\x1f{text.strip()}\x1f{now}".encode()).hexdigest()
+        new_id = self.store.insert_fact(NewFact(
+            user_id=uid, session_id=old.session_id, type=old.type, text=text.strip(), route="durable",
+            salience=max(old.salience, 1.0), confidence=1.0, event_ts=old.event_ts, created_at=max(now, old.created_at),
+            source_ids=list(old.source_ids), origin=origin, extractor="user"), supersedes=old.id)
+        if old.entities:
+            self.store.link_entities(uid, new_id, old.entities)
+        if pinned:
+            self.store.pin_fact(uid, new_id, True)
+        self._sync_vault([uid])
+        return self.store.facts_by_id(uid, [new_id])[new_id]
+
+    def forget_fact(self, fact_id: int, user_id: str | None = None) -> None:
+        """Delete one fact, then scrub the file. Its supersession chain is mended (when it was the current fact,
+        the one it replaced is current again). The turns it came from stay: forget their session for those."""
+        uid = user_id or self.user_id
+        self._current_fact(fact_id, uid)
+        self.store.delete_fact(uid, fact_id)
+        self.store.scrub()
+        self._sync_vault([uid])
+
+    def pin_fact(self, fact_id: int, pinned: bool = True, user_id: str | None = None) -> Fact:
+        """Pin a fact (or unpin it): pinned current facts open the briefing, whatever their age."""
+        uid = user_id or self.user_id
+        self._current_fact(fact_id, uid)
+        self.store.pin_fact(uid, fact_id, pinned)
+        self._sync_vault([uid])
+        return self.store.facts_by_id(uid, [fact_id])[fact_id]
+
+    def reopen_loop(self, loop_id: int, user_id: str | None = None) -> Loop:
+        """Open a closed loop again. KeyError when the user has no loop with that id."""
+        uid = user_id or self.user_id
+        if isinstance(loop_id, bool) or not isinstance(loop_id, int):
+            raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
+        if not self.store.reopen_loop(uid, loop_id):
+            raise KeyError(f"no loop {loop_id} for user {uid!r}")
+        self._sync_vault([uid])
+        return self.store.loops(uid, "all", ids=[loop_id])[0]
+
+    def add_loop(self, text: str, *, due: str | None = None, session_id: str = "manual",
+                 workstream_id: int | None = None, user_id: str | None = None) -> Loop:
+        """Add an open loop by hand (to the session `session_id`, "manual" unless given). ValueError when the same
+        text is already an open loop of that session."""
+        uid = user_id or self.user_id
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"a loop needs a non-empty text, got {text!r}")
+        session_id = _check_id(session_id, "session_id")
+        if workstream_id is not None and not self.store.workstream_names(uid, [workstream_id],
+                                                                         include_hypotheses=True):
+            raise KeyError(f"no workstream {workstream_id} for user {uid!r}")
+        folded = " ".join(text.split()).casefold()
+        origin = hashlib.sha256(f"user\x1f{session_id}\x1f{folded}".encode()).hexdigest()
+        loop_id = self.store.insert_loop(NewLoop(
+            user_id=uid, session_id=session_id, workstream_id=workstream_id, text=" ".join(text.split()),
+            due=due, detector="user", source_ids=[], origin=origin, created_at=time.time()))
+        if loop_id is None:
+            raise ValueError(f"{text!r} is already a loop of session {session_id!r}")
+        self._sync_vault([uid])
+        return self.store.loops(uid, "all", ids=[loop_id])[0]
 
     # --- the vault (episodic_memory.vault) ------------------------------------------------------------
     def write_vault(self, folder: str | Path, user_id: str | None = None) -> vault.VaultReport:

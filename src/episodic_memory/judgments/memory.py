@@ -234,6 +234,22 @@ class JudgmentMemory:
     def count(self) -> int:
         return self.rows.judgment_count(self.user_id)
 
+    def all_judgments(self, domain: str | None = None) -> list[Judgment]:
+        """Every judgment of the user (of one `domain` when given), in the order they were stored, with their
+        verdict counts and utilities."""
+        now, out = time.time(), []
+        for chunk in self.rows.iter_judgments(self.user_id, domain=domain):
+            verdicts = self.rows.verdicts([r.id for r in chunk])
+            for row in chunk:
+                o = outcome(verdicts[row.id], self.config, now)
+                out.append(Judgment(
+                    id=row.memory_id, trigger=row.trigger, judgment=row.judgment, reasoning=row.reasoning,
+                    domain=row.domain, metadata=json.loads(row.metadata),
+                    utility_score=self._reported(verdicts[row.id], o), adopted=o.adopted, rejected=o.rejected,
+                    correction=o.correction, corrections=o.corrections, stored=row.stored,
+                    created_at=to_datetime(row.created_at), rank_utility=o.utility))
+        return out
+
     def search(self, query: str, top_k: int = 5, domain: str | None = None, min_score: float = 0.0,
                use_utility: bool = False, utility_weight: float | None = None) -> list[SearchResult]:
         """The `top_k` judgments for `query`, best first.

@@ -480,6 +480,31 @@ class JudgmentStore(Protocol):
         ...
 
 
+class EditStore(Protocol):
+    """What a person changes by hand."""
+
+    def turns_by_caller_id(self, user_id: str, turn_id: str) -> list[StoredTurn]:
+        """The user's turns with this caller id (one per session at most), oldest first."""
+        ...
+
+    def pin_fact(self, user_id: str, fact_id: int, pinned: bool) -> bool:
+        """Pin or unpin a fact; False when the user has no such fact."""
+        ...
+
+    def pinned_facts(self, user_id: str, limit: int | None = None) -> list[dict[str, Any]]:
+        """The user's current pinned facts, newest first (id, type, text, session_id, created_at)."""
+        ...
+
+    def delete_fact(self, user_id: str, fact_id: int) -> bool:
+        """Delete one fact, mending its supersession chain (what it replaced is current again when it was the
+        current one); entities no fact names any more go too. False when the user has no such fact."""
+        ...
+
+    def reopen_loop(self, user_id: str, loop_id: int) -> bool:
+        """Open a closed loop again; False when the user has no such loop."""
+        ...
+
+
 class PortableStore(Protocol):
     """Taking a store with you: plain records out and back in, and a consistent copy of the whole store."""
 
@@ -533,7 +558,7 @@ class ApiTokenStore(Protocol):
 
 @runtime_checkable
 class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, JudgmentStore, ApiTokenStore, PortableStore,
-            Protocol):
+            EditStore, Protocol):
     """Everything the library stores: the operations of every concern, and the store's own lifecycle."""
 
     @property

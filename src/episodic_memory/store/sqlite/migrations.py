@@ -448,10 +448,18 @@ def m010_episode_terms(db: sqlite3.Connection) -> None:
     )
 
 
+def m014_pinned_facts(db: sqlite3.Connection) -> None:
+    """A fact the user pinned (`episodic fact pin`): listed first in the briefing, whatever its age."""
+    _run(db, """
+        ALTER TABLE facts ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX facts_pinned ON facts (user_id, pinned) WHERE pinned = 1;
+    """)
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
-    m010_episode_terms,
+    m010_episode_terms, m014_pinned_facts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
