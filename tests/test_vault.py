@@ -117,3 +117,12 @@ def test_cli_vault_export(sample: Memory, tmp_path: Path) -> None:
     (folder / MANIFEST).write_text("{not json")
     out = CliRunner().invoke(main, ["--db", sample.path, "vault", "export", str(folder)])
     assert out.exit_code == 1 and "damaged" in out.output
+
+
+def test_an_import_brings_the_vault_up_to_date(sample: Memory, tmp_path: Path) -> None:
+    sample.export(tmp_path / "e.jsonl")
+    vault_dir = tmp_path / "vaults"
+    with Memory(tmp_path / "copy.db", config=Config(vault_dir=str(vault_dir))) as copy:
+        copy.import_(tmp_path / "e.jsonl")
+    sample.write_vault(tmp_path / "direct")
+    assert _notes(vault_dir / "default") == _notes(tmp_path / "direct")  # the same notes as from the original

@@ -527,13 +527,14 @@ class Memory:
 
     def import_(self, path: str | Path) -> dict[str, int]:
         """Add an export file's memories: the whole file is checked first (`portable.PortableFormatError` with its
-        line), then written at once; what the store already holds is kept. Embeds what it added. Returns the rows
-        added per kind."""
+        line), then written at once; what the store already holds is kept. Embeds what it added (and brings
+        `Config.vault_dir`'s vaults up to date). Returns the rows added per kind."""
         records = portable.read_export(path, self.store)
         with self.recorder.locked():
             added = self.store.import_records(records)
         if self.embedder() is not None:
             self.indexer.embed_pending(kinds=REGISTRY)
+        self._sync_vault(sorted({r["user_id"] for _, r in records if isinstance(r.get("user_id"), str)}))
         return added
 
     def backup(self, dest: str | Path) -> None:
