@@ -150,6 +150,7 @@ def _bad(tmp_path: Path, lines: list[str]) -> Path:
     (lambda ls, i: ls.__setitem__(i, ls[i].replace('"content": ', '"content": 7, "x": ')), "unknown field"),
     (lambda ls, i: ls.__setitem__(i, json.dumps({**json.loads(ls[i]), "ts": "yesterday"})), "'ts' must be"),
     (lambda ls, i: ls.__setitem__(i, json.dumps({**json.loads(ls[i]), "kind": "memo"})), "unknown record kind"),
+    (lambda ls, i: ls.__setitem__(i, json.dumps({**json.loads(ls[i]), "session_id": " "})), "must not be blank"),
     (lambda ls, i: ls.__delitem__(len(ls) - 1), "truncated"),
 ])
 def test_a_bad_line_is_named_and_nothing_is_written(mem: Memory, tmp_path: Path, damage: Any, expected: str) -> None:

@@ -57,6 +57,8 @@ _REQUIRED: dict[str, dict[str, Any]] = {
                  "reasoning": _STR, "dedup_key": _STR, "created_at": _NUM, "updated_at": _NUM},
     "route_count": {"user_id": _STR, "route": _STR, "n": _INT},
 }
+# ids that mean something outside the store: never blank
+_IDS = {"user_id", "session_id", "uid", "memory_id", "origin", "dedup_key"}
 # references to other records of the file: field -> (kind referred to, a list of them or one)
 _REFERENCES: dict[str, dict[str, tuple[str, bool]]] = {
     "entity": {"profile_facts": ("fact", True)},
@@ -224,6 +226,8 @@ def _check_fields(name: str, number: int, kind: str, record: dict[str, Any], all
         if isinstance(value, bool) or not isinstance(value, types):
             raise PortableFormatError(name, number, f"{kind} {field!r} must be {_type_name(types)}, got "
                                                     f"{json.dumps(value)[:60]}")
+        if field in _IDS and not value.strip():
+            raise PortableFormatError(name, number, f"{kind} {field!r} must not be blank")
     if kind == "judgment":
         verdicts = record.get("verdicts", [])
         if not isinstance(verdicts, list) or not all(
