@@ -22,8 +22,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("retrieve",),
     ("clients",),
     ("consolidate", "judgments", "brief"),
-    ("memory",),
-    ("inject", "default", "session_buffer", "pipeline", "ingest", "episodic_judgment"),
+    ("memory", "portable", "vault"),
+    ("inject", "default", "session_buffer", "pipeline", "ingest", "episodic_judgment", "integrations"),
     ("server",),
     ("commands", "cli", "__main__", "__init__"),
 ]

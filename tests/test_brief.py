@@ -56,7 +56,7 @@ def test_the_window_holds_its_sessions_decisions_and_corrections(mem: Memory) ->
     assert len(wider.decisions) == 2
     data = json.loads(json.dumps(brief.to_dict()))
     assert set(data) == {"user_id", "hours", "since", "until", "sessions", "decisions", "corrections", "open_loops",
-                         "workstreams"}
+                         "workstreams", "pinned"}
     text = brief.render()
     for header in ("Sessions (1)", "Decisions (1)", "Corrections (2)", "Open loops (1)", "Active workstreams (1)"):
         assert header in text

@@ -11,7 +11,7 @@ def test_a_corrected_fact_supersedes_the_old_one_and_recall_says_so(mem: Memory)
     mem.add_turn("user", "The Series B deck has 12 slides.", session_id="a")
     mem.end_session("a")
     old = next(f for f in mem.facts() if "12 slides" in f.text)
-    new = mem.correct_fact(old.id, "The Series B deck has 15 slides.")
+    new = mem.edit_fact(old.id, "The Series B deck has 15 slides.")
     assert new.current and new.supersedes == old.id and new.extractor == "user"
     assert [f.text for f in mem.fact_history(new.id)] == ["The Series B deck has 15 slides.",
                                                          "The Series B deck has 12 slides."]
@@ -25,15 +25,15 @@ def test_only_a_current_fact_of_this_user_can_be_corrected(mem: Memory) -> None:
     mem.add_turn("user", "The Series B deck has 12 slides.", session_id="a")
     mem.end_session("a")
     old = mem.facts()[0]
-    mem.correct_fact(old.id, "The Series B deck has 15 slides.")
+    mem.edit_fact(old.id, "The Series B deck has 15 slides.")
     with pytest.raises(ValueError, match="superseded"):
-        mem.correct_fact(old.id, "The Series B deck has 16 slides.")
+        mem.edit_fact(old.id, "The Series B deck has 16 slides.")
     with pytest.raises(ValueError, match="text"):
-        mem.correct_fact(mem.facts()[0].id, "   ")
+        mem.edit_fact(mem.facts()[0].id, "   ")
     with pytest.raises(KeyError):
-        mem.correct_fact(old.id, "x", user_id="someone-else")
+        mem.edit_fact(old.id, "x", user_id="someone-else")
     with pytest.raises(TypeError):
-        mem.correct_fact("1", "x")  # type: ignore[arg-type]
+        mem.edit_fact("1", "x")  # type: ignore[arg-type]
 
 
 def test_a_closed_loop_can_be_reopened(mem: Memory) -> None:

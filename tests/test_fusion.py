@@ -57,7 +57,9 @@ def test_judgment_search_ranks_by_the_fused_ranks() -> None:
             bm25 = [jid for jid, _ in jm.rows.search_judgments(match, jm.user_id, limit=300)]
             dense_hits = jm._dense_hits(query, 300, None)
             assert dense_hits is not None
-            dense, cosine = [jid for jid, _ in dense_hits], dict(dense_hits)
+            hits, cosine_of = dense_hits
+            dense, cosine = [jid for jid, _ in hits], dict(hits)
+            cosine.update(cosine_of([jid for jid in bm25 if jid not in cosine]))  # BM25-only: their true cosine
             best = w_bm25 / (k + 1) + w_dense / (k + 1)
             by_hand = {}
             for jid in dict.fromkeys(bm25 + dense):

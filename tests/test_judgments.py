@@ -64,13 +64,16 @@ def test_readme_example_runs_unchanged(capsys: pytest.CaptureFixture[str]) -> No
     results = memory.search("Can I edit the production config?", use_utility=True)
 
     assert mid.startswith("mem_")
-    assert capsys.readouterr().out == "  [0.00] Production config changes must be confirmed with the user first\n"
+    # the seed's distance: 1 − cosine of the query and judgment embeddings (MiniLM: cosine 0.55)
+    assert capsys.readouterr().out == "  [0.45] Production config changes must be confirmed with the user first\n"
     assert [r.id for r in results] == [mid]
     r = results[0]
     assert r.trigger == CONFIG[0] and r.domain == "ops" and r.metadata == {} and r.adopted == 1
     assert r.cosine is not None and r.cosine > 0.5       # the bundled MiniLM found it, not just BM25
-    assert r.utility_score == pytest.approx(2 / 3, abs=1e-3)   # Beta(1, 1) prior: one adoption is not certainty
-    assert r.score == pytest.approx(r.similarity * (1 + 0.5 * r.utility_score))
+    assert r.distance == pytest.approx(1 - r.cosine)
+    assert r.utility_score == 1.0                         # the seed's adopted / verdicts
+    assert r.rank_utility == pytest.approx(2 / 3, abs=1e-3)  # ranking: Beta(1, 1) prior, one adoption is not certainty
+    assert r.score == pytest.approx(r.similarity * (1 + 0.5 * r.rank_utility))
     assert memory.memory.embedder().model_id == DEFAULT_MODEL_ID
     memory.close()
 
@@ -181,13 +184,17 @@ def test_utility_modes_through_the_api() -> None:
     for mode, expected in (("smoothed", 2 / 3), ("plain", 1.0)):
         with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(utility_mode=mode, **NO_DECAY)) as m:
             mid = m.store(*CONFIG)
-            assert m.get(mid).utility_score == (0.5 if mode == "smoothed" else 0.0)
+            assert m.get(mid).rank_utility == (0.5 if mode == "smoothed" else 0.0)
+            assert m.get(mid).utility_score == 0.0  # reported as the seed does: never verified is 0
             m.verify(mid, True)
-            assert m.get(mid).utility_score == pytest.approx(expected)
-    with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=90)) as m:
+            assert m.get(mid).rank_utility == pytest.approx(expected)
+            assert m.get(mid).utility_score == 1.0
+    with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=90,
+                                                               utility_reported="ranking")) as m:
         mid = m.store(*CONFIG)
+        assert m.get(mid).utility_score == 0.5  # reporting the ranking utility: the prior
         m.verify(mid, True, at=time.time() - 90 * DAY)
-        assert m.get(mid).utility_score == pytest.approx(0.6, abs=1e-4)
+        assert m.get(mid).utility_score == pytest.approx(0.6, abs=1e-4) == m.get(mid).rank_utility
 
 
 def test_decay_reorders_search_after_a_policy_change() -> None:
@@ -215,8 +222,8 @@ def test_use_utility_lifts_the_proven_judgment(jm: EpisodicMemory) -> None:
     ranked = jm.search(query, top_k=2, use_utility=True)
     assert [r.id for r in ranked] == [right, wrong]
     for r in ranked:
-        assert r.score == pytest.approx(rank_score(r.similarity, r.utility_score, 0.5))
-        assert r.distance == pytest.approx(1 - r.similarity)
+        assert r.score == pytest.approx(rank_score(r.similarity, r.rank_utility, 0.5))
+        assert r.cosine is not None and r.distance == pytest.approx(1 - r.cosine)
     assert [r.id for r in jm.search(query, top_k=2, use_utility=True, utility_weight=0.0)] == [wrong, right]
     assert ranked[1].correction == "Always ask before touching production config"
 
@@ -263,8 +270,29 @@ def test_search_filters_domain_min_score_and_top_k(jm: EpisodicMemory) -> None:
     assert jm.search("config change", domain="people") == []
     assert len(jm.search("config change", top_k=1)) == 1
     results = jm.search("config change")
-    cut = max(r.similarity for r in results)
-    assert all(r.similarity >= cut for r in jm.search("config change", min_score=cut))
+    cut = max(r.cosine or 0.0 for r in results)
+    assert all(r.cosine is not None and r.cosine >= cut for r in jm.search("config change", min_score=cut))
+
+
+def test_distance_is_the_cosine_distance_and_min_score_a_floor_on_the_cosine() -> None:
+    def embed(text: str) -> list[float]:
+        return [1.0, 0.0] if "config" in text else [0.0, 1.0]
+
+    with EpisodicMemory(embedder=embed, config=cfg()) as m:
+        lunch = m.store("User asks about lunch", "Suggest the usual place", "They like it")
+        config = m.store("User asks about the production config", "Confirm first", "Outages")
+        found = {r.id: r for r in m.search("the user asks about the production config")}
+        assert found[config].cosine == pytest.approx(1.0) and found[config].distance == pytest.approx(0.0)
+        # a BM25-only match ("user asks about") still gets its true cosine, below the dense leg's floor
+        assert found[lunch].cosine == pytest.approx(0.0) and found[lunch].distance == pytest.approx(1.0)
+        assert found[lunch].similarity > 0  # it ranks by the hybrid similarity, as before
+        assert [r.id for r in m.search("the user asks about the production config", min_score=0.3)] == [config]
+        m.store("User asks about dinner", "Book early", "Busy")  # [0, 1] too: the default floor 0 keeps cosine 0
+        assert lunch in {r.id for r in m.search("the user asks about the production config")}
+    with EpisodicMemory(config=cfg(embedder="off")) as bm25_only:  # no cosine: the hybrid similarity stands in
+        bid = bm25_only.store(*CONFIG)
+        (only,) = bm25_only.search("production config")
+        assert only.id == bid and only.cosine is None and only.distance == pytest.approx(1 - only.similarity)
 
 
 # --- dedup, delete, corrections -----------------------------------------------------------------------------
@@ -320,19 +348,22 @@ def test_export_triples_and_jsonl(jm: EpisodicMemory, tmp_path: Path) -> None:
     jm.verify(good, True)
     jm.verify(bad, False, user_correction="Ask first")
     triples = jm.export_triples()
-    assert {t.id for t in triples} == {good, bad}  # never verified: no outcome, no triple
-    t = next(t for t in triples if t.id == good)
+    # the seed's utility: adopted / verdicts; rejected-only (0) and never verified (no outcome) are not exported
+    assert {t.id for t in triples} == {good}
+    t = triples[0]
     assert (t.context, t.judgment, t.outcome, t.domain) == (CONFIG[0], CONFIG[1], "adopted 2 of 2", "ops")
-    assert t.utility == pytest.approx(3 / 4)
-    assert [t.id for t in jm.export_triples(min_utility=0.5)] == [good]
-    assert jm.export_triples(min_utility=0.75) == []  # strictly greater
+    assert t.utility == 1.0
+    assert jm.export_triples(min_utility=1.0) == []  # strictly greater
     path = tmp_path / "triples.jsonl"
     assert jm.export_jsonl(path, min_utility=0.5) == 1
     (line,) = path.read_text().splitlines()
     assert json.loads(line)["judgment"] == CONFIG[1] and json.loads(line)["outcome"] == "adopted 2 of 2"
+    jm.config = jm.config.model_copy(update={"utility_reported": "ranking"})  # the smoothed utility instead
+    ranked = {t.id: t.utility for t in jm.export_triples()}
+    assert ranked == {good: pytest.approx(3 / 4), bad: pytest.approx(1 / 3)}
     buffer = io.StringIO()
-    assert jm.export_jsonl(buffer) == 2
-    assert [json.loads(x)["id"] for x in buffer.getvalue().splitlines()] == [good, bad]
+    assert jm.export_jsonl(buffer, min_utility=0.5) == 1
+    assert [json.loads(x)["id"] for x in buffer.getvalue().splitlines()] == [good]
     assert unverified not in buffer.getvalue()
 
 

@@ -539,3 +539,21 @@ def test_a_base_url_without_a_scheme_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("EPISODIC_LLM_MODEL", "llama3")
     with pytest.raises(llm.LLMConfigError, match="base URL must look like http://host:port/...: got 'localhost"):
         llm.get_backend()
+
+
+def test_an_anthropic_key_alone_selects_anthropic_once_logged_and_none_refuses(monkeypatch, caplog):
+    from episodic_memory.llm import clients
+
+    monkeypatch.setattr(clients, "_announced_key", False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant")
+    with caplog.at_level("INFO", logger="episodic_memory.llm.clients"):
+        assert isinstance(llm.get_backend(), AnthropicBackend) and llm.enabled()
+        llm.set_backend(None)
+        assert isinstance(llm.get_backend(), AnthropicBackend)
+    assert caplog.text.count("ANTHROPIC_API_KEY is set and EPISODIC_LLM is not") == 1
+    llm.set_backend(None)
+    monkeypatch.setenv("EPISODIC_LLM", "none")
+    assert not llm.enabled() and llm.describe() == "none"
+    monkeypatch.delenv("EPISODIC_LLM")
+    llm.set_backend(None, Config(llm="none"))
+    assert not llm.enabled()

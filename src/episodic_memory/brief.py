@@ -62,6 +62,7 @@ class Brief:
     corrections: list[dict[str, Any]] = field(default_factory=list)
     open_loops: list[Loop] = field(default_factory=list)
     workstreams: list[Workstream] = field(default_factory=list)
+    pinned: list[dict[str, Any]] = field(default_factory=list)   # facts the user pinned, whatever their age
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,6 +71,7 @@ class Brief:
             "corrections": [dict(c) for c in self.corrections],
             "open_loops": [lp.to_dict() for lp in self.open_loops],
             "workstreams": [w.to_dict() for w in self.workstreams],
+            "pinned": [{**p, "created_at": to_iso(p["created_at"])} for p in self.pinned],
         }
 
     def render(self, markup: bool = False) -> str:
@@ -86,6 +88,9 @@ class Brief:
         since = to_datetime(self.since)
         hours = f"{self.hours:g} hour" + ("" if self.hours == 1 else "s")
         lines = [head(f"Briefing: the last {hours} (since {since:%Y-%m-%d %H:%M} UTC)"), ""]
+        if self.pinned:
+            lines.append(head(f"Pinned ({len(self.pinned)})"))
+            lines += [f"  · {esc(p['text'])}  " + dim(f"#{p['id']}") for p in self.pinned]
         lines.append(head(f"Sessions ({len(self.sessions)})"))
         for s in self.sessions:
             when = ago(datetime.fromisoformat(s["last_turn_at"]).timestamp(), now) if s["last_turn_at"] else ""
@@ -128,4 +133,5 @@ def build_brief(clients: MemoryClients, user_id: str, hours: float = 24, now: fl
         # active: within the window, or within `workstream_active_days` when the window is shorter
         workstreams=store.workstreams(uid, active_since=min(since, until - cfg.workstream_active_days * 86_400),
                                       limit=limit),
+        pinned=store.pinned_facts(uid, limit),
     )

@@ -15,10 +15,13 @@ from rich.table import Table
 
 from . import __version__
 from .commands._common import COUNT, EXIT_BAD_INPUT, age, console, db_option, dump, open_memory
+from .commands.edits import fact, loop_add, loop_reopen, session_turns, show
 from .commands.facts import entities, facts, history, profile
 from .commands.judge import judge
+from .commands.portable import backup_command, export_command, import_command
 from .commands.server import mcp_command, serve, token, ui
 from .commands.threads import brief, loop, loops, print_loops, workstreams
+from .commands.vault import vault
 from .config import DEFAULT_USER
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
@@ -199,11 +202,16 @@ def stats(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool
 
 @main.command()
 @db_option
+@click.argument("session_id", required=False)
 @click.option("-n", "--limit", default=None, type=COUNT, help="At most this many, newest first.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def sessions(ctx: click.Context, db: str | None, user_id: str | None, limit: int | None, as_json: bool) -> None:
-    """The sessions in the store, newest first."""
+def sessions(ctx: click.Context, db: str | None, user_id: str | None, session_id: str | None, limit: int | None,
+             as_json: bool) -> None:
+    """The sessions in the store, newest first; with SESSION_ID, that session's turns."""
+    if session_id is not None:
+        session_turns(ctx, db, user_id, session_id, as_json)
+        return
     rows = open_memory(ctx, db, user_id, reads=True).sessions(limit=limit)
     if as_json:
         dump([s.to_dict() for s in rows])
@@ -320,11 +328,19 @@ main.add_command(token)
 
 main.add_command(judge)
 
+for command in (export_command, import_command, backup_command, vault):
+    main.add_command(command)
+
 for command in (facts, history, entities, profile):
     main.add_command(command)
 
 for command in (loops, workstreams, loop, brief):
     main.add_command(command)
+
+for command in (show, fact):
+    main.add_command(command)
+loop.add_command(loop_reopen)
+loop.add_command(loop_add)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -289,10 +289,18 @@ class Config(BaseModel):
     utility_half_life_days: float = Field(90.0, gt=0, description="a verdict this old weighs half as much (inf: never)")
     utility_mode: str = Field("smoothed", pattern="^(smoothed|plain)$",
                               description="smoothed: Beta prior + decay; plain: adopted / verdicts (retrieve/utility.py)")
-    judgment_inject_utility: float = Field(0.6, description="[Past judgments] shows judgments above this utility")
+    utility_reported: str = Field(
+        "plain", pattern="^(plain|ranking)$", description="what `utility_score` and `export_triples` use: plain (the "
+        "episodic-judgment library's adopted / verdicts, 0 when never verified) or ranking (the utility_mode's)")
+    judgment_inject_utility: float = Field(0.6, description="[Past judgments] shows judgments above this utility "
+                                           "(the ranking utility)")
     judgment_inject_max: int = Field(3, ge=1, description="at most this many judgments in [Past judgments]")
     judgment_inject_min_cosine: float = Field(
         0.35, description="[Past judgments] needs this cosine between message and judgment (BM25 alone without an embedder)")
+
+    # --- the vault (vault.py) ---------------------------------------------------------------------------
+    vault_dir: str | None = Field(None, description="keep an Obsidian-friendly markdown vault of each user's "
+                                  "memories in <vault_dir>/<user_id>/, rewritten after each consolidation and forget")
 
     # --- servers ---------------------------------------------------------------------------------------
     server_max_open_users: int = Field(64, ge=1, description="the REST server keeps at most this many users' "

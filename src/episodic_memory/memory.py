@@ -7,6 +7,7 @@ new turns, at `end_session`, for flagged sessions at open; inline or in a worker
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -16,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from . import llm
+from . import llm, portable, vault
 from .brief import Brief, build_brief
 from .capture.journal import ForgetScope, Journal
 from .capture.recorder import NewTurn, Recorder, RecoveryReport
@@ -37,7 +38,7 @@ from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .retrieve.retriever import RecallFilters, Retriever
 from .store import Store, open_store
-from .store.records import Entity, Episode, Fact, Loop, NewFact, SessionInfo, StoredTurn, Workstream
+from .store.records import Entity, Episode, Fact, Loop, NewFact, NewLoop, SessionInfo, StoredTurn, Workstream
 from .util import has_words, to_epoch
 
 if TYPE_CHECKING:
@@ -294,6 +295,7 @@ class Memory:
                             user_id, session_id)
                 return False
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
+        self._sync_vault([user_id])
         return True
 
     def _index_quietly(self, user_id: str, limit: int | None = None) -> None:
@@ -357,31 +359,6 @@ class Memory:
         """The supersession chain through a fact, newest first. KeyError for an unknown id."""
         return self.store.fact_history(user_id or self.user_id, int(fact_id))
 
-    def correct_fact(self, fact_id: int, text: str, user_id: str | None = None, *, fact_type: str | None = None
-                     ) -> Fact:
-        """Correct a fact by hand: a new current fact (extractor "user") supersedes it, so its history reads
-        "14 slides (previously: 12)". Only a current fact can be corrected. KeyError for an unknown id; ValueError
-        for empty text or a fact that was already superseded."""
-        if isinstance(fact_id, bool) or not isinstance(fact_id, int):
-            raise TypeError(f"fact_id must be an int, got {type(fact_id).__name__}")
-        if not isinstance(text, str) or not text.strip():
-            raise ValueError("text: a correction needs the new text")
-        uid = user_id or self.user_id
-        old = self.store.facts_by_id(uid, [fact_id]).get(fact_id)
-        if old is None:
-            raise KeyError(f"no fact {fact_id} for user {uid!r}")
-        if old.valid_to is not None:
-            raise ValueError(f"fact {fact_id} was superseded by fact {old.superseded_by}: correct the current one")
-        now = time.time()
-        new_id = self.store.insert_fact(NewFact(
-            user_id=uid, session_id=old.session_id, type=fact_type or old.type, text=" ".join(text.split()),
-            route="durable", salience=max(old.salience, 1.0), confidence=1.0, event_ts=now, created_at=now,
-            source_ids=list(old.source_ids), origin=f"user-correction:{fact_id}:{time.time_ns()}", extractor="user",
-        ), supersedes=fact_id)
-        if old.entities:
-            self.store.link_entities(uid, new_id, old.entities)
-        return self.store.facts_by_id(uid, [new_id])[new_id]
-
     def entities(self, user_id: str | None = None) -> list[Entity]:
         """People, organisations and projects named in facts, most mentioned first, with aliases and edges."""
         return self.store.entities(user_id or self.user_id)
@@ -441,12 +418,6 @@ class Memory:
             raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
         return self.store.close_loop(user_id or self.user_id, loop_id, closed_by="user", note=note)
 
-    def reopen_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
-        """Open a closed loop again (closed by mistake, or the work came back). KeyError for an unknown id."""
-        if isinstance(loop_id, bool) or not isinstance(loop_id, int):
-            raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
-        return self.store.reopen_loop(user_id or self.user_id, loop_id, note=note)
-
     def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None) -> Brief:
         """The startup briefing: the last `hours`' sessions, decisions and corrections, the open loops and the
         active workstreams (`now` for a briefing as of another time)."""
@@ -489,7 +460,143 @@ class Memory:
                     self.lease.release(uid, session_id)
             self.indexer.forget_watermarks()
             self.retriever.forget_cached()
+        self._sync_vault(None if all else [uid if session_id is not None else user_id or uid])
         return result
+
+    # --- changes by hand -----------------------------------------------------------------------------
+    def find_turns(self, turn_id: str, user_id: str | None = None) -> list[StoredTurn]:
+        """The turns with this caller id (one per session at most), or with this internal id when none has it."""
+        uid = user_id or self.user_id
+        found = self.store.turns_by_caller_id(uid, str(turn_id))
+        if not found and str(turn_id).isdigit():
+            found = list(self.store.turns_by_id(uid, [int(turn_id)]).values())
+        return found
+
+    def _current_fact(self, fact_id: int, uid: str) -> Fact:
+        if isinstance(fact_id, bool) or not isinstance(fact_id, int):
+            raise TypeError(f"fact_id must be an int, got {type(fact_id).__name__}")
+        fact = self.store.facts_by_id(uid, [fact_id]).get(fact_id)
+        if fact is None:
+            raise KeyError(f"no fact {fact_id} for user {uid!r}")
+        return fact
+
+    def edit_fact(self, fact_id: int, text: str, user_id: str | None = None) -> Fact:
+        """Correct a fact by hand: a new fact with `text` supersedes it (its history keeps the old wording), with
+        the same type, session, sources and entities, pinned if it was. Only a current fact can be edited."""
+        uid = user_id or self.user_id
+        old = self._current_fact(fact_id, uid)
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"the new text must be a non-empty string, got {text!r}")
+        if not old.current:
+            raise ValueError(f"fact {fact_id} was superseded by fact {old.superseded_by}: edit the current one")
+        pinned = any(p["id"] == old.id for p in self.store.pinned_facts(uid))
+        now = time.time()
+        origin = hashlib.sha256(f"edit\x1f{old.id}\x1f{text.strip()}\x1f{now}".encode()).hexdigest()
+        new_id = self.store.insert_fact(NewFact(
+            user_id=uid, session_id=old.session_id, type=old.type, text=text.strip(), route="durable",
+            salience=max(old.salience, 1.0), confidence=1.0, event_ts=old.event_ts, created_at=max(now, old.created_at),
+            source_ids=list(old.source_ids), origin=origin, extractor="user"), supersedes=old.id)
+        if old.entities:
+            self.store.link_entities(uid, new_id, old.entities)
+        if pinned:
+            self.store.pin_fact(uid, new_id, True)
+        self._sync_vault([uid])
+        return self.store.facts_by_id(uid, [new_id])[new_id]
+
+    def forget_fact(self, fact_id: int, user_id: str | None = None) -> None:
+        """Delete one fact, then scrub the file. Its supersession chain is mended (when it was the current fact,
+        the one it replaced is current again). The turns it came from stay: forget their session for those."""
+        uid = user_id or self.user_id
+        self._current_fact(fact_id, uid)
+        self.store.delete_fact(uid, fact_id)
+        self.store.scrub()
+        self._sync_vault([uid])
+
+    def pin_fact(self, fact_id: int, pinned: bool = True, user_id: str | None = None) -> Fact:
+        """Pin a fact (or unpin it): pinned current facts open the briefing, whatever their age."""
+        uid = user_id or self.user_id
+        self._current_fact(fact_id, uid)
+        self.store.pin_fact(uid, fact_id, pinned)
+        self._sync_vault([uid])
+        return self.store.facts_by_id(uid, [fact_id])[fact_id]
+
+    def reopen_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
+        """Open a closed loop again (closed by mistake, or the work came back; `note` says why). KeyError when the
+        user has no loop with that id."""
+        uid = user_id or self.user_id
+        if isinstance(loop_id, bool) or not isinstance(loop_id, int):
+            raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
+        if not self.store.reopen_loop(uid, loop_id, note):
+            raise KeyError(f"no loop {loop_id} for user {uid!r}")
+        self._sync_vault([uid])
+        return self.store.loops(uid, "all", ids=[loop_id])[0]
+
+    def add_loop(self, text: str, *, due: str | None = None, session_id: str = "manual",
+                 workstream_id: int | None = None, user_id: str | None = None) -> Loop:
+        """Add an open loop by hand (to the session `session_id`, "manual" unless given). ValueError when the same
+        text is already an open loop of that session."""
+        uid = user_id or self.user_id
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"a loop needs a non-empty text, got {text!r}")
+        session_id = _check_id(session_id, "session_id")
+        if workstream_id is not None and not self.store.workstream_names(uid, [workstream_id],
+                                                                         include_hypotheses=True):
+            raise KeyError(f"no workstream {workstream_id} for user {uid!r}")
+        folded = " ".join(text.split()).casefold()
+        origin = hashlib.sha256(f"user\x1f{session_id}\x1f{folded}".encode()).hexdigest()
+        loop_id = self.store.insert_loop(NewLoop(
+            user_id=uid, session_id=session_id, workstream_id=workstream_id, text=" ".join(text.split()),
+            due=due, detector="user", source_ids=[], origin=origin, created_at=time.time()))
+        if loop_id is None:
+            raise ValueError(f"{text!r} is already a loop of session {session_id!r}")
+        self._sync_vault([uid])
+        return self.store.loops(uid, "all", ids=[loop_id])[0]
+
+    # --- the vault (episodic_memory.vault) ------------------------------------------------------------
+    def write_vault(self, folder: str | Path, user_id: str | None = None) -> vault.VaultReport:
+        """Write the user's memories as an Obsidian-friendly markdown vault in `folder` (idempotent; removes the
+        notes it wrote earlier that no longer have anything to say). `vault.VaultError` when it cannot."""
+        return vault.write_vault(self.store, user_id or self.user_id, folder)
+
+    def _sync_vault(self, users: list[str] | None) -> None:
+        """Rewrite `Config.vault_dir`'s vaults of these users (None: every vault there, after forgetting all)."""
+        if not self.config.vault_dir:
+            return
+        root = Path(self.config.vault_dir).expanduser()
+        if users is None:
+            users = [u for u in (vault.vault_owner(m.parent) for m in root.glob(f"*/{vault.MANIFEST}")) if u]
+        for user in users:
+            try:
+                vault.write_vault(self.store, user, vault.user_vault(root, user))
+            except Exception:
+                log.exception("the vault of %s in %s could not be brought up to date (the memories are safe)",
+                              user, root)
+
+    # --- taking the store with you (episodic_memory.portable) ------------------------------------------
+    def export(self, path: str | Path, *, user_id: str | None = None, all_users: bool = False) -> dict[str, int]:
+        """Write this memory's user's memories (`user_id`'s; every user's with `all_users`) to a versioned JSON
+        Lines file, gzipped when `path` ends in ``.gz``. Returns the records written per kind."""
+        if all_users and user_id is not None:
+            raise ValueError("export(all_users=True) takes no user_id")
+        return portable.export_store(self.store, path, user_id=None if all_users else user_id or self.user_id)
+
+    def import_(self, path: str | Path) -> dict[str, int]:
+        """Add an export file's memories: the whole file is checked first (`portable.PortableFormatError` with its
+        line), then written at once; what the store already holds is kept. Embeds what it added (and brings
+        `Config.vault_dir`'s vaults up to date). Returns the rows added per kind."""
+        records = portable.read_export(path, self.store)
+        with self.recorder.locked():
+            added = self.store.import_records(records)
+        if self.embedder() is not None:
+            self.indexer.embed_pending(kinds=REGISTRY)
+        self._sync_vault(sorted({r["user_id"] for _, r in records if isinstance(r.get("user_id"), str)}))
+        return added
+
+    def backup(self, dest: str | Path) -> None:
+        """A consistent copy of the whole store (every user) at `dest`, made while writers carry on (the SQLite
+        online backup API); `dest` appears whole or not at all. The journals are not copied: the copy holds every
+        acknowledged turn."""
+        self.store.backup(str(dest))
 
     # --- judgments -----------------------------------------------------------------------------------
     @property

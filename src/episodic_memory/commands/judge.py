@@ -1,4 +1,4 @@
-"""`episodic judge add | search | verify | export | forget`: judgment memory from the command line."""
+"""`episodic judge add | list | search | verify | export | forget`: judgment memory from the command line."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ def judge(db: str | None, user_id: str | None) -> None:
 
     \b
     episodic judge add -t "User asks to edit prod config" -j "Confirm first" -r "Writes caused outages"
+    episodic judge list                               (every judgment, with its verdicts)
     episodic judge search "can I change the production config?" --utility
     episodic judge verify mem_1234 --adopted          (or --rejected --correction "...")
     episodic judge export --jsonl -o triples.jsonl    (fine-tuning data)
@@ -181,6 +182,28 @@ def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility:
     for t in triples:
         table.add_row(t.id, escape(t.context), escape(t.judgment), escape(t.outcome), f"{t.utility:.2f}")
     console.print(table)
+
+
+@judge.command("list")
+@db_option
+@click.option("--domain", default=None, help="Only this domain.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def list_command(ctx: click.Context, db: str | None, user_id: str | None, domain: str | None, as_json: bool) -> None:
+    """Every judgment, in the order they were stored, with its verdicts and utility."""
+    found = _judgments(ctx, db, user_id).list_judgments(domain=domain)
+    if as_json:
+        dump([j.to_dict() for j in found])
+        return
+    if not found:
+        console.print("[dim]no judgments yet[/dim]")
+    for j in found:
+        domain_label = f"  [dim]\\[{escape(j.domain)}][/dim]" if j.domain else ""
+        console.print(f"[bold cyan]{j.id}[/bold cyan] {escape(j.judgment)}{domain_label}  "
+                      f"[dim]({_counts(j.adopted, j.rejected, j.utility_score)})[/dim]", highlight=False)
+        console.print(f"       when: {escape(j.trigger)}", highlight=False)
+        if j.correction:
+            console.print(f"       [yellow]corrected: {escape(j.correction)}[/yellow]", highlight=False)
 
 
 @judge.command()

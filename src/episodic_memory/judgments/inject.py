@@ -22,13 +22,13 @@ def relevant_judgments(source: Any, message: str) -> list[SearchResult]:
         return []
     dense = judgments.clients.embedder() is not None
     found = judgments.search(message, top_k=max(cfg.judgment_inject_max * 4, 10), use_utility=True)
-    keep = [r for r in found if r.utility_score > cfg.judgment_inject_utility
+    keep = [r for r in found if r.rank_utility > cfg.judgment_inject_utility
             and (r.cosine is not None and r.cosine >= cfg.judgment_inject_min_cosine if dense else True)]
     return keep[: cfg.judgment_inject_max]
 
 
 def format_judgment(r: SearchResult) -> str:
-    lines = [f"- {r.judgment} (when: {r.trigger}; utility {r.utility_score:.2f}, "
+    lines = [f"- {r.judgment} (when: {r.trigger}; utility {r.rank_utility:.2f}, "
              f"adopted {r.adopted} of {r.adopted + r.rejected})",
              f"  why: {r.reasoning}"]
     if r.correction:

@@ -6,11 +6,19 @@ reciprocal rank); `verify` records whether the user adopted one (and what they s
 ``search(..., use_utility=True)`` ranks by similarity × (1 + α · utility) so what was proven right rises above
 what merely looks similar.
 
+    cosine     = query embedding · judgment embedding                            (both normalised)
+    distance   = 1 − cosine                                  (the episodic-judgment library's; smaller is closer)
     similarity = Σ_leg w_leg / (rrf_k + rank_leg)  ÷  Σ_leg w_leg / (rrf_k + 1)   (1.0 = first in every leg)
-    distance   = 1 − similarity                                                  (smaller is closer)
+    score      = similarity, or similarity × (1 + α · ranking utility) with use_utility: the order of the results
 
-Similarity is rank-based: it says how a judgment placed among the user's judgments for this query, not how
-close the texts are in absolute terms (that is `SearchResult.cosine`).
+`distance` and `min_score` (a floor on the cosine) mean what they mean in the episodic-judgment library; the
+hybrid, rank-based `similarity` orders the results. Without an embedder there is no cosine: `distance` is then
+1 − similarity and `min_score` a floor on it.
+
+Two utilities: the *ranking* utility (`Config.utility_mode`, by default smoothed: a Beta prior and decayed
+verdicts; it ranks better, bench/judgments.py) orders results and gates `[Past judgments]`; the *reported*
+`utility_score` and the `export_triples` threshold follow `Config.utility_reported`, by default the library's plain
+adopted / verdicts (0 when never verified), so a rejected-only judgment is never exported.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -32,7 +40,7 @@ from ..models.embedder import Embedder
 from ..retrieve.fts import fts_query
 from ..retrieve.fusion import reciprocal_rank_fusion
 from ..retrieve.query import classify
-from ..retrieve.utility import Outcome, outcome, rank_score
+from ..retrieve.utility import Outcome, outcome, plain_utility, rank_score
 from ..store.records import JUDGMENT_KIND, JudgmentRow, VerdictRow
 from ..util import to_datetime, to_epoch
 
@@ -43,8 +51,9 @@ _SPACES = re.compile(r"\s+")
 
 @dataclass
 class SearchResult:
-    """One judgment found by `search`. `distance` = 1 − similarity (smaller is closer); results are ordered by
-    `score` (similarity, or similarity × (1 + α · utility) with ``use_utility``)."""
+    """One judgment found by `search`. `distance` = 1 − cosine (smaller is closer); results are ordered by
+    `score` (the hybrid similarity, or similarity × (1 + α · rank_utility) with ``use_utility``). `utility_score`
+    is the reported utility (`Config.utility_reported`), `rank_utility` the one ranking uses."""
 
     id: str
     judgment: str
@@ -56,7 +65,8 @@ class SearchResult:
     utility_score: float
     score: float = 0.0
     similarity: float = 0.0
-    cosine: float | None = None          # dense cosine, when the dense leg found it
+    cosine: float | None = None          # query · judgment embedding (None without an embedder)
+    rank_utility: float = 0.0
     adopted: int = 0
     rejected: int = 0
     correction: str | None = None        # the latest correction, shown as "corrected: …"
@@ -75,7 +85,7 @@ class Triple:
     id: str = ""
     reasoning: str = ""
     domain: str | None = None
-    utility: float = 0.0
+    utility: float = 0.0                 # the reported utility (Config.utility_reported)
     adopted: int = 0
     rejected: int = 0
     correction: str | None = None
@@ -101,6 +111,7 @@ class Judgment:
     corrections: list[str] = field(default_factory=list)
     stored: int = 1                      # times it was stored: duplicates merge into one judgment
     created_at: datetime | None = None
+    rank_utility: float = 0.0            # the utility ranking uses (utility_score is the reported one)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -224,9 +235,14 @@ class JudgmentMemory:
     def _judgment(self, row: JudgmentRow, verdicts: list[VerdictRow], now: float) -> Judgment:
         o = outcome(verdicts, self.config, now)
         return Judgment(id=row.memory_id, trigger=row.trigger, judgment=row.judgment, reasoning=row.reasoning,
-                        domain=row.domain, metadata=json.loads(row.metadata), utility_score=o.utility,
-                        adopted=o.adopted, rejected=o.rejected, correction=o.correction,
-                        corrections=o.corrections, stored=row.stored, created_at=to_datetime(row.created_at))
+                        domain=row.domain, metadata=json.loads(row.metadata),
+                        utility_score=self._reported(verdicts, o), adopted=o.adopted, rejected=o.rejected,
+                        correction=o.correction, corrections=o.corrections, stored=row.stored,
+                        created_at=to_datetime(row.created_at), rank_utility=o.utility)
+
+    def _reported(self, verdicts: Sequence[VerdictRow], o: Outcome) -> float:
+        """The utility shown as `utility_score` and used by `export_triples` (`Config.utility_reported`)."""
+        return plain_utility(verdicts) if self.config.utility_reported == "plain" else o.utility
 
     def count(self) -> int:
         return self.rows.judgment_count(self.user_id)
@@ -235,9 +251,10 @@ class JudgmentMemory:
                use_utility: bool = False, utility_weight: float | None = None) -> list[SearchResult]:
         """The `top_k` judgments for `query`, best first.
 
-        Similarity is hybrid (BM25 + dense cosine fused by reciprocal rank, see the module docstring); results
-        with a similarity below `min_score` are dropped. With `use_utility` they are ranked by
-        similarity × (1 + α · utility), α = `utility_weight` (default `Config.utility_weight`, 0.5).
+        Found and ordered by hybrid similarity (BM25 + dense cosine fused by reciprocal rank, see the module
+        docstring); results whose cosine with the query is below `min_score` are dropped. With `use_utility` they
+        are ranked by similarity × (1 + α · ranking utility), α = `utility_weight` (default
+        `Config.utility_weight`, 0.5).
         Raises ValueError for an empty query, top_k < 1 or a negative utility_weight.
         """
         query = _text(query, "query")
@@ -258,35 +275,41 @@ class JudgmentMemory:
             legs.append(([jid for jid, _ in bm25], w_bm25))
         dense = self._dense_hits(query, pool, domain)
         if dense is not None:
-            cosines = dict(dense)
-            legs.append(([jid for jid, _ in dense], w_dense))
+            hits, cosine_of = dense
+            cosines = dict(hits)
+            legs.append(([jid for jid, _ in hits], w_dense))
         if not any(ids for ids, _ in legs):
             return []
 
         fusion = reciprocal_rank_fusion(legs, cfg.rrf_k)
         similarities = dict(zip(fusion.keys.tolist(), fusion.scores.tolist(), strict=True))
         rows = self.rows.judgments_by_id(self.user_id, list(similarities))
+        if dense is not None and any(jid not in cosines for jid in rows):  # found by BM25 alone
+            cosines.update(cosine_of([jid for jid in rows if jid not in cosines]))
         verdicts = self.rows.verdicts(list(rows))
         now = time.time()
         results = []
         for jid, row in rows.items():
-            similarity = similarities[jid]
-            if similarity < min_score:
+            similarity, cosine = similarities[jid], cosines.get(jid)
+            closeness = cosine if cosine is not None else similarity
+            if closeness < min_score:
                 continue
             o = outcome(verdicts[jid], cfg, now)
             score = rank_score(similarity, o.utility, alpha) if use_utility else similarity
             results.append(SearchResult(
                 id=row.memory_id, judgment=row.judgment, reasoning=row.reasoning, trigger=row.trigger,
-                domain=row.domain, distance=1.0 - similarity, metadata=json.loads(row.metadata),
-                utility_score=o.utility, score=score, similarity=similarity, cosine=cosines.get(jid),
-                adopted=o.adopted, rejected=o.rejected, correction=o.correction,
+                domain=row.domain, distance=1.0 - closeness, metadata=json.loads(row.metadata),
+                utility_score=self._reported(verdicts[jid], o), score=score, similarity=similarity, cosine=cosine,
+                rank_utility=o.utility, adopted=o.adopted, rejected=o.rejected, correction=o.correction,
             ))
         # equal fused ranks (first in one leg, second in the other) are common: the closer text breaks the tie
         results.sort(key=lambda r: (-r.score, -r.similarity, -(r.cosine or 0.0), r.id))
         return results[:top_k]
 
-    def _dense_hits(self, query: str, pool: int, domain: str | None) -> list[tuple[int, float]] | None:
-        """(judgment id, cosine) best first, or None when there is no embedder (search is then BM25 alone)."""
+    def _dense_hits(self, query: str, pool: int, domain: str | None
+                    ) -> tuple[list[tuple[int, float]], Callable[[list[int]], dict[int, float]]] | None:
+        """(judgment id, cosine) best first, and a function giving the cosine of any other judgment ids (those
+        with a vector); None when there is no embedder (search is then BM25 alone)."""
         embedder = self.clients.embedder()
         index = self.clients.dense_index()
         if embedder is None or index is None:
@@ -302,7 +325,14 @@ class JudgmentMemory:
         if domain is not None:
             rows = self.rows.judgments_by_id(self.user_id, [h.item_id for h in hits])
             hits = [h for h in hits if h.item_id in rows and rows[h.item_id].domain == domain][:pool]
-        return [(h.item_id, h.similarity) for h in hits]
+
+        def cosine_of(ids: list[int]) -> dict[int, float]:
+            every = index.search(self.user_id, qvec, self.rows.judgment_count(self.user_id), floor=-1.0,
+                                 kind="judgment")
+            wanted = set(ids)
+            return {h.item_id: h.similarity for h in every if h.item_id in wanted}
+
+        return [(h.item_id, h.similarity) for h in hits], cosine_of
 
     # --- vectors -------------------------------------------------------------------------------------
     def embed_pending(self, embedder: Embedder | None = None) -> int:
@@ -317,7 +347,8 @@ class JudgmentMemory:
 
     # --- export --------------------------------------------------------------------------------------
     def iter_triples(self, min_utility: float = 0.0) -> Iterator[Triple]:
-        """Triples of verified judgments whose utility is strictly greater than `min_utility`, streamed.
+        """Triples of verified judgments whose reported utility (`Config.utility_reported`: by default adopted /
+        verdicts) is strictly greater than `min_utility`, streamed.
 
         A triple needs an outcome, so judgments never verified are not exported.
         """
@@ -328,8 +359,9 @@ class JudgmentMemory:
                 if not verdicts[row.id]:
                     continue
                 o = outcome(verdicts[row.id], self.config, now)
-                if o.utility > min_utility:
-                    yield _triple(row, o)
+                reported = self._reported(verdicts[row.id], o)
+                if reported > min_utility:
+                    yield _triple(row, o, reported)
 
     def export_triples(self, min_utility: float = 0.0) -> list[Triple]:
         """Every triple (context = trigger, judgment, outcome) with utility strictly above `min_utility`."""
@@ -367,7 +399,7 @@ class JudgmentMemory:
         return f"{type(self).__name__}({self.clients.path!r}, user_id={self.user_id!r})"
 
 
-def _triple(row: JudgmentRow, o: Outcome) -> Triple:
+def _triple(row: JudgmentRow, o: Outcome, reported: float) -> Triple:
     return Triple(context=row.trigger, judgment=row.judgment, outcome=o.describe(), id=row.memory_id,
-                  reasoning=row.reasoning, domain=row.domain, utility=o.utility, adopted=o.adopted,
+                  reasoning=row.reasoning, domain=row.domain, utility=reported, adopted=o.adopted,
                   rejected=o.rejected, correction=o.correction)

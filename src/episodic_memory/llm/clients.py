@@ -338,13 +338,26 @@ def _setting(value: str | None, env: str) -> str | None:
     return value.strip() if value and value.strip() else None
 
 
+_announced_key = False  # the backend chosen from ANTHROPIC_API_KEY alone was logged (once a process)
+
+
 def backend_from_config(config: Config) -> Any:
     """The backend `config` (else ``EPISODIC_LLM``) names; `NoneBackend` when nothing is configured.
+
+    Nothing named but ``ANTHROPIC_API_KEY`` set: Anthropic, as the episodic-judgment library does (logged once);
+    ``EPISODIC_LLM=none`` (or ``Config(llm="none")``) refuses.
 
     Raises `LLMConfigError` naming what is missing when the choice cannot work: an unknown name, anthropic without
     ANTHROPIC_API_KEY, OpenAI's own API without OPENAI_API_KEY, a local server without a model name.
     """
+    global _announced_key
     raw = _setting(config.llm, "EPISODIC_LLM")
+    if raw is None and _setting(None, "ANTHROPIC_API_KEY"):
+        raw = "anthropic"
+        if not _announced_key:
+            _announced_key = True
+            log.info("ANTHROPIC_API_KEY is set and EPISODIC_LLM is not: using the Anthropic backend "
+                     "(EPISODIC_LLM=none to run without an LLM)")
     name = (raw or "none").lower()
     model = _setting(config.llm_model, "EPISODIC_LLM_MODEL")
     base_url = _setting(config.llm_base_url, "EPISODIC_LLM_BASE_URL")

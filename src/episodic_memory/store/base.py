@@ -425,11 +425,6 @@ class ThreadStore(Protocol):
         """Close a loop. KeyError when the user has no loop with that id; a closed loop is returned unchanged."""
         ...
 
-    def reopen_loop(self, user_id: str, loop_id: int, *, note: str | None = None) -> Loop:
-        """Open a closed loop again (its closing evidence cleared; `note` kept). KeyError when the user has no loop
-        with that id; an open loop is returned unchanged."""
-        ...
-
     # --- the startup briefing ------------------------------------------------------------------------
     def sessions_between(self, user_id: str, since: float, until: float, limit: int
                          ) -> list[tuple[SessionInfo, str | None]]:
@@ -502,6 +497,58 @@ class JudgmentStore(Protocol):
         ...
 
 
+class EditStore(Protocol):
+    """What a person changes by hand."""
+
+    def turns_by_caller_id(self, user_id: str, turn_id: str) -> list[StoredTurn]:
+        """The user's turns with this caller id (one per session at most), oldest first."""
+        ...
+
+    def pin_fact(self, user_id: str, fact_id: int, pinned: bool) -> bool:
+        """Pin or unpin a fact; False when the user has no such fact."""
+        ...
+
+    def pinned_facts(self, user_id: str, limit: int | None = None) -> list[dict[str, Any]]:
+        """The user's current pinned facts, newest first (id, type, text, session_id, created_at)."""
+        ...
+
+    def delete_fact(self, user_id: str, fact_id: int) -> bool:
+        """Delete one fact, mending its supersession chain (what it replaced is current again when it was the
+        current one); entities no fact names any more go too. False when the user has no such fact."""
+        ...
+
+    def reopen_loop(self, user_id: str, loop_id: int, note: str | None = None) -> bool:
+        """Open a closed loop again (with `note`, why); False when the user has no such loop."""
+        ...
+
+
+class PortableStore(Protocol):
+    """Taking a store with you: plain records out and back in, and a consistent copy of the whole store."""
+
+    def users(self) -> list[str]:
+        """Every user with a session, sorted (a maintenance read across users)."""
+        ...
+
+    def portable_columns(self) -> dict[str, set[str]]:
+        """Record kind (session, turn, entity, fact, entity_edge, workstream, episode, loop, judgment, route_count)
+        → the fields a record of it may carry in this store."""
+        ...
+
+    def export_records(self, user_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """Every row of one user (every user when None) as (kind, record), from one snapshot; references between
+        records are this store's row ids."""
+        ...
+
+    def import_records(self, records: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, int]:
+        """Write valid exported records at once, all or nothing: rows already present are kept and mapped, the
+        others get fresh ids and every reference is mapped to them. Returns the rows added per kind."""
+        ...
+
+    def backup(self, dest: str) -> None:
+        """A consistent copy of the whole store at `dest`, made while writers carry on; `dest` appears whole."""
+        ...
+
+
 class ApiTokenStore(Protocol):
     """The REST API's bearer tokens, by hash (the token itself is never stored)."""
 
@@ -527,7 +574,8 @@ class ApiTokenStore(Protocol):
 
 
 @runtime_checkable
-class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, JudgmentStore, ApiTokenStore, Protocol):
+class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, JudgmentStore, ApiTokenStore, PortableStore,
+            EditStore, Protocol):
     """Everything the library stores: the operations of every concern, and the store's own lifecycle."""
 
     @property

@@ -325,7 +325,7 @@ def edit_fact(request: Request, fact_id: int, csrf: str = Form(""), text: str = 
     _check(viewer, csrf)
     with _memory(request, viewer) as mem:
         try:
-            new = mem.correct_fact(fact_id, text)
+            new = mem.edit_fact(fact_id, text)
         except KeyError:
             return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
         except (ValueError, OverflowError) as exc:

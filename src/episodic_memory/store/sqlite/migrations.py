@@ -473,11 +473,20 @@ def m012_consolidation_leases_and_name_sources(db: sqlite3.Connection) -> None:
     )
 
 
+def m014_pinned_facts(db: sqlite3.Connection) -> None:
+    """A fact the user pinned (`episodic fact pin`): listed first in the briefing, whatever its age."""
+    _run(db, """
+        ALTER TABLE facts ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX facts_pinned ON facts (user_id, pinned) WHERE pinned = 1;
+    """)
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources,  # issue 18 store (numbered 12: another branch adds an m011)
+    m014_pinned_facts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

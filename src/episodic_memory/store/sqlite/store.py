@@ -8,8 +8,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..base import Store
+from .edits import EditSQL
 from .facts import FactSQL
 from .judgments import JudgmentSQL
+from .portable import PortableSQL
 from .threads import ThreadSQL
 from .tokens import TokenSQL
 
@@ -17,10 +19,10 @@ from .tokens import TokenSQL
 ForgetStep = Callable[[sqlite3.Connection, str, list[Any]], dict[str, int]]
 
 
-class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL):
+class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL, PortableSQL, EditSQL):
     """The store in one SQLite file: sessions, turns, vectors and search (`TurnSQL`), facts and entities
-    (`FactSQL`), episodes, workstreams and loops (`ThreadSQL`), judgments (`JudgmentSQL`) and REST tokens
-    (`TokenSQL`), all over one `Connection`. It implements `episodic_memory.store.base.Store`."""
+    (`FactSQL`), episodes, workstreams and loops (`ThreadSQL`), judgments (`JudgmentSQL`), REST tokens
+    (`TokenSQL`), export / import / backup (`PortableSQL`) and hand edits (`EditSQL`), all over one `Connection`. It implements `episodic_memory.store.base.Store`."""
 
     def _forget_steps(self) -> list[ForgetStep]:
         """What the derived memories' mixins delete when a scope is forgotten, in this order, before its turns and

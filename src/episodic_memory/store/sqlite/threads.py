@@ -383,20 +383,6 @@ class ThreadSQL(TurnSQL):
                      json.dumps(list(evidence_ids)), note, now, loop_id))
         return self.loops(user_id, "all", ids=[loop_id])[0]
 
-    def reopen_loop(self, user_id: str, loop_id: int, *, note: str | None = None) -> Loop:
-        """Open a closed loop again (its closing evidence cleared; `note` kept). KeyError when the user has no loop
-        with that id; an open loop is returned unchanged."""
-        with self.transaction() as db:
-            row = db.execute("SELECT status FROM loops WHERE id = ? AND user_id = ?", (loop_id, user_id)).fetchone()
-            if row is None:
-                raise KeyError(f"no loop {loop_id} for user {user_id!r}")
-            if row[0] == "closed":
-                db.execute(
-                    "UPDATE loops SET status = 'open', closed_at = NULL, closed_session = NULL, closed_by = NULL, "
-                    "evidence = NULL, evidence_ids = '[]', note = ?, updated_at = ? WHERE id = ?",
-                    (note, time.time(), loop_id))
-        return self.loops(user_id, "all", ids=[loop_id])[0]
-
     # --- the startup briefing ------------------------------------------------------------------------
     def sessions_between(self, user_id: str, since: float, until: float, limit: int
                          ) -> list[tuple[SessionInfo, str | None]]:

@@ -1,0 +1,39 @@
+"""`episodic vault export DIR`: the memories as an Obsidian-friendly markdown vault (`episodic_memory.vault`)."""
+
+from __future__ import annotations
+
+import click
+
+from ._common import EXIT_BAD_INPUT, db_option, open_memory
+
+
+@click.group()
+def vault() -> None:
+    """The memories as a folder of markdown notes (Obsidian-friendly).
+
+    Set EPISODIC_VAULT_DIR (Config.vault_dir) to keep <dir>/<user>/ in sync after every consolidation.
+    """
+
+
+@vault.command("export")
+@db_option
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.pass_context
+def vault_export(ctx: click.Context, db: str | None, user_id: str | None, folder: str) -> None:
+    """Write the user's memories to FOLDER: a note per workstream, per entity and per day, and Home.md.
+
+    \b
+    Run it again to bring the notes up to date: unchanged notes are not
+    touched, notes with nothing left to say are removed, and files the
+    vault did not write are never overwritten.
+    """
+    from ..vault import VaultError
+
+    mem = open_memory(ctx, db, user_id)
+    try:
+        report = mem.write_vault(folder)
+    except VaultError as exc:
+        click.secho(f"error: {exc}", fg="red", err=True)
+        ctx.exit(EXIT_BAD_INPUT)
+    click.echo(f"vault {click.format_filename(folder)}: {len(report.written)} note(s) written, "
+                  f"{len(report.unchanged)} unchanged, {len(report.removed)} removed")

@@ -1,0 +1,85 @@
+"""SQL for what a person changes by hand: a turn found by its caller id, a fact pinned or forgotten, a loop reopened.
+
+(Editing a fact's text is a new fact superseding it: `FactSQL.insert_fact`. Adding a loop: `ThreadSQL.insert_loop`.)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..records import StoredTurn
+from .turns import _TURN_COLUMNS, TurnSQL, _turn
+
+
+class EditSQL(TurnSQL):
+    """Hand edits (a mixin of `SQLiteStore`)."""
+
+    def turns_by_caller_id(self, user_id: str, turn_id: str) -> list[StoredTurn]:
+        """The user's turns with this caller id (unique in a session, so one per session), oldest first."""
+        rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = ? AND t.turn_id = ? "
+                           "ORDER BY t.ts, t.id", (user_id, turn_id))
+        return [_turn(r) for r in rows]
+
+    def pin_fact(self, user_id: str, fact_id: int, pinned: bool) -> bool:
+        """Pin (or unpin) a fact; False when the user has no such fact."""
+        with self.transaction() as db:
+            cur = db.execute("UPDATE facts SET pinned = ?, updated_at = ? WHERE id = ? AND user_id = ?",
+                             (int(pinned), time.time(), fact_id, user_id))
+            return cur.rowcount > 0
+
+    def pinned_facts(self, user_id: str, limit: int | None = None) -> list[dict[str, Any]]:
+        """The user's pinned facts, current ones only, newest first: id, type, text, session_id, created_at."""
+        rows = self._query(
+            "SELECT id, type, text, session_id, created_at FROM facts WHERE user_id = ? AND pinned = 1 "
+            "AND valid_to IS NULL ORDER BY created_at DESC, id DESC LIMIT ?", (user_id, -1 if limit is None else limit))
+        return [{"id": r[0], "type": r[1], "text": r[2], "session_id": r[3], "created_at": r[4]} for r in rows]
+
+    def delete_fact(self, user_id: str, fact_id: int) -> bool:
+        """Delete one fact; False when the user has no such fact.
+
+        Its supersession chain is mended: the facts on either side of it are linked to each other, and when it was
+        the current one, the fact it had replaced is current again. Entities no fact names any more go with it."""
+        with self.transaction() as db:
+            row = db.execute("SELECT supersedes, superseded_by FROM facts WHERE id = ? AND user_id = ?",
+                             (fact_id, user_id)).fetchone()
+            if row is None:
+                return False
+            older, newer = row
+            entities = [r[0] for r in db.execute("SELECT entity_id FROM fact_entities WHERE fact_id = ?", (fact_id,))]
+            db.execute("DELETE FROM facts WHERE id = ?", (fact_id,))
+            now = time.time()
+            if older is not None:
+                if newer is None:  # it was current: what it replaced is believed again
+                    db.execute("UPDATE facts SET superseded_by = NULL, valid_to = NULL, updated_at = ? WHERE id = ?",
+                               (now, older))
+                else:
+                    db.execute("UPDATE facts SET superseded_by = ?, updated_at = ? WHERE id = ?", (newer, now, older))
+            if newer is not None:
+                db.execute("UPDATE facts SET supersedes = ?, updated_at = ? WHERE id = ?", (older, now, newer))
+            db.executemany("UPDATE entities SET profile = NULL, profile_facts = NULL WHERE id = ?",  # may quote it
+                           [(e,) for e in entities])
+            for entity_id in entities:
+                if db.execute("SELECT 1 FROM fact_entities WHERE entity_id = ? LIMIT 1", (entity_id,)).fetchone():
+                    continue
+                db.execute("DELETE FROM entities WHERE id = ?", (entity_id,))  # aliases and edges cascade
+            for a in entities:  # recount the edges between what the fact named
+                for b in entities:
+                    if a < b:
+                        n = db.execute("SELECT count(*) FROM fact_entities x JOIN fact_entities y ON x.fact_id = "
+                                       "y.fact_id WHERE x.entity_id = ? AND y.entity_id = ?", (a, b)).fetchone()[0]
+                        if n:
+                            db.execute("UPDATE entity_edges SET weight = ? WHERE a = ? AND b = ?", (n, a, b))
+                        else:
+                            db.execute("DELETE FROM entity_edges WHERE a = ? AND b = ?", (a, b))
+            return True
+
+    def reopen_loop(self, user_id: str, loop_id: int, note: str | None = None) -> bool:
+        """Open a closed loop again (its closing is forgotten; `note` says why); False when the user has no such
+        loop."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "UPDATE loops SET status = 'open', closed_at = NULL, closed_session = NULL, closed_by = NULL, "
+                "evidence = NULL, evidence_ids = NULL, note = ?, updated_at = ? WHERE id = ? AND user_id = ?",
+                (note, time.time(), loop_id, user_id))
+            return cur.rowcount > 0

@@ -1,0 +1,252 @@
+"""SQL for taking a store with you: every row of a user as plain records (export), those records written back with
+fresh row ids (import), and a consistent copy of the whole file (the SQLite online backup API).
+
+The records are the tables' own columns (so a column a later migration adds travels without a change here), JSON
+columns decoded, plus what hangs off a row: an entity's aliases, a fact's entities, an episode's terms, a judgment's
+verdicts. Row ids in them are the source store's; `import_records` maps every one to the id its row gets here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .connection import Connection
+
+# record kind -> its table, in the order they are exported and imported (what a row refers to comes first)
+PORTABLE_TABLES: dict[str, str] = {
+    "session": "sessions", "turn": "turns", "entity": "entities", "fact": "facts", "entity_edge": "entity_edges",
+    "workstream": "workstreams", "episode": "episodes", "loop": "loops", "judgment": "judgments",
+    "route_count": "route_counts",
+}
+# what is local to one file and never travels
+_LOCAL_COLUMNS = {"sessions": {"journal_file", "journal_offset"}}
+# columns holding JSON text: decoded in records, encoded again on import
+_JSON_COLUMNS = {
+    "facts": {"source_ids"}, "episodes": {"source_ids", "keyphrases"}, "workstreams": {"keyphrases"},
+    "loops": {"source_ids", "evidence_ids"}, "entities": {"profile_facts"}, "judgments": {"metadata"},
+}
+# what hangs off a row, under these keys
+EXTRA_FIELDS = {"entity": {"aliases"}, "fact": {"entities"}, "episode": {"terms"}, "judgment": {"verdicts"}}
+
+
+class PortableSQL(Connection):
+    """Export, import and backup."""
+
+    def users(self) -> list[str]:
+        """Every user with a session (a maintenance read across users), sorted."""
+        return [r[0] for r in self._query("SELECT DISTINCT user_id FROM sessions ORDER BY user_id")]
+
+    def portable_columns(self) -> dict[str, set[str]]:
+        """Record kind → the fields its records may carry here (the table's columns and its extras)."""
+        out = {}
+        for kind, table in PORTABLE_TABLES.items():
+            cols = {r[1] for r in self._query(f"PRAGMA table_info({table})")} - _LOCAL_COLUMNS.get(table, set())
+            out[kind] = cols | EXTRA_FIELDS.get(kind, set())
+        return out
+
+    def export_records(self, user_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """Every row of one user (or of every user), as (kind, record), read in one snapshot."""
+        where, params = ("user_id = ?", [user_id]) if user_id is not None else ("1 = 1", [])
+        out: list[tuple[str, dict[str, Any]]] = []
+        with self._lock:
+            self.db.execute("BEGIN")
+            try:
+                for kind, table in PORTABLE_TABLES.items():
+                    if table == "entity_edges":
+                        sql = ("SELECT e.* FROM entity_edges e JOIN entities x ON x.id = e.a WHERE "
+                               f"{'x.user_id = ?' if params else '1 = 1'} ORDER BY e.a, e.b")
+                    else:
+                        order = "id" if table not in ("sessions", "route_counts") else "rowid"
+                        sql = f"SELECT * FROM {table} WHERE {where} ORDER BY {order}"
+                    for record in self._records(table, sql, params):
+                        out.append((kind, self._with_extras(kind, record)))
+            finally:
+                self.db.execute("COMMIT")
+        return out
+
+    def _records(self, table: str, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+        cur = self.db.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        local, as_json = _LOCAL_COLUMNS.get(table, set()), _JSON_COLUMNS.get(table, set())
+        records = []
+        for row in cur.fetchall():
+            record = {n: (json.loads(v) if n in as_json and v is not None else v)
+                      for n, v in zip(names, row, strict=True) if n not in local}
+            records.append(record)
+        return records
+
+    def _with_extras(self, kind: str, record: dict[str, Any]) -> dict[str, Any]:
+        db, rid = self.db, record.get("id")
+        if kind == "entity":
+            record["aliases"] = [r[0] for r in db.execute(
+                "SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias", (rid,))]
+        elif kind == "fact":
+            record["entities"] = [r[0] for r in db.execute(
+                "SELECT entity_id FROM fact_entities WHERE fact_id = ? ORDER BY rowid", (rid,))]
+        elif kind == "episode":
+            record["terms"] = {t: tf for t, tf in db.execute(
+                "SELECT term, tf FROM episode_terms WHERE episode_id = ? ORDER BY term", (rid,))}
+        elif kind == "judgment":
+            record["verdicts"] = [{"adopted": bool(a), "correction": c, "ts": ts} for a, c, ts in db.execute(
+                "SELECT adopted, correction, ts FROM judgment_verdicts WHERE judgment_id = ? ORDER BY id", (rid,))]
+        return record
+
+    def import_records(self, records: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, int]:
+        """Write exported records in one transaction: rows already here (the same turn uid, fact or loop origin,
+        session, episode of a session, entity name, judgment id) are kept as they are and only mapped; every other
+        row gets a fresh id and every reference is mapped to it. Returns the rows added per kind.
+
+        The records must be valid (`episodic_memory.portable` checks them); a constraint the database still refuses
+        rolls everything back.
+        """
+        ids: dict[str, dict[int, int]] = {k: {} for k in ("turn", "entity", "fact", "workstream", "episode")}
+        added = dict.fromkeys(PORTABLE_TABLES, 0)
+        by_kind: dict[str, list[dict[str, Any]]] = {k: [] for k in PORTABLE_TABLES}
+        for kind, record in records:
+            by_kind[kind].append(record)
+        columns = {t: [r[1] for r in self._query(f"PRAGMA table_info({t})")] for t in PORTABLE_TABLES.values()}
+
+        def insert(db: sqlite3.Connection, table: str, record: dict[str, Any], **over: Any) -> int:
+            values = {c: over.get(c, record.get(c)) for c in columns[table]
+                      if c != "id" and (c in record or c in over) and c not in _LOCAL_COLUMNS.get(table, set())}
+            as_json = _JSON_COLUMNS.get(table, set())
+            values = {c: (json.dumps(v) if c in as_json and v is not None else v) for c, v in values.items()}
+            cur = db.execute(f"INSERT INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+                             list(values.values()))
+            return int(cur.lastrowid or 0)
+
+        def one(db: sqlite3.Connection, sql: str, *params: Any) -> Any:
+            row = db.execute(sql, params).fetchone()
+            return None if row is None else row[0]
+
+        def workstream(old: int | None) -> int | None:
+            return None if old is None else ids["workstream"].get(old)
+
+        def turn_ids(values: list[int] | None) -> list[int] | None:
+            return None if values is None else [ids["turn"][v] for v in values]
+
+        with self.transaction() as db:
+            touched: set[tuple[str, str]] = set()
+            for r in by_kind["session"]:
+                if one(db, "SELECT 1 FROM sessions WHERE user_id = ? AND session_id = ?", r["user_id"],
+                       r["session_id"]) is None:
+                    insert(db, "sessions", r)
+                    added["session"] += 1
+            for r in by_kind["turn"]:
+                existing = one(db, "SELECT id FROM turns WHERE uid = ?", r["uid"])
+                if existing is None:
+                    existing = insert(db, "turns", r)
+                    added["turn"] += 1
+                    touched.add((r["user_id"], r["session_id"]))
+                ids["turn"][r["id"]] = existing
+            for user_id, session_id in touched:  # a session merged with turns of the file
+                db.execute(
+                    "UPDATE sessions SET (turn_count, started_at, last_turn_at) = (SELECT count(*), min(ts), max(ts) "
+                    "FROM turns WHERE user_id = ?1 AND session_id = ?2) WHERE user_id = ?1 AND session_id = ?2",
+                    (user_id, session_id))
+            for r in by_kind["entity"]:
+                existing = one(db, "SELECT id FROM entities WHERE user_id = ? AND name = ?", r["user_id"], r["name"])
+                if existing is None:
+                    existing = insert(db, "entities", r, profile_facts=None)
+                    added["entity"] += 1
+                    r["_new"] = True
+                ids["entity"][r["id"]] = existing
+                db.executemany("INSERT OR IGNORE INTO entity_aliases (user_id, alias, entity_id) VALUES (?, ?, ?)",
+                               [(r["user_id"], alias, existing) for alias in r.get("aliases", [])])
+            for r in by_kind["fact"]:
+                existing = one(db, "SELECT id FROM facts WHERE user_id = ? AND origin = ?", r["user_id"], r["origin"])
+                if existing is None:
+                    existing = insert(db, "facts", r, supersedes=None, superseded_by=None,
+                                      source_ids=turn_ids(r["source_ids"]))
+                    added["fact"] += 1
+                    r["_new"] = True
+                ids["fact"][r["id"]] = existing
+                db.executemany("INSERT OR IGNORE INTO fact_entities (fact_id, entity_id) VALUES (?, ?)",
+                               [(existing, ids["entity"][e]) for e in r.get("entities", [])])
+            for r in by_kind["fact"]:  # the supersession chain, once every fact has its id here
+                if r.get("_new") and (r.get("supersedes") is not None or r.get("superseded_by") is not None):
+                    db.execute("UPDATE facts SET supersedes = ?, superseded_by = ? WHERE id = ?",
+                               (ids["fact"].get(r["supersedes"]), ids["fact"].get(r["superseded_by"]),
+                                ids["fact"][r["id"]]))
+            for r in by_kind["entity"]:
+                if r.get("_new") and r.get("profile_facts") is not None:
+                    db.execute("UPDATE entities SET profile_facts = ? WHERE id = ?",
+                               (json.dumps([ids["fact"][f] for f in r["profile_facts"]]), ids["entity"][r["id"]]))
+            for r in by_kind["entity_edge"]:
+                a, b = sorted((ids["entity"][r["a"]], ids["entity"][r["b"]]))
+                added["entity_edge"] += db.execute(
+                    "INSERT OR IGNORE INTO entity_edges (a, b, weight) VALUES (?, ?, ?)", (a, b, r["weight"])).rowcount
+            for r in by_kind["episode"]:  # a workstream already here is known by an episode of it already here
+                here = db.execute("SELECT id, workstream_id FROM episodes WHERE user_id = ? AND session_id = ?",
+                                  (r["user_id"], r["session_id"])).fetchone()
+                if here is not None:
+                    ids["episode"][r["id"]] = here[0]
+                    if r.get("workstream_id") is not None and here[1] is not None:
+                        ids["workstream"].setdefault(r["workstream_id"], here[1])
+            for r in by_kind["workstream"]:
+                if r["id"] not in ids["workstream"]:
+                    ids["workstream"][r["id"]] = insert(db, "workstreams", r)
+                    added["workstream"] += 1
+            for r in by_kind["episode"]:
+                if r["id"] in ids["episode"]:
+                    continue
+                episode_id = insert(db, "episodes", r, source_ids=turn_ids(r["source_ids"]),
+                                    workstream_id=workstream(r.get("workstream_id")))
+                ids["episode"][r["id"]] = episode_id
+                added["episode"] += 1
+                db.executemany("INSERT OR IGNORE INTO episode_terms (episode_id, user_id, term, tf) VALUES (?, ?, ?, ?)",
+                               [(episode_id, r["user_id"], t, tf) for t, tf in r.get("terms", {}).items()])
+            for r in by_kind["loop"]:
+                if one(db, "SELECT 1 FROM loops WHERE user_id = ? AND origin = ?", r["user_id"], r["origin"]) is None:
+                    insert(db, "loops", r, source_ids=turn_ids(r["source_ids"]),
+                           evidence_ids=turn_ids(r.get("evidence_ids")),
+                           workstream_id=workstream(r.get("workstream_id")))
+                    added["loop"] += 1
+            for r in by_kind["judgment"]:
+                if one(db, "SELECT 1 FROM judgments WHERE memory_id = ? OR (user_id = ? AND dedup_key = ?)",
+                       r["memory_id"], r["user_id"], r["dedup_key"]) is None:
+                    judgment_id = insert(db, "judgments", r)
+                    db.executemany("INSERT INTO judgment_verdicts (judgment_id, adopted, correction, ts) "
+                                   "VALUES (?, ?, ?, ?)",
+                                   [(judgment_id, int(v["adopted"]), v.get("correction"), v["ts"])
+                                    for v in r.get("verdicts", [])])
+                    added["judgment"] += 1
+            for r in by_kind["route_count"]:
+                added["route_count"] += db.execute(
+                    "INSERT OR IGNORE INTO route_counts (user_id, route, n) VALUES (?, ?, ?)",
+                    (r["user_id"], r["route"], r["n"])).rowcount
+        return added
+
+    def backup(self, dest: str) -> None:
+        """A consistent copy of the whole store at `dest` (the SQLite online backup API: one step, so writers in
+        other processes carry on and the copy is the database as of one moment). Written beside `dest` and renamed
+        into place, so `dest` is never half a database."""
+        target = Path(dest).expanduser().resolve()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        os.close(fd)
+        try:
+            copy = sqlite3.connect(tmp)
+            try:
+                if self.in_memory:
+                    with self._lock:
+                        self.db.backup(copy)
+                else:  # a connection of its own: the copy never waits on this process's lock
+                    source = sqlite3.connect(self.path, timeout=self.config.busy_timeout_ms / 1000)
+                    try:
+                        source.backup(copy)
+                    finally:
+                        source.close()
+                copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+            finally:
+                copy.close()
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
