@@ -306,3 +306,38 @@ def test_an_entity_page_draws_the_entities_named_with_it(served: tuple[TestClien
     assert all(p.status_code == 200 for p in pages)
     assert any('<svg class="graph"' in p.text for p in pages), "an entity named with another gets a graph"
     assert client.get("/entities/nobody-at-all").status_code == 404
+
+
+def test_pinning_and_forgetting_one_fact(served: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = served
+    login(client, tokens["alice"])
+    auth = {"Authorization": f"Bearer {tokens['alice']}"}
+    fact = next(f for f in client.get("/v1/facts", headers=auth).json()["facts"] if "runbook" in f["text"])
+    page = client.get(f"/facts/{fact['id']}").text
+    client.post(f"/facts/{fact['id']}/pin", data={"csrf": _csrf(page), "pinned": "true"})
+    pinned = client.get(f"/facts/{fact['id']}").text
+    assert "Unpin" in pinned and "pinned: opens the briefing" in pinned
+    assert client.post(f"/facts/{fact['id']}/pin", data={"csrf": _csrf(page), "pinned": "yes"}).status_code == 422
+    unconfirmed = client.post(f"/facts/{fact['id']}/forget", data={"csrf": _csrf(page)})
+    assert unconfirmed.status_code == 422
+    gone = client.post(f"/facts/{fact['id']}/forget", data={"csrf": _csrf(page), "confirm": "yes"},
+                       follow_redirects=False)
+    assert gone.status_code == 303
+    assert all(f["id"] != fact["id"] for f in client.get("/v1/facts", params={"include_superseded": True},
+                                                         headers=auth).json()["facts"])
+    assert client.get(f"/facts/{fact['id']}").status_code == 404
+
+
+def test_forgetting_the_facts_naming_an_entity(served: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = served
+    login(client, tokens["alice"])
+    auth = {"Authorization": f"Bearer {tokens['alice']}"}
+    page = client.get("/forget?entity=Marco%20Rossi").text
+    assert 'selected>Marco Rossi' in page
+    done = client.post("/forget", data={"csrf": _csrf(page), "target": "entity", "entity": "Marco Rossi",
+                                        "confirm": "Marco Rossi"})
+    assert done.status_code == 200 and "Forgot the facts naming Marco Rossi" in done.text
+    facts = client.get("/v1/facts", params={"include_superseded": True}, headers=auth).json()["facts"]
+    assert not any("Marco" in f["text"] for f in facts)
+    assert "Marco Rossi" not in client.get("/entities").text
+    assert client.get("/v1/sessions/s2/turns", headers=auth).status_code == 200     # the turns stay

@@ -512,6 +512,10 @@ class Memory:
         self.store.scrub()
         self._sync_vault([uid])
 
+    def pinned_facts(self, user_id: str | None = None) -> list[dict[str, Any]]:
+        """The user's current pinned facts, newest first (id, type, text, session_id, created_at)."""
+        return self.store.pinned_facts(user_id or self.user_id)
+
     def pin_fact(self, fact_id: int, pinned: bool = True, user_id: str | None = None) -> Fact:
         """Pin a fact (or unpin it): pinned current facts open the briefing, whatever their age."""
         uid = user_id or self.user_id

@@ -315,8 +315,38 @@ def fact_page(request: Request, fact_id: int) -> Response:
         except KeyError:
             return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
         sources = {t.id: t for f in history for t in mem.session_turns(f.session_id) if t.id in f.source_ids}
+        pinned = any(p["id"] == fact_id for p in mem.pinned_facts())
     fact = next(f for f in history if f.id == fact_id)
-    return _page(request, "fact.html", viewer, fact=fact, history=list(reversed(history)), sources=sources)
+    return _page(request, "fact.html", viewer, fact=fact, history=list(reversed(history)), sources=sources,
+                 pinned=pinned)
+
+
+@router.post("/facts/{fact_id}/pin")
+def pin_fact(request: Request, fact_id: int, csrf: str = Form(""), pinned: str = Form("")) -> Response:
+    viewer = _viewer(request)
+    _check(viewer, csrf)
+    if pinned not in ("true", "false"):
+        raise HTTPException(422, "pinned must be true or false")
+    with _memory(request, viewer) as mem:
+        try:
+            mem.pin_fact(fact_id, pinned == "true")
+        except (KeyError, OverflowError):
+            return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
+    raise _Redirect(f"/facts/{fact_id}")
+
+
+@router.post("/facts/{fact_id}/forget")
+def forget_fact(request: Request, fact_id: int, csrf: str = Form(""), confirm: str = Form("")) -> Response:
+    viewer = _viewer(request)
+    _check(viewer, csrf)
+    if confirm != "yes":
+        raise HTTPException(422, "tick the box to confirm forgetting the fact")
+    with _memory(request, viewer) as mem:
+        try:
+            mem.forget_fact(fact_id)
+        except (KeyError, OverflowError):
+            return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
+    raise _Redirect("/facts")
 
 
 @router.post("/facts/{fact_id}/edit")
@@ -329,7 +359,7 @@ def edit_fact(request: Request, fact_id: int, csrf: str = Form(""), text: str = 
         except KeyError:
             return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
         except (ValueError, OverflowError) as exc:
-            raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, str(exc)) from None
+            raise HTTPException(422, str(exc)) from None
     raise _Redirect(f"/facts/{new.id}")
 
 
@@ -423,7 +453,7 @@ def verify(request: Request, judgment_id: str, csrf: str = Form(""), adopted: st
     viewer = _viewer(request)
     _check(viewer, csrf)
     if adopted not in ("true", "false"):
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, "adopted must be true or false")
+        raise HTTPException(422, "adopted must be true or false")
     with _memory(request, viewer) as mem:
         try:
             mem.judgments.verify(judgment_id, adopted == "true", user_correction=correction.strip() or None)
@@ -435,23 +465,24 @@ def verify(request: Request, judgment_id: str, csrf: str = Form(""), adopted: st
 # --- forgetting ------------------------------------------------------------------------------------------
 
 @router.get("/forget")
-def forget_form(request: Request, session: str = "") -> Response:
+def forget_form(request: Request, session: str = "", entity: str = "") -> Response:
     request.state.ui_started = time.perf_counter()
     viewer = _viewer(request)
     with _memory(request, viewer) as mem:
         sessions = mem.sessions()
         stats = _counts(mem)
+        entities = mem.entities()
     return _page(request, "forget.html", viewer, sessions=sessions, chosen=session, stats=stats, result=None,
-                 error=None)
+                 error=None, entities=entities, chosen_entity=entity)
 
 
 @router.post("/forget")
 def forget(request: Request, csrf: str = Form(""), target: str = Form(""), session: str = Form(""),
-           confirm: str = Form("")) -> Response:
+           entity: str = Form(""), confirm: str = Form("")) -> Response:
     viewer = _viewer(request)
     _check(viewer, csrf)
     assert viewer.user_id is not None
-    expected = session if target == "session" else viewer.user_id if target == "everything" else None
+    expected = {"session": session, "entity": entity, "everything": viewer.user_id}.get(target)
     with _memory(request, viewer) as mem:
         before = _counts(mem)
         sessions = mem.sessions()
@@ -460,21 +491,30 @@ def forget(request: Request, csrf: str = Form(""), target: str = Form(""), sessi
             error = "Choose what to forget."
         elif target == "session" and not any(s.session_id == session for s in sessions):
             error = f"There is no session {session!r}."
+        elif target == "entity" and not any(e.name == entity for e in mem.entities()):
+            error = f"There is no entity {entity!r}."
         elif confirm.strip() != expected:
             error = f"To confirm, type {expected!r} exactly."
         if error:
             return _page(request, "forget.html", viewer, code=422, sessions=sessions, chosen=session,
-                         stats=before, result=None, error=error)
-        forgot = mem.forget(session_id=session) if target == "session" else mem.forget(user_id=viewer.user_id)
+                         stats=before, result=None, error=error, entities=mem.entities())
+        if target == "entity":
+            forgot = _forget_entity_facts(mem, entity)
+        elif target == "session":
+            forgot = mem.forget(session_id=session)
+        else:
+            forgot = mem.forget(user_id=viewer.user_id)
         after = _counts(mem)
         sessions = mem.sessions()
+        entities = mem.entities()
     if target == "everything" and request.app.state.tokens is not None:
         _sessions(request).end_user(viewer.user_id)   # the user's tokens are gone with the user
-    result = {"what": f"session {session}" if target == "session" else "everything",
+    what = {"session": f"session {session}", "entity": f"the facts naming {entity}"}.get(target, "everything")
+    result = {"what": what,
               "rows": [(key, before[key], after[key]) for key in before],
               "scrubbed": bool(forgot.get("scrubbed", 1))}
     return _page(request, "forget.html", viewer, sessions=sessions, chosen="", stats=after, result=result,
-                 error=None)
+                 error=None, entities=entities)
 
 
 def _counts(mem: Memory) -> dict[str, int]:
@@ -484,3 +524,18 @@ def _counts(mem: Memory) -> dict[str, int]:
         include_superseded=True)), "episodes": len(mem.episodes()), "workstreams": len(mem.workstreams(
             include_hypotheses=True)), "loops": len(mem.loops(status="all")), "judgments": mem.judgments.count(),
         "entities": len(mem.entities())}
+
+
+def _forget_entity_facts(mem: Memory, name: str) -> dict[str, int]:
+    """Forget every fact (current or superseded) that names the entity; the entity goes with its last fact. The
+    turns stay: forget their sessions for those."""
+    ids = {f["id"] for f in mem.profile(name)["facts_list"]}
+    ids |= {f.id for f in mem.facts(include_superseded=True) if name in f.entities}
+    gone = 0
+    for fact_id in sorted(ids, reverse=True):
+        try:
+            mem.forget_fact(fact_id)
+            gone += 1
+        except KeyError:
+            pass   # mended away with a chain forgotten before it
+    return {"facts": gone, "scrubbed": 1}
