@@ -346,6 +346,23 @@ class Memory:
     def sessions(self, user_id: str | None = None, limit: int | None = None) -> list[SessionInfo]:
         return self.store.sessions(user_id or self.user_id, limit)
 
+    def session(self, session_id: str, user_id: str | None = None) -> SessionInfo | None:
+        """One session; None when the user has none with that id."""
+        return self.store.session(user_id or self.user_id, session_id)
+
+    def episode(self, session_id: str, user_id: str | None = None) -> Episode | None:
+        """A session's episode (its summary, keyphrases and workstream); None before consolidation made one."""
+        return self.store.session_episode(user_id or self.user_id, session_id)
+
+    def derived_counts(self, user_id: str | None = None) -> dict[str, int]:
+        """How many facts (current and superseded), episodes, workstreams (hypotheses too), loops, entities and
+        judgments the user has."""
+        return self.store.derived_counts(user_id or self.user_id)
+
+    def session_facts(self, session_ids: Iterable[str], user_id: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """The facts each session yielded (current or superseded: `current`), oldest first."""
+        return self.store.session_facts(user_id or self.user_id, list(session_ids))
+
     def session_turns(self, session_id: str, user_id: str | None = None) -> list[StoredTurn]:
         return self.store.session_turns(user_id or self.user_id, session_id)
 
@@ -398,9 +415,12 @@ class Memory:
         return stats
 
     # --- where were we: episodes, workstreams, open loops, the briefing ------------------------------
-    def episodes(self, user_id: str | None = None, limit: int | None = None) -> list[Episode]:
-        """One episode per consolidated session, newest first, with the session's facts attached."""
-        return self.store.episodes(user_id or self.user_id, limit=limit)
+    def episodes(self, user_id: str | None = None, limit: int | None = None, *, workstream_id: int | None = None,
+                 with_facts: bool = True) -> list[Episode]:
+        """One episode per consolidated session, newest first, with the session's facts attached (unless not
+        `with_facts`); of one workstream when asked."""
+        return self.store.episodes(user_id or self.user_id, limit=limit, workstream_id=workstream_id,
+                                   with_facts=with_facts)
 
     def workstreams(self, user_id: str | None = None, include_hypotheses: bool = False, *,
                     limit: int | None = None) -> list[Workstream]:

@@ -308,6 +308,11 @@ class ThreadStore(Protocol):
         """A session's episode; None before one is made."""
         ...
 
+    def derived_counts(self, user_id: str) -> dict[str, int]:
+        """How many facts (current and superseded), episodes, workstreams (hypotheses too), loops, entities and
+        judgments the user has."""
+        ...
+
     def episode_vector(self, episode_id: int) -> tuple[np.ndarray, str] | None:
         """An episode's thread vector and the model that made it."""
         ...

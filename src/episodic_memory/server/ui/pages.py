@@ -38,6 +38,8 @@ HEADERS = {
 KINDS = ("turn", "fact", "episode", "workstream", "loop", "judgment")
 PAGE_SESSIONS = 40            # sessions per timeline page
 CHART_DAYS = 30               # days in the turns-per-day chart
+FACTS_SHOWN_PER_TYPE = 50     # newest facts of each type on /facts (filter by type for more)
+FACTS_SHOWN_FILTERED = 1000
 
 _ASSETS = resources.files(__package__)
 templates = Jinja2Templates(directory=str(_ASSETS / "templates"))
@@ -210,15 +212,16 @@ def timeline(request: Request, page: int = 1) -> Response:
     with _memory(request, viewer) as mem:
         sessions = mem.sessions()
         shown = sessions[(page - 1) * PAGE_SESSIONS: page * PAGE_SESSIONS]
-        episodes = {e.session_id: e for e in mem.episodes()} if shown else {}
+        episodes = {s.session_id: mem.episode(s.session_id) for s in shown}
+        facts = mem.session_facts(s.session_id for s in shown)
     days: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for s in shown:
         episode = episodes.get(s.session_id)
-        facts = episode.facts if episode else []
+        told = [f for f in facts.get(s.session_id, []) if f["current"]]
         days[_day(s.started_at) or "undated"].append({
             "session": s, "summary": episode.summary if episode else "",
-            "decisions": [f for f in facts if f.get("type") == "decision" and f.get("current", True)],
-            "corrections": [f for f in facts if f.get("type") == "correction" and f.get("current", True)],
+            "decisions": [f for f in told if f["type"] == "decision"],
+            "corrections": [f for f in told if f["type"] == "correction"],
         })
     more = len(sessions) > page * PAGE_SESSIONS
     return _page(request, "timeline.html", viewer, days=days, page=page, more=more, total=len(sessions))
@@ -229,11 +232,11 @@ def session_page(request: Request, session_id: str) -> Response:
     request.state.ui_started = time.perf_counter()
     viewer = _viewer(request)
     with _memory(request, viewer) as mem:
-        info = next((s for s in mem.sessions() if s.session_id == session_id), None)
+        info = mem.session(session_id)
         if info is None:
             return _page(request, "missing.html", viewer, code=404, what=f"session {session_id!r}")
         turns = mem.session_turns(session_id)
-        episode = next((e for e in mem.episodes() if e.session_id == session_id), None)
+        episode = mem.episode(session_id)
     return _page(request, "session.html", viewer, info=info, turns=turns, episode=episode)
 
 
@@ -287,20 +290,27 @@ def facts_page(request: Request, type: str = "", entity: str = "") -> Response: 
     request.state.ui_started = time.perf_counter()
     viewer = _viewer(request)
     with _memory(request, viewer) as mem:
-        facts = mem.facts(types=[type] if type else None)
+        every = mem.facts()
         entities = mem.entities()
+        ids = None
         if entity:
             try:
                 ids = {f["id"] for f in mem.profile(entity)["facts_list"]}
             except KeyError:
                 ids = set()
-            facts = [f for f in facts if f.id in ids]
-        every_type = sorted({f.type for f in mem.facts()})
+    every_type = sorted({f.type for f in every})
+    cap = FACTS_SHOWN_FILTERED if type or entity else FACTS_SHOWN_PER_TYPE
     grouped: dict[str, list[Any]] = defaultdict(list)
-    for f in facts:
-        grouped[f.type].append(f)
+    hidden: Counter[str] = Counter()
+    for f in every:
+        if (type and f.type != type) or (ids is not None and f.id not in ids):
+            continue
+        if len(grouped[f.type]) < cap:
+            grouped[f.type].append(f)
+        else:
+            hidden[f.type] += 1
     return _page(request, "facts.html", viewer, grouped=dict(sorted(grouped.items())), type=type, entity=entity,
-                 types=every_type, entities=entities[:200])
+                 types=every_type, entities=entities[:200], hidden=hidden)
 
 
 @router.get("/facts/{fact_id}")
@@ -371,12 +381,9 @@ def work(request: Request) -> Response:
     viewer = _viewer(request)
     with _memory(request, viewer) as mem:
         streams = mem.workstreams()
-        episodes = mem.episodes()
+        by_ws = {w.id: mem.episodes(workstream_id=w.id, limit=10, with_facts=False) for w in streams}
         open_loops = mem.loops(status="open")
         closed = mem.loops(status="closed", limit=30)
-    by_ws: dict[int | None, list[Any]] = defaultdict(list)
-    for e in episodes:
-        by_ws[e.workstream_id].append(e)
     loops_by_ws: dict[int | None, list[Any]] = defaultdict(list)
     for loop in open_loops:
         loops_by_ws[loop.workstream_id if loop.workstream else None].append(loop)
@@ -489,7 +496,7 @@ def forget(request: Request, csrf: str = Form(""), target: str = Form(""), sessi
         error = None
         if expected is None:
             error = "Choose what to forget."
-        elif target == "session" and not any(s.session_id == session for s in sessions):
+        elif target == "session" and mem.session(session) is None:
             error = f"There is no session {session!r}."
         elif target == "entity" and not any(e.name == entity for e in mem.entities()):
             error = f"There is no entity {entity!r}."
@@ -520,10 +527,7 @@ def forget(request: Request, csrf: str = Form(""), target: str = Form(""), sessi
 def _counts(mem: Memory) -> dict[str, int]:
     """What a user has, kind by kind: shown before and after forgetting, as the proof."""
     stats = mem.stats()
-    return {"sessions": stats["sessions"], "turns": stats["turns"], "facts (all)": len(mem.facts(
-        include_superseded=True)), "episodes": len(mem.episodes()), "workstreams": len(mem.workstreams(
-            include_hypotheses=True)), "loops": len(mem.loops(status="all")), "judgments": mem.judgments.count(),
-        "entities": len(mem.entities())}
+    return {"sessions": stats["sessions"], "turns": stats["turns"], **mem.derived_counts()}
 
 
 def _forget_entity_facts(mem: Memory, name: str) -> dict[str, int]:

@@ -133,6 +133,14 @@ class ThreadSQL(TurnSQL):
             e.source_turns = [sources[i] for i in e.source_ids if i in sources]
         return found
 
+    def derived_counts(self, user_id: str) -> dict[str, int]:
+        """How many facts (current and superseded), episodes, workstreams (hypotheses too), loops, entities and
+        judgments the user has."""
+        kinds = ("facts", "episodes", "workstreams", "loops", "entities", "judgments")
+        row = self._query(" UNION ALL ".join(f"SELECT count(*) FROM {kind} WHERE user_id = ?" for kind in kinds),
+                          [user_id] * len(kinds))
+        return {kind: int(r[0]) for kind, r in zip(kinds, row, strict=True)}
+
     def session_facts(self, user_id: str, session_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
         """The facts extracted from each session (durable and demoted, current or superseded), oldest first."""
         out: dict[str, list[dict[str, Any]]] = defaultdict(list)
