@@ -105,7 +105,7 @@ def test_search_then_open_the_turn_behind_a_hit(site: dict[str, Any]) -> None:
     assert page.locator(".turn:target").count() == 1, "the source turn is the page's target"
 
 
-def test_a_corrected_fact_shows_its_history(site: dict[str, Any]) -> None:
+def test_a_corrected_fact_shows_its_history_and_takes_a_correction(site: dict[str, Any]) -> None:
     page = logged_in(site, "alice")
     page.goto(site["base"] + "/facts")
     page.get_by_role("link", name="14 slides").first.click()
@@ -113,6 +113,12 @@ def test_a_corrected_fact_shows_its_history(site: dict[str, Any]) -> None:
     assert "12 slides" in history.inner_text() and "14 slides" in history.inner_text()
     assert page.locator("ol.history li.current").count() == 1
     page.screenshot(path=str(site["shots"] / "fact.png"), full_page=True)
+    page.get_by_label("What is true now").fill("The Series B deck has 15 slides.")
+    page.get_by_role("button", name="Save correction").click()
+    page.wait_for_load_state()
+    assert "15 slides" in page.locator("p.lead").inner_text()
+    steps = page.locator("ol.history li").all_inner_texts()
+    assert len(steps) == 3 and "12 slides" in steps[0] and "14 slides" in steps[1] and "15 slides" in steps[2]
 
 
 def test_close_a_loop_with_a_note(site: dict[str, Any]) -> None:
@@ -124,6 +130,16 @@ def test_close_a_loop_with_a_note(site: dict[str, Any]) -> None:
     page.wait_for_url("**/work#closed")
     assert "written and reviewed" in page.locator("#closed").inner_text()
     assert page.locator("li.loop").filter(has_text="rollback runbook").count() == 0
+
+
+def test_verify_a_judgment(site: dict[str, Any]) -> None:
+    page = logged_in(site, "alice")
+    page.goto(site["base"] + "/judgments")
+    card = page.locator("article").filter(has_text="cut the appendix first")
+    card.get_by_role("button", name="Adopted").click()
+    page.wait_for_url("**/judgments")
+    assert "adopted 1" in page.locator("article").filter(has_text="cut the appendix first").inner_text()
+    page.screenshot(path=str(site["shots"] / "judgments.png"), full_page=True)
 
 
 def test_a_second_user_sees_none_of_the_first_users_memories(site: dict[str, Any]) -> None:
