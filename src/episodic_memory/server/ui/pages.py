@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import resources
@@ -106,6 +106,22 @@ def _check(viewer: BrowserSession, csrf: str | None) -> None:
     if not csrf_ok(viewer, csrf):
         raise HTTPException(status.HTTP_403_FORBIDDEN, "the form's anti-forgery token is missing or wrong: reload "
                                                        "the page and try again")
+
+
+def _act(request: Request, csrf: str, what: str, action: Callable[[Memory], Any],
+         then: str | Callable[[Any], str]) -> Response:
+    """A form's action for the viewer: anti-forgery checked, done, then back to `then` (a page, or made from the
+    action's result). 404 when `what` is not the viewer's; 422 with the reason when the action refuses."""
+    viewer = _viewer(request)
+    _check(viewer, csrf)
+    with _memory(request, viewer) as mem:
+        try:
+            result = action(mem)
+        except (KeyError, OverflowError):
+            return _page(request, "missing.html", viewer, code=404, what=what)
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+    raise _Redirect(then if isinstance(then, str) else then(result))
 
 
 def _page(request: Request, name: str, viewer: BrowserSession | None, code: int = 200, **context: Any
@@ -333,44 +349,23 @@ def fact_page(request: Request, fact_id: int) -> Response:
 
 @router.post("/facts/{fact_id}/pin")
 def pin_fact(request: Request, fact_id: int, csrf: str = Form(""), pinned: str = Form("")) -> Response:
-    viewer = _viewer(request)
-    _check(viewer, csrf)
     if pinned not in ("true", "false"):
         raise HTTPException(422, "pinned must be true or false")
-    with _memory(request, viewer) as mem:
-        try:
-            mem.pin_fact(fact_id, pinned == "true")
-        except (KeyError, OverflowError):
-            return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
-    raise _Redirect(f"/facts/{fact_id}")
+    return _act(request, csrf, f"fact {fact_id}", lambda mem: mem.pin_fact(fact_id, pinned == "true"),
+                f"/facts/{fact_id}")
 
 
 @router.post("/facts/{fact_id}/forget")
 def forget_fact(request: Request, fact_id: int, csrf: str = Form(""), confirm: str = Form("")) -> Response:
-    viewer = _viewer(request)
-    _check(viewer, csrf)
     if confirm != "yes":
         raise HTTPException(422, "tick the box to confirm forgetting the fact")
-    with _memory(request, viewer) as mem:
-        try:
-            mem.forget_fact(fact_id)
-        except (KeyError, OverflowError):
-            return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
-    raise _Redirect("/facts")
+    return _act(request, csrf, f"fact {fact_id}", lambda mem: mem.forget_fact(fact_id), "/facts")
 
 
 @router.post("/facts/{fact_id}/edit")
 def edit_fact(request: Request, fact_id: int, csrf: str = Form(""), text: str = Form("")) -> Response:
-    viewer = _viewer(request)
-    _check(viewer, csrf)
-    with _memory(request, viewer) as mem:
-        try:
-            new = mem.edit_fact(fact_id, text)
-        except KeyError:
-            return _page(request, "missing.html", viewer, code=404, what=f"fact {fact_id}")
-        except (ValueError, OverflowError) as exc:
-            raise HTTPException(422, str(exc)) from None
-    raise _Redirect(f"/facts/{new.id}")
+    return _act(request, csrf, f"fact {fact_id}", lambda mem: mem.edit_fact(fact_id, text),
+                lambda new: f"/facts/{new.id}")
 
 
 # --- workstreams and loops -------------------------------------------------------------------------------
@@ -393,26 +388,14 @@ def work(request: Request) -> Response:
 
 @router.post("/loops/{loop_id}/close")
 def close_loop(request: Request, loop_id: int, csrf: str = Form(""), note: str = Form("")) -> Response:
-    viewer = _viewer(request)
-    _check(viewer, csrf)
-    with _memory(request, viewer) as mem:
-        try:
-            mem.close_loop(loop_id, note=note.strip() or None)
-        except (KeyError, OverflowError):
-            return _page(request, "missing.html", viewer, code=404, what=f"loop {loop_id}")
-    raise _Redirect("/work#closed")
+    return _act(request, csrf, f"loop {loop_id}", lambda mem: mem.close_loop(loop_id, note=note.strip() or None),
+                "/work#closed")
 
 
 @router.post("/loops/{loop_id}/reopen")
 def reopen_loop(request: Request, loop_id: int, csrf: str = Form(""), note: str = Form("")) -> Response:
-    viewer = _viewer(request)
-    _check(viewer, csrf)
-    with _memory(request, viewer) as mem:
-        try:
-            mem.reopen_loop(loop_id, note=note.strip() or None)
-        except (KeyError, OverflowError):
-            return _page(request, "missing.html", viewer, code=404, what=f"loop {loop_id}")
-    raise _Redirect("/work")
+    return _act(request, csrf, f"loop {loop_id}", lambda mem: mem.reopen_loop(loop_id, note=note.strip() or None),
+                "/work")
 
 
 # --- entities --------------------------------------------------------------------------------------------
@@ -457,16 +440,10 @@ def judgments_page(request: Request) -> Response:
 @router.post("/judgments/{judgment_id}/verify")
 def verify(request: Request, judgment_id: str, csrf: str = Form(""), adopted: str = Form(""),
            correction: str = Form("")) -> Response:
-    viewer = _viewer(request)
-    _check(viewer, csrf)
     if adopted not in ("true", "false"):
         raise HTTPException(422, "adopted must be true or false")
-    with _memory(request, viewer) as mem:
-        try:
-            mem.judgments.verify(judgment_id, adopted == "true", user_correction=correction.strip() or None)
-        except KeyError:
-            return _page(request, "missing.html", viewer, code=404, what=f"judgment {judgment_id!r}")
-    raise _Redirect("/judgments")
+    return _act(request, csrf, f"judgment {judgment_id!r}", lambda mem: mem.judgments.verify(
+        judgment_id, adopted == "true", user_correction=correction.strip() or None), "/judgments")
 
 
 # --- forgetting ------------------------------------------------------------------------------------------
