@@ -174,6 +174,21 @@ def test_a_failing_backend_leaves_the_turns_and_retries_at_next_open(backend: Sc
         assert not mem.sessions()[0].needs_consolidation
 
 
+def test_an_llm_down_long_enough_falls_back_to_the_rules(backend: ScriptedBackend, tmp_path: Path) -> None:
+    backend.replies = {"fact extractor": [LLMError("connection refused")]}
+    db = tmp_path / "m.db"
+    with Memory(db, config=FAST.model_copy(update={"llm_outage_rules_after_s": 3600}),
+                embedder=HashingEmbedder()) as mem:
+        say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
+        mem.end_session("s1")
+        assert mem.facts() == [] and mem.sessions()[0].needs_consolidation   # just written: postponed
+    with Memory(db, config=FAST.model_copy(update={"llm_outage_rules_after_s": 0}),
+                embedder=HashingEmbedder()) as mem:                             # still down, waited long enough
+        facts = mem.facts()
+        assert facts and all(f.extractor != "llm" for f in facts) and "Airflow" in facts[0].text
+        assert not mem.sessions()[0].needs_consolidation
+
+
 @pytest.mark.parametrize("error", [RuntimeError("bug in a custom backend"), LLMRefused("HTTP 401: invalid key")])
 def test_a_backend_that_raises_or_turns_us_away_is_contained(backend: ScriptedBackend, error: Exception) -> None:
     backend.replies = {"fact extractor": [error]}

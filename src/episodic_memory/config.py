@@ -318,6 +318,9 @@ class Config(BaseModel):
                                         "new items; the rest wait for the next pass (BM25 finds them meanwhile)")
     embed_max_chars: int = Field(8_000, ge=256, description="an item is embedded from at most this many characters "
                                  "of its text (the model reads 256 tokens): a 1 MB turn costs what a page does")
+    llm_outage_rules_after_s: float = Field(
+        900.0, ge=0, description="an unreachable LLM postpones a session's consolidation (retried at the next run) "
+        "until its newest turn has waited this long; then that run consolidates with the rules (0: at once)")
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

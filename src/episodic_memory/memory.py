@@ -272,18 +272,26 @@ class Memory:
         if not turns and not final:
             self.store.record_consolidated(user_id, session_id, info.consolidated_turns)
             return True
-        # issue 18 ops: an LLM configuration that cannot work (a missing key) is said once, and this run takes the
-        # rules, so the session is consolidated rather than pending forever; an unreachable LLM postpones the
-        # session (its turns stored and searchable) to a retry, said in one line, not a traceback
+        # issue 18: an LLM configuration that cannot work (a missing key) is said once, and this run takes the
+        # rules, so the session is consolidated rather than pending forever. An unreachable LLM postpones the session
+        # (its turns stored and searchable) to a retry, said in one line — until its newest turn has waited
+        # Config.llm_outage_rules_after_s: then the run falls back to the rules from the step that failed on.
         clients = self.clients if self.llm.usable() else replace(self.clients, llm=llm.RULES_ONLY)
         for step in self.consolidation_steps:
             try:
-                step(clients, info, turns)
-            except (ExtractionFailed, llm.LLMFailed) as exc:
-                llm.warn_once(log, f"the LLM is unreachable ({exc}): consolidation is postponed, the turns are "
-                                   "stored and searchable, and it is retried at the next open")
-                self.store.mark_for_consolidation(user_id, session_id)
-                return False
+                try:
+                    step(clients, info, turns)
+                except (ExtractionFailed, llm.LLMFailed) as exc:
+                    waited = time.time() - max((t.ingested_at for t in turns), default=time.time())
+                    if waited < self.config.llm_outage_rules_after_s:
+                        llm.warn_once(log, f"the LLM is unreachable ({exc}): consolidation is postponed, the turns "
+                                           "are stored and searchable, and it is retried at the next open")
+                        self.store.mark_for_consolidation(user_id, session_id)
+                        return False
+                    llm.warn_once(log, f"the LLM is unreachable ({exc}) and session {session_id!r} has waited "
+                                       f"{waited / 60:.0f} min: consolidating it with the rules")
+                    clients = replace(self.clients, llm=llm.RULES_ONLY)
+                    step(clients, info, turns)
             except Exception:
                 log.exception("consolidation of session %s/%s failed in %s; it will be retried at the next open",
                               user_id, session_id, getattr(step, "__name__", step))
