@@ -143,11 +143,16 @@ class Memory:
         timestamp: datetime | str | None = None,
         turn_id: str | None = None,
         user_id: str | None = None,
+        source: str | None = None,
+        tags: Iterable[str] | None = None,
     ) -> str:
-        """Record one turn: journaled and fsynced, then stored. Returns its id (`turn_id` when given)."""
+        """Record one turn: journaled and fsynced, then stored. Returns its id (`turn_id` when given).
+
+        `source` (where it came from: "telegram", "cli", …) and `tags` are kept with the turn and its journal line;
+        `recall(q, source=…, tags=[…])` filters on them."""
         return self.add_turns(
             [{"role": role, "content": content, "session_id": session_id, "speaker": speaker,
-              "timestamp": timestamp, "turn_id": turn_id, "user_id": user_id}]
+              "timestamp": timestamp, "turn_id": turn_id, "user_id": user_id, "source": source, "tags": tags}]
         )[0]
 
     def add_turns(self, turns: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -190,7 +195,9 @@ class Memory:
             if value is not None and not isinstance(value, str):
                 raise TypeError(f"{where}{name} must be a string, got {type(value).__name__}")
         return NewTurn(role=role.strip(), content=content, session_id=session_id, user_id=user_id,
-                       ts=to_epoch(t.get("timestamp"), f"{where}timestamp"), speaker=speaker, turn_id=turn_id)
+                       ts=to_epoch(t.get("timestamp"), f"{where}timestamp"), speaker=speaker, turn_id=turn_id,
+                       source=_check_source(t.get("source"), f"{where}source"),
+                       tags=_check_tags(t.get("tags"), f"{where}tags") or None)
 
     def end_session(self, session_id: str, user_id: str | None = None) -> None:
         """Close a session and consolidate whatever it has not consolidated yet."""
@@ -268,17 +275,21 @@ class Memory:
         since: datetime | str | None = None,
         until: datetime | str | None = None,
         as_of: datetime | str | None = None,
+        source: str | None = None,
+        tags: Iterable[str] | None = None,
     ) -> list[Hit]:
         """The `k` memories most relevant to `query`, best first.
 
         `kind` keeps one kind (turn, fact, …); `as_of` answers with what was believed then (the facts valid at
-        that time, and only what had been said by then).
+        that time, and only what had been said by then). `source` and `tags` keep the turns from that source
+        carrying every one of the tags, and the memories distilled from such turns.
         """
         filters = RecallFilters(
             user_id=user_id or self.user_id, session_id=session_id, kind=kind,
             since=None if since is None else to_epoch(since, "since"),
             until=None if until is None else to_epoch(until, "until"),
             as_of=None if as_of is None else to_epoch(as_of, "as_of"),
+            source=_check_source(source, "source"), tags=_check_tags(tags, "tags"),
         )
         self._index_quietly()
         return self.retriever.recall(query, k, filters)
@@ -431,6 +442,28 @@ class Memory:
 
     def __repr__(self) -> str:
         return f"Memory({self.path!r}, user_id={self.user_id!r})"
+
+
+def _check_source(value: object, name: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string or None, got {value!r}")
+    return value.strip()
+
+
+def _check_tags(value: object, name: str) -> tuple[str, ...]:
+    """Tags as given, stripped, each once, in order; a bare string is refused (it would be a list of letters)."""
+    if value is None:
+        return ()
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a list of strings, got {type(value).__name__}")
+    tags = []
+    for tag in value:
+        if not isinstance(tag, str) or not tag.strip():
+            raise ValueError(f"{name}: each tag must be a non-empty string, got {tag!r}")
+        tags.append(tag.strip())
+    return tuple(dict.fromkeys(tags))
 
 
 def _check_id(value: object, name: str) -> str:

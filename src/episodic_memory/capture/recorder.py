@@ -40,6 +40,8 @@ class NewTurn:
     ts: float
     speaker: str | None = None
     turn_id: str | None = None
+    source: str | None = None
+    tags: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -88,6 +90,7 @@ class Recorder:
             TurnRecord(
                 uid=uuid.uuid4().hex, user_id=user_id, session_id=session_id, seq=count + i, role=t.role,
                 content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id,
+                source=t.source, tags=t.tags,
             )
             for i, t in enumerate(turns)
         ]

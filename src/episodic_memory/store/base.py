@@ -104,6 +104,10 @@ class TurnStore(Protocol):
         """The user's turns among `ids`, by row id."""
         ...
 
+    def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
+        """Row ids of the user's turns from `source` (any when None) carrying every one of `tags`, ascending."""
+        ...
+
     def previous_turns(self, ids: Sequence[int]) -> dict[int, StoredTurn]:
         """For each turn id, the turn just before it in its session (when there is one)."""
         ...
@@ -138,8 +142,11 @@ class SearchStore(Protocol):
         session_id: str | None = None,
         since: float | None = None,
         until: float | None = None,
+        source: str | None = None,
+        tags: Sequence[str] = (),
     ) -> list[tuple[int, float]]:
-        """BM25 over a user's turns: (turn id, score) best first, higher is better."""
+        """BM25 over a user's turns: (turn id, score) best first, higher is better. `source` and `tags` keep the
+        turns from that source carrying every one of the tags."""
         ...
 
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None

@@ -29,13 +29,23 @@ class TurnRecord:
     ingested_at: float
     speaker: str | None = None
     turn_id: str | None = None
+    source: str | None = None
+    tags: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """A journal line: `source` and `tags` only when set (a plain turn's line is as before they existed)."""
+        data = asdict(self)
+        for key in ("source", "tags"):
+            if not data[key]:
+                del data[key]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TurnRecord:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+        fields = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        if fields.get("tags") is not None:
+            fields["tags"] = tuple(fields["tags"])
+        return cls(**fields)
 
 
 @dataclass
@@ -52,6 +62,8 @@ class StoredTurn:
     ingested_at: float
     speaker: str | None
     turn_id: str | None
+    source: str | None = None
+    tags: list[str] = field(default_factory=list)
 
     @property
     def source_id(self) -> str:

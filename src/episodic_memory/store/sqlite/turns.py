@@ -5,6 +5,7 @@ Every read takes a `user_id` and filters by it (maintenance reads across users s
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -17,11 +18,24 @@ from ..heads import HeadTable
 from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
 from .connection import Connection
 
-_TURN_COLUMNS = "t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id"
+_TURN_COLUMNS = ("t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id, "
+                 "t.source, t.tags")
 
 
 def _turn(row: Sequence[Any]) -> StoredTurn:
-    return StoredTurn(*row[:10])
+    (id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source, tags) = row[:12]
+    return StoredTurn(id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source,
+                      json.loads(tags) if tags else [])
+
+
+def _tag_filter(where: list[str], params: list[Any], source: str | None, tags: Sequence[str]) -> None:
+    """Conditions on turns `t`: from `source`, carrying every one of `tags`."""
+    if source is not None:
+        where.append("t.source = ?")
+        params.append(source)
+    for tag in dict.fromkeys(tags):
+        where.append("EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = ? AND g.turn_id = t.id)")
+        params.append(tag)
 
 
 class TurnSQL(Connection):
@@ -125,9 +139,9 @@ class TurnSQL(Connection):
             for r in records:
                 cur = db.execute(
                     "INSERT OR IGNORE INTO turns (uid, user_id, session_id, seq, role, speaker, content, ts, "
-                    "ingested_at, turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "ingested_at, turn_id, source, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (r.uid, r.user_id, r.session_id, r.seq, r.role, r.speaker, r.content, r.ts, r.ingested_at,
-                     r.turn_id),
+                     r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None),
                 )
                 inserted += cur.rowcount
             # One aggregate over the session's own rows (the session index): separate min(ts)/max(ts) lookups
@@ -170,6 +184,12 @@ class TurnSQL(Connection):
             (user_id, session_id, from_seq),
         )
         return [_turn(r) for r in rows]
+
+    def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
+        """Row ids of the user's turns from `source` carrying every one of `tags`, ascending."""
+        where, params = ["t.user_id = ?"], [user_id]
+        _tag_filter(where, params, source, tags)
+        return [r[0] for r in self._query(f"SELECT t.id FROM turns t WHERE {' AND '.join(where)} ORDER BY t.id", params)]
 
     def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:
         rows = self._query_in(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id IN ({{marks}}) AND +t.user_id = ?",
@@ -221,6 +241,8 @@ class TurnSQL(Connection):
         session_id: str | None = None,
         since: float | None = None,
         until: float | None = None,
+        source: str | None = None,
+        tags: Sequence[str] = (),
     ) -> list[tuple[int, float]]:
         """BM25 over turns through FTS5. `match` must be a safe MATCH expression (see retrieve.fts_query).
 
@@ -237,6 +259,7 @@ class TurnSQL(Connection):
         if until is not None:
             where.append("t.ts <= ?")
             params.append(until)
+        _tag_filter(where, params, source, tags)
         ranked = "SELECT rowid, -bm25(turns_fts, 1.0, 0.5) AS score FROM turns_fts WHERE turns_fts MATCH ?"
         if len(where) == 1 and self._only_user(user_id):  # nothing to filter: the join would only cost time
             return [(int(i), float(score)) for i, score in self._query(
