@@ -7,6 +7,7 @@ new turns, at `end_session`, for flagged sessions at open; inline or in a worker
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
@@ -21,6 +22,7 @@ from .capture.recorder import NewTurn, Recorder, RecoveryReport
 from .clients import MemoryClients
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
+from .consolidate.fact_types import FACT_TYPES
 from .consolidate.facts import profile_text
 from .consolidate.scheduler import ConsolidationScheduler
 from .judgments.memory import JudgmentMemory
@@ -32,7 +34,7 @@ from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .retrieve.retriever import RecallFilters, Retriever
 from .store import Store, open_store
-from .store.records import Entity, Episode, Fact, Loop, SessionInfo, StoredTurn, Workstream
+from .store.records import Entity, Episode, Fact, Loop, NewFact, SessionInfo, StoredTurn, Workstream
 from .util import to_epoch
 
 if TYPE_CHECKING:
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OFF = {"off", "none", ""}
+CURATED_SESSION = "curated"  # where facts stored by hand (`add_fact`) are filed: `forget(session_id=...)` drops them
 
 
 def journal_dir_for(db_path: Path) -> Path:
@@ -301,11 +304,44 @@ class Memory:
     def session_turns(self, session_id: str, user_id: str | None = None) -> list[StoredTurn]:
         return self.store.session_turns(user_id or self.user_id, session_id)
 
+    def turns_since(self, since: datetime | str | float, user_id: str | None = None, *, limit: int | None = None
+                    ) -> list[StoredTurn]:
+        """The turns said since then, newest first."""
+        return self.store.turns_since(user_id or self.user_id, to_epoch(since, "since"), limit)
+
     def facts(self, user_id: str | None = None, include_superseded: bool = False, *,
               session_id: str | None = None, types: Iterable[str] | None = None) -> list[Fact]:
         """Stored facts, newest first (current ones unless `include_superseded`)."""
         return self.store.facts(user_id or self.user_id, include_superseded=include_superseded,
                                 session_id=session_id, types=types)
+
+    def add_fact(self, text: str, *, type: str = "knowledge", importance: int | None = None,  # noqa: A002
+                 session_id: str = CURATED_SESSION, user_id: str | None = None) -> int:
+        """Store a fact by hand (a curated memory: the Memory Anchor layer's `remember`). Returns its id.
+
+        It skips extraction and the salience router: it is durable, with confidence 1 and no source turns.
+        `importance` (1–10) becomes its salience (importance / 10); without one, the type's prior. Storing the
+        same text and type again returns the same id and counts one more recurrence."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"text must be a non-empty string, got {text!r}")
+        if type not in FACT_TYPES:
+            raise ValueError(f"unknown fact type {type!r}: use one of {', '.join(FACT_TYPES)}")
+        if importance is not None and (isinstance(importance, bool) or not isinstance(importance, int)
+                                       or not 1 <= importance <= 10):
+            raise ValueError(f"importance must be an int from 1 to 10, got {importance!r}")
+        uid = _check_id(user_id or self.user_id, "user_id")
+        text = " ".join(text.split())
+        origin = "curated:" + hashlib.sha1(f"{type}|{text.lower()}".encode()).hexdigest()
+        known = self.store.fact_id_by_origin(uid, origin)
+        if known is not None:
+            self.store.bump_fact(uid, known, [], salience_add=0.0, durable_floor=self.config.durable_floor)
+            return known
+        now = self.clients.clock()
+        salience = FACT_TYPES[type].prior if importance is None else importance / 10
+        return self.store.insert_fact(NewFact(
+            user_id=uid, session_id=_check_id(session_id, "session_id"), type=type, text=text, route="durable",
+            salience=salience, confidence=1.0, event_ts=None, created_at=now, source_ids=[], origin=origin,
+            extractor="curated"))
 
     def fact_history(self, fact_id: int, user_id: str | None = None) -> list[Fact]:
         """The supersession chain through a fact, newest first. KeyError for an unknown id."""

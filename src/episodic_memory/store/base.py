@@ -104,6 +104,10 @@ class TurnStore(Protocol):
         """The user's turns among `ids`, by row id."""
         ...
 
+    def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:
+        """The user's turns said at or after `since` (epoch seconds), newest first."""
+        ...
+
     def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
         """Row ids of the user's turns from `source` (any when None) carrying every one of `tags`, ascending."""
         ...
@@ -208,6 +212,10 @@ class FactStore(Protocol):
     # --- facts ---------------------------------------------------------------------------------------
     def has_fact_origin(self, user_id: str, origin: str) -> bool:
         """Whether a fact was already consolidated from these very turns (`NewFact.origin`)."""
+        ...
+
+    def fact_id_by_origin(self, user_id: str, origin: str) -> int | None:
+        """The id of the user's fact with that `NewFact.origin`, if any."""
         ...
 
     def insert_fact(self, fact: NewFact, *, supersedes: int | None = None, superseded_by: int | None = None) -> int:

@@ -185,6 +185,11 @@ class TurnSQL(Connection):
         )
         return [_turn(r) for r in rows]
 
+    def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:
+        return [_turn(r) for r in self._query(
+            f"SELECT {_TURN_COLUMNS} FROM turns t INDEXED BY turns_by_time WHERE t.user_id = ? AND t.ts >= ? "
+            "ORDER BY t.ts DESC, t.id DESC LIMIT ?", (user_id, since, -1 if limit is None else limit))]
+
     def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
         """Row ids of the user's turns from `source` carrying every one of `tags`, ascending."""
         where, params = ["t.user_id = ?"], [user_id]
