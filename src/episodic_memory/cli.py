@@ -6,11 +6,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import __version__
@@ -22,6 +21,9 @@ from .commands.threads import brief, loop, loops, print_loops, workstreams
 from .ingest import ParsedFile, parse_file, sample_path
 from .memory import Memory
 from .retrieve.hit import Hit
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def print_hits(hits: list[Hit]) -> None:
@@ -114,12 +116,19 @@ class _Totals(TypedDict):
     bad: int
 
 
+def _progress(disable: bool) -> Progress:
+    """A progress bar (rich.progress is imported here: most commands never show one)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=console, disable=disable, transient=True)
+
+
 def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 256) -> None:
     fresh = mem.unseen_turns(parsed.turns)
     totals["skipped"] += len(parsed.turns) - len(fresh)
     show = console.is_terminal and len(fresh) > batch
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, disable=not show, transient=True) as progress:
+    with _progress(disable=not show) as progress:
         task = progress.add_task(f"ingesting {parsed.source}", total=len(fresh))
         for i in range(0, len(fresh), batch):
             chunk = fresh[i : i + batch]
@@ -265,8 +274,7 @@ def reindex(ctx: click.Context, db: str | None, user_id: str | None) -> None:
     if embedder is None:
         raise click.UsageError("no embedder is available (EPISODIC_EMBEDDER is off or the model failed to load)")
     total = mem.indexer.pending()
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, disable=not console.is_terminal, transient=True) as progress:
+    with _progress(disable=not console.is_terminal) as progress:
         task = progress.add_task(f"embedding with {embedder.model_id}", total=total)
         done = mem.reindex(progress=lambda n: progress.advance(task, n))
     console.print(f"embedded {done} memories with {escape(embedder.model_id)}")

@@ -7,6 +7,7 @@ new turns, at `end_session`, for flagged sessions at open; inline or in a worker
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 from collections.abc import Callable, Iterable, Mapping
@@ -23,22 +24,21 @@ from .clients import MemoryClients
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
 from .consolidate.fact_types import FACT_TYPES
-from .consolidate.facts import profile_text
 from .consolidate.scheduler import ConsolidationScheduler
-from .judgments.memory import JudgmentMemory
 from .llm import Backend, LLMClient, client_for
-from .models.embedder import Embedder, load_embedder
-from .models.reranker import Reranker, load_reranker
+from .models.ids import bundled_model_id
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
-from .retrieve.retriever import RecallFilters, Retriever
 from .store import Store, open_store
 from .store.records import Entity, Episode, Fact, Loop, NewFact, SessionInfo, StoredTurn, Workstream
 from .util import to_epoch
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodic` command) needs no numpy or model
     from .judgments.memory import JudgmentMemory
+    from .models.embedder import Embedder
+    from .models.reranker import Reranker
+    from .retrieve.retriever import Retriever
 
 log = logging.getLogger(__name__)
 
@@ -89,23 +89,42 @@ class Memory:
             lock_path = db_path.with_name(db_path.name + ".lock")
         self.journal = journal
         self.recorder = Recorder(self.store, journal, lock_path, self.config)
-        self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
         self.indexer = Indexer(self.store, self.embedder, self.config)
         self.clients = MemoryClients(  # what consolidation, judgments and the briefing may use: never `self`
-            store=self.store, config=self.config, embedder=self.embedder, dense_index=self.retriever.dense_index,
-            indexer=self.indexer, llm=self.llm, path=self.path)
+            store=self.store, config=self.config, embedder=self.embedder,
+            dense_index=lambda: self.retriever.dense_index(), indexer=self.indexer, llm=self.llm, path=self.path)
         self.scheduler = ConsolidationScheduler(  # consolidation off the capture path or not: see Config
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation())
-        self.consolidation_steps: list[ConsolidationStep] = default_steps()
+        self._steps: list[ConsolidationStep] | None = None
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:
             self.consolidate_pending()
 
+    @functools.cached_property
+    def retriever(self) -> Retriever:
+        """Recall's ranking (made at the first recall: it needs numpy)."""
+        from .retrieve.retriever import Retriever
+
+        return Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
+
+    @property
+    def consolidation_steps(self) -> list[ConsolidationStep]:
+        """The steps `consolidate` runs, in order (`consolidate.default_steps()` unless set; append to add one)."""
+        if self._steps is None:
+            self._steps = default_steps()
+        return self._steps
+
+    @consolidation_steps.setter
+    def consolidation_steps(self, steps: list[ConsolidationStep]) -> None:
+        self._steps = steps
+
     # --- models (loaded on first use; recall degrades to BM25 without an embedder) ---------------------
     def embedder(self) -> Embedder | None:
         if self._embedder is None and not self._embedder_failed and self.config.embedder.lower() not in OFF:
+            from .models.embedder import load_embedder
+
             try:
                 self._embedder = load_embedder(self.config.embedder, self.config.model_threads)
             except Exception as exc:
@@ -113,8 +132,22 @@ class Memory:
                 log.warning("embedder %r unavailable (%s); recall uses BM25 only", self.config.embedder, exc)
         return self._embedder
 
+    def _embedder_id(self) -> str | None:
+        """The embedder's model id (None: off or failed to load); a bundled model is named without loading it."""
+        if self._embedder is not None:
+            return self._embedder.model_id
+        if self._embedder_failed or self.config.embedder.lower() in OFF:
+            return None
+        known = bundled_model_id(self.config.embedder)
+        if known is not None:
+            return known
+        embedder = self.embedder()
+        return embedder.model_id if embedder else None
+
     def reranker(self) -> Reranker | None:
         if self._reranker is None and not self._reranker_failed and self.config.reranker:
+            from .models.reranker import load_reranker
+
             try:
                 self._reranker = load_reranker(self.config.reranker, self.config.model_threads)
             except Exception as exc:
@@ -287,6 +320,8 @@ class Memory:
         that time, and only what had been said by then). `source` and `tags` keep the turns from that source
         carrying every one of the tags, and the memories distilled from such turns.
         """
+        from .retrieve.retriever import RecallFilters
+
         filters = RecallFilters(
             user_id=user_id or self.user_id, session_id=session_id, kind=kind,
             since=None if since is None else to_epoch(since, "since"),
@@ -359,6 +394,8 @@ class Memory:
         entity = self.store.entity(uid, name)
         if entity is None:
             raise KeyError(f"no entity named {name!r} for user {uid!r}")
+        from .consolidate.facts import profile_text
+
         facts = self.store.entity_facts(uid, entity.id)
         return {**entity.to_dict(), "profile": profile_text(facts, entity.profile),
                 "facts_list": [f.to_dict() for f in facts]}
@@ -374,11 +411,11 @@ class Memory:
             schema_version=self.store.schema_version,
             file_bytes=self.store.file_size(),
         )
-        embedder = self.embedder()
+        model = self._embedder_id()
         counts = self.store.vector_counts(user_id or self.user_id)
-        stats["embedder"] = embedder.model_id if embedder else "off"
-        stats["vectors"] = counts.get(embedder.model_id, 0) if embedder else 0
-        stale = {model: n for model, n in counts.items() if not embedder or model != embedder.model_id}
+        stats["embedder"] = model or "off"
+        stats["vectors"] = counts.get(model, 0) if model else 0
+        stale = {m: n for m, n in counts.items() if m != model}
         if stale:
             stats["stale_vectors"] = stale  # made by another model: run `episodic reindex`
         reranker = self.reranker()
@@ -449,7 +486,8 @@ class Memory:
                 self.journal.delete(file)
             self.store.scrub()
             self.indexer.forget_watermarks()
-            self.retriever.forget_cached()
+            if "retriever" in self.__dict__:
+                self.retriever.forget_cached()
         return result
 
     # --- judgments -----------------------------------------------------------------------------------
@@ -458,6 +496,8 @@ class Memory:
         """How to act, ranked by proven utility (`episodic_memory.judgments`): this memory's user's judgments, in
         this store, with this embedder. Created on first use."""
         if "_judgments" not in self.__dict__:
+            from .judgments.memory import JudgmentMemory
+
             self.__dict__.setdefault("_judgments", JudgmentMemory(self.clients, self.user_id))
         return self.__dict__["_judgments"]
 

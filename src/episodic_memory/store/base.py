@@ -13,9 +13,7 @@ The smaller protocols group the operations by concern; `Store` is all of them pl
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..config import Config
 from .records import (
@@ -35,6 +33,9 @@ from .records import (
     VerdictRow,
     Workstream,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class TurnStore(Protocol):

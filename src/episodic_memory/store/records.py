@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..util import to_iso
+
+if TYPE_CHECKING:  # numpy is imported by what uses these columns: opening a store does not need it
+    import numpy as np
 
 
 def to_datetime(epoch: float | None) -> datetime | None:

@@ -9,14 +9,16 @@ import json
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...config import Config
-from ..heads import HeadTable
 from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
 from .connection import Connection
+
+if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, not by opening the store
+    import numpy as np
+
+    from ..heads import HeadTable
 
 _TURN_COLUMNS = ("t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id, "
                  "t.source, t.tags")
@@ -43,7 +45,7 @@ class TurnSQL(Connection):
 
     def __init__(self, path: str | Path, config: Config | None = None) -> None:
         super().__init__(path, config)
-        self._heads = HeadTable()  # see turn_heads
+        self._heads: HeadTable | None = None  # see turn_heads
         self._heads_generation = -1
         self._common: dict[str, bool] = {}  # term -> found in too many turns to be worth ranking; see common_terms
         self._common_generation, self._common_size = -1, 0
@@ -214,10 +216,16 @@ class TurnSQL(Connection):
         stay under `Config.turn_head_cache` (then only newer turns), by id past that. A turn never changes and its
         id is never reused, so only a deletion (in any process: the `turn_deletions` counter) makes an entry wrong,
         and then the whole table goes."""
+        import numpy as np
+
+        from ..heads import HeadTable
+
         ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
         cap = self.config.turn_head_cache
         generation = self._query("SELECT value FROM store_meta WHERE key = 'turn_deletions'")[0][0]
         with self._lock:
+            if self._heads is None:
+                self._heads = HeadTable()
             if generation != self._heads_generation or len(self._heads) > cap or not cap:
                 self._heads.clear()
                 self._heads_generation = generation
