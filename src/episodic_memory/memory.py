@@ -7,9 +7,9 @@ new turns, at `end_session`, for flagged sessions at open; inline or in a worker
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from datetime import datetime
@@ -98,16 +98,23 @@ class Memory:
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation())
         self._steps: list[ConsolidationStep] | None = None
+        self._retriever: Retriever | None = None
+        self._lazy_lock = threading.Lock()
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open:
             self.consolidate_pending()
 
-    @functools.cached_property
+    @property
     def retriever(self) -> Retriever:
-        """Recall's ranking (made at the first recall: it needs numpy)."""
-        from .retrieve.retriever import Retriever
+        """Recall's ranking (made at the first recall: it needs numpy). One per Memory, also when threads race."""
+        if self._retriever is None:
+            with self._lazy_lock:
+                if self._retriever is None:
+                    from .retrieve.retriever import Retriever
 
-        return Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
+                    self._retriever = Retriever(self.store, self.config, embedder=self.embedder,
+                                                reranker=self.reranker)
+        return self._retriever
 
     @property
     def consolidation_steps(self) -> list[ConsolidationStep]:
@@ -486,8 +493,8 @@ class Memory:
                 self.journal.delete(file)
             self.store.scrub()
             self.indexer.forget_watermarks()
-            if "retriever" in self.__dict__:
-                self.retriever.forget_cached()
+            if self._retriever is not None:
+                self._retriever.forget_cached()
         return result
 
     # --- judgments -----------------------------------------------------------------------------------
