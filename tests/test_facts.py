@@ -18,7 +18,7 @@ from episodic_memory.consolidate.extract import (
     find_entities,
     is_filler,
 )
-from episodic_memory.consolidate.fact_types import FACT_TYPES
+from episodic_memory.consolidate.fact_types import EXTRACTED_TYPES, FACT_TYPES
 from episodic_memory.consolidate.gate import contradicts, novelty, route, salience
 from episodic_memory.ingest import parse_file, sample_path
 from episodic_memory.retrieve.fact_hits import previously
@@ -104,8 +104,9 @@ def test_salience_routes_and_recurrence_is_capped() -> None:
     assert salience("event", 0.6, 20, cfg) == pytest.approx(salience("event", 0.6, 0, cfg) + cfg.recurrence_cap)
     candidate = extract_rules([turn("We decided to keep both systems running until Monday.")], {})[0]
     assert route(candidate, cfg)[0] == "durable"
-    assert set(FACT_TYPES) == {"identity", "preference", "decision", "correction", "commitment", "plan", "event",
-                               "relationship", "knowledge"}
+    assert set(EXTRACTED_TYPES) == {"identity", "preference", "decision", "correction", "commitment", "plan", "event",
+                                    "relationship", "knowledge"}
+    assert set(FACT_TYPES) == EXTRACTED_TYPES | {"lesson", "goal"}  # stored by hand only (Memory.add_fact)
 
 
 def test_gzip_novelty_tells_a_restatement_from_news() -> None:

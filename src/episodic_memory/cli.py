@@ -6,11 +6,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import __version__
@@ -28,6 +27,9 @@ from .memory import Memory
 from .retrieve.hit import Hit
 from .store import explain, failed_store_errors
 from .util import has_words
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def print_hits(hits: list[Hit]) -> None:
@@ -142,12 +144,19 @@ class _Totals(TypedDict):
     bad: int
 
 
+def _progress(disable: bool) -> Progress:
+    """A progress bar (rich.progress is imported here: most commands never show one)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=console, disable=disable, transient=True)
+
+
 def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 256) -> None:
     fresh = mem.unseen_turns(parsed.turns)
     totals["skipped"] += len(parsed.turns) - len(fresh)
     show = console.is_terminal and len(fresh) > batch
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, disable=not show, transient=True) as progress:
+    with _progress(disable=not show) as progress:
         task = progress.add_task(f"ingesting {parsed.source}", total=len(fresh))
         for i in range(0, len(fresh), batch):
             chunk = fresh[i : i + batch]
@@ -166,22 +175,50 @@ def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 2
 @click.option("--since", default=None, metavar="ISO", help="Only memories from this time on.")
 @click.option("--until", default=None, metavar="ISO", help="Only memories up to this time.")
 @click.option("--as-of", "as_of", default=None, metavar="ISO", help="Answer with what was believed at this time.")
+@click.option("--source", default=None, help="Only turns from this source (and what was distilled from them).")
+@click.option("--tag", "tags", multiple=True, metavar="TAG", help="Only turns with this tag (repeat: every one).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of hits.")
 @click.pass_context
 def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, k: int, session_id: str | None,
-           kind: str | None, since: str | None, until: str | None, as_of: str | None, as_json: bool) -> None:
+           kind: str | None, since: str | None, until: str | None, as_of: str | None, source: str | None,
+           tags: tuple[str, ...], as_json: bool) -> None:
     """Recall the memories most relevant to QUERY."""
     if not has_words(query):
         raise click.BadParameter("has nothing to search for: give at least one letter or digit", param_hint="QUERY")
     mem = open_memory(ctx, db, user_id, reads=True)
     try:
-        hits = mem.recall(query, k=k, session_id=session_id, kind=kind, since=since, until=until, as_of=as_of)
+        hits = mem.recall(query, k=k, session_id=session_id, kind=kind, since=since, until=until, as_of=as_of,
+                          source=source, tags=tags)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     if as_json:
         dump([h.to_dict() for h in hits])
     else:
         print_hits(hits)
+
+
+@main.command()
+@db_option
+@click.argument("content")
+@click.option("--role", default="user", show_default=True, help="Who spoke: user, assistant, ...")
+@click.option("--session", "session_id", default=None, metavar="ID", help="The session (default: cli-YYYY-MM-DD, UTC).")
+@click.option("--speaker", default=None, help="The speaker's name.")
+@click.option("--source", default=None, help="Where the turn came from (telegram, cli, ...).")
+@click.option("--tag", "tags", multiple=True, metavar="TAG", help="A tag (repeat for more).")
+@click.option("--end", "end_session", is_flag=True, help="End (consolidate) the session afterwards.")
+@click.pass_context
+def add(ctx: click.Context, db: str | None, user_id: str | None, content: str, role: str, session_id: str | None,
+        speaker: str | None, source: str | None, tags: tuple[str, ...], end_session: bool) -> None:
+    """Store one turn, CONTENT (journaled and fsynced before this returns); prints its id."""
+    session = session_id or time.strftime("cli-%Y-%m-%d", time.gmtime())
+    mem = open_memory(ctx, db, user_id)
+    try:
+        turn_id = mem.add_turn(role, content, session_id=session, speaker=speaker, source=source, tags=tags or None)
+    except (ValueError, TypeError) as exc:
+        raise click.BadParameter(str(exc)) from None
+    if end_session:
+        mem.end_session(session)
+    click.echo(f"{turn_id} {session}")
 
 
 @main.command()
@@ -286,8 +323,7 @@ def reindex(ctx: click.Context, db: str | None, user_id: str | None) -> None:
     if embedder is None:
         raise click.UsageError("no embedder is available (EPISODIC_EMBEDDER is off or the model failed to load)")
     total = mem.indexer.pending()
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, disable=not console.is_terminal, transient=True) as progress:
+    with _progress(disable=not console.is_terminal) as progress:
         task = progress.add_task(f"embedding with {embedder.model_id}", total=total)
         done = mem.reindex(progress=lambda n: progress.advance(task, n))
     console.print(f"embedded {done} memories with {escape(embedder.model_id)}")

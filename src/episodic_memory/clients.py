@@ -9,13 +9,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .config import Config
-from .llm import LLMClient
-from .models.embedder import Embedder
-from .retrieve.dense import DenseIndex
-from .retrieve.indexer import Indexer
 from .store.base import Store
+
+if TYPE_CHECKING:  # the bundle is built by every Memory: it names these, it does not load them
+    from .llm import LLMClient
+    from .models.embedder import Embedder
+    from .retrieve.dense import DenseIndex
+    from .retrieve.indexer import Indexer
 
 
 @dataclass(frozen=True)

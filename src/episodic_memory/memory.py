@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
@@ -24,31 +25,31 @@ from .capture.recorder import NewTurn, Recorder, RecoveryReport
 from .clients import MemoryClients
 from .config import DEFAULT_USER, MEMORY_PATH, Config, default_db_path
 from .consolidate import ConsolidationStep, default_steps
-from .consolidate.extract import ExtractionFailed
-from .consolidate.facts import profile_text
+from .consolidate.fact_types import FACT_TYPES
 from .consolidate.lease import ConsolidationLease
 from .consolidate.scheduler import ConsolidationScheduler
 from .faults import fault_point
-from .judgments.memory import JudgmentMemory
 from .llm import Backend, LLMClient, client_for
-from .models.embedder import Embedder, load_embedder
-from .models.reranker import Reranker, load_reranker
+from .models.ids import bundled_model_id
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
-from .retrieve.retriever import RecallFilters, Retriever
 from .store import Store, open_store
 from .store.records import Entity, Episode, Fact, Loop, NewFact, NewLoop, SessionInfo, StoredTurn, Workstream
 from .util import has_words, to_epoch
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodic` command) needs no numpy or model
     from .judgments.memory import JudgmentMemory
+    from .models.embedder import Embedder
+    from .models.reranker import Reranker
+    from .retrieve.retriever import Retriever
 
 log = logging.getLogger(__name__)
 
 OFF = {"off", "none", ""}
 Role = Literal["user", "assistant", "system", "tool"]
 ROLES: tuple[str, ...] = get_args(Role)  # who may speak a turn (any case; stored in lower case)
+CURATED_SESSION = "curated"  # where facts stored by hand (`add_fact`) are filed: `forget(session_id=...)` drops them
 
 
 def journal_dir_for(db_path: Path) -> Path:
@@ -94,24 +95,50 @@ class Memory:
             lock_path = db_path.with_name(db_path.name + ".lock")
         self.journal = journal
         self.recorder = Recorder(self.store, journal, lock_path, self.config)
-        self.retriever = Retriever(self.store, self.config, embedder=self.embedder, reranker=self.reranker)
         self.indexer = Indexer(self.store, self.embedder, self.config)
         self.clients = MemoryClients(  # what consolidation, judgments and the briefing may use: never `self`
-            store=self.store, config=self.config, embedder=self.embedder, dense_index=self.retriever.dense_index,
-            indexer=self.indexer, llm=self.llm, path=self.path)
+            store=self.store, config=self.config, embedder=self.embedder,
+            dense_index=lambda: self.retriever.dense_index(), indexer=self.indexer, llm=self.llm, path=self.path)
         self.scheduler = ConsolidationScheduler(  # consolidation off the capture path or not: see Config
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation())
-        self.consolidation_steps: list[ConsolidationStep] = default_steps()
+        self._steps: list[ConsolidationStep] | None = None
+        self._retriever: Retriever | None = None
+        self._lazy_lock = threading.Lock()
         self.lease = ConsolidationLease(self.store, self.config)  # one consolidation of a session across processes
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open and not self.config.read_only:
             self.consolidate_pending()
 
+    @property
+    def retriever(self) -> Retriever:
+        """Recall's ranking (made at the first recall: it needs numpy). One per Memory, also when threads race."""
+        if self._retriever is None:
+            with self._lazy_lock:
+                if self._retriever is None:
+                    from .retrieve.retriever import Retriever
+
+                    self._retriever = Retriever(self.store, self.config, embedder=self.embedder,
+                                                reranker=self.reranker)
+        return self._retriever
+
+    @property
+    def consolidation_steps(self) -> list[ConsolidationStep]:
+        """The steps `consolidate` runs, in order (`consolidate.default_steps()` unless set; append to add one)."""
+        if self._steps is None:
+            self._steps = default_steps()
+        return self._steps
+
+    @consolidation_steps.setter
+    def consolidation_steps(self, steps: list[ConsolidationStep]) -> None:
+        self._steps = steps
+
     # --- models (loaded on first use; recall degrades to BM25 without an embedder) ---------------------
     def embedder(self) -> Embedder | None:
         if self._embedder is None and not self._embedder_failed and self.config.embedder.lower() not in OFF:
+            from .models.embedder import load_embedder
+
             try:
                 self._embedder = load_embedder(self.config.embedder, self.config.model_threads)
             except Exception as exc:
@@ -119,8 +146,22 @@ class Memory:
                 log.warning("embedder %r unavailable (%s); recall uses BM25 only", self.config.embedder, exc)
         return self._embedder
 
+    def _embedder_id(self) -> str | None:
+        """The embedder's model id (None: off or failed to load); a bundled model is named without loading it."""
+        if self._embedder is not None:
+            return self._embedder.model_id
+        if self._embedder_failed or self.config.embedder.lower() in OFF:
+            return None
+        known = bundled_model_id(self.config.embedder)
+        if known is not None:
+            return known
+        embedder = self.embedder()
+        return embedder.model_id if embedder else None
+
     def reranker(self) -> Reranker | None:
         if self._reranker is None and not self._reranker_failed and self.config.reranker:
+            from .models.reranker import load_reranker
+
             try:
                 self._reranker = load_reranker(self.config.reranker, self.config.model_threads)
             except Exception as exc:
@@ -153,11 +194,16 @@ class Memory:
         timestamp: datetime | str | None = None,
         turn_id: str | None = None,
         user_id: str | None = None,
+        source: str | None = None,
+        tags: Iterable[str] | None = None,
     ) -> str:
-        """Record one turn: journaled and fsynced, then stored. Returns its id (`turn_id` when given)."""
+        """Record one turn: journaled and fsynced, then stored. Returns its id (`turn_id` when given).
+
+        `source` (where it came from: "telegram", "cli", …) and `tags` are kept with the turn and its journal line;
+        `recall(q, source=…, tags=[…])` filters on them."""
         return self.add_turns(
             [{"role": role, "content": content, "session_id": session_id, "speaker": speaker,
-              "timestamp": timestamp, "turn_id": turn_id, "user_id": user_id}]
+              "timestamp": timestamp, "turn_id": turn_id, "user_id": user_id, "source": source, "tags": tags}]
         )[0]
 
     def add_turns(self, turns: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -210,7 +256,9 @@ class Memory:
                             ("speaker", speaker), ("turn_id", turn_id)):
             _check_unicode(value, f"{where}{name}")
         return NewTurn(role=role.strip().lower(), content=content, session_id=session_id, user_id=user_id,
-                       ts=to_epoch(t.get("timestamp"), f"{where}timestamp"), speaker=speaker, turn_id=turn_id)
+                       ts=to_epoch(t.get("timestamp"), f"{where}timestamp"), speaker=speaker, turn_id=turn_id,
+                       source=_check_source(t.get("source"), f"{where}source"),
+                       tags=_check_tags(t.get("tags"), f"{where}tags") or None)
 
     def end_session(self, session_id: str, user_id: str | None = None) -> None:
         """Close a session and consolidate whatever it has not consolidated yet."""
@@ -276,6 +324,8 @@ class Memory:
         # rules, so the session is consolidated rather than pending forever. An unreachable LLM postpones the session
         # (its turns stored and searchable) to a retry, said in one line — until its newest turn has waited
         # Config.llm_outage_rules_after_s: then the run falls back to the rules from the step that failed on.
+        from .consolidate.extract import ExtractionFailed
+
         clients = self.clients if self.llm.usable() else replace(self.clients, llm=llm.RULES_ONLY)
         for step in self.consolidation_steps:
             try:
@@ -332,17 +382,24 @@ class Memory:
         since: datetime | str | None = None,
         until: datetime | str | None = None,
         as_of: datetime | str | None = None,
+        source: str | None = None,
+        tags: Iterable[str] | None = None,
     ) -> list[Hit]:
         """The `k` memories most relevant to `query`, best first.
 
         `kind` keeps one kind (turn, fact, …); `as_of` answers with what was believed then (the facts valid at
-        that time, and only what had been said by then). A query without a letter or digit recalls nothing.
+        that time, and only what had been said by then). `source` and `tags` keep the turns from that source
+        carrying every one of the tags, and the memories distilled from such turns. A query without a letter or digit
+        recalls nothing.
         """
+        from .retrieve.retriever import RecallFilters
+
         filters = RecallFilters(
             user_id=user_id or self.user_id, session_id=session_id, kind=kind,
             since=None if since is None else to_epoch(since, "since"),
             until=None if until is None else to_epoch(until, "until"),
             as_of=None if as_of is None else to_epoch(as_of, "as_of"),
+            source=_check_source(source, "source"), tags=_check_tags(tags, "tags"),
         )
         _check_unicode(query, "query")
         if not has_words(query):  # nothing asked, nothing recalled (not whatever sits nearest an empty vector)
@@ -374,11 +431,44 @@ class Memory:
     def session_turns(self, session_id: str, user_id: str | None = None) -> list[StoredTurn]:
         return self.store.session_turns(user_id or self.user_id, session_id)
 
+    def turns_since(self, since: datetime | str | float, user_id: str | None = None, *, limit: int | None = None
+                    ) -> list[StoredTurn]:
+        """The turns said since then, newest first."""
+        return self.store.turns_since(user_id or self.user_id, to_epoch(since, "since"), limit)
+
     def facts(self, user_id: str | None = None, include_superseded: bool = False, *,
               session_id: str | None = None, types: Iterable[str] | None = None) -> list[Fact]:
         """Stored facts, newest first (current ones unless `include_superseded`)."""
         return self.store.facts(user_id or self.user_id, include_superseded=include_superseded,
                                 session_id=session_id, types=types)
+
+    def add_fact(self, text: str, *, type: str = "knowledge", importance: int | None = None,  # noqa: A002
+                 session_id: str = CURATED_SESSION, user_id: str | None = None) -> int:
+        """Store a fact by hand (a curated memory: the Memory Anchor layer's `remember`). Returns its id.
+
+        It skips extraction and the salience router: it is durable, with confidence 1 and no source turns.
+        `importance` (1–10) becomes its salience (importance / 10); without one, the type's prior. Storing the
+        same text and type again returns the same id and counts one more recurrence."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"text must be a non-empty string, got {text!r}")
+        if type not in FACT_TYPES:
+            raise ValueError(f"unknown fact type {type!r}: use one of {', '.join(FACT_TYPES)}")
+        if importance is not None and (isinstance(importance, bool) or not isinstance(importance, int)
+                                       or not 1 <= importance <= 10):
+            raise ValueError(f"importance must be an int from 1 to 10, got {importance!r}")
+        uid = _check_id(user_id or self.user_id, "user_id")
+        text = " ".join(text.split())
+        origin = "curated:" + hashlib.sha1(f"{type}|{text.lower()}".encode()).hexdigest()
+        known = self.store.fact_id_by_origin(uid, origin)
+        if known is not None:
+            self.store.bump_fact(uid, known, [], salience_add=0.0, durable_floor=self.config.durable_floor)
+            return known
+        now = self.clients.clock()
+        salience = FACT_TYPES[type].prior if importance is None else importance / 10
+        return self.store.insert_fact(NewFact(
+            user_id=uid, session_id=_check_id(session_id, "session_id"), type=type, text=text, route="durable",
+            salience=salience, confidence=1.0, event_ts=None, created_at=now, source_ids=[], origin=origin,
+            extractor="curated"))
 
     def fact_history(self, fact_id: int, user_id: str | None = None) -> list[Fact]:
         """The supersession chain through a fact, newest first. KeyError for an unknown id."""
@@ -396,6 +486,8 @@ class Memory:
         entity = self.store.entity(uid, name)
         if entity is None:
             raise KeyError(f"no entity named {name!r} for user {uid!r}")
+        from .consolidate.facts import profile_text
+
         facts = self.store.entity_facts(uid, entity.id)
         return {**entity.to_dict(), "profile": profile_text(facts, entity.profile),
                 "facts_list": [f.to_dict() for f in facts]}
@@ -411,11 +503,11 @@ class Memory:
             schema_version=self.store.schema_version,
             file_bytes=self.store.file_size(),
         )
-        embedder = self.embedder()
+        model = self._embedder_id()
         counts = self.store.vector_counts(user_id or self.user_id)
-        stats["embedder"] = embedder.model_id if embedder else "off"
-        stats["vectors"] = counts.get(embedder.model_id, 0) if embedder else 0
-        stale = {model: n for model, n in counts.items() if not embedder or model != embedder.model_id}
+        stats["embedder"] = model or "off"
+        stats["vectors"] = counts.get(model, 0) if model else 0
+        stale = {m: n for m, n in counts.items() if m != model}
         if stale:
             stats["stale_vectors"] = stale  # made by another model: run `episodic reindex`
         reranker = self.reranker()
@@ -487,7 +579,8 @@ class Memory:
                 if session_id is not None:
                     self.lease.release(uid, session_id)
             self.indexer.forget_watermarks()
-            self.retriever.forget_cached()
+            if self._retriever is not None:
+                self._retriever.forget_cached()
         self._sync_vault(None if all else [uid if session_id is not None else user_id or uid])
         return result
 
@@ -636,6 +729,8 @@ class Memory:
         """How to act, ranked by proven utility (`episodic_memory.judgments`): this memory's user's judgments, in
         this store, with this embedder. Created on first use."""
         if "_judgments" not in self.__dict__:
+            from .judgments.memory import JudgmentMemory
+
             self.__dict__.setdefault("_judgments", JudgmentMemory(self.clients, self.user_id))
         return self.__dict__["_judgments"]
 
@@ -656,6 +751,28 @@ class Memory:
 
     def __repr__(self) -> str:
         return f"Memory({self.path!r}, user_id={self.user_id!r})"
+
+
+def _check_source(value: object, name: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string or None, got {value!r}")
+    return value.strip()
+
+
+def _check_tags(value: object, name: str) -> tuple[str, ...]:
+    """Tags as given, stripped, each once, in order; a bare string is refused (it would be a list of letters)."""
+    if value is None:
+        return ()
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a list of strings, got {type(value).__name__}")
+    tags = []
+    for tag in value:
+        if not isinstance(tag, str) or not tag.strip():
+            raise ValueError(f"{name}: each tag must be a non-empty string, got {tag!r}")
+        tags.append(tag.strip())
+    return tuple(dict.fromkeys(tags))
 
 
 def _check_id(value: object, name: str) -> str:

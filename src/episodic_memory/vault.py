@@ -23,7 +23,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .consolidate.facts import profile_text
 from .store import Store
 from .store.records import Entity, Episode, Fact, Loop, SessionInfo, Workstream
 
@@ -166,6 +165,8 @@ def _workstream_note(w: Workstream, episodes: list[Episode], loops: list[Loop], 
 
 
 def _entity_note(e: Entity, facts: list[Fact], ctx: _Context) -> str:
+    from .consolidate.facts import profile_text  # consolidation code loads only when a vault is written
+
     current = [f for f in facts if f.current]
     out = [_front_matter(type="entity", id=e.id, aliases=[a for a in e.aliases if a.casefold() != e.name.casefold()]
                          or None, facts=e.facts),

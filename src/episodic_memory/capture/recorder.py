@@ -45,6 +45,8 @@ class NewTurn:
     ts: float
     speaker: str | None = None
     turn_id: str | None = None
+    source: str | None = None
+    tags: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -102,7 +104,8 @@ class Recorder:
             known = stored.get((t.turn_id, t.role, t.content)) if t.turn_id is not None else None
             uid, seq = known or (uuid.uuid4().hex, next_seq)
             record = TurnRecord(uid=uid, user_id=user_id, session_id=session_id, seq=seq, role=t.role,
-                                content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id)
+                                content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id,
+                                source=t.source, tags=t.tags)
             records.append(record)
             if known is None:
                 new.append(record)

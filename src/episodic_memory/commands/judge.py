@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
 from ._common import COUNT, EXIT_BAD_INPUT, db_option, dump, open_memory
+
+if TYPE_CHECKING:  # `episodic` loads judgment memory (and numpy) only for a `judge` command
+    from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
 
 console = Console(soft_wrap=True)  # long judgments stay on one line (greppable)
 

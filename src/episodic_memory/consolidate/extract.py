@@ -13,7 +13,7 @@ from ..config import Config
 from ..store.records import StoredTurn
 from ..util import to_datetime
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
-from .fact_types import FACT_TYPES, describe_types
+from .fact_types import EXTRACTED_TYPES, describe_types
 from .supersede import WISH, has_change_cue, is_bare_cue
 from .when import resolve_when
 from .words import DEMONYMS, NOT_NAMES, STARTERS
@@ -392,7 +392,7 @@ def _candidate(item: Any, turns: list[StoredTurn], known_names: dict[str, str]) 
     if not isinstance(text, str) or not text.strip():
         return "no text"
     fact_type = str(item.get("type", "")).strip().lower()
-    if fact_type not in FACT_TYPES:
+    if fact_type not in EXTRACTED_TYPES:
         return f"unknown type {fact_type!r}"
     try:
         confidence = min(max(float(item.get("confidence", 0.7)), 0.0), 1.0)

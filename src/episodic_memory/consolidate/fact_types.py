@@ -1,4 +1,7 @@
-"""The nine fact types, in one place: what each means and how much it matters by default."""
+"""The fact types, in one place: what each means and how much it matters by default.
+
+Nine are extracted from conversations; `lesson` and `goal` are only stored by hand (`Memory.add_fact`, the Memory
+Anchor layer's `remember`): the extractor is never offered them, so consolidation is what it was without them."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ class FactType:
     meaning: str
     prior: float        # salience before recurrence; at or above Config.durable_floor a fact is durable
     supersedes: bool    # can replace an earlier fact it contradicts, even without a referee
+    extracted: bool = True  # offered to the extractors (rules, LLM); False: stored by hand only
 
 
 FACT_TYPES: dict[str, FactType] = {t.name: t for t in (
@@ -24,9 +28,13 @@ FACT_TYPES: dict[str, FactType] = {t.name: t for t in (
     FactType("relationship", "how two people or things are connected: 'Sarah is our CFO'", 0.70, False),
     FactType("knowledge", "a standing fact about the world or the work: quantities, states, requirements", 0.55,
              False),
+    FactType("lesson", "something learned from experience that should change how to act next time", 0.80, False,
+             extracted=False),
+    FactType("goal", "an outcome someone is working towards", 0.70, False, extracted=False),
 )}
+EXTRACTED_TYPES = frozenset(name for name, t in FACT_TYPES.items() if t.extracted)
 
 
 def describe_types() -> str:
-    """One line per type, for prompts and `--help`."""
-    return "\n".join(f"- {t.name}: {t.meaning}" for t in FACT_TYPES.values())
+    """One line per extracted type, for prompts and `--help`."""
+    return "\n".join(f"- {t.name}: {t.meaning}" for t in FACT_TYPES.values() if t.extracted)

@@ -6,18 +6,19 @@ The module functions of `episodic_memory.llm` (`ask`, `enabled`, ...) use the pr
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
 from collections import deque
 from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..config import Config
 from .base import LLMConfigError, LLMError, LLMFailed, LLMRefused, NoneBackend
 from .parse import ParseError, parse_json
-from .runner import runner
+
+if TYPE_CHECKING:  # asyncio is imported by the first call: every Memory has a client, most never call it
+    import asyncio
 
 log = logging.getLogger("episodic_memory.llm")
 T = TypeVar("T")
@@ -33,6 +34,8 @@ class _Limiter:
         self._waiters: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
 
     async def acquire(self) -> None:
+        import asyncio
+
         loop = asyncio.get_running_loop()
         with self._lock:
             if self.count < self.limit and not self._waiters:
@@ -158,6 +161,8 @@ class LLMClient:
         later rather than taking an outage for "nothing to remember". A model's own refusal or an empty reply is an
         answer and still gives None.
         """
+        import asyncio
+
         backend = self.backend()
         if isinstance(backend, NoneBackend):
             return None
@@ -234,6 +239,8 @@ class LLMClient:
         Every client's sync calls run on one long-lived event loop (a daemon thread), so that pooled HTTP
         connections are reused from one call to the next.
         """
+        from .runner import runner
+
         return runner.run(coro)
 
     def _owned_backend(self) -> Any:

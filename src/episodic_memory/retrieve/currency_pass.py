@@ -79,7 +79,8 @@ def later_turns(store: Store, cfg: Config, query: str, items: list[Statement], t
             continue
         until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
         found = store.search_turns(match, filters.user_id, limit=cfg.currency_followup_hits,
-                                        session_id=filters.session_id, since=ts + 1e-3, until=until)
+                                        session_id=filters.session_id, since=ts + 1e-3, until=until,
+                                        source=filters.source, tags=filters.tags)
         out += [i for i, _ in found if i not in known and i not in out]
     turns.update(store.turns_by_id(filters.user_id, [i for i in out if i not in turns]) if out else {})
     return [i for i in out if i in turns]
@@ -99,7 +100,7 @@ def followers(store: Store, reach: int, ids: list[int], turns: dict[int, StoredT
             continue
         if (filters.since is not None and turn.ts < filters.since) or (
                 filters.until is not None and turn.ts > filters.until) or (
-                filters.as_of is not None and turn.ts > filters.as_of):
+                filters.as_of is not None and turn.ts > filters.as_of) or not filters.admits(turn):
             continue
         turns[i] = turn
         out.append(i)

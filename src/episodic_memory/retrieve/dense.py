@@ -345,6 +345,7 @@ class DenseIndex:
         until: float | None = None,
         center: float = 0.0,
         synced: bool = False,
+        turn_ids: np.ndarray | None = None,
     ) -> DenseFound:
         """Top `limit` items by cosine (vectors are normalised, so a dot product), at or above `floor`.
 
@@ -352,6 +353,8 @@ class DenseIndex:
         the dot product in the mean-centred space): hubs, items close to the whole collection (greetings, "Cool!
         What did it look like?"), stop matching every query. The floor and the returned similarity stay the raw
         cosine. Cost: one vector subtraction (row · mean is kept per row).
+
+        `turn_ids` (sorted): the only turns that may be found (derived items are not filtered by it).
 
         `synced=True` skips reading the watermark: the caller synced this user just before (recall does, so that the
         search itself runs no SQL while the BM25 legs hold the connection)."""
@@ -361,14 +364,17 @@ class DenseIndex:
         if not len(m) or limit <= 0:
             return DenseFound(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32))
         with _BLAS:
-            return self._search(m, query, limit, floor, kind, session_id, since, until, center)
+            return self._search(m, query, limit, floor, kind, session_id, since, until, center, turn_ids)
 
     def _search(self, m: _UserMatrix, query: np.ndarray, limit: int, floor: float, kind: str | None,
-                session_id: str | None, since: float | None, until: float | None, center: float) -> DenseFound:
+                session_id: str | None, since: float | None, until: float | None, center: float,
+                turn_ids: np.ndarray | None = None) -> DenseFound:
         query = query.astype(np.float32, copy=False)
         allowed = None  # the filters, as a row mask
         if kind is not None:
             allowed = m.kind_codes == KIND_CODES.get(kind, -1)
+        if turn_ids is not None:
+            allowed = _and(allowed, (m.kind_codes != KIND_CODES["turn"]) | np.isin(m.item_ids, turn_ids))
         if session_id is not None:
             allowed = _and(allowed, m.session_codes == m.codes.get(session_id, -1))
         if since is not None:

@@ -22,11 +22,14 @@ class Hit:
     role: str | None = None
     user_id: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    source: str | None = None                        # a turn's source and tags (issue 19); None / [] otherwise
+    tags: list[str] = field(default_factory=list)
 
     def copy(self) -> Hit:
         """A copy whose lists and dicts are its own (to mutate without touching a cached hit)."""
         twin = object.__new__(Hit)
-        twin.__dict__.update(self.__dict__, source_ids=list(self.source_ids), details=dict(self.details))
+        twin.__dict__.update(self.__dict__, source_ids=list(self.source_ids), details=dict(self.details),
+                             tags=list(self.tags))
         return twin
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,4 +45,6 @@ class Hit:
             "role": self.role,
             "user_id": self.user_id,
             "details": self.details,
+            "source": self.source,
+            "tags": list(self.tags),
         }

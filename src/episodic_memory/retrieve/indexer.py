@@ -17,11 +17,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from ..config import Config
-from ..models.embedder import Embedder
 from ..store.base import Store
 from .kinds import REGISTRY, Kind
+
+if TYPE_CHECKING:
+    from ..models.embedder import Embedder
 
 log = logging.getLogger(__name__)
 

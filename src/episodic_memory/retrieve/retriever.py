@@ -68,6 +68,17 @@ class RecallFilters:
     since: float | None = None
     until: float | None = None
     as_of: float | None = None    # recall what was believed then: facts valid at that time, turns said by then
+    source: str | None = None     # only turns from this source (and memories distilled from such turns)
+    tags: tuple[str, ...] = ()    # only turns carrying every one of these tags (idem)
+
+    @property
+    def narrowed(self) -> bool:
+        """Filtered by source or tags: a derived memory stays only when one of its source turns passes."""
+        return self.source is not None or bool(self.tags)
+
+    def admits(self, turn: StoredTurn) -> bool:
+        """The turn passes the source and tag filters."""
+        return (self.source is None or turn.source == self.source) and set(self.tags) <= set(turn.tags)
 
 
 _KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in memory_fts rowids
@@ -199,6 +210,8 @@ class Retriever:
         dense = self.dense_index() if embedder is not None else None
         if dense is not None:
             dense.sync(filters.user_id)  # the dense leg's one SQL read, before the BM25 legs take the connection
+        allowed = (np.asarray(self.store.turn_ids_with(filters.user_id, source=filters.source, tags=filters.tags),
+                              np.int64) if filters.narrowed else None)  # the turns the source and tag filters pass
         match = fts_query(query)
         # the BM25 legs (SQLite, which lets go of the GIL) run in a worker while this thread embeds the query and
         # scans the vectors (onnxruntime and numpy, which do too): the two halves overlap on two cores
@@ -212,7 +225,7 @@ class Retriever:
                 qvec = embedder.embed_query(query if cfg.dense_query_names else strip_names(query, info.names))
                 found = dense.search_arrays(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
                                             session_id=filters.session_id, since=filters.since, until=until,
-                                            center=cfg.dense_center, synced=True)
+                                            center=cfg.dense_center, synced=True, turn_ids=allowed)
         finally:  # whatever happened here, the worker is done with the connection before this thread reads on
             turn_keys, memory_keys = bm25.result() if bm25 is not None else (None, None)
         legs: list[tuple[str, float, np.ndarray, np.ndarray | None]] = []
@@ -233,7 +246,7 @@ class Retriever:
             candidates = candidates.keep(np.setdiff1d(np.arange(len(candidates)), dropped))
         turn_rows = np.flatnonzero(candidates.keys % _KIND_BITS == 0)
         heads = self.store.turn_heads(filters.user_id, candidates.keys[turn_rows] // _KIND_BITS)
-        others = self._load_others(candidates, filters)
+        others = self._load_others(candidates, filters, None if allowed is None else set(allowed.tolist()))
         self._score(candidates, turn_rows, heads, info, now)
         self._score_others(candidates, others, info, now)
         order = np.argsort(-np.where(candidates.valid, candidates.score, -np.inf), kind="stable")
@@ -261,7 +274,7 @@ class Retriever:
         if want_turns:
             turns = np.fromiter((i for i, _ in self.store.search_turns(
                 turn_match, filters.user_id, limit=pool, session_id=filters.session_id, since=filters.since,
-                until=until)), np.int64) * _KIND_BITS
+                until=until, source=filters.source, tags=filters.tags)), np.int64) * _KIND_BITS
         if other_kinds:  # derived memories rank in their own FTS table: a leg of their own, same weight; a term too
             # common among the turns is as common among what they became
             found = self.store.search_memories(turn_match, filters.user_id, limit=pool, kinds=other_kinds)
@@ -278,8 +291,10 @@ class Retriever:
         if missing:
             turns.update(self.store.turns_by_id(user_id, missing))
 
-    def _load_others(self, candidates: _Candidates, filters: RecallFilters) -> dict[int, Hit]:
-        """Hits for the candidates that are not turns (by row), through each kind's loader, filters applied."""
+    def _load_others(self, candidates: _Candidates, filters: RecallFilters, allowed: set[int] | None
+                     ) -> dict[int, Hit]:
+        """Hits for the candidates that are not turns (by row), through each kind's loader, filters applied
+        (`allowed`: the turns the source and tag filters pass; a memory stays when one of its source turns does)."""
         by_kind: dict[str, dict[int, int]] = {}  # kind -> item id -> row
         for row in np.flatnonzero(candidates.keys % _KIND_BITS != 0).tolist():
             kind = candidates.kind(row)
@@ -292,6 +307,8 @@ class Retriever:
                                                    generation).items():
                 ts = hit.timestamp.timestamp() if hit.timestamp else None
                 if filters.session_id is not None and hit.session_id != filters.session_id:
+                    continue
+                if allowed is not None and allowed.isdisjoint(hit.details.get("source_turns", ())):
                     continue
                 if ts is not None and ((filters.since is not None and ts < filters.since) or (
                         filters.until is not None and ts > filters.until) or (
@@ -466,6 +483,6 @@ def turn_hit(turn: StoredTurn, score: float) -> Hit:
     return Hit(
         id=f"turn:{turn.id}", kind="turn", text=turn.content, score=score, timestamp=to_datetime(turn.ts),
         session_id=turn.session_id, source_ids=[turn.source_id], speaker=turn.speaker, role=turn.role,
-        user_id=turn.user_id,
+        user_id=turn.user_id, source=turn.source, tags=list(turn.tags),
     )
 

@@ -103,6 +103,8 @@ class TurnIn(_Body):
     speaker: Annotated[str, Field(max_length=256)] | None = None
     timestamp: datetime | None = Field(None, description="ISO-8601; naive times are UTC; default now")
     id: Id | None = Field(None, description="your own id for the turn (returned in recall's source_ids)")
+    source: Id | None = Field(None, description="where the turn came from (telegram, cli, ...): recall filters on it")
+    tags: Annotated[list[Id], Field(max_length=64)] | None = Field(None, description="labels recall filters on")
 
     @field_validator("timestamp")
     @classmethod
@@ -308,7 +310,7 @@ def create_app(
     def add_turn(turn: TurnIn, mem: Mem) -> dict[str, Any]:
         """Record one conversation turn (journaled and fsynced before the reply). Consolidation runs in the background."""
         turn_id = mem.add_turn(turn.role, turn.content, session_id=turn.session_id, speaker=turn.speaker,
-                               timestamp=turn.timestamp, turn_id=turn.id)
+                               timestamp=turn.timestamp, turn_id=turn.id, source=turn.source, tags=turn.tags)
         return {"id": turn_id, "session_id": turn.session_id}
 
     @app.post("/v1/sessions/{session_id}/end", tags=["capture"])
@@ -333,7 +335,7 @@ def create_app(
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no session {session_id!r}")
         return {"session_id": session_id, "turns": [
             {"id": t.source_id, "seq": t.seq, "role": t.role, "speaker": t.speaker, "content": t.content,
-             "timestamp": to_iso(t.ts)} for t in turns]}
+             "timestamp": to_iso(t.ts), "source": t.source, "tags": t.tags} for t in turns]}
 
     @app.get("/v1/recall", tags=["recall"])
     def recall(
@@ -344,9 +346,12 @@ def create_app(
         kind: str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
+        source: Annotated[str | None, Query(description="only turns from this source")] = None,
+        tag: Annotated[list[str] | None, Query(description="only turns with this tag (repeat: every one)")] = None,
     ) -> dict[str, Any]:
         """The memories most relevant to `q`, best first: `{"hits": [...]}`."""
-        hits = mem.recall(q, k=k, session_id=session_id, kind=kind, since=since, until=until)
+        hits = mem.recall(q, k=k, session_id=session_id, kind=kind, since=since, until=until, source=source,
+                          tags=tag)
         return {"hits": [h.to_dict() for h in hits]}
 
     @app.get("/v1/facts", tags=["read"])

@@ -13,9 +13,7 @@ The smaller protocols group the operations by concern; `Store` is all of them pl
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..config import Config
 from .records import (
@@ -35,6 +33,9 @@ from .records import (
     VerdictRow,
     Workstream,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class TurnStore(Protocol):
@@ -120,6 +121,14 @@ class TurnStore(Protocol):
         """The user's turns among `ids`, by row id."""
         ...
 
+    def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:
+        """The user's turns said at or after `since` (epoch seconds), newest first."""
+        ...
+
+    def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
+        """Row ids of the user's turns from `source` (any when None) carrying every one of `tags`, ascending."""
+        ...
+
     def previous_turns(self, ids: Sequence[int]) -> dict[int, StoredTurn]:
         """For each turn id, the turn just before it in its session (when there is one)."""
         ...
@@ -154,8 +163,11 @@ class SearchStore(Protocol):
         session_id: str | None = None,
         since: float | None = None,
         until: float | None = None,
+        source: str | None = None,
+        tags: Sequence[str] = (),
     ) -> list[tuple[int, float]]:
-        """BM25 over a user's turns: (turn id, score) best first, higher is better."""
+        """BM25 over a user's turns: (turn id, score) best first, higher is better. `source` and `tags` keep the
+        turns from that source carrying every one of the tags."""
         ...
 
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
@@ -218,6 +230,10 @@ class FactStore(Protocol):
     # --- facts ---------------------------------------------------------------------------------------
     def has_fact_origin(self, user_id: str, origin: str) -> bool:
         """Whether a fact was already consolidated from these very turns (`NewFact.origin`)."""
+        ...
+
+    def fact_id_by_origin(self, user_id: str, origin: str) -> int | None:
+        """The id of the user's fact with that `NewFact.origin`, if any."""
         ...
 
     def insert_fact(self, fact: NewFact, *, supersedes: int | None = None, superseded_by: int | None = None) -> int:

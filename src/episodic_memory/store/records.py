@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..util import to_iso
+
+if TYPE_CHECKING:  # numpy is imported by what uses these columns: opening a store does not need it
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -24,13 +25,23 @@ class TurnRecord:
     ingested_at: float
     speaker: str | None = None
     turn_id: str | None = None
+    source: str | None = None
+    tags: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """A journal line: `source` and `tags` only when set (a plain turn's line is as before they existed)."""
+        data = asdict(self)
+        for key in ("source", "tags"):
+            if not data[key]:
+                del data[key]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TurnRecord:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+        fields = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        if fields.get("tags") is not None:
+            fields["tags"] = tuple(fields["tags"])
+        return cls(**fields)
 
 
 @dataclass
@@ -47,6 +58,8 @@ class StoredTurn:
     ingested_at: float
     speaker: str | None
     turn_id: str | None
+    source: str | None = None
+    tags: list[str] = field(default_factory=list)
 
     @property
     def source_id(self) -> str:

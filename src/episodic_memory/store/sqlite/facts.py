@@ -30,6 +30,10 @@ class FactSQL(Connection):
     def has_fact_origin(self, user_id: str, origin: str) -> bool:
         return bool(self._query("SELECT 1 FROM facts WHERE user_id = ? AND origin = ?", (user_id, origin)))
 
+    def fact_id_by_origin(self, user_id: str, origin: str) -> int | None:
+        rows = self._query("SELECT id FROM facts WHERE user_id = ? AND origin = ?", (user_id, origin))
+        return int(rows[0][0]) if rows else None
+
     def insert_fact(self, fact: NewFact, *, supersedes: int | None = None, superseded_by: int | None = None) -> int:
         """Store a fact (and close the validity of the one it supersedes, in the same transaction).
 

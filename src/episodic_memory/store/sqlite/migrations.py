@@ -473,6 +473,30 @@ def m012_consolidation_leases_and_name_sources(db: sqlite3.Connection) -> None:
     )
 
 
+def m013_turn_source_and_tags(db: sqlite3.Connection) -> None:
+    """Where a turn came from (`source`: "telegram", "cli", …) and its `tags` (a JSON list), both optional; a tag
+    index (`turn_tags`, filled by trigger, emptied with its turn) for recall's tag filter (issue 19)."""
+    _run(
+        db,
+        """
+        ALTER TABLE turns ADD COLUMN source TEXT;
+        ALTER TABLE turns ADD COLUMN tags TEXT;
+        CREATE INDEX turns_by_source ON turns (user_id, source) WHERE source IS NOT NULL;
+        CREATE TABLE turn_tags (
+            user_id TEXT NOT NULL,
+            tag     TEXT NOT NULL,
+            turn_id INTEGER NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+            PRIMARY KEY (user_id, tag, turn_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX turn_tags_by_turn ON turn_tags (turn_id);
+        CREATE TRIGGER turns_tags_insert AFTER INSERT ON turns WHEN new.tags IS NOT NULL BEGIN
+            INSERT OR IGNORE INTO turn_tags (user_id, tag, turn_id)
+            SELECT new.user_id, value, new.id FROM json_each(new.tags);
+        END;
+        """,
+    )
+
+
 def m014_pinned_facts(db: sqlite3.Connection) -> None:
     """A fact the user pinned (`episodic fact pin`): listed first in the briefing, whatever its age."""
     _run(db, """
@@ -485,8 +509,7 @@ MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
-    m012_consolidation_leases_and_name_sources,  # issue 18 store (numbered 12: another branch adds an m011)
-    m014_pinned_facts,
+    m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

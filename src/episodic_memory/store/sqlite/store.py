@@ -51,7 +51,8 @@ class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL, PortableSQL, EditSQ
             counts["turns"] = db.execute(f"DELETE FROM turns WHERE {where}", params).rowcount
             counts["sessions"] = db.execute(f"DELETE FROM sessions WHERE {where}", params).rowcount
             db.execute(f"DELETE FROM vectors WHERE {where}", params)  # belt and braces: none of theirs may remain
-            self._heads.clear()  # nothing read from a forgotten turn stays in this process either
+            if self._heads is not None:
+                self._heads.clear()  # nothing read from a forgotten turn stays in this process either
         return {**counts, "journal_files": files}
 
     def scrub(self) -> bool:

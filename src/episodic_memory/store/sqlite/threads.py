@@ -21,9 +21,7 @@ import sqlite3
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...util import chunks, to_iso
 from ..naming import keyphrase_name, rollup_keyphrases
@@ -37,6 +35,9 @@ from ..records import (
     Workstream,
 )
 from .turns import TurnSQL, _session
+
+if TYPE_CHECKING:  # numpy is imported where vectors are read: opening a store does not need it
+    import numpy as np
 
 CONFIRM_SESSIONS = 2   # a workstream is a hypothesis until a second session attaches
 ROLLUP_EPISODES = 200  # a workstream's centroid and keyphrases follow its latest episodes
@@ -106,6 +107,8 @@ class ThreadSQL(TurnSQL):
     def episode_vector(self, episode_id: int) -> tuple[np.ndarray, str] | None:
         """An episode's thread vector and the model that made it."""
         rows = self._query("SELECT vec, vec_model FROM episodes WHERE id = ? AND vec IS NOT NULL", (episode_id,))
+        import numpy as np
+
         return (np.frombuffer(rows[0][0], np.float32), rows[0][1]) if rows else None
 
     def episodes(self, user_id: str, *, limit: int | None = None, ids: Iterable[int] | None = None,
@@ -276,6 +279,8 @@ class ThreadSQL(TurnSQL):
         rows = self._query(
             "SELECT id, centroid FROM workstreams WHERE user_id = ? AND centroid_model = ? AND id IS NOT ? "
             "ORDER BY id", (user_id, model, exclude))
+        import numpy as np
+
         if not rows:
             return [], np.zeros((0, 0), np.float32)
         return [r[0] for r in rows], np.stack([np.frombuffer(r[1], np.float32) for r in rows])
@@ -522,6 +527,8 @@ def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
     model = next((m[1] for m in reversed(members) if m[0] is not None), None)
     centroid = None
     if model is not None:
+        import numpy as np
+
         mean = np.mean([np.frombuffer(m[0], np.float32) for m in members if m[1] == model], axis=0)
         norm = float(np.linalg.norm(mean))
         centroid = (mean / norm).astype(np.float32).tobytes() if norm > 0 else None

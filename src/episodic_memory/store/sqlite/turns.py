@@ -5,23 +5,39 @@ Every read takes a `user_id` and filters by it (maintenance reads across users s
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...config import Config
-from ..heads import HeadTable
 from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
 from .connection import Connection
 
-_TURN_COLUMNS = "t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id"
+if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, not by opening the store
+    import numpy as np
+
+    from ..heads import HeadTable
+
+_TURN_COLUMNS = ("t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id, "
+                 "t.source, t.tags")
 
 
 def _turn(row: Sequence[Any]) -> StoredTurn:
-    return StoredTurn(*row[:10])
+    (id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source, tags) = row[:12]
+    return StoredTurn(id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source,
+                      json.loads(tags) if tags else [])
+
+
+def _tag_filter(where: list[str], params: list[Any], source: str | None, tags: Sequence[str]) -> None:
+    """Conditions on turns `t`: from `source`, carrying every one of `tags`."""
+    if source is not None:
+        where.append("t.source = ?")
+        params.append(source)
+    for tag in dict.fromkeys(tags):
+        where.append("EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = ? AND g.turn_id = t.id)")
+        params.append(tag)
 
 
 class TurnSQL(Connection):
@@ -29,7 +45,7 @@ class TurnSQL(Connection):
 
     def __init__(self, path: str | Path, config: Config | None = None) -> None:
         super().__init__(path, config)
-        self._heads = HeadTable()  # see turn_heads
+        self._heads: HeadTable | None = None  # see turn_heads
         self._heads_generation = -1
         self._common: dict[str, bool] = {}  # term -> found in too many turns to be worth ranking; see common_terms
         self._common_generation, self._common_size = -1, 0
@@ -147,9 +163,9 @@ class TurnSQL(Connection):
             for r in records:
                 cur = db.execute(
                     "INSERT OR IGNORE INTO turns (uid, user_id, session_id, seq, role, speaker, content, ts, "
-                    "ingested_at, turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "ingested_at, turn_id, source, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (r.uid, r.user_id, r.session_id, r.seq, r.role, r.speaker, r.content, r.ts, r.ingested_at,
-                     r.turn_id),
+                     r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None),
                 )
                 inserted += cur.rowcount
             # One aggregate over the session's own rows (the session index): separate min(ts)/max(ts) lookups
@@ -206,6 +222,17 @@ class TurnSQL(Connection):
         )
         return [_turn(r) for r in rows]
 
+    def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:
+        return [_turn(r) for r in self._query(
+            f"SELECT {_TURN_COLUMNS} FROM turns t INDEXED BY turns_by_time WHERE t.user_id = ? AND t.ts >= ? "
+            "ORDER BY t.ts DESC, t.id DESC LIMIT ?", (user_id, since, -1 if limit is None else limit))]
+
+    def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
+        """Row ids of the user's turns from `source` carrying every one of `tags`, ascending."""
+        where, params = ["t.user_id = ?"], [user_id]
+        _tag_filter(where, params, source, tags)
+        return [r[0] for r in self._query(f"SELECT t.id FROM turns t WHERE {' AND '.join(where)} ORDER BY t.id", params)]
+
     def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:
         rows = self._query_in(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id IN ({{marks}}) AND +t.user_id = ?",
                               list(ids), user_id)
@@ -224,10 +251,16 @@ class TurnSQL(Connection):
         stay under `Config.turn_head_cache` (then only newer turns), by id past that. A turn never changes and its
         id is never reused, so only a deletion (in any process: the `turn_deletions` counter) makes an entry wrong,
         and then the whole table goes."""
+        import numpy as np
+
+        from ..heads import HeadTable
+
         ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
         cap = self.config.turn_head_cache
         generation = self._query("SELECT value FROM store_meta WHERE key = 'turn_deletions'")[0][0]
         with self._lock:
+            if self._heads is None:
+                self._heads = HeadTable()
             if generation != self._heads_generation or len(self._heads) > cap or not cap:
                 self._heads.clear()
                 self._heads_generation = generation
@@ -256,6 +289,8 @@ class TurnSQL(Connection):
         session_id: str | None = None,
         since: float | None = None,
         until: float | None = None,
+        source: str | None = None,
+        tags: Sequence[str] = (),
     ) -> list[tuple[int, float]]:
         """BM25 over turns through FTS5. `match` must be a safe MATCH expression (see retrieve.fts_query).
 
@@ -272,6 +307,7 @@ class TurnSQL(Connection):
         if until is not None:
             where.append("t.ts <= ?")
             params.append(until)
+        _tag_filter(where, params, source, tags)
         ranked = "SELECT rowid, -bm25(turns_fts, 1.0, 0.5) AS score FROM turns_fts WHERE turns_fts MATCH ?"
         if len(where) == 1 and self._only_user(user_id):  # nothing to filter: the join would only cost time
             return [(int(i), float(score)) for i, score in self._query(
