@@ -341,3 +341,16 @@ def test_forgetting_the_facts_naming_an_entity(served: tuple[TestClient, dict[st
     assert not any("Marco" in f["text"] for f in facts)
     assert "Marco Rossi" not in client.get("/entities").text
     assert client.get("/v1/sessions/s2/turns", headers=auth).status_code == 200     # the turns stay
+
+
+def test_search_filters_by_source_and_tags(served: tuple[TestClient, dict[str, str]]) -> None:
+    client, tokens = served
+    auth = {"Authorization": f"Bearer {tokens['alice']}"}
+    client.post("/v1/turns", headers=auth, json={"role": "user", "content": "The Skylark invoice is due in May.",
+                                                 "session_id": "s3", "source": "email", "tags": ["billing"]})
+    login(client, tokens["alice"])
+    page = client.get("/search", params={"q": "Skylark", "source": "email", "tags": "billing"}).text
+    hits = re.findall(r'<li class="card hit">(.*?)</li>', page, re.S)
+    assert hits and all("invoice" in h for h in hits) and "#billing" in hits[0]
+    none = client.get("/search", params={"q": "Skylark", "tags": "billing, nope"}).text
+    assert 'class="card hit"' not in none

@@ -260,7 +260,7 @@ def session_page(request: Request, session_id: str) -> Response:
 
 @router.get("/search")
 def search(request: Request, q: str = "", kind: str = "", session: str = "", since: str = "", until: str = "",
-           k: int = 20) -> Response:
+           source: str = "", tags: str = "", k: int = 20) -> Response:
     request.state.ui_started = time.perf_counter()
     viewer = _viewer(request)
     hits, error = [], None
@@ -269,13 +269,15 @@ def search(request: Request, q: str = "", kind: str = "", session: str = "", sin
         try:
             with _memory(request, viewer) as mem:
                 hits = mem.recall(q, k=k, kind=kind or None, session_id=session or None,
-                                  since=_date(since, "from"), until=_date(until, "until", end=True))
+                                  since=_date(since, "from"), until=_date(until, "until", end=True),
+                                  source=source.strip() or None,
+                                  tags=[t.strip() for t in tags.split(",") if t.strip()] or None)
         except ValueError as exc:
             error = str(exc)
     now = time.time()
     rows = [{"hit": h, "age": _age(now - h.timestamp.timestamp()) if h.timestamp else ""} for h in hits]
     return _page(request, "search.html", viewer, q=q, kind=kind, session=session, since=since, until=until,
-                 rows=rows, error=error)
+                 source=source, tags=tags, rows=rows, error=error)
 
 
 def _date(value: str, name: str, end: bool = False) -> datetime | None:
