@@ -162,3 +162,28 @@ def test_rest_turn_fields_and_recall_filters(db_path: Path) -> None:
         for bad in ({"tags": "zoo"}, {"tags": [""]}, {"source": ""}):
             r = http.post("/v1/turns", json={"role": "user", "session_id": "s1", "content": "x", **bad})
             assert r.status_code == 422, (bad, r.text)
+
+
+def test_ingest_reads_source_and_tags_and_refuses_bad_ones_before_storing(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    good = tmp_path / "chat.jsonl"
+    good.write_text("\n".join(json.dumps(row) for row in [
+        {"role": "user", "content": "The Skylark invoice is due in May.", "session_id": "a", "source": "email",
+         "tags": ["billing", "skylark"]},
+        {"role": "user", "content": "The Skylark offsite is in June.", "session_id": "a"},
+    ]) + "\n")
+    done = CliRunner().invoke(main, ["--db", str(db), "ingest", str(good)])
+    assert done.exit_code == 0, done.output
+    with Memory(db, config=Config(embedder="off")) as mem:
+        hits = mem.recall("Skylark", kind="turn", tags=["billing"], source="email")
+        assert [h.text for h in hits] == ["The Skylark invoice is due in May."]
+        assert hits[0].tags == ["billing", "skylark"] and hits[0].source == "email"
+    for line, problem in [({"role": "user", "content": "x", "tags": "billing"}, "field 'tags'"),
+                          ({"role": "user", "content": "x", "tags": ["ok", ""]}, "field 'tags'"),
+                          ({"role": "user", "content": "x", "source": 7}, "field 'source'")]:
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text(json.dumps({"role": "user", "content": "fine"}) + "\n" + json.dumps(line) + "\n")
+        result = CliRunner().invoke(main, ["--db", str(db), "ingest", str(bad)])
+        assert result.exit_code == 1 and f"bad.jsonl:2: {problem}" in result.output, result.output
+    with Memory(db, config=Config(embedder="off")) as mem:
+        assert mem.stats()["turns"] == 2                     # nothing from the bad files

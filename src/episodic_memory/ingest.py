@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
-from .memory import ROLES
+from .memory import ROLES, check_source, check_tags
 from .util import to_epoch
 
 SAMPLE_NAME = "sample_conversation.jsonl"
@@ -31,6 +31,7 @@ _OPTIONAL: dict[str, tuple[type, ...]] = {
     "name": (str,),
     "id": (str, int),
     "user_id": (str,),
+    "source": (str,),
 }
 
 
@@ -133,8 +134,10 @@ def _turn(line: str, default_session: str, max_turn_chars: int) -> dict[str, Any
             raise ValueError(f"field '{name}' must be a {wanted}, got {_show(value)}")
     if isinstance(data.get("user_id"), str) and data["user_id"] and not data["user_id"].strip():
         raise ValueError(f"field 'user_id' must be a non-empty string, got {_show(data['user_id'])}")
-    for name in ("role", "content", *_OPTIONAL):
-        value = data.get(name)
+    tags = data.get("tags")
+    texts = [(name, data.get(name)) for name in ("role", "content", *_OPTIONAL)]
+    texts += [("tags", tag) for tag in tags] if isinstance(tags, list) else []
+    for name, value in texts:
         if isinstance(value, str):
             try:
                 value.encode("utf-8")
@@ -147,6 +150,11 @@ def _turn(line: str, default_session: str, max_turn_chars: int) -> dict[str, Any
             to_epoch(timestamp, "field 'timestamp'")
         except (TypeError, ValueError) as exc:
             raise ValueError(str(exc)) from None
+    try:
+        source = check_source(data.get("source"), "field 'source'")
+        tags = check_tags(data.get("tags"), "field 'tags'")
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
     session = data.get("session_id")
     turn_id = data.get("id")
     return {
@@ -157,6 +165,8 @@ def _turn(line: str, default_session: str, max_turn_chars: int) -> dict[str, Any
         "timestamp": timestamp,
         "turn_id": str(turn_id) if turn_id is not None else None,
         "user_id": data.get("user_id") or None,
+        "source": source,
+        "tags": list(tags) or None,
     }
 
 

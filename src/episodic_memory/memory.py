@@ -257,8 +257,8 @@ class Memory:
             _check_unicode(value, f"{where}{name}")
         return NewTurn(role=role.strip().lower(), content=content, session_id=session_id, user_id=user_id,
                        ts=to_epoch(t.get("timestamp"), f"{where}timestamp"), speaker=speaker, turn_id=turn_id,
-                       source=_check_source(t.get("source"), f"{where}source"),
-                       tags=_check_tags(t.get("tags"), f"{where}tags") or None)
+                       source=check_source(t.get("source"), f"{where}source"),
+                       tags=check_tags(t.get("tags"), f"{where}tags") or None)
 
     def end_session(self, session_id: str, user_id: str | None = None) -> None:
         """Close a session and consolidate whatever it has not consolidated yet."""
@@ -399,7 +399,7 @@ class Memory:
             since=None if since is None else to_epoch(since, "since"),
             until=None if until is None else to_epoch(until, "until"),
             as_of=None if as_of is None else to_epoch(as_of, "as_of"),
-            source=_check_source(source, "source"), tags=_check_tags(tags, "tags"),
+            source=check_source(source, "source"), tags=check_tags(tags, "tags"),
         )
         _check_unicode(query, "query")
         if not has_words(query):  # nothing asked, nothing recalled (not whatever sits nearest an empty vector)
@@ -753,7 +753,7 @@ class Memory:
         return f"Memory({self.path!r}, user_id={self.user_id!r})"
 
 
-def _check_source(value: object, name: str) -> str | None:
+def check_source(value: object, name: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():
@@ -761,7 +761,7 @@ def _check_source(value: object, name: str) -> str | None:
     return value.strip()
 
 
-def _check_tags(value: object, name: str) -> tuple[str, ...]:
+def check_tags(value: object, name: str) -> tuple[str, ...]:
     """Tags as given, stripped, each once, in order; a bare string is refused (it would be a list of letters)."""
     if value is None:
         return ()
