@@ -44,7 +44,8 @@ from ..memory import Memory
 from ..store.records import StoredTurn
 
 PREFIX = "lg:"
-ROLE, UNINDEXED_ROLE = "item", "item-unindexed"
+# an item is a turn of role "tool" from the source "langgraph"; one put with index=False carries the tag "unindexed"
+ROLE, SOURCE, UNINDEXED = "tool", "langgraph", "unindexed"
 _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "$eq": operator.eq, "$ne": operator.ne, "$gt": operator.gt, "$gte": operator.ge, "$lt": operator.lt,
     "$lte": operator.le,
@@ -99,8 +100,8 @@ class EpisodicStore(BaseStore):
             content = json.dumps(op.value, ensure_ascii=False, sort_keys=True)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"the value of {op.key!r} must be JSON-serialisable: {exc}") from None
-        role = UNINDEXED_ROLE if op.index is False else ROLE
-        self.memory.add_turn(role, content, session_id=session, user_id=user)
+        self.memory.add_turn(ROLE, content, session_id=session, user_id=user, source=SOURCE,
+                             tags=[UNINDEXED] if op.index is False else None)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         prefix = tuple(op.namespace_prefix)
@@ -113,7 +114,7 @@ class EpisodicStore(BaseStore):
                     if place is None or place in found or place[0][: len(prefix)] != prefix:
                         continue
                     turns = self.memory.session_turns(hit.session_id or "", user_id=user)
-                    if not turns or turns[-1].role != ROLE:
+                    if not turns or turns[-1].source != SOURCE or UNINDEXED in (turns[-1].tags or ()):
                         continue
                     item = _item(place[0], place[1], turns)
                     if item is not None and _matches(item.value, op.filter):
@@ -175,7 +176,7 @@ def _place(user: str, session_id: str | None) -> tuple[tuple[str, ...], str] | N
 
 
 def _item(namespace: tuple[str, ...], key: str, turns: list[StoredTurn]) -> Item | None:
-    versions = [t for t in turns if t.role in (ROLE, UNINDEXED_ROLE)]
+    versions = [t for t in turns if t.role == ROLE and t.source == SOURCE]
     if not versions:
         return None
     return Item(value=json.loads(versions[-1].content), key=key, namespace=namespace,
