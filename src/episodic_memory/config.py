@@ -94,11 +94,9 @@ class Config(BaseModel):
         True, description="identifiers, quoted phrases and rare words of a query are looked up exactly: the "
         "memories holding one rank above every memory holding none; off: recall as before issue 23")
     exact_max_df: int = Field(
-        20, ge=0, description="an identifier (a chunk with a digit, or words joined by punctuation) held by at most "
-        "this many of a user's turns (and as many derived memories) is rare: its holders rank first")
-    exact_word_max_df: int = Field(
-        3, ge=0, description="the same for a plain word of the query (a made-up name, a rare term); kept low: a "
-        "word in a few turns of a conversation is often not what a question is about (LoCoMo, docs/retrieval.md)")
+        20, ge=0, description="an identifier (a chunk with a digit, or words joined by punctuation), or a word that "
+        "is the whole query, held by at most this many of a user's turns (and as many derived memories) is rare: "
+        "its holders rank first (0: only quoted phrases)")
     exact_phrase_pool: int = Field(
         100, ge=1, description="a quoted phrase always counts: up to this many of the memories holding it (the "
         "best by BM25) rank above the rest")
