@@ -94,7 +94,7 @@ def _first_holds(mem: Memory, query: str, turn_id: str) -> bool:
 def test_identifier_of_each_style_comes_first(store: tuple[Memory, list[str]], style: str) -> None:
     mem, texts = store
 
-    @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(ident=STYLES[style], template=st.sampled_from(TEMPLATES))
     def check(ident: Ident, template: str) -> None:
         whole, part, question = ident
