@@ -242,8 +242,9 @@ def _norm(text: str) -> str:
     return " ".join(tokens(text))
 
 
-def evaluate(mem: Any, corpus: Corpus, k: int = 5) -> dict[str, Any]:
-    """first / top-k per style and query form, quoted phrases, and the recall latency."""
+def evaluate(mem: Any, corpus: Corpus, k: int = 5, sample: int | None = None) -> dict[str, Any]:
+    """first / top-k per style and query form, quoted phrases, and the recall latency; `sample`: only the first
+    that many identifiers of each style (and phrases) are asked about."""
     firsts: dict[tuple[str, str], list[bool]] = defaultdict(list)
     tops: dict[tuple[str, str], list[bool]] = defaultdict(list)
     misses: list[dict[str, Any]] = []
@@ -255,7 +256,11 @@ def evaluate(mem: Any, corpus: Corpus, k: int = 5) -> dict[str, Any]:
         latencies.append(time.perf_counter() - started)
         return hits
 
+    asked: Counter[str] = Counter()
     for ident in corpus.idents:
+        asked[ident.style] += 1
+        if sample is not None and asked[ident.style] > sample:
+            continue
         target = f"t{ident.turn}"
         forms = {"whole": ident.whole, "question": QUESTIONS[ident.style].format(x=ident.whole)}
         if ident.part:
@@ -268,7 +273,7 @@ def evaluate(mem: Any, corpus: Corpus, k: int = 5) -> dict[str, Any]:
             if not (ranks and ranks[0] == 0) and len(misses) < 200:
                 misses.append({"query": query, "want": corpus.texts[ident.turn],
                                "got": [f"{h.kind}: {h.text[:80]}" for h in hits[:3]]})
-    for phrase, _holders in corpus.phrases:
+    for phrase, _holders in corpus.phrases[:sample]:
         for form, query in (("whole", f'"{phrase}"'), ("question", f'where did we put the "{phrase}"?')):
             hits = ask(query)
             found = [phrase in _norm(h.text) for h in hits]
@@ -317,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--per-style", type=int, default=1000)
     p.add_argument("--phrases", type=int, default=300)
     p.add_argument("--seed", type=int, default=23)
+    p.add_argument("--sample", type=int, default=None, help="ask about the first N identifiers of each style only")
     p.add_argument("--modes", nargs="+", default=["off", "on"], choices=["off", "on"],
                    help="recall with Config.exact_lookup off (the baseline) and/or on")
     p.add_argument("--workdir", type=Path, default=None, help="keep the store here (default: a temp dir, removed)")
@@ -349,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
             name = f"exact_lookup {mode}" if has_flag else "current"
             with episodic.Memory(path, config=config) as mem:
                 mem.recall("warm up", k=5)
-                results[name] = evaluate(mem, corpus)
+                results[name] = evaluate(mem, corpus, sample=args.sample)
             print(f"[exact] {name}: {results[name]['summary']}", file=sys.stderr)
     finally:
         if args.workdir is None:
@@ -373,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "git_commit": commit, "git_dirty": dirty,
             "turns": len(corpus.texts), "per_style": args.per_style, "identifiers": len(corpus.idents),
             "identifiers_by_style": dict(Counter(i.style for i in corpus.idents)), "phrases": len(corpus.phrases),
-            "seed": args.seed, "ingest_seconds": ingest_s, "regenerated": dict(corpus.rejected),
+            "seed": args.seed, "sample": args.sample, "ingest_seconds": ingest_s, "regenerated": dict(corpus.rejected),
             "python": platform.python_version(),
             "versions": {n: _package_version(n) for n in ("episodic-memory", "numpy")},
             "examples": {s: [i.whole for i in corpus.idents if i.style == s][:3] for s in STYLES},
