@@ -268,8 +268,10 @@ class TurnSQL(Connection):
             if value is not None:
                 where.append(clause)
                 params.append(value)
+        # CROSS JOIN: the matches first, then their rows (SQLite keeps that order); the planner may otherwise walk
+        # every turn of the user and ask FTS5 about each
         return [int(i) for i, in self._query(
-            "SELECT t.id FROM turns_fts JOIN turns t ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND "
+            "SELECT t.id FROM turns_fts CROSS JOIN turns t ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND "
             f"{' AND '.join(where)} LIMIT ?", [*params, limit])]
 
     def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
