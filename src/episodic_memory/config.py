@@ -106,6 +106,18 @@ class Config(BaseModel):
         },
         description="(BM25, dense) RRF weights per query type from the query classifier",
     )
+    # issue 23: exact lookups (retrieve/exact.py, docs/retrieval.md "Exact matches")
+    exact_lookup: bool = Field(
+        True, description="identifiers, quoted phrases and rare words of a query are looked up exactly: the "
+        "memories holding one rank above every memory holding none; off: recall as before issue 23")
+    exact_max_df: int = Field(
+        20, ge=0, description="an identifier (a chunk with a digit, or words joined by punctuation), or a word that "
+        "is the whole query, held by at most this many of a user's turns (and as many derived memories) is rare: "
+        "its holders rank first (0: only quoted phrases)")
+    exact_phrase_pool: int = Field(
+        100, ge=1, description="a quoted phrase always counts: up to this many of the memories holding it (the "
+        "best by BM25) rank above the rest")
+
     follow_weight: float = Field(0.3, description="share of the previous turn's fused score a turn gets (answers)")
     neighbour_weight: float = Field(0.3, description="share of the next turn's fused score a turn gets")
     session_weight: float = Field(0.2, description="weight of how strongly a turn's whole session matches")

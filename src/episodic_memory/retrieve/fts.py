@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -35,3 +36,85 @@ def fts_query(text: str, *, keep_stopwords: bool = False) -> str | None:
 def any_of(terms: list[str]) -> str | None:
     """An FTS5 MATCH expression for any of `terms` (word tokens, as `query_terms` returns them); None if empty."""
     return " OR ".join(f'"{t}"' for t in terms) if terms else None
+
+
+# --- exact lookups (issue 23) ---------------------------------------------------------------------------
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
+_CHUNK = re.compile(r"\S+")
+_EDGES = "()[]{}<>\"'“”‘’.,;:!?…"
+_JOINED = re.compile(r"[^\W_][-_./@:+#][^\W_]")  # word characters joined by punctuation: ZQ-6614, a.b@c.d
+_PIECE = re.compile(r"[^\W_]+")  # FTS5 unicode61's tokens: letters and digits, everything else separates
+_VERSION = re.compile(r"\d+(?:\.\d+)+")
+_HEX = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")
+_CODE = re.compile(r"([^\W\d_]{2,})(\d+)")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """One thing a query may be looking up exactly: a quoted phrase, an identifier, or a word.
+
+    `match` is a safe FTS5 expression for the memories holding it (every written form of an identifier, OR-ed).
+    """
+
+    text: str
+    match: str
+    shape: str  # "quoted" | "identifier" | "word"
+
+
+def _phrase(pieces: list[str]) -> str:
+    return '"' + " ".join(pieces) + '"'
+
+
+def identifier_match(chunk: str) -> str | None:
+    """The FTS5 expression for an identifier as the index holds it, in the forms it is written.
+
+    The index splits `ZQ-6614` into `zq 6614`: the identifier is the phrase of its pieces, or letters and digits
+    written together (`ZQ6614`), or a number without its thousands separators (`48000` for `48,000`); `2.3.1` is also `v2.3.1`; a hex hash of 7+ characters is also the
+    prefix of a longer one (`a1b2c3d` of `a1b2c3d4e5f6`); `ZQ6614` is also `ZQ-6614`.
+    """
+    pieces = [p.lower() for p in _PIECE.findall(chunk)]
+    if not pieces:
+        return None
+    forms = [_phrase(pieces)]
+    letters_then_digits = len(pieces) == 2 and pieces[0].isalpha() and pieces[1].isdigit()
+    if letters_then_digits or _THOUSANDS.fullmatch(chunk.lstrip("€$£¥")):
+        forms.append(_phrase(["".join(pieces)]))
+    if _VERSION.fullmatch(chunk):
+        forms.append(_phrase([f"v{pieces[0]}", *pieces[1:]]))
+    if len(pieces) == 1 and _HEX.fullmatch(pieces[0]):
+        forms.append(_phrase(pieces) + "*")
+    if len(pieces) == 1 and (code := _CODE.fullmatch(pieces[0])):
+        forms.append(_phrase([code.group(1), code.group(2)]))
+    return " OR ".join(dict.fromkeys(forms))
+
+
+def lookups(text: str) -> list[Lookup]:
+    """What `text` may be looking up exactly: its quoted phrases, its identifiers (a chunk with a digit, or word
+    characters joined by punctuation) and its other content words, each once, in order."""
+    out: dict[str, Lookup] = {}
+    for m in _QUOTED.finditer(text):
+        quoted = m.group(1) or m.group(2)
+        pieces = [p.lower() for p in _PIECE.findall(quoted)]
+        if pieces:
+            out.setdefault(_phrase(pieces), Lookup(quoted, _phrase(pieces), "quoted"))
+    rest = _QUOTED.sub(" ", text)
+    for m in _CHUNK.finditer(rest):
+        chunk = m.group().strip(_EDGES)
+        if any(c.isdigit() for c in chunk) or _JOINED.search(chunk):
+            match = identifier_match(chunk)
+            if match is not None:
+                out.setdefault(match, Lookup(chunk, match, "identifier"))
+        else:
+            for word in query_terms(chunk):
+                if word not in STOPWORDS:
+                    out.setdefault(_phrase([word]), Lookup(word, _phrase([word]), "word"))
+    return list(out.values())
+
+
+def whole_forms(text: str) -> str | None:
+    """The identifiers' and quoted phrases' own expressions of `text`, OR-ed (None when it has none): OR-ed into
+    the BM25 leg's terms, they rank the memories that hold an identifier whole above those that hold its pieces
+    apart."""
+    forms = [f"({x.match})" for x in lookups(text) if x.shape != "word"]
+    return " OR ".join(forms) if forms else None

@@ -18,6 +18,7 @@ import os
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -33,7 +34,8 @@ from ..store.records import HeadColumns, StoredTurn
 from ..util import to_datetime
 from .currency_pass import annotate_superseded, currency_pass
 from .dense import DenseIndex
-from .fts import any_of, fts_query
+from .exact import exact_tiers
+from .fts import any_of, fts_query, whole_forms
 from .fusion import reciprocal_rank_fusion
 from .hit import Hit
 from .kinds import CODES, KIND_CODES, KIND_NAMES, KINDS, Kind
@@ -215,7 +217,7 @@ class Retriever:
         match = fts_query(query)
         # the BM25 legs (SQLite, which lets go of the GIL) run in a worker while this thread embeds the query and
         # scans the vectors (onnxruntime and numpy, which do too): the two halves overlap on two cores
-        bm25 = _LEGS.submit(self._bm25_legs, match, info, filters, until, pool, want_turns, other_kinds,
+        bm25 = _LEGS.submit(self._bm25_legs, query, match, info, filters, until, pool, want_turns, other_kinds,
                             dense is not None) if match is not None else None
         found = None
         try:
@@ -227,7 +229,7 @@ class Retriever:
                                             session_id=filters.session_id, since=filters.since, until=until,
                                             center=cfg.dense_center, synced=True, turn_ids=allowed)
         finally:  # whatever happened here, the worker is done with the connection before this thread reads on
-            turn_keys, memory_keys = bm25.result() if bm25 is not None else (None, None)
+            turn_keys, memory_keys, tiers = bm25.result() if bm25 is not None else (None, None, Counter[int]())
         legs: list[tuple[str, float, np.ndarray, np.ndarray | None]] = []
         best = 0.0
         if turn_keys is not None and memory_keys is not None:
@@ -236,26 +238,42 @@ class Retriever:
         if found is not None:
             legs.append(("dense", w_dense, found.item_ids * _KIND_BITS + found.kind_codes, found.similarities))
             best += w_dense / (cfg.rrf_k + 1)
-        if not any(len(keys) for _, _, keys, _ in legs):
+        if not any(len(keys) for _, _, keys, _ in legs) and not tiers:
             return []
         candidates = _Candidates.fuse(legs, cfg.rrf_k, best)
+        if tiers:  # an exact lookup's holders are candidates whichever leg found them, if any did
+            held = np.fromiter(tiers, np.int64, len(tiers))
+            candidates = candidates.extend(held[~np.isin(held, candidates.keys)])
 
         derived = np.flatnonzero(candidates.keys % _KIND_BITS != 0)
         if len(derived) > max(cfg.derived_pool, k):  # only the best derived memories are worth loading
             dropped = derived[np.argsort(-candidates.fused[derived], kind="stable")[max(cfg.derived_pool, k):]]
+            if tiers:
+                dropped = dropped[~np.isin(candidates.keys[dropped], held)]
             candidates = candidates.keep(np.setdiff1d(np.arange(len(candidates)), dropped))
         turn_rows = np.flatnonzero(candidates.keys % _KIND_BITS == 0)
         heads = self.store.turn_heads(filters.user_id, candidates.keys[turn_rows] // _KIND_BITS)
         others = self._load_others(candidates, filters, None if allowed is None else set(allowed.tolist()))
         self._score(candidates, turn_rows, heads, info, now)
         self._score_others(candidates, others, info, now)
-        order = np.argsort(-np.where(candidates.valid, candidates.score, -np.inf), kind="stable")
+        # exact lookups first (their tier), then the score: np.lexsort sorts by its last key first, stably
+        order = np.lexsort((-np.where(candidates.valid, candidates.score, -np.inf), -self._tiers(candidates, tiers)))
         ranked = order[candidates.valid[order]].tolist()
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
-        ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id)
+        ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id, tiers)
         candidates, ranked, notes = currency_pass(self.store, cfg, query, info, names, candidates, ranked, turns, others,
                                                   filters, self._read_turns)  # retrieve/currency_pass.py
-        return annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id), notes)
+        if tiers:  # currency reorders within a tier, never across: a later statement not holding it stays below
+            tier = self._tiers(candidates, tiers)
+            ranked.sort(key=lambda r: -tier[r])
+        return annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id, tiers), notes)
+
+    @staticmethod
+    def _tiers(candidates: _Candidates, tiers: Counter[int]) -> np.ndarray:
+        """How many of the query's exact lookups each candidate holds (retrieve/exact.py)."""
+        if not tiers:
+            return np.zeros(len(candidates), np.int64)
+        return np.fromiter((tiers.get(key, 0) for key in candidates.keys.tolist()), np.int64, len(candidates))
 
     def bm25_match(self, match: str, terms: list[str]) -> str | None:
         """`match` without the terms found in a large share of a big store (they cost most of the BM25 time and rank
@@ -264,13 +282,20 @@ class Retriever:
         common = self.store.common_terms(terms, floor=cfg.bm25_common_floor, share=cfg.bm25_common_share)
         return any_of([t for t in terms if t not in common]) if common else match
 
-    def _bm25_legs(self, match: str, info: QueryInfo, filters: RecallFilters, until: float | None, pool: int,
-                   want_turns: bool, other_kinds: list[str], has_dense: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Keys found by BM25 over turns and over derived memories, best first."""
+    def _bm25_legs(self, query: str, match: str, info: QueryInfo, filters: RecallFilters, until: float | None,
+                   pool: int, want_turns: bool, other_kinds: list[str], has_dense: bool
+                   ) -> tuple[np.ndarray, np.ndarray, Counter[int]]:
+        """Keys found by BM25 over turns and over derived memories, best first; the exact lookups' tiers."""
         turn_match = self.bm25_match(match, info.terms) if has_dense else match
         turns = memories = np.zeros(0, np.int64)
+        tiers: Counter[int] = Counter()
+        if self.config.exact_lookup:
+            tiers = exact_tiers(self.store, self.config, query, filters.user_id, want_turns=want_turns,
+                                kinds=other_kinds, session_id=filters.session_id, since=filters.since, until=until)
+            if (whole := whole_forms(query)) is not None:  # identifiers whole, quoted text as phrases
+                turn_match = f"{turn_match} OR {whole}" if turn_match else whole
         if turn_match is None:
-            return turns, memories
+            return turns, memories, tiers
         if want_turns:
             turns = np.fromiter((i for i, _ in self.store.search_turns(
                 turn_match, filters.user_id, limit=pool, session_id=filters.session_id, since=filters.since,
@@ -280,7 +305,7 @@ class Retriever:
             found = self.store.search_memories(turn_match, filters.user_id, limit=pool, kinds=other_kinds)
             memories = _keys([kind for kind, _, _ in found], np.fromiter((i for _, i, _ in found), np.int64,
                                                                          len(found)))
-        return turns, memories
+        return turns, memories, tiers
 
     def _read_turns(self, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn], user_id: str,
                     start: int, count: int) -> None:
@@ -414,7 +439,7 @@ class Retriever:
         candidates.valid[rows] = True
 
     def _rerank(self, query: str, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn],
-                others: dict[int, Hit], user_id: str) -> list[int]:
+                others: dict[int, Hit], user_id: str, tiers: Counter[int]) -> list[int]:
         reranker = self._reranker()
         if reranker is None or not ranked:
             return ranked
@@ -430,15 +455,19 @@ class Retriever:
         relevance = 1.0 / (1.0 + np.exp(-logits))
         for r, relevant in zip(pool, relevance, strict=True):
             candidates.score[r] = float(relevant) + self.config.rerank_keep * candidates.score[r]
-        return sorted(pool, key=lambda r: candidates.score[r], reverse=True) + ranked[self.config.rerank_pool :]
+        tier = self._tiers(candidates, tiers)
+        return sorted(pool, key=lambda r: (tier[r], candidates.score[r]), reverse=True) + ranked[
+            self.config.rerank_pool :]
 
     def _hits(self, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit],
-              k: int, user_id: str) -> list[Hit]:
+              k: int, user_id: str, tiers: Counter[int]) -> list[Hit]:
         hits: list[Hit] = []
         seen: dict[str, Hit] = {}
         covered: set[str] = set()   # source turns already behind a hit above
+        held: dict[str, int] = {}   # hit id -> how many exact lookups it holds (retrieve/exact.py)
         for position, row in enumerate(ranked):
             score, fused = float(candidates.score[row]), round(float(candidates.fused[row]), 6)
+            tier = tiers.get(int(candidates.keys[row]), 0)
             if row in others:
                 hit = others[row]
                 hit.score = score
@@ -464,12 +493,16 @@ class Retriever:
             if pointwise and hit.source_ids and covered.issuperset(hit.source_ids):
                 # the same evidence again: one hit is enough, and a fact stands for the turn it was distilled from
                 above = next((h for h in hits if h.kind == "turn" and set(hit.source_ids) <= set(h.source_ids)), None)
-                if hit.kind == "fact" and above is not None:
+                if hit.kind == "fact" and above is not None and tier >= held.get(above.id, 0):
                     hit.score, hit.source_ids = above.score, list(dict.fromkeys([*hit.source_ids, *above.source_ids]))
                     hits[hits.index(above)] = seen[_dedup_key(above.text)] = hit
+                    if tier:
+                        hit.details["exact"] = held[hit.id] = tier
                 continue
             if not np.isnan(candidates.similarity[row]):
                 hit.details["similarity"] = round(float(candidates.similarity[row]), 4)
+            if tier:
+                hit.details["exact"] = held[hit.id] = tier
             seen[key] = hit
             if pointwise:
                 covered.update(hit.source_ids)

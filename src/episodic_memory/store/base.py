@@ -176,6 +176,16 @@ class SearchStore(Protocol):
         first."""
         ...
 
+    def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
+                    since: float | None = None, until: float | None = None) -> list[int]:
+        """Ids of a user's turns that `match` finds, unranked, at most `limit`: who holds an exact lookup."""
+        ...
+
+    def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
+                       ) -> list[tuple[str, int]]:
+        """(kind, item_id) of a user's derived memories that `match` finds, unranked, at most `limit`."""
+        ...
+
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
         """The terms found in more than max(floor, share × turns) turns of the store (any user)."""
         ...

@@ -329,6 +329,33 @@ class TurnSQL(Connection):
         rows = self._query(sql, [match, -1, *params, limit])
         return [(int(i), float(score)) for i, score in rows]
 
+    def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
+                    since: float | None = None, until: float | None = None) -> list[int]:
+        """Ids of a user's turns that `match` finds, unranked, at most `limit`: asking costs at most `limit`
+        matching rows however common the match is (an exact lookup's holders, and whether they are few)."""
+        where: list[str] = ["t.user_id = ?"]
+        params: list[Any] = [match, user_id]
+        for clause, value in (("t.session_id = ?", session_id), ("t.ts >= ?", since), ("t.ts <= ?", until)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        # CROSS JOIN: the matches first, then their rows (SQLite keeps that order); the planner may otherwise walk
+        # every turn of the user and ask FTS5 about each
+        return [int(i) for i, in self._query(
+            "SELECT t.id FROM turns_fts CROSS JOIN turns t ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND "
+            f"{' AND '.join(where)} LIMIT ?", [*params, limit])]
+
+    def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
+                       ) -> list[tuple[str, int]]:
+        """(kind, item_id) of a user's derived memories that `match` finds, unranked, at most `limit`."""
+        where, params = ["user_id = ?"], [match, user_id]
+        if kinds:
+            where.append(f"kind IN ({','.join('?' * len(kinds))})")
+            params.extend(kinds)
+        return [(kind, int(i)) for kind, i in self._query(
+            f"SELECT kind, item_id FROM memory_fts WHERE memory_fts MATCH ? AND {' AND '.join(where)} LIMIT ?",
+            [*params, limit])]
+
     def _only_user(self, user_id: str) -> bool:
         """Every turn in the store is `user_id`'s (the usual one-user file): two index seeks."""
         low, high = self._query("SELECT (SELECT min(user_id) FROM turns), (SELECT max(user_id) FROM turns)")[0]

@@ -1,0 +1,221 @@
+"""Exact lookups (issue 23): identifiers, rare words and quoted phrases come back first, in every kind."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from episodic_memory import Config, Memory
+from episodic_memory.retrieve.fts import identifier_match, lookups, whole_forms
+
+TEMPLATES = ("note about the launch plan: {x} is still open", "status update on the launch plan, {x} needs a review",
+             "the launch plan mentions {x} again", "checked {x} for the launch plan today")
+_PIECE = re.compile(r"[^\W\d_]+|\d+")
+
+
+def pieces(text: str) -> list[str]:
+    return _PIECE.findall(text.lower())
+
+
+def occurs(seq: list[str], text: str) -> bool:
+    toks = pieces(text)
+    return any(toks[i : i + len(seq)] == seq for i in range(len(toks) - len(seq) + 1))
+
+
+# --- identifiers of each style: (whole, distinctive part or None, a question about it) -------------------------
+Ident = tuple[str, str | None, str]
+_hex = st.text("0123456789abcdef", min_size=12, max_size=12).filter(
+    lambda h: any(c.isdigit() for c in h[:7]) and any(c.isalpha() for c in h[:7]))
+STYLES: dict[str, st.SearchStrategy[Ident]] = {
+    "bare": st.one_of(
+        st.tuples(st.integers(1, 99), st.integers(1, 99)).map(lambda t: f"zq{t[0]}q{t[1]}z"),
+        st.text("bdfgklmnprstvz", min_size=3, max_size=3).flatmap(
+            lambda c: st.text("aeiou", min_size=3, max_size=3).map(lambda v: "".join(a + b for a, b in zip(c, v, strict=True))
+                                                                    + "x"))).map(
+        lambda x: (x, None, f"what did I say about {x}?")),
+    "ticket": st.tuples(st.sampled_from(["ZQ", "PROJ", "OPS"]), st.integers(100, 99999)).map(
+        lambda t: (f"{t[0]}-{t[1]}", str(t[1]), f"what was the status of {t[0]}-{t[1]}?")),
+    "issue": st.integers(100, 99999).map(lambda n: (f"#{n}", str(n), f"is issue #{n} fixed yet?")),
+    "version": st.tuples(st.integers(0, 12), st.integers(0, 30), st.integers(0, 40)).map(
+        lambda t: (f"v{t[0]}.{t[1]}.{t[2]}", f"{t[0]}.{t[1]}.{t[2]}", f"what changed in v{t[0]}.{t[1]}.{t[2]}?")),
+    "hash": _hex.map(lambda h: (h, h[:7], f"which change was commit {h}?")),
+    "email": st.tuples(st.sampled_from(["maria", "john", "li"]), st.sampled_from(["okafor", "chen"]),
+                       st.integers(1, 9999), st.sampled_from(["example.com", "acme-corp.com"])).map(
+        lambda t: (f"{t[0]}.{t[1]}{t[2]}@{t[3]}", f"{t[0]}.{t[1]}{t[2]}", f"when did I write to {t[0]}.{t[1]}{t[2]}@{t[3]}?")),
+    "url": st.tuples(st.sampled_from(["runbooks", "design"]), st.sampled_from(["rollback", "deploy"]),
+                     st.integers(1, 99999)).map(
+        lambda t: (f"https://docs.acme.io/{t[0]}/{t[1]}-{t[2]}", f"{t[1]}-{t[2]}",
+                   f"where did we link https://docs.acme.io/{t[0]}/{t[1]}-{t[2]}?")),
+    "path": st.tuples(st.sampled_from(["app", "billing"]), st.sampled_from(["main", "invoice"]),
+                      st.integers(1, 99999)).map(
+        lambda t: (f"src/{t[0]}/{t[1]}_{t[2]}.py", f"{t[1]}_{t[2]}.py", f"what did we change in src/{t[0]}/{t[1]}_{t[2]}.py?")),
+    "money": st.tuples(st.sampled_from("€$£"), st.integers(1, 999), st.integers(0, 999)).map(
+        lambda t: (f"{t[0]}{t[1]},{t[2]:03d}", f"{t[1]},{t[2]:03d}", f"what was the {t[0]}{t[1]},{t[2]:03d} for?")),
+    "date": st.tuples(st.integers(2019, 2027), st.integers(1, 12), st.integers(1, 28)).map(
+        lambda t: (f"{t[0]}-{t[1]:02d}-{t[2]:02d}", None, f"what happened on {t[0]}-{t[1]:02d}-{t[2]:02d}?")),
+}
+
+
+def distractors(rng: random.Random) -> Iterator[str]:
+    """Identifiers that share parts with what the strategies draw: prefixes, domains, folders, thousands, years."""
+    for _ in range(25):
+        n = rng.randint(100, 99999)
+        yield from (f"zq{rng.randint(1, 99)}q{rng.randint(1, 99)}z", f"ZQ-{n}", f"PROJ-{n + 1}", f"#{n + 2}",
+                    f"v{rng.randint(0, 12)}.{rng.randint(0, 30)}.{rng.randint(0, 40)}",
+                    "".join(rng.choice("0123456789abcdef") for _ in range(12)),
+                    f"maria.okafor{rng.randint(1, 9999)}@example.com", f"https://docs.acme.io/runbooks/rollback-{n}",
+                    f"src/app/main_{n}.py", f"€{rng.randint(1, 999)},{rng.randint(0, 999):03d}",
+                    f"{rng.randint(2019, 2027)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Memory, list[str]]]:
+    """~280 near-duplicate turns, each with an identifier that shares parts with the ones the tests add."""
+    rng = random.Random(23)
+    texts = [rng.choice(TEMPLATES).format(x=x) for x in distractors(rng)]
+    with Memory(tmp_path_factory.mktemp("exact") / "mem.db") as mem:
+        for s in range(0, len(texts), 20):
+            mem.add_turns([{"role": "user", "content": t, "session_id": f"s{s}"} for t in texts[s : s + 20]])
+            mem.end_session(f"s{s}")
+        yield mem, texts
+
+
+def _first_holds(mem: Memory, query: str, turn_id: str) -> bool:
+    hits = mem.recall(query, k=5)
+    return bool(hits) and turn_id in hits[0].source_ids
+
+
+@pytest.mark.parametrize("style", list(STYLES))
+def test_identifier_of_each_style_comes_first(store: tuple[Memory, list[str]], style: str) -> None:
+    mem, texts = store
+
+    @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(ident=STYLES[style], template=st.sampled_from(TEMPLATES))
+    def check(ident: Ident, template: str) -> None:
+        whole, part, question = ident
+        for form in (whole, part):  # whole and distinctive part: in no turn of the store yet
+            assume(form is None or not any(occurs(pieces(form), t) for t in texts))
+        text = template.format(x=whole)
+        turn_id = mem.add_turn("user", text, session_id=f"h-{style}-{len(texts)}", turn_id=f"h{len(texts)}")
+        texts.append(text)
+        assert _first_holds(mem, whole, turn_id), whole
+        if not whole.isalpha():  # a plain word counts when it is the whole query, not inside a question
+            assert _first_holds(mem, question, turn_id), question
+        if part is not None:
+            assert _first_holds(mem, part, turn_id), part
+
+    check()
+
+
+def test_switch_off(store: tuple[Memory, list[str]]) -> None:
+    """`Config.exact_lookup=False` is recall as before: no hit is marked as holding a lookup."""
+    mem, texts = store
+    tickets = [m.group() for t in texts[:60] for m in re.finditer(r"ZQ-\d+", t)][:5]
+    with Memory(mem.path, config=Config(exact_lookup=False)) as off:
+        assert all("exact" not in h.details for q in tickets for h in off.recall(q, k=5))
+    assert all(mem.recall(q, k=5)[0].details.get("exact") == 1 for q in tickets)
+
+
+WORDS = ["amber", "harbor", "copper", "lantern", "meadow", "silver", "orchard", "falcon", "granite", "willow"]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pair=st.lists(st.sampled_from(WORDS), min_size=2, max_size=2, unique=True),
+       asked=st.sampled_from(['"{p}"', 'where did we put the "{p}"?', "“{p}”, remember it?"]))
+def test_quoted_phrase_comes_first(store: tuple[Memory, list[str]], pair: list[str], asked: str) -> None:
+    """Turns holding both words apart (and more of them) lose to one holding the quoted phrase."""
+    mem, texts = store
+    a, b = pair
+    phrase = f"{a} {b}"
+    n = len(texts)
+    apart = [f"the {b} and the {a} for the launch plan, {b} {b}", f"{a} by the {b}: {a}, {b} and the launch plan"]
+    mem.add_turns([{"role": "user", "content": t, "session_id": f"q{n}"} for t in apart])
+    mem.add_turn("user", f"the launch plan needs the {phrase} too", session_id=f"q{n}-b")
+    texts.extend([*apart, phrase])
+    hits = mem.recall(asked.format(p=phrase), k=5)
+    assert hits and phrase in " ".join(pieces(hits[0].text))
+
+
+def _holders_first(hits: list, token: str) -> bool:
+    """Every hit holding `token` comes before every hit that does not, and at least one holds it."""
+    holds = [token.lower() in h.text.lower() for h in hits]
+    return bool(holds) and holds[0] and holds == sorted(holds, reverse=True)
+
+
+def test_rare_token_in_a_judgment(store: tuple[Memory, list[str]]) -> None:
+    mem, _ = store
+    mem.judgments.store("rolling back the payments service during ZQ-77123", "page the on-call lead first",
+                        "the last rollback without them lost an hour")
+    for query in ("ZQ-77123", "what do I do about ZQ-77123?", "77123"):
+        hits = mem.recall(query, k=10)  # a judgment's hit text is its judgment; its trigger holds the ticket
+        assert hits[0].kind == "judgment" and hits[0].details["exact"] == 1
+        assert all("exact" not in h.details for h in hits[1:])
+
+
+@pytest.mark.parametrize("kind", ["fact", "episode", None])
+def test_rare_token_in_a_derived_memory(store: tuple[Memory, list[str]], kind: str | None) -> None:
+    """A session that talks about a made-up name: its fact and episode hold it, and rank first in their kind; with
+    every kind, every memory holding it comes before every one that does not."""
+    mem, texts = store
+    sid = "derived"
+    if not any("quillmarsh" in t for t in texts):
+        said = ["My project codename is Quillmarsh and build QM-4471 ships in May",
+                "note about the launch plan: ZQ-1 is open",
+                "the launch plan mentions ZQ-2 again"]
+        mem.add_turns([{"role": "user", "content": t, "session_id": sid} for t in said])
+        mem.end_session(sid)
+        texts.extend(t.lower() for t in said)
+    hits = mem.recall("quillmarsh", k=10, kind=kind)
+    assert hits and "quillmarsh" in hits[0].text.lower()
+    if kind is not None:
+        assert hits[0].kind == kind
+    assert _holders_first(hits, "quillmarsh")
+    assert _holders_first(mem.recall("Quillmarsh?", k=10, kind=kind), "quillmarsh")
+    hits = mem.recall("when does build QM-4471 ship?", k=10, kind=kind)  # an identifier inside a question
+    assert _holders_first(hits, "qm-4471")
+
+
+def test_session_filter_keeps_its_guarantee(store: tuple[Memory, list[str]]) -> None:
+    mem, _ = store
+    mem.add_turns([{"role": "user", "content": t, "session_id": "filtered"} for t in
+                   ("checked ZQ-31337 for the launch plan today", "the launch plan mentions ZQ-31338 again")])
+    hits = mem.recall("ZQ-31337", k=3, session_id="filtered")
+    assert hits[0].text == "checked ZQ-31337 for the launch plan today"
+    assert mem.recall("ZQ-31337", k=3, session_id="s0")[:1] != hits[:1]
+
+
+# --- the query side -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("query", "expected"), [
+    ("what was the status of ZQ-6614?", [("word", "status"), ("identifier", "ZQ-6614")]),
+    ('where is the "rollback runbook"?', [("quoted", "rollback runbook")]),
+    ("don't", [("word", "don")]),
+    ("src/app/main.py", [("identifier", "src/app/main.py")]),
+])
+def test_lookups(query: str, expected: list[tuple[str, str]]) -> None:
+    assert [(x.shape, x.text) for x in lookups(query)] == expected
+
+
+@pytest.mark.parametrize(("chunk", "forms"), [
+    ("ZQ-6614", '"zq 6614" OR "zq6614"'),
+    ("ZQ6614", '"zq6614" OR "zq 6614"'),
+    ("2.3.1", '"2 3 1" OR "v2 3 1"'),
+    ("€48,000", '"48 000" OR "48000"'),
+    ("a1b2c3d", '"a1b2c3d" OR "a1b2c3d"*'),
+    ("2026-03-14", '"2026 03 14"'),
+    ("#1234", '"1234"'),
+])
+def test_identifier_forms(chunk: str, forms: str) -> None:
+    assert identifier_match(chunk) == forms
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80))
+def test_whole_forms_are_safe_fts(text: str) -> None:
+    """Whatever the text, the expressions are quoted strings joined by OR (nothing else reaches MATCH)."""
+    for expr in filter(None, [whole_forms(text), *(x.match for x in lookups(text))]):
+        assert re.fullmatch(r'(\(?"[^"]+"\*?\)?)( OR \(?"[^"]+"\*?\)?)*', expr), expr
