@@ -230,6 +230,9 @@ class Retriever:
                                             center=cfg.dense_center, synced=True, turn_ids=allowed)
         finally:  # whatever happened here, the worker is done with the connection before this thread reads on
             turn_keys, memory_keys, tiers = bm25.result() if bm25 is not None else (None, None, Counter[int]())
+        if allowed is not None and tiers:  # an exact lookup's turns obey the source and tag filters too
+            passing = set(allowed.tolist())
+            tiers = Counter({key: n for key, n in tiers.items() if key % _KIND_BITS != 0 or key // _KIND_BITS in passing})
         legs: list[tuple[str, float, np.ndarray, np.ndarray | None]] = []
         best = 0.0
         if turn_keys is not None and memory_keys is not None:
