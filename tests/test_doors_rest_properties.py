@@ -141,16 +141,23 @@ def api_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     app.state.pool.close()
 
 
-schema = schemathesis.pytest.from_fixture("api_schema")
-
-
 @pytest.fixture(scope="module")
 def api_schema(api_app: Any) -> Any:
     return schemathesis.openapi.from_asgi("/openapi.json", api_app)
 
 
-@schema.parametrize()
-@settings(max_examples=10, **BOUNDED)  # and schemathesis' coverage phase: each parameter's boundary values
-def test_no_operation_answers_a_5xx(case: Any) -> None:
-    response = case.call()
-    assert response.status_code < 500, (case.method, case.formatted_path, case.query, case.body, response.text)
+def test_no_operation_answers_a_5xx(api_schema: Any) -> None:
+    """Each operation of the OpenAPI document, fed `max_examples` generated requests. Driven through schemathesis'
+    strategies rather than its pytest plugin (which reaches into pytest's private attributes and broke on 9.2)."""
+    operations = [result.ok() for result in api_schema.get_all_operations()]
+    assert len(operations) > 15, "the schema lists the API's operations"
+    for operation in operations:
+
+        @given(case=operation.as_strategy())
+        @settings(max_examples=10, **BOUNDED)
+        def answers_below_500(case: Any) -> None:
+            response = case.call()
+            assert response.status_code < 500, (case.method, case.formatted_path, case.query, case.body,
+                                                response.text)
+
+        answers_below_500()
