@@ -31,7 +31,7 @@ from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .retrieve.retriever import RecallFilters, Retriever
-from .store import Store, open_store
+from .store import Store, is_postgres_url, open_store
 from .store.records import Entity, Episode, Fact, Loop, SessionInfo, StoredTurn, Workstream
 from .util import to_epoch
 
@@ -78,7 +78,7 @@ class Memory:
         self.user_id = _check_id(user_id, "user_id")
         self.path = str(path) if path is not None else str(default_db_path())
         self.store: Store = open_store(self.path, self.config)
-        if self.store.in_memory:
+        if self.store.in_memory or is_postgres_url(self.store.path):  # a server database is its own durable log
             journal, lock_path = Journal(None), None
         else:
             db_path = Path(self.store.path)

@@ -10,13 +10,17 @@ from pathlib import Path
 
 from ..config import Config
 from .base import Store
+from .location import is_postgres_url
 from .sqlite import SQLiteStore
 
 
 def open_store(path: str | Path, config: Config | None = None) -> Store:
-    """The store at `path`: a SQLite file (or ``:memory:``). The one place that chooses a backend, so a second one
-    (PostgreSQL, chosen by a ``postgresql://`` path) is an addition here, not a change to its callers."""
+    """The store at `path`: a SQLite file (or ``:memory:``), or a PostgreSQL database for a ``postgresql://`` URL
+    (`store.postgres`, the `postgres` extra). The one place that chooses a backend."""
+    if is_postgres_url(path):
+        from .postgres import PostgresStore
+        return PostgresStore(str(path), config)
     return SQLiteStore(path, config)
 
 
-__all__ = ["SQLiteStore", "Store", "open_store"]
+__all__ = ["SQLiteStore", "Store", "is_postgres_url", "open_store"]
