@@ -18,7 +18,7 @@ def open_store(path: str | Path, config: Config | None = None) -> Store:
     """The store at `path`: a SQLite file (or ``:memory:``), or a PostgreSQL database for a ``postgresql://`` URL
     (`store.postgres`, the `postgres` extra). The one place that chooses a backend."""
     if is_postgres_url(path):
-        from .postgres import PostgresStore
+        from .postgres.store import PostgresStore
         return PostgresStore(str(path), config)
     return SQLiteStore(path, config)
 

@@ -10,6 +10,20 @@ Durability: a write returns once its transaction is committed with `synchronous_
 the durable log and `Memory` keeps no local journal for a PostgreSQL store (see docs/postgres.md).
 """
 
-from .store import PostgresStore
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .store import PostgresStore
+
+
+def __getattr__(name: str) -> Any:
+    """`PostgresStore` is imported on first use, so `cluster` (and this package) import without the driver."""
+    if name == "PostgresStore":
+        from .store import PostgresStore
+        return PostgresStore
+    raise AttributeError(name)
+
 
 __all__ = ["PostgresStore"]
