@@ -17,6 +17,7 @@ from . import __version__
 from .commands._common import EXIT_BAD_INPUT, age, console, db_option, dump, open_memory
 from .commands.facts import entities, facts, history, profile
 from .commands.judge import judge
+from .commands.pg import pg
 from .commands.server import mcp_command, serve, token
 from .commands.threads import brief, loop, loops, print_loops, workstreams
 from .ingest import ParsedFile, parse_file, sample_path
@@ -277,6 +278,7 @@ main.add_command(serve)
 main.add_command(token)
 
 main.add_command(judge)
+main.add_command(pg)
 
 for command in (facts, history, entities, profile):
     main.add_command(command)
