@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from episodic_memory.config import MEMORY_PATH
 from episodic_memory.store.location import is_postgres_url
 from episodic_memory.store.postgres.cluster import LocalCluster, available
 
@@ -30,9 +31,55 @@ BACKENDS = ("sqlite", "postgres")
 _databases = itertools.count(1)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--store-backend", choices=("both", "postgres"), default="both",
+                     help="both: both_backends modules run on SQLite and PostgreSQL, the rest on SQLite (default); "
+                          "postgres: every store any test opens is a PostgreSQL database (the whole suite on it)")
+
+
+def everything_on_postgres(config: pytest.Config) -> bool:
+    return bool(config.getoption("--store-backend") == "postgres")
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if everything_on_postgres(metafunc.config):
+        return
     if "db_path" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_backends"):
         metafunc.parametrize("db_path", BACKENDS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def _stores_on_postgres(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """With ``--store-backend=postgres``: every store a test opens in this process (`Memory`, the REST token
+    store) is a PostgreSQL database: ``:memory:`` a new one at each open, a file path the same one for the whole
+    test. Child processes a test starts are not redirected (such tests fail in this mode, and say so)."""
+    if not everything_on_postgres(request.config):
+        yield
+        return
+    only = request.node.get_closest_marker("sqlite_only")
+    if only is not None:
+        pytest.skip(f"SQLite only: {only.args[0] if only.args else 'reads the SQLite file itself'}")
+    cluster: LocalCluster = request.getfixturevalue("pg_cluster")
+    from episodic_memory import memory
+    from episodic_memory.server import tokens
+    from episodic_memory.store import open_store
+    databases: dict[str, str] = {}
+
+    def redirected(path: Any, config: Any = None) -> Any:
+        key = str(path)
+        if is_postgres_url(key):
+            return open_store(key, config)
+        url = databases.get(key) if key != MEMORY_PATH else None
+        if url is None:
+            url = _new_database(cluster)
+            databases[key if key != MEMORY_PATH else url] = url
+        return open_store(url, config)
+
+    monkeypatch.setattr(memory, "open_store", redirected)
+    monkeypatch.setattr(tokens, "open_store", redirected)
+    yield
+    for url in databases.values():
+        _sql(cluster, f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
 
 
 @pytest.fixture(scope="session")
@@ -62,13 +109,19 @@ def _sql(cluster: LocalCluster, statement: str) -> None:
         db.execute(statement)
 
 
+def _new_database(cluster: LocalCluster) -> str:
+    """A fresh, migrated database (a copy of the template): its URL."""
+    name = f"test_{next(_databases)}"
+    _sql(cluster, f"CREATE DATABASE {name} TEMPLATE {TEMPLATE} STRATEGY file_copy")
+    return cluster.url(name)
+
+
 @pytest.fixture
 def pg_url(pg_cluster: LocalCluster) -> Iterator[str]:
     """A fresh, migrated database of its own for one test; dropped after it."""
-    name = f"test_{next(_databases)}"
-    _sql(pg_cluster, f"CREATE DATABASE {name} TEMPLATE {TEMPLATE} STRATEGY file_copy")
-    yield pg_cluster.url(name)
-    _sql(pg_cluster, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    url = _new_database(pg_cluster)
+    yield url
+    _sql(pg_cluster, f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
 
 
 def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
@@ -100,3 +153,13 @@ def sql_in_another_process(location: Path | str, sql: str) -> None:
     else:
         code = f"import sqlite3\ndb = sqlite3.connect({str(location)!r})\ndb.execute({sql!r})\ndb.commit()\n"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def all_rows_text(url: str) -> bytes:
+    """Every row of every table of a PostgreSQL store, as text: what a forget test searches for a canary where it
+    would read a SQLite file's bytes (a server's files are not the client's to read; see PostgresStore.scrub)."""
+    import psycopg
+    with psycopg.connect(url) as db:
+        tables = [r[0] for r in db.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        return b"".join(str(db.execute(f"SELECT string_agg(t::text, chr(10)) FROM {t} t").fetchone()[0] or "")
+                        .encode() for t in tables)
