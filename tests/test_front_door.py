@@ -8,6 +8,8 @@ import pytest
 
 from episodic_memory import Hit, Memory
 
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+
 
 def test_add_turn_and_recall_contract(mem: Memory) -> None:
     t1 = mem.add_turn("user", "The Series B deck needs 14 slides", session_id="s1", speaker="Maya",

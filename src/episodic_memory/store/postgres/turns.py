@@ -39,7 +39,8 @@ def tsquery_words(match: str) -> str:
 
 def bm25_sql(candidates: str) -> str:
     """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s and the CTE `q` (columns
-    `lexemes`, `query`, `n` documents, `avgdl`). Yields (key, score), unsorted."""
+    `lexemes`, `query`, `n` documents, `avgdl`). Yields (key, score), unsorted; each score sums its terms in one
+    order, so it is the same to the last bit at every run."""
     return f"""
         cand AS ({candidates}),
         tf AS (SELECT c.key, u.lexeme,
@@ -50,8 +51,8 @@ def bm25_sql(candidates: str) -> str:
         scored AS (
             SELECT tf.key, sum(ln(1 + (greatest(q.n, df.n) - df.n + 0.5) / (df.n + 0.5))
                                * tf.tf * {BM25_K1 + 1}
-                               / (tf.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * tf.dl / greatest(q.avgdl, 1))))
-                   AS score
+                               / (tf.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * tf.dl / greatest(q.avgdl, 1)))
+                               ORDER BY tf.lexeme) AS score
             FROM tf JOIN df USING (lexeme), q GROUP BY tf.key)
     """
 
