@@ -13,19 +13,20 @@ import time
 from pathlib import Path
 
 import numpy as np
-import psycopg
 import pytest
 
-from episodic_memory import Config, Memory
-from episodic_memory.store import open_store
-from episodic_memory.store.base import Store
-from episodic_memory.store.postgres.cluster import LocalCluster
-from episodic_memory.store.postgres.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError
-from episodic_memory.store.postgres.store import PostgresStore
-from episodic_memory.store.records import TurnRecord
-from episodic_memory.store.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS
+psycopg = pytest.importorskip("psycopg", reason="the postgres extra is not installed")
 
-from ..test_store import _fill, _protocol_members, _shape, _takes_a_store
+from episodic_memory import Config, Memory  # noqa: E402
+from episodic_memory.store import open_store  # noqa: E402
+from episodic_memory.store.base import Store  # noqa: E402
+from episodic_memory.store.postgres.cluster import LocalCluster  # noqa: E402
+from episodic_memory.store.postgres.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError  # noqa: E402
+from episodic_memory.store.postgres.store import PostgresStore  # noqa: E402
+from episodic_memory.store.records import TurnRecord  # noqa: E402
+from episodic_memory.store.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS  # noqa: E402
+
+from ..test_store import _fill, _protocol_members, _shape, _takes_a_store  # noqa: E402
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 OFF = Config(embedder="off")
