@@ -79,6 +79,7 @@ def test_memory_in_memory_works() -> None:
         assert mem.journal.root is None
 
 
+@pytest.mark.sqlite_only("checks the SQLite file and its journal folder appear; test_open_store_and_memory_reach_postgres_by_url sets EPISODIC_DB to a URL")
 def test_default_path_honours_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "elsewhere" / "m.db"
     monkeypatch.setenv("EPISODIC_DB", str(target))

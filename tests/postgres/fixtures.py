@@ -127,7 +127,7 @@ def pg_url(pg_cluster: LocalCluster) -> Iterator[str]:
 def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """Where a test's store lives (the `db_path` fixture): a SQLite file, or (in a `both_backends` module's second
     run) a fresh PostgreSQL database URL."""
-    backend = getattr(request, "param", "sqlite")
+    backend = "postgres" if everything_on_postgres(request.config) else getattr(request, "param", "sqlite")
     if backend == "sqlite":
         return tmp_path / "memory.db"
     only = request.node.get_closest_marker("sqlite_only")

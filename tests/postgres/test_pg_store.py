@@ -285,5 +285,6 @@ def test_vectors_round_trip_through_pgvector(store: PostgresStore) -> None:
     assert store.turn_vectors("u", "s", "m") == {t.id: vec.tobytes()}
     assert store.vector_watermark("u", "m")[0] == row[0] and store.count_missing_vectors("m") == 0
     before = store.vector_watermark("u", "m")[1]
+    assert store.delete_vectors_not_of("m") == 0 and store.vector_watermark("u", "m")[1] == before  # none deleted
     store.forget(user_id="u", session_id="s")
     assert store.load_vectors("u", "m") == [] and store.vector_watermark("u", "m")[1] > before

@@ -10,7 +10,8 @@ Differences from SQLite, on purpose:
   stemmer with *no* stopword list, like FTS5's porter tokenizer; accents folded by `unaccent`), GIN-indexed;
   `memory_fts` is a table kept by triggers as in SQLite, rowid = item_id × 8 + kind code.
 - case-insensitive names (`COLLATE NOCASE`) are unique indexes on `lower(...)`.
-- the change counters in `store_meta` move once per statement (statement-level triggers), not once per row.
+- the change counters in `store_meta` move once per statement that changed rows (statement-level triggers over
+  the statement's transition table), not once per row.
 """
 
 from __future__ import annotations
@@ -99,13 +100,16 @@ def m002_vectors(db: psycopg.Connection) -> None:
         CREATE TABLE store_meta (key text PRIMARY KEY, value bigint NOT NULL);
         INSERT INTO store_meta (key, value) VALUES ('vector_deletions', 0);
 
-        CREATE FUNCTION episodic_count_vector_deletions() RETURNS trigger LANGUAGE plpgsql AS $$
+        -- a counter moves once per statement that changed rows (`changed`: the statement's transition table)
+        CREATE FUNCTION episodic_count_changes() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            UPDATE store_meta SET value = value + 1 WHERE key = 'vector_deletions';
+            IF EXISTS (SELECT 1 FROM changed) THEN
+                UPDATE store_meta SET value = value + 1 WHERE key = TG_ARGV[0];
+            END IF;
             RETURN NULL;
         END $$;
-        CREATE TRIGGER vectors_deleted AFTER DELETE ON vectors
-            FOR EACH STATEMENT EXECUTE FUNCTION episodic_count_vector_deletions();
+        CREATE TRIGGER vectors_deleted AFTER DELETE ON vectors REFERENCING OLD TABLE AS changed
+            FOR EACH STATEMENT EXECUTE FUNCTION episodic_count_changes('vector_deletions');
 
         CREATE FUNCTION episodic_turn_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -384,13 +388,8 @@ def m007_turn_deletions(db: psycopg.Connection) -> None:
     db.execute(
         """
         INSERT INTO store_meta (key, value) VALUES ('turn_deletions', 0);
-        CREATE FUNCTION episodic_count_turn_deletions() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            UPDATE store_meta SET value = value + 1 WHERE key = 'turn_deletions';
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER turns_deleted AFTER DELETE ON turns
-            FOR EACH STATEMENT EXECUTE FUNCTION episodic_count_turn_deletions();
+        CREATE TRIGGER turns_deleted AFTER DELETE ON turns REFERENCING OLD TABLE AS changed
+            FOR EACH STATEMENT EXECUTE FUNCTION episodic_count_changes('turn_deletions');
         """
     )
 
@@ -404,16 +403,10 @@ _DERIVED_TABLES = ("facts", "fact_entities", "entities", "entity_aliases", "epis
 
 def m009_derived_changes(db: psycopg.Connection) -> None:
     db.execute(
-        """
-        INSERT INTO store_meta (key, value) VALUES ('derived_changes', 0);
-        CREATE FUNCTION episodic_count_derived_changes() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            UPDATE store_meta SET value = value + 1 WHERE key = 'derived_changes';
-            RETURN NULL;
-        END $$;
-        """
-        + "".join(f"CREATE TRIGGER {t}_counted AFTER INSERT OR UPDATE OR DELETE ON {t} "
-                  "FOR EACH STATEMENT EXECUTE FUNCTION episodic_count_derived_changes();\n" for t in _DERIVED_TABLES)
+        "INSERT INTO store_meta (key, value) VALUES ('derived_changes', 0);\n"
+        + "".join(f"CREATE TRIGGER {t}_{event.lower()}_counted AFTER {event} ON {t} REFERENCING {side} TABLE AS changed "
+                  "FOR EACH STATEMENT EXECUTE FUNCTION episodic_count_changes('derived_changes');\n"
+                  for t in _DERIVED_TABLES for event, side in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")))
     )
 
 
