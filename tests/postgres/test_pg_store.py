@@ -288,3 +288,22 @@ def test_vectors_round_trip_through_pgvector(store: PostgresStore) -> None:
     assert store.delete_vectors_not_of("m") == 0 and store.vector_watermark("u", "m")[1] == before  # none deleted
     store.forget(user_id="u", session_id="s")
     assert store.load_vectors("u", "m") == [] and store.vector_watermark("u", "m")[1] > before
+
+
+def test_journal_offsets_idle_sessions_and_judgment_vectors(store: PostgresStore) -> None:
+    """The verbs a PostgreSQL-backed Memory never calls itself (it keeps no journal), kept to the protocol."""
+    store.insert_turns([_turn("j1", "an idle session")], "u/s.jsonl", 10)
+    store.advance_journal_offset("u", "s", "u/s.jsonl", 25)
+    store.advance_journal_offset("u", "s", "u/s.jsonl", 5)  # never moves back
+    assert store.journal_offsets() == {"u/s.jsonl": 25} and store.journal_state("u", "s") == ("u/s.jsonl", 25, 1)
+    assert store.mark_idle_sessions(time.time() - 3600) == 0  # active within the hour
+    assert store.mark_idle_sessions(time.time() + 1) == 1 and store.sessions_needing_consolidation() == [("u", "s")]
+    row, created = store.insert_judgment_or_merge(
+        user_id="u", memory_id="mem-1", trigger="a deck", judgment="keep it short", reasoning="", domain=None,
+        metadata={}, dedup_key="k", merge_metadata=lambda old, new: "{}")
+    assert created and store.judgments_missing_vectors("m", 0, 10) == [row]
+    vec = np.ones(4, np.float32)
+    assert store.add_judgment_vectors("m", [(row, vec.tobytes())]) == 1
+    assert store.judgments_missing_vectors("m", 0, 10) == []
+    (loaded,) = store.load_vectors("u", "m")
+    assert loaded[1:3] == ("judgment", row.id) and np.array_equal(np.frombuffer(loaded[5], np.float32), vec)
