@@ -20,7 +20,7 @@ from psycopg_pool import ConnectionPool
 
 from ...config import Config
 from ..location import redact
-from .migrations import migrate
+from .migrations import check_version, migrate
 
 # pg_advisory_xact_lock keys: writers of a table whose ids readers follow by watermark take its key
 ID_ORDER_LOCKS = {"turns": 0x6570_7401, "facts": 0x6570_7402, "judgments": 0x6570_7403, "vectors": 0x6570_7404}
@@ -35,10 +35,13 @@ class PgConnection:
         self.url = url
         self.path = redact(url)
         self._lock = threading.RLock()
+        self.read_only = self.config.read_only
         with psycopg.connect(url, autocommit=True) as db:
-            self.schema_version = migrate(db, self.path)
-        self._pool = ConnectionPool(url, min_size=1, max_size=self.config.pg_pool_size, kwargs={"autocommit": True}, configure=_configure, open=True,
-            timeout=self.config.busy_timeout_ms / 1000)
+            # read-only: nothing migrated (the schema must be this version's), and every transaction read-only
+            self.schema_version = check_version(db, self.path) if self.read_only else migrate(db, self.path)
+        self._pool = ConnectionPool(url, min_size=1, max_size=self.config.pg_pool_size, kwargs={"autocommit": True},
+                                    configure=_configure_read_only if self.read_only else _configure, open=True,
+                                    timeout=self.config.busy_timeout_ms / 1000)
 
     # --- plumbing ------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -65,3 +68,9 @@ def _configure(db: psycopg.Connection) -> None:
     """Every pooled connection: commits durable before they return, pgvector's types known."""
     db.execute("SET synchronous_commit = on")
     register_vector(db)
+
+
+def _configure_read_only(db: psycopg.Connection) -> None:
+    """A pooled connection of a read-only store (`Config.read_only`): the server refuses every write."""
+    _configure(db)
+    db.execute("SET default_transaction_read_only = on")

@@ -32,6 +32,11 @@ class FactPg(PgConnection):
     def has_fact_origin(self, user_id: str, origin: str) -> bool:
         return bool(self._query("SELECT 1 FROM facts WHERE user_id = %s AND origin = %s", (user_id, origin)))
 
+    def fact_id_by_origin(self, user_id: str, origin: str) -> int | None:
+        rows = self._query("SELECT id FROM facts WHERE user_id = %s AND origin = %s ORDER BY id LIMIT 1",
+                           (user_id, origin))
+        return int(rows[0][0]) if rows else None
+
     def insert_fact(self, fact: NewFact, *, supersedes: int | None = None, superseded_by: int | None = None) -> int:
         """Store a fact and close the validity of the one it supersedes, in one transaction (see the SQLite store
         for the chain rules of `superseded_by`)."""
@@ -139,10 +144,13 @@ class FactPg(PgConnection):
             fact = found
         return chain
 
-    def facts_missing_vectors(self, model: str, limit: int, after: int = 0) -> list[Fact]:
+    def facts_missing_vectors(self, model: str, limit: int, after: int = 0, user_id: str | None = None) -> list[Fact]:
+        """Facts (of `user_id`, else every user) with id > `after` that have no vector of `model`, oldest first."""
         rows = self._query(
-            f"SELECT {_FACT_COLUMNS} FROM facts f WHERE id > %s AND NOT EXISTS (SELECT 1 FROM vectors v "
-            "WHERE v.kind = 'fact' AND v.item_id = f.id AND v.model = %s) ORDER BY id LIMIT %s", (after, model, limit))
+            f"SELECT {_FACT_COLUMNS} FROM facts f WHERE id > %(after)s "
+            "AND (%(user)s::text IS NULL OR f.user_id = %(user)s) AND NOT EXISTS (SELECT 1 FROM vectors v "
+            "WHERE v.kind = 'fact' AND v.item_id = f.id AND v.model = %(model)s) ORDER BY id LIMIT %(limit)s",
+            {"after": after, "user": user_id, "model": model, "limit": limit})
         return [_fact(r) for r in rows]
 
     def max_fact_id(self) -> int:
@@ -199,6 +207,9 @@ class FactPg(PgConnection):
                                "ON CONFLICT DO NOTHING", (user_id, name, entity_id))
                 else:
                     entity_id = int(row[0])
+                # the fact that taught (or used) this name: a forget keeps a name only while a fact still uses it
+                db.execute("INSERT INTO alias_sources (user_id, alias, fact_id) VALUES (%s, %s, %s) "
+                           "ON CONFLICT DO NOTHING", (user_id, name, fact_id))
                 if entity_id not in ids:
                     ids.append(entity_id)
             with db.cursor() as cur:
@@ -296,12 +307,26 @@ class FactPg(PgConnection):
 
     # --- forgetting ----------------------------------------------------------------------------------
     def _forget_facts(self, db: psycopg.Connection, where: str, params: dict[str, Any]) -> dict[str, int]:
-        """Facts of the forgotten scope go; then entities no fact names any more; edges are recounted."""
+        """Facts of the forgotten scope go; then entities no fact names any more, and names (aliases) no remaining
+        fact used (an entity whose name goes takes the longest name it keeps); edges are recounted, profiles reset,
+        and the forgotten turns leave the sources of the facts that restated them (as the SQLite store)."""
         facts = db.execute(f"DELETE FROM facts WHERE {where}", params).rowcount
         user_where = "user_id = %(user)s" if "user" in params else "true"
+        if "session" in params:
+            self._drop_forgotten_sources(db, where, params)
         entities = db.execute(
             f"DELETE FROM entities WHERE {user_where} AND NOT EXISTS "
             "(SELECT 1 FROM fact_entities fe WHERE fe.entity_id = entities.id)", params).rowcount
+        db.execute(f"DELETE FROM entity_aliases WHERE {user_where} AND NOT EXISTS (SELECT 1 FROM alias_sources s "
+                   "WHERE s.user_id = entity_aliases.user_id AND lower(s.alias) = lower(entity_aliases.alias))",
+                   params)
+        db.execute(  # an entity whose name no remaining fact used: the longest name it keeps (unless another has it)
+            "UPDATE entities e SET name = n.alias, updated_at = %(now)s FROM (SELECT DISTINCT ON (a.entity_id) "
+            "a.entity_id, a.alias FROM entity_aliases a ORDER BY a.entity_id, length(a.alias) DESC, a.alias) n "
+            f"WHERE n.entity_id = e.id AND {user_where.replace('user_id', 'e.user_id')} AND NOT EXISTS "
+            "(SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.alias = e.name) AND NOT EXISTS "
+            "(SELECT 1 FROM entities o WHERE o.user_id = e.user_id AND o.id <> e.id AND lower(o.name) = lower(n.alias))",
+            {**params, "now": time.time()})
         db.execute(f"UPDATE entities SET profile = NULL, profile_facts = NULL WHERE {user_where}", params)
         db.execute(f"DELETE FROM entity_edges WHERE a IN (SELECT id FROM entities WHERE {user_where})", params)
         db.execute(
@@ -311,3 +336,16 @@ class FactPg(PgConnection):
         if "session" not in params:
             db.execute(f"DELETE FROM route_counts WHERE {user_where}", params)
         return {"facts": facts, "entities": entities}
+
+    @staticmethod
+    def _drop_forgotten_sources(db: psycopg.Connection, where: str, params: dict[str, Any]) -> None:
+        """Facts of other sessions that a forgotten session's turns restated lose those turns from their sources."""
+        gone = {int(r[0]) for r in db.execute(f"SELECT id FROM turns WHERE {where}", params)}
+        if not gone:
+            return
+        for fact_id, sources in db.execute("SELECT id, source_ids FROM facts WHERE user_id = %(user)s",
+                                           params).fetchall():
+            ids = json.loads(sources)
+            kept = [i for i in ids if i not in gone]
+            if len(kept) != len(ids):
+                db.execute("UPDATE facts SET source_ids = %s WHERE id = %s", (json.dumps(kept), fact_id))

@@ -21,6 +21,8 @@ from collections.abc import Callable
 
 import psycopg
 
+from ..errors import StoreOpenError
+
 Migration = Callable[[psycopg.Connection], None]
 
 MIGRATION_LOCK = 0x6570_6D01  # pg_advisory_xact_lock key: "ep" "m" 1
@@ -425,16 +427,92 @@ def m010_episode_terms(db: psycopg.Connection) -> None:
     )
 
 
+def m012_consolidation_leases_and_name_sources(db: psycopg.Connection) -> None:
+    """As SQLite's m012: a session's consolidation lease (owner, until when), and which facts taught each entity name
+    (`alias_sources`; existing names are credited to every fact of their entity). Case-insensitive as the aliases."""
+    db.execute(
+        """
+        ALTER TABLE sessions ADD COLUMN lease_owner text;
+        ALTER TABLE sessions ADD COLUMN lease_until double precision;
+        CREATE TABLE alias_sources (
+            user_id  text NOT NULL,
+            alias    text NOT NULL,
+            fact_id  bigint NOT NULL REFERENCES facts (id) ON DELETE CASCADE
+        );
+        CREATE UNIQUE INDEX alias_sources_key ON alias_sources (user_id, lower(alias), fact_id);
+        CREATE INDEX alias_sources_by_fact ON alias_sources (fact_id);
+        INSERT INTO alias_sources (user_id, alias, fact_id)
+            SELECT a.user_id, a.alias, fe.fact_id FROM entity_aliases a JOIN fact_entities fe ON fe.entity_id = a.entity_id
+            ON CONFLICT DO NOTHING;
+        """
+    )
+
+
+def m013_turn_source_and_tags(db: psycopg.Connection) -> None:
+    """As SQLite's m013: a turn's `source` and `tags` (a JSON list in text), and the tag index `turn_tags`, filled by
+    trigger and emptied with its turn."""
+    db.execute(
+        """
+        ALTER TABLE turns ADD COLUMN source text;
+        ALTER TABLE turns ADD COLUMN tags text;
+        CREATE INDEX turns_by_source ON turns (user_id, source) WHERE source IS NOT NULL;
+        CREATE TABLE turn_tags (
+            user_id text NOT NULL,
+            tag     text NOT NULL,
+            turn_id bigint NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+            PRIMARY KEY (user_id, tag, turn_id)
+        );
+        CREATE INDEX turn_tags_by_turn ON turn_tags (turn_id);
+        CREATE FUNCTION episodic_turn_tags() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO turn_tags (user_id, tag, turn_id)
+                SELECT NEW.user_id, t, NEW.id FROM json_array_elements_text(NEW.tags::json) AS t
+                ON CONFLICT DO NOTHING;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER turns_tags_insert AFTER INSERT ON turns FOR EACH ROW WHEN (NEW.tags IS NOT NULL)
+            EXECUTE FUNCTION episodic_turn_tags();
+        """
+    )
+
+
+def m014_pinned_facts(db: psycopg.Connection) -> None:
+    """As SQLite's m014: a fact the user pinned, listed first in the briefing."""
+    db.execute(
+        """
+        ALTER TABLE facts ADD COLUMN pinned integer NOT NULL DEFAULT 0;
+        CREATE INDEX facts_pinned ON facts (user_id, pinned) WHERE pinned = 1;
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
+    m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class StoreVersionError(RuntimeError):
+class StoreVersionError(StoreOpenError):
     """The database was written by a newer episodic-memory than this one."""
+
+
+def check_version(db: psycopg.Connection, where: str) -> int:
+    """The schema version of a database opened read-only (nothing is migrated): it must be this version's."""
+    row = db.execute("SELECT to_regclass('_migrations') IS NOT NULL").fetchone()
+    found = db.execute("SELECT coalesce(max(version), 0) FROM _migrations").fetchone() if row and row[0] else None
+    current = int(found[0]) if found else 0
+    if current > SCHEMA_VERSION:
+        raise StoreVersionError(f"{where} has schema version {current}, but this episodic-memory only knows up to "
+                                f"{SCHEMA_VERSION}: it was written by a newer version. Upgrade episodic-memory to "
+                                "open it.")
+    if current < SCHEMA_VERSION:
+        raise StoreOpenError(f"{where} has schema version {current} and is read-only here: open it once with write "
+                             f"access to bring it to version {SCHEMA_VERSION}" if current else
+                             f"{where} is not an episodic-memory store (it has no schema)")
+    return current
 
 
 def migrate(db: psycopg.Connection, where: str) -> int:

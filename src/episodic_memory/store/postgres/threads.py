@@ -82,6 +82,14 @@ class ThreadPg(TurnPg):
         rows = self._query("SELECT vec, vec_model FROM episodes WHERE id = %s AND vec IS NOT NULL", (episode_id,))
         return (np.frombuffer(rows[0][0], np.float32), rows[0][1]) if rows else None
 
+    def derived_counts(self, user_id: str) -> dict[str, int]:
+        """How many facts (current and superseded), episodes, workstreams (hypotheses too), loops, entities and
+        judgments the user has."""
+        kinds = ("facts", "episodes", "workstreams", "loops", "entities", "judgments")
+        row = self._query("SELECT " + ", ".join(f"(SELECT count(*) FROM {kind} WHERE user_id = %(user)s)"
+                                                for kind in kinds), {"user": user_id})[0]
+        return {kind: int(n) for kind, n in zip(kinds, row, strict=True)}
+
     def episodes(self, user_id: str, *, limit: int | None = None, ids: Iterable[int] | None = None,
                  workstream_id: int | None = None, with_facts: bool = True) -> list[Episode]:
         sql = f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE user_id = %s"

@@ -11,6 +11,7 @@ frequency over the user's matching rows, document length as the tsvector's disti
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterable, Sequence
@@ -24,7 +25,8 @@ from ..heads import HeadTable
 from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
 from .connection import PgConnection
 
-_TURN_COLUMNS = "t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id"
+_TURN_COLUMNS = ("t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id, "
+                 "t.source, t.tags")
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
 _WORD = re.compile(r"\w+", re.UNICODE)
 BM25_K1, BM25_B = 1.2, 0.75  # FTS5's bm25() constants
@@ -65,7 +67,20 @@ _Q = """q0 AS (SELECT tsvector_to_array(to_tsvector('episodic', %(words)s)) AS l
 
 
 def _turn(row: Sequence[Any]) -> StoredTurn:
-    return StoredTurn(*row[:10])
+    (id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source, tags) = row[:12]
+    return StoredTurn(id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source,
+                      json.loads(tags) if tags else [])
+
+
+def _tag_filter(where: list[str], params: dict[str, Any], source: str | None, tags: Sequence[str]) -> None:
+    """Conditions on turns `t`: from `source`, carrying every one of `tags` (named parameters, `user` excluded)."""
+    if source is not None:
+        where.append("t.source = %(source)s")
+        params["source"] = source
+    for n, tag in enumerate(dict.fromkeys(tags)):
+        where.append(f"EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = %(tag{n})s "
+                     "AND g.turn_id = t.id)")
+        params[f"tag{n}"] = tag
 
 
 def to_vector(vec: bytes) -> Vector:
@@ -131,6 +146,26 @@ class TurnPg(PgConnection):
                 "UPDATE sessions SET needs_consolidation = true WHERE status = 'open' AND NOT needs_consolidation "
                 "AND turn_count > consolidated_turns AND updated_at < %s", (idle_before,)).rowcount
 
+    def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
+                            replacing: str | None = None) -> str | None:
+        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
+        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET lease_owner = %(owner)s, lease_until = %(until)s WHERE user_id = %(user)s "
+                "AND session_id = %(session)s AND (lease_owner IS NULL OR lease_owner = %(owner)s "
+                "OR lease_until < %(now)s OR lease_owner = %(replacing)s)",
+                {"owner": owner, "until": until, "user": user_id, "session": session_id, "now": now,
+                 "replacing": replacing})
+            row = db.execute("SELECT lease_owner FROM sessions WHERE user_id = %s AND session_id = %s",
+                             (user_id, session_id)).fetchone()
+        return None if row is None or row[0] == owner else str(row[0])
+
+    def release_consolidation(self, user_id: str, session_id: str, owner: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE sessions SET lease_owner = NULL, lease_until = NULL WHERE user_id = %s "
+                       "AND session_id = %s AND lease_owner = %s", (user_id, session_id, owner))
+
     def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
         return [(u, s) for u, s in self._query(
             "SELECT user_id, session_id FROM sessions WHERE needs_consolidation ORDER BY updated_at")]
@@ -165,19 +200,22 @@ class TurnPg(PgConnection):
             for r in records:
                 cur = db.execute(
                     "INSERT INTO turns (uid, user_id, session_id, seq, role, speaker, content, ts, ingested_at, "
-                    "turn_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    "turn_id, source, tags) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING",
                     (r.uid, r.user_id, r.session_id, seq, r.role, r.speaker, r.content, r.ts, r.ingested_at,
-                     r.turn_id))
+                     r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None))
                 seq += cur.rowcount
                 inserted += cur.rowcount
+            # a turn that arrives after the session ended gets no session end of its own: flag it here, with it
             db.execute(
                 "UPDATE sessions s SET journal_file = %(file)s, journal_offset = greatest(journal_offset, %(offset)s), "
                 "updated_at = %(now)s, turn_count = a.n, started_at = a.first, last_turn_at = a.last, "
+                "needs_consolidation = s.needs_consolidation OR (s.status = 'ended' AND %(inserted)s > 0), "
                 "lexemes = a.lexemes FROM (SELECT count(*) AS n, min(ts) AS first, max(ts) AS last, "
                 "coalesce(sum(length(tsv)), 0) AS lexemes FROM turns WHERE user_id = %(user)s "
                 "AND session_id = %(session)s) a WHERE s.user_id = %(user)s AND s.session_id = %(session)s",
                 {"file": journal_file, "offset": journal_offset, "now": now, "user": first.user_id,
-                 "session": first.session_id})
+                 "session": first.session_id, "inserted": inserted})
             return inserted
 
     def advance_journal_offset(self, user_id: str, session_id: str, journal_file: str, offset: int) -> None:
@@ -189,6 +227,14 @@ class TurnPg(PgConnection):
         return {r[0] for r in self._query("SELECT turn_id FROM turns WHERE user_id = %s AND session_id = %s "
                                           "AND turn_id IS NOT NULL", (user_id, session_id))}
 
+    def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
+                     ) -> dict[tuple[str, str, str], tuple[str, int]]:
+        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
+        rows = self._query("SELECT turn_id, role, content, uid, seq FROM turns WHERE turn_id = ANY(%s) "
+                           "AND user_id = %s AND session_id = %s ORDER BY seq DESC",
+                           (list(dict.fromkeys(turn_ids)), user_id, session_id))
+        return {(turn_id, role, content): (uid, int(seq)) for turn_id, role, content, uid, seq in rows}
+
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
         return {u: int(i) for u, i in self._query("SELECT uid, id FROM turns WHERE uid = ANY(%s)", (list(uids),))}
 
@@ -196,6 +242,18 @@ class TurnPg(PgConnection):
         rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = %s AND t.session_id = %s "
                            "AND t.seq >= %s ORDER BY t.seq, t.id", (user_id, session_id, from_seq))
         return [_turn(r) for r in rows]
+
+    def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:
+        return [_turn(r) for r in self._query(
+            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = %s AND t.ts >= %s "
+            "ORDER BY t.ts DESC, t.id DESC LIMIT %s", (user_id, since, limit))]
+
+    def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
+        """Row ids of the user's turns from `source` carrying every one of `tags`, ascending."""
+        where, params = ["t.user_id = %(user)s"], {"user": user_id}
+        _tag_filter(where, params, source, tags)
+        return [int(r[0]) for r in self._query(
+            f"SELECT t.id FROM turns t WHERE {' AND '.join(where)} ORDER BY t.id", params)]
 
     def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:
         rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id = ANY(%s) AND t.user_id = %s",
@@ -247,16 +305,19 @@ class TurnPg(PgConnection):
         session_id: str | None = None,
         since: float | None = None,
         until: float | None = None,
+        source: str | None = None,
+        tags: Sequence[str] = (),
     ) -> list[tuple[int, float]]:
         """BM25 over the user's turns (see the module's docstring): (turn id, score) best first, higher is better.
         Document frequencies and lengths are the user's own; filters narrow the ranked rows, not the statistics."""
         words = tsquery_words(match)
         if not words:
             return []
-        params = {"words": words, "user": user_id, "limit": limit, "session": session_id, "since": since,
+        params: dict[str, Any] = {"words": words, "user": user_id, "limit": limit, "session": session_id, "since": since,
                   "until": until}
         where = [cond for cond, value in (("t.session_id = %(session)s", session_id), ("t.ts >= %(since)s", since),
                                           ("t.ts <= %(until)s", until)) if value is not None]
+        _tag_filter(where, params, source, tags)
         sql = (
             f"WITH {_Q}, q AS (SELECT qq.*, a.n, a.avgdl FROM qq, (SELECT coalesce(sum(turn_count), 0) AS n, "
             "coalesce(sum(lexemes)::float / nullif(sum(turn_count), 0), 1) AS avgdl FROM sessions "
@@ -311,11 +372,14 @@ class TurnPg(PgConnection):
     def max_turn_id(self) -> int:
         return int(self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0])
 
-    def turns_missing_vectors(self, model: str, after_id: int, limit: int) -> list[StoredTurn]:
+    def turns_missing_vectors(self, model: str, after_id: int, limit: int, user_id: str | None = None
+                              ) -> list[StoredTurn]:
+        """Turns (of `user_id`, else any user) with id > `after_id` and no vector of `model`, in id order."""
         rows = self._query(
-            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > %s AND NOT EXISTS (SELECT 1 FROM vectors v "
-            "WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = %s) ORDER BY t.id LIMIT %s",
-            (after_id, model, limit))
+            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > %(after)s "
+            "AND (%(user)s::text IS NULL OR t.user_id = %(user)s) AND NOT EXISTS (SELECT 1 FROM vectors v "
+            "WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = %(model)s) ORDER BY t.id LIMIT %(limit)s",
+            {"after": after_id, "user": user_id, "model": model, "limit": limit})
         return [_turn(r) for r in rows]
 
     def count_missing_vectors(self, model: str) -> int:
