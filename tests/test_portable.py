@@ -19,6 +19,9 @@ from episodic_memory import Memory
 from episodic_memory.cli import main
 from episodic_memory.ingest import parse_file, sample_path
 from episodic_memory.portable import FORMAT, PortableFormatError
+from episodic_memory.store import is_postgres_url
+
+pytestmark = pytest.mark.both_backends
 
 LOCOMO = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locomo-dev"
 CHILD = str(Path(__file__).with_name("writer_child.py"))
@@ -79,7 +82,8 @@ def _round_trip(source: Memory, tmp_path: Path, queries: list[str], name: str = 
     added = fresh.import_(path)
     assert added["turn"] == counts["turn"] and added["fact"] == counts["fact"]
     assert _portable_state(fresh) == _portable_state(source)
-    assert _hits(fresh, queries) == _hits(source, queries)
+    if not is_postgres_url(source.path):  # the copy is SQLite: PostgreSQL's BM25 ranks differently (docs/postgres.md)
+        assert _hits(fresh, queries) == _hits(source, queries)
     return fresh
 
 

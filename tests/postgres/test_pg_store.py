@@ -307,3 +307,49 @@ def test_journal_offsets_idle_sessions_and_judgment_vectors(store: PostgresStore
     assert store.judgments_missing_vectors("m", 0, 10) == []
     (loaded,) = store.load_vectors("u", "m")
     assert loaded[1:3] == ("judgment", row.id) and np.array_equal(np.frombuffer(loaded[5], np.float32), vec)
+
+
+# --- main's verbs: leases, export / import / backup, read-only -----------------------------------------------------
+
+def test_a_consolidation_lease_is_held_renewed_taken_over_when_lapsed_and_released(store: PostgresStore) -> None:
+    store.insert_turns([_turn("a", "hello")], "j", 0)
+    assert store.claim_consolidation("u", "s", "p1", until=100.0, now=10.0) is None
+    assert store.claim_consolidation("u", "s", "p2", until=100.0, now=20.0) == "p1"  # held
+    assert store.claim_consolidation("u", "s", "p1", until=200.0, now=30.0) is None  # renewed
+    assert store.claim_consolidation("u", "s", "p2", until=300.0, now=250.0) is None  # lapsed: taken over
+    assert store.claim_consolidation("u", "s", "p3", until=300.0, now=260.0, replacing="p2") is None
+    store.release_consolidation("u", "s", "p2")  # not the owner: nothing happens
+    assert store.claim_consolidation("u", "s", "p1", until=400.0, now=270.0) == "p3"
+    store.release_consolidation("u", "s", "p3")
+    assert store.claim_consolidation("u", "s", "p1", until=400.0, now=270.0) is None
+    assert store.claim_consolidation("u", "nope", "p1", until=400.0, now=270.0) is None
+
+
+def test_export_import_round_trip_between_postgres_databases(pg_cluster: LocalCluster, tmp_path: Path) -> None:
+    from ..test_portable import QUERIES, _hits, _judgments, _portable_state, _sample
+
+    source_url, copy_url = _empty_database(pg_cluster, "export_src"), _empty_database(pg_cluster, "export_dst")
+    with Memory(source_url, config=OFF) as source, Memory(copy_url, config=OFF) as copy:
+        _sample(source)
+        _judgments(source)
+        source.pin_fact(source.facts()[0].id)
+        counts = source.export(tmp_path / "x.jsonl")
+        added = copy.import_(tmp_path / "x.jsonl")
+        assert added["turn"] == counts["turn"] and added["fact"] == counts["fact"]
+        assert _portable_state(copy) == _portable_state(source)
+        assert _hits(copy, QUERIES) == _hits(source, QUERIES)
+        assert sum(copy.import_(tmp_path / "x.jsonl").values()) == 0  # what is here already is kept
+        source.store.backup(str(tmp_path / "bk.db"))
+    with Memory(tmp_path / "bk.db", config=OFF) as backup:
+        assert backup.stats()["turns"] == counts["turn"]
+
+
+def test_a_read_only_store_refuses_writes(pg_url: str) -> None:
+    with Memory(pg_url, config=OFF) as mem:
+        mem.add_turn("user", "the deck needs 14 slides", session_id="s1")
+    with Memory(pg_url, config=Config(embedder="off", read_only=True)) as mem:
+        assert [h.text for h in mem.recall("slides")] == ["the deck needs 14 slides"]
+        with pytest.raises(PermissionError):
+            mem.add_turn("user", "more", session_id="s1")
+        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+            mem.store.end_session("default", "s1")
