@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SNIPPET = '''\
 from memory_system import init_db, log_exchange, flush_buffer, recall_recent
+
+pytestmark = pytest.mark.sqlite_only("runs child processes (or reads the SQLite file) that --store-backend=postgres does not redirect")
 init_db()
 log_exchange("What's the weather?", "It's sunny and 72°")   # during conversation
 flush_buffer()                                               # on heartbeat

@@ -201,6 +201,7 @@ def _cli(*args: str) -> Any:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
+@pytest.mark.sqlite_only("reopens the backup file, which --store-backend=postgres redirects")
 def test_cli_export_import_backup(tmp_path: Path) -> None:
     db, copy = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     with Memory(db) as mem:
@@ -220,6 +221,7 @@ def test_cli_export_import_backup(tmp_path: Path) -> None:
         assert backup.recall("where does Ines live")[0].source_ids == ["t1"]
 
 
+@pytest.mark.sqlite_only("runs child processes (or reads the SQLite file) that --store-backend=postgres does not redirect")
 def test_backup_is_consistent_while_another_process_writes(tmp_path: Path) -> None:
     db = tmp_path / "live.db"
     with Memory(db) as mem:

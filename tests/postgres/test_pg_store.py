@@ -24,6 +24,7 @@ from episodic_memory.store.postgres.cluster import LocalCluster  # noqa: E402
 from episodic_memory.store.postgres.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError  # noqa: E402
 from episodic_memory.store.postgres.store import PostgresStore  # noqa: E402
 from episodic_memory.store.records import TurnRecord  # noqa: E402
+from episodic_memory.store.sqlite import SQLiteStore  # noqa: E402
 from episodic_memory.store.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS  # noqa: E402
 
 from ..test_store import _fill, _protocol_members, _shape, _takes_a_store  # noqa: E402
@@ -340,8 +341,12 @@ def test_export_import_round_trip_between_postgres_databases(pg_cluster: LocalCl
         assert _hits(copy, QUERIES) == _hits(source, QUERIES)
         assert sum(copy.import_(tmp_path / "x.jsonl").values()) == 0  # what is here already is kept
         source.store.backup(str(tmp_path / "bk.db"))
-    with Memory(tmp_path / "bk.db", config=OFF) as backup:
-        assert backup.stats()["turns"] == counts["turn"]
+    backup = SQLiteStore(tmp_path / "bk.db", OFF)  # not through Memory: --store-backend=postgres redirects that
+    try:
+        assert backup.counts("default")["turns"] == counts["turn"]
+        assert len(backup.pinned_facts("default")) == 1
+    finally:
+        backup.close()
 
 
 def test_a_read_only_store_refuses_writes(pg_url: str) -> None:
