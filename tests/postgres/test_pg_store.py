@@ -358,3 +358,17 @@ def test_a_read_only_store_refuses_writes(pg_url: str) -> None:
             mem.add_turn("user", "more", session_id="s1")
         with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
             mem.store.end_session("default", "s1")
+
+
+def test_scrub_says_when_another_connection_holds_a_snapshot(pg_url: str) -> None:
+    store = PostgresStore(pg_url, Config(embedder="off", forget_scrub_wait_s=0.3))
+    try:
+        store.insert_turns([_turn("a", "zqxcanary")], "j", 0)
+        with psycopg.connect(pg_url) as reader:  # a transaction that has read: it holds a snapshot
+            reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            reader.execute("SELECT count(*) FROM turns").fetchone()
+            store.forget(user_id="u")
+            assert store.scrub() is False
+        assert store.scrub() is True
+    finally:
+        store.close()
