@@ -372,3 +372,13 @@ def test_scrub_says_when_another_connection_holds_a_snapshot(pg_url: str) -> Non
         assert store.scrub() is True
     finally:
         store.close()
+
+
+def test_a_session_with_a_gap_in_its_seqs_never_hands_a_seq_out_twice(store: PostgresStore) -> None:
+    store.insert_turns([_turn("a", "one"), _turn("b", "two"), _turn("c", "three")], "j", 0)
+    # seqs 0 and 2 remain and the session counts 2 turns, as an import of such a session leaves it
+    store._query("DELETE FROM turns WHERE uid = 'b' RETURNING id")
+    store._query("UPDATE sessions SET turn_count = 2 RETURNING turn_count")
+    assert store.journal_state("u", "s")[2] == 3
+    assert store.insert_turns([_turn("d", "four")], "j", 0) == 1
+    assert [(t.seq, t.content) for t in store.session_turns("u", "s")] == [(0, "one"), (2, "three"), (3, "four")]

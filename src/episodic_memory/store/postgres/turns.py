@@ -103,12 +103,16 @@ class TurnPg(PgConnection):
 
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
-        rows = self._query("SELECT journal_file, journal_offset, turn_count FROM sessions "
-                           "WHERE user_id = %s AND session_id = %s", (user_id, session_id))
+        """(journal file, bytes already stored, the next turn's seq: one past the highest stored, not the count, so
+        a gap never hands a seq out twice) of a session; (None, 0, 0) when unknown."""
+        rows = self._query("SELECT journal_file, journal_offset, (SELECT coalesce(max(seq) + 1, 0) FROM turns "
+                           "WHERE user_id = %(user)s AND session_id = %(session)s) FROM sessions "
+                           "WHERE user_id = %(user)s AND session_id = %(session)s",
+                           {"user": user_id, "session": session_id})
         if not rows:
             return None, 0, 0
-        file, offset, count = rows[0]
-        return file, int(offset), int(count)
+        file, offset, next_seq = rows[0]
+        return file, int(offset), int(next_seq)
 
     def journal_offsets(self) -> dict[str, int]:
         rows = self._query("SELECT journal_file, journal_offset FROM sessions WHERE journal_file IS NOT NULL")
@@ -193,7 +197,10 @@ class TurnPg(PgConnection):
                 "INSERT INTO sessions (user_id, session_id, created_at, updated_at, journal_file) "
                 "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (user_id, session_id) DO NOTHING",
                 (first.user_id, first.session_id, now, now, journal_file))
-            row = db.execute("SELECT turn_count FROM sessions WHERE user_id = %s AND session_id = %s FOR UPDATE",
+            db.execute("SELECT 1 FROM sessions WHERE user_id = %s AND session_id = %s FOR UPDATE",
+                       (first.user_id, first.session_id))
+            # after the highest stored seq, not the count: a session with a gap (imported) never reuses a seq
+            row = db.execute("SELECT coalesce(max(seq) + 1, 0) FROM turns WHERE user_id = %s AND session_id = %s",
                              (first.user_id, first.session_id)).fetchone()
             seq = int(row[0]) if row else 0
             inserted = 0
