@@ -19,12 +19,12 @@ from episodic_memory.consolidate.fact_types import FACT_TYPES, describe_types
 from episodic_memory.memory import journal_dir_for
 from episodic_memory.models.quantize import cache_dir
 
+pytestmark = pytest.mark.sqlite_only("runs child processes that --store-backend=postgres does not redirect")
+
 ROOT = Path(__file__).resolve().parents[1]
 
 SNIPPET = '''\
 from memory_system import init_db, log_exchange, flush_buffer, recall_recent
-
-pytestmark = pytest.mark.sqlite_only("runs child processes (or reads the SQLite file) that --store-backend=postgres does not redirect")
 init_db()
 log_exchange("What's the weather?", "It's sunny and 72°")   # during conversation
 flush_buffer()                                               # on heartbeat
