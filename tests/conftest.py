@@ -8,6 +8,14 @@ from episodic_memory import Config, Memory, llm
 from episodic_memory.default import close_default_memories
 
 from .fakes import ScriptedBackend
+from .postgres.fixtures import (  # noqa: F401 (fixtures and hooks of the PostgreSQL side)
+    _stores_on_postgres,
+    pg_cluster,
+    pg_url,
+    pytest_addoption,
+    pytest_generate_tests,
+    store_location,
+)
 
 # The environment that chooses an LLM (and proxies, which would route the fake servers' loopback traffic)
 LLM_ENV = ("EPISODIC_LLM", "EPISODIC_LLM_MODEL", "EPISODIC_LLM_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
@@ -29,8 +37,9 @@ def _isolated_default_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "memory.db"
+def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A SQLite file; in a `both_backends` module, also a fresh PostgreSQL database (tests/postgres/fixtures.py)."""
+    return store_location(request, tmp_path)
 
 
 @pytest.fixture

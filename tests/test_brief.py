@@ -17,6 +17,8 @@ from episodic_memory.store.records import NewFact
 from .fakes import T0, HashingEmbedder
 from .fakes import play_session as session
 
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+
 
 def fact(mem: Memory, sid: str, type_: str, text: str, day: float) -> None:
     mem.store.insert_fact(NewFact(

@@ -15,6 +15,9 @@ from episodic_memory.session_buffer import SessionBuffer
 from episodic_memory.store.records import TurnRecord
 from episodic_memory.store.sqlite import SQLiteStore
 
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+NO_JOURNAL = "the journal: a PostgreSQL store keeps none (a committed transaction is the durable record)"
+
 
 def _record(i: int, session: str = "s1", user: str = "default") -> TurnRecord:
     return TurnRecord(uid=f"uid-{session}-{i}", user_id=user, session_id=session, seq=i, role="user",
@@ -22,6 +25,7 @@ def _record(i: int, session: str = "s1", user: str = "default") -> TurnRecord:
                       ingested_at=1_700_000_000 + i, turn_id=f"{session}-{i}")
 
 
+@pytest.mark.sqlite_only(NO_JOURNAL)
 def test_turn_is_in_the_journal_before_sqlite(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with Memory(db_path) as mem:
         def boom(*args, **kwargs):
@@ -41,6 +45,7 @@ def test_turn_is_in_the_journal_before_sqlite(db_path: Path, monkeypatch: pytest
         assert mem.stats()["turns"] == 1
 
 
+@pytest.mark.sqlite_only(NO_JOURNAL)
 def test_a_live_writer_catches_up_before_appending(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with Memory(db_path) as mem:
         mem.add_turn("user", "first", session_id="s1")
@@ -53,6 +58,7 @@ def test_a_live_writer_catches_up_before_appending(db_path: Path, monkeypatch: p
         assert [(t.seq, t.content) for t in mem.session_turns("s1")] == [(0, "first"), (1, "second"), (2, "third")]
 
 
+@pytest.mark.sqlite_only(NO_JOURNAL)
 def test_torn_last_line_is_skipped_and_the_rest_recovered(db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     journal = Journal(journal_dir_for(db_path))
     relative = journal.relative_path("default", "s1")
@@ -71,6 +77,7 @@ def test_torn_last_line_is_skipped_and_the_rest_recovered(db_path: Path, caplog:
         assert mem.stats()["turns"] == 4
 
 
+@pytest.mark.sqlite_only(NO_JOURNAL)
 def test_unreadable_line_in_the_middle_is_skipped_with_a_warning(db_path: Path,
                                                                  caplog: pytest.LogCaptureFixture) -> None:
     journal = Journal(journal_dir_for(db_path))
@@ -85,6 +92,7 @@ def test_unreadable_line_in_the_middle_is_skipped_with_a_warning(db_path: Path,
         assert "unreadable" in caplog.text
 
 
+@pytest.mark.sqlite_only(NO_JOURNAL)
 def test_recovered_sessions_are_marked_for_consolidation(db_path: Path) -> None:
     journal = Journal(journal_dir_for(db_path))
     journal.append(journal.relative_path("default", "s9"), [_record(0, "s9"), _record(1, "s9")])

@@ -195,6 +195,7 @@ def _store_with_turns(tmp_path: Path) -> str:
     return db
 
 
+@pytest.mark.sqlite_only("damages a SQLite file")
 @pytest.mark.parametrize("case", ["not sqlite", "truncated", "newer schema", "empty path"])
 def test_a_bad_db_is_one_clear_line_and_exit_1(tmp_path: Path, case: str) -> None:
     import sqlite3
@@ -235,6 +236,7 @@ def _read_commands_work(db: str) -> None:
     assert code == 0 and json.loads(out)
 
 
+@pytest.mark.sqlite_only("file permissions of a SQLite store (tests/postgres: a read-only PostgreSQL store)")
 def test_read_commands_on_a_store_they_cannot_write_open_it_read_only(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # Root writes through file modes, so this test says "not writable" itself; the next one uses real modes.

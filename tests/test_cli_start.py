@@ -9,7 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from episodic_memory import Memory
+
+pytestmark = pytest.mark.sqlite_only("runs child processes that --store-backend=postgres does not redirect")
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numpy", "onnxruntime", "tokenizers", "asyncio", "httpx", "episodic_memory.consolidate.facts",

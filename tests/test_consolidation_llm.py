@@ -21,6 +21,8 @@ from episodic_memory.session_buffer import SessionBuffer
 
 from .fakes import HashingEmbedder, ScriptedBackend
 
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+
 TUESDAY = datetime(2026, 11, 17, 14, 0, tzinfo=timezone.utc)
 FAST = Config(llm_retries=1, llm_backoff_s=0.01, llm_timeout_s=5)
 

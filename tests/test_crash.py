@@ -20,6 +20,9 @@ pytestmark = pytest.mark.crash
 CHILD = str(Path(__file__).with_name("writer_child.py"))
 TRIALS = int(os.environ.get("EPISODIC_CRASH_TRIALS", "50"))
 
+CHILDREN = ("child processes write a SQLite file (--store-backend=postgres redirects this process only); "
+            "tests/postgres/test_pg_store.py has the PostgreSQL kill -9 and many-writer tests")
+
 
 def _spawn(db: Path, prefix: str, count: int, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, CHILD, str(db), prefix, str(count), *extra],
@@ -33,6 +36,7 @@ def _stored_ids(db: Path) -> Counter[str]:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.sqlite_only(CHILDREN)
 def test_sigkill_at_random_moments_loses_no_acknowledged_turn(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
     rng = random.Random(20261130)
@@ -66,6 +70,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_turn(tmp_path: Path) ->
             assert [h.source_ids for h in hits].count([tid]) == 1
 
 
+@pytest.mark.sqlite_only(CHILDREN)
 def test_four_processes_append_to_one_store_at_once(tmp_path: Path) -> None:
     db = tmp_path / "shared.db"
     Memory(db).close()

@@ -60,6 +60,7 @@ def test_ids_and_counts_are_bounded(db: str, args: list[str]) -> None:
     assert code == 2 and "is not in the range" in err
 
 
+@pytest.mark.sqlite_only("writes an out-of-range time into the SQLite file itself")
 def test_a_far_future_time_is_a_bad_line_and_a_stored_one_still_lists(db: str, tmp_path: Path) -> None:
     file = tmp_path / "late.jsonl"
     file.write_text(json.dumps({"role": "user", "content": "x", "timestamp": "9999-12-31T23:59:59-14:00"}) + "\n")

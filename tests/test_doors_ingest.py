@@ -16,6 +16,8 @@ from episodic_memory import Config, Memory
 from episodic_memory.cli import main
 from episodic_memory.ingest import parse_lines, split_lines
 
+pytestmark = pytest.mark.sqlite_only("runs child processes (or reads the SQLite file) that --store-backend=postgres does not redirect")
+
 GOOD = [json.dumps({"role": "user" if i % 2 == 0 else "assistant", "content": f"good line {i} about the deck",
                     "id": f"t{i}"}) for i in range(6)]
 

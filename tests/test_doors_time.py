@@ -13,6 +13,8 @@ import pytest
 from episodic_memory import Config, Memory
 from episodic_memory.util import to_datetime, to_epoch, to_iso
 
+pytestmark = pytest.mark.sqlite_only("writes out-of-range times into the SQLite file itself")
+
 YEAR_10000 = "9999-12-31T23:59:59-14:00"  # a valid ISO-8601 date-time, but the year 10000 in UTC
 YEAR_0 = "0001-01-01T00:00:00+14:00"      # the year 0 in UTC
 CONTENTS = ["I will send Sarah the deck by Friday", "The launch moves to next week, in 5 days",

@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from episodic_memory import Memory
 from episodic_memory.cli import main
 
+pytestmark = pytest.mark.both_backends
+
 
 @pytest.fixture
 def deck(mem: Memory) -> Memory:

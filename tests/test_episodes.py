@@ -6,15 +6,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from episodic_memory import Config, Memory
 from episodic_memory.cli import main
 from episodic_memory.memory import journal_dir_for
 from episodic_memory.retrieve.thread_hits import load_episode_hits, load_workstream_hits
+from episodic_memory.store import is_postgres_url
 from episodic_memory.store.records import NewFact
 
 from .fakes import HashingEmbedder, ScriptedBackend, play_session
+from .postgres.fixtures import all_rows_text, sql_rows
+
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
 
 
 def session(*args: object, **kwargs: object) -> None:
@@ -43,6 +48,7 @@ def generation(mem: Memory) -> int:
     return mem.store.vector_watermark("default", "x")[1]
 
 
+@pytest.mark.sqlite_only("reuses turn ids s1-0.. for new turns of the session: PostgreSQL keeps a turn_id once per session (a unique constraint, issue 20)")
 def test_one_episode_per_session_updated_as_consolidation_runs() -> None:
     with Memory(":memory:", config=Config(consolidate_every=4), embedder=HashingEmbedder()) as mem:
         session(mem, "s1", AIRFLOW[:4], end=False)
@@ -62,8 +68,7 @@ def test_one_episode_per_session_updated_as_consolidation_runs() -> None:
         assert "Airflow" in final.summary and "ok thanks" not in final.summary
         assert set(final.source_turns) <= {f"s1-{i}" for i in range(10)} and final.source_turns
         assert mem.store.session("default", "s1").consolidated_turns == 10
-        rows = mem.store.db.execute("SELECT count(*) FROM vectors WHERE kind = 'episode'").fetchone()[0]
-        assert rows == 1
+        assert sql_rows(mem.store, "SELECT count(*) FROM vectors WHERE kind = 'episode'") == [(1,)]
 
 
 def test_the_sessions_facts_are_attached() -> None:
@@ -117,8 +122,8 @@ def test_episodes_and_workstreams_join_recall() -> None:
         session(mem, "s2", ["Airflow cutover update: the analytics pipeline DAGs all run in Airflow now.",
                             "> So cron can go off Monday as planned for the pipeline."], day=5)
         [episode] = [e for e in mem.episodes() if e.session_id == "s1"]
-        fts = mem.store.db.execute("SELECT text, kind FROM memory_fts WHERE rowid = ?", (episode.id * 8 + 2,)).fetchone()
-        assert fts == (episode.summary, "episode")
+        fts = sql_rows(mem.store, "SELECT text, kind FROM memory_fts WHERE rowid = ?", (episode.id * 8 + 2,))
+        assert fts == [(episode.summary, "episode")]
         hits = mem.recall("Airflow cutover pipeline", kind="episode", k=5)
         assert {h.session_id for h in hits} == {"s1", "s2"}
         assert all(h.kind == "episode" and h.source_ids for h in hits)
@@ -142,6 +147,8 @@ def test_hypotheses_are_not_recalled() -> None:
 # --- forgetting ----------------------------------------------------------------------------------------
 
 def _bytes_everywhere(db_path: Path) -> bytes:
+    if is_postgres_url(str(db_path)):
+        return all_rows_text(str(db_path))
     blobs = [p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file()]
     blobs += [p.read_bytes() for p in journal_dir_for(db_path).rglob("*") if p.is_file()]
     return b"".join(blobs)
@@ -160,15 +167,14 @@ def _fill(mem: Memory) -> None:
 
 
 def _layers(mem: Memory, user: str) -> dict[str, int]:
-    db = mem.store.db
+    def count(sql: str) -> int:
+        return int(sql_rows(mem.store, sql, (user,))[0][0])
     return {
-        "episodes": db.execute("SELECT count(*) FROM episodes WHERE user_id = ?", (user,)).fetchone()[0],
-        "workstreams": db.execute("SELECT count(*) FROM workstreams WHERE user_id = ?", (user,)).fetchone()[0],
-        "loops": db.execute("SELECT count(*) FROM loops WHERE user_id = ?", (user,)).fetchone()[0],
-        "vectors": db.execute("SELECT count(*) FROM vectors WHERE user_id = ? AND kind = 'episode'",
-                              (user,)).fetchone()[0],
-        "fts": db.execute("SELECT count(*) FROM memory_fts WHERE user_id = ? AND kind IN ('episode', 'workstream')",
-                          (user,)).fetchone()[0],
+        "episodes": count("SELECT count(*) FROM episodes WHERE user_id = ?"),
+        "workstreams": count("SELECT count(*) FROM workstreams WHERE user_id = ?"),
+        "loops": count("SELECT count(*) FROM loops WHERE user_id = ?"),
+        "vectors": count("SELECT count(*) FROM vectors WHERE user_id = ? AND kind = 'episode'"),
+        "fts": count("SELECT count(*) FROM memory_fts WHERE user_id = ? AND kind IN ('episode', 'workstream')"),
     }
 
 

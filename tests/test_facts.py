@@ -26,6 +26,8 @@ from episodic_memory.store.records import StoredTurn
 
 from .fakes import HashingEmbedder
 
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+
 NOV_17 = datetime(2026, 11, 17, 14, 9, tzinfo=timezone.utc)  # a Tuesday
 
 

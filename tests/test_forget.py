@@ -10,11 +10,18 @@ from click.testing import CliRunner
 from episodic_memory import Memory
 from episodic_memory.cli import main
 from episodic_memory.memory import journal_dir_for
+from episodic_memory.store import is_postgres_url
+
+from .postgres.fixtures import all_rows_text, sql_rows
+
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
 
 CANARY = "zqxcanaryvortex"
 
 
 def _bytes_everywhere(db_path: Path) -> bytes:
+    if is_postgres_url(str(db_path)):
+        return all_rows_text(str(db_path))
     blobs = [p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file()]
     blobs += [p.read_bytes() for p in journal_dir_for(db_path).rglob("*") if p.is_file()]
     return b"".join(blobs)
@@ -43,6 +50,7 @@ def test_forget_session_scrubs_the_canary_from_every_byte(db_path: Path) -> None
         assert mem.stats(user_id="alice")["turns"] == 0
 
 
+@pytest.mark.sqlite_only("journals never stored: a PostgreSQL store keeps no local journal")
 def test_forget_user_removes_journals_never_stored(db_path: Path) -> None:
     with Memory(db_path) as mem:
         _fill(mem)
@@ -88,8 +96,7 @@ def test_forget_session_takes_the_words_its_episode_added_to_the_vocabulary(db_p
         mem.end_session("secret", user_id="alice")
 
         def terms() -> int:
-            return mem.store.db.execute(  # type: ignore[attr-defined]
-                "SELECT count(*) FROM episode_terms WHERE user_id = 'alice'").fetchone()[0]
+            return int(sql_rows(mem.store, "SELECT count(*) FROM episode_terms WHERE user_id = 'alice'")[0][0])
 
         assert terms() > 0
         mem.forget(session_id="secret", user_id="alice")

@@ -8,6 +8,8 @@ import pytest
 
 from episodic_memory import Hit, Memory
 
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+
 
 def test_add_turn_and_recall_contract(mem: Memory) -> None:
     t1 = mem.add_turn("user", "The Series B deck needs 14 slides", session_id="s1", speaker="Maya",
@@ -49,6 +51,7 @@ def test_timestamps_accept_datetime_iso_and_naive(mem: Memory) -> None:
     ],
 )
 def test_bad_arguments_name_the_field_and_store_nothing(mem: Memory, kwargs: dict, message: str) -> None:
+    kwargs = dict(kwargs)  # the parameter is shared by both backends' runs: pop from a copy
     role, content = kwargs.pop("role"), kwargs.pop("content")
     with pytest.raises((ValueError, TypeError), match=message):
         mem.add_turn(role, content, **kwargs)

@@ -17,7 +17,13 @@ from episodic_memory import Config, Memory
 from episodic_memory.cli import main
 from episodic_memory.faults import ENV, FaultInjected
 from episodic_memory.memory import journal_dir_for
+from episodic_memory.store import is_postgres_url
 
+from .postgres.fixtures import all_rows_text
+
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+JOURNAL = "reads the JSONL journal, which a PostgreSQL store does not keep"
+READER = "a SQLite reader holding the WAL back; PostgresStore.scrub's wait on snapshots is its own"
 
 def test_a_failed_add_turn_retried_with_its_turn_id_is_stored_once(db_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
@@ -37,6 +43,7 @@ def test_a_failed_add_turn_retried_with_its_turn_id_is_stored_once(db_path: Path
         assert [t.seq for t in mem.session_turns("s")] == [0, 1]
 
 
+@pytest.mark.sqlite_only(JOURNAL)
 def test_a_corrupt_journal_line_does_not_make_two_turns_share_a_seq(db_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     with Memory(db_path) as mem:
@@ -62,6 +69,8 @@ CANARY = "zqxcanaryvortex"
 
 
 def _bytes_everywhere(db_path: Path) -> bytes:
+    if is_postgres_url(str(db_path)):  # every row as text: a server's files are not the client's to read
+        return all_rows_text(str(db_path))
     blobs = [p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file()]
     blobs += [p.read_bytes() for p in journal_dir_for(db_path).rglob("*") if p.is_file()]
     return b"".join(blobs)
@@ -75,6 +84,7 @@ def _reader(db_path: Path) -> sqlite3.Connection:
     return reader
 
 
+@pytest.mark.sqlite_only(READER)
 def test_forget_waits_for_a_reader_to_let_go_of_the_deleted_bytes(db_path: Path) -> None:
     config = Config(embedder="off", busy_timeout_ms=200, forget_scrub_wait_s=10)
     with Memory(db_path, config=config) as mem:
@@ -88,6 +98,7 @@ def test_forget_waits_for_a_reader_to_let_go_of_the_deleted_bytes(db_path: Path)
         assert CANARY.encode() not in _bytes_everywhere(db_path)
 
 
+@pytest.mark.sqlite_only(READER)
 def test_forget_reports_bytes_a_reader_still_holds_and_scrubs_them_at_the_next_open(
         db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     config = Config(embedder="off", busy_timeout_ms=200, forget_scrub_wait_s=0.3)
@@ -110,6 +121,7 @@ def test_forget_reports_bytes_a_reader_still_holds_and_scrubs_them_at_the_next_o
     assert not list((journal_dir_for(db_path) / "forgetting").glob("*"))
 
 
+@pytest.mark.sqlite_only(READER)
 def test_the_cli_says_when_forget_could_not_scrub_the_bytes(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EPISODIC_EMBEDDER", "off")
     monkeypatch.setenv("EPISODIC_BUSY_TIMEOUT_MS", "200")
@@ -241,6 +253,7 @@ def test_forget_waits_for_another_process_consolidating_the_session(db_path: Pat
         assert b.recall(CANARY) == []
 
 
+@pytest.mark.sqlite_only(READER)
 def test_deleting_a_judgment_says_when_a_reader_kept_its_bytes(db_path: Path, caplog: pytest.LogCaptureFixture
                                                                ) -> None:
     config = Config(embedder="off", busy_timeout_ms=200, forget_scrub_wait_s=0.2)

@@ -14,6 +14,8 @@ from episodic_memory.inject import estimate_tokens
 from .fakes import HashingEmbedder
 from .fakes import play_session as session
 
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+
 LINE = re.compile(r"^- \[(turn|fact|episode|workstream), (just now|\d+(m|h|d|mo|y) ago)\] \S")
 
 

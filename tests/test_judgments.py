@@ -21,9 +21,13 @@ from episodic_memory.judgments import CallableEmbedder, past_judgments_block
 from episodic_memory.models.embedder import DEFAULT_MODEL_ID
 from episodic_memory.retrieve.kinds import KINDS
 from episodic_memory.retrieve.utility import plain_utility, rank_score, smoothed_utility, verdict_weight
+from episodic_memory.store import is_postgres_url
 from episodic_memory.store.records import VerdictRow
 
 from .fakes import HashingEmbedder
+from .postgres.fixtures import all_rows_text, sql_rows
+
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
 
 DAY = 86_400.0
 NO_DECAY = {"utility_half_life_days": math.inf}
@@ -47,6 +51,8 @@ def jm() -> EpisodicMemory:
 
 
 def bytes_of(db: Path) -> bytes:
+    if is_postgres_url(str(db)):
+        return all_rows_text(str(db))
     return b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*") if p.is_file())
 
 
@@ -322,10 +328,10 @@ def test_delete_reaches_rows_verdicts_fts_and_vectors(tmp_path: Path) -> None:
         assert m.search("zqxcanary") == [] and [r.id for r in m.search("production config")] == [keep]
         with pytest.raises(KeyError):
             m.verify(gone, True)
-        db_ = m.memory.store.db
-        assert db_.execute("SELECT count(*) FROM judgment_verdicts").fetchone()[0] == 0
-        assert db_.execute("SELECT count(*) FROM memory_fts WHERE kind = 'judgment'").fetchone()[0] == 1
-        assert db_.execute("SELECT count(*) FROM vectors WHERE kind = 'judgment'").fetchone()[0] == 1
+        store = m.memory.store
+        assert sql_rows(store, "SELECT count(*) FROM judgment_verdicts") == [(0,)]
+        assert sql_rows(store, "SELECT count(*) FROM memory_fts WHERE kind = 'judgment'") == [(1,)]
+        assert sql_rows(store, "SELECT count(*) FROM vectors WHERE kind = 'judgment'") == [(1,)]
     assert b"zqxcanary" not in bytes_of(db)
 
 
@@ -398,6 +404,7 @@ def test_two_users_in_one_file_are_isolated(db_path: Path) -> None:
         assert hit.details["trigger"] == CONFIG[0] and hit.details["adopted"] == 1
 
 
+@pytest.mark.sqlite_only("ends by expecting SQLite's closed-connection error (a closed PostgreSQL pool raises its own)")
 def test_memory_judgments_shares_store_and_embedder(db_path: Path) -> None:
     embedder = HashingEmbedder()
     with Memory(db_path, embedder=embedder, config=cfg()) as mem:
@@ -406,8 +413,7 @@ def test_memory_judgments_shares_store_and_embedder(db_path: Path) -> None:
         with mem.judgments as j:  # the view's context manager leaves the Memory open
             assert j.search("production config")[0].id == mid
         assert mem.stats()["turns"] == 0
-        assert mem.store.db.execute("SELECT model FROM vectors WHERE kind = 'judgment'").fetchall() == [
-            (embedder.model_id,)]
+        assert sql_rows(mem.store, "SELECT model FROM vectors WHERE kind = 'judgment'") == [(embedder.model_id,)]
     with EpisodicMemory(embedder=HashingEmbedder(), db_path=db_path, config=cfg()) as m:
         assert m.get(mid).judgment == CONFIG[1]  # the same file, the same tables
     with pytest.raises(sqlite3.ProgrammingError):
@@ -441,10 +447,9 @@ def test_forget_user_and_all_remove_judgments_everywhere(db_path: Path) -> None:
         assert b"zqxcanary" not in bytes_of(db_path)
 
         assert mem.forget(all=True)["judgments"] == 1
-        db = mem.store.db
         for table, where in (("judgments", ""), ("judgment_verdicts", ""), ("memory_fts", " WHERE kind = 'judgment'"),
                              ("vectors", " WHERE kind = 'judgment'")):
-            assert db.execute(f"SELECT count(*) FROM {table}{where}").fetchone()[0] == 0, table
+            assert sql_rows(mem.store, f"SELECT count(*) FROM {table}{where}") == [(0,)], table
         bob.close()
 
 

@@ -42,6 +42,7 @@ async def call(session: ClientSession, tool: str, **arguments: Any) -> Any:
     return json.loads(text_of(await session.call_tool(tool, arguments)))
 
 
+@pytest.mark.sqlite_only("the MCP server runs in a child process on a SQLite file (--store-backend=postgres redirects this process only)")
 def test_tools_over_stdio(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
 

@@ -19,6 +19,8 @@ from episodic_memory.consolidate.fact_types import FACT_TYPES, describe_types
 from episodic_memory.memory import journal_dir_for
 from episodic_memory.models.quantize import cache_dir
 
+pytestmark = pytest.mark.sqlite_only("runs child processes that --store-backend=postgres does not redirect")
+
 ROOT = Path(__file__).resolve().parents[1]
 
 SNIPPET = '''\

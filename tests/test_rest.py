@@ -26,7 +26,11 @@ from episodic_memory.cli import main  # noqa: E402
 from episodic_memory.config import Config  # noqa: E402
 from episodic_memory.server.rest import check_host, create_app  # noqa: E402
 from episodic_memory.server.tokens import TokenStore, hash_token  # noqa: E402
+from episodic_memory.store import is_postgres_url  # noqa: E402
 from tests.fakes import HashingEmbedder  # noqa: E402
+from tests.postgres.fixtures import all_rows_text  # noqa: E402
+
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
 
 
 @contextmanager
@@ -103,10 +107,16 @@ def test_every_route_needs_a_valid_token(api: tuple[str, FastAPI], db_path: Path
         assert "/v1/recall" in http.get("/openapi.json").json()["paths"]
 
 
+def _stored_bytes(db_path: Path) -> bytes:
+    """The SQLite file and its WAL; every row of a PostgreSQL store."""
+    if is_postgres_url(str(db_path)):
+        return all_rows_text(str(db_path))
+    return b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file())
+
+
 def test_tokens_are_stored_hashed_and_touched(db_path: Path) -> None:
     token = new_token(db_path, "alice")
-    raw = db_path.read_bytes() + (db_path.with_name(db_path.name + "-wal").read_bytes()
-                                  if db_path.with_name(db_path.name + "-wal").exists() else b"")
+    raw = _stored_bytes(db_path)
     assert token.encode() not in raw and token.startswith("em_") and len(token) > 40
     store = TokenStore.open(db_path)
     try:
@@ -256,6 +266,9 @@ def test_parallel_writers_lose_nothing(api: tuple[str, FastAPI], db_path: Path) 
           f"p95 {latencies[int(len(latencies) * 0.95)] * 1000:.1f} ms")
 
 
+@pytest.mark.sqlite_only("timing: it expects the first background run to read exactly 2 turns; on PostgreSQL the "
+                        "third POST often commits before the worker reads, that run takes 3 and the 4th waits for "
+                        "session end (consolidated_turns 3, not 4); to be made timing-independent")
 def test_turns_return_before_background_consolidation(db_path: Path) -> None:
     app = make_app(db_path, config=Config(embedder="off", consolidate_every=2))
     token = new_token(db_path, "alice")
@@ -465,8 +478,7 @@ def test_forget_takes_tokens_with_the_user(db_path: Path) -> None:
         store = TokenStore(mem.store)
         assert [t.user_id for t in store.list()] == ["bob"]
         assert mem.forget(all=True)["tokens"] == 1 and store.list() == []
-    raw = b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*") if p.is_file())
-    assert b"zqx" not in raw
+    assert b"zqx" not in _stored_bytes(db_path)
 
 
 def test_the_pool_keeps_at_most_max_open_users_and_never_closes_one_in_use(db_path: Path) -> None:

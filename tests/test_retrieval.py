@@ -19,6 +19,9 @@ from episodic_memory.retrieve.query import analyze, classify, find_names, time_r
 from episodic_memory.retrieve.retriever import recency_bonus
 
 from .fakes import HashingEmbedder
+from .postgres.fixtures import sql_in_another_process, sql_rows
+
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
 
 NOW = datetime.now(timezone.utc)
 OLD = NOW - timedelta(days=400)
@@ -118,8 +121,8 @@ def test_recall_works_without_an_embedder(db_path: Path) -> None:
         assert mem.stats()["embedder"] == "off" and mem.stats()["reranker"] == "off"
 
 
-def test_a_missing_model_degrades_to_bm25(db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with Memory(db_path, config=Config(embedder=str(db_path.parent / "no-such-model"))) as mem:
+def test_a_missing_model_degrades_to_bm25(db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with Memory(db_path, config=Config(embedder=str(tmp_path / "no-such-model"))) as mem:
         mem.add_turn("user", "the kettle is broken", session_id="s")
         assert mem.recall("kettle")[0].text == "the kettle is broken"
         assert "recall uses BM25 only" in caplog.text
@@ -248,7 +251,7 @@ def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path, cap: int)
         mem.add_turn("user", "alpha kept", session_id="keep", user_id="ann")
         mem.add_turn("user", "alpha gone", session_id="drop", user_id="ann")
         mem.add_turn("user", "alpha of bob", session_id="b", user_id="bob")
-        ids = [i for (i,) in mem.store.db.execute("SELECT id FROM turns ORDER BY id")]
+        ids = [i for (i,) in sql_rows(mem.store, "SELECT id FROM turns ORDER BY id")]
         assert sorted(mem.store.turn_heads("ann", ids).session_ids()) == ["drop", "keep"]
         assert mem.store.turn_heads("bob", ids).session_ids() == ["b"]  # cached, still per user
         assert len(mem.store._heads) == 3
@@ -259,7 +262,7 @@ def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path, cap: int)
         assert ids[1] not in mem.store._heads
         assert [h.text for h in mem.recall("alpha", user_id="ann")] == ["alpha kept"]
         mem.add_turn("user", "alpha later", session_id="keep", user_id="ann")
-        (later,) = mem.store.db.execute("SELECT max(id) FROM turns").fetchone()
+        ((later,),) = sql_rows(mem.store, "SELECT max(id) FROM turns")
         heads = mem.store.turn_heads("ann", [*ids, later])
         assert heads.session_ids() == ["keep", "keep"] and list(heads.seqs) == [0, 1]
         mem.forget(user_id="bob")
@@ -483,10 +486,7 @@ def test_derived_hits_are_cached_until_a_derived_memory_changes_in_any_process(d
         again = mem.recall(question, kind="fact")[0]
         assert again.source_ids == sources and "tampered" not in again.details["entities"]
         # another process changes the fact behind this process's cache
-        subprocess.run([sys.executable, "-c", "import sqlite3\n"
-                        f"db = sqlite3.connect({str(db_path)!r})\n"
-                        "db.execute('UPDATE facts SET recurrence = 7')\n"
-                        "db.commit()"], check=True)
+        sql_in_another_process(db_path, "UPDATE facts SET recurrence = 7")
         assert mem.recall(question, kind="fact")[0].details["recurrence"] == 7
         # and so does this one: a correction supersedes it
         mem.add_turn("user", "Actually, the deck needs 14 slides, not 12 — Sarah confirmed.", session_id="b",
@@ -547,7 +547,7 @@ def test_first_reads_in_chunks_give_what_one_read_gives(db_path: Path, monkeypat
             mem.add_turns([{"role": "user", "content": f"{user} note {i} about kayaks and rivers",
                             "session_id": f"{user}-s{i % 3}", "user_id": user} for i in range(11)])
         mem.index()
-        ids = [i for (i,) in mem.store.db.execute("SELECT id FROM turns ORDER BY id")]
+        ids = [i for (i,) in sql_rows(mem.store, "SELECT id FROM turns ORDER BY id")]
         whole = mem.retriever.dense_index().sync("ann")
         whole_heads = mem.store.turn_heads("ann", ids)
         whole_hits = [(h.id, round(h.score, 6)) for h in mem.recall("kayak rivers", k=8, user_id="ann")]

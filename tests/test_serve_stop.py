@@ -24,7 +24,8 @@ from episodic_memory import Config, Memory
 
 from .fake_llm_server import FakeLLMServer, Reply
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGTERM")
+pytestmark = [pytest.mark.skipif(os.name != "posix", reason="SIGTERM"),
+              pytest.mark.sqlite_only("runs child processes (or reads the SQLite file) that --store-backend=postgres does not redirect")]
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 

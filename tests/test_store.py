@@ -18,7 +18,12 @@ from episodic_memory.store.records import NewEpisode, NewFact, NewLoop, TurnReco
 from episodic_memory.store.sqlite import SQLiteStore
 from episodic_memory.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError
 
+from .postgres.fixtures import sql_rows
 
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+
+
+@pytest.mark.sqlite_only("SQLite pragmas; tests/postgres/test_pg_store.py checks PostgreSQL's migrations")
 def test_pragmas_and_migrations_recorded(db_path: Path) -> None:
     with Memory(db_path) as mem:
         db = mem.store.db
@@ -30,6 +35,7 @@ def test_pragmas_and_migrations_recorded(db_path: Path) -> None:
         assert mem.stats()["schema_version"] == SCHEMA_VERSION
 
 
+@pytest.mark.sqlite_only("builds an old SQLite file; tests/postgres/test_pg_store.py migrates an old database")
 def test_older_file_is_migrated_on_open(db_path: Path) -> None:
     # an "older" file: a database that has only the migration table, at version 0
     db = sqlite3.connect(db_path)
@@ -44,6 +50,7 @@ def test_older_file_is_migrated_on_open(db_path: Path) -> None:
         assert {"turns", "sessions", "unrelated"} <= tables
 
 
+@pytest.mark.sqlite_only("writes the SQLite file; tests/postgres/test_pg_store.py refuses a newer database")
 def test_newer_file_is_refused_with_a_clear_message(db_path: Path) -> None:
     Memory(db_path).close()
     db = sqlite3.connect(db_path)
@@ -62,8 +69,7 @@ def test_every_read_is_scoped_to_its_user(mem: Memory) -> None:
     assert mem.recall("kayak") == []  # the default user has nothing
     assert mem.stats(user_id="alice")["turns"] == 1
     assert [s.user_id for s in mem.sessions(user_id="bob")] == ["bob"]
-    row = mem.store.db.execute("SELECT count(*) FROM turns WHERE user_id IS NULL").fetchone()
-    assert row[0] == 0
+    assert sql_rows(mem.store, "SELECT count(*) FROM turns WHERE user_id IS NULL") == [(0,)]
 
 
 def test_memory_in_memory_works() -> None:
@@ -73,6 +79,7 @@ def test_memory_in_memory_works() -> None:
         assert mem.journal.root is None
 
 
+@pytest.mark.sqlite_only("checks the SQLite file and its journal folder appear; test_open_store_and_memory_reach_postgres_by_url sets EPISODIC_DB to a URL")
 def test_default_path_honours_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "elsewhere" / "m.db"
     monkeypatch.setenv("EPISODIC_DB", str(target))
@@ -82,6 +89,7 @@ def test_default_path_honours_environment(tmp_path: Path, monkeypatch: pytest.Mo
     assert (tmp_path / "elsewhere" / "m.db.journal").is_dir()
 
 
+@pytest.mark.sqlite_only("a shortcut of the SQLite store's FTS5 query plan (PostgreSQL ranks the user's rows only)")
 def test_bm25_over_turns_skips_the_user_join_only_while_one_user_has_turns(mem: Memory) -> None:
     mem.add_turn("user", "the blue kayak leaks", session_id="s1", user_id="alice")
     mem.add_turn("user", "a kayak trip on Sunday", session_id="s1", user_id="alice")

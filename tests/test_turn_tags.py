@@ -15,6 +15,8 @@ from episodic_memory.memory import journal_dir_for
 from episodic_memory.store.sqlite import SQLiteStore
 from tests.fakes import HashingEmbedder
 
+pytestmark = pytest.mark.both_backends
+
 
 def _memory(path: Path) -> Memory:
     return Memory(path, config=Config(consolidate_every=100), embedder=HashingEmbedder())
@@ -73,6 +75,7 @@ def test_a_fact_passes_the_filter_when_a_turn_it_came_from_does(db_path: Path) -
         assert all("shed" not in h.text for h in mem.recall("walrus decided shed", source="slack"))
 
 
+@pytest.mark.sqlite_only("reads the JSONL journal, which a PostgreSQL store does not keep")
 def test_a_recovered_turn_keeps_its_source_and_tags(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with _memory(db_path) as mem:
         def boom(*args: object, **kwargs: object) -> None:
@@ -88,6 +91,7 @@ def test_a_recovered_turn_keeps_its_source_and_tags(db_path: Path, monkeypatch: 
         assert [(h.source, h.tags) for h in mem.recall("walrus", kind="turn", tags=["zoo"])] == [("telegram", ["zoo"])]
 
 
+@pytest.mark.sqlite_only("reads the JSONL journal, which a PostgreSQL store does not keep")
 def test_a_plain_turn_journals_as_before(db_path: Path) -> None:
     with _memory(db_path) as mem:
         mem.add_turn("user", "no labels here", session_id="s1")

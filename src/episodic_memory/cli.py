@@ -17,6 +17,7 @@ from .commands._common import COUNT, EXIT_BAD_INPUT, age, console, db_option, du
 from .commands.edits import fact, loop_add, loop_reopen, session_turns, show
 from .commands.facts import entities, facts, history, profile
 from .commands.judge import judge
+from .commands.pg import pg
 from .commands.portable import backup_command, export_command, import_command
 from .commands.server import mcp_command, serve, token, ui
 from .commands.threads import brief, loop, loops, print_loops, workstreams
@@ -363,6 +364,7 @@ main.add_command(ui)
 main.add_command(token)
 
 main.add_command(judge)
+main.add_command(pg)
 
 for command in (export_command, import_command, backup_command, vault):
     main.add_command(command)

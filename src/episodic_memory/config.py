@@ -17,11 +17,12 @@ DEFAULT_USER = "default"
 MEMORY_PATH = ":memory:"
 
 
-def default_db_path() -> Path:
-    """The store used when no path is given: ``EPISODIC_DB`` or the platform's user data directory."""
+def default_db_path() -> Path | str:
+    """The store used when no path is given: ``EPISODIC_DB`` (a file, or a ``postgresql://`` URL kept as given) or
+    the platform's user data directory."""
     env = os.environ.get("EPISODIC_DB")
     if env:
-        return Path(env).expanduser()
+        return env if "://" in env else Path(env).expanduser()
     return Path(user_data_dir(APP_NAME, appauthor=False)) / "memory.db"
 
 
@@ -31,6 +32,7 @@ class Config(BaseModel):
     # --- store -------------------------------------------------------------------------------------
     busy_timeout_ms: int = Field(30_000, description="how long SQLite waits on a locked database")
     lock_timeout_s: float = Field(60.0, description="how long a writer waits for the cross-process ingest lock")
+    pg_pool_size: int = Field(8, description="PostgreSQL store: connections a process keeps in its pool at most")
 
     # --- issue 18 store: forget's scrub, the consolidation lease ------------------------------------
     forget_scrub_wait_s: float = Field(

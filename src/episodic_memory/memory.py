@@ -34,7 +34,7 @@ from .models.ids import bundled_model_id
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
-from .store import Store, open_store
+from .store import Store, is_postgres_url, open_store
 from .store.records import Entity, Episode, Fact, Loop, NewFact, NewLoop, SessionInfo, StoredTurn, Workstream
 from .util import has_words, to_epoch
 
@@ -87,7 +87,8 @@ class Memory:
         self.user_id = _check_id(user_id, "user_id")
         self.path = str(path) if path is not None else str(default_db_path())
         self.store: Store = open_store(self.path, self.config)
-        if self.store.in_memory or self.config.read_only:  # read-only: nothing to journal, nothing to recover
+        # read-only: nothing to journal, nothing to recover; a server database is its own durable log
+        if self.store.in_memory or self.config.read_only or is_postgres_url(self.store.path):
             journal, lock_path = Journal(None), None
         else:
             db_path = Path(self.store.path)

@@ -11,12 +11,16 @@ from pathlib import Path
 from ..config import Config
 from .base import Store
 from .errors import StoreOpenError, explain
+from .location import is_postgres_url
 from .sqlite import SQLiteStore
 
 
 def open_store(path: str | Path, config: Config | None = None) -> Store:
-    """The store at `path`: a SQLite file (or ``:memory:``). The one place that chooses a backend, so a second one
-    (PostgreSQL, chosen by a ``postgresql://`` path) is an addition here, not a change to its callers."""
+    """The store at `path`: a SQLite file (or ``:memory:``), or a PostgreSQL database for a ``postgresql://`` URL
+    (`store.postgres`, the `postgres` extra). The one place that chooses a backend."""
+    if is_postgres_url(path):
+        from .postgres.store import PostgresStore
+        return PostgresStore(str(path), config)
     return SQLiteStore(path, config)
 
 
@@ -25,7 +29,12 @@ def failed_store_errors() -> tuple[type[Exception], ...]:
     that turns them into one line (`errors.explain`)."""
     import sqlite3
 
-    return (StoreOpenError, sqlite3.DatabaseError)
+    errors: tuple[type[Exception], ...] = (StoreOpenError, sqlite3.DatabaseError)
+    try:  # the postgres extra is optional: without psycopg there is no PostgreSQL store to fail
+        import psycopg
+    except ImportError:
+        return errors
+    return (*errors, psycopg.Error)
 
 
-__all__ = ["SQLiteStore", "Store", "StoreOpenError", "explain", "failed_store_errors", "open_store"]
+__all__ = ["SQLiteStore", "Store", "StoreOpenError", "explain", "failed_store_errors", "is_postgres_url", "open_store"]

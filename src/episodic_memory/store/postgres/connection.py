@@ -1,0 +1,76 @@
+"""The connection pool every SQL mixin of `PostgresStore` shares: one database, numbered migrations at open.
+
+Every statement runs on a pooled connection with `synchronous_commit = on`: when a write returns, its transaction is
+committed and flushed on the server. Ids come from identities; where a reader keeps a watermark on them (turns,
+facts, judgments and vectors: the indexer and the dense index read "everything past id N"), the writer holds a
+transaction-scoped advisory lock for that table, so ids become visible in the order they were handed out and no
+reader skips a row that committed late.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg_pool import ConnectionPool
+
+from ...config import Config
+from ..location import redact
+from .migrations import check_version, migrate
+
+# pg_advisory_xact_lock keys: writers of a table whose ids readers follow by watermark take its key
+ID_ORDER_LOCKS = {"turns": 0x6570_7401, "facts": 0x6570_7402, "judgments": 0x6570_7403, "vectors": 0x6570_7404}
+
+class PgConnection:
+    """A pool of connections to one database (migrated at open) and the lock that guards per-process caches."""
+
+    in_memory = False
+
+    def __init__(self, url: str, config: Config | None = None) -> None:
+        self.config = config or Config()
+        self.url = url
+        self.path = redact(url)
+        self._lock = threading.RLock()
+        self.read_only = self.config.read_only
+        with psycopg.connect(url, autocommit=True) as db:
+            # read-only: nothing migrated (the schema must be this version's), and every transaction read-only
+            self.schema_version = check_version(db, self.path) if self.read_only else migrate(db, self.path)
+        self._pool = ConnectionPool(url, min_size=1, max_size=self.config.pg_pool_size, kwargs={"autocommit": True},
+                                    configure=_configure_read_only if self.read_only else _configure, open=True,
+                                    timeout=self.config.busy_timeout_ms / 1000)
+
+    # --- plumbing ------------------------------------------------------------------------------------
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextmanager
+    def transaction(self, *locks: str) -> Iterator[psycopg.Connection]:
+        """A write transaction: all or nothing. `locks` name tables whose id order readers rely on
+        (`ID_ORDER_LOCKS`): held until commit."""
+        with self._pool.connection() as db, db.transaction():
+            for name in sorted(locks):
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (ID_ORDER_LOCKS[name],))
+            yield db
+
+    def _query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
+        with self._pool.connection() as db:
+            return db.execute(sql, params).fetchall()
+
+    def file_size(self) -> int:
+        return int(self._query("SELECT pg_database_size(current_database())")[0][0])
+
+
+def _configure(db: psycopg.Connection) -> None:
+    """Every pooled connection: commits durable before they return, pgvector's types known."""
+    db.execute("SET synchronous_commit = on")
+    register_vector(db)
+
+
+def _configure_read_only(db: psycopg.Connection) -> None:
+    """A pooled connection of a read-only store (`Config.read_only`): the server refuses every write."""
+    _configure(db)
+    db.execute("SET default_transaction_read_only = on")

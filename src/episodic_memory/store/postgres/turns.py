@@ -1,0 +1,467 @@
+"""SQL for sessions, turns, turn heads, search over turns and derived memories, and vectors (PostgreSQL).
+
+Every read takes a `user_id` and filters by it (maintenance reads across users say so).
+
+Search: `retrieve.fts` builds an FTS5 match expression (quoted word tokens joined by OR). `tsquery_words` takes the
+words back out; the database stems them with the `episodic` text search configuration, finds the rows whose
+`tsvector` holds any of them (GIN index), and ranks those by BM25 computed in SQL (`bm25_sql`), not `ts_rank`:
+term frequency from the tsvector's positions (a speaker's words count half, as FTS5's column weight 0.5), document
+frequency over the user's matching rows, document length as the tsvector's distinct stems.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from pgvector import Vector
+
+from ...config import Config
+from ..heads import HeadTable
+from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
+from .connection import PgConnection
+
+_TURN_COLUMNS = ("t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id, "
+                 "t.source, t.tags")
+_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
+_WORD = re.compile(r"\w+", re.UNICODE)
+BM25_K1, BM25_B = 1.2, 0.75  # FTS5's bm25() constants
+
+
+def tsquery_words(match: str) -> str:
+    """The words of an FTS5 match expression from `retrieve.fts` (quoted tokens joined by OR), space-separated: the
+    text whose stems the search looks for (any of them). A phrase's words are looked for one by one."""
+    quoted = [q.replace('""', '"') for q in _QUOTED.findall(match)]
+    return " ".join(w for q in (quoted or [match]) for w in _WORD.findall(q))
+
+
+def bm25_sql(candidates: str) -> str:
+    """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s and the CTE `q` (columns
+    `lexemes`, `query`, `n` documents, `avgdl`). Yields (key, score), unsorted; each score sums its terms in one
+    order, so it is the same to the last bit at every run."""
+    return f"""
+        cand AS ({candidates}),
+        tf AS (SELECT c.key, u.lexeme,
+                      (SELECT sum(CASE WHEN w = 'D' THEN 0.5 ELSE 1 END) FROM unnest(u.weights) w) AS tf,
+                      length(c.tsv) AS dl
+               FROM cand c, unnest(c.tsv) u, q WHERE u.lexeme = ANY(q.lexemes)),
+        df AS (SELECT lexeme, count(DISTINCT key) AS n FROM tf GROUP BY lexeme),
+        scored AS (
+            SELECT tf.key, sum(ln(1 + (greatest(q.n, df.n) - df.n + 0.5) / (df.n + 0.5))
+                               * tf.tf * {BM25_K1 + 1}
+                               / (tf.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * tf.dl / greatest(q.avgdl, 1)))
+                               ORDER BY tf.lexeme) AS score
+            FROM tf JOIN df USING (lexeme), q GROUP BY tf.key)
+    """
+
+
+# the query's stems and its tsquery (any of them); `n` and `avgdl` are filled by each search
+_Q = """q0 AS (SELECT tsvector_to_array(to_tsvector('episodic', %(words)s)) AS lexemes),
+        qq AS (SELECT lexemes, to_tsquery('simple', coalesce(nullif(array_to_string(
+                   ARRAY(SELECT quote_literal(x) FROM unnest(lexemes) x), ' | '), ''), quote_literal(''))) AS query
+               FROM q0)"""
+
+
+def _turn(row: Sequence[Any]) -> StoredTurn:
+    (id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source, tags) = row[:12]
+    return StoredTurn(id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source,
+                      json.loads(tags) if tags else [])
+
+
+def _tag_filter(where: list[str], params: dict[str, Any], source: str | None, tags: Sequence[str]) -> None:
+    """Conditions on turns `t`: from `source`, carrying every one of `tags` (named parameters, `user` excluded)."""
+    if source is not None:
+        where.append("t.source = %(source)s")
+        params["source"] = source
+    for n, tag in enumerate(dict.fromkeys(tags)):
+        where.append(f"EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = %(tag{n})s "
+                     "AND g.turn_id = t.id)")
+        params[f"tag{n}"] = tag
+
+
+def to_vector(vec: bytes) -> Vector:
+    return Vector(np.frombuffer(vec, np.float32))
+
+
+def vector_bytes(vec: Any) -> bytes:
+    return np.asarray(vec.to_numpy() if isinstance(vec, Vector) else vec, np.float32).tobytes()
+
+
+class TurnPg(PgConnection):
+    """Sessions and turns, their search and their vectors: the SQL of capture and recall."""
+
+    def __init__(self, url: str, config: Config | None = None) -> None:
+        super().__init__(url, config)
+        self._heads = HeadTable()
+        self._heads_generation = -1
+        self._common: dict[str, bool] = {}
+        self._common_generation, self._common_size = -1, 0
+
+    # --- sessions ------------------------------------------------------------------------------------
+    def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
+        """(journal file, bytes already stored, the next turn's seq: one past the highest stored, not the count, so
+        a gap never hands a seq out twice) of a session; (None, 0, 0) when unknown."""
+        rows = self._query("SELECT journal_file, journal_offset, (SELECT coalesce(max(seq) + 1, 0) FROM turns "
+                           "WHERE user_id = %(user)s AND session_id = %(session)s) FROM sessions "
+                           "WHERE user_id = %(user)s AND session_id = %(session)s",
+                           {"user": user_id, "session": session_id})
+        if not rows:
+            return None, 0, 0
+        file, offset, next_seq = rows[0]
+        return file, int(offset), int(next_seq)
+
+    def journal_offsets(self) -> dict[str, int]:
+        rows = self._query("SELECT journal_file, journal_offset FROM sessions WHERE journal_file IS NOT NULL")
+        return {file: int(offset) for file, offset in rows}
+
+    def session(self, user_id: str, session_id: str) -> SessionInfo | None:
+        rows = self._query(_SESSION_SELECT + " WHERE user_id = %s AND session_id = %s", (user_id, session_id))
+        return _session(rows[0]) if rows else None
+
+    def sessions(self, user_id: str, limit: int | None = None) -> list[SessionInfo]:
+        sql = _SESSION_SELECT + " WHERE user_id = %s ORDER BY coalesce(last_turn_at, created_at) DESC"
+        params: list[Any] = [user_id]
+        if limit is not None:
+            sql += " LIMIT %s"
+            params.append(limit)
+        return [_session(r) for r in self._query(sql, params)]
+
+    def end_session(self, user_id: str, session_id: str) -> bool:
+        with self.transaction() as db:
+            now = time.time()
+            cur = db.execute(
+                "UPDATE sessions SET status = 'ended', ended_at = %s, updated_at = %s, "
+                "needs_consolidation = (turn_count > consolidated_turns) WHERE user_id = %s AND session_id = %s",
+                (now, now, user_id, session_id))
+            return cur.rowcount > 0
+
+    def mark_for_consolidation(self, user_id: str, session_id: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE sessions SET needs_consolidation = true WHERE user_id = %s AND session_id = %s",
+                       (user_id, session_id))
+
+    def mark_idle_sessions(self, idle_before: float) -> int:
+        with self.transaction() as db:
+            return db.execute(
+                "UPDATE sessions SET needs_consolidation = true WHERE status = 'open' AND NOT needs_consolidation "
+                "AND turn_count > consolidated_turns AND updated_at < %s", (idle_before,)).rowcount
+
+    def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
+                            replacing: str | None = None) -> str | None:
+        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
+        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET lease_owner = %(owner)s, lease_until = %(until)s WHERE user_id = %(user)s "
+                "AND session_id = %(session)s AND (lease_owner IS NULL OR lease_owner = %(owner)s "
+                "OR lease_until < %(now)s OR lease_owner = %(replacing)s)",
+                {"owner": owner, "until": until, "user": user_id, "session": session_id, "now": now,
+                 "replacing": replacing})
+            row = db.execute("SELECT lease_owner FROM sessions WHERE user_id = %s AND session_id = %s",
+                             (user_id, session_id)).fetchone()
+        return None if row is None or row[0] == owner else str(row[0])
+
+    def release_consolidation(self, user_id: str, session_id: str, owner: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE sessions SET lease_owner = NULL, lease_until = NULL WHERE user_id = %s "
+                       "AND session_id = %s AND lease_owner = %s", (user_id, session_id, owner))
+
+    def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
+        return [(u, s) for u, s in self._query(
+            "SELECT user_id, session_id FROM sessions WHERE needs_consolidation ORDER BY updated_at")]
+
+    def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET consolidated_turns = greatest(consolidated_turns, %(upto)s), "
+                "needs_consolidation = (turn_count > greatest(consolidated_turns, %(upto)s) AND status = 'ended') "
+                "WHERE user_id = %(user)s AND session_id = %(session)s",
+                {"upto": upto_seq, "user": user_id, "session": session_id})
+
+    # --- turns ---------------------------------------------------------------------------------------
+    def insert_turns(self, records: Sequence[TurnRecord], journal_file: str, journal_offset: int) -> int:
+        """Store turns of one session, idempotent on `uid` and on the caller's `turn_id` (unique constraints, so
+        two processes sending the same turn store it once). Each new turn's `seq` is given here, under the
+        session's row lock, after the turns already stored: concurrent writers of one session never collide.
+        Returns how many were new; when it returns they are committed."""
+        if not records:
+            return 0
+        first = records[0]
+        now = time.time()
+        with self.transaction("turns") as db:
+            db.execute(
+                "INSERT INTO sessions (user_id, session_id, created_at, updated_at, journal_file) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (user_id, session_id) DO NOTHING",
+                (first.user_id, first.session_id, now, now, journal_file))
+            db.execute("SELECT 1 FROM sessions WHERE user_id = %s AND session_id = %s FOR UPDATE",
+                       (first.user_id, first.session_id))
+            # after the highest stored seq, not the count: a session with a gap (imported) never reuses a seq
+            row = db.execute("SELECT coalesce(max(seq) + 1, 0) FROM turns WHERE user_id = %s AND session_id = %s",
+                             (first.user_id, first.session_id)).fetchone()
+            seq = int(row[0]) if row else 0
+            inserted = 0
+            for r in records:
+                cur = db.execute(
+                    "INSERT INTO turns (uid, user_id, session_id, seq, role, speaker, content, ts, ingested_at, "
+                    "turn_id, source, tags) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING",
+                    (r.uid, r.user_id, r.session_id, seq, r.role, r.speaker, r.content, r.ts, r.ingested_at,
+                     r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None))
+                seq += cur.rowcount
+                inserted += cur.rowcount
+            # a turn that arrives after the session ended gets no session end of its own: flag it here, with it
+            db.execute(
+                "UPDATE sessions s SET journal_file = %(file)s, journal_offset = greatest(journal_offset, %(offset)s), "
+                "updated_at = %(now)s, turn_count = a.n, started_at = a.first, last_turn_at = a.last, "
+                "needs_consolidation = s.needs_consolidation OR (s.status = 'ended' AND %(inserted)s > 0), "
+                "lexemes = a.lexemes FROM (SELECT count(*) AS n, min(ts) AS first, max(ts) AS last, "
+                "coalesce(sum(length(tsv)), 0) AS lexemes FROM turns WHERE user_id = %(user)s "
+                "AND session_id = %(session)s) a WHERE s.user_id = %(user)s AND s.session_id = %(session)s",
+                {"file": journal_file, "offset": journal_offset, "now": now, "user": first.user_id,
+                 "session": first.session_id, "inserted": inserted})
+            return inserted
+
+    def advance_journal_offset(self, user_id: str, session_id: str, journal_file: str, offset: int) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE sessions SET journal_file = %s, journal_offset = greatest(journal_offset, %s) "
+                       "WHERE user_id = %s AND session_id = %s", (journal_file, offset, user_id, session_id))
+
+    def known_turn_ids(self, user_id: str, session_id: str) -> set[str]:
+        return {r[0] for r in self._query("SELECT turn_id FROM turns WHERE user_id = %s AND session_id = %s "
+                                          "AND turn_id IS NOT NULL", (user_id, session_id))}
+
+    def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
+                     ) -> dict[tuple[str, str, str], tuple[str, int]]:
+        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
+        rows = self._query("SELECT turn_id, role, content, uid, seq FROM turns WHERE turn_id = ANY(%s) "
+                           "AND user_id = %s AND session_id = %s ORDER BY seq DESC",
+                           (list(dict.fromkeys(turn_ids)), user_id, session_id))
+        return {(turn_id, role, content): (uid, int(seq)) for turn_id, role, content, uid, seq in rows}
+
+    def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
+        return {u: int(i) for u, i in self._query("SELECT uid, id FROM turns WHERE uid = ANY(%s)", (list(uids),))}
+
+    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0) -> list[StoredTurn]:
+        rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = %s AND t.session_id = %s "
+                           "AND t.seq >= %s ORDER BY t.seq, t.id", (user_id, session_id, from_seq))
+        return [_turn(r) for r in rows]
+
+    def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:
+        return [_turn(r) for r in self._query(
+            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = %s AND t.ts >= %s "
+            "ORDER BY t.ts DESC, t.id DESC LIMIT %s", (user_id, since, limit))]
+
+    def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
+        """Row ids of the user's turns from `source` carrying every one of `tags`, ascending."""
+        where, params = ["t.user_id = %(user)s"], {"user": user_id}
+        _tag_filter(where, params, source, tags)
+        return [int(r[0]) for r in self._query(
+            f"SELECT t.id FROM turns t WHERE {' AND '.join(where)} ORDER BY t.id", params)]
+
+    def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:
+        rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id = ANY(%s) AND t.user_id = %s",
+                           (_ints(ids), user_id))
+        return {r[0]: _turn(r) for r in rows}
+
+    def source_ids(self, user_id: str, ids: Iterable[int]) -> dict[int, str]:
+        return {int(i): s for i, s in self._query(
+            "SELECT id, coalesce(turn_id, id::text) FROM turns WHERE id = ANY(%s) AND user_id = %s",
+            (_ints(ids), user_id))}
+
+    def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
+        """Session, position, speaker and time of many turns (those of `user_id` that exist), kept per process as
+        columns (`store.heads`) like the SQLite store does: turn ids are handed out and committed in order (see
+        `connection`), so "every turn up to the newest held" is a safe watermark; a deletion anywhere (the
+        `turn_deletions` counter) clears the table."""
+        ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
+        cap = self.config.turn_head_cache
+        generation = self._meta("turn_deletions")
+        with self._lock:
+            if generation != self._heads_generation or len(self._heads) > cap or not cap:
+                self._heads.clear()
+                self._heads_generation = generation
+            bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
+            return self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
+
+    def derived_generation(self) -> tuple[int, ...]:
+        return tuple(int(v) for _, v in self._query(
+            "SELECT key, value FROM store_meta WHERE key IN ('derived_changes', 'turn_deletions') ORDER BY key"))
+
+    def _meta(self, key: str) -> int:
+        return int(self._query("SELECT value FROM store_meta WHERE key = %s", (key,))[0][0])
+
+    def _read_newer_heads(self, after: int, limit: int) -> list[tuple[int, str, int, str | None, float, str]]:
+        return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > %s ORDER BY id "
+                           "LIMIT %s", (after, limit))
+
+    def _read_heads(self, ids: list[int]) -> list[tuple[int, str, int, str | None, float, str]]:
+        return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id = ANY(%s)",
+                           (_ints(ids),))
+
+    # --- search --------------------------------------------------------------------------------------
+    def search_turns(
+        self,
+        match: str,
+        user_id: str,
+        *,
+        limit: int,
+        session_id: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
+        source: str | None = None,
+        tags: Sequence[str] = (),
+    ) -> list[tuple[int, float]]:
+        """BM25 over the user's turns (see the module's docstring): (turn id, score) best first, higher is better.
+        Document frequencies and lengths are the user's own; filters narrow the ranked rows, not the statistics."""
+        words = tsquery_words(match)
+        if not words:
+            return []
+        params: dict[str, Any] = {"words": words, "user": user_id, "limit": limit, "session": session_id, "since": since,
+                  "until": until}
+        where = [cond for cond, value in (("t.session_id = %(session)s", session_id), ("t.ts >= %(since)s", since),
+                                          ("t.ts <= %(until)s", until)) if value is not None]
+        _tag_filter(where, params, source, tags)
+        sql = (
+            f"WITH {_Q}, q AS (SELECT qq.*, a.n, a.avgdl FROM qq, (SELECT coalesce(sum(turn_count), 0) AS n, "
+            "coalesce(sum(lexemes)::float / nullif(sum(turn_count), 0), 1) AS avgdl FROM sessions "
+            "WHERE user_id = %(user)s) a), "
+            + bm25_sql("SELECT id AS key, tsv FROM turns, q WHERE user_id = %(user)s AND tsv @@ q.query")
+            + " SELECT s.key, s.score FROM scored s"
+            + (" JOIN turns t ON t.id = s.key WHERE " + " AND ".join(where) if where else "")
+            + " ORDER BY s.score DESC, s.key LIMIT %(limit)s")
+        return [(int(i), float(score)) for i, score in self._query(sql, params)]
+
+    def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
+                        ) -> list[tuple[str, int, float]]:
+        """BM25 over the user's derived memories: (kind, item_id, score), best first."""
+        rows = self._search_memory_fts(match, user_id, limit=limit, kinds=kinds)
+        return [(kind, item_id, score) for kind, item_id, score in rows]
+
+    def _search_memory_fts(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None,
+                           extra: str = "", extra_params: dict[str, Any] | None = None
+                           ) -> list[tuple[str, int, float]]:
+        words = tsquery_words(match)
+        if not words:
+            return []
+        kind_filter = " AND kind = ANY(%(kinds)s)" if kinds else ""
+        sql = (
+            f"WITH {_Q}, q AS (SELECT qq.*, a.n, a.avgdl FROM qq, (SELECT count(*) AS n, "
+            "coalesce(avg(length(tsv)), 1) AS avgdl FROM memory_fts WHERE user_id = %(user)s) a), "
+            + bm25_sql("SELECT rowid AS key, tsv FROM memory_fts, q WHERE user_id = %(user)s AND tsv @@ q.query")
+            + " SELECT m.kind, m.item_id, s.score FROM scored s JOIN memory_fts m ON m.rowid = s.key "
+            f"WHERE true{kind_filter}{extra} ORDER BY s.score DESC, s.key LIMIT %(limit)s")
+        params: dict[str, Any] = {"words": words, "user": user_id, "limit": limit, "kinds": list(kinds or []),
+                                  **(extra_params or {})}
+        return [(kind, int(item_id), float(score)) for kind, item_id, score in self._query(sql, params)]
+
+    def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
+        """The terms found in more than max(floor, share × turns) turns of the store (any user); each count stops
+        at that cap. Verdicts are kept until the store grows by a tenth or loses a turn."""
+        size = int(self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0])
+        generation = self._meta("turn_deletions")
+        cap = max(floor, int(share * size))
+        with self._lock:
+            if generation != self._common_generation or size > self._common_size * 1.1 or len(self._common) > 100_000:
+                self._common.clear()
+                self._common_generation, self._common_size = generation, size
+            for term in terms:
+                if term not in self._common:
+                    self._common[term] = int(self._query(
+                        "SELECT count(*) FROM (SELECT 1 FROM turns WHERE tsv @@ plainto_tsquery('episodic', %s) "
+                        "LIMIT %s) x", (term, cap + 1))[0][0]) > cap
+            return {t for t in terms if self._common[t]}
+
+    # --- vectors -------------------------------------------------------------------------------------
+    def max_turn_id(self) -> int:
+        return int(self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0])
+
+    def turns_missing_vectors(self, model: str, after_id: int, limit: int, user_id: str | None = None
+                              ) -> list[StoredTurn]:
+        """Turns (of `user_id`, else any user) with id > `after_id` and no vector of `model`, in id order."""
+        rows = self._query(
+            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > %(after)s "
+            "AND (%(user)s::text IS NULL OR t.user_id = %(user)s) AND NOT EXISTS (SELECT 1 FROM vectors v "
+            "WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = %(model)s) ORDER BY t.id LIMIT %(limit)s",
+            {"after": after_id, "user": user_id, "model": model, "limit": limit})
+        return [_turn(r) for r in rows]
+
+    def count_missing_vectors(self, model: str) -> int:
+        return int(self._query(
+            "SELECT count(*) FROM turns t WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.kind = 'turn' "
+            "AND v.item_id = t.id AND v.model = %s)", (model,))[0][0])
+
+    def add_vectors(self, model: str, rows: Sequence[tuple[str, int, str, str | None, float | None, bytes]]) -> int:
+        """Store vectors (float32 bytes, as pgvector `vector`s). Existing ones are kept."""
+        if not rows:
+            return 0
+        with self.transaction("vectors") as db, db.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO vectors (kind, item_id, user_id, session_id, ts, model, vec) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                [(k, i, u, s, ts, model, to_vector(v)) for k, i, u, s, ts, v in rows], returning=False)
+            return max(cur.rowcount, 0)
+
+    def vector_watermark(self, user_id: str, model: str) -> tuple[int, int]:
+        newest = self._query("SELECT coalesce(max(id), 0) FROM vectors WHERE user_id = %s AND model = %s",
+                             (user_id, model))[0][0]
+        return int(newest), self._meta("vector_deletions")
+
+    def load_vectors(self, user_id: str, model: str, after_id: int = 0, upto_id: int | None = None,
+                     limit: int = -1) -> list[tuple[int, str, int, str, float, bytes]]:
+        rows = self._query(
+            "SELECT id, kind, item_id, session_id, ts, vec FROM vectors WHERE user_id = %s AND model = %s "
+            "AND id > %s AND id <= %s ORDER BY id LIMIT %s",
+            (user_id, model, after_id, upto_id if upto_id is not None else 2**63 - 1, None if limit < 0 else limit))
+        return [(int(i), k, int(item), s, ts, vector_bytes(v)) for i, k, item, s, ts, v in rows]
+
+    def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
+        return int(self._query("SELECT count(*) FROM vectors WHERE user_id = %s AND model = %s AND id > %s "
+                               "AND id <= %s", (user_id, model, after_id, upto_id))[0][0])
+
+    def vector_counts(self, user_id: str) -> dict[str, int]:
+        return {m: int(n) for m, n in self._query(
+            "SELECT model, count(*) FROM vectors WHERE user_id = %s GROUP BY model", (user_id,))}
+
+    def delete_vectors_not_of(self, model: str) -> int:
+        with self.transaction() as db:
+            return db.execute("DELETE FROM vectors WHERE model <> %s", (model,)).rowcount
+
+    def speakers(self, user_id: str) -> list[tuple[str, int]]:
+        return [(n, int(c)) for n, c in self._query("SELECT name, turns FROM speakers WHERE user_id = %s",
+                                                    (user_id,))]
+
+    def previous_turns(self, ids: Sequence[int]) -> dict[int, StoredTurn]:
+        rows = self._query(
+            f"SELECT cur.id, {_TURN_COLUMNS} FROM turns cur JOIN turns t ON t.user_id = cur.user_id "
+            "AND t.session_id = cur.session_id AND t.seq = cur.seq - 1 WHERE cur.id = ANY(%s)", (_ints(ids),))
+        return {r[0]: _turn(r[1:]) for r in rows}
+
+    # --- stats ---------------------------------------------------------------------------------------
+    def counts(self, user_id: str) -> dict[str, int]:
+        turns = self._query("SELECT count(*) FROM turns WHERE user_id = %s", (user_id,))[0][0]
+        sessions, open_, pending = self._query(
+            "SELECT count(*), count(*) FILTER (WHERE status = 'open'), count(*) FILTER (WHERE needs_consolidation) "
+            "FROM sessions WHERE user_id = %s", (user_id,))[0]
+        return {"turns": int(turns), "sessions": int(sessions), "open_sessions": int(open_),
+                "pending_consolidation": int(pending)}
+
+
+def _ints(ids: Iterable[int]) -> list[int]:
+    return [int(i) for i in dict.fromkeys(ids)]
+
+
+_SESSION_SELECT = (
+    "SELECT user_id, session_id, status, started_at, last_turn_at, turn_count, consolidated_turns, "
+    "needs_consolidation, ended_at FROM sessions"
+)
+
+
+def _session(row: Sequence[Any]) -> SessionInfo:
+    return SessionInfo(
+        user_id=row[0], session_id=row[1], status=row[2], started_at=row[3], last_turn_at=row[4],
+        turn_count=row[5], consolidated_turns=row[6], needs_consolidation=bool(row[7]), ended_at=row[8],
+    )
