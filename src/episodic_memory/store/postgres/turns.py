@@ -39,6 +39,24 @@ def tsquery_words(match: str) -> str:
     return " ".join(w for q in (quoted or [match]) for w in _WORD.findall(q))
 
 
+def exact_tsquery(match: str) -> tuple[str, dict[str, Any]]:
+    """An exact lookup's FTS5 expression from `retrieve.exact` — phrases joined by OR, a phrase ending in `*` a
+    prefix — as a tsquery SQL expression (each phrase's words adjacent, in order) and its parameters."""
+    parts, params = [], {}
+    for i, form in enumerate(f.strip() for f in match.split(" OR ")):
+        prefix = form.endswith("*")
+        words = _WORD.findall(form.rstrip("*"))
+        if not words:
+            continue
+        params[f"x{i}"] = " ".join(words)
+        if prefix:   # the last word as a prefix: its lexemes (stemmed like the index) with :*
+            parts.append(f"to_tsquery('episodic', array_to_string(ARRAY(SELECT quote_literal(x) || ':*' FROM "
+                         f"unnest(tsvector_to_array(to_tsvector('episodic', %(x{i})s))) x), ' <-> '))")
+        else:
+            parts.append(f"phraseto_tsquery('episodic', %(x{i})s)")
+    return (" || ".join(parts) if parts else "''::tsquery"), params
+
+
 def bm25_sql(candidates: str) -> str:
     """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s and the CTE `q` (columns
     `lexemes`, `query`, `n` documents, `avgdl`). Yields (key, score), unsorted; each score sums its terms in one
@@ -320,8 +338,9 @@ class TurnPg(PgConnection):
         words = tsquery_words(match)
         if not words:
             return []
+        phrases, phrase_params = exact_tsquery(match)   # a quoted phrase is a phrase, a `*` a prefix (as in FTS5)
         params: dict[str, Any] = {"words": words, "user": user_id, "limit": limit, "session": session_id, "since": since,
-                  "until": until}
+                  "until": until, **phrase_params}
         where = [cond for cond, value in (("t.session_id = %(session)s", session_id), ("t.ts >= %(since)s", since),
                                           ("t.ts <= %(until)s", until)) if value is not None]
         _tag_filter(where, params, source, tags)
@@ -329,11 +348,34 @@ class TurnPg(PgConnection):
             f"WITH {_Q}, q AS (SELECT qq.*, a.n, a.avgdl FROM qq, (SELECT coalesce(sum(turn_count), 0) AS n, "
             "coalesce(sum(lexemes)::float / nullif(sum(turn_count), 0), 1) AS avgdl FROM sessions "
             "WHERE user_id = %(user)s) a), "
-            + bm25_sql("SELECT id AS key, tsv FROM turns, q WHERE user_id = %(user)s AND tsv @@ q.query")
+            + bm25_sql("SELECT id AS key, tsv FROM turns, q WHERE user_id = %(user)s AND tsv @@ q.query "
+                       f"AND tsv @@ ({phrases})")
             + " SELECT s.key, s.score FROM scored s"
             + (" JOIN turns t ON t.id = s.key WHERE " + " AND ".join(where) if where else "")
             + " ORDER BY s.score DESC, s.key LIMIT %(limit)s")
         return [(int(i), float(score)) for i, score in self._query(sql, params)]
+
+    def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
+                    since: float | None = None, until: float | None = None) -> list[int]:
+        """Ids of a user's turns that `match` (an exact lookup: phrases joined by OR) finds, unranked, at most
+        `limit`."""
+        query, params = exact_tsquery(match)
+        params.update(user=user_id, limit=limit, session=session_id, since=since, until=until)
+        where = [cond for cond, value in (("session_id = %(session)s", session_id), ("ts >= %(since)s", since),
+                                          ("ts <= %(until)s", until)) if value is not None]
+        return [int(i) for i, in self._query(
+            f"SELECT id FROM turns WHERE user_id = %(user)s AND tsv @@ ({query})"
+            + "".join(f" AND {w}" for w in where) + " LIMIT %(limit)s", params)]
+
+    def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
+                       ) -> list[tuple[str, int]]:
+        """(kind, item_id) of a user's derived memories that `match` finds, unranked, at most `limit`."""
+        query, params = exact_tsquery(match)
+        params.update(user=user_id, limit=limit, kinds=list(kinds or []))
+        kind_filter = " AND kind = ANY(%(kinds)s)" if kinds else ""
+        return [(kind, int(i)) for kind, i in self._query(
+            f"SELECT kind, item_id FROM memory_fts WHERE user_id = %(user)s AND tsv @@ ({query}){kind_filter} "
+            "LIMIT %(limit)s", params)]
 
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                         ) -> list[tuple[str, int, float]]:
@@ -348,14 +390,16 @@ class TurnPg(PgConnection):
         if not words:
             return []
         kind_filter = " AND kind = ANY(%(kinds)s)" if kinds else ""
+        phrases, phrase_params = exact_tsquery(match)
         sql = (
             f"WITH {_Q}, q AS (SELECT qq.*, a.n, a.avgdl FROM qq, (SELECT count(*) AS n, "
             "coalesce(avg(length(tsv)), 1) AS avgdl FROM memory_fts WHERE user_id = %(user)s) a), "
-            + bm25_sql("SELECT rowid AS key, tsv FROM memory_fts, q WHERE user_id = %(user)s AND tsv @@ q.query")
+            + bm25_sql("SELECT rowid AS key, tsv FROM memory_fts, q WHERE user_id = %(user)s AND tsv @@ q.query "
+                       f"AND tsv @@ ({phrases})")
             + " SELECT m.kind, m.item_id, s.score FROM scored s JOIN memory_fts m ON m.rowid = s.key "
             f"WHERE true{kind_filter}{extra} ORDER BY s.score DESC, s.key LIMIT %(limit)s")
         params: dict[str, Any] = {"words": words, "user": user_id, "limit": limit, "kinds": list(kinds or []),
-                                  **(extra_params or {})}
+                                  **(extra_params or {}), **phrase_params}
         return [(kind, int(item_id), float(score)) for kind, item_id, score in self._query(sql, params)]
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
