@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import psycopg
 
 from ..records import Entity, Fact, NewFact
+from ..rows import FACT_COLUMNS as _FACT_COLUMNS
+from ..rows import fact_row as _fact
 from .connection import PgConnection
 from .turns import _ints
-
-_FACT_COLUMNS = (
-    "id, user_id, session_id, type, text, route, salience, confidence, recurrence, event_ts, created_at, "
-    "valid_from, valid_to, supersedes, superseded_by, source_ids, extractor"
-)
-
-
-def _fact(row: Sequence[Any]) -> Fact:
-    values = list(row)
-    values[15] = json.loads(values[15])
-    return Fact(*values)
 
 
 class FactPg(PgConnection):

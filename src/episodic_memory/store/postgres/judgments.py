@@ -10,14 +10,9 @@ from typing import Any
 import psycopg
 
 from ..records import JUDGMENT_KIND, JudgmentRow, VerdictRow
+from ..rows import JUDGMENT_COLUMNS as _COLUMNS
+from ..rows import judgment_row as _row
 from .turns import TurnPg, _ints
-
-_COLUMNS = ("id, memory_id, user_id, trigger, judgment, reasoning, domain, metadata, stored, created_at, "
-            "updated_at")
-
-
-def _row(r: Sequence[Any]) -> JudgmentRow:
-    return JudgmentRow(*r[:11])
 
 
 class JudgmentPg(TurnPg):

@@ -19,31 +19,15 @@ import psycopg
 from ...util import to_iso
 from ..naming import keyphrase_name, rollup_keyphrases
 from ..records import LOOP_STATUSES, Episode, Loop, NewEpisode, NewLoop, SessionInfo, Workstream
+from ..rows import EPISODE_COLUMNS as _EPISODE_COLUMNS
+from ..rows import LOOP_COLUMNS as _LOOP_COLUMNS
+from ..rows import WORKSTREAM_COLUMNS as _WORKSTREAM_COLUMNS
+from ..rows import episode_row as _episode
+from ..rows import loop_row as _loop
 from .turns import TurnPg, _ints, _session, to_vector
 
 CONFIRM_SESSIONS = 2
 ROLLUP_EPISODES = 200
-
-_EPISODE_COLUMNS = ("id, user_id, session_id, summary, summarizer, keyphrases, source_ids, turns, started_at, "
-                    "ended_at, workstream_id, created_at, updated_at")
-_WORKSTREAM_COLUMNS = ("w.id, w.user_id, w.name, w.name_source, w.status, w.keyphrases, w.sessions, "
-                       "w.first_activity, w.last_activity, w.created_at")
-_LOOP_COLUMNS = ("l.id, l.user_id, l.session_id, l.workstream_id, l.text, l.due, l.status, l.detector, l.source_ids, "
-                 "l.mentions, l.created_at, l.last_mentioned, l.closed_at, l.closed_session, l.closed_by, l.evidence, "
-                 "l.note, CASE WHEN w.status = 'confirmed' THEN w.name END")
-
-
-def _episode(row: Sequence[Any]) -> Episode:
-    values = list(row)
-    values[5] = [p[0] for p in json.loads(values[5])]
-    values[6] = json.loads(values[6])
-    return Episode(*values)
-
-
-def _loop(row: Sequence[Any]) -> Loop:
-    values = list(row)
-    values[8] = json.loads(values[8])
-    return Loop(*values)
 
 
 class ThreadPg(TurnPg):

@@ -4,19 +4,14 @@ forgetting a user (or everything) deletes that user's tokens too."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import psycopg
 
 from ..records import TokenRecord
+from ..rows import TOKEN_COLUMNS as _COLUMNS
+from ..rows import token_row as _record
 from .connection import PgConnection
-
-_COLUMNS = "id, user_id, label, created_at, last_used, revoked_at"
-
-
-def _record(row: Sequence[Any]) -> TokenRecord:
-    return TokenRecord(*row[:6])
 
 
 class TokenPg(PgConnection):

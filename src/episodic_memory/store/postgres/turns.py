@@ -23,10 +23,12 @@ from pgvector import Vector
 from ...config import Config
 from ..heads import HeadTable
 from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
+from ..rows import SESSION_SELECT as _SESSION_SELECT
+from ..rows import TURN_COLUMNS as _TURN_COLUMNS
+from ..rows import session_row as _session
+from ..rows import turn_row as _turn
 from .connection import PgConnection
 
-_TURN_COLUMNS = ("t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id, "
-                 "t.source, t.tags")
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
 _WORD = re.compile(r"\w+", re.UNICODE)
 BM25_K1, BM25_B = 1.2, 0.75  # FTS5's bm25() constants
@@ -82,12 +84,6 @@ _Q = """q0 AS (SELECT tsvector_to_array(to_tsvector('episodic', %(words)s)) AS l
         qq AS (SELECT lexemes, to_tsquery('simple', coalesce(nullif(array_to_string(
                    ARRAY(SELECT quote_literal(x) FROM unnest(lexemes) x), ' | '), ''), quote_literal(''))) AS query
                FROM q0)"""
-
-
-def _turn(row: Sequence[Any]) -> StoredTurn:
-    (id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source, tags) = row[:12]
-    return StoredTurn(id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source,
-                      json.loads(tags) if tags else [])
 
 
 def _tag_filter(where: list[str], params: dict[str, Any], source: str | None, tags: Sequence[str]) -> None:
@@ -498,14 +494,3 @@ def _ints(ids: Iterable[int]) -> list[int]:
     return [int(i) for i in dict.fromkeys(ids)]
 
 
-_SESSION_SELECT = (
-    "SELECT user_id, session_id, status, started_at, last_turn_at, turn_count, consolidated_turns, "
-    "needs_consolidation, ended_at FROM sessions"
-)
-
-
-def _session(row: Sequence[Any]) -> SessionInfo:
-    return SessionInfo(
-        user_id=row[0], session_id=row[1], status=row[2], started_at=row[3], last_turn_at=row[4],
-        turn_count=row[5], consolidated_turns=row[6], needs_consolidation=bool(row[7]), ended_at=row[8],
-    )

@@ -5,22 +5,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from ..records import Entity, Fact, NewFact
+from ..rows import FACT_COLUMNS as _FACT_COLUMNS
+from ..rows import fact_row as _fact
 from .connection import Connection
-
-_FACT_COLUMNS = (
-    "id, user_id, session_id, type, text, route, salience, confidence, recurrence, event_ts, created_at, "
-    "valid_from, valid_to, supersedes, superseded_by, source_ids, extractor"
-)
-
-
-def _fact(row: Sequence[Any]) -> Fact:
-    values = list(row)
-    values[15] = json.loads(values[15])
-    return Fact(*values)
 
 
 class FactSQL(Connection):

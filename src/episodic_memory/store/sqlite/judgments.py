@@ -13,16 +13,11 @@ from typing import Any
 
 from ...util import chunks
 from ..records import JUDGMENT_KIND, JudgmentRow, VerdictRow
+from ..rows import JUDGMENT_COLUMNS as _COLUMNS
+from ..rows import judgment_row as _row
 from .turns import TurnSQL
 
 FTS_CODE = 4  # memory_fts rowid = id * 8 + FTS_CODE
-
-_COLUMNS = ("id, memory_id, user_id, trigger, judgment, reasoning, domain, metadata, stored, created_at, "
-            "updated_at")
-
-
-def _row(r: Sequence[Any]) -> JudgmentRow:
-    return JudgmentRow(*r[:11])
 
 
 class JudgmentSQL(TurnSQL):

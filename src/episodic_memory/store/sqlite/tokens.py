@@ -7,18 +7,13 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Sequence
 from typing import Any
 
 from ...faults import fault_point
 from ..records import TokenRecord
+from ..rows import TOKEN_COLUMNS as _COLUMNS
+from ..rows import token_row as _record
 from .connection import Connection
-
-_COLUMNS = "id, user_id, label, created_at, last_used, revoked_at"
-
-
-def _record(row: Sequence[Any]) -> TokenRecord:
-    return TokenRecord(*row[:6])
 
 
 class TokenSQL(Connection):

@@ -13,21 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from ...config import Config
 from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
+from ..rows import SESSION_SELECT as _SESSION_SELECT
+from ..rows import TURN_COLUMNS as _TURN_COLUMNS
+from ..rows import session_row as _session
+from ..rows import turn_row as _turn
 from .connection import Connection
 
 if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, not by opening the store
     import numpy as np
 
     from ..heads import HeadTable
-
-_TURN_COLUMNS = ("t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id, "
-                 "t.source, t.tags")
-
-
-def _turn(row: Sequence[Any]) -> StoredTurn:
-    (id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source, tags) = row[:12]
-    return StoredTurn(id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source,
-                      json.loads(tags) if tags else [])
 
 
 def _tag_filter(where: list[str], params: list[Any], source: str | None, tags: Sequence[str]) -> None:
@@ -475,16 +470,4 @@ class TurnSQL(Connection):
         )[0]
         return {"turns": turns, "sessions": sessions, "open_sessions": open_, "pending_consolidation": pending}
 
-
-_SESSION_SELECT = (
-    "SELECT user_id, session_id, status, started_at, last_turn_at, turn_count, consolidated_turns, "
-    "needs_consolidation, ended_at FROM sessions"
-)
-
-
-def _session(row: Sequence[Any]) -> SessionInfo:
-    return SessionInfo(
-        user_id=row[0], session_id=row[1], status=row[2], started_at=row[3], last_turn_at=row[4],
-        turn_count=row[5], consolidated_turns=row[6], needs_consolidation=bool(row[7]), ended_at=row[8],
-    )
 
