@@ -86,9 +86,8 @@ def _viewer(request: Request) -> BrowserSession:
     session = sessions.get(request.cookies.get(COOKIE))
     tokens = request.app.state.tokens
     if session is not None and session.user_id is not None:
-        if tokens is None or (session.token_hash is not None
-                              and tokens.store.token_by_hash(session.token_hash) is not None
-                              and not tokens.store.token_by_hash(session.token_hash).revoked):
+        record = tokens.store.token_by_hash(session.token_hash) if tokens is not None and session.token_hash else None
+        if tokens is None or (record is not None and not record.revoked):
             return session
         sessions.end(session.sid)
     target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
