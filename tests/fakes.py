@@ -72,7 +72,7 @@ def play_session(mem: Any, sid: str, lines: list[str], day: float = 0, *, end: b
                      timestamp=T0 + timedelta(days=day, minutes=i), user_id=user_id,
                      turn_id=f"{sid}-{i}" if turn_ids else None)
     if end:
-        mem.end_session(sid, user_id=user_id)
+        mem.end_session(sid, user_id=user_id, wait=True)
 
 
 def hashing_memory(**overrides: object) -> Any:

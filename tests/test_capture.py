@@ -106,6 +106,7 @@ def test_recovered_sessions_are_marked_for_consolidation(db_path: Path) -> None:
 
 
 def test_consolidation_every_n_turns_and_at_session_end(mem: Memory) -> None:
+    mem.config = mem.config.model_copy(update={"consolidate_in_background": "off"})  # runs inside add_turn
     calls: list[list[int]] = []
     mem.consolidation_steps.append(lambda m, info, turns: calls.append([t.seq for t in turns]))
     buf = SessionBuffer("s1", memory=mem)
@@ -119,7 +120,7 @@ def test_consolidation_every_n_turns_and_at_session_end(mem: Memory) -> None:
 
 
 def test_consolidation_every_is_configurable(db_path: Path) -> None:
-    with Memory(db_path, config=Config(consolidate_every=3)) as mem:
+    with Memory(db_path, config=Config(consolidate_every=3, consolidate_in_background="off")) as mem:
         calls: list[int] = []
         mem.consolidation_steps.append(lambda m, info, turns: calls.append(len(turns)))
         mem.add_turns([{"role": "user", "content": f"x{i}", "session_id": "s"} for i in range(7)])
@@ -135,7 +136,7 @@ def test_a_failing_consolidation_keeps_turns_and_is_retried_at_next_open(db_path
         mem.consolidation_steps.append(failing)
         mem.add_turn("user", "keep me", session_id="s1")
         with caplog.at_level(logging.ERROR):
-            mem.end_session("s1")
+            mem.end_session("s1", wait=True)
         assert "retried" in caplog.text
         assert mem.stats()["turns"] == 1
     with Memory(db_path, config=Config(consolidate_on_open=False)) as mem:

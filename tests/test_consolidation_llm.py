@@ -57,9 +57,9 @@ def test_a_contradiction_supersedes_with_walkable_history(backend: ScriptedBacke
     }
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "The Series B deck needs 12 slides.", day=2)
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         say(mem, "s2", "Actually make it 14 slides, Sarah confirmed.", day=17)
-        mem.end_session("s2")
+        mem.end_session("s2", wait=True)
         assert len(backend.calls_for("referee")) == 1
         [current] = mem.facts()
         chain = mem.fact_history(current.id)
@@ -77,9 +77,9 @@ def test_a_restatement_only_bumps_recurrence(backend: ScriptedBackend) -> None:
     backend.replies = {"fact extractor": [facts_reply(fact)]}
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "I prefer bullet points over long paragraphs.", day=2)
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         say(mem, "s2", "Remember, bullets please, not paragraphs.", day=9)
-        mem.end_session("s2")
+        mem.end_session("s2", wait=True)
         [only] = mem.facts(include_superseded=True)
         assert only.recurrence == 2 and len(only.source_ids) == 2
         assert not backend.calls_for("referee")  # decided by the cheap gates, no LLM referee
@@ -97,7 +97,7 @@ def test_filler_is_dropped_and_bad_items_are_rejected(backend: ScriptedBackend, 
     )]}
     with caplog.at_level(logging.WARNING), Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "ok, thanks!", "I'll fly to London on Monday evening.")
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         assert [f.text for f in mem.facts()] == ["Maya is flying to London on Monday evening"]
         assert mem.stats()["routes"]["dropped"] == 1
     assert "unknown type 'gossip'" in caplog.text and "no text" in caplog.text and "not an object" in caplog.text
@@ -117,9 +117,9 @@ def test_the_referee_rules_in_the_ambiguous_band(backend: ScriptedBackend, rulin
     assert Config().supersede_cosine <= similarity < Config().duplicate_cosine  # the band, by construction
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "Dev runs the migration.")
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         say(mem, "s2", "Sarah runs the migration now.", day=18)
-        mem.end_session("s2")
+        mem.end_session("s2", wait=True)
         assert len(mem.facts()) == facts_after
         assert len(backend.calls_for("referee")) == 1
         assert len(mem.facts(include_superseded=True)) == (1 if ruling == "skip" else 2)
@@ -134,7 +134,7 @@ def test_relative_dates_are_resolved_against_the_turn(backend: ScriptedBackend) 
     )]}
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         mem.add_turn("user", "Lots happened.", session_id="s", timestamp=TUESDAY)
-        mem.end_session("s")
+        mem.end_session("s", wait=True)
         when = {f.text: datetime.fromtimestamp(f.event_ts, timezone.utc).date().isoformat() for f in mem.facts()}
         assert when == {"Sarah spoke to Tomás": "2026-11-16", "Maya flew to Porto": "2026-11-14",
                         "The partner meeting is in London": "2026-12-01", "Dev gets quotes": "2026-11-27"}
@@ -145,7 +145,7 @@ def test_a_backend_saying_nothing_usable_means_no_facts_and_no_crash(backend: Sc
     backend.replies = {"fact extractor": [reply]}
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "We decided to ship on Friday.")
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         assert mem.facts() == []
         assert mem.sessions()[0].needs_consolidation is False  # consolidated: there was nothing to keep
 
@@ -155,7 +155,7 @@ def test_a_truncated_reply_keeps_the_complete_facts(backend: ScriptedBackend) ->
         '[{"text": "Maya decided to use Airflow", "type": "decision", "turns": [1]}, {"text": "Dev owns the mig']}
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "We decided to use Airflow; Dev owns the migration.")
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         assert [f.text for f in mem.facts()] == ["Maya decided to use Airflow"]
 
 
@@ -165,7 +165,7 @@ def test_a_failing_backend_leaves_the_turns_and_retries_at_next_open(backend: Sc
     db = tmp_path / "m.db"
     with Memory(db, embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         assert len(backend.calls_for("fact extractor")) == 2  # one retry, then give up for now
         assert mem.facts() == [] and mem.sessions()[0].needs_consolidation
         assert mem.recall("Airflow")[0].kind == "turn"  # the turn is intact and recallable
@@ -182,7 +182,7 @@ def test_an_llm_down_long_enough_falls_back_to_the_rules(backend: ScriptedBacken
     with Memory(db, config=FAST.model_copy(update={"llm_outage_rules_after_s": 3600}),
                 embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         assert mem.facts() == [] and mem.sessions()[0].needs_consolidation   # just written: postponed
     with Memory(db, config=FAST.model_copy(update={"llm_outage_rules_after_s": 0}),
                 embedder=HashingEmbedder()) as mem:                             # still down, waited long enough
@@ -196,7 +196,7 @@ def test_a_backend_that_raises_or_turns_us_away_is_contained(backend: ScriptedBa
     backend.replies = {"fact extractor": [error]}
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         assert mem.sessions()[0].needs_consolidation and mem.stats()["turns"] == 1
 
 
@@ -210,9 +210,9 @@ def test_the_referee_failing_falls_back_to_rules(backend: ScriptedBackend) -> No
     }
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "The deck needs 12 slides.")
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         say(mem, "s2", "Correction: 14 slides.", day=18)
-        mem.end_session("s2")
+        mem.end_session("s2", wait=True)
         [current] = mem.facts()
         assert current.text.endswith("14 slides") and current.supersedes is not None  # a correction supersedes
 
@@ -229,10 +229,10 @@ def test_profiles_are_written_by_the_llm_and_refreshed_when_facts_change(backend
     }
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "Sarah, our CFO, owns the model.")
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         assert mem.profile("sarah")["profile"] == "Sarah is Lumen Analytics' CFO."
         say(mem, "s2", "Sarah wants 2.2% churn for SMB.", day=18)
-        mem.end_session("s2")
+        mem.end_session("s2", wait=True)
         assert mem.profile("Sarah")["profile"] == "Sarah is the CFO; she is conservative on churn."
         assert ("Lumen Analytics", 1) in next(e for e in mem.entities() if e.name == "Sarah").related
 
@@ -264,9 +264,9 @@ def test_a_broken_llm_configuration_falls_back_to_rules(monkeypatch, caplog) -> 
     try:
         with caplog.at_level(logging.WARNING), Memory(":memory:", embedder=HashingEmbedder()) as mem:
             say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
-            mem.end_session("s1")
+            mem.end_session("s1", wait=True)
             say(mem, "s2", "We decided to keep the old scheduler for reports.")
-            mem.end_session("s2")
+            mem.end_session("s2", wait=True)
             assert [f.type for f in mem.facts()] == ["decision", "decision"]
             assert not any(s.needs_consolidation for s in mem.sessions())  # consolidated, not pending forever
             assert sorted(e.session_id for e in mem.episodes()) == ["s1", "s2"]
@@ -286,7 +286,7 @@ def test_profiles_wait_for_the_end_of_the_session(backend: ScriptedBackend) -> N
     with Memory(":memory:", embedder=HashingEmbedder(), config=sync) as mem:
         say(mem, "s1", "Sarah, our CFO, owns the model.", "She is careful with churn.")
         assert mem.facts() and not backend.calls_for("profile writer")  # consolidated mid-session, no profile yet
-        mem.end_session("s1")
+        mem.end_session("s1", wait=True)
         assert len(backend.calls_for("profile writer")) == len(mem.entities())  # one each, at the end
         assert mem.profile("Sarah")["profile"] == "Sarah is Lumen Analytics' CFO."
 
@@ -316,7 +316,7 @@ def test_with_an_llm_consolidation_runs_off_the_capture_path(tmp_path: Path) -> 
             mem.wait_for_consolidation("s1")
             assert [f.text for f in mem.facts()] == ["Maya decided to migrate the pipeline to Airflow"]
             say(mem, "s1", "Sarah will review the DAGs.", "That is all for today.")
-            mem.end_session("s1")  # waits for the queued run, then the final one
+            mem.end_session("s1", wait=True)  # waits for the queued run, then the final one
             s1 = {s.session_id: s for s in mem.sessions()}["s1"]
             assert not s1.needs_consolidation and s1.consolidated_turns == 4
             say(mem, "s2", "We decided to hire a second data engineer.", "Budget is approved.")

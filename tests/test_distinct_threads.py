@@ -31,6 +31,7 @@ CHITCHAT_2 = ["hello hello", "> Welcome back.", "what's a good name for a cat?",
 
 
 def workstream_of(mem: Memory, sid: str) -> int | None:
+    mem.wait_for_consolidation()  # a session left open may have a run under way in the background
     episode = mem.store.session_episode(mem.user_id, sid)
     assert episode is not None
     return episode.workstream_id

@@ -50,7 +50,8 @@ def generation(mem: Memory) -> int:
 
 @pytest.mark.sqlite_only("reuses turn ids s1-0.. for new turns of the session: PostgreSQL keeps a turn_id once per session (a unique constraint, issue 20)")
 def test_one_episode_per_session_updated_as_consolidation_runs() -> None:
-    with Memory(":memory:", config=Config(consolidate_every=4), embedder=HashingEmbedder()) as mem:
+    with Memory(":memory:", config=Config(consolidate_every=4, consolidate_in_background="off"),
+                embedder=HashingEmbedder()) as mem:
         session(mem, "s1", AIRFLOW[:4], end=False)
         [first] = mem.episodes()
         assert first.turns == 4

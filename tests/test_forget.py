@@ -93,7 +93,7 @@ def test_forget_session_takes_the_words_its_episode_added_to_the_vocabulary(db_p
         for i in range(3):
             mem.add_turn("user", f"The {CANARY} rollout needs a staging cluster by Friday, step {i}.",
                          session_id="secret", user_id="alice")
-        mem.end_session("secret", user_id="alice")
+        mem.end_session("secret", user_id="alice", wait=True)
 
         def terms() -> int:
             return int(sql_rows(mem.store, "SELECT count(*) FROM episode_terms WHERE user_id = 'alice'")[0][0])

@@ -136,10 +136,10 @@ def test_the_cli_says_when_forget_could_not_scrub_the_bytes(db_path: Path, monke
 
 
 def test_turns_added_after_end_session_are_consolidated(db_path: Path) -> None:
-    config = Config(embedder="off", consolidate_on_open=False)
+    config = Config(embedder="off", consolidate_on_open=False, consolidate_in_background="off")
     with Memory(db_path, config=config) as mem:
         mem.add_turn("user", "We decided to ship the beta on Friday.", session_id="s")
-        mem.end_session("s")
+        mem.end_session("s", wait=True)
         mem.add_turn("user", "Maya Okafor will own the release notes.", session_id="s")
         info = mem.store.session("default", "s")
         assert info is not None and info.turn_count == 2
@@ -152,10 +152,10 @@ def test_turns_added_after_end_session_are_consolidated(db_path: Path) -> None:
 
 def test_a_late_turn_is_flagged_even_when_the_process_dies_before_consolidating_it(
         db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = Config(embedder="off", consolidate_on_open=False)
+    config = Config(embedder="off", consolidate_on_open=False, consolidate_in_background="off")
     with Memory(db_path, config=config) as mem:
         mem.add_turn("user", "We decided to ship the beta on Friday.", session_id="s")
-        mem.end_session("s")
+        mem.end_session("s", wait=True)
         monkeypatch.setenv(ENV, "consolidate.after_step:raise")  # the late turn's consolidation does not finish
         with contextlib.suppress(FaultInjected):
             mem.add_turn("user", "Maya Okafor will own the release notes.", session_id="s")
@@ -171,11 +171,11 @@ def test_forgetting_a_session_takes_the_names_only_it_taught(db_path: Path) -> N
         for text in ("I'm working with Tomás Ferreira on the Quillon pilot.",
                      "Tomás Ferreira decided the Quillon pilot starts in March."):
             mem.add_turn("user", text, session_id="a")
-        mem.end_session("a")
+        mem.end_session("a", wait=True)
         for text in ("Tomás signed the contract with Quillon Zqxvortex yesterday.",
                      "Tomás decided we ship the Quillon Zqxvortex pilot on Friday."):
             mem.add_turn("user", text, session_id="b")
-        mem.end_session("b")
+        mem.end_session("b", wait=True)
         assert "Quillon Zqxvortex" in {e.name for e in mem.entities()}  # the name session b taught
         mem.forget(session_id="b")
         entities = {e.name: e for e in mem.entities()}
@@ -217,7 +217,7 @@ def test_two_memories_never_consolidate_one_session_at_once(db_path: Path) -> No
         assert inside.wait(10)
         assert b.consolidate("default", "s") is False  # a holds the session: b leaves it flagged, at once
         assert b_ran == [] and b.store.sessions_needing_consolidation() == [("default", "s")]
-        ender = threading.Thread(target=b.end_session, args=("s",))
+        ender = threading.Thread(target=b.end_session, args=("s",), kwargs={"wait": True})
         ender.start()
         time.sleep(0.3)
         assert b_ran == []  # session end waits for a's run

@@ -148,7 +148,7 @@ def test_reindex_reembeds_every_kind_of_memory(db_path: Path) -> None:
     old, new = HashingEmbedder("hash-old"), HashingEmbedder("hash-new", dim=32)
     with Memory(db_path, embedder=old) as mem:
         mem.add_turn("user", "We decided to replace the boat engine before the summer.", session_id="s")
-        mem.end_session("s")  # a fact and an episode
+        mem.end_session("s", wait=True)  # a fact and an episode
         mem.judgments.store("the engine makes a noise", "check the impeller first", "it failed twice before")
         before = {kind for kind, in mem.store._query("SELECT DISTINCT kind FROM vectors")}
         assert before == {"turn", "fact", "episode", "judgment"}
@@ -279,7 +279,7 @@ def test_bm25_leaves_out_terms_most_turns_contain(db_path: Path) -> None:
         assert hits[0].text == "the zebra escaped during the meeting"
         with_bm25 = [h.text for h in hits if "bm25" in h.details["legs"]]
         assert with_bm25 == ["the zebra escaped during the meeting"]  # "meeting" alone no longer ranks
-        mem.end_session("s")  # an episode about the meetings: the derived memories' BM25 leaves the term out too
+        mem.end_session("s", wait=True)  # an episode about the meetings: the derived memories' BM25 leaves the term out too
         assert any(h.kind == "episode" and "meeting" in h.text for h in mem.recall("weekly meeting notes", k=20))
         alone = mem.recall("meeting", k=10)
         assert alone and all(not {"bm25", "bm25_memory"} & set(h.details["legs"]) for h in alone)  # dense alone
@@ -305,6 +305,7 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
     coarse = Config(dense_coarse_above=100, dense_coarse_dims=24, dense_coarse_factor=4, dense_coarse_block=64)
     with Memory(tmp_path / "m.db", config=coarse, embedder=emb) as mem:
         mem.add_turns([{"role": "user", "content": text(), "session_id": f"s{i % 7}"} for i in range(400)])
+        mem.wait_for_consolidation()  # nothing moves under the comparisons below
         mem.index()
         dense = mem.retriever.dense_index()
         assert dense is not None
@@ -402,6 +403,7 @@ def test_recalls_from_many_threads_match_serial_ones(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder=HashingEmbedder(dim=256)) as mem:
         mem.add_turns([{"role": "user", "content": f"topic{i % 9} detail{i} about gardens and trains",
                         "session_id": f"s{i % 5}"} for i in range(120)])
+        mem.wait_for_consolidation()  # nothing moves between the serial and the parallel recalls
         mem.index()
         queries = [f"topic{i} detail{i * 7}" for i in range(9)] * 4
         serial = [[h.id for h in mem.recall(q, k=5)] for q in queries]
@@ -477,7 +479,7 @@ def test_derived_hits_are_cached_until_a_derived_memory_changes_in_any_process(d
     question = "how many slides does the deck need"
     with Memory(db_path, embedder=HashingEmbedder()) as mem:
         mem.add_turn("user", "The Series B deck needs 12 slides.", session_id="a", speaker="Maya")
-        mem.end_session("a")
+        mem.end_session("a", wait=True)
         first = mem.recall(question, kind="fact")[0]
         assert first.text == "The Series B deck needs 12 slides." and mem.retriever._derived
         sources = list(first.source_ids)
@@ -491,7 +493,7 @@ def test_derived_hits_are_cached_until_a_derived_memory_changes_in_any_process(d
         # and so does this one: a correction supersedes it
         mem.add_turn("user", "Actually, the deck needs 14 slides, not 12 — Sarah confirmed.", session_id="b",
                      speaker="Maya")
-        mem.end_session("b")
+        mem.end_session("b", wait=True)
         texts = [h.text for h in mem.recall(question, kind="fact")]
         assert texts[0].endswith("(previously: 12)") and "The Series B deck needs 12 slides." not in texts
         assert [h.text for h in mem.recall(question, kind="fact", as_of=time.time())] == texts
@@ -523,6 +525,7 @@ def test_an_embedder_change_says_why_the_first_recalls_embed(db_path: Path, capl
     with Memory(db_path, config=Config(embedder="minilm-l6-v2-int8-dynamic")) as mem:
         mem.add_turns([{"role": "user", "content": f"note {i} about the kayak", "session_id": "s"}
                        for i in range(300)])
+        mem.wait_for_consolidation()
         mem.index()
         before = mem.stats()["vectors"]
         assert before >= 300

@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -82,8 +83,15 @@ def test_sigterm_during_consolidation_stops_within_5s_and_loses_nothing(tmp_path
                                           "session_id": "s1", "id": f"t{i}"})
             call(f"{base}/v1/turns", {"role": "user", "content": "Remind me to send the deck", "session_id": "s2"})
             ending = threading.Thread(target=lambda: _quietly(call, f"{base}/v1/sessions/s2/end", {}), daemon=True)
-            ending.start()  # a request in flight: ending s2 consolidates it, in the request, and its LLM call hangs
-            wait_until(lambda: len(llm_server.requests) >= 2, 30, "the worker (s1) and the request (s2) to ask the LLM")
+            ending.start()  # a request in flight: ending s2 consolidates it in the request, after s1's hung run
+            wait_until(lambda: len(llm_server.requests) >= 1, 30, "the worker (s1) to ask the LLM")
+
+            def s2_ended() -> bool:
+                with contextlib.closing(sqlite3.connect(db)) as con:
+                    row = con.execute("SELECT status FROM sessions WHERE session_id = 's2'").fetchone()
+                return row is not None and row[0] == "ended"
+
+            wait_until(s2_ended, 30, "the request to end s2 (its run waits for the user's run under way)")
             started = time.monotonic()
             proc.send_signal(signal.SIGTERM)
             try:

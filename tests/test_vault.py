@@ -18,7 +18,7 @@ def _sample(mem: Memory) -> None:
     parsed = parse_file(str(sample_path()))
     mem.add_turns(parsed.turns)
     for session_id in dict.fromkeys(t["session_id"] for t in parsed.turns):
-        mem.end_session(session_id)
+        mem.end_session(session_id, wait=True)
 
 
 def _notes(folder: Path) -> dict[str, str]:
@@ -92,15 +92,15 @@ def test_config_vault_dir_follows_consolidation_and_forget(tmp_path: Path) -> No
     with Memory(tmp_path / "m.db", config=Config(vault_dir=str(vault_dir))) as mem:
         mem.add_turn("user", "We decided to hire a second designer.", session_id="a", speaker="Maya",
                      timestamp="2026-11-02T10:00:00Z")
-        mem.end_session("a")
+        mem.end_session("a", wait=True)
         folder = vault_dir / "default"
         assert "We decided to hire a second designer." in (folder / "Days" / "2026-11-02.md").read_text()
         mem.add_turn("user", "Actually, we decided on a contractor, not a second designer.", session_id="b",
                      speaker="Maya", timestamp="2026-11-05T10:00:00Z")
-        mem.end_session("b")
+        mem.end_session("b", wait=True)
         assert "contractor" in (folder / "Days" / "2026-11-05.md").read_text()
         mem.add_turn("user", "Bo's note", session_id="c", user_id="bo", timestamp="2026-11-06T10:00:00Z")
-        mem.end_session("c", user_id="bo")
+        mem.end_session("c", user_id="bo", wait=True)
         assert (vault_dir / "bo" / "Home.md").exists()
         mem.forget(session_id="b")
         assert not (folder / "Days" / "2026-11-05.md").exists() and (folder / "Days" / "2026-11-02.md").exists()

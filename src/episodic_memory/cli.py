@@ -134,6 +134,9 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
     console.print(f"ingested {totals['turns']} turn(s) in {len(totals['sessions'])} session(s) "
                   f"in {seconds:.2f}s" + (f", {totals['skipped']} already stored" if totals["skipped"] else "")
                   + (f", {totals['bad']} bad line(s) skipped" if totals["bad"] and skip_bad else ""))
+    if totals["turns"]:  # the turns are durable; consolidation has been running beside the ingest
+        mem.wait_for_consolidation()
+        console.print(f"consolidated in {time.perf_counter() - started:.2f}s")
     if failed:
         ctx.exit(EXIT_BAD_INPUT)
 

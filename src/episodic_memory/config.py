@@ -53,9 +53,12 @@ class Config(BaseModel):
     )
     consolidate_on_open: bool = Field(True, description="run pending consolidation when a store is opened")
     consolidate_in_background: str = Field(
-        "auto", pattern="^(auto|on|off)$",
-        description="every-N-turns consolidation off the capture path, in a worker thread: on, off, or auto "
-        "(on when an LLM is configured, whose calls take seconds); session end always waits for it")
+        "on", pattern="^(auto|on|off)$",
+        description="consolidation off the capture path, in one worker thread: on; off (inline: the every-N-turns "
+        "run inside `add_turn`, the final one inside `end_session`); auto (on when an LLM is configured)")
+    end_session_waits: bool = Field(
+        False, description="`end_session` returns once the session's end is durable and its final consolidation is "
+        "queued (a read of that user's memory waits for it); true: it waits for the consolidation itself")
 
     # issue 18 door: what a door (Memory, REST, MCP, `episodic ingest`) accepts. Not the embedding cap, which
     # only limits what is embedded of a long turn.

@@ -261,14 +261,42 @@ class Memory:
                        source=check_source(t.get("source"), f"{where}source"),
                        tags=check_tags(t.get("tags"), f"{where}tags") or None)
 
-    def end_session(self, session_id: str, user_id: str | None = None) -> None:
-        """Close a session and consolidate whatever it has not consolidated yet."""
+    def end_session(self, session_id: str, user_id: str | None = None, *, wait: bool | None = None) -> None:
+        """Close a session and have whatever it has not consolidated yet consolidated.
+
+        With background consolidation (the default) it returns once the end is durable: the session is flagged
+        (a crash before its run is made good at the next open) and its final run queued; the next read of this
+        user's memory (recall, facts, episodes, …) waits for it. `wait=True` (or `Config.end_session_waits`)
+        consolidates before returning, as inline mode always does."""
         user_id = user_id or self.user_id
-        with self.scheduler.session_lock(user_id, session_id):  # after its running and queued runs, if any
-            if not self.store.end_session(user_id, session_id):
-                raise KeyError(f"no session {session_id!r} for user {user_id!r}")
-            fault_point("session.after_end")
-            self.scheduler.run_now(user_id, session_id, final=True)
+        wait = self.config.end_session_waits if wait is None else wait
+        if wait or not self._consolidates_in_background():
+            with self.scheduler.session_lock(user_id, session_id):  # after its running and queued runs, if any
+                if not self.store.end_session(user_id, session_id):
+                    raise KeyError(f"no session {session_id!r} for user {user_id!r}")
+                fault_point("session.after_end")
+                self.scheduler.run_now(user_id, session_id, final=True)
+            return
+        # flagged with the end, in one transaction: the final run is owed even with no new turn, and a crash
+        # before it runs leaves it to the next open (a run of the session under way meanwhile re-flags it)
+        if not self.store.end_session(user_id, session_id, owed=True):
+            raise KeyError(f"no session {session_id!r} for user {user_id!r}")
+        fault_point("session.after_end")
+        self.scheduler.submit(user_id, session_id, final=True)
+
+    def _settled(self, user_id: str | None) -> str:
+        """`user_id` (or this memory's user), once the final runs of its ended sessions are done: what a read
+        returns after `end_session` includes that session's consolidation. A scheduler shared by a server's
+        Memories is not waited for (its reads never wait on consolidation)."""
+        uid = user_id or self.user_id
+        if not self.scheduler.shared:
+            self.scheduler.wait_ended(uid)
+        return uid
+
+    def _settled_all(self) -> None:
+        """`_settled` for every user (before a whole-store copy)."""
+        if not self.scheduler.shared:
+            self.scheduler.wait()
 
     # --- consolidation -------------------------------------------------------------------------------
     def _maybe_consolidate(self, user_id: str, session_id: str) -> None:
@@ -318,6 +346,7 @@ class Memory:
             return True
         self._index_quietly(user_id)
         turns = self.store.session_turns(user_id, session_id, from_seq=info.consolidated_turns)
+        final = final or bool(turns and info.status == "ended")  # a late turn's run: the session is over
         if not turns and not final:
             self.store.record_consolidated(user_id, session_id, info.consolidated_turns)
             return True
@@ -354,6 +383,10 @@ class Memory:
                             user_id, session_id)
                 return False
         self.store.record_consolidated(user_id, session_id, turns[-1].seq + 1 if turns else info.consolidated_turns)
+        if not final:  # the session may have ended while this run went on: its final run is still owed
+            now = self.store.session(user_id, session_id)
+            if now is not None and now.status == "ended":
+                self.store.mark_for_consolidation(user_id, session_id)
         self._sync_vault([user_id])
         return True
 
@@ -396,7 +429,7 @@ class Memory:
         from .retrieve.retriever import RecallFilters
 
         filters = RecallFilters(
-            user_id=user_id or self.user_id, session_id=session_id, kind=kind,
+            user_id=self._settled(user_id), session_id=session_id, kind=kind,
             since=None if since is None else to_epoch(since, "since"),
             until=None if until is None else to_epoch(until, "until"),
             as_of=None if as_of is None else to_epoch(as_of, "as_of"),
@@ -414,20 +447,20 @@ class Memory:
 
     def session(self, session_id: str, user_id: str | None = None) -> SessionInfo | None:
         """One session; None when the user has none with that id."""
-        return self.store.session(user_id or self.user_id, session_id)
+        return self.store.session(self._settled(user_id), session_id)
 
     def episode(self, session_id: str, user_id: str | None = None) -> Episode | None:
         """A session's episode (its summary, keyphrases and workstream); None before consolidation made one."""
-        return self.store.session_episode(user_id or self.user_id, session_id)
+        return self.store.session_episode(self._settled(user_id), session_id)
 
     def derived_counts(self, user_id: str | None = None) -> dict[str, int]:
         """How many facts (current and superseded), episodes, workstreams (hypotheses too), loops, entities and
         judgments the user has."""
-        return self.store.derived_counts(user_id or self.user_id)
+        return self.store.derived_counts(self._settled(user_id))
 
     def session_facts(self, session_ids: Iterable[str], user_id: str | None = None) -> dict[str, list[dict[str, Any]]]:
         """The facts each session yielded (current or superseded: `current`), oldest first."""
-        return self.store.session_facts(user_id or self.user_id, list(session_ids))
+        return self.store.session_facts(self._settled(user_id), list(session_ids))
 
     def session_turns(self, session_id: str, user_id: str | None = None) -> list[StoredTurn]:
         return self.store.session_turns(user_id or self.user_id, session_id)
@@ -440,7 +473,7 @@ class Memory:
     def facts(self, user_id: str | None = None, include_superseded: bool = False, *,
               session_id: str | None = None, types: Iterable[str] | None = None) -> list[Fact]:
         """Stored facts, newest first (current ones unless `include_superseded`)."""
-        return self.store.facts(user_id or self.user_id, include_superseded=include_superseded,
+        return self.store.facts(self._settled(user_id), include_superseded=include_superseded,
                                 session_id=session_id, types=types)
 
     def add_fact(self, text: str, *, type: str = "knowledge", importance: int | None = None,  # noqa: A002
@@ -473,17 +506,17 @@ class Memory:
 
     def fact_history(self, fact_id: int, user_id: str | None = None) -> list[Fact]:
         """The supersession chain through a fact, newest first. KeyError for an unknown id."""
-        return self.store.fact_history(user_id or self.user_id, int(fact_id))
+        return self.store.fact_history(self._settled(user_id), int(fact_id))
 
     def entities(self, user_id: str | None = None) -> list[Entity]:
         """People, organisations and projects named in facts, most mentioned first, with aliases and edges."""
-        return self.store.entities(user_id or self.user_id)
+        return self.store.entities(self._settled(user_id))
 
     def profile(self, name: str, user_id: str | None = None) -> dict[str, Any]:
         """An entity's profile (the LLM's synthesis, or its durable facts) and its current facts.
 
         KeyError when no entity has that name or alias."""
-        uid = user_id or self.user_id
+        uid = self._settled(user_id)
         entity = self.store.entity(uid, name)
         if entity is None:
             raise KeyError(f"no entity named {name!r} for user {uid!r}")
@@ -494,7 +527,7 @@ class Memory:
                 "facts_list": [f.to_dict() for f in facts]}
 
     def stats(self, user_id: str | None = None) -> dict[str, Any]:
-        stats: dict[str, Any] = dict(self.store.counts(user_id or self.user_id))
+        stats: dict[str, Any] = dict(self.store.counts(self._settled(user_id)))
         stats.update(self.store.fact_counts(user_id or self.user_id))
         stats["routes"] = self.store.route_counts(user_id or self.user_id)
         stats.update(
@@ -520,29 +553,29 @@ class Memory:
                  with_facts: bool = True) -> list[Episode]:
         """One episode per consolidated session, newest first, with the session's facts attached (unless not
         `with_facts`); of one workstream when asked."""
-        return self.store.episodes(user_id or self.user_id, limit=limit, workstream_id=workstream_id,
+        return self.store.episodes(self._settled(user_id), limit=limit, workstream_id=workstream_id,
                                    with_facts=with_facts)
 
     def workstreams(self, user_id: str | None = None, include_hypotheses: bool = False, *,
                     limit: int | None = None) -> list[Workstream]:
         """Threads of work across sessions, most recently active first (confirmed ones unless asked)."""
-        return self.store.workstreams(user_id or self.user_id, include_hypotheses=include_hypotheses, limit=limit)
+        return self.store.workstreams(self._settled(user_id), include_hypotheses=include_hypotheses, limit=limit)
 
     def loops(self, user_id: str | None = None, status: str = "open", *, workstream_id: int | None = None,
               limit: int | None = None) -> list[Loop]:
         """Open loops (or `status` "closed" / "all"), newest first; of one workstream when asked."""
-        return self.store.loops(user_id or self.user_id, status, workstream_id=workstream_id, limit=limit)
+        return self.store.loops(self._settled(user_id), status, workstream_id=workstream_id, limit=limit)
 
     def close_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
         """Close a loop by hand. KeyError when the user has no loop with that id."""
         if isinstance(loop_id, bool) or not isinstance(loop_id, int):
             raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
-        return self.store.close_loop(user_id or self.user_id, loop_id, closed_by="user", note=note)
+        return self.store.close_loop(self._settled(user_id), loop_id, closed_by="user", note=note)
 
     def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None) -> Brief:
         """The startup briefing: the last `hours`' sessions, decisions and corrections, the open loops and the
         active workstreams (`now` for a briefing as of another time)."""
-        return build_brief(self.clients, user_id or self.user_id, hours,
+        return build_brief(self.clients, self._settled(user_id), hours,
                            now=None if now is None else to_epoch(now, "now"))
 
     # --- forgetting ----------------------------------------------------------------------------------
@@ -605,7 +638,7 @@ class Memory:
     def edit_fact(self, fact_id: int, text: str, user_id: str | None = None) -> Fact:
         """Correct a fact by hand: a new fact with `text` supersedes it (its history keeps the old wording), with
         the same type, session, sources and entities, pinned if it was. Only a current fact can be edited."""
-        uid = user_id or self.user_id
+        uid = self._settled(user_id)
         old = self._current_fact(fact_id, uid)
         if not isinstance(text, str) or not text.strip():
             raise ValueError(f"the new text must be a non-empty string, got {text!r}")
@@ -628,7 +661,7 @@ class Memory:
     def forget_fact(self, fact_id: int, user_id: str | None = None) -> None:
         """Delete one fact, then scrub the file. Its supersession chain is mended (when it was the current fact,
         the one it replaced is current again). The turns it came from stay: forget their session for those."""
-        uid = user_id or self.user_id
+        uid = self._settled(user_id)
         self._current_fact(fact_id, uid)
         self.store.delete_fact(uid, fact_id)
         self.store.scrub()
@@ -636,11 +669,11 @@ class Memory:
 
     def pinned_facts(self, user_id: str | None = None) -> list[dict[str, Any]]:
         """The user's current pinned facts, newest first (id, type, text, session_id, created_at)."""
-        return self.store.pinned_facts(user_id or self.user_id)
+        return self.store.pinned_facts(self._settled(user_id))
 
     def pin_fact(self, fact_id: int, pinned: bool = True, user_id: str | None = None) -> Fact:
         """Pin a fact (or unpin it): pinned current facts open the briefing, whatever their age."""
-        uid = user_id or self.user_id
+        uid = self._settled(user_id)
         self._current_fact(fact_id, uid)
         self.store.pin_fact(uid, fact_id, pinned)
         self._sync_vault([uid])
@@ -649,7 +682,7 @@ class Memory:
     def reopen_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
         """Open a closed loop again (closed by mistake, or the work came back; `note` says why). KeyError when the
         user has no loop with that id."""
-        uid = user_id or self.user_id
+        uid = self._settled(user_id)
         if isinstance(loop_id, bool) or not isinstance(loop_id, int):
             raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
         if not self.store.reopen_loop(uid, loop_id, note):
@@ -682,7 +715,7 @@ class Memory:
     def write_vault(self, folder: str | Path, user_id: str | None = None) -> vault.VaultReport:
         """Write the user's memories as an Obsidian-friendly markdown vault in `folder` (idempotent; removes the
         notes it wrote earlier that no longer have anything to say). `vault.VaultError` when it cannot."""
-        return vault.write_vault(self.store, user_id or self.user_id, folder)
+        return vault.write_vault(self.store, self._settled(user_id), folder)
 
     def _sync_vault(self, users: list[str] | None) -> None:
         """Rewrite `Config.vault_dir`'s vaults of these users (None: every vault there, after forgetting all)."""
@@ -704,7 +737,9 @@ class Memory:
         Lines file, gzipped when `path` ends in ``.gz``. Returns the records written per kind."""
         if all_users and user_id is not None:
             raise ValueError("export(all_users=True) takes no user_id")
-        return portable.export_store(self.store, path, user_id=None if all_users else user_id or self.user_id)
+        if all_users:
+            self._settled_all()
+        return portable.export_store(self.store, path, user_id=None if all_users else self._settled(user_id))
 
     def import_(self, path: str | Path) -> dict[str, int]:
         """Add an export file's memories: the whole file is checked first (`portable.PortableFormatError` with its
@@ -722,6 +757,7 @@ class Memory:
         """A consistent copy of the whole store (every user) at `dest`, made while writers carry on (the SQLite
         online backup API); `dest` appears whole or not at all. The journals are not copied: the copy holds every
         acknowledged turn."""
+        self._settled_all()
         self.store.backup(str(dest))
 
     # --- judgments -----------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ class SessionBuffer:
     def end(self) -> None:
         """End the session: consolidate what is left."""
         if not self.ended:
-            self.memory.end_session(self.session_id, user_id=self.user_id)
+            self.memory.end_session(self.session_id, user_id=self.user_id, wait=True)
             self.ended = True
 
     def __len__(self) -> int:

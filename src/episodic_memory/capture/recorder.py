@@ -7,6 +7,11 @@ Order of a write, under the lock:
 A turn is acknowledged when `record` returns. If the process dies after 2, the recovery sweep (or the next
 writer of that session) replays the journal; `uid` makes the replay idempotent, so nothing is stored twice.
 
+Group commit: callers of `record` in one process that arrive while another holds the lock queue up, and the next
+to take the lock writes every queued call at once — one journal append and fsync per session, one transaction per
+session — and acknowledges them all. One writer alone pays what it always did; many pay one fsync per session
+between them.
+
 Forgetting (`forget`) is crash-atomic the same way: a tombstone first, then rows, journals and bytes, the tombstone
 last; whoever takes the lock next finishes a forget a crash interrupted, before any journal is replayed.
 """
@@ -50,6 +55,16 @@ class NewTurn:
 
 
 @dataclass
+class _Call:
+    """One `record` call waiting in the group-commit queue."""
+
+    turns: list[NewTurn]
+    records: list[TurnRecord] | None = None
+    error: BaseException | None = None
+    done: bool = False
+
+
+@dataclass
 class RecoveryReport:
     files_scanned: int = 0
     forgets_finished: int = 0  # forgets a crash interrupted, finished before the replay
@@ -68,24 +83,65 @@ class Recorder:
         self.config = config
         self._thread_lock = threading.RLock()
         self._file_lock = FileLock(str(lock_path), timeout=config.lock_timeout_s) if lock_path else None
+        self._queue: list[_Call] = []  # group commit: calls waiting for the next leader
+        self._leading = False
+        self._queue_changed = threading.Condition()
 
     def locked(self) -> AbstractContextManager[object]:
         """The cross-process ingest lock (and a thread lock inside this process)."""
         return _Both(self._thread_lock, self._file_lock if self._file_lock else nullcontext())
 
     def record(self, turns: Sequence[NewTurn]) -> list[TurnRecord]:
-        """Journal and store turns (any sessions); returns them with their uid and order."""
+        """Journal and store turns (any sessions); returns them with their uid and order, once they are durable.
+        Calls made meanwhile by other threads are committed with these (see the module's docstring)."""
+        call = _Call(list(turns))
+        with self._queue_changed:
+            self._queue.append(call)
+            while self._leading and not call.done:
+                self._queue_changed.wait()
+            if not call.done:  # lead: take everything queued so far, this call included
+                self._leading = True
+                group, self._queue = self._queue, []
+        if not call.done:
+            try:
+                self._commit(group)
+            finally:
+                with self._queue_changed:
+                    for waiting in group:  # a leader that died on the way leaves no caller hanging
+                        if not waiting.done:
+                            waiting.error = waiting.error or RuntimeError("the group commit was interrupted")
+                            waiting.done = True
+                    self._leading = False
+                    self._queue_changed.notify_all()
+        if call.error is not None:
+            raise call.error
+        assert call.records is not None
+        return call.records
+
+    def _commit(self, calls: list[_Call]) -> None:
+        """Write the calls' turns, session by session, under the lock; a session that fails fails the calls that
+        had turns in it (and only those)."""
         by_session: dict[tuple[str, str], list[NewTurn]] = {}
-        for t in turns:
-            by_session.setdefault((t.user_id, t.session_id), []).append(t)
-        out: dict[int, TurnRecord] = {}
-        positions = {id(t): i for i, t in enumerate(turns)}
+        for call in calls:
+            for t in call.turns:
+                by_session.setdefault((t.user_id, t.session_id), []).append(t)
+        stored: dict[int, TurnRecord] = {}
+        failed: dict[tuple[str, str], BaseException] = {}
         with self.locked():
             self._finish_forgets(scrub=False)
             for (user_id, session_id), group in by_session.items():
-                for rec, t in zip(self._record_session(user_id, session_id, group), group, strict=True):
-                    out[positions[id(t)]] = rec
-        return [out[i] for i in range(len(turns))]
+                try:
+                    for rec, t in zip(self._record_session(user_id, session_id, group), group, strict=True):
+                        stored[id(t)] = rec
+                except Exception as exc:
+                    failed[(user_id, session_id)] = exc
+        for call in calls:
+            errors = [failed[k] for k in dict.fromkeys((t.user_id, t.session_id) for t in call.turns) if k in failed]
+            if errors:
+                call.error = errors[0]
+            else:
+                call.records = [stored[id(t)] for t in call.turns]
+            call.done = True
 
     def _record_session(self, user_id: str, session_id: str, turns: list[NewTurn]) -> list[TurnRecord]:
         """Journal and store one session's turns. A turn the session already has with the same `turn_id`, role and
@@ -103,6 +159,8 @@ class Recorder:
         for t in turns:
             known = stored.get((t.turn_id, t.role, t.content)) if t.turn_id is not None else None
             uid, seq = known or (uuid.uuid4().hex, next_seq)
+            if t.turn_id is not None and known is None:  # the same turn twice in one group is stored once
+                stored[(t.turn_id, t.role, t.content)] = (uid, seq)
             record = TurnRecord(uid=uid, user_id=user_id, session_id=session_id, seq=seq, role=t.role,
                                 content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id,
                                 source=t.source, tags=t.tags)

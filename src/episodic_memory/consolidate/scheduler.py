@@ -52,6 +52,7 @@ class SessionState(Protocol):
 @dataclass
 class _Job:
     force: bool  # consolidate even when fewer than `every` new turns gathered (else: only embed, if `index` is set)
+    final: bool = False  # the session ended: its final run (`run(..., final=True)`)
 
 
 @dataclass
@@ -95,6 +96,9 @@ class ConsolidationScheduler:
         self._jobs: dict[Key, _Job] = {}  # queued, not started: one per session
         self._queue: deque[Key] = deque()
         self._running: Counter[Key] = Counter()
+        self._finals: set[Key] = set()  # sessions with a final run queued or under way (what `wait_ended` waits for)
+        self._finished = threading.Condition(self._lock)  # a job ended (`wait_ended` waits on it)
+        self._user_locks: dict[str, threading.Lock] = {}  # one run of a user's sessions at a time
         self._session_locks: dict[Key, _SessionLock] = {}
         self._worker: threading.Thread | None = None
         self._lister: threading.Thread | None = None
@@ -131,13 +135,15 @@ class ConsolidationScheduler:
         """Consolidate a session here and now (at its end: `final`), after any run of it queued or under way."""
         with self.session_lock(user_id, session_id):
             self._work((user_id, session_id))
-            return self._run(user_id, session_id, final)
+            with self._user_lock(user_id):
+                return self._run(user_id, session_id, final)
 
     def consolidate_flagged(self) -> int:
         """Consolidate every flagged session here and now. Returns how many succeeded."""
         if self._pending is None:
             return 0
-        return sum(self.run_now(user_id, session_id) for user_id, session_id in self._pending())
+        return sum(self.run_now(user_id, session_id, final=self._ended((user_id, session_id)))
+                   for user_id, session_id in self._pending())
 
     def start(self) -> None:
         """Queue every flagged session for the worker (they are listed in a thread of their own, so this returns
@@ -152,25 +158,29 @@ class ConsolidationScheduler:
         try:
             assert self._pending is not None
             for user_id, session_id in self._pending():
-                self.submit(user_id, session_id, force=True)
+                self.submit(user_id, session_id, force=True, final=self._ended((user_id, session_id)))
         except Exception:
             log.exception("could not list the sessions awaiting consolidation")
         finally:
             self._listed.set()
 
     # --- the worker ----------------------------------------------------------------------------------
-    def submit(self, user_id: str, session_id: str, force: bool = False) -> None:
-        """Have the worker look at a session soon: consolidate it if due by then (always when `force`), else embed
-        its new turns (when `index` is set). A session already queued is not queued twice."""
+    def submit(self, user_id: str, session_id: str, force: bool = False, *, final: bool = False) -> None:
+        """Have the worker look at a session soon: consolidate it if due by then (always when `force`; as its
+        final run when `final`), else embed its new turns (when `index` is set). A session already queued is not
+        queued twice."""
         key = (user_id, session_id)
         with self._lock:
             if self._stopped:
                 return
+            if final:
+                self._finals.add(key)
             job = self._jobs.get(key)
             if job is not None:
-                job.force = job.force or force
+                job.force = job.force or force or final
+                job.final = job.final or final
                 return
-            self._jobs[key] = _Job(force)
+            self._jobs[key] = _Job(force or final, final)
             self._queue.append(key)
             if self._worker is None:
                 self._worker = threading.Thread(target=self._drain, name=self._name, daemon=self._daemon)
@@ -203,6 +213,9 @@ class ConsolidationScheduler:
                     self._running[key] -= 1
                     if self._running[key] <= 0:
                         del self._running[key]
+                    if job.final and not (key in self._jobs and self._jobs[key].final):
+                        self._finals.discard(key)
+                    self._finished.notify_all()
 
     def _look(self, key: Key, job: _Job) -> None:
         user_id, session_id = key
@@ -211,13 +224,20 @@ class ConsolidationScheduler:
             if info is None:
                 return
             if job.force or info.needs_consolidation or self.due(info):
-                self._run(user_id, session_id, False)
+                with self._user_lock(user_id):
+                    self._run(user_id, session_id, job.final)
             elif self._index is not None:
                 self._index(user_id, session_id)
         except Exception:  # the session stays flagged (or unconsolidated): the next trigger or start retries it
             log.exception("background consolidation of %s/%s failed; the session is retried later", user_id, session_id)
 
     # --- locks, waiting, closing ---------------------------------------------------------------------
+    def _user_lock(self, user_id: str) -> threading.Lock:
+        """Taken around every run, inside the session's lock: a user's sessions are consolidated one at a time
+        (a later session's corrections supersede what an earlier one said, never half of it)."""
+        with self._lock:
+            return self._user_locks.setdefault(user_id, threading.Lock())
+
     @contextmanager
     def session_lock(self, user_id: str, session_id: str) -> Iterator[None]:
         """Hold the session: no run of it starts (or is under way) until the block ends. Re-entrant."""
@@ -240,11 +260,20 @@ class ConsolidationScheduler:
         for. Do not call it holding a session lock of a session other than the one waited for."""
         if user_id is None and session_id is None:
             self._listed.wait()
-        with self._lock:
-            keys = [k for k in [*self._jobs, *self._running]
+        with self._lock:  # the runs under way first, then the queue in its order: a user's runs stay in order
+            keys = [k for k in [*self._running, *self._queue, *self._jobs]
                     if (user_id is None or k[0] == user_id) and (session_id is None or k[1] == session_id)]
         for key in dict.fromkeys(keys):
             self._work(key)
+
+    def wait_ended(self, user_id: str) -> None:
+        """Block until the final runs of `user_id`'s ended sessions (queued or under way) are done: a read after a
+        session end sees its consolidation, while runs of sessions still open go on in the background."""
+        if threading.current_thread() is self._worker:  # a step reading its own user's memory: nothing to wait for
+            return
+        with self._finished:  # the worker runs them, in order; a waiter runs none out of turn
+            while any(k[0] == user_id for k in self._finals) and not self._stopped:
+                self._finished.wait(1.0)
 
     def stop(self) -> list[Key]:
         """Take no more work: the queued runs are dropped (the worker ends after the run under way) and nothing new
@@ -256,7 +285,12 @@ class ConsolidationScheduler:
             queued = dict(self._jobs)
             self._jobs.clear()
             self._queue.clear()
+            self._finals.clear()
         return running + [key for key, job in queued.items() if key not in running and (job.force or self._due(key))]
+
+    def _ended(self, key: Key) -> bool:
+        """A flagged session that has ended owes its final run (a crash may have come between its end and it)."""
+        return getattr(self._info(*key), "status", None) == "ended"
 
     def _due(self, key: Key) -> bool:
         info = self._info(*key)

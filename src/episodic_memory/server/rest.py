@@ -317,7 +317,7 @@ def create_app(
     def end_session(session_id: str, mem: Mem) -> dict[str, Any]:
         """Close a session and consolidate what it has not yet (returns when that is done)."""
         try:
-            mem.end_session(session_id)
+            mem.end_session(session_id, wait=True)
         except KeyError as exc:
             raise _not_found(exc) from None
         return {"session_id": session_id, "status": "ended"}

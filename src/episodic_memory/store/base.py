@@ -50,8 +50,9 @@ class TurnStore(Protocol):
         """A user's sessions, most recently active first."""
         ...
 
-    def end_session(self, user_id: str, session_id: str) -> bool:
-        """Mark a session ended (flagged for consolidation if it has new turns). False when unknown."""
+    def end_session(self, user_id: str, session_id: str, *, owed: bool = False) -> bool:
+        """Mark a session ended, flagged for consolidation if it has new turns (always, when its final run is
+        `owed` and has not happened yet). False when unknown."""
         ...
 
     def mark_for_consolidation(self, user_id: str, session_id: str) -> None:

@@ -144,13 +144,13 @@ class TurnPg(PgConnection):
             params.append(limit)
         return [_session(r) for r in self._query(sql, params)]
 
-    def end_session(self, user_id: str, session_id: str) -> bool:
+    def end_session(self, user_id: str, session_id: str, *, owed: bool = False) -> bool:
         with self.transaction() as db:
             now = time.time()
             cur = db.execute(
                 "UPDATE sessions SET status = 'ended', ended_at = %s, updated_at = %s, "
-                "needs_consolidation = (turn_count > consolidated_turns) WHERE user_id = %s AND session_id = %s",
-                (now, now, user_id, session_id))
+                "needs_consolidation = (%s OR turn_count > consolidated_turns) WHERE user_id = %s AND session_id = %s",
+                (now, now, owed, user_id, session_id))
             return cur.rowcount > 0
 
     def mark_for_consolidation(self, user_id: str, session_id: str) -> None:

@@ -78,12 +78,12 @@ class TurnSQL(Connection):
             params.append(limit)
         return [_session(r) for r in self._query(sql, params)]
 
-    def end_session(self, user_id: str, session_id: str) -> bool:
+    def end_session(self, user_id: str, session_id: str, *, owed: bool = False) -> bool:
         with self.transaction() as db:
             cur = db.execute(
                 "UPDATE sessions SET status = 'ended', ended_at = ?, updated_at = ?, "
-                "needs_consolidation = (turn_count > consolidated_turns) WHERE user_id = ? AND session_id = ?",
-                (time.time(), time.time(), user_id, session_id),
+                "needs_consolidation = (? OR turn_count > consolidated_turns) WHERE user_id = ? AND session_id = ?",
+                (time.time(), time.time(), owed, user_id, session_id),
             )
             return cur.rowcount > 0
 
