@@ -18,7 +18,7 @@ from .commands.edits import fact, loop_add, loop_reopen, session_turns, show
 from .commands.facts import entities, facts, history, profile
 from .commands.judge import judge
 from .commands.pg import pg
-from .commands.portable import backup_command, export_command, import_command
+from .commands.portable import backup_command, export_command, import_command, migrate_command
 from .commands.server import mcp_command, serve, token, ui
 from .commands.threads import brief, loop, loops, print_loops, workstreams
 from .commands.vault import vault
@@ -369,7 +369,7 @@ main.add_command(token)
 main.add_command(judge)
 main.add_command(pg)
 
-for command in (export_command, import_command, backup_command, vault):
+for command in (export_command, import_command, backup_command, migrate_command, vault):
     main.add_command(command)
 
 for command in (facts, history, entities, profile):
