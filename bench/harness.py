@@ -117,11 +117,13 @@ class SystemRun:
 
 
 def run_system(
-    name: str, selection: list[tuple[Conversation, list[Question]]], ks: Sequence[int]
+    name: str, selection: list[tuple[Conversation, list[Question]]], ks: Sequence[int],
+    system: Retriever | None = None,
 ) -> SystemRun:
+    """Index each conversation and ask its questions; `system` given, it is used under `name`."""
     run = SystemRun(name)
     try:
-        system = make_system(name)
+        system = system or make_system(name)
     except Exception as exc:  # noqa: BLE001 - a missing optional system is reported, not fatal
         run.error = f"unavailable: {type(exc).__name__}: {exc}"
         print(f"[{name}] {run.error}", file=sys.stderr)

