@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("clients",),
     ("consolidate", "judgments", "brief"),
     ("memory", "portable", "vault"),
-    ("inject", "default", "session_buffer", "pipeline", "ingest", "episodic_judgment", "integrations"),
+    ("inject", "default", "session_buffer", "pipeline", "ingest", "episodic_judgment", "integrations", "migrate"),
     ("server",),
     ("commands", "cli", "__main__", "__init__"),
 ]

@@ -16,6 +16,7 @@ from episodic_memory.store.sqlite import SQLiteStore
 CONFIG = Config(embedder="off", consolidate_every=10_000)
 
 
+@pytest.mark.sqlite_only("counts the journal's fsyncs: a PostgreSQL store keeps no journal")
 def test_concurrent_writers_share_fsyncs_and_every_turn_is_stored_once(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     fsyncs = []
@@ -60,6 +61,7 @@ def test_the_same_turn_twice_in_one_group_is_stored_once(tmp_path: Path) -> None
         assert len(mem.session_turns("s")) == 1
 
 
+@pytest.mark.sqlite_only("fails the SQLite store's insert")
 def test_a_failing_session_fails_only_its_own_callers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with Memory(tmp_path / "m.db", config=CONFIG) as mem:
         real = SQLiteStore.insert_turns

@@ -15,6 +15,14 @@ from episodic_memory.store.records import TurnRecord
 
 pytestmark = pytest.mark.both_backends  # the destination (db_path) is a SQLite file, then a PostgreSQL database
 
+
+@pytest.fixture(autouse=True)
+def _files_stay_files(request: pytest.FixtureRequest) -> None:
+    from .postgres.fixtures import everything_on_postgres
+
+    if everything_on_postgres(request.config):
+        pytest.skip("the source and the copy back are SQLite files by design (both backends run in the default mode)")
+
 CONFIG = Config(embedder="off")
 ENV = {"EPISODIC_EMBEDDER": "off"}
 

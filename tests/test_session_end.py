@@ -96,6 +96,7 @@ def test_the_session_buffer_keeps_waiting_at_its_end(tmp_path: Path) -> None:
         assert finals == [True]
 
 
+@pytest.mark.sqlite_only("the child process opens the file itself")
 def test_a_process_that_dies_right_after_end_session_is_consolidated_at_the_next_open(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     src = str(Path(__file__).resolve().parents[1] / "src")
