@@ -61,6 +61,23 @@ _NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(
 _SCALE = {"thousand": 1_000, "million": 1_000_000, "m": 1_000_000}
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?;\n]\s*|[\"“(]\s*|(?:^|\s)[A-Z][a-z]+:\s*)$")  # "User: Moving day …"
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|[^\sA-Za-z]+")
+_CAPITALISED_WORD = re.compile(r"\b[A-Z][A-Za-z]+\b")
+_LOWER_RUN = re.compile(r"[a-z]+")
+_LOWER_WORD = re.compile(r"\b[a-z]+\b")
+
+
+def _opens_sentence(text: str, end: int) -> bool:
+    """`_SENTENCE_START.search(text[:end])`, reading only the end of text[:end] that a match can start in (after
+    the trailing whitespace: the punctuation, quote or "Name:" before it), not the whole prefix again for every
+    capitalised word of a long text. (`^` still matches only at the real start: `search`'s pos does not move it.)"""
+    k = end
+    while k > 0 and text[k - 1].isspace():
+        k -= 1
+    i = k - 2  # "Name:" — back over the lower-case letters before the colon, to the capital and the space before it
+    while i >= 0 and "a" <= text[i] <= "z":
+        i -= 1
+    return _SENTENCE_START.search(text, max(0, i - 1), end) is not None
 # Abbreviations whose full stop ends no sentence ("Dr. Okafor", "St. Mary's", "e.g. the follow-up").
 _ABBREVIATION = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Rd|Ave|Mt|Ft|vs|etc|approx|No|Nos|Co|Inc|Ltd|Jan|Feb|Mar|Apr|"
                            r"Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|(?:e\.g|i\.e)\.?)(?=\s|$|,)")
@@ -126,7 +143,7 @@ def values_in(text: str) -> frozenset[str]:
         elif m.group("scale"):
             number *= _SCALE[m.group("scale").lower()]
         values.add(f"num:{int(number) if number.is_integer() else number}")
-    for word in re.findall(r"[a-z]+", masked.lower()):
+    for word in _LOWER_RUN.findall(masked.lower()):
         if word in _NUMBER_WORDS and word not in ("one", "zero"):  # "one" is mostly a pronoun
             values.add(f"num:{_NUMBER_WORDS[word]}")
     values.update(f"name:{n}" for n in names_in(masked))
@@ -149,8 +166,13 @@ def _names_a_doer(text: str, end: int) -> bool:
                                    and word not in STOPWORDS and word not in FILLER)
 
 
+def _unpossessive(word: str) -> str:
+    """`word` without a final 's or ’s (what re.sub(r"['’]s$", "", word) does to a token without a newline)."""
+    return word[:-2] if word.endswith(("'s", "’s")) else word
+
+
 def _not_name(word: str) -> bool:
-    w = re.sub(r"['’]s$", "", word.lower())
+    w = _unpossessive(word.lower())
     return ("'" in w or "’" in w or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in _MONTHS
             or w in _NUMBER_WORDS)
 
@@ -173,11 +195,11 @@ def names_in(text: str) -> frozenset[str]:
             run = run[1:]  # "Hey Mel" -> "Mel"; "Last Friday" -> nothing; a sentence's lone first word is no name
             first = False
         if run:
-            out.add(" ".join(re.sub(r"['’]s$", "", w.lower()) for w in run if not _not_name(w)))
+            out.add(" ".join(_unpossessive(w.lower()) for w in run if not _not_name(w)))
         run = []
 
     last_end = 0
-    for m in re.finditer(r"[A-Za-z][A-Za-z'’]*|[^\sA-Za-z]+", text):
+    for m in _TOKEN.finditer(text):
         token = m.group()
         gap = text[last_end:m.start()]
         last_end = m.end()
@@ -187,7 +209,7 @@ def names_in(text: str) -> frozenset[str]:
             continue
         if _CAPITALISED.fullmatch(token) and token != "I":
             if not run:
-                run_initial = bool(_SENTENCE_START.search(text[: m.start()])) or m.start() == 0
+                run_initial = _opens_sentence(text, m.start()) or m.start() == 0
             elif gap.strip():
                 flush()
                 run_initial = False
@@ -223,11 +245,12 @@ def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
     """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
     to no longer hold, the capitalised words (lower-cased)."""
     text = plain(text)
-    words = frozenset(_stem(w) for w in (re.sub(r"['’]s$", "", t.lower()).strip("'’") for t in _WORD.findall(text))
+    words = frozenset(_stem(w) for w in (_unpossessive(t.lower()).strip("'’") for t in _WORD.findall(text))
                       if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
                       and w not in _NUMBER_WORDS)
-    segments = tuple(m.group(1) for m in _REPLACED.finditer(text)) + tuple(m.group(1) for m in _GONE.finditer(text))
-    capitalised = tuple(dict.fromkeys(w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]+\b", text)))
+    gone = tuple(m.group(1) for m in _GONE.finditer(text)) if _GONE_VERB.search(text) else ()
+    segments = tuple(m.group(1) for m in _REPLACED.finditer(text)) + gone
+    capitalised = tuple(dict.fromkeys(w.lower() for w in _CAPITALISED_WORD.findall(text)))
     return values_in(text), words, segments, capitalised
 
 
@@ -266,12 +289,16 @@ _REPLACED = re.compile(
 
 # What a statement says is gone: the words of a clause before "retired", "closed down", "couldn't", "moved to" …
 # ("Paws Clinic closed down", "Mateo moved to Spain", "The Copper Pot couldn't seat twelve").
-_GONE = re.compile(
-    r"(?:^|[.;!?\n:,]\s*|\b(?:but|so|and)\s+)([^.;!?\n:,]{2,60}?)\s+(?:(?:has|had|have|was|were|is|got|just)\s+)?"
+_GONE_VERBS = (
     r"(?:retired|closed(?: down)?|shut(?: down)?|moved (?:away|to|abroad)|left|quit|sold|cancell?ed|couldn['’]t|"
     r"could not|can['’]t|double-booked|fell through|ran out|kept running out|stopped|went bust|went under|"
-    r"is out|are out|dropped out|pulled out|is off|are off|was full|were full|is full|is booked up|was booked up)\b",
-    re.IGNORECASE)
+    r"is out|are out|dropped out|pulled out|is off|are off|was full|were full|is full|is booked up|was booked up)\b")
+_GONE = re.compile(
+    r"(?:^|[.;!?\n:,]\s*|\b(?:but|so|and)\s+)([^.;!?\n:,]{2,60}?)\s+(?:(?:has|had|have|was|were|is|got|just)\s+)?"
+    + _GONE_VERBS, re.IGNORECASE)
+# A text without one of those verbs has no _GONE match: looked for first (the whole pattern backtracks through up to
+# 60 characters at every clause start).
+_GONE_VERB = re.compile(_GONE_VERBS, re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?\n]+\s*|\s+[-–—]\s+")
 
 
@@ -307,7 +334,7 @@ def lower_case_words(texts: Sequence[str]) -> frozenset[str]:
 
 @lru_cache(maxsize=50_000)
 def _lower_words(text: str) -> frozenset[str]:
-    return frozenset(re.findall(r"\b[a-z]+\b", text))
+    return frozenset(_LOWER_WORD.findall(text))
 
 
 def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | None = None) -> tuple[int, float]:
