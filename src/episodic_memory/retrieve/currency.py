@@ -248,8 +248,7 @@ def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
     words = frozenset(_stem(w) for w in (_unpossessive(t.lower()).strip("'’") for t in _WORD.findall(text))
                       if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
                       and w not in _NUMBER_WORDS)
-    gone = tuple(m.group(1) for m in _GONE.finditer(text)) if _GONE_VERB.search(text) else ()
-    segments = tuple(m.group(1) for m in _REPLACED.finditer(text)) + gone
+    segments = tuple(m.group(1) for m in _REPLACED.finditer(text)) + tuple(m.group(1) for m in _GONE.finditer(text))
     capitalised = tuple(dict.fromkeys(w.lower() for w in _CAPITALISED_WORD.findall(text)))
     return values_in(text), words, segments, capitalised
 
@@ -289,16 +288,12 @@ _REPLACED = re.compile(
 
 # What a statement says is gone: the words of a clause before "retired", "closed down", "couldn't", "moved to" …
 # ("Paws Clinic closed down", "Mateo moved to Spain", "The Copper Pot couldn't seat twelve").
-_GONE_VERBS = (
-    r"(?:retired|closed(?: down)?|shut(?: down)?|moved (?:away|to|abroad)|left|quit|sold|cancell?ed|couldn['’]t|"
-    r"could not|can['’]t|double-booked|fell through|ran out|kept running out|stopped|went bust|went under|"
-    r"is out|are out|dropped out|pulled out|is off|are off|was full|were full|is full|is booked up|was booked up)\b")
 _GONE = re.compile(
     r"(?:^|[.;!?\n:,]\s*|\b(?:but|so|and)\s+)([^.;!?\n:,]{2,60}?)\s+(?:(?:has|had|have|was|were|is|got|just)\s+)?"
-    + _GONE_VERBS, re.IGNORECASE)
-# A text without one of those verbs has no _GONE match: looked for first (the whole pattern backtracks through up to
-# 60 characters at every clause start).
-_GONE_VERB = re.compile(_GONE_VERBS, re.IGNORECASE)
+    r"(?:retired|closed(?: down)?|shut(?: down)?|moved (?:away|to|abroad)|left|quit|sold|cancell?ed|couldn['’]t|"
+    r"could not|can['’]t|double-booked|fell through|ran out|kept running out|stopped|went bust|went under|"
+    r"is out|are out|dropped out|pulled out|is off|are off|was full|were full|is full|is booked up|was booked up)\b",
+    re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?\n]+\s*|\s+[-–—]\s+")
 
 
@@ -306,15 +301,35 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
     """`sig` with `focus`: the values said in a clause of `text` that names something the query asks about (the
     answer sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides)."""
     asked = query.words | query.values
+    # a value that is no name may be anywhere; a name only where its words are
+    any_value = any(not v.startswith("name:") for v in query.values)
+    names = [v[5:].split() for v in query.values if v.startswith("name:")]
     focus: set[str] = set()
     words: set[str] = set()
     for clause in _CLAUSE.split(plain(text)):
+        if not any_value:  # a clause none of whose words can be asked about is not read (its signature is costly)
+            pieces, stems = _pieces(clause)
+            if not stems & query.words and not any(all(w in pieces for w in name) for name in names):
+                continue
         part = signature(clause, known)
         if (part.words | part.name_words | part.values) & asked:  # "Piano lessons with …" for "… piano?"
             focus.update(part.values)
             words.update(part.words)
     return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
                      sig.replaced_words, frozenset(words))
+
+
+@lru_cache(maxsize=50_000)
+def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Every lower-case word a signature of `text` can hold a stem of (in its words or its name words) or name a
+    value with, and their stems: more than it holds (a superset is all `focused` needs to pass a clause by).
+
+    Its words and names are made of its tokens (`_WORD`, `_TOKEN`: letters and apostrophes), lower-cased, a final
+    's dropped, with or without the apostrophes at their ends; the capitalised words of the known names are runs
+    of letters between non-word characters."""
+    tokens = [_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()]
+    pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
+    return pieces, frozenset(_stem(p) for p in pieces)
 
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
