@@ -935,7 +935,18 @@ def real_table(results: list[dict[str, Any]]) -> str:
                          f"{m['bm25s_p50']:.2f} / {m['bm25s_p95']:.2f}" if "bm25s_p50" in m else "",
                          f"{m['dense_p50']:.2f} / {m['dense_p95']:.2f} ({m['dense_scan_only_p50']:.2f})"
                          if "dense_p50" in m else ""])
-    return _md(head, rows)
+    out = [_md(head, rows)]
+    for r in results:
+        if r.get("budget"):
+            b = r["budget"]
+            out.append(f"\nBudget of a recall at {r['size']:,} real turns (mean ms per recall over "
+                       f"{r['measure']['this']['runs'][0]['queries']} other questions; CPU: of the thread that ran "
+                       "the step; the BM25 legs run in a worker beside the query embedding and the dense scan):\n")
+            out.append(_md(["step", "wall ms", "CPU ms"], [[k.strip(), f"{v:.2f}", f"{b['steps_cpu_mean_ms'][k]:.2f}"]
+                                                           for k, v in b["steps_mean_ms"].items()]
+                           + [["recall (all threads' CPU)", f"{b['recall_mean_ms']:.2f}",
+                               f"{b['recall_cpu_mean_ms']:.2f}"]]))
+    return "\n".join(out)
 
 
 REAL_TARGETS_MS = {10_000: (3.0, 8.0), 100_000: (6.0, 15.0), 1_000_000: (15.0, 40.0)}  # p50, p95 (issue 22)
@@ -1225,8 +1236,9 @@ def main(argv: list[str] | None = None) -> int:
             db, build = build_real_store(args.real, size, args)
             log(f"real {size:,}: measuring recall, {args.runs} fresh processes ({args.queries} questions each)"
                 + (f", alternating with {args.ab}" if args.ab else ""))
+            budget = None
             if args.profile:  # a run of its own, untimed: profiling slows it down
-                measure_real_in_child(db, args, None, baselines=False, profile=args.profile)
+                budget = measure_real_in_child(db, args, None, baselines=False, profile=args.profile).get("budget")
                 log(f"real {size:,}: profile of the timed recalls in {args.profile}")
             measured: dict[str, list[dict[str, Any]]] = {"this": []} | ({"old": []} if args.ab else {})
             for i in range(args.runs):
@@ -1239,7 +1251,8 @@ def main(argv: list[str] | None = None) -> int:
                         f"{m['recall_ms']['p95']:.2f} ms, CPU p50 {m['recall_cpu_ms']['p50']:.2f} ms, load "
                         f"{m['loadavg_recall']}")
             real_results.append({"size": size, "real": str(args.real), "store": str(db), "build": build,
-                                 "measure": {label: summarise_real_runs(runs) for label, runs in measured.items()}})
+                                 "measure": {label: summarise_real_runs(runs) for label, runs in measured.items()},
+                                 "budget": budget})
     if not args.synthetic:
         report = real_table(real_results)
         print(report)
