@@ -99,6 +99,7 @@ NOT_NAMES = frozenset(
 _CAPITALISED = re.compile(r"[A-Z][A-Za-z'’]*")
 
 
+@lru_cache(maxsize=100_000)
 def _stem(word: str) -> str:
     """A crude stem: enough for coach / coaching, race / racing, counter / counters."""
     for suffix in ("ings", "ing", "ies", "ied", "ed", "es", "s", "e"):
@@ -201,16 +202,15 @@ def names_in(text: str) -> frozenset[str]:
     last_end = 0
     for m in _TOKEN.finditer(text):
         token = m.group()
-        gap = text[last_end:m.start()]
-        last_end = m.end()
+        gap_start, last_end = last_end, m.end()
         if not token[0].isalpha():
             if run:
                 flush()
             continue
-        if _CAPITALISED.fullmatch(token) and token != "I":
+        if "A" <= token[0] <= "Z" and token != "I":  # _CAPITALISED: a letter token starting with a capital
             if not run:
                 run_initial = _opens_sentence(text, m.start()) or m.start() == 0
-            elif gap.strip():
+            elif text[gap_start:m.start()].strip():
                 flush()
                 run_initial = False
             run.append(token)
