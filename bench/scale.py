@@ -616,6 +616,342 @@ def drop_statistics(db: sqlite3.Connection) -> None:
         db.execute(f"DROP TABLE IF EXISTS {table}")
 
 
+# --- real conversation text (--real PATH) ------------------------------------------------------------------
+#
+# The synthetic corpus has short random-word turns and short queries; real conversation text has long natural turns
+# and long natural questions, whose many terms make the BM25 leg and the currency pass slower. `--real PATH` builds
+# stores from LoCoMo-format conversations (bench/datasets.py: a folder of per-conversation JSON files) repeated under
+# new session ids up to the store size, and queries them with the conversations' questions.
+
+REAL_VERSION = 1
+REAL_SHIFT_DAYS = 365  # copy r of the conversations is said r years before copy 0 (every copy a distinct past)
+REAL_BUILD = Config(consolidate_every=10**9, consolidate_on_open=False, fsync_journal=False)
+
+
+def _load_locomo(path: Path) -> list[Any]:
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
+    from bench.datasets import load_locomo
+
+    return load_locomo(path, verbose=False)
+
+
+def real_sessions(conversations: list[Any], size: int) -> Iterator[list[dict[str, Any]]]:
+    """Sessions of the conversations, copy after copy (copy r: session ids and turn ids prefixed `r{r}-`, every
+    timestamp REAL_SHIFT_DAYS·r days earlier), `size` turns in all (the last session cut short)."""
+    left, r = size, 0
+    while left > 0:
+        shift = r * REAL_SHIFT_DAYS * 86_400
+        for conv in conversations:
+            for s in conv.sessions:
+                sid = f"r{r}-{s.session_id}"
+                turns = [{"role": t.role, "content": t.text, "session_id": sid, "speaker": t.speaker,
+                          "timestamp": t.timestamp.timestamp() - shift, "turn_id": f"r{r}-{conv.conv_id}:{t.turn_id}"}
+                         for t in s.turns[:left]]
+                if turns:
+                    left -= len(turns)
+                    yield turns
+                if left <= 0:
+                    return
+        r += 1
+
+
+def real_queries(conversations: list[Any], seed: int) -> list[str]:
+    """Every distinct question of the conversations (categories 1-4), in a seeded random order."""
+    questions = list(dict.fromkeys(q.question for conv in conversations for q in conv.questions))
+    order = np.random.default_rng([seed, 2222]).permutation(len(questions))
+    return [questions[i] for i in order.tolist()]
+
+
+def real_store_dir(workdir: Path, size: int, real: Path) -> Path:
+    return workdir / f"real-v{REAL_VERSION}-s{SCHEMA_VERSION}-{DEFAULT_MODEL_ID}-{real.resolve().name}-{size}"
+
+
+def build_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[Path, dict[str, Any]]:
+    """The store of `size` turns of real conversation text (cached in --workdir): every session ingested with
+    `add_turns`, then ended (`end_session`: embedded and consolidated with the default rules, no LLM: facts,
+    episodes, entities and their vectors), as an agent's store is."""
+    final = real_store_dir(args.workdir, size, real)
+    done = final / "build.json"
+    if done.exists() and not args.rebuild:
+        info = json.loads(done.read_text())
+        info["cached"] = True
+        log(f"real {size:,}: cached store {final}")
+        return final / "memory.db", info
+    tmp = final.with_name(final.name + ".building")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    db = tmp / "memory.db"
+    conversations = _load_locomo(real)
+    info: dict[str, Any] = {
+        "size": size, "real": str(real), "built": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "git_commit": _git("rev-parse", "HEAD"),
+        "how": f"the {len(conversations)} conversations of {real.name}, repeated under new session ids (copy r said "
+               f"{REAL_SHIFT_DAYS}·r days earlier) up to {size:,} turns; each session add_turns + end_session "
+               "(real MiniLM embedding; consolidation by the default rules, no LLM)"}
+    t0 = time.perf_counter()
+    with Memory(db, config=REAL_BUILD) as mem:
+        n = 0
+        for session in real_sessions(conversations, size):
+            mem.add_turns(session)
+            mem.end_session(session[0]["session_id"])
+            n += len(session)
+            if n // 5000 != (n - len(session)) // 5000:
+                log(f"real {size:,}: {n:,} turns ({n / (time.perf_counter() - t0):,.0f} turns/s)")
+        mem.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        info["derived"] = mem.derived_counts()
+    with sqlite3.connect(db) as con:
+        info["turns"] = con.execute("SELECT count(*) FROM turns").fetchone()[0]
+        info["sessions"] = con.execute("SELECT count(*) FROM sessions").fetchone()[0]
+        info["vectors"] = con.execute("SELECT count(*) FROM vectors").fetchone()[0]
+    con.close()
+    info["build_s"] = round(time.perf_counter() - t0, 1)
+    (tmp / "build.json").write_text(json.dumps(info, indent=2))
+    shutil.rmtree(final, ignore_errors=True)
+    tmp.rename(final)
+    info["cached"] = False
+    log(f"real {size:,}: built in {info['build_s']:.0f} s ({info['turns']:,} turns, {info['vectors']:,} vectors, "
+        f"derived {info['derived']})")
+    return final / "memory.db", info
+
+
+def measure_real(db: Path, real: Path, n_queries: int, seed: int, warmup: int, baselines: bool,
+                 profile: Path | None = None) -> dict[str, Any]:
+    """In a fresh process: open, first recall, `warmup` recalls, then `n_queries` distinct real questions (wall and
+    CPU time); then bm25s and a dense-only numpy scan over the same store's turns, on the same questions."""
+    queries = real_queries(_load_locomo(real), seed)
+    first_q, warm_qs = queries[0], queries[1 : 1 + warmup]
+    recall_qs = queries[1 + warmup : 1 + warmup + n_queries]
+    out: dict[str, Any] = {"loadavg_start": loadavg(), "queries": len(recall_qs)}
+    cfg = Config()  # the defaults (no reranker), not EPISODIC_* variables
+    embedder = load_embedder(cfg.embedder, cfg.model_threads)
+    t0 = time.perf_counter()
+    mem = Memory(db, config=cfg)
+    out["open_s"] = round(time.perf_counter() - t0, 4)
+    t0 = time.perf_counter()
+    mem.recall(first_q, k=10)
+    out["first_recall_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+    for q in warm_qs:
+        mem.recall(q, k=10)
+    profiler = None
+    if profile is not None:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    lat, cpu = [], []
+    for q in recall_qs:
+        if profiler is not None:
+            profiler.enable()
+        c0, t0 = time.process_time(), time.perf_counter()
+        mem.recall(q, k=10)
+        lat.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+        if profiler is not None:
+            profiler.disable()
+    if profiler is not None and profile is not None:
+        profiler.dump_stats(str(profile))
+        out["budget"] = recall_budget(mem, queries[1 + warmup + n_queries :][:n_queries] or recall_qs)
+    out["recall_ms"] = percentiles(lat)
+    out["recall_cpu_ms"] = percentiles(cpu)
+    out["loadavg_recall"] = loadavg()
+    out["rss_loaded"] = rss_mb()
+    if baselines:
+        rows = mem.store.db.execute("SELECT id, speaker, content FROM turns WHERE user_id = ? ORDER BY id",
+                                    (USER,)).fetchall()
+        out["bm25s_ms"] = _bm25s_latency([f"{s}: {c}" if s else c for _, s, c in rows], recall_qs)
+        blobs = mem.store.db.execute("SELECT vec FROM vectors WHERE kind = 'turn' AND user_id = ? AND model = ?",
+                                     (USER, embedder.model_id)).fetchall()
+        matrix = np.frombuffer(b"".join(b for (b,) in blobs), np.float32).reshape(-1, embedder.dim)
+        out["dense_scan_ms"], out["dense_scan_only_ms"] = _dense_latency(embedder, matrix, recall_qs)
+    out["counts"] = mem.store.counts(USER)
+    out["loadavg_end"] = loadavg()
+    mem.close()
+    return out
+
+
+def recall_budget(mem: Memory, queries: list[str]) -> dict[str, Any]:
+    """Where a recall's time goes: each step of the read path timed (perf_counter around it) over `queries`, mean
+    ms per recall. The BM25 legs run in a worker thread while the calling thread embeds the query and scans the
+    vectors: their rows overlap in wall time ("bm25 wait" is what the calling thread waited for them)."""
+    import importlib
+
+    cp = importlib.import_module("episodic_memory.retrieve.currency_pass")
+    rt = importlib.import_module("episodic_memory.retrieve.retriever")
+
+    sink: dict[str, float] = {}   # wall ms per step
+    cpu: dict[str, float] = {}    # CPU ms of the thread that ran it
+    patched: list[tuple[Any, str, Any]] = []
+
+    def wrap(owner: Any, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        patched.append((owner, name, original))
+
+        def timed(*a: Any, **kw: Any) -> Any:
+            t, c = time.perf_counter(), time.thread_time()
+            try:
+                return original(*a, **kw)
+            finally:
+                sink[label] = sink.get(label, 0.0) + (time.perf_counter() - t) * 1000
+                cpu[label] = cpu.get(label, 0.0) + (time.thread_time() - c) * 1000
+
+        setattr(owner, name, timed)
+
+    r, store = mem.retriever, mem.store
+    dense = r.dense_index()
+    embedder = mem.embedder()
+    wrap(mem.indexer, "embed_pending", "index check (unembedded turns)")
+    wrap(store, "speakers", "speakers")
+    wrap(dense, "sync", "dense sync (watermark)")
+    wrap(embedder, "embed_query", "query embedding")
+    wrap(dense, "search_arrays", "dense scan")
+    wrap(r, "_bm25_legs", "BM25 legs (worker thread)")
+    wrap(store, "common_terms", "  common-term check (worker)")
+    wrap(rt, "exact_tiers", "  exact lookups (worker)")
+    wrap(store, "search_memories", "  FTS5 derived memories (worker)")
+    wrap(store, "turn_heads", "turn heads")
+    wrap(r, "_load_others", "derived hits (kinds/facts)")
+    wrap(r, "_score", "score turns (neighbours, sessions)")
+    wrap(r, "_score_others", "score derived")
+    wrap(rt, "currency_pass", "currency pass")
+    wrap(cp, "later_turns", "  follow-up FTS searches")
+    wrap(cp, "followers", "  followers")
+    wrap(cp, "currency_scores", "  currency scores")
+    wrap(r, "_hits", "hit assembly")
+    wrap(store, "turns_by_id", "full turns (currency, hits)")
+    totals: list[float] = []
+    cpu_totals: list[float] = []
+    try:
+        for q in queries:
+            t0, c0 = time.perf_counter(), time.process_time()
+            mem.recall(q, k=10)
+            totals.append((time.perf_counter() - t0) * 1000)
+            cpu_totals.append((time.process_time() - c0) * 1000)
+    finally:
+        for owner, name, original in reversed(patched):
+            if owner is r or owner is store or owner is dense or owner is embedder or owner is mem.indexer:
+                delattr(owner, name) if name in vars(owner) else setattr(owner, name, original)
+            else:
+                setattr(owner, name, original)
+    n = len(queries)
+    return {"recall_mean_ms": round(float(np.mean(totals)), 3), "recall_p50_ms": round(float(np.median(totals)), 3),
+            "recall_cpu_mean_ms": round(float(np.mean(cpu_totals)), 3),
+            "recall_cpu_p50_ms": round(float(np.median(cpu_totals)), 3),
+            "steps_mean_ms": {k: round(v / n, 3) for k, v in sink.items()},
+            "steps_cpu_mean_ms": {k: round(v / n, 3) for k, v in cpu.items()}}
+
+
+def _bm25s_latency(texts: list[str], queries: list[str]) -> dict[str, float]:
+    """bm25s (bench/baselines.py's settings: English stopwords, no stemming) over the store's turns: top 10."""
+    import bm25s
+    from bm25s.tokenization import Tokenizer
+
+    tokenizer = Tokenizer(stopwords="en", stemmer=None)
+    index = bm25s.BM25()
+    index.index(tokenizer.tokenize(texts, update_vocab=True, return_as="ids", show_progress=False),
+                show_progress=False)
+    ms = []
+    for q in queries:
+        t0 = time.perf_counter()
+        tokens = tokenizer.tokenize([q], update_vocab=False, return_as="ids", show_progress=False)
+        index.retrieve(tokens, k=10, show_progress=False)
+        ms.append((time.perf_counter() - t0) * 1000)
+    return percentiles(ms)
+
+
+def _dense_latency(embedder: Any, matrix: np.ndarray, queries: list[str]) -> tuple[dict[str, float], dict[str, float]]:
+    """A dense-only numpy scan of the store's turn vectors (bench/baselines.py's DenseBaseline, exact cosine, top
+    10): with the query embedding (its cache emptied first: every question embedded afresh), and the scan alone."""
+    from threadpoolctl import threadpool_limits
+
+    if hasattr(embedder, "cache_clear"):
+        embedder.cache_clear()
+    total, scan = [], []
+    with threadpool_limits(1, user_api="blas"):  # as the dense leg scans: one BLAS thread (retrieve/dense.py)
+        for q in queries:
+            total_ms, scan_ms = _dense_one(embedder, matrix, q)
+            total.append(total_ms)
+            scan.append(scan_ms)
+    return percentiles(total), percentiles(scan)
+
+
+def _dense_one(embedder: Any, matrix: np.ndarray, q: str) -> tuple[float, float]:
+    """(ms with the query's embedding, ms of the scan alone) for one question."""
+    t0 = time.perf_counter()
+    qvec = np.asarray(embedder.embed_query(q), np.float32)
+    t1 = time.perf_counter()
+    scores = matrix @ qvec
+    top = np.argpartition(-scores, 9)[:10]
+    top[np.argsort(-scores[top])]
+    t2 = time.perf_counter()
+    return (t2 - t0) * 1000, (t2 - t1) * 1000
+
+
+def summarise_real_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    def median(key: str, stat: str) -> float:
+        return float(np.median([r[key][stat] for r in runs]))
+
+    out: dict[str, Any] = {"runs": runs, "p50": median("recall_ms", "p50"), "p95": median("recall_ms", "p95"),
+                           "cpu_p50": median("recall_cpu_ms", "p50"), "cpu_p95": median("recall_cpu_ms", "p95"),
+                           "first_recall_ms": float(np.median([r["first_recall_ms"] for r in runs]))}
+    with_baselines = [r for r in runs if "bm25s_ms" in r]
+    if with_baselines:
+        b = with_baselines[0]
+        out.update(bm25s_p50=b["bm25s_ms"]["p50"], bm25s_p95=b["bm25s_ms"]["p95"],
+                   dense_p50=b["dense_scan_ms"]["p50"], dense_p95=b["dense_scan_ms"]["p95"],
+                   dense_scan_only_p50=b["dense_scan_only_ms"]["p50"])
+    return out
+
+
+def measure_real_in_child(db: Path, args: argparse.Namespace, src: Path | None, baselines: bool,
+                          profile: Path | None = None) -> dict[str, Any]:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--_measure_real", str(db), "--real", str(args.real),
+           "--queries", str(args.queries), "--seed", str(args.seed), "--warmup", str(args.warmup)]
+    if baselines:
+        cmd.append("--_baselines")
+    if profile is not None:
+        cmd += ["--profile", str(profile)]
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")])
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False, env=env)
+    if proc.returncode != 0:
+        raise RuntimeError(f"measuring {db} failed (exit {proc.returncode})")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def real_table(results: list[dict[str, Any]]) -> str:
+    head = ["store", "size", "code", "recall p50 ms", "p95 ms", "CPU p50 ms", "first recall ms", "target p50 / p95",
+            "bm25s p50 / p95", "dense scan p50 / p95 (scan alone)"]
+    rows = []
+    for r in results:
+        for label, m in r["measure"].items():
+            target = REAL_TARGETS_MS.get(r["size"])
+            mark = ""
+            if target:
+                mark = f"≤ {target[0]:g} / ≤ {target[1]:g}" + (
+                    " ✓" if m["p50"] <= target[0] and m["p95"] <= target[1] else " ✗")
+            rows.append([f"real ({Path(r['real']).name})", f"{r['size']:,}", label, f"{m['p50']:.2f}",
+                         f"{m['p95']:.2f}", f"{m['cpu_p50']:.2f}", f"{m['first_recall_ms']:.0f}", mark,
+                         f"{m['bm25s_p50']:.2f} / {m['bm25s_p95']:.2f}" if "bm25s_p50" in m else "",
+                         f"{m['dense_p50']:.2f} / {m['dense_p95']:.2f} ({m['dense_scan_only_p50']:.2f})"
+                         if "dense_p50" in m else ""])
+    out = [_md(head, rows)]
+    for r in results:
+        if r.get("budget"):
+            b = r["budget"]
+            out.append(f"\nBudget of a recall at {r['size']:,} real turns (mean ms per recall over "
+                       f"{r['measure']['this']['runs'][0]['queries']} other questions; CPU: of the thread that ran "
+                       "the step; the BM25 legs run in a worker beside the query embedding and the dense scan):\n")
+            out.append(_md(["step", "wall ms", "CPU ms"], [[k.strip(), f"{v:.2f}", f"{b['steps_cpu_mean_ms'][k]:.2f}"]
+                                                           for k, v in b["steps_mean_ms"].items()]
+                           + [["recall (all threads' CPU)", f"{b['recall_mean_ms']:.2f}",
+                               f"{b['recall_cpu_mean_ms']:.2f}"]]))
+    return "\n".join(out)
+
+
+REAL_TARGETS_MS = {10_000: (3.0, 8.0), 100_000: (6.0, 15.0), 1_000_000: (15.0, 40.0)}  # p50, p95 (issue 22)
+
+
 # --- measuring recall (in a child process per size) --------------------------------------------------------
 
 def _wrap(obj: Any, name: str, sink: dict[str, float]) -> None:
@@ -861,11 +1197,28 @@ def main(argv: list[str] | None = None) -> int:
                    help="build without the ANALYZE workaround (capture slows down linearly with store size)")
     p.add_argument("--blas-threads", type=int, default=0,
                    help="set OPENBLAS/OMP/MKL_NUM_THREADS in the measuring process (0: library default)")
+    p.add_argument("--real", type=Path,
+                   help="also measure stores of real conversation text: a folder of LoCoMo-format conversations "
+                        "(e.g. ../shared/data/locomo-dev), repeated up to each size, queried with their questions")
+    p.add_argument("--no-synthetic", dest="synthetic", action="store_false",
+                   help="with --real: only the real-text rows (no synthetic stores built or measured)")
+    p.add_argument("--runs", type=int, default=3, help="with --real: fresh measuring processes per size (medians)")
+    p.add_argument("--ab", type=Path, metavar="OLD_SRC",
+                   help="with --real: also measure the code in OLD_SRC (another checkout's src/), its runs "
+                        "alternating with this checkout's")
+    p.add_argument("--profile", type=Path, help="with --real: cProfile the timed recalls of the first run into "
+                                                "this file (pstats)")
     p.add_argument("--_measure", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--_measure_real", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--_baselines", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
 
     if args._measure:  # child process: one size
         print(json.dumps(measure(args._measure, args.queries, args.seed, args.warmup, args.budget_s)))
+        return 0
+    if args._measure_real:  # child process: one real-text store
+        print(json.dumps(measure_real(args._measure_real, args.real, args.queries, args.seed, args.warmup,
+                                      args._baselines, args.profile)))
         return 0
 
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -877,6 +1230,39 @@ def main(argv: list[str] | None = None) -> int:
     meta["synthetic_vectors_note"] = synthetic_note(args)
     log(f"load average {meta['loadavg_start']} on {meta['cpu_count']} CPUs")
     corpus = Corpus(args.seed)
+    real_results = []
+    if args.real is not None:
+        for size in sorted(args.sizes):
+            db, build = build_real_store(args.real, size, args)
+            log(f"real {size:,}: measuring recall, {args.runs} fresh processes ({args.queries} questions each)"
+                + (f", alternating with {args.ab}" if args.ab else ""))
+            budget = None
+            if args.profile:  # a run of its own, untimed: profiling slows it down
+                budget = measure_real_in_child(db, args, None, baselines=False, profile=args.profile).get("budget")
+                log(f"real {size:,}: profile of the timed recalls in {args.profile}")
+            measured: dict[str, list[dict[str, Any]]] = {"this": []} | ({"old": []} if args.ab else {})
+            for i in range(args.runs):
+                labels = list(measured) if i % 2 == 0 else list(measured)[::-1]
+                for label in labels:
+                    measured[label].append(measure_real_in_child(
+                        db, args, args.ab if label == "old" else None, baselines=i == 0 and label == "this"))
+                    m = measured[label][-1]
+                    log(f"real {size:,} [{label} run {i + 1}]: p50 {m['recall_ms']['p50']:.2f} ms, p95 "
+                        f"{m['recall_ms']['p95']:.2f} ms, CPU p50 {m['recall_cpu_ms']['p50']:.2f} ms, load "
+                        f"{m['loadavg_recall']}")
+            real_results.append({"size": size, "real": str(args.real), "store": str(db), "build": build,
+                                 "measure": {label: summarise_real_runs(runs) for label, runs in measured.items()},
+                                 "budget": budget})
+    if not args.synthetic:
+        report = real_table(real_results)
+        print(report)
+        meta["loadavg_end"] = loadavg()
+        out_real = {"meta": meta, "real": real_results}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(out_real, indent=2, default=str))
+        args.out.with_suffix(".md").write_text(report + "\n")
+        log(f"wrote {args.out} and {args.out.with_suffix('.md')}")
+        return 0
     fresh = None if args.skip_fresh_ingest else measure_fresh_ingest(corpus, args.workdir, args.ingest_sample,
                                                                       args.live_sample)
     results = []
@@ -894,9 +1280,11 @@ def main(argv: list[str] | None = None) -> int:
     meta["loadavg_end"] = loadavg()
     meta["wall_s"] = round(time.perf_counter() - started, 1)
     report = table(results, fresh)
+    if real_results:
+        report = real_table(real_results) + "\n\nSynthetic turns and queries:\n\n" + report
     print(report)
     out = {"meta": meta, "targets": {"recall_p50_ms": TARGETS_P50_MS, "ingest_turns_per_s": TARGET_INGEST},
-           "fresh_ingest": fresh, "sizes": results}
+           "fresh_ingest": fresh, "sizes": results, "real": real_results}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(out, indent=2, default=str))
     args.out.with_suffix(".md").write_text(report + "\n\n" + meta["synthetic_vectors_note"] + "\n")

@@ -61,6 +61,23 @@ _NUMBER_WORDS.update({w: 10 * i for i, w in enumerate(
 _SCALE = {"thousand": 1_000, "million": 1_000_000, "m": 1_000_000}
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,.]*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?;\n]\s*|[\"“(]\s*|(?:^|\s)[A-Z][a-z]+:\s*)$")  # "User: Moving day …"
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|[^\sA-Za-z]+")
+_CAPITALISED_WORD = re.compile(r"\b[A-Z][A-Za-z]+\b")
+_LOWER_RUN = re.compile(r"[a-z]+")
+_LOWER_WORD = re.compile(r"\b[a-z]+\b")
+
+
+def _opens_sentence(text: str, end: int) -> bool:
+    """`_SENTENCE_START.search(text[:end])`, reading only the end of text[:end] that a match can start in (after
+    the trailing whitespace: the punctuation, quote or "Name:" before it), not the whole prefix again for every
+    capitalised word of a long text. (`^` still matches only at the real start: `search`'s pos does not move it.)"""
+    k = end
+    while k > 0 and text[k - 1].isspace():
+        k -= 1
+    i = k - 2  # "Name:" — back over the lower-case letters before the colon, to the capital and the space before it
+    while i >= 0 and "a" <= text[i] <= "z":
+        i -= 1
+    return _SENTENCE_START.search(text, max(0, i - 1), end) is not None
 # Abbreviations whose full stop ends no sentence ("Dr. Okafor", "St. Mary's", "e.g. the follow-up").
 _ABBREVIATION = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Rd|Ave|Mt|Ft|vs|etc|approx|No|Nos|Co|Inc|Ltd|Jan|Feb|Mar|Apr|"
                            r"Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|(?:e\.g|i\.e)\.?)(?=\s|$|,)")
@@ -82,6 +99,7 @@ NOT_NAMES = frozenset(
 _CAPITALISED = re.compile(r"[A-Z][A-Za-z'’]*")
 
 
+@lru_cache(maxsize=100_000)
 def _stem(word: str) -> str:
     """A crude stem: enough for coach / coaching, race / racing, counter / counters."""
     for suffix in ("ings", "ing", "ies", "ied", "ed", "es", "s", "e"):
@@ -126,7 +144,7 @@ def values_in(text: str) -> frozenset[str]:
         elif m.group("scale"):
             number *= _SCALE[m.group("scale").lower()]
         values.add(f"num:{int(number) if number.is_integer() else number}")
-    for word in re.findall(r"[a-z]+", masked.lower()):
+    for word in _LOWER_RUN.findall(masked.lower()):
         if word in _NUMBER_WORDS and word not in ("one", "zero"):  # "one" is mostly a pronoun
             values.add(f"num:{_NUMBER_WORDS[word]}")
     values.update(f"name:{n}" for n in names_in(masked))
@@ -149,8 +167,13 @@ def _names_a_doer(text: str, end: int) -> bool:
                                    and word not in STOPWORDS and word not in FILLER)
 
 
+def _unpossessive(word: str) -> str:
+    """`word` without a final 's or ’s (what re.sub(r"['’]s$", "", word) does to a token without a newline)."""
+    return word[:-2] if word.endswith(("'s", "’s")) else word
+
+
 def _not_name(word: str) -> bool:
-    w = re.sub(r"['’]s$", "", word.lower())
+    w = _unpossessive(word.lower())
     return ("'" in w or "’" in w or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in _MONTHS
             or w in _NUMBER_WORDS)
 
@@ -173,22 +196,21 @@ def names_in(text: str) -> frozenset[str]:
             run = run[1:]  # "Hey Mel" -> "Mel"; "Last Friday" -> nothing; a sentence's lone first word is no name
             first = False
         if run:
-            out.add(" ".join(re.sub(r"['’]s$", "", w.lower()) for w in run if not _not_name(w)))
+            out.add(" ".join(_unpossessive(w.lower()) for w in run if not _not_name(w)))
         run = []
 
     last_end = 0
-    for m in re.finditer(r"[A-Za-z][A-Za-z'’]*|[^\sA-Za-z]+", text):
+    for m in _TOKEN.finditer(text):
         token = m.group()
-        gap = text[last_end:m.start()]
-        last_end = m.end()
+        gap_start, last_end = last_end, m.end()
         if not token[0].isalpha():
             if run:
                 flush()
             continue
-        if _CAPITALISED.fullmatch(token) and token != "I":
+        if "A" <= token[0] <= "Z" and token != "I":  # _CAPITALISED: a letter token starting with a capital
             if not run:
-                run_initial = bool(_SENTENCE_START.search(text[: m.start()])) or m.start() == 0
-            elif gap.strip():
+                run_initial = _opens_sentence(text, m.start()) or m.start() == 0
+            elif text[gap_start:m.start()].strip():
                 flush()
                 run_initial = False
             run.append(token)
@@ -223,11 +245,11 @@ def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
     """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
     to no longer hold, the capitalised words (lower-cased)."""
     text = plain(text)
-    words = frozenset(_stem(w) for w in (re.sub(r"['’]s$", "", t.lower()).strip("'’") for t in _WORD.findall(text))
+    words = frozenset(_stem(w) for w in (_unpossessive(t.lower()).strip("'’") for t in _WORD.findall(text))
                       if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
                       and w not in _NUMBER_WORDS)
     segments = tuple(m.group(1) for m in _REPLACED.finditer(text)) + tuple(m.group(1) for m in _GONE.finditer(text))
-    capitalised = tuple(dict.fromkeys(w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]+\b", text)))
+    capitalised = tuple(dict.fromkeys(w.lower() for w in _CAPITALISED_WORD.findall(text)))
     return values_in(text), words, segments, capitalised
 
 
@@ -279,15 +301,35 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
     """`sig` with `focus`: the values said in a clause of `text` that names something the query asks about (the
     answer sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides)."""
     asked = query.words | query.values
+    # a value that is no name may be anywhere; a name only where its words are
+    any_value = any(not v.startswith("name:") for v in query.values)
+    names = [v[5:].split() for v in query.values if v.startswith("name:")]
     focus: set[str] = set()
     words: set[str] = set()
     for clause in _CLAUSE.split(plain(text)):
+        if not any_value:  # a clause none of whose words can be asked about is not read (its signature is costly)
+            pieces, stems = _pieces(clause)
+            if not stems & query.words and not any(all(w in pieces for w in name) for name in names):
+                continue
         part = signature(clause, known)
         if (part.words | part.name_words | part.values) & asked:  # "Piano lessons with …" for "… piano?"
             focus.update(part.values)
             words.update(part.words)
     return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
                      sig.replaced_words, frozenset(words))
+
+
+@lru_cache(maxsize=50_000)
+def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Every lower-case word a signature of `text` can hold a stem of (in its words or its name words) or name a
+    value with, and their stems: more than it holds (a superset is all `focused` needs to pass a clause by).
+
+    Its words and names are made of its tokens (`_WORD`, `_TOKEN`: letters and apostrophes), lower-cased, a final
+    's dropped, with or without the apostrophes at their ends; the capitalised words of the known names are runs
+    of letters between non-word characters."""
+    tokens = [_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()]
+    pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
+    return pieces, frozenset(_stem(p) for p in pieces)
 
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
@@ -307,7 +349,7 @@ def lower_case_words(texts: Sequence[str]) -> frozenset[str]:
 
 @lru_cache(maxsize=50_000)
 def _lower_words(text: str) -> frozenset[str]:
-    return frozenset(re.findall(r"\b[a-z]+\b", text))
+    return frozenset(_LOWER_WORD.findall(text))
 
 
 def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | None = None) -> tuple[int, float]:

@@ -78,9 +78,10 @@ def later_turns(store: Store, cfg: Config, query: str, items: list[Statement], t
         if match is None:
             continue
         until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
-        found = store.search_turns(match, filters.user_id, limit=cfg.currency_followup_hits,
-                                        session_id=filters.session_id, since=ts + 1e-3, until=until,
-                                        source=filters.source, tags=filters.tags)
+        # ranked and filtered in one pass: in a big store most matches were said before the answer
+        found = store.search_turns_filtered(match, filters.user_id, limit=cfg.currency_followup_hits,
+                                            session_id=filters.session_id, since=ts + 1e-3, until=until,
+                                            source=filters.source, tags=filters.tags)
         out += [i for i, _ in found if i not in known and i not in out]
     turns.update(store.turns_by_id(filters.user_id, [i for i in out if i not in turns]) if out else {})
     return [i for i in out if i in turns]

@@ -191,6 +191,13 @@ class SearchStore(Protocol):
         """The terms found in more than max(floor, share × turns) turns of the store (any user)."""
         ...
 
+    def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
+                              since: float | None = None, until: float | None = None, source: str | None = None,
+                              tags: Sequence[str] = ()) -> list[tuple[int, float]]:
+        """`search_turns`, for filters that keep a small share of the matches (the turns said after a moment, in a
+        big store): the same rows, ranked and filtered in one pass."""
+        ...
+
 
 class VectorStore(Protocol):
     """Embeddings of turns, facts, episodes and judgments, by model; the dense index reads them incrementally."""

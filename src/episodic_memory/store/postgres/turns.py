@@ -489,8 +489,13 @@ class TurnPg(PgConnection):
         return {"turns": int(turns), "sessions": int(sessions), "open_sessions": int(open_),
                 "pending_consolidation": int(pending)}
 
+    def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
+                              since: float | None = None, until: float | None = None, source: str | None = None,
+                              tags: Sequence[str] = ()) -> list[tuple[int, float]]:
+        """`search_turns` (which ranks and filters in one statement here already)."""
+        return self.search_turns(match, user_id, limit=limit, session_id=session_id, since=since, until=until,
+                                 source=source, tags=tags)
+
 
 def _ints(ids: Iterable[int]) -> list[int]:
     return [int(i) for i in dict.fromkeys(ids)]
-
-

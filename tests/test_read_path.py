@@ -1,0 +1,79 @@
+"""The read path's shortcuts give what the long way gives (issue 22): the one-pass filtered BM25 search currency's
+follow-ups use, and currency's cheaper text analysis."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from episodic_memory import Config, Memory
+from episodic_memory.retrieve import currency
+
+pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
+
+
+def test_filtered_search_gives_the_rows_search_turns_gives(db_path: Path) -> None:
+    with Memory(db_path, config=Config(embedder="off", consolidate_every=10**9)) as mem:
+        for day in range(30):
+            mem.add_turns([{"role": "user", "content": f"the kayak trip {word} on day {day}", "session_id": f"s{day % 3}",
+                            "timestamp": 1_700_000_000 + day * 86_400, "source": "chat" if day % 2 else "mail",
+                            "tags": ["trip"] if day % 5 == 0 else []}
+                           for word in ("leaks", "rocks", "kayak")])
+        mem.add_turn("user", "bob's kayak", session_id="b", user_id="bob", timestamp=1_700_000_000 + 40 * 86_400)
+        store = mem.store
+        since = 1_700_000_000 + 20 * 86_400
+        for options in ({}, {"since": since}, {"until": since}, {"since": since, "session_id": "s1"},
+                        {"since": 1_700_000_000 + 5 * 86_400, "source": "chat"}, {"tags": ["trip"]},
+                        {"since": since, "until": since + 3 * 86_400}):
+            for match in ('"kayak"', '"leaks" OR "rocks"', '"nothing"'):
+                for limit in (1, 4, 50):
+                    want = store.search_turns(match, "default", limit=limit, **options)
+                    got = store.search_turns_filtered(match, "default", limit=limit, **options)
+                    # the same rows; ties may come in either order
+                    assert sorted(got) == sorted(want), (match, options, limit)
+                    assert [round(s, 9) for _, s in got] == [round(s, 9) for _, s in want]
+        assert [i for i, _ in store.search_turns_filtered('"kayak"', "bob", limit=10)] == [
+            i for i, _ in store.search_turns('"kayak"', "bob", limit=10)]
+
+
+def test_sentence_start_reads_only_the_end_of_the_prefix() -> None:
+    texts = ["Dr. Okafor retired.", "User: Moving day is 14 March", '"Hello"  Carlos is here', "Hi Mel:  Art",
+             "x\n  Bob", "a. \n Tom", " ", "Name:\n\nJoe", "ok Ann:Bob", "and Zed: Yo", "Élan: Bo", "A:B C"]
+    rng = random.Random(7)
+    alphabet = "aZ .:!?\n\t\"“(Ab"
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20_000)]
+    for text in texts:
+        for end in range(len(text) + 1):
+            assert currency._opens_sentence(text, end) == bool(currency._SENTENCE_START.search(text[:end])), (
+                text, end)
+
+
+def test_focused_passes_by_no_clause_that_could_touch_the_query() -> None:
+    """`focused` skips a clause none of whose words can be asked about: the focus is the one reading every clause
+    gives."""
+    texts = ["The deck needs 14 slides. We kept the old template for two weeks.", "O'Brien's talk moved to June 3; "
+             "Dr. Okafor retired.", "Piano lessons with Mateo are $40 now - the violin ones $35", "Nothing here.",
+             "James’ flat: rent is 1,800 a month. Parking is extra."]
+    queries = ["how many slides does the deck need?", "when is O'Brien's talk?", "how much are piano lessons?",
+               "who teaches piano?", "what is the rent of James’ flat?", "where does Brien live?"]
+    for query in queries:
+        q = currency.signature(query)
+        for text in texts:
+            sig = currency.signature(text)
+            want: set[str] = set()
+            words: set[str] = set()
+            for clause in currency._CLAUSE.split(currency.plain(text)):
+                part = currency.signature(clause)
+                if (part.words | part.name_words | part.values) & (q.words | q.values):
+                    want.update(part.values)
+                    words.update(part.words)
+            got = currency.focused(sig, text, q)
+            assert (got.focus, got.focus_words) == (frozenset(want & sig.values), frozenset(words)), (query, text)
+
+
+def test_possessive_without_a_regex() -> None:
+    for word in ["carlos's", "mel’s", "s", "'s", "boss", "it's", "james'", "x's's"]:
+        assert currency._unpossessive(word) == re.sub(r"['’]s$", "", word)
