@@ -11,6 +11,7 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -76,22 +77,39 @@ told replied likes prefers
 """.split())
 
 
+# Consolidation reads a session's turns again at every run (every few turns): what is worked out from one text —
+# its sentences, words, stems, phrase runs — is kept for the latest texts (memoised; results are shared tuples
+# inside, fresh lists outside), so each turn is read once.
+_TEXTS_KEPT = 8192
+
+
 def sentences(text: str) -> list[str]:
     """Sentences and bullet lines of `text`, bullets stripped, empty ones dropped."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=_TEXTS_KEPT)
+def _sentences(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for line in text.splitlines():
         line = _BULLET.sub("", line).strip()
         if not line:
             continue
         out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
-    return out
+    return tuple(out)
 
 
 def words(text: str) -> list[str]:
     """Word tokens as written (case kept)."""
-    return _WORD.findall(text)
+    return list(_words(text))
 
 
+@lru_cache(maxsize=_TEXTS_KEPT)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(text))
+
+
+@lru_cache(maxsize=65_536)
 def stem(word: str) -> str:
     """A light stemmer: enough that "sent"/"send", "booked"/"book", "tables"/"table" meet."""
     w = word.lower().replace("’", "'")
@@ -119,14 +137,19 @@ def stem(word: str) -> str:
 
 def content_stems(text: str, *, drop_time: bool = False) -> list[str]:
     """Stems of the words that carry content (no stopwords, no bare numbers); hyphenated words count per part."""
+    return list(_content_stems(text, drop_time))
+
+
+@lru_cache(maxsize=_TEXTS_KEPT)
+def _content_stems(text: str, drop_time: bool) -> tuple[str, ...]:
     out = []
-    for token in words(text):
+    for token in _words(text):
         for part in token.split("-"):
             low = part.lower().replace("’", "'")
             if len(low) < 2 or low in STOPWORDS or low[0].isdigit() or (drop_time and low in TIME_WORDS):
                 continue
             out.append(stem(low))
-    return out
+    return tuple(out)
 
 
 def overlap(a: Iterable[str], b: Iterable[str]) -> tuple[int, float]:
@@ -155,10 +178,15 @@ def lexical_vector(texts: Iterable[str], dim: int = 1024) -> np.ndarray | None:
 
 def _phrase_runs(sentence: str) -> list[list[str]]:
     """Maximal runs of content words, broken at punctuation and stopwords."""
+    return [list(run) for run in _runs(sentence)]
+
+
+@lru_cache(maxsize=_TEXTS_KEPT)
+def _runs(sentence: str) -> tuple[tuple[str, ...], ...]:
     runs: list[list[str]] = []
     for chunk in _PHRASE_BREAK.split(sentence):
         run: list[str] = []
-        for token in words(chunk):
+        for token in _words(chunk):
             low = token.lower().replace("’", "'")
             if (low in STOPWORDS or low in _PHRASE_STOP or low[0].isdigit()
                     or len(low) < 2 and not token.isupper()):
@@ -169,7 +197,7 @@ def _phrase_runs(sentence: str) -> list[list[str]]:
                 run.append(token)
         if run:
             runs.append(run)
-    return runs
+    return tuple(tuple(run) for run in runs)
 
 
 def phrase_key(phrase: str) -> str:
