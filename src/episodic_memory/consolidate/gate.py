@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..config import Config
 from .extract import Candidate, is_filler
@@ -34,6 +35,7 @@ def _size(data: bytes) -> int:
     return len(deflate.compress(data) + deflate.flush())
 
 
+@lru_cache(maxsize=8192)   # the same stored facts make the sample at every run
 def _normalise(text: str) -> bytes:
     return " ".join(re.findall(r"[\w€$£%]+", text.lower())).encode()
 

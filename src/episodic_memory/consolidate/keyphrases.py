@@ -214,11 +214,7 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     people = {n.lower() for n in names}
     all_sentences = [s for text in texts for s in sentences(text)]
     for sentence in all_sentences:
-        tokens = words(sentence)
-        for i, token in enumerate(tokens):
-            nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
-            if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
-                people.add(_bare(token).lower())
+        people.update(_people_in(sentence))
     counts: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = {}
     word_freq: Counter[str] = Counter()
@@ -240,18 +236,30 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     for key, n in counts.items():
         parts = key.split()
         score = n * (1.0 + 0.6 * (len(parts) - 1)) + 0.1 * sum(word_freq[p] for p in parts) / len(parts)
-        if len(parts) == 1 and (key in people or _display(forms[key]).lower() in people):
+        if len(parts) == 1 and (key in people or forms[key].most_common(1)[0][0].lower() in people):
             score *= 0.3
         base[key] = score
-    scored: list[tuple[str, str, float]] = []
+    scored: list[tuple[str, float]] = []
     for key, score in base.items():
         parts = key.split()
         # a phrase also gets half the credit of the shorter phrases inside it ("deck" → "Series B deck")
         inner = {" ".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)} - {key}
         score += 0.5 * sum(base.get(k, 0.0) for k in inner)
-        scored.append((_display(forms[key]), key, round(score, 3)))
-    scored.sort(key=lambda x: (-x[2], x[1]))
-    return _distinct(scored, limit)
+        scored.append((key, round(score, 3)))
+    scored.sort(key=lambda x: (-x[1], x[0]))
+    return [(_display(forms[key]), key, score) for key, score in _distinct(scored, limit)]   # only the kept shown
+
+
+@lru_cache(maxsize=_TEXTS_KEPT)
+def _people_in(sentence: str) -> tuple[str, ...]:
+    """Capitalised words a sentence shows to be people: followed by a verb like "wants", or with a possessive."""
+    tokens = _words(sentence)
+    out = []
+    for i, token in enumerate(tokens):
+        nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+        if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
+            out.append(_bare(token).lower())
+    return tuple(out)
 
 
 def _split_at_people(runs: list[list[str]], people: set[str]) -> list[list[str]]:
@@ -291,14 +299,16 @@ def _proper(token: str, forms: Counter[str]) -> bool:
     return all(token in f.split() for f in forms) and token[:1].isupper()
 
 
-def _distinct(scored: list[tuple[str, str, float]], limit: int) -> list[tuple[str, str, float]]:
+def _distinct(scored: list[tuple[str, float]], limit: int) -> list[tuple[str, float]]:
     """Drop a phrase whose words are all inside a better-scored one ("deck" under "Series B deck")."""
-    kept: list[tuple[str, str, float]] = []
+    kept: list[tuple[str, float]] = []
+    kept_words: list[set[str]] = []
     for item in scored:
-        words_ = set(item[1].split())
-        if any(words_ <= set(k[1].split()) for k in kept):
+        words_ = set(item[0].split())
+        if any(words_ <= k for k in kept_words):
             continue
         kept.append(item)
+        kept_words.append(words_)
         if len(kept) == limit:
             break
     return kept
