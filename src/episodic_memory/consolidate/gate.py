@@ -124,9 +124,14 @@ def contradicts(new: str, old: str, replaces: str | None = None) -> bool:
 
 def lexical_similarity(a: str, b: str) -> float:
     """Cosine of content-word sets: the similarity used when no embedder is available."""
-    from ..retrieve.fts import query_terms
-
-    x, y = set(query_terms(a)), set(query_terms(b))
+    x, y = _term_set(a), _term_set(b)
     if not x or not y:
         return 0.0
     return len(x & y) / (len(x) * len(y)) ** 0.5
+
+
+@lru_cache(maxsize=8192)   # a stored fact is compared with every new candidate near it
+def _term_set(text: str) -> frozenset[str]:
+    from ..retrieve.fts import query_terms
+
+    return frozenset(query_terms(text))
