@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any
 
 from .. import llm
