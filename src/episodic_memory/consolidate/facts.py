@@ -165,7 +165,8 @@ class FactConsolidator:
             pool.setdefault(f.id, (f, s))
         extra: list[Fact] = []
         if (match := fts_query(said)) is not None:
-            ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24, kinds=["fact"])]
+            ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24, kinds=["fact"])
+                   if i not in pool]   # the neighbours are read already
             extra.extend(self.facts.facts_by_id(self.user_id, ids).values())
         if cued:
             extra.extend(self.facts.facts(self.user_id, limit=cfg.slot_recent_facts))
