@@ -18,7 +18,6 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -26,7 +25,7 @@ import numpy as np
 from .. import llm
 from ..store.records import NewEpisode, SessionInfo, StoredTurn
 from .distinct import SessionWords, is_statement, session_words, turn_weights
-from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
+from .keyphrases import content_stems, keyphrases, lexical_vector, memo_text, sentences, words
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -144,7 +143,7 @@ def _sentence_scores(turns: list[StoredTurn], facts: list[dict]) -> list[tuple[S
     return out
 
 
-@lru_cache(maxsize=8192)
+@memo_text()
 def _candidate_sentences(content: str) -> tuple[tuple[str, int, frozenset[str], bool], ...]:
     """The sentences of a turn a summary may take, each with its word count, content stems and whether it carries a
     cue (what `_sentence_scores` reads of a turn, whatever the rest of the session: kept for the latest turns)."""

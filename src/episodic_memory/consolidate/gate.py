@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Sequence
-from functools import lru_cache
 
 from ..config import Config
 from .extract import Candidate, is_filler
 from .fact_types import FACT_TYPES
+from .keyphrases import memo_text
 
 DURABLE, EPISODIC, DROPPED = "durable", "episodic", "dropped"
 
@@ -35,7 +35,7 @@ def _size(data: bytes) -> int:
     return len(deflate.compress(data) + deflate.flush())
 
 
-@lru_cache(maxsize=8192)   # the same stored facts make the sample at every run
+@memo_text()   # the same stored facts make the sample at every run
 def _normalise(text: str) -> bytes:
     return " ".join(re.findall(r"[\w€$£%]+", text.lower())).encode()
 
@@ -130,7 +130,7 @@ def lexical_similarity(a: str, b: str) -> float:
     return len(x & y) / (len(x) * len(y)) ** 0.5
 
 
-@lru_cache(maxsize=8192)   # a stored fact is compared with every new candidate near it
+@memo_text()   # a stored fact is compared with every new candidate near it
 def _term_set(text: str) -> frozenset[str]:
     from ..retrieve.fts import query_terms
 

@@ -6,12 +6,14 @@ embedder) and open loops (rules, duplicate and evidence matching). Deterministic
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -77,10 +79,24 @@ told replied likes prefers
 """.split())
 
 
-# Consolidation reads a session's turns again at every run (every few turns): what is worked out from one text —
-# its sentences, words, stems, phrase runs — is kept for the latest texts (memoised; results are shared tuples
-# inside, fresh lists outside), so each turn is read once.
-_TEXTS_KEPT = 8192
+R = TypeVar("R")
+
+
+def memo_text(maxsize: int = 4096, longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Memoise a function of a text (its first argument) for the latest `maxsize` texts up to `longest`
+    characters; a longer one is worked out at every call (a few huge turns would otherwise hold memory).
+
+    Consolidation reads a session's turns again at every run (every few turns): what is worked out from one text —
+    its sentences, words, stems, phrase runs — is kept, so each turn is read once. What a memoised function returns
+    is shared: immutable (tuples, frozensets), handed out as fresh lists by the public helpers."""
+    def wrap(fn: Callable[..., R]) -> Callable[..., R]:
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @functools.wraps(fn)
+        def call(text: str, *args: Any) -> R:
+            return cached(text, *args) if len(text) <= longest else fn(text, *args)
+        return call
+    return wrap
 
 
 def sentences(text: str) -> list[str]:
@@ -88,7 +104,7 @@ def sentences(text: str) -> list[str]:
     return list(_sentences(text))
 
 
-@lru_cache(maxsize=_TEXTS_KEPT)
+@memo_text()
 def _sentences(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for line in text.splitlines():
@@ -104,12 +120,12 @@ def words(text: str) -> list[str]:
     return list(_words(text))
 
 
-@lru_cache(maxsize=_TEXTS_KEPT)
+@memo_text()
 def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text))
 
 
-@lru_cache(maxsize=65_536)
+@memo_text(65_536, longest=64)
 def stem(word: str) -> str:
     """A light stemmer: enough that "sent"/"send", "booked"/"book", "tables"/"table" meet."""
     w = word.lower().replace("’", "'")
@@ -140,7 +156,7 @@ def content_stems(text: str, *, drop_time: bool = False) -> list[str]:
     return list(_content_stems(text, drop_time))
 
 
-@lru_cache(maxsize=_TEXTS_KEPT)
+@memo_text()
 def _content_stems(text: str, drop_time: bool) -> tuple[str, ...]:
     out = []
     for token in _words(text):
@@ -181,7 +197,7 @@ def _phrase_runs(sentence: str) -> list[list[str]]:
     return [list(run) for run in _runs(sentence)]
 
 
-@lru_cache(maxsize=_TEXTS_KEPT)
+@memo_text()
 def _runs(sentence: str) -> tuple[tuple[str, ...], ...]:
     runs: list[list[str]] = []
     for chunk in _PHRASE_BREAK.split(sentence):
@@ -250,7 +266,7 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     return [(_display(forms[key]), key, score) for key, score in _distinct(scored, limit)]   # only the kept shown
 
 
-@lru_cache(maxsize=_TEXTS_KEPT)
+@memo_text()
 def _people_in(sentence: str) -> tuple[str, ...]:
     """Capitalised words a sentence shows to be people: followed by a verb like "wants", or with a possessive."""
     tokens = _words(sentence)
