@@ -231,19 +231,13 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     all_sentences = [s for text in texts for s in sentences(text)]
     for sentence in all_sentences:
         people.update(_people_in(sentence))
+    frozen = frozenset(people)
     counts: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = {}
     word_freq: Counter[str] = Counter()
     for sentence in all_sentences:
-        for run in _split_at_people(_phrase_runs(sentence), people):
-            while len(run) > 1 and run[-1].lower().endswith(("ed", "ing")) and len(run[-1]) > 4:
-                run = run[:-1]   # "export failed", "table signed": a verb, not part of the thing
-            if len(run) > 3:
-                run = run[-3:]   # English noun phrases end in their head: keep the tail
-            for token in run:
-                word_freq[stem(token)] += 1
-            phrase = " ".join(run)
-            key = phrase_key(phrase)
+        for stems, phrase, key in _sentence_phrases(sentence, frozen):
+            word_freq.update(stems)
             if not key:
                 continue
             counts[key] += 1
@@ -257,10 +251,8 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
         base[key] = score
     scored: list[tuple[str, float]] = []
     for key, score in base.items():
-        parts = key.split()
         # a phrase also gets half the credit of the shorter phrases inside it ("deck" → "Series B deck")
-        inner = {" ".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)} - {key}
-        score += 0.5 * sum(base.get(k, 0.0) for k in inner)
+        score += 0.5 * sum(base.get(k, 0.0) for k in _inner(key))
         scored.append((key, round(score, 3)))
     scored.sort(key=lambda x: (-x[1], x[0]))
     return [(_display(forms[key]), key, score) for key, score in _distinct(scored, limit)]   # only the kept shown
@@ -276,6 +268,27 @@ def _people_in(sentence: str) -> tuple[str, ...]:
         if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
             out.append(_bare(token).lower())
     return tuple(out)
+
+
+@memo_text()
+def _sentence_phrases(sentence: str, people: frozenset[str]) -> tuple[tuple[tuple[str, ...], str, str], ...]:
+    """A sentence's phrase runs, split at `people`: (the stems of the run's words, the phrase, its key) each."""
+    out = []
+    for run in _split_at_people(_phrase_runs(sentence), set(people)):
+        while len(run) > 1 and run[-1].lower().endswith(("ed", "ing")) and len(run[-1]) > 4:
+            run = run[:-1]   # "export failed", "table signed": a verb, not part of the thing
+        if len(run) > 3:
+            run = run[-3:]   # English noun phrases end in their head: keep the tail
+        phrase = " ".join(run)
+        out.append((tuple(stem(token) for token in run), phrase, phrase_key(phrase)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16_384)
+def _inner(key: str) -> tuple[str, ...]:
+    """The shorter phrases inside a phrase key ("series b deck" → "series", "b", "deck", "series b", "b deck")."""
+    parts = key.split()
+    return tuple({" ".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)} - {key})
 
 
 def _split_at_people(runs: list[list[str]], people: set[str]) -> list[list[str]]:
