@@ -10,6 +10,8 @@ own sessions). Reported per turn, in CPU ms (`time.process_time`: the embedder's
     turn_embed     the new turns embedded at each run (`Memory._index_quietly`)
     <step>         each step of `Memory.consolidation_steps` (`consolidate.default_steps()`)
     overhead       the rest of `Memory.consolidate` (lease, session reads, bookkeeping)
+    consolidate (all)  all of `Memory.consolidate`: turn_embed + the steps + overhead
+    total          everything (capture + consolidate (all))
 
 and the texts handed to the embedder per turn, by purpose (the function that asked), with how many of them the
 model actually computed (the rest came from its cache). The embedder, the exemplar bank and the regexes are warmed
@@ -124,7 +126,8 @@ def child(src: str, corpus: str, n: int, data: Path | None) -> dict[str, Any]:
     mem.close()
     steps = [k for k in cpu if k not in ("consolidate", "turn_embed")]
     ms = {"capture": total - cpu["consolidate"], "turn_embed": cpu["turn_embed"], **{k: cpu[k] for k in steps},
-          "overhead": cpu["consolidate"] - cpu["turn_embed"] - sum(cpu[k] for k in steps), "total": total}
+          "overhead": cpu["consolidate"] - cpu["turn_embed"] - sum(cpu[k] for k in steps),
+          "consolidate (all)": cpu["consolidate"], "total": total}
     n_turns = len(turns)
     return {"turns": n_turns, "steps": steps,
             "cpu_ms_per_turn": {k: round(v * 1000 / n_turns, 3) for k, v in ms.items()},
@@ -162,12 +165,14 @@ def table(results: dict[str, dict[str, Any]], trees: list[str], corpus: str) -> 
     rows = list(dict.fromkeys(k for t in trees for k in results[t][corpus]["cpu_ms_per_turn"]))
     out = [f"### {corpus} ({results[trees[0]][corpus]['turns']} turns): CPU ms per turn, median of "
            f"{results[trees[0]][corpus]['repeats']}", "",
-           "| | " + " | ".join(trees) + " |", "|---|" + "---:|" * len(trees)]
+           "| | " + " | ".join(trees) + (f" | {trees[0]} / {trees[1]} |" if len(trees) == 2 else " |"),
+           "|---|" + "---:|" * (len(trees) + (len(trees) == 2))]
     for k in [*rows, "consolidation"]:
         cells = [results[t][corpus]["consolidation_ms_per_turn"] if k == "consolidation"
                  else results[t][corpus]["cpu_ms_per_turn"].get(k, 0.0) for t in trees]
         label = "**consolidation steps**" if k == "consolidation" else k
-        out.append(f"| {label} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
+        ratio = (f" | {cells[0] / cells[1]:.2f}×" if cells[1] else " | –") if len(trees) == 2 else ""
+        out.append(f"| {label} | " + " | ".join(f"{c:.2f}" for c in cells) + ratio + " |")
     purposes = list(dict.fromkeys(k for t in trees for k in results[t][corpus]["embedded_per_turn"]))
     out += ["", f"texts embedded per turn (asked / computed), {corpus}", "",
             "| purpose | " + " | ".join(trees) + " |", "|---|" + "---:|" * len(trees)]
