@@ -25,7 +25,7 @@ import numpy as np
 from .. import llm
 from ..store.records import NewEpisode, SessionInfo, StoredTurn
 from .distinct import SessionWords, is_statement, session_words, turn_weights
-from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
+from .keyphrases import content_stems, keyphrases, lexical_vector, memo_text, sentences, words
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -64,8 +64,6 @@ def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: li
     # what people stated (not the assistant's replies, questions or one-off requests) names the thread
     stated = [t.content for t in turns if is_statement(t)] or [t.content for t in turns]
     phrases = keyphrases(stated, names=names, limit=clients.config.episode_keyphrases)
-    embedder = clients.embedder()
-    summary_vec = np.asarray(embedder.embed([summary.text])[0], np.float32) if embedder is not None else None
     said = session_words(turns, clients.config.workstream_name_boost)
     vec, model = thread_vector(clients, info, turns, said, previous.id if previous is not None else None)
     episode_id, changed = store.upsert_episode(NewEpisode(
@@ -74,7 +72,7 @@ def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: li
         ended_at=turns[-1].ts, vec=None if vec is None else vec.astype(np.float32).tobytes(), vec_model=model,
         terms={t: float(n) for t, n in said.tf.items()},
     ))
-    _sync_recall_vector(clients, info, episode_id, changed, summary_vec)
+    _sync_recall_vector(clients, info, episode_id, changed, summary.text)
 
 
 @dataclass
@@ -131,27 +129,37 @@ def _sentence_scores(turns: list[StoredTurn], facts: list[dict]) -> list[tuple[S
     fact_turns = {i for f in facts if f["type"] in _FACT_TYPES_THAT_MATTER for i in f["source_turns"]}
     out = []
     for turn in turns:
-        for line in turn.content.splitlines():
-            if _LIST_ITEM.match(line) and len(words(line)) < 8:
-                continue   # an outline entry ("10. Financial plan"), not something said
-            for sentence in sentences(line):
-                n_words = len(words(sentence))
-                if n_words < 5 or sentence.endswith("?"):
-                    continue
-                stems = set(content_stems(sentence))
-                if len(stems) < 2:
-                    continue
-                score = sum(math.log1p(min(tf[s], 8) - 1) for s in stems) / math.sqrt(len(stems) + 2)
-                if _CUES.search(sentence):
-                    score *= 1.4
-                if turn.role == "user":
-                    score *= 1.2
-                if turn.id in fact_turns:
-                    score *= 1.3
-                if n_words > 45:
-                    score *= 0.6
-                out.append((turn, sentence, score))
+        for sentence, n_words, stems, cued in _candidate_sentences(turn.content):
+            score = sum(math.log1p(min(tf[s], 8) - 1) for s in stems) / math.sqrt(len(stems) + 2)
+            if cued:
+                score *= 1.4
+            if turn.role == "user":
+                score *= 1.2
+            if turn.id in fact_turns:
+                score *= 1.3
+            if n_words > 45:
+                score *= 0.6
+            out.append((turn, sentence, score))
     return out
+
+
+@memo_text()
+def _candidate_sentences(content: str) -> tuple[tuple[str, int, frozenset[str], bool], ...]:
+    """The sentences of a turn a summary may take, each with its word count, content stems and whether it carries a
+    cue (what `_sentence_scores` reads of a turn, whatever the rest of the session: kept for the latest turns)."""
+    out = []
+    for line in content.splitlines():
+        if _LIST_ITEM.match(line) and len(words(line)) < 8:
+            continue   # an outline entry ("10. Financial plan"), not something said
+        for sentence in sentences(line):
+            n_words = len(words(sentence))
+            if n_words < 5 or sentence.endswith("?"):
+                continue
+            stems = frozenset(content_stems(sentence))
+            if len(stems) < 2:
+                continue
+            out.append((sentence, n_words, stems, bool(_CUES.search(sentence))))
+    return tuple(out)
 
 
 def extractive_summary(turns: list[StoredTurn], facts: list[dict], max_sentences: int = 3) -> Summary:
@@ -214,12 +222,12 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
 
 
 def _sync_recall_vector(clients: MemoryClients, info: SessionInfo, episode_id: int, changed: bool,
-                        summary_vec: np.ndarray | None) -> None:
+                        summary: str) -> None:
     """Store the summary's embedding for recall: when the episode has none of this model yet, or its summary
     changed after the session ended (replacing a vector deletes one, which makes readers reload: once a session,
-    not every few turns)."""
+    not every few turns). The summary is embedded only then (it is a long text, rewritten at every run)."""
     embedder = clients.embedder()
-    if embedder is None or summary_vec is None:
+    if embedder is None:
         return
     has = clients.store.has_recall_vector(episode_id, embedder.model_id)
     info_now = clients.store.session(info.user_id, info.session_id)
@@ -227,5 +235,5 @@ def _sync_recall_vector(clients: MemoryClients, info: SessionInfo, episode_id: i
         return
     episode = clients.store.session_episode(info.user_id, info.session_id)
     if episode is not None:
-        clients.store.set_recall_vector(episode, embedder.model_id,
-                                       np.asarray(summary_vec, np.float32).tobytes())
+        summary_vec = np.asarray(embedder.embed([summary])[0], np.float32)
+        clients.store.set_recall_vector(episode, embedder.model_id, summary_vec.tobytes())

@@ -6,6 +6,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any
 
 from .. import llm
@@ -198,7 +199,7 @@ def find_entities(text: str, known: dict[str, str], speaker: str | None = None, 
     found: list[str] = []
     lowered = f" {text.lower()} "
     for key, canonical in known.items():
-        if re.search(rf"(?<![\w]){re.escape(key)}(?![\w])", lowered):
+        if key in lowered and _whole(key).search(lowered):   # the plain test first: most names are not there
             found.append(canonical)
     titles = [m for m in _QUOTED_TITLE.finditer(text) if 2 <= len(m.group(1).split()) <= 8]
     for m in titles:  # a quoted title is one name: "Tests That Earn Their Keep"
@@ -230,6 +231,12 @@ def find_entities(text: str, known: dict[str, str], speaker: str | None = None, 
             f.lower() for f in found):
         found.insert(0, speaker)
     return found
+
+
+@lru_cache(maxsize=8192)
+def _whole(name: str) -> re.Pattern[str]:
+    """`name` as a whole word (or words): compiled once per name (a store knows more names than `re` caches)."""
+    return re.compile(rf"(?<![\w]){re.escape(name)}(?![\w])")
 
 
 def _starts_sentence(text: str, pos: int) -> bool:

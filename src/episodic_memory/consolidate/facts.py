@@ -37,7 +37,7 @@ from .extract import (
     statements,
 )
 from .fact_types import FACT_TYPES
-from .gate import DROPPED, contradicts, lexical_similarity, passes_novelty, route
+from .gate import DROPPED, NoveltySample, contradicts, lexical_similarity, passes_novelty, route
 from .supersede import compare, has_change_cue, read_slot, rewrite_value
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class FactConsolidator:
                                              self.embedder, self.config.fact_exemplar_k)))
         candidates = _unique(candidates)
         vectors = self._embed([c.text for c in candidates])
-        sample = [f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)]
+        sample = NoveltySample([f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)])
         added: list[int] = []
         for i, candidate in enumerate(candidates):
             fact_id = self.consider(candidate, session_id, None if vectors is None else vectors[i], sample)
@@ -100,7 +100,8 @@ class FactConsolidator:
         self.facts.count_routes(self.user_id, dict(self.counts))
         return added
 
-    def consider(self, c: Candidate, session_id: str, vector: np.ndarray | None, sample: list[str]) -> int | None:
+    def consider(self, c: Candidate, session_id: str, vector: np.ndarray | None,
+                 sample: list[str] | NoveltySample) -> int | None:
         origin = _origin(c)
         if self.facts.has_fact_origin(self.user_id, origin):
             return None  # already consolidated from these very turns
@@ -164,7 +165,8 @@ class FactConsolidator:
             pool.setdefault(f.id, (f, s))
         extra: list[Fact] = []
         if (match := fts_query(said)) is not None:
-            ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24, kinds=["fact"])]
+            ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24, kinds=["fact"])
+                   if i not in pool]   # the neighbours are read already
             extra.extend(self.facts.facts_by_id(self.user_id, ids).values())
         if cued:
             extra.extend(self.facts.facts(self.user_id, limit=cfg.slot_recent_facts))

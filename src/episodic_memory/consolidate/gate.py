@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from ..config import Config
 from .extract import Candidate, is_filler
 from .fact_types import FACT_TYPES
+from .keyphrases import memo_text
 
 DURABLE, EPISODIC, DROPPED = "durable", "episodic", "dropped"
 
@@ -34,6 +35,7 @@ def _size(data: bytes) -> int:
     return len(deflate.compress(data) + deflate.flush())
 
 
+@memo_text()   # the same stored facts make the sample at every run
 def _normalise(text: str) -> bytes:
     return " ".join(re.findall(r"[\w€$£%]+", text.lower())).encode()
 
@@ -52,10 +54,53 @@ def novelty(text: str, sample: Sequence[str]) -> float:
     return max(0.0, min(1.0, extra / max(alone, 1)))
 
 
-def passes_novelty(candidate: Candidate, sample: Sequence[str], config: Config) -> tuple[bool, float]:
+class NoveltySample:
+    """`novelty` against a sample that grows by appending, with the sample compressed once: its deflate stream is
+    kept and copied for each text, so a text costs the compression of its own bytes. Deflate without a flush
+    emits the same bytes however its input is cut, so the sizes (and scores) are those of `novelty`."""
+
+    def __init__(self, sample: Sequence[str] = ()) -> None:
+        self._deflate = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_FIXED)
+        self._emitted = 0              # bytes the stream has given out so far
+        self._count = 0
+        self._compressed = 0
+        self._pending: list[str] = []
+        self._body_size: int | None = None
+        for text in sample:
+            self.append(text)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def append(self, text: str) -> None:
+        self._pending.append(text)     # compressed when a novelty is asked for (a run may ask none)
+        self._count += 1
+        self._body_size = None
+
+    def _size_with(self, tail: bytes) -> int:
+        for text in self._pending:
+            data = _normalise(text)
+            self._emitted += len(self._deflate.compress(b"\n" + data if self._compressed else data))
+            self._compressed += 1
+        self._pending.clear()
+        stream = self._deflate.copy()
+        return self._emitted + len(stream.compress(tail) + stream.flush())
+
+    def novelty(self, text: str) -> float:
+        if not self._count:
+            return 1.0
+        if self._body_size is None:
+            self._body_size = self._size_with(b"")
+        new = _normalise(text)
+        extra = self._size_with(b"\n" + new) - self._body_size
+        return max(0.0, min(1.0, extra / max(_size(new), 1)))
+
+
+def passes_novelty(candidate: Candidate, sample: Sequence[str] | NoveltySample,
+                   config: Config) -> tuple[bool, float]:
     """Below the floor a candidate is a restatement (it bumps recurrence instead). Decisions and corrections get a
     bonus: a changed number is a small edit in bytes but a big one in meaning."""
-    score = novelty(candidate.text, sample)
+    score = sample.novelty(candidate.text) if isinstance(sample, NoveltySample) else novelty(candidate.text, sample)
     if FACT_TYPES[candidate.type].supersedes:
         score += config.supersede_novelty_bonus
     return score >= config.novelty_floor, score
@@ -79,9 +124,14 @@ def contradicts(new: str, old: str, replaces: str | None = None) -> bool:
 
 def lexical_similarity(a: str, b: str) -> float:
     """Cosine of content-word sets: the similarity used when no embedder is available."""
-    from ..retrieve.fts import query_terms
-
-    x, y = set(query_terms(a)), set(query_terms(b))
+    x, y = _term_set(a), _term_set(b)
     if not x or not y:
         return 0.0
     return len(x & y) / (len(x) * len(y)) ** 0.5
+
+
+@memo_text()   # a stored fact is compared with every new candidate near it
+def _term_set(text: str) -> frozenset[str]:
+    from ..retrieve.fts import query_terms
+
+    return frozenset(query_terms(text))

@@ -6,11 +6,14 @@ embedder) and open loops (rules, duplicate and evidence matching). Deterministic
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -76,22 +79,53 @@ told replied likes prefers
 """.split())
 
 
+R = TypeVar("R")
+
+
+def memo_text(maxsize: int = 4096, longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Memoise a function of a text (its first argument) for the latest `maxsize` texts up to `longest`
+    characters; a longer one is worked out at every call (a few huge turns would otherwise hold memory).
+
+    Consolidation reads a session's turns again at every run (every few turns): what is worked out from one text —
+    its sentences, words, stems, phrase runs — is kept, so each turn is read once. What a memoised function returns
+    is shared: immutable (tuples, frozensets), handed out as fresh lists by the public helpers."""
+    def wrap(fn: Callable[..., R]) -> Callable[..., R]:
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @functools.wraps(fn)
+        def call(text: str, *args: Any) -> R:
+            return cached(text, *args) if len(text) <= longest else fn(text, *args)
+        return call
+    return wrap
+
+
 def sentences(text: str) -> list[str]:
     """Sentences and bullet lines of `text`, bullets stripped, empty ones dropped."""
+    return list(_sentences(text))
+
+
+@memo_text()
+def _sentences(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for line in text.splitlines():
         line = _BULLET.sub("", line).strip()
         if not line:
             continue
         out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
-    return out
+    return tuple(out)
 
 
 def words(text: str) -> list[str]:
     """Word tokens as written (case kept)."""
-    return _WORD.findall(text)
+    return list(_words(text))
 
 
+@memo_text()
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(text))
+
+
+@memo_text(65_536, longest=64)
 def stem(word: str) -> str:
     """A light stemmer: enough that "sent"/"send", "booked"/"book", "tables"/"table" meet."""
     w = word.lower().replace("’", "'")
@@ -119,14 +153,19 @@ def stem(word: str) -> str:
 
 def content_stems(text: str, *, drop_time: bool = False) -> list[str]:
     """Stems of the words that carry content (no stopwords, no bare numbers); hyphenated words count per part."""
+    return list(_content_stems(text, drop_time))
+
+
+@memo_text()
+def _content_stems(text: str, drop_time: bool) -> tuple[str, ...]:
     out = []
-    for token in words(text):
+    for token in _words(text):
         for part in token.split("-"):
             low = part.lower().replace("’", "'")
             if len(low) < 2 or low in STOPWORDS or low[0].isdigit() or (drop_time and low in TIME_WORDS):
                 continue
             out.append(stem(low))
-    return out
+    return tuple(out)
 
 
 def overlap(a: Iterable[str], b: Iterable[str]) -> tuple[int, float]:
@@ -155,10 +194,15 @@ def lexical_vector(texts: Iterable[str], dim: int = 1024) -> np.ndarray | None:
 
 def _phrase_runs(sentence: str) -> list[list[str]]:
     """Maximal runs of content words, broken at punctuation and stopwords."""
+    return [list(run) for run in _runs(sentence)]
+
+
+@memo_text()
+def _runs(sentence: str) -> tuple[tuple[str, ...], ...]:
     runs: list[list[str]] = []
     for chunk in _PHRASE_BREAK.split(sentence):
         run: list[str] = []
-        for token in words(chunk):
+        for token in _words(chunk):
             low = token.lower().replace("’", "'")
             if (low in STOPWORDS or low in _PHRASE_STOP or low[0].isdigit()
                     or len(low) < 2 and not token.isupper()):
@@ -169,7 +213,7 @@ def _phrase_runs(sentence: str) -> list[list[str]]:
                 run.append(token)
         if run:
             runs.append(run)
-    return runs
+    return tuple(tuple(run) for run in runs)
 
 
 def phrase_key(phrase: str) -> str:
@@ -186,24 +230,14 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     people = {n.lower() for n in names}
     all_sentences = [s for text in texts for s in sentences(text)]
     for sentence in all_sentences:
-        tokens = words(sentence)
-        for i, token in enumerate(tokens):
-            nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
-            if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
-                people.add(_bare(token).lower())
+        people.update(_people_in(sentence))
+    frozen = frozenset(people)
     counts: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = {}
     word_freq: Counter[str] = Counter()
     for sentence in all_sentences:
-        for run in _split_at_people(_phrase_runs(sentence), people):
-            while len(run) > 1 and run[-1].lower().endswith(("ed", "ing")) and len(run[-1]) > 4:
-                run = run[:-1]   # "export failed", "table signed": a verb, not part of the thing
-            if len(run) > 3:
-                run = run[-3:]   # English noun phrases end in their head: keep the tail
-            for token in run:
-                word_freq[stem(token)] += 1
-            phrase = " ".join(run)
-            key = phrase_key(phrase)
+        for stems, phrase, key in _sentence_phrases(sentence, frozen):
+            word_freq.update(stems)
             if not key:
                 continue
             counts[key] += 1
@@ -212,18 +246,49 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     for key, n in counts.items():
         parts = key.split()
         score = n * (1.0 + 0.6 * (len(parts) - 1)) + 0.1 * sum(word_freq[p] for p in parts) / len(parts)
-        if len(parts) == 1 and (key in people or _display(forms[key]).lower() in people):
+        if len(parts) == 1 and (key in people or forms[key].most_common(1)[0][0].lower() in people):
             score *= 0.3
         base[key] = score
-    scored: list[tuple[str, str, float]] = []
+    scored: list[tuple[str, float]] = []
     for key, score in base.items():
-        parts = key.split()
         # a phrase also gets half the credit of the shorter phrases inside it ("deck" → "Series B deck")
-        inner = {" ".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)} - {key}
-        score += 0.5 * sum(base.get(k, 0.0) for k in inner)
-        scored.append((_display(forms[key]), key, round(score, 3)))
-    scored.sort(key=lambda x: (-x[2], x[1]))
-    return _distinct(scored, limit)
+        score += 0.5 * sum(base.get(k, 0.0) for k in _inner(key))
+        scored.append((key, round(score, 3)))
+    scored.sort(key=lambda x: (-x[1], x[0]))
+    return [(_display(forms[key]), key, score) for key, score in _distinct(scored, limit)]   # only the kept shown
+
+
+@memo_text()
+def _people_in(sentence: str) -> tuple[str, ...]:
+    """Capitalised words a sentence shows to be people: followed by a verb like "wants", or with a possessive."""
+    tokens = _words(sentence)
+    out = []
+    for i, token in enumerate(tokens):
+        nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+        if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
+            out.append(_bare(token).lower())
+    return tuple(out)
+
+
+@memo_text()
+def _sentence_phrases(sentence: str, people: frozenset[str]) -> tuple[tuple[tuple[str, ...], str, str], ...]:
+    """A sentence's phrase runs, split at `people`: (the stems of the run's words, the phrase, its key) each."""
+    out = []
+    for run in _split_at_people(_phrase_runs(sentence), set(people)):
+        while len(run) > 1 and run[-1].lower().endswith(("ed", "ing")) and len(run[-1]) > 4:
+            run = run[:-1]   # "export failed", "table signed": a verb, not part of the thing
+        if len(run) > 3:
+            run = run[-3:]   # English noun phrases end in their head: keep the tail
+        phrase = " ".join(run)
+        out.append((tuple(stem(token) for token in run), phrase, phrase_key(phrase)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16_384)
+def _inner(key: str) -> tuple[str, ...]:
+    """The shorter phrases inside a phrase key ("series b deck" → "series", "b", "deck", "series b", "b deck")."""
+    parts = key.split()
+    return tuple({" ".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)} - {key})
 
 
 def _split_at_people(runs: list[list[str]], people: set[str]) -> list[list[str]]:
@@ -263,14 +328,16 @@ def _proper(token: str, forms: Counter[str]) -> bool:
     return all(token in f.split() for f in forms) and token[:1].isupper()
 
 
-def _distinct(scored: list[tuple[str, str, float]], limit: int) -> list[tuple[str, str, float]]:
+def _distinct(scored: list[tuple[str, float]], limit: int) -> list[tuple[str, float]]:
     """Drop a phrase whose words are all inside a better-scored one ("deck" under "Series B deck")."""
-    kept: list[tuple[str, str, float]] = []
+    kept: list[tuple[str, float]] = []
+    kept_words: list[set[str]] = []
     for item in scored:
-        words_ = set(item[1].split())
-        if any(words_ <= set(k[1].split()) for k in kept):
+        words_ = set(item[0].split())
+        if any(words_ <= k for k in kept_words):
             continue
         kept.append(item)
+        kept_words.append(words_)
         if len(kept) == limit:
             break
     return kept
