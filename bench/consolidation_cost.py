@@ -2,7 +2,8 @@
 
 `python bench/consolidation_cost.py [--turns 400] [--repeats 3] [--tree base=/tmp/base/src --tree new=src]`
 
-Turns go in one at a time through `Memory.add_turn`, `end_session` closing each session (default Config, no LLM):
+Turns go in one at a time through `Memory.add_turn`, `end_session` closing each session (default Config but
+consolidation inline, so each step's CPU is its own; no LLM):
 synthetic turns (`bench.scale.Corpus`, 50-turn sessions) and LoCoMo turns (`bench.datasets`, the conversations'
 own sessions). Reported per turn, in CPU ms (`time.process_time`: the embedder's threads included):
 
@@ -99,7 +100,9 @@ def child(src: str, corpus: str, n: int, data: Path | None) -> dict[str, Any]:
         return "?"
 
     d = tempfile.mkdtemp(prefix="cc-")
-    mem = Memory(os.path.join(d, "m.db"), config=Config())
+    # inline: each step's CPU is read with process_time, which counts every thread; a background worker running
+    # beside the caller would blur which is which (the work is the same either way)
+    mem = Memory(os.path.join(d, "m.db"), config=Config(consolidate_in_background="off"))
     embedder = mem.embedder()
     mem.index()
     if embedder is not None:
