@@ -338,6 +338,32 @@ async def verify(server: Server, stats: Stats) -> dict[str, Any]:
             "ok": missing == 0 and duplicated == 0 and unexpected == 0}
 
 
+async def backlog(server: Server) -> int:
+    """Turns waiting for consolidation that are due for it (a session with `consolidate_every` = 8 new turns or more)."""
+    conn, due = Conn("127.0.0.1", server.port), 0
+    try:
+        for user in server.users:
+            code, _, payload = await conn.request("GET", "/v1/sessions", server.tokens[user], timeout=120)
+            if code == 200:
+                for sess in json.loads(payload)["sessions"]:
+                    new = sess["turns"] - sess["consolidated_turns"]
+                    due += new if new >= 8 else 0
+    finally:
+        conn.close()
+    return due
+
+
+async def drain(server: Server, limit_s: float) -> dict[str, Any]:
+    """The consolidation backlog when the load stops, and how long the server takes to work it off."""
+    start = time.monotonic()
+    first = left = await backlog(server)
+    while left and time.monotonic() - start < limit_s:
+        await asyncio.sleep(1.0)
+        left = await backlog(server)
+    return {"due_turns_at_stop": first, "due_turns_left": left,
+            "drain_s": round(time.monotonic() - start, 1) if not left else None}
+
+
 def route_summary(stats: Stats, seconds: float) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for route, lat in sorted(stats.latencies.items()):
@@ -365,6 +391,7 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     cpu, client_cpu = server.cpu_s() - cpu0, time.process_time() - client0
     await sampler
     threads = server.threads()
+    behind = await drain(server, args.drain_seconds)
     t_verify = time.monotonic()
     check = await verify(server, stats)
     done = sum(len(v) for v in stats.latencies.values())
@@ -383,6 +410,7 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
                    "growth_pct": round(100 * (warm_rss[-1] - warm_rss[0]) / warm_rss[0], 1),
                    "samples": rss if args.seconds >= 120 else rss[:: max(1, len(rss) // 20)]},
         "exactly_once": check, "verify_s": round(time.monotonic() - t_verify, 1),
+        "consolidation_backlog": behind,
     }
 
 
@@ -444,8 +472,8 @@ async def run_noisy(server: Server, args: argparse.Namespace) -> dict[str, Any]:
 
 def table(runs: list[dict[str, Any]]) -> str:
     rows = ["| run | req/s | turn p50/p95/p99 ms | recall p50/p95/p99 ms | errors | server CPU ms/req | client CPU "
-            "| RSS MB warm→end (max) | loadavg | exactly once |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "| RSS MB warm→end (max) | loadavg | exactly once | backlog at stop → drained in |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
         if "routes" not in r or "req_per_s" not in r:
             continue
@@ -458,7 +486,8 @@ def table(runs: list[dict[str, Any]]) -> str:
             f"| {r['server_cpu_ms_per_req']} | {r['client_cpu_share']:.0%} "
             f"| {m['after_warmup']:.0f}→{m['end']:.0f} ({m['max']:.0f}) | {r['loadavg_before'][0]} "
             f"| {'yes' if once['ok'] else 'NO'} ({once['acked_checked']} acked, {once['missing']} missing, "
-            f"{once['duplicated']} dup) |")
+            f"{once['duplicated']} dup) | {r['consolidation_backlog']['due_turns_at_stop']} turns → "
+            f"{r['consolidation_backlog']['drain_s']} s |")
     noisy = [r for r in runs if "recall_p95_delta_ms" in r]
     if noisy:
         rows += ["", "| run | quiet recall p50/p95 ms | with neighbour p50/p95 ms | Δp95 ms | big turns ok | statuses |",
@@ -486,6 +515,8 @@ def main() -> int:
     ap.add_argument("--server-arg", action="append", default=[], help="an extra argument to `serve`")
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                     help="an environment variable for the server (EPISODIC_* from the caller are dropped)")
+    ap.add_argument("--drain-seconds", type=float, default=60,
+                    help="after the load, wait at most this long for the consolidation backlog to be worked off")
     ap.add_argument("--rss-every", type=float, default=1.0)
     ap.add_argument("--noisy-neighbour", action="store_true")
     ap.add_argument("--noisy-burst", type=int, default=8, help="concurrent posts of the largest turn")

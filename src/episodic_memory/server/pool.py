@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -32,6 +32,8 @@ from ..consolidate.scheduler import ConsolidationScheduler
 from ..memory import Memory
 from ..models.embedder import Embedder
 from ..store.records import SessionInfo
+
+WORKER_NAME = "episodic-consolidator"  # the scheduler's worker thread
 
 
 class MemoryPool:
@@ -48,13 +50,19 @@ class MemoryPool:
 
     def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,
                  max_open: int | None = None, *, background: bool = False,
-                 maintenance_user: str = DEFAULT_USER) -> None:
+                 maintenance_user: str = DEFAULT_USER, recall_embed_max_items: int | None = None,
+                 gate: Callable[[], None] | None = None) -> None:
         self.path = str(path)
         self.config = config
         self.background = background
         self.maintenance_user = maintenance_user
         # flagged sessions wait for `scheduler.start()`: opening a Memory in a request never consolidates
         self._memory_config = config.model_copy(update={"consolidate_on_open": False}) if background else config
+        if recall_embed_max_items is not None and recall_embed_max_items < config.recall_embed_max_items:
+            # a recall embeds a few of its user's new turns first, not hundreds: the worker embeds the rest
+            self._memory_config = self._memory_config.model_copy(
+                update={"recall_embed_max_items": recall_embed_max_items})
+        self._gate = gate  # called before each job of the worker (see server/limits.py: it gives way to requests)
         self.max_open = max(1, max_open if max_open is not None else config.server_max_open_users)
         self._embedder = embedder
         self._memories: OrderedDict[str, Memory] = OrderedDict()  # least recently used first
@@ -64,7 +72,7 @@ class MemoryPool:
         self._closed = False
         self.scheduler = ConsolidationScheduler(
             self._consolidate, self._session, every=config.consolidate_every, background=True, index=self._index,
-            pending=self._flagged, shared=True, daemon=True, name="episodic-consolidator")
+            pending=self._flagged, shared=True, daemon=True, name=WORKER_NAME)
 
     def get(self, user_id: str) -> Memory:
         """The user's `Memory`, opened if need be. Outside a `lease` it may be closed once the pool is full."""
@@ -117,6 +125,8 @@ class MemoryPool:
 
     # --- what the scheduler runs (each under a lease, so the Memory stays open meanwhile) ------------
     def _consolidate(self, user_id: str, session_id: str, final: bool) -> bool:
+        if self._gate is not None:
+            self._gate()
         key = (user_id, session_id)
         with self._lock:
             self._running[key] += 1
@@ -134,6 +144,8 @@ class MemoryPool:
             return mem.store.session(user_id, session_id)
 
     def _index(self, user_id: str, session_id: str) -> None:
+        if self._gate is not None:
+            self._gate()
         with self.lease(user_id) as mem:
             mem.index(user_id=user_id)  # this user's new turns only: each user's backlog is their own
 
