@@ -426,6 +426,8 @@ async def run_noisy(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     for _ in range(5):
         await get_recall(seed, server, stats, quiet, "deck budget", route="warm")
     seed.close()
+    settled = await drain(server, args.drain_seconds)  # the baseline starts with no consolidation under way
+    await asyncio.sleep(2.0)
     phases: dict[str, Any] = {}
 
     async def recaller(i: int, stop: float, route: str) -> None:
@@ -465,7 +467,7 @@ async def run_noisy(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         "turn_chars": server.max_turn_chars, "burst": args.noisy_burst,
         "recall_p50_delta_ms": None if not nz else round(nz["p50_ms"] - q["p50_ms"], 1),
         "recall_p95_delta_ms": None if not nz else round(nz["p95_ms"] - q["p95_ms"], 1),
-        "server_cpu_s": round(server.cpu_s() - cpu0, 1), "rss_mb_end": server.rss_mb(),
+        "server_cpu_s": round(server.cpu_s() - cpu0, 1), "rss_mb_end": server.rss_mb(), "seed_drain": settled,
         "exactly_once": check,
     }
 

@@ -204,3 +204,60 @@ def test_background_gate_slows_only_the_worker_and_only_while_requests_run() -> 
     assert seen["waited"] >= 0.5 and seen["idle"] < 0.5
     if "nice" in seen:
         assert seen["nice"] in (0, 5)  # 0 where the system refuses (already at the floor)
+
+
+def test_fair_slots_serve_the_client_with_fewest_running_first() -> None:
+    import asyncio
+
+    from episodic_memory.server.limits import FairSlots
+
+    async def scenario() -> list[str]:
+        slots = FairSlots(2, per_client=2)
+        order: list[str] = []
+
+        async def run(client: bytes, name: str, hold: asyncio.Event) -> None:
+            await slots.acquire(client)
+            order.append(name)
+            await hold.wait()
+            slots.release(client)
+
+        gates = {n: asyncio.Event() for n in ("a1", "a2", "a3", "a4", "b1")}
+        tasks = [asyncio.create_task(run(b"a", n, gates[n])) for n in ("a1", "a2", "a3", "a4")]
+        await asyncio.sleep(0)
+        assert order == ["a1", "a2"]  # both places taken by a; a3 and a4 wait
+        tasks.append(asyncio.create_task(run(b"b", "b1", gates["b1"])))
+        await asyncio.sleep(0)
+        gates["a1"].set()  # a place frees: b (0 running) goes before a's older requests (1 running)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert order == ["a1", "a2", "b1"]
+        waiting = asyncio.create_task(run(b"c", "c1", asyncio.Event()))
+        await asyncio.sleep(0)
+        waiting.cancel()  # a request that goes away while waiting gives up its turn, and takes no place
+        for n in ("a2", "b1", "a3", "a4"):
+            gates[n].set()
+        await asyncio.gather(*tasks)
+        assert order == ["a1", "a2", "b1", "a3", "a4"] and slots.free == 2 and not slots.running
+        return order
+
+    asyncio.run(scenario())
+
+
+def test_a_client_runs_at_most_its_share_of_the_places() -> None:
+    import asyncio
+
+    from episodic_memory.server.limits import FairSlots
+
+    async def scenario() -> None:
+        slots = FairSlots(4, per_client=2)
+        for _ in range(2):
+            await slots.acquire(b"a")
+        third = asyncio.create_task(slots.acquire(b"a"))
+        await asyncio.sleep(0)
+        assert not third.done() and slots.free == 2  # places are free, but a is at its cap
+        await slots.acquire(b"b")  # another client takes one at once
+        slots.release(b"a")
+        await third
+        assert slots.running == {b"a": 2, b"b": 1} and slots.free == 1
+
+    asyncio.run(scenario())

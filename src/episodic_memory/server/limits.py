@@ -2,9 +2,15 @@
 
 Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EPISODIC_SERVER_<NAME>``):
 
-- **Workers.** FastAPI runs the sync endpoints on anyio's thread pool, 40 threads by default: on 2 cores, 20
-  concurrent recalls then fight over the GIL and every one of them is slow. The server caps that pool at `workers`
-  threads; the requests beyond wait in anyio's queue, on the event loop, costing nothing.
+- **Workers, shared fairly.** FastAPI runs the sync endpoints on anyio's thread pool, 40 threads by default: on 2
+  cores, 20 concurrent recalls then fight over the GIL and every one of them is slow. The server runs at most
+  `workers` requests at once (anyio's pool is capped to match); the others wait on the event loop, costing nothing,
+  in one queue per client (bearer token, or address). A freed place goes to the waiting client with the fewest
+  requests running (the longest waiting among equals), and no client runs more than `per_client_running` at once:
+  one user's eight 100 kB posts leave places for another user's recall instead of queueing it behind them.
+  A request with a body of `heavy_body_bytes` or more (a turn of tens of thousands of characters: parsing,
+  journaling and full-text indexing it costs milliseconds of CPU per 10 kB) also takes one of `heavy_running`
+  places (half the cores): big writes queue among themselves and leave the other cores to everyone else.
 - **Admission (back-pressure).** At most `max_inflight` requests are executing or waiting; one more gets **429**
   with ``Retry-After`` before its body is read or its token looked up, so nothing is half done: a 429 turn was not
   stored, and sending it again is safe. One client (one bearer token, or one address without a token) may hold at
@@ -23,11 +29,12 @@ Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EP
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from hashlib import blake2b
@@ -51,6 +58,9 @@ class ServerLimits:
     workers: int = 0                   # threads running requests; 0: 4 per core, at least 8
     max_inflight: int = 0              # executing + waiting, beyond which a request gets 429; 0: 8 × workers
     per_client_max: int = 0            # one token's (or address's) share of max_inflight; 0: half of it
+    per_client_running: int = 0        # one client's requests running at once; 0: half the workers (at least 1)
+    heavy_body_bytes: int = 64 * 1024  # a request body this big or bigger is heavy ...
+    heavy_running: int = 0             # ... and at most this many heavy ones run at once; 0: half the cores
     retry_after_s: int = 1             # the Retry-After of a 429
     background_nice: int = 10          # added to the consolidation worker thread's nice value (0: leave it)
     background_share: float = 0.25     # under load, the worker's share of wall time (it waits between jobs)
@@ -65,6 +75,8 @@ class ServerLimits:
         object.__setattr__(self, "workers", workers)
         object.__setattr__(self, "max_inflight", max(inflight, 1))
         object.__setattr__(self, "per_client_max", min(self.per_client_max or max(1, inflight // 2), inflight))
+        object.__setattr__(self, "per_client_running", min(self.per_client_running or max(1, workers // 2), workers))
+        object.__setattr__(self, "heavy_running", self.heavy_running or max(1, _cores() // 2))
         for name in ("workers", "retry_after_s", "recall_embed_max_items", "background_defer_s",
                      "background_max_wait_s"):
             if getattr(self, name) < (1 if name == "workers" else 0):
@@ -105,14 +117,71 @@ class InFlight:
         return self.total > 0
 
 
+class FairSlots:
+    """`n` places to run requests in, handed out fairly among clients (see the module's docstring). Used on the
+    event loop only."""
+
+    def __init__(self, n: int, per_client: int) -> None:
+        self.free = n
+        self.per_client = per_client
+        self.running: Counter[bytes] = Counter()
+        self._waiting: dict[bytes, deque[asyncio.Future[None]]] = {}
+
+    async def acquire(self, client: bytes) -> None:
+        if self.free > 0 and not self._waiting and self.running[client] < self.per_client:
+            self.free -= 1
+            self.running[client] += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(client, deque()).append(future)
+        self._hand_out()  # a free place this client may take (others are waiting, but at their cap)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # granted as it was cancelled: give the place back
+                self.release(client)
+            else:
+                queue = self._waiting.get(client)
+                if queue is not None and future in queue:
+                    queue.remove(future)
+                    if not queue:
+                        del self._waiting[client]
+            raise
+
+    def release(self, client: bytes) -> None:
+        self.running[client] -= 1
+        if self.running[client] <= 0:
+            del self.running[client]
+        self.free += 1
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        while self.free > 0:
+            ready = [c for c in self._waiting if self.running[c] < self.per_client]
+            if not ready:
+                return
+            client = min(ready, key=lambda c: self.running[c])  # dicts keep order: the longest waiting among equals
+            queue = self._waiting.pop(client)
+            future = queue.popleft()
+            if queue:
+                self._waiting[client] = queue  # to the back: round robin among clients
+            if future.cancelled():
+                continue
+            self.free -= 1
+            self.running[client] += 1
+            future.set_result(None)
+
+
 class Admission:
     """ASGI middleware: refuse a request past `max_inflight` under way (or past its client's share) with 429 +
-    ``Retry-After``, before its body is read or anything is done."""
+    ``Retry-After``, before its body is read or anything is done; run the others in `workers` fair places."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], limits: ServerLimits, inflight: InFlight) -> None:
         self.app = app
         self.limits = limits
         self.inflight = inflight
+        self.slots = FairSlots(limits.workers, limits.per_client_running)
+        self.heavy = asyncio.Semaphore(limits.heavy_running)
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("path") in NEVER_REFUSED:
@@ -126,12 +195,42 @@ class Admission:
         counts.total += 1
         counts.per_client[client] += 1
         try:
-            await self.app(scope, receive, send)
+            async with self.heavy if _body_bytes(scope) >= self.limits.heavy_body_bytes else _NO_WAIT:
+                await self.slots.acquire(client)
+                try:
+                    await self.app(scope, receive, send)
+                finally:
+                    self.slots.release(client)
         finally:
             counts.total -= 1
             counts.per_client[client] -= 1
             if counts.per_client[client] <= 0:
                 del counts.per_client[client]
+
+
+class _NoWait:
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_WAIT = _NoWait()
+
+
+def _body_bytes(scope: dict[str, Any]) -> int:
+    """The declared size of a request's body (a chunked body, undeclared, counts as heavy: its size is unknown)."""
+    chunked = False
+    for name, value in scope.get("headers") or ():
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return 0  # BodyLimit answers 400
+        if name == b"transfer-encoding":
+            chunked = True
+    return 1 << 62 if chunked else 0
 
 
 def _client_key(scope: dict[str, Any]) -> bytes:
