@@ -34,6 +34,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
@@ -43,6 +44,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 ENV_PREFIX = "EPISODIC_SERVER_"
+HELPER_THREADS = ("onnx-",)  # the embedder's batch threads (models/embedder.py), reniced with the worker
 NEVER_REFUSED = frozenset({"/v1/health"})
 
 
@@ -255,10 +257,13 @@ class BackgroundGate:
     """What the consolidation worker calls before each job: lower its thread's priority (once per thread), then
     wait for a moment when no request is in flight, at most `background_defer_s`."""
 
-    def __init__(self, limits: ServerLimits, busy: Callable[[], bool], thread_name: str) -> None:
+    def __init__(self, limits: ServerLimits, busy: Callable[[], bool], thread_name: str,
+                 helper_prefixes: tuple[str, ...] = HELPER_THREADS) -> None:
         self.limits = limits
         self.busy = busy
         self.thread_name = thread_name
+        self.helper_prefixes = helper_prefixes
+        self._helpers: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
         self._thread = threading.local()
         self.deferred_s = 0.0  # in all, for the curious (bench, tests)
 
@@ -268,7 +273,8 @@ class BackgroundGate:
         mine = self._thread
         if not getattr(mine, "reniced", False):
             mine.reniced = True
-            self._renice()
+            self._renice(threading.get_native_id())
+        self._renice_helpers()
         start = time.monotonic()
         last = getattr(mine, "returned", None)  # the previous job ran from then until now
         job_s = 0.0 if last is None else start - last
@@ -281,10 +287,18 @@ class BackgroundGate:
         mine.returned = time.monotonic()
         self.deferred_s += mine.returned - start
 
-    def _renice(self) -> None:
+    def _renice_helpers(self) -> None:
+        """The embedder's batch threads: in the server only background work embeds in batches (a recall's query,
+        and its few new items, are embedded in the request's own thread), so they get the worker's priority."""
+        for thread in threading.enumerate():
+            if thread.name.startswith(self.helper_prefixes) and thread not in self._helpers:
+                self._helpers.add(thread)
+                if thread.native_id is not None:
+                    self._renice(thread.native_id)
+
+    def _renice(self, tid: int) -> None:
         if self.limits.background_nice <= 0 or not hasattr(os, "setpriority"):
             return
-        tid = threading.get_native_id()
         try:  # on Linux a thread is a task of its own: this lowers this thread only
             now = os.getpriority(os.PRIO_PROCESS, tid)
             os.setpriority(os.PRIO_PROCESS, tid, min(19, now + self.limits.background_nice))
