@@ -261,3 +261,32 @@ def test_a_client_runs_at_most_its_share_of_the_places() -> None:
         assert slots.running == {b"a": 2, b"b": 1} and slots.free == 1
 
     asyncio.run(scenario())
+
+
+def test_the_worker_gets_a_bigger_share_as_its_backlog_grows() -> None:
+    gate = BackgroundGate(ServerLimits(background_share=0.25, background_backlog_turns=100), lambda: True,
+                          WORKER_NAME)
+    shares = []
+    for backlog in (0, 100, 200, 400, 10_000):
+        gate.backlog = lambda b=backlog: b
+        shares.append(gate.share())
+    assert shares == [0.25, 0.25, 0.5, 1.0, 1.0]
+
+
+def test_the_pool_counts_the_turns_waiting_for_consolidation(db_path: Path) -> None:
+    """Turns posted count until their session is consolidated; a session under `consolidate_every` new turns is
+    not due and does not count; forgetting clears the count."""
+    app = app_with(db_path, ServerLimits())
+    pool = app.state.pool
+    with serving(app) as url, client(url, new_token(db_path, "alice")) as c:
+        for i in range(3):
+            assert c.post("/v1/turns", json=turn(f"turn {i}", session_id="short")).status_code == 201
+        assert pool.backlog() == 0  # 3 < consolidate_every (4): not due
+        pool.turns_added("alice", "big", 10)  # as if ten turns were waiting
+        assert pool.backlog() == 10
+        for i in range(4):
+            assert c.post("/v1/turns", json=turn(f"turn {i}", session_id="s2")).status_code == 201
+        pool.scheduler.wait()
+        assert pool.backlog() == 10  # s2 was consolidated by the worker: only the pretend session is left
+        assert c.post("/v1/forget", json={"all": True}).status_code == 200
+        assert pool.backlog() == 0

@@ -20,8 +20,10 @@ Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EP
   priority (`background_nice`), and before each job, while requests are in flight, it waits: long enough that its
   jobs take at most `background_share` of the wall time (a job that took 100 ms is followed by 300 ms of waiting at
   0.25), at least `background_defer_s`, at most `background_max_wait_s`. It starts at once when no request is in
-  flight. Under sustained load it still runs, at its share: its backlog grows (the turns are stored and found by
-  BM25 meanwhile), nothing is dropped, and it catches up when the load falls.
+  flight. Under sustained load it still runs, at its share, and its backlog (turns not yet consolidated: stored,
+  and found by BM25 meanwhile) is kept bounded: past `background_backlog_turns` the share grows in proportion to
+  the backlog (at 4 × that with the default share, the worker no longer waits), so requests slow down rather than
+  consolidation falling ever further behind.
 - **A recall embeds little inline.** A recall first embeds its own user's new turns (never another user's), at most
   `Config.recall_embed_max_items`; the server lowers that to `recall_embed_max_items` so that a recall after a burst
   of writes costs a few embeddings, not hundreds: the worker embeds the rest, and BM25 finds them meanwhile.
@@ -65,7 +67,8 @@ class ServerLimits:
     heavy_running: int = 0             # ... and at most this many heavy ones run at once; 0: half the cores
     retry_after_s: int = 1             # the Retry-After of a 429
     background_nice: int = 10          # added to the consolidation worker thread's nice value (0: leave it)
-    background_share: float = 0.25     # under load, the worker's share of wall time (it waits between jobs)
+    background_share: float = 0.25     # under load, the worker's share of wall time (it waits between jobs) ...
+    background_backlog_turns: int = 256  # ... while fewer turns than this wait for consolidation; past it, more
     background_defer_s: float = 0.05   # under load, the least a background job waits for a quiet moment
     background_max_wait_s: float = 2.0  # ... and the most: under sustained load it still runs, slowly
     recall_embed_max_items: int = 4    # the most new items of its own user a recall embeds first
@@ -80,7 +83,7 @@ class ServerLimits:
         object.__setattr__(self, "per_client_running", min(self.per_client_running or max(1, workers // 2), workers))
         object.__setattr__(self, "heavy_running", self.heavy_running or max(1, _cores() // 2))
         for name in ("workers", "retry_after_s", "recall_embed_max_items", "background_defer_s",
-                     "background_max_wait_s"):
+                     "background_max_wait_s", "background_backlog_turns"):
             if getattr(self, name) < (1 if name == "workers" else 0):
                 raise ValueError(f"ServerLimits.{name} is out of range: {getattr(self, name)}")
         if not 0 < self.background_share <= 1:
@@ -258,9 +261,10 @@ class BackgroundGate:
     wait for a moment when no request is in flight, at most `background_defer_s`."""
 
     def __init__(self, limits: ServerLimits, busy: Callable[[], bool], thread_name: str,
-                 helper_prefixes: tuple[str, ...] = HELPER_THREADS) -> None:
+                 helper_prefixes: tuple[str, ...] = HELPER_THREADS, backlog: Callable[[], int] = lambda: 0) -> None:
         self.limits = limits
         self.busy = busy
+        self.backlog = backlog  # turns waiting for consolidation
         self.thread_name = thread_name
         self.helper_prefixes = helper_prefixes
         self._helpers: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
@@ -279,13 +283,23 @@ class BackgroundGate:
         last = getattr(mine, "returned", None)  # the previous job ran from then until now
         job_s = 0.0 if last is None else start - last
         limits = self.limits
-        wait = min(limits.background_max_wait_s,
-                   max(limits.background_defer_s, job_s * (1 / limits.background_share - 1)))
+        share = self.share()
+        if share >= 1:
+            mine.returned = time.monotonic()
+            return
+        wait = min(limits.background_max_wait_s, max(limits.background_defer_s, job_s * (1 / share - 1)))
         deadline = start + wait
         while self.busy() and time.monotonic() < deadline:
             time.sleep(0.005)
         mine.returned = time.monotonic()
         self.deferred_s += mine.returned - start
+
+    def share(self) -> float:
+        """The worker's share of wall time under load: `background_share`, growing with the backlog past
+        `background_backlog_turns`."""
+        limits = self.limits
+        over = self.backlog() / limits.background_backlog_turns if limits.background_backlog_turns else 0.0
+        return min(1.0, limits.background_share * max(1.0, over))
 
     def _renice_helpers(self) -> None:
         """The embedder's batch threads: in the server only background work embeds in batches (a recall's query,

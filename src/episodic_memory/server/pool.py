@@ -63,6 +63,7 @@ class MemoryPool:
             self._memory_config = self._memory_config.model_copy(
                 update={"recall_embed_max_items": recall_embed_max_items})
         self._gate = gate  # called before each job of the worker (see server/limits.py: it gives way to requests)
+        self._unconsolidated: Counter[tuple[str, str]] = Counter()  # turns added here, not yet consolidated
         self.max_open = max(1, max_open if max_open is not None else config.server_max_open_users)
         self._embedder = embedder
         self._memories: OrderedDict[str, Memory] = OrderedDict()  # least recently used first
@@ -93,6 +94,25 @@ class MemoryPool:
                 idle = self._take_idle_overflow()
             for old in idle:  # closing waits for the file: not under the pool's lock
                 old.close()
+
+    def turns_added(self, user_id: str, session_id: str, n: int = 1) -> None:
+        """Count turns a request stored (for `backlog`)."""
+        with self._lock:
+            self._unconsolidated[(user_id, session_id)] += n
+
+    def forgotten(self, user_id: str, session_id: str | None = None) -> None:
+        """A session (None: every one of the user's) was forgotten: its turns wait for nothing any more."""
+        with self._lock:
+            for key in [k for k in self._unconsolidated if k[0] == user_id and session_id in (None, k[1])]:
+                del self._unconsolidated[key]
+
+    def backlog(self) -> int:
+        """About how many turns stored through this pool wait for a consolidation that is due (a session with
+        `Config.consolidate_every` new turns or more; the background worker's share of the CPU grows with it: see
+        server/limits.py)."""
+        every = self.config.consolidate_every
+        with self._lock:
+            return sum(n for n in self._unconsolidated.values() if n >= every)
 
     def open_users(self) -> list[str]:
         with self._lock:
@@ -132,7 +152,15 @@ class MemoryPool:
             self._running[key] += 1
         try:
             with self.lease(user_id) as mem:
-                return mem.consolidate(user_id, session_id, final=final)
+                done = mem.consolidate(user_id, session_id, final=final)
+                info = mem.store.session(user_id, session_id)
+            with self._lock:
+                left = 0 if info is None else max(0, info.turn_count - info.consolidated_turns)
+                if left:
+                    self._unconsolidated[key] = left
+                else:
+                    self._unconsolidated.pop(key, None)
+            return done
         finally:
             with self._lock:
                 self._running[key] -= 1

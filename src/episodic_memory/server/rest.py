@@ -269,9 +269,10 @@ def create_app(
     mem_config = config or Config.from_env()
     limits = limits or ServerLimits.from_env()
     inflight = InFlight()
+    gate = BackgroundGate(limits, inflight.busy, WORKER_NAME)
     pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id,
-                      recall_embed_max_items=limits.recall_embed_max_items,
-                      gate=BackgroundGate(limits, inflight.busy, WORKER_NAME))
+                      recall_embed_max_items=limits.recall_embed_max_items, gate=gate)
+    gate.backlog = pool.backlog
     tokens = TokenStore.open(db_path, mem_config) if auth else None
 
     @asynccontextmanager
@@ -460,8 +461,11 @@ def create_app(
         """Delete for good one session (`session_id`) or every memory of this user (`all`, which also deletes
         the user's tokens). Rows, search index, vectors and journals go; the file is scrubbed."""
         if body.session_id is not None:
-            return {"forgot": mem.forget(session_id=body.session_id)}
-        return {"forgot": mem.forget(user_id=mem.user_id)}
+            forgot = mem.forget(session_id=body.session_id)
+        else:
+            forgot = mem.forget(user_id=mem.user_id)
+        pool.forgotten(mem.user_id, body.session_id)
+        return {"forgot": forgot}
 
     @app.get("/v1/stats", tags=["service"])
     def stats(mem: Mem) -> dict[str, Any]:
