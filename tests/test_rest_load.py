@@ -281,12 +281,26 @@ def test_the_pool_counts_the_turns_waiting_for_consolidation(db_path: Path) -> N
     with serving(app) as url, client(url, new_token(db_path, "alice")) as c:
         for i in range(3):
             assert c.post("/v1/turns", json=turn(f"turn {i}", session_id="short")).status_code == 201
-        assert pool.backlog() == 0  # 3 < consolidate_every (4): not due
+        assert pool.backlog(fresh=True) == 0  # 3 < consolidate_every (4): not due
         pool.turns_added("alice", "big", 10)  # as if ten turns were waiting
-        assert pool.backlog() == 10
+        assert pool.backlog(fresh=True) == 10
         for i in range(4):
             assert c.post("/v1/turns", json=turn(f"turn {i}", session_id="s2")).status_code == 201
         pool.scheduler.wait()
-        assert pool.backlog() == 10  # s2 was consolidated by the worker: only the pretend session is left
+        assert pool.backlog(fresh=True) == 10  # s2 was consolidated by the worker: only the pretend session is left
         assert c.post("/v1/forget", json={"all": True}).status_code == 200
-        assert pool.backlog() == 0
+        assert pool.backlog(fresh=True) == 0
+
+
+def test_a_turn_is_refused_while_consolidation_is_too_far_behind(db_path: Path) -> None:
+    app = app_with(db_path, ServerLimits(backlog_refuse_turns=100, retry_after_s=2))
+    pool = app.state.pool
+    with serving(app) as url, client(url, new_token(db_path, "alice")) as c:
+        pool.turns_added("alice", "elsewhere", 101)  # as if 101 turns waited for consolidation
+        assert pool.backlog(fresh=True) == 101
+        r = c.post("/v1/turns", json=turn("not now", id="late"))
+        assert r.status_code == 429 and r.headers["retry-after"] == "2"
+        assert c.get("/v1/recall", params={"q": "now"}).status_code == 200  # reads go on
+        assert c.get("/v1/sessions").json()["sessions"] == []  # nothing was stored
+        pool.forgotten("alice", "elsewhere")  # caught up
+        assert c.post("/v1/turns", json=turn("not now", id="late")).status_code == 201

@@ -23,7 +23,9 @@ Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EP
   flight. Under sustained load it still runs, at its share, and its backlog (turns not yet consolidated: stored,
   and found by BM25 meanwhile) is kept bounded: past `background_backlog_turns` the share grows in proportion to
   the backlog (at 4 × that with the default share, the worker no longer waits), so requests slow down rather than
-  consolidation falling ever further behind.
+  consolidation falling ever further behind. If it falls behind all the same (a machine too busy for the worker at
+  any share), past `backlog_refuse_turns` a new turn gets 429 + ``Retry-After`` (nothing stored) until the
+  worker has caught up below it: writes wait for consolidation rather than piling up without bound.
 - **A recall embeds little inline.** A recall first embeds its own user's new turns (never another user's), at most
   `Config.recall_embed_max_items`; the server lowers that to `recall_embed_max_items` so that a recall after a burst
   of writes costs a few embeddings, not hundreds: the worker embeds the rest, and BM25 finds them meanwhile.
@@ -69,6 +71,7 @@ class ServerLimits:
     background_nice: int = 10          # added to the consolidation worker thread's nice value (0: leave it)
     background_share: float = 0.25     # under load, the worker's share of wall time (it waits between jobs) ...
     background_backlog_turns: int = 256  # ... while fewer turns than this wait for consolidation; past it, more
+    backlog_refuse_turns: int = 8192   # past this many turns waiting for consolidation, a new turn gets 429 (0: never)
     background_defer_s: float = 0.05   # under load, the least a background job waits for a quiet moment
     background_max_wait_s: float = 2.0  # ... and the most: under sustained load it still runs, slowly
     recall_embed_max_items: int = 4    # the most new items of its own user a recall embeds first
@@ -83,7 +86,7 @@ class ServerLimits:
         object.__setattr__(self, "per_client_running", min(self.per_client_running or max(1, workers // 2), workers))
         object.__setattr__(self, "heavy_running", self.heavy_running or max(1, _cores() // 2))
         for name in ("workers", "retry_after_s", "recall_embed_max_items", "background_defer_s",
-                     "background_max_wait_s", "background_backlog_turns"):
+                     "background_max_wait_s", "background_backlog_turns", "backlog_refuse_turns"):
             if getattr(self, name) < (1 if name == "workers" else 0):
                 raise ValueError(f"ServerLimits.{name} is out of range: {getattr(self, name)}")
         if not 0 < self.background_share <= 1:
@@ -181,10 +184,12 @@ class Admission:
     """ASGI middleware: refuse a request past `max_inflight` under way (or past its client's share) with 429 +
     ``Retry-After``, before its body is read or anything is done; run the others in `workers` fair places."""
 
-    def __init__(self, app: Callable[..., Awaitable[None]], limits: ServerLimits, inflight: InFlight) -> None:
+    def __init__(self, app: Callable[..., Awaitable[None]], limits: ServerLimits, inflight: InFlight,
+                 backlog: Callable[[], int] = lambda: 0) -> None:
         self.app = app
         self.limits = limits
         self.inflight = inflight
+        self.backlog = backlog  # turns waiting for consolidation
         self.slots = FairSlots(limits.workers, limits.per_client_running)
         self.heavy = asyncio.Semaphore(limits.heavy_running)
 
@@ -193,7 +198,9 @@ class Admission:
             await self.app(scope, receive, send)
             return
         counts, client = self.inflight, _client_key(scope)
-        if counts.total >= self.limits.max_inflight or counts.per_client[client] >= self.limits.per_client_max:
+        if (counts.total >= self.limits.max_inflight or counts.per_client[client] >= self.limits.per_client_max
+                or (self.limits.backlog_refuse_turns and scope.get("method") == "POST"
+                    and scope.get("path") == "/v1/turns" and self.backlog() > self.limits.backlog_refuse_turns)):
             counts.refused += 1
             await _too_many(send, self.limits.retry_after_s)
             return

@@ -22,6 +22,7 @@ is consolidated at the next start.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from ..models.embedder import Embedder
 from ..store.records import SessionInfo
 
 WORKER_NAME = "episodic-consolidator"  # the scheduler's worker thread
+BACKLOG_EVERY_S = 0.5  # how stale `MemoryPool.backlog` may be (it is read on every POST /v1/turns)
 
 
 class MemoryPool:
@@ -64,6 +66,8 @@ class MemoryPool:
                 update={"recall_embed_max_items": recall_embed_max_items})
         self._gate = gate  # called before each job of the worker (see server/limits.py: it gives way to requests)
         self._unconsolidated: Counter[tuple[str, str]] = Counter()  # turns added here, not yet consolidated
+        self._counts_lock = threading.Lock()  # never held while opening a Memory: `backlog` runs on the event loop
+        self._backlog = (0.0, 0)  # (when, value): recounted at most every BACKLOG_EVERY_S
         self.max_open = max(1, max_open if max_open is not None else config.server_max_open_users)
         self._embedder = embedder
         self._memories: OrderedDict[str, Memory] = OrderedDict()  # least recently used first
@@ -97,22 +101,29 @@ class MemoryPool:
 
     def turns_added(self, user_id: str, session_id: str, n: int = 1) -> None:
         """Count turns a request stored (for `backlog`)."""
-        with self._lock:
+        with self._counts_lock:
             self._unconsolidated[(user_id, session_id)] += n
 
     def forgotten(self, user_id: str, session_id: str | None = None) -> None:
         """A session (None: every one of the user's) was forgotten: its turns wait for nothing any more."""
-        with self._lock:
+        with self._counts_lock:
             for key in [k for k in self._unconsolidated if k[0] == user_id and session_id in (None, k[1])]:
                 del self._unconsolidated[key]
+            self._backlog = (0.0, 0)
 
-    def backlog(self) -> int:
+    def backlog(self, fresh: bool = False) -> int:
         """About how many turns stored through this pool wait for a consolidation that is due (a session with
         `Config.consolidate_every` new turns or more; the background worker's share of the CPU grows with it: see
-        server/limits.py)."""
+        server/limits.py). Counted again at most every BACKLOG_EVERY_S unless `fresh`."""
+        now = time.monotonic()
+        when, value = self._backlog
+        if now - when < BACKLOG_EVERY_S and not fresh:
+            return value
         every = self.config.consolidate_every
-        with self._lock:
-            return sum(n for n in self._unconsolidated.values() if n >= every)
+        with self._counts_lock:
+            value = sum(n for n in self._unconsolidated.values() if n >= every)
+        self._backlog = (now, value)
+        return value
 
     def open_users(self) -> list[str]:
         with self._lock:
@@ -154,7 +165,7 @@ class MemoryPool:
             with self.lease(user_id) as mem:
                 done = mem.consolidate(user_id, session_id, final=final)
                 info = mem.store.session(user_id, session_id)
-            with self._lock:
+            with self._counts_lock:
                 left = 0 if info is None else max(0, info.turn_count - info.consolidated_turns)
                 if left:
                     self._unconsolidated[key] = left

@@ -299,7 +299,7 @@ def create_app(
     )
     limit = max_body_bytes if max_body_bytes is not None else mem_config.server_max_body_bytes
     app.add_middleware(BodyLimit, max_bytes=limit)
-    app.add_middleware(Admission, limits=limits, inflight=inflight)  # outermost: a 429 before the body is read
+    app.add_middleware(Admission, limits=limits, inflight=inflight, backlog=pool.backlog)  # outermost: a 429 before the body is read
     app.state.pool, app.state.tokens = pool, tokens
     app.state.limits, app.state.inflight = limits, inflight
     app.state.user_id = user_id
