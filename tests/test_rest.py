@@ -24,6 +24,7 @@ from fastapi import FastAPI  # noqa: E402
 from episodic_memory import Memory  # noqa: E402
 from episodic_memory.cli import main  # noqa: E402
 from episodic_memory.config import Config  # noqa: E402
+from episodic_memory.server.limits import ServerLimits  # noqa: E402
 from episodic_memory.server.rest import check_host, create_app  # noqa: E402
 from episodic_memory.server.tokens import TokenStore, hash_token  # noqa: E402
 from episodic_memory.store import is_postgres_url  # noqa: E402
@@ -406,8 +407,13 @@ def test_serve_command_warns(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr("episodic_memory.server.rest.serve", lambda path, **kw: calls.append({"path": path, **kw}))
     result = CliRunner().invoke(main, ["serve", "--no-auth", "--user", "me", "--port", "9999", "--db", str(db_path)])
     assert result.exit_code == 0 and "NO AUTHENTICATION" in result.stderr and "'me'" in result.stderr
+    limits = calls[-1].pop("limits")
     assert calls[-1] == {"path": str(db_path), "host": "127.0.0.1", "port": 9999, "auth": False, "user_id": "me"}
-    result = CliRunner().invoke(main, ["serve", "--db", str(db_path)])
+    assert limits == ServerLimits()  # the defaults (no EPISODIC_SERVER_* set here)
+    result = CliRunner().invoke(main, ["serve", "--db", str(db_path), "--threads", "3", "--max-inflight", "5",
+                                       "--access-log"])
+    limits = calls[-1]["limits"]
+    assert (limits.workers, limits.max_inflight, limits.access_log) == (3, 5, True)
     assert result.exit_code == 0 and "no API tokens yet" in result.stderr and calls[-1]["auth"] is True
     new_token(db_path, "alice")
     result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--db", str(db_path)])

@@ -71,10 +71,24 @@ def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_po
               help="No tokens: every caller acts as --user (loopback only; for local single-user use).")
 @click.option("--user", "user_id", default=None, metavar="ID",
               help=f"With --no-auth: the user every request acts as (default: {DEFAULT_USER!r}).")
+@click.option("--threads", type=click.IntRange(1, 1024), default=None, metavar="N",
+              help="Threads running requests (default: 4 per core, at least 8; $EPISODIC_SERVER_WORKERS).")
+@click.option("--max-inflight", type=click.IntRange(1, 1 << 20), default=None, metavar="N",
+              help="Requests under way (running or waiting) past which a request gets 429 + Retry-After "
+                   "(default: 8 per thread; $EPISODIC_SERVER_MAX_INFLIGHT).")
+@click.option("--access-log/--no-access-log", default=None,
+              help="A log line per request (off by default: it costs time, and a recall's line holds its query).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: bool, user_id: str | None) -> None:
+def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: bool, user_id: str | None,
+          threads: int | None, max_inflight: int | None, access_log: bool | None) -> None:
     """Run the REST API (FastAPI; OpenAPI at /docs). Requests need a bearer token: episodic token create."""
     rest = _server_module("rest")
+    limits_module = _server_module("limits")
+    try:
+        limits = limits_module.ServerLimits.from_env(workers=threads, max_inflight=max_inflight,
+                                                     access_log=access_log)
+    except (ValueError, TypeError) as exc:
+        raise click.UsageError(str(exc)) from None
     auth = not no_auth
     try:
         rest.check_host(host, auth)
@@ -99,7 +113,7 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
                         fg="yellow", err=True)
     if port:
         click.echo(f"memory inspector: http://{host}:{port}/  (API docs: /docs)", err=True)
-    rest.serve(path, host=host, port=port, auth=auth, user_id=user)
+    rest.serve(path, host=host, port=port, auth=auth, user_id=user, limits=limits)
 
 
 @click.command("ui")

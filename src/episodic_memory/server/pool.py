@@ -22,8 +22,9 @@ is consolidated at the next start.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter, OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -32,6 +33,9 @@ from ..consolidate.scheduler import ConsolidationScheduler
 from ..memory import Memory
 from ..models.embedder import Embedder
 from ..store.records import SessionInfo
+
+WORKER_NAME = "episodic-consolidator"  # the scheduler's worker thread
+BACKLOG_EVERY_S = 0.5  # how stale `MemoryPool.backlog` may be (it is read on every POST /v1/turns)
 
 
 class MemoryPool:
@@ -48,13 +52,22 @@ class MemoryPool:
 
     def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,
                  max_open: int | None = None, *, background: bool = False,
-                 maintenance_user: str = DEFAULT_USER) -> None:
+                 maintenance_user: str = DEFAULT_USER, recall_embed_max_items: int | None = None,
+                 gate: Callable[[], None] | None = None) -> None:
         self.path = str(path)
         self.config = config
         self.background = background
         self.maintenance_user = maintenance_user
         # flagged sessions wait for `scheduler.start()`: opening a Memory in a request never consolidates
         self._memory_config = config.model_copy(update={"consolidate_on_open": False}) if background else config
+        if recall_embed_max_items is not None and recall_embed_max_items < config.recall_embed_max_items:
+            # a recall embeds a few of its user's new turns first, not hundreds: the worker embeds the rest
+            self._memory_config = self._memory_config.model_copy(
+                update={"recall_embed_max_items": recall_embed_max_items})
+        self._gate = gate  # called before each job of the worker (see server/limits.py: it gives way to requests)
+        self._unconsolidated: Counter[tuple[str, str]] = Counter()  # turns added here, not yet consolidated
+        self._counts_lock = threading.Lock()  # never held while opening a Memory: `backlog` runs on the event loop
+        self._backlog = (0.0, 0)  # (when, value): recounted at most every BACKLOG_EVERY_S
         self.max_open = max(1, max_open if max_open is not None else config.server_max_open_users)
         self._embedder = embedder
         self._memories: OrderedDict[str, Memory] = OrderedDict()  # least recently used first
@@ -64,7 +77,7 @@ class MemoryPool:
         self._closed = False
         self.scheduler = ConsolidationScheduler(
             self._consolidate, self._session, every=config.consolidate_every, background=True, index=self._index,
-            pending=self._flagged, shared=True, daemon=True, name="episodic-consolidator")
+            pending=self._flagged, shared=True, daemon=True, name=WORKER_NAME)
 
     def get(self, user_id: str) -> Memory:
         """The user's `Memory`, opened if need be. Outside a `lease` it may be closed once the pool is full."""
@@ -85,6 +98,32 @@ class MemoryPool:
                 idle = self._take_idle_overflow()
             for old in idle:  # closing waits for the file: not under the pool's lock
                 old.close()
+
+    def turns_added(self, user_id: str, session_id: str, n: int = 1) -> None:
+        """Count turns a request stored (for `backlog`)."""
+        with self._counts_lock:
+            self._unconsolidated[(user_id, session_id)] += n
+
+    def forgotten(self, user_id: str, session_id: str | None = None) -> None:
+        """A session (None: every one of the user's) was forgotten: its turns wait for nothing any more."""
+        with self._counts_lock:
+            for key in [k for k in self._unconsolidated if k[0] == user_id and session_id in (None, k[1])]:
+                del self._unconsolidated[key]
+            self._backlog = (0.0, 0)
+
+    def backlog(self, fresh: bool = False) -> int:
+        """About how many turns stored through this pool wait for a consolidation that is due (a session with
+        `Config.consolidate_every` new turns or more; the background worker's share of the CPU grows with it: see
+        server/limits.py). Counted again at most every BACKLOG_EVERY_S unless `fresh`."""
+        now = time.monotonic()
+        when, value = self._backlog
+        if now - when < BACKLOG_EVERY_S and not fresh:
+            return value
+        every = self.config.consolidate_every
+        with self._counts_lock:
+            value = sum(n for n in self._unconsolidated.values() if n >= every)
+        self._backlog = (now, value)
+        return value
 
     def open_users(self) -> list[str]:
         with self._lock:
@@ -117,12 +156,22 @@ class MemoryPool:
 
     # --- what the scheduler runs (each under a lease, so the Memory stays open meanwhile) ------------
     def _consolidate(self, user_id: str, session_id: str, final: bool) -> bool:
+        if self._gate is not None:
+            self._gate()
         key = (user_id, session_id)
         with self._lock:
             self._running[key] += 1
         try:
             with self.lease(user_id) as mem:
-                return mem.consolidate(user_id, session_id, final=final)
+                done = mem.consolidate(user_id, session_id, final=final)
+                info = mem.store.session(user_id, session_id)
+            with self._counts_lock:
+                left = 0 if info is None else max(0, info.turn_count - info.consolidated_turns)
+                if left:
+                    self._unconsolidated[key] = left
+                else:
+                    self._unconsolidated.pop(key, None)
+            return done
         finally:
             with self._lock:
                 self._running[key] -= 1
@@ -134,6 +183,8 @@ class MemoryPool:
             return mem.store.session(user_id, session_id)
 
     def _index(self, user_id: str, session_id: str) -> None:
+        if self._gate is not None:
+            self._gate()
         with self.lease(user_id) as mem:
             mem.index(user_id=user_id)  # this user's new turns only: each user's backlog is their own
 

@@ -41,7 +41,8 @@ from ..config import DEFAULT_USER, Config
 from ..memory import Memory, Role
 from ..models.embedder import Embedder
 from ..util import MAX_INT, has_words, to_epoch, to_iso
-from .pool import MemoryPool
+from .limits import Admission, BackgroundGate, InFlight, ServerLimits
+from .pool import WORKER_NAME, MemoryPool
 from .render import to_data
 from .tokens import TokenStore
 from .ui import add_inspector
@@ -255,20 +256,31 @@ def create_app(
     config: Config | None = None,
     embedder: Embedder | None = None,
     max_body_bytes: int | None = None,
+    limits: ServerLimits | None = None,
 ) -> FastAPI:
     """The REST app over the memory file `db_path`.
 
     `auth=False` serves `user_id` to every caller without a token (loopback only: see `check_host`). `config`
     defaults to `Config.from_env()`; consolidation runs on a background worker (see `pool.py`).
     `embedder` overrides the configured model (tests pass a fake). `max_body_bytes` defaults to
-    `Config.server_max_body_bytes`.
+    `Config.server_max_body_bytes`. `limits` (default `ServerLimits.from_env()`): the request threads, the
+    admission bound (429 past it) and how background work gives way to requests (see `limits.py`).
     """
     mem_config = config or Config.from_env()
-    pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id)
+    limits = limits or ServerLimits.from_env()
+    inflight = InFlight()
+    gate = BackgroundGate(limits, inflight.busy, WORKER_NAME)
+    pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id,
+                      recall_embed_max_items=limits.recall_embed_max_items, gate=gate)
+    gate.backlog = pool.backlog
     tokens = TokenStore.open(db_path, mem_config) if auth else None
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        import anyio.to_thread
+
+        # the sync endpoints' threads: a few per core, the rest of the requests wait on the loop (see limits.py)
+        anyio.to_thread.current_default_thread_limiter().total_tokens = limits.workers
         pool.scheduler.start()
         try:
             yield
@@ -287,7 +299,9 @@ def create_app(
     )
     limit = max_body_bytes if max_body_bytes is not None else mem_config.server_max_body_bytes
     app.add_middleware(BodyLimit, max_bytes=limit)
+    app.add_middleware(Admission, limits=limits, inflight=inflight, backlog=pool.backlog)  # outermost: a 429 before the body is read
     app.state.pool, app.state.tokens = pool, tokens
+    app.state.limits, app.state.inflight = limits, inflight
     app.state.user_id = user_id
     @app.exception_handler(ValueError)
     async def _bad_value(_: Request, exc: ValueError) -> JSONResponse:
@@ -302,8 +316,8 @@ def create_app(
         return JSONResponse({"detail": detail}, status_code=422)
 
     @app.get("/v1/health", tags=["service"])
-    def health() -> dict[str, Any]:
-        """Liveness; needs no token."""
+    async def health() -> dict[str, Any]:
+        """Liveness; needs no token. Answered on the event loop: never queued behind busy request threads."""
         return {"status": "ok", "version": __version__, "auth": auth}
 
     @app.post("/v1/turns", status_code=status.HTTP_201_CREATED, tags=["capture"])
@@ -447,8 +461,11 @@ def create_app(
         """Delete for good one session (`session_id`) or every memory of this user (`all`, which also deletes
         the user's tokens). Rows, search index, vectors and journals go; the file is scrubbed."""
         if body.session_id is not None:
-            return {"forgot": mem.forget(session_id=body.session_id)}
-        return {"forgot": mem.forget(user_id=mem.user_id)}
+            forgot = mem.forget(session_id=body.session_id)
+        else:
+            forgot = mem.forget(user_id=mem.user_id)
+        pool.forgotten(mem.user_id, body.session_id)
+        return {"forgot": forgot}
 
     @app.get("/v1/stats", tags=["service"])
     def stats(mem: Mem) -> dict[str, Any]:
@@ -460,15 +477,19 @@ def create_app(
 
 
 def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, auth: bool = True,
-          user_id: str = DEFAULT_USER, log_level: str = "info") -> None:
+          user_id: str = DEFAULT_USER, log_level: str = "info", limits: ServerLimits | None = None) -> None:
     """Run the app with uvicorn until interrupted. SIGINT / SIGTERM stop it within about twice
-    `Config.server_stop_grace_s`: requests get that long to finish, then consolidation (`MemoryPool.close`)."""
+    `Config.server_stop_grace_s`: requests get that long to finish, then consolidation (`MemoryPool.close`).
+    `limits` default to `ServerLimits.from_env()`; the access log is off unless `limits.access_log` (a line per
+    request costs time, and a recall's line holds its query)."""
     import uvicorn
 
     check_host(host, auth)
     config = Config.from_env()
-    uvicorn.run(create_app(db_path, auth=auth, user_id=user_id, config=config), host=host, port=port,
-                log_level=log_level, timeout_graceful_shutdown=math.ceil(config.server_stop_grace_s))
+    limits = limits or ServerLimits.from_env()
+    uvicorn.run(create_app(db_path, auth=auth, user_id=user_id, config=config, limits=limits), host=host,
+                port=port, log_level=log_level, access_log=limits.access_log,
+                timeout_graceful_shutdown=math.ceil(config.server_stop_grace_s))
     _end_without_stragglers()
 
 

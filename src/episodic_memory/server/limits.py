@@ -1,0 +1,327 @@
+"""How much the REST server takes on at once, and how its background work gives way to requests (issue 16).
+
+Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EPISODIC_SERVER_<NAME>``):
+
+- **Workers, shared fairly.** FastAPI runs the sync endpoints on anyio's thread pool, 40 threads by default: on 2
+  cores, 20 concurrent recalls then fight over the GIL and every one of them is slow. The server runs at most
+  `workers` requests at once (anyio's pool is capped to match); the others wait on the event loop, costing nothing,
+  in one queue per client (bearer token, or address). A freed place goes to the waiting client with the fewest
+  requests running (the longest waiting among equals), and no client runs more than `per_client_running` at once:
+  one user's eight 100 kB posts leave places for another user's recall instead of queueing it behind them.
+  A request with a body of `heavy_body_bytes` or more (a turn of tens of thousands of characters: parsing,
+  journaling and full-text indexing it costs milliseconds of CPU per 10 kB) also takes one of `heavy_running`
+  places (half the cores): big writes queue among themselves and leave the other cores to everyone else.
+- **Admission (back-pressure).** At most `max_inflight` requests are executing or waiting; one more gets **429**
+  with ``Retry-After`` before its body is read or its token looked up, so nothing is half done: a 429 turn was not
+  stored, and sending it again is safe. One client (one bearer token, or one address without a token) may hold at
+  most `per_client_max` of the places, so a single user's flood is refused before it fills the queue in front of
+  everyone else. ``/v1/health`` is never refused. Nothing is dropped silently: every request is answered.
+- **Background work gives way.** The consolidation worker (extraction, embedding of new turns) runs at a lower OS
+  priority (`background_nice`), and before each job, while requests are in flight, it waits: long enough that its
+  jobs take at most `background_share` of the wall time (a job that took 100 ms is followed by 300 ms of waiting at
+  0.25), at least `background_defer_s`, at most `background_max_wait_s`. It starts at once when no request is in
+  flight. Under sustained load it still runs, at its share, and its backlog (turns not yet consolidated: stored,
+  and found by BM25 meanwhile) is kept bounded: past `background_backlog_turns` the share grows in proportion to
+  the backlog (at 4 × that with the default share, the worker no longer waits), so requests slow down rather than
+  consolidation falling ever further behind. If it falls behind all the same (a machine too busy for the worker at
+  any share), past `backlog_refuse_turns` a new turn gets 429 + ``Retry-After`` (nothing stored) until the
+  worker has caught up below it: writes wait for consolidation rather than piling up without bound.
+- **A recall embeds little inline.** A recall first embeds its own user's new turns (never another user's), at most
+  `Config.recall_embed_max_items`; the server lowers that to `recall_embed_max_items` so that a recall after a burst
+  of writes costs a few embeddings, not hundreds: the worker embeds the rest, and BM25 finds them meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+import time
+import weakref
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, fields
+from hashlib import blake2b
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+ENV_PREFIX = "EPISODIC_SERVER_"
+HELPER_THREADS = ("onnx-",)  # the embedder's batch threads (models/embedder.py), reniced with the worker
+NEVER_REFUSED = frozenset({"/v1/health"})
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    workers: int = 0                   # threads running requests; 0: 4 per core, at least 8
+    max_inflight: int = 0              # executing + waiting, beyond which a request gets 429; 0: 8 × workers
+    per_client_max: int = 0            # one token's (or address's) share of max_inflight; 0: half of it
+    per_client_running: int = 0        # one client's requests running at once; 0: half the workers (at least 1)
+    heavy_body_bytes: int = 64 * 1024  # a request body this big or bigger is heavy ...
+    heavy_running: int = 0             # ... and at most this many heavy ones run at once; 0: half the cores
+    retry_after_s: int = 1             # the Retry-After of a 429
+    background_nice: int = 10          # added to the consolidation worker thread's nice value (0: leave it)
+    background_share: float = 0.25     # under load, the worker's share of wall time (it waits between jobs) ...
+    background_backlog_turns: int = 256  # ... while fewer turns than this wait for consolidation; past it, more
+    backlog_refuse_turns: int = 8192   # past this many turns waiting for consolidation, a new turn gets 429 (0: never)
+    background_defer_s: float = 0.05   # under load, the least a background job waits for a quiet moment
+    background_max_wait_s: float = 2.0  # ... and the most: under sustained load it still runs, slowly
+    recall_embed_max_items: int = 4    # the most new items of its own user a recall embeds first
+    access_log: bool = False           # uvicorn's access log (a line per request, recall queries included)
+
+    def __post_init__(self) -> None:
+        workers = self.workers or max(8, 4 * _cores())
+        inflight = self.max_inflight or 8 * workers
+        object.__setattr__(self, "workers", workers)
+        object.__setattr__(self, "max_inflight", max(inflight, 1))
+        object.__setattr__(self, "per_client_max", min(self.per_client_max or max(1, inflight // 2), inflight))
+        object.__setattr__(self, "per_client_running", min(self.per_client_running or max(1, workers // 2), workers))
+        object.__setattr__(self, "heavy_running", self.heavy_running or max(1, _cores() // 2))
+        for name in ("workers", "retry_after_s", "recall_embed_max_items", "background_defer_s",
+                     "background_max_wait_s", "background_backlog_turns", "backlog_refuse_turns"):
+            if getattr(self, name) < (1 if name == "workers" else 0):
+                raise ValueError(f"ServerLimits.{name} is out of range: {getattr(self, name)}")
+        if not 0 < self.background_share <= 1:
+            raise ValueError(f"ServerLimits.background_share must be in (0, 1]: {self.background_share}")
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> ServerLimits:
+        """Defaults, then ``EPISODIC_SERVER_<NAME>`` variables, then `overrides` (None: not overridden)."""
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = os.environ.get(ENV_PREFIX + f.name.upper())
+            if raw is not None:
+                kind = type(getattr(cls, f.name))
+                try:
+                    values[f.name] = raw.strip().lower() in ("1", "true", "yes", "on") if kind is bool else kind(raw)
+                except ValueError:
+                    raise ValueError(f"{ENV_PREFIX}{f.name.upper()}={raw!r} is not a {kind.__name__}") from None
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+
+
+class InFlight:
+    """The requests under way, by client: counted by `Admission` on the event loop (no lock needed there); `busy`
+    may be read from any thread."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.refused = 0
+        self.per_client: Counter[bytes] = Counter()
+
+    def busy(self) -> bool:
+        return self.total > 0
+
+
+class FairSlots:
+    """`n` places to run requests in, handed out fairly among clients (see the module's docstring). Used on the
+    event loop only."""
+
+    def __init__(self, n: int, per_client: int) -> None:
+        self.free = n
+        self.per_client = per_client
+        self.running: Counter[bytes] = Counter()
+        self._waiting: dict[bytes, deque[asyncio.Future[None]]] = {}
+
+    async def acquire(self, client: bytes) -> None:
+        if self.free > 0 and not self._waiting and self.running[client] < self.per_client:
+            self.free -= 1
+            self.running[client] += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(client, deque()).append(future)
+        self._hand_out()  # a free place this client may take (others are waiting, but at their cap)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # granted as it was cancelled: give the place back
+                self.release(client)
+            else:
+                queue = self._waiting.get(client)
+                if queue is not None and future in queue:
+                    queue.remove(future)
+                    if not queue:
+                        del self._waiting[client]
+            raise
+
+    def release(self, client: bytes) -> None:
+        self.running[client] -= 1
+        if self.running[client] <= 0:
+            del self.running[client]
+        self.free += 1
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        while self.free > 0:
+            ready = [c for c in self._waiting if self.running[c] < self.per_client]
+            if not ready:
+                return
+            client = min(ready, key=lambda c: self.running[c])  # dicts keep order: the longest waiting among equals
+            queue = self._waiting.pop(client)
+            future = queue.popleft()
+            if queue:
+                self._waiting[client] = queue  # to the back: round robin among clients
+            if future.cancelled():
+                continue
+            self.free -= 1
+            self.running[client] += 1
+            future.set_result(None)
+
+
+class Admission:
+    """ASGI middleware: refuse a request past `max_inflight` under way (or past its client's share) with 429 +
+    ``Retry-After``, before its body is read or anything is done; run the others in `workers` fair places."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], limits: ServerLimits, inflight: InFlight,
+                 backlog: Callable[[], int] = lambda: 0) -> None:
+        self.app = app
+        self.limits = limits
+        self.inflight = inflight
+        self.backlog = backlog  # turns waiting for consolidation
+        self.slots = FairSlots(limits.workers, limits.per_client_running)
+        self.heavy = asyncio.Semaphore(limits.heavy_running)
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("path") in NEVER_REFUSED:
+            await self.app(scope, receive, send)
+            return
+        counts, client = self.inflight, _client_key(scope)
+        if (counts.total >= self.limits.max_inflight or counts.per_client[client] >= self.limits.per_client_max
+                or (self.limits.backlog_refuse_turns and scope.get("method") == "POST"
+                    and scope.get("path") == "/v1/turns" and self.backlog() > self.limits.backlog_refuse_turns)):
+            counts.refused += 1
+            await _too_many(send, self.limits.retry_after_s)
+            return
+        counts.total += 1
+        counts.per_client[client] += 1
+        try:
+            async with self.heavy if _body_bytes(scope) >= self.limits.heavy_body_bytes else _NO_WAIT:
+                await self.slots.acquire(client)
+                try:
+                    await self.app(scope, receive, send)
+                finally:
+                    self.slots.release(client)
+        finally:
+            counts.total -= 1
+            counts.per_client[client] -= 1
+            if counts.per_client[client] <= 0:
+                del counts.per_client[client]
+
+
+class _NoWait:
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_WAIT = _NoWait()
+
+
+def _body_bytes(scope: dict[str, Any]) -> int:
+    """The declared size of a request's body (a chunked body, undeclared, counts as heavy: its size is unknown)."""
+    chunked = False
+    for name, value in scope.get("headers") or ():
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return 0  # BodyLimit answers 400
+        if name == b"transfer-encoding":
+            chunked = True
+    return 1 << 62 if chunked else 0
+
+
+def _client_key(scope: dict[str, Any]) -> bytes:
+    """Who a request's share is counted against: its bearer token (hashed: no secret kept), else its address."""
+    for name, value in scope.get("headers") or ():
+        if name == b"authorization":
+            return blake2b(value, digest_size=16).digest()
+    client = scope.get("client")
+    return repr(client[0] if client else None).encode()
+
+
+async def _too_many(send: Send, retry_after_s: int) -> None:
+    payload = (b'{"detail":"the server is busy: nothing was done; send the request again after Retry-After '
+               b'seconds"}')
+    await send({"type": "http.response.start", "status": 429,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+                            (b"retry-after", str(retry_after_s).encode())]})
+    await send({"type": "http.response.body", "body": payload})
+
+
+class BackgroundGate:
+    """What the consolidation worker calls before each job: lower its thread's priority (once per thread), then
+    wait for a moment when no request is in flight, at most `background_defer_s`."""
+
+    def __init__(self, limits: ServerLimits, busy: Callable[[], bool], thread_name: str,
+                 helper_prefixes: tuple[str, ...] = HELPER_THREADS, backlog: Callable[[], int] = lambda: 0) -> None:
+        self.limits = limits
+        self.busy = busy
+        self.backlog = backlog  # turns waiting for consolidation
+        self.thread_name = thread_name
+        self.helper_prefixes = helper_prefixes
+        self._helpers: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+        self._thread = threading.local()
+        self.deferred_s = 0.0  # in all, for the curious (bench, tests)
+
+    def __call__(self) -> None:
+        if threading.current_thread().name != self.thread_name:  # a request running the job (a session end)
+            return
+        mine = self._thread
+        if not getattr(mine, "reniced", False):
+            mine.reniced = True
+            self._renice(threading.get_native_id())
+        self._renice_helpers()
+        start = time.monotonic()
+        last = getattr(mine, "returned", None)  # the previous job ran from then until now
+        job_s = 0.0 if last is None else start - last
+        limits = self.limits
+        share = self.share()
+        if share >= 1:
+            mine.returned = time.monotonic()
+            return
+        wait = min(limits.background_max_wait_s, max(limits.background_defer_s, job_s * (1 / share - 1)))
+        deadline = start + wait
+        while self.busy() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        mine.returned = time.monotonic()
+        self.deferred_s += mine.returned - start
+
+    def share(self) -> float:
+        """The worker's share of wall time under load: `background_share`, growing with the backlog past
+        `background_backlog_turns`."""
+        limits = self.limits
+        over = self.backlog() / limits.background_backlog_turns if limits.background_backlog_turns else 0.0
+        return min(1.0, limits.background_share * max(1.0, over))
+
+    def _renice_helpers(self) -> None:
+        """The embedder's batch threads: in the server only background work embeds in batches (a recall's query,
+        and its few new items, are embedded in the request's own thread), so they get the worker's priority."""
+        for thread in threading.enumerate():
+            if thread.name.startswith(self.helper_prefixes) and thread not in self._helpers:
+                self._helpers.add(thread)
+                if thread.native_id is not None:
+                    self._renice(thread.native_id)
+
+    def _renice(self, tid: int) -> None:
+        if self.limits.background_nice <= 0 or not hasattr(os, "setpriority"):
+            return
+        try:  # on Linux a thread is a task of its own: this lowers this thread only
+            now = os.getpriority(os.PRIO_PROCESS, tid)
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, now + self.limits.background_nice))
+        except OSError as exc:
+            log.debug("could not lower the consolidation worker's priority: %s", exc)
