@@ -98,3 +98,36 @@ def test_a_failing_session_fails_only_its_own_callers(tmp_path: Path, monkeypatc
         monkeypatch.undo()
         assert [t.content for t in mem.session_turns("good")] == ["a line for good"]
         assert mem.session_turns("bad") == []
+
+
+@pytest.mark.sqlite_only("counts the journal's fsyncs: a PostgreSQL store keeps no journal")
+def test_memories_of_one_file_share_the_lock_and_the_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server opens one Memory per user on one file: their writers queue on one thread lock and one group (not
+    on the file lock, which polls), and every call is acknowledged with its own turns."""
+    fsyncs = []
+    real_fsync = os.fsync
+
+    def slow_fsync(fd: int) -> None:
+        fsyncs.append(fd)
+        threading.Event().wait(0.02)
+        real_fsync(fd)
+
+    monkeypatch.setattr(journal_module.os, "fsync", slow_fsync)
+    memories = [Memory(tmp_path / "m.db", config=CONFIG, user_id=f"u{n}") for n in range(4)]
+    try:
+        def writer(n: int) -> None:
+            for i in range(10):
+                memories[n].add_turn("user", f"user {n} line {i}", session_id="shared")
+
+        threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        for n, mem in enumerate(memories):
+            assert [t.content for t in mem.session_turns("shared")] == [f"user {n} line {i}" for i in range(10)]
+        assert memories[0].recorder._writers is memories[3].recorder._writers
+        assert len(fsyncs) == 40  # four sessions' journals: one fsync per session and call, none skipped
+    finally:
+        for mem in memories:
+            mem.close()

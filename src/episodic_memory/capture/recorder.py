@@ -10,7 +10,8 @@ writer of that session) replays the journal; `uid` makes the replay idempotent, 
 Group commit: callers of `record` in one process that arrive while another holds the lock queue up, and the next
 to take the lock writes every queued call at once — one journal append and fsync per session, one transaction per
 session — and acknowledges them all. One writer alone pays what it always did; many pay one fsync per session
-between them.
+between them. The lock and the queue belong to the file, not to a `Recorder`: the Memories a server opens per user
+on one file share them (otherwise they would wait for each other on the file lock, which polls).
 
 Forgetting (`forget`) is crash-atomic the same way: a tombstone first, then rows, journals and bytes, the tombstone
 last; whoever takes the lock next finishes a forget a crash interrupted, before any journal is replayed.
@@ -22,8 +23,8 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,32 @@ class _Call:
     done: bool = False
 
 
+class _Writers:
+    """What every writer of one file in this process shares: the thread lock, the file lock (None for a store
+    without a journal) and the group-commit queue."""
+
+    def __init__(self, lock_path: Path | None) -> None:
+        self.thread_lock = threading.RLock()
+        self.file_lock = FileLock(str(lock_path)) if lock_path else None
+        self.queue: list[_Call] = []  # calls waiting for the next leader
+        self.leading = False
+        self.changed = threading.Condition()
+
+
+_writers_by_path: dict[str, _Writers] = {}
+_writers_lock = threading.Lock()
+
+
+def _writers_for(lock_path: Path | None) -> _Writers:
+    if lock_path is None:
+        return _Writers(None)
+    key = str(Path(lock_path).resolve())
+    with _writers_lock:
+        if key not in _writers_by_path:
+            _writers_by_path[key] = _Writers(Path(key))
+        return _writers_by_path[key]
+
+
 @dataclass
 class RecoveryReport:
     files_scanned: int = 0
@@ -81,38 +108,46 @@ class Recorder:
         self.store = store
         self.journal = journal
         self.config = config
-        self._thread_lock = threading.RLock()
-        self._file_lock = FileLock(str(lock_path), timeout=config.lock_timeout_s) if lock_path else None
-        self._queue: list[_Call] = []  # group commit: calls waiting for the next leader
-        self._leading = False
-        self._queue_changed = threading.Condition()
+        self._writers = _writers_for(lock_path)
 
-    def locked(self) -> AbstractContextManager[object]:
-        """The cross-process ingest lock (and a thread lock inside this process)."""
-        return _Both(self._thread_lock, self._file_lock if self._file_lock else nullcontext())
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """The cross-process ingest lock (and a thread lock inside this process), shared by every writer of the
+        file in this process."""
+        w = self._writers
+        with w.thread_lock:
+            if w.file_lock is None:
+                yield
+                return
+            w.file_lock.acquire(timeout=self.config.lock_timeout_s)
+            try:
+                yield
+            finally:
+                w.file_lock.release()
 
     def record(self, turns: Sequence[NewTurn]) -> list[TurnRecord]:
         """Journal and store turns (any sessions); returns them with their uid and order, once they are durable.
         Calls made meanwhile by other threads are committed with these (see the module's docstring)."""
         call = _Call(list(turns))
-        with self._queue_changed:
-            self._queue.append(call)
-            while self._leading and not call.done:
-                self._queue_changed.wait()
+        w = self._writers
+        with w.changed:
+            w.queue.append(call)
+            while w.leading and not call.done:
+                w.changed.wait()
             if not call.done:  # lead: take everything queued so far, this call included
-                self._leading = True
-                group, self._queue = self._queue, []
+                w.leading = True
+                group, w.queue = w.queue, []
         if not call.done:
             try:
                 self._commit(group)
             finally:
-                with self._queue_changed:
+                with w.changed:
                     for waiting in group:  # a leader that died on the way leaves no caller hanging
                         if not waiting.done:
                             waiting.error = waiting.error or RuntimeError("the group commit was interrupted")
                             waiting.done = True
-                    self._leading = False
-                    self._queue_changed.notify_all()
+                    w.leading = False
+                    w.changed.notify_all()
         if call.error is not None:
             raise call.error
         assert call.records is not None
@@ -279,26 +314,3 @@ class Recorder:
             self._finish(path, scope)
             done += 1
         return done
-
-
-class _Both:
-    """Enter two context managers in order (thread lock, then file lock)."""
-
-    def __init__(self, first: AbstractContextManager[object], second: AbstractContextManager[object]) -> None:
-        self.first, self.second = first, second
-
-    def __enter__(self) -> object:
-        self.first.__enter__()
-        try:
-            self.second.__enter__()
-        except BaseException:
-            self.first.__exit__(None, None, None)
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        try:
-            self.second.__exit__(None, None, None)
-        finally:
-            self.first.__exit__(None, None, None)
-
