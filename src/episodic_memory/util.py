@@ -5,10 +5,12 @@ Low level on purpose: it imports nothing from the package, so any module can use
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
-from typing import TypeVar
+from functools import lru_cache
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -80,3 +82,24 @@ def chunks(values: Sequence[T], size: int = SQL_CHUNK) -> Iterator[list[T]]:
     """`values` in consecutive lists of at most `size` (for SQL `IN (...)` lists; SQLite limits the variables)."""
     for i in range(0, len(values), size):
         yield list(values[i : i + size])
+
+
+R = TypeVar("R")
+
+
+def memo_text(maxsize: int = 4096, longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Memoise a function of a text (its first argument) for the latest `maxsize` texts up to `longest`
+    characters; a longer one is worked out at every call (a few huge turns would otherwise hold memory).
+
+    Consolidation reads a session's turns again at every run, and recall reads the same candidates' texts across
+    the questions of a conversation: what is worked out from one text is kept, so each is read once. The bounds keep
+    a long-running process flat (a server's RSS grew ~10 kB a stored turn with unbounded-by-size caches). What a
+    memoised function returns is shared: immutable (tuples, frozensets), handed out as fresh lists by callers."""
+    def wrap(fn: Callable[..., R]) -> Callable[..., R]:
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @functools.wraps(fn)
+        def call(text: str, *args: Any) -> R:
+            return cached(text, *args) if len(text) <= longest else fn(text, *args)
+        return call
+    return wrap

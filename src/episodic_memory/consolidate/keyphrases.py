@@ -6,16 +6,16 @@ embedder) and open loops (rules, duplicate and evidence matching). Deterministic
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, TypeVar
 
 import numpy as np
+
+from ..util import memo_text
 
 STOPWORDS = frozenset("""
 a about above after again against all almost also am an and another any anyone anything are around as at away
@@ -77,26 +77,6 @@ _PERSON_VERBS = frozenset("""
 says said wants wanted thinks thought asked confirmed proposed spoke owns owned suggested agreed mentioned
 told replied likes prefers
 """.split())
-
-
-R = TypeVar("R")
-
-
-def memo_text(maxsize: int = 4096, longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[..., R]]:
-    """Memoise a function of a text (its first argument) for the latest `maxsize` texts up to `longest`
-    characters; a longer one is worked out at every call (a few huge turns would otherwise hold memory).
-
-    Consolidation reads a session's turns again at every run (every few turns): what is worked out from one text —
-    its sentences, words, stems, phrase runs — is kept, so each turn is read once. What a memoised function returns
-    is shared: immutable (tuples, frozensets), handed out as fresh lists by the public helpers."""
-    def wrap(fn: Callable[..., R]) -> Callable[..., R]:
-        cached = lru_cache(maxsize=maxsize)(fn)
-
-        @functools.wraps(fn)
-        def call(text: str, *args: Any) -> R:
-            return cached(text, *args) if len(text) <= longest else fn(text, *args)
-        return call
-    return wrap
 
 
 def sentences(text: str) -> list[str]:

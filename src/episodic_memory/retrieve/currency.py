@@ -21,10 +21,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..util import memo_text
 from .fts import STOPWORDS
 
 # Words that carry neither subject nor value in a statement: conversational filler and the words people use to
 # announce a change (they say a value moved, not what about).
+#: how many texts each per-text analysis keeps worked out (recall reads the same candidates across questions)
+TEXT_MEMO = 8192
+
 FILLER = frozenset(
     """ok okay yes yeah yep sure right well oh ah hey hi hello thanks thank please got noted understood great cool
     good fine alright sorry just actually now anymore instead still then also really quick update updated updating
@@ -83,7 +87,7 @@ _ABBREVIATION = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Rd|Ave|Mt|Ft|
                            r"Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|(?:e\.g|i\.e)\.?)(?=\s|$|,)")
 
 
-@lru_cache(maxsize=50_000)
+@memo_text(TEXT_MEMO)
 def plain(text: str) -> str:
     """`text` with the full stops of abbreviations turned into spaces (same length): "Dr. Okafor retired." keeps
     one sentence and one name."""
@@ -121,7 +125,7 @@ def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
     return found, spans
 
 
-@lru_cache(maxsize=50_000)
+@memo_text(TEXT_MEMO)
 def values_in(text: str) -> frozenset[str]:
     """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" (see the module's
     docstring)."""
@@ -178,7 +182,7 @@ def _not_name(word: str) -> bool:
             or w in _NUMBER_WORDS)
 
 
-@lru_cache(maxsize=50_000)
+@memo_text(TEXT_MEMO)
 def names_in(text: str) -> frozenset[str]:
     """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
     a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall")."""
@@ -240,7 +244,7 @@ class Signature:
         return self.values - self.replaced
 
 
-@lru_cache(maxsize=50_000)
+@memo_text(TEXT_MEMO)
 def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], tuple[str, ...]]:
     """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
     to no longer hold, the capitalised words (lower-cased)."""
@@ -259,7 +263,7 @@ def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature
     return _signature(text, known_names.intersection(capitalised) if known_names else frozenset())
 
 
-@lru_cache(maxsize=50_000)
+@memo_text(TEXT_MEMO)
 def _signature(text: str, known_names: frozenset[str]) -> Signature:
     """`signature`, cached per text and the known names it carries (Signature is never changed in place)."""
     base_values, base_words, segments, capitalised = _parts(text)
@@ -319,7 +323,7 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
                      sig.replaced_words, frozenset(words))
 
 
-@lru_cache(maxsize=50_000)
+@memo_text(TEXT_MEMO)
 def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Every lower-case word a signature of `text` can hold a stem of (in its words or its name words) or name a
     value with, and their stems: more than it holds (a superset is all `focused` needs to pass a clause by).
@@ -347,7 +351,7 @@ def lower_case_words(texts: Sequence[str]) -> frozenset[str]:
     return frozenset().union(*(_lower_words(text) for text in texts))
 
 
-@lru_cache(maxsize=50_000)
+@memo_text(TEXT_MEMO)
 def _lower_words(text: str) -> frozenset[str]:
     return frozenset(_LOWER_WORD.findall(text))
 
@@ -659,13 +663,13 @@ _VERBS_IN_S = frozenset("""does goes has was is gets needs costs starts ends tak
     means opens closes leaves arrives fills happens stays pays uses wants likes""".split())
 
 
-@lru_cache(maxsize=50_000)
+@memo_text(TEXT_MEMO)
 def tells_history(text: str) -> bool:
     """It tells the past: "I was 91 kg two years ago", "where I worked back in 2019"."""
     return _HISTORY.search(text) is not None
 
 
-@lru_cache(maxsize=50_000)
+@memo_text(TEXT_MEMO)
 def announces_change(text: str) -> bool:
     """It has a word that says a value moved ("bumped it up", "switched", "now", "instead")."""
     return _CHANGE_CUE.search(plain(text)) is not None
