@@ -118,3 +118,28 @@ os._exit(0)
         assert mem.store.sessions_needing_consolidation() == []
         assert any("12 slides" in f.text for f in mem.facts())
         assert mem.episode("s") is not None
+
+
+def test_a_worker_that_gets_to_a_session_late_consolidates_it_in_the_windows_of_on_time_runs(tmp_path: Path) -> None:
+    """While the worker is busy, 20 turns gather in a session: it then takes them 8 at a time (as runs after every
+    8th turn would have), and the session's end takes the last 4; so what is remembered does not depend on load."""
+    with Memory(tmp_path / "m.db", embedder=HashingEmbedder()) as mem:
+        windows: list[tuple[str, int]] = []
+        started, go_on = threading.Event(), threading.Event()
+
+        def record(clients: object, info: object, turns: list) -> None:  # type: ignore[type-arg]
+            if getattr(info, "session_id", "") == "busy" and not go_on.is_set():
+                started.set()
+                assert go_on.wait(10)
+            windows.append((getattr(info, "session_id", ""), len(turns)))
+
+        mem.consolidation_steps = [record]
+        for i in range(8):
+            mem.add_turn("user", f"busy line {i}", session_id="busy")  # its run holds the worker
+        assert started.wait(10)
+        for i in range(20):
+            mem.add_turn("user", f"line {i} of the session", session_id="s")
+        go_on.set()
+        mem.end_session("s")
+        mem.wait_for_consolidation()
+        assert [n for sid, n in windows if sid == "s"] == [8, 8, 4]

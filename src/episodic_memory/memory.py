@@ -103,7 +103,8 @@ class Memory:
         self.scheduler = ConsolidationScheduler(  # consolidation off the capture path or not: see Config
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
-            pending=lambda: self.store.sessions_needing_consolidation())
+            pending=lambda: self.store.sessions_needing_consolidation(),
+            run_in_windows=lambda u, s, final: self.consolidate_in_windows(u, s, final=final))
         self._steps: list[ConsolidationStep] | None = None
         self._retriever: Retriever | None = None
         self._lazy_lock = threading.Lock()
@@ -318,14 +319,34 @@ class Memory:
         else:
             self.scheduler.wait(user_id or self.user_id, session_id)
 
-    def consolidate(self, user_id: str, session_id: str, *, final: bool = False) -> bool:
+    def consolidate_in_windows(self, user_id: str, session_id: str, *, final: bool = False) -> bool:
+        """`consolidate`, `Config.consolidate_every` new turns at a time while that many wait, then the rest when
+        the session has ended or is flagged (or this is its `final` run): the windows that writes one at a time,
+        consolidated inline, would have had. A background worker that got to a session late (under load, or
+        behind an LLM) so remembers exactly what it would have remembered on time."""
+        every = self.config.consolidate_every
+        info = self.store.session(user_id, session_id)
+        while info is not None and info.turn_count - info.consolidated_turns >= every:
+            if not self.consolidate(user_id, session_id, max_turns=every):
+                return False
+            before, info = info.consolidated_turns, self.store.session(user_id, session_id)
+            if info is not None and info.consolidated_turns <= before:  # no progress (a gap in the seqs): stop
+                break
+        if info is None:
+            return True
+        if final or info.status == "ended" or info.needs_consolidation:
+            return self.consolidate(user_id, session_id, final=final)
+        return True
+
+    def consolidate(self, user_id: str, session_id: str, *, final: bool = False, max_turns: int | None = None) -> bool:
         """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed, or another
         process is consolidating the session (it is then left flagged for later).
 
         A failed step leaves the turns untouched and the session flagged, so it is retried at the next open.
         `final` (at session end) runs the steps even when no turn is new, for the work done once a session is over
         (entity profiles, the episode's final vector); it waits up to `Config.consolidation_lease_wait_s` for
-        another process's run of the session to end.
+        another process's run of the session to end. `max_turns` takes at most that many of the new turns (the
+        background worker consolidates in windows of `Config.consolidate_every`).
         """
         if self.store.session(user_id, session_id) is None:
             return True
@@ -335,17 +356,19 @@ class Memory:
             self.store.mark_for_consolidation(user_id, session_id)
             return False
         try:
-            return self._consolidate(user_id, session_id, final)
+            return self._consolidate(user_id, session_id, final, max_turns)
         finally:
             self.lease.release(user_id, session_id)
 
-    def _consolidate(self, user_id: str, session_id: str, final: bool) -> bool:
+    def _consolidate(self, user_id: str, session_id: str, final: bool, max_turns: int | None = None) -> bool:
         """`consolidate`, holding the session's lease."""
         info = self.store.session(user_id, session_id)  # read under the lease: what another process did is in it
         if info is None:
             return True
         self._index_quietly(user_id)
         turns = self.store.session_turns(user_id, session_id, from_seq=info.consolidated_turns)
+        if max_turns is not None:
+            turns = turns[:max_turns]
         final = final or bool(turns and info.status == "ended")  # a late turn's run: the session is over
         if not turns and not final:
             self.store.record_consolidated(user_id, session_id, info.consolidated_turns)

@@ -52,6 +52,8 @@ def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: li
     """Consolidation step: create or update the session's episode."""
     store = clients.store
     turns = store.session_turns(info.user_id, info.session_id)
+    if new_turns:  # the session as of this run's last turn: a later turn, stored meanwhile, is the next run's
+        turns = [t for t in turns if t.seq <= new_turns[-1].seq]
     if not turns:
         return
     facts = store.session_facts(info.user_id, [info.session_id]).get(info.session_id, [])

@@ -75,6 +75,7 @@ class ConsolidationScheduler:
         pending: Callable[[], Iterable[Key]] | None = None,
         shared: bool = False,
         daemon: bool = False,
+        run_in_windows: Callable[[str, str, bool], bool] | None = None,
         name: str = "episodic-consolidate",
     ) -> None:
         """`run` consolidates a session (`final` at its end) and returns False when a step failed; `session_info`
@@ -82,8 +83,11 @@ class ConsolidationScheduler:
         triggered runs go to the worker (`every` and `background` may be callables, asked each time). `index`, when
         given, makes a background scheduler look at every session that got turns, and embed them when no
         consolidation is due. `pending` lists the flagged sessions. `shared`: the scheduler outlives the Memories
-        using it (their `close` leaves it be). `daemon`: the worker does not hold up the interpreter's exit."""
+        using it (their `close` leaves it be). `daemon`: the worker does not hold up the interpreter's exit.
+        `run_in_windows`, when given, is what a background job runs instead of `run` (in windows of `every` turns,
+        whatever the backlog it finds)."""
         self._run = run
+        self._run_in_windows = run_in_windows or run  # a background job's run (see `Memory.consolidate_in_windows`)
         self._info = session_info
         self._every = every if callable(every) else (lambda: every)
         self._background = background if callable(background) else (lambda: bool(background))
@@ -225,7 +229,7 @@ class ConsolidationScheduler:
                 return
             if job.force or info.needs_consolidation or self.due(info):
                 with self._user_lock(user_id):
-                    self._run(user_id, session_id, job.final)
+                    self._run_in_windows(user_id, session_id, job.final)
             elif self._index is not None:
                 self._index(user_id, session_id)
         except Exception:  # the session stays flagged (or unconsolidated): the next trigger or start retries it

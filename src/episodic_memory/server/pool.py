@@ -77,7 +77,8 @@ class MemoryPool:
         self._closed = False
         self.scheduler = ConsolidationScheduler(
             self._consolidate, self._session, every=config.consolidate_every, background=True, index=self._index,
-            pending=self._flagged, shared=True, daemon=True, name=WORKER_NAME)
+            pending=self._flagged, shared=True, daemon=True, name=WORKER_NAME,
+            run_in_windows=lambda u, s, final: self._consolidate(u, s, final, windows=True))
 
     def get(self, user_id: str) -> Memory:
         """The user's `Memory`, opened if need be. Outside a `lease` it may be closed once the pool is full."""
@@ -155,7 +156,7 @@ class MemoryPool:
         return out
 
     # --- what the scheduler runs (each under a lease, so the Memory stays open meanwhile) ------------
-    def _consolidate(self, user_id: str, session_id: str, final: bool) -> bool:
+    def _consolidate(self, user_id: str, session_id: str, final: bool, windows: bool = False) -> bool:
         if self._gate is not None:
             self._gate()
         key = (user_id, session_id)
@@ -163,7 +164,7 @@ class MemoryPool:
             self._running[key] += 1
         try:
             with self.lease(user_id) as mem:
-                done = mem.consolidate(user_id, session_id, final=final)
+                done = (mem.consolidate_in_windows if windows else mem.consolidate)(user_id, session_id, final=final)
                 info = mem.store.session(user_id, session_id)
             with self._counts_lock:
                 left = 0 if info is None else max(0, info.turn_count - info.consolidated_turns)
