@@ -20,6 +20,7 @@ last; whoever takes the lock next finishes a forget a crash interrupted, before 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 import uuid
@@ -70,6 +71,7 @@ class _Writers:
     without a journal) and the group-commit queue."""
 
     def __init__(self, lock_path: Path | None) -> None:
+        self.pid = os.getpid()  # a forked child makes its own (a file lock must not cross a fork)
         self.thread_lock = threading.RLock()
         self.file_lock = FileLock(str(lock_path)) if lock_path else None
         self.queue: list[_Call] = []  # calls waiting for the next leader
@@ -86,9 +88,19 @@ def _writers_for(lock_path: Path | None) -> _Writers:
         return _Writers(None)
     key = str(Path(lock_path).resolve())
     with _writers_lock:
-        if key not in _writers_by_path:
+        if key not in _writers_by_path or _writers_by_path[key].pid != os.getpid():
             _writers_by_path[key] = _Writers(Path(key))
         return _writers_by_path[key]
+
+
+def _after_fork_in_child() -> None:
+    global _writers_lock
+    _writers_lock = threading.Lock()  # another thread may have held it at the fork
+    _writers_by_path.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 @dataclass
@@ -108,7 +120,14 @@ class Recorder:
         self.store = store
         self.journal = journal
         self.config = config
-        self._writers = _writers_for(lock_path)
+        self._lock_path = lock_path
+        self._shared = _writers_for(lock_path)
+
+    @property
+    def _writers(self) -> _Writers:
+        if self._shared.pid != os.getpid():  # in a forked child: its own lock and queue
+            self._shared = _writers_for(self._lock_path)
+        return self._shared
 
     @contextmanager
     def locked(self) -> Iterator[None]:

@@ -44,6 +44,7 @@ class _UserMatrix:
     generation: int = -1
     basis: np.ndarray | None = None      # (dim, r) principal directions, once the matrix is big enough
     coarse: _CoarseScan | None = None    # the rows' 4-bit codes on `basis`, scanned in blocks (`_CoarseScan`)
+    fitted_size: int = 0                 # rows the basis was fitted on
     _capacity: int = 0
     _size: int = 0
 
@@ -83,13 +84,18 @@ class _UserMatrix:
         self._size += n
         self.watermark = watermark
 
-    def reduce(self, dims: int, block: int, threads: int, sample: int = 20_000, seed: int = 0) -> None:
-        """Fit the principal directions on a sample of the rows and code every row on them (`_CoarseScan`)."""
+    def reduce(self, dims: int, block: int, threads: int, sample: int = 20_000, seed: int = 0,
+               basis: np.ndarray | None = None) -> None:
+        """Fit the principal directions on a sample of the rows (or take `basis`, fitted before on much the same
+        rows) and code every row on them (`_CoarseScan`)."""
         rows = self.matrix
         picked = rows[np.random.default_rng(seed).choice(len(rows), min(sample, len(rows)), replace=False)]
-        centred = picked - picked.mean(axis=0)
-        _, directions = np.linalg.eigh(centred.T @ centred)  # ascending eigenvalues
-        self.basis = np.ascontiguousarray(directions[:, ::-1][:, :dims], dtype=np.float32)
+        if basis is not None and basis.shape == (self.dim, dims):
+            self.basis = basis
+        else:
+            centred = picked - picked.mean(axis=0)
+            _, directions = np.linalg.eigh(centred.T @ centred)  # ascending eigenvalues
+            self.basis = np.ascontiguousarray(directions[:, ::-1][:, :dims], dtype=np.float32)
         coarse = _CoarseScan(self.basis, picked @ self.basis, block, threads)
         for start in range(0, len(rows), block):  # every row present now is frozen: nothing left for numpy
             coarse.append(rows[start : start + block], freeze=start + block >= len(rows))
@@ -306,14 +312,25 @@ class DenseIndex:
         newest, generation = self.store.vector_watermark(user_id, self.model_id)
         with self._lock:
             m = self._users.get(user_id)
+            basis = None
             if m is None or m.generation != generation:
+                # a deletion (a superseded fact's vector, say): the rows are read again, but the principal
+                # directions fitted on them are kept while the matrix is within a fifth of its size then (refitting
+                # them at every deletion cost a consolidation run ~1 s at 10k vectors)
+                if m is not None and m.basis is not None:
+                    basis, fitted = m.basis, m.fitted_size
                 m = _UserMatrix(self.dim, vectors=np.zeros((0, self.dim), np.float32), generation=generation)
                 self._users[user_id] = m
+                if basis is not None:
+                    m.fitted_size = fitted
             if newest > m.watermark:
                 m.extend(self._chunks(user_id, m.watermark, newest),
                          self.store.count_vectors(user_id, self.model_id, m.watermark, newest))
             if m.basis is None and self.coarse_dims < self.dim and len(m) >= self.coarse_above:
-                m.reduce(self.coarse_dims, self.coarse_block, self.coarse_threads)
+                keep = basis is not None and abs(len(m) - m.fitted_size) <= m.fitted_size // 5
+                m.reduce(self.coarse_dims, self.coarse_block, self.coarse_threads, basis=basis if keep else None)
+                if not keep:
+                    m.fitted_size = len(m)
             return m
 
     def _chunks(self, user_id: str, after: int, upto: int) -> Iterator[list[VectorRow]]:
