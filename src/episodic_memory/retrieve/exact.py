@@ -15,6 +15,8 @@ orders by tier first, its score second, and keeps that order through the rerank,
 
 from __future__ import annotations
 
+import functools
+import json
 from collections import Counter
 from collections.abc import Sequence
 
@@ -24,6 +26,29 @@ from .fts import lookups
 from .kinds import KIND_CODES
 
 _KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in memory_fts rowids
+_SUFFIXES = ("s", "es", "ed", "d", "ing", "er", "ers", "ly", "ation", "ations")
+
+
+@functools.cache
+def known_words() -> frozenset[str]:
+    """The whole words of the bundled embedder's WordPiece vocabulary (~24k: common English words and names); empty
+    when the tokenizer is not installed (then no word counts as coined)."""
+    try:
+        from ..models.embedder import default_tokenizer_path
+
+        vocab = json.loads(default_tokenizer_path().read_text(encoding="utf-8"))["model"]["vocab"]
+    except Exception:  # noqa: BLE001 - no vocabulary: the coined-word rule is off, the rest works
+        return frozenset()
+    return frozenset(w for w in vocab if w.isalpha() and w.isascii())
+
+
+def coined(word: str) -> bool:
+    """A made-up or unknown word ("zelafun", "quillmarsh"): letters only, and neither a word of the vocabulary nor
+    one with a common suffix (the WordPiece tokenizer splits it into pieces that carry no meaning of their own)."""
+    known = known_words()
+    if not known or not word.isalpha() or not word.isascii() or len(word) < 4 or word in known:
+        return False
+    return not any(word.endswith(x) and word[: -len(x)] in known for x in _SUFFIXES)
 
 
 def exact_tiers(store: Store, cfg: Config, query: str, user_id: str, *, want_turns: bool, kinds: Sequence[str],
@@ -34,7 +59,8 @@ def exact_tiers(store: Store, cfg: Config, query: str, user_id: str, *, want_tur
     found = lookups(query)
     lone_word = len(found) == 1 and found[0].shape == "word"
     for lookup in found:
-        if lookup.shape == "word" and not lone_word:
+        coined_word = lookup.shape == "word" and not lone_word
+        if coined_word and (cfg.exact_coined_max_df <= 0 or not coined(lookup.text)):
             continue
         if lookup.shape == "quoted":
             pool = cfg.exact_phrase_pool
@@ -43,7 +69,7 @@ def exact_tiers(store: Store, cfg: Config, query: str, user_id: str, *, want_tur
             memories = [(k, i) for k, i, _ in store.search_memories(lookup.match, user_id, limit=pool,
                                                                     kinds=kinds)] if kinds else []
         else:
-            cap = cfg.exact_max_df
+            cap = cfg.exact_coined_max_df if coined_word else cfg.exact_max_df
             if cap <= 0:
                 continue
             turns = store.exact_turns(lookup.match, user_id, limit=cap + 1, session_id=session_id, since=since,

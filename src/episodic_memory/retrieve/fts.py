@@ -45,7 +45,8 @@ _EDGES = "()[]{}<>\"'“”‘’.,;:!?…"
 _JOINED = re.compile(r"[^\W_][-_./@:+#][^\W_]")  # word characters joined by punctuation: ZQ-6614, a.b@c.d
 _PIECE = re.compile(r"[^\W_]+")  # FTS5 unicode61's tokens: letters and digits, everything else separates
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
-_HEX = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")
+_HEX = re.compile(r"[0-9a-f]{7,40}")  # a hash or its prefix, all digits (`4821937`) or all letters (`deadbee`) too
+_HEX_WORD = re.compile(r"[a-f]{7,40}")  # letters only: a hash prefix, not a word (few English words are a-f only)
 _CODE = re.compile(r"([^\W\d_]{2,})(\d+)")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
@@ -101,7 +102,7 @@ def lookups(text: str) -> list[Lookup]:
     rest = _QUOTED.sub(" ", text)
     for m in _CHUNK.finditer(rest):
         chunk = m.group().strip(_EDGES)
-        if any(c.isdigit() for c in chunk) or _JOINED.search(chunk):
+        if any(c.isdigit() for c in chunk) or _JOINED.search(chunk) or _HEX_WORD.fullmatch(chunk.lower()):
             match = identifier_match(chunk)
             if match is not None:
                 out.setdefault(match, Lookup(chunk, match, "identifier"))
