@@ -69,15 +69,20 @@ def exact_tiers(store: Store, cfg: Config, query: str, user_id: str, *, want_tur
             memories = [(k, i) for k, i, _ in store.search_memories(lookup.match, user_id, limit=pool,
                                                                     kinds=kinds)] if kinds else []
         else:
+            # a coined word's rarity is its turns (asked even when only derived memories are wanted); the
+            # memories distilled from them may be more (a fact, an episode, a workstream each): exact_max_df
             cap = cfg.exact_coined_max_df if coined_word else cfg.exact_max_df
             if cap <= 0:
                 continue
             turns = store.exact_turns(lookup.match, user_id, limit=cap + 1, session_id=session_id, since=since,
-                                      until=until) if want_turns else []
+                                      until=until) if want_turns or coined_word else []
             if len(turns) > cap:
                 continue
-            memories = store.exact_memories(lookup.match, user_id, limit=cap + 1, kinds=kinds) if kinds else []
-            if len(memories) > cap:
+            if not want_turns:
+                turns = []
+            memory_cap = cfg.exact_max_df if coined_word else cap
+            memories = store.exact_memories(lookup.match, user_id, limit=memory_cap + 1, kinds=kinds) if kinds else []
+            if len(memories) > memory_cap:
                 continue
         tiers.update(i * _KIND_BITS for i in set(turns))
         tiers.update(i * _KIND_BITS + KIND_CODES[kind] for kind, i in set(memories))
