@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -233,15 +234,18 @@ def test_coined(word: str, made_up: bool) -> None:
     assert coined(word) is made_up
 
 
-def test_coined_word_cap(store: tuple[Memory, list[str]]) -> None:
+def test_coined_word_cap(tmp_path: Path) -> None:
     """A made-up word in more turns than `exact_coined_max_df` is not a lookup inside a question (0: never)."""
-    mem, _ = store
-    mem.add_turns([{"role": "user", "content": f"vorplex review number {i} for the launch plan", "session_id": "cap"}
-                   for i in range(3)])
-    assert mem.recall("what did we say about vorplex?", k=3)[0].details.get("exact") is None
-    with Memory(mem.path, config=Config(exact_coined_max_df=3)) as loose:
+    path = tmp_path / "cap.db"
+    with Memory(path) as mem:
+        mem.add_turns([{"role": "user", "content": f"note {i} about the launch plan", "session_id": "other"}
+                       for i in range(10)])
+        mem.add_turns([{"role": "user", "content": f"vorplex review number {i} for the launch plan",
+                        "session_id": "cap"} for i in range(3)])
+        assert mem.recall("what did we say about vorplex?", k=3)[0].details.get("exact") is None
+    with Memory(path, config=Config(exact_coined_max_df=3)) as loose:
         assert loose.recall("what did we say about vorplex?", k=3)[0].details.get("exact") == 1
-    with Memory(mem.path, config=Config(exact_coined_max_df=0)) as off:
+    with Memory(path, config=Config(exact_coined_max_df=0)) as off:
         assert off.recall("vorplex", k=3)[0].details.get("exact") == 1  # alone it is still looked up
 
 
