@@ -1,13 +1,15 @@
 """Exact lookups (issue 23): the memories holding a query's rare identifier, rare word or quoted phrase rank above
 every memory that holds none of them, whatever the legs and the boosts say.
 
-A query's lookups (`fts.lookups`): each quoted phrase, each identifier (a chunk with a digit, or word characters
-joined by punctuation: `ZQ-6614`, `v2.3.1`, `src/app/main.py`, `user@example.com`), each other content word. An
+A query's lookups (`fts.lookups`): each quoted phrase, each identifier (a chunk with a digit, word characters
+joined by punctuation, or 7+ letters a-f: `ZQ-6614`, `v2.3.1`, `src/app/main.py`, `user@example.com`, `deadbee`),
+each other content word. An
 identifier is *rare* when the FTS indexes find it in at most `Config.exact_max_df` of the user's turns, and as few
 derived memories; asking stops at one past that, so a common one costs a few row reads. A plain word counts when
-it is all the query looks up ("zelafun", "Quillmarsh?"), and inside a question only when it is *coined*: outside
-the bundled embedder's WordPiece vocabulary (which splits it into meaningless pieces, so the dense leg cannot see
-it) and held by at most `Config.exact_coined_max_df` (2) turns ("what did I decide about zelafun?"). A rare word
+it is all the query looks up ("zelafun", "Quillmarsh?"), and inside a question only when it is *coined* (`coined`:
+outside the bundled embedder's WordPiece vocabulary, which splits it into meaningless pieces, so the dense leg
+cannot see it; not an inflection of a word of it nor a compound of two common ones) and held by at most
+`Config.exact_coined_max_df` (2) turns ("what did I decide about zelafun?"). A rare word
 of the vocabulary inside a question is often not what the question is about (LoCoMo MRR 0.585 → 0.574 with every
 word held by ≤ 2 turns counted; with coined ones only 0.585: see docs/retrieval.md). A quoted phrase always counts
 (its best `exact_phrase_pool` holders by BM25).
@@ -33,8 +35,6 @@ _KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as 
 # a known word with an inflection is known: (ending, what the stem ends with instead); "es" after a sibilant or "o"
 _SUFFIXES = (("s", ""), ("ies", "y"), ("ied", "y"), ("ed", ""), ("d", ""), ("ing", ""), ("ing", "e"))
 _ES_STEM = ("s", "x", "z", "ch", "sh", "o")
-
-
 _COMMON = 3000  # the vocabulary's most frequent whole words (it is ordered by frequency): parts of a compound
 
 
@@ -53,6 +53,7 @@ def _vocabulary() -> tuple[str, ...]:
 
 @functools.cache
 def known_words() -> frozenset[str]:
+    """The vocabulary's whole words, as a set."""
     return frozenset(_vocabulary())
 
 
