@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from episodic_memory import Config, Memory
+from episodic_memory.retrieve.exact import coined, known_words
 from episodic_memory.retrieve.fts import identifier_match, lookups, whole_forms
 
 TEMPLATES = ("note about the launch plan: {x} is still open", "status update on the launch plan, {x} needs a review",
@@ -29,8 +31,12 @@ def occurs(seq: list[str], text: str) -> bool:
 
 # --- identifiers of each style: (whole, distinctive part or None, a question about it) -------------------------
 Ident = tuple[str, str | None, str]
-_hex = st.text("0123456789abcdef", min_size=12, max_size=12).filter(
-    lambda h: any(c.isdigit() for c in h[:7]) and any(c.isalpha() for c in h[:7]))
+# a hash is asked by its 7-character prefix; prefixes of all digits (`4821937`) or all letters (`deadbee`) too
+_hex = st.one_of(
+    st.text("0123456789abcdef", min_size=12, max_size=12),
+    st.tuples(st.text("0123456789", min_size=7, max_size=7), st.text("0123456789abcdef", min_size=5, max_size=5)),
+    st.tuples(st.text("abcdef", min_size=7, max_size=7), st.text("0123456789abcdef", min_size=5, max_size=5)),
+).map(lambda h: h if isinstance(h, str) else h[0] + h[1])
 STYLES: dict[str, st.SearchStrategy[Ident]] = {
     "bare": st.one_of(
         st.tuples(st.integers(1, 99), st.integers(1, 99)).map(lambda t: f"zq{t[0]}q{t[1]}z"),
@@ -104,7 +110,8 @@ def test_identifier_of_each_style_comes_first(store: tuple[Memory, list[str]], s
         turn_id = mem.add_turn("user", text, session_id=f"h-{style}-{len(texts)}", turn_id=f"h{len(texts)}")
         texts.append(text)
         assert _first_holds(mem, whole, turn_id), whole
-        if not whole.isalpha():  # a plain word counts when it is the whole query, not inside a question
+        # inside a question, a plain word counts only when it is coined (outside the embedder's vocabulary)
+        if not whole.isalpha() or coined(whole) or style == "hash":
             assert _first_holds(mem, question, turn_id), question
         if part is not None:
             assert _first_holds(mem, part, turn_id), part
@@ -180,6 +187,68 @@ def test_rare_token_in_a_derived_memory(store: tuple[Memory, list[str]], kind: s
     assert _holders_first(hits, "qm-4471")
 
 
+# --- made-up words inside questions -------------------------------------------------------------------------
+_coinage = st.tuples(st.lists(st.sampled_from([c + v for c in "bcdfghjklmnprstvwz" for v in "aeiouy"]), min_size=2,
+                              max_size=4), st.sampled_from(["", "n", "r", "x", "k", "sh", "th", "ex", "ia"]),
+                     st.booleans()).map(lambda t: "".join(t[0]) + t[1]).filter(coined)
+_ASKED = ("what did I decide about {x}?", "Who owns {x} now?", "status of {X}, please", "remind me what {x} was",
+          "did we ship the {X} prototype?")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(word=_coinage, asked=st.sampled_from(_ASKED), capital=st.booleans())
+def test_coined_word_inside_a_question_comes_first(store: tuple[Memory, list[str]], word: str, asked: str,
+                                                   capital: bool) -> None:
+    """A made-up name in one turn, among turns holding other made-up names with the same syllables: asked inside a
+    question, whatever its wording or case, its turn is first."""
+    mem, texts = store
+    assume(not any(word in pieces(t) for t in texts))
+    n = len(texts)
+    others = [word[::-1], word[2:] + word[:2], word + "o"]  # the same syllables, other words
+    text = f"we talked about {word.capitalize() if capital else word} for the launch plan"
+    mem.add_turns([{"role": "user", "content": f"we talked about {o} for the launch plan", "session_id": f"c{n}"}
+                   for o in others if o != word])
+    turn_id = mem.add_turn("user", text, session_id=f"c{n}-b")
+    texts.extend([*others, text.lower()])
+    query = asked.format(x=word, X=word.capitalize())
+    assert _first_holds(mem, query, turn_id), query
+    assert mem.recall(query, k=3)[0].details.get("exact") == 1
+
+
+def test_words_of_the_vocabulary_inside_a_question_do_not_count(store: tuple[Memory, list[str]]) -> None:
+    """A dictionary word or a name held by one turn is not an exact lookup inside a question (LoCoMo: the tier
+    would put such turns above the evidence); alone it is."""
+    mem, _ = store
+    mem.add_turn("user", "the lighthouse keeper called about the launch plan", session_id="vocab")
+    assert "exact" not in mem.recall("what did I say about the lighthouse?", k=3)[0].details
+    assert mem.recall("lighthouse", k=3)[0].details.get("exact") == 1
+
+
+@pytest.mark.parametrize(("word", "made_up"), [
+    ("zelafun", True), ("quillmarsh", True), ("nifabil", True), ("kokagor", True),
+    ("caroline", False), ("pottery", False), ("desserts", False), ("counseling", False), ("walked", False),
+    ("zq6q14z", False), ("abc", False),
+])
+def test_coined(word: str, made_up: bool) -> None:
+    assert known_words()  # the bundled tokenizer's vocabulary is a dependency
+    assert coined(word) is made_up
+
+
+def test_coined_word_cap(tmp_path: Path) -> None:
+    """A made-up word in more turns than `exact_coined_max_df` is not a lookup inside a question (0: never)."""
+    path = tmp_path / "cap.db"
+    with Memory(path) as mem:
+        mem.add_turns([{"role": "user", "content": f"note {i} about the launch plan", "session_id": "other"}
+                       for i in range(10)])
+        mem.add_turns([{"role": "user", "content": f"vorplex review number {i} for the launch plan",
+                        "session_id": "cap"} for i in range(3)])
+        assert mem.recall("what did we say about vorplex?", k=3)[0].details.get("exact") is None
+    with Memory(path, config=Config(exact_coined_max_df=3)) as loose:
+        assert loose.recall("what did we say about vorplex?", k=3)[0].details.get("exact") == 1
+    with Memory(path, config=Config(exact_coined_max_df=0)) as off:
+        assert off.recall("vorplex", k=3)[0].details.get("exact") == 1  # alone it is still looked up
+
+
 def test_session_filter_keeps_its_guarantee(store: tuple[Memory, list[str]]) -> None:
     mem, _ = store
     mem.add_turns([{"role": "user", "content": t, "session_id": "filtered"} for t in
@@ -195,6 +264,9 @@ def test_session_filter_keeps_its_guarantee(store: tuple[Memory, list[str]]) -> 
     ('where is the "rollback runbook"?', [("quoted", "rollback runbook")]),
     ("don't", [("word", "don")]),
     ("src/app/main.py", [("identifier", "src/app/main.py")]),
+    ("which change was commit deadbee?", [("word", "change"), ("word", "commit"), ("identifier", "deadbee")]),
+    ("4821937", [("identifier", "4821937")]),
+    ("decaf", [("word", "decaf")]),
 ])
 def test_lookups(query: str, expected: list[tuple[str, str]]) -> None:
     assert [(x.shape, x.text) for x in lookups(query)] == expected
@@ -206,6 +278,9 @@ def test_lookups(query: str, expected: list[tuple[str, str]]) -> None:
     ("2.3.1", '"2 3 1" OR "v2 3 1"'),
     ("€48,000", '"48 000" OR "48000"'),
     ("a1b2c3d", '"a1b2c3d" OR "a1b2c3d"*'),
+    ("4821937", '"4821937" OR "4821937"*'),
+    ("DeadBee", '"deadbee" OR "deadbee"*'),
+    ("482193", '"482193"'),
     ("2026-03-14", '"2026 03 14"'),
     ("#1234", '"1234"'),
 ])

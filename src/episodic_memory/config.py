@@ -122,6 +122,10 @@ class Config(BaseModel):
     exact_phrase_pool: int = Field(
         100, ge=1, description="a quoted phrase always counts: up to this many of the memories holding it (the "
         "best by BM25) rank above the rest")
+    exact_coined_max_df: int = Field(
+        2, ge=0, description="a made-up word inside a question (not in the embedder's vocabulary, as 'zelafun') held "
+        "by at most this many of a user's turns (and as many derived memories) counts as an exact lookup (0: only "
+        "when it is the whole query)")
 
     follow_weight: float = Field(0.3, description="share of the previous turn's fused score a turn gets (answers)")
     neighbour_weight: float = Field(0.3, description="share of the next turn's fused score a turn gets")

@@ -25,3 +25,17 @@ def test_phrases_hash_prefixes_and_rare_words_come_back_first_on_postgres(pg_url
         assert mem.store.exact_turns('"rollback runbook"', mem.user_id, limit=5) == [target]
         assert mem.store.exact_turns('"a1b2c3d"*', mem.user_id, limit=5) == [target]
         assert mem.store.exact_turns('"runbook rollback"', mem.user_id, limit=5) == []   # a phrase keeps its order
+
+
+def test_digit_and_letter_hash_prefixes_and_coined_words_in_questions_on_postgres(pg_url: str) -> None:
+    """A hash asked by a prefix of digits only or letters only, and a made-up word inside a question."""
+    with Memory(pg_url, config=Config(embedder="off")) as mem:
+        for i in range(40):
+            mem.add_turn("user", f"note {i} about the rollback plan and the runbook review", session_id=f"s{i % 4}")
+        mem.add_turn("user", "deploy 48219375e6f1 went out", session_id="h", turn_id="digits")
+        mem.add_turn("user", "deploy deadbeef1234 went out", session_id="h", turn_id="letters")
+        mem.add_turn("user", "we talked about zelafun for the rollback plan", session_id="c", turn_id="coined")
+        for query, turn_id in (("4821937", "digits"), ("which change was commit deadbee?", "letters"),
+                               ("what did I decide about zelafun?", "coined")):
+            first = mem.recall(query, k=3)[0]
+            assert first.source_ids == [turn_id] and first.details.get("exact") == 1, query

@@ -1,13 +1,18 @@
 """Exact lookups (issue 23): the memories holding a query's rare identifier, rare word or quoted phrase rank above
 every memory that holds none of them, whatever the legs and the boosts say.
 
-A query's lookups (`fts.lookups`): each quoted phrase, each identifier (a chunk with a digit, or word characters
-joined by punctuation: `ZQ-6614`, `v2.3.1`, `src/app/main.py`, `user@example.com`), each other content word. An
+A query's lookups (`fts.lookups`): each quoted phrase, each identifier (a chunk with a digit, word characters
+joined by punctuation, or 7+ letters a-f: `ZQ-6614`, `v2.3.1`, `src/app/main.py`, `user@example.com`, `deadbee`),
+each other content word. An
 identifier is *rare* when the FTS indexes find it in at most `Config.exact_max_df` of the user's turns, and as few
-derived memories; asking stops at one past that, so a common one costs a few row reads. A plain word counts only
-when it is all the query looks up ("zelafun", "Quillmarsh?"): inside a question, a word found in a few turns is
-often not what the question is about (LoCoMo R@10 0.796 → 0.790 with rare words of questions counted; see
-docs/retrieval.md). A quoted phrase always counts (its best `exact_phrase_pool` holders by BM25).
+derived memories; asking stops at one past that, so a common one costs a few row reads. A plain word counts when
+it is all the query looks up ("zelafun", "Quillmarsh?"), and inside a question only when it is *coined* (`coined`:
+outside the bundled embedder's WordPiece vocabulary, which splits it into meaningless pieces, so the dense leg
+cannot see it; not an inflection of a word of it nor a compound of two common ones) and held by at most
+`Config.exact_coined_max_df` (2) turns ("what did I decide about zelafun?"). A rare word
+of the vocabulary inside a question is often not what the question is about (LoCoMo MRR 0.585 → 0.574 with every
+word held by ≤ 2 turns counted; with coined ones only 0.585: see docs/retrieval.md). A quoted phrase always counts
+(its best `exact_phrase_pool` holders by BM25).
 
 The result is a tier per candidate key (item_id × 8 + kind code): how many of the lookups it holds. The retriever
 orders by tier first, its score second, and keeps that order through the rerank, currency and de-duplication.
@@ -15,6 +20,9 @@ orders by tier first, its score second, and keeps that order through the rerank,
 
 from __future__ import annotations
 
+import functools
+import json
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
@@ -24,6 +32,51 @@ from .fts import lookups
 from .kinds import KIND_CODES
 
 _KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in memory_fts rowids
+# a known word with an inflection is known: (ending, what the stem ends with instead); "es" after a sibilant or "o"
+_SUFFIXES = (("s", ""), ("ies", "y"), ("ied", "y"), ("ed", ""), ("d", ""), ("ing", ""), ("ing", "e"))
+_ES_STEM = ("s", "x", "z", "ch", "sh", "o")
+_COMMON = 3000  # the vocabulary's most frequent whole words (it is ordered by frequency): parts of a compound
+
+
+@functools.cache
+def _vocabulary() -> tuple[str, ...]:
+    """The whole words of the bundled embedder's WordPiece vocabulary, most frequent first (~22k: common English
+    words and names); empty when the tokenizer is not installed (then no word counts as coined)."""
+    try:
+        from ..models.embedder import default_tokenizer_path
+
+        vocab = json.loads(default_tokenizer_path().read_text(encoding="utf-8"))["model"]["vocab"]
+    except Exception:  # noqa: BLE001 - no vocabulary: the coined-word rule is off, the rest works
+        return ()
+    return tuple(w for w, _ in sorted(vocab.items(), key=lambda kv: kv[1]) if w.isalpha() and w.isascii())
+
+
+@functools.cache
+def known_words() -> frozenset[str]:
+    """The vocabulary's whole words, as a set."""
+    return frozenset(_vocabulary())
+
+
+@functools.cache
+def _common_words() -> frozenset[str]:
+    return frozenset(_vocabulary()[:_COMMON])
+
+
+def coined(word: str) -> bool:
+    """A made-up or unknown word ("zelafun", "quillmarsh"): letters only, neither a word of the vocabulary nor an
+    inflection of one (`desserts`, `renovated`), nor a compound of two of its most common words of 3+ letters
+    (`offsite`, `roadtrip`, `setback`). The WordPiece tokenizer splits it into pieces that carry no meaning of their
+    own (`ze ##la ##fu ##n`), so the dense leg cannot see it."""
+    known = known_words()
+    word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() if not word.isascii() else word
+    if not known or not word.isalpha() or len(word) < 4 or word in known:  # accents go, as in the tokenizer
+        return False
+    if word.endswith("es") and word[:-2].endswith(_ES_STEM) and word[:-2] in known:  # boxes, wishes
+        return False
+    if any(word.endswith(end) and word[: -len(end)] + stem in known for end, stem in _SUFFIXES):
+        return False
+    common = _common_words()
+    return not any(word[:i] in common and word[i:] in common for i in range(3, len(word) - 2))
 
 
 def exact_tiers(store: Store, cfg: Config, query: str, user_id: str, *, want_turns: bool, kinds: Sequence[str],
@@ -34,7 +87,8 @@ def exact_tiers(store: Store, cfg: Config, query: str, user_id: str, *, want_tur
     found = lookups(query)
     lone_word = len(found) == 1 and found[0].shape == "word"
     for lookup in found:
-        if lookup.shape == "word" and not lone_word:
+        coined_word = lookup.shape == "word" and not lone_word
+        if coined_word and (cfg.exact_coined_max_df <= 0 or not coined(lookup.text)):
             continue
         if lookup.shape == "quoted":
             pool = cfg.exact_phrase_pool
@@ -43,15 +97,20 @@ def exact_tiers(store: Store, cfg: Config, query: str, user_id: str, *, want_tur
             memories = [(k, i) for k, i, _ in store.search_memories(lookup.match, user_id, limit=pool,
                                                                     kinds=kinds)] if kinds else []
         else:
-            cap = cfg.exact_max_df
+            # a coined word's rarity is its turns (asked even when only derived memories are wanted); the
+            # memories distilled from them may be more (a fact, an episode, a workstream each): exact_max_df
+            cap = cfg.exact_coined_max_df if coined_word else cfg.exact_max_df
             if cap <= 0:
                 continue
             turns = store.exact_turns(lookup.match, user_id, limit=cap + 1, session_id=session_id, since=since,
-                                      until=until) if want_turns else []
+                                      until=until) if want_turns or coined_word else []
             if len(turns) > cap:
                 continue
-            memories = store.exact_memories(lookup.match, user_id, limit=cap + 1, kinds=kinds) if kinds else []
-            if len(memories) > cap:
+            if not want_turns:
+                turns = []
+            memory_cap = cfg.exact_max_df if coined_word else cap
+            memories = store.exact_memories(lookup.match, user_id, limit=memory_cap + 1, kinds=kinds) if kinds else []
+            if len(memories) > memory_cap:
                 continue
         tiers.update(i * _KIND_BITS for i in set(turns))
         tiers.update(i * _KIND_BITS + KIND_CODES[kind] for kind, i in set(memories))

@@ -45,7 +45,8 @@ _EDGES = "()[]{}<>\"'“”‘’.,;:!?…"
 _JOINED = re.compile(r"[^\W_][-_./@:+#][^\W_]")  # word characters joined by punctuation: ZQ-6614, a.b@c.d
 _PIECE = re.compile(r"[^\W_]+")  # FTS5 unicode61's tokens: letters and digits, everything else separates
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
-_HEX = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")
+_HEX = re.compile(r"[0-9a-f]{7,40}")  # a hash or its prefix, all digits (`4821937`) or all letters (`deadbee`) too
+_HEX_WORD = re.compile(r"[a-f]{7,40}")  # letters only: a hash prefix, not a word (few English words are a-f only)
 _CODE = re.compile(r"([^\W\d_]{2,})(\d+)")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
@@ -70,8 +71,9 @@ def identifier_match(chunk: str) -> str | None:
     """The FTS5 expression for an identifier as the index holds it, in the forms it is written.
 
     The index splits `ZQ-6614` into `zq 6614`: the identifier is the phrase of its pieces, or letters and digits
-    written together (`ZQ6614`), or a number without its thousands separators (`48000` for `48,000`); `2.3.1` is also `v2.3.1`; a hex hash of 7+ characters is also the
-    prefix of a longer one (`a1b2c3d` of `a1b2c3d4e5f6`); `ZQ6614` is also `ZQ-6614`.
+    written together (`ZQ6614`), or a number without its thousands separators (`48000` for `48,000`); `2.3.1` is
+    also `v2.3.1`; 7 to 40 hex characters are also the prefix of a longer hash (`a1b2c3d` of `a1b2c3d4e5f6`, and
+    prefixes of digits only or a-f letters only: `4821937`, `deadbee`); `ZQ6614` is also `ZQ-6614`.
     """
     pieces = [p.lower() for p in _PIECE.findall(chunk)]
     if not pieces:
@@ -90,8 +92,9 @@ def identifier_match(chunk: str) -> str | None:
 
 
 def lookups(text: str) -> list[Lookup]:
-    """What `text` may be looking up exactly: its quoted phrases, its identifiers (a chunk with a digit, or word
-    characters joined by punctuation) and its other content words, each once, in order."""
+    """What `text` may be looking up exactly: its quoted phrases, its identifiers (a chunk with a digit, word
+    characters joined by punctuation, or 7+ letters a-f only: a hash prefix) and its other content words, each
+    once, in order."""
     out: dict[str, Lookup] = {}
     for m in _QUOTED.finditer(text):
         quoted = m.group(1) or m.group(2)
@@ -101,7 +104,7 @@ def lookups(text: str) -> list[Lookup]:
     rest = _QUOTED.sub(" ", text)
     for m in _CHUNK.finditer(rest):
         chunk = m.group().strip(_EDGES)
-        if any(c.isdigit() for c in chunk) or _JOINED.search(chunk):
+        if any(c.isdigit() for c in chunk) or _JOINED.search(chunk) or _HEX_WORD.fullmatch(chunk.lower()):
             match = identifier_match(chunk)
             if match is not None:
                 out.setdefault(match, Lookup(chunk, match, "identifier"))
