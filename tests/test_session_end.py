@@ -143,3 +143,27 @@ def test_a_worker_that_gets_to_a_session_late_consolidates_it_in_the_windows_of_
         mem.end_session("s")
         mem.wait_for_consolidation()
         assert [n for sid, n in windows if sid == "s"] == [8, 8, 4]
+
+
+def test_a_batch_the_worker_gets_to_late_is_consolidated_as_one_window_as_inline(tmp_path: Path) -> None:
+    """`add_turns` of 20 (bulk ingest) makes the session due once, at 20 turns: the late worker consolidates the 20
+    together, as an inline run after the batch would have (not 8 at a time)."""
+    with Memory(tmp_path / "m.db", embedder=HashingEmbedder()) as mem:
+        windows: list[tuple[str, int]] = []
+        started, go_on = threading.Event(), threading.Event()
+
+        def record(clients: object, info: object, turns: list) -> None:  # type: ignore[type-arg]
+            if getattr(info, "session_id", "") == "busy" and not go_on.is_set():
+                started.set()
+                assert go_on.wait(10)
+            windows.append((getattr(info, "session_id", ""), len(turns)))
+
+        mem.consolidation_steps = [record]
+        mem.add_turns([{"role": "user", "content": f"busy line {i}", "session_id": "busy"} for i in range(8)])
+        assert started.wait(10)
+        mem.add_turns([{"role": "user", "content": f"line {i}", "session_id": "s"} for i in range(20)])
+        mem.add_turns([{"role": "user", "content": f"more {i}", "session_id": "s"} for i in range(3)])
+        go_on.set()
+        mem.end_session("s")
+        mem.wait_for_consolidation()
+        assert [n for sid, n in windows if sid == "s"] == [20, 3]

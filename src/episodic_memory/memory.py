@@ -11,7 +11,7 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime
@@ -104,7 +104,7 @@ class Memory:
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation(),
-            run_in_windows=lambda u, s, final: self.consolidate_in_windows(u, s, final=final))
+            run_in_windows=lambda u, s, final, points: self.consolidate_in_windows(u, s, final=final, points=points))
         self._steps: list[ConsolidationStep] | None = None
         self._retriever: Retriever | None = None
         self._lazy_lock = threading.Lock()
@@ -319,15 +319,21 @@ class Memory:
         else:
             self.scheduler.wait(user_id or self.user_id, session_id)
 
-    def consolidate_in_windows(self, user_id: str, session_id: str, *, final: bool = False) -> bool:
-        """`consolidate`, `Config.consolidate_every` new turns at a time while that many wait, then the rest when
-        the session has ended or is flagged (or this is its `final` run): the windows that writes one at a time,
-        consolidated inline, would have had. A background worker that got to a session late (under load, or
-        behind an LLM) so remembers exactly what it would have remembered on time."""
+    def consolidate_in_windows(self, user_id: str, session_id: str, *, final: bool = False,
+                               points: Sequence[int] = ()) -> bool:
+        """`consolidate` in the windows inline runs would have had: up to each of `points` (the session's turn
+        counts when it became due: after every `Config.consolidate_every` turns written one at a time, after each
+        batch of `add_turns`), or without points `consolidate_every` turns at a time; then the rest when the
+        session has ended or is flagged (or this is its `final` run). A background worker that got to a session
+        late (under load, or behind an LLM) so remembers exactly what it would have remembered on time."""
         every = self.config.consolidate_every
         info = self.store.session(user_id, session_id)
-        while info is not None and info.turn_count - info.consolidated_turns >= every:
-            if not self.consolidate(user_id, session_id, max_turns=every):
+        ends = iter(sorted(p for p in points if info is not None and p > info.consolidated_turns))
+        while info is not None:
+            end = next(ends, None) if points else info.consolidated_turns + every
+            if end is None or end > info.turn_count:
+                break
+            if not self.consolidate(user_id, session_id, max_turns=end - info.consolidated_turns):
                 return False
             before, info = info.consolidated_turns, self.store.session(user_id, session_id)
             if info is not None and info.consolidated_turns <= before:  # no progress (a gap in the seqs): stop

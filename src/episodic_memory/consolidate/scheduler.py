@@ -53,6 +53,7 @@ class SessionState(Protocol):
 class _Job:
     force: bool  # consolidate even when fewer than `every` new turns gathered (else: only embed, if `index` is set)
     final: bool = False  # the session ended: its final run (`run(..., final=True)`)
+    points: list[int] = field(default_factory=list)  # turn counts at which it became due (the windows' ends)
 
 
 @dataclass
@@ -75,7 +76,7 @@ class ConsolidationScheduler:
         pending: Callable[[], Iterable[Key]] | None = None,
         shared: bool = False,
         daemon: bool = False,
-        run_in_windows: Callable[[str, str, bool], bool] | None = None,
+        run_in_windows: Callable[[str, str, bool, tuple[int, ...]], bool] | None = None,
         name: str = "episodic-consolidate",
     ) -> None:
         """`run` consolidates a session (`final` at its end) and returns False when a step failed; `session_info`
@@ -84,10 +85,12 @@ class ConsolidationScheduler:
         given, makes a background scheduler look at every session that got turns, and embed them when no
         consolidation is due. `pending` lists the flagged sessions. `shared`: the scheduler outlives the Memories
         using it (their `close` leaves it be). `daemon`: the worker does not hold up the interpreter's exit.
-        `run_in_windows`, when given, is what a background job runs instead of `run` (in windows of `every` turns,
-        whatever the backlog it finds)."""
+        `run_in_windows`, when given, is what a background job runs instead of `run`: it is also given the turn
+        counts at which the session became due, so it can consolidate in the windows inline runs would have had."""
         self._run = run
-        self._run_in_windows = run_in_windows or run  # a background job's run (see `Memory.consolidate_in_windows`)
+        # a background job's run, given the turn counts at which the session became due (the ends of the windows
+        # inline runs would have had: see `Memory.consolidate_in_windows`)
+        self._run_in_windows = run_in_windows or (lambda u, s, final, points: run(u, s, final))
         self._info = session_info
         self._every = every if callable(every) else (lambda: every)
         self._background = background if callable(background) else (lambda: bool(background))
@@ -101,6 +104,7 @@ class ConsolidationScheduler:
         self._queue: deque[Key] = deque()
         self._running: Counter[Key] = Counter()
         self._finals: set[Key] = set()  # sessions with a final run queued or under way (what `wait_ended` waits for)
+        self._last_point: dict[Key, int] = {}  # a session's turn count when it last became due (background)
         self._finished = threading.Condition(self._lock)  # a job ended (`wait_ended` waits on it)
         self._user_locks: dict[str, threading.Lock] = {}  # one run of a user's sessions at a time
         self._session_locks: dict[Key, _SessionLock] = {}
@@ -127,10 +131,18 @@ class ConsolidationScheduler:
             self.submit(user_id, session_id)  # the worker decides: consolidate if due by then, else embed
             return
         info = self._info(user_id, session_id)
-        if info is None or not self.due(info):
+        if info is None:
             return
-        if background:
-            self.submit(user_id, session_id, force=True)
+        if background:  # due since the last due point (the worker may not have caught up with it yet)
+            key = (user_id, session_id)
+            with self._lock:
+                since = max(info.consolidated_turns, self._last_point.get(key, 0))
+            if info.turn_count - since >= self.every or (info.turn_count > since and getattr(
+                    info, "status", None) == "ended"):
+                self.submit(user_id, session_id, force=True, point=info.turn_count)
+            return
+        if not self.due(info):
+            return
         else:
             with self.session_lock(user_id, session_id):
                 self._run(user_id, session_id, False)
@@ -169,7 +181,8 @@ class ConsolidationScheduler:
             self._listed.set()
 
     # --- the worker ----------------------------------------------------------------------------------
-    def submit(self, user_id: str, session_id: str, force: bool = False, *, final: bool = False) -> None:
+    def submit(self, user_id: str, session_id: str, force: bool = False, *, final: bool = False,
+               point: int | None = None) -> None:
         """Have the worker look at a session soon: consolidate it if due by then (always when `force`; as its
         final run when `final`), else embed its new turns (when `index` is set). A session already queued is not
         queued twice."""
@@ -179,12 +192,15 @@ class ConsolidationScheduler:
                 return
             if final:
                 self._finals.add(key)
+            if point is not None:
+                self._last_point[key] = point
             job = self._jobs.get(key)
             if job is not None:
                 job.force = job.force or force or final
                 job.final = job.final or final
+                job.points += [point] if point is not None else []
                 return
-            self._jobs[key] = _Job(force or final, final)
+            self._jobs[key] = _Job(force or final, final, [point] if point is not None else [])
             self._queue.append(key)
             if self._worker is None:
                 self._worker = threading.Thread(target=self._drain, name=self._name, daemon=self._daemon)
@@ -219,6 +235,7 @@ class ConsolidationScheduler:
                         del self._running[key]
                     if job.final and not (key in self._jobs and self._jobs[key].final):
                         self._finals.discard(key)
+                        self._last_point.pop(key, None)
                     self._finished.notify_all()
 
     def _look(self, key: Key, job: _Job) -> None:
@@ -229,11 +246,18 @@ class ConsolidationScheduler:
                 return
             if job.force or info.needs_consolidation or self.due(info):
                 with self._user_lock(user_id):
-                    self._run_in_windows(user_id, session_id, job.final)
+                    if not self._run_in_windows(user_id, session_id, job.final, tuple(job.points)):
+                        self._forget_point(key)
             elif self._index is not None:
                 self._index(user_id, session_id)
         except Exception:  # the session stays flagged (or unconsolidated): the next trigger or start retries it
+            self._forget_point(key)
             log.exception("background consolidation of %s/%s failed; the session is retried later", user_id, session_id)
+
+    def _forget_point(self, key: Key) -> None:
+        """A run failed: the next turn makes the session due again, counted from what was consolidated."""
+        with self._lock:
+            self._last_point.pop(key, None)
 
     # --- locks, waiting, closing ---------------------------------------------------------------------
     def _user_lock(self, user_id: str) -> threading.Lock:
@@ -290,6 +314,7 @@ class ConsolidationScheduler:
             self._jobs.clear()
             self._queue.clear()
             self._finals.clear()
+            self._last_point.clear()
         return running + [key for key, job in queued.items() if key not in running and (job.force or self._due(key))]
 
     def _ended(self, key: Key) -> bool:

@@ -78,7 +78,7 @@ class MemoryPool:
         self.scheduler = ConsolidationScheduler(
             self._consolidate, self._session, every=config.consolidate_every, background=True, index=self._index,
             pending=self._flagged, shared=True, daemon=True, name=WORKER_NAME,
-            run_in_windows=lambda u, s, final: self._consolidate(u, s, final, windows=True))
+            run_in_windows=lambda u, s, final, points: self._consolidate(u, s, final, windows=True))
 
     def get(self, user_id: str) -> Memory:
         """The user's `Memory`, opened if need be. Outside a `lease` it may be closed once the pool is full."""
