@@ -375,6 +375,33 @@ def timed_ingest(mem: Memory, sessions: list[list[dict[str, Any]]]) -> dict[str,
     }
 
 
+def start_build(final: Path, label: str, rebuild: bool = False) -> tuple[dict[str, Any] | None, Path]:
+    """(the cached store's build info, or None) and the empty folder a new build goes into."""
+    done = final / "build.json"
+    if done.exists() and not rebuild:
+        info = json.loads(done.read_text())
+        info["cached"] = True
+        log(f"{label}: cached store {final}")
+        return info, final
+    tmp = final.with_name(final.name + ".building")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    return None, tmp
+
+
+def finish_build(db: Path, info: dict[str, Any], started: float, tmp: Path, final: Path) -> None:
+    """A built store's counts and build time into `info` (and its build.json), then the folder moved into place."""
+    with sqlite3.connect(db) as con:
+        for table in ("turns", "sessions", "vectors"):
+            info[table] = con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    con.close()
+    info["build_s"] = round(time.perf_counter() - started, 1)
+    (tmp / "build.json").write_text(json.dumps(info, indent=2))
+    shutil.rmtree(final, ignore_errors=True)
+    tmp.rename(final)
+    info["cached"] = False
+
+
 def live_ingest(corpus: Corpus, root: Path, n_turns: int) -> dict[str, Any]:
     """The live path an agent takes: `add_turn` per turn (one fsync each), `end_session`, default Config
     (consolidation embeds every 8 turns)."""
@@ -521,15 +548,9 @@ def add_synthetic_vectors(mem: Memory, model_id: str, kind: str, seed: int, chun
 def build_store(corpus: Corpus, size: int, args: argparse.Namespace) -> tuple[Path, dict[str, Any]]:
     """The store of `size` turns (cached): bulk part + synthetic vectors, then a timed real ingest at its end."""
     final = store_dir(args.workdir, size, args)
-    done = final / "build.json"
-    if done.exists():
-        info = json.loads(done.read_text())
-        info["cached"] = True
-        log(f"{size:,}: cached store {final}")
-        return final / "memory.db", info
-    tmp = final.with_name(final.name + ".building")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    cached, tmp = start_build(final, f"{size:,}")
+    if cached is not None:
+        return final / "memory.db", cached
     db = tmp / "memory.db"
     n_sessions = max(1, round(size / 20))
     timed_n = min(args.ingest_sample, size // 2)
@@ -596,16 +617,7 @@ def build_store(corpus: Corpus, size: int, args: argparse.Namespace) -> tuple[Pa
         r = info["ingest_at_size"]
         log(f"{size:,}: ingest at size: capture {r['capture_turns_per_s']:.0f} turns/s, embed "
             f"{r['embed_turns_per_s']:.0f} turns/s, end to end {r['end_to_end_turns_per_s']:.0f} turns/s")
-    with sqlite3.connect(db) as con:
-        info["turns"] = con.execute("SELECT count(*) FROM turns").fetchone()[0]
-        info["sessions"] = con.execute("SELECT count(*) FROM sessions").fetchone()[0]
-        info["vectors"] = con.execute("SELECT count(*) FROM vectors").fetchone()[0]
-    con.close()
-    info["build_s"] = round(time.perf_counter() - t_build, 1)
-    (tmp / "build.json").write_text(json.dumps(info, indent=2))
-    shutil.rmtree(final, ignore_errors=True)
-    tmp.rename(final)
-    info["cached"] = False
+    finish_build(db, info, t_build, tmp, final)
     log(f"{size:,}: built in {info['build_s']:.0f} s ({info['turns']:,} turns, {info['vectors']:,} vectors)")
     return final / "memory.db", info
 
@@ -672,15 +684,9 @@ def build_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[P
     `add_turns`, then ended (`end_session`: embedded and consolidated with the default rules, no LLM: facts,
     episodes, entities and their vectors), as an agent's store is."""
     final = real_store_dir(args.workdir, size, real)
-    done = final / "build.json"
-    if done.exists() and not args.rebuild:
-        info = json.loads(done.read_text())
-        info["cached"] = True
-        log(f"real {size:,}: cached store {final}")
-        return final / "memory.db", info
-    tmp = final.with_name(final.name + ".building")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    cached, tmp = start_build(final, f"real {size:,}", rebuild=args.rebuild)
+    if cached is not None:
+        return final / "memory.db", cached
     db = tmp / "memory.db"
     conversations = _load_locomo(real)
     info: dict[str, Any] = {
@@ -700,16 +706,7 @@ def build_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[P
                 log(f"real {size:,}: {n:,} turns ({n / (time.perf_counter() - t0):,.0f} turns/s)")
         mem.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         info["derived"] = mem.derived_counts()
-    with sqlite3.connect(db) as con:
-        info["turns"] = con.execute("SELECT count(*) FROM turns").fetchone()[0]
-        info["sessions"] = con.execute("SELECT count(*) FROM sessions").fetchone()[0]
-        info["vectors"] = con.execute("SELECT count(*) FROM vectors").fetchone()[0]
-    con.close()
-    info["build_s"] = round(time.perf_counter() - t0, 1)
-    (tmp / "build.json").write_text(json.dumps(info, indent=2))
-    shutil.rmtree(final, ignore_errors=True)
-    tmp.rename(final)
-    info["cached"] = False
+    finish_build(db, info, t0, tmp, final)
     log(f"real {size:,}: built in {info['build_s']:.0f} s ({info['turns']:,} turns, {info['vectors']:,} vectors, "
         f"derived {info['derived']})")
     return final / "memory.db", info

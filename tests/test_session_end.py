@@ -120,20 +120,26 @@ os._exit(0)
         assert mem.episode("s") is not None
 
 
+def _windows_of(mem: Memory) -> tuple[list[tuple[str, int]], threading.Event, threading.Event]:
+    """The only step records (session, new turns) per run; session "busy"'s run holds the worker until `go_on`."""
+    windows: list[tuple[str, int]] = []
+    started, go_on = threading.Event(), threading.Event()
+
+    def record(clients: object, info: object, turns: list) -> None:  # type: ignore[type-arg]
+        if getattr(info, "session_id", "") == "busy" and not go_on.is_set():
+            started.set()
+            assert go_on.wait(10)
+        windows.append((getattr(info, "session_id", ""), len(turns)))
+
+    mem.consolidation_steps = [record]
+    return windows, started, go_on
+
+
 def test_a_worker_that_gets_to_a_session_late_consolidates_it_in_the_windows_of_on_time_runs(tmp_path: Path) -> None:
     """While the worker is busy, 20 turns gather in a session: it then takes them 8 at a time (as runs after every
     8th turn would have), and the session's end takes the last 4; so what is remembered does not depend on load."""
     with Memory(tmp_path / "m.db", embedder=HashingEmbedder()) as mem:
-        windows: list[tuple[str, int]] = []
-        started, go_on = threading.Event(), threading.Event()
-
-        def record(clients: object, info: object, turns: list) -> None:  # type: ignore[type-arg]
-            if getattr(info, "session_id", "") == "busy" and not go_on.is_set():
-                started.set()
-                assert go_on.wait(10)
-            windows.append((getattr(info, "session_id", ""), len(turns)))
-
-        mem.consolidation_steps = [record]
+        windows, started, go_on = _windows_of(mem)
         for i in range(8):
             mem.add_turn("user", f"busy line {i}", session_id="busy")  # its run holds the worker
         assert started.wait(10)
@@ -149,16 +155,7 @@ def test_a_batch_the_worker_gets_to_late_is_consolidated_as_one_window_as_inline
     """`add_turns` of 20 (bulk ingest) makes the session due once, at 20 turns: the late worker consolidates the 20
     together, as an inline run after the batch would have (not 8 at a time)."""
     with Memory(tmp_path / "m.db", embedder=HashingEmbedder()) as mem:
-        windows: list[tuple[str, int]] = []
-        started, go_on = threading.Event(), threading.Event()
-
-        def record(clients: object, info: object, turns: list) -> None:  # type: ignore[type-arg]
-            if getattr(info, "session_id", "") == "busy" and not go_on.is_set():
-                started.set()
-                assert go_on.wait(10)
-            windows.append((getattr(info, "session_id", ""), len(turns)))
-
-        mem.consolidation_steps = [record]
+        windows, started, go_on = _windows_of(mem)
         mem.add_turns([{"role": "user", "content": f"busy line {i}", "session_id": "busy"} for i in range(8)])
         assert started.wait(10)
         mem.add_turns([{"role": "user", "content": f"line {i}", "session_id": "s"} for i in range(20)])
