@@ -598,6 +598,7 @@ def build_store(corpus: Corpus, size: int, args: argparse.Namespace) -> tuple[Pa
         sids = [r[0] for r in mem.store.db.execute("SELECT session_id FROM sessions WHERE status = 'open'")]
         for sid in sids:
             mem.end_session(sid)
+        mem.wait_for_consolidation()  # the runs are part of what is timed
         info["end_sessions"] = {"sessions": len(sids), "seconds": round(time.perf_counter() - t0, 1)}
         if info.get("analyzed"):
             drop_statistics(mem.store.db)
@@ -613,6 +614,7 @@ def build_store(corpus: Corpus, size: int, args: argparse.Namespace) -> tuple[Pa
             mem.index()
             info["index_watermark_scan_s"] = round(time.perf_counter() - t0, 3)
             info["ingest_at_size"] = timed_ingest(mem, sessions)
+            mem.wait_for_consolidation()  # no worker inside a transaction on this connection
             mem.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         r = info["ingest_at_size"]
         log(f"{size:,}: ingest at size: capture {r['capture_turns_per_s']:.0f} turns/s, embed "
@@ -704,6 +706,7 @@ def build_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[P
             n += len(session)
             if n // 5000 != (n - len(session)) // 5000:
                 log(f"real {size:,}: {n:,} turns ({n / (time.perf_counter() - t0):,.0f} turns/s)")
+        mem.wait_for_consolidation()  # no worker inside a transaction on this connection
         mem.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         info["derived"] = mem.derived_counts()
     finish_build(db, info, t0, tmp, final)
