@@ -27,8 +27,11 @@ TOOLS = {"remember", "recall", "context", "loops", "workstreams", "brief", "judg
 
 
 def server_params(db: Path, *args: str) -> StdioServerParameters:
-    # no embedding model (fast); consolidate every 2 turns so that loops and workstreams appear within the test
-    env = {**os.environ, "EPISODIC_EMBEDDER": "off", "EPISODIC_DB": str(db), "EPISODIC_CONSOLIDATE_EVERY": "2"}
+    # no embedding model (fast); consolidate every 2 turns, inline, so that loops and workstreams are there when
+    # the next tool call reads them (in the background they come a moment later: a session still open is not
+    # waited for)
+    env = {**os.environ, "EPISODIC_EMBEDDER": "off", "EPISODIC_DB": str(db), "EPISODIC_CONSOLIDATE_EVERY": "2",
+           "EPISODIC_CONSOLIDATE_IN_BACKGROUND": "off"}
     return StdioServerParameters(command=sys.executable, args=["-m", "episodic_memory", "mcp", "--db", str(db), *args],
                                  env=env)
 
