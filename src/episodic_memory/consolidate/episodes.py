@@ -24,8 +24,9 @@ import numpy as np
 
 from .. import llm
 from ..store.records import NewEpisode, SessionInfo, StoredTurn
+from ..util import memo_text
 from .distinct import SessionWords, is_statement, session_words, turn_weights
-from .keyphrases import content_stems, keyphrases, lexical_vector, memo_text, sentences, words
+from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients

@@ -7,9 +7,9 @@ import zlib
 from collections.abc import Sequence
 
 from ..config import Config
+from ..util import memo_text
 from .extract import Candidate, is_filler
 from .fact_types import FACT_TYPES
-from .keyphrases import memo_text
 
 DURABLE, EPISODIC, DROPPED = "durable", "episodic", "dropped"
 
