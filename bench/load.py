@@ -60,8 +60,12 @@ def sentence(rng: random.Random, n: int = 24) -> str:
 
 # --- a minimal HTTP/1.1 client: one keep-alive connection per simulated client -------------------------------------
 class Conn:
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
+    """One keep-alive connection; with several `ports` (server processes behind a load balancer), a failed request
+    moves the connection to the next port (the caller decides whether to send it again)."""
+
+    def __init__(self, host: str, port: int | list[int]) -> None:
+        self.ports = port if isinstance(port, list) else [port]
+        self.host, self.port = host, self.ports[0]
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -76,7 +80,12 @@ class Conn:
     async def request(self, method: str, path: str, token: str | None, body: bytes | None = None,
                       timeout: float = 30.0) -> tuple[int, dict[str, str], bytes]:
         if self.writer is None:
-            await self._open()
+            try:
+                await self._open()
+            except OSError:  # refused: nothing was sent
+                self.close()
+                self.port = self.ports[(self.ports.index(self.port) + 1) % len(self.ports)]
+                raise
         assert self.reader is not None and self.writer is not None
         head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         if token:
@@ -88,6 +97,7 @@ class Conn:
             return await asyncio.wait_for(self._response(), timeout)
         except BaseException:
             self.close()
+            self.port = self.ports[(self.ports.index(self.port) + 1) % len(self.ports)]
             raise
 
     async def _response(self) -> tuple[int, dict[str, str], bytes]:
@@ -140,69 +150,104 @@ def tree_python(src: str, code: str, env: dict[str, str]) -> str:
 
 
 class Server:
-    def __init__(self, name: str, src: str, users: int, server_args: list[str], env_extra: dict[str, str]) -> None:
+    """`processes` server processes on one database: a fresh SQLite file in a temp folder, or `db` (e.g. a
+    PostgreSQL URL, whose tables should be empty). Clients spread over their ports as a load balancer would."""
+
+    def __init__(self, name: str, src: str, users: int, server_args: list[str], env_extra: dict[str, str],
+                 db: str | None = None, processes: int = 1) -> None:
         self.name, self.src = name, str(Path(src).resolve())
         self.tmp = Path(tempfile.mkdtemp(prefix=f"load-{name}-"))
-        self.db = self.tmp / "mem.db"
+        self.db = db or str(self.tmp / "mem.db")
         self.env = clean_env(self.src, env_extra)
         self.users = [f"user{i}" for i in range(users)]
         self.tokens: dict[str, str] = {}
         for user in self.users:
             out = subprocess.run([sys.executable, "-m", "episodic_memory", "token", "create", "--user", user,
-                                  "--db", str(self.db)], env=self.env, check=True, capture_output=True, text=True)
+                                  "--db", self.db], env=self.env, check=True, capture_output=True, text=True)
             self.tokens[user] = out.stdout.strip().splitlines()[-1]
         self.max_turn_chars = int(tree_python(
             self.src, "from episodic_memory.config import Config; print(Config.from_env().max_turn_chars)", self.env))
-        self.port = free_port()
-        cmd = [sys.executable, "-m", "episodic_memory", "serve", "--db", str(self.db), "--port", str(self.port),
-               *server_args]
-        self.log = open(self.tmp / "server.log", "wb")  # noqa: SIM115
-        self.proc = subprocess.Popen(cmd, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"server {name} did not start:\n{(self.tmp / 'server.log').read_text()}") from None
-                time.sleep(0.1)
+        self.ports = [free_port() for _ in range(processes)]
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.killed: list[int] = []
+        for i, port in enumerate(self.ports):
+            cmd = [sys.executable, "-m", "episodic_memory", "serve", "--db", self.db, "--port", str(port),
+                   *server_args]
+            with open(self.tmp / f"server{i}.log", "wb") as log:
+                self.procs.append(subprocess.Popen(cmd, env=self.env, stdout=log, stderr=subprocess.STDOUT))
+        deadline = time.monotonic() + 90
+        for i, (port, proc) in enumerate(zip(self.ports, self.procs, strict=True)):
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                        break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(f"server {name}/{i} did not start:\n"
+                                           f"{(self.tmp / f'server{i}.log').read_text()}") from None
+                    time.sleep(0.1)
+
+    @property
+    def port(self) -> int:
+        """A port of a live server process (for the checks after the load)."""
+        return next(p for i, p in enumerate(self.ports) if i not in self.killed)
+
+    def client_ports(self, i: int) -> list[int]:
+        """Client `i`'s ports, its own first: the processes take the clients in turn."""
+        n = len(self.ports)
+        return [self.ports[(i + j) % n] for j in range(n)]
+
+    def kill(self, index: int = 0) -> None:
+        """SIGKILL one server process (no shutdown of any kind)."""
+        self.procs[index].kill()
+        self.procs[index].wait()
+        self.killed.append(index)
+
+    def _live(self) -> list[int]:
+        return [proc.pid for i, proc in enumerate(self.procs) if i not in self.killed]
 
     def cpu_s(self) -> float:
-        try:
-            with open(f"/proc/{self.proc.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except OSError:
-            return float("nan")
+        """CPU seconds of the live server processes, together."""
+        total = 0.0
+        for pid in self._live():
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            except OSError:
+                return float("nan")
+        return total
 
     def rss_mb(self) -> float:
-        try:
-            with open(f"/proc/{self.proc.pid}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1]) / 1024
-        except OSError:
-            pass
-        return float("nan")
+        """Resident memory of the live server processes, together."""
+        total = 0.0
+        for pid in self._live():
+            try:
+                with open(f"/proc/{pid}/status") as f:
+                    total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+            except (OSError, StopIteration):
+                return float("nan")
+        return total
 
     def threads(self) -> int:
         try:
-            return len(os.listdir(f"/proc/{self.proc.pid}/task"))
+            return sum(len(os.listdir(f"/proc/{pid}/task")) for pid in self._live())
         except OSError:
             return -1
 
     def stop(self) -> str:
-        self.proc.terminate()
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
-        log = (self.tmp / "server.log").read_text(errors="replace")
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        logs = "".join((self.tmp / f"server{i}.log").read_text(errors="replace") for i in range(len(self.procs)))
         shutil.rmtree(self.tmp, ignore_errors=True)
-        return log
+        return logs
 
 
 # --- the load ------------------------------------------------------------------------------------------------------
@@ -216,7 +261,13 @@ class Stats:
     retry_after: list[float] = field(default_factory=list)
     counted: bool = False
 
+    failovers: int = 0
+    killed_at: float | None = None  # monotonic time a server process was killed
+    ok_after_kill: int = 0
+
     def record(self, route: str, code: int, seconds: float) -> None:
+        if self.killed_at is not None and code < 400:
+            self.ok_after_kill += 1
         if self.counted:
             self.statuses[(route, code)] += 1
             if code < 400:
@@ -234,13 +285,19 @@ async def post_turn(conn: Conn, server: Server, stats: Stats, user: str, sid: st
                     route: str = "turn") -> None:
     body = json.dumps({"role": "user", "content": content, "session_id": sid, "id": tid}).encode()
     stats.sent_ids[user].add(tid)
+    failures = 0
     while True:
         t0 = time.perf_counter()
         try:
             code, headers, _ = await conn.request("POST", "/v1/turns", server.tokens[user], body)
         except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError):
-            stats.unknown[user].add(tid)
             stats.record(route, 599, time.perf_counter() - t0)
+            failures += 1
+            if failures < 2 * len(conn.ports) and len(conn.ports) > 1:  # another server process: the same turn id
+                stats.failovers += 1  # again (idempotent), so a turn whose fate is unknown ends up stored once
+                await asyncio.sleep(0.05)
+                continue
+            stats.unknown[user].add(tid)
             return
         stats.record(route, code, time.perf_counter() - t0)
         if code == 429:  # back-pressure: not stored; wait as told, send the same turn again
@@ -275,7 +332,7 @@ async def mixed_client(i: int, server: Server, stats: Stats, mix: float, stop: f
                        session_turns: int) -> None:
     rng = random.Random(i)
     user = server.users[i % len(server.users)]
-    conn = Conn("127.0.0.1", server.port)
+    conn = Conn("127.0.0.1", server.client_ports(i))
     n = 0
     try:
         while time.monotonic() < stop:
@@ -381,6 +438,13 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     tasks = [asyncio.create_task(mixed_client(i, server, stats, args.mix, stop, args.turn_chars, args.session_turns))
              for i in range(args.clients)]
     sampler = asyncio.create_task(sample_rss(server, rss, stop, args.rss_every))
+    killer = None
+    if args.kill_after is not None:
+        async def kill_one() -> None:
+            await asyncio.sleep(max(0.0, warm_end + args.kill_after - time.monotonic()))
+            server.kill(0)
+            stats.killed_at = time.monotonic()
+        killer = asyncio.create_task(kill_one())
     await asyncio.sleep(max(0.0, warm_end - time.monotonic()))
     stats.counted = True
     cpu0, client0, wall0 = server.cpu_s(), time.process_time(), time.monotonic()
@@ -390,6 +454,8 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     stats.counted = False
     cpu, client_cpu = server.cpu_s() - cpu0, time.process_time() - client0
     await sampler
+    if killer is not None:
+        await killer
     threads = server.threads()
     cpu_drain0 = server.cpu_s()
     behind = await drain(server, args.drain_seconds)
@@ -414,6 +480,9 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
                    "samples": rss if args.seconds >= 120 else rss[:: max(1, len(rss) // 20)]},
         "exactly_once": check, "verify_s": round(time.monotonic() - t_verify, 1),
         "consolidation_backlog": behind,
+        "processes": len(server.ports), "killed": len(server.killed), "failovers": stats.failovers,
+        "ok_after_kill": stats.ok_after_kill if stats.killed_at is not None else None,
+        "seconds_after_kill": None if stats.killed_at is None else round(wall0 + wall - stats.killed_at, 1),
         "server_cpu_ms_per_req_incl_drain": round(1000 * (cpu + behind["server_cpu_s"]) / max(done, 1), 2),
     }
 
@@ -524,6 +593,13 @@ def main() -> int:
     ap.add_argument("--drain-seconds", type=float, default=60,
                     help="after the load, wait at most this long for the consolidation backlog to be worked off")
     ap.add_argument("--rss-every", type=float, default=1.0)
+    ap.add_argument("--db", help="serve this database (e.g. a postgresql:// URL with empty tables) instead of a "
+                    "fresh SQLite file; with --tree/--rounds every run uses it, so give one run")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="server processes on the one database; client i starts at process i mod N and moves on to "
+                         "the next when its server fails (resending the same turn id)")
+    ap.add_argument("--kill-after", type=float, default=None, metavar="S",
+                    help="SIGKILL server process 0 this many seconds into the measured load")
     ap.add_argument("--noisy-neighbour", action="store_true")
     ap.add_argument("--noisy-burst", type=int, default=8, help="concurrent posts of the largest turn")
     ap.add_argument("--noisy-readers", type=int, default=2)
@@ -539,7 +615,8 @@ def main() -> int:
     for rnd in range(args.rounds):
         for name, src in trees:
             profile = f"{args.profile}.{name}.{rnd}" if args.profile else None
-            server = Server(name, src, args.users, args.server_arg, env_extra)
+            server = Server(name, src, args.users, args.server_arg, env_extra, db=args.db,
+                            processes=args.processes)
             t0 = time.monotonic()
             spy = None
             if profile:  # py-spy samples every thread of the server (cProfile would see only the event loop's)

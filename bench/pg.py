@@ -13,9 +13,14 @@ temporary folder on a free loopback port, and stops it at the end. Figures:
     python bench/pg.py                                  # every figure at its default size
     python bench/pg.py --figures locomo                 # quality only
     python bench/pg.py --figures users --users 1000 --turns-per-user 200
+    python bench/pg.py --figures rest --rest-seconds 30
 
-Prints a markdown table and writes JSON to `bench/results/pg.json`. REST throughput across server processes and
-kill -9 of a server under load are not measured here yet (see docs/postgres.md).
+- **rest**: `episodic serve` under bench/load.py's mixed load (`--rest-clients`, 50/50 turns and recalls, 3
+  users): one process on SQLite, then `--rest-processes` (1 2 4) processes on one PostgreSQL database, clients
+  spread over them; then two processes, one killed with SIGKILL halfway (clients resend to the other, same turn
+  ids), and every acknowledged turn is checked to be stored exactly once.
+
+Prints a markdown table and writes JSON to `bench/results/pg.json`.
 """
 
 from __future__ import annotations
@@ -150,10 +155,38 @@ def per_user(new_database: Callable[[str], str], users: int, turns_per_user: int
     return out
 
 
+def rest(new_database: Callable[[str], str], args: argparse.Namespace) -> dict[str, Any]:
+    """`episodic serve` under the mixed load of bench/load.py: one process on SQLite, then 1 → 2 → 4 processes on
+    one PostgreSQL database, then two processes of which one is killed with SIGKILL halfway through."""
+    import asyncio
+
+    from bench.load import Server, run_mixed
+
+    load = argparse.Namespace(clients=args.rest_clients, seconds=args.rest_seconds, warmup=5.0, mix=0.5,
+                              turn_chars=200, session_turns=40, rss_every=1.0, drain_seconds=120.0, kill_after=None)
+    runs: list[tuple[str, str | None, int, float | None]] = [("sqlite ×1", None, 1, None)]
+    runs += [(f"postgres ×{n}", f"rest_{n}", n, None) for n in args.rest_processes]
+    runs.append(("postgres ×2, one killed", "rest_kill", 2, args.rest_seconds / 2))
+    out: dict[str, Any] = {}
+    for label, database, processes, kill_after in runs:
+        url = new_database(database) if database else None
+        server = Server(label.replace(" ", ""), str(ROOT / "src"), 3, [], {}, db=url, processes=processes)
+        try:
+            result = asyncio.run(run_mixed(server, argparse.Namespace(**{**vars(load), "kill_after": kill_after})))
+        finally:
+            server.stop()
+        result.pop("rss_mb", None)
+        result["loadavg"] = loadavg()
+        out[label] = result
+        print(f"rest {label}: {result['req_per_s']} req/s, errors {result['errors']}, "
+              f"exactly once {result['exactly_once']}", file=sys.stderr)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--figures", nargs="+", default=["locomo", "users", "one-user"],
-                   choices=["locomo", "users", "one-user"])
+    p.add_argument("--figures", nargs="+", default=["locomo", "users", "one-user", "rest"],
+                   choices=["locomo", "users", "one-user", "rest"])
     p.add_argument("--locomo", default=str(LOCOMO_DEFAULT))
     p.add_argument("--limit-conversations", type=int, default=None)
     p.add_argument("--ks", type=int, nargs="+", default=[5, 10, 25])
@@ -161,6 +194,9 @@ def main() -> None:
     p.add_argument("--turns-per-user", type=int, default=200)
     p.add_argument("--big-user", type=int, default=100_000)
     p.add_argument("--queries", type=int, default=100)
+    p.add_argument("--rest-clients", type=int, default=20)
+    p.add_argument("--rest-seconds", type=float, default=30)
+    p.add_argument("--rest-processes", type=int, nargs="+", default=[1, 2, 4])
     p.add_argument("--out", default=str(ROOT / "bench/results/pg.json"))
     args = p.parse_args()
     results: dict[str, Any] = {}
@@ -171,6 +207,8 @@ def main() -> None:
             results["users"] = per_user(new_database, args.users, args.turns_per_user, args.queries, "users")
         if "one-user" in args.figures:
             results["one_user"] = per_user(new_database, 1, args.big_user, args.queries, "one_user")
+        if "rest" in args.figures:
+            results["rest"] = rest(new_database, args)
     rows = ["| figure | SQLite | PostgreSQL | target |", "|---|---|---|---|"]
     if "locomo" in results:
         r = results["locomo"]
@@ -185,6 +223,19 @@ def main() -> None:
                     else f"{r['turns_per_user']} turns, one user")
             rows.append(f"| recall p50 / p95 ms, {what} | {r['sqlite']['p50_ms']} / {r['sqlite']['p95_ms']} | "
                         f"{r['postgres']['p50_ms']} / {r['postgres']['p95_ms']} | p50 {target} |")
+    if "rest" in results:
+        rows += ["", "| REST, mixed 50/50, 3 users | req/s | × of one process | turn p50/p95 ms | recall p50/p95 ms "
+                 "| errors | acknowledged turns: missing / twice |", "|---|---|---|---|---|---|---|"]
+        one = results["rest"].get("postgres ×1", {}).get("req_per_s")
+        for label, r in results["rest"].items():
+            t, c = r["routes"].get("turn", {}), r["routes"].get("recall", {})
+            once = r["exactly_once"]
+            ratio = f"{r['req_per_s'] / one:.2f}" if one and label.startswith("postgres") else ""
+            kill = (f" ({r['failovers']} resent after the kill; {r['ok_after_kill']} served after it)"
+                    if r.get("killed") else "")
+            rows.append(f"| {label} | {r['req_per_s']} | {ratio} | {t.get('p50_ms')}/{t.get('p95_ms')} "
+                        f"| {c.get('p50_ms')}/{c.get('p95_ms')} | {sum(r['errors'].values())}{kill} "
+                        f"| {once['missing']} / {once['duplicated']} of {once['acked_checked']} |")
     table = "\n".join([f"load average at the end {loadavg()}", "", *rows])
     print(table)
     out = Path(args.out)
