@@ -15,6 +15,9 @@ temporary folder on a free loopback port, and stops it at the end. Figures:
     python bench/pg.py --figures users --users 1000 --turns-per-user 200
     python bench/pg.py --figures rest --rest-seconds 30
 
+- **dense**: the dense leg three ways on the same real vectors (LoCoMo turns, grown with noise copies to
+  `--big-user` for one user and `--users` × `--turns-per-user`): read into the process and scanned (the
+  library's way), pgvector's exact scan filtered by user, and a pgvector HNSW index with iterative filtered scan.
 - **rest**: `episodic serve` under bench/load.py's mixed load (`--rest-clients`, 50/50 turns and recalls, 3
   users): one process on SQLite, then `--rest-processes` (1 2 4) processes on one PostgreSQL database, clients
   spread over them; then two processes, one killed with SIGKILL halfway (clients resend to the other, same turn
@@ -37,6 +40,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -183,10 +188,119 @@ def rest(new_database: Callable[[str], str], args: argparse.Namespace) -> dict[s
     return out
 
 
+def _real_vectors(n_questions: int) -> tuple[np.ndarray, np.ndarray]:
+    """LoCoMo dev's turns and questions embedded by the bundled model (unit vectors, float32)."""
+    from episodic_memory.models.embedder import shipped_embedder
+
+    embedder = shipped_embedder()
+    conversations = load_locomo(LOCOMO_DEFAULT, verbose=False)
+    texts = [f"{t.speaker}: {t.text}" for c in conversations for s in c.sessions for t in s.turns]
+    questions = [q.question for c in conversations for q in c.questions][:n_questions]
+    docs = np.asarray(embedder.embed(texts), np.float32)
+    queries = np.stack([embedder.embed_query(q) for q in questions]).astype(np.float32)
+    return docs, queries
+
+
+def _grown(docs: np.ndarray, n: int, seed: int) -> np.ndarray:
+    """`n` vectors from the real ones: each a real vector plus noise (re-normalised), so neighbours stay
+    neighbourly and no two rows are the same (a copy would make the top of every list a tie)."""
+    rng = np.random.default_rng(seed)
+    picked = docs[rng.integers(0, len(docs), n)]
+    noisy = picked + rng.normal(0, 0.35 / np.sqrt(docs.shape[1]), picked.shape).astype(np.float32)
+    return (noisy / np.linalg.norm(noisy, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _timed(run: Callable[[np.ndarray], list[int]], queries: np.ndarray) -> tuple[dict[str, float], list[list[int]]]:
+    """p50/p95 of `run` over the queries (the first 5 warm up), and what it returned for each."""
+    for q in queries[:5]:
+        run(q)
+    times, found = [], []
+    for q in queries[5:]:
+        t = time.perf_counter()
+        found.append(run(q))
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    return {"p50_ms": round(statistics.median(times), 2), "p95_ms": round(times[int(len(times) * 0.95)], 2)}, found
+
+
+def _dense_layout(db: Any, table: str, rows: np.ndarray, per_user: int, queries: np.ndarray, k: int
+                  ) -> dict[str, Any]:
+    dim = rows.shape[1]
+    db.execute(f"CREATE TABLE {table} (id bigint PRIMARY KEY, user_id text NOT NULL, vec vector({dim}))")
+    t0 = time.perf_counter()
+    with db.cursor() as cur, cur.copy(f"COPY {table} (id, user_id, vec) FROM STDIN WITH (FORMAT BINARY)") as cp:
+        cp.set_types(["int8", "text", "vector"])
+        for i, vec in enumerate(rows):
+            cp.write_row((i, f"user{i // per_user:05d}", vec))
+    db.execute(f"CREATE INDEX ON {table} (user_id)")
+    db.execute(f"ANALYZE {table}")
+    load_s = time.perf_counter() - t0
+    user = "user00000"
+    # the library's way: the user's rows read into the process once (timed apart), then a scan per query
+    t = time.perf_counter()
+    matrix = np.vstack([np.asarray(r[0].to_numpy(), np.float32) for r in db.execute(
+        f"SELECT vec FROM {table} WHERE user_id = %s ORDER BY id", (user,))])
+    read_s = time.perf_counter() - t
+    assert np.allclose(matrix, rows[:per_user], atol=1e-6)
+
+    def in_process(q: np.ndarray) -> list[int]:
+        scores = matrix @ q
+        top = np.argpartition(-scores, min(k, len(scores) - 1))[:k]
+        return top[np.argsort(-scores[top])].tolist()
+
+    sql = f"SELECT id FROM {table} WHERE user_id = %s ORDER BY vec <=> %s LIMIT {k}"
+
+    def in_database(q: np.ndarray) -> list[int]:
+        return [r[0] for r in db.execute(sql, (user, q))]
+
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):  # as the library scans (retrieve/dense.py: _OneBlasThread)
+        proc_lat, exact = _timed(in_process, queries)
+    db_lat, db_found = _timed(in_database, queries)
+    t = time.perf_counter()
+    db.execute("SET maintenance_work_mem = '512MB'")
+    db.execute(f"CREATE INDEX ON {table} USING hnsw (vec vector_cosine_ops) WITH (m = 16, ef_construction = 64)")
+    hnsw_build_s = time.perf_counter() - t
+    db.execute(f"SET hnsw.ef_search = {max(40, min(1000, k))}")
+    db.execute("SET hnsw.iterative_scan = relaxed_order")  # a filter that drops most of the graph still fills k
+    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + sql, (user, queries[0])))
+    hnsw_lat, hnsw_found = _timed(in_database, queries)
+
+    def overlap(found: list[list[int]]) -> float:
+        return round(float(np.mean([len(set(a) & set(b)) / max(len(a), 1) for a, b in zip(exact, found, strict=True)])), 3)
+
+    return {"vectors_per_user": per_user, "rows": len(rows), "load_s": round(load_s, 1),
+            "process_read_s": round(read_s, 2), "process_scan": proc_lat, "pgvector_exact": db_lat,
+            "pgvector_exact_agrees": overlap(db_found), "hnsw_build_s": round(hnsw_build_s, 1), "hnsw": hnsw_lat,
+            "hnsw_recall": overlap(hnsw_found), "hnsw_plan": plan, "loadavg": loadavg()}
+
+
+def dense(new_database: Callable[[str], str], args: argparse.Namespace) -> dict[str, Any]:
+    """The dense leg three ways, on the same vectors: the library's way (the user's rows read into the process, a
+    numpy scan), pgvector's exact scan in the database (`ORDER BY vec <=> q` over the user's rows), and a pgvector
+    HNSW index filtered by user (iterative scan, so a filter that drops most of the graph still fills the list).
+    Latency of the top `--dense-k` for one user, and how many of the exact top-k HNSW returns."""
+    import psycopg
+    from pgvector.psycopg import register_vector
+
+    docs, queries = _real_vectors(args.queries + 5)
+    out: dict[str, Any] = {"vectors": "LoCoMo dev turns (MiniLM, bundled) + noise copies", "k": args.dense_k}
+    with psycopg.connect(new_database("dense"), autocommit=True) as db:
+        db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        register_vector(db)
+        for label, users, per_user in (("one user", 1, args.big_user), ("many users", args.users, args.turns_per_user)):
+            rows = _grown(docs, users * per_user, seed=users)
+            out[label] = {"users": users, **_dense_layout(db, "v_" + label.replace(" ", "_"), rows, per_user,
+                                                          queries, args.dense_k)}
+            print(f"dense {label}: { {k: v for k, v in out[label].items() if k != 'hnsw_plan'} }", file=sys.stderr)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--figures", nargs="+", default=["locomo", "users", "one-user", "rest"],
-                   choices=["locomo", "users", "one-user", "rest"])
+    p.add_argument("--figures", nargs="+", default=["locomo", "users", "one-user", "rest", "dense"],
+                   choices=["locomo", "users", "one-user", "rest", "dense"])
     p.add_argument("--locomo", default=str(LOCOMO_DEFAULT))
     p.add_argument("--limit-conversations", type=int, default=None)
     p.add_argument("--ks", type=int, nargs="+", default=[5, 10, 25])
@@ -194,6 +308,7 @@ def main() -> None:
     p.add_argument("--turns-per-user", type=int, default=200)
     p.add_argument("--big-user", type=int, default=100_000)
     p.add_argument("--queries", type=int, default=100)
+    p.add_argument("--dense-k", type=int, default=300, help="the dense leg's list length (Config.candidate_pool)")
     p.add_argument("--rest-clients", type=int, default=20)
     p.add_argument("--rest-seconds", type=float, default=30)
     p.add_argument("--rest-processes", type=int, nargs="+", default=[1, 2, 4])
@@ -209,6 +324,8 @@ def main() -> None:
             results["one_user"] = per_user(new_database, 1, args.big_user, args.queries, "one_user")
         if "rest" in args.figures:
             results["rest"] = rest(new_database, args)
+        if "dense" in args.figures:
+            results["dense"] = dense(new_database, args)
     rows = ["| figure | SQLite | PostgreSQL | target |", "|---|---|---|---|"]
     if "locomo" in results:
         r = results["locomo"]
@@ -236,6 +353,17 @@ def main() -> None:
             rows.append(f"| {label} | {r['req_per_s']} | {ratio} | {t.get('p50_ms')}/{t.get('p95_ms')} "
                         f"| {c.get('p50_ms')}/{c.get('p95_ms')} | {sum(r['errors'].values())}{kill} "
                         f"| {once['missing']} / {once['duplicated']} of {once['acked_checked']} |")
+    if "dense" in results:
+        d = results["dense"]
+        rows += ["", f"| dense leg, top {d['k']} for one user | in the process: scan (read once) | pgvector exact "
+                 f"| pgvector HNSW (build) | HNSW recall@{d['k']} |", "|---|---|---|---|---|"]
+        for label in ("one user", "many users"):
+            if label in d:
+                r = d[label]
+                rows.append(f"| {r['users']} × {r['vectors_per_user']} | {r['process_scan']['p50_ms']} / "
+                            f"{r['process_scan']['p95_ms']} ms ({r['process_read_s']} s) | {r['pgvector_exact']['p50_ms']}"
+                            f" / {r['pgvector_exact']['p95_ms']} ms | {r['hnsw']['p50_ms']} / {r['hnsw']['p95_ms']} ms "
+                            f"({r['hnsw_build_s']} s) | {r['hnsw_recall']} |")
     table = "\n".join([f"load average at the end {loadavg()}", "", *rows])
     print(table)
     out = Path(args.out)
