@@ -116,19 +116,50 @@ def locomo(new_database: Callable[[str], str], args: argparse.Namespace) -> dict
     return out
 
 
-def _fill(location: str | Path, users: int, turns_per_user: int, seed_offset: int) -> float:
+def _fill(location: str | Path, users: int, turns_per_user: int, seed_offset: int, real_vectors: int) -> dict[str, Any]:
+    """`users` × `turns_per_user` synthetic turns; the first `real_vectors` of them embedded for real, the rest
+    given vectors drawn from a Gaussian fitted to the real ones (embedding 200k turns twice would take the better
+    part of an hour here; a fitted vector's cosines to a real query spread like a real one's), inserted through the
+    store interface, so both backends get the same rows."""
     from bench.scale import Corpus
 
     corpus = Corpus()
+    config = Config(consolidate_in_background="off", consolidate_every=10**9, consolidate_on_open=False,
+                    fsync_journal=False)
     t0 = time.perf_counter()
-    with Memory(location, config=Config(consolidate_in_background="off", consolidate_every=10**9)) as mem:
+    info: dict[str, Any] = {}
+    with Memory(location, config=config) as mem:
         for u in range(users):
             batch = []
             for s in corpus.sessions(turns_per_user, first_session=seed_offset + u * 1000):
                 batch += [{**t, "user_id": f"user{u:05d}"} for t in s]
             mem.add_turns(batch)
-            mem.index(user_id=f"user{u:05d}")
-    return time.perf_counter() - t0
+        info["capture_s"] = round(time.perf_counter() - t0, 1)
+        embedder = mem.embedder()
+        assert embedder is not None, "the bundled embedder did not load"
+        model = embedder.model_id
+        store = mem.store
+        todo = store.turns_missing_vectors(model, 0, real_vectors)
+        vecs = np.asarray(embedder.embed([f"{t.speaker or t.role}: {t.content}" for t in todo]), np.float32)
+        store.add_vectors(model, [("turn", t.id, t.user_id, t.session_id, t.ts, v.tobytes())
+                                  for t, v in zip(todo, vecs, strict=True)])
+        real = vecs.astype(np.float64)
+        mean, chol = real.mean(axis=0), np.linalg.cholesky(np.cov(real, rowvar=False) + 1e-6 * np.eye(real.shape[1]))
+        rng = np.random.default_rng(seed_offset + 4242)
+        synthetic, after = 0, 0
+        while True:
+            part = store.turns_missing_vectors(model, after, 20_000)
+            if not part:
+                break
+            after = part[-1].id
+            fake = rng.standard_normal((len(part), real.shape[1])) @ chol.T + mean
+            fake = (fake / np.linalg.norm(fake, axis=1, keepdims=True)).astype(np.float32)
+            store.add_vectors(model, [("turn", t.id, t.user_id, t.session_id, t.ts, v.tobytes())
+                                      for t, v in zip(part, fake, strict=True)])
+            synthetic += len(part)
+        info.update(real_vectors=len(todo), synthetic_vectors=synthetic)
+    info["build_s"] = round(time.perf_counter() - t0, 1)
+    return info
 
 
 def _recall_times(location: str | Path, user: str, queries: list[str]) -> dict[str, float]:
@@ -146,16 +177,15 @@ def _recall_times(location: str | Path, user: str, queries: list[str]) -> dict[s
 
 
 def per_user(new_database: Callable[[str], str], users: int, turns_per_user: int, queries: int,
-             label: str) -> dict[str, Any]:
+             label: str, real_vectors: int) -> dict[str, Any]:
     from bench.scale import Corpus
 
     qs = Corpus().queries(queries + 5, seed=11)
     out: dict[str, Any] = {"users": users, "turns_per_user": turns_per_user}
     with tempfile.TemporaryDirectory() as tmp:
         for backend, location in (("sqlite", Path(tmp) / "users.db"), ("postgres", new_database(label))):
-            build = _fill(location, users, turns_per_user, seed_offset=0)
-            out[backend] = {"build_s": round(build, 1), **_recall_times(location, "user00000", qs),
-                            "loadavg": loadavg()}
+            build = _fill(location, users, turns_per_user, 0, real_vectors)
+            out[backend] = {**build, **_recall_times(location, "user00000", qs), "loadavg": loadavg()}
             print(f"{label} {backend}: {out[backend]}", file=sys.stderr)
     return out
 
@@ -308,6 +338,8 @@ def main() -> None:
     p.add_argument("--turns-per-user", type=int, default=200)
     p.add_argument("--big-user", type=int, default=100_000)
     p.add_argument("--queries", type=int, default=100)
+    p.add_argument("--real-vectors", type=int, default=10_000,
+                   help="turns embedded for real in the users/one-user stores; the rest get fitted synthetic vectors")
     p.add_argument("--dense-k", type=int, default=300, help="the dense leg's list length (Config.candidate_pool)")
     p.add_argument("--rest-clients", type=int, default=20)
     p.add_argument("--rest-seconds", type=float, default=30)
@@ -319,9 +351,10 @@ def main() -> None:
         if "locomo" in args.figures:
             results["locomo"] = locomo(new_database, args)
         if "users" in args.figures:
-            results["users"] = per_user(new_database, args.users, args.turns_per_user, args.queries, "users")
+            results["users"] = per_user(new_database, args.users, args.turns_per_user, args.queries, "users",
+                                        args.real_vectors)
         if "one-user" in args.figures:
-            results["one_user"] = per_user(new_database, 1, args.big_user, args.queries, "one_user")
+            results["one_user"] = per_user(new_database, 1, args.big_user, args.queries, "one_user", args.real_vectors)
         if "rest" in args.figures:
             results["rest"] = rest(new_database, args)
         if "dense" in args.figures:
