@@ -7,6 +7,12 @@ words back out; the database stems them with the `episodic` text search configur
 `tsvector` holds any of them (GIN index), and ranks those by BM25 computed in SQL (`bm25_sql`), not `ts_rank`:
 term frequency from the tsvector's positions (a speaker's words count half, as FTS5's column weight 0.5), document
 frequency over the user's matching rows, document length as the tsvector's distinct stems.
+
+A search is two round trips: the first stems the match and builds its tsquery (memoised per match), the second
+ranks with that tsquery written into the SQL as a constant. A tsquery computed inside the ranking query hides its
+words from the planner, which then cannot tell a rare word from a common one and checks every row of the user
+(100k turns: a scan where the GIN index reads a few hundred rows). A user's document count and average length are
+kept for `Config.pg_bm25_stats_ttl_s` (summing them over a big user's sessions cost more than the ranking).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import Any
 
 import numpy as np
 from pgvector import Vector
+from psycopg import sql
 
 from ...config import Config
 from ..heads import HeadTable
@@ -60,30 +67,25 @@ def exact_tsquery(match: str) -> tuple[str, dict[str, Any]]:
 
 
 def bm25_sql(candidates: str) -> str:
-    """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s and the CTE `q` (columns
-    `lexemes`, `query`, `n` documents, `avgdl`). Yields (key, score), unsorted; each score sums its terms in one
-    order, so it is the same to the last bit at every run."""
+    """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s, %(lexemes)s (the query's
+    stems), %(n)s documents and %(avgdl)s. Yields (key, score), unsorted; each score sums its terms in one order, so
+    it is the same to the last bit at every run. Arithmetic in float8 (an integer plus 0.5 is `numeric` in
+    PostgreSQL, several times slower)."""
     return f"""
         cand AS ({candidates}),
         tf AS (SELECT c.key, u.lexeme,
-                      (SELECT sum(CASE WHEN w = 'D' THEN 0.5 ELSE 1 END) FROM unnest(u.weights) w) AS tf,
-                      length(c.tsv) AS dl
-               FROM cand c, unnest(c.tsv) u, q WHERE u.lexeme = ANY(q.lexemes)),
-        df AS (SELECT lexeme, count(DISTINCT key) AS n FROM tf GROUP BY lexeme),
+                      (SELECT sum(CASE WHEN w = 'D' THEN 0.5 ELSE 1 END) FROM unnest(u.weights) w)::float8 AS tf,
+                      length(c.tsv)::float8 AS dl
+               FROM cand c, unnest(c.tsv) u WHERE u.lexeme = ANY(%(lexemes)s::text[])),
+        df AS (SELECT lexeme, count(DISTINCT key)::float8 AS n FROM tf GROUP BY lexeme),
         scored AS (
-            SELECT tf.key, sum(ln(1 + (greatest(q.n, df.n) - df.n + 0.5) / (df.n + 0.5))
+            SELECT tf.key, sum(ln(1 + (greatest(%(n)s::float8, df.n) - df.n + 0.5) / (df.n + 0.5))
                                * tf.tf * {BM25_K1 + 1}
-                               / (tf.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * tf.dl / greatest(q.avgdl, 1)))
+                               / (tf.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * tf.dl
+                                                            / greatest(%(avgdl)s::float8, 1)))
                                ORDER BY tf.lexeme) AS score
-            FROM tf JOIN df USING (lexeme), q GROUP BY tf.key)
+            FROM tf JOIN df USING (lexeme) GROUP BY tf.key)
     """
-
-
-# the query's stems and its tsquery (any of them); `n` and `avgdl` are filled by each search
-_Q = """q0 AS (SELECT tsvector_to_array(to_tsvector('episodic', %(words)s)) AS lexemes),
-        qq AS (SELECT lexemes, to_tsquery('simple', coalesce(nullif(array_to_string(
-                   ARRAY(SELECT quote_literal(x) FROM unnest(lexemes) x), ' | '), ''), quote_literal(''))) AS query
-               FROM q0)"""
 
 
 def _tag_filter(where: list[str], params: dict[str, Any], source: str | None, tags: Sequence[str]) -> None:
@@ -114,6 +116,8 @@ class TurnPg(PgConnection):
         self._heads_generation = -1
         self._common: dict[str, bool] = {}
         self._common_generation, self._common_size = -1, 0
+        self._bm25_queries: dict[str, tuple[list[str], str]] = {}  # match -> (stems, tsquery constant)
+        self._bm25_user_stats: dict[tuple[str, str], tuple[float, float, float]] = {}  # see _bm25_stats
 
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
@@ -331,21 +335,19 @@ class TurnPg(PgConnection):
     ) -> list[tuple[int, float]]:
         """BM25 over the user's turns (see the module's docstring): (turn id, score) best first, higher is better.
         Document frequencies and lengths are the user's own; filters narrow the ranked rows, not the statistics."""
-        words = tsquery_words(match)
-        if not words:
+        query = self._bm25_query(match)
+        if query is None:
             return []
-        phrases, phrase_params = exact_tsquery(match)   # a quoted phrase is a phrase, a `*` a prefix (as in FTS5)
-        params: dict[str, Any] = {"words": words, "user": user_id, "limit": limit, "session": session_id, "since": since,
-                  "until": until, **phrase_params}
+        lexemes, tsquery = query
+        n, avgdl = self._bm25_stats("turns", user_id)
+        params: dict[str, Any] = {"lexemes": lexemes, "n": n, "avgdl": avgdl, "user": user_id, "limit": limit,
+                                  "session": session_id, "since": since, "until": until}
         where = [cond for cond, value in (("t.session_id = %(session)s", session_id), ("t.ts >= %(since)s", since),
                                           ("t.ts <= %(until)s", until)) if value is not None]
         _tag_filter(where, params, source, tags)
         sql = (
-            f"WITH {_Q}, q AS (SELECT qq.*, a.n, a.avgdl FROM qq, (SELECT coalesce(sum(turn_count), 0) AS n, "
-            "coalesce(sum(lexemes)::float / nullif(sum(turn_count), 0), 1) AS avgdl FROM sessions "
-            "WHERE user_id = %(user)s) a), "
-            + bm25_sql("SELECT id AS key, tsv FROM turns, q WHERE user_id = %(user)s AND tsv @@ q.query "
-                       f"AND tsv @@ ({phrases})")
+            "WITH "
+            + bm25_sql(f"SELECT id AS key, tsv FROM turns WHERE user_id = %(user)s AND tsv @@ {tsquery}")
             + " SELECT s.key, s.score FROM scored s"
             + (" JOIN turns t ON t.id = s.key WHERE " + " AND ".join(where) if where else "")
             + " ORDER BY s.score DESC, s.key LIMIT %(limit)s")
@@ -382,21 +384,60 @@ class TurnPg(PgConnection):
     def _search_memory_fts(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None,
                            extra: str = "", extra_params: dict[str, Any] | None = None
                            ) -> list[tuple[str, int, float]]:
-        words = tsquery_words(match)
-        if not words:
+        query = self._bm25_query(match)
+        if query is None:
             return []
+        lexemes, tsquery = query
+        n, avgdl = self._bm25_stats("memory_fts", user_id)
         kind_filter = " AND kind = ANY(%(kinds)s)" if kinds else ""
-        phrases, phrase_params = exact_tsquery(match)
         sql = (
-            f"WITH {_Q}, q AS (SELECT qq.*, a.n, a.avgdl FROM qq, (SELECT count(*) AS n, "
-            "coalesce(avg(length(tsv)), 1) AS avgdl FROM memory_fts WHERE user_id = %(user)s) a), "
-            + bm25_sql("SELECT rowid AS key, tsv FROM memory_fts, q WHERE user_id = %(user)s AND tsv @@ q.query "
-                       f"AND tsv @@ ({phrases})")
+            "WITH "
+            + bm25_sql(f"SELECT rowid AS key, tsv FROM memory_fts WHERE user_id = %(user)s AND tsv @@ {tsquery}")
             + " SELECT m.kind, m.item_id, s.score FROM scored s JOIN memory_fts m ON m.rowid = s.key "
             f"WHERE true{kind_filter}{extra} ORDER BY s.score DESC, s.key LIMIT %(limit)s")
-        params: dict[str, Any] = {"words": words, "user": user_id, "limit": limit, "kinds": list(kinds or []),
-                                  **(extra_params or {}), **phrase_params}
+        params: dict[str, Any] = {"lexemes": lexemes, "n": n, "avgdl": avgdl, "user": user_id, "limit": limit,
+                                  "kinds": list(kinds or []), **(extra_params or {})}
         return [(kind, int(item_id), float(score)) for kind, item_id, score in self._query(sql, params)]
+
+    def _bm25_query(self, match: str) -> tuple[list[str], str] | None:
+        """The stems of `match` (any of them counts) and the tsquery a row must satisfy — each quoted phrase a
+        phrase, a trailing `*` a prefix, as in FTS5 — as an SQL constant; None when it has no word. Memoised."""
+        with self._lock:
+            known = self._bm25_queries.get(match)
+        if known is not None:
+            return known
+        words = tsquery_words(match)
+        if not words:
+            return None
+        phrases, params = exact_tsquery(match)
+        lexemes, text = self._query(f"SELECT tsvector_to_array(to_tsvector('episodic', %(words)s)), ({phrases})::text",
+                                    {"words": words, **params})[0]
+        found = (list(lexemes), sql.Literal(text).as_string(None) + "::tsquery")
+        with self._lock:
+            if len(self._bm25_queries) >= 4096:
+                self._bm25_queries.clear()
+            self._bm25_queries[match] = found
+        return found
+
+    def _bm25_stats(self, table: str, user_id: str) -> tuple[float, float]:
+        """(documents, average length in stems) of a user's rows in `table`, kept `Config.pg_bm25_stats_ttl_s`."""
+        key, now = (table, user_id), time.monotonic()
+        with self._lock:
+            known = self._bm25_user_stats.get(key)
+        if known is not None and now - known[2] < self.config.pg_bm25_stats_ttl_s:
+            return known[0], known[1]
+        if table == "turns":
+            row = self._query("SELECT coalesce(sum(turn_count), 0), coalesce(sum(lexemes)::float8 / "
+                              "nullif(sum(turn_count), 0), 1) FROM sessions WHERE user_id = %s", (user_id,))[0]
+        else:
+            row = self._query("SELECT count(*), coalesce(avg(length(tsv)), 1) FROM memory_fts WHERE user_id = %s",
+                              (user_id,))[0]
+        n, avgdl = float(row[0]), float(row[1])
+        with self._lock:
+            if len(self._bm25_user_stats) >= 10_000:
+                self._bm25_user_stats.clear()
+            self._bm25_user_stats[key] = (n, avgdl, now)
+        return n, avgdl
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
         """The terms found in more than max(floor, share × turns) turns of the store (any user); each count stops
