@@ -66,18 +66,21 @@ def exact_tsquery(match: str) -> tuple[str, dict[str, Any]]:
     return (" || ".join(parts) if parts else "''::tsquery"), params
 
 
-def bm25_sql(candidates: str) -> str:
+def bm25_sql(candidates: str, *, given_df: bool = False) -> str:
     """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s, %(lexemes)s (the query's
     stems), %(n)s documents and %(avgdl)s. Yields (key, score), unsorted; each score sums its terms in one order, so
     it is the same to the last bit at every run. Arithmetic in float8 (an integer plus 0.5 is `numeric` in
-    PostgreSQL, several times slower)."""
+    PostgreSQL, several times slower). Document frequencies are counted over the candidates, or with `given_df`
+    taken from %(df)s (one per stem, counted over the rows the filters would have dropped too)."""
+    df = ("df AS (SELECT * FROM unnest(%(lexemes)s::text[], %(df)s::float8[]) AS d(lexeme, n))," if given_df
+          else "df AS (SELECT lexeme, count(DISTINCT key)::float8 AS n FROM tf GROUP BY lexeme),")
     return f"""
         cand AS ({candidates}),
         tf AS (SELECT c.key, u.lexeme,
                       (SELECT sum(CASE WHEN w = 'D' THEN 0.5 ELSE 1 END) FROM unnest(u.weights) w)::float8 AS tf,
                       length(c.tsv)::float8 AS dl
                FROM cand c, unnest(c.tsv) u WHERE u.lexeme = ANY(%(lexemes)s::text[])),
-        df AS (SELECT lexeme, count(DISTINCT key)::float8 AS n FROM tf GROUP BY lexeme),
+        {df}
         scored AS (
             SELECT tf.key, sum(ln(1 + (greatest(%(n)s::float8, df.n) - df.n + 0.5) / (df.n + 0.5))
                                * tf.tf * {BM25_K1 + 1}
@@ -117,7 +120,7 @@ class TurnPg(PgConnection):
         self._common: dict[str, bool] = {}
         self._common_generation, self._common_size = -1, 0
         self._bm25_queries: dict[str, tuple[list[str], str]] = {}  # match -> (stems, tsquery constant)
-        self._bm25_user_stats: dict[tuple[str, str], tuple[float, float, float]] = {}  # see _bm25_stats
+        self._bm25_user_stats: dict[tuple[str, ...], tuple[float, ...]] = {}  # see _bm25_stats, _bm25_df
 
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
@@ -334,7 +337,9 @@ class TurnPg(PgConnection):
         tags: Sequence[str] = (),
     ) -> list[tuple[int, float]]:
         """BM25 over the user's turns (see the module's docstring): (turn id, score) best first, higher is better.
-        Document frequencies and lengths are the user's own; filters narrow the ranked rows, not the statistics."""
+        Document frequencies and lengths are the user's own; filters narrow the ranked rows, not the statistics:
+        with filters, only the rows that pass are scored, with the frequencies counted over every match
+        (`_bm25_df`), so a narrow filter (currency's "said after the answer") reads a few rows, not every match."""
         query = self._bm25_query(match)
         if query is None:
             return []
@@ -345,13 +350,37 @@ class TurnPg(PgConnection):
         where = [cond for cond, value in (("t.session_id = %(session)s", session_id), ("t.ts >= %(since)s", since),
                                           ("t.ts <= %(until)s", until)) if value is not None]
         _tag_filter(where, params, source, tags)
+        if where:
+            params["df"] = self._bm25_df(user_id, lexemes, tsquery)
         sql = (
             "WITH "
-            + bm25_sql(f"SELECT id AS key, tsv FROM turns WHERE user_id = %(user)s AND tsv @@ {tsquery}")
-            + " SELECT s.key, s.score FROM scored s"
-            + (" JOIN turns t ON t.id = s.key WHERE " + " AND ".join(where) if where else "")
-            + " ORDER BY s.score DESC, s.key LIMIT %(limit)s")
+            + bm25_sql(f"SELECT t.id AS key, t.tsv FROM turns t WHERE t.user_id = %(user)s AND t.tsv @@ {tsquery}"
+                       + "".join(f" AND {w}" for w in where), given_df=bool(where))
+            + " SELECT s.key, s.score FROM scored s ORDER BY s.score DESC, s.key LIMIT %(limit)s")
         return [(int(i), float(score)) for i, score in self._query(sql, params)]
+
+    def _bm25_df(self, user_id: str, lexemes: list[str], tsquery: str) -> list[float]:
+        """For each stem, how many of the user's turns match `tsquery` and hold it (what `bm25_sql` counts over
+        unfiltered candidates), kept `Config.pg_bm25_stats_ttl_s`. Each count is its own constant tsquery, so
+        the GIN index finds the rows."""
+        key, now = ("df", user_id, tsquery), time.monotonic()
+        with self._lock:
+            known = self._bm25_user_stats.get(key)
+        if known is not None and now - known[-1] < self.config.pg_bm25_stats_ttl_s:
+            return list(known[:-1])
+        counts = {lexeme: 0.0 for lexeme in lexemes}
+        if lexemes:
+            parts = [f"SELECT {i}, count(*) FROM turns WHERE user_id = %(user)s AND tsv @@ {tsquery} AND tsv @@ "
+                     + sql.Literal("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'").as_string(None)
+                     + "::tsquery" for i, lexeme in enumerate(lexemes)]
+            for i, count in self._query(" UNION ALL ".join(parts), {"user": user_id}):
+                counts[lexemes[int(i)]] = float(count)
+        found = [counts[lexeme] for lexeme in lexemes]
+        with self._lock:
+            if len(self._bm25_user_stats) >= 10_000:
+                self._bm25_user_stats.clear()
+            self._bm25_user_stats[key] = (*found, now)
+        return found
 
     def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                     since: float | None = None, until: float | None = None) -> list[int]:
