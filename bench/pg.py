@@ -268,8 +268,9 @@ def _dense_layout(db: Any, table: str, rows: np.ndarray, per_user: int, queries:
     user = "user00000"
     # the library's way: the user's rows read into the process once (timed apart), then a scan per query
     t = time.perf_counter()
-    matrix = np.vstack([np.asarray(r[0].to_numpy(), np.float32) for r in db.execute(
-        f"SELECT vec FROM {table} WHERE user_id = %s ORDER BY id", (user,))])
+    with db.cursor(binary=True) as cur:  # as the library reads them (store/postgres/turns.py: load_vectors)
+        matrix = np.vstack([np.asarray(r[0].to_numpy(), np.float32) for r in cur.execute(
+            f"SELECT vec FROM {table} WHERE user_id = %s ORDER BY id", (user,))])
     read_s = time.perf_counter() - t
     assert np.allclose(matrix, rows[:per_user], atol=1e-6)
 
