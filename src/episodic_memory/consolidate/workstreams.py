@@ -43,6 +43,7 @@ import numpy as np
 from ..store.records import Episode, SessionInfo, StoredTurn
 from .distinct import idf, profile_cosine
 from .episodes import LEXICAL_MODEL
+from .recluster import recluster_user
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -62,7 +63,17 @@ Given its episode summaries and keyphrases, give it a short name of 2 to 6 words
 
 def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
     """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (a session
-    that states too little that is distinctive: chit-chat, one-off requests) leave it in none."""
+    that states too little that is distinctive: chit-chat, one-off requests) leave it in none. At the session's
+    end, without an LLM judge, the user's latest episodes are then re-clustered at once (`consolidate/recluster.py`,
+    `Config.workstream_recluster`)."""
+    _attach(clients, info)
+    cfg = clients.config
+    if cfg.workstream_recluster and info.status == "ended" and not clients.llm.enabled():
+        recluster_user(clients, info.user_id)
+
+
+def _attach(clients: MemoryClients, info: SessionInfo) -> None:
+    """The incremental step: this session's episode against the workstreams as they are."""
     store, cfg = clients.store, clients.config
     episode = store.session_episode(info.user_id, info.session_id)
     if episode is None:
