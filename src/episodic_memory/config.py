@@ -347,6 +347,9 @@ class Config(BaseModel):
     workstream_recluster: bool = Field(
         True, description="at each session end (no LLM judge), re-cluster the user's latest episodes at once and map "
         "the clusters onto the existing workstream ids (incremental attach decisions depend on the order)")
+    workstream_recluster_min_sessions: int = Field(
+        10, ge=0, description="re-cluster only once the window holds this many sessions with a thread vector (the "
+        "incremental decisions stand in a young store, whose vocabulary calls a thread's own words common)")
     workstream_recluster_window: int = Field(
         200, ge=2, description="the latest this many episodes are re-clustered (the cost is bounded by it; older "
         "episodes keep their workstreams)")

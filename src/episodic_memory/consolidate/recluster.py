@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..retrieve.dense import _BLAS
-from .distinct import idf
+from .distinct import MIN_SESSIONS_FOR_COMMON, idf
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -53,6 +53,10 @@ def recluster_user(clients: MemoryClients, user_id: str) -> int:
         return 0
     current = {e: ws for e, ws, _, _ in rows}
     placed = [(e, np.frombuffer(vec, np.float32)) for e, _, vec, m in rows if vec is not None and m == model]
+    if len(placed) < max(MIN_SESSIONS_FOR_COMMON, cfg.workstream_recluster_min_sessions):
+        # too few to tell what every session shares: centred on the mean of two, they point apart; and in a young
+        # store a thread's own words are in half the sessions, so idf calls them common
+        return 0
     terms = store.episodes_terms([e for e, _ in placed])
     vocab = {t for p in terms.values() for t in p}
     n, df = store.term_frequencies(user_id, vocab)
@@ -61,19 +65,18 @@ def recluster_user(clients: MemoryClients, user_id: str) -> int:
     eligible = [k for k, (e, _) in enumerate(placed)
                 if sum(t in weight for t in terms.get(e, {})) >= max(1, cfg.workstream_min_terms)]
     ids = [placed[k][0] for k in eligible]
-    chosen = set(ids)
-    # a session with no thread vector, or stating too few distinctive words, belongs to no thread of work
-    detach = [e for e, ws, vec, m in rows if ws is not None and (vec is None or (m == model and e not in chosen))]
+    # a session stating too few distinctive words (now) is not moved: the incremental step placed it, and keeps it
+    # once its workstream has other sessions (in a young store a thread's own words can be in half the sessions)
     clusters: list[list[int]] = []
     if ids:
         with _BLAS:   # one BLAS thread: small products split over threads wait ~30 ms for them on a busy machine
             clusters = _cluster(cfg, [v for _, v in placed], eligible, [terms.get(e, {}) for e in ids], weight)
     groups = _map_ids([[ids[k] for k in c] for c in clusters], current)
     changed = [(ws, members) for ws, members in groups if ws is None or any(current[e] != ws for e in members)]
-    if not changed and not detach:
+    if not changed:
         return 0
-    moved = sum(current[e] != ws for ws, members in changed for e in members) + len(detach)
-    store.regroup_episodes(user_id, changed, detach)
+    moved = sum(current[e] != ws for ws, members in changed for e in members)
+    store.regroup_episodes(user_id, changed)
     log.info("re-clustered %d episodes of user %s: %d moved, %d groups changed", len(rows), user_id, moved,
              len(changed))
     return moved
