@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from episodic_memory import Config, Memory
-from episodic_memory.consolidate.recluster import _average_linkage, _dissolve_pairs, _join_small, _map_ids, recluster_user
+from episodic_memory.consolidate.recluster import (
+    _average_linkage,
+    _dissolve_pairs,
+    _join_small,
+    _map_ids,
+    recluster_user,
+)
 
 from .fakes import HashingEmbedder
 from .fakes import play_session as session
