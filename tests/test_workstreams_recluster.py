@@ -11,7 +11,7 @@ import pytest
 from episodic_memory import Config, Memory
 from episodic_memory.consolidate.recluster import (
     _average_linkage,
-    _dissolve_pairs,
+    _dissolve_loose,
     _join_small,
     _map_ids,
     recluster_user,
@@ -211,7 +211,7 @@ def test_average_linkage_needs_the_line_and_a_shared_word() -> None:
     assert sorted(_average_linkage(sim, shares, 0.2)) == [[0, 1], [2], [3]]
 
 
-def test_small_clusters_join_a_decisive_thread_and_weak_pairs_dissolve() -> None:
+def test_small_clusters_join_a_decisive_thread_and_loose_ones_dissolve() -> None:
     sim = np.full((7, 7), 0.0)
     for a, b in [(0, 1), (0, 2), (1, 2)]:
         sim[a, b] = sim[b, a] = 0.5
@@ -224,8 +224,11 @@ def test_small_clusters_join_a_decisive_thread_and_weak_pairs_dissolve() -> None
     sim[6, [3, 4, 5]] = sim[[3, 4, 5], 6] = 0.09   # near both: not decisive, stays alone
     assert sorted(_join_small(sim, shares, [[0, 1, 2], [3, 4, 5], [6]], 0.02, 1.5)) == [[0, 1, 2], [3, 4, 5], [6]]
     pair = np.array([[1.0, 0.05], [0.05, 1.0]])
-    assert _dissolve_pairs(pair, [[0, 1]], 0.12) == [[0], [1]]
-    assert _dissolve_pairs(pair, [[0, 1]], 0.04) == [[0, 1]]
+    assert _dissolve_loose(pair, [[0, 1]], 0.12) == [[0], [1]]
+    assert _dissolve_loose(pair, [[0, 1]], 0.04) == [[0, 1]]
+    three = np.array([[1.0, 0.3, 0.0], [0.3, 1.0, 0.0], [0.0, 0.0, 1.0]])   # mean match 0.1: loose
+    assert _dissolve_loose(three, [[0, 1, 2]], 0.12) == [[0], [1], [2]]
+    assert _dissolve_loose(three, [[0, 1, 2]], 0.08) == [[0, 1, 2]]
 
 
 def test_ids_go_to_the_cluster_holding_most_of_a_workstream() -> None:

@@ -360,9 +360,9 @@ class Config(BaseModel):
         0.02, description="a cluster of one or two sessions then joins the nearest cluster of three or more when its "
         "mean match is at or above this and decisive (workstream_recluster_small_ratio × the runner-up)")
     workstream_recluster_small_ratio: float = Field(1.5, description="see workstream_recluster_small_floor")
-    workstream_recluster_pair_link: float = Field(
-        0.12, description="a cluster of exactly two sessions matching below this is dissolved (two hypotheses): "
-        "recurring small talk and chance pairs")
+    workstream_recluster_cohesion: float = Field(
+        0.12, description="a cluster of two or three sessions whose mean match is below this is dissolved (single "
+        "sessions, hypotheses): chance pairs, recurring small talk")
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

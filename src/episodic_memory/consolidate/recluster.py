@@ -14,8 +14,8 @@ decisions stand), the user's latest `Config.workstream_recluster_window` episode
   `workstream_min_terms` distinctive words joins nothing;
 - a cluster of one or two sessions then joins the nearest cluster of three or more when it is decisive
   (`workstream_recluster_small_floor`, `_small_ratio`): a thread's session that says little;
-- a cluster of exactly two whose sessions match below `workstream_recluster_pair_link` is dissolved (recurring
-  small talk, chance pairs).
+- a cluster of two or three sessions whose mean match is below `workstream_recluster_cohesion` is dissolved
+  (chance pairs, recurring small talk).
 
 The clusters are mapped onto the existing workstream ids by overlap (largest clusters first, each id once), so ids,
 names and loop links stay; only episodes whose workstream changes are written, in one transaction
@@ -96,7 +96,7 @@ def _cluster(cfg: Config, vectors: list[np.ndarray], eligible: list[int], profil
     clusters = _average_linkage(sim, words > 0, cfg.workstream_recluster_link)
     clusters = _join_small(sim, words > 0, clusters, cfg.workstream_recluster_small_floor,
                            cfg.workstream_recluster_small_ratio)
-    return _dissolve_pairs(sim, clusters, cfg.workstream_recluster_pair_link)
+    return _dissolve_loose(sim, clusters, cfg.workstream_recluster_cohesion)
 
 
 def _normalise(m: np.ndarray) -> np.ndarray:
@@ -166,14 +166,17 @@ def _join_small(sim: np.ndarray, shares: np.ndarray, clusters: list[list[int]], 
     return [sorted(c) for c in joined] + kept
 
 
-def _dissolve_pairs(sim: np.ndarray, clusters: list[list[int]], line: float) -> list[list[int]]:
-    """A cluster of exactly two sessions that match below `line` becomes two single sessions."""
+def _dissolve_loose(sim: np.ndarray, clusters: list[list[int]], line: float) -> list[list[int]]:
+    """A cluster of two or three sessions whose mean pairwise match is below `line` becomes single sessions: a
+    chance pair, or small talk that recurs."""
     out: list[list[int]] = []
     for c in clusters:
-        if len(c) == 2 and sim[c[0], c[1]] < line:
-            out += [[c[0]], [c[1]]]
-        else:
-            out.append(c)
+        if 2 <= len(c) <= 3:
+            block = sim[np.ix_(c, c)]
+            if (block.sum() - np.trace(block)) / (len(c) * (len(c) - 1)) < line:
+                out += [[i] for i in c]
+                continue
+        out.append(c)
     return out
 
 
