@@ -30,6 +30,10 @@ workstreams nearest the session (`Config.workstream_recheck`) are matched again 
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
 more about what it belongs to; when it moves, the workstream it leaves is deleted.
+
+All of the above is incremental, and so depends on the order sessions come in. At each session end without an LLM
+judge, the user's latest episodes are re-clustered at once (`consolidate/recluster.py`): split threads merge back,
+chance groupings dissolve, and the clusters keep the ids of the workstreams most of their sessions were in.
 """
 
 from __future__ import annotations
@@ -68,7 +72,9 @@ def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns:
     `Config.workstream_recluster`)."""
     _attach(clients, info)
     cfg = clients.config
-    if cfg.workstream_recluster and info.status == "ended" and not clients.llm.enabled():
+    # once per session: the run that reaches its last turn (a late worker consolidates an ended session in windows)
+    last = info.consolidated_turns + len(new_turns) >= info.turn_count
+    if cfg.workstream_recluster and info.status == "ended" and last and not clients.llm.enabled():
         recluster_user(clients, info.user_id)
 
 
