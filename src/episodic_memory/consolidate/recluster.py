@@ -117,30 +117,37 @@ def _tfidf(profiles: list[dict[str, float]], weight: dict[str, float]) -> np.nda
 
 def _average_linkage(sim: np.ndarray, shares: np.ndarray, line: float) -> list[list[int]]:
     """Agglomerative clustering, average linkage: merge the two clusters with the highest mean pairwise `sim` while
-    it is ≥ `line` and some pair across them shares a distinctive word (`shares`). Lists of row indices."""
+    it is ≥ `line` and some pair across them shares a distinctive word (`shares`). Lists of row indices.
+
+    The sums of `sim` between clusters are kept, and after a merge only the merged cluster's row of means is
+    recomputed: O(n) a merge plus an O(n²) argmax."""
     n = len(sim)
-    total = sim.copy()
+    total = sim.astype(np.float64)
     link = shares.copy()
     size = np.ones(n)
-    active = np.ones(n, bool)
+    mean = np.where(link, total, -np.inf)
+    np.fill_diagonal(mean, -np.inf)
     members = [[i] for i in range(n)]
-    while active.sum() > 1:
-        mean = total / np.outer(size, size)
-        ok = link & np.outer(active, active)
-        np.fill_diagonal(ok, False)
-        mean = np.where(ok, mean, -np.inf)
+    alive = np.ones(n, bool)
+    while True:   # until the best mean is below the line (all -inf once one cluster is left)
         a, b = np.unravel_index(int(np.argmax(mean)), mean.shape)
         if mean[a, b] < line:
             break
         a, b = min(a, b), max(a, b)
         total[a, :] += total[b, :]
-        total[:, a] += total[:, b]
+        total[:, a] = total[a, :]
         link[a, :] |= link[b, :]
-        link[:, a] |= link[:, b]
+        link[:, a] = link[a, :]
         size[a] += size[b]
-        active[b] = False
+        alive[b] = False
         members[a] += members[b]
-    return [sorted(members[i]) for i in range(n) if active[i]]
+        row = np.where(link[a, :] & alive, total[a, :] / (size[a] * size), -np.inf)
+        row[a] = -np.inf
+        mean[a, :] = row
+        mean[:, a] = row
+        mean[b, :] = -np.inf
+        mean[:, b] = -np.inf
+    return [sorted(members[i]) for i in range(n) if alive[i]]
 
 
 def _join_small(sim: np.ndarray, shares: np.ndarray, clusters: list[list[int]], floor: float, ratio: float

@@ -257,7 +257,7 @@ class ThreadPg(TurnPg):
     # --- batch re-clustering (consolidate/recluster.py) ----------------------------------------------
     def thread_window(self, user_id: str, limit: int) -> list[tuple[int, int | None, bytes | None, str | None]]:
         rows = self._query("SELECT id, workstream_id, vec, vec_model FROM episodes WHERE user_id = %s "
-                           "ORDER BY coalesce(ended_at, created_at) DESC, id DESC LIMIT %s", (user_id, limit))
+                           "ORDER BY ended_at DESC, id DESC LIMIT %s", (user_id, limit))   # episodes_by_time
         return [(int(r[0]), None if r[1] is None else int(r[1]), None if r[2] is None else bytes(r[2]), r[3])
                 for r in reversed(rows)]
 

@@ -320,7 +320,7 @@ class ThreadSQL(TurnSQL):
         """(episode id, workstream id, thread vector, its model) of the user's latest `limit` episodes, oldest
         first: what a batch re-clustering of workstreams works on."""
         rows = self._query("SELECT id, workstream_id, vec, vec_model FROM episodes WHERE user_id = ? "
-                           "ORDER BY coalesce(ended_at, created_at) DESC, id DESC LIMIT ?", (user_id, limit))
+                           "ORDER BY ended_at DESC, id DESC LIMIT ?", (user_id, limit))   # episodes_by_time
         return [tuple(r) for r in reversed(rows)]
 
     def episodes_terms(self, episode_ids: Sequence[int]) -> dict[int, dict[str, float]]:
