@@ -11,7 +11,7 @@ decisions stand), the user's latest `Config.workstream_recluster_window` episode
   which keeps raw cosines high between any two of them;
 - average linkage: the two clusters with the highest mean match merge while it is at or above
   `workstream_recluster_link` and they share a distinctive word; a session stating fewer than
-  `workstream_min_terms` distinctive words joins nothing;
+  `workstream_min_terms` distinctive words is not clustered and stays where the incremental step put it;
 - a cluster of one or two sessions then joins the nearest cluster of three or more when it is decisive
   (`workstream_recluster_small_floor`, `_small_ratio`): a thread's session that says little;
 - a cluster of two or three sessions whose mean match is below `workstream_recluster_cohesion` is dissolved
@@ -20,9 +20,10 @@ decisions stand), the user's latest `Config.workstream_recluster_window` episode
 The clusters are mapped onto the existing workstream ids by overlap (largest clusters first, each id once), so ids,
 names and loop links stay; only episodes whose workstream changes are written, in one transaction
 (`Store.regroup_episodes`). Cost per session end: two reads of at most W episodes (vectors, words) and one
-document-frequency lookup of their words; O(W² · d) for the similarities and O(W³) at worst for the linkage on a
-W × W matrix (W = 200: a few milliseconds of numpy), independent of the store's size. Older episodes keep their
-workstreams; a cluster that overlaps one of them takes its id.
+document-frequency lookup of their words; O(W² · d) for the similarities and O(W²) per merge for the linkage on a
+W × W matrix, W capped by the window (measured, docs/consolidation.md "Round 3": 80–170 ms at 1k episodes, 280–370
+ms at 10k, most of it the document frequencies). Older episodes keep their workstreams; a cluster that overlaps one
+of them takes its id. Below `workstream_recluster_min_sessions` sessions nothing is re-clustered.
 """
 
 from __future__ import annotations
