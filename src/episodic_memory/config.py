@@ -346,6 +346,27 @@ class Config(BaseModel):
         900.0, ge=0, description="an unreachable LLM postpones a session's consolidation (retried at the next run) "
         "until its newest turn has waited this long; then that run consolidates with the rules (0: at once)")
 
+    # workstreams re-clustering (consolidate/recluster.py): at each session end, without an LLM judge
+    workstream_recluster: bool = Field(
+        True, description="at each session end (no LLM judge), re-cluster the user's latest episodes at once and map "
+        "the clusters onto the existing workstream ids (incremental attach decisions depend on the order)")
+    workstream_recluster_min_sessions: int = Field(
+        10, ge=0, description="re-cluster only once the window holds this many sessions with a thread vector (the "
+        "incremental decisions stand in a young store, whose vocabulary calls a thread's own words common)")
+    workstream_recluster_window: int = Field(
+        200, ge=2, description="the latest this many episodes are re-clustered (the cost is bounded by it; older "
+        "episodes keep their workstreams)")
+    workstream_recluster_link: float = Field(
+        0.04, description="average-linkage line: two clusters merge while the mean match of their sessions (thread "
+        "vectors centred on the window's mean, half tf-idf cosine) is at or above this, with a distinctive word shared")
+    workstream_recluster_small_floor: float = Field(
+        0.02, description="a cluster of one or two sessions then joins the nearest cluster of three or more when its "
+        "mean match is at or above this and decisive (workstream_recluster_small_ratio × the runner-up)")
+    workstream_recluster_small_ratio: float = Field(1.5, description="see workstream_recluster_small_floor")
+    workstream_recluster_cohesion: float = Field(
+        0.12, description="a cluster of two or three sessions whose mean match is below this is dissolved (single "
+        "sessions, hypotheses): chance pairs, recurring small talk")
+
     @classmethod
     def from_env(cls, **overrides: object) -> Config:
         """Defaults, then ``EPISODIC_<FIELD>`` environment variables, then explicit overrides."""

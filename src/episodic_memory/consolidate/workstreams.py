@@ -30,6 +30,10 @@ workstreams nearest the session (`Config.workstream_recheck`) are matched again 
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
 more about what it belongs to; when it moves, the workstream it leaves is deleted.
+
+All of the above is incremental, and so depends on the order sessions come in. At each session end without an LLM
+judge, the user's latest episodes are re-clustered at once (`consolidate/recluster.py`): split threads merge back,
+chance groupings dissolve, and the clusters keep the ids of the workstreams most of their sessions were in.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ import numpy as np
 from ..store.records import Episode, SessionInfo, StoredTurn
 from .distinct import idf, profile_cosine
 from .episodes import LEXICAL_MODEL
+from .recluster import recluster_user
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -62,7 +67,19 @@ Given its episode summaries and keyphrases, give it a short name of 2 to 6 words
 
 def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
     """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (a session
-    that states too little that is distinctive: chit-chat, one-off requests) leave it in none."""
+    that states too little that is distinctive: chit-chat, one-off requests) leave it in none. At the session's
+    end, without an LLM judge, the user's latest episodes are then re-clustered at once (`consolidate/recluster.py`,
+    `Config.workstream_recluster`)."""
+    _attach(clients, info)
+    cfg = clients.config
+    # once per session: the run that reaches its last turn (a late worker consolidates an ended session in windows)
+    last = info.consolidated_turns + len(new_turns) >= info.turn_count
+    if cfg.workstream_recluster and info.status == "ended" and last and not clients.llm.enabled():
+        recluster_user(clients, info.user_id)
+
+
+def _attach(clients: MemoryClients, info: SessionInfo) -> None:
+    """The incremental step: this session's episode against the workstreams as they are."""
     store, cfg = clients.store, clients.config
     episode = store.session_episode(info.user_id, info.session_id)
     if episode is None:

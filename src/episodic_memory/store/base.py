@@ -436,6 +436,22 @@ class ThreadStore(Protocol):
         """True when the LLM has not named the workstream since its sessions last changed."""
         ...
 
+    def thread_window(self, user_id: str, limit: int) -> list[tuple[int, int | None, bytes | None, str | None]]:
+        """(episode id, workstream id, thread vector, its model) of the user's latest `limit` episodes, oldest
+        first (batch re-clustering)."""
+        ...
+
+    def episodes_terms(self, episode_ids: Sequence[int]) -> dict[int, dict[str, float]]:
+        """Each episode's distinctive-word profile (stem → weight), by episode id."""
+        ...
+
+    def regroup_episodes(self, user_id: str, groups: Sequence[tuple[int | None, Sequence[int]]],
+                         detach: Sequence[int] = ()) -> list[int]:
+        """Apply a re-clustering in one transaction: each group's episodes (and their sessions' loops) move into the
+        group's workstream (None or gone: a new one), `detach` leave theirs; every workstream touched is rolled up
+        (deleted when empty). Returns each group's workstream id."""
+        ...
+
     def rename_workstream(self, workstream_id: int, name: str) -> None:
         """A name chosen by the LLM (kept until its sessions change, or a forget resets it to keyphrases)."""
         ...

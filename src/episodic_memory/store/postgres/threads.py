@@ -254,6 +254,62 @@ class ThreadPg(TurnPg):
             db.execute("UPDATE workstreams SET name = %s, name_source = 'llm', named_sessions = sessions, "
                        "updated_at = %s WHERE id = %s", (name, time.time(), workstream_id))
 
+    # --- batch re-clustering (consolidate/recluster.py) ----------------------------------------------
+    def thread_window(self, user_id: str, limit: int) -> list[tuple[int, int | None, bytes | None, str | None]]:
+        rows = self._query("SELECT id, workstream_id, vec, vec_model FROM episodes WHERE user_id = %s "
+                           "ORDER BY ended_at DESC, id DESC LIMIT %s", (user_id, limit))   # episodes_by_time
+        return [(int(r[0]), None if r[1] is None else int(r[1]), None if r[2] is None else bytes(r[2]), r[3])
+                for r in reversed(rows)]
+
+    def episodes_terms(self, episode_ids: Sequence[int]) -> dict[int, dict[str, float]]:
+        out: dict[int, dict[str, float]] = defaultdict(dict)
+        for episode_id, term, tf in self._query(
+                "SELECT episode_id, term, tf FROM episode_terms WHERE episode_id = ANY(%s)", (list(episode_ids),)):
+            out[int(episode_id)][term] = float(tf)
+        return dict(out)
+
+    def regroup_episodes(self, user_id: str, groups: Sequence[tuple[int | None, Sequence[int]]],
+                         detach: Sequence[int] = ()) -> list[int]:
+        now = time.time()
+        out: list[int] = []
+        moves = [(target, e) for target, members in groups for e in members] + [(None, e) for e in detach]
+        with self.transaction() as db:
+            current = {int(r[0]): (r[1], r[2]) for r in db.execute(
+                "SELECT id, session_id, workstream_id FROM episodes WHERE id = ANY(%s) AND user_id = %s "
+                "ORDER BY id FOR UPDATE", (sorted({e for _, e in moves}), user_id)).fetchall()}
+            wanted = {t for t, _ in groups if t is not None} | {w for _, w in current.values() if w is not None}
+            _lock_workstreams(db, wanted)
+            alive = {int(r[0]) for r in db.execute("SELECT id FROM workstreams WHERE id = ANY(%s) AND user_id = %s",
+                                                   (sorted(wanted), user_id)).fetchall()}
+            touched: set[int] = set()
+
+            def place(episode_id: int, target: int | None) -> None:
+                row = current.get(episode_id)
+                if row is None or row[1] == target:
+                    return
+                if row[1] is not None:
+                    touched.add(int(row[1]))
+                db.execute("UPDATE episodes SET workstream_id = %s WHERE id = %s", (target, episode_id))
+                db.execute("UPDATE loops SET workstream_id = %s WHERE user_id = %s AND session_id = %s",
+                           (target, user_id, row[0]))
+                current[episode_id] = (row[0], target)
+
+            for target, members in groups:
+                if target is None or target not in alive:
+                    row = db.execute("INSERT INTO workstreams (user_id, name, created_at, updated_at) "
+                                     "VALUES (%s, '', %s, %s) RETURNING id", (user_id, now, now)).fetchone()
+                    assert row is not None
+                    target = int(row[0])
+                touched.add(target)
+                out.append(target)
+                for episode_id in members:
+                    place(episode_id, target)
+            for episode_id in detach:
+                place(episode_id, None)
+            for ws in sorted(touched):
+                _rollup(db, ws)
+        return out
+
     # --- loops ---------------------------------------------------------------------------------------
     def loops(self, user_id: str, status: str = "open", *, ids: Iterable[int] | None = None,
               workstream_id: int | None = None, limit: int | None = None) -> list[Loop]:

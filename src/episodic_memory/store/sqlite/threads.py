@@ -315,6 +315,61 @@ class ThreadSQL(TurnSQL):
             db.execute("UPDATE workstreams SET name = ?, name_source = 'llm', named_sessions = sessions, updated_at = ? "
                        "WHERE id = ?", (name, time.time(), workstream_id))
 
+    # --- batch re-clustering (consolidate/recluster.py) ----------------------------------------------
+    def thread_window(self, user_id: str, limit: int) -> list[tuple[int, int | None, bytes | None, str | None]]:
+        """(episode id, workstream id, thread vector, its model) of the user's latest `limit` episodes, oldest
+        first: what a batch re-clustering of workstreams works on."""
+        rows = self._query("SELECT id, workstream_id, vec, vec_model FROM episodes WHERE user_id = ? "
+                           "ORDER BY ended_at DESC, id DESC LIMIT ?", (user_id, limit))   # episodes_by_time
+        return [tuple(r) for r in reversed(rows)]
+
+    def episodes_terms(self, episode_ids: Sequence[int]) -> dict[int, dict[str, float]]:
+        """Each episode's distinctive-word profile (stem → weight), by episode id."""
+        out: dict[int, dict[str, float]] = defaultdict(dict)
+        for episode_id, term, tf in self._query_in(
+                "SELECT episode_id, term, tf FROM episode_terms WHERE episode_id IN ({marks})", list(episode_ids)):
+            out[episode_id][term] = tf
+        return dict(out)
+
+    def regroup_episodes(self, user_id: str, groups: Sequence[tuple[int | None, Sequence[int]]],
+                         detach: Sequence[int] = ()) -> list[int]:
+        """Apply a re-clustering in one transaction: each group's episodes (and the loops their sessions raised)
+        move into the group's workstream (None, or one that no longer exists: a new one is created); the
+        episodes in `detach` leave theirs. Every workstream touched is rolled up once (deleted when left empty).
+        Returns each group's workstream id."""
+        now = time.time()
+        out: list[int] = []
+        with self.transaction() as db:
+            touched: set[int] = set()
+
+            def place(episode_id: int, target: int | None) -> None:
+                row = db.execute("SELECT session_id, workstream_id FROM episodes WHERE id = ? AND user_id = ?",
+                                 (episode_id, user_id)).fetchone()
+                if row is None or row[1] == target:
+                    return
+                if row[1] is not None:
+                    touched.add(row[1])
+                db.execute("UPDATE episodes SET workstream_id = ? WHERE id = ?", (target, episode_id))
+                db.execute("UPDATE loops SET workstream_id = ? WHERE user_id = ? AND session_id = ?",
+                           (target, user_id, row[0]))
+
+            for target, members in groups:
+                exists = target is not None and db.execute(
+                    "SELECT 1 FROM workstreams WHERE id = ? AND user_id = ?", (target, user_id)).fetchone()
+                if not exists:
+                    target = int(db.execute("INSERT INTO workstreams (user_id, name, created_at, updated_at) "
+                                            "VALUES (?, '', ?, ?)", (user_id, now, now)).lastrowid or 0)
+                assert target is not None
+                touched.add(target)
+                out.append(target)
+                for episode_id in members:
+                    place(episode_id, target)
+            for episode_id in detach:
+                place(episode_id, None)
+            for ws in sorted(touched):
+                _rollup(db, ws)
+        return out
+
     # --- loops ---------------------------------------------------------------------------------------
     def loops(self, user_id: str, status: str = "open", *, ids: Iterable[int] | None = None,
               workstream_id: int | None = None, limit: int | None = None) -> list[Loop]:
