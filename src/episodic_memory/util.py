@@ -6,6 +6,7 @@ Low level on purpose: it imports nothing from the package, so any module can use
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
@@ -103,3 +104,36 @@ def memo_text(maxsize: int = 4096, longest: int = 2_000) -> Callable[[Callable[.
             return cached(text, *args) if len(text) <= longest else fn(text, *args)
         return call
     return wrap
+
+
+class OneBlasThread:
+    """numpy's BLAS kept to one thread while any search runs (threadpoolctl; the first search in sets it, the last
+    out restores what the host process had). A BLAS product split over both cores of a small machine wins ~0.3 ms
+    alone but leaves a spinning BLAS thread on the core the BM25 legs and the next embedding need: recall p50 at
+    10k 7.2 → 5.9 ms with one thread (docs/retrieval.md)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._inside = 0
+        self._controller: Any = None
+        self._restore: Any = None
+
+    def __enter__(self) -> None:
+        with self._lock:
+            self._inside += 1
+            if self._inside == 1:
+                if self._controller is None:
+                    from threadpoolctl import ThreadpoolController
+
+                    self._controller = ThreadpoolController()
+                self._restore = self._controller.limit(limits=1, user_api="blas")
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._inside -= 1
+            if self._inside == 0 and self._restore is not None:
+                self._restore.restore_original_limits()
+                self._restore = None
+
+
+one_blas_thread = OneBlasThread()  # the dense scan (retrieve/dense.py) and re-clustering share it

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..retrieve.dense import _BLAS
+from ..util import one_blas_thread
 from .distinct import MIN_SESSIONS_FOR_COMMON, idf
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def recluster_user(clients: MemoryClients, user_id: str) -> int:
     # once its workstream has other sessions (in a young store a thread's own words can be in half the sessions)
     clusters: list[list[int]] = []
     if ids:
-        with _BLAS:   # one BLAS thread: small products split over threads wait ~30 ms for them on a busy machine
+        with one_blas_thread:   # one BLAS thread: small products split over threads wait ~30 ms for them on a busy machine
             clusters = _cluster(cfg, [v for _, v in placed], eligible, [terms.get(e, {}) for e in ids], weight)
     groups = _map_ids([[ids[k] for k in c] for c in clusters], current)
     changed = [(ws, members) for ws, members in groups if ws is None or any(current[e] != ws for e in members)]

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..config import Config
 from ..store.base import Store
+from ..util import one_blas_thread
 from .kinds import KIND_CODES, KIND_NAMES
 
 VectorRow = tuple[int, str, int, str, float, bytes]  # (vector id, kind, item_id, session_id, ts, float32 bytes)
@@ -225,37 +226,6 @@ def _top_rows(scores: np.ndarray, k: int, sample: int = 20_000) -> np.ndarray:
     return np.argpartition(-scores, k - 1)[:k]  # (kth near the low end: many tied -inf rows stay fast)
 
 
-class _OneBlasThread:
-    """numpy's BLAS kept to one thread while any search runs (threadpoolctl; the first search in sets it, the last
-    out restores what the host process had). A BLAS product split over both cores of a small machine wins ~0.3 ms
-    alone but leaves a spinning BLAS thread on the core the BM25 legs and the next embedding need: recall p50 at
-    10k 7.2 → 5.9 ms with one thread (docs/retrieval.md)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._inside = 0
-        self._controller: Any = None
-        self._restore: Any = None
-
-    def __enter__(self) -> None:
-        with self._lock:
-            self._inside += 1
-            if self._inside == 1:
-                if self._controller is None:
-                    from threadpoolctl import ThreadpoolController
-
-                    self._controller = ThreadpoolController()
-                self._restore = self._controller.limit(limits=1, user_api="blas")
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._inside -= 1
-            if self._inside == 0 and self._restore is not None:
-                self._restore.restore_original_limits()
-                self._restore = None
-
-
-_BLAS = _OneBlasThread()
 
 
 def _grow(array: np.ndarray, capacity: int, size: int) -> np.ndarray:
@@ -380,7 +350,7 @@ class DenseIndex:
             m = self.sync(user_id)
         if not len(m) or limit <= 0:
             return DenseFound(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32))
-        with _BLAS:
+        with one_blas_thread:
             return self._search(m, query, limit, floor, kind, session_id, since, until, center, turn_ids)
 
     def _search(self, m: _UserMatrix, query: np.ndarray, limit: int, floor: float, kind: str | None,

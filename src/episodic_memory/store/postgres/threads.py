@@ -114,7 +114,7 @@ class ThreadPg(TurnPg):
         from .turns import vector_bytes
         return {int(i): vector_bytes(v) for i, v in self._query(
             "SELECT t.id, v.vec FROM turns t JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id "
-            "AND v.model = %s WHERE t.user_id = %s AND t.session_id = %s", (model, user_id, session_id))}
+            "AND v.model = %s WHERE t.user_id = %s AND t.session_id = %s", (model, user_id, session_id), binary=True)}
 
     def session_terms(self, episode_id: int) -> dict[str, float]:
         return dict(self._query("SELECT term, tf FROM episode_terms WHERE episode_id = %s", (episode_id,)))
