@@ -1,7 +1,7 @@
-"""Recall on Chinese and Japanese personal-assistant dialogues (issue 17, CJK): `python bench/cjk.py [--quick]
+"""Recall on Chinese, Japanese and Korean personal-assistant dialogues (issue 17, CJK): `python bench/cjk.py [--quick]
 [--systems episodic bm25s dense bm25s-bigrams] [--pad-english N]`.
 
-The set (bench/data/cjk/, LoCoMo's format) was written for this project: a user and an assistant over 9–10 dated
+The set (bench/data/cjk/, LoCoMo's format) was written for this project: a user and an assistant over 6–10 dated
 sessions each (schedules, family, health, shopping, travel, work, phone numbers, addresses, changes of plan), with
 questions in the conversation's language that paraphrase their evidence. By default the table shows the library,
 bm25s over words as LoCoMo's baseline does (a run of Chinese is one "word"), the bundled MiniLM alone, and bm25s

@@ -265,7 +265,7 @@ def _locomo_conversation(record: dict, default_id: str) -> Conversation:
 
 
 def load_cjk(path: str | Path = CJK_DEFAULT, verbose: bool = True) -> list[Conversation]:
-    """The Chinese/Japanese personal-assistant set (bench/data/cjk): LoCoMo's format, so LoCoMo's loader."""
+    """The Chinese/Japanese/Korean personal-assistant set (bench/data/cjk): LoCoMo's format, so LoCoMo's loader."""
     conversations = load_locomo(path, verbose=False)
     if verbose:
         print_notes("cjk", conversations)
