@@ -175,3 +175,26 @@ def test_an_older_postgres_database_is_reindexed_on_open(request: pytest.Fixture
         assert lexemes[0][0] == lexemes[0][1]  # BM25's lengths counted again with the pairs
         mem.forget(session_id="s")
         assert mem.recall("东京") == []
+
+
+SAMPLES = [*TURNS, "電話１３８番", "买了iPhone15手机", "猫、狗", "서울에서 만나요", "no script here", "ทดสอบภาษาไทย",
+           "ＡＢＣ東京ｘｙｚ", "半角ｶﾀｶﾅです", "Meeting在3点", ""]
+
+
+def test_derived_memories_are_indexed_as_pairs_too(db_path: Path) -> None:
+    """memory_fts (facts, episodes, workstreams, judgments) holds the pairs as well, written by its triggers: a
+    Chinese judgment is found by a word inside its text, BM25 alone."""
+    with Memory(db_path, config=LEXICAL) as mem:
+        mem.judgments.store("客户要求周末上线新版本", "先在测试环境回归再发布", "上次周末发布出过事故")
+        mem.judgments.store("The deploy window is on Friday", "Ship on Monday", "a calm week")
+        assert [h.judgment for h in mem.judgments.search("周末上线怎么办？", top_k=2)] == ["先在测试环境回归再发布"]
+        rows = sql_rows(mem.store, "SELECT count(*) FROM memory_fts WHERE kind = 'judgment'")
+        assert rows == [(2,)]
+
+
+def test_postgres_twin_of_the_segmentation_agrees(request: pytest.FixtureRequest, db_path: Path) -> None:
+    if not is_postgres_url(str(db_path)):
+        pytest.skip("the SQL twin lives in PostgreSQL")
+    with Memory(db_path, config=LEXICAL) as mem:
+        for text in SAMPLES:
+            assert sql_rows(mem.store, "SELECT episodic_segmented(?)", (text,)) == [(segmented(text),)], text
