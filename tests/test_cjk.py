@@ -74,6 +74,15 @@ def test_a_chinese_or_japanese_word_inside_a_run_is_found(db_path: Path) -> None
         assert [h.text for h in mem.recall("東京")] == [TURNS[2]]  # 東 is not 东: no folding between the two
 
 
+def test_a_thai_word_inside_a_run_is_found(db_path: Path) -> None:
+    with Memory(db_path, config=LEXICAL) as mem:
+        mem.add_turn("user", "ฉันชอบกินข้าวมันไก่ที่ร้านใกล้บ้าน", session_id="s")  # vowel marks: ั ้ ่ ี
+        mem.add_turn("user", "พรุ่งนี้ฉันจะไปทำงานแต่เช้า", session_id="s")
+        assert _first(mem, "ข้าวมันไก่") == "ฉันชอบกินข้าวมันไก่ที่ร้านใกล้บ้าน"
+        assert _first(mem, "ทำงาน") == "พรุ่งนี้ฉันจะไปทำงานแต่เช้า"
+        assert _first(mem, "ข้า") == "ฉันชอบกินข้าวมันไก่ที่ร้านใกล้บ้าน"  # both pairs carry the mark ้
+
+
 def test_a_number_inside_a_chinese_run_is_found_by_itself(db_path: Path) -> None:
     with _memory(db_path) as mem:
         assert _first(mem, "13910237788") == TURNS[1]

@@ -27,11 +27,11 @@ from ..rows import SESSION_SELECT as _SESSION_SELECT
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
 from ..rows import session_row as _session
 from ..rows import turn_row as _turn
-from ..scripts import segmented
+from ..scripts import SCRIPT_CHARS, segmented
 from .connection import PgConnection
 
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = re.compile(f"(?:\\w|[{SCRIPT_CHARS}])+", re.UNICODE)  # a Thai pair keeps its vowel marks (not \\w)
 BM25_K1, BM25_B = 1.2, 0.75  # FTS5's bm25() constants
 
 
