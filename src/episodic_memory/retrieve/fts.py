@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from ..store.scripts import SCRIPT_CHARS, expand, has_script, split_runs, tokens
 
-_WORD = re.compile(f"(?:\\w|[{SCRIPT_CHARS}])+", re.UNICODE)  # a word, or a run with Chinese/Japanese/… in it
+_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD_OR_RUN = re.compile(f"(?:\\w|[{SCRIPT_CHARS}])+", re.UNICODE)  # also a run with Thai vowel marks (not \\w)
 
 # Words that carry no retrieval signal in conversational queries. BM25's IDF would mostly discount them, but
 # OR-ing them in makes FTS5 visit most of the index.
@@ -24,7 +25,10 @@ def query_terms(text: str, *, keep_stopwords: bool = False) -> list[str]:
 
     A token with Chinese, Japanese, Korean, Thai, … in it is its index terms (`store.scripts`): the runs' character
     pairs and the numbers and Latin words inside it, so that OR-ed, a turn ranks higher the more of them it holds."""
-    words = [t for w in _WORD.findall(text) for t in (expand(w) if has_script(w) else [w.lower()])]
+    if not has_script(text):  # the usual case, at the plain regex's speed
+        words = [w.lower() for w in _WORD.findall(text)]
+    else:
+        words = [t for w in _WORD_OR_RUN.findall(text) for t in (expand(w) if has_script(w) else [w.lower()])]
     content = words if keep_stopwords else [w for w in words if w not in STOPWORDS]
     return list(dict.fromkeys(content or words))
 
@@ -106,10 +110,13 @@ def lookups(text: str) -> list[Lookup]:
         pieces = tokens(quoted)  # a run of Chinese/Japanese/… as the phrase of its character pairs
         if pieces:
             out.setdefault(_phrase(pieces), Lookup(quoted, _phrase(pieces), "quoted"))
-    rest = split_runs(_QUOTED.sub(" ", text))  # a number inside Chinese text is a chunk of its own
+    scripts = has_script(text)
+    rest = _QUOTED.sub(" ", text)
+    if scripts:
+        rest = split_runs(rest)  # a number inside Chinese text is a chunk of its own
     for m in _CHUNK.finditer(rest):
         chunk = m.group().strip(_EDGES)
-        if has_script(chunk):  # a run: one word, the phrase of its pairs (`東京タワー`: "東京 京タ タワ ワー")
+        if scripts and has_script(chunk):  # a run: one word, the phrase of its pairs (`東京タワー`: "東京 京タ タワ ワー")
             if pieces := tokens(chunk):
                 out.setdefault(_phrase(pieces), Lookup(chunk, _phrase(pieces), "word"))
         elif any(c.isdigit() for c in chunk) or _JOINED.search(chunk) or _HEX_WORD.fullmatch(chunk.lower()):
