@@ -20,6 +20,7 @@ from pathlib import Path
 SHARED_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 LOCOMO_DEFAULT = SHARED_DATA / "locomo-dev"
 BEAM_DEFAULT = SHARED_DATA / "beam-100k"
+CJK_DEFAULT = Path(__file__).resolve().parent / "data" / "cjk"  # written for this project: bench/data/cjk/README.md
 
 LOCOMO_CATEGORIES = {1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop"}
 BEAM_SKIPPED_CATEGORIES = {"abstention"}
@@ -261,6 +262,14 @@ def _locomo_conversation(record: dict, default_id: str) -> Conversation:
             Question(f"{conv_id}-q{j}", str(qa["question"]), str(qa.get("answer", "")), category, evidence)
         )
     return Conversation(conv_id, sessions, questions, notes)
+
+
+def load_cjk(path: str | Path = CJK_DEFAULT, verbose: bool = True) -> list[Conversation]:
+    """The Chinese/Japanese/Korean personal-assistant set (bench/data/cjk): LoCoMo's format, so LoCoMo's loader."""
+    conversations = load_locomo(path, verbose=False)
+    if verbose:
+        print_notes("cjk", conversations)
+    return conversations
 
 
 # --------------------------------------------------------------------------- BEAM

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..store.scripts import SCRIPT_CHARS, expand, has_script, split_runs, tokens
+
 _WORD = re.compile(r"\w+", re.UNICODE)
+_WORD_OR_RUN = re.compile(f"(?:\\w|[{SCRIPT_CHARS}])+", re.UNICODE)  # also a run with Thai vowel marks (not \\w)
 
 # Words that carry no retrieval signal in conversational queries. BM25's IDF would mostly discount them, but
 # OR-ing them in makes FTS5 visit most of the index.
@@ -18,8 +21,14 @@ STOPWORDS = frozenset(
 
 
 def query_terms(text: str, *, keep_stopwords: bool = False) -> list[str]:
-    """Lower-cased word tokens of `text`, stopwords dropped (all kept if nothing else is left), de-duplicated."""
-    words = [w.lower() for w in _WORD.findall(text)]
+    """Lower-cased word tokens of `text`, stopwords dropped (all kept if nothing else is left), de-duplicated.
+
+    A token with Chinese, Japanese, Korean, Thai, … in it is its index terms (`store.scripts`): the runs' character
+    pairs and the numbers and Latin words inside it, so that OR-ed, a turn ranks higher the more of them it holds."""
+    if not has_script(text):  # the usual case, at the plain regex's speed
+        words = [w.lower() for w in _WORD.findall(text)]
+    else:
+        words = [t for w in _WORD_OR_RUN.findall(text) for t in (expand(w) if has_script(w) else [w.lower()])]
     content = words if keep_stopwords else [w for w in words if w not in STOPWORDS]
     return list(dict.fromkeys(content or words))
 
@@ -39,9 +48,9 @@ def any_of(terms: list[str]) -> str | None:
 
 
 # --- exact lookups (issue 23) ---------------------------------------------------------------------------
-_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』')
 _CHUNK = re.compile(r"\S+")
-_EDGES = "()[]{}<>\"'“”‘’.,;:!?…"
+_EDGES = "()[]{}<>\"'“”‘’.,;:!?…，。、！？；：（）【】「」『』《》〈〉・～"
 _JOINED = re.compile(r"[^\W_][-_./@:+#][^\W_]")  # word characters joined by punctuation: ZQ-6614, a.b@c.d
 _PIECE = re.compile(r"[^\W_]+")  # FTS5 unicode61's tokens: letters and digits, everything else separates
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
@@ -97,14 +106,20 @@ def lookups(text: str) -> list[Lookup]:
     once, in order."""
     out: dict[str, Lookup] = {}
     for m in _QUOTED.finditer(text):
-        quoted = m.group(1) or m.group(2)
-        pieces = [p.lower() for p in _PIECE.findall(quoted)]
+        quoted = next(g for g in m.groups() if g)
+        pieces = tokens(quoted)  # a run of Chinese/Japanese/… as the phrase of its character pairs
         if pieces:
             out.setdefault(_phrase(pieces), Lookup(quoted, _phrase(pieces), "quoted"))
+    scripts = has_script(text)
     rest = _QUOTED.sub(" ", text)
+    if scripts:
+        rest = split_runs(rest)  # a number inside Chinese text is a chunk of its own
     for m in _CHUNK.finditer(rest):
         chunk = m.group().strip(_EDGES)
-        if any(c.isdigit() for c in chunk) or _JOINED.search(chunk) or _HEX_WORD.fullmatch(chunk.lower()):
+        if scripts and has_script(chunk):  # a run: one word, the phrase of its pairs (`東京タワー`: "東京 京タ タワ ワー")
+            if pieces := tokens(chunk):
+                out.setdefault(_phrase(pieces), Lookup(chunk, _phrase(pieces), "word"))
+        elif any(c.isdigit() for c in chunk) or _JOINED.search(chunk) or _HEX_WORD.fullmatch(chunk.lower()):
             match = identifier_match(chunk)
             if match is not None:
                 out.setdefault(match, Lookup(chunk, match, "identifier"))

@@ -22,6 +22,7 @@ from collections.abc import Callable
 import psycopg
 
 from ..errors import StoreOpenError
+from ..scripts import SCRIPT_CHARS, segmented
 
 Migration = Callable[[psycopg.Connection], None]
 
@@ -486,11 +487,59 @@ def m014_pinned_facts(db: psycopg.Connection) -> None:
     )
 
 
+def m015_unsegmented_scripts(db: psycopg.Connection) -> None:
+    """As SQLite's m015: `turns.segmented` holds `store.scripts.segmented` of the text (character pairs of Chinese,
+    Japanese, Korean, Thai, … runs; NULL without them), and the turn's `tsvector` takes it in. A generated column's
+    expression cannot be changed in place before PostgreSQL 17, so `tsv` (with its index) is made again, and the
+    sessions' BM25 lengths (`lexemes`) are summed again."""
+    db.execute("ALTER TABLE turns ADD COLUMN segmented text")
+    rows = db.execute("SELECT id, content FROM turns").fetchall()
+    with db.cursor() as cur:
+        cur.executemany("UPDATE turns SET segmented = %s WHERE id = %s",
+                        [(seg, i) for i, content in rows if (seg := segmented(content)) is not None])
+    db.execute(
+        """
+        ALTER TABLE turns DROP COLUMN tsv;
+        ALTER TABLE turns ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
+            to_tsvector('episodic', content)
+            || setweight(to_tsvector('episodic', coalesce(speaker, '')), 'D')
+            || to_tsvector('episodic', coalesce(segmented, ''))) STORED;
+        CREATE INDEX turns_fts ON turns USING gin (tsv);
+        UPDATE sessions s SET lexemes = coalesce((SELECT sum(length(t.tsv)) FROM turns t
+                                                  WHERE t.user_id = s.user_id AND t.session_id = s.session_id), 0);
+        """
+    )
+    # derived memories: memory_fts's rows are written by the trigger function of m003 from SQL, so the expansion
+    # is a SQL function here, the twin of store.scripts.segmented (tests/test_cjk.py holds them to the same output)
+    script = f"[{SCRIPT_CHARS}]"
+    db.execute(
+        f"""
+        CREATE FUNCTION episodic_segmented(body text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+            SELECT nullif(string_agg(w, ' ' ORDER BY n, m, i), '') FROM (
+                SELECT t.n, p.m, g.i,
+                       CASE WHEN p.x[1] ~ '^{script}+$' THEN substr(p.x[1], g.i, 2) ELSE lower(p.x[1]) END AS w
+                FROM regexp_matches(CASE WHEN current_setting('server_encoding') = 'UTF8'
+                                         THEN normalize(body, NFKC) ELSE body END,
+                                    '[A-Za-z0-9{SCRIPT_CHARS}]*{script}[A-Za-z0-9{SCRIPT_CHARS}]*', 'g')
+                         WITH ORDINALITY AS t(tok, n)
+                CROSS JOIN LATERAL regexp_matches(t.tok[1], '{script}+|[A-Za-z0-9]+', 'g') WITH ORDINALITY AS p(x, m)
+                CROSS JOIN LATERAL generate_series(1, CASE WHEN p.x[1] ~ '^{script}+$' AND length(p.x[1]) > 1
+                                                          THEN length(p.x[1]) - 1 ELSE 1 END) AS g(i)) s
+        $f$;
+        ALTER TABLE memory_fts DROP COLUMN tsv;
+        ALTER TABLE memory_fts ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
+            to_tsvector('episodic', text) || to_tsvector('episodic', coalesce(episodic_segmented(text), ''))) STORED;
+        CREATE INDEX memory_fts_tsv ON memory_fts USING gin (tsv);
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
+    m015_unsegmented_scripts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

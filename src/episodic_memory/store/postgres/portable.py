@@ -18,11 +18,13 @@ from typing import Any
 
 import psycopg
 
+from ..scripts import segmented
 from ..sqlite.portable import _JSON_COLUMNS, EXTRA_FIELDS, PORTABLE_TABLES
 from .connection import PgConnection
 
 # what is local to one database and never travels
-_LOCAL_COLUMNS = {"sessions": {"journal_file", "journal_offset", "lexemes"}, "turns": {"tsv"}}
+_LOCAL_COLUMNS = {"sessions": {"journal_file", "journal_offset", "lexemes"},
+                  "turns": {"tsv", "segmented"}}  # segmented: made again from the text on import (store/scripts.py)
 # boolean columns: 0/1 in records, as SQLite stores them
 _BOOL_COLUMNS = {"sessions": {"needs_consolidation"}}
 # the order rows are exported in (SQLite's rowid order, where a table has no id)
@@ -81,7 +83,7 @@ class PortablePg(PgConnection):
 
         def insert(db: psycopg.Connection, table: str, record: dict[str, Any], **over: Any) -> int:
             values = {c: over.get(c, record.get(c)) for c in columns[table]
-                      if c != "id" and (c in record or c in over) and c not in _LOCAL_COLUMNS.get(table, set())}
+                      if c != "id" and (c in over or (c in record and c not in _LOCAL_COLUMNS.get(table, set())))}
             as_json, as_bool = _JSON_COLUMNS.get(table, set()), _BOOL_COLUMNS.get(table, set())
             values = {c: (json.dumps(v) if c in as_json and v is not None else
                           bool(v) if c in as_bool and v is not None else v) for c, v in values.items()}
@@ -113,7 +115,7 @@ class PortablePg(PgConnection):
             for r in by_kind["turn"]:
                 existing = one(db, "SELECT id FROM turns WHERE uid = %s", r["uid"])
                 if existing is None:
-                    existing = insert(db, "turns", r)
+                    existing = insert(db, "turns", r, segmented=segmented(r["content"]))
                     added["turn"] += 1
                     touched.add((r["user_id"], r["session_id"]))
                 ids["turn"][r["id"]] = int(existing)

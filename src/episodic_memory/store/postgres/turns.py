@@ -34,10 +34,11 @@ from ..rows import SESSION_SELECT as _SESSION_SELECT
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
 from ..rows import session_row as _session
 from ..rows import turn_row as _turn
+from ..scripts import SCRIPT_CHARS, segmented
 from .connection import PgConnection
 
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = re.compile(f"(?:\\w|[{SCRIPT_CHARS}])+", re.UNICODE)  # a Thai pair keeps its vowel marks (not \\w)
 BM25_K1, BM25_B = 1.2, 0.75  # FTS5's bm25() constants
 
 
@@ -228,10 +229,11 @@ class TurnPg(PgConnection):
             for r in records:
                 cur = db.execute(
                     "INSERT INTO turns (uid, user_id, session_id, seq, role, speaker, content, ts, ingested_at, "
-                    "turn_id, source, tags) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                    "turn_id, source, tags, segmented) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
                     "ON CONFLICT DO NOTHING",
                     (r.uid, r.user_id, r.session_id, seq, r.role, r.speaker, r.content, r.ts, r.ingested_at,
-                     r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None))
+                     r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None,
+                     segmented(r.content)))
                 seq += cur.rowcount
                 inserted += cur.rowcount
             # a turn that arrives after the session ended gets no session end of its own: flag it here, with it

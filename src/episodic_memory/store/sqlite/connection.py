@@ -13,6 +13,7 @@ from urllib.request import pathname2url
 from ...config import MEMORY_PATH, Config
 from ...util import chunks
 from ..errors import StoreOpenError, explain
+from ..scripts import segmented
 from .migrations import check_version, migrate
 
 
@@ -51,8 +52,11 @@ class Connection:
             target, uri = f"file:{pathname2url(self.path)}?mode=ro{quiet}", True
         elif not self.in_memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        return sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False,
-                               timeout=self.config.busy_timeout_ms / 1000)
+        db = sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False,
+                             timeout=self.config.busy_timeout_ms / 1000)
+        # what memory_fts's triggers index a derived memory's Chinese/Japanese/… text as (migration 15)
+        db.create_function("episodic_segmented", 1, segmented, deterministic=True)
+        return db
 
     def _prepare(self) -> int:
         """Pragmas, then the schema: migrated (or, read-only, checked). Returns its version."""

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from ...faults import fault_point
 from ..errors import StoreOpenError
+from ..scripts import segmented
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -505,11 +506,99 @@ def m014_pinned_facts(db: sqlite3.Connection) -> None:
     """)
 
 
+def m015_unsegmented_scripts(db: sqlite3.Connection) -> None:
+    """Chinese, Japanese, Korean, Thai, … in the turns' index (issue 17): `turns.segmented` holds what
+    `store.scripts.segmented` makes of a turn's text (character pairs of those scripts' runs, the numbers and Latin
+    words inside them), NULL for text without them; `turns_fts` gains it as a third column. FTS5 cannot add a
+    column, so the index is made again from the turns (every turn is re-indexed: seconds per 100k turns)."""
+    _run(db, """
+        ALTER TABLE turns ADD COLUMN segmented TEXT;  -- store/scripts.py; NULL without Chinese/Japanese/Korean/Thai
+        DROP TRIGGER turns_fts_insert;
+        DROP TRIGGER turns_fts_delete;
+        DROP TRIGGER turns_fts_update;
+        DROP TABLE turns_fts;
+    """)
+    rows = db.execute("SELECT id, content FROM turns").fetchall()
+    db.executemany("UPDATE turns SET segmented = ? WHERE id = ?",
+                   [(seg, i) for i, content in rows if (seg := segmented(content)) is not None])
+    _run(db, """
+        CREATE VIRTUAL TABLE turns_fts USING fts5 (
+            content, speaker, segmented,
+            content = 'turns', content_rowid = 'id',
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN
+            INSERT INTO turns_fts (rowid, content, speaker, segmented)
+            VALUES (new.id, new.content, coalesce(new.speaker, ''), coalesce(new.segmented, ''));
+        END;
+        CREATE TRIGGER turns_fts_delete AFTER DELETE ON turns BEGIN
+            INSERT INTO turns_fts (turns_fts, rowid, content, speaker, segmented)
+            VALUES ('delete', old.id, old.content, coalesce(old.speaker, ''), coalesce(old.segmented, ''));
+        END;
+        CREATE TRIGGER turns_fts_update AFTER UPDATE OF content, speaker, segmented ON turns BEGIN
+            INSERT INTO turns_fts (turns_fts, rowid, content, speaker, segmented)
+            VALUES ('delete', old.id, old.content, coalesce(old.speaker, ''), coalesce(old.segmented, ''));
+            INSERT INTO turns_fts (rowid, content, speaker, segmented)
+            VALUES (new.id, new.content, coalesce(new.speaker, ''), coalesce(new.segmented, ''));
+        END;
+        INSERT INTO turns_fts (turns_fts) VALUES ('rebuild');
+    """)
+    _memory_fts_segmented(db)
+
+
+# a derived memory's text in memory_fts, by kind: (table, code, kind, text expression over `new`, columns that change it)
+_MEMORY_TEXTS = (
+    ("facts", 1, "fact", "new.text", "text"),
+    ("episodes", 2, "episode", "new.summary", "summary"),
+    ("workstreams", 3, "workstream", "new.name || char(10) || new.keyphrases", "name, keyphrases"),
+    ("judgments", 4, "judgment", "new.trigger || char(10) || new.judgment || char(10) || new.reasoning",
+     "trigger, judgment, reasoning"),
+)
+
+
+def _memory_fts_segmented(db: sqlite3.Connection) -> None:
+    """m015's part for derived memories: `memory_fts` gains a `segmented` column, filled by the insert and update
+    triggers through `episodic_segmented` (`store.scripts.segmented`, registered on every connection the store
+    opens). The table is made again and its rows copied; the delete triggers (by rowid) stay as they are."""
+    _run(db, "CREATE TEMP TABLE _memory_fts_rows AS SELECT rowid AS r, text, kind, item_id, user_id FROM memory_fts;")
+    for table, _, _, _, _ in _MEMORY_TEXTS:
+        _run(db, f"DROP TRIGGER {table}_fts_insert;\nDROP TRIGGER {table}_fts_update;")
+    _run(db, """
+        DROP TABLE memory_fts;
+        CREATE VIRTUAL TABLE memory_fts USING fts5 (
+            text, kind UNINDEXED, item_id UNINDEXED, user_id UNINDEXED, segmented,
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO memory_fts (rowid, text, kind, item_id, user_id, segmented)
+            SELECT r, text, kind, item_id, user_id, episodic_segmented(text) FROM _memory_fts_rows;
+        DROP TABLE _memory_fts_rows;
+    """)
+    for table, code, kind, body, columns in _MEMORY_TEXTS:
+        _run(db, f"""
+            CREATE TRIGGER {table}_fts_insert AFTER INSERT ON {table} BEGIN
+                INSERT INTO memory_fts (rowid, text, kind, item_id, user_id, segmented)
+                VALUES (new.id * 8 + {code}, {body}, '{kind}', new.id, new.user_id, episodic_segmented({body}));
+            END;
+            CREATE TRIGGER {table}_fts_update AFTER UPDATE OF {columns} ON {table} BEGIN
+                UPDATE memory_fts SET text = {body}, segmented = episodic_segmented({body})
+                WHERE rowid = new.id * 8 + {code};{_UPDATE_EXTRA.get(table, "")}
+            END;
+        """)
+
+
+# what an update trigger did besides the index before m015, kept as it was
+_UPDATE_EXTRA = {
+    "facts": "\n                DELETE FROM vectors WHERE kind = 'fact' AND item_id = new.id;",
+    "judgments": "\n                DELETE FROM vectors WHERE kind = 'judgment' AND item_id = new.id;",
+}
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
+    m015_unsegmented_scripts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

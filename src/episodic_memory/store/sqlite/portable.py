@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..scripts import segmented
 from .connection import Connection
 
 # record kind -> its table, in the order they are exported and imported (what a row refers to comes first)
@@ -25,7 +26,8 @@ PORTABLE_TABLES: dict[str, str] = {
     "route_count": "route_counts",
 }
 # what is local to one file and never travels
-_LOCAL_COLUMNS = {"sessions": {"journal_file", "journal_offset"}}
+_LOCAL_COLUMNS = {"sessions": {"journal_file", "journal_offset"},
+                  "turns": {"segmented"}}  # made again from the text on import (store/scripts.py)
 # columns holding JSON text: decoded in records, encoded again on import
 _JSON_COLUMNS = {
     "facts": {"source_ids"}, "episodes": {"source_ids", "keyphrases"}, "workstreams": {"keyphrases"},
@@ -114,7 +116,7 @@ class PortableSQL(Connection):
 
         def insert(db: sqlite3.Connection, table: str, record: dict[str, Any], **over: Any) -> int:
             values = {c: over.get(c, record.get(c)) for c in columns[table]
-                      if c != "id" and (c in record or c in over) and c not in _LOCAL_COLUMNS.get(table, set())}
+                      if c != "id" and (c in over or (c in record and c not in _LOCAL_COLUMNS.get(table, set())))}
             as_json = _JSON_COLUMNS.get(table, set())
             values = {c: (json.dumps(v) if c in as_json and v is not None else v) for c, v in values.items()}
             cur = db.execute(f"INSERT INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
@@ -141,7 +143,7 @@ class PortableSQL(Connection):
             for r in by_kind["turn"]:
                 existing = one(db, "SELECT id FROM turns WHERE uid = ?", r["uid"])
                 if existing is None:
-                    existing = insert(db, "turns", r)
+                    existing = insert(db, "turns", r, segmented=segmented(r["content"]))
                     added["turn"] += 1
                     touched.add((r["user_id"], r["session_id"]))
                 ids["turn"][r["id"]] = existing

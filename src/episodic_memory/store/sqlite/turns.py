@@ -17,6 +17,7 @@ from ..rows import SESSION_SELECT as _SESSION_SELECT
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
 from ..rows import session_row as _session
 from ..rows import turn_row as _turn
+from ..scripts import segmented
 from .connection import Connection
 
 if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, not by opening the store
@@ -158,9 +159,10 @@ class TurnSQL(Connection):
             for r in records:
                 cur = db.execute(
                     "INSERT OR IGNORE INTO turns (uid, user_id, session_id, seq, role, speaker, content, ts, "
-                    "ingested_at, turn_id, source, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "ingested_at, turn_id, source, tags, segmented) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (r.uid, r.user_id, r.session_id, r.seq, r.role, r.speaker, r.content, r.ts, r.ingested_at,
-                     r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None),
+                     r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None,
+                     segmented(r.content)),
                 )
                 inserted += cur.rowcount
             # One aggregate over the session's own rows (the session index): separate min(ts)/max(ts) lookups
@@ -303,7 +305,7 @@ class TurnSQL(Connection):
             where.append("t.ts <= ?")
             params.append(until)
         _tag_filter(where, params, source, tags)
-        ranked = "SELECT rowid, -bm25(turns_fts, 1.0, 0.5) AS score FROM turns_fts WHERE turns_fts MATCH ?"
+        ranked = "SELECT rowid, -bm25(turns_fts, 1.0, 0.5, 1.0) AS score FROM turns_fts WHERE turns_fts MATCH ?"
         if len(where) == 1 and self._only_user(user_id):  # nothing to filter: the join would only cost time
             return [(int(i), float(score)) for i, score in self._query(
                 f"{ranked} ORDER BY score DESC LIMIT ?", (match, limit))]
@@ -484,6 +486,6 @@ class TurnSQL(Connection):
                 params.append(value)
         _tag_filter(where, params, source, tags)
         return [(int(i), float(score)) for i, score in self._query(
-            "SELECT t.id, -bm25(turns_fts, 1.0, 0.5) AS score FROM turns_fts CROSS JOIN turns t "
+            "SELECT t.id, -bm25(turns_fts, 1.0, 0.5, 1.0) AS score FROM turns_fts CROSS JOIN turns t "
             f"ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND {' AND '.join(where)} ORDER BY score DESC LIMIT ?",
             [*params, limit])]
