@@ -79,6 +79,10 @@ def build_store(conv: Conversation, folder: Path) -> None:
 
 # --- 2. feature dumps ----------------------------------------------------------------------------------------
 
+class _Dumped(Exception):
+    """Raised by the feature sink: the rest of recall (currency pass, hits) is not needed for training."""
+
+
 @dataclass
 class Question:
     dataset: str
@@ -111,11 +115,19 @@ def dump_conversation(dataset: str, conv: Conversation, folder: Path) -> list[Qu
         try:
             source_of = {t.id: t.source_id for s in mem.sessions() for t in mem.session_turns(s.session_id)}
             dumps: list[FeatureDump] = []
-            mem.retriever.feature_sink = dumps.append
+
+            def sink(dump: FeatureDump) -> None:  # what ranking saw is all we need: recall stops there
+                dumps.append(dump)
+                raise _Dumped
+
+            mem.retriever.feature_sink = sink
             out: list[Question] = []
             for q in conv.questions:
                 dumps.clear()
-                mem.recall(q.question, k=K)
+                try:
+                    mem.recall(q.question, k=K)
+                except _Dumped:
+                    pass
                 if not dumps:
                     continue
                 d = dumps[-1]
@@ -179,7 +191,7 @@ def train(questions: list[Question], *, hidden: int = 0, l2: float = 1e-3, steps
         rows = np.arange(len(q.hand)) if top is None else np.argsort(-q.hand, kind="stable")[:top]
         if not q.positive[rows].any():
             continue
-        xs.append(q.features[rows].astype(np.float64))
+        xs.append(q.features[rows])
         t = q.gain[rows]
         targets.append(t / t.sum())
         groups.append(np.full(len(rows), g))
@@ -188,9 +200,9 @@ def train(questions: list[Question], *, hidden: int = 0, l2: float = 1e-3, steps
     _, group = np.unique(group, return_inverse=True)
     n_groups = int(group.max()) + 1
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-    mean, std = x.mean(axis=0), x.std(axis=0)
+    mean, std = x.astype(np.float64).mean(axis=0), x.astype(np.float64).std(axis=0)
     std[std < 1e-6] = 1.0
-    z = (x - mean) / std
+    z = ((x - mean) / std).astype(np.float32)
     rng = np.random.default_rng(seed)
     n_features = z.shape[1]
     params: dict[str, np.ndarray] = {}
@@ -200,6 +212,7 @@ def train(questions: list[Question], *, hidden: int = 0, l2: float = 1e-3, steps
         params["weights"] = rng.normal(0, 0.3, hidden)
     else:
         params["weights"] = np.zeros(n_features)
+    params = {k: v.astype(np.float32) for k, v in params.items()}
     m = {k: np.zeros_like(v) for k, v in params.items()}
     v = {k: np.zeros_like(p) for k, p in params.items()}
     for step in range(1, steps + 1):
@@ -225,7 +238,8 @@ def train(questions: list[Question], *, hidden: int = 0, l2: float = 1e-3, steps
             m[k] = 0.9 * m[k] + 0.1 * grads[k]
             v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
             params[k] -= lr * (m[k] / (1 - 0.9**step)) / (np.sqrt(v[k] / (1 - 0.999**step)) + 1e-8)
-    return Model(mean, std, params.get("hidden"), params.get("hidden_bias"), params["weights"])
+    as64 = {k: v.astype(np.float64) for k, v in params.items()}
+    return Model(mean, std, as64.get("hidden"), as64.get("hidden_bias"), as64["weights"])
 
 
 # --- evaluation --------------------------------------------------------------------------------------------------
@@ -257,15 +271,25 @@ def with_coverage(q: Question, ranked: list[int], score: np.ndarray, penalty: fl
     return diversify(ranked, sessions, score, q.tiers, Config(coverage_penalty=penalty))
 
 
-def cross_validate(questions: list[Question], penalties: list[float], **train_args: Any
+def fold_of(questions: list[Question], beam_folds: int) -> dict[tuple[str, str], str]:
+    """Conversation -> its fold: each LoCoMo conversation is a fold; BEAM's 20 are dealt into `beam_folds`."""
+    out: dict[tuple[str, str], str] = {}
+    for dataset in sorted({q.dataset for q in questions}):
+        convs = sorted({q.conv for q in questions if q.dataset == dataset}, key=lambda c: (len(c), c))
+        for i, conv in enumerate(convs):
+            out[(dataset, conv)] = f"{dataset} {conv}" if dataset != "beam" else f"beam {i % beam_folds + 1}/{beam_folds}"
+    return out
+
+
+def cross_validate(questions: list[Question], penalties: list[float], beam_folds: int = 5, **train_args: Any
                    ) -> tuple[dict[str, Any], dict[str, float]]:
     """Per dataset: R@10 of the hand-set and the learned scores on held-out conversations; list questions too."""
-    convs = sorted({(q.dataset, q.conv) for q in questions})
+    folds = fold_of(questions, beam_folds)
     results: dict[str, dict[str, list[float]]] = {}
-    scale_pairs: list[tuple[np.ndarray, np.ndarray]] = []
-    for dataset, conv in convs:
-        held = [q for q in questions if (q.dataset, q.conv) == (dataset, conv)]
-        model = train([q for q in questions if (q.dataset, q.conv) != (dataset, conv)], **train_args)
+    for fold in sorted(set(folds.values())):
+        held = [q for q in questions if folds[(q.dataset, q.conv)] == fold]
+        model = train([q for q in questions if folds[(q.dataset, q.conv)] != fold], **train_args)
+        dataset = held[0].dataset
         for q in held:
             learned = model.raw(q.features.astype(np.float64))
             bucket = results.setdefault(dataset, {})
@@ -273,13 +297,12 @@ def cross_validate(questions: list[Question], penalties: list[float], **train_ar
             bucket.setdefault("learned", []).append(recall_at(q, ranked_rows(q, learned)))
             listq = is_list_question(q.text)
             bucket.setdefault("list_n", []).append(float(listq))
-            scale_pairs.append((learned, q.hand))
             for penalty in penalties:
                 for name, score in (("hand", q.hand), ("learned", learned)):
                     scaled = score if name == "hand" else _to_hand_scale(learned, q.hand)
                     r = recall_at(q, with_coverage(q, ranked_rows(q, score), scaled, penalty))
                     bucket.setdefault(f"{name}+cov{penalty:g}", []).append(r)
-        log(f"fold {dataset} {conv}: hand {np.mean(results[dataset]['hand'][-len(held):]):.3f} "
+        log(f"fold {fold}: hand {np.mean(results[dataset]['hand'][-len(held):]):.3f} "
             f"learned {np.mean(results[dataset]['learned'][-len(held):]):.3f} ({len(held)} q)")
     summary = {ds: {name: round(float(np.mean(v)), 4) for name, v in vals.items() if name != "list_n"}
                | {"n": len(vals["hand"]), "list_questions": int(sum(vals["list_n"]))}
@@ -323,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=400)
     p.add_argument("--top", type=int, default=None, help="train on each question's first N by hand-set score")
     p.add_argument("--penalties", type=float, nargs="*", default=[0.0, 0.05, 0.1, 0.2])
+    p.add_argument("--beam-folds", type=int, default=5, help="BEAM's 20 conversations in this many folds")
     p.add_argument("--no-cv", action="store_true")
     p.add_argument("--no-write", action="store_true")
     p.add_argument("--out", type=Path, default=ROOT / "src" / "episodic_memory" / "data" / "ranker.json")
@@ -332,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     train_args = {"hidden": args.hidden, "l2": args.l2, "steps": args.steps, "top": args.top}
     cv: dict[str, Any] = {}
     if not args.no_cv:
-        summary, per_list = cross_validate(questions, args.penalties, **train_args)
+        summary, per_list = cross_validate(questions, args.penalties, args.beam_folds, **train_args)
         cv = {"per_dataset": summary, "list_questions": per_list}
         print(json.dumps(cv, indent=2))
     if args.no_write:
