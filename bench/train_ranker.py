@@ -20,6 +20,7 @@ numpy only: a listwise softmax loss (each question's candidates, the evidence ho
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import pickle
 import shutil
@@ -124,10 +125,8 @@ def dump_conversation(dataset: str, conv: Conversation, folder: Path) -> list[Qu
             out: list[Question] = []
             for q in conv.questions:
                 dumps.clear()
-                try:
+                with contextlib.suppress(_Dumped):
                     mem.recall(q.question, k=K)
-                except _Dumped:
-                    pass
                 if not dumps:
                     continue
                 d = dumps[-1]

@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
@@ -106,7 +106,12 @@ class _Candidates:
     ranks: dict[str, np.ndarray]          # leg -> rank per row (0: not found by that leg)
     score: np.ndarray                     # filled by the scoring passes
     valid: np.ndarray                     # still recallable (loaded, not filtered)
-    bm25: np.ndarray                      # BM25 score ÷ the best of its leg (0: not found by BM25); learned ranker
+    # BM25 score ÷ the best of its leg (0: not found by BM25; none given: all 0), for the learned ranker
+    bm25: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    def __post_init__(self) -> None:
+        if len(self.bm25) != len(self.keys):
+            self.bm25 = np.zeros(len(self.keys))
 
     @classmethod
     def fuse(cls, legs: list[tuple[str, float, np.ndarray, np.ndarray | None]], rrf_k: float, best: float,
