@@ -349,7 +349,7 @@ class Config(BaseModel):
                         "session, speaker, time and recency terms above")
     ranker_path: str | None = Field(None, description="weights of the learned ranker (default: the shipped "
                                     "data/ranker.json)")
-    list_coverage: bool = Field(True, description="a question asking for several things (which cities…, what are "
+    list_coverage: bool = Field(False, description="a question asking for several things (which cities…, what are "
                                 "X's hobbies) favours hits from sessions not yet in the list over near-duplicates")
     coverage_pool: int = Field(30, ge=1, description="list-question coverage reorders this many of the best hits")
     coverage_penalty: float = Field(0.1, ge=0, description="score taken off a hit per better hit of its session "
