@@ -83,8 +83,7 @@ def test_model_prefers_what_every_leg_found_first() -> None:
 
 
 def test_learned_ranker_puts_the_planted_answer_first(tmp_path: Path) -> None:
-    mem = Memory(tmp_path / "m.db", config=Config(consolidate_in_background="off"))
-    assert mem.config.ranker == "learned"
+    mem = Memory(tmp_path / "m.db", config=Config(consolidate_in_background="off", ranker="learned"))
     distractors = [
         "We watched a documentary about Canadian wildlife last night",
         "My sister sent me photos from her garden, the tomatoes are huge this year",
@@ -104,6 +103,7 @@ def test_learned_ranker_puts_the_planted_answer_first(tmp_path: Path) -> None:
 
 
 def test_fused_reproduces_the_hand_set_ordering(tmp_path: Path) -> None:
+    assert Config().ranker == "fused"  # the default until the truth bench holds with the learned one
     mem = _sample_memory(tmp_path / "m.db", ranker="fused", list_coverage=False)
     try:
         assert {q: _ranked(mem, q) for q in FUSED_AT_AEC4E02} == FUSED_AT_AEC4E02
@@ -112,7 +112,7 @@ def test_fused_reproduces_the_hand_set_ordering(tmp_path: Path) -> None:
 
 
 def test_learned_ranking_keeps_every_kind(tmp_path: Path) -> None:
-    mem = _sample_memory(tmp_path / "m.db")
+    mem = _sample_memory(tmp_path / "m.db", ranker="learned")
     try:
         kinds = {h.split(":")[0] for q in FUSED_AT_AEC4E02 for h in _ranked(mem, q)}
         assert {"turn", "fact", "episode"} <= kinds
@@ -127,7 +127,8 @@ def test_bad_weights_file_is_a_clear_error(tmp_path: Path, content: str | None) 
     weights = tmp_path / "weights.json"
     if content is not None:
         weights.write_text(content, encoding="utf-8")
-    mem = Memory(tmp_path / "m.db", config=Config(consolidate_in_background="off", ranker_path=str(weights)))
+    mem = Memory(tmp_path / "m.db", config=Config(consolidate_in_background="off", ranker="learned",
+                                                  ranker_path=str(weights)))
     mem.add_turn("user", "the garden needs watering", session_id="s")
     with pytest.raises(RankerWeightsError, match="weights.json"):
         mem.recall("garden")

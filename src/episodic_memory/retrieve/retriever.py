@@ -424,7 +424,19 @@ class Retriever:
                                           {int(np.searchsorted(rows, r)): others[r].source_ids for r in others
                                            if candidates.valid[r]}, [sessions.get(r) for r in rows.tolist()]))
         if model is not None and len(rows):
-            candidates.score[rows] = model.score(features[rows], self.config)
+            # turns take the model's score; derived memories keep the hand-set one, a fact at least its share of
+            # its source turn's new score plus its bonus (below). Learned for every kind, it lifted summaries
+            # (the benchmarks reward one for the many turns behind it) and lowered facts, and a summary or turn
+            # still naming an old value came first more often (truth bench; docs/retrieval.md)
+            turns_only = candidates.keys[rows] % _KIND_BITS == 0
+            candidates.score[rows[turns_only]] = model.score(features[rows[turns_only]], self.config)
+            # as with the hand-set terms, a memory distilled from matching turns scores at least its share of the
+            # best of them, plus its kind's bonus: the summary before what it summarises (the currency pass and
+            # the near-duplicate collapse rely on it)
+            for row, source, share, bonus in terms["inherits"].tolist() if "inherits" in terms else ():
+                r, src = int(row), int(source)
+                if candidates.keys[r] % _KIND_BITS == CODES.get("fact", 0):
+                    candidates.score[r] = max(candidates.score[r], share * candidates.score[src] + bonus)
 
     def _features(self, candidates: _Candidates, terms: dict[str, np.ndarray]) -> np.ndarray:
         """The learned ranker's features (retrieve/ranker.py FEATURES) for every candidate, as one matrix."""
@@ -459,7 +471,7 @@ class Retriever:
         x[:, col["is_other"]] = (codes != 0) & ~np.isin(codes, [CODES.get(k, -1) for k in ("fact", "episode",
                                                                                           "workstream")])
         for name, values in terms.items():  # "rows" and "other_rows" say which rows the turns' and the others' are
-            if name in col:
+            if name in col and name != "inherits":
                 x[terms["rows"], col[name]] = values
             elif name.startswith("other:"):
                 x[terms["other_rows"], col[name.removeprefix("other:")]] = values
@@ -484,6 +496,7 @@ class Retriever:
         columns: dict[str, list[float]] = {name: [] for name in (
             "speaker", "time", "standing", "recency", "inherit", "inherit_session")}
         session: dict[int, float] = {}
+        inherits: list[tuple[int, int, float, float]] = []  # (row, its source turn's row, share, kind bonus)
         if terms is not None and "rows" in terms:
             session = dict(zip(terms["rows"].tolist(), terms["session"].tolist(), strict=True))
         names = {n.lower() for n in info.names}
@@ -521,6 +534,7 @@ class Retriever:
                 source_fused = candidates.fused[source]
                 share = min(1.0, fused / source_fused) if source_fused > 0 else 0.0
                 score = max(score, share * float(candidates.score[source]) + bonus)
+                inherits.append((row, source, share, bonus))
                 if share * source_fused > inherit:
                     inherit, inherit_session = share * float(source_fused), session.get(source, 0.0)
             candidates.score[row] = score
@@ -532,6 +546,7 @@ class Retriever:
                     columns[name].append(float(value))
         if terms is not None:
             terms["other_rows"] = np.fromiter(others, np.int64, len(others))
+            terms["inherits"] = np.asarray(inherits, np.float64).reshape(-1, 4)
             terms.update({f"other:{name}": np.asarray(values, np.float64) for name, values in columns.items()})
 
     def _score(self, candidates: _Candidates, rows: np.ndarray, heads: HeadColumns, info: QueryInfo,
