@@ -366,6 +366,19 @@ class Config(BaseModel):
     workstream_recluster_cohesion: float = Field(
         0.12, description="a cluster of two or three sessions whose mean match is below this is dissolved (single "
         "sessions, hypotheses): chance pairs, recurring small talk")
+    # learned ranker (issue 17: retrieve/ranker.py, retrieve/coverage.py, docs/retrieval.md "A learned ranker")
+    ranker: str = Field("fused", pattern="^(learned|fused)$", description="fused: the hand-set sum of RRF, context, "
+                        "session, speaker, time and recency terms above; learned: turns scored by the model "
+                        "bench/train_ranker.py fits (data/ranker.json): LoCoMo/BEAM R@10 up, but the truth bench's "
+                        "current-first 1.000 → 0.985, so not the default yet (docs/retrieval.md)")
+    ranker_path: str | None = Field(None, description="weights of the learned ranker (default: the shipped "
+                                    "data/ranker.json)")
+    list_coverage: bool = Field(False, description="a question asking for several things (which cities…, what are "
+                                "X's hobbies) favours hits from sessions not yet in the list over near-duplicates "
+                                "(off: it lowered list questions' R@10 on LoCoMo dev, docs/retrieval.md)")
+    coverage_pool: int = Field(30, ge=1, description="list-question coverage reorders this many of the best hits")
+    coverage_penalty: float = Field(0.1, ge=0, description="score taken off a hit per better hit of its session "
+                                    "already in the list (list questions)")
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

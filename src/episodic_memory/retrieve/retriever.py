@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
@@ -32,6 +32,7 @@ from ..models.reranker import Reranker
 from ..store.base import Store
 from ..store.records import HeadColumns, StoredTurn
 from ..util import to_datetime
+from .coverage import diversify, is_list_question
 from .currency_pass import annotate_superseded, currency_pass
 from .dense import DenseIndex
 from .exact import exact_tiers
@@ -40,6 +41,8 @@ from .fusion import reciprocal_rank_fusion
 from .hit import Hit
 from .kinds import CODES, KIND_CODES, KIND_NAMES, KINDS, Kind
 from .query import QueryInfo, analyze, strip_names
+from .ranker import INDEX as RANKER_INDEX
+from .ranker import empty_features, load_ranker
 from .texts import turn_text
 
 log = logging.getLogger(__name__)
@@ -103,21 +106,31 @@ class _Candidates:
     ranks: dict[str, np.ndarray]          # leg -> rank per row (0: not found by that leg)
     score: np.ndarray                     # filled by the scoring passes
     valid: np.ndarray                     # still recallable (loaded, not filtered)
+    # BM25 score ÷ the best of its leg (0: not found by BM25; none given: all 0), for the learned ranker
+    bm25: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    def __post_init__(self) -> None:
+        if len(self.bm25) != len(self.keys):
+            self.bm25 = np.zeros(len(self.keys))
 
     @classmethod
-    def fuse(cls, legs: list[tuple[str, float, np.ndarray, np.ndarray | None]], rrf_k: float, best: float
-             ) -> _Candidates:
-        """legs: (name, weight, keys best first, similarities or None)."""
+    def fuse(cls, legs: list[tuple[str, float, np.ndarray, np.ndarray | None]], rrf_k: float, best: float,
+             bm25: dict[str, np.ndarray] | None = None) -> _Candidates:
+        """legs: (name, weight, keys best first, similarities or None); bm25: leg -> its BM25 scores, best first."""
         fusion = reciprocal_rank_fusion([(keys, weight) for _, weight, keys, _ in legs], rrf_k, best)
         n = len(fusion.keys)
         ranks: dict[str, np.ndarray] = {}
         similarity = np.full(n, np.nan)
+        relative = np.zeros(n)
         for (name, _, keys, sims), leg_rows in zip(legs, fusion.rows, strict=True):
             ranks[name] = np.zeros(n, np.int64)
             ranks[name][leg_rows] = np.arange(1, len(keys) + 1)
             if sims is not None:
                 similarity[leg_rows] = sims
-        return cls(fusion.keys, fusion.scores, similarity, ranks, np.zeros(n), np.zeros(n, bool))
+            scores = (bm25 or {}).get(name)
+            if scores is not None and len(scores) == len(keys) and len(keys) and scores[0] > 0:
+                relative[leg_rows] = np.maximum(relative[leg_rows], scores / scores[0])
+        return cls(fusion.keys, fusion.scores, similarity, ranks, np.zeros(n), np.zeros(n, bool), relative)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -137,11 +150,13 @@ class _Candidates:
         return _Candidates(np.concatenate([self.keys, keys]), np.concatenate([self.fused, np.zeros(n)]),
                            np.concatenate([self.similarity, np.full(n, np.nan)]),
                            {name: np.concatenate([r, np.zeros(n, np.int64)]) for name, r in self.ranks.items()},
-                           np.concatenate([self.score, np.zeros(n)]), np.concatenate([self.valid, np.zeros(n, bool)]))
+                           np.concatenate([self.score, np.zeros(n)]), np.concatenate([self.valid, np.zeros(n, bool)]),
+                           np.concatenate([self.bm25, np.zeros(n)]))
 
     def keep(self, rows: np.ndarray) -> _Candidates:
         return _Candidates(self.keys[rows], self.fused[rows], self.similarity[rows],
-                           {name: r[rows] for name, r in self.ranks.items()}, self.score[rows], self.valid[rows])
+                           {name: r[rows] for name, r in self.ranks.items()}, self.score[rows], self.valid[rows],
+                           self.bm25[rows])
 
 
 def recency_bonus(ts: float, now: float, config: Config) -> float:
@@ -157,8 +172,26 @@ def _dedup_key(text: str) -> str:
     return _NORMALISE.sub(" ", text.lower()).strip()
 
 
+@dataclass
+class FeatureDump:
+    """What one recall's ranking saw, for `bench/train_ranker.py`: the valid candidates' keys, features
+    (retrieve/ranker.py FEATURES), hand-set scores and exact tiers, and the source turns of the derived ones
+    (by position in these arrays)."""
+
+    query: str
+    info: QueryInfo
+    keys: np.ndarray
+    features: np.ndarray
+    fused_score: np.ndarray
+    tiers: np.ndarray
+    sources: dict[int, list[str]]
+    sessions: list[str | None]
+
+
 class Retriever:
     """Hybrid recall over every kind of memory the store holds (turns today)."""
+
+    feature_sink: Callable[[FeatureDump], None] | None = None  # set by the ranker's trainer: every recall's features
 
     def __init__(
         self,
@@ -229,7 +262,8 @@ class Retriever:
                                             session_id=filters.session_id, since=filters.since, until=until,
                                             center=cfg.dense_center, synced=True, turn_ids=allowed)
         finally:  # whatever happened here, the worker is done with the connection before this thread reads on
-            turn_keys, memory_keys, tiers = bm25.result() if bm25 is not None else (None, None, Counter[int]())
+            turn_keys, memory_keys, tiers, bm25_scores = bm25.result() if bm25 is not None else (
+                None, None, Counter[int](), {})
         if allowed is not None and tiers:  # an exact lookup's turns obey the source and tag filters too
             passing = set(allowed.tolist())
             tiers = Counter({key: n for key, n in tiers.items() if key % _KIND_BITS != 0 or key // _KIND_BITS in passing})
@@ -243,7 +277,7 @@ class Retriever:
             best += w_dense / (cfg.rrf_k + 1)
         if not any(len(keys) for _, _, keys, _ in legs) and not tiers:
             return []
-        candidates = _Candidates.fuse(legs, cfg.rrf_k, best)
+        candidates = _Candidates.fuse(legs, cfg.rrf_k, best, bm25_scores)
         if tiers:  # an exact lookup's holders are candidates whichever leg found them, if any did
             held = np.fromiter(tiers, np.int64, len(tiers))
             candidates = candidates.extend(held[~np.isin(held, candidates.keys)])
@@ -257,11 +291,13 @@ class Retriever:
         turn_rows = np.flatnonzero(candidates.keys % _KIND_BITS == 0)
         heads = self.store.turn_heads(filters.user_id, candidates.keys[turn_rows] // _KIND_BITS)
         others = self._load_others(candidates, filters, None if allowed is None else set(allowed.tolist()))
-        self._score(candidates, turn_rows, heads, info, now)
-        self._score_others(candidates, others, info, now)
+        self._rank(query, candidates, turn_rows, heads, others, info, now, tiers)
         # exact lookups first (their tier), then the score: np.lexsort sorts by its last key first, stably
         order = np.lexsort((-np.where(candidates.valid, candidates.score, -np.inf), -self._tiers(candidates, tiers)))
         ranked = order[candidates.valid[order]].tolist()
+        if cfg.list_coverage and is_list_question(query):  # retrieve/coverage.py
+            ranked = diversify(ranked, self._sessions_of(candidates, turn_rows, heads, others), candidates.score,
+                               self._tiers(candidates, tiers), cfg)
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id, tiers)
         candidates, ranked, notes = currency_pass(self.store, cfg, query, info, names, candidates, ranked, turns, others,
@@ -287,28 +323,32 @@ class Retriever:
 
     def _bm25_legs(self, query: str, match: str, info: QueryInfo, filters: RecallFilters, until: float | None,
                    pool: int, want_turns: bool, other_kinds: list[str], has_dense: bool
-                   ) -> tuple[np.ndarray, np.ndarray, Counter[int]]:
-        """Keys found by BM25 over turns and over derived memories, best first; the exact lookups' tiers."""
+                   ) -> tuple[np.ndarray, np.ndarray, Counter[int], dict[str, np.ndarray]]:
+        """Keys found by BM25 over turns and over derived memories, best first; the exact lookups' tiers; each
+        leg's BM25 scores (for the learned ranker)."""
         turn_match = self.bm25_match(match, info.terms) if has_dense else match
         turns = memories = np.zeros(0, np.int64)
         tiers: Counter[int] = Counter()
+        scores: dict[str, np.ndarray] = {}
         if self.config.exact_lookup:
             tiers = exact_tiers(self.store, self.config, query, filters.user_id, want_turns=want_turns,
                                 kinds=other_kinds, session_id=filters.session_id, since=filters.since, until=until)
             if (whole := whole_forms(query)) is not None:  # identifiers whole, quoted text as phrases
                 turn_match = f"{turn_match} OR {whole}" if turn_match else whole
         if turn_match is None:
-            return turns, memories, tiers
+            return turns, memories, tiers, scores
         if want_turns:
-            turns = np.fromiter((i for i, _ in self.store.search_turns(
-                turn_match, filters.user_id, limit=pool, session_id=filters.session_id, since=filters.since,
-                until=until, source=filters.source, tags=filters.tags)), np.int64) * _KIND_BITS
+            ranked = self.store.search_turns(turn_match, filters.user_id, limit=pool, session_id=filters.session_id,
+                                             since=filters.since, until=until, source=filters.source, tags=filters.tags)
+            turns = np.fromiter((i for i, _ in ranked), np.int64, len(ranked)) * _KIND_BITS
+            scores["bm25"] = np.fromiter((s for _, s in ranked), np.float64, len(ranked))
         if other_kinds:  # derived memories rank in their own FTS table: a leg of their own, same weight; a term too
             # common among the turns is as common among what they became
             found = self.store.search_memories(turn_match, filters.user_id, limit=pool, kinds=other_kinds)
             memories = _keys([kind for kind, _, _ in found], np.fromiter((i for _, i, _ in found), np.int64,
                                                                          len(found)))
-        return turns, memories, tiers
+            scores["bm25_memory"] = np.fromiter((s for _, _, s in found), np.float64, len(found))
+        return turns, memories, tiers, scores
 
     def _read_turns(self, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn], user_id: str,
                     start: int, count: int) -> None:
@@ -364,10 +404,101 @@ class Retriever:
             cached = [self._derived[(kind.name, user_id, i)] for i in ids]
         return {i: hit.copy() for i, hit in zip(ids, cached, strict=True) if hit is not None}
 
-    def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float) -> None:
-        """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
-        turns that matched scores at least as well as the best of them (it is their summary)."""
+    def _rank(self, query: str, candidates: _Candidates, turn_rows: np.ndarray, heads: HeadColumns,
+              others: dict[int, Hit], info: QueryInfo, now: float, tiers: Counter[int]) -> None:
+        """Score every candidate: the hand-set terms (Config.ranker = "fused"), then, by default, the learned
+        ranker's score from the features of retrieve/ranker.py in their place."""
+        learned = self.config.ranker == "learned"
+        model = load_ranker(self.config.ranker_path) if learned else None  # a bad weights file: an error at once
+        terms: dict[str, np.ndarray] | None = {} if learned or self.feature_sink is not None else None
+        self._score(candidates, turn_rows, heads, info, now, terms)
+        self._score_others(candidates, others, info, now, terms)
+        if terms is None:
+            return
+        features = self._features(candidates, terms)
+        rows = np.flatnonzero(candidates.valid)
+        if self.feature_sink is not None:
+            sessions = self._sessions_of(candidates, turn_rows, heads, others)
+            self.feature_sink(FeatureDump(query, info, candidates.keys[rows], features[rows],
+                                          candidates.score[rows].copy(), self._tiers(candidates, tiers)[rows],
+                                          {int(np.searchsorted(rows, r)): others[r].source_ids for r in others
+                                           if candidates.valid[r]}, [sessions.get(r) for r in rows.tolist()]))
+        if model is not None and len(rows):
+            # turns take the model's score; derived memories keep the hand-set one, a fact at least its share of
+            # its source turn's new score plus its bonus (below). Learned for every kind, it lifted summaries
+            # (the benchmarks reward one for the many turns behind it) and lowered facts, and a summary or turn
+            # still naming an old value came first more often (truth bench; docs/retrieval.md)
+            turns_only = candidates.keys[rows] % _KIND_BITS == 0
+            candidates.score[rows[turns_only]] = model.score(features[rows[turns_only]], self.config)
+            # as with the hand-set terms, a memory distilled from matching turns scores at least its share of the
+            # best of them, plus its kind's bonus: the summary before what it summarises (the currency pass and
+            # the near-duplicate collapse rely on it)
+            for row, source, share, bonus in terms["inherits"].tolist() if "inherits" in terms else ():
+                r, src = int(row), int(source)
+                if candidates.keys[r] % _KIND_BITS == CODES.get("fact", 0):
+                    candidates.score[r] = max(candidates.score[r], share * candidates.score[src] + bonus)
+
+    def _features(self, candidates: _Candidates, terms: dict[str, np.ndarray]) -> np.ndarray:
+        """The learned ranker's features (retrieve/ranker.py FEATURES) for every candidate, as one matrix."""
         cfg = self.config
+        x = empty_features(len(candidates))
+        col = RANKER_INDEX
+        x[:, col["fused"]] = candidates.fused
+        x[:, col["fused_rel"]] = candidates.fused / (candidates.fused.max(initial=0.0) or 1.0)
+        found = np.zeros(len(candidates), np.int64)
+        for leg, name in (("bm25", "rrf_bm25"), ("bm25_memory", "rrf_memory"), ("dense", "rrf_dense")):
+            rank = candidates.ranks.get(leg)
+            if rank is not None:
+                x[:, col[name]] = np.where(rank > 0, (cfg.rrf_k + 1) / (cfg.rrf_k + np.maximum(rank, 1)), 0.0)
+                found += rank > 0
+        depth = math.log(max(cfg.candidate_pool, 2) + 1)
+        zero = np.zeros(len(candidates), np.int64)
+        for ranks, name in (((candidates.ranks.get("bm25", zero), candidates.ranks.get("bm25_memory", zero)),
+                             "log_bm25"), ((candidates.ranks.get("dense", zero),), "log_dense")):
+            rank = np.max(np.vstack(ranks), axis=0)
+            x[:, col[name]] = np.where(rank > 0, 1.0 - np.log(np.maximum(rank, 1)) / depth, 0.0)
+        x[:, col["bm25_rel"]] = candidates.bm25
+        x[:, col["legs"]] = found
+        sim = candidates.similarity
+        seen = ~np.isnan(sim)
+        x[:, col["sim"]] = np.where(seen, sim, 0.0)
+        best = float(sim[seen].max()) if seen.any() else 0.0
+        x[:, col["sim_gap"]] = np.where(seen, best - np.where(seen, sim, 0.0), 1.0)
+        codes = candidates.keys % _KIND_BITS
+        for kind, name in (("fact", "is_fact"), ("episode", "is_episode"), ("workstream", "is_workstream")):
+            if kind in CODES:
+                x[:, col[name]] = codes == CODES[kind]
+        x[:, col["is_other"]] = (codes != 0) & ~np.isin(codes, [CODES.get(k, -1) for k in ("fact", "episode",
+                                                                                          "workstream")])
+        for name, values in terms.items():  # "rows" and "other_rows" say which rows the turns' and the others' are
+            if name in col and name != "inherits":
+                x[terms["rows"], col[name]] = values
+            elif name.startswith("other:"):
+                x[terms["other_rows"], col[name.removeprefix("other:")]] = values
+        return x
+
+    @staticmethod
+    def _sessions_of(candidates: _Candidates, turn_rows: np.ndarray, heads: HeadColumns, others: dict[int, Hit]
+                     ) -> dict[int, str]:
+        """Row -> session id, for the candidates whose session is known (list-question coverage)."""
+        out = {r: hit.session_id for r, hit in others.items() if hit.session_id is not None}
+        if len(heads.ids):
+            names = heads.session_ids()
+            out.update(zip(turn_rows[heads.found].tolist(), names, strict=True))
+        return out
+
+    def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float,
+                      terms: dict[str, np.ndarray] | None = None) -> None:
+        """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
+        turns that matched scores at least as well as the best of them (it is their summary). `terms`: the
+        learned ranker's features of them are added to it."""
+        cfg = self.config
+        columns: dict[str, list[float]] = {name: [] for name in (
+            "speaker", "time", "standing", "recency", "inherit", "inherit_session")}
+        session: dict[int, float] = {}
+        inherits: list[tuple[int, int, float, float]] = []  # (row, its source turn's row, share, kind bonus)
+        if terms is not None and "rows" in terms:
+            session = dict(zip(terms["rows"].tolist(), terms["session"].tolist(), strict=True))
         names = {n.lower() for n in info.names}
         kind_bonus = {"fact": cfg.fact_recall_bonus}
         turn_rows: dict[int, int] = {}  # turn id -> row, for the turns scored
@@ -379,30 +510,49 @@ class Retriever:
             similarity = candidates.similarity[row]
             bonus = kind_bonus.get(hit.kind, 0.0)
             score = fused + bonus
-            if hit.details.get("type") == "preference" and similarity >= cfg.standing_similarity:  # NaN: False
+            standing = hit.details.get("type") == "preference" and similarity >= cfg.standing_similarity  # NaN: False
+            if standing:
                 score += cfg.standing_bonus  # a standing preference or instruction applies wherever its topic comes up
             entities = {str(e).lower() for e in hit.details.get("entities", [])}
-            if names and (names & entities or (hit.speaker and hit.speaker.lower() in names)):
+            named = bool(names and (names & entities or (hit.speaker and hit.speaker.lower() in names)))
+            if named:
                 score += cfg.speaker_bonus
             when = hit.details.get("event_time")
             event_ts = datetime.fromisoformat(when).timestamp() if when else (
                 hit.timestamp.timestamp() if hit.timestamp else None)
-            if info.time_range and event_ts is not None and info.time_range[0] <= event_ts < info.time_range[1]:
+            in_time = bool(info.time_range and event_ts is not None
+                           and info.time_range[0] <= event_ts < info.time_range[1])
+            if in_time:
                 score += cfg.time_bonus
             ts = hit.timestamp.timestamp() if hit.timestamp else now
-            score += recency_bonus(ts, now, cfg)
+            recent = recency_bonus(ts, now, cfg)
+            score += recent
             # a memory distilled from a turn that matched inherits that turn's standing, in proportion to how
             # well it matches itself (one sentence of a long turn may be beside the point)
+            inherit = inherit_session = 0.0
             for source in (turn_rows[i] for i in hit.details.get("source_turns", ()) if i in turn_rows):
                 source_fused = candidates.fused[source]
                 share = min(1.0, fused / source_fused) if source_fused > 0 else 0.0
                 score = max(score, share * float(candidates.score[source]) + bonus)
+                inherits.append((row, source, share, bonus))
+                if share * source_fused > inherit:
+                    inherit, inherit_session = share * float(source_fused), session.get(source, 0.0)
             candidates.score[row] = score
             candidates.valid[row] = True
+            if terms is not None:
+                for name, value in (("speaker", named), ("time", in_time), ("standing", standing),
+                                    ("recency", recent / cfg.recency_weight if cfg.recency_weight else 0.0),
+                                    ("inherit", inherit), ("inherit_session", inherit_session)):
+                    columns[name].append(float(value))
+        if terms is not None:
+            terms["other_rows"] = np.fromiter(others, np.int64, len(others))
+            terms["inherits"] = np.asarray(inherits, np.float64).reshape(-1, 4)
+            terms.update({f"other:{name}": np.asarray(values, np.float64) for name, values in columns.items()})
 
     def _score(self, candidates: _Candidates, rows: np.ndarray, heads: HeadColumns, info: QueryInfo,
-               now: float) -> None:
-        """Turns (`rows` of the candidates; those whose heads were found), all at once as arrays."""
+               now: float, terms: dict[str, np.ndarray] | None = None) -> None:
+        """Turns (`rows` of the candidates; those whose heads were found), all at once as arrays. `terms`: the
+        learned ranker's features of them are added to it (with "rows", the rows they are of)."""
         cfg = self.config
         if not len(heads.ids):
             return
@@ -413,9 +563,9 @@ class Retriever:
         by_position = np.argsort(position, kind="stable")
         sorted_positions = position[by_position]
 
-        def fused_at(wanted: np.ndarray) -> np.ndarray:
+        def fused_at(wanted: np.ndarray, values: np.ndarray = fused) -> np.ndarray:
             at = np.minimum(np.searchsorted(sorted_positions, wanted), len(wanted) - 1)
-            return np.where(sorted_positions[at] == wanted, fused[by_position[at]], 0.0)
+            return np.where(sorted_positions[at] == wanted, values[by_position[at]], 0.0)
 
         context = np.maximum(cfg.follow_weight * fused_at(position - 1), cfg.neighbour_weight * fused_at(position + 1))
         # how much of the query a whole session is about: the sum of its three best turns, relative to the best
@@ -429,17 +579,31 @@ class Retriever:
         session_weight = cfg.session_weight / (strength.max() or 1.0)
         score = fused + context + session_weight * strength[session_of]
         names = {n.lower() for n in info.names}
+        named = np.zeros(len(rows), bool)
         if names:
             named_codes = [code for code, name in enumerate(heads.speaker_names) if name.lower() in names]
             named = np.isin(heads.speakers, named_codes)
             score += cfg.speaker_bonus * named
+        in_time = np.zeros(len(rows), bool)
         if info.time_range:
             start, end = info.time_range
-            score += cfg.time_bonus * ((heads.ts >= start) & (heads.ts < end))
+            in_time = (heads.ts >= start) & (heads.ts < end)
+            score += cfg.time_bonus * in_time
         decay = math.log(2) / (cfg.recency_half_life_days * 86_400)  # recency_bonus, for arrays
-        score += cfg.recency_weight * np.exp(-np.maximum(now - heads.ts, 0.0) * decay)
+        recent = np.exp(-np.maximum(now - heads.ts, 0.0) * decay)
+        score += cfg.recency_weight * recent
         candidates.score[rows] = score
         candidates.valid[rows] = True
+        if terms is not None:
+            sims = np.nan_to_num(candidates.similarity[rows], nan=0.0)
+            in_session = np.empty(len(order), np.int64)
+            in_session[order] = place
+            terms.update(rows=rows, prev_fused=fused_at(position - 1), next_fused=fused_at(position + 1),
+                         prev2_fused=np.maximum(fused_at(position - 2), fused_at(position + 2)),
+                         prev_sim=fused_at(position - 1, sims), next_sim=fused_at(position + 1, sims),
+                         session=strength[session_of] / (strength.max() or 1.0), speaker=named, time=in_time,
+                         recency=recent, session_rank=1.0 / (in_session + 1),
+                         session_hits=np.log1p(np.bincount(session_of)[session_of]))
 
     def _rerank(self, query: str, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn],
                 others: dict[int, Hit], user_id: str, tiers: Counter[int]) -> list[int]:
