@@ -366,6 +366,7 @@ class Config(BaseModel):
     workstream_recluster_cohesion: float = Field(
         0.12, description="a cluster of two or three sessions whose mean match is below this is dissolved (single "
         "sessions, hypotheses): chance pairs, recurring small talk")
+
     # learned ranker (issue 17: retrieve/ranker.py, retrieve/coverage.py, docs/retrieval.md "A learned ranker")
     ranker: str = Field("fused", pattern="^(learned|fused)$", description="fused: the hand-set sum of RRF, context, "
                         "session, speaker, time and recency terms above; learned: turns scored by the model "
