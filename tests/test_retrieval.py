@@ -504,7 +504,7 @@ def test_derived_hits_are_cached_until_a_derived_memory_changes_in_any_process(d
 def test_a_dense_search_keeps_blas_to_one_thread_and_gives_the_host_its_setting_back() -> None:
     from threadpoolctl import threadpool_info
 
-    from episodic_memory.retrieve import dense
+    from episodic_memory.util import one_blas_thread
 
     def blas_threads() -> list[int]:
         return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
@@ -512,8 +512,8 @@ def test_a_dense_search_keeps_blas_to_one_thread_and_gives_the_host_its_setting_
     before = blas_threads()
     if not before:
         pytest.skip("numpy's BLAS is not one threadpoolctl can see (e.g. Accelerate): nothing to hold")
-    with dense._BLAS:
-        with dense._BLAS:  # a second search meanwhile (another thread): the first one out must not restore yet
+    with one_blas_thread:
+        with one_blas_thread:  # a second search meanwhile (another thread): the first one out must not restore yet
             assert blas_threads() and all(n == 1 for n in blas_threads())
         assert all(n == 1 for n in blas_threads())
     assert blas_threads() == before
