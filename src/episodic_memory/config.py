@@ -343,6 +343,13 @@ class Config(BaseModel):
         900.0, ge=0, description="an unreachable LLM postpones a session's consolidation (retried at the next run) "
         "until its newest turn has waited this long; then that run consolidates with the rules (0: at once)")
 
+    # time: recall against a given now, and state changes (retrieve/timing.py, docs/retrieval.md "Time: now, ...")
+    phase_bonus: float = Field(0.1, description="added to a memory that reports the phase a query asks about "
+                               "(\"when did X finish\": a turn saying it was finished)")
+    phase_penalty: float = Field(0.0, description="taken off a memory that reports only the opposite phase (the "
+                                 "start, when the query asks about the end)")
+    phase_pool: int = Field(60, ge=0, description="the best this many candidate turns are read for the phase check")
+
     @classmethod
     def from_env(cls, **overrides: object) -> Config:
         """Defaults, then ``EPISODIC_<FIELD>`` environment variables, then explicit overrides."""

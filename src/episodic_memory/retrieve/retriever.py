@@ -41,6 +41,7 @@ from .hit import Hit
 from .kinds import CODES, KIND_CODES, KIND_NAMES, KINDS, Kind
 from .query import QueryInfo, analyze, strip_names
 from .texts import turn_text
+from .timing import phase_scores
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +204,7 @@ class Retriever:
         now = time.time() if now is None else now
         until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
         names = [n for n, _ in self.store.speakers(filters.user_id)]
-        info = analyze(query, names)
+        info = analyze(query, names, now=to_datetime(now))  # time phrases resolve against `now`, as recency does
         w_bm25, w_dense = cfg.leg_weights.get(info.kind, (1.0, 1.0))
         pool = max(k, cfg.candidate_pool)
         want_turns = filters.kind in (None, "turn")
@@ -259,6 +260,9 @@ class Retriever:
         others = self._load_others(candidates, filters, None if allowed is None else set(allowed.tolist()))
         self._score(candidates, turn_rows, heads, info, now)
         self._score_others(candidates, others, info, now)
+        # time: a query about an end (a start) favours what reports one (retrieve/timing.py)
+        candidates.score += phase_scores(self.store, cfg, info.phase, filters.user_id, candidates.keys,
+                                         candidates.score, candidates.valid, others, _KIND_BITS)
         # exact lookups first (their tier), then the score: np.lexsort sorts by its last key first, stably
         order = np.lexsort((-np.where(candidates.valid, candidates.score, -np.inf), -self._tiers(candidates, tiers)))
         ranked = order[candidates.valid[order]].tolist()
