@@ -146,8 +146,9 @@ class _Candidates:
 
 
 def recency_bonus(ts: float, now: float, config: Config) -> float:
-    """weight · 2^(−age / half-life): added to the fused score, never multiplied into it."""
-    age_days = max(now - ts, 0.0) / 86_400
+    """weight · 2^(−age / half-life): added to the fused score, never multiplied into it. Age is the distance from
+    `now` either way: recalled as of a past moment, what was said after it is not the most recent."""
+    age_days = abs(now - ts) / 86_400
     return config.recency_weight * math.pow(0.5, age_days / config.recency_half_life_days)
 
 
@@ -441,7 +442,7 @@ class Retriever:
             start, end = info.time_range
             score += cfg.time_bonus * ((heads.ts >= start) & (heads.ts < end))
         decay = math.log(2) / (cfg.recency_half_life_days * 86_400)  # recency_bonus, for arrays
-        score += cfg.recency_weight * np.exp(-np.maximum(now - heads.ts, 0.0) * decay)
+        score += cfg.recency_weight * np.exp(-np.abs(now - heads.ts) * decay)  # time: |age|, as recency_bonus
         candidates.score[rows] = score
         candidates.valid[rows] = True
 

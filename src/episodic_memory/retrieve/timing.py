@@ -67,9 +67,8 @@ def _lexicon(verbs: list[dict[str, str]]) -> dict[str, tuple[str, str, str | Non
 _LEXICON = {END: _lexicon(_END_VERBS), START: _lexicon(_START_VERBS)}
 _WORD = re.compile(r"[a-z]+(?:['’][a-z]+)?")
 # "it's done", "we're done", "all done", "done with": an end reported without a verb of the lexicon
-_DONE = re.compile(r"\b(?:(?:it|that|we|i|they|he|she|you)(?:['’](?:s|re|m|ve)|\s+(?:is|are|am|was|were|have|has))"
-                   r"(?:\s+(?:all|finally|now|just|completely))?\s+(?:done|over|finished|complete)|done\s+with|"
-                   r"all\s+done|finally\s+done)\b")
+_DONE = re.compile(r"\b(?:(?:is|are|was|were|am|'s|'re|'m)\s+(?:all\s+|finally\s+|now\s+|completely\s+|just\s+)?"
+                   r"(?:done|finished|complete|completed)|done\s+with|all\s+done|finally\s+done)\b")
 
 
 def _words(text: str) -> list[str]:
@@ -111,7 +110,7 @@ def query_phase(text: str) -> str | None:
 def reports(text: str) -> tuple[bool, bool]:
     """(reports an end, reports a start) for a memory's text."""
     lowered = text.lower().replace("’", "'")
-    words = _words(lowered)
+    words = _words(lowered)  # "it's done", "we're done with it" are ends without a verb of the lexicon
     return (_mentions(words, END, reports=True) or _DONE.search(lowered) is not None,
             _mentions(words, START, reports=True))
 
