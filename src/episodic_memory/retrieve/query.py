@@ -246,5 +246,9 @@ def _specific_day(text: str) -> datetime | None:
 
 
 def analyze(text: str, known_names: Iterable[str] = (), now: datetime | None = None) -> QueryInfo:
-    return QueryInfo(text=text, kind=classify(text), terms=query_terms(text), names=find_names(text, known_names),
-                     time_range=time_range(text, now), phase=query_phase(text))
+    """`now`: what time phrases count from (default: the wall clock). A phase (an end or a start asked about) only
+    for a question about time ("when did X finish", "how many days between starting X and ..."): in "why did X
+    start" the start is the topic, not the turn wanted (measured, docs/retrieval.md)."""
+    kind = classify(text)
+    return QueryInfo(text=text, kind=kind, terms=query_terms(text), names=find_names(text, known_names),
+                     time_range=time_range(text, now), phase=query_phase(text) if kind == "temporal" else None)
