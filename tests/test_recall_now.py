@@ -195,7 +195,8 @@ def test_the_mcp_recall_tool_takes_now_and_refuses_a_bad_one(tmp_path: Path) -> 
     ("When did Maria take up community work?", START), ("When did Melanie sign up for a pottery class?", START),
     ("When did they move to Berlin?", END), ("When did she quit her job?", END),
     ("How many days between the end of my sprint and starting the analytics work?", BOTH),
-    ("What did Anthony and John end up playing?", None), ("How long did it take to get there?", None),
+    ("What did Anthony and John end up playing?", None), ("When did Tim leave for Ireland?", END),
+    ("How many scenes had I filmed by July 5 and how many were left to film?", None), ("How long did it take to get there?", None),
     ("What is my favourite colour?", None)])
 def test_query_phase(query: str, phase: str | None) -> None:
     assert query_phase(query) == phase
@@ -205,7 +206,8 @@ def test_query_phase(query: str, phase: str | None) -> None:
     ("I finally finished the portrait!", True, False), ("The portrait is done, it's hanging in the hall", True, False),
     ("We wrapped up the project on Friday", True, False), ("I started a portrait of my grandmother", False, True),
     ("I'm starting pottery classes", False, True), ("I signed up for a pottery class", False, True),
-    ("I want to finish the portrait soon", False, False), ("My back is killing me", False, False)])
+    ("I want to finish the portrait soon", False, False), ("We finally left Paris on Sunday", True, False),
+    ("There are two slices left", False, False), ("My back is killing me", False, False)])
 def test_what_a_text_reports(text: str, end: bool, start: bool) -> None:
     assert reports(text) == (end, start)
 

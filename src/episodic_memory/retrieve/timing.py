@@ -48,6 +48,10 @@ _START_VERBS = [
 ]
 #: verbs that name a phase only with their particle ("kick off", "sign up", "take up", "wrap up")
 _PARTICLE = {"kick": "off", "sign": "up", "take": "up", "wrap": "up"}
+#: forms that are a phase verb only after a subject ("I left", "she just left"), else "what's left", "on the left"
+_AFTER_SUBJECT = {"left"}
+_SUBJECTS = {"i", "we", "he", "she", "they", "you", "finally", "just", "already", "i've", "we've", "they've", "you've",
+             "she's", "he's", "have", "has", "had"}
 #: nouns and adjectives that name a phase in a question ("the end of my sprint", "the start of the course")
 _QUERY_NOUNS = {END: ("end", "completion", "finish"), START: ("start", "beginning", "launch", "outset")}
 #: a verb of the lexicon that names no phase when this word follows it ("end up playing", "move on")
@@ -85,6 +89,8 @@ def _mentions(words: list[str], phase: str, *, reports: bool) -> bool:
         _, which, particle = entry
         if i + 1 < len(words) and words[i + 1] in _NOT_A_PHASE.get(word, ()):
             continue
+        if word in _AFTER_SUBJECT and not _SUBJECTS.intersection(words[max(0, i - 2) : i]):
+            continue  # "how many are left", "on the left" (not "we left Paris", "she just left")
         if particle is not None and particle not in words[i + 1 : i + 4]:
             continue  # "kicked" alone is not a start, "kicked off" is
         if not reports:
