@@ -14,7 +14,7 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from bench.metrics import QuestionResult, aggregate, score_question
 ROOT = Path(__file__).resolve().parents[1]
 SYSTEMS = ("episodic", "episodic-turns", "bm25s", "dense")
 OPTIONAL_SYSTEMS = ("bm25s-bigrams",)  # run only when asked for (bench/cjk.py asks)
+NOW_MODES = ("wall", "last-session")
 
 
 def import_episodic() -> Any:
@@ -42,9 +43,16 @@ class EpisodicSystem:
 
     name = "episodic"
 
-    def __init__(self, kind: str | None = None) -> None:
-        """`kind="turn"` recalls raw turns only: the same store without facts, to show what facts add."""
+    def __init__(self, kind: str | None = None, now: str = "wall") -> None:
+        """`kind="turn"` recalls raw turns only: the same store without facts, to show what facts add.
+
+        `now`: what recall is told the time is. "wall": nothing (the wall clock, the library's default);
+        "last-session": a minute after the conversation's last turn, when its questions are asked."""
+        if now not in NOW_MODES:
+            raise ValueError(f"now must be one of {NOW_MODES}, got {now!r}")
         self.kind = kind
+        self.now_mode = now
+        self._now: datetime | None = None
         self._memory_cls = import_episodic().Memory
         self._tmp: Path | None = None
         self._mem: Any = None
@@ -64,9 +72,11 @@ class EpisodicSystem:
                     turn_id=turn.turn_id,
                 )
             self._mem.end_session(session.session_id)
+        last = max((t.timestamp for t in conv.turns()), default=None)
+        self._now = last + timedelta(minutes=1) if last is not None and self.now_mode == "last-session" else None
 
     def search(self, query: str, k: int) -> list[RetrievedHit]:
-        hits = self._mem.recall(query, k=k, kind=self.kind)
+        hits = self._mem.recall(query, k=k, kind=self.kind, now=self._now)
         return [
             RetrievedHit([str(s) for s in h.source_ids], h.text, float(h.score), str(h.kind)) for h in hits
         ]
@@ -80,11 +90,12 @@ class EpisodicSystem:
             self._tmp = None
 
 
-def make_system(name: str) -> Retriever:
+def make_system(name: str, now: str = "wall") -> Retriever:
+    """`now` applies to episodic's systems (the baselines have no notion of time)."""
     if name == "episodic":
-        return EpisodicSystem()
+        return EpisodicSystem(now=now)
     if name == "episodic-turns":
-        return EpisodicSystem(kind="turn")
+        return EpisodicSystem(kind="turn", now=now)
     if name == "bm25s":
         return BM25sBaseline()
     if name == "dense":
@@ -121,12 +132,12 @@ class SystemRun:
 
 def run_system(
     name: str, selection: list[tuple[Conversation, list[Question]]], ks: Sequence[int],
-    system: Retriever | None = None,
+    system: Retriever | None = None, now: str = "wall",
 ) -> SystemRun:
     """Index each conversation and ask its questions; `system` given, it is used under `name`."""
     run = SystemRun(name)
     try:
-        system = system or make_system(name)
+        system = system or make_system(name, now)
     except Exception as exc:  # noqa: BLE001 - a missing optional system is reported, not fatal
         run.error = f"unavailable: {type(exc).__name__}: {exc}"
         print(f"[{name}] {run.error}", file=sys.stderr)
@@ -286,6 +297,9 @@ def build_parser(dataset: str, default_data: Path, default_out: Path) -> argpars
         help=f"results JSON (default: {default_out.relative_to(ROOT)}, or *-quick.json with --quick)",
     )
     p.add_argument("--per-question", action="store_true", help="also store every question's hits in the JSON")
+    p.add_argument("--now", choices=NOW_MODES, default="wall",
+                   help="the time episodic's recall is told: the wall clock (default), or just after each "
+                        "conversation's last session (when its questions are asked)")
     p.set_defaults(default_out=default_out)
     return p
 
@@ -319,7 +333,7 @@ def main(
     )
 
     commit, dirty = git_commit(), git_dirty()  # before the run: the library may change under a long one
-    runs = [run_system(name, selection, ks) for name in args.systems]
+    runs = [run_system(name, selection, ks, now=args.now) for name in args.systems]
     summaries = {run.name: summarise(run, ks) for run in runs}
     header, rows = table_rows(summaries, ks)
     title = f"{dataset}: evidence retrieval ({n_questions} questions, {len(selection)} conversations)"
@@ -336,6 +350,7 @@ def main(
             "systems": args.systems,
             "conversations": [c.conv_id for c, _ in selection],
             "n_questions": n_questions,
+            "now": args.now,
             "limit_conversations": args.limit_conversations,
             "limit_questions": args.limit_questions,
             "evidence_normalisation": {k: v for k, v in sorted(notes.items())},

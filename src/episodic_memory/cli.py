@@ -179,20 +179,22 @@ def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 2
 @click.option("--since", default=None, metavar="ISO", help="Only memories from this time on.")
 @click.option("--until", default=None, metavar="ISO", help="Only memories up to this time.")
 @click.option("--as-of", "as_of", default=None, metavar="ISO", help="Answer with what was believed at this time.")
+@click.option("--now", default=None, metavar="ISO",
+              help="The time the question is asked: recency and \"last week\" count from it (default: now, or --as-of).")
 @click.option("--source", default=None, help="Only turns from this source (and what was distilled from them).")
 @click.option("--tag", "tags", multiple=True, metavar="TAG", help="Only turns with this tag (repeat: every one).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of hits.")
 @click.pass_context
 def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, k: int, session_id: str | None,
-           kind: str | None, since: str | None, until: str | None, as_of: str | None, source: str | None,
-           tags: tuple[str, ...], as_json: bool) -> None:
+           kind: str | None, since: str | None, until: str | None, as_of: str | None, now: str | None,
+           source: str | None, tags: tuple[str, ...], as_json: bool) -> None:
     """Recall the memories most relevant to QUERY."""
     if not has_words(query):
         raise click.BadParameter("has nothing to search for: give at least one letter or digit", param_hint="QUERY")
     mem = open_memory(ctx, db, user_id, reads=True)
     try:
         hits = mem.recall(query, k=k, session_id=session_id, kind=kind, since=since, until=until, as_of=as_of,
-                          source=source, tags=tags)
+                          source=source, tags=tags, now=now)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     if as_json:

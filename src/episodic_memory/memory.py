@@ -447,6 +447,7 @@ class Memory:
         as_of: datetime | str | None = None,
         source: str | None = None,
         tags: Iterable[str] | None = None,
+        now: datetime | str | float | None = None,
     ) -> list[Hit]:
         """The `k` memories most relevant to `query`, best first.
 
@@ -454,6 +455,12 @@ class Memory:
         that time, and only what had been said by then). `source` and `tags` keep the turns from that source
         carrying every one of the tags, and the memories distilled from such turns. A query without a letter or digit
         recalls nothing.
+
+        `now` (a datetime, an ISO-8601 string or epoch seconds; naive means UTC) is the moment the question is asked:
+        recency is scored and time phrases ("last week", "3 days ago", "in May", "last Friday") are resolved against
+        it, in UTC. Default: the wall clock, or `as_of` when that is given (asking as of a past moment asks then).
+        Give it when replaying or importing dated history, where the wall clock is years past the conversation.
+        `now` filters nothing: memories after it are still recalled (use `until` or `as_of` for that).
         """
         from .retrieve.retriever import RecallFilters
 
@@ -464,11 +471,12 @@ class Memory:
             as_of=None if as_of is None else to_epoch(as_of, "as_of"),
             source=check_source(source, "source"), tags=check_tags(tags, "tags"),
         )
+        at = filters.as_of if now is None else to_epoch(now, "now")
         _check_unicode(query, "query")
         if not has_words(query):  # nothing asked, nothing recalled (not whatever sits nearest an empty vector)
             return []
         self._index_quietly(filters.user_id, self.config.recall_embed_max_items)
-        return self.retriever.recall(query, k, filters)
+        return self.retriever.recall(query, k, filters, now=at)
 
     # --- reading -------------------------------------------------------------------------------------
     def sessions(self, user_id: str | None = None, limit: int | None = None) -> list[SessionInfo]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from .fts import STOPWORDS, query_terms
+from .timing import query_phase
 
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -33,8 +34,25 @@ _MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
 _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\.?,?\s+(19\d\d|20\d\d)\b", re.I)
 _MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(19\d\d|20\d\d)\b", re.I)
 _ISO_DAY = re.compile(r"\b(19\d\d|20\d\d)-(\d\d)-(\d\d)\b")
-_AGO = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six)\s+(day|week|month|year)s?\s+ago\b", re.I)
-_WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "couple of": 2, "a few": 3, "few": 3, "several": 4}
+_COUNT = r"(\d+|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")"
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_AGO = re.compile(rf"\b{_COUNT}\s+(day|week|month|year)s?\s+ago\b", re.I)
+# "in the past two weeks", "over the last few days", "the past month": a window that ends now
+_PAST_N = re.compile(rf"\bthe\s+(?:last|past)\s+(?:{_COUNT}\s+)?(day|week|month|year)s?\b(?!\s+of\b)", re.I)
+WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
+_WEEKDAY = re.compile(r"\b(last|past|this|next|on)\s+(" + "|".join(WEEKDAYS) + r")\b(?!s)", re.I)
+_CALENDAR = re.compile(r"\b(?:(earlier|later)\s+)?(last|this|next)\s+(week|weekend|month|year)\b", re.I)
+_WEEK_BEFORE_LAST = re.compile(r"\b(?:the\s+)?(week|month|year)\s+before\s+last\b", re.I)
+_DAY_WORDS: list[tuple[re.Pattern[str], int]] = [  # a day named relative to today: offset in days
+    (re.compile(r"\bthe\s+day\s+before\s+yesterday\b", re.I), -2),
+    (re.compile(r"\bthe\s+day\s+after\s+tomorrow\b", re.I), 2),
+    (re.compile(r"\b(?:yesterday|last\s+night)\b", re.I), -1),
+    (re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", re.I), 0),
+    (re.compile(r"\btomorrow\b", re.I), 1),
+]
+_DAY = timedelta(days=1)
 
 
 @dataclass
@@ -46,6 +64,7 @@ class QueryInfo:
     terms: list[str]
     names: list[str] = field(default_factory=list)        # known names mentioned (as stored)
     time_range: tuple[float, float] | None = None         # epoch seconds [start, end)
+    phase: str | None = None                              # asks about an end, a start or both (retrieve/timing.py)
 
 
 def classify(text: str) -> str:
@@ -91,44 +110,125 @@ def _month_range(year: int, month: int) -> tuple[datetime, datetime]:
 
 
 def time_range(text: str, now: datetime | None = None) -> tuple[float, float] | None:
-    """The period a query's time phrase points at ("in 2022", "last May", "May 2023", "3 weeks ago", "yesterday")."""
+    """The period a query's time phrase points at, resolved against `now` (default: the wall clock), in UTC.
+
+    Absolute: "9 November 2022", "May 2023", "in 2022". Relative to now: "yesterday", "today", "the day before
+    yesterday", "last/this/next week|weekend|month|year", "earlier this month", "the week before last", "3 days
+    ago", "a few weeks ago", "in the past two weeks", "last Friday", "on Monday", "in May" / "last May" (the most
+    recent May not after now; "last May" said in May is a year back). Calendar weeks start on Monday.
+    """
     now = now or datetime.now(timezone.utc)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    try:
+        span = _span(text, now.astimezone(timezone.utc))
+    except (OverflowError, ValueError):  # a phrase that points outside the years 1–9999
+        return None
+    return None if span is None else (span[0].timestamp(), span[1].timestamp())
+
+
+def _count(word: str) -> int:
+    word = " ".join(word.lower().split())
+    return int(word) if word.isdigit() else _WORD_NUMBERS[word]
+
+
+def _span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     lowered = text.lower()
-    span: tuple[datetime, datetime] | None = None
+    day0 = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    week0 = day0 - timedelta(days=day0.weekday())  # this week's Monday
+    month0 = day0.replace(day=1)
+    year0 = month0.replace(month=1)
     if day := _specific_day(text):
-        span = (day - timedelta(days=1), day + timedelta(days=2))
-    elif m := _AGO.search(lowered):
-        n = int(m.group(1)) if m.group(1).isdigit() else _WORD_NUMBERS[m.group(1)]
-        days = {"day": 1, "week": 7, "month": 30, "year": 365}[m.group(2)] * n
+        return day - _DAY, day + 2 * _DAY
+    if m := _AGO.search(lowered):
+        days = _UNIT_DAYS[m.group(2)] * _count(m.group(1))
         centre = now - timedelta(days=days)
         slack = timedelta(days=max(1.0, days * 0.25))
-        span = (centre - slack, centre + slack)
-    elif "yesterday" in lowered:
-        day = (now - timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
-        span = (day, day + timedelta(days=1))
-    elif "last week" in lowered:
-        span = (now - timedelta(days=14), now - timedelta(days=5))
-    elif "last month" in lowered:
-        first = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-        span = _month_range(first.year - (first.month == 1), (first.month - 2) % 12 + 1)
-    elif "last year" in lowered:
-        span = (datetime(now.year - 1, 1, 1, tzinfo=timezone.utc), datetime(now.year, 1, 1, tzinfo=timezone.utc))
+        return centre - slack, centre + slack
+    if m := _PAST_N.search(lowered):  # a window ending now: "in the past two weeks"
+        days = _UNIT_DAYS[m.group(2)] * (_count(m.group(1)) if m.group(1) else 1)
+        return now - timedelta(days=days) - _DAY, now + _DAY
+    for pattern, offset in _DAY_WORDS:
+        if pattern.search(lowered):
+            start = day0 + timedelta(days=offset)
+            return start, start + _DAY
+    if m := _WEEKDAY.search(lowered):
+        return _weekday(m.group(1), WEEKDAYS[m.group(2)], day0, week0)
+    if m := _WEEK_BEFORE_LAST.search(lowered):
+        unit = m.group(1)
+        if unit == "week":
+            return week0 - timedelta(days=14) - _DAY, week0 - timedelta(days=7) + _DAY
+        if unit == "month":
+            first = _add_months(month0, -2)
+            return first, _add_months(first, 1)
+        return year0.replace(year=year0.year - 2), year0.replace(year=year0.year - 1)
+    named = _named_month(text, lowered)
+    if m := _CALENDAR.search(lowered):
+        if m.group(3) == "year" and named and named[1] is None:  # "in May last year"
+            return _month_range(year0.year + {"last": -1, "this": 0, "next": 1}[m.group(2)], named[0])
+        return _calendar(m.group(1), m.group(2), m.group(3), now, day0, week0, month0, year0)
+    if named:
+        month, year, last = named
+        if year is None:  # "in May": the most recent May not after now; "last May", said in May, is a year back
+            year = now.year - (month > now.month or (month == now.month and last))
+        return _month_range(year, month)
+    if year_match := _YEAR.search(text):
+        year = int(year_match.group(1))
+        return datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc)
+    return None
+
+
+def _named_month(text: str, lowered: str) -> tuple[int, int | None, bool] | None:
+    """The first month named (not the modal "may"): (month, its year if given, said as "last <month>")."""
+    for m in _MONTH_YEAR.finditer(text):
+        word, year = m.group(1).lower(), m.group(2)
+        if word == "may" and not year and not re.search(r"\b(last|in|of|this|early|late|mid|since)\s+may\b", lowered):
+            continue  # the modal verb
+        last = re.search(r"\blast\s+$", lowered[max(0, m.start() - 6) : m.start()]) is not None
+        return MONTHS[word], None if year is None else int(year), last
+    return None
+
+
+def _add_months(first: datetime, months: int) -> datetime:
+    """The first of the month `months` after (or before) `first`, itself the first of a month."""
+    index = first.year * 12 + first.month - 1 + months
+    return first.replace(year=index // 12, month=index % 12 + 1)
+
+
+def _weekday(which: str, weekday: int, day0: datetime, week0: datetime) -> tuple[datetime, datetime]:
+    """"last Friday" (the latest Friday before today), "on Friday" / "past Friday" (idem: recall looks back),
+    "this Friday" (the one of this week), "next Friday" (the one of next week); a day of slack each side."""
+    this_week = week0 + timedelta(days=weekday)
+    if which == "this":
+        day = this_week
+    elif which == "next":
+        day = this_week + timedelta(days=7)
     else:
-        for m in _MONTH_YEAR.finditer(text):
-            word, year = m.group(1).lower(), m.group(2)
-            if word == "may" and not year and not re.search(r"\b(last|in|of|this|early|late|mid)\s+may\b", lowered):
-                continue  # the modal verb
-            month = MONTHS[word]
-            if year:
-                span = _month_range(int(year), month)
-            else:  # "last May": the most recent May before now
-                y = now.year if month < now.month else now.year - 1
-                span = _month_range(y, month)
-            break
-        if span is None and (year_match := _YEAR.search(text)):
-            year = int(year_match.group(1))
-            span = (datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc))
-    return None if span is None else (span[0].timestamp(), span[1].timestamp())
+        day = this_week if this_week < day0 else this_week - timedelta(days=7)
+    return day - _DAY, day + 2 * _DAY
+
+
+def _calendar(modifier: str | None, which: str, unit: str, now: datetime, day0: datetime, week0: datetime,
+              month0: datetime, year0: datetime) -> tuple[datetime, datetime]:
+    """last / this / next week, weekend, month or year; "earlier this month" ends now, "later this week" starts now.
+    Weeks get a day of slack each side (a week is fuzzy in speech), months and years none."""
+    step = {"last": -1, "this": 0, "next": 1}[which]
+    if unit == "week":
+        start, end = week0 + timedelta(days=7 * step) - _DAY, week0 + timedelta(days=7 * step + 7) + _DAY
+    elif unit == "weekend":  # Saturday and Sunday; "last weekend" is the one before this week's Monday
+        saturday = week0 + timedelta(days=5 + 7 * step)
+        start, end = saturday - _DAY / 2, saturday + 2 * _DAY + _DAY / 2
+    elif unit == "month":
+        start = _add_months(month0, step)
+        end = _add_months(start, 1)
+    else:
+        start = year0.replace(year=year0.year + step)
+        end = start.replace(year=start.year + 1)
+    if step == 0 and modifier == "earlier":
+        end = now + _DAY / 2
+    elif step == 0 and modifier == "later":
+        start = now - _DAY / 2
+    return start, end
 
 
 def _specific_day(text: str) -> datetime | None:
@@ -146,5 +246,9 @@ def _specific_day(text: str) -> datetime | None:
 
 
 def analyze(text: str, known_names: Iterable[str] = (), now: datetime | None = None) -> QueryInfo:
-    return QueryInfo(text=text, kind=classify(text), terms=query_terms(text), names=find_names(text, known_names),
-                     time_range=time_range(text, now))
+    """`now`: what time phrases count from (default: the wall clock). A phase (an end or a start asked about) only
+    for a question about time ("when did X finish", "how many days between starting X and ..."): in "why did X
+    start" the start is the topic, not the turn wanted (measured, docs/retrieval.md)."""
+    kind = classify(text)
+    return QueryInfo(text=text, kind=kind, terms=query_terms(text), names=find_names(text, known_names),
+                     time_range=time_range(text, now), phase=query_phase(text) if kind == "temporal" else None)

@@ -44,6 +44,7 @@ from .query import QueryInfo, analyze, strip_names
 from .ranker import INDEX as RANKER_INDEX
 from .ranker import empty_features, load_ranker
 from .texts import turn_text
+from .timing import phase_scores
 
 log = logging.getLogger(__name__)
 
@@ -160,8 +161,9 @@ class _Candidates:
 
 
 def recency_bonus(ts: float, now: float, config: Config) -> float:
-    """weight · 2^(−age / half-life): added to the fused score, never multiplied into it."""
-    age_days = max(now - ts, 0.0) / 86_400
+    """weight · 2^(−age / half-life): added to the fused score, never multiplied into it. Age is the distance from
+    `now` either way: recalled as of a past moment, what was said after it is not the most recent."""
+    age_days = abs(now - ts) / 86_400
     return config.recency_weight * math.pow(0.5, age_days / config.recency_half_life_days)
 
 
@@ -236,7 +238,7 @@ class Retriever:
         now = time.time() if now is None else now
         until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
         names = [n for n, _ in self.store.speakers(filters.user_id)]
-        info = analyze(query, names)
+        info = analyze(query, names, now=to_datetime(now))  # time phrases resolve against `now`, as recency does
         w_bm25, w_dense = cfg.leg_weights.get(info.kind, (1.0, 1.0))
         pool = max(k, cfg.candidate_pool)
         want_turns = filters.kind in (None, "turn")
@@ -292,6 +294,9 @@ class Retriever:
         heads = self.store.turn_heads(filters.user_id, candidates.keys[turn_rows] // _KIND_BITS)
         others = self._load_others(candidates, filters, None if allowed is None else set(allowed.tolist()))
         self._rank(query, candidates, turn_rows, heads, others, info, now, tiers)
+        # time: a query about an end (a start) favours what reports one (retrieve/timing.py)
+        candidates.score += phase_scores(self.store, cfg, info.phase, filters.user_id, candidates.keys,
+                                         candidates.score, candidates.valid, others, _KIND_BITS)
         # exact lookups first (their tier), then the score: np.lexsort sorts by its last key first, stably
         order = np.lexsort((-np.where(candidates.valid, candidates.score, -np.inf), -self._tiers(candidates, tiers)))
         ranked = order[candidates.valid[order]].tolist()
@@ -590,7 +595,7 @@ class Retriever:
             in_time = (heads.ts >= start) & (heads.ts < end)
             score += cfg.time_bonus * in_time
         decay = math.log(2) / (cfg.recency_half_life_days * 86_400)  # recency_bonus, for arrays
-        recent = np.exp(-np.maximum(now - heads.ts, 0.0) * decay)
+        recent = np.exp(-np.abs(now - heads.ts) * decay)  # time: |age|, as recency_bonus
         score += cfg.recency_weight * recent
         candidates.score[rows] = score
         candidates.valid[rows] = True

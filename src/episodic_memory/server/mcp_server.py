@@ -117,10 +117,12 @@ def create_server(tools: MemoryTools) -> MCPServer:
     def recall(
         query: Annotated[str, Field(description="what to remember, in words")],
         k: Annotated[int, Field(ge=1, le=100, description="how many memories")] = 10,
+        now: Annotated[str | None, Field(description="ISO-8601 time the question is asked, when it is not the "
+                                                     "present (a replay): \"last week\" and recency count from it")] = None,
     ) -> str:
         """Search long-term memory. Returns a JSON list of hits, best first: kind, text, score, timestamp,
         session_id, source_ids (the turns behind each hit), speaker."""
-        return _json([h.to_dict() for h in mem.recall(query, k=k)])
+        return _json([h.to_dict() for h in mem.recall(query, k=k, now=now)])
 
     @server.tool(annotations=READ_ONLY)
     @_explained

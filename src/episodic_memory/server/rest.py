@@ -362,10 +362,17 @@ def create_app(
         until: datetime | None = None,
         source: Annotated[str | None, Query(description="only turns from this source")] = None,
         tag: Annotated[list[str] | None, Query(description="only turns with this tag (repeat: every one)")] = None,
+        now: Annotated[str | None, Query(description="ISO-8601 time the question is asked: recency and time phrases "
+                                         "(\"last week\") count from it; default: the server's clock")] = None,
     ) -> dict[str, Any]:
         """The memories most relevant to `q`, best first: `{"hits": [...]}`."""
+        if now is not None:
+            try:
+                to_epoch(now, "now")
+            except ValueError as exc:
+                raise HTTPException(status.HTTP_400_BAD_REQUEST, _encodable(str(exc))) from None
         hits = mem.recall(q, k=k, session_id=session_id, kind=kind, since=since, until=until, source=source,
-                          tags=tag)
+                          tags=tag, now=now)
         return {"hits": [h.to_dict() for h in hits]}
 
     @app.get("/v1/facts", tags=["read"])
