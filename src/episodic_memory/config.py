@@ -380,6 +380,7 @@ class Config(BaseModel):
     coverage_pool: int = Field(30, ge=1, description="list-question coverage reorders this many of the best hits")
     coverage_penalty: float = Field(0.1, ge=0, description="score taken off a hit per better hit of its session "
                                     "already in the list (list questions)")
+
     # time: recall against a given now, and state changes (retrieve/timing.py, docs/retrieval.md "Time: now, ...")
     phase_bonus: float = Field(0.1, description="added to a memory that reports the phase a query asks about "
                                "(\"when did X finish\": a turn saying it was finished)")
