@@ -76,7 +76,8 @@ class EpisodicSystem:
         self._now = last + timedelta(minutes=1) if last is not None and self.now_mode == "last-session" else None
 
     def search(self, query: str, k: int) -> list[RetrievedHit]:
-        hits = self._mem.recall(query, k=k, kind=self.kind, now=self._now)
+        extra = {} if self._now is None else {"now": self._now}  # (a tree from before `now` runs too)
+        hits = self._mem.recall(query, k=k, kind=self.kind, **extra)
         return [
             RetrievedHit([str(s) for s in h.source_ids], h.text, float(h.score), str(h.kind)) for h in hits
         ]
