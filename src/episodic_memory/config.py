@@ -34,8 +34,9 @@ class Config(BaseModel):
     lock_timeout_s: float = Field(60.0, description="how long a writer waits for the cross-process ingest lock")
     pg_pool_size: int = Field(8, description="PostgreSQL store: connections a process keeps in its pool at most")
     pg_bm25_stats_ttl_s: float = Field(
-        1.0, ge=0, description="PostgreSQL store: a user's BM25 document count and average length are reused this "
-        "long (summing them over a big user's sessions cost more than ranking; 0: at every search)")
+        1.0, ge=0, description="PostgreSQL store: a user's BM25 document count and average length are reused until "
+        "this process writes, and this long at most of other processes' writes (summing them over a big user's "
+        "sessions cost more than ranking; 0: at every search)")
 
     # --- issue 18 store: forget's scrub, the consolidation lease ------------------------------------
     forget_scrub_wait_s: float = Field(

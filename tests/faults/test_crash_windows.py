@@ -3,6 +3,7 @@ nothing acknowledged is lost, nothing is stored twice, and what was half done is
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from collections import Counter
@@ -113,10 +114,19 @@ def test_migration_killed_half_way_leaves_the_old_schema_and_its_data(tmp_path: 
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "m.db"
     older = len(migrations.MIGRATIONS) - 1
-    with monkeypatch.context() as patch:  # a store written by the release before the newest migration
+    with monkeypatch.context() as patch:  # a store at the schema of the release before the newest migration
         patch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:older])
         patch.setattr(migrations, "SCHEMA_VERSION", older)
-        acked = _acknowledged(db)
+        with reopen(db):
+            pass
+    # its turns, written as that release wrote them (today's writer may fill columns the newest migration adds)
+    acked = [f"t{i}" for i in range(3)]
+    with sqlite3.connect(db) as con:
+        con.execute("INSERT INTO sessions (user_id, session_id, created_at, updated_at) VALUES ('default', 's', 0, 0)")
+        con.executemany("INSERT INTO turns (uid, user_id, session_id, seq, role, content, ts, ingested_at, turn_id) "
+                        "VALUES (?, 'default', 's', ?, 'user', ?, ?, 0, ?)",
+                        [(f"u{i}", i, LINES[i], 1000.0 + i, tid) for i, tid in enumerate(acked)])
+    con.close()
     crash_at(db, "migrate.after_step", "open")
     with reopen(db) as mem:
         assert mem.store.schema_version == migrations.SCHEMA_VERSION

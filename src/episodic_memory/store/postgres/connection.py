@@ -35,6 +35,7 @@ class PgConnection:
         self.url = url
         self.path = redact(url)
         self._lock = threading.RLock()
+        self.writes = 0  # write transactions this process began (another process's writes: see their TTLs)
         self.read_only = self.config.read_only
         with psycopg.connect(url, autocommit=True) as db:
             # read-only: nothing migrated (the schema must be this version's), and every transaction read-only
@@ -51,6 +52,7 @@ class PgConnection:
     def transaction(self, *locks: str) -> Iterator[psycopg.Connection]:
         """A write transaction: all or nothing. `locks` name tables whose id order readers rely on
         (`ID_ORDER_LOCKS`): held until commit."""
+        self.writes += 1  # caches of what this process wrote check it (turns.py: BM25 statistics)
         with self._pool.connection() as db, db.transaction():
             for name in sorted(locks):
                 db.execute("SELECT pg_advisory_xact_lock(%s)", (ID_ORDER_LOCKS[name],))

@@ -12,7 +12,8 @@ A search is two round trips: the first stems the match and builds its tsquery (m
 ranks with that tsquery written into the SQL as a constant. A tsquery computed inside the ranking query hides its
 words from the planner, which then cannot tell a rare word from a common one and checks every row of the user
 (100k turns: a scan where the GIN index reads a few hundred rows). A user's document count and average length are
-kept for `Config.pg_bm25_stats_ttl_s` (summing them over a big user's sessions cost more than the ranking).
+kept until this process writes, or for `Config.pg_bm25_stats_ttl_s` of another's writes (summing them over a big
+user's sessions cost more than the ranking).
 """
 
 from __future__ import annotations
@@ -365,11 +366,11 @@ class TurnPg(PgConnection):
         """For each stem, how many of the user's turns match `tsquery` and hold it (what `bm25_sql` counts over
         unfiltered candidates), kept `Config.pg_bm25_stats_ttl_s`. Each count is its own constant tsquery, so
         the GIN index finds the rows."""
-        key, now = ("df", user_id, tsquery), time.monotonic()
+        key, now, writes = ("df", user_id, tsquery), time.monotonic(), self.writes
         with self._lock:
             known = self._bm25_user_stats.get(key)
-        if known is not None and now - known[-1] < self.config.pg_bm25_stats_ttl_s:
-            return list(known[:-1])
+        if known is not None and known[-1] == writes and now - known[-2] < self.config.pg_bm25_stats_ttl_s:
+            return list(known[:-2])
         counts = {lexeme: 0.0 for lexeme in lexemes}
         if lexemes:
             parts = [f"SELECT {i}, count(*) FROM turns WHERE user_id = %(user)s AND tsv @@ {tsquery} AND tsv @@ "
@@ -381,7 +382,7 @@ class TurnPg(PgConnection):
         with self._lock:
             if len(self._bm25_user_stats) >= 10_000:
                 self._bm25_user_stats.clear()
-            self._bm25_user_stats[key] = (*found, now)
+            self._bm25_user_stats[key] = (*found, now, writes)
         return found
 
     def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
@@ -452,10 +453,10 @@ class TurnPg(PgConnection):
 
     def _bm25_stats(self, table: str, user_id: str) -> tuple[float, float]:
         """(documents, average length in stems) of a user's rows in `table`, kept `Config.pg_bm25_stats_ttl_s`."""
-        key, now = (table, user_id), time.monotonic()
+        key, now, writes = (table, user_id), time.monotonic(), self.writes
         with self._lock:
             known = self._bm25_user_stats.get(key)
-        if known is not None and now - known[2] < self.config.pg_bm25_stats_ttl_s:
+        if known is not None and known[3] == writes and now - known[2] < self.config.pg_bm25_stats_ttl_s:
             return known[0], known[1]
         if table == "turns":
             row = self._query("SELECT coalesce(sum(turn_count), 0), coalesce(sum(lexemes)::float8 / "
@@ -467,7 +468,7 @@ class TurnPg(PgConnection):
         with self._lock:
             if len(self._bm25_user_stats) >= 10_000:
                 self._bm25_user_stats.clear()
-            self._bm25_user_stats[key] = (n, avgdl, now)
+            self._bm25_user_stats[key] = (n, avgdl, now, writes)
         return n, avgdl
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
