@@ -148,6 +148,10 @@ class Config(BaseModel):
         30, ge=0, description="currency at recall time: among this many best candidates, a later statement about "
         "the same subject with a different value (number, date, name) outranks the earlier one (0: off; "
         "retrieve/currency.py, docs/consolidation.md)")
+    currency_max_chars: int = Field(
+        600, ge=0, description="a candidate longer than this (a document, code, a list, a recap) holds many values and "
+        "takes no part in currency: it neither supersedes nor is superseded (BEAM's turns, median 1,432 characters: "
+        "R@10 and the pass's cost, docs/consolidation.md; LoCoMo's and truth-dev's are all shorter)")
     currency_min_shared: int = Field(1, ge=1, description="subject words (or names) two statements must share to be "
                                      "about the same subject")
     currency_min_overlap: float = Field(

@@ -34,7 +34,17 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     if not cfg.currency_pool or len(ranked) < 2 or (cfg.currency_skip_dated and info.time_range):
         return candidates, ranked, {}
     read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency_pool)
-    head = [r for r in ranked[: cfg.currency_pool] if r in others or candidates.item_id(r) in turns]
+
+    def text_of(r: int) -> str | None:
+        return others[r].text if r in others else getattr(turns.get(candidates.item_id(r)), "content", None)
+
+    # a long text (a document, code, a list, a recap of many things) holds many values: it is not compared as one
+    # statement, and keeps its place (`aside`)
+    head: list[int] = []
+    aside: list[int] = []
+    for r in ranked[: cfg.currency_pool]:
+        text = text_of(r)
+        (head if text is not None and len(text) <= cfg.currency_max_chars else aside).append(r)
     items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
     for item, r in zip(items, head, strict=True):
         item.score = float(candidates.score[r])
@@ -44,6 +54,7 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
         extra = later_turns(store, cfg, query, items, turns, head_ids, filters)
         best = [candidates.item_id(r) for r in head[: cfg.currency_followers] if candidates.keys[r] % _KIND_BITS == 0]
         extra += followers(store, cfg.currency_adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
+        extra = [i for i in extra if len(turns[i].content) <= cfg.currency_max_chars]
     row_of = {int(k) // _KIND_BITS: row for row, k in enumerate(candidates.keys.tolist())
               if k % _KIND_BITS == 0} if extra else {}
     unseen = [i for i in extra if i not in row_of]   # found by no leg: new rows
@@ -63,7 +74,7 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     candidates.valid[outside] |= np.asarray(scores[len(head):]) > floor  # read turns that superseded something
     notes = {_hit_id(candidates, rows[old], others): superseded_note(items[new])
              for old, new in newest.items() if candidates.valid[rows[old]]}
-    kept = [r for r in rows if candidates.valid[r]]
+    kept = [r for r in rows if candidates.valid[r]] + aside
     taken = set(rows)
     tail = [r for r in ranked[cfg.currency_pool :] if r not in taken]
     return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + tail, notes
