@@ -60,7 +60,12 @@ class EpisodicSystem:
     def index(self, conv: Conversation) -> None:
         self.close()
         self._tmp = Path(tempfile.mkdtemp(prefix=f"bench-{conv.conv_id}-"))
-        self._mem = self._memory_cls(self._tmp / "mem.db")
+        episodic = import_episodic()
+        config = episodic.Config.from_env()
+        longest = max((len(t.text) for t in conv.turns()), default=0)
+        if longest > config.max_turn_chars:  # the data holds a turn the door refuses by default (BEAM: 349k
+            config = episodic.Config.from_env(max_turn_chars=longest)  # characters): take it, as a user would
+        self._mem = self._memory_cls(self._tmp / "mem.db", config=config)
         for session in conv.sessions:
             for turn in session.turns:
                 self._mem.add_turn(
