@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -122,7 +122,7 @@ class TurnPg(PgConnection):
         self._common: dict[str, bool] = {}
         self._common_generation, self._common_size = -1, 0
         self._bm25_queries: dict[str, tuple[list[str], str]] = {}  # match -> (stems, tsquery constant)
-        self._bm25_user_stats: dict[tuple[str, ...], tuple[float, ...]] = {}  # see _bm25_stats, _bm25_df
+        self._bm25_user_stats: dict[tuple[str, ...], tuple[float, int, tuple[float, ...]]] = {}  # _bm25_cached
 
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
@@ -366,23 +366,30 @@ class TurnPg(PgConnection):
         """For each stem, how many of the user's turns match `tsquery` and hold it (what `bm25_sql` counts over
         unfiltered candidates), kept `Config.pg_bm25_stats_ttl_s`. Each count is its own constant tsquery, so
         the GIN index finds the rows."""
-        key, now, writes = ("df", user_id, tsquery), time.monotonic(), self.writes
+        def count() -> tuple[float, ...]:
+            counts = {lexeme: 0.0 for lexeme in lexemes}
+            if lexemes:
+                parts = [f"SELECT {i}, count(*) FROM turns WHERE user_id = %(user)s AND tsv @@ {tsquery} AND tsv @@ "
+                         + sql.Literal("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'").as_string(None)
+                         + "::tsquery" for i, lexeme in enumerate(lexemes)]
+                for i, n in self._query(" UNION ALL ".join(parts), {"user": user_id}):
+                    counts[lexemes[int(i)]] = float(n)
+            return tuple(counts[lexeme] for lexeme in lexemes)
+
+        return list(self._bm25_cached(("df", user_id, tsquery), count))
+
+    def _bm25_cached(self, key: tuple[str, ...], compute: Callable[[], tuple[float, ...]]) -> tuple[float, ...]:
+        """`compute()`, kept until this process writes or for `Config.pg_bm25_stats_ttl_s` (another's writes)."""
+        now, writes = time.monotonic(), self.writes
         with self._lock:
             known = self._bm25_user_stats.get(key)
-        if known is not None and known[-1] == writes and now - known[-2] < self.config.pg_bm25_stats_ttl_s:
-            return list(known[:-2])
-        counts = {lexeme: 0.0 for lexeme in lexemes}
-        if lexemes:
-            parts = [f"SELECT {i}, count(*) FROM turns WHERE user_id = %(user)s AND tsv @@ {tsquery} AND tsv @@ "
-                     + sql.Literal("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'").as_string(None)
-                     + "::tsquery" for i, lexeme in enumerate(lexemes)]
-            for i, count in self._query(" UNION ALL ".join(parts), {"user": user_id}):
-                counts[lexemes[int(i)]] = float(count)
-        found = [counts[lexeme] for lexeme in lexemes]
+        if known is not None and known[1] == writes and now - known[0] < self.config.pg_bm25_stats_ttl_s:
+            return known[2]
+        found = compute()
         with self._lock:
             if len(self._bm25_user_stats) >= 10_000:
                 self._bm25_user_stats.clear()
-            self._bm25_user_stats[key] = (*found, now, writes)
+            self._bm25_user_stats[key] = (now, writes, found)
         return found
 
     def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
@@ -453,22 +460,16 @@ class TurnPg(PgConnection):
 
     def _bm25_stats(self, table: str, user_id: str) -> tuple[float, float]:
         """(documents, average length in stems) of a user's rows in `table`, kept `Config.pg_bm25_stats_ttl_s`."""
-        key, now, writes = (table, user_id), time.monotonic(), self.writes
-        with self._lock:
-            known = self._bm25_user_stats.get(key)
-        if known is not None and known[3] == writes and now - known[2] < self.config.pg_bm25_stats_ttl_s:
-            return known[0], known[1]
-        if table == "turns":
-            row = self._query("SELECT coalesce(sum(turn_count), 0), coalesce(sum(lexemes)::float8 / "
-                              "nullif(sum(turn_count), 0), 1) FROM sessions WHERE user_id = %s", (user_id,))[0]
-        else:
-            row = self._query("SELECT count(*), coalesce(avg(length(tsv)), 1) FROM memory_fts WHERE user_id = %s",
-                              (user_id,))[0]
-        n, avgdl = float(row[0]), float(row[1])
-        with self._lock:
-            if len(self._bm25_user_stats) >= 10_000:
-                self._bm25_user_stats.clear()
-            self._bm25_user_stats[key] = (n, avgdl, now, writes)
+        def read() -> tuple[float, ...]:
+            if table == "turns":
+                row = self._query("SELECT coalesce(sum(turn_count), 0), coalesce(sum(lexemes)::float8 / "
+                                  "nullif(sum(turn_count), 0), 1) FROM sessions WHERE user_id = %s", (user_id,))[0]
+            else:
+                row = self._query("SELECT count(*), coalesce(avg(length(tsv)), 1) FROM memory_fts "
+                                  "WHERE user_id = %s", (user_id,))[0]
+            return float(row[0]), float(row[1])
+
+        n, avgdl = self._bm25_cached((table, user_id), read)
         return n, avgdl
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
