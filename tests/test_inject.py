@@ -27,7 +27,7 @@ DECK_AGAIN = ["Northgate deck update: fourteen slides now, traction and unit eco
               "> Fourteen slides for the Northgate deck; the sensitivity table is still pending Sarah's sign-off."]
 GARDEN = ["The tomatoes have blight again, yellow leaves everywhere in the garden.",
           "> Pull the blighted tomato plants and keep the garden leaves dry."]
-TRIP = ["Planning the Porto offsite for late January, about 28 people for two days at a quinta.",
+TRIP = ["We are planning the Porto offsite for late January, about 28 people for two days at a quinta.",
         "> For the Porto offsite: shortlist three quintas and book a coach from Lisbon."]
 
 

@@ -117,7 +117,11 @@ def test_below_the_judge_floor_spawns_without_asking(backend: ScriptedBackend) -
 
 
 def test_the_llm_names_a_workstream_and_renames_it_when_a_session_joins(backend: ScriptedBackend) -> None:
-    backend.replies = {"name workstreams": ['{"name": "Northgate deck"}', '{"name": "Series B deck for Northgate"}']}
+    # the extractor finds a fact in each session: a workstream is confirmed only when its sessions left a memory
+    fact = {"text": "The Northgate deck has a sensitivity table.", "type": "knowledge", "entities": ["Northgate"],
+            "confidence": 0.9, "when": None, "turns": [1]}
+    backend.replies = {"name workstreams": ['{"name": "Northgate deck"}', '{"name": "Series B deck for Northgate"}'],
+                       "fact extractor": [json.dumps([fact])]}
     with memory() as mem:
         session(mem, "s1", DECK, day=0)
         [ws] = mem.workstreams(include_hypotheses=True)
@@ -161,3 +165,36 @@ def test_without_an_embedder_words_decide() -> None:
         session(mem, "garden", GARDEN, day=2)
         assert workstream_of(mem, "s1") == workstream_of(mem, "s2") != workstream_of(mem, "garden")
         assert [w.sessions for w in mem.workstreams()] == [2]
+
+
+def test_confirmation_needs_sessions_that_left_a_memory() -> None:
+    from episodic_memory.store.rows import workstream_status
+
+    assert workstream_status(1, 1, 0.5) == "hypothesis"          # one session is a hypothesis whatever it left
+    assert workstream_status(2, 0, 0.5) == "hypothesis"          # recurring small talk: nothing worth keeping
+    assert workstream_status(2, 1, 0.5) == "confirmed"
+    assert workstream_status(5, 2, 0.5) == "hypothesis"          # mostly small talk with two stray facts
+    assert workstream_status(6, 5, 0.5) == "confirmed"
+    assert workstream_status(2, 0, 0.0) == "hypothesis"          # share 0 still needs one memory
+    assert workstream_status(3, 1, 0.0) == "confirmed"
+
+
+def test_a_thread_whose_sessions_leave_nothing_stays_a_hypothesis_until_they_do(backend: ScriptedBackend) -> None:
+    fact = {"text": "Northgate wants fourteen slides in the Series B deck.", "type": "knowledge",
+            "entities": ["Northgate"], "confidence": 0.9, "when": None, "turns": [1]}
+    backend.replies = {"workstream judge": ['{"attach": null, "reason": "unsure"}']}
+    with memory() as mem:
+        session(mem, "s1", DECK, day=0)                 # the extractor finds nothing (the LLM replies [])
+        session(mem, "s2", DECK_AGAIN, day=1)
+        assert workstream_of(mem, "s2") == workstream_of(mem, "s1")
+        [ws] = mem.workstreams(include_hypotheses=True)
+        assert (ws.sessions, ws.status) == (2, "hypothesis") and mem.workstreams() == []
+        backend.replies["fact extractor"] = [json.dumps([fact])]
+        session(mem, "s3", DECK_AGAIN, day=2)           # one of three sessions left a fact: still below half
+        [ws] = mem.workstreams(include_hypotheses=True)
+        assert (ws.sessions, ws.status) == (3, "hypothesis")
+        fact = {**fact, "text": "Sarah owns the financial model of the Northgate deck.", "type": "relationship"}
+        backend.replies["fact extractor"] = [json.dumps([fact])]
+        session(mem, "s4", DECK, day=3)                 # two of four
+        [ws] = mem.workstreams()
+        assert (ws.sessions, ws.status) == (4, "confirmed")

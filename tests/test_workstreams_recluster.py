@@ -239,3 +239,42 @@ def test_ids_go_to_the_cluster_holding_most_of_a_workstream() -> None:
     # taken becomes a hypothesis of its own
     groups = _map_ids([[1, 2, 3], [7, 4], [5]], {1: 10, 2: 10, 3: 11, 4: 11, 5: 10, 7: 10})
     assert groups == [(10, [1, 2, 3]), (11, [7, 4]), (None, [5])]
+
+
+def test_a_workstream_is_confirmed_while_most_of_its_sessions_left_a_memory(db_path: Path | str) -> None:
+    with _memory(db_path) as mem:
+        _fill(mem)
+        kitchen = _ws(mem, "k0")
+        assert kitchen in {w.id for w in mem.workstreams()}
+        sessions = {f"k{i}" for i in range(4)}
+        assert any(f.session_id in sessions for f in mem.facts())
+        with_loops = {lp.session_id for lp in mem.store.loops(mem.user_id, "all") if lp.session_id in sessions}
+        assert with_loops == {"k2"}       # "I need to call the electrician … by Friday"
+        for fact in mem.facts(include_superseded=True):   # forget what the thread's sessions taught
+            if fact.session_id in sessions:
+                mem.forget_fact(fact.id)
+        [ws] = [w for w in mem.workstreams(include_hypotheses=True) if w.id == kitchen]
+        assert (ws.sessions, ws.status) == (4, "hypothesis")   # one session of four (its loop) left a memory
+        assert kitchen not in {w.id for w in mem.workstreams()}
+        _assert_consistent(mem)
+
+
+def test_recurring_small_talk_that_leaves_nothing_is_no_workstream(db_path: Path | str) -> None:
+    noise = [["ugh", "> Oh no.", "the neighbours are drilling again, my headphones with brown noise barely help",
+              "> Brown noise might save your afternoon.", "lol whatever", "> Hang in there."],
+             ["hey", "> Hey.", "neighbours drilling again today, brown noise headphones on",
+              "> Headphones and brown noise, then.", "haha ok", "> Good luck."],
+             ["hi", "> Hi.", "drilling next door again, back to the brown noise headphones",
+              "> Brown noise it is.", "sigh", "> Bye for now."]]
+    order = [*ORDER[:5], ("n0", noise[0]), *ORDER[5:10], ("n1", noise[1]), *ORDER[10:], ("n2", noise[2])]
+    with _memory(db_path) as mem:
+        _fill(mem, order)
+        small_talk = {f"n{i}" for i in range(3)}
+        # the test embedder's durable vote is arbitrary: it keeps one of these lines, a real one keeps none
+        left = {f.session_id for f in mem.facts(include_superseded=True) if f.session_id in small_talk}
+        assert len(left) <= 1, left
+        ids = {_ws(mem, s) for s in small_talk}
+        confirmed = {w.id for w in mem.workstreams()}
+        assert not ids & confirmed        # whether they cluster or not, they surface as no thread of work
+        assert len(confirmed) == 3
+        _assert_consistent(mem)

@@ -291,6 +291,9 @@ class Config(BaseModel):
         "V-measure 0.554 at 0.15, 0.368 at 0.25)")
     workstream_judge_floor_lexical: float = Field(0.10, description="workstream_judge_floor without an embedder")
     workstream_judge_candidates: int = Field(3, ge=1, description="at most this many workstreams shown to the judge")
+    workstream_confirm_share: float = Field(
+        0.5, ge=0, le=1, description="a workstream of two or more sessions is confirmed only when at least this share "
+        "of them left a memory (a fact or a loop): recurring small talk clusters like a thread but leaves nothing")
     workstream_active_days: float = Field(14.0, description="a confirmed workstream active within this is 'active'")
     episode_summary_sentences: int = Field(3, ge=1, le=3, description="sentences in an extractive episode summary")
     episode_keyphrases: int = Field(8, ge=1, description="keyphrases kept per episode")

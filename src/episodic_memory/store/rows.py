@@ -30,6 +30,21 @@ JUDGMENT_COLUMNS = ("id, memory_id, user_id, trigger, judgment, reasoning, domai
                     "updated_at")
 TOKEN_COLUMNS = "id, user_id, label, created_at, last_used, revoked_at"
 
+CONFIRM_SESSIONS = 2   # a workstream is a hypothesis until a second session attaches (and see workstream_status)
+#: how many of a workstream's sessions left a memory (a fact or a loop); `{mark}` is the backend's placeholder
+MEMORABLE_SESSIONS = (
+    "SELECT count(*) FROM episodes e WHERE e.workstream_id = {mark} AND ("
+    "EXISTS (SELECT 1 FROM facts f WHERE f.user_id = e.user_id AND f.session_id = e.session_id) OR "
+    "EXISTS (SELECT 1 FROM loops l WHERE l.user_id = e.user_id AND l.session_id = e.session_id))")
+
+
+def workstream_status(sessions: int, memorable: int, share: float) -> str:
+    """'confirmed' once a second session joins *and* at least `share` of the sessions left a memory (a fact or a
+    loop: `Config.workstream_confirm_share`), else 'hypothesis'. Recurring small talk ("I want to start
+    journaling", a nap, the neighbours drilling) clusters like a thread, but a thread of work leaves things worth
+    keeping in most of its sessions and small talk in few."""
+    return "confirmed" if sessions >= CONFIRM_SESSIONS and memorable >= max(1.0, share * sessions) else "hypothesis"
+
 
 def turn_row(row: Sequence[Any]) -> StoredTurn:
     (id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source, tags) = row[:12]

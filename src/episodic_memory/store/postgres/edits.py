@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from ..records import StoredTurn
+from .threads import _lock_workstreams, _rollup
 from .turns import _TURN_COLUMNS, TurnPg, _turn
 
 
@@ -38,11 +39,11 @@ class EditPg(TurnPg):
         either side are linked; when it was current, the one it replaced is current again); entities no fact names
         any more go with it, and the edges between what it named are recounted."""
         with self.transaction() as db:
-            row = db.execute("SELECT supersedes, superseded_by FROM facts WHERE id = %s AND user_id = %s FOR UPDATE",
+            row = db.execute("SELECT supersedes, superseded_by, session_id FROM facts WHERE id = %s AND user_id = %s FOR UPDATE",
                              (fact_id, user_id)).fetchone()
             if row is None:
                 return False
-            older, newer = row
+            older, newer, session_id = row
             entities = [int(r[0]) for r in db.execute("SELECT entity_id FROM fact_entities WHERE fact_id = %s",
                                                       (fact_id,))]
             db.execute("DELETE FROM facts WHERE id = %s", (fact_id,))
@@ -70,6 +71,11 @@ class EditPg(TurnPg):
                             db.execute("UPDATE entity_edges SET weight = %s WHERE a = %s AND b = %s", (n, a, b))
                         else:
                             db.execute("DELETE FROM entity_edges WHERE a = %s AND b = %s", (a, b))
+            episode = db.execute("SELECT workstream_id FROM episodes WHERE user_id = %s AND session_id = %s",
+                                 (user_id, session_id)).fetchone()
+            if episode and episode[0] is not None:   # whether it is confirmed counts its sessions' memories
+                _lock_workstreams(db, [episode[0]])
+                _rollup(db, episode[0], self.config.workstream_confirm_share)
             return True
 
     def reopen_loop(self, user_id: str, loop_id: int, note: str | None = None) -> bool:

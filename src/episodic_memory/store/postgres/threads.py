@@ -21,12 +21,12 @@ from ..naming import keyphrase_name, rollup_keyphrases
 from ..records import LOOP_STATUSES, Episode, Loop, NewEpisode, NewLoop, SessionInfo, Workstream
 from ..rows import EPISODE_COLUMNS as _EPISODE_COLUMNS
 from ..rows import LOOP_COLUMNS as _LOOP_COLUMNS
+from ..rows import MEMORABLE_SESSIONS, workstream_status
 from ..rows import WORKSTREAM_COLUMNS as _WORKSTREAM_COLUMNS
 from ..rows import episode_row as _episode
 from ..rows import loop_row as _loop
 from .turns import TurnPg, _ints, _session, to_vector
 
-CONFIRM_SESSIONS = 2
 ROLLUP_EPISODES = 200
 
 
@@ -220,12 +220,12 @@ class ThreadPg(TurnPg):
             row = db.execute("INSERT INTO workstreams (user_id, name, created_at, updated_at) VALUES (%s, '', %s, %s) "
                              "RETURNING id", (user_id, now, now)).fetchone()
             assert row is not None
-            _move(db, episode_id, int(row[0]))
+            _move(db, episode_id, int(row[0]), self.config.workstream_confirm_share)
         return int(row[0])
 
     def attach_episode(self, episode_id: int, workstream_id: int) -> None:
         with self.transaction() as db:
-            _move(db, episode_id, workstream_id)
+            _move(db, episode_id, workstream_id, self.config.workstream_confirm_share)
 
     def detach_episode(self, episode_id: int) -> None:
         with self.transaction() as db:
@@ -237,12 +237,12 @@ class ThreadPg(TurnPg):
             db.execute("UPDATE episodes SET workstream_id = NULL WHERE id = %s", (episode_id,))
             db.execute("UPDATE loops SET workstream_id = NULL WHERE user_id = %s AND session_id = %s",
                        (row[0], row[1]))
-            _rollup(db, row[2])
+            _rollup(db, row[2], self.config.workstream_confirm_share)
 
     def refresh_workstream(self, workstream_id: int) -> None:
         with self.transaction() as db:
             _lock_workstreams(db, [workstream_id])
-            _rollup(db, workstream_id)
+            _rollup(db, workstream_id, self.config.workstream_confirm_share)
 
     def needs_name(self, workstream_id: int) -> bool:
         rows = self._query("SELECT name_source <> 'llm' OR named_sessions <> sessions FROM workstreams WHERE id = %s",
@@ -307,7 +307,7 @@ class ThreadPg(TurnPg):
             for episode_id in detach:
                 place(episode_id, None)
             for ws in sorted(touched):
-                _rollup(db, ws)
+                _rollup(db, ws, self.config.workstream_confirm_share)
         return out
 
     # --- loops ---------------------------------------------------------------------------------------
@@ -414,7 +414,7 @@ class ThreadPg(TurnPg):
         if per_session:
             for ws in sorted(touched):
                 db.execute("UPDATE workstreams SET name_source = 'keyphrases' WHERE id = %s", (ws,))
-                gone += not _rollup(db, ws)
+                gone += not _rollup(db, ws, self.config.workstream_confirm_share)
         else:
             gone = db.execute(f"DELETE FROM workstreams WHERE {where}", params).rowcount
         counts["workstreams"] = gone
@@ -452,7 +452,7 @@ def _lock_workstreams(db: psycopg.Connection, ids: Iterable[int]) -> None:
         db.execute("SELECT id FROM workstreams WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (ids,))
 
 
-def _move(db: psycopg.Connection, episode_id: int, workstream_id: int) -> None:
+def _move(db: psycopg.Connection, episode_id: int, workstream_id: int, share: float) -> None:
     row = db.execute("SELECT user_id, session_id, workstream_id FROM episodes WHERE id = %s FOR UPDATE",
                      (episode_id,)).fetchone()
     assert row is not None, f"no episode {episode_id}"
@@ -462,8 +462,8 @@ def _move(db: psycopg.Connection, episode_id: int, workstream_id: int) -> None:
     db.execute("UPDATE loops SET workstream_id = %s WHERE user_id = %s AND session_id = %s",
                (workstream_id, user_id, session_id))
     if old is not None and old != workstream_id:
-        _rollup(db, old)
-    _rollup(db, workstream_id)
+        _rollup(db, old, share)
+    _rollup(db, workstream_id, share)
 
 
 def _distinctiveness(db: psycopg.Connection, user_id: str, per_episode: list[Any]) -> Callable[[str], float] | None:
@@ -484,7 +484,7 @@ def _distinctiveness(db: psycopg.Connection, user_id: str, per_episode: list[Any
     return distinct
 
 
-def _rollup(db: psycopg.Connection, workstream_id: int) -> bool:
+def _rollup(db: psycopg.Connection, workstream_id: int, share: float) -> bool:
     """Recompute a workstream from its episodes; delete it when none is left. Returns whether it still exists."""
     head = db.execute("SELECT user_id, name_source FROM workstreams WHERE id = %s", (workstream_id,)).fetchone()
     if head is None:
@@ -509,7 +509,9 @@ def _rollup(db: psycopg.Connection, workstream_id: int) -> bool:
         centroid = (mean / norm).astype(np.float32).tobytes() if norm > 0 else None
     per_episode = [json.loads(m[2]) for m in members]
     phrases = rollup_keyphrases(per_episode, distinct=_distinctiveness(db, user_id, per_episode))
-    status = "confirmed" if count >= CONFIRM_SESSIONS else "hypothesis"
+    found = db.execute(MEMORABLE_SESSIONS.format(mark="%s"), (workstream_id,)).fetchone()
+    memorable = int(found[0]) if found else 0
+    status = workstream_status(count, memorable, share)
     db.execute(
         "UPDATE workstreams SET centroid = %s, centroid_model = %s, keyphrases = %s, sessions = %s, status = %s, "
         "first_activity = %s, last_activity = %s, updated_at = %s WHERE id = %s",

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from ..records import StoredTurn
+from .threads import _rollup
 from .turns import _TURN_COLUMNS, TurnSQL, _turn
 
 
@@ -41,11 +42,11 @@ class EditSQL(TurnSQL):
         Its supersession chain is mended: the facts on either side of it are linked to each other, and when it was
         the current one, the fact it had replaced is current again. Entities no fact names any more go with it."""
         with self.transaction() as db:
-            row = db.execute("SELECT supersedes, superseded_by FROM facts WHERE id = ? AND user_id = ?",
+            row = db.execute("SELECT supersedes, superseded_by, session_id FROM facts WHERE id = ? AND user_id = ?",
                              (fact_id, user_id)).fetchone()
             if row is None:
                 return False
-            older, newer = row
+            older, newer, session_id = row
             entities = [r[0] for r in db.execute("SELECT entity_id FROM fact_entities WHERE fact_id = ?", (fact_id,))]
             db.execute("DELETE FROM facts WHERE id = ?", (fact_id,))
             now = time.time()
@@ -72,6 +73,10 @@ class EditSQL(TurnSQL):
                             db.execute("UPDATE entity_edges SET weight = ? WHERE a = ? AND b = ?", (n, a, b))
                         else:
                             db.execute("DELETE FROM entity_edges WHERE a = ? AND b = ?", (a, b))
+            episode = db.execute("SELECT workstream_id FROM episodes WHERE user_id = ? AND session_id = ?",
+                                 (user_id, session_id)).fetchone()
+            if episode and episode[0] is not None:   # whether it is confirmed counts its sessions' memories
+                _rollup(db, episode[0], self.config.workstream_confirm_share)
             return True
 
     def reopen_loop(self, user_id: str, loop_id: int, note: str | None = None) -> bool:

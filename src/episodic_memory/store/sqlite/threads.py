@@ -36,6 +36,7 @@ from ..records import (
 )
 from ..rows import EPISODE_COLUMNS as _EPISODE_COLUMNS
 from ..rows import LOOP_COLUMNS as _LOOP_COLUMNS
+from ..rows import MEMORABLE_SESSIONS, workstream_status
 from ..rows import WORKSTREAM_COLUMNS as _WORKSTREAM_COLUMNS
 from ..rows import episode_row as _episode
 from ..rows import loop_row as _loop
@@ -44,7 +45,6 @@ from .turns import TurnSQL, _session
 if TYPE_CHECKING:  # numpy is imported where vectors are read: opening a store does not need it
     import numpy as np
 
-CONFIRM_SESSIONS = 2   # a workstream is a hypothesis until a second session attaches
 ROLLUP_EPISODES = 200  # a workstream's centroid and keyphrases follow its latest episodes
 
 
@@ -278,14 +278,14 @@ class ThreadSQL(TurnSQL):
         with self.transaction() as db:
             ws = int(db.execute("INSERT INTO workstreams (user_id, name, created_at, updated_at) VALUES (?, '', ?, ?)",
                                 (user_id, now, now)).lastrowid or 0)
-            _move(db, episode_id, ws)
+            _move(db, episode_id, ws, self.config.workstream_confirm_share)
         return ws
 
     def attach_episode(self, episode_id: int, workstream_id: int) -> None:
         """Move an episode (and the loops its session raised) into a workstream; the one it leaves is rolled up,
         and deleted when it is left empty."""
         with self.transaction() as db:
-            _move(db, episode_id, workstream_id)
+            _move(db, episode_id, workstream_id, self.config.workstream_confirm_share)
 
     def detach_episode(self, episode_id: int) -> None:
         """Take an episode (and its session's loops) out of its workstream: it belongs to no thread of work. The
@@ -297,11 +297,11 @@ class ThreadSQL(TurnSQL):
                 return
             db.execute("UPDATE episodes SET workstream_id = NULL WHERE id = ?", (episode_id,))
             db.execute("UPDATE loops SET workstream_id = NULL WHERE user_id = ? AND session_id = ?", (row[0], row[1]))
-            _rollup(db, row[2])
+            _rollup(db, row[2], self.config.workstream_confirm_share)
 
     def refresh_workstream(self, workstream_id: int) -> None:
         with self.transaction() as db:
-            _rollup(db, workstream_id)
+            _rollup(db, workstream_id, self.config.workstream_confirm_share)
 
     def needs_name(self, workstream_id: int) -> bool:
         """True when the LLM has not named the workstream since its sessions last changed."""
@@ -367,7 +367,7 @@ class ThreadSQL(TurnSQL):
             for episode_id in detach:
                 place(episode_id, None)
             for ws in sorted(touched):
-                _rollup(db, ws)
+                _rollup(db, ws, self.config.workstream_confirm_share)
         return out
 
     # --- loops ---------------------------------------------------------------------------------------
@@ -482,7 +482,7 @@ class ThreadSQL(TurnSQL):
         if per_session:
             for ws in touched:
                 db.execute("UPDATE workstreams SET name_source = 'keyphrases' WHERE id = ?", (ws,))
-                gone += not _rollup(db, ws)
+                gone += not _rollup(db, ws, self.config.workstream_confirm_share)
         else:
             gone = db.execute(f"DELETE FROM workstreams WHERE {where}", params).rowcount
         counts["workstreams"] = gone
@@ -512,15 +512,15 @@ def _set_terms(db: sqlite3.Connection, new: NewEpisode, episode_id: int) -> None
                    [(episode_id, new.user_id, t, float(w)) for t, w in new.terms.items()])
 
 
-def _move(db: sqlite3.Connection, episode_id: int, workstream_id: int) -> None:
+def _move(db: sqlite3.Connection, episode_id: int, workstream_id: int, share: float) -> None:
     user_id, session_id, old = db.execute(
         "SELECT user_id, session_id, workstream_id FROM episodes WHERE id = ?", (episode_id,)).fetchone()
     db.execute("UPDATE episodes SET workstream_id = ? WHERE id = ?", (workstream_id, episode_id))
     db.execute("UPDATE loops SET workstream_id = ? WHERE user_id = ? AND session_id = ?",
                (workstream_id, user_id, session_id))
     if old is not None and old != workstream_id:
-        _rollup(db, old)
-    _rollup(db, workstream_id)
+        _rollup(db, old, share)
+    _rollup(db, workstream_id, share)
 
 
 def _distinctiveness(db: sqlite3.Connection, workstream_id: int, per_episode: list[Any]
@@ -547,7 +547,7 @@ def _distinctiveness(db: sqlite3.Connection, workstream_id: int, per_episode: li
     return distinct
 
 
-def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
+def _rollup(db: sqlite3.Connection, workstream_id: int, share: float) -> bool:
     """Recompute a workstream from its episodes (centroid, status, activity, keyphrases, keyphrase name); the
     centroid and keyphrases from its latest `ROLLUP_EPISODES`.
 
@@ -572,7 +572,8 @@ def _rollup(db: sqlite3.Connection, workstream_id: int) -> bool:
         centroid = (mean / norm).astype(np.float32).tobytes() if norm > 0 else None
     per_episode = [json.loads(m[2]) for m in members]
     phrases = rollup_keyphrases(per_episode, distinct=_distinctiveness(db, workstream_id, per_episode))
-    status = "confirmed" if count >= CONFIRM_SESSIONS else "hypothesis"
+    memorable = db.execute(MEMORABLE_SESSIONS.format(mark="?"), (workstream_id,)).fetchone()[0]
+    status = workstream_status(count, memorable, share)
     name_source = db.execute("SELECT name_source FROM workstreams WHERE id = ?", (workstream_id,)).fetchone()[0]
     db.execute(
         "UPDATE workstreams SET centroid = ?, centroid_model = ?, keyphrases = ?, sessions = ?, status = ?, "
