@@ -1,6 +1,7 @@
 """A scripted HTTP server on 127.0.0.1 standing in for the Anthropic and OpenAI-compatible APIs in tests.
 
-`server.script(Reply(...), ...)` queues replies, served in order (the last one repeats); every request is kept in
+`server.script(Reply(...), ...)` queues replies, served in order (the last one repeats), or `server.responder`
+answers each request from its content (recorded replies chosen by what is asked); every request is kept in
 `server.requests`, with the client port it came from (`server.connections`: the distinct ones). Connections are
 kept alive (HTTP/1.1), as real APIs keep them. Nothing here reaches past loopback.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -62,6 +64,7 @@ class FakeLLMServer:
     def __init__(self) -> None:
         self.requests: list[Request] = []
         self._queue: list[Reply] = [Reply(500, {"error": {"message": "nothing scripted"}})]
+        self.responder: Callable[[Request], Reply] | None = None   # when set, it answers instead of the queue
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -86,7 +89,9 @@ class FakeLLMServer:
     def _next(self, request: Request) -> Reply:
         with self._lock:
             self.requests.append(request)
-            return self._queue.pop(0) if len(self._queue) > 1 else self._queue[0]
+            if self.responder is None:
+                return self._queue.pop(0) if len(self._queue) > 1 else self._queue[0]
+        return self.responder(request)
 
     def __enter__(self) -> FakeLLMServer:
         self._thread.start()
