@@ -475,8 +475,9 @@ class Memory:
         _check_unicode(query, "query")
         if not has_words(query):  # nothing asked, nothing recalled (not whatever sits nearest an empty vector)
             return []
-        self._index_quietly(filters.user_id, self.config.recall_embed_max_items)
-        return self.retriever.recall(query, k, filters, now=at)
+        with self.store.read_snapshot():   # the store's counters read once for the whole recall
+            self._index_quietly(filters.user_id, self.config.recall_embed_max_items)
+            return self.retriever.recall(query, k, filters, now=at)
 
     # --- reading -------------------------------------------------------------------------------------
     def sessions(self, user_id: str | None = None, limit: int | None = None) -> list[SessionInfo]:

@@ -272,6 +272,45 @@ def test_common_terms_are_counted_with_a_cap(store: PostgresStore) -> None:
     store.insert_turns([_turn(f"c{i}", f"the kayak number {i}" + (" walrus" if i == 0 else ""))
                         for i in range(20)], "u/s.jsonl", 0)
     assert store.common_terms(["kayak", "walrus"], floor=5, share=0.5) == {"kayak"}
+    # counted in the asking user's turns: BM25 here reads only theirs
+    store.insert_turns([_turn(f"v{i}", f"a kayak for v {i}", user="v") for i in range(3)], "v/s.jsonl", 0)
+    assert store.common_terms(["kayak"], floor=5, share=0.0, user_id="u") == {"kayak"}
+    assert store.common_terms(["kayak"], floor=2, share=0.0, user_id="v") == {"kayak"}
+    assert store.common_terms(["kayak"], floor=5, share=0.0, user_id="v") == set()   # 3 turns: nothing is common
+
+
+def test_a_read_snapshot_reads_the_counters_once(store: PostgresStore) -> None:
+    import contextvars
+    import threading
+
+    store.insert_turns([_turn("r1", "first")], "u/s.jsonl", 0)
+    before = store.max_turn_id()
+    asked: list[str] = []
+    query = store._query
+
+    def counting(sql: str, *args: object, **kwargs: object) -> object:
+        asked.append(sql)
+        return query(sql, *args, **kwargs)
+
+    store._query = counting  # type: ignore[method-assign]
+    try:
+        with store.read_snapshot():
+            assert store.max_turn_id() == before
+            generation = store.derived_generation()
+            store.insert_turns([_turn("r2", "second")], "u/s.jsonl", 0)   # written inside: the scope's view stays
+            assert store.max_turn_id() == before
+            seen: list[int] = []
+            ctx = contextvars.copy_context()
+            worker = threading.Thread(target=ctx.run, args=(lambda: seen.append(store.max_turn_id()),))
+            worker.start()
+            worker.join()
+            assert seen == [before]                                        # a thread given the context shares it
+        counter_reads = [q for q in asked if "store_meta" in q]
+        assert len(counter_reads) == 1
+        assert store.max_turn_id() > before                                # after the scope: read afresh
+        assert store.derived_generation() == generation
+    finally:
+        del store._query
 
 
 def test_vectors_round_trip_through_pgvector(store: PostgresStore) -> None:

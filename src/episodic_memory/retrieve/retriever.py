@@ -12,6 +12,7 @@ Recency is its own additive term, never multiplied into the fused score.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import math
 import os
@@ -252,7 +253,8 @@ class Retriever:
         match = fts_query(query)
         # the BM25 legs (SQLite, which lets go of the GIL) run in a worker while this thread embeds the query and
         # scans the vectors (onnxruntime and numpy, which do too): the two halves overlap on two cores
-        bm25 = _LEGS.submit(self._bm25_legs, query, match, info, filters, until, pool, want_turns, other_kinds,
+        bm25 = _LEGS.submit(contextvars.copy_context().run,   # in the caller's read scope (Store.read_snapshot)
+                            self._bm25_legs, query, match, info, filters, until, pool, want_turns, other_kinds,
                             dense is not None) if match is not None else None
         found = None
         try:
@@ -319,11 +321,12 @@ class Retriever:
             return np.zeros(len(candidates), np.int64)
         return np.fromiter((tiers.get(key, 0) for key in candidates.keys.tolist()), np.int64, len(candidates))
 
-    def bm25_match(self, match: str, terms: list[str]) -> str | None:
+    def bm25_match(self, match: str, terms: list[str], user_id: str | None = None) -> str | None:
         """`match` without the terms found in a large share of a big store (they cost most of the BM25 time and rank
         little), while rarer terms remain; None when every term is that common (the dense leg alone speaks)."""
         cfg = self.config
-        common = self.store.common_terms(terms, floor=cfg.bm25_common_floor, share=cfg.bm25_common_share)
+        common = self.store.common_terms(terms, floor=cfg.bm25_common_floor, share=cfg.bm25_common_share,
+                                         user_id=user_id)
         return any_of([t for t in terms if t not in common]) if common else match
 
     def _bm25_legs(self, query: str, match: str, info: QueryInfo, filters: RecallFilters, until: float | None,
@@ -331,7 +334,7 @@ class Retriever:
                    ) -> tuple[np.ndarray, np.ndarray, Counter[int], dict[str, np.ndarray]]:
         """Keys found by BM25 over turns and over derived memories, best first; the exact lookups' tiers; each
         leg's BM25 scores (for the learned ranker)."""
-        turn_match = self.bm25_match(match, info.terms) if has_dense else match
+        turn_match = self.bm25_match(match, info.terms, filters.user_id) if has_dense else match
         turns = memories = np.zeros(0, np.int64)
         tiers: Counter[int] = Counter()
         scores: dict[str, np.ndarray] = {}

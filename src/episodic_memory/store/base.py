@@ -13,6 +13,7 @@ The smaller protocols group the operations by concern; `Store` is all of them pl
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..config import Config
@@ -187,8 +188,11 @@ class SearchStore(Protocol):
         """(kind, item_id) of a user's derived memories that `match` finds, unranked, at most `limit`."""
         ...
 
-    def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
-        """The terms found in more than max(floor, share × turns) turns of the store (any user)."""
+    def common_terms(self, terms: Sequence[str], *, floor: int, share: float, user_id: str | None = None
+                     ) -> set[str]:
+        """The terms too common to rank on: found in more than max(floor, share × turns) turns. Counted where BM25
+        spends its time: over the whole store where ranking reads every user's matches, over `user_id`'s turns
+        where it reads only theirs (each backend says which)."""
         ...
 
     def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
@@ -656,6 +660,13 @@ class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, Judgmen
     def derived_generation(self) -> tuple[int, ...]:
         """Counters that move whenever a derived memory changes or a turn is deleted (in any process): what a cache
         of derived memories' recall hits is valid for."""
+        ...
+
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """A scope (one recall) within which the store's counters — the newest turn, fact and judgment ids and the
+        change counters that caches are keyed on — are read once and then reused, in this thread and in threads
+        started with a copy of its context (`contextvars`). Where asking costs a round trip to a server, a recall
+        pays one instead of several; what the recall reads is one consistent view. A no-op where asking is local."""
         ...
 
     def forget(self, *, user_id: str | None = None, session_id: str | None = None) -> dict[str, Any]:

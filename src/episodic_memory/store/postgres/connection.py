@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import psycopg
@@ -21,6 +22,12 @@ from psycopg_pool import ConnectionPool
 from ...config import Config
 from ..location import redact
 from .migrations import check_version, migrate
+
+#: the counters of the current read scope (`PgConnection.read_snapshot`), None outside one
+_SNAPSHOT: ContextVar[dict[str, int] | None] = ContextVar("episodic_pg_counters", default=None)
+_COUNTERS_SQL = ("SELECT (SELECT coalesce(max(id), 0) FROM turns), (SELECT coalesce(max(id), 0) FROM facts), "
+                 "(SELECT coalesce(max(id), 0) FROM judgments), (SELECT coalesce(json_object_agg(key, value), '{}') "
+                 "FROM store_meta)")
 
 # pg_advisory_xact_lock keys: writers of a table whose ids readers follow by watermark take its key
 ID_ORDER_LOCKS = {"turns": 0x6570_7401, "facts": 0x6570_7402, "judgments": 0x6570_7403, "vectors": 0x6570_7404}
@@ -66,6 +73,32 @@ class PgConnection:
 
     def file_size(self) -> int:
         return int(self._query("SELECT pg_database_size(current_database())")[0][0])
+
+    # --- counters ------------------------------------------------------------------------------------
+    @contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """One recall's scope: the counters (`_counters`) are read in one round trip, at their first use, and
+        reused until it ends — a recall asked for them 7 times (new turns to embed, the dense index's and the
+        caches' generations), each a round trip. Threads started with a copy of this context share it."""
+        token = _SNAPSHOT.set({}) if _SNAPSHOT.get() is None else None
+        try:
+            yield
+        finally:
+            if token is not None:
+                _SNAPSHOT.reset(token)
+
+    def _counters(self) -> dict[str, int]:
+        """The newest turn, fact and judgment ids ("turns", "facts", "judgments") and every `store_meta` counter,
+        in one statement; inside a read scope, once per scope."""
+        scope = _SNAPSHOT.get()
+        if scope:
+            return scope
+        turns, facts, judgments, meta = self._query(_COUNTERS_SQL)[0]
+        counters = {**{k: int(v) for k, v in meta.items()}, "turns": int(turns), "facts": int(facts),
+                    "judgments": int(judgments)}
+        if scope is not None:
+            scope.update(counters)
+        return counters
 
 
 def _configure(db: psycopg.Connection) -> None:

@@ -145,7 +145,7 @@ class FactPg(PgConnection):
         return [_fact(r) for r in rows]
 
     def max_fact_id(self) -> int:
-        return int(self._query("SELECT coalesce(max(id), 0) FROM facts")[0][0])
+        return self._counters()["facts"]
 
     def fact_counts(self, user_id: str) -> dict[str, int]:
         rows = self._query("SELECT route, valid_to IS NULL, count(*) FROM facts WHERE user_id = %s GROUP BY 1, 2",

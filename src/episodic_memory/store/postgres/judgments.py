@@ -117,7 +117,7 @@ class JudgmentPg(TurnPg):
 
     # --- vectors -------------------------------------------------------------------------------------
     def max_judgment_id(self) -> int:
-        return int(self._query("SELECT coalesce(max(id), 0) FROM judgments")[0][0])
+        return self._counters()["judgments"]
 
     def judgments_missing_vectors(self, model: str, after_id: int, limit: int) -> list[JudgmentRow]:
         rows = self._query(

@@ -119,7 +119,7 @@ class TurnPg(PgConnection):
         super().__init__(url, config)
         self._heads = HeadTable()
         self._heads_generation = -1
-        self._common: dict[str, bool] = {}
+        self._common: dict[tuple[str | None, str], bool] = {}   # (user or None for the store, term) → common
         self._common_generation, self._common_size = -1, 0
         self._bm25_queries: dict[str, tuple[list[str], str]] = {}  # match -> (stems, tsquery constant)
         self._bm25_user_stats: dict[tuple[str, ...], tuple[float, int, tuple[float, ...]]] = {}  # _bm25_cached
@@ -312,11 +312,11 @@ class TurnPg(PgConnection):
             return self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
 
     def derived_generation(self) -> tuple[int, ...]:
-        return tuple(int(v) for _, v in self._query(
-            "SELECT key, value FROM store_meta WHERE key IN ('derived_changes', 'turn_deletions') ORDER BY key"))
+        counters = self._counters()
+        return counters["derived_changes"], counters["turn_deletions"]
 
     def _meta(self, key: str) -> int:
-        return int(self._query("SELECT value FROM store_meta WHERE key = %s", (key,))[0][0])
+        return self._counters()[key]
 
     def _read_newer_heads(self, after: int, limit: int) -> list[tuple[int, str, int, str | None, float, str]]:
         return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > %s ORDER BY id "
@@ -472,26 +472,37 @@ class TurnPg(PgConnection):
         n, avgdl = self._bm25_cached((table, user_id), read)
         return n, avgdl
 
-    def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
-        """The terms found in more than max(floor, share × turns) turns of the store (any user); each count stops
-        at that cap. Verdicts are kept until the store grows by a tenth or loses a turn."""
-        size = int(self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0])
-        generation = self._meta("turn_deletions")
-        cap = max(floor, int(share * size))
+    def common_terms(self, terms: Sequence[str], *, floor: int, share: float, user_id: str | None = None
+                     ) -> set[str]:
+        """The terms found in more than max(floor, share × turns) turns: of `user_id`'s (BM25 here scores only the
+        user's matching rows, so that is what a term costs, and whether it tells the user's turns apart), else of
+        the store. A user with no more turns than the cap has no common term, and asking costs no round trip;
+        otherwise the terms not seen yet are counted in one statement, each count stopping at the cap. Verdicts
+        are kept until the store grows by a tenth or loses a turn."""
+        counters = self._counters()
+        size, generation = counters["turns"], counters["turn_deletions"]
+        turns = self._bm25_stats("turns", user_id)[0] if user_id is not None else size
+        cap = max(floor, int(share * turns))
+        if turns <= cap:
+            return set()
         with self._lock:
             if generation != self._common_generation or size > self._common_size * 1.1 or len(self._common) > 100_000:
                 self._common.clear()
                 self._common_generation, self._common_size = generation, size
-            for term in terms:
-                if term not in self._common:
-                    self._common[term] = int(self._query(
-                        "SELECT count(*) FROM (SELECT 1 FROM turns WHERE tsv @@ plainto_tsquery('episodic', %s) "
-                        "LIMIT %s) x", (term, cap + 1))[0][0]) > cap
-            return {t for t in terms if self._common[t]}
+            unknown = sorted({t for t in terms if (user_id, t) not in self._common})
+        if unknown:
+            counted = self._query(
+                "SELECT term, (SELECT count(*) FROM (SELECT 1 FROM turns WHERE (%(user)s::text IS NULL OR user_id = "
+                "%(user)s) AND tsv @@ plainto_tsquery('episodic', term) LIMIT %(cap)s) x) "
+                "FROM unnest(%(terms)s::text[]) AS term", {"user": user_id, "cap": cap + 1, "terms": unknown})
+            with self._lock:
+                self._common.update({(user_id, term): int(n) > cap for term, n in counted})
+        with self._lock:
+            return {t for t in terms if self._common.get((user_id, t))}
 
     # --- vectors -------------------------------------------------------------------------------------
     def max_turn_id(self) -> int:
-        return int(self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0])
+        return self._counters()["turns"]
 
     def turns_missing_vectors(self, model: str, after_id: int, limit: int, user_id: str | None = None
                               ) -> list[StoredTurn]:

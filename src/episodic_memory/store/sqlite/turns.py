@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -270,6 +271,10 @@ class TurnSQL(Connection):
         return tuple(v for _, v in self._query(
             "SELECT key, value FROM store_meta WHERE key IN ('derived_changes', 'turn_deletions') ORDER BY key"))
 
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """A no-op: a counter is a local read of microseconds here (PostgreSQL's store reads them once a recall)."""
+        return nullcontext()
+
     def _read_newer_heads(self, after: int, limit: int) -> list[tuple[int, str, int, str | None, float, str]]:
         return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > ? ORDER BY id "
                            "LIMIT ?", (after, limit))
@@ -358,8 +363,10 @@ class TurnSQL(Connection):
         low, high = self._query("SELECT (SELECT min(user_id) FROM turns), (SELECT max(user_id) FROM turns)")[0]
         return low == high == user_id
 
-    def common_terms(self, terms: Sequence[str], *, floor: int, share: float) -> set[str]:
-        """The terms found in more than max(floor, share × turns) turns of the store (any user).
+    def common_terms(self, terms: Sequence[str], *, floor: int, share: float, user_id: str | None = None
+                     ) -> set[str]:
+        """The terms found in more than max(floor, share × turns) turns of the store (any user: FTS5 ranks every
+        user's matches before the user's are kept, so that is what a term costs here; `user_id` is not used).
 
         Each term's count stops at that cap, so asking costs at most cap row ids; verdicts are kept until the store
         grows by a tenth or loses a turn."""
