@@ -1052,7 +1052,7 @@ def measure(db: Path, n_queries: int, seed: int, warmup: int, budget_s: float) -
         t6 = time.perf_counter()
         if match:  # diagnostic: FTS5 ranking alone, no join to turns, no user filter
             mem.store.db.execute("SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rank LIMIT ?",
-                                 (match, pool)).fetchall()
+                                 (f"{{content speaker segmented}} : ({match})", pool)).fetchall()
         t7 = time.perf_counter()
         for k, (a, b) in {"query_embedding": (t0, t1), "bm25": (t1, t2), "dense": (t2, t3),
                           "fetch_candidates": (t3, t4), "dense_matmul": (t4, t5), "dense_sync": (t5, t6),
@@ -1071,7 +1071,7 @@ def measure(db: Path, n_queries: int, seed: int, warmup: int, budget_s: float) -
         match = fts_query(q)
         if match:
             counts.append(mem.store.db.execute("SELECT count(*) FROM turns_fts WHERE turns_fts MATCH ?",
-                                               (match,)).fetchone()[0])
+                                               (f"{{content speaker segmented}} : ({match})",)).fetchone()[0])
     out["bm25_matching_docs_mean"] = float(np.mean(counts)) if counts else 0.0
     out["matrix"] = {"rows": int(m.matrix.shape[0]), "mb": round(m.matrix.nbytes / 2**20, 1),
                      "capacity_mb": round(m.vectors.nbytes / 2**20, 1)}

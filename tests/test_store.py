@@ -104,6 +104,47 @@ def test_bm25_over_turns_skips_the_user_join_only_while_one_user_has_turns(mem: 
     assert len(store.search_turns('"kayak"', "bob", limit=10)) == 1
 
 
+def test_a_users_search_reads_only_their_matches_and_never_matches_on_the_user_id(mem: Memory) -> None:
+    # ids that are words, one a phrase of another, one with a quote, one with no letter or digit
+    users = {"maya": "maya", "maya smith": "maya smith", 'o"neil': 'o"neil', "---": "---"}
+    for user in users:
+        mem.add_turn("user", f"the kayak of {user.replace('-', 'x')} leaks", session_id="s", user_id=user)
+        mem.add_turn("user", "nothing about boats here", session_id="s", user_id=user)
+    store = mem.store
+    for user in users:
+        found = [i for i, _ in store.search_turns('"kayak"', user, limit=10)]
+        assert len(found) == 1 and set(store.turns_by_id(user, found)) == set(found), user   # theirs, the one
+        assert store.exact_turns('"kayak"', user, limit=10) == found
+        assert [i for i, _ in store.search_turns_filtered('"kayak"', user, limit=10, since=0)] == found
+    # a query word that is a user's id matches text, never the id column
+    assert store.search_turns('"smith"', "maya smith", limit=10) != []                   # "the kayak of maya smith"
+    maya = [i for i, _ in store.search_turns('"maya"', "maya", limit=10)]
+    assert [t.content for t in store.turns_by_id("maya", maya).values()] == ["the kayak of maya leaks"]
+    assert store.search_turns('"neil"', "maya", limit=10) == []
+    assert store.common_terms(["maya"], floor=1, share=0.0) == {"maya"} and \
+        store.common_terms(["boats"], floor=4, share=0.0) == set()                       # 4 turns: not above 4
+
+
+@pytest.mark.sqlite_only("the SQLite store's FTS5 query (PostgreSQL filters turns.user_id through its index)")
+def test_in_a_shared_store_fts5_is_asked_for_the_users_matches_only(mem: Memory, monkeypatch) -> None:
+    for user in ("alice", "bob"):
+        mem.add_turns([{"role": "user", "content": f"kayak trip {i} of {user}", "session_id": "s", "user_id": user}
+                       for i in range(30)])
+    store = mem.store
+    asked: list[str] = []
+    query = store._query
+
+    def spy(sql: str, params: Any = ()) -> Any:
+        asked.extend(p for p in params if isinstance(p, str) and "kayak" in p)
+        return query(sql, params)
+
+    monkeypatch.setattr(store, "_query", spy)
+    found = store.search_turns('"kayak"', "alice", limit=5)
+    assert len(found) == 5 and asked and all('user_id : "alice"' in m for m in asked)
+    rows = query("SELECT count(*) FROM turns_fts WHERE turns_fts MATCH ?", (asked[0],))
+    assert rows[0][0] == 30                                   # FTS5 itself returns alice's 30 of the 60 matches
+
+
 # --- the Store interface -----------------------------------------------------------------------------------
 
 def _protocol_members(protocol: type) -> dict[str, Any]:

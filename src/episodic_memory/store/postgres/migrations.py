@@ -534,12 +534,17 @@ def m015_unsegmented_scripts(db: psycopg.Connection) -> None:
     )
 
 
+def m016_turn_owner_in_fts(db: psycopg.Connection) -> None:
+    """Kept in step with SQLite's m016 (its FTS5 index gained the turns' `user_id`, so a search reads only the
+    asking user's matches). Nothing to do here: every search already filters `turns.user_id` through its index."""
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
-    m015_unsegmented_scripts,
+    m015_unsegmented_scripts, m016_turn_owner_in_fts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -27,6 +27,25 @@ if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, no
     from ..heads import HeadTable
 
 
+#: BM25 weights of turns_fts's columns: content, speaker, segmented, user_id (a filter, never a score)
+_BM25 = "bm25(turns_fts, 1.0, 0.5, 1.0, 0.0)"
+
+
+def _words_of(match: str) -> str:
+    """`match` over the turns' text columns only: a query word never matches the `user_id` column."""
+    return f"{{content speaker segmented}} : ({match})"
+
+
+def _users_words(match: str, user_id: str) -> str:
+    """`match` over the text of `user_id`'s turns: FTS5 intersects the matches with the user's own (its id a phrase
+    of the `user_id` column), so ranking reads no other user's matches. A phrase can also match a longer id
+    ("ann" in "ann smith"): the caller's join keeps exactly the user's rows. An id without a letter or digit has
+    no token to match on: then only the join filters."""
+    if not any(ch.isalnum() for ch in user_id):
+        return _words_of(match)
+    return f'{_words_of(match)} AND user_id : "{user_id.replace(chr(34), chr(34) * 2)}"'
+
+
 def _tag_filter(where: list[str], params: list[Any], source: str | None, tags: Sequence[str]) -> None:
     """Conditions on turns `t`: from `source`, carrying every one of `tags`."""
     if source is not None:
@@ -310,13 +329,16 @@ class TurnSQL(Connection):
             where.append("t.ts <= ?")
             params.append(until)
         _tag_filter(where, params, source, tags)
-        ranked = "SELECT rowid, -bm25(turns_fts, 1.0, 0.5, 1.0) AS score FROM turns_fts WHERE turns_fts MATCH ?"
-        if len(where) == 1 and self._only_user(user_id):  # nothing to filter: the join would only cost time
+        ranked = f"SELECT rowid, -{_BM25} AS score FROM turns_fts WHERE turns_fts MATCH ?"
+        only_user = self._only_user(user_id)
+        if len(where) == 1 and only_user:  # nothing to filter: the join would only cost time
             return [(int(i), float(score)) for i, score in self._query(
-                f"{ranked} ORDER BY score DESC LIMIT ?", (match, limit))]
+                f"{ranked} ORDER BY score DESC LIMIT ?", (_words_of(match), limit))]
         # Rank inside FTS5 first and join only the best rows: joining every match before sorting costs a row
-        # lookup per match (tens of thousands at 1M turns). Filters are applied after, so take a generous slice
-        # and fall back to ranking every match when the filters ate too much of it.
+        # lookup per match (tens of thousands at 1M turns). In a store of several users FTS5 is asked for this
+        # user's matches only. Other filters are applied after, so take a generous slice and fall back to ranking
+        # every match when the filters ate too much of it.
+        match = _words_of(match) if only_user else _users_words(match, user_id)
         sql = (
             f"SELECT t.id, f.score FROM ({ranked} ORDER BY score DESC LIMIT ?) f "
             f"JOIN turns t ON t.id = f.rowid WHERE {' AND '.join(where)} ORDER BY f.score DESC LIMIT ?"
@@ -336,7 +358,7 @@ class TurnSQL(Connection):
         """Ids of a user's turns that `match` finds, unranked, at most `limit`: asking costs at most `limit`
         matching rows however common the match is (an exact lookup's holders, and whether they are few)."""
         where: list[str] = ["t.user_id = ?"]
-        params: list[Any] = [match, user_id]
+        params: list[Any] = [_users_words(match, user_id), user_id]
         for clause, value in (("t.session_id = ?", session_id), ("t.ts >= ?", since), ("t.ts <= ?", until)):
             if value is not None:
                 where.append(clause)
@@ -381,7 +403,7 @@ class TurnSQL(Connection):
                 if term not in self._common:
                     self._common[term] = self._query(
                         "SELECT count(*) FROM (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? LIMIT ?)",
-                        (f'"{term}"', cap + 1))[0][0] > cap
+                        (_words_of(f'"{term}"'), cap + 1))[0][0] > cap
             return {t for t in terms if self._common[t]}
 
     # --- vectors -------------------------------------------------------------------------------------
@@ -486,13 +508,13 @@ class TurnSQL(Connection):
         matches (currency's follow-ups: turns said after an answer), `search_turns`' slices of the best matches
         come back short and are ranked again, two or three times (real text at 10k turns: 5.3 → 2.2 ms)."""
         where = ["t.user_id = ?"]
-        params: list[Any] = [match, user_id]
+        params: list[Any] = [_users_words(match, user_id), user_id]
         for clause, value in (("t.session_id = ?", session_id), ("t.ts >= ?", since), ("t.ts <= ?", until)):
             if value is not None:
                 where.append(clause)
                 params.append(value)
         _tag_filter(where, params, source, tags)
         return [(int(i), float(score)) for i, score in self._query(
-            "SELECT t.id, -bm25(turns_fts, 1.0, 0.5, 1.0) AS score FROM turns_fts CROSS JOIN turns t "
+            f"SELECT t.id, -{_BM25} AS score FROM turns_fts CROSS JOIN turns t "
             f"ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND {' AND '.join(where)} ORDER BY score DESC LIMIT ?",
             [*params, limit])]
