@@ -123,6 +123,10 @@ def test_a_users_search_reads_only_their_matches_and_never_matches_on_the_user_i
     assert store.search_turns('"neil"', "maya", limit=10) == []
     assert store.common_terms(["maya"], floor=1, share=0.0) == {"maya"} and \
         store.common_terms(["boats"], floor=4, share=0.0) == set()                       # 4 turns: not above 4
+    # for a user, common is counted in their own turns: 4 users say "kayak", each once
+    assert store.common_terms(["kayak"], floor=1, share=0.0) == {"kayak"}
+    assert store.common_terms(["kayak"], floor=1, share=0.0, user_id="maya") == set()
+    assert store.common_terms(["kayak", "boats"], floor=0, share=0.0, user_id="maya") == {"kayak", "boats"}
 
 
 @pytest.mark.sqlite_only("the SQLite store's FTS5 query (PostgreSQL filters turns.user_id through its index)")

@@ -119,7 +119,7 @@ class TurnPg(PgConnection):
         super().__init__(url, config)
         self._heads = HeadTable()
         self._heads_generation = -1
-        self._common: dict[tuple[str | None, str], bool] = {}   # (user or None for the store, term) → common
+        self._common: dict[tuple[str | None, int, str], bool] = {}   # (user or None, cap, term) → too common
         self._common_generation, self._common_size = -1, 0
         self._bm25_queries: dict[str, tuple[list[str], str]] = {}  # match -> (stems, tsquery constant)
         self._bm25_user_stats: dict[tuple[str, ...], tuple[float, int, tuple[float, ...]]] = {}  # _bm25_cached
@@ -489,16 +489,16 @@ class TurnPg(PgConnection):
             if generation != self._common_generation or size > self._common_size * 1.1 or len(self._common) > 100_000:
                 self._common.clear()
                 self._common_generation, self._common_size = generation, size
-            unknown = sorted({t for t in terms if (user_id, t) not in self._common})
+            unknown = sorted({t for t in terms if (user_id, cap, t) not in self._common})
         if unknown:
             counted = self._query(
                 "SELECT term, (SELECT count(*) FROM (SELECT 1 FROM turns WHERE (%(user)s::text IS NULL OR user_id = "
                 "%(user)s) AND tsv @@ plainto_tsquery('episodic', term) LIMIT %(cap)s) x) "
                 "FROM unnest(%(terms)s::text[]) AS term", {"user": user_id, "cap": cap + 1, "terms": unknown})
             with self._lock:
-                self._common.update({(user_id, term): int(n) > cap for term, n in counted})
+                self._common.update({(user_id, cap, term): int(n) > cap for term, n in counted})
         with self._lock:
-            return {t for t in terms if self._common.get((user_id, t))}
+            return {t for t in terms if self._common.get((user_id, cap, t))}
 
     # --- vectors -------------------------------------------------------------------------------------
     def max_turn_id(self) -> int:

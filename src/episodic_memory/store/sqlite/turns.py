@@ -63,7 +63,7 @@ class TurnSQL(Connection):
         super().__init__(path, config)
         self._heads: HeadTable | None = None  # see turn_heads
         self._heads_generation = -1
-        self._common: dict[str, bool] = {}  # term -> found in too many turns to be worth ranking; see common_terms
+        self._common: dict[tuple[str | None, int, str], bool] = {}  # (user or None, cap, term) -> too common
         self._common_generation, self._common_size = -1, 0
 
     # --- sessions ------------------------------------------------------------------------------------
@@ -387,24 +387,34 @@ class TurnSQL(Connection):
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float, user_id: str | None = None
                      ) -> set[str]:
-        """The terms found in more than max(floor, share × turns) turns of the store (any user: FTS5 ranks every
-        user's matches before the user's are kept, so that is what a term costs here; `user_id` is not used).
+        """The terms found in more than max(floor, share × turns) turns: of `user_id`'s in a store several users
+        share (FTS5 is asked for the user's matches only, so that is what a term costs, and whether it tells the
+        user's turns apart), else of the store. A user with no more turns than the cap has no common term.
 
         Each term's count stops at that cap, so asking costs at most cap row ids; verdicts are kept until the store
         grows by a tenth or loses a turn."""
         size, generation = self._query(
             "SELECT coalesce(max(id), 0), (SELECT value FROM store_meta WHERE key = 'turn_deletions') FROM turns")[0]
-        cap = max(floor, int(share * size))
+        scope = user_id if user_id is not None and not self._only_user(user_id) else None
+        turns = size if scope is None else self._query(
+            "SELECT coalesce(sum(turn_count), 0) FROM sessions WHERE user_id = ?", (scope,))[0][0]
+        cap = max(floor, int(share * turns))
+        if scope is not None and turns <= cap:
+            return set()
         with self._lock:
             if generation != self._common_generation or size > self._common_size * 1.1 or len(self._common) > 100_000:
                 self._common.clear()
                 self._common_generation, self._common_size = generation, size
             for term in terms:
-                if term not in self._common:
-                    self._common[term] = self._query(
+                if (scope, cap, term) not in self._common:
+                    phrase = f'"{term}"'
+                    self._common[scope, cap, term] = (self._query(
                         "SELECT count(*) FROM (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? LIMIT ?)",
-                        (_words_of(f'"{term}"'), cap + 1))[0][0] > cap
-            return {t for t in terms if self._common[t]}
+                        (_words_of(phrase), cap + 1)) if scope is None else self._query(
+                        "SELECT count(*) FROM (SELECT t.id FROM turns_fts CROSS JOIN turns t ON t.id = turns_fts.rowid "
+                        "WHERE turns_fts MATCH ? AND t.user_id = ? LIMIT ?)",
+                        (_users_words(phrase, scope), scope, cap + 1)))[0][0] > cap
+            return {t for t in terms if self._common[scope, cap, t]}
 
     # --- vectors -------------------------------------------------------------------------------------
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
