@@ -123,6 +123,15 @@ def test_a_users_search_reads_only_their_matches_and_never_matches_on_the_user_i
     assert store.search_turns('"neil"', "maya", limit=10) == []
     assert store.common_terms(["maya"], floor=1, share=0.0) == {"maya"} and \
         store.common_terms(["boats"], floor=4, share=0.0) == set()                       # 4 turns: not above 4
+    # derived memories: the same, searched through their own index
+    for user in users:
+        mem.add_fact(f"The canoe of {user.replace('-', 'x')} is green.", user_id=user)
+    for user in users:
+        kinds = store.search_memories('"canoe"', user, limit=10)
+        assert len(kinds) == 1 and store.exact_memories('"canoe"', user, limit=10) == [k[:2] for k in kinds]
+        [fact] = mem.facts(user_id=user)
+        assert kinds[0][1] == fact.id
+    assert store.search_memories('"neil"', "maya", limit=10) == []
     # for a user, common is counted in their own turns: 4 users say "kayak", each once
     assert store.common_terms(["kayak"], floor=1, share=0.0) == {"kayak"}
     assert store.common_terms(["kayak"], floor=1, share=0.0, user_id="maya") == set()

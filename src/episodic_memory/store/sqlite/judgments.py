@@ -15,7 +15,7 @@ from ...util import chunks
 from ..records import JUDGMENT_KIND, JudgmentRow, VerdictRow
 from ..rows import JUDGMENT_COLUMNS as _COLUMNS
 from ..rows import judgment_row as _row
-from .turns import TurnSQL
+from .turns import MEMORY_BM25, TurnSQL, memory_words
 
 FTS_CODE = 4  # memory_fts rowid = id * 8 + FTS_CODE
 
@@ -134,10 +134,10 @@ class JudgmentSQL(TurnSQL):
                          domain: str | None = None) -> list[tuple[int, float]]:
         """BM25 over the user's judgments (trigger, judgment and reasoning) in `memory_fts`: (id, score), best
         first, score made positive. `match` must be a safe MATCH expression (see retrieve.fts_query)."""
-        sql = ("SELECT j.id, -bm25(memory_fts) AS score FROM memory_fts "
+        sql = (f"SELECT j.id, -{MEMORY_BM25} AS score FROM memory_fts "
                "JOIN judgments j ON j.id = memory_fts.item_id WHERE memory_fts MATCH ? "
                "AND memory_fts.kind = 'judgment' AND memory_fts.user_id = ? AND j.user_id = ?")
-        params: list[Any] = [match, user_id, user_id]
+        params: list[Any] = [memory_words(match, user_id, not self._only_user(user_id)), user_id, user_id]
         if domain is not None:
             sql += " AND j.domain = ?"
             params.append(domain)

@@ -552,7 +552,9 @@ def m016_turn_owner_in_fts(db: sqlite3.Connection) -> None:
     with 200 turns. `turns_fts` gains `user_id` (the turns' own column, tokenised like the text) as a fourth
     column: a search asks FTS5 for `{content speaker segmented} : (…) AND user_id : "<id>"`, and BM25 weighs
     the column 0. Its tokens still count in a turn's length (FTS5 sums every column): one more for every turn, and
-    for the average (measured: docs/retrieval.md). The index is made again from the turns."""
+    for the average (measured: docs/retrieval.md). The index is made again from the turns. `memory_fts` (derived
+    memories) had the same problem, and its `user_id` column, stored but not indexed, is now indexed: the table is
+    made again and its rows copied (its triggers name the same columns and stay)."""
     _run(db, """
         DROP TRIGGER turns_fts_insert;
         DROP TRIGGER turns_fts_delete;
@@ -580,6 +582,16 @@ def m016_turn_owner_in_fts(db: sqlite3.Connection) -> None:
             VALUES (new.id, new.content, coalesce(new.speaker, ''), coalesce(new.segmented, ''), new.user_id);
         END;
         INSERT INTO turns_fts (turns_fts) VALUES ('rebuild');
+        CREATE TEMP TABLE _memory_fts_rows AS
+            SELECT rowid AS r, text, kind, item_id, user_id, segmented FROM memory_fts;
+        DROP TABLE memory_fts;
+        CREATE VIRTUAL TABLE memory_fts USING fts5 (
+            text, kind UNINDEXED, item_id UNINDEXED, user_id, segmented,
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO memory_fts (rowid, text, kind, item_id, user_id, segmented)
+            SELECT r, text, kind, item_id, user_id, segmented FROM _memory_fts_rows;
+        DROP TABLE _memory_fts_rows;
     """)
 
 

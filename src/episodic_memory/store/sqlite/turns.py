@@ -29,21 +29,30 @@ if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, no
 
 #: BM25 weights of turns_fts's columns: content, speaker, segmented, user_id (a filter, never a score)
 _BM25 = "bm25(turns_fts, 1.0, 0.5, 1.0, 0.0)"
+#: and of memory_fts's: text, kind, item_id, user_id, segmented (kind and item_id are not indexed)
+MEMORY_BM25 = "bm25(memory_fts, 1.0, 0.0, 0.0, 0.0, 1.0)"
+_TURN_TEXT = "content speaker segmented"
+MEMORY_TEXT = "text segmented"
 
 
-def _words_of(match: str) -> str:
-    """`match` over the turns' text columns only: a query word never matches the `user_id` column."""
-    return f"{{content speaker segmented}} : ({match})"
+def _words_of(match: str, columns: str = _TURN_TEXT) -> str:
+    """`match` over the text columns only: a query word never matches the `user_id` column."""
+    return f"{{{columns}}} : ({match})"
 
 
-def _users_words(match: str, user_id: str) -> str:
-    """`match` over the text of `user_id`'s turns: FTS5 intersects the matches with the user's own (its id a phrase
-    of the `user_id` column), so ranking reads no other user's matches. A phrase can also match a longer id
-    ("ann" in "ann smith"): the caller's join keeps exactly the user's rows. An id without a letter or digit has
-    no token to match on: then only the join filters."""
+def _users_words(match: str, user_id: str, columns: str = _TURN_TEXT) -> str:
+    """`match` over the text of `user_id`'s rows: FTS5 intersects the matches with the user's own (its id a phrase of
+    the `user_id` column), so ranking reads no other user's matches. A phrase can also match a longer id ("ann" in
+    "ann smith"): the caller keeps exactly the user's rows. An id without a letter or digit has no token to match
+    on: then only the caller filters."""
     if not any(ch.isalnum() for ch in user_id):
-        return _words_of(match)
-    return f'{_words_of(match)} AND user_id : "{user_id.replace(chr(34), chr(34) * 2)}"'
+        return _words_of(match, columns)
+    return f'{_words_of(match, columns)} AND user_id : "{user_id.replace(chr(34), chr(34) * 2)}"'
+
+
+def memory_words(match: str, user_id: str, shared: bool) -> str:
+    """`match` over derived memories' text, of `user_id`'s only when the file is `shared` by several users."""
+    return _users_words(match, user_id, MEMORY_TEXT) if shared else _words_of(match, MEMORY_TEXT)
 
 
 def _tag_filter(where: list[str], params: list[Any], source: str | None, tags: Sequence[str]) -> None:
@@ -372,7 +381,7 @@ class TurnSQL(Connection):
     def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                        ) -> list[tuple[str, int]]:
         """(kind, item_id) of a user's derived memories that `match` finds, unranked, at most `limit`."""
-        where, params = ["user_id = ?"], [match, user_id]
+        where, params = ["user_id = ?"], [memory_words(match, user_id, not self._only_user(user_id)), user_id]
         if kinds:
             where.append(f"kind IN ({','.join('?' * len(kinds))})")
             params.extend(kinds)
@@ -420,12 +429,12 @@ class TurnSQL(Connection):
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                         ) -> list[tuple[str, int, float]]:
         """BM25 over derived memories (facts, episodes, judgments, …): (kind, item_id, score), higher is better."""
-        where, params = ["user_id = ?"], [match, user_id]
+        where, params = ["user_id = ?"], [memory_words(match, user_id, not self._only_user(user_id)), user_id]
         if kinds:
             where.append(f"kind IN ({','.join('?' * len(kinds))})")
             params.extend(kinds)
         rows = self._query(
-            "SELECT kind, item_id, -bm25(memory_fts) AS score FROM memory_fts WHERE memory_fts MATCH ? AND "
+            f"SELECT kind, item_id, -{MEMORY_BM25} AS score FROM memory_fts WHERE memory_fts MATCH ? AND "
             f"{' AND '.join(where)} ORDER BY score DESC LIMIT ?", [*params, limit])
         return [(kind, int(item_id), score) for kind, item_id, score in rows]
 
