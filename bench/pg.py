@@ -163,7 +163,9 @@ def _fill(location: str | Path, users: int, turns_per_user: int, seed_offset: in
 
 
 def _recall_times(location: str | Path, user: str, queries: list[str]) -> dict[str, float]:
-    with Memory(location, user_id=user) as mem:
+    # the filled store's sessions are turns only and, their turns dated by the corpus, idle: opened as a server
+    # would, the store would consolidate all of them first (hours at 200k turns), so nothing runs but the recalls
+    with Memory(location, user_id=user, config=Config(consolidate_on_open=False)) as mem:
         for q in queries[:5]:
             mem.recall(q, k=10)  # warm: the vectors and caches load
         times = []
