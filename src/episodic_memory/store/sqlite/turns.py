@@ -43,6 +43,7 @@ class TurnSQL(Connection):
         super().__init__(path, config)
         self._heads: HeadTable | None = None  # see turn_heads
         self._heads_generation = -1
+        self._heads_saved = 0  # turns held when the heads' snapshot was last written or read
         self._common: dict[str, bool] = {}  # term -> found in too many turns to be worth ranking; see common_terms
         self._common_generation, self._common_size = -1, 0
 
@@ -262,7 +263,44 @@ class TurnSQL(Connection):
                 self._heads.clear()
                 self._heads_generation = generation
             bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
-            return self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
+            snapshot = self._head_snapshot() if bulk else None
+            if snapshot is not None and not len(self._heads) and ids.size:  # a first bulk read: from the snapshot?
+                self._heads = self._load_head_snapshot(snapshot, generation) or self._heads
+                self._heads_saved = len(self._heads)
+            found = self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
+            held = len(self._heads)
+            if (snapshot is not None and held >= self.config.vector_sidecar_above
+                    and held - self._heads_saved >= max(1, held // 10)):
+                from ..heads import save_snapshot
+
+                save_snapshot(self._heads, snapshot, generation)  # a tenth more turns than the last one held
+                self._heads_saved = held
+            return found
+
+    def _head_snapshot(self) -> Path | None:
+        """Where the turn heads' snapshot lives (in the sidecar folder), or None."""
+        root = self.sidecar_dir()
+        return root / "heads.npz" if root is not None else None
+
+    def _load_head_snapshot(self, path: Path, generation: int) -> HeadTable | None:
+        from ..heads import load_snapshot
+
+        if not path.exists():
+            return None
+        return load_snapshot(path, generation, self.max_turn_id(), self._read_heads,
+                             self.config.vector_sidecar_checks)
+
+    def sweep_head_snapshot(self) -> None:
+        """Remove the turn heads' snapshot (zeroed first) when a turn was deleted since it was written."""
+        from ..heads import load_meta, remove_snapshot
+
+        path = self._head_snapshot()
+        if path is None or not path.exists():
+            return
+        meta = load_meta(path)
+        generation = self._query("SELECT value FROM store_meta WHERE key = 'turn_deletions'")[0][0]
+        if meta is None or meta.get("generation") != generation:
+            remove_snapshot(path)
 
     def derived_generation(self) -> tuple[int, ...]:
         """Counters that move whenever a derived memory changes or a turn is deleted (in any process): what a cache
@@ -436,6 +474,31 @@ class TurnSQL(Connection):
             "AND id <= ? ORDER BY id LIMIT ?",
             (user_id, model, after_id, upto_id if upto_id is not None else 2**63 - 1, limit),
         )
+
+    def vectors_by_id(self, user_id: str, model: str, ids: Sequence[int]) -> list[tuple[int, str, int, bytes]]:
+        """(vector id, kind, item_id, bytes) of those of `ids` that are this user's vectors of `model`."""
+        return self._query_in("SELECT id, kind, item_id, vec FROM vectors WHERE id IN ({marks}) AND user_id = ? "
+                              "AND model = ?", list(ids), user_id, model)
+
+    def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray:
+        """The ids of a user's vectors of `model` up to `upto_id`, ascending (from the index alone)."""
+        import numpy as np
+
+        with self._lock:
+            cur = self.db.execute("SELECT id FROM vectors WHERE user_id = ? AND model = ? AND id <= ? ORDER BY id",
+                                  (user_id, model, upto_id))
+            parts = []
+            while rows := cur.fetchmany(65_536):
+                parts.append(np.fromiter((r[0] for r in rows), np.int64, len(rows)))
+        return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+    def sidecar_dir(self) -> Path | None:
+        """Where this store's vector sidecar lives (`store.sidecar`), or None: off, in memory or read-only."""
+        if not self.config.vector_sidecar or self.in_memory or self.read_only:
+            return None
+        if self.config.vector_sidecar_dir:
+            return Path(self.config.vector_sidecar_dir).expanduser()
+        return Path(self.path + ".vectors")
 
     def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
         """How many vectors `load_vectors` has between the two ids (an index range count)."""
