@@ -231,3 +231,21 @@ def test_turn_heads_come_from_their_snapshot_and_match_the_database(tmp_path: Pa
     with Memory(tmp_path / "x.db", config=SIDECAR, embedder=emb) as other:
         got = other.store.turn_heads("default", np.arange(1, 301))
         assert set(got.session_ids()) <= {f"x{i}" for i in range(7)}
+
+
+def test_the_indexers_first_pass_trusts_the_counts_only_when_every_turn_has_its_vector(tmp_path: Path) -> None:
+    emb = HashingEmbedder(dim=64)
+    with Memory(tmp_path / "m.db", config=SIDECAR, embedder=emb) as mem:
+        _fill(mem, 50, 1)
+        model = emb.model_id
+        assert mem.store.turns_embedded_upto(model) == 50
+        with mem.store.transaction() as db:  # a turn in the middle loses its vector: the counts differ
+            db.execute("DELETE FROM vectors WHERE kind = 'turn' AND item_id = 20")
+        assert mem.store.turns_embedded_upto(model) == 0
+        mem.indexer.forget_watermarks()
+        assert mem.index() == 1  # found by the scan the shortcut stands aside for
+        assert mem.store.turns_embedded_upto(model) == 50
+        mem.add_turn("user", "not embedded yet", session_id="late")
+        assert mem.store.turns_embedded_upto(model) == 50  # every turn up to it has one; the scan goes on from there
+        mem.indexer.forget_watermarks()
+        assert mem.index() == 1

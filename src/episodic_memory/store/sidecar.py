@@ -184,7 +184,8 @@ class Sidecar:
         with open(self.data(h) / "sessions.jsonl", "rb") as fh:
             fh.seek(start)
             blob = fh.read(h["sessions_bytes"] - start)
-        return [json.loads(line) for line in blob.decode().splitlines()]
+        lines = blob.decode().splitlines()
+        return json.loads("[" + ",".join(lines) + "]") if lines else []
 
     def zero_rows(self, h: dict[str, Any], rows: np.ndarray) -> None:
         """Zero `rows` in every column (their kind becomes DEAD): a deleted vector's bytes leave the file."""
@@ -290,7 +291,7 @@ def _populate(mapped: np.ndarray, size: int) -> None:
     if mm is None or not size:
         return
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        mm.madvise(22, 0, size - size % os.sysconf("SC_PAGE_SIZE") or size)  # MADV_POPULATE_READ (Linux 5.14)
+        mm.madvise(22, 0, size)  # MADV_POPULATE_READ (Linux 5.14; elsewhere the pages fault in as rows are read)
 
 
 def sweep(root: Path, store: SidecarStore) -> int:

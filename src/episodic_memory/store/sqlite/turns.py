@@ -492,6 +492,23 @@ class TurnSQL(Connection):
                 parts.append(np.fromiter((r[0] for r in rows), np.int64, len(rows)))
         return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
+    def turns_embedded_upto(self, model: str) -> int:
+        """A turn id up to which every turn (of every user) has a vector of `model`, read off two index counts (a
+        vector is a turn's at most once, and goes with it): the newest turn vector's item id when as many turns as
+        turn vectors lie up to it, else 0. ~10× cheaper than looking each turn's vector up (the indexer's first
+        pass of a process, at 1M turns: ~0.8 s)."""
+        top = self._query("SELECT coalesce(max(item_id), 0) FROM vectors WHERE kind = 'turn' AND model = ?",
+                          (model,))[0][0]
+        if not top:
+            return 0
+        if top >= self.max_turn_id():
+            turns = self._query("SELECT count(*) FROM turns")[0][0]  # the smallest index, whole
+        else:
+            turns = self._query("SELECT count(*) FROM turns WHERE id <= ?", (top,))[0][0]
+        vectors = self._query("SELECT count(*) FROM vectors WHERE kind = 'turn' AND model = ? AND item_id <= ?",
+                              (model, top))[0][0]
+        return int(top) if turns == vectors else 0
+
     def sidecar_dir(self) -> Path | None:
         """Where this store's vector sidecar lives (`store.sidecar`), or None: off, in memory or read-only."""
         if not self.config.vector_sidecar or self.in_memory or self.read_only:
