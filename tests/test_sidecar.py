@@ -249,3 +249,30 @@ def test_the_indexers_first_pass_trusts_the_counts_only_when_every_turn_has_its_
         assert mem.store.turns_embedded_upto(model) == 50  # every turn up to it has one; the scan goes on from there
         mem.indexer.forget_watermarks()
         assert mem.index() == 1
+
+
+def test_the_hand_written_coarse_model_is_the_onnx_helpers_model() -> None:
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    from episodic_memory.retrieve.dense import _int4_session_packed, _matmul_nbits_model, pack_codes
+
+    rng = np.random.default_rng(3)
+    codes = rng.integers(-8, 8, (300, 24)).astype(np.int8)
+    steps = rng.random(300).astype(np.float32)
+    packed = pack_codes(codes)
+    n, half = packed.shape
+    node = helper.make_node("MatMulNBits", ["weights", "codes", "steps"], ["scores"], domain="com.microsoft",
+                            K=24, N=n, bits=4, block_size=2 * half, accuracy_level=4)
+    graph = helper.make_graph(
+        [node], "coarse", [helper.make_tensor_value_info("weights", TensorProto.FLOAT, [1, 24])],
+        [helper.make_tensor_value_info("scores", TensorProto.FLOAT, [1, n])],
+        [numpy_helper.from_array(packed.reshape(n, 1, half), "codes"), numpy_helper.from_array(steps, "steps")])
+    want = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)])
+    got = onnx.load_from_string(_matmul_nbits_model(packed, steps, 24))
+    onnx.checker.check_model(got)
+    assert got.graph == want.graph and list(got.opset_import) == list(want.opset_import)
+    weights = rng.standard_normal((1, 24)).astype(np.float32)
+    scores = _int4_session_packed(packed, steps, 24, 1).run(None, {"weights": weights})[0][0]
+    want_scores = (codes * steps[:, None]) @ weights[0]  # the query is taken in int8: close, not equal
+    assert np.abs(scores - want_scores).max() < 0.02 * np.abs(want_scores).max()

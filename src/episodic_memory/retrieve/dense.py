@@ -240,25 +240,66 @@ def _int4_session(codes: np.ndarray, steps: np.ndarray, threads: int) -> Any:
 def _int4_session_packed(packed: np.ndarray, steps: np.ndarray, r: int, threads: int) -> Any:
     """`_int4_session` of codes packed by `pack_codes`."""
     import onnxruntime as ort
-    from onnx import TensorProto, helper, numpy_helper
 
-    n, half = packed.shape
-    width = 2 * half
-    packed = packed.reshape(n, 1, half)
-    node = helper.make_node("MatMulNBits", ["weights", "codes", "steps"], ["scores"], domain="com.microsoft",
-                            K=r, N=n, bits=4, block_size=width, accuracy_level=4)  # 4: int8 arithmetic
-    graph = helper.make_graph(
-        [node], "coarse", [helper.make_tensor_value_info("weights", TensorProto.FLOAT, [1, r])],
-        [helper.make_tensor_value_info("scores", TensorProto.FLOAT, [1, n])],
-        [numpy_helper.from_array(packed, "codes"), numpy_helper.from_array(steps.astype(np.float32), "steps")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13),
-                                                    helper.make_opsetid("com.microsoft", 1)])
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # idle between searches
     options.enable_cpu_mem_arena = False  # an arena per block would keep twice the codes' size (measured)
-    return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(_matmul_nbits_model(packed, steps, r), options, providers=["CPUExecutionProvider"])
+
+
+def _matmul_nbits_model(packed: np.ndarray, steps: np.ndarray, r: int) -> bytes:
+    """The serialized ONNX model of one `MatMulNBits` node: scores (1, n) = weights (1, r) × the rows' 4-bit codes
+    (block_size: the packed width) times their steps; the codes and steps are constants.
+
+    Written as protobuf directly: importing the `onnx` package to build it cost 0.5–2 s of a process's first
+    recall, more than the sidecar saves. (tests/test_sidecar.py checks it against the `onnx` helpers' model.)"""
+    n, half = packed.shape
+    width = 2 * half
+
+    def key(field: int, wire: int) -> bytes:
+        return _varint(field << 3 | wire)
+
+    def string(field: int, value: bytes) -> bytes:
+        return key(field, 2) + _varint(len(value)) + value
+
+    def integer(field: int, value: int) -> bytes:
+        return key(field, 0) + _varint(value)
+
+    def attribute(name: str, value: int) -> bytes:  # AttributeProto: name, i, type INT
+        return string(5, string(1, name.encode()) + integer(3, value) + integer(20, 2))
+
+    def tensor(name: str, data_type: int, dims: tuple[int, ...], raw: bytes) -> bytes:  # TensorProto
+        return string(5, b"".join(integer(1, d) for d in dims) + integer(2, data_type) + string(8, name.encode())
+                      + string(9, raw))
+
+    def value_info(field: int, name: str, dims: tuple[int, ...]) -> bytes:  # ValueInfoProto of a float tensor
+        shape = b"".join(string(1, integer(1, d)) for d in dims)
+        return string(field, string(1, name.encode()) + string(2, string(1, integer(1, 1) + string(2, shape))))
+
+    node = string(1, b"".join(string(1, x) for x in (b"weights", b"codes", b"steps")) + string(2, b"scores")
+                  + string(4, b"MatMulNBits") + attribute("K", r) + attribute("N", n)
+                  + attribute("accuracy_level", 4) + attribute("bits", 4) + attribute("block_size", width)  # 4: int8
+                  + string(7, b"com.microsoft"))
+    graph = (node + string(2, b"coarse")
+             + tensor("codes", 2, (n, 1, half), np.ascontiguousarray(packed, np.uint8).tobytes())  # 2: UINT8
+             + tensor("steps", 1, (n,), np.ascontiguousarray(steps, np.float32).tobytes())  # 1: FLOAT
+             + value_info(11, "weights", (1, r)) + value_info(12, "scores", (1, n)))
+    opsets = string(8, string(1, b"") + integer(2, 13)) + string(8, string(1, b"com.microsoft") + integer(2, 1))
+    return integer(1, 8) + string(7, graph) + opsets  # ir_version 8
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
 
 
 def _top_rows(scores: np.ndarray, k: int, sample: int = 20_000) -> np.ndarray:
