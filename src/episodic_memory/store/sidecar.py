@@ -6,7 +6,7 @@ index's watermark (the newest vector id, and the `vector_deletions` counter a tr
 stale, truncated, of another model or failing its spot checks, and never read past what the database confirms.
 
     <db>.vectors/                          (`Config.vector_sidecar_dir`)
-        lock                               flock: one writer at a time (readers take no lock)
+        lock                               a file lock: one writer at a time (readers take no lock)
         u-<sha256(user \\0 model)[:24]>/
             header.json                    format, model, user, dim, build id, rows, capacity, watermark, deletion
                                            generation, dead rows, mean; replaced whole (tmp + rename), written last
@@ -33,7 +33,6 @@ Rules (tested in tests/test_sidecar.py):
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -44,6 +43,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+from filelock import FileLock
 
 FORMAT = 1
 COLUMNS: dict[str, tuple[str, np.dtype[Any]]] = {  # name -> (file, dtype); vectors and codes are rows of many
@@ -86,12 +86,8 @@ class Sidecar:
     def lock(self) -> Iterator[None]:
         """The writers' lock (all users of the store share it: builds are rare, appends short)."""
         self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / "lock", "a+b") as fh:
-            fcntl.flock(fh, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        with FileLock(str(self.root / "lock")):  # a lock of its own per call: threads of a process exclude too
+            yield
 
     def read_header(self) -> dict[str, Any] | None:
         """The header, or None when there is none or it is not this (user, model, dim, format)'s, or its files are
