@@ -98,8 +98,9 @@ class Config(BaseModel):
                                  "(store/sidecar.py; the database stays the source of truth)")
     vector_sidecar_dir: str | None = Field(None, description="where the sidecar lives (default: the database's path "
                                            "+ '.vectors')")
-    vector_sidecar_above: int = Field(50_000, ge=0, description="a user's vectors from which the dense leg reads them "
-                                      "from the sidecar (below: from the database, ~0.4 s per 50k rows)")
+    vector_sidecar_above: int = Field(8_000, ge=0, description="a user's vectors from which the dense leg reads them "
+                                      "from the sidecar (below: from the database; from here on it also builds the "
+                                      "4-bit scan, which the sidecar keeps: dense_coarse_above)")
     vector_sidecar_compact: float = Field(0.2, gt=0, le=1, description="share of a sidecar's rows deleted (zeroed in "
                                           "place) past which it is written again without them")
     vector_sidecar_checks: int = Field(16, ge=1, description="rows of a sidecar compared byte for byte with the "
