@@ -105,9 +105,9 @@ class Config(BaseModel):
                                           "place) past which it is written again without them")
     vector_sidecar_checks: int = Field(16, ge=1, description="rows of a sidecar compared byte for byte with the "
                                        "database when a process first opens it (the newest among them)")
-    vector_sidecar_populate: bool = Field(True, description="map the sidecar's vectors into the process at once "
-                                          "(one call, ~0.1 s at 1M from the page cache) instead of a page fault "
-                                          "per row the first recalls touch")
+    vector_sidecar_populate: bool = Field(True, description="map the sidecar's vectors into the process in a "
+                                          "background thread once opened (read through, then one call: ~0.1 s at 1M "
+                                          "from the page cache) instead of a page fault per row recalls touch")
     candidate_pool: int = Field(300, description="hits taken from each retrieval leg before fusion")
     standing_bonus: float = Field(0.3, description="added to a preference fact (a standing instruction) that the "
                                   "dense leg finds at least standing_similarity close to the query")

@@ -254,40 +254,45 @@ def _matmul_nbits_model(packed: np.ndarray, steps: np.ndarray, r: int) -> bytes:
     (block_size: the packed width) times their steps; the codes and steps are constants.
 
     Written as protobuf directly: importing the `onnx` package to build it cost 0.5–2 s of a process's first
-    recall, more than the sidecar saves. (tests/test_sidecar.py checks it against the `onnx` helpers' model.)"""
+    recall, more than the sidecar saves. Messages are lists of byte strings joined once at the end, so the codes are
+    copied once. (tests/test_sidecar.py checks it against the `onnx` helpers' model.)"""
     n, half = packed.shape
     width = 2 * half
+    Parts = list[bytes | memoryview]
 
-    def key(field: int, wire: int) -> bytes:
-        return _varint(field << 3 | wire)
+    def message(field: int, parts: Parts) -> Parts:
+        return [_varint(field << 3 | 2) + _varint(sum(len(p) for p in parts)), *parts]
 
-    def string(field: int, value: bytes) -> bytes:
-        return key(field, 2) + _varint(len(value)) + value
+    def string(field: int, value: bytes | memoryview) -> Parts:
+        return message(field, [value])
 
-    def integer(field: int, value: int) -> bytes:
-        return key(field, 0) + _varint(value)
+    def integer(field: int, value: int) -> Parts:
+        return [_varint(field << 3) + _varint(value)]
 
-    def attribute(name: str, value: int) -> bytes:  # AttributeProto: name, i, type INT
-        return string(5, string(1, name.encode()) + integer(3, value) + integer(20, 2))
+    def attribute(name: str, value: int) -> Parts:  # AttributeProto: name, i, type INT
+        return message(5, [*string(1, name.encode()), *integer(3, value), *integer(20, 2)])
 
-    def tensor(name: str, data_type: int, dims: tuple[int, ...], raw: bytes) -> bytes:  # TensorProto
-        return string(5, b"".join(integer(1, d) for d in dims) + integer(2, data_type) + string(8, name.encode())
-                      + string(9, raw))
+    def tensor(name: str, data_type: int, dims: tuple[int, ...], raw: memoryview) -> Parts:  # TensorProto
+        return message(5, [*[p for d in dims for p in integer(1, d)], *integer(2, data_type),
+                           *string(8, name.encode()), *string(9, raw)])
 
-    def value_info(field: int, name: str, dims: tuple[int, ...]) -> bytes:  # ValueInfoProto of a float tensor
-        shape = b"".join(string(1, integer(1, d)) for d in dims)
-        return string(field, string(1, name.encode()) + string(2, string(1, integer(1, 1) + string(2, shape))))
+    def value_info(field: int, name: str, dims: tuple[int, ...]) -> Parts:  # ValueInfoProto of a float tensor
+        shape = [p for d in dims for p in message(1, integer(1, d))]
+        return message(field, [*string(1, name.encode()),
+                               *message(2, message(1, [*integer(1, 1), *message(2, shape)]))])
 
-    node = string(1, b"".join(string(1, x) for x in (b"weights", b"codes", b"steps")) + string(2, b"scores")
-                  + string(4, b"MatMulNBits") + attribute("K", r) + attribute("N", n)
-                  + attribute("accuracy_level", 4) + attribute("bits", 4) + attribute("block_size", width)  # 4: int8
-                  + string(7, b"com.microsoft"))
-    graph = (node + string(2, b"coarse")
-             + tensor("codes", 2, (n, 1, half), np.ascontiguousarray(packed, np.uint8).tobytes())  # 2: UINT8
-             + tensor("steps", 1, (n,), np.ascontiguousarray(steps, np.float32).tobytes())  # 1: FLOAT
-             + value_info(11, "weights", (1, r)) + value_info(12, "scores", (1, n)))
-    opsets = string(8, string(1, b"") + integer(2, 13)) + string(8, string(1, b"com.microsoft") + integer(2, 1))
-    return integer(1, 8) + string(7, graph) + opsets  # ir_version 8
+    node = message(1, [*string(1, b"weights"), *string(1, b"codes"), *string(1, b"steps"), *string(2, b"scores"),
+                       *string(4, b"MatMulNBits"), *attribute("K", r), *attribute("N", n),
+                       *attribute("accuracy_level", 4), *attribute("bits", 4),  # 4: int8 arithmetic
+                       *attribute("block_size", width), *string(7, b"com.microsoft")])
+    codes = np.ascontiguousarray(packed, np.uint8).data.cast("B")  # the arrays' own bytes, not copies
+    scales = np.ascontiguousarray(steps, np.float32).data.cast("B")
+    graph = message(7, [*node, *string(2, b"coarse"), *tensor("codes", 2, (n, 1, half), codes),  # 2: UINT8
+                        *tensor("steps", 1, (n,), scales),  # 1: FLOAT
+                        *value_info(11, "weights", (1, r)), *value_info(12, "scores", (1, n))])
+    opsets = [*message(8, [*string(1, b""), *integer(2, 13)]), *message(8, [*string(1, b"com.microsoft"),
+                                                                            *integer(2, 1)])]
+    return b"".join([*integer(1, 8), *graph, *opsets])  # ir_version 8
 
 
 def _varint(value: int) -> bytes:
