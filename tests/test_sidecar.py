@@ -276,3 +276,17 @@ def test_the_hand_written_coarse_model_is_the_onnx_helpers_model() -> None:
     scores = _int4_session_packed(packed, steps, 24, 1).run(None, {"weights": weights})[0][0]
     want_scores = (codes * steps[:, None]) @ weights[0]  # the query is taken in int8: close, not equal
     assert np.abs(scores - want_scores).max() < 0.02 * np.abs(want_scores).max()
+
+
+def test_a_sidecar_folder_it_cannot_write_falls_back_to_the_database(tmp_path: Path) -> None:
+    emb = HashingEmbedder(dim=64)
+    (tmp_path / "a-file").write_text("not a folder")
+    blocked = SIDECAR.model_copy(update={"vector_sidecar_dir": str(tmp_path / "a-file" / "vectors")})
+    with Memory(tmp_path / "m.db", config=blocked, embedder=emb) as mem:
+        _fill(mem, 300, 1)
+        dense = mem.retriever.dense_index()
+        assert dense is not None
+        m = dense.sync("default")
+        assert not m.sidecar and len(m) == 300
+        assert mem.recall("w1 w2", k=3)
+        assert _hits(dense, _queries(emb)) == _hits(_in_memory(mem), _queries(emb))

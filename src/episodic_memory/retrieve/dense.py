@@ -13,6 +13,7 @@ int4 × int8 kernels numpy lacks; see `_CoarseScan`.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from ..store.sidecar import DEAD, Sidecar, SidecarStore, reconcile
 from ..util import one_blas_thread
 from .kinds import KIND_CODES, KIND_NAMES
 
+log = logging.getLogger(__name__)
 VectorRow = tuple[int, str, int, str, float, bytes]  # (vector id, kind, item_id, session_id, ts, float32 bytes)
 LOAD_CHUNK = 32_768  # vectors read from the store per query when a matrix syncs
 
@@ -393,9 +395,15 @@ class DenseIndex:
                 return m
             side = self.sidecar(user_id)
             if side is not None and self._use_sidecar(side, user_id, m, newest):
-                m = self._sync_sidecar(side, user_id, m, newest, generation)
-                self._users[user_id] = m
-                return m
+                try:
+                    m = self._sync_sidecar(side, user_id, m, newest, generation)
+                    self._users[user_id] = m
+                    return m
+                except OSError as exc:  # a folder it cannot write, a full disk: the database path, as before
+                    log.warning("vector sidecar %s unusable (%s): reading the vectors from the database", side.dir,
+                                exc)
+                    self.sidecar_root = None
+                    m = None
             basis = None
             if m is None or m.generation != generation:
                 # a deletion (a superseded fact's vector, say): the rows are read again, but the principal
@@ -677,38 +685,41 @@ class DenseIndex:
                 session_id: str | None, since: float | None, until: float | None, center: float,
                 turn_ids: np.ndarray | None = None) -> DenseFound:
         query = query.astype(np.float32, copy=False)
-        allowed = m.alive  # the filters, as a row mask (a sidecar's deleted rows: out)
+        n = len(m)  # one size throughout: another thread's sync may grow the columns meanwhile
+        kinds, items, sessions, times = m.kind_codes[:n], m.item_ids[:n], m.session_codes[:n], m.ts[:n]
+        matrix = m.vectors[:n]
+        allowed = m.alive[:n] if m.alive is not None else None  # the filters, as a row mask (deleted rows: out)
         if kind is not None:
-            allowed = m.kind_codes == KIND_CODES.get(kind, -1)
+            allowed = kinds == KIND_CODES.get(kind, -1)
         if turn_ids is not None:
-            allowed = _and(allowed, (m.kind_codes != KIND_CODES["turn"]) | np.isin(m.item_ids, turn_ids))
+            allowed = _and(allowed, (kinds != KIND_CODES["turn"]) | np.isin(items, turn_ids))
         if session_id is not None:
-            allowed = _and(allowed, m.session_codes == m.codes.get(session_id, -1))
+            allowed = _and(allowed, sessions == m.codes.get(session_id, -1))
         if since is not None:
-            allowed = _and(allowed, m.ts >= since)
+            allowed = _and(allowed, times >= since)
         if until is not None:
-            allowed = _and(allowed, m.ts <= until)
+            allowed = _and(allowed, times <= until)
         centrality = mean = None
         if center > 0:
             with self._lock:
                 centrality = m.centralities()
                 mean = m.mean  # the mean those centralities were taken against
         shortlist = limit * self.coarse_factor
-        if m.coarse is not None and len(m) > shortlist:
+        if m.coarse is not None and n > shortlist:
             if allowed is not None and np.count_nonzero(allowed) <= shortlist:
                 rows = np.flatnonzero(allowed)  # few rows pass the filters (a session, say): all scored exactly
             else:
                 ranking_query = query if mean is None else query - center * mean  # see the docstring
-                coarse = m.coarse.scores(ranking_query, len(m))
+                coarse = m.coarse.scores(ranking_query, n)
                 if allowed is not None:
                     coarse[~allowed] = -np.inf
                 rows = _top_rows(coarse, shortlist)
                 if allowed is not None:
                     rows = rows[allowed[rows]]
             rows = np.sort(rows)  # gathered in address order: ~10 % faster than as the scan left them
-            row_sims = np.take(m.matrix, rows, axis=0) @ query
+            row_sims = np.take(matrix, rows, axis=0) @ query
         else:
-            sims = m.matrix @ query
+            sims = matrix @ query
             rows = np.flatnonzero(sims >= floor if allowed is None else (sims >= floor) & allowed)
             row_sims = sims[rows]
         keep = row_sims >= floor
@@ -719,11 +730,11 @@ class DenseIndex:
             rows, row_sims, rank_by = rows[top], row_sims[top], rank_by[top]
         order = np.argsort(-rank_by, kind="stable")
         rows, row_sims = rows[order], row_sims[order]
-        kind_codes = np.asarray(m.kind_codes[rows], np.int64)
+        kind_codes = np.asarray(kinds[rows], np.int64)
         if m.sidecar and (kind_codes == DEAD).any():  # zeroed by another process since this one's sync
             keep = kind_codes != DEAD
             rows, row_sims, kind_codes = rows[keep], row_sims[keep], kind_codes[keep]
-        return DenseFound(kind_codes, np.asarray(m.item_ids[rows]), row_sims)
+        return DenseFound(kind_codes, np.asarray(items[rows]), row_sims)
 
     def size(self, user_id: str) -> int:
         return len(self.sync(user_id))

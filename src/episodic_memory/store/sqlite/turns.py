@@ -6,6 +6,7 @@ Every read takes a `user_id` and filters by it (maintenance reads across users s
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -19,6 +20,8 @@ from ..rows import session_row as _session
 from ..rows import turn_row as _turn
 from ..scripts import segmented
 from .connection import Connection
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, not by opening the store
     import numpy as np
@@ -273,8 +276,11 @@ class TurnSQL(Connection):
                     and held - self._heads_saved >= max(1, held // 10)):
                 from ..heads import save_snapshot
 
-                save_snapshot(self._heads, snapshot, generation)  # a tenth more turns than the last one held
                 self._heads_saved = held
+                try:
+                    save_snapshot(self._heads, snapshot, generation)  # a tenth more turns than the last one held
+                except OSError as exc:  # a folder it cannot write: the heads are read from the database
+                    log.warning("turn heads snapshot %s not written: %s", snapshot, exc)
             return found
 
     def _head_snapshot(self) -> Path | None:
