@@ -142,8 +142,8 @@ def load_snapshot(path: Path, generation: int, newest: int, check: HeadReader, c
             if meta["watermark"] > newest:
                 return None
             t = HeadTable()
-            t._user, t._session, t._seq = data["user"].copy(), data["session"].copy(), data["seq"].copy()
-            t._speaker, t._ts = data["speaker"].copy(), data["ts"].copy()
+            t._user, t._session, t._seq = data["user"], data["session"], data["seq"]  # read: arrays of their own
+            t._speaker, t._ts = data["speaker"], data["ts"]
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
         return None
     if not (len(t._user) == len(t._session) == len(t._seq) == len(t._speaker) == len(t._ts) == meta["watermark"] + 1):
