@@ -472,7 +472,8 @@ def measure_fresh_ingest(corpus: Corpus, workdir: Path, n_turns: int, live_turns
 
 def store_dir(workdir: Path, size: int, args: argparse.Namespace) -> Path:
     return workdir / (f"store-c{CORPUS_VERSION}-s{SCHEMA_VERSION}-{DEFAULT_MODEL_ID}-seed{args.seed}"
-                      f"-{args.synthetic_vectors}-r{args.real_vectors}-i{args.ingest_sample}-{size}")
+                      f"-{args.synthetic_vectors}-r{args.real_vectors}-i{args.ingest_sample}"
+                      + ("" if args.consolidate else "-turns") + f"-{size}")
 
 
 def real_vector_cache(workdir: Path, args: argparse.Namespace) -> Path:
@@ -593,13 +594,19 @@ def build_store(corpus: Corpus, size: int, args: argparse.Namespace) -> tuple[Pa
         info["synthetic"] = add_synthetic_vectors(mem, embedder.model_id, args.synthetic_vectors, args.seed)
         info["synthetic"]["seconds"] = round(time.perf_counter() - t0, 1)
         log(f"{size:,}: {info['synthetic']['vectors']:,} synthetic vectors ({info['synthetic']['kind']}) inserted")
-        # 3. end every session (consolidation: nothing left to embed)
+        # 3. end every session (consolidation: nothing left to embed); --no-consolidate: left open (turns only)
         t0 = time.perf_counter()
-        sids = [r[0] for r in mem.store.db.execute("SELECT session_id FROM sessions WHERE status = 'open'")]
+        sids = [r[0] for r in mem.store.db.execute("SELECT session_id FROM sessions WHERE status = 'open'")
+                ] if args.consolidate else []
         for sid in sids:
             mem.end_session(sid)
         mem.wait_for_consolidation()  # the runs are part of what is timed
         info["end_sessions"] = {"sessions": len(sids), "seconds": round(time.perf_counter() - t0, 1)}
+        if not args.consolidate:  # turns only: ended and counted as handled, so no open consolidates them
+            with mem.store.transaction() as tx:
+                info["end_sessions"]["marked_handled"] = tx.execute(
+                    "UPDATE sessions SET status = 'ended', ended_at = updated_at, "
+                    "consolidated_turns = turn_count, needs_consolidation = 0 WHERE status = 'open'").rowcount
         if info.get("analyzed"):
             drop_statistics(mem.store.db)
         mem.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -1193,6 +1200,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--live-sample", type=int, default=400, help="turns for the add_turn-per-turn live path (0: skip)")
     p.add_argument("--skip-fresh-ingest", action="store_true")
     p.add_argument("--batch", type=int, default=10_000, help="turns per add_turns call when building")
+    p.add_argument("--no-consolidate", dest="consolidate", action="store_false",
+                   help="build stores of turns only: sessions left open, never consolidated (consolidating the 50,000 "
+                        "sessions of 1M turns takes hours on 2 cores); cached apart ('-turns' in the folder name)")
     p.add_argument("--no-analyze-build", dest="analyze_build", action="store_false",
                    help="build without the ANALYZE workaround (capture slows down linearly with store size)")
     p.add_argument("--blas-threads", type=int, default=0,

@@ -93,6 +93,21 @@ class Config(BaseModel):
                                     "this many (an onnxruntime session each); rows added since: in numpy")
     dense_coarse_threads: int = Field(2, ge=1, description="onnxruntime threads scanning each 4-bit block (2 beat "
                                       "1 at 1M even with the other core busy, as when the BM25 legs run meanwhile)")
+    vector_sidecar: bool = Field(True, description="SQLite store: keep each big user's vectors (and the turn heads) "
+                                 "in memory-mapped files beside the database too, so a process opens them in O(1) "
+                                 "(store/sidecar.py; the database stays the source of truth)")
+    vector_sidecar_dir: str | None = Field(None, description="where the sidecar lives (default: the database's path "
+                                           "+ '.vectors')")
+    vector_sidecar_above: int = Field(8_000, ge=0, description="a user's vectors from which the dense leg reads them "
+                                      "from the sidecar (below: from the database; from here on it also builds the "
+                                      "4-bit scan, which the sidecar keeps: dense_coarse_above)")
+    vector_sidecar_compact: float = Field(0.2, gt=0, le=1, description="share of a sidecar's rows deleted (zeroed in "
+                                          "place) past which it is written again without them")
+    vector_sidecar_checks: int = Field(16, ge=1, description="rows of a sidecar compared byte for byte with the "
+                                       "database when a process first opens it (the newest among them)")
+    vector_sidecar_populate: bool = Field(True, description="map the sidecar's vectors into the process in a "
+                                          "background thread once opened (read through, then one call: ~0.1 s at 1M "
+                                          "from the page cache) instead of a page fault per row recalls touch")
     candidate_pool: int = Field(300, description="hits taken from each retrieval leg before fusion")
     standing_bonus: float = Field(0.3, description="added to a preference fact (a standing instruction) that the "
                                   "dense leg finds at least standing_similarity close to the query")

@@ -66,6 +66,9 @@ class Indexer:
         newest = kind.max_id(self.store) if kind.max_id is not None else None
         mark = (kind.name, model, user_id)
         after = max(self._checked_upto.get(mark, 0), self._checked_upto.get((kind.name, model, None), 0))
+        upto = getattr(self.store, "turns_embedded_upto", None)  # the SQLite store's shortcut for a first pass
+        if kind.name == "turn" and not after and upto is not None:
+            after = self._checked_upto[(kind.name, model, None)] = upto(model)
         cap = self.config.embed_max_chars
         done = 0
         stopped = False  # at `limit`, before `newest`

@@ -8,7 +8,12 @@ whole table (see `SQLiteStore.turn_heads`).
 
 from __future__ import annotations
 
+import json
+import os
+import zipfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -94,6 +99,85 @@ class HeadTable:
         self._seq[at] = seqs
         self._speaker[at] = _codes(self._speaker_codes, self.speaker_names, speakers)
         self._ts[at] = ts
+
+
+SNAPSHOT_FORMAT = 1
+
+
+def save_snapshot(table: HeadTable, path: Path, generation: int) -> None:
+    """Write the bulk-read part of `table` (every turn up to its watermark) to `path`, replacing any snapshot there
+    (zeroed first when it is of another deletion generation: it may name forgotten turns)."""
+    old = load_meta(path)
+    if old is not None and old.get("generation") != generation:
+        remove_snapshot(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    top = table.watermark + 1
+    meta = {"format": SNAPSHOT_FORMAT, "generation": generation, "watermark": table.watermark,
+            "session_names": table.session_names, "speaker_names": table.speaker_names,
+            "users": [u for u, _ in sorted(table._user_codes.items(), key=lambda kv: kv[1])]}
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        np.savez(fh, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8), user=table._user[:top],
+                 session=table._session[:top], seq=table._seq[:top], speaker=table._speaker[:top], ts=table._ts[:top])
+    tmp.replace(path)
+
+
+def load_meta(path: Path) -> dict[str, Any] | None:
+    try:
+        with np.load(path) as data:
+            meta = json.loads(data["meta"].tobytes())
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def load_snapshot(path: Path, generation: int, newest: int, check: HeadReader, checks: int) -> HeadTable | None:
+    """The table a snapshot holds, when it is of this deletion `generation`, holds no turn past the store's
+    `newest`, and `checks` random turns of it read the same from the store (`check`); else None."""
+    try:
+        with np.load(path) as data:
+            meta = json.loads(data["meta"].tobytes())
+            if meta.get("format") != SNAPSHOT_FORMAT or meta.get("generation") != generation:
+                return None
+            if meta["watermark"] > newest:
+                return None
+            t = HeadTable()
+            t._user, t._session, t._seq = data["user"], data["session"], data["seq"]  # read: arrays of their own
+            t._speaker, t._ts = data["speaker"], data["ts"]
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        return None
+    if not (len(t._user) == len(t._session) == len(t._seq) == len(t._speaker) == len(t._ts) == meta["watermark"] + 1):
+        return None
+    t.session_names, t.speaker_names = list(meta["session_names"]), list(meta["speaker_names"])
+    t._session_codes = {n: i for i, n in enumerate(t.session_names)}
+    t._speaker_codes = {n: i for i, n in enumerate(t.speaker_names)}
+    t._user_codes = {n: i for i, n in enumerate(meta["users"])}
+    t.watermark = int(meta["watermark"])
+    held = np.flatnonzero(t._user >= 0)
+    t.loaded = int(held.size)
+    if held.size:
+        picked = np.unique(np.append(np.random.default_rng().choice(held, min(held.size, checks), replace=False),
+                                     held[-1]))
+        rows = {r[0]: r for r in check(picked.tolist())}
+        users = meta["users"]
+        for i in picked.tolist():
+            r = rows.get(i)
+            speaker = int(t._speaker[i])
+            if r is None or (r[1], r[2], r[3], r[4], r[5]) != (
+                    t.session_names[t._session[i]], int(t._seq[i]), t.speaker_names[speaker] if speaker >= 0 else None,
+                    float(t._ts[i]), users[t._user[i]]):
+                return None
+    return t
+
+
+def remove_snapshot(path: Path) -> None:
+    """Zero a snapshot's bytes, then unlink it."""
+    try:
+        with open(path, "r+b") as fh:
+            fh.write(b"\0" * os.fstat(fh.fileno()).st_size)
+    except OSError:
+        return
+    path.unlink(missing_ok=True)
 
 
 def _codes(codes: dict[str | None, int], names: list[str] | None, values: Sequence[str | None]) -> list[int]:

@@ -56,11 +56,18 @@ class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL, PortableSQL, EditSQ
         return {**counts, "journal_files": files}
 
     def scrub(self) -> bool:
-        """Make deleted text unrecoverable from the file: merge FTS segments, checkpoint the WAL, vacuum.
+        """Make deleted text unrecoverable from the file: the sidecar beside it reconciled (`store.sidecar`), FTS
+        segments merged, the WAL checkpointed, the file vacuumed.
 
         A reader holding an old snapshot (another process in a transaction) keeps the WAL from being checkpointed,
         and with it the deleted pages. The checkpoint is retried for `Config.forget_scrub_wait_s`; returns False
         when the bytes may still be in the file after that."""
+        root = self.sidecar_dir()
+        if root is not None and root.is_dir():  # vectors and turn heads kept beside the file: nothing forgotten stays
+            from ..sidecar import sweep
+
+            sweep(root, self)
+            self.sweep_head_snapshot()
         with self._lock:
             self.db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('optimize')")
             self.db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")

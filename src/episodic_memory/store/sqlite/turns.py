@@ -6,6 +6,7 @@ Every read takes a `user_id` and filters by it (maintenance reads across users s
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -20,6 +21,8 @@ from ..rows import session_row as _session
 from ..rows import turn_row as _turn
 from ..scripts import segmented
 from .connection import Connection
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, not by opening the store
     import numpy as np
@@ -72,6 +75,7 @@ class TurnSQL(Connection):
         super().__init__(path, config)
         self._heads: HeadTable | None = None  # see turn_heads
         self._heads_generation = -1
+        self._heads_saved = 0  # turns held when the heads' snapshot was last written or read
         self._common: dict[tuple[str | None, int, str], bool] = {}  # (user or None, cap, term) -> too common
         self._common_generation, self._common_size = -1, 0
 
@@ -291,7 +295,47 @@ class TurnSQL(Connection):
                 self._heads.clear()
                 self._heads_generation = generation
             bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
-            return self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
+            snapshot = self._head_snapshot() if bulk else None
+            if snapshot is not None and not len(self._heads) and ids.size:  # a first bulk read: from the snapshot?
+                self._heads = self._load_head_snapshot(snapshot, generation) or self._heads
+                self._heads_saved = len(self._heads)
+            found = self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
+            held = len(self._heads)
+            if (snapshot is not None and held >= self.config.vector_sidecar_above
+                    and held - self._heads_saved >= max(1, held // 10)):
+                from ..heads import save_snapshot
+
+                self._heads_saved = held
+                try:
+                    save_snapshot(self._heads, snapshot, generation)  # a tenth more turns than the last one held
+                except OSError as exc:  # a folder it cannot write: the heads are read from the database
+                    log.warning("turn heads snapshot %s not written: %s", snapshot, exc)
+            return found
+
+    def _head_snapshot(self) -> Path | None:
+        """Where the turn heads' snapshot lives (in the sidecar folder), or None."""
+        root = self.sidecar_dir()
+        return root / "heads.npz" if root is not None else None
+
+    def _load_head_snapshot(self, path: Path, generation: int) -> HeadTable | None:
+        from ..heads import load_snapshot
+
+        if not path.exists():
+            return None
+        return load_snapshot(path, generation, self.max_turn_id(), self._read_heads,
+                             self.config.vector_sidecar_checks)
+
+    def sweep_head_snapshot(self) -> None:
+        """Remove the turn heads' snapshot (zeroed first) when a turn was deleted since it was written."""
+        from ..heads import load_meta, remove_snapshot
+
+        path = self._head_snapshot()
+        if path is None or not path.exists():
+            return
+        meta = load_meta(path)
+        generation = self._query("SELECT value FROM store_meta WHERE key = 'turn_deletions'")[0][0]
+        if meta is None or meta.get("generation") != generation:
+            remove_snapshot(path)
 
     def derived_generation(self) -> tuple[int, ...]:
         """Counters that move whenever a derived memory changes or a turn is deleted (in any process): what a cache
@@ -484,6 +528,48 @@ class TurnSQL(Connection):
             "AND id <= ? ORDER BY id LIMIT ?",
             (user_id, model, after_id, upto_id if upto_id is not None else 2**63 - 1, limit),
         )
+
+    def vectors_by_id(self, user_id: str, model: str, ids: Sequence[int]) -> list[tuple[int, str, int, bytes]]:
+        """(vector id, kind, item_id, bytes) of those of `ids` that are this user's vectors of `model`."""
+        return self._query_in("SELECT id, kind, item_id, vec FROM vectors WHERE id IN ({marks}) AND user_id = ? "
+                              "AND model = ?", list(ids), user_id, model)
+
+    def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray:
+        """The ids of a user's vectors of `model` up to `upto_id`, ascending (from the index alone)."""
+        import numpy as np
+
+        with self._lock:
+            cur = self.db.execute("SELECT id FROM vectors WHERE user_id = ? AND model = ? AND id <= ? ORDER BY id",
+                                  (user_id, model, upto_id))
+            parts = []
+            while rows := cur.fetchmany(65_536):
+                parts.append(np.fromiter((r[0] for r in rows), np.int64, len(rows)))
+        return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+    def turns_embedded_upto(self, model: str) -> int:
+        """A turn id up to which every turn (of every user) has a vector of `model`, read off two index counts (a
+        vector is a turn's at most once, and goes with it): the newest turn vector's item id when as many turns as
+        turn vectors lie up to it, else 0. ~10× cheaper than looking each turn's vector up (the indexer's first
+        pass of a process, at 1M turns: ~0.8 s)."""
+        top = self._query("SELECT coalesce(max(item_id), 0) FROM vectors WHERE kind = 'turn' AND model = ?",
+                          (model,))[0][0]
+        if not top:
+            return 0
+        if top >= self.max_turn_id():
+            turns = self._query("SELECT count(*) FROM turns")[0][0]  # the smallest index, whole
+        else:
+            turns = self._query("SELECT count(*) FROM turns WHERE id <= ?", (top,))[0][0]
+        vectors = self._query("SELECT count(*) FROM vectors WHERE kind = 'turn' AND model = ? AND item_id <= ?",
+                              (model, top))[0][0]
+        return int(top) if turns == vectors else 0
+
+    def sidecar_dir(self) -> Path | None:
+        """Where this store's vector sidecar lives (`store.sidecar`), or None: off, in memory or read-only."""
+        if not self.config.vector_sidecar or self.in_memory or self.read_only:
+            return None
+        if self.config.vector_sidecar_dir:
+            return Path(self.config.vector_sidecar_dir).expanduser()
+        return Path(self.path + ".vectors")
 
     def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
         """How many vectors `load_vectors` has between the two ids (an index range count)."""
