@@ -202,6 +202,22 @@ class Config(BaseModel):
         True, description="for a question asking a kind of value: a later statement (same speaker) with a new value of "
         "that kind and a word announcing a change (\"bumped it up\", \"switched to\") supersedes an earlier answer "
         "even without the subject's words, when it refers back or shares a word with it or the question")
+    currency_phrase_words: int = Field(
+        12, ge=0, description="a sentence of more than this many content words says several things: a value is read "
+        "with its phrase (split at commas and at but / so / because / while …), not the whole sentence — which "
+        "values answer the question, what two answers are of, where a change word applies (0: always the sentence; "
+        "docs/consolidation.md)")
+    currency_tie_share: float = Field(
+        0.1, ge=0, description="two statements agreeing on a number or date are about one thing, unless more than "
+        "this share of the candidates (and at least three) carry that value: then it is their common context (a "
+        "year, a recurring marker), it ties nothing (1: off)")
+    currency_slot_pairs: bool = Field(
+        True, description="two answers compete only when one answer's local context and the other's are of the same "
+        "thing (share a word beyond the question's, or the new one's covers the question words the old one's had), "
+        "not when any two of the statements' contexts about the question are")
+    currency_cue_near: bool = Field(
+        True, description="a change in other words (currency_followups_cued) must say its change word next to the "
+        "new value (same sentence, or same phrase of a long sentence; anywhere in a short statement)")
 
     # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
     llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '

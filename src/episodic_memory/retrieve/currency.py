@@ -237,6 +237,8 @@ class Signature:
     focus: frozenset[str] | None = None   # values said in a clause about the query's subject (None: not computed)
     replaced_words: frozenset[str] = field(default_factory=frozenset)  # words said to no longer hold ("from zellige")
     focus_words: frozenset[str] = field(default_factory=frozenset)     # the words of those clauses
+    # (values, words) of each local context (a short sentence, or a phrase of a long one) about the query's subject
+    slots: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
     @property
     def asserted(self) -> frozenset[str]:
@@ -301,16 +303,20 @@ _GONE = re.compile(
 _CLAUSE = re.compile(r"[.;!?\n]+\s*|\s+[-–—]\s+")
 
 
-def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset()) -> Signature:
-    """`sig` with `focus`: the values said in a clause of `text` that names something the query asks about (the
-    answer sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides)."""
+def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset(),
+            phrase_words: int = 0) -> Signature:
+    """`sig` with `focus`: the values said in a local context of `text` (a sentence; a phrase of a sentence longer
+    than `phrase_words` content words, see `local_contexts`) that names something the query asks about (the answer
+    sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides), and
+    `slots`: each such context's values and words."""
     asked = query.words | query.values
     # a value that is no name may be anywhere; a name only where its words are
     any_value = any(not v.startswith("name:") for v in query.values)
     names = [v[5:].split() for v in query.values if v.startswith("name:")]
     focus: set[str] = set()
     words: set[str] = set()
-    for clause in _CLAUSE.split(plain(text)):
+    slots: list[tuple[frozenset[str], frozenset[str]]] = []
+    for clause in local_contexts(text, phrase_words):
         if not any_value:  # a clause none of whose words can be asked about is not read (its signature is costly)
             pieces, stems = _pieces(clause)
             if not stems & query.words and not any(all(w in pieces for w in name) for name in names):
@@ -319,8 +325,33 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
         if (part.words | part.name_words | part.values) & asked:  # "Piano lessons with …" for "… piano?"
             focus.update(part.values)
             words.update(part.words)
+            slots.append((part.values & sig.values, part.words))
     return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
-                     sig.replaced_words, frozenset(words))
+                     sig.replaced_words, frozenset(words), tuple(slots))
+
+
+# Where a long sentence's phrases part: a comma (not one inside a number or a date: "$1,950", "March 30, 2024")
+# and the conjunctions that start another thing said ("…, but I recently completed 15 problems").
+_PHRASE = re.compile(r",\s+(?!\d)|\s+(?:but|so|because|while|whereas|although|though|and then|which)\s+", re.I)
+
+
+@memo_text(TEXT_MEMO)
+def local_contexts(text: str, phrase_words: int = 0) -> tuple[str, ...]:
+    """The pieces of `text` a value is read with: its sentences (clauses), and a sentence of more than
+    `phrase_words` content words (0: never) split into its phrases — a long run-on sentence says several things
+    ("I'm worried my $12.99/month Canva Pro subscription …, but I've adjusted my relocation budget to $3,500"), the
+    words next to a value are those of its phrase."""
+    out: list[str] = []
+    for clause in _CLAUSE.split(plain(text)):
+        if phrase_words and _content_count(clause) > phrase_words:
+            out += [p for p in _PHRASE.split(clause) if p and p.strip()]
+        elif clause.strip():
+            out.append(clause)
+    return tuple(out)
+
+
+def _content_count(text: str) -> int:
+    return sum(1 for w in _WORD.findall(text) if w[0].isalpha() and len(w) > 2 and w.lower() not in STOPWORDS)
 
 
 @memo_text(TEXT_MEMO)
@@ -404,7 +435,7 @@ def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = froze
 
     keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
     return Signature(sig.words, keep, sig.name_words, sig.replaced & keep, sig.focus, sig.replaced_words,
-                     sig.focus_words)
+                     sig.focus_words, sig.slots)
 
 
 def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
@@ -423,7 +454,7 @@ def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
     if not topic or not sig.values & topic:
         return sig
     return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words, sig.replaced - topic,
-                     sig.focus, sig.replaced_words, sig.focus_words)
+                     sig.focus, sig.replaced_words, sig.focus_words, sig.slots)
 
 
 _ASKS = (
@@ -507,6 +538,10 @@ class Params:
     weighted: bool = True
     margin: float = 1e-4
     followups_cued: bool = True
+    phrase_words: int = 12
+    tie_share: float = 0.1
+    slot_pairs: bool = True
+    cue_near: bool = True
 
     @classmethod
     def from_prefixed(cls, source: object, prefix: str = "currency_") -> Params:
@@ -539,14 +574,18 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
     kind = asked_kind(query) if p.typed and query else None
     if query_sig is not None and kind:
-        sigs = [focused(sig, st.text, query_sig, names) for sig, st in zip(sigs, statements, strict=True)]
+        sigs = [focused(sig, st.text, query_sig, names, p.phrase_words)
+                for sig, st in zip(sigs, statements, strict=True)]
     focused_sigs: dict[int, Signature] = {}
 
     def focus_of(i: int) -> Signature:  # for a question asking no kind: "which laptop …" answered by a name
         if i not in focused_sigs:
-            focused_sigs[i] = focused(sigs[i], texts[i], query_sig, names) if query_sig is not None else sigs[i]
+            focused_sigs[i] = (focused(sigs[i], texts[i], query_sig, names, p.phrase_words) if query_sig is not None
+                               else sigs[i])
         return focused_sigs[i]
 
+    # a number or date many candidates carry ties no two of them ("->-> 1,12" markers, the year everything is in)
+    untied = common_values(sigs, p.tie_share) if p.tie_share < 1.0 else frozenset()
     if things and query and _PAST.search(query):
         things = 0  # "what did she paint": events, each true at its time; no two answers to one question
     n = len(statements)
@@ -577,13 +616,16 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
             elif (p.answers and kind and query_sig is not None and not several
-                    and competing_answers(sigs[old], sigs[new], query_sig, kind)) or (
+                    and competing_answers(sigs[old], sigs[new], query_sig, kind, untied=untied,
+                                          slot_pairs=p.slot_pairs)) or (
                     kind and query_sig is not None and p.followups_cued and not several
-                    and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind)) or (
+                    and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind,
+                                   near=p.phrase_words if p.cue_near else None)) or (
                     not kind and query_sig is not None and p.followups_cued and not several
                     and _names(sigs[new].asserted)
                     and announces_change(texts[new])
-                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name")) or (
+                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name",
+                                   near=p.phrase_words if p.cue_near else None)) or (
                     things and not kind and query_sig is not None and not several
                     and competing_things(sigs[old], sigs[new], query_sig, things)
                     and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
@@ -607,21 +649,42 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     return final, newest
 
 
-def competing_answers(old: Signature, new: Signature, query: Signature, kind: str) -> bool:
+def competing_answers(old: Signature, new: Signature, query: Signature, kind: str, *,
+                      untied: frozenset[str] = frozenset(), slot_pairs: bool = False) -> bool:
     """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
     other does not, and they are about what the query asks — each carries one of its words or names ("this year's
-    QueryConf happens in Montreal" … "QueryConf is in Valencia this year") — or they agree on another number or date ("co-speaker: Pablo; talk date: June 1"
-    after "put me on June 1 … sharing the stage with Rita"; a person both mention ties nothing)."""
+    QueryConf happens in Montreal" … "QueryConf is in Valencia this year") — or they agree on another number or date
+    ("co-speaker: Pablo; talk date: June 1" after "put me on June 1 … sharing the stage with Rita"; a person both
+    mention ties nothing, nor does a value in `untied`: one many candidates carry).
+
+    The two answers must be of the same thing: their local contexts share a word beyond the question's, or the new
+    one's covers every question word the old one's did (not "the deck needs 14 slides" … "the two new slides").
+    `slot_pairs`: that holds of one answer's context and the other's (`Signature.slots`), not of all the words of
+    every context about the question each statement has (a long turn has many)."""
     asked = query.words | query.values
-    agree = {v for v in (old.asserted & new.asserted) - query.values if not v.startswith("name:")}  # a number, date
+    agree = {v for v in (old.asserted & new.asserted) - query.values - untied if not v.startswith("name:")}
     touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
     if not (touch or agree):
         return False
-    if not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words and not (
-            (old.focus_words & query.words) <= new.focus_words):
-        return False  # their answers are of different things ("the deck needs 14 slides" … "the two new slides")
-    old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
-    new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values
+    if not agree and slot_pairs and old.slots and new.slots:
+        olds: set[str] = set()
+        news: set[str] = set()
+        for old_values, old_words in old.slots:
+            mine = {v for v in old_values - old.replaced - query.values if v.startswith(kind)}
+            if not mine:
+                continue
+            for new_values, new_words in new.slots:
+                theirs = {v for v in new_values - new.replaced - query.values if v.startswith(kind)}
+                if theirs and ((old_words & new_words) - query.words or (old_words & query.words) <= new_words):
+                    olds |= mine
+                    news |= theirs
+        old_answers, new_answers = frozenset(olds), frozenset(news)
+    else:
+        if not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words and not (
+                (old.focus_words & query.words) <= new.focus_words):
+            return False  # their answers are of different things ("the deck needs 14 slides" … "the two new slides")
+        old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
+        new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values
     if any(v.startswith(kind) for v in old_answers & new.asserted):
         return False  # they agree on an answer ("14 slides" … "13 of the 14 slides are final")
     return (any(v.startswith(kind) for v in old_answers - new.asserted)
@@ -684,20 +747,38 @@ def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
     return bool(old_own and new_own) and not (old_own & new.replaced)
 
 
-def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, kind: str) -> bool:
+def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, kind: str,
+               near: int | None = None) -> bool:
     """A later statement that announces a change of a value of the `kind` asked for without the subject's words
     ("The landlord bumped it up, we're paying $1,950 from March" after "Rent on the flat is $1,800"): the earlier
     one gives an answer next to what the question asks, the later one a new answer of that kind with a word that
     says something changed, and it refers back ("it", "they") or shares a word or name with the earlier one or
-    the question. The caller keeps it to one speaker."""
+    the question. The caller keeps it to one speaker. `near` given: the change word must be said in the new
+    value's local context (its sentence, or its phrase of a sentence longer than `near` content words, see
+    `local_contexts`): "I increased keyword density by 22%" changes a density, not a subscription's price."""
     if not old.focus or not announces_change(new_text):
         return False
     old_answers = {v for v in old.focus - old.replaced - query.values if v.startswith(kind)}
     new_answers = {v for v in new.asserted - query.values if v.startswith(kind)}
+    if near is not None and new_answers:
+        new_answers &= changed_values(new_text, near)
     if not old_answers - new.asserted or not new_answers - old.values:
         return False
     shared = (old.words & new.words) | (_names(old.values) & _names(new.values)) | (new.words & query.words)
     return bool(shared) or bool(_REFERS_BACK.search(new_text))
+
+
+@memo_text(TEXT_MEMO)
+def changed_values(text: str, phrase_words: int) -> frozenset[str]:
+    """The values said in a local context of `text` (`local_contexts`) with a word announcing a change; every value
+    of a short text (at most `phrase_words` content words: "The landlord bumped it up. We pay $1,950.")."""
+    if phrase_words and _content_count(text) <= phrase_words:
+        return values_in(text)
+    out: set[str] = set()
+    for part in local_contexts(text, phrase_words):
+        if announces_change(part):
+            out |= values_in(part)
+    return frozenset(out)
 
 
 def competing_things(old: Signature, new: Signature, query: Signature, min_shared: int = 2) -> bool:
