@@ -218,6 +218,14 @@ class Config(BaseModel):
     currency_cue_near: bool = Field(
         True, description="a change in other words (currency_followups_cued) must say its change word next to the "
         "new value (same sentence, or same phrase of a long sentence; anywhere in a short statement)")
+    currency_units: bool = Field(
+        True, description="two numbers are values of one thing only when they count the same: money ($, £, dollars), "
+        "a percentage, a ratio (8/10), a distance, a weight, a duration, a degree, a year; a bare number any "
+        "(\"$12.99/month\" is no answer that \"22%\" replaces)")
+    currency_stated: bool = Field(
+        True, description="a value a later turn says only in a question or a request (\"…$3,500 for the move, can you "
+        "help me plan?\") is asked about, not stated: it answers nothing and replaces no answer (the two-answer and "
+        "change-in-other-words rules; a restated subject or \"not X\" still counts)")
 
     # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
     llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '

@@ -125,6 +125,90 @@ def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
     return found, spans
 
 
+def _number_value(m: re.Match[str]) -> str:
+    number = float(m.group("int").replace(",", "") + (m.group("frac") or ""))
+    if m.group("k"):
+        number *= 1_000
+    elif m.group("scale"):
+        number *= _SCALE[m.group("scale").lower()]
+    return f"num:{int(number) if number.is_integer() else number}"
+
+
+# What a number counts, read from the characters around it: money, a share, a ratio, a measure.
+_MONEY_BEFORE = re.compile(r"[$£€¥]\s*$")
+_UNIT_AFTER = (
+    (re.compile(r"\s*(?:[kK]|thousand|million|m)?\s*(?:dollars?|bucks|euros?|pounds? sterling|usd|eur|gbp|yen)\b", re.I),
+     "money"),
+    (re.compile(r"\s*(?:%|percent\b|per cent\b)", re.I), "percent"),
+    (re.compile(r"\s*[/:]\s*\d"), "ratio"),
+    (re.compile(r"\s*(?:km|kilomet\w*|miles?|mi|metres?|meters?|m|cm|mm|ft|feet|foot|inch\w*|yards?)\b", re.I),
+     "distance"),
+    (re.compile(r"\s*(?:kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|stone|oz|ounces?)\b", re.I), "weight"),
+    (re.compile(r"\s*(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|wks?|months?|years?|yrs?)\b",
+                re.I), "duration"),
+    (re.compile(r"\s*(?:°|degrees?\b)", re.I), "degree"),
+)
+
+
+@memo_text(TEXT_MEMO)
+def number_units(text: str) -> frozenset[tuple[str, str]]:
+    """(number value, what it counts) for the numbers of `text` said with a unit: "money" ($, £, €, dollars),
+    "percent", "ratio" (8/10, 2:3), "distance", "weight", "duration", "degree". A bare number has none."""
+    text = plain(text)
+    _, spans = _dates(text)
+    spans += [m.span() for m in _TIME.finditer(text)]
+    masked = text
+    for start, end in sorted(spans, reverse=True):
+        masked = masked[:start] + " " * (end - start) + masked[end:]
+    out: set[tuple[str, str]] = set()
+    for m in _NUMBER.finditer(masked):
+        value = _number_value(m)
+        if _MONEY_BEFORE.search(masked, max(0, m.start() - 3), m.start()) or "$" in m.group():
+            out.add((value, "money"))
+            continue
+        if m.start() > 0 and masked[m.start() - 1] in "/:" and m.start() > 1 and masked[m.start() - 2].isdigit():
+            out.add((value, "ratio"))
+            continue
+        for pattern, unit in _UNIT_AFTER:
+            if pattern.match(masked, m.end()):
+                out.add((value, unit))
+                break
+        else:
+            if re.fullmatch(r"(?:19|20)\d\d", m.group()):
+                out.add((value, "year"))  # "in 2024", "March 30, 2024"
+    return frozenset(out)
+
+
+# A sentence that asks: it ends with a question mark, or asks the listener to do something ("can you …").
+_SENTENCE = re.compile(r"[^.!?\n]*[.!?]+|[^.!?\n]+$")
+_REQUEST = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b", re.I)
+
+
+@memo_text(TEXT_MEMO)
+def asked_values(text: str) -> frozenset[str]:
+    """The values `text` says only in a question or a request ("I'm worried my $12.99/month subscription might not
+    be enough, can you help?"): what it asks about, not what it states; a value also said in a statement of the
+    same text is stated."""
+    asked: set[str] = set()
+    stated: set[str] = set()
+    for m in _SENTENCE.finditer(plain(text)):
+        sentence = m.group()
+        if not sentence.strip():
+            continue
+        (asked if sentence.rstrip().endswith("?") or _REQUEST.search(sentence) else stated).update(values_in(sentence))
+    return frozenset(asked - stated)
+
+
+def same_unit(a: str, a_text: str, b: str, b_text: str) -> bool:
+    """Whether value `a` (said in `a_text`) and value `b` (in `b_text`) can be values of one thing: not a number of
+    money and a share, a ratio and a distance … (a bare number, a date, a name: any)."""
+    if not (a.startswith("num:") and b.startswith("num:")):
+        return True
+    units_a = {u for v, u in number_units(a_text) if v == a}
+    units_b = {u for v, u in number_units(b_text) if v == b}
+    return not units_a or not units_b or bool(units_a & units_b)
+
+
 @memo_text(TEXT_MEMO)
 def values_in(text: str) -> frozenset[str]:
     """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" (see the module's
@@ -142,12 +226,7 @@ def values_in(text: str) -> frozenset[str]:
     for start, end in sorted(spans, reverse=True):
         masked = masked[:start] + " " * (end - start) + masked[end:]
     for m in _NUMBER.finditer(masked):
-        number = float(m.group("int").replace(",", "") + (m.group("frac") or ""))
-        if m.group("k"):
-            number *= 1_000
-        elif m.group("scale"):
-            number *= _SCALE[m.group("scale").lower()]
-        values.add(f"num:{int(number) if number.is_integer() else number}")
+        values.add(_number_value(m))
     for word in _LOWER_RUN.findall(masked.lower()):
         if word in _NUMBER_WORDS and word not in ("one", "zero"):  # "one" is mostly a pronoun
             values.add(f"num:{_NUMBER_WORDS[word]}")
@@ -542,6 +621,8 @@ class Params:
     tie_share: float = 0.1
     slot_pairs: bool = True
     cue_near: bool = True
+    units: bool = True
+    stated: bool = True
 
     @classmethod
     def from_prefixed(cls, source: object, prefix: str = "currency_") -> Params:
@@ -617,22 +698,27 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                 superseded_by.setdefault(old, []).append(new)
             elif (p.answers and kind and query_sig is not None and not several
                     and competing_answers(sigs[old], sigs[new], query_sig, kind, untied=untied,
-                                          slot_pairs=p.slot_pairs)) or (
+                                          slot_pairs=p.slot_pairs, texts=(texts[old], texts[new]) if p.units else None,
+                                          asked=asked_values(texts[new]) if p.stated else frozenset())) or (
                     kind and query_sig is not None and p.followups_cued and not several
                     and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind,
-                                   near=p.phrase_words if p.cue_near else None)) or (
+                                   near=p.phrase_words if p.cue_near else None,
+                                   old_text=texts[old] if p.units else None,
+                                   asked=asked_values(texts[new]) if p.stated else frozenset())) or (
                     not kind and query_sig is not None and p.followups_cued and not several
                     and _names(sigs[new].asserted)
                     and announces_change(texts[new])
                     and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name",
-                                   near=p.phrase_words if p.cue_near else None)) or (
+                                   near=p.phrase_words if p.cue_near else None,
+                                   asked=asked_values(texts[new]) if p.stated else frozenset())) or (
                     things and not kind and query_sig is not None and not several
                     and competing_things(sigs[old], sigs[new], query_sig, things)
                     and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
                 superseded_by.setdefault(old, []).append(new)
                 answered.add((old, new))  # two answers to the question: no subject of their own to spread along
     if p.propagate:
-        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind, skip=answered)
+        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind, skip=answered,
+                            untied=untied)
     scores = [s.score for s in statements]
     if not superseded_by:
         return scores, {}
@@ -650,7 +736,8 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
 
 
 def competing_answers(old: Signature, new: Signature, query: Signature, kind: str, *,
-                      untied: frozenset[str] = frozenset(), slot_pairs: bool = False) -> bool:
+                      untied: frozenset[str] = frozenset(), slot_pairs: bool = False,
+                      texts: tuple[str, str] | None = None, asked: frozenset[str] = frozenset()) -> bool:
     """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
     other does not, and they are about what the query asks — each carries one of its words or names ("this year's
     QueryConf happens in Montreal" … "QueryConf is in Valencia this year") — or they agree on another number or date
@@ -660,7 +747,9 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
     The two answers must be of the same thing: their local contexts share a word beyond the question's, or the new
     one's covers every question word the old one's did (not "the deck needs 14 slides" … "the two new slides").
     `slot_pairs`: that holds of one answer's context and the other's (`Signature.slots`), not of all the words of
-    every context about the question each statement has (a long turn has many)."""
+    every context about the question each statement has (a long turn has many). `texts` (old's, new's) given, two
+    numbers are answers of one thing only when they count the same (`same_unit`: not $12.99 and 22%). `asked`:
+    values the new statement only asks about (`asked_values`), no answers it gives."""
     asked = query.words | query.values
     agree = {v for v in (old.asserted & new.asserted) - query.values - untied if not v.startswith("name:")}
     touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
@@ -674,7 +763,9 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
             if not mine:
                 continue
             for new_values, new_words in new.slots:
-                theirs = {v for v in new_values - new.replaced - query.values if v.startswith(kind)}
+                theirs = {v for v in new_values - new.replaced - query.values - asked if v.startswith(kind)}
+                if texts is not None:
+                    theirs = {b for b in theirs if any(same_unit(a, texts[0], b, texts[1]) for a in mine)}
                 if theirs and ((old_words & new_words) - query.words or (old_words & query.words) <= new_words):
                     olds |= mine
                     news |= theirs
@@ -684,7 +775,7 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
                 (old.focus_words & query.words) <= new.focus_words):
             return False  # their answers are of different things ("the deck needs 14 slides" … "the two new slides")
         old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
-        new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values
+        new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values - asked
     if any(v.startswith(kind) for v in old_answers & new.asserted):
         return False  # they agree on an answer ("14 slides" … "13 of the 14 slides are final")
     return (any(v.startswith(kind) for v in old_answers - new.asserted)
@@ -748,20 +839,24 @@ def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
 
 
 def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, kind: str,
-               near: int | None = None) -> bool:
+               near: int | None = None, old_text: str | None = None, asked: frozenset[str] = frozenset()) -> bool:
     """A later statement that announces a change of a value of the `kind` asked for without the subject's words
     ("The landlord bumped it up, we're paying $1,950 from March" after "Rent on the flat is $1,800"): the earlier
     one gives an answer next to what the question asks, the later one a new answer of that kind with a word that
     says something changed, and it refers back ("it", "they") or shares a word or name with the earlier one or
     the question. The caller keeps it to one speaker. `near` given: the change word must be said in the new
     value's local context (its sentence, or its phrase of a sentence longer than `near` content words, see
-    `local_contexts`): "I increased keyword density by 22%" changes a density, not a subscription's price."""
+    `local_contexts`): "I increased keyword density by 22%" changes a density, not a subscription's price.
+    `old_text` given: the new value must count what an old one does (`same_unit`); `asked`: values the new
+    statement only asks about (`asked_values`) are no new answers."""
     if not old.focus or not announces_change(new_text):
         return False
     old_answers = {v for v in old.focus - old.replaced - query.values if v.startswith(kind)}
-    new_answers = {v for v in new.asserted - query.values if v.startswith(kind)}
+    new_answers = {v for v in new.asserted - query.values - asked if v.startswith(kind)}
     if near is not None and new_answers:
         new_answers &= changed_values(new_text, near)
+    if old_text is not None:
+        new_answers = {b for b in new_answers if any(same_unit(a, old_text, b, new_text) for a in old_answers)}
     if not old_answers - new.asserted or not new_answers - old.values:
         return False
     shared = (old.words & new.words) | (_names(old.values) & _names(new.values)) | (new.words & query.words)
@@ -855,12 +950,14 @@ def followup_seeds(statements: Sequence[Statement], query: str, limit: int) -> l
 
 def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],
                         query: Signature | None = None, kind: str | None = None,
-                        skip: set[tuple[int, int]] = frozenset()) -> None:  # type: ignore[assignment]
+                        skip: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
+                        untied: frozenset[str] = frozenset()) -> None:
     """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement
     said before `new` that carries one of `old`'s values of a kind `new` brings a new one of (a number for a number;
     the `kind` asked for, if any; not one the query names) and none of the values `new` brings is superseded by
-    `new` too (an acknowledgement, a recap), and so on from those; not from the pairs in `skip`. In place."""
-    asked = query.values if query is not None else frozenset()
+    `new` too (an acknowledgement, a recap), and so on from those; not from the pairs in `skip`, nor along a value
+    in `untied` (one many candidates carry: "2024"). In place."""
+    asked = (query.values if query is not None else frozenset()) | untied
     queue = [(old, new) for old, news in superseded_by.items() for new in news if (old, new) not in skip]
     while queue:
         old, new = queue.pop()
