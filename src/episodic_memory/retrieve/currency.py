@@ -750,9 +750,9 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
     every context about the question each statement has (a long turn has many). `texts` (old's, new's) given, two
     numbers are answers of one thing only when they count the same (`same_unit`: not $12.99 and 22%). `asked`:
     values the new statement only asks about (`asked_values`), no answers it gives."""
-    asked = query.words | query.values
+    subject = query.words | query.values
     agree = {v for v in (old.asserted & new.asserted) - query.values - untied if not v.startswith("name:")}
-    touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
+    touch = bool((old.words | old.values) & subject and (new.words | new.values) & subject)
     if not (touch or agree):
         return False
     if not agree and slot_pairs and old.slots and new.slots:
