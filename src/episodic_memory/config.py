@@ -220,12 +220,17 @@ class Config(BaseModel):
         "new value (same sentence, or same phrase of a long sentence; anywhere in a short statement)")
     currency_units: bool = Field(
         True, description="two numbers are values of one thing only when they count the same: money ($, £, dollars), "
-        "a percentage, a ratio (8/10), a distance, a weight, a duration, a degree, a year; a bare number any "
-        "(\"$12.99/month\" is no answer that \"22%\" replaces)")
+        "a percentage, a ratio (8/10), a distance, a weight, a duration, a degree, a year; a bare number any, "
+        "except for a change in other words, where a bare number is only another bare one; and a number two "
+        "statements agree on ties them only when both say it with one unit (\"$12.99/month\" is no answer that "
+        "\"22%\" replaces)")
     currency_stated: bool = Field(
         True, description="a value a later turn says only in a question or a request (\"…$3,500 for the move, can you "
         "help me plan?\") is asked about, not stated: it answers nothing and replaces no answer (the two-answer and "
         "change-in-other-words rules; a restated subject or \"not X\" still counts)")
+    currency_skip_between: bool = Field(
+        True, description="no currency for a question asking the time between two events (\"how many days between "
+        "when I … and …\"): both are asked about, the earlier as much as the later")
 
     # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
     llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '

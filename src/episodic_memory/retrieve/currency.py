@@ -199,13 +199,21 @@ def asked_values(text: str) -> frozenset[str]:
     return frozenset(asked - stated)
 
 
-def same_unit(a: str, a_text: str, b: str, b_text: str) -> bool:
+def _shared_unit(value: str, a_text: str, b_text: str) -> bool:
+    """Both texts say number `value` with one unit."""
+    return bool({u for v, u in number_units(a_text) if v == value} & {u for v, u in number_units(b_text) if v == value})
+
+
+def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) -> bool:
     """Whether value `a` (said in `a_text`) and value `b` (in `b_text`) can be values of one thing: not a number of
-    money and a share, a ratio and a distance … (a bare number, a date, a name: any)."""
+    money and a share, a ratio and a distance … (a bare number, a date, a name: any; `strict`: a bare number only
+    another bare number)."""
     if not (a.startswith("num:") and b.startswith("num:")):
         return True
     units_a = {u for v, u in number_units(a_text) if v == a}
     units_b = {u for v, u in number_units(b_text) if v == b}
+    if strict:
+        return units_a == units_b == set() or bool(units_a & units_b)
     return not units_a or not units_b or bool(units_a & units_b)
 
 
@@ -550,6 +558,16 @@ _ASKS = (
 _PAST = re.compile(r"\b(?:did|was|were|had|used to|ago|ever)\b", re.I)
 
 
+_BETWEEN = re.compile(r"\bhow (?:many|much|long)\b.*\bbetween\b|\b(?:days|weeks|months|years|hours)\s+(?:passed\s+)?"
+                      r"(?:between|elapsed|had passed|have passed|passed)\b", re.I)
+
+
+def asks_between(query: str) -> bool:
+    """The question asks the time between two events ("How many days are there between when I logged 3,600 words
+    and my deadline?"): both events are asked about, the earlier no less than the later."""
+    return _BETWEEN.search(query) is not None
+
+
 def asked_kind(query: str) -> str | None:
     """The kind of value a question asks for: "num" (how much / many / long …), "date" (when, what day), "name"
     (who, where); None for any (what, which, …)."""
@@ -623,6 +641,7 @@ class Params:
     cue_near: bool = True
     units: bool = True
     stated: bool = True
+    skip_between: bool = True
 
     @classmethod
     def from_prefixed(cls, source: object, prefix: str = "currency_") -> Params:
@@ -641,6 +660,8 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     `query`: what was asked (its names are the subject, not values; with `anchor`, a pair must share something
     the query asks about); `ignore_names`: names that are never values (the people talking)."""
     p = params or Params()
+    if p.skip_between and query and asks_between(query):
+        return [s.score for s in statements], {}
     things = p.things
     texts = [s.text for s in statements]
     names = known_names(texts)
@@ -752,6 +773,8 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
     values the new statement only asks about (`asked_values`), no answers it gives."""
     subject = query.words | query.values
     agree = {v for v in (old.asserted & new.asserted) - query.values - untied if not v.startswith("name:")}
+    if texts is not None:  # a bare number both say ("3", "12") ties nothing: a date, an amount, a measure does
+        agree = {v for v in agree if not v.startswith("num:") or _shared_unit(v, texts[0], texts[1])}
     touch = bool((old.words | old.values) & subject and (new.words | new.values) & subject)
     if not (touch or agree):
         return False
@@ -847,7 +870,8 @@ def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, 
     the question. The caller keeps it to one speaker. `near` given: the change word must be said in the new
     value's local context (its sentence, or its phrase of a sentence longer than `near` content words, see
     `local_contexts`): "I increased keyword density by 22%" changes a density, not a subscription's price.
-    `old_text` given: the new value must count what an old one does (`same_unit`); `asked`: values the new
+    `old_text` given: the new value must count what an old one does (`same_unit`, strictly: nothing ties the
+    two statements but the change, so "->-> 3,5" or "4 more" is no new "$500"); `asked`: values the new
     statement only asks about (`asked_values`) are no new answers."""
     if not old.focus or not announces_change(new_text):
         return False
@@ -856,7 +880,8 @@ def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, 
     if near is not None and new_answers:
         new_answers &= changed_values(new_text, near)
     if old_text is not None:
-        new_answers = {b for b in new_answers if any(same_unit(a, old_text, b, new_text) for a in old_answers)}
+        new_answers = {b for b in new_answers if any(same_unit(a, old_text, b, new_text, strict=True)
+                                                     for a in old_answers)}
     if not old_answers - new.asserted or not new_answers - old.values:
         return False
     shared = (old.words & new.words) | (_names(old.values) & _names(new.values)) | (new.words & query.words)
