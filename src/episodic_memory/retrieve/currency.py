@@ -180,7 +180,7 @@ def number_units(text: str) -> frozenset[tuple[str, str]]:
 
 
 # A sentence that asks: it ends with a question mark, or asks the listener to do something ("can you …").
-_SENTENCE = re.compile(r"[^.!?\n]*[.!?]+|[^.!?\n]+$")
+_SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+[.!?]*")
 _REQUEST = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b", re.I)
 
 
@@ -387,7 +387,7 @@ _GONE = re.compile(
     r"could not|can['’]t|double-booked|fell through|ran out|kept running out|stopped|went bust|went under|"
     r"is out|are out|dropped out|pulled out|is off|are off|was full|were full|is full|is booked up|was booked up)\b",
     re.IGNORECASE)
-_CLAUSE = re.compile(r"[.;!?\n]+\s*|\s+[-–—]\s+")
+_CLAUSE = re.compile(r"(?:[;!?\n]|\.(?!\d))+\s*|\s+[-–—]\s+")  # not the point of "$12.99"
 
 
 def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset(),
@@ -869,7 +869,8 @@ def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, 
     says something changed, and it refers back ("it", "they") or shares a word or name with the earlier one or
     the question. The caller keeps it to one speaker. `near` given: the change word must be said in the new
     value's local context (its sentence, or its phrase of a sentence longer than `near` content words, see
-    `local_contexts`): "I increased keyword density by 22%" changes a density, not a subscription's price.
+    `local_contexts`), and so must the shared word or the word referring back: "I increased keyword density by
+    22%" changes a density, not a subscription's price.
     `old_text` given: the new value must count what an old one does (`same_unit`, strictly: nothing ties the
     two statements but the change, so "->-> 3,5" or "4 more" is no new "$500"); `asked`: values the new
     statement only asks about (`asked_values`) are no new answers."""
@@ -884,21 +885,29 @@ def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, 
                                                      for a in old_answers)}
     if not old_answers - new.asserted or not new_answers - old.values:
         return False
+    if near is not None:  # what ties the change to the old answer is said where the change is
+        contexts = [part for part in changed_contexts(new_text, near) if values_in(part) & new_answers]
+        words = frozenset().union(*(_parts(part)[1] for part in contexts))
+        names = frozenset().union(*(_names(values_in(part)) for part in contexts))
+        shared = (old.words & words) | (_names(old.values) & names) | (words & query.words)
+        return bool(shared) or any(_REFERS_BACK.search(part) for part in contexts)
     shared = (old.words & new.words) | (_names(old.values) & _names(new.values)) | (new.words & query.words)
     return bool(shared) or bool(_REFERS_BACK.search(new_text))
 
 
 @memo_text(TEXT_MEMO)
-def changed_values(text: str, phrase_words: int) -> frozenset[str]:
-    """The values said in a local context of `text` (`local_contexts`) with a word announcing a change; every value
-    of a short text (at most `phrase_words` content words: "The landlord bumped it up. We pay $1,950.")."""
+def changed_contexts(text: str, phrase_words: int) -> tuple[str, ...]:
+    """The local contexts of `text` (`local_contexts`) with a word announcing a change; the whole of a short text
+    (at most `phrase_words` content words: "The landlord bumped it up. We pay $1,950.")."""
     if phrase_words and _content_count(text) <= phrase_words:
-        return values_in(text)
-    out: set[str] = set()
-    for part in local_contexts(text, phrase_words):
-        if announces_change(part):
-            out |= values_in(part)
-    return frozenset(out)
+        return (text,)
+    return tuple(part for part in local_contexts(text, phrase_words) if announces_change(part))
+
+
+@memo_text(TEXT_MEMO)
+def changed_values(text: str, phrase_words: int) -> frozenset[str]:
+    """The values said where `text` announces a change (`changed_contexts`)."""
+    return frozenset().union(*(values_in(part) for part in changed_contexts(text, phrase_words)))
 
 
 def competing_things(old: Signature, new: Signature, query: Signature, min_shared: int = 2) -> bool:
