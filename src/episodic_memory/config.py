@@ -231,6 +231,10 @@ class Config(BaseModel):
     currency_skip_between: bool = Field(
         True, description="no currency for a question asking the time between two events (\"how many days between "
         "when I … and …\"): both are asked about, the earlier as much as the later")
+    currency_best_slot: bool = Field(
+        True, description="with currency_slot_pairs: a statement's answer is in its local contexts naming the most of "
+        "the question's words (\"my reading challenge goal to 12 books\"), not in one naming fewer (\"my weekly "
+        "reading pace\", two phrases on)")
 
     # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
     llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '

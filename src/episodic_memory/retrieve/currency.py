@@ -642,6 +642,7 @@ class Params:
     units: bool = True
     stated: bool = True
     skip_between: bool = True
+    best_slot: bool = True
 
     @classmethod
     def from_prefixed(cls, source: object, prefix: str = "currency_") -> Params:
@@ -719,7 +720,7 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                 superseded_by.setdefault(old, []).append(new)
             elif (p.answers and kind and query_sig is not None and not several
                     and competing_answers(sigs[old], sigs[new], query_sig, kind, untied=untied,
-                                          slot_pairs=p.slot_pairs, texts=(texts[old], texts[new]) if p.units else None,
+                                          slot_pairs=p.slot_pairs, best_slot=p.best_slot, texts=(texts[old], texts[new]) if p.units else None,
                                           asked=asked_values(texts[new]) if p.stated else frozenset())) or (
                     kind and query_sig is not None and p.followups_cued and not several
                     and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind,
@@ -757,7 +758,7 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
 
 
 def competing_answers(old: Signature, new: Signature, query: Signature, kind: str, *,
-                      untied: frozenset[str] = frozenset(), slot_pairs: bool = False,
+                      untied: frozenset[str] = frozenset(), slot_pairs: bool = False, best_slot: bool = False,
                       texts: tuple[str, str] | None = None, asked: frozenset[str] = frozenset()) -> bool:
     """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
     other does not, and they are about what the query asks — each carries one of its words or names ("this year's
@@ -768,7 +769,8 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
     The two answers must be of the same thing: their local contexts share a word beyond the question's, or the new
     one's covers every question word the old one's did (not "the deck needs 14 slides" … "the two new slides").
     `slot_pairs`: that holds of one answer's context and the other's (`Signature.slots`), not of all the words of
-    every context about the question each statement has (a long turn has many). `texts` (old's, new's) given, two
+    every context about the question each statement has (a long turn has many); `best_slot`: only the contexts
+    that give each one's answer (`answer_slots`). `texts` (old's, new's) given, two
     numbers are answers of one thing only when they count the same (`same_unit`: not $12.99 and 22%). `asked`:
     values the new statement only asks about (`asked_values`), no answers it gives."""
     subject = query.words | query.values
@@ -781,11 +783,11 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
     if not agree and slot_pairs and old.slots and new.slots:
         olds: set[str] = set()
         news: set[str] = set()
-        for old_values, old_words in old.slots:
+        for old_values, old_words in answer_slots(old, query, kind) if best_slot else old.slots:
             mine = {v for v in old_values - old.replaced - query.values if v.startswith(kind)}
             if not mine:
                 continue
-            for new_values, new_words in new.slots:
+            for new_values, new_words in answer_slots(new, query, kind) if best_slot else new.slots:
                 theirs = {v for v in new_values - new.replaced - query.values - asked if v.startswith(kind)}
                 if texts is not None:
                     theirs = {b for b in theirs if any(same_unit(a, texts[0], b, texts[1]) for a in mine)}
@@ -803,6 +805,18 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
         return False  # they agree on an answer ("14 slides" … "13 of the 14 slides are final")
     return (any(v.startswith(kind) for v in old_answers - new.asserted)
             and any(v.startswith(kind) for v in new_answers - old.values))
+
+
+def answer_slots(sig: Signature, query: Signature, kind: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """The local contexts of `sig` (`Signature.slots`) that give its answer: of those with a value of the `kind`
+    asked for, the ones naming the most of the question's words and names ("my reading challenge goal to 12 books",
+    not "my weekly reading pace" two phrases on, for "how many books for my reading challenge?")."""
+    def named(slot: tuple[frozenset[str], frozenset[str]]) -> int:
+        return len(slot[1] & query.words) + len(slot[0] & query.values)
+
+    with_kind = [slot for slot in sig.slots if any(v.startswith(kind) for v in slot[0] - query.values)]
+    most = max((named(slot) for slot in with_kind), default=0)
+    return tuple(slot for slot in with_kind if named(slot) == most)
 
 
 # A statement about the past: it tells history, it corrects nothing and is corrected by nothing.
