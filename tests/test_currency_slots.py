@@ -147,3 +147,16 @@ def test_config_carries_the_new_knobs() -> None:
     assert params.phrase_words == cfg.currency_phrase_words == 12
     assert params.slot_pairs and params.cue_near and params.units and params.stated and params.skip_between
     assert params.tie_share == cfg.currency_tie_share
+
+
+def test_the_answer_is_in_the_phrase_naming_most_of_the_question() -> None:
+    query = "How many books am I aiming to read in my winter reading challenge?"
+    old = ("I'm trying to decide on a fiction series for winter evenings, and I've extended my reading challenge goal "
+           "to 12 books by March 1, which means I need to increase my weekly reading pace to 2 more hours")
+    new = ("I've committed to reading the first 4 Outlander books, which are around 3,200 pages, by June 30, and I'm "
+           "pacing myself at 40 pages daily.")
+    assert not _superseded(old, new, query)  # "4 Outlander books" is no new challenge goal
+    assert _superseded(old, new, query, Params(best_slot=False))  # "weekly reading pace" would have tied them
+    change = ("Quick update on the winter reading challenge: I've raised my reading challenge goal to 15 books now, "
+              "since the first weeks went so well.")
+    assert _superseded(old, change, query)
