@@ -217,7 +217,8 @@ class Config(BaseModel):
         "not when any two of the statements' contexts about the question are")
     currency_cue_near: bool = Field(
         True, description="a change in other words (currency_followups_cued) must say its change word next to the "
-        "new value (same sentence, or same phrase of a long sentence; anywhere in a short statement)")
+        "new value (same sentence, or same phrase of a long sentence; anywhere in a short statement), and the word it "
+        "shares with the old answer or the question, or the word referring back, there too")
     currency_units: bool = Field(
         True, description="two numbers are values of one thing only when they count the same: money ($, £, dollars), "
         "a percentage, a ratio (8/10), a distance, a weight, a duration, a degree, a year; a bare number any, "
