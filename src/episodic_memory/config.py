@@ -217,6 +217,40 @@ class Config(BaseModel):
         True, description="for a question asking a kind of value: a later statement (same speaker) with a new value of "
         "that kind and a word announcing a change (\"bumped it up\", \"switched to\") supersedes an earlier answer "
         "even without the subject's words, when it refers back or shares a word with it or the question")
+    currency_phrase_words: int = Field(
+        12, ge=0, description="a sentence of more than this many content words says several things: a value is read "
+        "with its phrase (split at commas and at but / so / because / while …), not the whole sentence — which "
+        "values answer the question, what two answers are of, where a change word applies (0: always the sentence; "
+        "docs/consolidation.md)")
+    currency_tie_share: float = Field(
+        0.1, ge=0, description="two statements agreeing on a number or date are about one thing, unless more than "
+        "this share of the candidates (and at least three) carry that value: then it is their common context (a "
+        "year, a recurring marker), it ties nothing (1: off)")
+    currency_slot_pairs: bool = Field(
+        True, description="two answers compete only when one answer's local context and the other's are of the same "
+        "thing (share a word beyond the question's, or the new one's covers the question words the old one's had), "
+        "not when any two of the statements' contexts about the question are")
+    currency_cue_near: bool = Field(
+        True, description="a change in other words (currency_followups_cued) must say its change word next to the "
+        "new value (same sentence, or same phrase of a long sentence; anywhere in a short statement), and the word it "
+        "shares with the old answer or the question, or the word referring back, there too")
+    currency_units: bool = Field(
+        True, description="two numbers are values of one thing only when they count the same: money ($, £, dollars), "
+        "a percentage, a ratio (8/10), a distance, a weight, a duration, a degree, a year; a bare number any, "
+        "except for a change in other words, where a bare number is only another bare one; and a number two "
+        "statements agree on ties them only when both say it with one unit (\"$12.99/month\" is no answer that "
+        "\"22%\" replaces)")
+    currency_stated: bool = Field(
+        True, description="a value a later turn says only in a question or a request (\"…$3,500 for the move, can you "
+        "help me plan?\") is asked about, not stated: it answers nothing and replaces no answer (the two-answer and "
+        "change-in-other-words rules; a restated subject or \"not X\" still counts)")
+    currency_skip_between: bool = Field(
+        True, description="no currency for a question asking the time between two events (\"how many days between "
+        "when I … and …\"): both are asked about, the earlier as much as the later")
+    currency_best_slot: bool = Field(
+        True, description="with currency_slot_pairs: a statement's answer is in its local contexts naming the most of "
+        "the question's words (\"my reading challenge goal to 12 books\"), not in one naming fewer (\"my weekly "
+        "reading pace\", two phrases on)")
 
     # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
     llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '

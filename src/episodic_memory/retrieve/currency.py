@@ -125,6 +125,98 @@ def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
     return found, spans
 
 
+def _number_value(m: re.Match[str]) -> str:
+    number = float(m.group("int").replace(",", "") + (m.group("frac") or ""))
+    if m.group("k"):
+        number *= 1_000
+    elif m.group("scale"):
+        number *= _SCALE[m.group("scale").lower()]
+    return f"num:{int(number) if number.is_integer() else number}"
+
+
+# What a number counts, read from the characters around it: money, a share, a ratio, a measure.
+_MONEY_BEFORE = re.compile(r"[$£€¥]\s*$")
+_UNIT_AFTER = (
+    (re.compile(r"\s*(?:[kK]|thousand|million|m)?\s*(?:dollars?|bucks|euros?|pounds? sterling|usd|eur|gbp|yen)\b", re.I),
+     "money"),
+    (re.compile(r"\s*(?:%|percent\b|per cent\b)", re.I), "percent"),
+    (re.compile(r"\s*[/:]\s*\d"), "ratio"),
+    (re.compile(r"\s*(?:km|kilomet\w*|miles?|mi|metres?|meters?|m|cm|mm|ft|feet|foot|inch\w*|yards?)\b", re.I),
+     "distance"),
+    (re.compile(r"\s*(?:kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|stone|oz|ounces?)\b", re.I), "weight"),
+    (re.compile(r"\s*(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|wks?|months?|years?|yrs?)\b",
+                re.I), "duration"),
+    (re.compile(r"\s*(?:°|degrees?\b)", re.I), "degree"),
+)
+
+
+@memo_text(TEXT_MEMO)
+def number_units(text: str) -> frozenset[tuple[str, str]]:
+    """(number value, what it counts) for the numbers of `text` said with a unit: "money" ($, £, €, dollars),
+    "percent", "ratio" (8/10, 2:3), "distance", "weight", "duration", "degree". A bare number has none."""
+    text = plain(text)
+    _, spans = _dates(text)
+    spans += [m.span() for m in _TIME.finditer(text)]
+    masked = text
+    for start, end in sorted(spans, reverse=True):
+        masked = masked[:start] + " " * (end - start) + masked[end:]
+    out: set[tuple[str, str]] = set()
+    for m in _NUMBER.finditer(masked):
+        value = _number_value(m)
+        if _MONEY_BEFORE.search(masked, max(0, m.start() - 3), m.start()) or "$" in m.group():
+            out.add((value, "money"))
+            continue
+        if m.start() > 0 and masked[m.start() - 1] in "/:" and m.start() > 1 and masked[m.start() - 2].isdigit():
+            out.add((value, "ratio"))
+            continue
+        for pattern, unit in _UNIT_AFTER:
+            if pattern.match(masked, m.end()):
+                out.add((value, unit))
+                break
+        else:
+            if re.fullmatch(r"(?:19|20)\d\d", m.group()):
+                out.add((value, "year"))  # "in 2024", "March 30, 2024"
+    return frozenset(out)
+
+
+# A sentence that asks: it ends with a question mark, or asks the listener to do something ("can you …").
+_SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+[.!?]*")
+_REQUEST = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b", re.I)
+
+
+@memo_text(TEXT_MEMO)
+def asked_values(text: str) -> frozenset[str]:
+    """The values `text` says only in a question or a request ("I'm worried my $12.99/month subscription might not
+    be enough, can you help?"): what it asks about, not what it states; a value also said in a statement of the
+    same text is stated."""
+    asked: set[str] = set()
+    stated: set[str] = set()
+    for m in _SENTENCE.finditer(plain(text)):
+        sentence = m.group()
+        if not sentence.strip():
+            continue
+        (asked if sentence.rstrip().endswith("?") or _REQUEST.search(sentence) else stated).update(values_in(sentence))
+    return frozenset(asked - stated)
+
+
+def _shared_unit(value: str, a_text: str, b_text: str) -> bool:
+    """Both texts say number `value` with one unit."""
+    return bool({u for v, u in number_units(a_text) if v == value} & {u for v, u in number_units(b_text) if v == value})
+
+
+def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) -> bool:
+    """Whether value `a` (said in `a_text`) and value `b` (in `b_text`) can be values of one thing: not a number of
+    money and a share, a ratio and a distance … (a bare number, a date, a name: any; `strict`: a bare number only
+    another bare number)."""
+    if not (a.startswith("num:") and b.startswith("num:")):
+        return True
+    units_a = {u for v, u in number_units(a_text) if v == a}
+    units_b = {u for v, u in number_units(b_text) if v == b}
+    if strict:
+        return units_a == units_b == set() or bool(units_a & units_b)
+    return not units_a or not units_b or bool(units_a & units_b)
+
+
 @memo_text(TEXT_MEMO)
 def values_in(text: str) -> frozenset[str]:
     """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" (see the module's
@@ -142,12 +234,7 @@ def values_in(text: str) -> frozenset[str]:
     for start, end in sorted(spans, reverse=True):
         masked = masked[:start] + " " * (end - start) + masked[end:]
     for m in _NUMBER.finditer(masked):
-        number = float(m.group("int").replace(",", "") + (m.group("frac") or ""))
-        if m.group("k"):
-            number *= 1_000
-        elif m.group("scale"):
-            number *= _SCALE[m.group("scale").lower()]
-        values.add(f"num:{int(number) if number.is_integer() else number}")
+        values.add(_number_value(m))
     for word in _LOWER_RUN.findall(masked.lower()):
         if word in _NUMBER_WORDS and word not in ("one", "zero"):  # "one" is mostly a pronoun
             values.add(f"num:{_NUMBER_WORDS[word]}")
@@ -237,6 +324,8 @@ class Signature:
     focus: frozenset[str] | None = None   # values said in a clause about the query's subject (None: not computed)
     replaced_words: frozenset[str] = field(default_factory=frozenset)  # words said to no longer hold ("from zellige")
     focus_words: frozenset[str] = field(default_factory=frozenset)     # the words of those clauses
+    # (values, words) of each local context (a short sentence, or a phrase of a long one) about the query's subject
+    slots: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
     @property
     def asserted(self) -> frozenset[str]:
@@ -298,19 +387,23 @@ _GONE = re.compile(
     r"could not|can['’]t|double-booked|fell through|ran out|kept running out|stopped|went bust|went under|"
     r"is out|are out|dropped out|pulled out|is off|are off|was full|were full|is full|is booked up|was booked up)\b",
     re.IGNORECASE)
-_CLAUSE = re.compile(r"[.;!?\n]+\s*|\s+[-–—]\s+")
+_CLAUSE = re.compile(r"(?:[;!?\n]|\.(?!\d))+\s*|\s+[-–—]\s+")  # not the point of "$12.99"
 
 
-def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset()) -> Signature:
-    """`sig` with `focus`: the values said in a clause of `text` that names something the query asks about (the
-    answer sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides)."""
+def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset(),
+            phrase_words: int = 0) -> Signature:
+    """`sig` with `focus`: the values said in a local context of `text` (a sentence; a phrase of a sentence longer
+    than `phrase_words` content words, see `local_contexts`) that names something the query asks about (the answer
+    sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides), and
+    `slots`: each such context's values and words."""
     asked = query.words | query.values
     # a value that is no name may be anywhere; a name only where its words are
     any_value = any(not v.startswith("name:") for v in query.values)
     names = [v[5:].split() for v in query.values if v.startswith("name:")]
     focus: set[str] = set()
     words: set[str] = set()
-    for clause in _CLAUSE.split(plain(text)):
+    slots: list[tuple[frozenset[str], frozenset[str]]] = []
+    for clause in local_contexts(text, phrase_words):
         if not any_value:  # a clause none of whose words can be asked about is not read (its signature is costly)
             pieces, stems = _pieces(clause)
             if not stems & query.words and not any(all(w in pieces for w in name) for name in names):
@@ -319,8 +412,33 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
         if (part.words | part.name_words | part.values) & asked:  # "Piano lessons with …" for "… piano?"
             focus.update(part.values)
             words.update(part.words)
+            slots.append((part.values & sig.values, part.words))
     return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
-                     sig.replaced_words, frozenset(words))
+                     sig.replaced_words, frozenset(words), tuple(slots))
+
+
+# Where a long sentence's phrases part: a comma (not one inside a number or a date: "$1,950", "March 30, 2024")
+# and the conjunctions that start another thing said ("…, but I recently completed 15 problems").
+_PHRASE = re.compile(r",\s+(?!\d)|\s+(?:but|so|because|while|whereas|although|though|and then|which)\s+", re.I)
+
+
+@memo_text(TEXT_MEMO)
+def local_contexts(text: str, phrase_words: int = 0) -> tuple[str, ...]:
+    """The pieces of `text` a value is read with: its sentences (clauses), and a sentence of more than
+    `phrase_words` content words (0: never) split into its phrases — a long run-on sentence says several things
+    ("I'm worried my $12.99/month Canva Pro subscription …, but I've adjusted my relocation budget to $3,500"), the
+    words next to a value are those of its phrase."""
+    out: list[str] = []
+    for clause in _CLAUSE.split(plain(text)):
+        if phrase_words and _content_count(clause) > phrase_words:
+            out += [p for p in _PHRASE.split(clause) if p and p.strip()]
+        elif clause.strip():
+            out.append(clause)
+    return tuple(out)
+
+
+def _content_count(text: str) -> int:
+    return sum(1 for w in _WORD.findall(text) if w[0].isalpha() and len(w) > 2 and w.lower() not in STOPWORDS)
 
 
 @memo_text(TEXT_MEMO)
@@ -404,7 +522,7 @@ def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = froze
 
     keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
     return Signature(sig.words, keep, sig.name_words, sig.replaced & keep, sig.focus, sig.replaced_words,
-                     sig.focus_words)
+                     sig.focus_words, sig.slots)
 
 
 def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
@@ -423,7 +541,7 @@ def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
     if not topic or not sig.values & topic:
         return sig
     return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words, sig.replaced - topic,
-                     sig.focus, sig.replaced_words, sig.focus_words)
+                     sig.focus, sig.replaced_words, sig.focus_words, sig.slots)
 
 
 _ASKS = (
@@ -438,6 +556,16 @@ _ASKS = (
 
 
 _PAST = re.compile(r"\b(?:did|was|were|had|used to|ago|ever)\b", re.I)
+
+
+_BETWEEN = re.compile(r"\bhow (?:many|much|long)\b.*\bbetween\b|\b(?:days|weeks|months|years|hours)\s+(?:passed\s+)?"
+                      r"(?:between|elapsed|had passed|have passed|passed)\b", re.I)
+
+
+def asks_between(query: str) -> bool:
+    """The question asks the time between two events ("How many days are there between when I logged 3,600 words
+    and my deadline?"): both events are asked about, the earlier no less than the later."""
+    return _BETWEEN.search(query) is not None
 
 
 def asked_kind(query: str) -> str | None:
@@ -507,6 +635,14 @@ class Params:
     weighted: bool = True
     margin: float = 1e-4
     followups_cued: bool = True
+    phrase_words: int = 12
+    tie_share: float = 0.1
+    slot_pairs: bool = True
+    cue_near: bool = True
+    units: bool = True
+    stated: bool = True
+    skip_between: bool = True
+    best_slot: bool = True
 
     @classmethod
     def from_prefixed(cls, source: object, prefix: str = "currency_") -> Params:
@@ -525,6 +661,8 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     `query`: what was asked (its names are the subject, not values; with `anchor`, a pair must share something
     the query asks about); `ignore_names`: names that are never values (the people talking)."""
     p = params or Params()
+    if p.skip_between and query and asks_between(query):
+        return [s.score for s in statements], {}
     things = p.things
     texts = [s.text for s in statements]
     names = known_names(texts)
@@ -539,14 +677,18 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
     kind = asked_kind(query) if p.typed and query else None
     if query_sig is not None and kind:
-        sigs = [focused(sig, st.text, query_sig, names) for sig, st in zip(sigs, statements, strict=True)]
+        sigs = [focused(sig, st.text, query_sig, names, p.phrase_words)
+                for sig, st in zip(sigs, statements, strict=True)]
     focused_sigs: dict[int, Signature] = {}
 
     def focus_of(i: int) -> Signature:  # for a question asking no kind: "which laptop …" answered by a name
         if i not in focused_sigs:
-            focused_sigs[i] = focused(sigs[i], texts[i], query_sig, names) if query_sig is not None else sigs[i]
+            focused_sigs[i] = (focused(sigs[i], texts[i], query_sig, names, p.phrase_words) if query_sig is not None
+                               else sigs[i])
         return focused_sigs[i]
 
+    # a number or date many candidates carry ties no two of them ("->-> 1,12" markers, the year everything is in)
+    untied = common_values(sigs, p.tie_share) if p.tie_share < 1.0 else frozenset()
     if things and query and _PAST.search(query):
         things = 0  # "what did she paint": events, each true at its time; no two answers to one question
     n = len(statements)
@@ -577,20 +719,28 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
             elif (p.answers and kind and query_sig is not None and not several
-                    and competing_answers(sigs[old], sigs[new], query_sig, kind)) or (
+                    and competing_answers(sigs[old], sigs[new], query_sig, kind, untied=untied,
+                                          slot_pairs=p.slot_pairs, best_slot=p.best_slot, texts=(texts[old], texts[new]) if p.units else None,
+                                          asked=asked_values(texts[new]) if p.stated else frozenset())) or (
                     kind and query_sig is not None and p.followups_cued and not several
-                    and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind)) or (
+                    and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind,
+                                   near=p.phrase_words if p.cue_near else None,
+                                   old_text=texts[old] if p.units else None,
+                                   asked=asked_values(texts[new]) if p.stated else frozenset())) or (
                     not kind and query_sig is not None and p.followups_cued and not several
                     and _names(sigs[new].asserted)
                     and announces_change(texts[new])
-                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name")) or (
+                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name",
+                                   near=p.phrase_words if p.cue_near else None,
+                                   asked=asked_values(texts[new]) if p.stated else frozenset())) or (
                     things and not kind and query_sig is not None and not several
                     and competing_things(sigs[old], sigs[new], query_sig, things)
                     and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
                 superseded_by.setdefault(old, []).append(new)
                 answered.add((old, new))  # two answers to the question: no subject of their own to spread along
     if p.propagate:
-        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind, skip=answered)
+        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind, skip=answered,
+                            untied=untied)
     scores = [s.score for s in statements]
     if not superseded_by:
         return scores, {}
@@ -607,25 +757,66 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     return final, newest
 
 
-def competing_answers(old: Signature, new: Signature, query: Signature, kind: str) -> bool:
+def competing_answers(old: Signature, new: Signature, query: Signature, kind: str, *,
+                      untied: frozenset[str] = frozenset(), slot_pairs: bool = False, best_slot: bool = False,
+                      texts: tuple[str, str] | None = None, asked: frozenset[str] = frozenset()) -> bool:
     """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
     other does not, and they are about what the query asks — each carries one of its words or names ("this year's
-    QueryConf happens in Montreal" … "QueryConf is in Valencia this year") — or they agree on another number or date ("co-speaker: Pablo; talk date: June 1"
-    after "put me on June 1 … sharing the stage with Rita"; a person both mention ties nothing)."""
-    asked = query.words | query.values
-    agree = {v for v in (old.asserted & new.asserted) - query.values if not v.startswith("name:")}  # a number, date
-    touch = bool((old.words | old.values) & asked and (new.words | new.values) & asked)
+    QueryConf happens in Montreal" … "QueryConf is in Valencia this year") — or they agree on another number or date
+    ("co-speaker: Pablo; talk date: June 1" after "put me on June 1 … sharing the stage with Rita"; a person both
+    mention ties nothing, nor does a value in `untied`: one many candidates carry).
+
+    The two answers must be of the same thing: their local contexts share a word beyond the question's, or the new
+    one's covers every question word the old one's did (not "the deck needs 14 slides" … "the two new slides").
+    `slot_pairs`: that holds of one answer's context and the other's (`Signature.slots`), not of all the words of
+    every context about the question each statement has (a long turn has many); `best_slot`: only the contexts
+    that give each one's answer (`answer_slots`). `texts` (old's, new's) given, two
+    numbers are answers of one thing only when they count the same (`same_unit`: not $12.99 and 22%). `asked`:
+    values the new statement only asks about (`asked_values`), no answers it gives."""
+    subject = query.words | query.values
+    agree = {v for v in (old.asserted & new.asserted) - query.values - untied if not v.startswith("name:")}
+    if texts is not None:  # a bare number both say ("3", "12") ties nothing: a date, an amount, a measure does
+        agree = {v for v in agree if not v.startswith("num:") or _shared_unit(v, texts[0], texts[1])}
+    touch = bool((old.words | old.values) & subject and (new.words | new.values) & subject)
     if not (touch or agree):
         return False
-    if not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words and not (
-            (old.focus_words & query.words) <= new.focus_words):
-        return False  # their answers are of different things ("the deck needs 14 slides" … "the two new slides")
-    old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
-    new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values
+    if not agree and slot_pairs and old.slots and new.slots:
+        olds: set[str] = set()
+        news: set[str] = set()
+        for old_values, old_words in answer_slots(old, query, kind) if best_slot else old.slots:
+            mine = {v for v in old_values - old.replaced - query.values if v.startswith(kind)}
+            if not mine:
+                continue
+            for new_values, new_words in answer_slots(new, query, kind) if best_slot else new.slots:
+                theirs = {v for v in new_values - new.replaced - query.values - asked if v.startswith(kind)}
+                if texts is not None:
+                    theirs = {b for b in theirs if any(same_unit(a, texts[0], b, texts[1]) for a in mine)}
+                if theirs and ((old_words & new_words) - query.words or (old_words & query.words) <= new_words):
+                    olds |= mine
+                    news |= theirs
+        old_answers, new_answers = frozenset(olds), frozenset(news)
+    else:
+        if not agree and old.focus and new.focus and not (old.focus_words & new.focus_words) - query.words and not (
+                (old.focus_words & query.words) <= new.focus_words):
+            return False  # their answers are of different things ("the deck needs 14 slides" … "the two new slides")
+        old_answers = (old.asserted if old.focus is None or agree else old.focus - old.replaced) - query.values
+        new_answers = (new.asserted if new.focus is None or agree else new.focus - new.replaced) - query.values - asked
     if any(v.startswith(kind) for v in old_answers & new.asserted):
         return False  # they agree on an answer ("14 slides" … "13 of the 14 slides are final")
     return (any(v.startswith(kind) for v in old_answers - new.asserted)
             and any(v.startswith(kind) for v in new_answers - old.values))
+
+
+def answer_slots(sig: Signature, query: Signature, kind: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """The local contexts of `sig` (`Signature.slots`) that give its answer: of those with a value of the `kind`
+    asked for, the ones naming the most of the question's words and names ("my reading challenge goal to 12 books",
+    not "my weekly reading pace" two phrases on, for "how many books for my reading challenge?")."""
+    def named(slot: tuple[frozenset[str], frozenset[str]]) -> int:
+        return len(slot[1] & query.words) + len(slot[0] & query.values)
+
+    with_kind = [slot for slot in sig.slots if any(v.startswith(kind) for v in slot[0] - query.values)]
+    most = max((named(slot) for slot in with_kind), default=0)
+    return tuple(slot for slot in with_kind if named(slot) == most)
 
 
 # A statement about the past: it tells history, it corrects nothing and is corrected by nothing.
@@ -684,20 +875,53 @@ def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
     return bool(old_own and new_own) and not (old_own & new.replaced)
 
 
-def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, kind: str) -> bool:
+def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, kind: str,
+               near: int | None = None, old_text: str | None = None, asked: frozenset[str] = frozenset()) -> bool:
     """A later statement that announces a change of a value of the `kind` asked for without the subject's words
     ("The landlord bumped it up, we're paying $1,950 from March" after "Rent on the flat is $1,800"): the earlier
     one gives an answer next to what the question asks, the later one a new answer of that kind with a word that
     says something changed, and it refers back ("it", "they") or shares a word or name with the earlier one or
-    the question. The caller keeps it to one speaker."""
+    the question. The caller keeps it to one speaker. `near` given: the change word must be said in the new
+    value's local context (its sentence, or its phrase of a sentence longer than `near` content words, see
+    `local_contexts`), and so must the shared word or the word referring back: "I increased keyword density by
+    22%" changes a density, not a subscription's price.
+    `old_text` given: the new value must count what an old one does (`same_unit`, strictly: nothing ties the
+    two statements but the change, so "->-> 3,5" or "4 more" is no new "$500"); `asked`: values the new
+    statement only asks about (`asked_values`) are no new answers."""
     if not old.focus or not announces_change(new_text):
         return False
     old_answers = {v for v in old.focus - old.replaced - query.values if v.startswith(kind)}
-    new_answers = {v for v in new.asserted - query.values if v.startswith(kind)}
+    new_answers = {v for v in new.asserted - query.values - asked if v.startswith(kind)}
+    if near is not None and new_answers:
+        new_answers &= changed_values(new_text, near)
+    if old_text is not None:
+        new_answers = {b for b in new_answers if any(same_unit(a, old_text, b, new_text, strict=True)
+                                                     for a in old_answers)}
     if not old_answers - new.asserted or not new_answers - old.values:
         return False
+    if near is not None:  # what ties the change to the old answer is said where the change is
+        contexts = [part for part in changed_contexts(new_text, near) if values_in(part) & new_answers]
+        words = frozenset().union(*(_parts(part)[1] for part in contexts))
+        names = frozenset().union(*(_names(values_in(part)) for part in contexts))
+        shared = (old.words & words) | (_names(old.values) & names) | (words & query.words)
+        return bool(shared) or any(_REFERS_BACK.search(part) for part in contexts)
     shared = (old.words & new.words) | (_names(old.values) & _names(new.values)) | (new.words & query.words)
     return bool(shared) or bool(_REFERS_BACK.search(new_text))
+
+
+@memo_text(TEXT_MEMO)
+def changed_contexts(text: str, phrase_words: int) -> tuple[str, ...]:
+    """The local contexts of `text` (`local_contexts`) with a word announcing a change; the whole of a short text
+    (at most `phrase_words` content words: "The landlord bumped it up. We pay $1,950.")."""
+    if phrase_words and _content_count(text) <= phrase_words:
+        return (text,)
+    return tuple(part for part in local_contexts(text, phrase_words) if announces_change(part))
+
+
+@memo_text(TEXT_MEMO)
+def changed_values(text: str, phrase_words: int) -> frozenset[str]:
+    """The values said where `text` announces a change (`changed_contexts`)."""
+    return frozenset().union(*(values_in(part) for part in changed_contexts(text, phrase_words)))
 
 
 def competing_things(old: Signature, new: Signature, query: Signature, min_shared: int = 2) -> bool:
@@ -774,12 +998,14 @@ def followup_seeds(statements: Sequence[Statement], query: str, limit: int) -> l
 
 def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None], superseded_by: dict[int, list[int]],
                         query: Signature | None = None, kind: str | None = None,
-                        skip: set[tuple[int, int]] = frozenset()) -> None:  # type: ignore[assignment]
+                        skip: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
+                        untied: frozenset[str] = frozenset()) -> None:
     """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement
     said before `new` that carries one of `old`'s values of a kind `new` brings a new one of (a number for a number;
     the `kind` asked for, if any; not one the query names) and none of the values `new` brings is superseded by
-    `new` too (an acknowledgement, a recap), and so on from those; not from the pairs in `skip`. In place."""
-    asked = query.values if query is not None else frozenset()
+    `new` too (an acknowledgement, a recap), and so on from those; not from the pairs in `skip`, nor along a value
+    in `untied` (one many candidates carry: "2024"). In place."""
+    asked = (query.values if query is not None else frozenset()) | untied
     queue = [(old, new) for old, news in superseded_by.items() for new in news if (old, new) not in skip]
     while queue:
         old, new = queue.pop()
