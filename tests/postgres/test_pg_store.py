@@ -260,6 +260,98 @@ def test_bm25_ranks_rare_words_and_repetition_above_common_ones(store: PostgresS
     assert scores == sorted(scores, reverse=True) and all(s > 0 for s in scores)
 
 
+
+def _postings(store: PostgresStore, user_id: str | None = None) -> set[tuple[str, str, int, float, int, float]]:
+    return {(u, lexeme, int(t), float(tf), int(dl), float(ts)) for u, lexeme, t, tf, dl, ts in store._query(
+        "SELECT user_id, lexeme, turn_id, tf, dl, ts FROM turn_terms WHERE %(u)s::text IS NULL OR user_id = %(u)s",
+        {"u": user_id})}
+
+
+def _postings_of_the_turns(store: PostgresStore, user_id: str | None = None
+                           ) -> set[tuple[str, str, int, float, int, float]]:
+    """What the postings must be: every stem of every turn's `tsvector`, weighed as FTS5 weighs its columns."""
+    out = set()
+    for u, t, stem, weights, dl, ts in store._query(
+            "SELECT t.user_id, t.id, x.lexeme, x.weights, length(t.tsv), t.ts FROM turns t, unnest(t.tsv) x "
+            "WHERE %(u)s::text IS NULL OR t.user_id = %(u)s", {"u": user_id}):
+        out.add((u, stem, int(t), sum(0.5 if w == "C" else 1.0 for w in weights), int(dl), float(ts)))
+    return out
+
+
+def test_bm25_from_the_postings_gives_the_scores_of_ranking_the_matching_turns(
+        store: PostgresStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The postings table (m017) is how a plain search ranks; ranking the matching turns' own `tsvector`s (the path
+    phrases and filters take) must give the same turns in the same order with the same scores."""
+    from episodic_memory.store.postgres import turns as pg_turns
+
+    rng = np.random.default_rng(7)
+    words = "kayak walrus river deck slides budget tokyo garden piano fiddle lantern ember cobalt".split()
+    for user in ("u", "w"):
+        turns = []
+        for i in range(240):
+            text = " ".join(rng.choice(words, size=int(rng.integers(1, 9))))
+            turns.append(TurnRecord(uid=f"{user}{i}", user_id=user, session_id=f"s{i % 7}", seq=i // 7, role="user",
+                                    speaker=str(rng.choice(["Kayak Kim", "Ann", None])), content=text,  # type: ignore[arg-type]
+                                    ts=1000.0 + i, ingested_at=1000.0 + i))
+        for session in {t.session_id for t in turns}:
+            store.insert_turns([t for t in turns if t.session_id == session], f"{user}/{session}.jsonl", 0)
+    queries = ['"kayak"', '"walrus" OR "kayak"', '"tokyo" OR "piano" OR "ember" OR "nothing"', '"kim"',
+               '"slides" OR "budget" OR "garden" OR "lantern" OR "cobalt" OR "river"', '"absent"']
+    windows = [{}, {"since": 1100.0}, {"until": 1050.5}, {"since": 1010.0, "until": 1200.0}]
+    by_postings = {(q, u, i): store.search_turns(q, u, limit=500, **w)
+                   for q in queries for u in ("u", "w") for i, w in enumerate(windows)}
+    monkeypatch.setattr(pg_turns, "_single_stems", lambda tsquery: False)
+    for (q, u, i), found in by_postings.items():
+        ranked = store.search_turns(q, u, limit=500, **windows[i])
+        assert [i for i, _ in found] == [i for i, _ in ranked], q
+        assert [s for _, s in found] == pytest.approx([s for _, s in ranked], rel=1e-12, abs=0), q
+    assert len(by_postings[('"walrus" OR "kayak"', "u", 0)]) > 50
+    assert 0 < len(by_postings[('"walrus" OR "kayak"', "u", 1)]) < len(by_postings[('"walrus" OR "kayak"', "u", 0)])
+
+
+def test_the_postings_follow_every_insert_and_deletion(pg_cluster: LocalCluster) -> None:
+    """The postings are kept by triggers on `turns`: a turn's stems arrive with it and leave with it, whether the
+    turn's session or its user is forgotten; a database from before m017 gets the postings of the turns it holds."""
+    url = _empty_database(pg_cluster, "postings")
+    store = PostgresStore(url, OFF)
+    try:
+        store.insert_turns([_turn("a1", "the blue kayak leaks", user="alice", session="s1"),
+                            _turn("a2", "Kim paddles the kayak", user="alice", session="s1")], "a/s1.jsonl", 0)
+        store.insert_turns([_turn("a3", "a walrus naps", user="alice", session="s2")], "a/s2.jsonl", 0)
+        store.insert_turns([_turn("b1", "the red kayak floats", user="bob", session="s1")], "b/s1.jsonl", 0)
+        spoken = TurnRecord(uid="b2", user_id="bob", session_id="s2", seq=0, role="user", speaker="Kayak Kim",
+                            content="kayak kayak", ts=time.time(), ingested_at=time.time())
+        store.insert_turns([spoken], "b/s2.jsonl", 0)
+        assert _postings(store) == _postings_of_the_turns(store) and len(_postings(store)) > 10
+        (b2,) = store.session_turns("bob", "s2")
+        assert {p[1:5] for p in _postings(store, "bob") if p[2] == b2.id} == {("kayak", b2.id, 2.5, 2),
+                                                                             ("kim", b2.id, 0.5, 2)}
+        kim = [t for t in store.session_turns("alice", "s1") if t.content.startswith("Kim")][0]
+        assert ("alice", "kayak", kim.id, 1.0, 4, kim.ts) in _postings(store)
+    finally:
+        store.close()
+
+    with psycopg.connect(url, autocommit=True) as db:  # as if written before m017: turns, no postings
+        db.execute("DROP TABLE turn_terms; DROP FUNCTION episodic_turn_postings() CASCADE; "
+                   "DROP FUNCTION episodic_term_weight(text[]); "
+                   "DELETE FROM _migrations WHERE name = 'm017_turn_postings'")
+    store = PostgresStore(url, OFF)  # migrates: the postings of the turns already there
+    try:
+        assert _postings(store) == _postings_of_the_turns(store) and len(_postings(store)) > 10
+        store.insert_turns([_turn("a4", "Kayak kayak kayak", user="alice", session="s2")], "a/s2.jsonl", 0)
+        assert _postings(store) == _postings_of_the_turns(store)
+
+        store.forget(user_id="alice", session_id="s1")
+        assert {p[2] for p in _postings(store, "alice")} == {t.id for t in store.session_turns("alice", "s2")}
+        assert _postings(store) == _postings_of_the_turns(store)
+        store.forget(user_id="alice")
+        assert _postings(store, "alice") == set() and _postings(store, "bob") == _postings_of_the_turns(store, "bob")
+        assert store.search_turns('"walrus" OR "kayak"', "alice", limit=10) == []
+        store.forget()
+        assert _postings(store) == set()
+    finally:
+        store.close()
+
 def test_search_filters_narrow_the_ranked_turns(store: PostgresStore) -> None:
     store.insert_turns([_turn("x1", "kayak in the morning", session="a")], "u/a.jsonl", 0)
     store.insert_turns([_turn("x2", "kayak at night", session="b")], "u/b.jsonl", 0)
@@ -277,6 +369,10 @@ def test_common_terms_are_counted_with_a_cap(store: PostgresStore) -> None:
     assert store.common_terms(["kayak"], floor=5, share=0.0, user_id="u") == {"kayak"}
     assert store.common_terms(["kayak"], floor=2, share=0.0, user_id="v") == {"kayak"}
     assert store.common_terms(["kayak"], floor=5, share=0.0, user_id="v") == set()   # 3 turns: nothing is common
+    # a user's term is counted from its stem's postings ("kayaks"); two stems ("number_kayak": both, in every turn)
+    # or none ("-") from the turns
+    assert store.common_terms(["kayaks", "walrus", "number_kayak", "-"], floor=5, share=0.0, user_id="u") == {
+        "kayaks", "number_kayak"}
 
 
 def test_a_read_snapshot_reads_the_counters_once(store: PostgresStore) -> None:

@@ -539,12 +539,81 @@ def m016_turn_owner_in_fts(db: psycopg.Connection) -> None:
     asking user's matches). Nothing to do here: every search already filters `turns.user_id` through its index."""
 
 
+def m017_turn_postings(db: psycopg.Connection) -> None:
+    """A postings table for BM25 over turns, and the speaker's weight made distinct.
+
+    - `turn_terms`: one row per (user, stem, turn) with the stem's weight in the turn, the turn's length in stems and
+      its time (a search "said after" filters on it).
+      Ranking by unnesting every matching turn's `tsvector` cost most of a recall for a user with 100k turns (~3,000
+      matching rows for a three-word question); the postings of the query's stems are one index range each, read
+      from the index alone. Kept by statement-level triggers on `turns` (insert, a changed `tsv`, delete, also by
+      cascade), so it never disagrees with the turns; the turns already stored are indexed here.
+    - A speaker's words were weighted `D`, which is also every unweighted word's label: BM25 counted every position
+      of every row 0.5, not only the speaker's. The speaker is now `C` (counted 0.5, as FTS5's column weight), the
+      rest 1. The generated column is made again, as in m015.
+
+    SQLite's FTS5 needs none of this: its m017 is a no-op."""
+    db.execute(
+        """
+        DROP INDEX turns_fts;
+        ALTER TABLE turns DROP COLUMN tsv;
+        ALTER TABLE turns ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
+            to_tsvector('episodic', content)
+            || setweight(to_tsvector('episodic', coalesce(speaker, '')), 'C')
+            || to_tsvector('episodic', coalesce(segmented, ''))) STORED;
+        CREATE INDEX turns_fts ON turns USING gin (tsv);
+        CREATE TABLE turn_terms (
+            user_id text NOT NULL,
+            lexeme  text NOT NULL,
+            turn_id bigint NOT NULL,
+            tf      real NOT NULL,
+            dl      integer NOT NULL,
+            ts      double precision NOT NULL,
+            PRIMARY KEY (user_id, lexeme, turn_id) INCLUDE (tf, dl, ts)
+        );
+        -- a stem's weight in a row, from its positions' labels: 1 each, 0.5 in the speaker's name (label C)
+        CREATE FUNCTION episodic_term_weight(weights text[]) RETURNS real LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+            $$ SELECT coalesce(sum(CASE WHEN w = 'C' THEN 0.5 ELSE 1 END), 1)::real FROM unnest(weights) w $$;
+        CREATE FUNCTION episodic_turn_postings() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'UPDATE' THEN  -- only a migration rewrites a turn's text: its rows whose stems changed
+                DELETE FROM turn_terms p
+                 USING gone o JOIN added n ON n.id = o.id, unnest(tsvector_to_array(o.tsv)) AS l(lexeme)
+                 WHERE (n.tsv IS DISTINCT FROM o.tsv OR n.user_id IS DISTINCT FROM o.user_id OR n.ts <> o.ts)
+                   AND p.user_id = o.user_id AND p.lexeme = l.lexeme AND p.turn_id = o.id;
+                INSERT INTO turn_terms (user_id, lexeme, turn_id, tf, dl, ts)
+                SELECT n.user_id, u.lexeme, n.id, episodic_term_weight(u.weights), length(n.tsv), n.ts
+                  FROM added n JOIN gone o ON o.id = n.id, unnest(n.tsv) u
+                 WHERE n.tsv IS DISTINCT FROM o.tsv OR n.user_id IS DISTINCT FROM o.user_id OR n.ts <> o.ts;
+            ELSIF TG_OP = 'DELETE' THEN
+                DELETE FROM turn_terms p USING gone o, unnest(tsvector_to_array(o.tsv)) AS l(lexeme)
+                 WHERE p.user_id = o.user_id AND p.lexeme = l.lexeme AND p.turn_id = o.id;
+            ELSE
+                INSERT INTO turn_terms (user_id, lexeme, turn_id, tf, dl, ts)
+                SELECT n.user_id, u.lexeme, n.id, episodic_term_weight(u.weights), length(n.tsv), n.ts
+                  FROM added n, unnest(n.tsv) u;
+            END IF;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER turns_postings_added AFTER INSERT ON turns REFERENCING NEW TABLE AS added
+            FOR EACH STATEMENT EXECUTE FUNCTION episodic_turn_postings();
+        CREATE TRIGGER turns_postings_changed AFTER UPDATE ON turns REFERENCING OLD TABLE AS gone NEW TABLE AS added
+            FOR EACH STATEMENT EXECUTE FUNCTION episodic_turn_postings();
+        CREATE TRIGGER turns_postings_gone AFTER DELETE ON turns REFERENCING OLD TABLE AS gone
+            FOR EACH STATEMENT EXECUTE FUNCTION episodic_turn_postings();
+        INSERT INTO turn_terms (user_id, lexeme, turn_id, tf, dl, ts)
+        SELECT t.user_id, u.lexeme, t.id, episodic_term_weight(u.weights), length(t.tsv), t.ts
+          FROM turns t, unnest(t.tsv) u;
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
-    m015_unsegmented_scripts, m016_turn_owner_in_fts,
+    m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -21,8 +21,8 @@ from .tokens import TokenPg
 ForgetStep = Callable[[psycopg.Connection, str, dict[str, Any]], dict[str, int]]
 
 # the tables whose rows hold a user's words: what `scrub` vacuums
-_TEXT_TABLES = ("turns", "sessions", "memory_fts", "facts", "entities", "entity_aliases", "episodes", "episode_terms",
-                "workstreams", "loops", "judgments", "judgment_verdicts", "vectors", "speakers", "api_tokens",
+_TEXT_TABLES = ("turns", "turn_terms", "sessions", "memory_fts", "facts", "entities", "entity_aliases", "episodes",
+                "episode_terms", "workstreams", "loops", "judgments", "judgment_verdicts", "vectors", "speakers", "api_tokens",
                 "alias_sources", "turn_tags")
 
 

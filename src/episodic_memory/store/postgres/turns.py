@@ -4,9 +4,13 @@ Every read takes a `user_id` and filters by it (maintenance reads across users s
 
 Search: `retrieve.fts` builds an FTS5 match expression (quoted word tokens joined by OR). `tsquery_words` takes the
 words back out; the database stems them with the `episodic` text search configuration, finds the rows whose
-`tsvector` holds any of them (GIN index), and ranks those by BM25 computed in SQL (`bm25_sql`), not `ts_rank`:
-term frequency from the tsvector's positions (a speaker's words count half, as FTS5's column weight 0.5), document
-frequency over the user's matching rows, document length as the tsvector's distinct stems.
+`tsvector` holds any of them, and ranks those by BM25 computed in SQL, not `ts_rank`: term frequency from the
+tsvector's positions (a speaker's words, label C, count half, as FTS5's column weight 0.5), document frequency over
+the user's matching rows, document length as the tsvector's distinct stems. A search of single stems OR-ed (what
+`retrieve.fts` writes), unfiltered or filtered by time only, reads the postings table `turn_terms` (m017: per user
+and stem, each turn's weight, length and time, from the index alone; `postings_bm25`); a phrase, a prefix or a
+session, source or tag filter ranks the matching turns' own tsvectors (GIN index, `bm25_sql`). Both give the same
+scores to the last bit (tested).
 
 A search is two round trips: the first stems the match and builds its tsquery (memoised per match), the second
 ranks with that tsquery written into the SQL as a constant. A tsquery computed inside the ranking query hides its
@@ -79,7 +83,7 @@ def bm25_sql(candidates: str, *, given_df: bool = False) -> str:
     return f"""
         cand AS ({candidates}),
         tf AS (SELECT c.key, u.lexeme,
-                      (SELECT sum(CASE WHEN w = 'D' THEN 0.5 ELSE 1 END) FROM unnest(u.weights) w)::float8 AS tf,
+                      (SELECT sum(CASE WHEN w = 'C' THEN 0.5 ELSE 1 END) FROM unnest(u.weights) w)::float8 AS tf,
                       length(c.tsv)::float8 AS dl
                FROM cand c, unnest(c.tsv) u WHERE u.lexeme = ANY(%(lexemes)s::text[])),
         {df}
@@ -91,6 +95,33 @@ def bm25_sql(candidates: str, *, given_df: bool = False) -> str:
                                ORDER BY tf.lexeme) AS score
             FROM tf JOIN df USING (lexeme) GROUP BY tf.key)
     """
+
+
+def postings_bm25(*, time_filter: str = "", given_df: bool = False) -> str:
+    """BM25 over the user's turns from the postings table (m017): the same scores as `bm25_sql` over the turns that
+    match, to the last bit, without reading a turn — one index range per stem, each row the stem's weight in its
+    turn, the turn's length and time. For single stems OR-ed (what `retrieve.fts` writes) the turns holding any stem
+    are the matches. `time_filter` (conditions on `ts`) narrows the ranked rows; with `given_df` the document
+    frequencies come from %(df)s, counted without it. Yields (key, score), unsorted."""
+    df = ("df AS (SELECT * FROM unnest(%(lexemes)s::text[], %(df)s::float8[]) AS d(lexeme, n))," if given_df
+          else "df AS (SELECT lexeme, count(*)::float8 AS n FROM p GROUP BY lexeme),")
+    return f"""
+        p AS (SELECT turn_id AS key, lexeme, tf::float8 AS tf, dl::float8 AS dl FROM turn_terms
+              WHERE user_id = %(user)s AND lexeme = ANY(%(lexemes)s::text[]){time_filter}),
+        {df}
+        scored AS (
+            SELECT p.key, sum(ln(1 + (greatest(%(n)s::float8, df.n) - df.n + 0.5) / (df.n + 0.5))
+                              * p.tf * {BM25_K1 + 1}
+                              / (p.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * p.dl
+                                                           / greatest(%(avgdl)s::float8, 1)))
+                              ORDER BY p.lexeme) AS score
+            FROM p JOIN df USING (lexeme) GROUP BY p.key)
+    """
+
+
+def _single_stems(tsquery: str) -> bool:
+    """Whether a tsquery constant from `_bm25_query` is single stems OR-ed: no phrase (`<->`), no prefix (`:*`)."""
+    return "<" not in tsquery and ":*" not in tsquery
 
 
 def _tag_filter(where: list[str], params: dict[str, Any], source: str | None, tags: Sequence[str]) -> None:
@@ -355,11 +386,14 @@ class TurnPg(PgConnection):
         _tag_filter(where, params, source, tags)
         if where:
             params["df"] = self._bm25_df(user_id, lexemes, tsquery)
-        sql = (
-            "WITH "
-            + bm25_sql(f"SELECT t.id AS key, t.tsv FROM turns t WHERE t.user_id = %(user)s AND t.tsv @@ {tsquery}"
-                       + "".join(f" AND {w}" for w in where), given_df=bool(where))
-            + " SELECT s.key, s.score FROM scored s ORDER BY s.score DESC, s.key LIMIT %(limit)s")
+        if session_id is None and source is None and not tags and _single_stems(tsquery):
+            times = "".join(f" AND {cond}" for cond, value in (("ts >= %(since)s", since), ("ts <= %(until)s", until))
+                            if value is not None)
+            ranking = postings_bm25(time_filter=times, given_df=bool(where))
+        else:
+            ranking = bm25_sql(f"SELECT t.id AS key, t.tsv FROM turns t WHERE t.user_id = %(user)s AND t.tsv @@ {tsquery}"
+                               + "".join(f" AND {w}" for w in where), given_df=bool(where))
+        sql = f"WITH {ranking} SELECT s.key, s.score FROM scored s ORDER BY s.score DESC, s.key LIMIT %(limit)s"
         return [(int(i), float(score)) for i, score in self._query(sql, params)]
 
     def _bm25_df(self, user_id: str, lexemes: list[str], tsquery: str) -> list[float]:
@@ -368,7 +402,12 @@ class TurnPg(PgConnection):
         the GIN index finds the rows."""
         def count() -> tuple[float, ...]:
             counts = {lexeme: 0.0 for lexeme in lexemes}
-            if lexemes:
+            if lexemes and _single_stems(tsquery):  # a turn matches when it holds any of the stems: its postings
+                for lexeme, n in self._query("SELECT lexeme, count(*) FROM turn_terms WHERE user_id = %(user)s "
+                                             "AND lexeme = ANY(%(lexemes)s::text[]) GROUP BY lexeme",
+                                             {"user": user_id, "lexemes": lexemes}):
+                    counts[lexeme] = float(n)
+            elif lexemes:
                 parts = [f"SELECT {i}, count(*) FROM turns WHERE user_id = %(user)s AND tsv @@ {tsquery} AND tsv @@ "
                          + sql.Literal("'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'").as_string(None)
                          + "::tsquery" for i, lexeme in enumerate(lexemes)]
@@ -491,10 +530,15 @@ class TurnPg(PgConnection):
                 self._common_generation, self._common_size = generation, size
             unknown = sorted({t for t in terms if (user_id, cap, t) not in self._common})
         if unknown:
+            # a user's term of one stem: its postings, read from the index up to the cap; else the matching turns
             counted = self._query(
-                "SELECT term, (SELECT count(*) FROM (SELECT 1 FROM turns WHERE (%(user)s::text IS NULL OR user_id = "
-                "%(user)s) AND tsv @@ plainto_tsquery('episodic', term) LIMIT %(cap)s) x) "
-                "FROM unnest(%(terms)s::text[]) AS term", {"user": user_id, "cap": cap + 1, "terms": unknown})
+                "SELECT term, CASE WHEN %(user)s::text IS NOT NULL AND cardinality(stems) = 1 THEN "
+                "(SELECT count(*) FROM (SELECT 1 FROM turn_terms WHERE user_id = %(user)s AND lexeme = stems[1] "
+                "LIMIT %(cap)s) x) ELSE "
+                "(SELECT count(*) FROM (SELECT 1 FROM turns WHERE (%(user)s::text IS NULL OR user_id = "
+                "%(user)s) AND tsv @@ plainto_tsquery('episodic', term) LIMIT %(cap)s) x) END "
+                "FROM (SELECT term, tsvector_to_array(to_tsvector('episodic', term)) AS stems "
+                "FROM unnest(%(terms)s::text[]) AS term) q", {"user": user_id, "cap": cap + 1, "terms": unknown})
             with self._lock:
                 self._common.update({(user_id, cap, term): int(n) > cap for term, n in counted})
         with self._lock:
