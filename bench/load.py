@@ -149,6 +149,16 @@ def tree_python(src: str, code: str, env: dict[str, str]) -> str:
                           text=True).stdout.strip()
 
 
+def box_cpu() -> tuple[int, int]:
+    """(busy, total) jiffies of the whole machine so far (/proc/stat; (0, 0) where there is none)."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return 0, 0
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)  # idle and iowait are not busy
+
+
 class Server:
     """`processes` server processes on one database: a fresh SQLite file in a temp folder, or `db` (e.g. a
     PostgreSQL URL, whose tables should be empty). Clients spread over their ports as a load balancer would."""
@@ -447,12 +457,12 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         killer = asyncio.create_task(kill_one())
     await asyncio.sleep(max(0.0, warm_end - time.monotonic()))
     stats.counted = True
-    cpu0, client0, wall0 = server.cpu_s(), time.process_time(), time.monotonic()
+    cpu0, client0, wall0, box0 = server.cpu_s(), time.process_time(), time.monotonic(), box_cpu()
     load0 = os.getloadavg()
     await asyncio.gather(*tasks)
     wall = time.monotonic() - wall0
     stats.counted = False
-    cpu, client_cpu = server.cpu_s() - cpu0, time.process_time() - client0
+    cpu, client_cpu, box1 = server.cpu_s() - cpu0, time.process_time() - client0, box_cpu()
     await sampler
     if killer is not None:
         await killer
@@ -471,6 +481,9 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         "errors": {f"{r} {c}": n for (r, c), n in sorted(stats.statuses.items()) if c >= 400},
         "retry_after_s": sorted(set(stats.retry_after))[:5],
         "server_cpu_s": round(cpu, 1), "server_cpu_ms_per_req": round(1000 * cpu / max(done, 1), 2),
+        # cores busy while measured: the server processes, and the whole machine (database, clients, anything else)
+        "server_cores": round(cpu / wall, 2),
+        "machine_cores_busy": round((box1[0] - box0[0]) / max(box1[1] - box0[1], 1) * (os.cpu_count() or 1), 2),
         # with the background work the load left behind (worked off after it; the old server did it during)
         "client_cpu_s": round(client_cpu, 1), "client_cpu_share": round(client_cpu / wall, 2),
         "loadavg_before": [round(x, 2) for x in load0], "loadavg_after": [round(x, 2) for x in os.getloadavg()],

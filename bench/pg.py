@@ -14,6 +14,7 @@ temporary folder on a free loopback port, and stops it at the end. Figures:
     python bench/pg.py --figures locomo                 # quality only
     python bench/pg.py --figures users --users 1000 --turns-per-user 200
     python bench/pg.py --figures rest --rest-seconds 30
+    python bench/pg.py --figures users one-user --keep /tmp/pg-bench   # stores kept; a second run only times
 
 - **dense**: the dense leg three ways on the same real vectors (LoCoMo turns, grown with noise copies to
   `--big-user` for one user and `--users` × `--turns-per-user`): read into the process and scanned (the
@@ -56,31 +57,42 @@ def loadavg() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+# where the users / one-user stores are kept between runs (`--keep DIR`); None: a temporary folder, removed
+KEEP: Path | None = None
+
+
 @contextmanager
-def cluster() -> Iterator[Callable[[str], str]]:
-    """A running local cluster; yields `new_database(name) -> url`."""
+def cluster(keep: Path | None = None) -> Iterator[Callable[..., str]]:
+    """A running local cluster, in `keep` (kept, and reused by the next run) or a temporary folder; yields
+    `new_database(name, fresh=True) -> url` (`fresh=False`: an existing database is kept)."""
     import psycopg
 
     from episodic_memory.store.postgres.cluster import LocalCluster, available
 
     if not available():
         raise SystemExit('bench/pg.py needs the postgres extra: pip install "episodic-memory[postgres]"')
-    folder = Path(tempfile.mkdtemp(prefix="episodic-bench-pg-"))
+    folder = keep or Path(tempfile.mkdtemp(prefix="episodic-bench-pg-"))
+    folder.mkdir(parents=True, exist_ok=True)
     local = LocalCluster(folder / "data")
-    local.init()
-    local.start()
+    if not local.initialised():
+        local.init()
+    if not local.running():
+        local.start()
 
-    def new_database(name: str) -> str:
+    def new_database(name: str, fresh: bool = True) -> str:
         with psycopg.connect(local.url("postgres"), autocommit=True) as con:
-            con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            con.execute(f'CREATE DATABASE "{name}"')
+            exists = con.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+            if fresh or not exists:
+                con.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                con.execute(f'CREATE DATABASE "{name}"')
         return local.url(name)
 
     try:
         yield new_database
     finally:
         local.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        if keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 class PostgresSystem(EpisodicSystem):
@@ -178,15 +190,34 @@ def _recall_times(location: str | Path, user: str, queries: list[str]) -> dict[s
             "queries": len(times)}
 
 
-def per_user(new_database: Callable[[str], str], users: int, turns_per_user: int, queries: int,
+def _stored_turns(location: str | Path) -> int:
+    if isinstance(location, Path) and not location.exists():
+        return 0
+    with Memory(location, config=Config(consolidate_on_open=False, embedder="off")) as mem:
+        return mem.store.max_turn_id()
+
+
+def per_user(new_database: Callable[..., str], users: int, turns_per_user: int, queries: int,
              label: str, real_vectors: int) -> dict[str, Any]:
+    """Fill a store per backend (or, with `--keep`, reuse the one a previous run filled at this size), then time
+    one user's recalls."""
     from bench.scale import Corpus
 
     qs = Corpus().queries(queries + 5, seed=11)
     out: dict[str, Any] = {"users": users, "turns_per_user": turns_per_user}
     with tempfile.TemporaryDirectory() as tmp:
-        for backend, location in (("sqlite", Path(tmp) / "users.db"), ("postgres", new_database(label))):
-            build = _fill(location, users, turns_per_user, 0, real_vectors)
+        folder = KEEP or Path(tmp)
+        sqlite = folder / f"{label}-{users}x{turns_per_user}.db"
+        for backend, location in (("sqlite", sqlite), ("postgres", new_database(label, fresh=KEEP is None))):
+            if KEEP is not None and _stored_turns(location) == users * turns_per_user:
+                build: dict[str, Any] = {"reused": str(location if backend == "sqlite" else label)}
+            else:
+                if backend == "postgres":
+                    location = new_database(label)
+                else:
+                    for stale in folder.glob(f"{sqlite.name}*"):
+                        shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+                build = _fill(location, users, turns_per_user, 0, real_vectors)
             out[backend] = {**build, **_recall_times(location, "user00000", qs), "loadavg": loadavg()}
             print(f"{label} {backend}: {out[backend]}", file=sys.stderr)
     return out
@@ -348,9 +379,14 @@ def main() -> None:
     p.add_argument("--rest-seconds", type=float, default=30)
     p.add_argument("--rest-processes", type=int, nargs="+", default=[1, 2, 4])
     p.add_argument("--out", default=str(ROOT / "bench/results/pg.json"))
+    p.add_argument("--keep", type=Path, default=None,
+                   help="keep the cluster and the users / one-user stores in this folder, and reuse them when "
+                        "they hold the asked size (fill on a busy machine, time on a quiet one)")
     args = p.parse_args()
+    global KEEP
+    KEEP = args.keep.resolve() if args.keep else None
     results: dict[str, Any] = {}
-    with cluster() as new_database:
+    with cluster(KEEP) as new_database:
         if "locomo" in args.figures:
             results["locomo"] = locomo(new_database, args)
         if "users" in args.figures:
@@ -378,7 +414,8 @@ def main() -> None:
                         f"{r['postgres']['p50_ms']} / {r['postgres']['p95_ms']} | p50 {target} |")
     if "rest" in results:
         rows += ["", "| REST, mixed 50/50, 3 users | req/s | × of one process | turn p50/p95 ms | recall p50/p95 ms "
-                 "| errors | acknowledged turns: missing / twice |", "|---|---|---|---|---|---|---|"]
+                 "| errors | acknowledged turns: missing / twice | cores: servers / machine busy |",
+                 "|---|---|---|---|---|---|---|---|"]
         one = results["rest"].get("postgres ×1", {}).get("req_per_s")
         for label, r in results["rest"].items():
             t, c = r["routes"].get("turn", {}), r["routes"].get("recall", {})
@@ -388,7 +425,8 @@ def main() -> None:
                     if r.get("killed") else "")
             rows.append(f"| {label} | {r['req_per_s']} | {ratio} | {t.get('p50_ms')}/{t.get('p95_ms')} "
                         f"| {c.get('p50_ms')}/{c.get('p95_ms')} | {sum(r['errors'].values())}{kill} "
-                        f"| {once['missing']} / {once['duplicated']} of {once['acked_checked']} |")
+                        f"| {once['missing']} / {once['duplicated']} of {once['acked_checked']} "
+                        f"| {r.get('server_cores')} / {r.get('machine_cores_busy')} of {os.cpu_count()} |")
     if "dense" in results:
         d = results["dense"]
         rows += ["", f"| dense leg, top {d['k']} for one user | in the process: scan (read once) | pgvector exact "
