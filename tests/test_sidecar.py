@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from episodic_memory import Config, Memory
+from episodic_memory.store.sidecar import quantize_rows
 
 from .fakes import HashingEmbedder
 
@@ -77,6 +78,57 @@ def test_a_fresh_build_and_its_appends_give_what_the_database_gives(tmp_path: Pa
         assert mem.recall("w1 w2 w3", k=5)
         got = dense.search("default", queries[0], 50, floor=0.0, session_id="t3")
         assert got and all(mem.store.turns_by_id("default", [x.item_id])[x.item_id].session_id == "t3" for x in got)
+
+
+def test_int8_rows_are_within_their_rounding_of_the_vectors() -> None:
+    rng = np.random.default_rng(5)
+    rows = rng.standard_normal((200, 384)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    rows[7] = 0.0  # a zeroed row stays zero
+    q8, scales = quantize_rows(rows)
+    assert q8.dtype == np.int8 and scales.dtype == np.float32 and int(np.abs(q8).max()) == 127
+    assert np.abs(q8 * scales[:, None] - rows).max() <= scales.max() / 2 + 1e-7  # half a step at most
+    assert not q8[7].any()
+    queries = rng.standard_normal((50, 384)).astype(np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    assert np.abs((q8.astype(np.float32) @ queries.T) * scales[:, None] - rows @ queries.T).max() < 2e-3
+
+
+def test_a_big_sidecar_scores_its_shortlist_on_int8_rows_with_the_same_hits(tmp_path: Path) -> None:
+    """From `vector_sidecar_int8_above` rows the coarse scan's shortlist is scored on the int8 rows (a quarter of
+    the bytes mapped into the process): each hit's cosine within its rounding (half a step of its row's scale per
+    coordinate of the query) of the float32 one, and nothing in the top 10 that float32 ranks below its own top 10
+    by more than twice that: only near-ties may swap."""
+    emb = HashingEmbedder(dim=64)
+    int8 = SIDECAR.model_copy(update={"vector_sidecar_int8_above": 300})
+    with Memory(tmp_path / "m.db", config=int8, embedder=emb) as mem:
+        _fill(mem, 250, 1)
+        dense = mem.retriever.dense_index()
+        assert dense is not None
+        assert dense.sync("default").q8 is None  # below the threshold: float32
+        _fill(mem, 150, 2, session="t")
+        m = dense.sync("default")
+        assert m.q8 is not None and m.scales is not None and len(m.scales) == len(m) == 400
+        queries = _queries(emb)
+        _close_to_float32(dense, _in_memory(mem), queries, float(np.max(m.scales)))
+    with Memory(tmp_path / "m.db", config=int8, embedder=emb) as mem:  # another process maps the same build
+        dense = mem.retriever.dense_index()
+        assert dense is not None and dense.sync("default").q8 is not None
+        _close_to_float32(dense, _in_memory(mem), queries, float(np.max(m.scales)))
+
+
+def _close_to_float32(index: object, float32: object, queries: np.ndarray, scale: float) -> None:
+    """`index`'s top 10s against `float32`'s (the same coarse shortlist, scored on float32 rows)."""
+    swapped = 0
+    for q in queries:
+        hits = [(h.item_id, h.similarity) for h in index.search("default", q, 10, floor=-1.0)]  # type: ignore[attr-defined]
+        want = [(h.item_id, h.similarity) for h in float32.search("default", q, 10, floor=-1.0)]  # type: ignore[attr-defined]
+        exact = {h.item_id: h.similarity for h in float32.search("default", q, 1000, floor=-1.0)}  # type: ignore[attr-defined]
+        bound = 0.5 * scale * float(np.abs(q).sum()) + 1e-5
+        assert len(hits) == 10 and all(abs(sim - exact[i]) <= bound for i, sim in hits)
+        assert all(exact[i] >= want[-1][1] - 2 * bound for i, _ in hits)
+        swapped += len({i for i, _ in hits} - {i for i, _ in want})
+    assert swapped <= len(queries)  # most top 10s are the same rows
 
 
 def test_another_process_maps_the_sidecar_and_sees_new_vectors_at_its_next_recall(tmp_path: Path) -> None:
@@ -165,11 +217,13 @@ def test_forgetting_takes_the_vectors_bytes_out_of_the_sidecar(tmp_path: Path) -
         mem.recall("aardvark", k=3)  # the turn heads' snapshot is written too
         root = mem.store.sidecar_dir()
         assert root is not None and (root / "heads.npz").exists()
-        vec = emb.embed(["the secret handshake of the aardvark club"])[0].astype(np.float32).tobytes()
-        assert vec in _sidecar_bytes(mem) and b"secret" in _sidecar_bytes(mem)
+        secret = emb.embed(["the secret handshake of the aardvark club"])[0].astype(np.float32)
+        vec, q8 = secret.tobytes(), quantize_rows(secret[None])[0][0].tobytes()
+        assert vec in _sidecar_bytes(mem) and q8 in _sidecar_bytes(mem) and b"secret" in _sidecar_bytes(mem)
         before = len(dense.sync("default"))
         mem.forget(session_id="secret")
         assert vec not in _sidecar_bytes(mem)  # zeroed in place by forget's scrub, before any recall
+        assert q8 not in _sidecar_bytes(mem)   # and its int8 copy
         assert b"secret" not in _sidecar_bytes(mem)  # nor its session's name (vectors' or the heads' snapshot)
         m = dense.sync("default")
         assert len(m) == before and m.alive is not None and int((~m.alive).sum()) == 1

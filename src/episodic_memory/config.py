@@ -108,6 +108,10 @@ class Config(BaseModel):
     vector_sidecar_populate: bool = Field(True, description="map the sidecar's vectors into the process in a "
                                           "background thread once opened (read through, then one call: ~0.1 s at 1M "
                                           "from the page cache) instead of a page fault per row recalls touch")
+    vector_sidecar_int8_above: int = Field(250_000, ge=0, description="a sidecar's rows from which the coarse "
+                                           "scan's shortlist is scored on int8 copies of the vectors (one scale a "
+                                           "row; cosines within ~1e-3) instead of float32: a quarter of the bytes "
+                                           "mapped into the process (1M rows: 384 MB, not 1.5 GB)")
     candidate_pool: int = Field(300, description="hits taken from each retrieval leg before fusion")
     standing_bonus: float = Field(0.3, description="added to a preference fact (a standing instruction) that the "
                                   "dense leg finds at least standing_similarity close to the query")

@@ -54,6 +54,8 @@ class _UserMatrix:
     capacity: int = 0                    # rows the mapped columns span
     sessions_bytes: int = 0              # of the build's sessions.jsonl, read into `codes`
     alive: np.ndarray | None = None      # sidecar rows not deleted (None: all of them)
+    q8: np.ndarray | None = None         # a big sidecar's int8 rows and their scales, which the coarse scan's
+    scales: np.ndarray | None = None     # shortlist is scored on instead of `vectors` (None: float32)
     _capacity: int = 0
     _size: int = 0
 
@@ -381,6 +383,7 @@ class DenseIndex:
         self.sidecar_compact = cfg.vector_sidecar_compact
         self.sidecar_checks = cfg.vector_sidecar_checks
         self.sidecar_populate = cfg.vector_sidecar_populate
+        self.sidecar_int8_above = cfg.vector_sidecar_int8_above
 
     def sidecar(self, user_id: str) -> Sidecar | None:
         if self.sidecar_root is None:
@@ -598,10 +601,12 @@ class DenseIndex:
     def _mapped(self, side: Sidecar, h: dict[str, Any], m: _UserMatrix | None, generation: int) -> _UserMatrix:
         """The in-process view of build `h`: `m` (the same build, mapped before) grown to its rows, or a new one."""
         rows = h["rows"]
+        int8 = rows >= self.sidecar_int8_above  # the shortlist scored on the int8 rows: only they are mapped in
         if m is None or m.capacity != h["capacity"]:
-            maps = side.map(h, populate=self.sidecar_populate)
+            maps = side.map(h, populate=("q8" if int8 else "vectors") if self.sidecar_populate else None)
         else:
-            maps = {**side.map(h, vectors=False), "vectors": m.vectors}  # the vectors' mapping stays
+            maps = {**side.map(h, vectors=False), "vectors": m.vectors,  # the vectors' mappings stay
+                    "q8": m.q8 if m.q8 is not None else side.map(h)["q8"]}
         if m is None:
             m = _UserMatrix(self.dim, sidecar=True, build=h["build"])
             m.codes = {}
@@ -621,6 +626,8 @@ class DenseIndex:
         if rows > old and m.coarse is not None:
             m.coarse.append(np.asarray(maps["vectors"][old:rows]))
         m.vectors, m.capacity = maps["vectors"], h["capacity"]
+        m.q8 = maps["q8"] if int8 else None
+        m.scales = maps["scales"][:rows] if int8 else None
         m.item_ids, m.kind_codes = maps["items"][:rows], maps["kinds"][:rows]
         m.session_codes, m.ts = maps["sessions"][:rows], maps["ts"][:rows]
         m.centrality = maps["centrality"][:rows]
@@ -687,7 +694,7 @@ class DenseIndex:
         query = query.astype(np.float32, copy=False)
         n = len(m)  # one size throughout: another thread's sync may grow the columns meanwhile
         kinds, items, sessions, times = m.kind_codes[:n], m.item_ids[:n], m.session_codes[:n], m.ts[:n]
-        matrix = m.vectors[:n]
+        matrix, q8, scales = m.vectors[:n], m.q8, m.scales
         allowed = m.alive[:n] if m.alive is not None else None  # the filters, as a row mask (deleted rows: out)
         if kind is not None:
             allowed = kinds == KIND_CODES.get(kind, -1)
@@ -717,7 +724,10 @@ class DenseIndex:
                 if allowed is not None:
                     rows = rows[allowed[rows]]
             rows = np.sort(rows)  # gathered in address order: ~10 % faster than as the scan left them
-            row_sims = np.take(matrix, rows, axis=0) @ query
+            if q8 is not None and scales is not None and len(scales) >= n:
+                row_sims = (np.take(q8, rows, axis=0).astype(np.float32) @ query) * scales[rows]
+            else:
+                row_sims = np.take(matrix, rows, axis=0) @ query
         else:
             sims = matrix @ query
             rows = np.flatnonzero(sims >= floor if allowed is None else (sims >= floor) & allowed)

@@ -12,6 +12,8 @@ stale, truncated, of another model or failing its spot checks, and never read pa
                                            generation, dead rows, mean; replaced whole (tmp + rename), written last
             d-<build id>/                  one build's columns, `capacity` rows each (rows past `rows`: unused)
                 vectors.f32                float32 × dim, as in the `vectors` table
+                vectors.i8 scales.f32      the same rows in int8, each with its scale (`quantize_rows`): what a
+                                           recall maps of a big sidecar (`Config.vector_sidecar_int8_above`)
                 ids.i64 items.i64 kinds.i8 sessions.i32 ts.f64
                 codes.u8 steps.f32         the 4-bit coarse codes (`retrieve.dense._CoarseScan`) and row steps
                 centrality-<n>.f32         row · mean (the mean of the first n rows, in the header)
@@ -46,7 +48,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from filelock import FileLock
 
-FORMAT = 1
+FORMAT = 2  # 2: the int8 rows (vectors.i8, scales.f32)
 COLUMNS: dict[str, tuple[str, np.dtype[Any]]] = {  # name -> (file, dtype); vectors and codes are rows of many
     "ids": ("ids.i64", np.dtype(np.int64)),
     "items": ("items.i64", np.dtype(np.int64)),
@@ -54,6 +56,7 @@ COLUMNS: dict[str, tuple[str, np.dtype[Any]]] = {  # name -> (file, dtype); vect
     "sessions": ("sessions.i32", np.dtype(np.int32)),
     "ts": ("ts.f64", np.dtype(np.float64)),
     "steps": ("steps.f32", np.dtype(np.float32)),
+    "scales": ("scales.f32", np.dtype(np.float32)),
 }
 DEAD = -1  # the kind code of a deleted row
 
@@ -67,6 +70,15 @@ class SidecarStore(Protocol):
     def vectors_by_id(self, user_id: str, model: str, ids: Sequence[int]) -> list[tuple[int, str, int, bytes]]: ...
 
     def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray: ...
+
+
+def quantize_rows(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows as int8 and one scale each (a row ≈ int8 × scale: its largest coordinate maps to ±127), so a dot
+    product with a float32 query is `(int8 @ query) * scale`, within ~1e-3 of the float32 one for unit rows."""
+    vectors = np.asarray(vectors, np.float32)
+    top = np.abs(vectors).max(axis=1) if vectors.size else np.zeros(len(vectors), np.float32)
+    scales = np.where(top > 0, top / 127.0, 1.0).astype(np.float32)
+    return np.rint(vectors / scales[:, None]).astype(np.int8), scales
 
 
 def folder_name(user_id: str, model: str) -> str:
@@ -123,6 +135,7 @@ class Sidecar:
     def _sizes(self, capacity: int, h: dict[str, Any]) -> dict[str, int]:
         sizes = {file: capacity * dtype.itemsize for file, dtype in COLUMNS.values()}
         sizes["vectors.f32"] = capacity * self.dim * 4
+        sizes["vectors.i8"] = capacity * self.dim
         sizes["codes.u8"] = capacity * self.width
         sizes[h["centrality"]] = capacity * 4
         return sizes
@@ -152,11 +165,17 @@ class Sidecar:
         h["capacity"] = capacity
 
     def write_rows(self, h: dict[str, Any], start: int, columns: dict[str, np.ndarray]) -> None:
-        """Write rows from `start` (names: vectors, codes, centrality and COLUMNS')."""
+        """Write rows from `start` (names: vectors — also as int8 rows and their scales —, codes, centrality and
+        COLUMNS')."""
         data = self.data(h)
+        if "vectors" in columns:
+            columns = dict(columns)
+            columns["q8"], columns["scales"] = quantize_rows(columns["vectors"])
         for name, values in columns.items():
             if name == "vectors":
                 file, size = "vectors.f32", self.dim * 4
+            elif name == "q8":
+                file, size = "vectors.i8", self.dim
             elif name == "codes":
                 file, size = "codes.u8", self.width
             elif name == "centrality":
@@ -193,7 +212,8 @@ class Sidecar:
         kinds = np.memmap(data / COLUMNS["kinds"][0], dtype=np.int8, mode="r", shape=(cap,))
         touched = np.unique(np.asarray(sessions[rows]))
         files: dict[str, tuple[Any, tuple[int, ...]]] = {
-            "vectors.f32": (np.float32, (cap, self.dim)), "codes.u8": (np.uint8, (cap, self.width)),
+            "vectors.f32": (np.float32, (cap, self.dim)), "vectors.i8": (np.int8, (cap, self.dim)),
+            "codes.u8": (np.uint8, (cap, self.width)),
             h["centrality"]: (np.float32, (cap,))}
         files.update({file: (dtype, (cap,)) for file, dtype in COLUMNS.values()})
         for file, (dtype, shape) in files.items():
@@ -247,21 +267,25 @@ class Sidecar:
         shutil.rmtree(self.dir, ignore_errors=True)
 
     # --- reading ---------------------------------------------------------------------------------------
-    def map(self, h: dict[str, Any], populate: bool = False, vectors: bool = True) -> dict[str, np.ndarray]:
-        """Every column (without `vectors`: but the vectors) mapped read-only over the build's capacity (callers
-        slice `rows`)."""
+    def map(self, h: dict[str, Any], populate: str | None = None, vectors: bool = True) -> dict[str, np.ndarray]:
+        """Every column (without `vectors`: but the vectors and their int8 rows `q8`) mapped read-only over the
+        build's capacity (callers slice `rows`). `populate` ("vectors" or "q8"): that one mapped in at once."""
         data, cap = self.data(h), h["capacity"]
         out: dict[str, np.ndarray] = {}
         if not cap:
             out["vectors"] = np.zeros((0, self.dim), np.float32)
+            out["q8"] = np.zeros((0, self.dim), np.int8)
             out["codes"] = np.zeros((0, self.width), np.uint8)
             out["centrality"] = np.zeros(0, np.float32)
             out.update({name: np.zeros(0, dtype) for name, (_, dtype) in COLUMNS.items()})
             return out
         if vectors:
             out["vectors"] = np.memmap(data / "vectors.f32", dtype=np.float32, mode="r", shape=(cap, self.dim))
-            if populate:
+            out["q8"] = np.memmap(data / "vectors.i8", dtype=np.int8, mode="r", shape=(cap, self.dim))
+            if populate == "vectors":
                 _populate(out["vectors"], data / "vectors.f32", h["rows"] * self.dim * 4)
+            elif populate == "q8":
+                _populate(out["q8"], data / "vectors.i8", h["rows"] * self.dim)
         out["codes"] = np.memmap(data / "codes.u8", dtype=np.uint8, mode="r", shape=(cap, self.width))
         out["centrality"] = np.memmap(data / h["centrality"], dtype=np.float32, mode="r", shape=(cap,))
         for name, (file, dtype) in COLUMNS.items():
