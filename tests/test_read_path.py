@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,3 +114,81 @@ def test_a_deletion_keeps_the_fitted_directions_and_the_coarse_scan_stays_exact(
             want = sorted((round(h.similarity, 5) for h in exact.search("default", qv, 10, floor=0.0)), reverse=True)
             same.append(sum(a == b for a, b in zip(got, want, strict=True)))
         assert np.mean(same) >= 9.5 and min(same) >= 8  # as good rows (a refit basis: 9.94 on average here)
+
+
+def _pieces_read(text: str) -> list[str]:
+    """Every piece of `text` currency reads values from: the text, its clauses, local contexts and phrases, its
+    sentences (asked_values), its replaced and gone segments."""
+    plain = currency.plain(text)
+    pieces = [text, plain, *currency._CLAUSE.split(plain), *(m.group() for m in currency._SENTENCE.finditer(plain)),
+              *(m.group(1) for m in currency._REPLACED.finditer(plain)),
+              *(m.group(1) for m in currency._GONE.finditer(plain))]
+    for n in (0, 3, 12):
+        pieces += currency.local_contexts(text, n)
+        pieces += currency.changed_contexts(text, n)
+    return pieces
+
+
+def test_may_hold_is_never_false_where_a_value_of_the_kind_is() -> None:
+    """The currency gate's test: a text `may_hold` says holds no date (time, number) has none in any piece currency
+    reads of it, so skipping currency for a question asking one changes nothing."""
+    rng = random.Random(11)
+    words = ["March", "mar", "Mar.", "sept", "Sept.", "may", "May", "decade", "market", "june", "Junes", "dec.",
+             "14", "3rd", "the", "of", "8:20", "7", "pm", "am", "10:15pm", "two", "twenty", "one", "zero", "Twelve",
+             "seventy-five", "2024", "$1,950", "12.99", "k", "thousand", "rent", "is", "not", "from", "to", "instead",
+             "of", "Dr.", "Okafor", "retired", "closed", "but", "so", "and", "then", "Carlos", "1st", "31", "o'clock",
+             "twentyish", "teen", "nineteen", "8", "a.m.", "v2", "x9", "ninety"]
+    seps = [" ", " ", " ", ", ", ". ", "; ", "! ", "? ", "\n", " - ", " — ", ":", ".", "/", "", "(", ")", "'"]
+    texts = ["Moving day is 14 March.", "It moved to March 30, 2024 - not the 14th", "we pay $1,950 from now on",
+             "Dinner at 8pm, not 7:30.", "Two kids, twenty-two cats", "Maybe the market decides in Sept.",
+             "Nothing here at all", "I ran twentyish miles", "Mar.14 is out", "the 3rd of may"]
+    for _ in range(4000):
+        texts.append("".join(rng.choice(words) + rng.choice(seps) for _ in range(rng.randint(1, 14))))
+    gated = {"date": 0, "time": 0, "num": 0}
+    for text in texts:
+        for kind in gated:
+            if not currency.may_hold(kind, text):
+                gated[kind] += 1
+                for piece in _pieces_read(text):
+                    assert not any(v.startswith(kind) for v in currency.values_in(piece)), (kind, text, piece)
+    assert min(gated.values()) > 100, gated  # the gate does say no, often
+
+
+def test_the_currency_gate_leaves_every_recall_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recall with the gate gives what recall reading every text gives, and the gate does skip some questions'
+    currency (and, for a date, time or number asked, currency still supersedes where a value is)."""
+    from episodic_memory.retrieve import currency_pass
+
+    turns = ["The kayak trip is on 14 March.", "Actually the kayak trip moved to 21 March.", "We rent the kayak for "
+             "forty dollars.", "The kayak rental is now $55.", "The kayak club meets at 7pm.", "Kayak club meets at "
+             "8:30pm now.", "I love the kayak club people.", "The kayak is red and fast.", "Nina joined the kayak club.",
+             "We painted the kayak blue instead.", "The garden shed smells of pine.", "The garden shed roof leaks.",
+             "Two garden shed doors are stuck."]
+    questions = ["When is the kayak trip?", "How much is the kayak rental?", "What time does the kayak club meet?",
+                 "When did Nina join the kayak club?", "What colour is the kayak?", "Who joined the kayak club?",
+                 "How many kayak club people?", "When did the garden shed start to smell?",
+                 "What time does the garden shed roof leak?", "How old is the garden shed roof?"]
+    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9)) as mem:
+        for day, text in enumerate(turns):
+            mem.add_turn("user", text, session_id=f"s{day}", timestamp=1_700_000_000 + day * 86_400)
+        now = 1_700_000_000 + 40 * 86_400
+        scored: list[str] = []
+        real_scores = currency_pass.currency_scores
+
+        def counting(items: Any, query: str, *a: Any, **kw: Any) -> Any:
+            scored.append(query)
+            return real_scores(items, query, *a, **kw)
+
+        monkeypatch.setattr(currency_pass, "currency_scores", counting)
+
+        def recall_all() -> list[list[tuple[str, float, Any]]]:
+            return [[(h.id, round(h.score, 9), h.details.get("superseded")) for h in mem.recall(q, k=6, now=now)]
+                    for q in questions]
+
+        gated = recall_all()
+        scored_gated = list(scored)
+        scored.clear()
+        monkeypatch.setattr(currency_pass, "may_hold", lambda kind, text: True)
+        assert recall_all() == gated
+        assert len(scored_gated) < len(scored)  # some questions' currency was skipped
+        assert any(h[2] for hits in gated for h in hits)  # and where a value is, it still supersedes

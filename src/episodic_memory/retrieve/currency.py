@@ -954,6 +954,27 @@ def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signat
             and any(v.startswith(kind) for v in new_sig.asserted - old_sig.values))
 
 
+# What a value of each kind needs in a text, whatever piece of it is read (its clauses, phrases, sentences and
+# segments part it at punctuation or spaces, never inside a word): a date names a month as a whole word (`_DATES`),
+# a clock time has a digit (`_TIME`), a number a digit or a number word (`_NUMBER`, `_NUMBER_WORDS`; "one" and
+# "zero" are never values).
+_MONTH_WORD = re.compile(r"\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+_COUNTING_WORDS = frozenset(w for w in _NUMBER_WORDS if w not in ("one", "zero"))
+
+
+def may_hold(kind: str, text: str) -> bool:
+    """Whether `text` (or any clause or phrase of it) can hold a value of `kind` ("date", "time", "num"; any other
+    kind: True): False only when `values_in` of it and of every piece of it has none. A cheap test, no reading."""
+    if kind == "date":
+        return _MONTH_WORD.search(text) is not None
+    if kind == "time":
+        return _DIGIT.search(text) is not None
+    if kind == "num":
+        return _DIGIT.search(text) is not None or not _COUNTING_WORDS.isdisjoint(_LOWER_RUN.findall(text.lower()))
+    return True
+
+
 def wants_followers(query: str) -> bool:
     """Whether the turns right after the best candidates are worth a look (a question asking a kind of value: a
     correction right after an answer often names nothing but the new answer)."""
