@@ -338,12 +338,33 @@ def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
     """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
     to no longer hold, the capitalised words (lower-cased)."""
     text = plain(text)
-    words = frozenset(_stem(w) for w in (_unpossessive(t.lower()).strip("'’") for t in _WORD.findall(text))
-                      if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
-                      and w not in _NUMBER_WORDS)
+    words = frozenset(_content_stems(_WORD.findall(text)))
     segments = tuple(m.group(1) for m in _REPLACED.finditer(text)) + tuple(m.group(1) for m in _GONE.finditer(text))
     capitalised = tuple(dict.fromkeys(w.lower() for w in _CAPITALISED_WORD.findall(text)))
     return values_in(text), words, segments, capitalised
+
+
+_NOT_CONTENT = STOPWORDS | FILLER | frozenset(_MONTHS) | frozenset(_NUMBER_WORDS)
+_TOKEN_STEMS: dict[str, str] = {}  # a `_WORD` token -> its content stem ("": none); see _content_stems
+_TOKEN_STEMS_MAX = 200_000
+
+
+def _content_stems(tokens: list[str]) -> set[str]:
+    """The content-word stems of `_WORD` tokens: lower-cased, a final 's and the apostrophes at the ends dropped,
+    alphabetic, longer than two letters, no stop word, filler, month or number word; stemmed. Worked out once per
+    distinct token (a pure function of it; a text repeats its words, and texts share theirs) and kept."""
+    stems = _TOKEN_STEMS
+    if len(stems) > _TOKEN_STEMS_MAX:
+        stems.clear()
+    out: set[str] = set()
+    for token in set(tokens):
+        stem = stems.get(token)
+        if stem is None:
+            w = _unpossessive(token.lower()).strip("'’")
+            stem = stems[token] = _stem(w) if w.isalpha() and len(w) > 2 and w not in _NOT_CONTENT else ""
+        if stem:
+            out.add(stem)
+    return out
 
 
 def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature:
@@ -490,6 +511,7 @@ def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | No
     return len(shared), (mass(shared) / smaller if smaller else 0.0)
 
 
+@lru_cache(maxsize=16_384)  # asked of the same value sets for every pair of a recall (a frozenset keeps its hash)
 def _names(values: frozenset[str]) -> frozenset[str]:
     return frozenset(v for v in values if v.startswith("name:"))
 
@@ -696,10 +718,22 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                      key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
     superseded_by: dict[int, list[int]] = {}
     answered: set[tuple[int, int]] = set()
+    # what the pairs below ask of each text, looked up once per statement (not once per pair)
+    history = [tells_history(text) for text in texts]
+    asked_of: dict[int, frozenset[str]] = {}
+
+    def asked(i: int) -> frozenset[str]:
+        if i not in asked_of:
+            asked_of[i] = asked_values(texts[i]) if p.stated else frozenset()
+        return asked_of[i]
+
     for pos, new in enumerate(by_time):
         if statements[new].summary or (kind and not any(v.startswith(kind) for v in _answers(sigs[new]))) or (
                 not kind and not things and not sigs[new].asserted):
             continue  # it cannot supersede anything: a summary, or no value (of the kind asked for) to bring
+        if history[new]:
+            continue  # "I was 91 kg two years ago": history, no correction (as for `old` below)
+        change = announces_change(texts[new])
         for old in by_time[pos + 1:]:
             if statements[new].summary or statements[old].ts == statements[new].ts:
                 continue
@@ -708,31 +742,31 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                 continue  # one person's news does not replace another's
             if kind and not any(v.startswith(kind) for v in _answers(sigs[new]) - sigs[old].values):
                 continue  # no new value of the kind asked for
-            if tells_history(texts[old]) or tells_history(texts[new]):
+            if history[old]:
                 continue  # "I was 91 kg two years ago", "where I worked back in 2019": history, no correction
-            if kind in _NOT_NAMES_ASKED and query_sig is not None and not announces_change(texts[new]) and two_named_things(
+            if kind in _NOT_NAMES_ASKED and query_sig is not None and not change and two_named_things(
                     sigs[old], sigs[new], query_sig):
                 continue  # "the Rome trip starts May 4" … "the Oslo trip starts June 20": both true
             if (kind and p.adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind,
-                                                 p.adjacent)) or ((not several or announces_change(texts[new])) and supersedes(
+                                                 p.adjacent)) or ((not several or change) and supersedes(
                     sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
             elif (p.answers and kind and query_sig is not None and not several
                     and competing_answers(sigs[old], sigs[new], query_sig, kind, untied=untied,
                                           slot_pairs=p.slot_pairs, best_slot=p.best_slot, texts=(texts[old], texts[new]) if p.units else None,
-                                          asked=asked_values(texts[new]) if p.stated else frozenset())) or (
+                                          asked=asked(new))) or (
                     kind and query_sig is not None and p.followups_cued and not several
                     and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind,
                                    near=p.phrase_words if p.cue_near else None,
                                    old_text=texts[old] if p.units else None,
-                                   asked=asked_values(texts[new]) if p.stated else frozenset())) or (
+                                   asked=asked(new))) or (
                     not kind and query_sig is not None and p.followups_cued and not several
                     and _names(sigs[new].asserted)
-                    and announces_change(texts[new])
+                    and change
                     and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name",
                                    near=p.phrase_words if p.cue_near else None,
-                                   asked=asked_values(texts[new]) if p.stated else frozenset())) or (
+                                   asked=asked(new))) or (
                     things and not kind and query_sig is not None and not several
                     and competing_things(sigs[old], sigs[new], query_sig, things)
                     and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
