@@ -192,3 +192,39 @@ def test_the_currency_gate_leaves_every_recall_as_it_was(tmp_path: Path, monkeyp
         assert recall_all() == gated
         assert len(scored_gated) < len(scored)  # some questions' currency was skipped
         assert any(h[2] for hits in gated for h in hits)  # and where a value is, it still supersedes
+
+
+def test_derived_memories_ranked_on_rowids_alone_as_with_the_filters(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """BM25 over derived memories reads no column when every one is the user's and every kind is asked: the same
+    rows, in the same order (ties too), with the same scores as the filtered ranking; a second user's memory, or
+    some kinds only, take the filtered ranking."""
+    from episodic_memory.retrieve.kinds import KIND_CODES, KINDS
+    from episodic_memory.store.sqlite import turns as sql_turns
+
+    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9)) as mem:
+        for i in range(40):  # repeated texts: ties in BM25
+            mem.add_fact(f"The canoe trip {['is green', 'leaks', 'went to the lake'][i % 3]} on day {i % 4}.")
+        for s in range(6):
+            mem.add_turns([{"role": "user", "content": f"we took the canoe to the lake, trip {s} of {t}",
+                            "session_id": f"s{s}"} for t in range(4)])
+            mem.end_session(f"s{s}", wait=True)
+        store = mem.store
+        counts = {kind: n for (kind, n) in store._query("SELECT kind, count(*) FROM memory_fts GROUP BY kind")}
+        assert counts.get("fact", 0) >= 12 and counts.get("episode", 0) >= 1
+        for rowid, kind, item_id in store._query("SELECT rowid, kind, item_id FROM memory_fts"):
+            assert rowid == item_id * 8 + KIND_CODES[kind] and sql_turns._MEMORY_CODES[rowid % 8] == kind
+        matches = ['"canoe"', '"lake" OR "green"', '"trip" OR "day" OR "leaks"', '"nothing"']
+        assert store._only_user_memories("default")
+        fast = {(m, n): store.search_memories(m, "default", limit=n, kinds=list(KINDS)) for m in matches
+                for n in (1, 5, 300)}
+        monkeypatch.setattr(type(store), "_only_user_memories", lambda self, user_id: False)
+        for (m, n), rows in fast.items():
+            assert rows == store.search_memories(m, "default", limit=n, kinds=list(KINDS)), (m, n)
+        assert any(len(rows) > 5 for rows in fast.values())
+        monkeypatch.undo()
+        assert all(k == "fact" for k, _, _ in store.search_memories('"canoe"', "default", limit=50, kinds=["fact"]))
+        mem.add_fact("The canoe of bob is red.", user_id="bob")
+        assert not store._only_user_memories("default")
+        assert [r[:2] for r in store.search_memories('"canoe"', "default", limit=300)] == [
+            r[:2] for r in fast[('"canoe"', 300)]]
