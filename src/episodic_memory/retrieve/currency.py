@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -49,6 +50,8 @@ _DATES = (
     re.compile(rf"(?<![\w$.,])(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b", re.IGNORECASE),  # 14 March, 14th of March
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?![.,]?\d)", re.IGNORECASE),          # March 14, Mar 14th
 )
+# a month named as a whole word: what every date above needs (`_dates`, `may_hold`)
+_MONTH_WORD = re.compile(r"\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _NUMBER = re.compile(
     r"(?<![\w.])\$?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
     r"(?:(?P<k>[kK])\b|\s*(?P<scale>thousand|million|m)\b|(?:st|nd|rd|th)\b)?",
@@ -115,6 +118,8 @@ def _stem(word: str) -> str:
 def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
     found: set[str] = set()
     spans: list[tuple[int, int]] = []
+    if _MONTH_WORD.search(text) is None:  # no month named: no date (one scan instead of both patterns')
+        return found, spans
     for pattern in _DATES:
         for m in pattern.finditer(text):
             day = int(m.group("day"))
@@ -615,10 +620,9 @@ class Rarity(dict[str, float]):
 
 def rarity(signatures: Sequence[Signature]) -> Rarity:
     """Each subject item's inverse document frequency among `signatures` (log((n + 1) / (df + 0.5)))."""
-    df: dict[str, int] = {}
+    df: Counter[str] = Counter()
     for sig in signatures:
-        for item in sig.words | _names(sig.values):
-            df[item] = df.get(item, 0) + 1
+        df.update(sig.words | _names(sig.values))  # counted in C
     n = len(signatures)
     return Rarity({item: math.log((n + 1) / (count + 0.5)) for item, count in df.items()})
 
@@ -992,7 +996,6 @@ def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signat
 # segments part it at punctuation or spaces, never inside a word): a date names a month as a whole word (`_DATES`),
 # a clock time has a digit (`_TIME`), a number a digit or a number word (`_NUMBER`, `_NUMBER_WORDS`; "one" and
 # "zero" are never values).
-_MONTH_WORD = re.compile(r"\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 _COUNTING_WORDS = frozenset(w for w in _NUMBER_WORDS if w not in ("one", "zero"))
 
