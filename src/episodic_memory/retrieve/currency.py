@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 
 from ..util import memo_text
 from .fts import STOPWORDS
@@ -475,9 +476,9 @@ def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
     Its words and names are made of its tokens (`_WORD`, `_TOKEN`: letters and apostrophes), lower-cased, a final
     's dropped, with or without the apostrophes at their ends; the capitalised words of the known names are runs
     of letters between non-word characters."""
-    tokens = [_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()]
+    tokens = {_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()}  # each distinct one once
     pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
-    return pieces, frozenset(_stem(p) for p in pieces)
+    return pieces, frozenset(map(_stem, pieces))
 
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
@@ -509,7 +510,7 @@ def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | No
     shared = (a.words & b.words) | names
 
     def mass(items: Iterable[str]) -> float:
-        return sum(w.get(i, 1.0) for i in items)
+        return sum(map(w.get, items, repeat(1.0)))  # w.get(i, 1.0) for each, in C
 
     whole = w.total if isinstance(w, Rarity) else mass  # a statement's own words: summed once per recall
     smaller = min(whole(a.words), whole(b.words)) + mass(names)
@@ -614,7 +615,7 @@ class Rarity(dict[str, float]):
     def total(self, items: frozenset[str]) -> float:
         known = self._totals.get(id(items))
         if known is None or known[0] is not items:
-            known = self._totals[id(items)] = (items, sum(self.get(i, 1.0) for i in items))
+            known = self._totals[id(items)] = (items, sum(map(self.get, items, repeat(1.0))))
         return known[1]
 
 
