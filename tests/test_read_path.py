@@ -231,3 +231,58 @@ def test_derived_memories_ranked_on_rowids_alone_as_with_the_filters(tmp_path: P
         assert not store._only_user_memories("default")
         assert [r[:2] for r in store.search_memories('"canoe"', "default", limit=300)] == [
             r[:2] for r in fast[('"canoe"', 300)]]
+
+
+def _names_word_by_word(text: str) -> frozenset[str]:
+    """names_in as it was written before (token by token), the reference for the regex version."""
+    text = currency.plain(text)
+    out: set[str] = set()
+    run: list[str] = []
+    run_initial = False
+    run_end = 0
+
+    def flush() -> None:
+        nonlocal run, run_initial
+        first = True
+        while run and (currency._not_name(run[0]) or (first and run_initial and len(run) == 1
+                                                       and not currency._names_a_doer(text, run_end))):
+            run = run[1:]
+            first = False
+        if run:
+            out.add(" ".join(currency._unpossessive(w.lower()) for w in run if not currency._not_name(w)))
+        run = []
+
+    last_end = 0
+    for m in currency._TOKEN.finditer(text):
+        token = m.group()
+        gap_start, last_end = last_end, m.end()
+        if not token[0].isalpha():
+            if run:
+                flush()
+            continue
+        if "A" <= token[0] <= "Z" and token != "I":
+            if not run:
+                run_initial = currency._opens_sentence(text, m.start()) or m.start() == 0
+            elif text[gap_start:m.start()].strip():
+                flush()
+                run_initial = False
+            run.append(token)
+            run_end = m.end()
+        elif run:
+            flush()
+    if run:
+        flush()
+    return frozenset(out)
+
+
+def test_names_found_by_runs_are_the_names_found_word_by_word() -> None:
+    texts = ["Hey Mel, Carlos is coaching me at Pier Nine Hall.", "I think I Bob went", "o'Brien and O'Brien met",
+             "x''Bob Smith", "''Bob Smith", "Bob's Café Royal", "Émile Zola", "Bob\u00a0Smith\u2003Jones", "I'm Tom",
+             "Dr. Okafor retired. Last Friday Jamal left", "ANN AND BOB", "the iPhone X", "Bob-Smith", "Bob2 Smith"]
+    rng = random.Random(5)
+    pieces = ["Bob", "Smith", "I", "I'm", "o'", "O'", "'", "’", "x", "Tom", "Ann", "é", "É", "the", "is", "runs",
+              "Last", "Friday", "Hey", "Mr", ".", ",", ":", "2", "\n", "\u00a0", "\x1c", "-", "Dr.", "A", "Zo"]
+    seps = [" ", "", "  ", "\t", ". ", ": "]
+    texts += ["".join(rng.choice(pieces) + rng.choice(seps) for _ in range(rng.randint(1, 12))) for _ in range(30_000)]
+    for text in texts:
+        assert currency.names_in(text) == _names_word_by_word(text), text

@@ -275,48 +275,46 @@ def _not_name(word: str) -> bool:
             or w in _NUMBER_WORDS)
 
 
+# A run of capitalised words (tokens of `_TOKEN` starting with A-Z, "I" alone excepted) with only spaces between
+# them: no other token (a lower-case word, a digit, punctuation, a letter outside A-Z) in between.
+_NOT_I = r"(?!I(?![A-Za-z'’]))"
+_CAPITALISED_RUN = re.compile(rf"(?<![A-Za-z]){_NOT_I}[A-Z][A-Za-z'’]*(?:\s+{_NOT_I}[A-Z][A-Za-z'’]*)*")
+_APOSTROPHES = "'’"
+
+
 @memo_text(TEXT_MEMO)
 def names_in(text: str) -> frozenset[str]:
     """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
-    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall")."""
+    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall").
+
+    The runs are found by a regex, not word by word: the words of `_TOKEN` (letters and apostrophes, or a run of
+    anything else but spaces) cover every character but spaces, so a run is broken by any token that is not a
+    capitalised word, and by nothing else."""
     text = plain(text)
     out: set[str] = set()
-    run: list[str] = []
-    run_initial = False
-    run_end = 0
-
-    def flush() -> None:
-        nonlocal run, run_initial
-        first = True
-        while run and (_not_name(run[0]) or (first and run_initial and len(run) == 1
-                                              and not _names_a_doer(text, run_end))):
-            run = run[1:]  # "Hey Mel" -> "Mel"; "Last Friday" -> nothing; a sentence's lone first word is no name
-            first = False
-        if run:
-            out.add(" ".join(_unpossessive(w.lower()) for w in run if not _not_name(w)))
-        run = []
-
-    last_end = 0
-    for m in _TOKEN.finditer(text):
-        token = m.group()
-        gap_start, last_end = last_end, m.end()
-        if not token[0].isalpha():
-            if run:
-                flush()
-            continue
-        if "A" <= token[0] <= "Z" and token != "I":  # _CAPITALISED: a letter token starting with a capital
-            if not run:
-                run_initial = _opens_sentence(text, m.start()) or m.start() == 0
-            elif text[gap_start:m.start()].strip():
-                flush()
-                run_initial = False
-            run.append(token)
-            run_end = m.end()
-        elif run:
-            flush()
-    if run:
-        flush()
+    pos = 0
+    while (m := _CAPITALISED_RUN.search(text, pos)) is not None:
+        start = m.start()
+        if start and text[start - 1] in _APOSTROPHES:  # "o'Brien": inside a word that began with a letter before
+            k = start - 1
+            while k >= 0 and text[k] in _APOSTROPHES:
+                k -= 1
+            if k >= 0 and ("a" <= text[k] <= "z" or "A" <= text[k] <= "Z"):
+                pos = start + len(m.group().split(maxsplit=1)[0])  # the run starts at its next word, if any
+                continue
+        _add_name(text, m.group().split(), _opens_sentence(text, start) or start == 0, m.end(), out)
+        pos = m.end()
     return frozenset(out)
+
+
+def _add_name(text: str, run: list[str], initial: bool, end: int, out: set[str]) -> None:
+    """The name a run of capitalised words (ending at `end`; `initial`: it opens a sentence) gives, into `out`."""
+    first = True
+    while run and (_not_name(run[0]) or (first and initial and len(run) == 1 and not _names_a_doer(text, end))):
+        run = run[1:]  # "Hey Mel" -> "Mel"; "Last Friday" -> nothing; a sentence's lone first word is no name
+        first = False
+    if run:
+        out.add(" ".join(_unpossessive(w.lower()) for w in run if not _not_name(w)))
 
 
 @dataclass
