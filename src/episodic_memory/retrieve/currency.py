@@ -730,20 +730,21 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
             asked_of[i] = asked_values(texts[i]) if p.stated else frozenset()
         return asked_of[i]
 
+    speakers = [s.speaker for s in statements] if p.by_speaker else [None] * n
     for pos, new in enumerate(by_time):
-        if statements[new].summary or (kind and not any(v.startswith(kind) for v in _answers(sigs[new]))) or (
-                not kind and not things and not sigs[new].asserted):
+        brings = frozenset(v for v in _answers(sigs[new]) if v.startswith(kind)) if kind else frozenset()
+        if statements[new].summary or (kind and not brings) or (not kind and not things and not sigs[new].asserted):
             continue  # it cannot supersede anything: a summary, or no value (of the kind asked for) to bring
         if history[new]:
             continue  # "I was 91 kg two years ago": history, no correction (as for `old` below)
         change = announces_change(texts[new])
+        new_ts, new_speaker = statements[new].ts, speakers[new]
         for old in by_time[pos + 1:]:
-            if statements[new].summary or statements[old].ts == statements[new].ts:
+            if statements[old].ts == new_ts:
                 continue
-            if p.by_speaker and None not in (statements[old].speaker, statements[new].speaker) and (
-                    statements[old].speaker != statements[new].speaker):
+            if new_speaker is not None and speakers[old] is not None and speakers[old] != new_speaker:
                 continue  # one person's news does not replace another's
-            if kind and not any(v.startswith(kind) for v in _answers(sigs[new]) - sigs[old].values):
+            if kind and brings <= sigs[old].values:
                 continue  # no new value of the kind asked for
             if history[old]:
                 continue  # "I was 91 kg two years ago", "where I worked back in 2019": history, no correction
