@@ -721,9 +721,21 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                      key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
     superseded_by: dict[int, list[int]] = {}
     answered: set[tuple[int, int]] = set()
-    # what the pairs below ask of each text, looked up once per statement (not once per pair)
-    history = [tells_history(text) for text in texts]
+    # what the pairs below ask of each text, read when a pair first needs it (a first reading costs) and then
+    # looked up here (not in the per-text caches, once per pair)
+    history: dict[int, bool] = {}
+    change_of: dict[int, bool] = {}
     asked_of: dict[int, frozenset[str]] = {}
+
+    def past(i: int) -> bool:
+        if i not in history:
+            history[i] = tells_history(texts[i])
+        return history[i]
+
+    def changes(i: int) -> bool:
+        if i not in change_of:
+            change_of[i] = announces_change(texts[i])
+        return change_of[i]
 
     def asked(i: int) -> frozenset[str]:
         if i not in asked_of:
@@ -735,9 +747,6 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
         brings = frozenset(v for v in _answers(sigs[new]) if v.startswith(kind)) if kind else frozenset()
         if statements[new].summary or (kind and not brings) or (not kind and not things and not sigs[new].asserted):
             continue  # it cannot supersede anything: a summary, or no value (of the kind asked for) to bring
-        if history[new]:
-            continue  # "I was 91 kg two years ago": history, no correction (as for `old` below)
-        change = announces_change(texts[new])
         new_ts, new_speaker = statements[new].ts, speakers[new]
         for old in by_time[pos + 1:]:
             if statements[old].ts == new_ts:
@@ -746,13 +755,13 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                 continue  # one person's news does not replace another's
             if kind and brings <= sigs[old].values:
                 continue  # no new value of the kind asked for
-            if history[old]:
+            if past(old) or past(new):
                 continue  # "I was 91 kg two years ago", "where I worked back in 2019": history, no correction
-            if kind in _NOT_NAMES_ASKED and query_sig is not None and not change and two_named_things(
+            if kind in _NOT_NAMES_ASKED and query_sig is not None and not changes(new) and two_named_things(
                     sigs[old], sigs[new], query_sig):
                 continue  # "the Rome trip starts May 4" … "the Oslo trip starts June 20": both true
             if (kind and p.adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind,
-                                                 p.adjacent)) or ((not several or change) and supersedes(
+                                                 p.adjacent)) or ((not several or changes(new)) and supersedes(
                     sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
@@ -767,7 +776,7 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                                    asked=asked(new))) or (
                     not kind and query_sig is not None and p.followups_cued and not several
                     and _names(sigs[new].asserted)
-                    and change
+                    and changes(new)
                     and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name",
                                    near=p.phrase_words if p.cue_near else None,
                                    asked=asked(new))) or (
