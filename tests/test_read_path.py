@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,3 +114,175 @@ def test_a_deletion_keeps_the_fitted_directions_and_the_coarse_scan_stays_exact(
             want = sorted((round(h.similarity, 5) for h in exact.search("default", qv, 10, floor=0.0)), reverse=True)
             same.append(sum(a == b for a, b in zip(got, want, strict=True)))
         assert np.mean(same) >= 9.5 and min(same) >= 8  # as good rows (a refit basis: 9.94 on average here)
+
+
+def _pieces_read(text: str) -> list[str]:
+    """Every piece of `text` currency reads values from: the text, its clauses, local contexts and phrases, its
+    sentences (asked_values), its replaced and gone segments."""
+    plain = currency.plain(text)
+    pieces = [text, plain, *currency._CLAUSE.split(plain), *(m.group() for m in currency._SENTENCE.finditer(plain)),
+              *(m.group(1) for m in currency._REPLACED.finditer(plain)),
+              *(m.group(1) for m in currency._GONE.finditer(plain))]
+    for n in (0, 3, 12):
+        pieces += currency.local_contexts(text, n)
+        pieces += currency.changed_contexts(text, n)
+    return pieces
+
+
+def test_may_hold_is_never_false_where_a_value_of_the_kind_is() -> None:
+    """The currency gate's test: a text `may_hold` says holds no date (time, number) has none in any piece currency
+    reads of it, so skipping currency for a question asking one changes nothing (and `_dates`, which asks the same
+    first, misses no date)."""
+    rng = random.Random(11)
+    words = ["March", "mar", "Mar.", "sept", "Sept.", "may", "May", "decade", "market", "june", "Junes", "dec.",
+             "14", "3rd", "the", "of", "8:20", "7", "pm", "am", "10:15pm", "two", "twenty", "one", "zero", "Twelve",
+             "seventy-five", "2024", "$1,950", "12.99", "k", "thousand", "rent", "is", "not", "from", "to", "instead",
+             "of", "Dr.", "Okafor", "retired", "closed", "but", "so", "and", "then", "Carlos", "1st", "31", "o'clock",
+             "twentyish", "teen", "nineteen", "8", "a.m.", "v2", "x9", "ninety"]
+    seps = [" ", " ", " ", ", ", ". ", "; ", "! ", "? ", "\n", " - ", " — ", ":", ".", "/", "", "(", ")", "'"]
+    texts = ["Moving day is 14 March.", "It moved to March 30, 2024 - not the 14th", "we pay $1,950 from now on",
+             "Dinner at 8pm, not 7:30.", "Two kids, twenty-two cats", "Maybe the market decides in Sept.",
+             "Nothing here at all", "I ran twentyish miles", "Mar.14 is out", "the 3rd of may"]
+    for _ in range(4000):
+        texts.append("".join(rng.choice(words) + rng.choice(seps) for _ in range(rng.randint(1, 14))))
+    gated = {"date": 0, "time": 0, "num": 0}
+    for text in texts:
+        for kind in gated:
+            if not currency.may_hold(kind, text):
+                gated[kind] += 1
+                for piece in _pieces_read(text):
+                    assert not any(v.startswith(kind) for v in currency.values_in(piece)), (kind, text, piece)
+                    # _dates itself looks for a month first: the date patterns find nothing either
+                    assert kind != "date" or not any(p.search(piece) for p in currency._DATES), (text, piece)
+    assert min(gated.values()) > 100, gated  # the gate does say no, often
+
+
+def test_the_currency_gate_leaves_every_recall_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recall with the gate gives what recall reading every text gives, and the gate does skip some questions'
+    currency (and, for a date, time or number asked, currency still supersedes where a value is)."""
+    from episodic_memory.retrieve import currency_pass
+
+    turns = ["The kayak trip is on 14 March.", "Actually the kayak trip moved to 21 March.", "We rent the kayak for "
+             "forty dollars.", "The kayak rental is now $55.", "The kayak club meets at 7pm.", "Kayak club meets at "
+             "8:30pm now.", "I love the kayak club people.", "The kayak is red and fast.", "Nina joined the kayak club.",
+             "We painted the kayak blue instead.", "The garden shed smells of pine.", "The garden shed roof leaks.",
+             "Two garden shed doors are stuck."]
+    questions = ["When is the kayak trip?", "How much is the kayak rental?", "What time does the kayak club meet?",
+                 "When did Nina join the kayak club?", "What colour is the kayak?", "Who joined the kayak club?",
+                 "How many kayak club people?", "When did the garden shed start to smell?",
+                 "What time does the garden shed roof leak?", "How old is the garden shed roof?"]
+    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9)) as mem:
+        for day, text in enumerate(turns):
+            mem.add_turn("user", text, session_id=f"s{day}", timestamp=1_700_000_000 + day * 86_400)
+        now = 1_700_000_000 + 40 * 86_400
+        scored: list[str] = []
+        real_scores = currency_pass.currency_scores
+
+        def counting(items: Any, query: str, *a: Any, **kw: Any) -> Any:
+            scored.append(query)
+            return real_scores(items, query, *a, **kw)
+
+        monkeypatch.setattr(currency_pass, "currency_scores", counting)
+
+        def recall_all() -> list[list[tuple[str, float, Any]]]:
+            return [[(h.id, round(h.score, 9), h.details.get("superseded")) for h in mem.recall(q, k=6, now=now)]
+                    for q in questions]
+
+        gated = recall_all()
+        scored_gated = list(scored)
+        scored.clear()
+        monkeypatch.setattr(currency_pass, "may_hold", lambda kind, text: True)
+        assert recall_all() == gated
+        assert len(scored_gated) < len(scored)  # some questions' currency was skipped
+        assert any(h[2] for hits in gated for h in hits)  # and where a value is, it still supersedes
+
+
+def test_derived_memories_ranked_on_rowids_alone_as_with_the_filters(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """BM25 over derived memories reads no column when every one is the user's and every kind is asked: the same
+    rows, in the same order (ties too), with the same scores as the filtered ranking; a second user's memory, or
+    some kinds only, take the filtered ranking."""
+    from episodic_memory.retrieve.kinds import KIND_CODES, KINDS
+    from episodic_memory.store.sqlite import turns as sql_turns
+
+    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9)) as mem:
+        for i in range(40):  # repeated texts: ties in BM25
+            mem.add_fact(f"The canoe trip {['is green', 'leaks', 'went to the lake'][i % 3]} on day {i % 4}.")
+        for s in range(6):
+            mem.add_turns([{"role": "user", "content": f"we took the canoe to the lake, trip {s} of {t}",
+                            "session_id": f"s{s}"} for t in range(4)])
+            mem.end_session(f"s{s}", wait=True)
+        store = mem.store
+        counts = {kind: n for (kind, n) in store._query("SELECT kind, count(*) FROM memory_fts GROUP BY kind")}
+        assert counts.get("fact", 0) >= 12 and counts.get("episode", 0) >= 1
+        for rowid, kind, item_id in store._query("SELECT rowid, kind, item_id FROM memory_fts"):
+            assert rowid == item_id * 8 + KIND_CODES[kind] and sql_turns._MEMORY_CODES[rowid % 8] == kind
+        matches = ['"canoe"', '"lake" OR "green"', '"trip" OR "day" OR "leaks"', '"nothing"']
+        assert store._only_user_memories("default")
+        fast = {(m, n): store.search_memories(m, "default", limit=n, kinds=list(KINDS)) for m in matches
+                for n in (1, 5, 300)}
+        monkeypatch.setattr(type(store), "_only_user_memories", lambda self, user_id: False)
+        for (m, n), rows in fast.items():
+            assert rows == store.search_memories(m, "default", limit=n, kinds=list(KINDS)), (m, n)
+        assert any(len(rows) > 5 for rows in fast.values())
+        monkeypatch.undo()
+        assert all(k == "fact" for k, _, _ in store.search_memories('"canoe"', "default", limit=50, kinds=["fact"]))
+        mem.add_fact("The canoe of bob is red.", user_id="bob")
+        assert not store._only_user_memories("default")
+        assert [r[:2] for r in store.search_memories('"canoe"', "default", limit=300)] == [
+            r[:2] for r in fast[('"canoe"', 300)]]
+
+
+def _names_word_by_word(text: str) -> frozenset[str]:
+    """names_in as it was written before (token by token), the reference for the regex version."""
+    text = currency.plain(text)
+    out: set[str] = set()
+    run: list[str] = []
+    run_initial = False
+    run_end = 0
+
+    def flush() -> None:
+        nonlocal run, run_initial
+        first = True
+        while run and (currency._not_name(run[0]) or (first and run_initial and len(run) == 1
+                                                       and not currency._names_a_doer(text, run_end))):
+            run = run[1:]
+            first = False
+        if run:
+            out.add(" ".join(currency._unpossessive(w.lower()) for w in run if not currency._not_name(w)))
+        run = []
+
+    last_end = 0
+    for m in currency._TOKEN.finditer(text):
+        token = m.group()
+        gap_start, last_end = last_end, m.end()
+        if not token[0].isalpha():
+            if run:
+                flush()
+            continue
+        if "A" <= token[0] <= "Z" and token != "I":
+            if not run:
+                run_initial = currency._opens_sentence(text, m.start()) or m.start() == 0
+            elif text[gap_start:m.start()].strip():
+                flush()
+                run_initial = False
+            run.append(token)
+            run_end = m.end()
+        elif run:
+            flush()
+    if run:
+        flush()
+    return frozenset(out)
+
+
+def test_names_found_by_runs_are_the_names_found_word_by_word() -> None:
+    texts = ["Hey Mel, Carlos is coaching me at Pier Nine Hall.", "I think I Bob went", "o'Brien and O'Brien met",
+             "x''Bob Smith", "''Bob Smith", "Bob's Café Royal", "Émile Zola", "Bob\u00a0Smith\u2003Jones", "I'm Tom",
+             "Dr. Okafor retired. Last Friday Jamal left", "ANN AND BOB", "the iPhone X", "Bob-Smith", "Bob2 Smith"]
+    rng = random.Random(5)
+    pieces = ["Bob", "Smith", "I", "I'm", "o'", "O'", "'", "’", "x", "Tom", "Ann", "é", "É", "the", "is", "runs",
+              "Last", "Friday", "Hey", "Mr", ".", ",", ":", "2", "\n", "\u00a0", "\x1c", "-", "Dr.", "A", "Zo"]
+    seps = [" ", "", "  ", "\t", ". ", ": "]
+    texts += ["".join(rng.choice(pieces) + rng.choice(seps) for _ in range(rng.randint(1, 12))) for _ in range(30_000)]
+    for text in texts:
+        assert currency.names_in(text) == _names_word_by_word(text), text

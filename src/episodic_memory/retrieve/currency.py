@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 
 from ..util import memo_text
 from .fts import STOPWORDS
@@ -49,6 +51,8 @@ _DATES = (
     re.compile(rf"(?<![\w$.,])(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b", re.IGNORECASE),  # 14 March, 14th of March
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?![.,]?\d)", re.IGNORECASE),          # March 14, Mar 14th
 )
+# a month named as a whole word: what every date above needs (`_dates`, `may_hold`)
+_MONTH_WORD = re.compile(r"\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _NUMBER = re.compile(
     r"(?<![\w.])\$?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
     r"(?:(?P<k>[kK])\b|\s*(?P<scale>thousand|million|m)\b|(?:st|nd|rd|th)\b)?",
@@ -115,6 +119,8 @@ def _stem(word: str) -> str:
 def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
     found: set[str] = set()
     spans: list[tuple[int, int]] = []
+    if _MONTH_WORD.search(text) is None:  # no month named: no date (one scan instead of both patterns')
+        return found, spans
     for pattern in _DATES:
         for m in pattern.finditer(text):
             day = int(m.group("day"))
@@ -269,48 +275,46 @@ def _not_name(word: str) -> bool:
             or w in _NUMBER_WORDS)
 
 
+# A run of capitalised words (tokens of `_TOKEN` starting with A-Z, "I" alone excepted) with only spaces between
+# them: no other token (a lower-case word, a digit, punctuation, a letter outside A-Z) in between.
+_NOT_I = r"(?!I(?![A-Za-z'’]))"
+_CAPITALISED_RUN = re.compile(rf"(?<![A-Za-z]){_NOT_I}[A-Z][A-Za-z'’]*(?:\s+{_NOT_I}[A-Z][A-Za-z'’]*)*")
+_APOSTROPHES = "'’"
+
+
 @memo_text(TEXT_MEMO)
 def names_in(text: str) -> frozenset[str]:
     """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
-    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall")."""
+    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall").
+
+    The runs are found by a regex, not word by word: the words of `_TOKEN` (letters and apostrophes, or a run of
+    anything else but spaces) cover every character but spaces, so a run is broken by any token that is not a
+    capitalised word, and by nothing else."""
     text = plain(text)
     out: set[str] = set()
-    run: list[str] = []
-    run_initial = False
-    run_end = 0
-
-    def flush() -> None:
-        nonlocal run, run_initial
-        first = True
-        while run and (_not_name(run[0]) or (first and run_initial and len(run) == 1
-                                              and not _names_a_doer(text, run_end))):
-            run = run[1:]  # "Hey Mel" -> "Mel"; "Last Friday" -> nothing; a sentence's lone first word is no name
-            first = False
-        if run:
-            out.add(" ".join(_unpossessive(w.lower()) for w in run if not _not_name(w)))
-        run = []
-
-    last_end = 0
-    for m in _TOKEN.finditer(text):
-        token = m.group()
-        gap_start, last_end = last_end, m.end()
-        if not token[0].isalpha():
-            if run:
-                flush()
-            continue
-        if "A" <= token[0] <= "Z" and token != "I":  # _CAPITALISED: a letter token starting with a capital
-            if not run:
-                run_initial = _opens_sentence(text, m.start()) or m.start() == 0
-            elif text[gap_start:m.start()].strip():
-                flush()
-                run_initial = False
-            run.append(token)
-            run_end = m.end()
-        elif run:
-            flush()
-    if run:
-        flush()
+    pos = 0
+    while (m := _CAPITALISED_RUN.search(text, pos)) is not None:
+        start = m.start()
+        if start and text[start - 1] in _APOSTROPHES:  # "o'Brien": inside a word that began with a letter before
+            k = start - 1
+            while k >= 0 and text[k] in _APOSTROPHES:
+                k -= 1
+            if k >= 0 and ("a" <= text[k] <= "z" or "A" <= text[k] <= "Z"):
+                pos = start + len(m.group().split(maxsplit=1)[0])  # the run starts at its next word, if any
+                continue
+        _add_name(text, m.group().split(), _opens_sentence(text, start) or start == 0, m.end(), out)
+        pos = m.end()
     return frozenset(out)
+
+
+def _add_name(text: str, run: list[str], initial: bool, end: int, out: set[str]) -> None:
+    """The name a run of capitalised words (ending at `end`; `initial`: it opens a sentence) gives, into `out`."""
+    first = True
+    while run and (_not_name(run[0]) or (first and initial and len(run) == 1 and not _names_a_doer(text, end))):
+        run = run[1:]  # "Hey Mel" -> "Mel"; "Last Friday" -> nothing; a sentence's lone first word is no name
+        first = False
+    if run:
+        out.add(" ".join(_unpossessive(w.lower()) for w in run if not _not_name(w)))
 
 
 @dataclass
@@ -338,12 +342,33 @@ def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
     """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
     to no longer hold, the capitalised words (lower-cased)."""
     text = plain(text)
-    words = frozenset(_stem(w) for w in (_unpossessive(t.lower()).strip("'’") for t in _WORD.findall(text))
-                      if w.isalpha() and len(w) > 2 and w not in STOPWORDS and w not in FILLER and w not in _MONTHS
-                      and w not in _NUMBER_WORDS)
+    words = frozenset(_content_stems(_WORD.findall(text)))
     segments = tuple(m.group(1) for m in _REPLACED.finditer(text)) + tuple(m.group(1) for m in _GONE.finditer(text))
     capitalised = tuple(dict.fromkeys(w.lower() for w in _CAPITALISED_WORD.findall(text)))
     return values_in(text), words, segments, capitalised
+
+
+_NOT_CONTENT = STOPWORDS | FILLER | frozenset(_MONTHS) | frozenset(_NUMBER_WORDS)
+_TOKEN_STEMS: dict[str, str] = {}  # a `_WORD` token -> its content stem ("": none); see _content_stems
+_TOKEN_STEMS_MAX = 200_000
+
+
+def _content_stems(tokens: list[str]) -> set[str]:
+    """The content-word stems of `_WORD` tokens: lower-cased, a final 's and the apostrophes at the ends dropped,
+    alphabetic, longer than two letters, no stop word, filler, month or number word; stemmed. Worked out once per
+    distinct token (a pure function of it; a text repeats its words, and texts share theirs) and kept."""
+    stems = _TOKEN_STEMS
+    if len(stems) > _TOKEN_STEMS_MAX:
+        stems.clear()
+    out: set[str] = set()
+    for token in set(tokens):
+        stem = stems.get(token)
+        if stem is None:
+            w = _unpossessive(token.lower()).strip("'’")
+            stem = stems[token] = _stem(w) if w.isalpha() and len(w) > 2 and w not in _NOT_CONTENT else ""
+        if stem:
+            out.add(stem)
+    return out
 
 
 def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature:
@@ -449,9 +474,9 @@ def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
     Its words and names are made of its tokens (`_WORD`, `_TOKEN`: letters and apostrophes), lower-cased, a final
     's dropped, with or without the apostrophes at their ends; the capitalised words of the known names are runs
     of letters between non-word characters."""
-    tokens = [_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()]
+    tokens = {_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()}  # each distinct one once
     pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
-    return pieces, frozenset(_stem(p) for p in pieces)
+    return pieces, frozenset(map(_stem, pieces))
 
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
@@ -483,13 +508,14 @@ def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | No
     shared = (a.words & b.words) | names
 
     def mass(items: Iterable[str]) -> float:
-        return sum(w.get(i, 1.0) for i in items)
+        return sum(map(w.get, items, repeat(1.0)))  # w.get(i, 1.0) for each, in C
 
     whole = w.total if isinstance(w, Rarity) else mass  # a statement's own words: summed once per recall
     smaller = min(whole(a.words), whole(b.words)) + mass(names)
     return len(shared), (mass(shared) / smaller if smaller else 0.0)
 
 
+@lru_cache(maxsize=16_384)  # asked of the same value sets for every pair of a recall (a frozenset keeps its hash)
 def _names(values: frozenset[str]) -> frozenset[str]:
     return frozenset(v for v in values if v.startswith("name:"))
 
@@ -587,16 +613,15 @@ class Rarity(dict[str, float]):
     def total(self, items: frozenset[str]) -> float:
         known = self._totals.get(id(items))
         if known is None or known[0] is not items:
-            known = self._totals[id(items)] = (items, sum(self.get(i, 1.0) for i in items))
+            known = self._totals[id(items)] = (items, sum(map(self.get, items, repeat(1.0))))
         return known[1]
 
 
 def rarity(signatures: Sequence[Signature]) -> Rarity:
     """Each subject item's inverse document frequency among `signatures` (log((n + 1) / (df + 0.5)))."""
-    df: dict[str, int] = {}
+    df: Counter[str] = Counter()
     for sig in signatures:
-        for item in sig.words | _names(sig.values):
-            df[item] = df.get(item, 0) + 1
+        df.update(sig.words | _names(sig.values))  # counted in C
     n = len(signatures)
     return Rarity({item: math.log((n + 1) / (count + 0.5)) for item, count in df.items()})
 
@@ -696,43 +721,65 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
                      key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
     superseded_by: dict[int, list[int]] = {}
     answered: set[tuple[int, int]] = set()
+    # what the pairs below ask of each text, read when a pair first needs it (a first reading costs) and then
+    # looked up here (not in the per-text caches, once per pair)
+    history: dict[int, bool] = {}
+    change_of: dict[int, bool] = {}
+    asked_of: dict[int, frozenset[str]] = {}
+
+    def past(i: int) -> bool:
+        if i not in history:
+            history[i] = tells_history(texts[i])
+        return history[i]
+
+    def changes(i: int) -> bool:
+        if i not in change_of:
+            change_of[i] = announces_change(texts[i])
+        return change_of[i]
+
+    def asked(i: int) -> frozenset[str]:
+        if i not in asked_of:
+            asked_of[i] = asked_values(texts[i]) if p.stated else frozenset()
+        return asked_of[i]
+
+    speakers = [s.speaker for s in statements] if p.by_speaker else [None] * n
     for pos, new in enumerate(by_time):
-        if statements[new].summary or (kind and not any(v.startswith(kind) for v in _answers(sigs[new]))) or (
-                not kind and not things and not sigs[new].asserted):
+        brings = frozenset(v for v in _answers(sigs[new]) if v.startswith(kind)) if kind else frozenset()
+        if statements[new].summary or (kind and not brings) or (not kind and not things and not sigs[new].asserted):
             continue  # it cannot supersede anything: a summary, or no value (of the kind asked for) to bring
+        new_ts, new_speaker = statements[new].ts, speakers[new]
         for old in by_time[pos + 1:]:
-            if statements[new].summary or statements[old].ts == statements[new].ts:
+            if statements[old].ts == new_ts:
                 continue
-            if p.by_speaker and None not in (statements[old].speaker, statements[new].speaker) and (
-                    statements[old].speaker != statements[new].speaker):
+            if new_speaker is not None and speakers[old] is not None and speakers[old] != new_speaker:
                 continue  # one person's news does not replace another's
-            if kind and not any(v.startswith(kind) for v in _answers(sigs[new]) - sigs[old].values):
+            if kind and brings <= sigs[old].values:
                 continue  # no new value of the kind asked for
-            if tells_history(texts[old]) or tells_history(texts[new]):
+            if past(old) or past(new):
                 continue  # "I was 91 kg two years ago", "where I worked back in 2019": history, no correction
-            if kind in _NOT_NAMES_ASKED and query_sig is not None and not announces_change(texts[new]) and two_named_things(
+            if kind in _NOT_NAMES_ASKED and query_sig is not None and not changes(new) and two_named_things(
                     sigs[old], sigs[new], query_sig):
                 continue  # "the Rome trip starts May 4" … "the Oslo trip starts June 20": both true
             if (kind and p.adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind,
-                                                 p.adjacent)) or ((not several or announces_change(texts[new])) and supersedes(
+                                                 p.adjacent)) or ((not several or changes(new)) and supersedes(
                     sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
             elif (p.answers and kind and query_sig is not None and not several
                     and competing_answers(sigs[old], sigs[new], query_sig, kind, untied=untied,
                                           slot_pairs=p.slot_pairs, best_slot=p.best_slot, texts=(texts[old], texts[new]) if p.units else None,
-                                          asked=asked_values(texts[new]) if p.stated else frozenset())) or (
+                                          asked=asked(new))) or (
                     kind and query_sig is not None and p.followups_cued and not several
                     and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind,
                                    near=p.phrase_words if p.cue_near else None,
                                    old_text=texts[old] if p.units else None,
-                                   asked=asked_values(texts[new]) if p.stated else frozenset())) or (
+                                   asked=asked(new))) or (
                     not kind and query_sig is not None and p.followups_cued and not several
                     and _names(sigs[new].asserted)
-                    and announces_change(texts[new])
+                    and changes(new)
                     and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name",
                                    near=p.phrase_words if p.cue_near else None,
-                                   asked=asked_values(texts[new]) if p.stated else frozenset())) or (
+                                   asked=asked(new))) or (
                     things and not kind and query_sig is not None and not several
                     and competing_things(sigs[old], sigs[new], query_sig, things)
                     and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
@@ -952,6 +999,26 @@ def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signat
         return False  # a correction says little besides the new value: "Actually no, Larkfield Manor."
     return (any(v.startswith(kind) for v in old_sig.asserted - new_sig.asserted)
             and any(v.startswith(kind) for v in new_sig.asserted - old_sig.values))
+
+
+# What a value of each kind needs in a text, whatever piece of it is read (its clauses, phrases, sentences and
+# segments part it at punctuation or spaces, never inside a word): a date names a month as a whole word (`_DATES`),
+# a clock time has a digit (`_TIME`), a number a digit or a number word (`_NUMBER`, `_NUMBER_WORDS`; "one" and
+# "zero" are never values).
+_DIGIT = re.compile(r"\d")
+_COUNTING_WORDS = frozenset(w for w in _NUMBER_WORDS if w not in ("one", "zero"))
+
+
+def may_hold(kind: str, text: str) -> bool:
+    """Whether `text` (or any clause or phrase of it) can hold a value of `kind` ("date", "time", "num"; any other
+    kind: True): False only when `values_in` of it and of every piece of it has none. A cheap test, no reading."""
+    if kind == "date":
+        return _MONTH_WORD.search(text) is not None
+    if kind == "time":
+        return _DIGIT.search(text) is not None
+    if kind == "num":
+        return _DIGIT.search(text) is not None or not _COUNTING_WORDS.isdisjoint(_LOWER_RUN.findall(text.lower()))
+    return True
 
 
 def wants_followers(query: str) -> bool:

@@ -16,7 +16,16 @@ from ..config import Config
 from ..store.base import Store
 from ..store.records import StoredTurn
 from ..util import to_datetime
-from .currency import Params, Statement, currency_scores, followup_seeds, wants_followers
+from .currency import (
+    Params,
+    Statement,
+    asked_kind,
+    asks_between,
+    currency_scores,
+    followup_seeds,
+    may_hold,
+    wants_followers,
+)
 from .fts import any_of
 from .hit import Hit
 from .query import QueryInfo
@@ -33,6 +42,8 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     RecallFilters; `read_turns`: reads ranked rows' turns into `turns`."""
     if not cfg.currency_pool or len(ranked) < 2 or (cfg.currency_skip_dated and info.time_range):
         return candidates, ranked, {}
+    if cfg.currency_skip_between and asks_between(query):  # currency_scores would leave every score as it is
+        return candidates, ranked, {}
     read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency_pool)
 
     def text_of(r: int) -> str | None:
@@ -48,13 +59,21 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
     for item, r in zip(items, head, strict=True):
         item.score = float(candidates.score[r])
+    # a question asking a date, a time or a number is answered only by a statement bringing one (`currency_typed`):
+    # when no text can hold one (`may_hold`: no month, no digit …), nothing supersedes anything, and no answer
+    # is there to follow forward — currency_scores would read every text (their first reading is most of its
+    # cost) to leave every score as it is
+    kind = asked_kind(query) if cfg.currency_typed else None
+    possible = kind is None or any(may_hold(kind, item.text) for item in items)
     extra: list[int] = []  # turns outside the head, read: they enter only by superseding something
     if filters.kind in (None, "turn") and wants_followers(query):
         head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % _KIND_BITS == 0}
-        extra = later_turns(store, cfg, query, items, turns, head_ids, filters)
+        extra = later_turns(store, cfg, query, items, turns, head_ids, filters) if possible else []
         best = [candidates.item_id(r) for r in head[: cfg.currency_followers] if candidates.keys[r] % _KIND_BITS == 0]
         extra += followers(store, cfg.currency_adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
         extra = [i for i in extra if len(turns[i].content) <= cfg.currency_max_chars]
+    if kind is not None and not possible and not any(may_hold(kind, turns[i].content) for i in extra):
+        return candidates, ranked, {}
     row_of = {int(k) // _KIND_BITS: row for row, k in enumerate(candidates.keys.tolist())
               if k % _KIND_BITS == 0} if extra else {}
     unseen = [i for i in extra if i not in row_of]   # found by no leg: new rows

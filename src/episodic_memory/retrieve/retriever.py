@@ -32,7 +32,7 @@ from ..models.embedder import Embedder
 from ..models.reranker import Reranker
 from ..store.base import Store
 from ..store.records import HeadColumns, StoredTurn
-from ..util import to_datetime
+from ..util import memo_text, to_datetime
 from .coverage import diversify, is_list_question
 from .currency_pass import annotate_superseded, currency_pass
 from .dense import DenseIndex
@@ -171,6 +171,7 @@ def recency_bonus(ts: float, now: float, config: Config) -> float:
 _NORMALISE = re.compile(r"\W+")
 
 
+@memo_text(4096)  # the same candidates' texts come back across the questions of a conversation
 def _dedup_key(text: str) -> str:
     return _NORMALISE.sub(" ", text.lower()).strip()
 

@@ -38,6 +38,12 @@ _TURN_TEXT = "content speaker segmented"
 MEMORY_TEXT = "text segmented"
 
 
+# The kinds in memory_fts, by the code of their rowid (item_id * 8 + code, written by their tables' triggers), and
+# the table each is of.
+_MEMORY_KINDS = {"fact": "facts", "episode": "episodes", "workstream": "workstreams", "judgment": "judgments"}
+_MEMORY_CODES = {1: "fact", 2: "episode", 3: "workstream", 4: "judgment"}
+
+
 def _words_of(match: str, columns: str = _TURN_TEXT) -> str:
     """`match` over the text columns only: a query word never matches the `user_id` column."""
     return f"{{{columns}}} : ({match})"
@@ -433,6 +439,13 @@ class TurnSQL(Connection):
             f"SELECT kind, item_id FROM memory_fts WHERE memory_fts MATCH ? AND {' AND '.join(where)} LIMIT ?",
             [*params, limit])]
 
+    def _only_user_memories(self, user_id: str) -> bool:
+        """Every derived memory in the store (every `memory_fts` row: its triggers copy the user of each) is
+        `user_id`'s: two index seeks per table."""
+        return all(low is None or low == high == user_id for low, high in [tuple(row) for row in self._query(
+            " UNION ALL ".join(f"SELECT (SELECT min(user_id) FROM {table}), (SELECT max(user_id) FROM {table})"
+                               for table in _MEMORY_KINDS.values()))])
+
     def _only_user(self, user_id: str) -> bool:
         """Every turn in the store is `user_id`'s (the usual one-user file): two index seeks."""
         low, high = self._query("SELECT (SELECT min(user_id) FROM turns), (SELECT max(user_id) FROM turns)")[0]
@@ -473,7 +486,16 @@ class TurnSQL(Connection):
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                         ) -> list[tuple[str, int, float]]:
         """BM25 over derived memories (facts, episodes, judgments, …): (kind, item_id, score), higher is better."""
-        where, params = ["user_id = ?"], [memory_words(match, user_id, not self._only_user(user_id)), user_id]
+        words = memory_words(match, user_id, not self._only_user(user_id))
+        if (not kinds or _MEMORY_KINDS.keys() <= set(kinds)) and self._only_user_memories(user_id):
+            # nothing to filter: the user's and kind columns read for every match would only cost time (2.6 → 1.6
+            # ms a question at 10k real turns); the rowid says the kind and the id (the triggers write it so)
+            rows = self._query(f"SELECT rowid, -{MEMORY_BM25} AS score FROM memory_fts WHERE memory_fts MATCH ? "
+                               "ORDER BY score DESC LIMIT ?", (words, limit))
+            found = [(_MEMORY_CODES.get(rowid % 8), rowid // 8, score) for rowid, score in rows]
+            if all(kind is not None for kind, _, _ in found):  # else a kind this code does not know: the long way
+                return [(str(kind), int(item_id), score) for kind, item_id, score in found]
+        where, params = ["user_id = ?"], [words, user_id]
         if kinds:
             where.append(f"kind IN ({','.join('?' * len(kinds))})")
             params.extend(kinds)
