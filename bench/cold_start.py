@@ -49,7 +49,7 @@ def child(db: Path, queries: int, seed: int) -> dict[str, Any]:
 
     qs = Corpus(seed).queries(1 + 50 + queries, seed=1)
     out: dict[str, Any] = {"loadavg_start": loadavg()}
-    cfg = Config()
+    cfg = Config.from_env()  # EPISODIC_* overrides, e.g. EPISODIC_VECTOR_SIDECAR_INT8_ABOVE to compare
     t0 = time.perf_counter()
     load_embedder(cfg.embedder, cfg.model_threads)
     out["model_load_s"] = round(time.perf_counter() - t0, 3)

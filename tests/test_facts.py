@@ -273,9 +273,14 @@ def test_a_standing_instruction_surfaces_when_its_topic_comes_up() -> None:
                                       "The project uses requests for HTTP and pandas for the reports.",
                                       "Lunch was at the bakery, the pastéis were still warm.",
                                       "Remind me to call the plumber about the kitchen sink.",
-                                      "My sister is visiting from Porto next weekend."]):
+                                      "My sister is visiting from Porto next weekend.",
+                                      "The project deadline depends on the client sign-off.",
+                                      "Our project team meets on Mondays in the small room."]):
                 mem.add_turn("user", text, session_id="b", timestamp=f"2026-03-0{i + 1}T10:00:00Z")
             mem.end_session("b")
             hits = mem.recall("Which packages does the project depend on?", k=10)
             positions[bonus] = next(i for i, h in enumerate(hits) if h.kind == "fact" and "version numbers" in h.text)
-    assert positions[Config().standing_bonus] == 0 < positions[0.0]
+    # lifted above the episode and the fact about the project's packages, behind the two facts that share
+    # "project" and "depend(s)" with the question (the ranks are asserted, not the near-ties of their scores,
+    # which moved with the CPU the test ran on)
+    assert positions[Config().standing_bonus] <= 2 < 3 <= positions[0.0]

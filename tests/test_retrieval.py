@@ -319,7 +319,11 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
             qv = emb.embed([q])[0]
             got = [(h.item_id, round(h.similarity, 5)) for h in dense.search("default", qv, 10, floor=0.0)]
             want = [(h.item_id, round(h.similarity, 5)) for h in exact.search("default", qv, 10, floor=0.0)]
-            assert len(set(got) & set(want)) >= 9  # the shortlist may miss a tie-level row, rarely
+            # the same rows above the exact 10th similarity, the rest at it (rows tied there are equally good: which
+            # of them fill the list depends on the order the arithmetic ran); the shortlist may miss one, rarely
+            tenth = want[-1][1]
+            assert len({h for h in want if h[1] > tenth} - set(got)) <= 1
+            assert sum(sim < tenth for _, sim in got) <= 1
             in_s3 = dense.search("default", qv, 5, floor=0.0, session_id="s3", kind="turn")
             assert len(in_s3) == 5 and {mem.store.turns_by_id("default", [h.item_id])[h.item_id].session_id
                                          for h in in_s3} == {"s3"}
