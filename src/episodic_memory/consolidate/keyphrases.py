@@ -216,7 +216,9 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     forms: dict[str, Counter[str]] = {}
     word_freq: Counter[str] = Counter()
     for sentence in all_sentences:
-        for stems, phrase, key in _sentence_phrases(sentence, frozen):
+        # only the people named in the sentence split it: so its phrases are read once, not again each time the
+        # session names someone new (every run of a growing session)
+        for stems, phrase, key in _sentence_phrases(sentence, _run_words(sentence) & frozen):
             word_freq.update(stems)
             if not key:
                 continue
@@ -248,6 +250,12 @@ def _people_in(sentence: str) -> tuple[str, ...]:
         if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
             out.append(_bare(token).lower())
     return tuple(out)
+
+
+@memo_text()
+def _run_words(sentence: str) -> frozenset[str]:
+    """The words of a sentence's phrase runs as `_split_at_people` compares them with people."""
+    return frozenset(_bare(t).lower() for run in _runs(sentence) for t in run)
 
 
 @memo_text()
