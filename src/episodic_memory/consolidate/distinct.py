@@ -88,7 +88,17 @@ def profile_cosine(a: Mapping[str, float], b: Mapping[str, float], df: Mapping[s
 def profile_weights(p: Mapping[str, float], df: Mapping[str, int], n: int, common_share: float) -> dict[str, float]:
     """A word profile's tf-idf weights (sublinear tf): one side of `profile_cosine`, to weigh once when one profile
     is matched against many."""
-    return {t: (1 + math.log(x)) * w for t, x in p.items() if x >= 1 and (w := idf(t, df, n, common_share)) > 0}
+    out: dict[str, float] = {}
+    common = n >= MIN_SESSIONS_FOR_COMMON   # `idf` inlined (a workstream's profile holds thousands of words)
+    for t, x in p.items():
+        if x < 1:
+            continue
+        d = max(1, df.get(t, 1))
+        if common and d / n > common_share:
+            continue
+        if (w := math.log((n + 1) / d)) > 0:
+            out[t] = (1 + math.log(x)) * w
+    return out
 
 
 def weighted_cosine(wa: Mapping[str, float], wb: Mapping[str, float]) -> float:
