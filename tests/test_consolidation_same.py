@@ -39,21 +39,27 @@ def test_a_sentence_split_at_the_people_it_names_is_split_as_at_everyone() -> No
             sentence, people)
 
 
-def test_keyphrases_are_what_splitting_at_everyone_gave(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keyphrases_read_incrementally_are_what_reading_everything_gave(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(7)
-    texts = [" ".join(_sentence(rng) for _ in range(rng.randint(1, 3))) for _ in range(30)]
-    runs = []
-    for n in range(1, len(texts) + 1, 4):   # a growing session, read again at each run (new people each time)
-        runs.append(keyphrases.keyphrases(texts[:n], names=NAMES[: n % len(NAMES)]))
+    texts = [" ".join(_sentence(rng) for _ in range(rng.randint(1, 3))) for _ in range(40)]
+    calls: list[tuple[int, list[str]]] = []
+    for n in range(1, len(texts) + 1, 3):   # a growing session, read again at each run
+        calls.append((n, NAMES[:2] if n < 20 else NAMES[:3]))   # a speaker joins halfway
+        calls.append((n, NAMES[:2] if n < 20 else NAMES[:3]))   # a run with no new turn (the session's end)
+    calls += [(10, NAMES[:2]), (40, []), (40, NAMES[:2])]        # shorter again, other names
+    runs = [keyphrases.keyphrases(texts[:n], names=names) for n, names in calls]
+    kept = keyphrases._TALLIES.get((texts[0], frozenset(n.lower() for n in NAMES[:2])))
+    assert kept is not None and len(kept.texts) == 40   # the tallies were in use
 
     class Everyone:   # the code before this round: each sentence split at every person of the session, uncached
         def __and__(self, people: frozenset[str]) -> frozenset[str]:
             return people
     monkeypatch.setattr(keyphrases, "_run_words", lambda _sentence: Everyone())
+    monkeypatch.setattr(keyphrases, "TALLIES_KEPT", 0)   # and every text read at every call
     monkeypatch.setattr(keyphrases, "_sentence_phrases", keyphrases._sentence_phrases.__wrapped__)  # type: ignore
-    for i, n in enumerate(range(1, len(texts) + 1, 4)):
-        assert keyphrases.keyphrases(texts[:n], names=NAMES[: n % len(NAMES)]) == runs[i]
-    assert any(runs)
+    for (n, names), got in zip(calls, runs, strict=True):
+        assert keyphrases.keyphrases(texts[:n], names=names) == got
+    assert all(runs)
 
 
 def _plain_profile_cosine(a: Mapping[str, float], b: Mapping[str, float], df: Mapping[str, int], n: int,
