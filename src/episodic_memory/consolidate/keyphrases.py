@@ -271,7 +271,7 @@ class _Tally:
 _TALLIES: OrderedDict[tuple[str, frozenset[str]], _Tally] = OrderedDict()
 _TALLIES_LOCK = threading.Lock()
 TALLIES_KEPT = 64              # sessions whose tallies are kept (the latest)
-TALLY_MAX_CHARS = 1_000_000    # a session longer than this is read whole each time (memory stays bounded)
+TALLY_MAX_CHARS = 200_000      # a session longer than this is read whole each time (at most ~13 MB kept in all)
 
 
 def _take_tally(texts: list[str], names: frozenset[str]) -> _Tally | None:
