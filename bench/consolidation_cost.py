@@ -66,7 +66,7 @@ def load_turns(corpus: str, n: int, data: Path | None, first: int = 0) -> list[d
     return out[first: first + n]
 
 
-def child(src: str, corpus: str, n: int, data: Path | None) -> dict[str, Any]:
+def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = None) -> dict[str, Any]:
     sys.path[:0] = [src, str(ROOT)]
     from episodic_memory import Config, Memory
 
@@ -127,6 +127,8 @@ def child(src: str, corpus: str, n: int, data: Path | None) -> dict[str, Any]:
     mem.wait_for_consolidation()
     total = time.process_time() - t0
     mem.close()
+    if dump is not None:
+        dump.write_text(json.dumps(export_store(os.path.join(d, "m.db"))), encoding="utf-8")
     steps = [k for k in cpu if k not in ("consolidate", "turn_embed")]
     ms = {"capture": total - cpu["consolidate"], "turn_embed": cpu["turn_embed"], **{k: cpu[k] for k in steps},
           "overhead": cpu["consolidate"] - cpu["turn_embed"] - sum(cpu[k] for k in steps),
@@ -139,6 +141,53 @@ def child(src: str, corpus: str, n: int, data: Path | None) -> dict[str, Any]:
             "computed_per_turn": {k: round(v / n_turns, 3) for k, v in computed.most_common()}}
 
 
+# --- what consolidation made, row for row (--check-same) --------------------------------------------------------
+# Every table consolidation writes; columns that hold the wall clock of the run (not anything remembered) are left
+# out: `updated_at` everywhere, the rows' creation times where they are the run's time, not a turn's, and where a
+# session's journal ends (its lines carry the time they were written).
+DERIVED_TABLES = ("facts", "entities", "entity_aliases", "fact_entities", "entity_edges", "alias_sources",
+                  "route_counts", "episodes", "episode_terms", "workstreams", "loops", "vectors", "sessions")
+WALL_CLOCK = {"*": {"updated_at"}, "sessions": {"created_at", "ended_at", "journal_file", "journal_offset"}, "workstreams": {"created_at"},
+              "episodes": {"created_at"}, "entities": set(), "vectors": {"id"}}
+
+
+def export_store(path: str) -> dict[str, list[list[Any]]]:
+    """The derived tables of a store as sorted rows (blobs as sha1 hex), wall-clock columns left out."""
+    import hashlib
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    out: dict[str, list[list[Any]]] = {}
+    try:
+        for table in DERIVED_TABLES:
+            cols = [r[1] for r in con.execute(f"PRAGMA table_info({table})")]
+            skip = WALL_CLOCK["*"] | WALL_CLOCK.get(table, set())
+            keep = [c for c in cols if c not in skip]
+            where = " WHERE kind != 'turn'" if table == "vectors" else ""   # turn vectors: retrieve's, not ours
+            rows = con.execute(f"SELECT {', '.join(keep)} FROM {table}{where}").fetchall()
+            out[table] = sorted(([hashlib.sha1(v).hexdigest() if isinstance(v, bytes) else v for v in row]
+                                 for row in rows), key=repr)
+            out[table].insert(0, keep)   # the header first
+    finally:
+        con.close()
+    return out
+
+
+def compare_exports(a: dict[str, list[list[Any]]], b: dict[str, list[list[Any]]]) -> dict[str, str]:
+    """Per table: "same (n rows)" or what differs (row counts, and the first differing row of each side)."""
+    verdict: dict[str, str] = {}
+    for table in sorted(set(a) | set(b)):
+        ra, rb = a.get(table, []), b.get(table, [])
+        if ra == rb:
+            verdict[table] = f"same ({max(0, len(ra) - 1)} rows)"
+            continue
+        only_a = [r for r in ra[1:] if r not in rb[1:]]
+        only_b = [r for r in rb[1:] if r not in ra[1:]]
+        verdict[table] = (f"DIFFERENT: {len(ra) - 1} vs {len(rb) - 1} rows; {len(only_a)} only in the first, "
+                          f"{len(only_b)} only in the second; first: {only_a[:1]!r:.300} / {only_b[:1]!r:.300}")
+    return verdict
+
+
 def ingest(mem: Any, turns: list[dict[str, Any]]) -> None:
     for i, t in enumerate(turns):
         mem.add_turn(t["role"], t["content"], session_id=t["session_id"], speaker=t["speaker"],
@@ -148,10 +197,12 @@ def ingest(mem: Any, turns: list[dict[str, Any]]) -> None:
 
 
 # --- the parent: runs, medians, the table ----------------------------------------------------------------------
-def run_child(src: str, corpus: str, n: int, data: Path | None) -> dict[str, Any]:
+def run_child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = None) -> dict[str, Any]:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", src, "--corpus", corpus, "--turns", str(n)]
     if data is not None:
         cmd += ["--data", str(data)]
+    if dump is not None:
+        cmd += ["--dump", str(dump)]
     env = {**os.environ, "PYTHONPATH": ""}
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
     if done.returncode != 0:
@@ -195,13 +246,19 @@ def main(argv: list[str] | None = None) -> int:
                    help="a package source dir to measure (repeatable); default: this checkout's src")
     p.add_argument("--data", type=Path, default=None, help="LoCoMo data (default: bench.datasets.LOCOMO_DEFAULT)")
     p.add_argument("--out", type=Path, default=OUT)
+    p.add_argument("--check-same", action="store_true",
+                   help="no timing: one run per tree and corpus, then its derived tables (facts, episodes, "
+                        "workstreams, loops, entities, vectors, …) compared row for row with the first tree's")
     p.add_argument("--child", metavar="SRC", help=argparse.SUPPRESS)
+    p.add_argument("--dump", type=Path, default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        print(json.dumps(child(args.child, args.corpus[0], args.turns, args.data)))
+        print(json.dumps(child(args.child, args.corpus[0], args.turns, args.data, args.dump)))
         return 0
     trees = dict(t.split("=", 1) for t in args.tree) if args.tree else {"this": str(ROOT / "src")}
     trees = {name: str(Path(src).resolve()) for name, src in trees.items()}
+    if args.check_same:
+        return check_same(trees, args.corpus, args.turns, args.data)
     runs: dict[str, dict[str, list[dict[str, Any]]]] = {t: {c: [] for c in args.corpus} for t in trees}
     for r in range(args.repeats):
         for corpus in args.corpus:
@@ -229,6 +286,26 @@ def main(argv: list[str] | None = None) -> int:
                                     "turns": args.turns, "results": results}, indent=1) + "\n", encoding="utf-8")
     print(f"\nwrote {args.out}")
     return 0
+
+
+def check_same(trees: dict[str, str], corpora: list[str], n: int, data: Path | None) -> int:
+    """Each tree consolidates the same turns; 0 when every derived table matches the first tree's row for row."""
+    first, *others = list(trees)
+    differ = 0
+    with tempfile.TemporaryDirectory(prefix="cc-same-") as tmp:
+        for corpus in corpora:
+            exports = {}
+            for name in trees:
+                dump = Path(tmp) / f"{name}-{corpus}.json"
+                run_child(trees[name], corpus, n, data, dump)
+                exports[name] = json.loads(dump.read_text(encoding="utf-8"))
+            for name in others:
+                print(f"### {corpus} ({n} turns): {name} vs {first}")
+                for table, verdict in compare_exports(exports[first], exports[name]).items():
+                    print(f"  {table:15s} {verdict}")
+                    differ += not verdict.startswith("same")
+    print("all derived tables the same" if not differ else f"{differ} table(s) differ")
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":

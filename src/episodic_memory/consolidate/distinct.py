@@ -82,9 +82,27 @@ def distinct_terms(words: SessionWords, df: Mapping[str, int], n: int, common_sh
 def profile_cosine(a: Mapping[str, float], b: Mapping[str, float], df: Mapping[str, int], n: int,
                    common_share: float) -> float:
     """tf-idf cosine of two word profiles (sublinear tf), with the current document frequencies."""
-    def weigh(p: Mapping[str, float]) -> dict[str, float]:
-        return {t: (1 + math.log(x)) * w for t, x in p.items() if x >= 1 and (w := idf(t, df, n, common_share)) > 0}
-    wa, wb = weigh(a), weigh(b)
+    return weighted_cosine(profile_weights(a, df, n, common_share), profile_weights(b, df, n, common_share))
+
+
+def profile_weights(p: Mapping[str, float], df: Mapping[str, int], n: int, common_share: float) -> dict[str, float]:
+    """A word profile's tf-idf weights (sublinear tf): one side of `profile_cosine`, to weigh once when one profile
+    is matched against many."""
+    out: dict[str, float] = {}
+    common = n >= MIN_SESSIONS_FOR_COMMON   # `idf` inlined (a workstream's profile holds thousands of words)
+    for t, x in p.items():
+        if x < 1:
+            continue
+        d = max(1, df.get(t, 1))
+        if common and d / n > common_share:
+            continue
+        if (w := math.log((n + 1) / d)) > 0:
+            out[t] = (1 + math.log(x)) * w
+    return out
+
+
+def weighted_cosine(wa: Mapping[str, float], wb: Mapping[str, float]) -> float:
+    """`profile_cosine` of two profiles weighed by `profile_weights`."""
     num = sum(x * wb.get(t, 0.0) for t, x in wa.items())
     na = math.sqrt(sum(x * x for x in wa.values()))
     nb = math.sqrt(sum(x * x for x in wb.values()))

@@ -87,8 +87,8 @@ class Summary:
 
 def summarize(client: llm.LLMClient, turns: list[StoredTurn], facts: list[dict], max_sentences: int = 3) -> Summary:
     """The LLM's summary when `client` has a model and it answers; the extractive one otherwise."""
-    salient = salient_turns(turns, facts)
-    if client.enabled():
+    if client.enabled():   # the salient turns are the LLM's (without one they were scored for nothing, twice)
+        salient = salient_turns(turns, facts)
         text = client.run(_llm_summary(client, turns, salient))
         if text:
             return Summary(text, "llm", [t.id for t in salient[:5]])

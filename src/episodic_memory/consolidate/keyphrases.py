@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import zlib
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -206,22 +208,38 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     Multi-word phrases are favoured over single words, and people (known `names`, or a capitalised word followed
     by a verb like "wants"/"said", or written with a possessive) are pushed down: a thread is named after what it
     is about, not who was in it.
+
+    A session is read again at every consolidation run, each time with a few more turns: when `texts` go on from
+    the texts of a recent call (with the same names, and no new person among the new sentences, so the earlier
+    sentences split as they did), only the new sentences are read, into that call's tallies (see `_Tally`).
     """
-    people = {n.lower() for n in names}
-    all_sentences = [s for text in texts for s in sentences(text)]
-    for sentence in all_sentences:
-        people.update(_people_in(sentence))
-    frozen = frozenset(people)
-    counts: Counter[str] = Counter()
-    forms: dict[str, Counter[str]] = {}
-    word_freq: Counter[str] = Counter()
-    for sentence in all_sentences:
-        for stems, phrase, key in _sentence_phrases(sentence, frozen):
+    texts = list(texts)
+    named = frozenset(n.lower() for n in names)
+    tally = _take_tally(texts, named)
+    if tally is not None:
+        fresh = [s for text in texts[len(tally.texts):] for s in sentences(text)]
+        if not tally.people.issuperset(p for sentence in fresh for p in _people_in(sentence)):
+            tally = None   # someone new: the earlier sentences may split otherwise, so all are read again
+    if tally is None:
+        fresh = [s for text in texts for s in sentences(text)]
+        everyone = set(named)
+        for sentence in fresh:
+            everyone.update(_people_in(sentence))
+        tally = _Tally((), named, frozenset(everyone), Counter(), {}, Counter())
+    frozen = tally.people
+    counts, forms, word_freq = tally.counts, tally.forms, tally.word_freq
+    for sentence in fresh:
+        # only the people named in the sentence split it: so its phrases are read once, not again each time the
+        # session names someone new (every run of a growing session)
+        for stems, phrase, key in _sentence_phrases(sentence, _run_words(sentence) & frozen):
             word_freq.update(stems)
             if not key:
                 continue
             counts[key] += 1
             forms.setdefault(key, Counter())[phrase] += 1
+    tally.texts = tuple(texts)
+    _keep_tally(tally)
+    people = frozen
     base: dict[str, float] = {}
     for key, n in counts.items():
         parts = key.split()
@@ -238,6 +256,45 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     return [(_display(forms[key]), key, score) for key, score in _distinct(scored, limit)]   # only the kept shown
 
 
+@dataclass
+class _Tally:
+    """What `keyphrases` counted over `texts` (the same counters, filled in the same order, as one pass over
+    them all): kept for the next call, which usually brings the same texts and a few more."""
+    texts: tuple[str, ...]
+    names: frozenset[str]
+    people: frozenset[str]
+    counts: Counter[str]
+    forms: dict[str, Counter[str]]
+    word_freq: Counter[str]
+
+
+_TALLIES: OrderedDict[tuple[str, frozenset[str]], _Tally] = OrderedDict()
+_TALLIES_LOCK = threading.Lock()
+TALLIES_KEPT = 64              # sessions whose tallies are kept (the latest)
+TALLY_MAX_CHARS = 200_000      # a session longer than this is read whole each time (at most ~13 MB kept in all)
+
+
+def _take_tally(texts: list[str], names: frozenset[str]) -> _Tally | None:
+    """The kept tally of a call whose texts `texts` go on from, taken out (so one caller owns it), or None."""
+    if not texts:
+        return None
+    with _TALLIES_LOCK:
+        tally = _TALLIES.pop((texts[0], names), None)
+    if tally is None or len(tally.texts) > len(texts) or tuple(texts[: len(tally.texts)]) != tally.texts:
+        return None
+    return tally
+
+
+def _keep_tally(tally: _Tally) -> None:
+    if not tally.texts or TALLIES_KEPT <= 0 or sum(len(t) for t in tally.texts) > TALLY_MAX_CHARS:
+        return
+    with _TALLIES_LOCK:
+        _TALLIES[(tally.texts[0], tally.names)] = tally
+        _TALLIES.move_to_end((tally.texts[0], tally.names))
+        while len(_TALLIES) > TALLIES_KEPT:
+            _TALLIES.popitem(last=False)
+
+
 @memo_text()
 def _people_in(sentence: str) -> tuple[str, ...]:
     """Capitalised words a sentence shows to be people: followed by a verb like "wants", or with a possessive."""
@@ -248,6 +305,12 @@ def _people_in(sentence: str) -> tuple[str, ...]:
         if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
             out.append(_bare(token).lower())
     return tuple(out)
+
+
+@memo_text()
+def _run_words(sentence: str) -> frozenset[str]:
+    """The words of a sentence's phrase runs as `_split_at_people` compares them with people."""
+    return frozenset(_bare(t).lower() for run in _runs(sentence) for t in run)
 
 
 @memo_text()

@@ -31,6 +31,7 @@ import numpy as np
 
 from .. import llm
 from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
+from ..util import memo_text
 from .keyphrases import overlap, sentences, words
 from .lemmas import COMPLETION_ACTS, NOMINAL, content_keys, is_past, key
 
@@ -181,12 +182,23 @@ class Closure:
 def loop_stems(text: str) -> set[str]:
     """What a loop is about: the lemma keys of its content words (`lemmas.content_keys`), times left out ("by
     Friday" is when, not what), and so are the words that only mark it as a loop ("pending")."""
-    return content_keys(_FILLER.sub(" ", _SUBORDINATE.sub("", text))) - _DONE_WORDS - _MARKER_KEYS
+    return set(_loop_stems(text))
+
+
+@memo_text()
+def _loop_stems(text: str) -> frozenset[str]:
+    """`loop_stems`, kept for the latest texts: every run reads the user's loops and each turn's text again."""
+    return frozenset(content_keys(_FILLER.sub(" ", _SUBORDINATE.sub("", text))) - _DONE_WORDS - _MARKER_KEYS)
 
 
 def _all_stems(text: str) -> set[str]:
     """A loop's words with its subordinate clause ("before it goes live"): evidence may name those too."""
-    return content_keys(_FILLER.sub(" ", text)) - _DONE_WORDS - _MARKER_KEYS
+    return set(_all_stems_of(text))
+
+
+@memo_text()
+def _all_stems_of(text: str) -> frozenset[str]:
+    return frozenset(content_keys(_FILLER.sub(" ", text)) - _DONE_WORDS - _MARKER_KEYS)
 
 
 def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
@@ -315,6 +327,7 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
     if turn.role == "assistant":
         return []
     out = []
+    context: set[str] | None = None   # the turn's words: the same for each of its sentences
     for sentence in sentences(_unquoted(turn.content)):
         tokens = words(sentence)
         to_me = {m.group(1).lower() for m in _TO_ME.finditer(sentence)}   # "the landlord sent me the lease"
@@ -332,7 +345,9 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
             said |= loop_stems(question)
             explicit = True
             quote += f' (answering: "{question}")'
-        out.append(DoneStatement(sentence, said, acts, explicit, quote, loop_stems(_unquoted(turn.content))))
+        if context is None:
+            context = loop_stems(_unquoted(turn.content))
+        out.append(DoneStatement(sentence, said, acts, explicit, quote, set(context)))
     return out
 
 

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..store.records import Episode, SessionInfo, StoredTurn
-from .distinct import idf, profile_cosine
+from .distinct import idf, profile_weights, weighted_cosine
 from .episodes import LEXICAL_MODEL
 from .recluster import recluster_user
 
@@ -205,8 +205,9 @@ def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str,
         df = dict(match.df)
         if missing:
             df.update(clients.store.term_frequencies(episode.user_id, missing)[1])
+        mine = profile_weights(match.tf, df, match.n, cfg.workstream_common_share)   # weighed once, not per ws
         for ws, profile in profiles.items():
-            lexical = profile_cosine(match.tf, profile, df, match.n, cfg.workstream_common_share)
+            lexical = weighted_cosine(mine, profile_weights(profile, df, match.n, cfg.workstream_common_share))
             scores[ws] = scores.get(ws, 0.0) + share * lexical
     ranked = sorted(scores.items(), key=lambda x: (-x[1], x[0]))
     eligible = [ws for ws, _ in ranked if ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0]
