@@ -101,10 +101,13 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
 def later_turns(store: Store, cfg: Config, query: str, items: list[Statement], turns: dict[int, StoredTurn],
                 known: set[int], filters: Any) -> list[int]:
     """Ids of turns said after the best answers among `items` about what they are the value of, not in `known`
-    (read into `turns`): BM25 over those words, from the answer's time on."""
+    (read into `turns`): BM25 over those words (but the store's common ones), from the answer's time on."""
     out: list[int] = []
     for ts, terms in followup_seeds(items, query, cfg.currency_followups):
-        match = any_of(terms)
+        # as the BM25 legs do: terms in a large share of a big store cost most of the search and rank little
+        common = store.common_terms(terms, floor=cfg.bm25_common_floor, share=cfg.bm25_common_share,
+                                    user_id=filters.user_id)
+        match = any_of([t for t in terms if t not in common])
         if match is None:
             continue
         until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)

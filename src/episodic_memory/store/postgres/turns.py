@@ -97,18 +97,17 @@ def bm25_sql(candidates: str, *, given_df: bool = False) -> str:
     """
 
 
-def postings_bm25(*, time_filter: str = "", given_df: bool = False) -> str:
+def postings_bm25(*, time_filter: str = "") -> str:
     """BM25 over the user's turns from the postings table (m017): the same scores as `bm25_sql` over the turns that
     match, to the last bit, without reading a turn — one index range per stem, each row the stem's weight in its
     turn, the turn's length and time. For single stems OR-ed (what `retrieve.fts` writes) the turns holding any stem
-    are the matches. `time_filter` (conditions on `ts`) narrows the ranked rows; with `given_df` the document
-    frequencies come from %(df)s, counted without it. Yields (key, score), unsorted."""
-    df = ("df AS (SELECT * FROM unnest(%(lexemes)s::text[], %(df)s::float8[]) AS d(lexeme, n))," if given_df
-          else "df AS (SELECT lexeme, count(*)::float8 AS n FROM p GROUP BY lexeme),")
+    are the matches. `time_filter` (conditions on `ts`) narrows the ranked rows; the document frequencies are
+    counted over all of them, in the same pass. Yields (key, score), unsorted."""
     return f"""
-        p AS (SELECT turn_id AS key, lexeme, tf::float8 AS tf, dl::float8 AS dl FROM turn_terms
-              WHERE user_id = %(user)s AND lexeme = ANY(%(lexemes)s::text[]){time_filter}),
-        {df}
+        every AS (SELECT turn_id AS key, lexeme, tf::float8 AS tf, dl::float8 AS dl, ts FROM turn_terms
+                  WHERE user_id = %(user)s AND lexeme = ANY(%(lexemes)s::text[])),
+        df AS (SELECT lexeme, count(*)::float8 AS n FROM every GROUP BY lexeme),
+        p AS (SELECT key, lexeme, tf, dl FROM every WHERE true{time_filter}),
         scored AS (
             SELECT p.key, sum(ln(1 + (greatest(%(n)s::float8, df.n) - df.n + 0.5) / (df.n + 0.5))
                               * p.tf * {BM25_K1 + 1}
@@ -384,13 +383,13 @@ class TurnPg(PgConnection):
         where = [cond for cond, value in (("t.session_id = %(session)s", session_id), ("t.ts >= %(since)s", since),
                                           ("t.ts <= %(until)s", until)) if value is not None]
         _tag_filter(where, params, source, tags)
-        if where:
-            params["df"] = self._bm25_df(user_id, lexemes, tsquery)
         if session_id is None and source is None and not tags and _single_stems(tsquery):
             times = "".join(f" AND {cond}" for cond, value in (("ts >= %(since)s", since), ("ts <= %(until)s", until))
                             if value is not None)
-            ranking = postings_bm25(time_filter=times, given_df=bool(where))
+            ranking = postings_bm25(time_filter=times)
         else:
+            if where:
+                params["df"] = self._bm25_df(user_id, lexemes, tsquery)
             ranking = bm25_sql(f"SELECT t.id AS key, t.tsv FROM turns t WHERE t.user_id = %(user)s AND t.tsv @@ {tsquery}"
                                + "".join(f" AND {w}" for w in where), given_df=bool(where))
         sql = f"WITH {ranking} SELECT s.key, s.score FROM scored s ORDER BY s.score DESC, s.key LIMIT %(limit)s"
