@@ -396,6 +396,11 @@ class Config(BaseModel):
     # --- issue 18 ops: read-only stores, embedding caps, stopping ---------------------------------------
     read_only: bool = Field(False, description="open the store read-only (SQLite mode=ro): no recovery, consolidation "
                             "or embedding, writes refused; the CLI's read commands use it on a store they cannot write")
+    server_sweep_s: float = Field(30.0, ge=0, description="every this many seconds the REST server queues the "
+                                  "sessions owed a consolidation that no process is running (another server "
+                                  "process's that was killed, say; 0: never)")
+    server_sweep_idle_s: float = Field(30.0, ge=0, description="... untouched for at least this long (a live "
+                                       "process's own sessions are queued by it as their turns arrive)")
     server_stop_grace_s: float = Field(1.0, ge=0, description="on SIGTERM, how long the REST server's requests, then "
                                        "its consolidation, may take to finish; what is unfinished is flagged for the "
                                        "next start")

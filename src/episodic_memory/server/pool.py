@@ -10,8 +10,10 @@ inside `add_turn`, which would make a write wait for extraction (and an LLM), so
 thread per process: a write queues its session; the worker consolidates once `Config.consolidate_every` new turns
 have gathered, and otherwise just embeds new turns so the next recall finds them ready. Nothing is consolidated
 when a Memory is opened; `scheduler.start()` (at server start) has the worker consolidate every session flagged by
-crash recovery or idleness. The scheduler's per-session lock keeps the worker and an explicit session end
-(`Memory.end_session`) from consolidating the same session at once.
+crash recovery or idleness, and `start_sweeper()` has it look every `Config.server_sweep_s` for sessions owed a
+consolidation that no process is running (another server process's, killed before it consolidated them). The
+scheduler's per-session lock keeps the worker and an explicit session end (`Memory.end_session`) from
+consolidating the same session at once; across processes, the session's consolidation lease does.
 
 Stopping (`close`, at server shutdown) does not wait for a consolidation that may take minutes (LLM calls): the
 sessions queued or being consolidated are flagged in the store first, the runs under way get a grace period, and
@@ -21,6 +23,7 @@ is consolidated at the next start.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter, OrderedDict
@@ -33,6 +36,8 @@ from ..consolidate.scheduler import ConsolidationScheduler
 from ..memory import Memory
 from ..models.embedder import Embedder
 from ..store.records import SessionInfo
+
+log = logging.getLogger(__name__)
 
 WORKER_NAME = "episodic-consolidator"  # the scheduler's worker thread
 BACKLOG_EVERY_S = 0.5  # how stale `MemoryPool.backlog` may be (it is read on every POST /v1/turns)
@@ -79,6 +84,8 @@ class MemoryPool:
             self._consolidate, self._session, every=config.consolidate_every, background=True, index=self._index,
             pending=self._flagged, shared=True, daemon=True, name=WORKER_NAME,
             run_in_windows=lambda u, s, final, points: self._consolidate(u, s, final, windows=True))
+        self._sweep_stop = threading.Event()
+        self._sweeper: threading.Thread | None = None
 
     def get(self, user_id: str) -> Memory:
         """The user's `Memory`, opened if need be. Outside a `lease` it may be closed once the pool is full."""
@@ -193,10 +200,41 @@ class MemoryPool:
         with self.lease(self.maintenance_user) as mem:
             return mem.store.sessions_needing_consolidation()
 
+    # --- sessions nobody is consolidating -------------------------------------------------------------
+    def sweep(self) -> int:
+        """Queue for the worker every session owed a consolidation that no process is running and no turn has
+        touched for `Config.server_sweep_idle_s`: a server process queues its own sessions as their turns arrive,
+        so these are another process's that died (kill -9: nothing flagged them) or that stopped with its queue
+        flagged. The consolidation lease still decides who runs each. Returns how many were queued."""
+        now = time.time()
+        with self.lease(self.maintenance_user) as mem:
+            owed = mem.store.sessions_owed(self.config.consolidate_every, now - self.config.server_sweep_idle_s, now)
+        for user_id, session_id, ended in owed:
+            self.scheduler.submit(user_id, session_id, final=ended)
+        return len(owed)
+
+    def start_sweeper(self) -> None:
+        """`sweep` every `Config.server_sweep_s` seconds on a thread of its own, until `close` (0: never)."""
+        if not self.background or self.config.server_sweep_s <= 0 or self._sweeper is not None:
+            return
+
+        def run() -> None:
+            while not self._sweep_stop.wait(self.config.server_sweep_s):
+                try:
+                    self.sweep()
+                except Exception:  # a busy or briefly unreachable database: the next pass tries again
+                    log.exception("could not list the sessions owed a consolidation")
+
+        self._sweeper = threading.Thread(target=run, name=f"{WORKER_NAME}-sweep", daemon=True)
+        self._sweeper.start()
+
     def close(self, timeout: float = 30.0) -> None:
         """Stop: flag every session queued or being consolidated (retried at the next start, however the process
         ends), give the runs under way up to `timeout` seconds, then close every Memory nobody is using. A Memory
         still in use (a run that outlived the grace) is left to the end of the process."""
+        self._sweep_stop.set()
+        if self._sweeper is not None:
+            self._sweeper.join(timeout)
         left = self.scheduler.stop()
         with self._lock:
             left += [key for key in self._running if key not in left]

@@ -282,6 +282,7 @@ def create_app(
         # the sync endpoints' threads: a few per core, the rest of the requests wait on the loop (see limits.py)
         anyio.to_thread.current_default_thread_limiter().total_tokens = limits.workers
         pool.scheduler.start()
+        pool.start_sweeper()  # sessions another server process left owed (killed before it consolidated them)
         try:
             yield
         finally:

@@ -78,6 +78,13 @@ class TurnStore(Protocol):
         """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read)."""
         ...
 
+    def sessions_owed(self, every: int, idle_before: float, now: float, limit: int = 1000
+                      ) -> list[tuple[str, str, bool]]:
+        """(user_id, session_id, ended) of sessions owed a consolidation — flagged, `every` or more turns not
+        consolidated, or ended with any — untouched since `idle_before` and claimed by no one (or by a lapsed
+        claim) at `now`, oldest first, across users (a maintenance read)."""
+        ...
+
     def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
         """Consolidation has handled every turn with seq < `upto_seq`."""
         ...

@@ -227,6 +227,14 @@ class TurnPg(PgConnection):
         return [(u, s) for u, s in self._query(
             "SELECT user_id, session_id FROM sessions WHERE needs_consolidation ORDER BY updated_at")]
 
+    def sessions_owed(self, every: int, idle_before: float, now: float, limit: int = 1000
+                      ) -> list[tuple[str, str, bool]]:
+        return [(u, s, bool(ended)) for u, s, ended in self._query(
+            "SELECT user_id, session_id, status = 'ended' FROM sessions WHERE (needs_consolidation OR "
+            "turn_count - consolidated_turns >= %(every)s OR (status = 'ended' AND turn_count > consolidated_turns)) "
+            "AND updated_at < %(idle)s AND (lease_owner IS NULL OR lease_until < %(now)s) ORDER BY updated_at "
+            "LIMIT %(limit)s", {"every": every, "idle": idle_before, "now": now, "limit": limit})]
+
     def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
         with self.transaction() as db:
             db.execute(

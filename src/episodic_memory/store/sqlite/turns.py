@@ -168,6 +168,14 @@ class TurnSQL(Connection):
             "SELECT user_id, session_id FROM sessions WHERE needs_consolidation = 1 ORDER BY updated_at"
         )]
 
+    def sessions_owed(self, every: int, idle_before: float, now: float, limit: int = 1000
+                      ) -> list[tuple[str, str, bool]]:
+        return [(u, s, bool(ended)) for u, s, ended in self._query(
+            "SELECT user_id, session_id, status = 'ended' FROM sessions WHERE (needs_consolidation = 1 OR "
+            "turn_count - consolidated_turns >= ? OR (status = 'ended' AND turn_count > consolidated_turns)) "
+            "AND updated_at < ? AND (lease_owner IS NULL OR lease_until < ?) ORDER BY updated_at LIMIT ?",
+            (every, idle_before, now, limit))]
+
     def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
         """Consolidation has handled every turn with seq < `upto_seq`."""
         with self.transaction() as db:
