@@ -87,14 +87,20 @@ def bm25_sql(candidates: str, *, given_df: bool = False) -> str:
                       length(c.tsv)::float8 AS dl
                FROM cand c, unnest(c.tsv) u WHERE u.lexeme = ANY(%(lexemes)s::text[])),
         {df}
-        scored AS (
-            SELECT tf.key, sum(ln(1 + (greatest(%(n)s::float8, df.n) - df.n + 0.5) / (df.n + 0.5))
-                               * tf.tf * {BM25_K1 + 1}
-                               / (tf.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * tf.dl
-                                                            / greatest(%(avgdl)s::float8, 1)))
-                               ORDER BY tf.lexeme) AS score
-            FROM tf JOIN df USING (lexeme) GROUP BY tf.key)
+        {_scored("tf")}
     """
+
+
+def _scored(rows: str) -> str:
+    """The `scored` CTE: (key, BM25 score) from `rows` (key, lexeme, tf, dl) and `df` (lexeme, n), each score's
+    terms summed in one order so that it is the same to the last bit at every run."""
+    return f"""scored AS (
+            SELECT {rows}.key, sum(ln(1 + (greatest(%(n)s::float8, df.n) - df.n + 0.5) / (df.n + 0.5))
+                                   * {rows}.tf * {BM25_K1 + 1}
+                                   / ({rows}.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * {rows}.dl
+                                                                / greatest(%(avgdl)s::float8, 1)))
+                                   ORDER BY {rows}.lexeme) AS score
+            FROM {rows} JOIN df USING (lexeme) GROUP BY {rows}.key)"""
 
 
 def postings_bm25(*, time_filter: str = "") -> str:
@@ -108,13 +114,7 @@ def postings_bm25(*, time_filter: str = "") -> str:
                   WHERE user_id = %(user)s AND lexeme = ANY(%(lexemes)s::text[])),
         df AS (SELECT lexeme, count(*)::float8 AS n FROM every GROUP BY lexeme),
         p AS (SELECT key, lexeme, tf, dl FROM every WHERE true{time_filter}),
-        scored AS (
-            SELECT p.key, sum(ln(1 + (greatest(%(n)s::float8, df.n) - df.n + 0.5) / (df.n + 0.5))
-                              * p.tf * {BM25_K1 + 1}
-                              / (p.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * p.dl
-                                                           / greatest(%(avgdl)s::float8, 1)))
-                              ORDER BY p.lexeme) AS score
-            FROM p JOIN df USING (lexeme) GROUP BY p.key)
+        {_scored("p")}
     """
 
 
