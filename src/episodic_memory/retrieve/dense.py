@@ -605,8 +605,9 @@ class DenseIndex:
         if m is None or m.capacity != h["capacity"]:
             maps = side.map(h, populate=("q8" if int8 else "vectors") if self.sidecar_populate else None)
         else:
-            maps = {**side.map(h, vectors=False), "vectors": m.vectors,  # the vectors' mappings stay
-                    "q8": m.q8 if m.q8 is not None else side.map(h)["q8"]}
+            maps = {**side.map(h, vectors=False), "vectors": m.vectors}  # the vectors' mappings stay
+            if int8:  # mapped once, when the rows first reach the threshold
+                maps["q8"] = m.q8 if m.q8 is not None else side.map(h)["q8"]
         if m is None:
             m = _UserMatrix(self.dim, sidecar=True, build=h["build"])
             m.codes = {}
