@@ -60,6 +60,18 @@ class Config(BaseModel):
         "on", pattern="^(auto|on|off)$",
         description="consolidation off the capture path, in one worker thread: on; off (inline: the every-N-turns "
         "run inside `add_turn`, the final one inside `end_session`); auto (on when an LLM is configured)")
+    background_nice: int = Field(
+        10, ge=0, le=19, description="how many nice steps below the caller's threads the background consolidation "
+        "worker (and the embedding it asks for) runs, so a turn's acknowledgement or a recall never waits for a core "
+        "behind it (Linux, where priority is per thread; 0: the same priority)")
+    wal_checkpoint_pages: int = Field(
+        10_000, ge=0, description="SQLite store: a commit that leaves the WAL this many pages long checkpoints it "
+        "inline; the background worker checkpoints after each run, on a connection of its own, so on a store it "
+        "serves this is a safety net (SQLite's default is 1000, which made one commit in ~100 pay for a checkpoint; "
+        "0: never inline)")
+    wal_checkpoint_every_s: float = Field(
+        1.0, ge=0, description="SQLite store: the background worker's checkpoints, at most this often (each one "
+        "syncs the database file)")
     end_session_waits: bool = Field(
         False, description="`end_session` returns once the session's end is durable and its final consolidation is "
         "queued (a read of that user's memory waits for it); true: it waits for the consolidation itself")

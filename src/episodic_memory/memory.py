@@ -104,7 +104,8 @@ class Memory:
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation(),
-            run_in_windows=lambda u, s, final, points: self.consolidate_in_windows(u, s, final=final, points=points))
+            run_in_windows=lambda u, s, final, points: self.consolidate_in_windows(u, s, final=final, points=points),
+            nice=lambda: self.config.background_nice, housekeeping=lambda: self.store.checkpoint())
         self._steps: list[ConsolidationStep] | None = None
         self._retriever: Retriever | None = None
         self._lazy_lock = threading.Lock()

@@ -5,7 +5,10 @@ Low level on purpose: it imports nothing from the package, so any module can use
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -137,3 +140,36 @@ class OneBlasThread:
 
 
 one_blas_thread = OneBlasThread()  # the dense scan (retrieve/dense.py) and re-clustering share it
+
+
+# --- thread priority -------------------------------------------------------------------------------------------
+# Linux keeps a nice value per thread, so background work (consolidation, its embedding) can run below the threads
+# that acknowledge turns and answer recalls: on a busy machine a caller then never waits for a core behind it.
+# Elsewhere the OS sets priority per process, and these are no-ops.
+PER_THREAD_NICE = sys.platform == "linux"
+
+
+def thread_niceness() -> int:
+    """This thread's nice value (0 where the OS keeps none per thread)."""
+    if not PER_THREAD_NICE:
+        return 0
+    try:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    except OSError:
+        return 0
+
+
+def set_thread_niceness(value: int) -> int:
+    """Set this thread's nice value (clamped to 19), and return what it is now: lowering priority needs no
+    privilege, raising it back may be refused (then it stays as it was)."""
+    if not PER_THREAD_NICE:
+        return 0
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), min(19, value))
+    return thread_niceness()
+
+
+def lower_thread_priority(by: int) -> int:
+    """Run this thread `by` nice steps below where it runs now (0: leave it). Returns its nice value."""
+    now = thread_niceness()
+    return set_thread_niceness(now + by) if by > 0 else now

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from time import monotonic
 from typing import Protocol
 
+from ..util import lower_thread_priority
+
 log = logging.getLogger(__name__)
 
 Key = tuple[str, str]  # (user_id, session_id)
@@ -78,6 +80,8 @@ class ConsolidationScheduler:
         daemon: bool = False,
         run_in_windows: Callable[[str, str, bool, tuple[int, ...]], bool] | None = None,
         name: str = "episodic-consolidate",
+        nice: int | Callable[[], int] = 0,
+        housekeeping: Callable[[], object] | None = None,
     ) -> None:
         """`run` consolidates a session (`final` at its end) and returns False when a step failed; `session_info`
         reads a session (None when there is none). `every`: new turns that make a session due. `background`: whether
@@ -86,7 +90,9 @@ class ConsolidationScheduler:
         consolidation is due. `pending` lists the flagged sessions. `shared`: the scheduler outlives the Memories
         using it (their `close` leaves it be). `daemon`: the worker does not hold up the interpreter's exit.
         `run_in_windows`, when given, is what a background job runs instead of `run`: it is also given the turn
-        counts at which the session became due, so it can consolidate in the windows inline runs would have had."""
+        counts at which the session became due, so it can consolidate in the windows inline runs would have had.
+        `nice`: how many steps below its starter's priority the worker thread runs (Linux: per thread; see
+        `Config.background_nice`). `housekeeping` is called by the worker after each job (a WAL checkpoint)."""
         self._run = run
         # a background job's run, given the turn counts at which the session became due (the ends of the windows
         # inline runs would have had: see `Memory.consolidate_in_windows`)
@@ -99,6 +105,8 @@ class ConsolidationScheduler:
         self.shared = shared
         self._daemon = daemon
         self._name = name
+        self._nice = nice if callable(nice) else (lambda: nice)
+        self._housekeeping = housekeeping
         self._lock = threading.Lock()  # guards everything below; never held while calling out
         self._jobs: dict[Key, _Job] = {}  # queued, not started: one per session
         self._queue: deque[Key] = deque()
@@ -207,6 +215,7 @@ class ConsolidationScheduler:
                 self._worker.start()
 
     def _drain(self) -> None:
+        lower_thread_priority(self._nice())  # a thread per burst of work: each starts at its starter's priority
         while True:
             with self._lock:
                 if not self._queue:
@@ -217,6 +226,11 @@ class ConsolidationScheduler:
                 self._work(key)
             except Exception:  # _work logs a failed run; this is the scheduler's own trouble (a lock, say)
                 log.exception("consolidation worker: %s/%s", *key)
+            if self._housekeeping is not None:
+                try:
+                    self._housekeeping()
+                except Exception:
+                    log.exception("consolidation worker: housekeeping after %s/%s", *key)
 
     def _work(self, key: Key) -> None:
         """Run the session's queued job, if it is still queued, under the session's lock."""

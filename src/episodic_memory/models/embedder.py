@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
+from ..util import set_thread_niceness, thread_niceness
 from .ids import DEFAULT_MODEL_ID as DEFAULT_MODEL_ID  # re-exported: the names once lived here
 from .ids import FUSED_MODEL_ID, INT8_MODEL_ID, SHIPPED_MODEL_ID
 
@@ -203,8 +204,10 @@ class OnnxTextModel:
         self._lanes = [_Lane(make_session(model_path, per_lane), load_tokenizer(tokenizer_path, max_length))
                        for _ in range(self.workers)]
         self._session, self._tokenizer = self._lanes[0]
-        self._pool: ThreadPoolExecutor | None = None
-        self._pool_pid = 0
+        # lane threads per (process, nice value): a batch runs at the priority of the thread that asked for it, so
+        # the background worker's embedding (niced: Config.background_nice) never takes a core from a caller's
+        self._pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
+        self._pools_lock = threading.Lock()
         self._input_names = frozenset(i.name for i in self._session.get_inputs())
         self._outputs = [o.name for o in self._session.get_outputs()]
         self._output = self.preferred_output if self.preferred_output in self._outputs else self._outputs[0]
@@ -231,13 +234,23 @@ class OnnxTextModel:
         if self.workers == 1 or len(batches) < 2:
             run_lane(self._lanes[0], batches)
             return out
-        if self._pool is None or self._pool_pid != os.getpid():  # a forked child needs threads of its own
-            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix=f"onnx-{self.model_id}")
-            self._pool_pid = os.getpid()
-        jobs = [self._pool.submit(run_lane, lane, batches[n :: self.workers]) for n, lane in enumerate(self._lanes)]
+        pool = self._lane_pool()
+        jobs = [pool.submit(run_lane, lane, batches[n :: self.workers]) for n, lane in enumerate(self._lanes)]
         for job in jobs:
             job.result()
         return out
+
+    def _lane_pool(self) -> ThreadPoolExecutor:
+        """The lane threads for this caller: of this process (a forked child needs threads of its own), at the
+        caller's nice value."""
+        key = (os.getpid(), thread_niceness())
+        with self._pools_lock:
+            pool = self._pools.get(key)
+            if pool is None:
+                pool = self._pools[key] = ThreadPoolExecutor(
+                    self.workers, thread_name_prefix=f"onnx-{self.model_id}-n{key[1]}",
+                    initializer=set_thread_niceness, initargs=(key[1],))
+            return pool
 
 
 # -- embedder ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EP
   most `per_client_max` of the places, so a single user's flood is refused before it fills the queue in front of
   everyone else. ``/v1/health`` is never refused. Nothing is dropped silently: every request is answered.
 - **Background work gives way.** The consolidation worker (extraction, embedding of new turns) runs at a lower OS
-  priority (`background_nice`), and before each job, while requests are in flight, it waits: long enough that its
+  priority (`background_nice`; Linux, per thread: the scheduler lowers it, its embedding follows), and before each job, while requests are in flight, it waits: long enough that its
   jobs take at most `background_share` of the wall time (a job that took 100 ms is followed by 300 ms of waiting at
   0.25), at least `background_defer_s`, at most `background_max_wait_s`. It starts at once when no request is in
   flight. Under sustained load it still runs, at its share, and its backlog (turns not yet consolidated: stored,
@@ -38,7 +38,6 @@ import logging
 import os
 import threading
 import time
-import weakref
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
@@ -48,7 +47,6 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 ENV_PREFIX = "EPISODIC_SERVER_"
-HELPER_THREADS = ("onnx-",)  # the embedder's batch threads (models/embedder.py), reniced with the worker
 NEVER_REFUSED = frozenset({"/v1/health"})
 
 
@@ -264,17 +262,16 @@ async def _too_many(send: Send, retry_after_s: int) -> None:
 
 
 class BackgroundGate:
-    """What the consolidation worker calls before each job: lower its thread's priority (once per thread), then
-    wait for a moment when no request is in flight, at most `background_defer_s`."""
+    """What the consolidation worker calls before each job: wait for a moment when no request is in flight, at most
+    `background_defer_s`. (The worker's lower priority is the scheduler's: `MemoryPool(background_nice=...)`; the
+    embedding it asks for runs on lane threads of that priority, models/embedder.py.)"""
 
     def __init__(self, limits: ServerLimits, busy: Callable[[], bool], thread_name: str,
-                 helper_prefixes: tuple[str, ...] = HELPER_THREADS, backlog: Callable[[], int] = lambda: 0) -> None:
+                 backlog: Callable[[], int] = lambda: 0) -> None:
         self.limits = limits
         self.busy = busy
         self.backlog = backlog  # turns waiting for consolidation
         self.thread_name = thread_name
-        self.helper_prefixes = helper_prefixes
-        self._helpers: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
         self._thread = threading.local()
         self.deferred_s = 0.0  # in all, for the curious (bench, tests)
 
@@ -282,10 +279,6 @@ class BackgroundGate:
         if threading.current_thread().name != self.thread_name:  # a request running the job (a session end)
             return
         mine = self._thread
-        if not getattr(mine, "reniced", False):
-            mine.reniced = True
-            self._renice(threading.get_native_id())
-        self._renice_helpers()
         start = time.monotonic()
         last = getattr(mine, "returned", None)  # the previous job ran from then until now
         job_s = 0.0 if last is None else start - last
@@ -308,20 +301,3 @@ class BackgroundGate:
         over = self.backlog() / limits.background_backlog_turns if limits.background_backlog_turns else 0.0
         return min(1.0, limits.background_share * max(1.0, over))
 
-    def _renice_helpers(self) -> None:
-        """The embedder's batch threads: in the server only background work embeds in batches (a recall's query,
-        and its few new items, are embedded in the request's own thread), so they get the worker's priority."""
-        for thread in threading.enumerate():
-            if thread.name.startswith(self.helper_prefixes) and thread not in self._helpers:
-                self._helpers.add(thread)
-                if thread.native_id is not None:
-                    self._renice(thread.native_id)
-
-    def _renice(self, tid: int) -> None:
-        if self.limits.background_nice <= 0 or not hasattr(os, "setpriority"):
-            return
-        try:  # on Linux a thread is a task of its own: this lowers this thread only
-            now = os.getpriority(os.PRIO_PROCESS, tid)
-            os.setpriority(os.PRIO_PROCESS, tid, min(19, now + self.limits.background_nice))
-        except OSError as exc:
-            log.debug("could not lower the consolidation worker's priority: %s", exc)

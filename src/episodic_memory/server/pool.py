@@ -51,14 +51,15 @@ class MemoryPool:
     state, a `Memory` only caches it).
 
     With `background` (the REST server) they all use `scheduler`, which consolidates on its worker thread (through
-    leases too), and `maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`; without it, each
-    consolidates as a plain `Memory` does.
+    leases too), and `maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()` and checkpoints
+    the file's WAL after the worker's jobs; without it, each consolidates as a plain `Memory` does. The worker runs
+    `background_nice` steps below the request threads (default `Config.background_nice`).
     """
 
     def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,
                  max_open: int | None = None, *, background: bool = False,
                  maintenance_user: str = DEFAULT_USER, recall_embed_max_items: int | None = None,
-                 gate: Callable[[], None] | None = None) -> None:
+                 gate: Callable[[], None] | None = None, background_nice: int | None = None) -> None:
         self.path = str(path)
         self.config = config
         self.background = background
@@ -83,7 +84,8 @@ class MemoryPool:
         self.scheduler = ConsolidationScheduler(
             self._consolidate, self._session, every=config.consolidate_every, background=True, index=self._index,
             pending=self._flagged, shared=True, daemon=True, name=WORKER_NAME,
-            run_in_windows=lambda u, s, final, points: self._consolidate(u, s, final, windows=True))
+            run_in_windows=lambda u, s, final, points: self._consolidate(u, s, final, windows=True),
+            nice=config.background_nice if background_nice is None else background_nice, housekeeping=self._checkpoint)
         self._sweep_stop = threading.Event()
         self._sweeper: threading.Thread | None = None
 
@@ -195,6 +197,10 @@ class MemoryPool:
             self._gate()
         with self.lease(user_id) as mem:
             mem.index(user_id=user_id)  # this user's new turns only: each user's backlog is their own
+
+    def _checkpoint(self) -> None:
+        with self.lease(self.maintenance_user) as mem:
+            mem.store.checkpoint()
 
     def _flagged(self) -> list[tuple[str, str]]:
         with self.lease(self.maintenance_user) as mem:

@@ -271,7 +271,8 @@ def create_app(
     inflight = InFlight()
     gate = BackgroundGate(limits, inflight.busy, WORKER_NAME)
     pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id,
-                      recall_embed_max_items=limits.recall_embed_max_items, gate=gate)
+                      recall_embed_max_items=limits.recall_embed_max_items, gate=gate,
+                      background_nice=limits.background_nice)
     gate.backlog = pool.backlog
     tokens = TokenStore.open(db_path, mem_config) if auth else None
 

@@ -691,6 +691,11 @@ class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, Judgmen
         """Bytes the store occupies."""
         ...
 
+    def checkpoint(self) -> None:
+        """Housekeeping off the callers' path (the background worker calls it after each run): fold the
+        write-ahead log into the main file where the storage keeps one. Never blocks a writer."""
+        ...
+
     def close(self) -> None:
         """Release the store; no call may follow."""
         ...

@@ -55,6 +55,9 @@ class PgConnection:
     def close(self) -> None:
         self._pool.close()
 
+    def checkpoint(self) -> None:
+        """Nothing to do: the server checkpoints its own write-ahead log."""
+
     @contextmanager
     def transaction(self, *locks: str) -> Iterator[psycopg.Connection]:
         """A write transaction: all or nothing. `locks` name tables whose id order readers rely on

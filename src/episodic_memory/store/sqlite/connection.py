@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 from urllib.request import pathname2url
@@ -31,6 +32,9 @@ class Connection:
         self.read_only = self.config.read_only and not self.in_memory
         self.path = str(path) if self.in_memory else str(Path(path).expanduser().resolve())
         self._lock = threading.RLock()
+        self._checkpoint_lock = threading.Lock()
+        self._checkpointer: sqlite3.Connection | None = None  # see `checkpoint`
+        self._checkpointed_at = -float("inf")
         try:
             self.db = self._connect()
         except (sqlite3.Error, OSError) as exc:
@@ -69,12 +73,37 @@ class Connection:
             self.db.execute("PRAGMA journal_mode = WAL")
             # The JSONL journal is the durable record; NORMAL is crash-safe for the process, and fast.
             self.db.execute("PRAGMA synchronous = NORMAL")
+            self.db.execute(f"PRAGMA wal_autocheckpoint = {int(self.config.wal_checkpoint_pages)}")
         return migrate(self.db, self.path)
 
     # --- plumbing ------------------------------------------------------------------------------------
     def close(self) -> None:
+        with self._checkpoint_lock:
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+                self._checkpointer = None
         with self._lock:
             self.db.close()
+
+    def checkpoint(self) -> None:
+        """Copy the WAL's committed pages into the database file, so the next writer can start the WAL over.
+        PASSIVE: it waits for no reader or writer, and it runs on a connection of its own, so writers on this one
+        do not queue behind it (SQLite lets them append to the WAL meanwhile). The background worker calls it
+        after each job; it runs at most every `Config.wal_checkpoint_every_s`. A commit checkpoints inline only
+        past `Config.wal_checkpoint_pages`."""
+        if self.in_memory or self.read_only:
+            return
+        with self._checkpoint_lock:
+            now = time.monotonic()
+            if now - self._checkpointed_at < self.config.wal_checkpoint_every_s:
+                return
+            self._checkpointed_at = now
+            if self._checkpointer is None:
+                self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                                     timeout=self.config.busy_timeout_ms / 1000)
+                self._checkpointer.execute("PRAGMA busy_timeout = 0")  # busy: skip, the next run tries again
+            with suppress(sqlite3.OperationalError):  # another process checkpointing or resetting the WAL
+                self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
