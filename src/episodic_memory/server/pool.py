@@ -51,8 +51,8 @@ class MemoryPool:
     state, a `Memory` only caches it).
 
     With `background` (the REST server) they all use `scheduler`, which consolidates on its worker thread (through
-    leases too), and `maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()` and checkpoints
-    the file's WAL after the worker's jobs; without it, each consolidates as a plain `Memory` does. The worker runs
+    leases too), `maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`, and the worker
+    checkpoints the file's WAL after its jobs; without it, each consolidates as a plain `Memory` does. The worker runs
     `background_nice` steps below the request threads (default `Config.background_nice`).
     """
 
@@ -199,8 +199,19 @@ class MemoryPool:
             mem.index(user_id=user_id)  # this user's new turns only: each user's backlog is their own
 
     def _checkpoint(self) -> None:
-        with self.lease(self.maintenance_user) as mem:
+        """Fold the file's WAL in: a step on the file, so any user's open Memory does it (none open: nothing to
+        do). It opens none and leaves the least-recently-used order as it was."""
+        with self._lock:
+            user = next(iter(self._memories), None)
+            if user is None:
+                return
+            mem = self._memories[user]
+            self._leases[user] += 1  # not closed under it
+        try:
             mem.store.checkpoint()
+        finally:
+            with self._lock:
+                self._leases[user] -= 1
 
     def _flagged(self) -> list[tuple[str, str]]:
         with self.lease(self.maintenance_user) as mem:
