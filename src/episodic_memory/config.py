@@ -88,6 +88,10 @@ class Config(BaseModel):
     embed_context_chars: int = Field(200, description="characters of the previous turn embedded with each turn")
     embed_short_turn_chars: int = Field(
         300, description="context is embedded only when this turn and the one before it are shorter than this")
+    blend_turn_vector: bool = Field(
+        False, description="a turn embedded with the turn before it is also embedded alone, and stored as the "
+        "normalised sum of the two (docs/retrieval.md: measured, not a gain that generalised; it applies to turns "
+        "embedded after it is set)")
     model_threads: int = Field(2, ge=1, description="onnxruntime threads for the embedder and reranker")
 
     # --- retrieval ---------------------------------------------------------------------------------

@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..store.base import Store
-from .kinds import REGISTRY, Kind
+from .kinds import REGISTRY, Kind, Pending
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..models.embedder import Embedder
 
 log = logging.getLogger(__name__)
@@ -84,7 +86,7 @@ class Indexer:
             if kind.name == "turn" and not done and len(items) == size == self.batch and model not in self._warned:
                 self._warned.add(model)
                 self._announce_backlog(model, items[0].user_id)
-            vectors = embedder.embed([p.text[:cap] for p in items])
+            vectors = embed_views(embedder, items, cap)
             self.store.add_vectors(model, [(kind.name, p.item_id, p.user_id, p.session_id, p.ts,
                                             v.astype("float32").tobytes()) for p, v in zip(items, vectors, strict=True)])
             after = items[-1].item_id
@@ -114,3 +116,17 @@ class Indexer:
     def forget_watermarks(self) -> None:
         with self._lock:
             self._checked_upto.clear()
+
+
+def embed_views(embedder: Embedder, items: list[Pending], cap: int) -> np.ndarray:
+    """Each item's vector: of its text, or, when it has a second view (`Pending.also`), the normalised sum of
+    the two — a turn in context and the turn alone (`Config.blend_turn_vector`)."""
+    import numpy as np
+
+    extra = [i for i, p in enumerate(items) if p.also is not None]
+    vectors = embedder.embed([p.text[:cap] for p in items] + [items[i].also[:cap] for i in extra])  # type: ignore[index]
+    out = np.asarray(vectors[: len(items)], dtype=np.float32).copy()
+    if extra:
+        out[extra] += vectors[len(items):]
+        out[extra] /= np.linalg.norm(out[extra], axis=1, keepdims=True)
+    return out

@@ -40,6 +40,7 @@ class Pending:
     session_id: str | None
     ts: float | None
     text: str
+    also: str | None = None  # a second view of the item: its vector is the normalised sum of both (`blend_turn_vector`)
 
 
 # (store, config, model, after item id, limit, user id or None for every user) -> items with id > after and no
@@ -68,9 +69,12 @@ def _pending_turns(store: Store, config: Config, model: str, after: int, limit: 
                    ) -> list[Pending]:
     turns = store.turns_missing_vectors(model, after, limit, user_id)
     previous = store.previous_turns([t.id for t in turns]) if turns else {}
-    return [Pending(t.id, t.user_id, t.session_id, t.ts,
-                    embedding_text(t, previous.get(t.id), config.embed_context_chars, config.embed_short_turn_chars))
-            for t in turns]
+    out = []
+    for t in turns:
+        text = embedding_text(t, previous.get(t.id), config.embed_context_chars, config.embed_short_turn_chars)
+        alone = embedding_text(t) if config.blend_turn_vector else text
+        out.append(Pending(t.id, t.user_id, t.session_id, t.ts, text, alone if alone != text else None))
+    return out
 
 
 def _pending_facts(store: Store, config: Config, model: str, after: int, limit: int, user_id: str | None
