@@ -124,9 +124,10 @@ def embed_views(embedder: Embedder, items: list[Pending], cap: int) -> np.ndarra
     import numpy as np
 
     extra = [i for i, p in enumerate(items) if p.also is not None]
-    vectors = embedder.embed([p.text[:cap] for p in items] + [items[i].also[:cap] for i in extra])  # type: ignore[index]
-    out = np.asarray(vectors[: len(items)], dtype=np.float32).copy()
+    seconds = [p.also[:cap] for p in items if p.also is not None]
+    vectors = np.asarray(embedder.embed([p.text[:cap] for p in items] + seconds), dtype=np.float32)
+    out = vectors[: len(items)]  # a view: the sums below write rows of it, read only the rows after it
     if extra:
-        out[extra] += vectors[len(items):]
+        out[extra] += vectors[len(items) :]
         out[extra] /= np.linalg.norm(out[extra], axis=1, keepdims=True)
     return out
