@@ -290,3 +290,56 @@ def test_stop_drops_the_queue_and_returns_what_is_left_to_consolidate() -> None:
     fake.hold.set()
     sched.close(5)
     assert fake.runs == [("u", "busy", False)] and fake.indexed == []
+
+
+class _StallingScheduler(ConsolidationScheduler):
+    """The worker stops between taking a session off the queue and running it (a preempted thread), until `go`."""
+
+    def __init__(self, *args: object, **kw: object) -> None:
+        super().__init__(*args, **kw)  # type: ignore[arg-type]
+        self.took = threading.Event()
+        self.go = threading.Event()
+
+    def _work(self, key: tuple[str, str]) -> None:
+        if threading.current_thread() is self._worker and not self.took.is_set():
+            self.took.set()
+            assert self.go.wait(5)
+        super()._work(key)
+
+
+def test_a_waiter_keeps_a_users_order_when_the_worker_has_taken_a_session_but_not_started_it() -> None:
+    """`wait` runs queued work itself: the session the worker took off the queue comes first, not last (a loop
+    raised in s1 and closed in s2 stayed open when s2 was consolidated before s1)."""
+    fake = Fake()
+    sched = _StallingScheduler(fake.run, fake.info, pending=fake.pending, every=3, background=True)
+    for key in (("u", "s1"), ("u", "s2"), ("u", "s3")):
+        fake.add(key, n=3)
+        sched.turns_added(*key)
+    assert sched.took.wait(5)
+    sched.wait()  # run here: the worker is stalled
+    assert [r[1] for r in fake.runs] == ["s1", "s2", "s3"]
+    sched.go.set()
+    sched.close()
+    assert [r[1] for r in fake.runs] == ["s1", "s2", "s3"]
+
+
+def test_a_session_run_by_a_waiter_leaves_no_place_in_the_queue() -> None:
+    """A job run by a waiter takes its queue entry with it: the session's next job queues behind the others."""
+    fake = Fake()
+    sched = fake.scheduler(background=True)
+    fake.hold = threading.Event()
+    fake.add(("u", "busy"), n=3)
+    sched.turns_added("u", "busy")   # the worker is held in this run
+    assert fake.started.wait(5)
+    for key in (("u", "s1"), ("u", "s2")):
+        fake.add(key, n=3)
+        sched.turns_added(*key)
+    waiter = threading.Thread(target=sched.wait, args=("u", "s1"))
+    waiter.start()                    # runs s1 once the worker lets the user's lock go
+    fake.hold.set()
+    waiter.join(5)
+    fake.add(("u", "s1"), n=3)
+    sched.turns_added("u", "s1")    # a new job of s1, queued after s2's
+    sched.wait()
+    sched.close()
+    assert [r[1] for r in fake.runs] == ["busy", "s1", "s2", "s1"]

@@ -12,7 +12,8 @@ turns and a `pending()` lister of the sessions flagged for consolidation. It own
   when there is work and ended when there is none (so an unclosed owner does not keep the process alive, and queued
   work still finishes at exit unless the thread is a daemon);
 - one queued run per session at most (a run takes every turn not consolidated when it starts);
-- a lock per session, so the worker, a session end and `wait` never consolidate one session at once;
+- a lock per session, so the worker, a session end and `wait` never consolidate one session at once, and a line per
+  user: a user's runs go one at a time, in the order their jobs were taken off the queue, whichever thread runs them;
 - waiting (one session, one user's, or everything: a queued run is taken and run by the waiter, a running one is
   waited for) and closing (queued work finishes; with a timeout, a log line says what is left for the next start).
 
@@ -111,10 +112,14 @@ class ConsolidationScheduler:
         self._jobs: dict[Key, _Job] = {}  # queued, not started: one per session
         self._queue: deque[Key] = deque()
         self._running: Counter[Key] = Counter()
+        self._taken: Key | None = None  # what the worker took off the queue and is about to run (see `wait`)
         self._finals: set[Key] = set()  # sessions with a final run queued or under way (what `wait_ended` waits for)
         self._last_point: dict[Key, int] = {}  # a session's turn count when it last became due (background)
         self._finished = threading.Condition(self._lock)  # a job ended (`wait_ended` waits on it)
-        self._user_locks: dict[str, threading.Lock] = {}  # one run of a user's sessions at a time
+        # one run of a user's sessions at a time, in the order their jobs were taken (see `_user_turn`)
+        self._tickets = 0
+        self._outstanding: dict[str, set[int]] = {}  # user -> tickets of runs taken and not finished
+        self._turn = threading.Condition(self._lock)
         self._session_locks: dict[Key, _SessionLock] = {}
         self._worker: threading.Thread | None = None
         self._lister: threading.Thread | None = None
@@ -159,7 +164,7 @@ class ConsolidationScheduler:
         """Consolidate a session here and now (at its end: `final`), after any run of it queued or under way."""
         with self.session_lock(user_id, session_id):
             self._work((user_id, session_id))
-            with self._user_lock(user_id):
+            with self._user_turn(user_id, self._ticket(user_id)):
                 return self._run(user_id, session_id, final)
 
     def consolidate_flagged(self) -> int:
@@ -221,11 +226,14 @@ class ConsolidationScheduler:
                 if not self._queue:
                     self._worker = None
                     return
-                key = self._queue.popleft()
+                key = self._taken = self._queue.popleft()
             try:
                 self._work(key)
             except Exception:  # _work logs a failed run; this is the scheduler's own trouble (a lock, say)
                 log.exception("consolidation worker: %s/%s", *key)
+            finally:
+                with self._lock:
+                    self._taken = None
             if self._housekeeping is not None:
                 try:
                     self._housekeeping()
@@ -239,10 +247,14 @@ class ConsolidationScheduler:
                 job = self._jobs.pop(key, None)
                 if job is None:
                     return
+                if key in self._queue:  # a waiter runs it: no later job of the session is run at this place
+                    self._queue.remove(key)
                 self._running[key] += 1
+                ticket = self._take_ticket(key[0])
             try:
-                self._look(key, job)
+                self._look(key, job, ticket)
             finally:
+                self._done(key[0], ticket)
                 with self._lock:
                     self._running[key] -= 1
                     if self._running[key] <= 0:
@@ -252,17 +264,18 @@ class ConsolidationScheduler:
                         self._last_point.pop(key, None)
                     self._finished.notify_all()
 
-    def _look(self, key: Key, job: _Job) -> None:
+    def _look(self, key: Key, job: _Job, ticket: int) -> None:
         user_id, session_id = key
         try:
             info = self._info(user_id, session_id)
             if info is None:
                 return
             if job.force or info.needs_consolidation or self.due(info):
-                with self._user_lock(user_id):
+                with self._user_turn(user_id, ticket):
                     if not self._run_in_windows(user_id, session_id, job.final, tuple(job.points)):
                         self._forget_point(key)
             elif self._index is not None:
+                self._done(user_id, ticket)  # embedding only: the user's later runs need not wait for it
                 self._index(user_id, session_id)
         except Exception:  # the session stays flagged (or unconsolidated): the next trigger or start retries it
             self._forget_point(key)
@@ -274,11 +287,40 @@ class ConsolidationScheduler:
             self._last_point.pop(key, None)
 
     # --- locks, waiting, closing ---------------------------------------------------------------------
-    def _user_lock(self, user_id: str) -> threading.Lock:
-        """Taken around every run, inside the session's lock: a user's sessions are consolidated one at a time
-        (a later session's corrections supersede what an earlier one said, never half of it)."""
+    def _ticket(self, user_id: str) -> int:
         with self._lock:
-            return self._user_locks.setdefault(user_id, threading.Lock())
+            return self._take_ticket(user_id)
+
+    def _take_ticket(self, user_id: str) -> int:
+        """A place in the user's line of runs, taken (holding `_lock`) when a job is taken off the queue."""
+        self._tickets += 1
+        self._outstanding.setdefault(user_id, set()).add(self._tickets)
+        return self._tickets
+
+    def _done(self, user_id: str, ticket: int) -> None:
+        """The run holding `ticket` is over (or needs no turn): the next in the user's line may start."""
+        with self._lock:
+            waiting = self._outstanding.get(user_id)
+            if waiting is not None and ticket in waiting:
+                waiting.discard(ticket)
+                if not waiting:
+                    del self._outstanding[user_id]
+                self._turn.notify_all()
+
+    @contextmanager
+    def _user_turn(self, user_id: str, ticket: int) -> Iterator[None]:
+        """Taken around every run, inside the session's lock: a user's sessions are consolidated one at a time, and
+        in the order their jobs were taken off the queue (a later session's corrections supersede what an earlier
+        one said, and a loop raised in one session is closed by the next: two threads taking jobs one after the
+        other — the worker and a waiter — must not run them the other way round). It cannot deadlock: a run waits
+        only for runs taken before it, which hold everything they need but their turn."""
+        with self._turn:
+            while min(self._outstanding[user_id]) != ticket:
+                self._turn.wait()
+        try:
+            yield
+        finally:
+            self._done(user_id, ticket)
 
     @contextmanager
     def session_lock(self, user_id: str, session_id: str) -> Iterator[None]:
@@ -302,8 +344,11 @@ class ConsolidationScheduler:
         for. Do not call it holding a session lock of a session other than the one waited for."""
         if user_id is None and session_id is None:
             self._listed.wait()
-        with self._lock:  # the runs under way first, then the queue in its order: a user's runs stay in order
-            keys = [k for k in [*self._running, *self._queue, *self._jobs]
+        with self._lock:  # the runs under way (or about to be) first, then the queue in its order: a user's runs
+            # stay in order (a job the worker has taken off the queue but not started is still in `_jobs`: without
+            # `_taken` it would come last here, and this thread would run the sessions queued after it first)
+            taken = [self._taken] if self._taken is not None else []
+            keys = [k for k in [*self._running, *taken, *self._queue, *self._jobs]
                     if (user_id is None or k[0] == user_id) and (session_id is None or k[1] == session_id)]
         for key in dict.fromkeys(keys):
             self._work(key)
