@@ -101,3 +101,46 @@ def test_forget_session_takes_the_words_its_episode_added_to_the_vocabulary(db_p
         assert terms() > 0
         mem.forget(session_id="secret", user_id="alice")
         assert terms() == 0
+
+
+def _held_in_process(marker: str) -> list[str]:
+    """The types of the live containers (dicts, tuples, sets, lists) holding a string with `marker` in it: the
+    per-text memos key on a turn's text and keep what they read out of it."""
+    import gc
+
+    gc.collect()
+    found = []
+    for obj in gc.get_objects():
+        if isinstance(obj, dict):
+            items: object = list(obj.keys()) + list(obj.values())
+        elif isinstance(obj, (tuple, list, set, frozenset)):
+            items = obj
+        else:
+            continue
+        try:
+            if any(isinstance(x, str) and marker in x for x in items):  # type: ignore[attr-defined]
+                found.append(type(obj).__name__)
+        except RuntimeError:  # a container another thread changed while it was read
+            continue
+    return found
+
+
+@pytest.mark.sqlite_only("what one process keeps in memory; the backend does not change it")
+def test_forget_leaves_no_text_of_the_session_in_the_processes_memos(db_path: Path) -> None:
+    """Recall and consolidation memoise what they read out of texts (keyed by the text); a forget clears them, and
+    the embedder's vectors by text: nothing of a forgotten turn stays in the process."""
+    marker = "qx" + "".join(reversed("rememberednever"))   # built here: no constant of this module holds it
+    with Memory(db_path) as mem:
+        for i in range(12):
+            mem.add_turn("user", f"My locker code is {i}{i}7 and the keyword is {marker.title()}{i}, Dana said.",
+                         session_id="secret", user_id="alice")
+            mem.add_turn("user", f"bob keeps {i} apples", session_id="fruit", user_id="alice")
+        mem.end_session("secret", user_id="alice")
+        mem.end_session("fruit", user_id="alice")
+        for q in (f"what is the keyword {marker}?", "what is my locker code now?", "who said the keyword?"):
+            mem.recall(q, user_id="alice")
+        assert _held_in_process(marker.lower()) or _held_in_process(marker.title())  # the memos did hold it
+        mem.forget(session_id="secret", user_id="alice")
+        left = _held_in_process(marker.lower()) + _held_in_process(marker.title())
+        assert left == [], f"containers still holding the forgotten text: {left}"
+        assert mem.recall("apples", user_id="alice")

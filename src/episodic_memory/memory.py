@@ -36,7 +36,7 @@ from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .store import Store, is_postgres_url, open_store
 from .store.records import Entity, Episode, Fact, Loop, NewFact, NewLoop, SessionInfo, StoredTurn, Workstream
-from .util import has_words, to_epoch
+from .util import forget_remembered_texts, has_words, to_epoch
 
 if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodic` command) needs no numpy or model
     from .judgments.memory import JudgmentMemory
@@ -654,6 +654,11 @@ class Memory:
             self.indexer.forget_watermarks()
             if self._retriever is not None:
                 self._retriever.forget_cached()
+            # the process's memos of texts, and the embedder's of vectors by text: nothing forgotten stays in memory
+            forget_remembered_texts()
+            clear = getattr(self._embedder, "cache_clear", None)
+            if clear is not None:
+                clear()
         self._sync_vault(None if all else [uid if session_id is not None else user_id or uid])
         return result
 

@@ -89,6 +89,30 @@ def chunks(values: Sequence[T], size: int = SQL_CHUNK) -> Iterator[list[T]]:
 
 
 R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])
+
+# the `cache_clear` of every memo that can hold stored text (see `forget_remembered_texts`)
+_FORGETTABLE: list[Callable[[], None]] = []
+
+
+def forgettable(fn: F) -> F:
+    """Register an `lru_cache`d function whose cache can hold stored text (a name, a phrase, a word), so a forget
+    clears it."""
+    _FORGETTABLE.append(fn.cache_clear)  # type: ignore[attr-defined]  # an lru_cache wrapper
+    return fn
+
+
+def clear_on_forget(clear: Callable[[], None]) -> Callable[[], None]:
+    """Register a function that drops a module's own cache of stored text (not an `lru_cache`) at a forget."""
+    _FORGETTABLE.append(clear)
+    return clear
+
+
+def forget_remembered_texts() -> None:
+    """Clear every per-text memo of this process (`memo_text`, `forgettable`): after a forget nothing of a deleted
+    turn or fact stays in memory. They refill from what is still stored."""
+    for clear in _FORGETTABLE:
+        clear()
 
 
 def memo_text(maxsize: int = 4096, longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[..., R]]:
@@ -101,6 +125,7 @@ def memo_text(maxsize: int = 4096, longest: int = 2_000) -> Callable[[Callable[.
     memoised function returns is shared: immutable (tuples, frozensets), handed out as fresh lists by callers."""
     def wrap(fn: Callable[..., R]) -> Callable[..., R]:
         cached = lru_cache(maxsize=maxsize)(fn)
+        _FORGETTABLE.append(cached.cache_clear)
 
         @functools.wraps(fn)
         def call(text: str, *args: Any) -> R:

@@ -12,7 +12,7 @@ from typing import Any
 from .. import llm
 from ..config import Config
 from ..store.records import StoredTurn
-from ..util import to_datetime
+from ..util import forgettable, to_datetime
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import EXTRACTED_TYPES, describe_types
 from .supersede import WISH, has_change_cue, is_bare_cue
@@ -233,6 +233,7 @@ def find_entities(text: str, known: dict[str, str], speaker: str | None = None, 
     return found
 
 
+@forgettable
 @lru_cache(maxsize=8192)
 def _whole(name: str) -> re.Pattern[str]:
     """`name` as a whole word (or words): compiled once per name (a store knows more names than `re` caches)."""

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..util import memo_text
+from ..util import clear_on_forget, forgettable, memo_text
 
 STOPWORDS = frozenset("""
 a about above after again against all almost also am an and another any anyone anything are around as at away
@@ -274,6 +274,12 @@ TALLIES_KEPT = 64              # sessions whose tallies are kept (the latest)
 TALLY_MAX_CHARS = 200_000      # a session longer than this is read whole each time (at most ~13 MB kept in all)
 
 
+@clear_on_forget
+def _forget_tallies() -> None:
+    with _TALLIES_LOCK:
+        _TALLIES.clear()
+
+
 def _take_tally(texts: list[str], names: frozenset[str]) -> _Tally | None:
     """The kept tally of a call whose texts `texts` go on from, taken out (so one caller owns it), or None."""
     if not texts:
@@ -327,6 +333,7 @@ def _sentence_phrases(sentence: str, people: frozenset[str]) -> tuple[tuple[tupl
     return tuple(out)
 
 
+@forgettable
 @lru_cache(maxsize=16_384)
 def _inner(key: str) -> tuple[str, ...]:
     """The shorter phrases inside a phrase key ("series b deck" → "series", "b", "deck", "series b", "b deck")."""

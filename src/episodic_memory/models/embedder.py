@@ -343,8 +343,10 @@ class OnnxEmbedder(OnnxTextModel):
             return CacheInfo(self._hits, self._misses, len(self._cache), self._cache_size)
 
     def cache_clear(self) -> None:
+        """Drop the cached query vectors and text vectors (a forget: no deleted text stays in memory)."""
         with self._lock:
             self._cache.clear()
+            self._texts.clear()
             self._hits = self._misses = 0
 
     def _embed_batch(self, texts: list[str], lane: _Lane | None = None) -> np.ndarray:

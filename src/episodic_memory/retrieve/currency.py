@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 
-from ..util import memo_text
+from ..util import clear_on_forget, forgettable, memo_text
 from .fts import STOPWORDS
 
 # Words that carry neither subject nor value in a statement: conversational filler and the words people use to
@@ -107,6 +107,7 @@ NOT_NAMES = frozenset(
 _CAPITALISED = re.compile(r"[A-Z][A-Za-z'’]*")
 
 
+@forgettable
 @lru_cache(maxsize=100_000)
 def _stem(word: str) -> str:
     """A crude stem: enough for coach / coaching, race / racing, counter / counters."""
@@ -353,6 +354,11 @@ _TOKEN_STEMS: dict[str, str] = {}  # a `_WORD` token -> its content stem ("": no
 _TOKEN_STEMS_MAX = 200_000
 
 
+@clear_on_forget
+def _forget_token_stems() -> None:
+    _TOKEN_STEMS.clear()
+
+
 def _content_stems(tokens: list[str]) -> set[str]:
     """The content-word stems of `_WORD` tokens: lower-cased, a final 's and the apostrophes at the ends dropped,
     alphabetic, longer than two letters, no stop word, filler, month or number word; stemmed. Worked out once per
@@ -515,6 +521,7 @@ def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | No
     return len(shared), (mass(shared) / smaller if smaller else 0.0)
 
 
+@forgettable
 @lru_cache(maxsize=16_384)  # asked of the same value sets for every pair of a recall (a frozenset keeps its hash)
 def _names(values: frozenset[str]) -> frozenset[str]:
     return frozenset(v for v in values if v.startswith("name:"))
