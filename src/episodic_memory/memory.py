@@ -36,7 +36,7 @@ from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .store import Store, is_postgres_url, open_store
 from .store.records import Entity, Episode, Fact, Loop, NewFact, NewLoop, SessionInfo, StoredTurn, Workstream
-from .util import forget_remembered_texts, has_words, to_epoch
+from .util import TEXT_MEMOS, forget_remembered_texts, has_words, to_epoch
 
 if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodic` command) needs no numpy or model
     from .judgments.memory import JudgmentMemory
@@ -79,6 +79,7 @@ class Memory:
         """Open (or create) the store at `path`. `embedder`/`reranker` override the models named in `config`; `llm`
         (a backend or an `LLMClient`) the LLM (see `episodic_memory.llm` for which client a Memory uses)."""
         self.config = config or Config.from_env()
+        TEXT_MEMOS.set_budget(int(self.config.text_memo_mb * (1 << 20)))  # process-wide, like the memos
         self.llm, self._owns_llm = client_for(config, llm)
         self._embedder: Embedder | None = embedder
         self._embedder_failed = False

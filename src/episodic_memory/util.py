@@ -11,9 +11,9 @@ import os
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
-from functools import lru_cache
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -115,21 +115,108 @@ def forget_remembered_texts() -> None:
         clear()
 
 
-def memo_text(maxsize: int = 4096, longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[..., R]]:
-    """Memoise a function of a text (its first argument) for the latest `maxsize` texts up to `longest`
-    characters; a longer one is worked out at every call (a few huge turns would otherwise hold memory).
+class TextMemos:
+    """Every per-text memo of the process (`memo_text`) under one budget of bytes.
+
+    Each memo bounded by a count filled at its own pace: a server's RSS rose for its first ~10k distinct texts
+    (~60–70 MB of analyses) and churned after. Under one budget the memos together hold at most `budget` bytes
+    (an estimate: the result's objects two levels deep and the entry, not the text, which the store's rows and
+    the other memos share), and the oldest entry of any memo goes first. First in, first out: a hit is one dict
+    lookup with no bookkeeping, which matters for the word-level memos called thousands of times a recall."""
+
+    ENTRY_BYTES = 160  # a dict slot, the order's tuple and the key's share
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._order: deque[tuple[dict[Any, Any], Any, int]] = deque()
+        self._memos: list[dict[Any, Any]] = []
+        self._lock = threading.Lock()
+
+    def new_memo(self) -> dict[Any, Any]:
+        memo: dict[Any, Any] = {}
+        self._memos.append(memo)
+        return memo
+
+    def keep(self, memo: dict[Any, Any], key: Any, value: Any) -> None:
+        size = self.ENTRY_BYTES + footprint(value)
+        with self._lock:
+            if key in memo or size > self.budget:
+                return
+            memo[key] = value
+            self._order.append((memo, key, size))
+            self.used += size
+            self._evict()
+
+    def set_budget(self, budget: int) -> None:
+        with self._lock:
+            self.budget = max(0, budget)
+            self._evict()
+
+    def clear(self) -> None:
+        with self._lock:
+            for memo in self._memos:
+                memo.clear()
+            self._order.clear()
+            self.used = 0
+
+    def entries(self) -> int:
+        return len(self._order)
+
+    def _evict(self) -> None:
+        while self.used > self.budget and self._order:
+            memo, key, size = self._order.popleft()
+            del memo[key]
+            self.used -= size
+
+
+def footprint(value: Any, depth: int = 2) -> int:
+    """Bytes `value` holds, roughly: its own size plus its items' (tuples, lists, sets, dicts, slotted or plain
+    objects) down to `depth` levels. Shared small objects are counted again: an overestimate, on purpose."""
+    size = sys.getsizeof(value)
+    if depth <= 0 or isinstance(value, str | bytes | int | float | bool) or value is None:
+        return size
+    if isinstance(value, tuple | list | set | frozenset):
+        return size + sum(footprint(item, depth - 1) for item in value)
+    if isinstance(value, dict):
+        return size + sum(footprint(k, depth - 1) + footprint(v, depth - 1) for k, v in value.items())
+    slots = getattr(type(value), "__slots__", None)
+    if slots:
+        return size + sum(footprint(getattr(value, name, None), depth - 1) for name in slots)
+    held = getattr(value, "__dict__", None)
+    if held is not None:
+        return size + footprint(held, depth)
+    return size
+
+
+#: the process's text memos; `Memory` sets the budget from `Config.text_memo_mb`
+TEXT_MEMOS = TextMemos(32 << 20)
+_FORGETTABLE.append(TEXT_MEMOS.clear)
+_MISSING = object()
+
+
+def memo_text(longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """Memoise a function of a text (its first argument) in `TEXT_MEMOS`, for texts up to `longest` characters;
+    a longer one is worked out at every call (a few huge turns would otherwise take the budget).
 
     Consolidation reads a session's turns again at every run, and recall reads the same candidates' texts across
-    the questions of a conversation: what is worked out from one text is kept, so each is read once. The bounds keep
-    a long-running process flat (a server's RSS grew ~10 kB a stored turn with unbounded-by-size caches). What a
-    memoised function returns is shared: immutable (tuples, frozensets), handed out as fresh lists by callers."""
+    the questions of a conversation: what is worked out from one text is kept, so each is read once while it is
+    in use. What a memoised function returns is shared: immutable (tuples, frozensets), handed out as fresh lists
+    by callers."""
     def wrap(fn: Callable[..., R]) -> Callable[..., R]:
-        cached = lru_cache(maxsize=maxsize)(fn)
-        _FORGETTABLE.append(cached.cache_clear)
+        memo = TEXT_MEMOS.new_memo()
+        get, keep = memo.get, TEXT_MEMOS.keep
 
         @functools.wraps(fn)
         def call(text: str, *args: Any) -> R:
-            return cached(text, *args) if len(text) <= longest else fn(text, *args)
+            if len(text) > longest:
+                return fn(text, *args)
+            key = (text, *args) if args else text
+            found = get(key, _MISSING)
+            if found is _MISSING:
+                found = fn(text, *args)
+                keep(memo, key, found)
+            return found
         return call
     return wrap
 

@@ -107,7 +107,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text))
 
 
-@memo_text(65_536, longest=64)
+@memo_text(longest=64)
 def stem(word: str) -> str:
     """A light stemmer: enough that "sent"/"send", "booked"/"book", "tables"/"table" meet."""
     w = word.lower().replace("’", "'")

@@ -91,7 +91,7 @@ class Slot:
         return not (self.numbers or self.dates or self.names)
 
 
-@memo_text(8192)
+@memo_text()
 def read_slot(text: str) -> Slot:
     """The subject words and the values of a statement. Cached (an earlier fact is compared with every new
     candidate): the Slot returned is shared, never change it."""
@@ -127,7 +127,7 @@ def _same_name(name: str, others: set[str]) -> bool:
     return any(words <= set(o.split()) or set(o.split()) <= words for o in others)
 
 
-@memo_text(8192)
+@memo_text()
 def replaced_values(text: str) -> Slot:
     """The values a statement names as the old ones: "17, not 16" → 16; "X rather than Tallinn" → Tallinn.
     Cached like `read_slot`: never change the Slot returned."""

@@ -235,7 +235,12 @@ class OnnxTextModel:
             run_lane(self._lanes[0], batches)
             return out
         pool = self._lane_pool()
-        jobs = [pool.submit(run_lane, lane, batches[n :: self.workers]) for n, lane in enumerate(self._lanes)]
+        jobs = []
+        for n, lane in enumerate(self._lanes):
+            try:
+                jobs.append(pool.submit(run_lane, lane, batches[n :: self.workers]))
+            except RuntimeError:  # the interpreter is exiting (its pools take no more work): this thread runs it
+                run_lane(lane, batches[n :: self.workers])
         for job in jobs:
             job.result()
         return out
@@ -318,6 +323,12 @@ class OnnxEmbedder(OnnxTextModel):
                 while len(self._texts) > self._texts_size:
                     self._texts.popitem(last=False)
         return out
+
+    def embed_once(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts that will not be asked for again (turns as they are indexed, each with its neighbour's
+        start): the text-vector cache is neither read nor filled, so it keeps what consolidation asks twice."""
+        texts = list(texts)
+        return self._in_length_order(texts, texts, self._embed_batch, (self.dim,))
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query through an LRU cache; the returned array is read-only."""

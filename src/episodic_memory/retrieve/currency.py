@@ -28,9 +28,6 @@ from .fts import STOPWORDS
 
 # Words that carry neither subject nor value in a statement: conversational filler and the words people use to
 # announce a change (they say a value moved, not what about).
-#: how many texts each per-text analysis keeps worked out (recall reads the same candidates across questions)
-TEXT_MEMO = 8192
-
 FILLER = frozenset(
     """ok okay yes yeah yep sure right well oh ah hey hi hello thanks thank please got noted understood great cool
     good fine alright sorry just actually now anymore instead still then also really quick update updated updating
@@ -91,7 +88,7 @@ _ABBREVIATION = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Rd|Ave|Mt|Ft|
                            r"Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.|(?:e\.g|i\.e)\.?)(?=\s|$|,)")
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def plain(text: str) -> str:
     """`text` with the full stops of abbreviations turned into spaces (same length): "Dr. Okafor retired." keeps
     one sentence and one name."""
@@ -157,7 +154,7 @@ _UNIT_AFTER = (
 )
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def number_units(text: str) -> frozenset[tuple[str, str]]:
     """(number value, what it counts) for the numbers of `text` said with a unit: "money" ($, £, €, dollars),
     "percent", "ratio" (8/10, 2:3), "distance", "weight", "duration", "degree". A bare number has none."""
@@ -191,7 +188,7 @@ _SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+[.!?]*")
 _REQUEST = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b", re.I)
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def asked_values(text: str) -> frozenset[str]:
     """The values `text` says only in a question or a request ("I'm worried my $12.99/month subscription might not
     be enough, can you help?"): what it asks about, not what it states; a value also said in a statement of the
@@ -224,7 +221,7 @@ def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) ->
     return not units_a or not units_b or bool(units_a & units_b)
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def values_in(text: str) -> frozenset[str]:
     """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" (see the module's
     docstring)."""
@@ -283,7 +280,7 @@ _CAPITALISED_RUN = re.compile(rf"(?<![A-Za-z]){_NOT_I}[A-Z][A-Za-z'’]*(?:\s+{_
 _APOSTROPHES = "'’"
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def names_in(text: str) -> frozenset[str]:
     """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
     a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall").
@@ -338,7 +335,7 @@ class Signature:
         return self.values - self.replaced
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], tuple[str, ...]]:
     """What `signature` needs of a text whatever the names known: values, content-word stems, the segments said
     to no longer hold, the capitalised words (lower-cased)."""
@@ -383,7 +380,7 @@ def signature(text: str, known_names: frozenset[str] = frozenset()) -> Signature
     return _signature(text, known_names.intersection(capitalised) if known_names else frozenset())
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def _signature(text: str, known_names: frozenset[str]) -> Signature:
     """`signature`, cached per text and the known names it carries (Signature is never changed in place)."""
     base_values, base_words, segments, capitalised = _parts(text)
@@ -453,7 +450,7 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
 _PHRASE = re.compile(r",\s+(?!\d)|\s+(?:but|so|because|while|whereas|although|though|and then|which)\s+", re.I)
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def local_contexts(text: str, phrase_words: int = 0) -> tuple[str, ...]:
     """The pieces of `text` a value is read with: its sentences (clauses), and a sentence of more than
     `phrase_words` content words (0: never) split into its phrases — a long run-on sentence says several things
@@ -472,7 +469,7 @@ def _content_count(text: str) -> int:
     return sum(1 for w in _WORD.findall(text) if w[0].isalpha() and len(w) > 2 and w.lower() not in STOPWORDS)
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Every lower-case word a signature of `text` can hold a stem of (in its words or its name words) or name a
     value with, and their stems: more than it holds (a superset is all `focused` needs to pass a clause by).
@@ -500,7 +497,7 @@ def lower_case_words(texts: Sequence[str]) -> frozenset[str]:
     return frozenset().union(*(_lower_words(text) for text in texts))
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def _lower_words(text: str) -> frozenset[str]:
     return frozenset(_LOWER_WORD.findall(text))
 
@@ -908,13 +905,13 @@ _VERBS_IN_S = frozenset("""does goes has was is gets needs costs starts ends tak
     means opens closes leaves arrives fills happens stays pays uses wants likes""".split())
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def tells_history(text: str) -> bool:
     """It tells the past: "I was 91 kg two years ago", "where I worked back in 2019"."""
     return _HISTORY.search(text) is not None
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def announces_change(text: str) -> bool:
     """It has a word that says a value moved ("bumped it up", "switched", "now", "instead")."""
     return _CHANGE_CUE.search(plain(text)) is not None
@@ -963,7 +960,7 @@ def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, 
     return bool(shared) or bool(_REFERS_BACK.search(new_text))
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def changed_contexts(text: str, phrase_words: int) -> tuple[str, ...]:
     """The local contexts of `text` (`local_contexts`) with a word announcing a change; the whole of a short text
     (at most `phrase_words` content words: "The landlord bumped it up. We pay $1,950.")."""
@@ -972,7 +969,7 @@ def changed_contexts(text: str, phrase_words: int) -> tuple[str, ...]:
     return tuple(part for part in local_contexts(text, phrase_words) if announces_change(part))
 
 
-@memo_text(TEXT_MEMO)
+@memo_text()
 def changed_values(text: str, phrase_words: int) -> frozenset[str]:
     """The values said where `text` announces a change (`changed_contexts`)."""
     return frozenset().union(*(values_in(part) for part in changed_contexts(text, phrase_words)))

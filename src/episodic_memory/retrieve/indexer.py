@@ -125,7 +125,8 @@ def embed_views(embedder: Embedder, items: list[Pending], cap: int) -> np.ndarra
 
     extra = [i for i, p in enumerate(items) if p.also is not None]
     seconds = [p.also[:cap] for p in items if p.also is not None]
-    vectors = np.asarray(embedder.embed([p.text[:cap] for p in items] + seconds), dtype=np.float32)
+    embed = getattr(embedder, "embed_once", embedder.embed)  # an embedder with a text cache: leave it out of it
+    vectors = np.asarray(embed([p.text[:cap] for p in items] + seconds), dtype=np.float32)
     out = vectors[: len(items)]  # a view: the sums below write rows of it, read only the rows after it
     if extra:
         out[extra] += vectors[len(items) :]

@@ -171,7 +171,7 @@ def recency_bonus(ts: float, now: float, config: Config) -> float:
 _NORMALISE = re.compile(r"\W+")
 
 
-@memo_text(4096)  # the same candidates' texts come back across the questions of a conversation
+@memo_text()  # the same candidates' texts come back across the questions of a conversation
 def _dedup_key(text: str) -> str:
     return _NORMALISE.sub(" ", text.lower()).strip()
 
