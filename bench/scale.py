@@ -688,10 +688,18 @@ def real_store_dir(workdir: Path, size: int, real: Path) -> Path:
     return workdir / f"real-v{REAL_VERSION}-s{SCHEMA_VERSION}-{DEFAULT_MODEL_ID}-{real.resolve().name}-{size}"
 
 
+REAL_BASE = 10_000  # real stores above this size are made of copies of this one's consolidated memories
+# fields holding a time of the conversation (shifted with each copy); the others are when the store wrote the row
+_EVENT_TIMES = ("ts", "started_at", "last_turn_at", "event_ts", "created_at", "valid_from", "valid_to",
+                "last_mentioned", "closed_at", "due")
+
+
 def build_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[Path, dict[str, Any]]:
     """The store of `size` turns of real conversation text (cached in --workdir): every session ingested with
     `add_turns`, then ended (`end_session`: embedded and consolidated with the default rules, no LLM: facts,
-    episodes, entities and their vectors), as an agent's store is."""
+    episodes, entities and their vectors), as an agent's store is. Above REAL_BASE turns, see `copy_real_store`."""
+    if size > REAL_BASE:
+        return copy_real_store(real, size, args)
     final = real_store_dir(args.workdir, size, real)
     cached, tmp = start_build(final, f"real {size:,}", rebuild=args.rebuild)
     if cached is not None:
@@ -720,6 +728,87 @@ def build_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[P
     log(f"real {size:,}: built in {info['build_s']:.0f} s ({info['turns']:,} turns, {info['vectors']:,} vectors, "
         f"derived {info['derived']})")
     return final / "memory.db", info
+
+
+def copy_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[Path, dict[str, Any]]:
+    """A store of `size` turns made of copies of the REAL_BASE store's memories, through the public export and
+    import: every copy's session, turn and caller ids prefixed `x{k}-`, its conversation times REAL_BASE / 2,760
+    years earlier, its facts' and loops' origins made its own (so none merges with another copy's), each copy's
+    new rows embedded by the import. Consolidating 90k more turns would take hours here; this keeps what
+    consolidation made of the same text (facts, episodes, entities, loops per copy) in ~1/10 of the time. What
+    it does not make: facts recurring across copies (each copy's are distinct, as distinct conversations' are)."""
+    final = real_store_dir(args.workdir, size, real)
+    cached, tmp = start_build(final, f"real {size:,}", rebuild=args.rebuild)
+    if cached is not None:
+        return final / "memory.db", cached
+    base_db, base_info = build_real_store(real, REAL_BASE, args)
+    t0 = time.perf_counter()
+    export = tmp / "base.jsonl"
+    with Memory(base_db, config=REAL_BUILD) as base:
+        base.export(export)
+    lines = export.read_text().splitlines()
+    header, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    turn_times = [r["ts"] for r in records if r["kind"] == "turn"]
+    first, last = min(turn_times) - 2 * 365 * 86_400, max(turn_times) + 86_400
+    span = last - first
+    db = tmp / "memory.db"
+    shutil.copy(base_db, db)
+    copies = -(-size // REAL_BASE)
+    with Memory(db, config=REAL_BUILD) as mem:
+        for k in range(1, copies):
+            keep = min(REAL_BASE, size - k * REAL_BASE)
+            copy = tmp / f"copy{k}.jsonl"
+            counts = _write_copy(copy, header, records, k, span, (first, last), keep)
+            mem.import_(copy)
+            copy.unlink()
+            log(f"real {size:,}: copy {k} of {copies - 1} imported ({counts['turn']:,} turns; "
+                f"{time.perf_counter() - t0:,.0f} s)")
+        mem.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        info: dict[str, Any] = {
+            "size": size, "real": str(real), "built": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "git_commit": _git("rev-parse", "HEAD"), "derived": mem.derived_counts(),
+            "how": f"{copies} copies of the {REAL_BASE:,}-turn store ({base_info['how']}): copy k imported from its "
+                   f"export with ids prefixed x{{k}}- and conversation times {span / 86_400 / 365:.1f}·k years "
+                   "earlier, its facts' and loops' origins its own; every copy's rows embedded by the import"}
+    export.unlink()
+    finish_build(db, info, t0, tmp, final)
+    log(f"real {size:,}: built in {info['build_s']:.0f} s ({info['turns']:,} turns, {info['vectors']:,} vectors, "
+        f"derived {info['derived']})")
+    return final / "memory.db", info
+
+
+def _write_copy(path: Path, header: dict[str, Any], records: list[dict[str, Any]], k: int, span: float,
+                window: tuple[float, float], turns: int) -> dict[str, int]:
+    """Copy `k` of an export's records into `path` (the first `turns` turns' sessions and what hangs off them)."""
+    prefix, shift = f"x{k}-", k * span
+    sessions: set[str] = set()  # the whole sessions of the first `turns` turns
+    for r in records:
+        if r["kind"] == "turn":
+            if turns <= 0:
+                break
+            sessions.add(r["session_id"])
+            turns -= 1
+    out: list[dict[str, Any]] = []
+    for r in records:
+        kind = r["kind"]
+        if kind == "route_count" or ("session_id" in r and r["session_id"] not in sessions):
+            continue
+        r = dict(r)
+        for name in _EVENT_TIMES:
+            if isinstance(r.get(name), int | float) and window[0] <= r[name] <= window[1]:
+                r[name] -= shift
+        if "session_id" in r:
+            r["session_id"] = prefix + r["session_id"]
+        for name in ("uid", "turn_id", "origin"):
+            if isinstance(r.get(name), str):
+                r[name] = prefix + r[name]
+        out.append(r)
+    counts = {kind: sum(1 for r in out if r["kind"] == kind) for kind in header["counts"]}
+    with path.open("w") as f:
+        f.write(json.dumps({**header, "counts": counts}) + "\n")
+        for r in out:
+            f.write(json.dumps(r) + "\n")
+    return counts
 
 
 def measure_real(db: Path, real: Path, n_queries: int, seed: int, warmup: int, baselines: bool,

@@ -72,6 +72,9 @@ class Config(BaseModel):
     wal_checkpoint_every_s: float = Field(
         1.0, ge=0, description="SQLite store: the background worker's checkpoints, at most this often (each one "
         "syncs the database file)")
+    memory_trim_every_s: float = Field(
+        60.0, ge=0, description="the background worker hands the C heap's free pages back to the system (glibc's "
+        "malloc_trim, a few ms) at most this often; 0: never (docs/write-path.md, a long-running process's memory)")
     end_session_waits: bool = Field(
         False, description="`end_session` returns once the session's end is durable and its final consolidation is "
         "queued (a read of that user's memory waits for it); true: it waits for the consolidation itself")

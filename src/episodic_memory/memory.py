@@ -36,7 +36,7 @@ from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .store import Store, is_postgres_url, open_store
 from .store.records import Entity, Episode, Fact, Loop, NewFact, NewLoop, SessionInfo, StoredTurn, Workstream
-from .util import TEXT_MEMOS, forget_remembered_texts, has_words, to_epoch
+from .util import TEXT_MEMOS, forget_remembered_texts, give_back_freed_memory, has_words, to_epoch
 
 if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodic` command) needs no numpy or model
     from .judgments.memory import JudgmentMemory
@@ -106,7 +106,7 @@ class Memory:
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation(),
             run_in_windows=lambda u, s, final, points: self.consolidate_in_windows(u, s, final=final, points=points),
-            nice=lambda: self.config.background_nice, housekeeping=lambda: self.store.checkpoint())
+            nice=lambda: self.config.background_nice, housekeeping=self._housekeeping)
         self._steps: list[ConsolidationStep] | None = None
         self._retriever: Retriever | None = None
         self._lazy_lock = threading.Lock()
@@ -313,6 +313,12 @@ class Memory:
             except llm.LLMConfigError:
                 return False
         return mode == "on"
+
+    def _housekeeping(self) -> None:
+        """After each background run: fold the WAL in, and now and then give freed memory back."""
+        self.store.checkpoint()
+        if self.config.memory_trim_every_s:
+            give_back_freed_memory(self.config.memory_trim_every_s)
 
     def wait_for_consolidation(self, session_id: str | None = None, user_id: str | None = None) -> None:
         """Block until background consolidation is done (of one session, or of all when `session_id` is None)."""

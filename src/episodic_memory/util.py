@@ -221,6 +221,40 @@ def memo_text(longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[...
     return wrap
 
 
+_trimmed_at = 0.0
+_trim_lock = threading.Lock()
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+        return None
+
+
+def give_back_freed_memory(at_most_every_s: float = 0.0) -> bool:
+    """Hand the C heap's free pages back to the system (glibc's `malloc_trim`; nothing elsewhere), at most once
+    every `at_most_every_s` seconds a process. glibc keeps what Python and numpy free below the top of its heaps:
+    a user's first coarse index (~70 MB of temporaries at 8k vectors) and the churn of full caches stayed in a
+    server's RSS for good. Takes a few ms; returns whether it ran."""
+    global _trimmed_at
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    with _trim_lock:
+        now = time.monotonic()
+        if at_most_every_s and now - _trimmed_at < at_most_every_s:
+            return False
+        _trimmed_at = now
+    trim(0)
+    return True
+
+
 class OneBlasThread:
     """numpy's BLAS kept to one thread while any search runs (threadpoolctl; the first search in sets it, the last
     out restores what the host process had). A BLAS product split over both cores of a small machine wins ~0.3 ms

@@ -24,7 +24,7 @@ import numpy as np
 from ..config import Config
 from ..store.base import Store
 from ..store.sidecar import DEAD, Sidecar, SidecarStore, reconcile
-from ..util import one_blas_thread
+from ..util import give_back_freed_memory, one_blas_thread
 from .kinds import KIND_CODES, KIND_NAMES
 
 log = logging.getLogger(__name__)
@@ -426,6 +426,7 @@ class DenseIndex:
                 m.reduce(self.coarse_dims, self.coarse_block, self.coarse_threads, basis=basis if keep else None)
                 if not keep:
                     m.fitted_size = len(m)
+                give_back_freed_memory()  # the fit's temporaries: tens of MB the C heap would keep
             return m
 
     # --- the sidecar -----------------------------------------------------------------------------------
@@ -461,6 +462,7 @@ class DenseIndex:
                     side.write_header(h)
             if h is None:
                 h, m = self._build(side, user_id, newest, generation), None
+                give_back_freed_memory()  # the build's temporaries (~70 MB at 8k rows) the C heap would keep
             else:
                 changed = newest > h["watermark"]
                 if changed:

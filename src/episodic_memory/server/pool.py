@@ -36,6 +36,7 @@ from ..consolidate.scheduler import ConsolidationScheduler
 from ..memory import Memory
 from ..models.embedder import Embedder
 from ..store.records import SessionInfo
+from ..util import give_back_freed_memory
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +201,8 @@ class MemoryPool:
 
     def _checkpoint(self) -> None:
         """Fold the file's WAL in: a step on the file, so any user's open Memory does it (none open: nothing to
-        do). It opens none and leaves the least-recently-used order as it was."""
+        do). It opens none and leaves the least-recently-used order as it was. Now and then it gives the freed
+        memory of the process back too (`Config.memory_trim_every_s`)."""
         with self._lock:
             user = next(iter(self._memories), None)
             if user is None:
@@ -209,6 +211,8 @@ class MemoryPool:
             self._leases[user] += 1  # not closed under it
         try:
             mem.store.checkpoint()
+            if self.config.memory_trim_every_s:
+                give_back_freed_memory(self.config.memory_trim_every_s)
         finally:
             with self._lock:
                 self._leases[user] -= 1
