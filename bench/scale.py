@@ -731,12 +731,16 @@ def build_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[P
 
 
 def copy_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[Path, dict[str, Any]]:
-    """A store of `size` turns made of copies of the REAL_BASE store's memories, through the public export and
-    import: every copy's session, turn and caller ids prefixed `x{k}-`, its conversation times REAL_BASE / 2,760
-    years earlier, its facts' and loops' origins made its own (so none merges with another copy's), each copy's
-    new rows embedded by the import. Consolidating 90k more turns would take hours here; this keeps what
-    consolidation made of the same text (facts, episodes, entities, loops per copy) in ~1/10 of the time. What
-    it does not make: facts recurring across copies (each copy's are distinct, as distinct conversations' are)."""
+    """A store of `size` turns (a multiple of REAL_BASE) made of copies of the REAL_BASE store's memories, through
+    the public export and import: copy k's session, turn and caller ids prefixed `x{k}-`, its conversation times
+    k spans earlier (the span of the base store's times and two years more), its facts' and loops' origins its own
+    (so none merges with another copy's), its new rows embedded by the import. Consolidating 90k more turns
+    would take hours here; this keeps what consolidation made of the same text (facts, episodes, entities, loops
+    per copy) in ~1/10 of the time. What it does not make: facts recurring across copies (each copy's are
+    distinct, as distinct conversations' are)."""
+    if size % REAL_BASE:
+        raise SystemExit(f"--sizes: a real store above {REAL_BASE:,} turns is made of whole copies of the "
+                         f"{REAL_BASE:,}-turn one: {size:,} is no multiple of it")
     final = real_store_dir(args.workdir, size, real)
     cached, tmp = start_build(final, f"real {size:,}", rebuild=args.rebuild)
     if cached is not None:
@@ -753,12 +757,11 @@ def copy_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[Pa
     span = last - first
     db = tmp / "memory.db"
     shutil.copy(base_db, db)
-    copies = -(-size // REAL_BASE)
+    copies = size // REAL_BASE
     with Memory(db, config=REAL_BUILD) as mem:
         for k in range(1, copies):
-            keep = min(REAL_BASE, size - k * REAL_BASE)
             copy = tmp / f"copy{k}.jsonl"
-            counts = _write_copy(copy, header, records, k, span, (first, last), keep)
+            counts = _write_copy(copy, header, records, k, span, (first, last))
             mem.import_(copy)
             copy.unlink()
             log(f"real {size:,}: copy {k} of {copies - 1} imported ({counts['turn']:,} turns; "
@@ -778,20 +781,14 @@ def copy_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[Pa
 
 
 def _write_copy(path: Path, header: dict[str, Any], records: list[dict[str, Any]], k: int, span: float,
-                window: tuple[float, float], turns: int) -> dict[str, int]:
-    """Copy `k` of an export's records into `path` (the first `turns` turns' sessions and what hangs off them)."""
+                window: tuple[float, float]) -> dict[str, int]:
+    """Copy `k` of a whole export's records into `path`: times of the conversation inside `window` moved `k·span`
+    seconds earlier, session, turn, caller ids and origins prefixed `x{k}-` (row ids the import maps itself)."""
     prefix, shift = f"x{k}-", k * span
-    sessions: set[str] = set()  # the whole sessions of the first `turns` turns
-    for r in records:
-        if r["kind"] == "turn":
-            if turns <= 0:
-                break
-            sessions.add(r["session_id"])
-            turns -= 1
     out: list[dict[str, Any]] = []
     for r in records:
         kind = r["kind"]
-        if kind == "route_count" or ("session_id" in r and r["session_id"] not in sessions):
+        if kind == "route_count":  # counts of the routes facts took: the import adds no copy's
             continue
         r = dict(r)
         for name in _EVENT_TIMES:
