@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench.scale import _write_copy
+from bench.scale import _copy_vectors, _write_copy
 
 from episodic_memory import Config, Memory
 
@@ -40,3 +40,15 @@ def test_a_copy_imports_as_new_memories_shifted_in_time(tmp_path: Path) -> None:
         assert after["facts"] == 2 * before["facts"] and after["episodes"] == 2 * before["episodes"]
         copied = [f for f in mem.facts() if f.session_id.startswith("x1-")]
         assert copied and all(f.valid_from < 1_700_000_000 - 900 * DAY for f in copied)
+
+        # the vectors the import computed for the copy are those `_copy_vectors` takes from the rows it copies
+        db = mem.store.db
+        query = ("SELECT kind, item_id, session_id, model, vec FROM vectors WHERE session_id LIKE 'x1-%' "
+                 "ORDER BY kind, item_id")
+        embedded = db.execute(query).fetchall()
+        assert {row[0] for row in embedded} == {"turn", "fact", "episode"}
+        base_rows = db.execute("SELECT max(id) FROM vectors WHERE session_id NOT LIKE 'x1-%'").fetchone()[0]
+        with db:
+            db.execute("DELETE FROM vectors WHERE session_id LIKE 'x1-%'")
+        _copy_vectors(db, "x1-", 1000 * DAY, window, base_rows)
+        assert db.execute(query).fetchall() == embedded
