@@ -91,7 +91,9 @@ class FactSQL(Connection):
         if not ids:
             return {}
         rows = self._query(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND id IN ({','.join('?' * len(ids))})",
+            # +user_id: looked up by id (with an index on user_id the planner read every fact of the user: at 178k
+            # facts 96 ms a call against 0.6)
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE +user_id = ? AND id IN ({','.join('?' * len(ids))})",
             [user_id, *ids],
         )
         facts = {f.id: f for f in map(_fact, rows)}

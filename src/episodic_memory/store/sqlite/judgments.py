@@ -94,7 +94,7 @@ class JudgmentSQL(TurnSQL):
         out: dict[int, JudgmentRow] = {}
         for chunk in chunks(ids):
             marks = ",".join("?" * len(chunk))
-            rows = self._query(f"SELECT {_COLUMNS} FROM judgments WHERE id IN ({marks}) AND user_id = ?",
+            rows = self._query(f"SELECT {_COLUMNS} FROM judgments WHERE id IN ({marks}) AND +user_id = ?",
                                [*chunk, user_id])
             out.update({r[0]: _row(r) for r in rows})
         return out

@@ -251,7 +251,7 @@ class ThreadSQL(TurnSQL):
         ids = list(ids)
         if not ids:
             return {}
-        sql = f"SELECT id, name FROM workstreams WHERE user_id = ? AND id IN ({_marks(ids)})"
+        sql = f"SELECT id, name FROM workstreams WHERE +user_id = ? AND id IN ({_marks(ids)})"  # by id
         if not include_hypotheses:
             sql += " AND status = 'confirmed'"
         return dict(self._query(sql, [user_id, *ids]))
