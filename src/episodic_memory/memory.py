@@ -106,7 +106,7 @@ class Memory:
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation(),
             run_in_windows=lambda u, s, final, points: self.consolidate_in_windows(u, s, final=final, points=points),
-            nice=lambda: self.config.background_nice, housekeeping=self._housekeeping)
+            nice=lambda: self.config.background_nice, housekeeping=self.housekeeping)
         self._steps: list[ConsolidationStep] | None = None
         self._retriever: Retriever | None = None
         self._lazy_lock = threading.Lock()
@@ -314,8 +314,9 @@ class Memory:
                 return False
         return mode == "on"
 
-    def _housekeeping(self) -> None:
-        """After each background run: fold the WAL in, and now and then give freed memory back."""
+    def housekeeping(self) -> None:
+        """What the background worker does after each run (a server's, through any open Memory of the file): fold
+        the WAL in, and now and then give the process's freed memory back (`Config.memory_trim_every_s`)."""
         self.store.checkpoint()
         if self.config.memory_trim_every_s:
             give_back_freed_memory(self.config.memory_trim_every_s)

@@ -300,7 +300,7 @@ class OnnxEmbedder(OnnxTextModel):
         repeats within `texts`) are computed once."""
         texts = list(texts)
         if not self._texts_size:
-            return self._in_length_order(texts, texts, self._embed_batch, (self.dim,))
+            return self.embed_once(texts)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         missing: dict[str, list[int]] = {}
         with self._lock:

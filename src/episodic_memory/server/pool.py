@@ -36,7 +36,6 @@ from ..consolidate.scheduler import ConsolidationScheduler
 from ..memory import Memory
 from ..models.embedder import Embedder
 from ..store.records import SessionInfo
-from ..util import give_back_freed_memory
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +85,7 @@ class MemoryPool:
             self._consolidate, self._session, every=config.consolidate_every, background=True, index=self._index,
             pending=self._flagged, shared=True, daemon=True, name=WORKER_NAME,
             run_in_windows=lambda u, s, final, points: self._consolidate(u, s, final, windows=True),
-            nice=config.background_nice if background_nice is None else background_nice, housekeeping=self._checkpoint)
+            nice=config.background_nice if background_nice is None else background_nice, housekeeping=self._housekeeping)
         self._sweep_stop = threading.Event()
         self._sweeper: threading.Thread | None = None
 
@@ -199,10 +198,9 @@ class MemoryPool:
         with self.lease(user_id) as mem:
             mem.index(user_id=user_id)  # this user's new turns only: each user's backlog is their own
 
-    def _checkpoint(self) -> None:
-        """Fold the file's WAL in: a step on the file, so any user's open Memory does it (none open: nothing to
-        do). It opens none and leaves the least-recently-used order as it was. Now and then it gives the freed
-        memory of the process back too (`Config.memory_trim_every_s`)."""
+    def _housekeeping(self) -> None:
+        """`Memory.housekeeping`: a step on the file and the process, so any user's open Memory does it (none
+        open: nothing to do). It opens none and leaves the least-recently-used order as it was."""
         with self._lock:
             user = next(iter(self._memories), None)
             if user is None:
@@ -210,9 +208,7 @@ class MemoryPool:
             mem = self._memories[user]
             self._leases[user] += 1  # not closed under it
         try:
-            mem.store.checkpoint()
-            if self.config.memory_trim_every_s:
-                give_back_freed_memory(self.config.memory_trim_every_s)
+            mem.housekeeping()
         finally:
             with self._lock:
                 self._leases[user] -= 1
