@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import episodic_memory
-from episodic_memory import Config, Memory
+from episodic_memory import Config, Memory, util
 from episodic_memory.consolidate import keyphrases
 from episodic_memory.retrieve import currency
 from episodic_memory.util import (
@@ -80,6 +80,24 @@ def test_text_memos_keep_the_newest_entries_within_the_budget() -> None:
     assert "huge" not in first
     memos.clear()
     assert memos.used == 0 and memos.entries() == 0 and second == {}
+
+
+def test_text_memos_size_a_sample_of_the_entries_and_count_the_rest_at_their_mean(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sizing every entry cost more than some analyses: past its first entries a memo sizes one in eight."""
+    sized: list[object] = []
+    monkeypatch.setattr(util, "footprint", lambda value, depth=2: sized.append(value) or 8 * len(value))
+    memos = TextMemos(budget=1 << 30)
+    memo = memos.new_memo()
+    for i in range(1000):
+        memos.keep(memo, f"text {i}", (i,) * (1 + i % 4))  # 8–32 bytes in a period a modulo would alias
+    assert len(sized) <= TextMemos.EXACT_FIRST + 2 * 1000 // TextMemos.SAMPLE_EVERY
+    exact = sum(TextMemos.ENTRY_BYTES + 8 * (1 + i % 4) for i in range(1000))
+    assert abs(memos.used - exact) <= 0.02 * exact
+    before = memos.used
+    other = memos.new_memo()  # each memo its own mean: a new one sizes its entries
+    memos.keep(other, "a", tuple(range(100)))
+    assert memos.used - before == TextMemos.ENTRY_BYTES + 800
 
 
 def test_memo_text_gives_the_same_result_and_keeps_only_short_texts(memos_budget: None) -> None:
