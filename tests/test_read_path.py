@@ -308,3 +308,36 @@ def test_lookups_by_id_go_by_rowid_not_by_the_users_rows(tmp_path: Path, lookup:
         [sql] = [s for s in statements if " IN (" in s and s.lstrip().upper().startswith("SELECT")][:1]
         plan = " ".join(str(row[3]) for row in store.db.execute("EXPLAIN QUERY PLAN " + sql).fetchall())
         assert "INTEGER PRIMARY KEY" in plan, plan
+
+
+def test_one_text_said_many_times_is_one_hit_with_every_turn_behind_it(tmp_path: Path) -> None:
+    """A store holding one text many times (a template, a greeting, copies): the duplicates join the first hit,
+    each source once."""
+    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9)) as mem:
+        turns = [{"role": "user", "content": "The launch moved to Friday.", "session_id": f"s{i}",
+                  "timestamp": 1_700_000_000 + i} for i in range(120)]
+        turns += [{"role": "user", "content": f"Lunch is at noon, table {i}.", "session_id": "other",
+                   "timestamp": 1_700_000_500 + i} for i in range(20)]
+        mem.add_turns(turns)
+        hits = mem.recall("has the launch moved to Friday?", k=5)  # found: the copies alone
+        dups = {str(i) for i, (text,) in enumerate(mem.store.db.execute("SELECT content FROM turns ORDER BY id"), 1)
+                if text == "The launch moved to Friday."}
+    assert [h.text for h in hits] == ["The launch moved to Friday."]
+    assert set(hits[0].source_ids) == dups and len(dups) == 120
+    assert len(set(hits[0].source_ids)) == len(hits[0].source_ids)
+
+
+def test_source_sets_follow_a_list_replaced_or_changed_elsewhere() -> None:
+    from episodic_memory.retrieve.hit import Hit
+    from episodic_memory.retrieve.retriever import _SourceSets
+
+    hit = Hit(id="turn:1", kind="turn", text="x", score=1.0, timestamp=None, session_id=None, source_ids=["a"])
+    sets = _SourceSets()
+    sets.add(hit, ["b", "a", "b"])
+    assert hit.source_ids == ["a", "b"]
+    hit.source_ids.append("c")  # changed elsewhere
+    sets.add(hit, ["c", "d"])
+    assert hit.source_ids == ["a", "b", "c", "d"]
+    hit.source_ids = ["z"]  # replaced elsewhere
+    sets.add(hit, ["a", "z"])
+    assert hit.source_ids == ["z", "a"]

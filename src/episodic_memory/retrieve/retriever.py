@@ -639,15 +639,13 @@ class Retriever:
               k: int, user_id: str, tiers: Counter[int]) -> list[Hit]:
         hits: list[Hit] = []
         seen: dict[str, Hit] = {}
+        behind = _SourceSets()      # the source ids of each hit in `seen`, as sets
         covered: set[str] = set()   # source turns already behind a hit above
         held: dict[str, int] = {}   # hit id -> how many exact lookups it holds (retrieve/exact.py)
         for position, row in enumerate(ranked):
-            score, fused = float(candidates.score[row]), round(float(candidates.fused[row]), 6)
-            tier = tiers.get(int(candidates.keys[row]), 0)
             if row in others:
                 hit = others[row]
-                hit.score = score
-                hit.details.update(legs=candidates.legs(row), fused=fused)
+                key = _dedup_key(hit.text)
             else:
                 turn_id = candidates.item_id(row)
                 if turn_id not in turns:  # read ahead in pages: duplicates below may need a few more
@@ -655,12 +653,21 @@ class Retriever:
                 turn = turns.get(turn_id)
                 if turn is None:  # forgotten since it was ranked
                     continue
-                hit = turn_hit(turn, score)
+                key = _dedup_key(turn.content)
+                if key and key in seen:  # the same text again: its turn joins the hit, no hit of its own is made
+                    behind.add(seen[key], [turn.source_id])
+                    continue
+                hit = turn_hit(turn, 0.0)
+            score, fused = float(candidates.score[row]), round(float(candidates.fused[row]), 6)
+            tier = tiers.get(int(candidates.keys[row]), 0)
+            hit.score = score
+            if row in others:
+                hit.details.update(legs=candidates.legs(row), fused=fused)
+            else:
                 hit.details = {"legs": candidates.legs(row), "fused": fused}
-            key = _dedup_key(hit.text)
             if key and key in seen:  # a near-duplicate: one hit, every source turn behind it
                 kept = seen[key]
-                kept.source_ids.extend(s for s in hit.source_ids if s not in kept.source_ids)
+                behind.add(kept, hit.source_ids)
                 if kept.kind == "turn" and hit.kind != "turn":  # the distilled memory stands for the turn
                     hit.score, hit.source_ids = kept.score, kept.source_ids
                     hits[hits.index(kept)] = seen[key] = hit
@@ -686,6 +693,25 @@ class Retriever:
             if len(hits) == k:
                 break
         return hits
+
+
+class _SourceSets:
+    """Each kept hit's source ids as a set beside its list, so a store holding one text many times (a template, a
+    greeting, a store built from copies) merges each duplicate in O(1), not by scanning the list. A list replaced or
+    changed elsewhere is noticed (another object, another length) and its set made again."""
+
+    def __init__(self) -> None:
+        self._sets: dict[int, tuple[list[str], set[str]]] = {}
+
+    def add(self, hit: Hit, ids: list[str]) -> None:
+        ids_now = hit.source_ids
+        known = self._sets.get(id(hit))
+        if known is None or known[0] is not ids_now or len(known[1]) != len(ids_now):
+            known = self._sets[id(hit)] = (ids_now, set(ids_now))
+        for source in ids:
+            if source not in known[1]:
+                known[1].add(source)
+                ids_now.append(source)
 
 
 def turn_hit(turn: StoredTurn, score: float) -> Hit:
