@@ -852,21 +852,25 @@ def measure_real(db: Path, real: Path, n_queries: int, seed: int, warmup: int, b
         import cProfile
 
         profiler = cProfile.Profile()
-    lat, cpu = [], []
+    lat, cpu, behind = [], [], []
     for q in recall_qs:
         if profiler is not None:
             profiler.enable()
         c0, t0 = time.process_time(), time.perf_counter()
-        mem.recall(q, k=10)
+        hits = mem.recall(q, k=10)
         lat.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
         if profiler is not None:
             profiler.disable()
+        behind += [len(h.source_ids) for h in hits]
     if profiler is not None and profile is not None:
         profiler.dump_stats(str(profile))
         out["budget"] = recall_budget(mem, queries[1 + warmup + n_queries :][:n_queries] or recall_qs)
     out["recall_ms"] = percentiles(lat)
     out["recall_cpu_ms"] = percentiles(cpu)
+    # turns behind a hit (one text said in many turns is one hit): ~1 in a real store, the number of copies of a
+    # text in one built from copies, where hit assembly walks every copy (docs/retrieval.md)
+    out["turns_per_hit"] = round(float(np.mean(behind)), 2) if behind else 0.0
     out["loadavg_recall"] = loadavg()
     out["rss_loaded"] = rss_mb()
     if baselines:
@@ -1006,7 +1010,8 @@ def summarise_real_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
     out: dict[str, Any] = {"runs": runs, "p50": median("recall_ms", "p50"), "p95": median("recall_ms", "p95"),
                            "cpu_p50": median("recall_cpu_ms", "p50"), "cpu_p95": median("recall_cpu_ms", "p95"),
-                           "first_recall_ms": float(np.median([r["first_recall_ms"] for r in runs]))}
+                           "first_recall_ms": float(np.median([r["first_recall_ms"] for r in runs])),
+                           "turns_per_hit": float(np.median([r.get("turns_per_hit", 0.0) for r in runs]))}
     with_baselines = [r for r in runs if "bm25s_ms" in r]
     if with_baselines:
         b = with_baselines[0]
@@ -1035,7 +1040,7 @@ def measure_real_in_child(db: Path, args: argparse.Namespace, src: Path | None, 
 
 def real_table(results: list[dict[str, Any]]) -> str:
     head = ["store", "size", "code", "recall p50 ms", "p95 ms", "CPU p50 ms", "first recall ms", "target p50 / p95",
-            "bm25s p50 / p95", "dense scan p50 / p95 (scan alone)"]
+            "bm25s p50 / p95", "dense scan p50 / p95 (scan alone)", "turns per hit"]
     rows = []
     for r in results:
         for label, m in r["measure"].items():
@@ -1048,7 +1053,7 @@ def real_table(results: list[dict[str, Any]]) -> str:
                          f"{m['p95']:.2f}", f"{m['cpu_p50']:.2f}", f"{m['first_recall_ms']:.0f}", mark,
                          f"{m['bm25s_p50']:.2f} / {m['bm25s_p95']:.2f}" if "bm25s_p50" in m else "",
                          f"{m['dense_p50']:.2f} / {m['dense_p95']:.2f} ({m['dense_scan_only_p50']:.2f})"
-                         if "dense_p50" in m else ""])
+                         if "dense_p50" in m else "", f"{m.get('turns_per_hit', 0.0):.1f}"])
     out = [_md(head, rows)]
     for r in results:
         if r.get("budget"):
