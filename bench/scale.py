@@ -49,6 +49,7 @@ from episodic_memory.config import Config  # noqa: E402
 from episodic_memory.models.embedder import DEFAULT_MODEL_ID, load_embedder  # noqa: E402
 from episodic_memory.retrieve.fts import fts_query, query_terms  # noqa: E402
 from episodic_memory.store.sqlite.migrations import SCHEMA_VERSION  # noqa: E402
+from episodic_memory.util import TEXT_MEMOS  # noqa: E402
 
 CORPUS_VERSION = 1  # bump when the generator changes: cached stores and vectors are keyed by it
 USER = "default"
@@ -830,9 +831,13 @@ def _write_copy(path: Path, header: dict[str, Any], records: list[dict[str, Any]
 
 
 def measure_real(db: Path, real: Path, n_queries: int, seed: int, warmup: int, baselines: bool,
-                 profile: Path | None = None) -> dict[str, Any]:
+                 profile: Path | None = None, texts_read_pass: bool = False) -> dict[str, Any]:
     """In a fresh process: open, first recall, `warmup` recalls, then `n_queries` distinct real questions (wall and
-    CPU time); then bm25s and a dense-only numpy scan over the same store's turns, on the same questions."""
+    CPU time); then bm25s and a dense-only numpy scan over the same store's turns, on the same questions.
+
+    `texts_read_pass`: then the same questions again, each embedded again (the query-vector cache emptied before
+    each) but every candidate's text already read by this process: what the first reading of texts costs (currency's
+    analyses, kept in the memos) is the difference."""
     queries = real_queries(_load_locomo(real), seed)
     first_q, warm_qs = queries[0], queries[1 : 1 + warmup]
     recall_qs = queries[1 + warmup : 1 + warmup + n_queries]
@@ -871,6 +876,19 @@ def measure_real(db: Path, real: Path, n_queries: int, seed: int, warmup: int, b
     # turns behind a hit (one text said in many turns is one hit): ~1 in a real store, the number of copies of a
     # text in one built from copies, where hit assembly walks every copy (docs/retrieval.md)
     out["turns_per_hit"] = round(float(np.mean(behind)), 2) if behind else 0.0
+    if texts_read_pass:
+        TEXT_MEMOS.set_budget(max(TEXT_MEMOS.budget, 1 << 30))  # nothing read in the timed pass is let go
+        for q in recall_qs:  # every text of the timed questions' candidates read (a second time for most)
+            mem.recall(q, k=10)
+        again = []
+        model = mem.embedder()
+        for q in recall_qs:
+            if model is not None and hasattr(model, "cache_clear"):
+                model.cache_clear()  # the question embedded again, as in the timed pass
+            t0 = time.perf_counter()
+            mem.recall(q, k=10)
+            again.append((time.perf_counter() - t0) * 1000)
+        out["recall_texts_read_ms"] = percentiles(again)
     out["loadavg_recall"] = loadavg()
     out["rss_loaded"] = rss_mb()
     if baselines:
@@ -1012,6 +1030,9 @@ def summarise_real_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
                            "cpu_p50": median("recall_cpu_ms", "p50"), "cpu_p95": median("recall_cpu_ms", "p95"),
                            "first_recall_ms": float(np.median([r["first_recall_ms"] for r in runs])),
                            "turns_per_hit": float(np.median([r.get("turns_per_hit", 0.0) for r in runs]))}
+    if all("recall_texts_read_ms" in r for r in runs):
+        out["texts_read_p50"] = float(np.median([r["recall_texts_read_ms"]["p50"] for r in runs]))
+        out["texts_read_p95"] = float(np.median([r["recall_texts_read_ms"]["p95"] for r in runs]))
     with_baselines = [r for r in runs if "bm25s_ms" in r]
     if with_baselines:
         b = with_baselines[0]
@@ -1029,6 +1050,8 @@ def measure_real_in_child(db: Path, args: argparse.Namespace, src: Path | None, 
         cmd.append("--_baselines")
     if profile is not None:
         cmd += ["--profile", str(profile)]
+    if getattr(args, "texts_read_pass", False) and profile is None:
+        cmd.append("--texts-read-pass")
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")])
@@ -1040,7 +1063,8 @@ def measure_real_in_child(db: Path, args: argparse.Namespace, src: Path | None, 
 
 def real_table(results: list[dict[str, Any]]) -> str:
     head = ["store", "size", "code", "recall p50 ms", "p95 ms", "CPU p50 ms", "first recall ms", "target p50 / p95",
-            "bm25s p50 / p95", "dense scan p50 / p95 (scan alone)", "turns per hit"]
+            "bm25s p50 / p95", "dense scan p50 / p95 (scan alone)", "turns per hit",
+            "p50 / p95, texts read before"]
     rows = []
     for r in results:
         for label, m in r["measure"].items():
@@ -1053,7 +1077,8 @@ def real_table(results: list[dict[str, Any]]) -> str:
                          f"{m['p95']:.2f}", f"{m['cpu_p50']:.2f}", f"{m['first_recall_ms']:.0f}", mark,
                          f"{m['bm25s_p50']:.2f} / {m['bm25s_p95']:.2f}" if "bm25s_p50" in m else "",
                          f"{m['dense_p50']:.2f} / {m['dense_p95']:.2f} ({m['dense_scan_only_p50']:.2f})"
-                         if "dense_p50" in m else "", f"{m.get('turns_per_hit', 0.0):.1f}"])
+                         if "dense_p50" in m else "", f"{m.get('turns_per_hit', 0.0):.1f}",
+                         f"{m['texts_read_p50']:.2f} / {m['texts_read_p95']:.2f}" if "texts_read_p50" in m else ""])
     out = [_md(head, rows)]
     for r in results:
         if r.get("budget"):
@@ -1330,6 +1355,9 @@ def main(argv: list[str] | None = None) -> int:
                         "alternating with this checkout's")
     p.add_argument("--profile", type=Path, help="with --real: cProfile the timed recalls of the first run into "
                                                 "this file (pstats)")
+    p.add_argument("--texts-read-pass", action="store_true",
+                   help="with --real: time the questions again once every candidate text has been read (each "
+                        "question embedded again): what currency's first reading of texts costs")
     p.add_argument("--_measure", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--_measure_real", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--_baselines", action="store_true", help=argparse.SUPPRESS)
@@ -1340,7 +1368,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args._measure_real:  # child process: one real-text store
         print(json.dumps(measure_real(args._measure_real, args.real, args.queries, args.seed, args.warmup,
-                                      args._baselines, args.profile)))
+                                      args._baselines, args.profile, args.texts_read_pass)))
         return 0
 
     args.workdir.mkdir(parents=True, exist_ok=True)

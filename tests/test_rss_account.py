@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from bench import rss_account
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc and glibc's mallinfo2")

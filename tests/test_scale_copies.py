@@ -52,3 +52,21 @@ def test_a_copy_imports_as_new_memories_shifted_in_time(tmp_path: Path) -> None:
             db.execute("DELETE FROM vectors WHERE session_id LIKE 'x1-%'")
         _copy_vectors(db, "x1-", 1000 * DAY, window, base_rows)
         assert db.execute(query).fetchall() == embedded
+
+
+def test_the_real_table_reports_turns_per_hit_and_the_pass_with_texts_read() -> None:
+    from bench.scale import real_table, summarise_real_runs
+
+    def run(p50: float, behind: float, read: float | None) -> dict[str, object]:
+        out: dict[str, object] = {"recall_ms": {"p50": p50, "p95": 2 * p50}, "recall_cpu_ms": {"p50": p50, "p95": p50},
+                                  "first_recall_ms": 100.0, "turns_per_hit": behind, "queries": 10}
+        if read is not None:
+            out["recall_texts_read_ms"] = {"p50": read, "p95": 2 * read}
+        return out
+
+    both = summarise_real_runs([run(9.0, 3.0, 7.0), run(10.0, 4.0, 8.0), run(11.0, 5.0, 6.0)])
+    assert both["turns_per_hit"] == 4.0 and both["texts_read_p50"] == 7.0 and both["texts_read_p95"] == 14.0
+    table = real_table([{"real": "locomo-dev", "size": 10_000, "measure": {"this": both}}])
+    assert "turns per hit" in table and "| 4.0 | 7.00 / 14.00 |" in table
+    without = summarise_real_runs([run(9.0, 1.0, None), run(10.0, 1.0, 8.0)])  # one run without the pass: none shown
+    assert "texts_read_p50" not in without
