@@ -127,8 +127,8 @@ class TextMemos:
 
     Sizing an entry (`footprint`) cost more than some of the analyses it sized (~30 µs, ~0.5 ms of a recall that
     reads ~80 new texts): each memo sizes its first `EXACT_FIRST` entries and one in `SAMPLE_EVERY` after (drawn
-    at random), and counts the others at the mean of those it sized. The budget bounds the sum; an entry's share is an estimate
-    either way."""
+    at random), and counts the others at the mean of those it sized. The budget bounds the sum; an entry's share
+    is an estimate either way."""
 
     ENTRY_BYTES = 160  # a dict slot, the order's tuple and the key's share
     EXACT_FIRST = 32
