@@ -94,6 +94,10 @@ def test_text_memos_size_a_sample_of_the_entries_and_count_the_rest_at_their_mea
     assert len(sized) <= TextMemos.EXACT_FIRST + 2 * 1000 // TextMemos.SAMPLE_EVERY
     exact = sum(TextMemos.ENTRY_BYTES + 8 * (1 + i % 4) for i in range(1000))
     assert abs(memos.used - exact) <= 0.02 * exact
+    for i in range(1000, 2000):  # larger results after small ones (long texts after short): the mean follows
+        memos.keep(memo, f"text {i}", (i,) * 100)
+    exact += 1000 * (TextMemos.ENTRY_BYTES + 800)
+    assert abs(memos.used - exact) <= 0.05 * exact  # a mean of everything since the start: 0.55× here
     before = memos.used
     other = memos.new_memo()  # each memo its own mean: a new one sizes its entries
     memos.keep(other, "a", tuple(range(100)))

@@ -127,8 +127,9 @@ class TextMemos:
 
     Sizing an entry (`footprint`) cost more than some of the analyses it sized (~30 µs, ~0.5 ms of a recall that
     reads ~80 new texts): each memo sizes its first `EXACT_FIRST` entries and one in `SAMPLE_EVERY` after (drawn
-    at random), and counts the others at the mean of those it sized. The budget bounds the sum; an entry's share
-    is an estimate either way."""
+    at random), and counts the others at a moving mean of those it sized (the newest sample weighing `1 /
+    SAMPLE_EVERY`: long texts after short ones move it within a few hundred entries; a plain mean of everything
+    since start-up undercounted 0.7× there). The budget bounds the sum; an entry's share is an estimate."""
 
     ENTRY_BYTES = 160  # a dict slot, the order's tuple and the key's share
     EXACT_FIRST = 32
@@ -139,24 +140,25 @@ class TextMemos:
         self.used = 0
         self._order: deque[tuple[dict[Any, Any], Any, int]] = deque()
         self._memos: list[dict[Any, Any]] = []
-        self._sizes: dict[int, list[int]] = {}  # id(memo) -> [entries sized, their bytes]
+        self._sizes: dict[int, list[float]] = {}  # id(memo) -> [entries sized, their moving mean in bytes]
         self._draw = random.Random(0x5EED).random
         self._lock = threading.Lock()
 
     def new_memo(self) -> dict[Any, Any]:
         memo: dict[Any, Any] = {}
         self._memos.append(memo)
-        self._sizes[id(memo)] = [0, 0]
+        self._sizes[id(memo)] = [0, 0.0]
         return memo
 
     def keep(self, memo: dict[Any, Any], key: Any, value: Any) -> None:
         sizes = self._sizes[id(memo)]
-        sized, total = sizes
+        sized, mean = sizes
         if sized < self.EXACT_FIRST or self._draw() * self.SAMPLE_EVERY < 1.0:  # drawn: no period to alias
             size = self.ENTRY_BYTES + footprint(value)
-            sizes[:] = sized + 1, total + size
+            weight = 1.0 / (sized + 1) if sized < self.EXACT_FIRST else 1.0 / self.SAMPLE_EVERY
+            sizes[:] = sized + 1, mean + (size - mean) * weight
         else:
-            size = total // sized
+            size = int(mean)
         with self._lock:
             if key in memo or size > self.budget:
                 return
