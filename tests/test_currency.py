@@ -16,6 +16,7 @@ from episodic_memory.retrieve.currency import (
     currency_scores,
     follows_up,
     followup_seeds,
+    gives_answer,
     names_in,
     plain,
     signature,
@@ -237,6 +238,33 @@ def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
         assert min(i for i, t in enumerate(texts) if "Larkfield" in t) < min(
             i for i, t in enumerate(texts) if "Hollow Pines" in t)
 
+
+
+def test_the_turns_after_the_best_answers_are_read_not_after_the_best_matches() -> None:
+    """Turns that match the question better but answer nothing ("so, the team offsite") rank above the answer:
+    the correction after the answer is still read (it follows an answer, not a match)."""
+    with Memory(":memory:", config=Config(embedder="off")) as mem:
+        for i, text in enumerate(["so, the team offsite", "where is the team offsite going to be, the team offsite?",
+                                  "The team offsite, the team offsite!", "team offsite: where, the team offsite",
+                                  "Where, where is the team offsite", "the team offsite again"]):
+            mem.add_turn("user", text, session_id="s0", timestamp=FIRST - timedelta(days=3, minutes=-10 * i))
+        mem.end_session("s0")
+        for i, text in enumerate(["We're heading to Hollow Pines Lodge for the offsite.", "Nice, sounds great.",
+                                  "Actually no, Larkfield Manor, I had that wrong."]):
+            mem.add_turn("assistant" if i == 1 else "user", text, session_id="s1",
+                         timestamp=FIRST + timedelta(minutes=i))
+        mem.end_session("s1")
+        texts = [h.text for h in mem.recall("Where is the team offsite?", k=10) if h.kind == "turn"]
+        answer = texts.index("We're heading to Hollow Pines Lodge for the offsite.")
+        assert answer >= 5, texts  # below five better matches: the case this is about
+        assert "Actually no, Larkfield Manor, I had that wrong." in texts[:answer], texts
+
+
+def test_an_answer_gives_a_value_of_the_kind_asked() -> None:
+    assert gives_answer("name", "We're heading to Hollow Pines Lodge for the offsite.")
+    assert not gives_answer("name", "so, the team offsite")
+    assert gives_answer("num", "The deck needs 14 slides.") and not gives_answer("date", "The deck needs 14 slides.")
+    assert gives_answer(None, "The deck needs 14 slides.") and not gives_answer(None, "sounds good")
 
 # --- changes in other words, and two values that both hold (bench/currency_probe.py) ---------------------------
 

@@ -230,8 +230,9 @@ class Config(BaseModel):
         "its session that swaps an answer of that kind is a correction (\"Actually no, Larkfield Manor\"), whatever "
         "its other words (0: off)")
     currency_followers: int = Field(
-        5, ge=0, description="the turns right after this many of the best candidates (currency_adjacent of them each) "
-        "are read too: a correction that names nothing but the new answer is found by no leg (0: off)")
+        5, ge=0, description="the turns right after this many of the best candidate turns giving an answer of the kind "
+        "asked (currency_adjacent of them each) are read too: a correction that names nothing but the new answer is "
+        "found by no leg (0: off)")
     currency_followups: int = Field(
         3, ge=0, description="for a question asking a kind of value: the best this many answers are followed forward — "
         "turns said after them about what they are the value of (\"the finish date\") are read too (0: off)")

@@ -1025,6 +1025,11 @@ def may_hold(kind: str, text: str) -> bool:
     return True
 
 
+def gives_answer(kind: str | None, text: str) -> bool:
+    """Whether `text` says a value of `kind` (any kind when None): an answer a correction may follow."""
+    return any(kind is None or v.startswith(f"{kind}:") for v in values_in(text))
+
+
 def wants_followers(query: str) -> bool:
     """Whether the turns right after the best candidates are worth a look (a question asking a kind of value: a
     correction right after an answer often names nothing but the new answer)."""

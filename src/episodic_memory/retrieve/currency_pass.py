@@ -23,6 +23,7 @@ from .currency import (
     asks_between,
     currency_scores,
     followup_seeds,
+    gives_answer,
     may_hold,
     wants_followers,
 )
@@ -69,7 +70,11 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     if filters.kind in (None, "turn") and wants_followers(query):
         head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % _KIND_BITS == 0}
         extra = later_turns(store, cfg, query, items, turns, head_ids, filters) if possible else []
-        best = [candidates.item_id(r) for r in head[: cfg.currency_followers] if candidates.keys[r] % _KIND_BITS == 0]
+        # the turns after the best answers: a correction follows an answer, not the question's other matches
+        # ("so, the team offsite"), which may rank above the answer and would use up the places
+        asked = asked_kind(query)
+        best = [candidates.item_id(r) for r, item in zip(head, items, strict=True)
+                if candidates.keys[r] % _KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency_followers]
         extra += followers(store, cfg.currency_adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
         extra = [i for i in extra if len(turns[i].content) <= cfg.currency_max_chars]
     if kind is not None and not possible and not any(may_hold(kind, turns[i].content) for i in extra):
