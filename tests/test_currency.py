@@ -233,7 +233,8 @@ def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
             mem.add_turn("assistant" if i == 1 else "user", text, session_id="s1",
                          timestamp=FIRST + timedelta(minutes=i))
         mem.end_session("s1")
-        texts = [h.text for h in mem.recall("Where is the team offsite?", k=5)]
+        # the turns (the session's episode names both)
+        texts = [h.text for h in mem.recall("Where is the team offsite?", k=5) if h.kind == "turn"]
         assert any("Larkfield" in t for t in texts), texts
         assert min(i for i, t in enumerate(texts) if "Larkfield" in t) < min(
             i for i, t in enumerate(texts) if "Hollow Pines" in t)

@@ -457,10 +457,10 @@ class Config(BaseModel):
         "sessions, hypotheses): chance pairs, recurring small talk")
 
     # learned ranker (issue 17: retrieve/ranker.py, retrieve/coverage.py, docs/retrieval.md "A learned ranker")
-    ranker: str = Field("fused", pattern="^(learned|fused)$", description="fused: the hand-set sum of RRF, context, "
-                        "session, speaker, time and recency terms above; learned: turns scored by the model "
-                        "bench/train_ranker.py fits (data/ranker.json): LoCoMo/BEAM R@10 up, but the truth bench's "
-                        "current-first 1.000 → 0.985, so not the default yet (docs/retrieval.md)")
+    ranker: str = Field("learned", pattern="^(learned|fused)$", description="learned: turns scored by the model "
+                        "bench/train_ranker.py fits (data/ranker.json; cross-validated over conversations: LoCoMo and "
+                        "BEAM R@10 up, truth bench unchanged); fused: the hand-set sum of RRF, context, session, "
+                        "speaker, time and recency terms above (docs/retrieval.md)")
     ranker_path: str | None = Field(None, description="weights of the learned ranker (default: the shipped "
                                     "data/ranker.json)")
     list_coverage: bool = Field(False, description="a question asking for several things (which cities…, what are "
