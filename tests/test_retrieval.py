@@ -120,6 +120,7 @@ def test_recall_works_without_an_embedder(db_path: Path) -> None:
         hit = mem.recall("kettle")[0]
         assert hit.details["legs"] == {"bm25": 1}
         assert mem.stats()["embedder"] == "off" and mem.stats()["reranker"] == "off"
+        assert mem.stats()["ranker"] == "learned"  # the default
 
 
 def test_a_missing_model_degrades_to_bm25(db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -593,6 +593,7 @@ class Memory:
             stats["stale_vectors"] = stale  # made by another model: run `episodic reindex`
         reranker = self.reranker()
         stats["reranker"] = reranker.model_id if reranker else "off"
+        stats["ranker"] = self.config.ranker  # learned (the shipped model) or fused (the hand-set sum)
         return stats
 
     # --- where were we: episodes, workstreams, open loops, the briefing ------------------------------
