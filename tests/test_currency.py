@@ -226,19 +226,22 @@ def test_currency_off_leaves_the_ranking_alone() -> None:
         assert not any("superseded" in h.details for h in mem.recall("kitchen budget", k=10))
 
 
+def _offsite_answer_then_correction(mem: Memory) -> None:
+    """An answer, an acknowledgement, then a correction that shares no word with "Where is the team offsite?"."""
+    for i, text in enumerate(["We're heading to Hollow Pines Lodge for the offsite.", "Nice, sounds great.",
+                              "Actually no, Larkfield Manor, I had that wrong."]):
+        mem.add_turn("assistant" if i == 1 else "user", text, session_id="s1", timestamp=FIRST + timedelta(minutes=i))
+    mem.end_session("s1")
+
+
 def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
     with Memory(":memory:", config=Config(embedder="off")) as mem:
-        for i, text in enumerate(["We're heading to Hollow Pines Lodge for the offsite.", "Nice, sounds great.",
-                                  "Actually no, Larkfield Manor, I had that wrong."]):
-            mem.add_turn("assistant" if i == 1 else "user", text, session_id="s1",
-                         timestamp=FIRST + timedelta(minutes=i))
-        mem.end_session("s1")
+        _offsite_answer_then_correction(mem)
         # the turns (the session's episode names both)
         texts = [h.text for h in mem.recall("Where is the team offsite?", k=5) if h.kind == "turn"]
         assert any("Larkfield" in t for t in texts), texts
         assert min(i for i, t in enumerate(texts) if "Larkfield" in t) < min(
             i for i, t in enumerate(texts) if "Hollow Pines" in t)
-
 
 
 def test_the_turns_after_the_best_answers_are_read_not_after_the_best_matches() -> None:
@@ -250,11 +253,7 @@ def test_the_turns_after_the_best_answers_are_read_not_after_the_best_matches() 
                                   "Where, where is the team offsite", "the team offsite again"]):
             mem.add_turn("user", text, session_id="s0", timestamp=FIRST - timedelta(days=3, minutes=-10 * i))
         mem.end_session("s0")
-        for i, text in enumerate(["We're heading to Hollow Pines Lodge for the offsite.", "Nice, sounds great.",
-                                  "Actually no, Larkfield Manor, I had that wrong."]):
-            mem.add_turn("assistant" if i == 1 else "user", text, session_id="s1",
-                         timestamp=FIRST + timedelta(minutes=i))
-        mem.end_session("s1")
+        _offsite_answer_then_correction(mem)
         texts = [h.text for h in mem.recall("Where is the team offsite?", k=10) if h.kind == "turn"]
         answer = texts.index("We're heading to Hollow Pines Lodge for the offsite.")
         assert answer >= 5, texts  # below five better matches: the case this is about
