@@ -62,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.store is not None:
         db = args.store
     else:
-        scale_args = argparse.Namespace(seed=7, synthetic_vectors="fitted", real_vectors=10_000, ingest_sample=3000)
+        scale_args = argparse.Namespace(seed=7, synthetic_vectors="fitted", real_vectors=10_000, ingest_sample=3000,
+                                        consolidate=True)  # bench/scale.py's defaults: its store_dir reads them
         db = store_dir(args.workdir, args.size, scale_args) / "memory.db"
     if not db.is_file():
         raise SystemExit(f"{db}: no such store (build it with bench/scale.py --sizes {args.size or '...'})")
