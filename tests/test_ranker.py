@@ -185,17 +185,21 @@ def test_diversify_lets_a_new_session_overtake_near_duplicates() -> None:
     assert diversify([0, 1, 2, 3, 4], {}, score, np.zeros(5, np.int64), cfg) == [0, 1, 2, 3, 4]
 
 
-def test_without_the_dense_leg_the_hand_set_scores_stand(tmp_path: Path) -> None:
-    """The model was fitted on recalls where both legs ran: with no embedder its inputs are unlike anything it saw
-    (a turn found by BM25 alone lost to a derived memory's hand-set score), so the hand-set scores are used."""
+@pytest.mark.parametrize("dense", [{"embedder": "off"}, {"dense_floor": 1.01}], ids=["no-embedder", "none-over-floor"])
+def test_without_the_dense_leg_the_hand_set_scores_stand(tmp_path: Path, dense: dict[str, object]) -> None:
+    """The model was fitted on recalls where both legs found turns: with no embedder, or nothing over the dense
+    floor, its inputs are unlike anything it saw (a turn found by BM25 alone lost to a derived memory's hand-set
+    score), so the hand-set scores are used."""
     texts = ["王总的手机号是13910237788请帮我存一下", "I need to buy milk and eggs tomorrow.",
              "Meeting with 王总 at 国贸 about the APP launch"]
     scores = {}
     for ranker in ("fused", "learned"):
-        with Memory(tmp_path / f"{ranker}.db", config=Config(embedder="off", consolidate_in_background="off",
-                                                              ranker=ranker)) as mem:
+        with Memory(tmp_path / f"{ranker}.db", config=Config(consolidate_in_background="off", ranker=ranker,
+                                                              **dense)) as mem:  # type: ignore[arg-type]
             for i, text in enumerate(texts):
                 mem.add_turn("user", text, session_id="s1", turn_id=f"t{i}")
-            scores[ranker] = [(h.text, round(h.score, 9)) for h in mem.recall("王总的电话", k=5)]
-    assert scores["learned"] == scores["fused"]
+            scores[ranker] = [(h.text, h.score) for h in mem.recall("王总的电话", k=5)]
+    assert [t for t, _ in scores["learned"]] == [t for t, _ in scores["fused"]]
+    # the same hand-set scores (recency moves by ~1e-8 between the two stores' recalls)
+    assert [s for _, s in scores["learned"]] == pytest.approx([s for _, s in scores["fused"]], abs=1e-6)
     assert scores["learned"][0][0] == texts[0]

@@ -432,10 +432,11 @@ class Retriever:
                                           candidates.score[rows].copy(), self._tiers(candidates, tiers)[rows],
                                           {int(np.searchsorted(rows, r)): others[r].source_ids for r in others
                                            if candidates.valid[r]}, [sessions.get(r) for r in rows.tolist()]))
-        # the model was fitted on recalls where both the BM25 and the dense legs ran: without one of them (no
-        # embedder, no vectors yet, a query of stop words) its inputs are unlike anything it saw, and a turn found by
-        # one leg alone lost to the derived memories' hand-set scores, so the hand-set scores stand
-        if model is not None and len(rows) and {"bm25", "dense"} <= candidates.ranks.keys():
+        # the model was fitted on recalls where both the BM25 and the dense legs found turns: without one of them
+        # (no embedder, nothing over the dense floor, a query of stop words) its inputs are unlike anything it saw,
+        # and a turn found by one leg alone lost to the derived memories' hand-set scores, so those scores stand
+        both_legs = all(leg in candidates.ranks and candidates.ranks[leg].any() for leg in ("bm25", "dense"))
+        if model is not None and len(rows) and both_legs:
             # turns take the model's score; derived memories keep the hand-set one, a fact at least its share of
             # its source turn's new score plus its bonus (below). Learned for every kind, it lifted summaries
             # (the benchmarks reward one for the many turns behind it) and lowered facts, and a summary or turn
