@@ -1030,12 +1030,6 @@ def gives_answer(kind: str | None, text: str) -> bool:
     return any(kind is None or v.startswith(f"{kind}:") for v in values_in(text))
 
 
-def wants_followers(query: str) -> bool:
-    """Whether the turns right after the best candidates are worth a look (a question asking a kind of value: a
-    correction right after an answer often names nothing but the new answer)."""
-    return asked_kind(query) is not None
-
-
 def subject_terms(text: str, kind: str) -> list[str]:
     """The words next to a value of `kind` in `text`, in lower case: what it is the value of ("the talk date:
     November 24" → talk, date). Names, filler and stop words left out."""

@@ -25,7 +25,6 @@ from .currency import (
     followup_seeds,
     gives_answer,
     may_hold,
-    wants_followers,
 )
 from .fts import any_of
 from .hit import Hit
@@ -64,15 +63,17 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     # when no text can hold one (`may_hold`: no month, no digit …), nothing supersedes anything, and no answer
     # is there to follow forward — currency_scores would read every text (their first reading is most of its
     # cost) to leave every score as it is
-    kind = asked_kind(query) if cfg.currency_typed else None
+    asked = asked_kind(query)  # the kind of value the question asks for, if any
+    kind = asked if cfg.currency_typed else None
     possible = kind is None or any(may_hold(kind, item.text) for item in items)
     extra: list[int] = []  # turns outside the head, read: they enter only by superseding something
-    if filters.kind in (None, "turn") and wants_followers(query):
+    # a question asking a kind of value: later turns may change its answer, and a correction right after an
+    # answer often names nothing but the new answer, so neither is found by a leg
+    if filters.kind in (None, "turn") and asked is not None:
         head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % _KIND_BITS == 0}
         extra = later_turns(store, cfg, query, items, turns, head_ids, filters) if possible else []
         # the turns after the best answers: a correction follows an answer, not the question's other matches
         # ("so, the team offsite"), which may rank above the answer and would use up the places
-        asked = asked_kind(query)
         best = [candidates.item_id(r) for r, item in zip(head, items, strict=True)
                 if candidates.keys[r] % _KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency_followers]
         extra += followers(store, cfg.currency_adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
