@@ -633,7 +633,7 @@ def main() -> int:
             t0 = time.monotonic()
             spy = None
             if profile:  # py-spy samples every thread of the server (cProfile would see only the event loop's)
-                spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.proc.pid), "--format", "raw",
+                spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.procs[0].pid), "--format", "raw",
                                         "--nonblocking", "--rate", "200", "--output", profile,
                                         "--duration", str(int(args.warmup + args.seconds))],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
