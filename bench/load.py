@@ -228,13 +228,14 @@ class Server:
                 return float("nan")
         return total
 
-    def rss_mb(self) -> float:
-        """Resident memory of the live server processes, together."""
+    def rss_mb(self, field: str = "VmRSS") -> float:
+        """Resident memory of the live server processes, together: all of it (VmRSS), or a part of it ("RssAnon":
+        the process's own memory; "RssFile": pages of files it maps, the page cache's, which the kernel may drop)."""
         total = 0.0
         for pid in self._live():
             try:
                 with open(f"/proc/{pid}/status") as f:
-                    total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+                    total += next(int(line.split()[1]) for line in f if line.startswith(f"{field}:")) / 1024
             except (OSError, StopIteration):
                 return float("nan")
         return total
@@ -357,10 +358,11 @@ async def mixed_client(i: int, server: Server, stats: Stats, mix: float, stop: f
         conn.close()
 
 
-async def sample_rss(server: Server, out: list[tuple[float, float]], stop: float, every: float) -> None:
+async def sample_rss(server: Server, out: list[tuple[float, float, float]], stop: float, every: float) -> None:
+    """(seconds since the start, VmRSS MB, RssAnon MB) every `every` seconds."""
     t0 = time.monotonic()
     while time.monotonic() < stop:
-        out.append((round(time.monotonic() - t0, 1), round(server.rss_mb(), 1)))
+        out.append((round(time.monotonic() - t0, 1), round(server.rss_mb(), 1), round(server.rss_mb("RssAnon"), 1)))
         await asyncio.sleep(every)
 
 
@@ -473,7 +475,9 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     t_verify = time.monotonic()
     check = await verify(server, stats)
     done = sum(len(v) for v in stats.latencies.values())
-    warm_rss = [r for t, r in rss if t >= args.warmup] or [r for _, r in rss]
+    rss_from = args.warmup if args.rss_from is None else args.rss_from
+    warm = [(r, a) for t, r, a in rss if t >= rss_from] or [(r, a) for _, r, a in rss]
+    warm_rss, warm_anon = [r for r, _ in warm], [a for _, a in warm]
     return {
         "requests_ok": done, "req_per_s": round(done / wall, 1), "seconds": round(wall, 1),
         "routes": route_summary(stats, wall),
@@ -488,8 +492,10 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         "client_cpu_s": round(client_cpu, 1), "client_cpu_share": round(client_cpu / wall, 2),
         "loadavg_before": [round(x, 2) for x in load0], "loadavg_after": [round(x, 2) for x in os.getloadavg()],
         "server_threads": threads,
-        "rss_mb": {"after_warmup": warm_rss[0], "max": max(warm_rss), "end": warm_rss[-1],
+        "rss_mb": {"from_s": rss_from, "after_warmup": warm_rss[0], "max": max(warm_rss), "end": warm_rss[-1],
                    "growth_pct": round(100 * (warm_rss[-1] - warm_rss[0]) / warm_rss[0], 1),
+                   "anon_after_warmup": warm_anon[0], "anon_end": warm_anon[-1],
+                   "anon_growth_pct": round(100 * (warm_anon[-1] - warm_anon[0]) / warm_anon[0], 1),
                    "samples": rss if args.seconds >= 120 else rss[:: max(1, len(rss) // 20)]},
         "exactly_once": check, "verify_s": round(time.monotonic() - t_verify, 1),
         "consolidation_backlog": behind,
@@ -560,8 +566,8 @@ async def run_noisy(server: Server, args: argparse.Namespace) -> dict[str, Any]:
 
 def table(runs: list[dict[str, Any]]) -> str:
     rows = ["| run | req/s | turn p50/p95/p99 ms | recall p50/p95/p99 ms | errors | server CPU ms/req (+ drain) | client CPU "
-            "| RSS MB warm→end (max) | loadavg | exactly once | backlog at stop → drained in |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+            "| RSS MB warm→end (max) | anon MB warm→end | loadavg | exactly once | backlog at stop → drained in |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
         if "routes" not in r or "req_per_s" not in r:
             continue
@@ -572,7 +578,9 @@ def table(runs: list[dict[str, Any]]) -> str:
             f"| {r['name']}#{r['round']} | {r['req_per_s']} | {t.get('p50_ms')}/{t.get('p95_ms')}/{t.get('p99_ms')} "
             f"| {c.get('p50_ms')}/{c.get('p95_ms')}/{c.get('p99_ms')} | {r['errors'] or 0} "
             f"| {r['server_cpu_ms_per_req']} ({r['server_cpu_ms_per_req_incl_drain']}) | {r['client_cpu_share']:.0%} "
-            f"| {m['after_warmup']:.0f}→{m['end']:.0f} ({m['max']:.0f}) | {r['loadavg_before'][0]} "
+            f"| {m['after_warmup']:.0f}→{m['end']:.0f} ({m['max']:.0f}) "
+            f"| {m.get('anon_after_warmup', float('nan')):.0f}→{m.get('anon_end', float('nan')):.0f} "
+            f"| {r['loadavg_before'][0]} "
             f"| {'yes' if once['ok'] else 'NO'} ({once['acked_checked']} acked, {once['missing']} missing, "
             f"{once['duplicated']} dup) | {r['consolidation_backlog']['due_turns_at_stop']} turns → "
             f"{r['consolidation_backlog']['drain_s']} s |")
@@ -606,6 +614,9 @@ def main() -> int:
     ap.add_argument("--drain-seconds", type=float, default=60,
                     help="after the load, wait at most this long for the consolidation backlog to be worked off")
     ap.add_argument("--rss-every", type=float, default=1.0)
+    ap.add_argument("--rss-from", type=float, default=None,
+                    help="RSS growth is measured from this many seconds into the run (default: --warmup), e.g. once "
+                         "the caches have filled to their bounds")
     ap.add_argument("--db", help="serve this database (e.g. a postgresql:// URL with empty tables) instead of a "
                     "fresh SQLite file; with --tree/--rounds every run uses it, so give one run")
     ap.add_argument("--processes", type=int, default=1,
