@@ -135,6 +135,14 @@ class Config(BaseModel):
     standing_bonus: float = Field(0.3, description="added to a preference fact (a standing instruction) that the "
                                   "dense leg finds at least standing_similarity close to the query")
     standing_similarity: float = Field(0.35, description="cosine a preference fact needs for the standing bonus")
+    standing_scope_similarity: float = Field(
+        0.25, description="cosine between a request and the scope a standing instruction names (\"when I ask about "
+        "X\": X, embedded alone) at which the instruction applies: a candidate with the standing bonus, and a "
+        "place in the top k (retrieve/standing.py)")
+    standing_max: int = Field(2, ge=0, description="standing instructions matched by their scope that are given a "
+                              "place in a recall's top k (the closest first)")
+    standing_limit: int = Field(500, ge=0, description="a user's newest preference facts every recall looks at, "
+                                "found by a leg or not (0: only those a leg found, as before)")
     derived_pool: int = Field(
         20, description="facts, episodes, … loaded per recall: the best this many by fused rank (at least k)")
     bm25_common_floor: int = Field(1000, description="a query term in more turns than this and than "

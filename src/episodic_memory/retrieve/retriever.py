@@ -44,6 +44,7 @@ from .kinds import CODES, KIND_CODES, KIND_NAMES, KINDS, Kind
 from .query import QueryInfo, analyze, strip_names
 from .ranker import INDEX as RANKER_INDEX
 from .ranker import empty_features, load_ranker
+from .standing import StandingFacts, place_standing
 from .texts import turn_text
 from .timing import phase_scores
 
@@ -213,6 +214,7 @@ class Retriever:
         self._derived: dict[tuple[str, str, int], Hit | None] = {}  # (kind, user, id) -> hit; see _derived_hits
         self._derived_generation: tuple[int, ...] = ()
         self._derived_lock = threading.Lock()  # concurrent recalls (a server): one loads, none caches a stale hit
+        self.standing = StandingFacts(store, config)  # the user's standing instructions, for every recall
 
     # --- the dense index follows the embedder ---------------------------------------------------------
     def dense_index(self) -> DenseIndex | None:
@@ -257,7 +259,7 @@ class Retriever:
         bm25 = _LEGS.submit(contextvars.copy_context().run,   # in the caller's read scope (Store.read_snapshot)
                             self._bm25_legs, query, match, info, filters, until, pool, want_turns, other_kinds,
                             dense is not None) if match is not None else None
-        found = None
+        found = qvec = None
         try:
             if dense is not None and embedder is not None:
                 # a speaker's name in the query says whose turns (speaker_bonus), not what about: embedded, it pulls
@@ -283,23 +285,34 @@ class Retriever:
         if not any(len(keys) for _, _, keys, _ in legs) and not tiers:
             return []
         candidates = _Candidates.fuse(legs, cfg.rrf_k, best, bm25_scores)
+        kept = np.zeros(0, np.int64)  # keys the derived pool below never drops
         if tiers:  # an exact lookup's holders are candidates whichever leg found them, if any did
             held = np.fromiter(tiers, np.int64, len(tiers))
             candidates = candidates.extend(held[~np.isin(held, candidates.keys)])
+            kept = held
+        # standing instructions and preferences that apply to the request, whichever leg found them, if any did
+        standing: dict[int, bool] = {}  # fact key -> matched by the scope it names (a place in the top k)
+        if qvec is not None and embedder is not None and self._standing_applies(filters):
+            candidates, standing = self._with_standing(candidates, filters.user_id, qvec, embedder)
+            kept = np.concatenate([kept, np.fromiter(standing, np.int64, len(standing))])
 
         derived = np.flatnonzero(candidates.keys % _KIND_BITS != 0)
         if len(derived) > max(cfg.derived_pool, k):  # only the best derived memories are worth loading
             dropped = derived[np.argsort(-candidates.fused[derived], kind="stable")[max(cfg.derived_pool, k):]]
-            if tiers:
-                dropped = dropped[~np.isin(candidates.keys[dropped], held)]
+            if len(kept):
+                dropped = dropped[~np.isin(candidates.keys[dropped], kept)]
             candidates = candidates.keep(np.setdiff1d(np.arange(len(candidates)), dropped))
         turn_rows = np.flatnonzero(candidates.keys % _KIND_BITS == 0)
         heads = self.store.turn_heads(filters.user_id, candidates.keys[turn_rows] // _KIND_BITS)
         others = self._load_others(candidates, filters, None if allowed is None else set(allowed.tolist()))
-        self._rank(query, candidates, turn_rows, heads, others, info, now, tiers)
+        scoped = {key for key, by_scope in standing.items() if by_scope}
+        self._rank(query, candidates, turn_rows, heads, others, info, now, tiers, scoped)
         # time: a query about an end (a start) favours what reports one (retrieve/timing.py)
         candidates.score += phase_scores(self.store, cfg, info.phase, filters.user_id, candidates.keys,
                                          candidates.score, candidates.valid, others, _KIND_BITS)
+        if scoped:  # an instruction for this kind of request travels with it: a place in the top k, at its end
+            rows = [r for r in others if int(candidates.keys[r]) in scoped and candidates.valid[r]]
+            place_standing(candidates.score, candidates.valid, rows, k)
         # exact lookups first (their tier), then the score: np.lexsort sorts by its last key first, stably
         order = np.lexsort((-np.where(candidates.valid, candidates.score, -np.inf), -self._tiers(candidates, tiers)))
         ranked = order[candidates.valid[order]].tolist()
@@ -314,6 +327,32 @@ class Retriever:
             tier = self._tiers(candidates, tiers)
             ranked.sort(key=lambda r: -tier[r])
         return annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id, tiers), notes)
+
+    @staticmethod
+    def _standing_applies(filters: RecallFilters) -> bool:
+        """Whether this recall looks at every standing instruction: facts are asked for, and nothing narrows it
+        to a session, a time or a source (an instruction holds from when it was said, wherever that was)."""
+        return (filters.kind in (None, "fact") and filters.session_id is None and filters.since is None
+                and filters.until is None and filters.as_of is None and not filters.narrowed)
+
+    def _with_standing(self, candidates: _Candidates, user_id: str, qvec: np.ndarray, embedder: Embedder
+                       ) -> tuple[_Candidates, dict[int, bool]]:
+        """The candidates with the user's preference facts that apply to the request (retrieve/standing.py), their
+        dense similarity set where no leg gave one; and those facts' keys -> matched by their scope."""
+        if not self.config.standing_limit:
+            return candidates, {}
+        matches = self.standing.match(user_id, qvec, embedder)
+        if not matches:
+            return candidates, {}
+        code = CODES["fact"]
+        keys = np.asarray([m.fact_id * _KIND_BITS + code for m in matches], np.int64)
+        candidates = candidates.extend(keys[~np.isin(keys, candidates.keys)])
+        row_of = {int(key): row for row, key in enumerate(candidates.keys.tolist()) if key % _KIND_BITS == code}
+        for key, m in zip(keys.tolist(), matches, strict=True):
+            row = row_of[key]
+            if np.isnan(candidates.similarity[row]) and not np.isnan(m.similarity):
+                candidates.similarity[row] = m.similarity
+        return candidates, {int(key): m.scoped for key, m in zip(keys.tolist(), matches, strict=True)}
 
     @staticmethod
     def _tiers(candidates: _Candidates, tiers: Counter[int]) -> np.ndarray:
@@ -414,14 +453,16 @@ class Retriever:
         return {i: hit.copy() for i, hit in zip(ids, cached, strict=True) if hit is not None}
 
     def _rank(self, query: str, candidates: _Candidates, turn_rows: np.ndarray, heads: HeadColumns,
-              others: dict[int, Hit], info: QueryInfo, now: float, tiers: Counter[int]) -> None:
+              others: dict[int, Hit], info: QueryInfo, now: float, tiers: Counter[int],
+              scoped: frozenset[int] | set[int] = frozenset()) -> None:
         """Score every candidate: the hand-set terms (Config.ranker = "fused"), then, by default, the learned
-        ranker's score from the features of retrieve/ranker.py in their place."""
+        ranker's score from the features of retrieve/ranker.py in their place. `scoped`: keys of standing
+        instructions that apply by their scope (standing, whatever their similarity)."""
         learned = self.config.ranker == "learned"
         model = load_ranker(self.config.ranker_path) if learned else None  # a bad weights file: an error at once
         terms: dict[str, np.ndarray] | None = {} if learned or self.feature_sink is not None else None
         self._score(candidates, turn_rows, heads, info, now, terms)
-        self._score_others(candidates, others, info, now, terms)
+        self._score_others(candidates, others, info, now, terms, scoped)
         if terms is None:
             return
         features = self._features(candidates, terms)
@@ -501,7 +542,8 @@ class Retriever:
         return out
 
     def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float,
-                      terms: dict[str, np.ndarray] | None = None) -> None:
+                      terms: dict[str, np.ndarray] | None = None, scoped: frozenset[int] | set[int] = frozenset()
+                      ) -> None:
         """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
         turns that matched scores at least as well as the best of them (it is their summary). `terms`: the
         learned ranker's features of them are added to it."""
@@ -523,7 +565,8 @@ class Retriever:
             similarity = candidates.similarity[row]
             bonus = kind_bonus.get(hit.kind, 0.0)
             score = fused + bonus
-            standing = hit.details.get("type") == "preference" and similarity >= cfg.standing_similarity  # NaN: False
+            standing = hit.details.get("type") == "preference" and (
+                similarity >= cfg.standing_similarity or int(candidates.keys[row]) in scoped)  # NaN: False
             if standing:
                 score += cfg.standing_bonus  # a standing preference or instruction applies wherever its topic comes up
             entities = {str(e).lower() for e in hit.details.get("entities", [])}

@@ -244,6 +244,11 @@ class VectorStore(Protocol):
         """How many vectors `load_vectors` has between the two ids."""
         ...
 
+    def item_vectors(self, user_id: str, model: str, kind: str, item_ids: Sequence[int]) -> dict[int, bytes]:
+        """item id -> the float32 bytes of its vector of `model`, for those of `item_ids` (of `kind`) that are this
+        user's and have one."""
+        ...
+
     def vector_counts(self, user_id: str) -> dict[str, int]:
         """A user's vectors per model."""
         ...

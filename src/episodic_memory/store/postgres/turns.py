@@ -595,6 +595,13 @@ class TurnPg(PgConnection):
             binary=True)
         return [(int(i), k, int(item), s, ts, vector_bytes(v)) for i, k, item, s, ts, v in rows]
 
+    def item_vectors(self, user_id: str, model: str, kind: str, item_ids: Sequence[int]) -> dict[int, bytes]:
+        if not item_ids:
+            return {}
+        rows = self._query("SELECT item_id, vec FROM vectors WHERE kind = %s AND item_id = ANY(%s) AND model = %s "
+                           "AND user_id = %s", (kind, list(item_ids), model, user_id), binary=True)
+        return {int(i): vector_bytes(v) for i, v in rows}
+
     def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
         return int(self._query("SELECT count(*) FROM vectors WHERE user_id = %s AND model = %s AND id > %s "
                                "AND id <= %s", (user_id, model, after_id, upto_id))[0][0])

@@ -559,6 +559,11 @@ class TurnSQL(Connection):
             (user_id, model, after_id, upto_id if upto_id is not None else 2**63 - 1, limit),
         )
 
+    def item_vectors(self, user_id: str, model: str, kind: str, item_ids: Sequence[int]) -> dict[int, bytes]:
+        return {int(i): v for i, v in self._query_in(
+            "SELECT item_id, vec FROM vectors WHERE item_id IN ({marks}) AND kind = ? AND model = ? AND user_id = ?",
+            list(item_ids), kind, model, user_id)} if item_ids else {}
+
     def vectors_by_id(self, user_id: str, model: str, ids: Sequence[int]) -> list[tuple[int, str, int, bytes]]:
         """(vector id, kind, item_id, bytes) of those of `ids` that are this user's vectors of `model`."""
         return self._query_in("SELECT id, kind, item_id, vec FROM vectors WHERE id IN ({marks}) AND user_id = ? "
