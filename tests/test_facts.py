@@ -284,3 +284,36 @@ def test_a_standing_instruction_surfaces_when_its_topic_comes_up() -> None:
     # "project" and "depend(s)" with the question (the ranks are asserted, not the near-ties of their scores,
     # which moved with the CPU the test ran on)
     assert positions[Config().standing_bonus] <= 2 < 3 <= positions[0.0]
+
+
+def _facts_after(first: str, then: str) -> dict[str, bool]:
+    """Fact text -> current, after `first` and, days later, `then` (each a session of its own)."""
+    with Memory(":memory:") as mem:
+        mem.add_turn("user", first, session_id="a", timestamp="2026-01-05T10:00:00Z")
+        mem.end_session("a")
+        mem.add_turn("user", then, session_id="b", timestamp="2026-01-09T10:00:00Z")
+        mem.end_session("b")
+        mem.wait_for_consolidation()
+        return {f.text: f.valid_to is None for f in mem.store.facts(mem.user_id, include_superseded=True)}
+
+
+RULE = "Always show 3 options when I ask about restaurants."
+
+
+@pytest.mark.parametrize("then", [
+    "We ended up with 5 options when I asked about restaurants near the office.",
+    "The restaurants I asked about had 5 options for vegetarians.",
+])
+def test_a_statement_sharing_a_rules_words_does_not_supersede_it(then: str) -> None:
+    """A standing instruction holds until it is said again or corrected: a statement with its words and another
+    number is news, not a new rule (the slot rules superseded the rule with it before)."""
+    assert _facts_after(RULE, then)[RULE] is True
+
+
+@pytest.mark.parametrize("then", [
+    "Actually, show 5 options when I ask about restaurants, not 3.",
+    "Always show 5 options when I ask about restaurants.",
+    "From now on show 5 options when I ask about restaurants.",
+])
+def test_a_rule_said_again_or_corrected_is_superseded(then: str) -> None:
+    assert _facts_after(RULE, then)[RULE] is False

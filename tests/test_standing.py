@@ -143,3 +143,15 @@ def test_a_liking_is_not_brought_in_from_outside_the_legs(db_path: Path | str, e
         matched = {m.fact_id for m in mem.retriever.standing.match(mem.user_id, query, embedder)}
         assert liking.id not in matched
         assert any("version numbers" in f.text for f in facts if f.id in matched)
+
+
+def test_a_corrected_instruction_still_applies(db_path: Path | str, embedder) -> None:
+    """A corrected instruction is filed as a correction fact; it is still a standing instruction."""
+    with Memory(db_path, embedder=embedder) as mem:
+        _crowded(mem)
+        mem.add_turn("user", "Actually, include licence names instead of version numbers when I ask about software "
+                     "dependencies.", session_id="fix", timestamp="2026-03-01T10:00:00Z")
+        mem.end_session("fix")
+        mem.wait_for_consolidation()
+        hits = mem.recall(REQUEST, k=10)
+        assert any("licence names" in h.text and h.kind == "fact" for h in hits)

@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import llm
 from ..retrieve.fts import fts_query
+from ..retrieve.standing import STANDING_TYPES, is_instruction
 from ..store.records import Fact, NewFact, SessionInfo, StoredTurn
 from .durable import ExemplarVote
 from .extract import (
@@ -174,9 +175,15 @@ class FactConsolidator:
             if f.current and f.id not in pool:
                 pool[f.id] = (f, lexical_similarity(said, f.text))
         best: tuple[float, Fact] | None = None
+        restates_a_rule = cued or is_instruction(said)
         for f, sim in pool.values():
             if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
                 continue  # the same turn
+            if not restates_a_rule and f.type in STANDING_TYPES and is_instruction(f.text):
+                # a standing rule ("Always show 3 options when I ask about restaurants") changes when it is said
+                # again or corrected, not when a statement shares its words with another number ("We ended up
+                # with 5 options when I asked about restaurants near the office")
+                continue
             m = compare(said, f.text, cued=cued, min_overlap=cfg.slot_overlap, cued_overlap=cfg.slot_cued_overlap,
                         near=f.session_id == session_id, similar=vector is not None and sim >= cfg.slot_cued_cosine)
             if not m.changes:

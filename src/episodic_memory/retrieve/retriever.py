@@ -306,7 +306,7 @@ class Retriever:
         heads = self.store.turn_heads(filters.user_id, candidates.keys[turn_rows] // _KIND_BITS)
         others = self._load_others(candidates, filters, None if allowed is None else set(allowed.tolist()))
         scoped = {key for key, by_scope in standing.items() if by_scope}
-        self._rank(query, candidates, turn_rows, heads, others, info, now, tiers, scoped)
+        self._rank(query, candidates, turn_rows, heads, others, info, now, tiers, set(standing))
         # time: a query about an end (a start) favours what reports one (retrieve/timing.py)
         candidates.score += phase_scores(self.store, cfg, info.phase, filters.user_id, candidates.keys,
                                          candidates.score, candidates.valid, others, _KIND_BITS)
@@ -454,15 +454,15 @@ class Retriever:
 
     def _rank(self, query: str, candidates: _Candidates, turn_rows: np.ndarray, heads: HeadColumns,
               others: dict[int, Hit], info: QueryInfo, now: float, tiers: Counter[int],
-              scoped: frozenset[int] | set[int] = frozenset()) -> None:
+              standing: frozenset[int] | set[int] = frozenset()) -> None:
         """Score every candidate: the hand-set terms (Config.ranker = "fused"), then, by default, the learned
-        ranker's score from the features of retrieve/ranker.py in their place. `scoped`: keys of standing
-        instructions that apply by their scope (standing, whatever their similarity)."""
+        ranker's score from the features of retrieve/ranker.py in their place. `standing`: keys of the standing
+        instructions that apply to the request (retrieve/standing.py), whatever their type and similarity."""
         learned = self.config.ranker == "learned"
         model = load_ranker(self.config.ranker_path) if learned else None  # a bad weights file: an error at once
         terms: dict[str, np.ndarray] | None = {} if learned or self.feature_sink is not None else None
         self._score(candidates, turn_rows, heads, info, now, terms)
-        self._score_others(candidates, others, info, now, terms, scoped)
+        self._score_others(candidates, others, info, now, terms, standing)
         if terms is None:
             return
         features = self._features(candidates, terms)
@@ -542,8 +542,8 @@ class Retriever:
         return out
 
     def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float,
-                      terms: dict[str, np.ndarray] | None = None, scoped: frozenset[int] | set[int] = frozenset()
-                      ) -> None:
+                      terms: dict[str, np.ndarray] | None = None,
+                      standing_keys: frozenset[int] | set[int] = frozenset()) -> None:
         """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
         turns that matched scores at least as well as the best of them (it is their summary). `terms`: the
         learned ranker's features of them are added to it."""
@@ -565,8 +565,8 @@ class Retriever:
             similarity = candidates.similarity[row]
             bonus = kind_bonus.get(hit.kind, 0.0)
             score = fused + bonus
-            standing = hit.details.get("type") == "preference" and (
-                similarity >= cfg.standing_similarity or int(candidates.keys[row]) in scoped)  # NaN: False
+            standing = (hit.details.get("type") == "preference" and similarity >= cfg.standing_similarity  # NaN: False
+                        ) or int(candidates.keys[row]) in standing_keys
             if standing:
                 score += cfg.standing_bonus  # a standing preference or instruction applies wherever its topic comes up
             entities = {str(e).lower() for e in hit.details.get("entities", [])}

@@ -8,8 +8,8 @@ topic ("implement a login feature"): in a long history the turns about that topi
 is never a candidate (the standing bonus, retriever.py, only lifts the ones a leg found).
 
 So every recall with an embedder also looks at all of the user's current preference facts (consolidation files
-standing instructions under that type, consolidate/extract.py) — tens to a few hundred, read once per change of the
-store's derived memories and kept per process:
+standing instructions under that type, consolidate/extract.py, and a corrected one as a correction) — tens to a few
+hundred, read once per change of the store's derived memories and kept per process:
 
 - an instruction that says *when* it applies ("when I ask about implementation details", "whenever we discuss the
   budget", "for probability questions": `scope_of`) is matched by that scope, embedded alone: a request shares the
@@ -89,6 +89,9 @@ def scope_of(text: str) -> str | None:
     return None
 
 
+STANDING_TYPES = ("preference", "correction")  # the fact types a standing instruction is filed under
+
+
 @dataclass(frozen=True)
 class StandingMatch:
     fact_id: int
@@ -156,7 +159,8 @@ class StandingFacts:
             held = self._held.get(user_id)
         if held is not None and held.generation == generation and held.model == model:
             return held
-        facts = self.store.facts(user_id, types=["preference"], limit=self.config.standing_limit)
+        # an instruction corrected ("Actually, show 5 options when I ask about restaurants") is a correction fact
+        facts = self.store.facts(user_id, types=STANDING_TYPES, limit=self.config.standing_limit)
         ids = [f.id for f in facts]
         known = held.by_id if held is not None and held.model == model else {}
         by_id = {i: known[i] for i in ids if i in known}
