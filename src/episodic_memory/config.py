@@ -141,8 +141,9 @@ class Config(BaseModel):
         "place in the top k (retrieve/standing.py)")
     standing_max: int = Field(2, ge=0, description="standing instructions matched by their scope that are given a "
                               "place in a recall's top k (the closest first)")
-    standing_limit: int = Field(500, ge=0, description="a user's newest preference facts every recall looks at, "
-                                "found by a leg or not (0: only those a leg found, as before)")
+    standing_limit: int = Field(500, ge=0, description="a user's newest preference and correction facts every "
+                                "recall looks at for standing instructions, found by a leg or not (0: only those a "
+                                "leg found, as before)")
     derived_pool: int = Field(
         20, description="facts, episodes, … loaded per recall: the best this many by fused rank (at least k)")
     bm25_common_floor: int = Field(1000, description="a query term in more turns than this and than "
