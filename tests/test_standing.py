@@ -155,3 +155,20 @@ def test_a_corrected_instruction_still_applies(db_path: Path | str, embedder) ->
         mem.wait_for_consolidation()
         hits = mem.recall(REQUEST, k=10)
         assert any("licence names" in h.text and h.kind == "fact" for h in hits)
+
+
+def test_only_instructions_are_held_for_the_users_who_recalled_last(tmp_path: Path, embedder,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(standing.StandingFacts, "USERS_HELD", 2)
+    with Memory(tmp_path / "m.db", embedder=embedder) as mem:
+        for user in ("ana", "ben", "cyd"):
+            mem.add_turn("user", INSTRUCTION, session_id=f"{user}-rules", user_id=user)
+            mem.add_turn("user", "I love YAML, it is my favourite config format.", session_id=f"{user}-rules",
+                         user_id=user)
+            mem.end_session(f"{user}-rules", user_id=user)
+        mem.wait_for_consolidation()
+        for user in ("ana", "ben", "cyd"):
+            mem.recall(REQUEST, user_id=user)
+        held = mem.retriever.standing._held
+        assert list(held) == ["ben", "cyd"]
+        assert [len(h.ids) for h in held.values()] == [1, 1]  # the instruction; the liking is not held

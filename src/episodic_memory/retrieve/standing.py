@@ -7,9 +7,10 @@ instruction is mostly about *what to do* ("format code snippets with syntax high
 topic ("implement a login feature"): in a long history the turns about that topic fill the pool and the instruction
 is never a candidate (the standing bonus, retriever.py, only lifts the ones a leg found).
 
-So every recall with an embedder also looks at all of the user's current preference facts (consolidation files
-standing instructions under that type, consolidate/extract.py, and a corrected one as a correction) — tens to a few
-hundred, read once per change of the store's derived memories and kept per process:
+So every recall with an embedder also looks at all of the user's standing instructions: the instructions
+(`is_instruction`) among their newest `Config.standing_limit` current preference and correction facts
+(consolidation files a standing instruction as a preference, consolidate/extract.py, and a corrected one as a
+correction), read once per change of the store's derived memories and kept per process:
 
 - an instruction that says *when* it applies ("when I ask about implementation details", "whenever we discuss the
   budget", "for probability questions": `scope_of`) is matched by that scope, embedded alone: a request shares the
@@ -30,6 +31,7 @@ from __future__ import annotations
 import re
 import threading
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -102,28 +104,30 @@ class StandingMatch:
 
 @dataclass
 class _Held:
-    """A user's preference facts as last read: their ids, own vectors and scopes' vectors."""
+    """A user's standing instructions as last read: their ids, own vectors and scopes' vectors."""
 
     generation: tuple[int, ...]
     model: str
     ids: np.ndarray                                 # fact ids
     vectors: np.ndarray                             # (n, dim), a row of zeros for a fact not embedded yet
     embedded: np.ndarray                            # bool (n,): has its own vector
-    instruction: np.ndarray                         # bool (n,): tells the assistant what to do (`is_instruction`)
-    scoped: np.ndarray                              # indices into ids of the facts with a scope
+    scoped: np.ndarray                              # indices into ids of the instructions with a scope
     scopes: np.ndarray                              # (len(scoped), dim)
     by_id: dict[int, bytes] = field(default_factory=dict)           # fact id -> its vector (kept for the next read)
     by_scope: dict[str, np.ndarray] = field(default_factory=dict)   # scope -> its vector (the same)
 
 
 class StandingFacts:
-    """Per process: each user's current preference facts with their vectors, read again when the store's derived
-    memories change (`Store.derived_generation`), what was read before carried over."""
+    """Per process: each user's standing instructions with their vectors, read again when the store's derived
+    memories change (`Store.derived_generation`), what was read before carried over. Only instructions are held
+    (a liking is never brought in), for the `USERS_HELD` users who recalled last."""
+
+    USERS_HELD = 256
 
     def __init__(self, store: Store, config: Config) -> None:
         self.store = store
         self.config = config
-        self._held: dict[str, _Held] = {}
+        self._held: OrderedDict[str, _Held] = OrderedDict()
         self._lock = threading.Lock()
         _OPEN.add(self)
 
@@ -132,10 +136,11 @@ class StandingFacts:
             self._held.clear()
 
     def match(self, user_id: str, query: np.ndarray, embedder: Embedder) -> list[StandingMatch]:
-        """The user's preference facts the request `query` (a normalised vector) is close enough to."""
+        """The user's standing instructions the request `query` (a normalised vector) is close enough to: by the
+        scope they name, or by their own vector."""
         cfg = self.config
         held = self._read(user_id, embedder)
-        if held is None or not len(held.ids):
+        if not len(held.ids):
             return []
         q = query.astype(np.float32, copy=False)
         own = held.vectors @ q
@@ -145,22 +150,25 @@ class StandingFacts:
             scope[held.scoped] = held.scopes @ q
         with np.errstate(invalid="ignore"):
             by_scope = scope >= cfg.standing_scope_similarity
-            # an instruction near the request by its own vector joins too; what someone likes ("my favourite book
-            # is …") keeps to what the legs found (it is about them, not about how to answer)
-            chosen = np.flatnonzero(((own >= cfg.standing_similarity) & held.instruction) | by_scope)
+            chosen = np.flatnonzero((own >= cfg.standing_similarity) | by_scope)
         # the best scope matches take the places in the top k; the others are candidates with the bonus
         placed = set(sorted(np.flatnonzero(by_scope).tolist(), key=lambda i: -scope[i])[: cfg.standing_max])
         return [StandingMatch(int(held.ids[i]), float(own[i]), float(scope[i]), i in placed) for i in chosen.tolist()]
 
-    def _read(self, user_id: str, embedder: Embedder) -> _Held | None:
+    def _read(self, user_id: str, embedder: Embedder) -> _Held:
         generation = self.store.derived_generation()
         model = embedder.model_id
         with self._lock:
             held = self._held.get(user_id)
+            if held is not None:
+                self._held.move_to_end(user_id)
         if held is not None and held.generation == generation and held.model == model:
             return held
-        # an instruction corrected ("Actually, show 5 options when I ask about restaurants") is a correction fact
-        facts = self.store.facts(user_id, types=STANDING_TYPES, limit=self.config.standing_limit)
+        # what someone likes ("my favourite book is …") is a preference fact too, but about them, not about how to
+        # answer: brought in from outside the legs, one outranked the turns that answered (docs/retrieval.md). An
+        # instruction corrected ("Actually, show 5 options when I ask about restaurants") is a correction fact.
+        facts = [f for f in self.store.facts(user_id, types=STANDING_TYPES, limit=self.config.standing_limit)
+                 if is_instruction(f.text)]
         ids = [f.id for f in facts]
         known = held.by_id if held is not None and held.model == model else {}
         by_id = {i: known[i] for i in ids if i in known}
@@ -176,18 +184,19 @@ class StandingFacts:
                 vectors[row] = np.frombuffer(blob, np.float32)
                 embedded[row] = True
         named = [(row, scope) for row, f in enumerate(facts) if (scope := scope_of(f.text)) is not None]
-        scoped = [row for row, _ in named]
         old_scopes = held.by_scope if held is not None and held.model == model else {}
         by_scope = {scope: old_scopes[scope] for _, scope in named if scope in old_scopes}
         new = list(dict.fromkeys(scope for _, scope in named if scope not in by_scope))
         if new:  # embedded once per process, then carried from read to read
             by_scope.update(zip(new, np.asarray(embedder.embed(new), np.float32), strict=True))
         scopes = np.asarray([by_scope[scope] for _, scope in named], np.float32).reshape(len(named), dim)
-        instruction = np.fromiter((is_instruction(f.text) for f in facts), bool, len(facts))
-        held = _Held(generation, model, np.asarray(ids, np.int64), vectors, embedded, instruction,
-                     np.asarray(scoped, np.int64), scopes, by_id, by_scope)
+        held = _Held(generation, model, np.asarray(ids, np.int64), vectors, embedded,
+                     np.asarray([row for row, _ in named], np.int64), scopes, by_id, by_scope)
         with self._lock:
             self._held[user_id] = held
+            self._held.move_to_end(user_id)
+            while len(self._held) > self.USERS_HELD:
+                self._held.popitem(last=False)
         return held
 
 
