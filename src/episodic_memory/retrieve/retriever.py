@@ -290,7 +290,7 @@ class Retriever:
             held = np.fromiter(tiers, np.int64, len(tiers))
             candidates = candidates.extend(held[~np.isin(held, candidates.keys)])
             kept = held
-        # standing instructions and preferences that apply to the request, whichever leg found them, if any did
+        # the user's standing instructions that apply to the request, whichever leg found them, if any did
         standing: dict[int, bool] = {}  # fact key -> matched by the scope it names (a place in the top k)
         if qvec is not None and embedder is not None and self._standing_applies(filters):
             candidates, standing = self._with_standing(candidates, filters.user_id, qvec, embedder)
@@ -337,8 +337,8 @@ class Retriever:
 
     def _with_standing(self, candidates: _Candidates, user_id: str, qvec: np.ndarray, embedder: Embedder
                        ) -> tuple[_Candidates, dict[int, bool]]:
-        """The candidates with the user's preference facts that apply to the request (retrieve/standing.py), their
-        dense similarity set where no leg gave one; and those facts' keys -> matched by their scope."""
+        """The candidates with the user's standing instructions that apply to the request (retrieve/standing.py),
+        their dense similarity set where no leg gave one; and those facts' keys -> matched by their scope."""
         if not self.config.standing_limit:
             return candidates, {}
         matches = self.standing.match(user_id, qvec, embedder)
