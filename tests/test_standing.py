@@ -172,3 +172,19 @@ def test_only_instructions_are_held_for_the_users_who_recalled_last(tmp_path: Pa
         held = mem.retriever.standing._held
         assert list(held) == ["ben", "cyd"]
         assert [len(h.ids) for h in held.values()] == [1, 1]  # the instruction; the liking is not held
+
+
+def test_the_injector_carries_the_instruction_that_governs_the_message(db_path: Path | str, embedder) -> None:
+    """Recall gives the instruction the last place of its top k; the injector, which shows only the first few
+    memories of a longer recall, chooses it first (and keeps recall's order for the lines)."""
+    from episodic_memory import EpisodicInjector
+
+    with Memory(db_path, embedder=embedder) as mem:
+        _crowded(mem)
+        hits = mem.recall(REQUEST, k=20)
+        placed = [h for h in hits if h.details.get("standing")]
+        assert [h.text for h in placed] == [INSTRUCTION]
+        assert "version numbers" in EpisodicInjector(mem).get_context(REQUEST)
+        assert "version numbers" not in EpisodicInjector(mem).get_context("What did my sister say about Porto?")
+    with Memory(db_path, embedder=embedder, config=Config(standing_limit=0)) as mem:
+        assert "version numbers" not in EpisodicInjector(mem).get_context(REQUEST)

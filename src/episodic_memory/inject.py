@@ -118,6 +118,11 @@ class EpisodicInjector:
         chosen: list[Hit] = []
         covered: set[str] = set()
         stale = _superseded_sources(hits)
+        # a standing instruction that governs this request ("Always … when I ask about …") is chosen first: recall
+        # gives it a place at the end of its top k, past the few memories injected (retrieve/standing.py); the
+        # lines keep recall's order
+        place = {id(h): i for i, h in enumerate(hits)}
+        hits = [h for h in hits if h.details.get("standing")] + [h for h in hits if not h.details.get("standing")]
         for hit in hits:
             if hit.score < cfg.inject_min_score:
                 continue
@@ -136,6 +141,7 @@ class EpisodicInjector:
             covered.update(hit.source_ids)
             if len(chosen) == cfg.inject_max_memories:
                 break
+        chosen.sort(key=lambda h: place[id(h)])
         return [Line(self._hit_line(hit), on_include=self._marker(hit.id)) for hit in chosen]
 
     def _hit_line(self, hit: Hit) -> str:

@@ -326,7 +326,13 @@ class Retriever:
         if tiers:  # currency reorders within a tier, never across: a later statement not holding it stays below
             tier = self._tiers(candidates, tiers)
             ranked.sort(key=lambda r: -tier[r])
-        return annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id, tiers), notes)
+        hits = annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id, tiers), notes)
+        if scoped:  # the instructions that govern this request, for the injector (inject.py) to carry
+            applies = {f"fact:{key // _KIND_BITS}" for key in scoped}
+            for hit in hits:
+                if hit.id in applies:
+                    hit.details["standing"] = True
+        return hits
 
     @staticmethod
     def _standing_applies(filters: RecallFilters) -> bool:

@@ -17,6 +17,7 @@ correction), read once per change of the store's derived memories and kept per p
   scope's words, not the instruction's. A request at `Config.standing_scope_similarity` or closer brings the
   instruction in as a candidate with the standing bonus, and gives it a place in the top k (at most
   `Config.standing_max` of them, each just above the k-th hit: it governs the request, it does not outrank it);
+  its hit carries `details["standing"] = True`, which the injector (inject.py) chooses first;
 - an instruction without a scope ("Always answer in German", "Please never use semicolons") is matched by its own
   vector, as the dense leg would: at `Config.standing_similarity` it is a candidate with the standing bonus, found
   by a leg or not. A preference that is about the person, not about how to answer ("my favourite book is …", "I
