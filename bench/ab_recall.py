@@ -6,6 +6,7 @@ turns in blocks of distinct queries (fresh query embeddings), so every variant s
 
     python bench/ab_recall.py --size 100000 base='{}' pool200='{"candidate_pool": 200}'
     python bench/ab_recall.py --store path/to/memory.db base='{}' exact='{"dense_coarse_above": 1000000000}'
+    python bench/ab_recall.py --store <bench/scale.py --real store> --real ../shared/data/locomo-dev base='{}' …
 
 `--size` opens the cached bench/scale.py store of that size (build it with bench/scale.py first).
 Prints p50 / p95 per variant and writes JSON next to the other results (`--out`).
@@ -27,7 +28,7 @@ if str(ROOT / "src") not in sys.path:  # run from a clone without `pip install -
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from episodic_memory import Config, Memory  # noqa: E402
-from scale import Corpus, store_dir  # noqa: E402
+from scale import Corpus, _load_locomo, real_queries, store_dir  # noqa: E402
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
@@ -51,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--store", type=Path, help="a memory.db to recall from (read only: nothing is added)")
     where.add_argument("--size", type=int, help="the cached bench/scale.py store of this many turns")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/episodic-scale"), help="bench/scale.py's --workdir")
+    parser.add_argument("--real", type=Path, help="LoCoMo-format conversations: ask their questions (as bench/scale.py "
+                        "--real does) instead of synthetic ones")
     parser.add_argument("--blocks", type=int, default=12, help="blocks per variant")
     parser.add_argument("--block-size", type=int, default=20, help="distinct queries per block")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "ab_recall.json")
@@ -69,7 +72,13 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"{db}: no such store (build it with bench/scale.py --sizes {args.size or '...'})")
 
     memories = {name: Memory(db, config=Config(**fields)) for name, fields in variants.items()}
-    queries = Corpus(7).queries(20 + args.blocks * args.block_size * len(variants), seed=1)
+    wanted = 20 + args.blocks * args.block_size * len(variants)
+    if args.real is not None:
+        queries = real_queries(_load_locomo(args.real), 7)
+        if len(queries) < wanted:
+            raise SystemExit(f"{args.real}: {len(queries)} distinct questions, {wanted} wanted: fewer --blocks")
+    else:
+        queries = Corpus(7).queries(wanted, seed=1)
     for mem in memories.values():  # load vectors, heads and scans once, outside the timing
         for q in queries[:20]:
             mem.recall(q, k=10)

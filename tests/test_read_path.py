@@ -157,6 +157,59 @@ def test_may_hold_is_never_false_where_a_value_of_the_kind_is() -> None:
     assert min(gated.values()) > 100, gated  # the gate does say no, often
 
 
+def test_the_month_and_gone_tests_agree_with_their_regexes() -> None:
+    """`names_month` says what `_MONTH_WORD.search` says, and `may_say_gone` is never False where `_GONE` matches
+    (they replace those regexes' first, costly scan of every text currency reads)."""
+    rng = random.Random(5)
+    words = ["March", "mar", "MAY", "may", "Mayday", "Jan2", "jan_", "décembre", "Sept.", "june", "İs", "out", "off",
+             "Dr.", "Okafor", "retired", "closed", "down", "shut", "moved", "to", "away", "left", "quit", "sold",
+             "cancelled", "canceled", "couldn't", "couldn’t", "could", "not", "can't", "can’t", "double-booked",
+             "fell", "through", "ran", "running", "kept", "stopped", "went", "bust", "under", "is", "are", "was",
+             "were", "full", "booked", "up", "dropped", "pulled", "has", "just", "the", "clinic", "Paws", "Café",
+             "but", "so", "and", "retiredness", "outdoors", "offer", "2", "14th", "cannot"]
+    seps = [" ", " ", " ", ", ", ". ", "; ", "! ", "\n", ":", "", "-", "'", "é"]
+    texts = ["Paws Clinic closed down.", "Mateo moved to Spain", "The Copper Pot couldn't seat twelve",
+             "The venue is booked up", "Tickets are out", "The gig is off, but so what", "Jan2 and jan_ are no months",
+             "İS OUT", "Café Lune went under in Mai"]
+    for _ in range(6000):
+        texts.append("".join(rng.choice(words) + rng.choice(seps) for _ in range(rng.randint(1, 16))))
+    gone = 0
+    for text in texts:
+        assert currency.names_month(text) == (currency._MONTH_WORD.search(text) is not None), text
+        if currency._GONE.search(text) is not None:
+            gone += 1
+            assert currency.may_say_gone(text), text
+    assert gone > 300 and sum(not currency.may_say_gone(t) for t in texts) > 300  # both sides are exercised
+
+
+def test_a_later_turn_that_cannot_hold_the_value_asked_is_not_read(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Currency follows the best answers forward; of the later turns about the same thing, only those that can
+    hold a value of the kind asked (`may_hold`) are read — the others could supersede nothing."""
+    from episodic_memory.retrieve import currency_pass
+
+    turns = ["The kayak trip is on 14 March.", "Photos of the kayak planning meeting are up.",
+             "Who packs the kayak snacks?", "The kayak trip moved to 21 March.", "Kayak paddles: rented."]
+    read: list[list[str]] = []
+    real_scores = currency_pass.currency_scores
+
+    def recording(items: Any, query: str, *a: Any, **kw: Any) -> Any:
+        read.append([item.text for item in items])
+        return real_scores(items, query, *a, **kw)
+
+    monkeypatch.setattr(currency_pass, "currency_scores", recording)
+    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9, currency_pool=2)) as mem:
+        for day, text in enumerate(turns):
+            mem.add_turn("user", text, session_id=f"s{day}", timestamp=1_700_000_000 + day * 86_400)
+        hits = mem.recall("When is the kayak trip on?", k=3, now=1_700_000_000 + 40 * 86_400)
+    assert hits[0].text == "The kayak trip moved to 21 March."
+    assert read and "The kayak trip moved to 21 March." in read[-1]
+    dateless = {t for t in turns if not currency.may_hold("date", t)}
+    assert len(dateless) == 3
+    head = read[-1][:2]  # the best currency_pool candidates are read whatever they hold
+    assert not dateless & set(read[-1][2:]), (head, read[-1])
+
+
 def test_the_currency_gate_leaves_every_recall_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Recall with the gate gives what recall reading every text gives, and the gate does skip some questions'
     currency (and, for a date, time or number asked, currency still supersedes where a value is)."""

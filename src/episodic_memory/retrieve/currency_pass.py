@@ -77,8 +77,11 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
         best = [candidates.item_id(r) for r, item in zip(head, items, strict=True)
                 if candidates.keys[r] % _KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency_followers]
         extra += followers(store, cfg.currency_adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
-        extra = [i for i in extra if len(turns[i].content) <= cfg.currency_max_chars]
-    if kind is not None and not possible and not any(may_hold(kind, turns[i].content) for i in extra):
+        # a turn read here enters only by superseding something, with a value of the kind asked for: one that
+        # cannot hold one (`may_hold`, a regex) would only be read (its first reading is most of the cost)
+        extra = [i for i in extra if len(turns[i].content) <= cfg.currency_max_chars
+                 and (kind is None or may_hold(kind, turns[i].content))]
+    if kind is not None and not possible and not extra:
         return candidates, ranked, {}
     row_of = {int(k) // _KIND_BITS: row for row, k in enumerate(candidates.keys.tolist())
               if k % _KIND_BITS == 0} if extra else {}
