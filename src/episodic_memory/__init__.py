@@ -2,7 +2,7 @@
 
 `EpisodicInjector` and `EpisodicMemory` are imported on first use (PEP 562), and so is whatever needs numpy or a model:
 `import episodic_memory` (and with it every `episodic` command) loads only what opening a store takes. `retrieve` is
-the seed's function: bound after memory.py has imported the `retrieve` subpackage, so the subpackage never shadows it.
+the compatibility API's function: bound after memory.py has imported the `retrieve` subpackage, so the subpackage never shadows it.
 """
 
 from __future__ import annotations

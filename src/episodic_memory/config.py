@@ -27,7 +27,7 @@ def default_db_path() -> Path | str:
 
 
 class Config(BaseModel):
-    """Thresholds and knobs. Defaults are the seeds' numbers unless a comment says otherwise."""
+    """Thresholds and knobs. Defaults are the original write-ups' numbers unless a comment says otherwise."""
 
     # --- store -------------------------------------------------------------------------------------
     busy_timeout_ms: int = Field(30_000, description="how long SQLite waits on a locked database")
@@ -98,7 +98,7 @@ class Config(BaseModel):
     model_threads: int = Field(2, ge=1, description="onnxruntime threads for the embedder and reranker")
 
     # --- retrieval ---------------------------------------------------------------------------------
-    rrf_k: int = Field(15, description="RRF constant; the seeds used 60, 15 measured better (docs/retrieval.md)")
+    rrf_k: int = Field(15, description="RRF constant; the original write-ups used 60, 15 measured better (docs/retrieval.md)")
     recency_half_life_days: float = 30.0
     recency_weight: float = Field(0.15, description="added to the fused score, never multiplied into it")
     dense_floor: float = Field(0.20, description="dense hits below this cosine are dropped")

@@ -1,4 +1,4 @@
-"""The process-wide default `Memory` behind the seed's module-level names (`get_store`, `SessionBuffer`)."""
+"""The process-wide default `Memory` behind the compatibility APIs' module-level names (`get_store`, `SessionBuffer`)."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ def close_default_memories() -> None:
 
 
 def get_store() -> Memory:
-    """The seed's name for the default store (``EPISODIC_DB`` or the platform data directory)."""
+    """The compatibility name for the default store (``EPISODIC_DB`` or the platform data directory)."""
     return default_memory()
 
 
 def retrieve(query: str, store: Memory | None = None, k: int = 5, **filters: Any) -> list[Hit]:
-    """The seed's recall: the `k` best memories for `query` from `store` (default: the default store).
+    """The compatibility API's recall: the `k` best memories for `query` from `store` (default: the default store).
 
     `filters` are `Memory.recall`'s keywords (user_id, session_id, kind, since, until, as_of)."""
     return (store or default_memory()).recall(query, k, **filters)

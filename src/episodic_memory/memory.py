@@ -1,4 +1,4 @@
-"""`Memory`: the front door. Every other entry point (CLI, servers, the seed's names) goes through it.
+"""`Memory`: the front door. Every other entry point (CLI, servers, the compatibility APIs) goes through it.
 
 Consolidation: `Memory.consolidate` runs the steps over one session; when it runs (every `Config.consolidate_every`
 new turns, at `end_session`, for flagged sessions at open; inline or in a worker thread) is decided by

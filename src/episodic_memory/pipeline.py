@@ -1,4 +1,4 @@
-"""The seed's consolidation door: `await consolidate_buffer(buf)` runs extract → route → gate → referee → store
+"""The compatibility API's consolidation door: `await consolidate_buffer(buf)` runs extract → route → gate → referee → store
 over the buffer's session (what `Memory.end_session` and every `consolidate_every` turns also run)."""
 
 from __future__ import annotations

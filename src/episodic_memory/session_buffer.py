@@ -1,4 +1,4 @@
-"""`SessionBuffer`: the seed's capture door, one agent session at a time, onto the same `Memory`."""
+"""`SessionBuffer`: the capture door of the episodic-memory write-up (a compatibility API), one agent session at a time, onto the same `Memory`."""
 
 from __future__ import annotations
 
