@@ -13,6 +13,7 @@ from .. import llm
 from ..config import Config
 from ..store.records import StoredTurn
 from ..util import forgettable, to_datetime
+from .address import addressees, is_reaction, without_address
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import EXTRACTED_TYPES, describe_types
 from .supersede import WISH, has_change_cue, is_bare_cue
@@ -292,6 +293,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
     value (a number, an amount, a date, a name mid-sentence)."""
     cfg = config or Config()
     pending: list[_Sentence] = []
+    participants = sorted({t.speaker for t in turns if t.speaker})  # whom a name at a sentence's edge may address
     for turn in turns:
         if turn.role.lower() in _ASSISTANT_ROLES:
             continue
@@ -302,7 +304,8 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             if kind == REQUEST_KIND:
                 break  # what follows a request is the material to work on
             cue_here = has_change_cue(raw)
-            if kind != STATEMENT or is_filler(bare) or (cue_here and is_bare_cue(raw)):
+            if kind != STATEMENT or is_filler(bare) or is_reaction(bare, participants) or (
+                    cue_here and is_bare_cue(raw)):
                 cue_before = cue_before or cue_here
                 continue
             sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare  # cue words kept
@@ -318,7 +321,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
                 continue
             cue_before = False
     if vote is not None:
-        margins = [float(m) for m in vote.margins([clean(p.text, p.typed[0])[0] or p.text for p in pending])]
+        margins = [float(m) for m in vote.margins([_fact_text(p, participants)[0] for p in pending])]
         kept = [p for p, m in zip(pending, margins, strict=True)
                 if m + (cfg.fact_value_bonus if _names_value(p.text) else 0.0)
                 >= (cfg.fact_cued_margin if p.cued else cfg.fact_statement_margin)]
@@ -329,11 +332,13 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         turn = p.turn
         said_at = to_datetime(turn.ts) or datetime.now(timezone.utc)
         fact_type, confidence = p.typed
-        text, replaces = clean(p.text, fact_type)
+        text, replaces = _fact_text(p, participants)
         if len(text.split()) < 3 and not re.search(r"\d", text):
             continue
         when = resolve_when(p.text, said_at, future=fact_type in ("plan", "commitment"))
-        entities = find_entities(text, known_names, turn.speaker, turn.content)
+        spoken_to = {name.lower() for name in addressees(p.text, participants)}  # the listener, not the subject
+        entities = [e for e in find_entities(text, known_names, turn.speaker, turn.content)
+                    if e.lower() not in spoken_to or _whole(e.lower()).search(f" {text.lower()} ")]
         known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
         out.append(Candidate(
             text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
@@ -359,6 +364,12 @@ Reply with a JSON array only. Each element:
   "when": "the time the fact refers to as said (e.g. 'yesterday', 'last Saturday', '2024-05-03') or null",
   "turns": [numbers of the turns it comes from]}}
 Reply [] when there is nothing worth remembering."""
+
+
+def _fact_text(p: _Sentence, participants: list[str]) -> tuple[str, str | None]:
+    """A kept sentence's fact text (`clean`), without a name it addresses the listener by at either end."""
+    text, replaces = clean(p.text, p.typed[0])
+    return (without_address(text, participants) if participants else text) or p.text, replaces
 
 
 def render_turns(turns: list[StoredTurn]) -> str:

@@ -15,6 +15,10 @@ NOT_NAMES = {
     "yesterday", "mr", "mrs", "ms", "dr", "ceo", "cfo", "cto", "coo", "vp",
     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "fyi", "btw", "re",
     "note", "reminder", "update", "correction", "heads", "ps", "asap", "eod", "eta", "tbd",
+    # time words and interjections that open a chat message ("Last Friday I …", "Wow, …", "Tues works")
+    "last", "next", "now", "recently", "lately", "tues", "thurs", "thur", "wed", "thu", "fri", "weekend", "tonight",
+    "earlier", "later", "soon", "wow", "oh", "yeah", "yep", "yup", "lol", "omg", "congrats", "congratulations",
+    "awesome", "cool", "nice", "anyway", "hello",
 }
 # Words that start a sentence and then run into a name ("Need Mateo's approval", "Met Dana at the fair").
 STARTERS = {

@@ -1,0 +1,84 @@
+"""Whose facts a person's profile holds, in chats between people: `python bench/profiles.py [--tree NAME=SRC ...]`.
+
+Each LoCoMo dev conversation (two named people) is ingested through the public path, as `bench/locomo.py` does, and
+consolidated without an LLM. Reported per tree: how many facts and entities consolidation kept, and, over every fact
+linked to a speaker's entity (`Memory.profile(speaker)`), the share whose source turns that speaker said — a fact
+filed under Caroline that Melanie said is Melanie's news, or a reply to Caroline ("That's great news, Caroline!").
+Each tree runs in its own process (`--tree base=/tmp/base/src`); prints a table and writes JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "bench" / "results" / "profiles.json"
+
+
+def measure(data: Path) -> dict[str, Any]:
+    """In this process (the tree on sys.path): the figures over every conversation in `data`."""
+    sys.path.insert(0, str(ROOT))
+    from bench.datasets import load_locomo
+    from bench.harness import EpisodicSystem
+
+    out = {"conversations": 0, "facts": 0, "entities": 0, "profile_facts": 0, "said_by_them": 0}
+    for conv in load_locomo(data, verbose=False):
+        system = EpisodicSystem()
+        system.index(conv)
+        mem = system._mem
+        mem.wait_for_consolidation()
+        out["conversations"] += 1
+        out["facts"] += len(mem.facts())
+        out["entities"] += len(mem.entities())
+        for speaker in sorted({t.speaker for t in conv.turns() if t.speaker}):
+            profile = mem.profile(speaker)
+            if not profile:
+                continue
+            facts = profile["facts_list"]
+            turns = mem.store.turns_by_id("default", [t for f in facts for t in f["source_turns"]])
+            out["profile_facts"] += len(facts)
+            out["said_by_them"] += sum(all(turns[t].speaker == speaker for t in f["source_turns"] if t in turns)
+                                       for f in facts)
+        system.close()
+    out["share_said_by_them"] = round(out["said_by_them"] / max(1, out["profile_facts"]), 3)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "locomo-dev")
+    parser.add_argument("--tree", action="append", default=[], metavar="NAME=SRC",
+                        help="a source tree to measure (default: this one, as 'this')")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--_measure", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args._measure:
+        print(json.dumps(measure(args.data)))
+        return 0
+    trees = [t.split("=", 1) for t in args.tree] or [["this", str(ROOT / "src")]]
+    results = {}
+    for name, src in trees:
+        env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
+        done = subprocess.run([sys.executable, __file__, "--_measure", "--data", str(args.data)], env=env,
+                              capture_output=True, text=True, check=True)
+        results[name] = json.loads(done.stdout.strip().splitlines()[-1])
+    rows = [("facts", "facts"), ("entities", "entities"), ("facts in a speaker's profile", "profile_facts"),
+            ("… that the speaker said", "said_by_them"), ("share", "share_said_by_them")]
+    print("| LoCoMo dev | " + " | ".join(results) + " |")
+    print("|---|" + "---:|" * len(results))
+    for label, key in rows:
+        print(f"| {label} | " + " | ".join(str(r[key]) for r in results.values()) + " |")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"data": str(args.data), "results": results}, indent=2))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

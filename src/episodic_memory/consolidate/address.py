@@ -1,0 +1,140 @@
+"""Who a sentence is said to, and what is only said to them.
+
+In a chat between people, a name is often the listener's, not the subject's: "Caroline, my family's been great"
+(Melanie speaking) is about Melanie's family; "That's great news, Caroline!" is about nothing at all — a reaction to
+what Caroline said, which her own turn holds. Taken as facts, such sentences filed a fact "about" Caroline for every
+time Melanie thanked or cheered her (her profile read as Melanie's words), and crowded recall with replies.
+
+- `addressees(sentence, participants)`: the names a sentence addresses its listener by (a vocative): a participant's
+  name, or the start of one ("Mel" for Melanie), opening the sentence before a comma, closing it after a comma, or
+  right after a greeting, thanks or interjection ("Hey Mel!", "Wow, Caroline, that looks amazing!").
+- `without_address(sentence, participants)`: the sentence without a vocative at its start or end.
+- `is_reaction(sentence, participants)`: thanks, congratulations, sympathy, praise of the listener or of what they
+  said ("That sounds great", "You're right", "I'm so happy for you", "I hope you're okay") — said to someone, stating
+  nothing about anyone's world.
+
+English, a closed list of evaluative words and openings; a participant is a speaker of the turns consolidated, so a
+name that is nobody's in the conversation is never taken for an address.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_I = re.IGNORECASE
+_INTERJECTION = (r"(?:hey|hi|hello|hiya|yo|thanks|thank you|thx|wow|woah|whoa|oh|ooh|aw+|yes|yeah|yep|no|nope|sure|"
+                 r"congrats|congratulations|omg|well|ok(?:ay)?|haha|lol|ah|dear|good (?:morning|night|evening))")
+_BEFORE_ADDRESS = re.compile(rf"^\W*(?:{_INTERJECTION}\W*)*$", _I)   # only interjections and punctuation before
+_AFTER_OPENING = re.compile(r"^\s*(?:[,!?.:;—–-]|$)")                  # "Caroline, …", "Hey Mel!", "Thanks Mel - …"
+_AT_END = re.compile(r"^\s*[!?.…]*\s*(?:[:;]-?[)(D]|[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*)*$")  # ", Caroline!" :)
+_CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][a-z'’-]+(?![\w'’-])")
+_SURNAME = re.compile(r"\s+([A-Z][a-z'’-]+)(?![\w'’-])")
+
+
+def _is_participant(name: str, participants: Iterable[str]) -> bool:
+    """`name` (one word) is a word of a participant's name, or the start of one ("Mel", "Caro")."""
+    word = name.lower()
+    for person in participants:
+        parts = person.lower().split()
+        if word in parts or (len(word) >= 3 and any(p.startswith(word) for p in parts)):
+            return True
+    return False
+
+
+def _spans(sentence: str, participants: Iterable[str]) -> list[tuple[int, int]]:
+    people = [p for p in participants if p]
+    if not people:
+        return []
+    out = []
+    for m in _CAPITALISED.finditer(sentence):
+        if not _is_participant(m.group(), people):
+            continue
+        start, end = m.start(), m.end()
+        if (nxt := _SURNAME.match(sentence, end)) and any(  # "Mel Smith": the rest of the participant's name
+                f"{m.group()} {nxt.group(1)}".lower() == p.lower() for p in people):
+            end = nxt.end()
+        before, after = sentence[:start], sentence[end:]
+        opening = _BEFORE_ADDRESS.match(before) is not None and _AFTER_OPENING.match(after) is not None
+        closing = before.rstrip().endswith(",") and _AT_END.match(after) is not None
+        if opening or closing:
+            out.append((start, end))
+    return out
+
+
+def addressees(sentence: str, participants: Iterable[str]) -> list[str]:
+    """The names `sentence` addresses its listener by, as written."""
+    return [sentence[s:e] for s, e in _spans(sentence, list(participants))]
+
+
+def without_address(sentence: str, participants: Iterable[str]) -> str:
+    """`sentence` without the vocative opening it ("Caroline, my family's been great" → "My family's been great")
+    or closing it ("That helps, Mel!" → "That helps!"); one in the middle stays (the sentence reads on around it)."""
+    people = list(participants)
+    text = sentence
+    spans = _spans(text, people)
+    if spans and spans[-1][1] < len(text) and _AT_END.match(text[spans[-1][1]:]) and text[:spans[-1][0]].rstrip(
+            ).endswith(","):
+        start, end = spans[-1]
+        cut = text[:start].rstrip()[:-1].rstrip()
+        text = cut + text[end:].strip() if cut else text
+        spans = _spans(text, people)
+    elif spans and spans[-1][1] == len(text) and text[:spans[-1][0]].rstrip().endswith(","):
+        start, _ = spans[-1]
+        text = text[:start].rstrip()[:-1].rstrip() or text
+        spans = _spans(text, people)
+    if spans and spans[0][0] == len(text) - len(text.lstrip()):  # the very first words: "Caroline, …"
+        start, end = spans[0]
+        rest = text[end:].lstrip(" ,:;—–-")
+        if rest and len(rest.split()) >= 2:
+            text = rest[:1].upper() + rest[1:]
+    return text
+
+
+_EVAL = (r"(?:great|awesome|amazing|cool|nice|lovely|beautiful|gorgeous|sweet|tough|hard|rough|wonderful|fantastic|"
+         r"incredible|inspiring|impressive|exciting|fun|peaceful|calming|relaxing|stunning|brilliant|perfect|"
+         r"special|touching|powerful|scary|sad|terrible|awful|crazy|wild|adorable|cute|neat|epic|fabulous|"
+         r"interesting|hilarious|funny|cozy|delicious|magical|meaningful|heartwarming|inspirational|admirable|"
+         r"unbelievable|rewarding|intense|stressful|brave|bold|smart|true|right|good|fine|ok(?:ay)?|a blast|"
+         r"a bummer|a shame|a pity|a relief|a lot|so much fun|huge|wonderful|unreal|rad|dope|legit|tremendous|"
+         r"exhausting|overwhelming|frustrating|heartbreaking|devastating|hard work|great work|a good one)")
+_INTENSIFIER = r"(?:so|really|such|very|truly|absolutely|pretty|super|just|totally|quite|a|an|the|most|incredibly|"\
+               r"seriously|sooo+|soo|extremely|definitely|certainly|always|also|still)"
+_REACTION = (
+    # thanks, congratulations, wishes
+    re.compile(r"^(?:thanks|thank you|thx|ty|many thanks|congrats|congratulations|good luck|best of luck|well done|"
+               r"happy birthday|cheers|bless you|take care|get well soon|hugs)\b", _I),
+    # "That's great news", "That sounds so peaceful and calming", "It must have been tough for you"
+    re.compile(rf"^(?:that|this|it|what)(?:'s|’s| is| was| sounds| sounded| looks| looked| seems| seemed| feels"
+               rf"| must (?:have )?be(?:en)?| must be| would be| will be| has been| had to be| can be)\s+"
+               rf"(?:{_INTENSIFIER}\s+)*{_EVAL}(?:\s*(?:,|and|&)\s*(?:{_INTENSIFIER}\s+)*{_EVAL})*"
+               rf"(?:\s+(?:news|idea|stuff|thing|work|time|job|one|pic|photo|picture|to hear|to see|for you|of you|"
+               rf"for (?:both|all) of you|for your family|for them|to me))?\s*[.!…]*$", _I),
+    # "What a great idea", "How exciting"
+    re.compile(rf"^(?:what (?:a|an)|how)\s+(?:{_INTENSIFIER}\s+)*{_EVAL}\b.{{0,30}}$", _I),
+    # "You're right", "You did amazing", "You look great"
+    re.compile(rf"^you(?:'re|’re| are| were| did| look| looked| sound| have been|'ve been)\s+(?:{_INTENSIFIER}\s+)*"
+               rf"(?:{_EVAL}|an inspiration|a star|a rockstar|the best)\b.{{0,24}}$", _I),
+    # "I'm so happy for you", "I'm proud of you for …", "I'm sorry to hear that", "I hope you're okay"
+    re.compile(r"^i(?:'m|’m| am)\s+(?:(?:so|really|very|super|truly|just)\s+)*(?:happy|glad|proud|sorry|thrilled|"
+               r"excited|stoked|delighted|pleased)\s+(?:for you|of you|to hear|you)\b", _I),
+    re.compile(r"^i (?:really |do |truly )?hope (?:you|you're|you’re|your|that you|it all|everything)\b", _I),
+)
+
+
+_TRAILING_NOTE = re.compile(r"\s*\[[^\[\]]*\]\s*$")  # "[photo attached]", "[edited]": a note on the message
+
+
+def is_reaction(sentence: str, participants: Iterable[str] = ()) -> bool:
+    """Whether `sentence` only reacts to its listener (thanks, praise, sympathy, wishes): see the module docstring.
+    Interjections and a vocative at either end are read past ("Wow, Caroline, that looks amazing!")."""
+    people = list(participants)
+    text = _TRAILING_NOTE.sub("", without_address(sentence.strip(), people))
+    if any(p.search(text) for p in _REACTION):
+        return True
+    text = re.sub(rf"^(?:{_INTERJECTION}\b[\s,!.:;—–-]*)+", "", text, flags=_I).strip()
+    for span in reversed(_spans(text, people)):  # "Caroline, that looks amazing" after the "Wow,"
+        if span[0] == 0:
+            text = text[span[1]:].lstrip(" ,:;—–-!")
+    text = _TRAILING_NOTE.sub("", text)
+    return bool(text) and any(p.search(text) for p in _REACTION)

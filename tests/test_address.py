@@ -1,0 +1,97 @@
+"""Who a sentence is said to (consolidate/address.py): a name that addresses the listener is not what the fact is
+about, and a reaction to the listener (thanks, praise, sympathy) is no fact at all."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from episodic_memory import Config, Memory
+from episodic_memory.consolidate.address import addressees, is_reaction, without_address
+from episodic_memory.consolidate.extract import extract_rules, find_entities
+from episodic_memory.store.records import StoredTurn
+
+PEOPLE = ["Caroline", "Melanie", "Mel Smith"]
+NOV_17 = datetime(2026, 11, 17, 14, 9, tzinfo=timezone.utc)
+
+
+def turn(content: str, speaker: str, id: int = 1) -> StoredTurn:
+    return StoredTurn(id, "default", "s", id, "user", content, NOV_17.timestamp(), NOV_17.timestamp(), speaker, None)
+
+
+@pytest.mark.parametrize(("sentence", "names", "bare"), [
+    ("Caroline, my family's been great lately.", ["Caroline"], "My family's been great lately."),
+    ("That's great news, Caroline!", ["Caroline"], "That's great news!"),
+    ("The deck needs 14 slides, Mel.", ["Mel"], "The deck needs 14 slides."),  # a participant's short form
+    ("Hey Mel Smith, how are you", ["Mel Smith"], "Hey Mel Smith, how are you"),  # in the middle: read around
+    ("Wow, Caroline, that looks amazing!", ["Caroline"], "Wow, Caroline, that looks amazing!"),
+    ("Thanks Melanie - love the blue vase!", ["Melanie"], "Thanks Melanie - love the blue vase!"),
+    ("Caroline said the deck needs 14 slides.", [], "Caroline said the deck needs 14 slides."),  # the subject
+    ("I met Caroline, Melanie and Jon at the park.", [], "I met Caroline, Melanie and Jon at the park."),  # a list
+    ("Dana, the deck is done.", [], "Dana, the deck is done."),  # nobody in the conversation
+])
+def test_a_name_at_the_edge_of_a_sentence_addresses_a_participant(sentence: str, names: list[str], bare: str) -> None:
+    assert addressees(sentence, PEOPLE) == names
+    assert without_address(sentence, PEOPLE) == bare
+
+
+def test_no_participants_no_addresses() -> None:
+    assert addressees("Caroline, my family's been great.", []) == []
+    assert without_address("Caroline, my family's been great.", []) == "Caroline, my family's been great."
+
+
+@pytest.mark.parametrize("sentence", [
+    "That's great news, Caroline!", "You're right, Caroline.", "Thanks for the tip, Caroline.", "I hope you're okay.",
+    "I'm so happy for you, Caroline.", "Wow, Caroline, that looks amazing!", "That must have been tough for you, Mel.",
+    "That's so peaceful and calming, Melanie!", "It was awesome, Melanie!", "Congrats on the new team!",
+    "I'm so proud of you for spreading awareness.", "What a sweet idea.", "That sounds great! [photo attached]",
+])
+def test_reactions_to_the_listener(sentence: str) -> None:
+    assert is_reaction(sentence, PEOPLE)
+
+
+@pytest.mark.parametrize("sentence", [
+    "It's hard to run a business when you don't have faith in yourself.",
+    "That's the format Northgate Ventures asked for.", "It was made for a local church and shows time passing.",
+    "It's downtown which is awesome cuz it's easy to get to.", "You're moving to Lisbon in May.",
+    "I'm happy with the new team lead.", "I hope the venue has parking.", "The deck needs 14 slides, Mel.",
+    "Caroline, my family's been great - their support helped me through tough times.",
+])
+def test_statements_are_no_reactions(sentence: str) -> None:
+    assert not is_reaction(sentence, PEOPLE)
+
+
+def test_rule_facts_leave_out_reactions_and_are_about_their_speaker_not_the_listener() -> None:
+    turns = [turn("Caroline, my family's been great - they helped me move to Porto in May.", "Melanie", 1),
+             turn("That's great news, Caroline! Thanks for the tip, Caroline.", "Melanie", 2),
+             turn("I passed the adoption agency interviews last Friday with Dana!", "Caroline", 3)]
+    facts = {f.sources[0].id: f for f in extract_rules(turns, {})}
+    assert set(facts) == {1, 3}  # turn 2 only reacts
+    assert facts[1].text.startswith("My family's been great")
+    assert "Caroline" not in facts[1].entities and "Melanie" in facts[1].entities
+    assert "Caroline" in facts[3].entities and "Dana" in facts[3].entities
+
+
+def test_time_words_and_interjections_are_no_entities() -> None:
+    assert find_entities("Wow, Last week I met Dana.", {}, speaker="Mel") == ["Mel", "Dana"]
+    assert find_entities("Now I volunteer at the Youth Center.", {}, speaker="Mel") == ["Mel", "Youth Center"]
+
+
+def test_a_persons_profile_holds_what_they_said_not_what_was_said_to_them(tmp_path: Path) -> None:
+    chat = [("Caroline", "I signed up for a pottery class in Porto on May 3."),
+            ("Melanie", "That's great news, Caroline! You're right, Caroline."),
+            ("Melanie", "Caroline, my family went camping at Lake Tahoe on June 2."),
+            ("Caroline", "Thanks, Melanie! My counselling course starts on July 1."),
+            ("Melanie", "I'm so happy for you, Caroline. My kids start swimming at Oak Pool on June 9.")]
+    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+        for i, (who, text) in enumerate(chat):
+            mem.add_turn("user", text, session_id="s1", speaker=who, timestamp=1_700_000_000 + 60 * i)
+        mem.end_session("s1")
+        mem.wait_for_consolidation()
+        speaker_of = {t.id: t.speaker for t in mem.store.turns_by_id("default", list(range(1, 6))).values()}
+        profile = mem.profile("Caroline")
+        assert profile is not None and profile["facts_list"]
+        assert {speaker_of[t] for f in profile["facts_list"] for t in f["source_turns"]} == {"Caroline"}
+        assert all("great news" not in f.text and "happy for you" not in f.text for f in mem.facts())
