@@ -10,7 +10,7 @@ import pytest
 
 from episodic_memory import Config, Memory
 from episodic_memory.consolidate.address import addressees, is_reaction, without_address
-from episodic_memory.consolidate.extract import extract_rules, find_entities
+from episodic_memory.consolidate.extract import extract_rules, find_entities, sentences
 from episodic_memory.store.records import StoredTurn
 
 PEOPLE = ["Caroline", "Melanie", "Mel Smith"]
@@ -47,6 +47,9 @@ def test_no_participants_no_addresses() -> None:
     "I'm so happy for you, Caroline.", "Wow, Caroline, that looks amazing!", "That must have been tough for you, Mel.",
     "That's so peaceful and calming, Melanie!", "It was awesome, Melanie!", "Congrats on the new team!",
     "I'm so proud of you for spreading awareness.", "What a sweet idea.", "That sounds great! [photo attached]",
+    "Proud of you for starting your own business!", "Wow, Caroline, you must be so excited!",
+    "Your support, Melanie, means a lot too.", "Wow Caroline, they're adorable!", "Woah Melanie, nice work!",
+    "You're the best for supporting me in my writing journey.",
 ])
 def test_reactions_to_the_listener(sentence: str) -> None:
     assert is_reaction(sentence, PEOPLE)
@@ -58,6 +61,8 @@ def test_reactions_to_the_listener(sentence: str) -> None:
     "It's downtown which is awesome cuz it's easy to get to.", "You're moving to Lisbon in May.",
     "I'm happy with the new team lead.", "I hope the venue has parking.", "The deck needs 14 slides, Mel.",
     "Caroline, my family's been great - their support helped me through tough times.",
+    "You must be at the airport by 6.", "Your rent goes up to $1,950 in March.", "They're moving to Lisbon.",
+    "Great news: the lease is signed.", "Good morning team, the launch is on May 4.",
 ])
 def test_statements_are_no_reactions(sentence: str) -> None:
     assert not is_reaction(sentence, PEOPLE)
@@ -72,6 +77,18 @@ def test_rule_facts_leave_out_reactions_and_are_about_their_speaker_not_the_list
     assert facts[1].text.startswith("My family's been great")
     assert "Caroline" not in facts[1].entities and "Melanie" in facts[1].entities
     assert "Caroline" in facts[3].entities and "Dana" in facts[3].entities
+
+
+def test_a_bracketed_note_on_a_message_is_not_read_for_facts() -> None:
+    turns = [turn("Here's my latest painting! [shares an image: A photo of a horse painted on a wall]", "Melanie", 1),
+                turn("[photo: Lake Tahoe at dawn]", "Melanie", 2),
+                turn("The config sets retries = [3, 5] and we ship v2 on May 3.", "Melanie", 3),
+                turn("Read [the RFC](https://example.org) before the review on May 5.", "Melanie", 4)]
+    texts = [f.text for f in extract_rules(turns, {})]
+    assert not any("photo" in t.lower() or t.endswith("]") for t in texts), texts
+    assert any("the RFC" in t for t in texts)  # a markdown link's text is the sentence's own
+    assert any("[3, 5]" in t for t in texts)  # and a list of numbers
+    assert sentences("Nice! [edited] See items[0] and [the docs](x).") == ["Nice!", "See items[0] and [the docs](x)."]
 
 
 def test_time_words_and_interjections_are_no_entities() -> None:

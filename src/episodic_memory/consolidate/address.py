@@ -110,11 +110,25 @@ _REACTION = (
                rf"(?:{_INTENSIFIER}\s+)*{_EVAL}(?:\s*(?:,|and|&)\s*(?:{_INTENSIFIER}\s+)*{_EVAL})*"
                rf"(?:\s+(?:news|idea|stuff|thing|work|time|job|one|pic|photo|picture|to hear|to see|for you|of you|"
                rf"for (?:both|all) of you|for your family|for them|to me))?\s*[.!…]*$", _I),
+    # "They're adorable!", "Those look amazing"
+    re.compile(rf"^(?:they|these|those)(?:'re|’re| are| were| look| looked| sound| seem)\s+(?:{_INTENSIFIER}\s+)*"
+               rf"{_EVAL}(?:\s*(?:,|and|&)\s*(?:{_INTENSIFIER}\s+)*{_EVAL})*\s*[.!…]*$", _I),
+    # "Nice work!", "Great job!", "So cool!"
+    re.compile(rf"^(?:{_INTENSIFIER}\s+)*{_EVAL}(?:\s+(?:work|job|one|idea|stuff|pic|photo|picture|shot|news|"
+               rf"choice|move|call))?\s*[.!…]*$", _I),
+    # "You're the best for supporting me"
+    re.compile(r"^you(?:'re|’re| are) (?:the best|a lifesaver|a star|a rockstar|so kind|so sweet|too kind)\b", _I),
     # "What a great idea", "How exciting"
     re.compile(rf"^(?:what (?:a|an)|how)\s+(?:{_INTENSIFIER}\s+)*{_EVAL}\b.{{0,30}}$", _I),
     # "You're right", "You did amazing", "You look great"
     re.compile(rf"^you(?:'re|’re| are| were| did| look| looked| sound| have been|'ve been)\s+(?:{_INTENSIFIER}\s+)*"
                rf"(?:{_EVAL}|an inspiration|a star|a rockstar|the best)\b.{{0,24}}$", _I),
+    # "Proud of you for starting your own business!", "You must be so excited", "Your support means a lot"
+    re.compile(r"^(?:(?:so|really|super)\s+)?proud of you\b", _I),
+    re.compile(r"^you must (?:be|have been|feel|have felt)\s+(?:(?:so|really|very|super)\s+)*(?:excited|thrilled|proud|"
+               r"nervous|stoked|happy|glad|relieved|exhausted|tired|devastated|heartbroken|over the moon)\b", _I),
+    re.compile(r"^your (?:\w+\s+)?(?:support|help|kindness|words|encouragement|friendship)\W+(?:\w+\W+){0,2}?"
+               r"means? (?:a lot|so much|the world|everything)\b", _I),
     # "I'm so happy for you", "I'm proud of you for …", "I'm sorry to hear that", "I hope you're okay"
     re.compile(r"^i(?:'m|’m| am)\s+(?:(?:so|really|very|super|truly|just)\s+)*(?:happy|glad|proud|sorry|thrilled|"
                r"excited|stoked|delighted|pleased)\s+(?:for you|of you|to hear|you)\b", _I),

@@ -96,8 +96,17 @@ FILLER = re.compile(
 _ASSISTANT_ROLES = {"assistant", "system", "tool", "function", "model"}
 
 
+# A note in square brackets on a message — an attachment ("[photo: …]", "[shares an image: …]"), "[edited]", "[link]" —
+# is not something the person said: no fact is read from it. Not an index ("items[0]"), a markdown link's text nor
+# a list of numbers ("[3, 5]"): a note has words.
+_NOTE = re.compile(r"(?<![\w\]])\[(?=[^\[\]\n]*[A-Za-z]{2})[^\[\]\n]{1,400}\](?!\()")
+
+
 def sentences(text: str) -> list[str]:
+    """The sentences of `text`, bracketed notes left out."""
     out: list[str] = []
+    if "[" in text:
+        text = _NOTE.sub(" ", text)
     for line in text.splitlines():
         line = line.strip().lstrip("-•*·>").strip()
         out.extend(s.strip() for s in _SENTENCE.split(line) if s.strip())

@@ -17,7 +17,7 @@ NOT_NAMES = {
     "note", "reminder", "update", "correction", "heads", "ps", "asap", "eod", "eta", "tbd",
     # time words and interjections that open a chat message ("Last Friday I …", "Wow, …", "Tues works")
     "last", "next", "now", "recently", "lately", "tues", "thurs", "thur", "wed", "thu", "fri", "weekend", "tonight",
-    "earlier", "later", "soon", "wow", "oh", "yeah", "yep", "yup", "lol", "omg", "congrats", "congratulations",
+    "earlier", "later", "soon", "wow", "woah", "whoa", "oh", "yeah", "yep", "yup", "lol", "omg", "congrats", "congratulations",
     "awesome", "cool", "nice", "anyway", "hello",
 }
 # Words that start a sentence and then run into a name ("Need Mateo's approval", "Met Dana at the fair").
