@@ -1,7 +1,8 @@
 """Whose facts a person's profile holds, in chats between people: `python bench/profiles.py [--tree NAME=SRC ...]`.
 
 Each LoCoMo dev conversation (two named people) is ingested through the public path, as `bench/locomo.py` does, and
-consolidated without an LLM. Reported per tree: how many facts and entities consolidation kept, and, over every fact
+consolidated without an LLM. Reported per tree: how many facts, entities and open loops consolidation kept (LoCoMo
+has no labels for them: read what changed), and, over every fact
 linked to a speaker's entity (`Memory.profile(speaker)`), the share whose source turns that speaker said — a fact
 filed under Caroline that Melanie said is Melanie's news, or a reply to Caroline ("That's great news, Caroline!").
 Each tree runs in its own process (`--tree base=/tmp/base/src`); prints a table and writes JSON.
@@ -27,7 +28,7 @@ def measure(data: Path) -> dict[str, Any]:
     from bench.datasets import load_locomo
     from bench.harness import EpisodicSystem
 
-    out = {"conversations": 0, "facts": 0, "entities": 0, "profile_facts": 0, "said_by_them": 0}
+    out = {"conversations": 0, "facts": 0, "entities": 0, "open_loops": 0, "profile_facts": 0, "said_by_them": 0}
     for conv in load_locomo(data, verbose=False):
         system = EpisodicSystem()
         system.index(conv)
@@ -36,6 +37,7 @@ def measure(data: Path) -> dict[str, Any]:
         out["conversations"] += 1
         out["facts"] += len(mem.facts())
         out["entities"] += len(mem.entities())
+        out["open_loops"] += len(mem.loops())
         for speaker in sorted({t.speaker for t in conv.turns() if t.speaker}):
             profile = mem.profile(speaker)
             if not profile:
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         done = subprocess.run([sys.executable, __file__, "--_measure", "--data", str(args.data)], env=env,
                               capture_output=True, text=True, check=True)
         results[name] = json.loads(done.stdout.strip().splitlines()[-1])
-    rows = [("facts", "facts"), ("entities", "entities"), ("facts in a speaker's profile", "profile_facts"),
+    rows = [("facts", "facts"), ("entities", "entities"), ("open loops", "open_loops"), ("facts in a speaker's profile", "profile_facts"),
             ("… that the speaker said", "said_by_them"), ("share", "share_said_by_them")]
     print("| LoCoMo dev | " + " | ".join(results) + " |")
     print("|---|" + "---:|" * len(results))

@@ -46,9 +46,23 @@ def test_rules_raise_explicit_loops(said: str, loop: str) -> None:
     "Is the sensitivity table still pending?",
     "ok sounds good. thanks!",
     "Nothing is pending on my side.",
+    # what a chat between friends says that reads like a to-do and is none
+    "Must have taken a lot of work.",                                   # a guess about the past
+    "Wow, that must have been traumatizing for you guys.",
+    "They motivate me and remind me why I'm doing this.",               # reminded of, not asked to remind
+    "Moments like these remind me to appreciate the ones I love.",
+    "I got to volunteer at a career fair last week, and it was incredible.",  # a chance that came
+    "That must feel awesome to see your script come alive!",
+    "I keep a painting in my room to remind me to stay true to myself.",
+    "It helps me keep track of ideas and milestones.",
 ])
 def test_rules_keep_quiet_on_what_is_not_a_loop(said: str) -> None:
     assert detect_rules(turn(said)) == []
+
+
+def test_a_bracketed_note_is_no_part_of_a_loop() -> None:
+    found = detect_rules(turn("We need to book the cabin again! [shares an image: a photo of a beach]"))
+    assert [c.text for c in found] == ["book the cabin again"]
 
 
 @pytest.mark.parametrize(("said", "loop"), [
@@ -69,6 +83,9 @@ def test_rules_keep_quiet_on_what_is_not_a_loop(said: str) -> None:
     ("put 'book the caterer for the offsite' on my list please.", "book the caterer for the offsite"),
     ("Add the dentist appointment to my list.", "the dentist appointment"),
     ("The range hood still isn't ordered and it has a long lead time.", "The range hood still isn't ordered"),
+    ("Please remind me to call Dana about the lease.", "call Dana about the lease"),
+    ("I need you to remind me to send the deck.", "send the deck"),
+    ("I've got to send the invoice by Friday.", "send the invoice by Friday"),
 ])
 def test_rules_raise_first_person_commitments_with_their_object(said: str, loop: str) -> None:
     [found] = detect_rules(turn(said))

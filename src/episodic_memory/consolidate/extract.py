@@ -16,6 +16,7 @@ from ..util import forgettable, to_datetime
 from .address import addressees, is_reaction, without_address
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import EXTRACTED_TYPES, describe_types
+from .notes import without_notes
 from .supersede import WISH, has_change_cue, is_bare_cue
 from .when import resolve_when
 from .words import DEMONYMS, NOT_NAMES, STARTERS
@@ -96,18 +97,10 @@ FILLER = re.compile(
 _ASSISTANT_ROLES = {"assistant", "system", "tool", "function", "model"}
 
 
-# A note in square brackets on a message — an attachment ("[photo: …]", "[shares an image: …]"), "[edited]", "[link]" —
-# is not something the person said: no fact is read from it. Not an index ("items[0]"), a markdown link's text nor
-# a list of numbers ("[3, 5]"): a note has words.
-_NOTE = re.compile(r"(?<![\w\]])\[(?=[^\[\]\n]*[A-Za-z]{2})[^\[\]\n]{1,400}\](?!\()")
-
-
 def sentences(text: str) -> list[str]:
-    """The sentences of `text`, bracketed notes left out."""
+    """The sentences of `text`, bracketed notes left out (consolidate/notes.py)."""
     out: list[str] = []
-    if "[" in text:
-        text = _NOTE.sub(" ", text)
-    for line in text.splitlines():
+    for line in without_notes(text).splitlines():
         line = line.strip().lstrip("-•*·>").strip()
         out.extend(s.strip() for s in _SENTENCE.split(line) if s.strip())
     return out

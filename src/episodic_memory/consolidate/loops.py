@@ -34,6 +34,7 @@ from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
 from ..util import memo_text
 from .keyphrases import overlap, sentences, words
 from .lemmas import COMPLETION_ACTS, NOMINAL, content_keys, is_past, key
+from .notes import without_notes
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -70,9 +71,10 @@ _DUE = re.compile(rf"\b(?:by|before|until)\s+(?:{DEADLINE})|\b(?:{DEADLINE})", r
 # The rules, in order; the first that matches a sentence decides. A pattern with a group `x` makes that clause the
 # loop (the object of the to-do); without one the whole sentence is the loop. `asks` marks the patterns a question
 # may carry ("can you remind me to …?"); every other question is a question, not a to-do.
-_TASK = r"(?!(?:be|rather|probably|likely|possibly|know|talk about|chat about|think|admit|say|confess|vent|run|go|leave|head|dash|sleep|rest|relax|breathe|get going|"  \
+_TASK = r"(?!(?:be|have (?:been|\w+(?:ed|en|wn|ne|t))|feel|sound|seem|rather|probably|likely|possibly|know|talk about|chat about|think|admit|say|confess|vent|run|go|leave|head|dash|sleep|rest|relax|breathe|get going|"  \
         r"see|wait|stop|try|get back to you|let you know|ping you|check in with you|tell you|update you)\b)"
-_OBLIGE = r"(?:(?:need|needs|have|has|'ve got|’ve got|got|ought) to|gotta|must)"
+# "I've got to", never a bare "I got to volunteer at the fair" (a chance that came, not a duty)
+_OBLIGE = r"(?:(?:need|needs|have|has|'ve got|’ve got|have got|has got|ought) to|gotta|must)"
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,12 @@ _RULES: list[_Rule] = [
     _rule(r"^(?:to-?do|todo|action items?|next steps?|note to self|pending)\s*[:\-–]\s*(?P<x>.+)"),
     _rule(r"\b(?:my|our) (?:to-?do|todo)(?: list)?(?: for [^:]{1,30})?\s*:\s*(?P<x>.+)"),
     _rule(r"^(?:add|put)(?: this| it)? (?:to|on) (?:my|the) (?:to-?do |todo )?list\s*:\s*(?P<x>.+)"),
-    _rule(r"\b(?:remind me|(?:don'?t|do not) let me forget|make sure i|help me remember|keep track (?:that|of)|"
-          r"(?:make a )?note (?:that|of)|i (?:must|need to|have to) remember)\b(?:\s+(?:to|about|that|of))?"
+    # reminding and noting asked for ("Remind me to …", "can you keep track that …"), not "it reminds me why …",
+    # "a painting to remind me to stay true", "it helps me keep track of ideas"
+    _rule(r"(?:(?:^(?:\W*(?:also|and|oh|ok(?:ay)?|so|hey|btw|actually|one more thing|quick one|just)\b)*\W*|"
+          r"\b(?:please|pls|you|you to)\s+)(?:remind me|keep track (?:that|of)|(?:make a )?note (?:that|of))|"
+          r"(?:don'?t|do not) let me forget|make sure i|help me remember|i (?:must|need to|have to) remember)\b"
+          r"(?:\s+(?:to|about|that|of))?"
           rf"(?:\s+(?:i|we)\s+(?:still\s+)?{_OBLIGE})?\s+{_TASK}(?P<x>[a-z].+)", asks=True),
     _rule(r"\bstill (?:need|needs|have|has) to (?P<x>.+)"),
     _rule(rf"(?:^|\b(?:i|we)(?=\s|'|’)\s*(?:really\s+|still\s+|also\s+|definitely\s+)?){_OBLIGE}\s+{_TASK}"
@@ -263,7 +269,7 @@ def detect_rules(turn: StoredTurn) -> list[Candidate]:
     explicit to-dos and what is still pending — never a hypothetical, a musing or a question (except a request:
     "can you remind me to …?")."""
     out: list[Candidate] = []
-    content = turn.content
+    content = without_notes(turn.content)  # "[shares an image: …]" is nothing to do
     for added in _LIST_ADD.finditer(content):   # "put 'book the caterer' on my list": a quoted to-do, the person's
         text = _clean(added.group("x").strip("'‘’\"“”"))
         if loop_stems(text) and len(text) >= 8:
