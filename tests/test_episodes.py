@@ -72,6 +72,16 @@ def test_one_episode_per_session_updated_as_consolidation_runs() -> None:
         assert sql_rows(mem.store, "SELECT count(*) FROM vectors WHERE kind = 'episode'") == [(1,)]
 
 
+def test_a_photos_note_names_no_thread() -> None:
+    """Keyphrases (which name workstreams) come from what people said, not a bracketed note on their message."""
+    note = " [shares an image: a photo of a star filled sky over a lighthouse]"
+    with Memory(":memory:", config=Config(consolidate_in_background="off"), embedder=HashingEmbedder()) as mem:
+        session(mem, "s1", [t + note if i % 2 == 0 else t for i, t in enumerate(AIRFLOW)])
+        [episode] = mem.episodes()
+        words = " ".join(episode.keyphrases).lower()
+        assert "airflow" in words and not any(w in words for w in ("star", "sky", "lighthouse", "photo", "image"))
+
+
 def test_the_sessions_facts_are_attached() -> None:
     with Memory(":memory:", config=Config(embedder="off")) as mem:
         session(mem, "s1", AIRFLOW[:4])

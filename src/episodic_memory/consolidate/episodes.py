@@ -27,6 +27,7 @@ from ..store.records import NewEpisode, SessionInfo, StoredTurn
 from ..util import memo_text
 from .distinct import SessionWords, is_statement, session_words, turn_weights
 from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
+from .notes import without_notes
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -65,7 +66,8 @@ def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: li
     else:
         summary = summarize(clients.llm, turns, facts, clients.config.episode_summary_sentences)
     # what people stated (not the assistant's replies, questions or one-off requests) names the thread
-    stated = [t.content for t in turns if is_statement(t)] or [t.content for t in turns]
+    # (and not a bracketed note's words: "[shares an image: … a star filled sky]" named a thread "Star filled sky")
+    stated = [without_notes(t.content) for t in turns if is_statement(t)] or [without_notes(t.content) for t in turns]
     phrases = keyphrases(stated, names=names, limit=clients.config.episode_keyphrases)
     said = session_words(turns, clients.config.workstream_name_boost)
     vec, model = thread_vector(clients, info, turns, said, previous.id if previous is not None else None)
