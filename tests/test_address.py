@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from episodic_memory import Config, Memory
-from episodic_memory.consolidate.address import addressees, is_reaction, without_address
+from episodic_memory.consolidate.address import addressees, is_reaction, participant_named, without_address
 from episodic_memory.consolidate.extract import extract_rules, find_entities, sentences
 from episodic_memory.store.records import StoredTurn
 
@@ -94,6 +94,20 @@ def test_a_bracketed_note_on_a_message_is_not_read_for_facts() -> None:
 def test_time_words_and_interjections_are_no_entities() -> None:
     assert find_entities("Wow, Last week I met Dana.", {}, speaker="Mel") == ["Mel", "Dana"]
     assert find_entities("Now I volunteer at the Youth Center.", {}, speaker="Mel") == ["Mel", "Youth Center"]
+    assert find_entities("Oh and Here's the plan for Dana.", {}) == ["Dana"]
+    assert find_entities("We went there During Thanksgiving with Max- fun!", {}) == ["Thanksgiving", "Max"]
+
+
+def test_a_participants_short_form_is_the_participant() -> None:
+    assert participant_named("Mel", PEOPLE) == "Mel"  # the start of Melanie's and of Mel Smith's names: whose?
+    assert participant_named("Caro", PEOPLE) == "Caroline"
+    assert participant_named("Caroline", PEOPLE) == "Caroline" and participant_named("Dana", PEOPLE) == "Dana"
+    said = "I drove Mel's kids to swimming lessons at Oak Pool on June 9."
+    [fact] = extract_rules([turn(said, "Caroline")], {})
+    assert "Mel" in fact.entities  # nobody in the conversation is a Mel… (Caroline talks alone)
+    [fact, *_] = extract_rules([turn(said, "Caroline"), turn("Yes, they loved it at Oak Pool on June 9!", "Melanie", 2)],
+                               {})
+    assert "Melanie" in fact.entities and "Mel" not in fact.entities  # …until Melanie talks
 
 
 def test_a_persons_profile_holds_what_they_said_not_what_was_said_to_them(tmp_path: Path) -> None:

@@ -42,6 +42,16 @@ def _is_participant(name: str, participants: Iterable[str]) -> bool:
     return False
 
 
+def participant_named(name: str, participants: Iterable[str]) -> str:
+    """The participant a one-word `name` is the short form of ("Mel", "Caro" → Melanie, Caroline: the start of one
+    participant's name and of no other's), else `name` itself."""
+    if " " in name or len(name) < 2:
+        return name
+    word = name.lower()
+    full = [p for p in participants if any(part.startswith(word) for part in p.lower().split())]
+    return full[0] if len(full) == 1 and full[0].lower() != word else name
+
+
 def _spans(sentence: str, participants: Iterable[str]) -> list[tuple[int, int]]:
     people = [p for p in participants if p]
     if not people:

@@ -13,7 +13,7 @@ from .. import llm
 from ..config import Config
 from ..store.records import StoredTurn
 from ..util import forgettable, to_datetime
-from .address import addressees, is_reaction, without_address
+from .address import addressees, is_reaction, participant_named, without_address
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import EXTRACTED_TYPES, describe_types
 from .notes import without_notes
@@ -224,8 +224,8 @@ def find_entities(text: str, known: dict[str, str], speaker: str | None = None, 
         if not words or (len(words) == 1 and words[0].lower() in DEMONYMS):
             continue  # "the Thai place": a cuisine, not an entity
         name = " ".join(words)
-        name = name.removesuffix("'s").removesuffix("’s")
-        if len(name) < 2 or name.isdigit():
+        name = name.removesuffix("'s").removesuffix("’s").rstrip("'’-")
+        if len(name) < 2 or name.isdigit() or name.lower() in NOT_NAMES:  # "Here's", "Max-"
             continue
         canonical = known.get(name.lower(), name)
         if canonical.lower() not in (f.lower() for f in found):
@@ -341,6 +341,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         spoken_to = {name.lower() for name in addressees(p.text, participants)}  # the listener, not the subject
         entities = [e for e in find_entities(text, known_names, turn.speaker, turn.content)
                     if e.lower() not in spoken_to or _whole(e.lower()).search(f" {text.lower()} ")]
+        entities = list(dict.fromkeys(participant_named(e, participants) for e in entities))  # "Mel": Melanie
         known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
         out.append(Candidate(
             text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,

@@ -18,7 +18,8 @@ NOT_NAMES = {
     # time words and interjections that open a chat message ("Last Friday I …", "Wow, …", "Tues works")
     "last", "next", "now", "recently", "lately", "tues", "thurs", "thur", "wed", "thu", "fri", "weekend", "tonight",
     "earlier", "later", "soon", "wow", "woah", "whoa", "oh", "yeah", "yep", "yup", "lol", "omg", "congrats", "congratulations",
-    "awesome", "cool", "nice", "anyway", "hello",
+    "awesome", "cool", "nice", "anyway", "hello", "glad", "wish", "during", "after", "before", "since", "until",
+    "around",
 }
 # Words that start a sentence and then run into a name ("Need Mateo's approval", "Met Dana at the fair").
 STARTERS = {
