@@ -49,7 +49,10 @@ def test_no_participants_no_addresses() -> None:
     "I'm so proud of you for spreading awareness.", "What a sweet idea.", "That sounds great! [photo attached]",
     "Proud of you for starting your own business!", "Wow, Caroline, you must be so excited!",
     "Your support, Melanie, means a lot too.", "Wow Caroline, they're adorable!", "Woah Melanie, nice work!",
-    "You're the best for supporting me in my writing journey.",
+    "You're the best for supporting me in my writing journey.", "Wow, Caroline, your group sounds awesome!",
+    "Wow, Caroline, sounds like the parade was an awesome experience!", "Whoa, Mel, that sign looks serious.",
+    "Wow, Caroline, way to go!", "Wow, Caroline, you're doing an awesome job of inspiring others.",
+    "Mel, you're gonna kill it at the competition.",
 ])
 def test_reactions_to_the_listener(sentence: str) -> None:
     assert is_reaction(sentence, PEOPLE)
@@ -63,6 +66,8 @@ def test_reactions_to_the_listener(sentence: str) -> None:
     "Caroline, my family's been great - their support helped me through tough times.",
     "You must be at the airport by 6.", "Your rent goes up to $1,950 in March.", "They're moving to Lisbon.",
     "Great news: the lease is signed.", "Good morning team, the launch is on May 4.",
+    "The venue looks great and holds 200 people.", "It sounds like a great plan: book the venue for May 3.",
+    "Sounds like the meeting moved to 3pm.", "Your flight looks like it leaves at 6.",
 ])
 def test_statements_are_no_reactions(sentence: str) -> None:
     assert not is_reaction(sentence, PEOPLE)
@@ -96,6 +101,14 @@ def test_time_words_and_interjections_are_no_entities() -> None:
     assert find_entities("Now I volunteer at the Youth Center.", {}, speaker="Mel") == ["Mel", "Youth Center"]
     assert find_entities("Oh and Here's the plan for Dana.", {}) == ["Dana"]
     assert find_entities("We went there During Thanksgiving with Max- fun!", {}) == ["Thanksgiving", "Max"]
+
+
+def test_a_name_said_to_the_listener_mid_sentence_is_no_entity() -> None:
+    asked = turn("How is your family doing, Melanie?", "Caroline", 2)
+    [fact] = extract_rules([turn("Wow, Caroline, my sister Dana moved to Porto on May 3.", "Melanie"), asked], {})
+    assert fact.text.startswith("Wow, Caroline") and "Caroline" not in fact.entities and "Dana" in fact.entities
+    [fact] = extract_rules([turn("Wow, Caroline, Caroline's sister moved to Porto on May 3.", "Melanie"), asked], {})
+    assert "Caroline" in fact.entities  # named as well as addressed
 
 
 def test_a_participants_short_form_is_the_participant() -> None:

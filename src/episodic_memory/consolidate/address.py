@@ -77,6 +77,13 @@ def addressees(sentence: str, participants: Iterable[str]) -> list[str]:
     return [sentence[s:e] for s, e in _spans(sentence, list(participants))]
 
 
+def unaddressed(sentence: str, participants: Iterable[str]) -> str:
+    """`sentence` with every name it addresses its listener by blanked out (what names it has as subjects)."""
+    for start, end in reversed(_spans(sentence, list(participants))):
+        sentence = sentence[:start] + " " * (end - start) + sentence[end:]
+    return sentence
+
+
 def without_address(sentence: str, participants: Iterable[str]) -> str:
     """`sentence` without the vocative opening it ("Caroline, my family's been great" → "My family's been great")
     or closing it ("That helps, Mel!" → "That helps!"); one in the middle stays (the sentence reads on around it)."""
@@ -139,6 +146,15 @@ _REACTION = (
                r"nervous|stoked|happy|glad|relieved|exhausted|tired|devastated|heartbroken|over the moon)\b", _I),
     re.compile(r"^your (?:\w+\s+)?(?:support|help|kindness|words|encouragement|friendship)\W+(?:\w+\W+){0,2}?"
                r"means? (?:a lot|so much|the world|everything)\b", _I),
+    # "Your group sounds awesome", "That sign looks serious", "Sounds like the parade was an awesome experience"
+    re.compile(rf"^(?:your|that|this|those|these) (?:[\w'’-]+\s+){{0,2}}(?:sounds?|looks?|seems?)\s+"
+               rf"(?:like\s+)?(?:{_INTENSIFIER}\s+)*(?:{_EVAL}|serious|scary|delicious)"
+               rf"(?:\s+(?:to me|for you|experience|time|idea|one))?\s*[.!…]*$", _I),
+    re.compile(rf"^(?:it |that )?sounds like\b[^:;\d]{{0,60}}\b{_EVAL}\b[^:;\d]*$", _I),
+    # "Way to go!", "You've got this", "You're gonna kill it", "You're doing an awesome job"
+    re.compile(r"^(?:way to go|you(?:'ve|’ve| have)? got this|keep (?:it )?up|you(?:'re|’re| are) (?:gonna|going to) "
+               r"(?:kill|crush|rock|nail|ace) it|you(?:'re|’re| are) (?:killing|crushing|rocking|nailing|acing) it)\b", _I),
+    re.compile(rf"^you(?:'re|’re| are) doing (?:an? |such an? )?(?:{_INTENSIFIER}\s+)*{_EVAL} (?:job|work)\b", _I),
     # "I'm so happy for you", "I'm proud of you for …", "I'm sorry to hear that", "I hope you're okay"
     re.compile(r"^i(?:'m|’m| am)\s+(?:(?:so|really|very|super|truly|just)\s+)*(?:happy|glad|proud|sorry|thrilled|"
                r"excited|stoked|delighted|pleased)\s+(?:for you|of you|to hear|you)\b", _I),

@@ -13,7 +13,7 @@ from .. import llm
 from ..config import Config
 from ..store.records import StoredTurn
 from ..util import forgettable, to_datetime
-from .address import addressees, is_reaction, participant_named, without_address
+from .address import addressees, is_reaction, participant_named, unaddressed, without_address
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import EXTRACTED_TYPES, describe_types
 from .notes import without_notes
@@ -338,9 +338,10 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         if len(text.split()) < 3 and not re.search(r"\d", text):
             continue
         when = resolve_when(p.text, said_at, future=fact_type in ("plan", "commitment"))
-        spoken_to = {name.lower() for name in addressees(p.text, participants)}  # the listener, not the subject
+        spoken_to = {name.lower() for name in addressees(text, participants)}  # the listener, not the subject …
+        as_subject = f" {unaddressed(text, participants).lower()} "            # … unless also named otherwise
         entities = [e for e in find_entities(text, known_names, turn.speaker, turn.content)
-                    if e.lower() not in spoken_to or _whole(e.lower()).search(f" {text.lower()} ")]
+                    if e.lower() not in spoken_to or _whole(e.lower()).search(as_subject)]
         entities = list(dict.fromkeys(participant_named(e, participants) for e in entities))  # "Mel": Melanie
         known_names.update({e.lower(): e for e in entities if e.lower() not in known_names})
         out.append(Candidate(
