@@ -139,3 +139,27 @@ def test_a_persons_profile_holds_what_they_said_not_what_was_said_to_them(tmp_pa
         assert profile is not None and profile["facts_list"]
         assert {speaker_of[t] for f in profile["facts_list"] for t in f["source_turns"]} == {"Caroline"}
         assert all("great news" not in f.text and "happy for you" not in f.text for f in mem.facts())
+
+
+def test_a_first_person_fact_says_whose_it_is(tmp_path: Path) -> None:
+    """A fact read from one person's turn carries that speaker; recall's line and the injector's name them when the
+    fact says "I" (whose kids?), not when it says who it is about."""
+    from episodic_memory.inject import EpisodicInjector
+    from episodic_memory.retrieve.hit import Hit
+
+    chat = [("Melanie", "I took my kids to the Oak Park zoo on June 9."),
+            ("Caroline", "The Porto aquarium opens its shark tunnel on July 2.")]
+    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+        for i, (who, text) in enumerate(chat):
+            mem.add_turn("user", text, session_id="s1", speaker=who, timestamp=1_700_000_000 + 60 * i)
+        mem.end_session("s1")
+        mem.wait_for_consolidation()
+        facts = {h.text: h for h in mem.recall("kids zoo aquarium shark tunnel", k=10, kind="fact")}
+        mine = next(h for t, h in facts.items() if t.startswith("I took my kids"))
+        theirs = next(h for t, h in facts.items() if t.startswith("The Porto aquarium"))
+        assert (mine.speaker, theirs.speaker) == ("Melanie", "Caroline")
+        assert mine.said_by() == "Melanie: " and theirs.said_by() == ""
+        block = EpisodicInjector(mem).get_context("When did the kids go to the Oak Park zoo?")
+        assert "Melanie: I took my kids to the Oak Park zoo" in block
+    assert Hit("fact:1", "fact", "We moved to Porto.", 0.0, None, None, [], speaker="Mel").said_by() == "Mel: "
+    assert Hit("episode:1", "episode", "I …", 0.0, None, None, [], speaker="Mel").said_by() == ""

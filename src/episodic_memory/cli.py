@@ -38,7 +38,7 @@ def print_hits(hits: list[Hit]) -> None:
         console.print("[dim]no memories matched[/dim]")
         return
     for hit in hits:
-        who = f"{hit.speaker}: " if hit.speaker else ""
+        who = hit.said_by()
         label, text = hit.kind, hit.text
         if hit.kind == "fact":  # its type, and when the value it replaced stopped being true
             label = f"fact · {hit.details.get('type')}"

@@ -146,7 +146,7 @@ class EpisodicInjector:
 
     def _hit_line(self, hit: Hit) -> str:
         when = ago(hit.timestamp.timestamp()) if hit.timestamp else "undated"
-        who = f"{hit.speaker}: " if hit.kind == "turn" and hit.speaker else ""
+        who = hit.said_by()  # a turn's speaker; a fact's when it says "I" (whose "I"?)
         return f"- [{hit.kind}, {when}] {_one_line(who + hit.text, self.config.inject_memory_chars)}"
 
     def _marker(self, memory_id: str) -> Callable[[], None]:

@@ -37,6 +37,7 @@ def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | No
     facts = {i: f for i, f in store.facts_by_id(user_id, ids).items() if believed_at(f.valid_from, f.valid_to, as_of)}
     older = store.facts_by_id(user_id, [f.supersedes for f in facts.values() if f.supersedes is not None])
     sources = store.source_ids(user_id, [i for f in [*facts.values(), *older.values()] for i in f.source_ids])
+    said_by = _speakers(store, user_id, [i for f in facts.values() for i in f.source_ids])
     hits = {}
     for fact in facts.values():
         text = fact.text
@@ -49,7 +50,7 @@ def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | No
         hits[fact.id] = Hit(
             id=f"fact:{fact.id}", kind="fact", text=text, score=0.0, timestamp=to_datetime(fact.created_at),
             session_id=fact.session_id, source_ids=[sources[i] for i in fact.source_ids if i in sources],
-            user_id=user_id,
+            user_id=user_id, speaker=_one({said_by.get(i) for i in fact.source_ids}),
             details={"type": fact.type, "route": fact.route, "recurrence": fact.recurrence,
                      "event_time": to_iso(fact.event_ts if fact.event_ts is not None else fact.created_at),
                      "entities": fact.entities, "supersedes": fact.supersedes, "previous": previous,
@@ -57,3 +58,18 @@ def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | No
         )
     return hits
 
+
+
+def _speakers(store: Store, user_id: str, turn_ids: list[int]) -> dict[int, str | None]:
+    """Turn id -> who said it (its speaker's name), for the turns a fact was read from."""
+    if not turn_ids:
+        return {}
+    heads = store.turn_heads(user_id, sorted(set(turn_ids)))
+    names = heads.speaker_names
+    return {int(i): (names[code] if code >= 0 else None) for i, code in zip(heads.ids.tolist(),
+                                                                           heads.speakers.tolist(), strict=True)}
+
+
+def _one(speakers: set[str | None]) -> str | None:
+    """The speaker of a fact whose turns one person said ("I took my kids to the park": whose kids?), else None."""
+    return next(iter(speakers)) if len(speakers) == 1 else None

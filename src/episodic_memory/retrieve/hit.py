@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -24,6 +25,15 @@ class Hit:
     details: dict[str, Any] = field(default_factory=dict)
     source: str | None = None                        # a turn's source and tags (issue 19); None / [] otherwise
     tags: list[str] = field(default_factory=list)
+
+    def said_by(self) -> str:
+        """"Name: " to print before the text: a turn's speaker, and a fact's when it speaks in the first person
+        ("Melanie: I took my kids to the park" — whose kids?); "" otherwise."""
+        if not self.speaker or self.kind not in ("turn", "fact"):
+            return ""
+        if self.kind == "fact" and not _FIRST_PERSON.search(self.text):
+            return ""  # "The deck needs 14 slides": whoever said it
+        return f"{self.speaker}: "
 
     def copy(self) -> Hit:
         """A copy whose lists and dicts are its own (to mutate without touching a cached hit)."""
@@ -48,3 +58,7 @@ class Hit:
             "source": self.source,
             "tags": list(self.tags),
         }
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d|me|my|mine|we|we're|we’re|we've|we’ve|us|our)\b",
+                           re.IGNORECASE)

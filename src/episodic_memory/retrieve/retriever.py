@@ -576,7 +576,10 @@ class Retriever:
             if standing:
                 score += cfg.standing_bonus  # a standing preference or instruction applies wherever its topic comes up
             entities = {str(e).lower() for e in hit.details.get("entities", [])}
-            named = bool(names and (names & entities or (hit.speaker and hit.speaker.lower() in names)))
+            # a fact is about whom it names (its entities: the speaker too, for "I …"), not whoever said it: "Mel's
+            # kids love the beach", said by Caroline, is Melanie's
+            named = bool(names and (names & entities or (
+                hit.kind != "fact" and hit.speaker and hit.speaker.lower() in names)))
             if named:
                 score += cfg.speaker_bonus
             when = hit.details.get("event_time")
