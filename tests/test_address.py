@@ -163,3 +163,25 @@ def test_a_first_person_fact_says_whose_it_is(tmp_path: Path) -> None:
         assert "Melanie: I took my kids to the Oak Park zoo" in block
     assert Hit("fact:1", "fact", "We moved to Porto.", 0.0, None, None, [], speaker="Mel").said_by() == "Mel: "
     assert Hit("episode:1", "episode", "I …", 0.0, None, None, [], speaker="Mel").said_by() == ""
+
+
+@pytest.mark.parametrize(("then", "replaced"), [
+    ("The Oak Park zoo closes on June 30 for repairs.", False),          # another date of the zoo: her news
+    ("Sorry about the zoo trip, but the zoo sounds awesome now!", False),  # a reply, "now" or not
+    ("Actually the Oak Park zoo trip was on June 10, not June 9.", True),  # a correction crosses people
+])
+def test_one_persons_news_replaces_anothers_only_when_it_corrects_it(tmp_path: Path, then: str,
+                                                                      replaced: bool) -> None:
+    chat = [("Melanie", "I took my kids to the Oak Park zoo trip on June 9."), ("Caroline", then)]
+    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+        for i, (who, text) in enumerate(chat):
+            mem.add_turn("user", text, session_id="s1", speaker=who, timestamp=1_700_000_000 + 60 * i)
+        mem.end_session("s1")
+        mem.wait_for_consolidation()
+        current = [f.text for f in mem.facts()]
+    assert any(t.startswith("I took my kids") for t in current) is not replaced, current
+
+
+def test_sorry_to_hear_is_a_reaction() -> None:
+    assert is_reaction("Sorry to hear about your job, Jon.", ["Jon", "Gina"])
+    assert not is_reaction("Sorry, the venue moved to Porto.", ["Jon", "Gina"])

@@ -159,6 +159,8 @@ _REACTION = (
     re.compile(r"^i(?:'m|’m| am)\s+(?:(?:so|really|very|super|truly|just)\s+)*(?:happy|glad|proud|sorry|thrilled|"
                r"excited|stoked|delighted|pleased)\s+(?:for you|of you|to hear|you)\b", _I),
     re.compile(r"^i (?:really |do |truly )?hope (?:you|you're|you’re|your|that you|it all|everything)\b", _I),
+    # "Sorry to hear about your job", "Sorry about the setback"
+    re.compile(r"^(?:so |really |very )?sorry (?:to hear|about|for your|for the)\b", _I),
 )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 from collections import Counter
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
@@ -176,9 +177,17 @@ class FactConsolidator:
                 pool[f.id] = (f, lexical_similarity(said, f.text))
         best: tuple[float, Fact] | None = None
         restates_a_rule = cued or is_instruction(said)
+        corrects = c.replaces is not None or _CORRECTS.search(said) is not None
+        speaker_of = {} if corrects else self._speakers([i for f, _ in pool.values() for i in f.source_ids])
+        mine = {t.speaker for t in c.sources}
         for f, sim in pool.values():
             if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
                 continue  # the same turn
+            if not corrects and _another_persons(mine, {speaker_of.get(i) for i in f.source_ids}):
+                # "The Oak Park zoo closes on June 30" (Caroline) is no new date for "I took my kids to the Oak Park
+                # zoo on June 9" (Melanie), nor "Sorry about your job, but … sounds awesome now" for "Lost my job":
+                # one person's news replaces another's only when it corrects it ("Actually it's May 5, not May 3")
+                continue
             if not restates_a_rule and f.type in STANDING_TYPES and is_instruction(f.text):
                 # a standing rule ("Always show 3 options when I ask about restaurants") changes when it is said
                 # again or corrected, not when a statement shares its words with another number ("We ended up
@@ -199,6 +208,14 @@ class FactConsolidator:
         if cued and c.type not in ("correction", "decision"):
             c.type = "correction"
         return target
+
+    def _speakers(self, turn_ids: list[int]) -> dict[int, str | None]:
+        """Turn id -> its speaker, for the turns some facts were read from."""
+        if not turn_ids:
+            return {}
+        heads = self.clients.store.turn_heads(self.user_id, sorted(set(turn_ids)))
+        return {int(i): (heads.speaker_names[code] if code >= 0 else None)
+                for i, code in zip(heads.ids.tolist(), heads.speakers.tolist(), strict=True)}
 
     def earlier_statement(self, c: Candidate, said: str, session_id: str) -> Fact | None:
         """A change with no fact of the old value (the statement was not kept, or said in passing): the earlier
@@ -368,3 +385,16 @@ def profile_text(facts: list[Fact], stored: str | None) -> str:
 PROFILE_ORDER = ["identity", "relationship", "preference", "decision", "correction", "commitment", "plan",
                  "knowledge", "event"]
 
+
+
+# What says a value said before was wrong or has moved (a change cue such as a closing "now" or "but" is not enough
+# across two people: replies use them)
+_CORRECTS = re.compile(r"\b(?:actually|correction|scratch that|misspoke|i meant|rather than|instead of|no longer|"
+                       r"(?:moved|pushed|changed|switched|rescheduled)\b[^.;!?]{0,30}\b(?:to|from)\b|wrong|"
+                       r"not\s+[\w$€£.,:-]+\s*(?:[,.;!—–]|$))", re.IGNORECASE)
+
+
+def _another_persons(mine: set[str | None], theirs: set[str | None]) -> bool:
+    """Both were said by one named person each, and not the same one."""
+    mine, theirs = mine - {None}, theirs - {None}
+    return len(mine) == 1 and len(theirs) == 1 and mine != theirs
