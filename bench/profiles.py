@@ -2,7 +2,8 @@
 
 Each LoCoMo dev conversation (two named people) is ingested through the public path, as `bench/locomo.py` does, and
 consolidated without an LLM. Reported per tree: how many facts, entities and open loops consolidation kept (LoCoMo
-has no labels for them: read what changed), and, over every fact
+has no labels for them: read what changed), how many facts were superseded and how many of those by a fact another
+speaker said, and, over every fact
 linked to a speaker's entity (`Memory.profile(speaker)`), the share whose source turns that speaker said — a fact
 filed under Caroline that Melanie said is Melanie's news, or a reply to Caroline ("That's great news, Caroline!").
 Each tree runs in its own process (`--tree base=/tmp/base/src`); prints a table and writes JSON.
@@ -28,7 +29,8 @@ def measure(data: Path) -> dict[str, Any]:
     from bench.datasets import load_locomo
     from bench.harness import EpisodicSystem
 
-    out = {"conversations": 0, "facts": 0, "entities": 0, "open_loops": 0, "profile_facts": 0, "said_by_them": 0}
+    out = {"conversations": 0, "facts": 0, "entities": 0, "open_loops": 0, "superseded": 0, "superseded_by_another": 0,
+           "profile_facts": 0, "said_by_them": 0}
     for conv in load_locomo(data, verbose=False):
         system = EpisodicSystem()
         system.index(conv)
@@ -38,6 +40,9 @@ def measure(data: Path) -> dict[str, Any]:
         out["facts"] += len(mem.facts())
         out["entities"] += len(mem.entities())
         out["open_loops"] += len(mem.loops())
+        superseded, crossed = _supersessions(mem)
+        out["superseded"] += superseded
+        out["superseded_by_another"] += crossed
         for speaker in sorted({t.speaker for t in conv.turns() if t.speaker}):
             profile = mem.profile(speaker)
             if not profile:
@@ -50,6 +55,16 @@ def measure(data: Path) -> dict[str, Any]:
         system.close()
     out["share_said_by_them"] = round(out["said_by_them"] / max(1, out["profile_facts"]), 3)
     return out
+
+
+def _supersessions(mem: Any) -> tuple[int, int]:
+    """(facts superseded, of them by a fact another speaker said), read from the SQLite store's rows."""
+    db = mem.store.db
+    sources = {i: json.loads(ids) for i, ids in db.execute("SELECT id, source_ids FROM facts")}
+    speaker = dict(db.execute("SELECT id, speaker FROM turns"))
+    pairs = db.execute("SELECT id, superseded_by FROM facts WHERE superseded_by IS NOT NULL").fetchall()
+    crossed = sum({speaker.get(t) for t in sources[old]} != {speaker.get(t) for t in sources[new]} for old, new in pairs)
+    return len(pairs), crossed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         done = subprocess.run([sys.executable, __file__, "--_measure", "--data", str(args.data)], env=env,
                               capture_output=True, text=True, check=True)
         results[name] = json.loads(done.stdout.strip().splitlines()[-1])
-    rows = [("facts", "facts"), ("entities", "entities"), ("open loops", "open_loops"), ("facts in a speaker's profile", "profile_facts"),
+    rows = [("facts", "facts"), ("entities", "entities"), ("open loops", "open_loops"),
+            ("facts superseded", "superseded"), ("… by another speaker's fact", "superseded_by_another"), ("facts in a speaker's profile", "profile_facts"),
             ("… that the speaker said", "said_by_them"), ("share", "share_said_by_them")]
     print("| LoCoMo dev | " + " | ".join(results) + " |")
     print("|---|" + "---:|" * len(results))
