@@ -3,12 +3,14 @@ about, and a reaction to the listener (thanks, praise, sympathy) is no fact at a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from episodic_memory import Config, Memory
+from episodic_memory import Memory
 from episodic_memory.consolidate.address import addressees, is_reaction, participant_named, without_address
 from episodic_memory.consolidate.extract import extract_rules, find_entities, sentences
 from episodic_memory.store.records import StoredTurn
@@ -19,6 +21,17 @@ NOV_17 = datetime(2026, 11, 17, 14, 9, tzinfo=timezone.utc)
 
 def turn(content: str, speaker: str, id: int = 1) -> StoredTurn:
     return StoredTurn(id, "default", "s", id, "user", content, NOV_17.timestamp(), NOV_17.timestamp(), speaker, None)
+
+
+@contextmanager
+def chat_memory(tmp_path: Path, chat: list[tuple[str, str]]) -> Iterator[Memory]:
+    """A store holding `chat` (speaker, text) as one session, a minute a turn, consolidated without an embedder."""
+    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+        for i, (who, text) in enumerate(chat):
+            mem.add_turn("user", text, session_id="s1", speaker=who, timestamp=1_700_000_000 + 60 * i)
+        mem.end_session("s1")
+        mem.wait_for_consolidation()
+        yield mem
 
 
 @pytest.mark.parametrize(("sentence", "names", "bare"), [
@@ -129,11 +142,7 @@ def test_a_persons_profile_holds_what_they_said_not_what_was_said_to_them(tmp_pa
             ("Melanie", "Caroline, my family went camping at Lake Tahoe on June 2."),
             ("Caroline", "Thanks, Melanie! My counselling course starts on July 1."),
             ("Melanie", "I'm so happy for you, Caroline. My kids start swimming at Oak Pool on June 9.")]
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
-        for i, (who, text) in enumerate(chat):
-            mem.add_turn("user", text, session_id="s1", speaker=who, timestamp=1_700_000_000 + 60 * i)
-        mem.end_session("s1")
-        mem.wait_for_consolidation()
+    with chat_memory(tmp_path, chat) as mem:
         speaker_of = {t.id: t.speaker for t in mem.store.turns_by_id("default", list(range(1, 6))).values()}
         profile = mem.profile("Caroline")
         assert profile is not None and profile["facts_list"]
@@ -149,11 +158,7 @@ def test_a_first_person_fact_says_whose_it_is(tmp_path: Path) -> None:
 
     chat = [("Melanie", "I took my kids to the Oak Park zoo on June 9."),
             ("Caroline", "The Porto aquarium opens its shark tunnel on July 2.")]
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
-        for i, (who, text) in enumerate(chat):
-            mem.add_turn("user", text, session_id="s1", speaker=who, timestamp=1_700_000_000 + 60 * i)
-        mem.end_session("s1")
-        mem.wait_for_consolidation()
+    with chat_memory(tmp_path, chat) as mem:
         facts = {h.text: h for h in mem.recall("kids zoo aquarium shark tunnel", k=10, kind="fact")}
         mine = next(h for t, h in facts.items() if t.startswith("I took my kids"))
         theirs = next(h for t, h in facts.items() if t.startswith("The Porto aquarium"))
@@ -173,11 +178,7 @@ def test_a_first_person_fact_says_whose_it_is(tmp_path: Path) -> None:
 def test_one_persons_news_replaces_anothers_only_when_it_corrects_it(tmp_path: Path, then: str,
                                                                       replaced: bool) -> None:
     chat = [("Melanie", "I took my kids to the Oak Park zoo trip on June 9."), ("Caroline", then)]
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
-        for i, (who, text) in enumerate(chat):
-            mem.add_turn("user", text, session_id="s1", speaker=who, timestamp=1_700_000_000 + 60 * i)
-        mem.end_session("s1")
-        mem.wait_for_consolidation()
+    with chat_memory(tmp_path, chat) as mem:
         current = [f.text for f in mem.facts()]
     assert any(t.startswith("I took my kids") for t in current) is not replaced, current
 
