@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from episodic_memory import Memory
+from episodic_memory import Config, Memory
 from episodic_memory.consolidate.address import addressees, is_reaction, participant_named, without_address
 from episodic_memory.consolidate.extract import extract_rules, find_entities, sentences
 from episodic_memory.store.records import StoredTurn
