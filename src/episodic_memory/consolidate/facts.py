@@ -178,7 +178,8 @@ class FactConsolidator:
         best: tuple[float, Fact] | None = None
         restates_a_rule = cued or is_instruction(said)
         corrects = c.replaces is not None or _CORRECTS.search(said) is not None
-        speaker_of = {} if corrects else self._speakers([i for f, _ in pool.values() for i in f.source_ids])
+        turn_ids = [] if corrects else sorted({i for f, _ in pool.values() for i in f.source_ids})
+        speaker_of = self.clients.store.turn_heads(self.user_id, turn_ids).speaker_of() if turn_ids else {}
         mine = {t.speaker for t in c.sources}
         for f, sim in pool.values():
             if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
@@ -208,14 +209,6 @@ class FactConsolidator:
         if cued and c.type not in ("correction", "decision"):
             c.type = "correction"
         return target
-
-    def _speakers(self, turn_ids: list[int]) -> dict[int, str | None]:
-        """Turn id -> its speaker, for the turns some facts were read from."""
-        if not turn_ids:
-            return {}
-        heads = self.clients.store.turn_heads(self.user_id, sorted(set(turn_ids)))
-        return {int(i): (heads.speaker_names[code] if code >= 0 else None)
-                for i, code in zip(heads.ids.tolist(), heads.speakers.tolist(), strict=True)}
 
     def earlier_statement(self, c: Candidate, said: str, session_id: str) -> Fact | None:
         """A change with no fact of the old value (the statement was not kept, or said in passing): the earlier

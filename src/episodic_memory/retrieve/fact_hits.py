@@ -37,7 +37,8 @@ def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | No
     facts = {i: f for i, f in store.facts_by_id(user_id, ids).items() if believed_at(f.valid_from, f.valid_to, as_of)}
     older = store.facts_by_id(user_id, [f.supersedes for f in facts.values() if f.supersedes is not None])
     sources = store.source_ids(user_id, [i for f in [*facts.values(), *older.values()] for i in f.source_ids])
-    said_by = _speakers(store, user_id, [i for f in facts.values() for i in f.source_ids])
+    turn_ids = sorted({i for f in facts.values() for i in f.source_ids})
+    said_by = store.turn_heads(user_id, turn_ids).speaker_of() if turn_ids else {}
     hits = {}
     for fact in facts.values():
         text = fact.text
@@ -58,16 +59,6 @@ def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | No
         )
     return hits
 
-
-
-def _speakers(store: Store, user_id: str, turn_ids: list[int]) -> dict[int, str | None]:
-    """Turn id -> who said it (its speaker's name), for the turns a fact was read from."""
-    if not turn_ids:
-        return {}
-    heads = store.turn_heads(user_id, sorted(set(turn_ids)))
-    names = heads.speaker_names
-    return {int(i): (names[code] if code >= 0 else None) for i, code in zip(heads.ids.tolist(),
-                                                                           heads.speakers.tolist(), strict=True)}
 
 
 def _one(speakers: set[str | None]) -> str | None:

@@ -113,6 +113,12 @@ class HeadColumns:
     def session_ids(self) -> list[str]:
         return [self.session_names[code] for code in self.sessions.tolist()]
 
+    def speaker_of(self) -> dict[int, str | None]:
+        """Turn id -> its speaker's name (None: no speaker)."""
+        names = self.speaker_names
+        return {i: (names[code] if code >= 0 else None)
+                for i, code in zip(self.ids.tolist(), self.speakers.tolist(), strict=True)}
+
 
 # --- facts and entities ------------------------------------------------------------------------------
 
