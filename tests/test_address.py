@@ -13,6 +13,7 @@ import pytest
 from episodic_memory import Config, Memory
 from episodic_memory.consolidate.address import addressees, is_reaction, participant_named, without_address
 from episodic_memory.consolidate.extract import extract_rules, find_entities, sentences
+from episodic_memory.consolidate.keyphrases import keyphrases
 from episodic_memory.store.records import StoredTurn
 
 PEOPLE = ["Caroline", "Melanie", "Mel Smith"]
@@ -24,9 +25,9 @@ def turn(content: str, speaker: str, id: int = 1) -> StoredTurn:
 
 
 @contextmanager
-def chat_memory(tmp_path: Path, chat: list[tuple[str, str]]) -> Iterator[Memory]:
+def chat_memory(tmp_path: Path, chat: list[tuple[str, str]], **config: object) -> Iterator[Memory]:
     """A store holding `chat` (speaker, text) as one session, a minute a turn, consolidated without an embedder."""
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+    with Memory(tmp_path / "m.db", config=Config(embedder="off", **config)) as mem:  # type: ignore[arg-type]
         for i, (who, text) in enumerate(chat):
             mem.add_turn("user", text, session_id="s1", speaker=who, timestamp=1_700_000_000 + 60 * i)
         mem.end_session("s1")
@@ -44,6 +45,12 @@ def chat_memory(tmp_path: Path, chat: list[tuple[str, str]]) -> Iterator[Memory]
     ("Caroline said the deck needs 14 slides.", [], "Caroline said the deck needs 14 slides."),  # the subject
     ("I met Caroline, Melanie and Jon at the park.", [], "I met Caroline, Melanie and Jon at the park."),  # a list
     ("Dana, the deck is done.", [], "Dana, the deck is done."),  # nobody in the conversation
+    # closing without a comma: only after a word that cannot take the name as its object
+    ("That's really cool Caroline!", ["Caroline"], "That's really cool!"),
+    ("Miss you Mel!", ["Mel"], "Miss you!"),
+    ("That is so sweet Melanie :)", ["Melanie"], "That is so sweet :)"),
+    ("I had lunch with Caroline!", [], "I had lunch with Caroline!"),
+    ("Yesterday I finally called Melanie.", [], "Yesterday I finally called Melanie."),
 ])
 def test_a_name_at_the_edge_of_a_sentence_addresses_a_participant(sentence: str, names: list[str], bare: str) -> None:
     assert addressees(sentence, PEOPLE) == names
@@ -109,6 +116,20 @@ def test_a_bracketed_note_on_a_message_is_not_read_for_facts() -> None:
     assert sentences("Nice! [edited] See items[0] and [the docs](x).") == ["Nice!", "See items[0] and [the docs](x)."]
 
 
+@pytest.mark.parametrize("sentence", ["That is so sweet Melanie :)", "So cool 😊", "Thanks a lot Caroline."])
+def test_a_reaction_closed_by_a_name_or_a_face_is_a_reaction(sentence: str) -> None:
+    assert is_reaction(sentence, PEOPLE)
+    assert not is_reaction("I got a dog :)", PEOPLE)
+
+
+def test_a_sentence_adverb_opening_a_message_is_no_entity() -> None:
+    for text in ("Thankfully, the rain held off for the hike.", "Unfortunately the venue cancelled on us.",
+                 "Hopefully the deck is done by Friday."):
+        assert not find_entities(text, {}), text
+        assert not any("fully" in shown.lower() or "unfortunately" in shown.lower() for shown, _, _ in keyphrases(
+            [text, text]))
+
+
 def test_time_words_and_interjections_are_no_entities() -> None:
     assert find_entities("Wow, Last week I met Dana.", {}, speaker="Mel") == ["Mel", "Dana"]
     assert find_entities("Now I volunteer at the Youth Center.", {}, speaker="Mel") == ["Mel", "Youth Center"]
@@ -134,6 +155,33 @@ def test_a_participants_short_form_is_the_participant() -> None:
     [fact, *_] = extract_rules([turn(said, "Caroline"), turn("Yes, they loved it at Oak Pool on June 9!", "Melanie", 2)],
                                {})
     assert "Melanie" in fact.entities and "Mel" not in fact.entities  # …until Melanie talks
+
+
+@pytest.mark.parametrize(("sentence", "names"), [
+    ("No doubt, Melanie you've got this.", ["Melanie"]),   # a name then "you": said to them
+    ("Oof, Caroline, that's really sad.", ["Caroline"]),   # more interjections
+    ("Wow Jo, you're killing it!", ["Jo"]),                # a two-letter short form …
+    ("So, what did you do?", []),                          # … but not a common word ("So" is not Sophie)
+    ("I told Melanie you were coming.", []),               # the object, then "you"
+])
+def test_more_ways_to_address_the_listener(sentence: str, names: list[str]) -> None:
+    assert addressees(sentence, [*PEOPLE, "Joanna", "Sophie"]) == names
+
+
+def test_everyone_who_spoke_in_the_session_is_a_participant(tmp_path: Path) -> None:
+    """A consolidation run of 8 turns may hold only one person's: the speakers of the session's turns before it
+    count too, so "Caroline" there is still the listener."""
+    places = ["Porto", "Lisbon", "Madrid", "Seville", "Bilbao", "Valencia", "Granada", "Malaga", "Cadiz", "Toledo"]
+    chat = [("Caroline", "I finally booked the pottery class for May 3."),
+            *[("Melanie", f"Caroline, my cousin number {i} moved to {place} on June {i + 1}.")
+              for i, place in enumerate(places)]]
+    late = {"Toledo", "Cadiz"}   # said in the second run, which holds only Melanie's turns
+    with chat_memory(tmp_path, chat) as mem:
+        facts = [f for f in mem.facts() if any(p in f.text for p in late)]
+        assert facts and all("Caroline" not in f.entities and not f.text.startswith("Caroline") for f in facts)
+    with chat_memory(tmp_path / "without", chat, participant_lookback=0) as mem:  # the run's own speakers only
+        facts = [f for f in mem.facts() if any(p in f.text for p in late)]
+        assert facts and all(f.text.startswith("Caroline") for f in facts)
 
 
 def test_a_persons_profile_holds_what_they_said_not_what_was_said_to_them(tmp_path: Path) -> None:

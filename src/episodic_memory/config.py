@@ -323,6 +323,9 @@ class Config(BaseModel):
     fact_statement_margin: float = Field(
         0.02, description="without an LLM: a plain declarative statement (no cue word) is kept at or above this "
         "exemplar margin (with no embedder, plain statements are kept only when they name a value)")
+    participant_lookback: int = Field(
+        64, ge=0, description="without an LLM: the session's turns before a consolidation run whose speakers count as "
+        "its participants, whom a name at a sentence's edge may address (\"That's so cool, Maria!\")")
     fact_value_bonus: float = Field(
         0.03, description="without an LLM: added to the exemplar margin of a sentence that names a value (a number, "
         "an amount, a date, a name mid-sentence)")

@@ -6,8 +6,9 @@ what Caroline said, which her own turn holds. Taken as facts, such sentences fil
 time Melanie thanked or cheered her (her profile read as Melanie's words), and crowded recall with replies.
 
 - `addressees(sentence, participants)`: the names a sentence addresses its listener by (a vocative): a participant's
-  name, or the start of one ("Mel" for Melanie), opening the sentence before a comma, closing it after a comma, or
-  right after a greeting, thanks or interjection ("Hey Mel!", "Wow, Caroline, that looks amazing!").
+  name, or the start of one ("Mel" for Melanie), opening the sentence before a comma, closing it after a comma or
+  a cue word ("That's so cool Joanna!", but not "I had lunch with Joanna!"), or right after a greeting, thanks or
+  interjection ("Hey Mel!", "Wow, Caroline, that looks amazing!").
 - `without_address(sentence, participants)`: the sentence without a vocative at its start or end.
 - `is_reaction(sentence, participants)`: thanks, congratulations, sympathy, praise of the listener or of what they
   said ("That sounds great", "You're right", "I'm so happy for you", "I hope you're okay") — said to someone, stating
@@ -24,20 +25,36 @@ from collections.abc import Iterable
 
 _I = re.IGNORECASE
 _INTERJECTION = (r"(?:hey|hi|hello|hiya|yo|thanks|thank you|thx|wow|woah|whoa|oh|ooh|aw+|yes|yeah|yep|no|nope|sure|"
-                 r"congrats|congratulations|omg|well|ok(?:ay)?|haha|lol|ah|dear|good (?:morning|night|evening))")
+                 r"congrats|congratulations|omg|well|ok(?:ay)?|haha|lol|ah|dear|good (?:morning|night|evening)|"
+                 r"oof|dang|yay|ugh|hm+|phew|gosh|geez|jeez|no doubt|of course|absolutely|totally|man|dude)")
 _BEFORE_ADDRESS = re.compile(rf"^\W*(?:{_INTERJECTION}\W*)*$", _I)   # only interjections and punctuation before
-_AFTER_OPENING = re.compile(r"^\s*(?:[,!?.:;—–-]|$)")                  # "Caroline, …", "Hey Mel!", "Thanks Mel - …"
+# "Caroline, …", "Hey Mel!", "Thanks Mel - …", "Jon you've got this"
+_AFTER_OPENING = re.compile(r"^\s*(?:[,!?.:;—–-]|$|you(?:'[a-z]+|’[a-z]+)?\b|your\b)", _I)
 _AT_END = re.compile(r"^\s*[!?.…]*\s*(?:[:;]-?[)(D]|[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*)*$")  # ", Caroline!" :)
+#: a word after which a participant's name closing the sentence addresses the listener with no comma ("That's so
+#: cool Joanna!", "Miss you Mel!"); after any other word it may be the object ("I had lunch with Joanna!")
+_CLOSING_CUE_WORDS = (r"(?:great|awesome|amazing|cool|nice|lovely|beautiful|sweet|wonderful|fantastic|incredible|"
+                      r"inspiring|impressive|exciting|fun|brilliant|perfect|special|adorable|cute|neat|good|true|"
+                      r"thanks|thank you|congrats|congratulations|sorry|you|too|lol|haha|wow|hey|hi|hello|buddy|"
+                      r"a lot|so much|indeed|exactly|agreed|absolutely|later|soon|again|tonight)")
+_CLOSING_CUE = re.compile(rf"\b{_CLOSING_CUE_WORDS}\W*$", _I)
 _CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][a-z'’-]+(?![\w'’-])")
 _SURNAME = re.compile(r"\s+([A-Z][a-z'’-]+)(?![\w'’-])")
 
 
+#: two-letter words that start many names and are no short form of one ("So, …" is not Sophie)
+_COMMON_PAIRS = frozenset("""
+am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ya ye yo ah aw eh ha hm ma pa
+""".split())
+
+
 def _is_participant(name: str, participants: Iterable[str]) -> bool:
-    """`name` (one word) is a word of a participant's name, or the start of one ("Mel", "Caro")."""
+    """`name` (one word) is a word of a participant's name, or the start of one ("Mel", "Caro", "Jo")."""
     word = name.lower()
+    short_form = len(word) >= 3 or (len(word) == 2 and word not in _COMMON_PAIRS)
     for person in participants:
         parts = person.lower().split()
-        if word in parts or (len(word) >= 3 and any(p.startswith(word) for p in parts)):
+        if word in parts or (short_form and any(p.startswith(word) for p in parts)):
             return True
     return False
 
@@ -66,10 +83,18 @@ def _spans(sentence: str, participants: Iterable[str]) -> list[tuple[int, int]]:
             end = nxt.end()
         before, after = sentence[:start], sentence[end:]
         opening = _BEFORE_ADDRESS.match(before) is not None and _AFTER_OPENING.match(after) is not None
-        closing = before.rstrip().endswith(",") and _AT_END.match(after) is not None
+        closing = _closes(before, after)
         if opening or closing:
             out.append((start, end))
     return out
+
+
+def _closes(before: str, after: str) -> bool:
+    """A name between `before` and `after` closes the sentence as an address: after a comma, or a cue word."""
+    if _AT_END.match(after) is None:
+        return False
+    before = before.rstrip()
+    return before.endswith(",") or (before[-1:].isalnum() and _CLOSING_CUE.search(before) is not None)
 
 
 def addressees(sentence: str, participants: Iterable[str]) -> list[str]:
@@ -90,15 +115,12 @@ def without_address(sentence: str, participants: Iterable[str]) -> str:
     people = list(participants)
     text = sentence
     spans = _spans(text, people)
-    if spans and spans[-1][1] < len(text) and _AT_END.match(text[spans[-1][1]:]) and text[:spans[-1][0]].rstrip(
-            ).endswith(","):
+    if spans and _closes(text[: spans[-1][0]], text[spans[-1][1] :]):
         start, end = spans[-1]
-        cut = text[:start].rstrip()[:-1].rstrip()
-        text = cut + text[end:].strip() if cut else text
-        spans = _spans(text, people)
-    elif spans and spans[-1][1] == len(text) and text[:spans[-1][0]].rstrip().endswith(","):
-        start, _ = spans[-1]
-        text = text[:start].rstrip()[:-1].rstrip() or text
+        cut = text[:start].rstrip()
+        cut = cut[:-1].rstrip() if cut.endswith(",") else cut
+        rest = text[end:].strip()
+        text = cut + ("" if rest[:1] in ("", "!", "?", ".", "…") else " ") + rest if cut else text
         spans = _spans(text, people)
     if spans and spans[0][0] == len(text) - len(text.lstrip()):  # the very first words: "Caroline, …"
         start, end = spans[0]
@@ -165,13 +187,14 @@ _REACTION = (
 
 
 _TRAILING_NOTE = re.compile(r"\s*\[[^\[\]]*\]\s*$")  # "[photo attached]", "[edited]": a note on the message
+_TRAILING_FACES = re.compile(r"(?:\s*(?:[:;]-?[)(DP]|[\U0001F300-\U0001FAFF\u2600-\u27BF]))+\s*$")  # ":)", "😊"
 
 
 def is_reaction(sentence: str, participants: Iterable[str] = ()) -> bool:
     """Whether `sentence` only reacts to its listener (thanks, praise, sympathy, wishes): see the module docstring.
     Interjections and a vocative at either end are read past ("Wow, Caroline, that looks amazing!")."""
     people = list(participants)
-    text = _TRAILING_NOTE.sub("", without_address(sentence.strip(), people))
+    text = _TRAILING_FACES.sub("", _TRAILING_NOTE.sub("", without_address(sentence.strip(), people)))
     if any(p.search(text) for p in _REACTION):
         return True
     text = re.sub(rf"^(?:{_INTERJECTION}\b[\s,!.:;—–-]*)+", "", text, flags=_I).strip()

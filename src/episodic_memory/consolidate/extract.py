@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -285,17 +286,19 @@ def _names_value(sentence: str) -> bool:
 
 
 def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote: ExemplarVote | None = None,
-                  config: Config | None = None) -> list[Candidate]:
+                  config: Config | None = None, participants: Iterable[str] = ()) -> list[Candidate]:
     """Typed facts from what the people in the conversation said (not the assistant).
 
     Questions, requests to the assistant (and the material that follows them), hypotheticals and filler state
     nothing. Sentences with a cue word are typed by the rules; plain declarative statements are typed by what they
     do. With an embedder (`vote`), a sentence is kept when its exemplar margin clears `fact_cued_margin` (cued) or
     `fact_statement_margin` (plain); without one, cued sentences are kept and plain ones only when they name a
-    value (a number, an amount, a date, a name mid-sentence)."""
+    value (a number, an amount, a date, a name mid-sentence). `participants`: the session's other speakers, besides
+    those of `turns` (a run of 8 turns may hold only one person's)."""
     cfg = config or Config()
     pending: list[_Sentence] = []
-    participants = sorted({t.speaker for t in turns if t.speaker})  # whom a name at a sentence's edge may address
+    # whom a name at a sentence's edge may address
+    participants = sorted({t.speaker for t in turns if t.speaker} | {p for p in participants if p})
     for turn in turns:
         if turn.role.lower() in _ASSISTANT_ROLES:
             continue

@@ -80,6 +80,16 @@ class FactConsolidator:
         self.use_llm = _llm_usable(clients.llm)
 
     # --- the pipeline ------------------------------------------------------------------------------------
+    def session_speakers(self, session_id: str, turns: list[StoredTurn]) -> set[str]:
+        """Who spoke in the session's recent turns before these (`Config.participant_lookback`): the people a name
+        may address even when this run's turns are all one person's."""
+        first = min(t.seq for t in turns)
+        if first <= 0 or self.config.participant_lookback <= 0:
+            return set()
+        before = self.facts.session_turns(self.user_id, session_id,
+                                          from_seq=max(0, first - self.config.participant_lookback))
+        return {t.speaker for t in before if t.speaker and t.seq < first}
+
     def run(self, session_id: str, turns: list[StoredTurn]) -> list[int]:
         """Consolidate `turns` of one session; returns the ids of facts added."""
         if not turns:
@@ -89,7 +99,8 @@ class FactConsolidator:
         candidates = (self.clients.llm.run(extract_llm(self.clients.llm, turns, known)) if self.use_llm
                       else extract_rules(turns, known, config=self.config,
                                          vote=None if self.embedder is None else ExemplarVote(
-                                             self.embedder, self.config.fact_exemplar_k)))
+                                             self.embedder, self.config.fact_exemplar_k),
+                                         participants=self.session_speakers(session_id, turns)))
         candidates = _unique(candidates)
         vectors = self._embed([c.text for c in candidates])
         sample = NoveltySample([f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)])

@@ -18,6 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..util import clear_on_forget, forgettable, memo_text
+from .words import SENTENCE_ADVERBS
 
 STOPWORDS = frozenset("""
 a about above after again against all almost also am an and another any anyone anything are around as at away
@@ -68,7 +69,7 @@ _PHRASE_STOP = frozenset("""
 decided decide proposed propose confirmed confirm agreed agree suggested suggest mentioned discussed updated update
 running unless due plus uses use two three four five six seven eight nine ten eleven twelve
 fifteen twenty hundred thousand half including include includes included based needed wanted sorry happy glad
-""".split())
+""".split()) | SENTENCE_ADVERBS
 
 _WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\wÀ-ÖØ-öø-ÿ'’-]*|\d[\d.,:%]*[A-Za-z€$%]*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(]?[A-Z0-9À-Ö])")

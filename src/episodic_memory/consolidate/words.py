@@ -21,6 +21,15 @@ NOT_NAMES = {
     "awesome", "cool", "nice", "anyway", "hello", "glad", "wish", "during", "after", "before", "since", "until",
     "around",
 }
+#: sentence adverbs that open a message ("Thankfully, the rain held off"): no name, and no topic to name a thread by
+SENTENCE_ADVERBS = frozenset({
+    "thankfully", "hopefully", "luckily", "unluckily", "fortunately", "unfortunately", "honestly", "basically",
+    "definitely", "apparently", "obviously", "surprisingly", "sadly", "finally", "seriously", "literally",
+    "personally", "currently", "usually", "generally", "eventually", "ultimately", "clearly", "certainly",
+    "probably", "maybe", "anyways", "meanwhile", "besides", "sometimes", "often", "normally", "naturally",
+    "funnily", "interestingly", "admittedly", "frankly", "truthfully", "originally", "initially", "overall",
+})
+NOT_NAMES |= SENTENCE_ADVERBS
 # Words that start a sentence and then run into a name ("Need Mateo's approval", "Met Dana at the fair").
 STARTERS = {
     "need", "needs", "got", "had", "have", "just", "still", "finally", "maybe", "sorry", "remind", "let", "make",
