@@ -38,6 +38,7 @@ from bench.train_ranker import (  # noqa: E402
     Model,
     Question,
     fold_of,
+    listwise_rows,
     load_questions,
     log,
     ranked_rows,
@@ -79,18 +80,9 @@ class Trees:
 def fit_trees(questions: list[Question], first: list[np.ndarray], *, trees: int, depth: int, rate: float = 0.1,
               bins: int = 32, lam: float = 1.0, min_hessian: float = 1.0) -> Trees:
     """Boosted trees on the listwise softmax loss over each question's rows `first` (the candidates it re-ranks)."""
-    xs, targets, groups = [], [], []
-    for g, (q, rows) in enumerate(zip(questions, first, strict=True)):
-        if not q.positive[rows].any():
-            continue
-        xs.append(q.features[rows])
-        t = q.gain[rows]
-        targets.append(t / t.sum())
-        groups.append(np.full(len(rows), g))
-    x, t, group = np.concatenate(xs).astype(np.float64), np.concatenate(targets), np.concatenate(groups)
-    x[:, _NOT_LEARNED] = 0.0
+    x, t, group = listwise_rows(questions, first)
+    x = x.astype(np.float64)
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-    _, group = np.unique(group, return_inverse=True)
     n, n_features = x.shape
     edges = [np.unique(np.quantile(x[:, f], np.linspace(0, 1, bins + 1)[1:-1])) for f in range(n_features)]
     binned = np.stack([np.searchsorted(edges[f], x[:, f], side="right") for f in range(n_features)], 1)

@@ -181,22 +181,32 @@ class Model:
         return z @ self.weights
 
 
+def listwise_rows(questions: list[Question], rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The training rows of each question (`rows[i]` of `questions[i]`; a question none of whose rows holds evidence
+    left out), stacked: features (the FIXED ones zeroed: not learned, added with their hand-set weights), targets
+    (each question's evidence turns held, summing to 1) and the question's index (0, 1, … in order)."""
+    xs, targets, groups = [], [], []
+    for g, (q, picked) in enumerate(zip(questions, rows, strict=True)):
+        if not q.positive[picked].any():
+            continue
+        xs.append(q.features[picked])
+        t = q.gain[picked]
+        targets.append(t / t.sum())
+        groups.append(np.full(len(picked), g))
+    x, t, group = np.concatenate(xs), np.concatenate(targets), np.concatenate(groups)
+    x[:, [FEATURE_INDEX[name] for name in FIXED]] = 0.0
+    _, group = np.unique(group, return_inverse=True)
+    return x, t, group
+
+
 def train(questions: list[Question], *, hidden: int = 0, l2: float = 1e-3, steps: int = 400, lr: float = 0.05,
           top: int | None = None, seed: int = 0) -> Model:
     """Listwise softmax over each question's candidates (the first `top` by hand-set score, if given), the
     evidence holders as targets (in proportion to how many evidence turns each holds); full-batch Adam."""
-    xs, targets, groups = [], [], []
-    for g, q in enumerate(q for q in questions if q.positive.any()):
-        rows = np.arange(len(q.hand)) if top is None else np.argsort(-q.hand, kind="stable")[:top]
-        if not q.positive[rows].any():
-            continue
-        xs.append(q.features[rows])
-        t = q.gain[rows]
-        targets.append(t / t.sum())
-        groups.append(np.full(len(rows), g))
-    x, t, group = np.concatenate(xs), np.concatenate(targets), np.concatenate(groups)
-    x[:, [FEATURE_INDEX[name] for name in FIXED]] = 0.0  # not learned: added with their hand-set weights
-    _, group = np.unique(group, return_inverse=True)
+    x, t, group = listwise_rows(
+        [q for q in questions if q.positive.any()],
+        [np.arange(len(q.hand)) if top is None else np.argsort(-q.hand, kind="stable")[:top]
+         for q in questions if q.positive.any()])
     n_groups = int(group.max()) + 1
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
     mean, std = x.astype(np.float64).mean(axis=0), x.astype(np.float64).std(axis=0)
