@@ -246,30 +246,3 @@ def test_a_wish_is_no_correction_and_a_verbless_note_with_a_value_is_a_statement
     note = classify_statement("DevConf in Berlin on June 4.")
     assert note is not None and note[0] in ("plan", "knowledge")
     assert classify_statement("lunch at noon") is None
-
-
-@pytest.mark.parametrize(("content", "expected"), [
-    # the statement before is a fact: one fact of both
-    ("I prefer bullet points over long paragraphs. That's the format Northgate asked for.",
-     ["I prefer bullet points over long paragraphs. That's the format Northgate asked for."]),
-    # the statement before is no fact of its own: it is the fact's context
-    ("We hiked Mount Tam on May 3. This is where I practice and compete.",
-     ["We hiked Mount Tam on May 3. This is where I practice and compete."]),
-    # a demonstrative before a noun names its thing; a pronoun is left alone (it cost LoCoMo recall)
-    ("I painted a sunset on May 3. This painting took 20 hours.",
-     ["I painted a sunset on May 3.", "This painting took 20 hours."]),
-    ("I got a dog on May 3. It is a golden retriever named Max.",
-     ["I got a dog on May 3.", "It is a golden retriever named Max."]),
-    # nothing before it in the turn: as it is
-    ("That's the format Northgate asked for on May 3.", ["That's the format Northgate asked for on May 3."]),
-])
-def test_a_fact_opening_on_a_demonstrative_carries_what_it_points_back_to(content: str,
-                                                                          expected: list[str]) -> None:
-    assert [f.text for f in extract_rules([turn(content)], {})] == expected
-
-
-def test_a_long_statement_before_is_not_carried_along() -> None:
-    long = "We compared " + ", ".join(f"vendor {i} at {i * 10} dollars" for i in range(1, 12)) + "."
-    facts = extract_rules([turn(f"{long} That's the format Northgate asked for on May 3.")], {},
-                          config=Config(fact_context_chars=len(long) - 1))
-    assert "That's the format Northgate asked for on May 3." in [f.text for f in facts]

@@ -326,9 +326,6 @@ class Config(BaseModel):
     participant_lookback: int = Field(
         64, ge=0, description="without an LLM: the session's turns before a consolidation run whose speakers count as "
         "its participants, whom a name at a sentence's edge may address (\"That's so cool, Maria!\")")
-    fact_context_chars: int = Field(
-        200, ge=0, description="without an LLM: a statement opening on a demonstrative (\"That's the format they "
-        "asked for.\") carries the statement before it in its turn, when that is at most this long")
     fact_value_bonus: float = Field(
         0.03, description="without an LLM: added to the exemplar margin of a sentence that names a value (a number, "
         "an amount, a date, a name mid-sentence)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any
@@ -275,12 +275,6 @@ class _Sentence:
     after_cue: bool = False
 
 
-#: a sentence that opens on a demonstrative standing for what was said before it ("That's the format Northgate asked
-#: for.", "This is where I practice."): its fact carries the statement before it in the same turn, which says what
-#: "that" is. Measured on LoCoMo: it / they / he / she the same way cost R@10 (docs/consolidation.md).
-_DEMONSTRATIVE = re.compile(
-    r"^(?:this|that|these|those)(?:'s|’s|'re|’re|\s+(?:is|was|are|were|has|had|have|will|would|must|might|can|"
-    r"could|made|makes|means|meant|reminds|reminded|helps|helped|gave|gives)\b)", re.I)
 _HAS_VALUE = re.compile(r"\d|[€$£]")
 _MID_NAME = re.compile(r"(?<=[\w,] )[A-Z][\w'’-]+")
 
@@ -309,27 +303,17 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         if turn.role.lower() in _ASSISTANT_ROLES:
             continue
         cue_before = False
-        previous: tuple[str, bool] | None = None  # the statement before in this turn; whether it is pending[-1]
         for raw in sentences(turn.content):
             bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
             kind = sentence_kind(bare)
             if kind == REQUEST_KIND:
                 break  # what follows a request is the material to work on
             cue_here = has_change_cue(raw)
-            context, previous = previous, None
-            bare_cue = cue_here and is_bare_cue(raw)
-            if kind != STATEMENT or is_filler(bare) or is_reaction(bare, participants) or bare_cue:
+            if kind != STATEMENT or is_filler(bare) or is_reaction(bare, participants) or (
+                    cue_here and is_bare_cue(raw)):
                 cue_before = cue_before or cue_here
-                if kind == STATEMENT and not bare_cue and not is_filler(bare) and not is_reaction(bare, participants):
-                    previous = (bare, False)
                 continue
             sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare  # cue words kept
-            if context is not None and _DEMONSTRATIVE.match(sentence) and len(context[0]) <= cfg.fact_context_chars:
-                if context[1]:  # the statement before is a fact: one fact of both
-                    pending[-1] = replace(pending[-1], text=f"{pending[-1].text} {sentence}")
-                    previous, cue_before = (pending[-1].text, True), False
-                    continue
-                sentence = f"{context[0]} {sentence}"
             found = classify_sentence(sentence, datetime.now(timezone.utc))
             if found is not None:
                 pending.append(_Sentence(sentence, turn, found, True, cue_before))
@@ -339,9 +323,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
                 pending.append(_Sentence(sentence, turn, plain, cue_here or cue_before, cue_before))
             else:
                 cue_before = cue_before or cue_here
-                previous = (sentence, False)
                 continue
-            previous = (sentence, True)
             cue_before = False
     if vote is not None:
         margins = [float(m) for m in vote.margins([_fact_text(p, participants)[0] for p in pending])]
