@@ -196,6 +196,16 @@ def test_sqlite_store_implements_every_operation_of_the_store_protocol() -> None
         store.close()
 
 
+def test_a_sessions_turns_between_two_seqs(db_path: Path) -> None:
+    with Memory(db_path) as mem:
+        for i in range(5):
+            mem.add_turn("user", f"turn {i}", session_id="s")
+        store, user = mem.store, mem.user_id
+        assert [t.seq for t in store.session_turns(user, "s", from_seq=1, before_seq=3)] == [1, 2]
+        assert [t.seq for t in store.session_turns(user, "s", from_seq=3)] == [3, 4]
+        assert store.session_turns(user, "s", before_seq=0) == []
+
+
 def test_the_store_protocol_leaks_no_sqlite() -> None:
     members = _protocol_members(Store)
     assert "transaction" not in members and "db" not in members

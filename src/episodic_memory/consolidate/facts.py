@@ -87,8 +87,8 @@ class FactConsolidator:
         if first <= 0 or self.config.participant_lookback <= 0:
             return set()
         before = self.facts.session_turns(self.user_id, session_id,
-                                          from_seq=max(0, first - self.config.participant_lookback))
-        return {t.speaker for t in before if t.speaker and t.seq < first}
+                                          from_seq=max(0, first - self.config.participant_lookback), before_seq=first)
+        return {t.speaker for t in before if t.speaker}
 
     def run(self, session_id: str, turns: list[StoredTurn]) -> list[int]:
         """Consolidate `turns` of one session; returns the ids of facts added."""

@@ -122,8 +122,9 @@ class TurnStore(Protocol):
         """Journal record uid → turn row id, for those stored."""
         ...
 
-    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0) -> list[StoredTurn]:
-        """A session's turns with seq ≥ `from_seq`, in order."""
+    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0,
+                      before_seq: int | None = None) -> list[StoredTurn]:
+        """A session's turns with seq ≥ `from_seq` (and < `before_seq`, when given), in order."""
         ...
 
     def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:

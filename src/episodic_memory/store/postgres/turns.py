@@ -307,9 +307,11 @@ class TurnPg(PgConnection):
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
         return {u: int(i) for u, i in self._query("SELECT uid, id FROM turns WHERE uid = ANY(%s)", (list(uids),))}
 
-    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0) -> list[StoredTurn]:
+    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0,
+                      before_seq: int | None = None) -> list[StoredTurn]:
         rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = %s AND t.session_id = %s "
-                           "AND t.seq >= %s ORDER BY t.seq, t.id", (user_id, session_id, from_seq))
+                           "AND t.seq >= %s AND (%s::bigint IS NULL OR t.seq < %s) ORDER BY t.seq, t.id",
+                           (user_id, session_id, from_seq, before_seq, before_seq))
         return [_turn(r) for r in rows]
 
     def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:

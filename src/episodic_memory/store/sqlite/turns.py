@@ -258,11 +258,12 @@ class TurnSQL(Connection):
     def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
         return dict(self._query_in("SELECT uid, id FROM turns WHERE uid IN ({marks})", uids))
 
-    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0) -> list[StoredTurn]:
+    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0,
+                      before_seq: int | None = None) -> list[StoredTurn]:
         rows = self._query(
             f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = ? AND t.session_id = ? AND t.seq >= ? "
-            "ORDER BY t.seq, t.id",
-            (user_id, session_id, from_seq),
+            "AND (? IS NULL OR t.seq < ?) ORDER BY t.seq, t.id",
+            (user_id, session_id, from_seq, before_seq, before_seq),
         )
         return [_turn(r) for r in rows]
 
