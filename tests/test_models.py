@@ -24,6 +24,7 @@ from episodic_memory.models import (
     default_embedder,
     load_embedder,
     load_reranker,
+    quantize,
 )
 from episodic_memory.models.embedder import default_tokenizer_path
 
@@ -373,3 +374,56 @@ def test_a_memory_left_open_at_exit_consolidates_without_errors(tmp_path: Path) 
     done = subprocess.run([sys.executable, "-c", script, str(db)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "failed in" not in done.stderr, done.stderr
+
+
+# --- where a conversion goes when the cache directory cannot be made -------------------------------------------------
+
+
+def _unwritable_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A source model, and a cache directory under a file (so it can never be created); temporary files under
+    `tmp_path/tmp`."""
+    source = tmp_path / "model.onnx"
+    source.write_bytes(b"weights")
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(quantize.tempfile, "tempdir", str(tmp_path / "tmp"))
+    return source, tmp_path / "a-file" / "models"
+
+
+def _convert_counting(calls: list[Path]) -> Callable[[Path, Path, Callable[[str], None]], None]:
+    def convert(src: Path, target: Path, step: Callable[[str], None]) -> None:
+        calls.append(target)
+        target.write_bytes(src.read_bytes() + b" converted")
+    return convert
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="a per-user folder needs a user id")
+def test_an_unwritable_cache_converts_once_into_one_private_folder(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    source, cache = _unwritable_cache(tmp_path, monkeypatch)
+    calls: list[Path] = []
+    first = quantize._cached(source, "k", 1, _convert_counting(calls), 1, cache)
+    second = quantize._cached(source, "k", 1, _convert_counting(calls), 1, cache)  # a later process finds it
+    assert first == second and len(calls) == 1 and first.read_bytes() == b"weights converted"
+    folder = first.parent
+    assert folder == tmp_path / "tmp" / f"episodic-models-{os.getuid()}"
+    assert os.stat(folder).st_mode & 0o777 == 0o700
+    assert [p.name for p in (tmp_path / "tmp").iterdir()] == [folder.name]  # nothing else left behind
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="a per-user folder needs a user id")
+def test_a_shared_folder_open_to_others_or_a_symlink_is_not_used(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    source, cache = _unwritable_cache(tmp_path, monkeypatch)
+    shared = tmp_path / "tmp" / f"episodic-models-{os.getuid()}"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    shared.symlink_to(elsewhere)  # planted: conversions must not follow it
+    calls: list[Path] = []
+    made = quantize._cached(source, "k", 1, _convert_counting(calls), 1, cache)
+    assert made.parent not in (shared, elsewhere) and made.parent.parent == tmp_path / "tmp"
+    assert not list(elsewhere.iterdir())
+    shared.unlink()
+    shared.mkdir()
+    shared.chmod(0o777)  # open to every user: someone else could swap the model
+    assert quantize.fallback_dir() != shared

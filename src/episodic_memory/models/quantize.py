@@ -21,9 +21,12 @@ user cache directory; a file lock keeps two processes from converting at once. N
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import logging
 import os
+import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -43,6 +46,27 @@ def cache_dir() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(os.environ.get("EPISODIC_CACHE_DIR") or user_cache_dir("episodic-memory", appauthor=False)) / "models"
+
+
+def fallback_dir() -> Path:
+    """Where conversions go when the cache directory cannot be created (a read-only home): one folder per user in
+    the system's temporary directory, which every later process finds again (a new folder per process left a
+    22–58 MB copy behind each time). A folder of that name that is not this user's own private directory (another
+    user's, a symlink, open to others) is not used: then a fresh private one is, removed when the process exits."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None:
+        shared = Path(tempfile.gettempdir()) / f"episodic-models-{getuid()}"
+        try:
+            shared.mkdir(mode=0o700, exist_ok=True)
+            info = os.lstat(shared)
+            if stat.S_ISDIR(info.st_mode) and info.st_uid == getuid() and not info.st_mode & 0o077:
+                return shared
+            log.warning("%s is not this user's private folder: converting into a temporary one", shared)
+        except OSError as exc:
+            log.warning("cannot use %s (%s): converting into a temporary folder", shared, exc)
+    private = Path(tempfile.mkdtemp(prefix="episodic-models-"))
+    atexit.register(shutil.rmtree, private, ignore_errors=True)
+    return private
 
 
 Step = Callable[[str], None]  # a conversion calls it as each of its steps starts
@@ -98,8 +122,9 @@ def _cached(source: Path, kind: str, version: int, convert: Callable[[Path, Path
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # a read-only home: convert into a private temporary directory instead
-        log.warning("cannot create %s (%s); converting the embedder into a temporary directory", directory, exc)
-        return _cached(source, kind, version, convert, steps, Path(tempfile.mkdtemp(prefix="episodic-models-")))
+        fallback = fallback_dir()
+        log.warning("cannot create %s (%s); converting the embedder into %s", directory, exc, fallback)
+        return _cached(source, kind, version, convert, steps, fallback)
     with FileLock(str(target) + ".lock"):
         if not target.is_file():
             preparing = Preparing(steps, target)
