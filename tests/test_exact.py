@@ -224,10 +224,22 @@ def test_words_of_the_vocabulary_inside_a_question_do_not_count(store: tuple[Mem
     assert mem.recall("lighthouse", k=3)[0].details.get("exact") == 1
 
 
+def test_an_inflected_word_inside_a_question_is_no_lookup(store: tuple[Memory, list[str]]) -> None:
+    """"formatting" is "format" doubled before -ing: the one turn holding "format" gets no exact tier over the
+    answer (the bundled demo's "What does Maya prefer for formatting?" put "That's the format Northgate asked for"
+    above "I prefer bullet points")."""
+    mem, _ = store
+    mem.add_turn("user", "That's the format the investors asked for.", session_id="fmt")
+    assert all("exact" not in h.details for h in mem.recall("what does she prefer for formatting?", k=5))
+
+
 @pytest.mark.parametrize(("word", "made_up"), [
     ("zelafun", True), ("quillmarsh", True), ("nifabil", True), ("kokagor", True),
     ("caroline", False), ("pottery", False), ("desserts", False), ("counseling", False), ("walked", False),
     ("zq6q14z", False), ("abc", False),
+    # a doubled final consonant, a common prefix: inflections of known words, not coinages
+    ("formatting", False), ("quizzed", False), ("scrubbing", False), ("rebranding", False), ("unplugged", False),
+    ("rescheduled", False), ("underprivileged", False), ("rebafu", True), ("unzelafun", True),
 ])
 def test_coined(word: str, made_up: bool) -> None:
     assert known_words()  # the bundled tokenizer's vocabulary is a dependency

@@ -34,7 +34,10 @@ from .kinds import KIND_CODES
 _KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in memory_fts rowids
 # a known word with an inflection is known: (ending, what the stem ends with instead); "es" after a sibilant or "o"
 _SUFFIXES = (("s", ""), ("ies", "y"), ("ied", "y"), ("ed", ""), ("d", ""), ("ing", ""), ("ing", "e"))
+_DOUBLING = ("ing", "ed")  # endings after which a final consonant is doubled: format -> formatting
 _ES_STEM = ("s", "x", "z", "ch", "sh", "o")
+# a known word (or an inflection of one) behind one of these is known: rebranding, unplugged, overbooked
+_PREFIXES = ("re", "un", "pre", "dis", "mis", "over", "under")
 _COMMON = 3000  # the vocabulary's most frequent whole words (it is ordered by frequency): parts of a compound
 
 
@@ -62,18 +65,36 @@ def _common_words() -> frozenset[str]:
     return frozenset(_vocabulary()[:_COMMON])
 
 
+def _inflected(word: str, known: frozenset[str]) -> bool:
+    """`word` is a word of the vocabulary or an inflection of one: desserts, boxes, renovated, formatting, bigger."""
+    if word in known:
+        return True
+    if word.endswith("es") and word[:-2].endswith(_ES_STEM) and word[:-2] in known:  # boxes, wishes
+        return True
+    for end, stem in _SUFFIXES:
+        if word.endswith(end):
+            base = word[: -len(end)]
+            if base + stem in known:
+                return True
+            if (end in _DOUBLING and not stem and len(base) >= 4 and base[-1] == base[-2]
+                    and base[-1] not in "aeiouy" and base[:-1] in known):  # formatting, quizzed, scrubbing
+                return True
+    return False
+
+
 def coined(word: str) -> bool:
     """A made-up or unknown word ("zelafun", "quillmarsh"): letters only, neither a word of the vocabulary nor an
-    inflection of one (`desserts`, `renovated`), nor a compound of two of its most common words of 3+ letters
-    (`offsite`, `roadtrip`, `setback`). The WordPiece tokenizer splits it into pieces that carry no meaning of their
-    own (`ze ##la ##fu ##n`), so the dense leg cannot see it."""
+    inflection of one (`desserts`, `renovated`, `formatting`) nor one of those behind a common prefix (`rebranding`,
+    `unplugged`), nor a compound of two of its most common words of 3+ letters (`offsite`, `roadtrip`, `setback`).
+    The WordPiece tokenizer splits it into pieces that carry no meaning of their own (`ze ##la ##fu ##n`), so the
+    dense leg cannot see it."""
     known = known_words()
     word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() if not word.isascii() else word
-    if not known or not word.isalpha() or len(word) < 4 or word in known:  # accents go, as in the tokenizer
+    if not known or not word.isalpha() or len(word) < 4:  # accents go, as in the tokenizer
         return False
-    if word.endswith("es") and word[:-2].endswith(_ES_STEM) and word[:-2] in known:  # boxes, wishes
+    if _inflected(word, known):
         return False
-    if any(word.endswith(end) and word[: -len(end)] + stem in known for end, stem in _SUFFIXES):
+    if any(word.startswith(p) and len(word) - len(p) >= 4 and _inflected(word[len(p):], known) for p in _PREFIXES):
         return False
     common = _common_words()
     return not any(word[:i] in common and word[i:] in common for i in range(3, len(word) - 2))
