@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from episodic_memory import Config, Memory
 from episodic_memory.cli import main
-from episodic_memory.ingest import parse_lines, split_lines
+from episodic_memory.ingest import parse_array, parse_lines, split_lines
 
 pytestmark = pytest.mark.sqlite_only("runs child processes (or reads the SQLite file) that --store-backend=postgres does not redirect")
 
@@ -122,6 +122,54 @@ def test_a_role_outside_the_chat_roles_is_a_bad_line(tmp_path: Path) -> None:
     assert code == 1 and f"{file}:2: field 'role' must be one of user, assistant, system, tool" in err
 
 
+# --- a JSON array of turns -----------------------------------------------------------------------------------------
+
+
+def ingest_array(tmp_path: Path, text: str | bytes, *extra: str) -> tuple[int, str, str, Path, Path]:
+    file, db = tmp_path / "chat.json", tmp_path / "m.db"
+    file.write_bytes(text.encode() if isinstance(text, str) else text)
+    code, out, err = run("ingest", str(file), "--db", str(db), *extra)
+    return code, out, err, file, db
+
+
+def test_a_json_array_of_turns_is_ingested_like_its_lines(tmp_path: Path) -> None:
+    turns = [json.loads(line) for line in GOOD]
+    code, out, _, _, db = ingest_array(tmp_path, "\ufeff " + json.dumps(turns, indent=2))
+    assert code == 0 and "ingested 6 turn(s) in 1 session(s)" in out
+    assert stored(db) == [t["content"] for t in turns]
+    (tmp_path / "one-line").mkdir()
+    code, out, _, _, db = ingest_array(tmp_path / "one-line", json.dumps(turns))
+    assert code == 0 and stored(db) == [t["content"] for t in turns]
+
+
+def test_a_bad_object_in_an_array_names_the_line_it_starts_on(tmp_path: Path) -> None:
+    text = "[\n" + ",\n".join([GOOD[0], '{"role": "robot",\n "content": "beep"}', GOOD[1], '{"role": "user", "content": 5}']) + "\n]\n"
+    code, _, err, file, db = ingest_array(tmp_path, text)
+    assert code == 1 and f"{file}:3: field 'role' must be one of user, assistant, system, tool" in err
+    assert f"{file}:6: field 'content' must be a string" in err and stored(db) == []
+    code, out, err, file, db = ingest_array(tmp_path, text, "--skip-bad")
+    assert code == 0 and "2 bad line(s) skipped" in out and len(stored(db)) == 2
+
+
+@pytest.mark.parametrize(("text", "line", "problem"), [
+    ('[\n{"role": "user", "content": "a"}\n{"role": "user", "content": "b"}\n]', 3, "not valid JSON (expected ','"),
+    ('[{"role": "user", "content": "a"},]', 1, "not valid JSON (Expecting value"),
+    ('[{"role": "user", "content": "a"}] and more', 1, "not valid JSON (expected ',' or the array's"),
+    ('[\n\n{"role": "user" "content": "a"}]', 3, "not valid JSON (Expecting ',' delimiter"),
+    ('[{"role": "user", "content": "a"}', 1, "not valid JSON (expected ',' or the array's"),
+    (b'[\n{"role": "user", "content": "\xff"}]', 2, "not UTF-8 text (invalid start byte: byte 0xff at column 30)"),
+])
+def test_broken_json_in_an_array_stops_the_file_where_it_breaks(tmp_path: Path, text: str | bytes, line: int,
+                                                                problem: str) -> None:
+    code, _, err, file, db = ingest_array(tmp_path, text, "--skip-bad")  # the good objects before it too
+    assert f"{file}:{line}: {problem}" in err and "the array cannot be read past it" in err and stored(db) == []
+
+
+def test_an_empty_array_says_no_turns(tmp_path: Path) -> None:
+    code, _, err, file, _ = ingest_array(tmp_path, " [ ] \n")
+    assert code == 1 and f"{file}: no turns" in err
+
+
 # --- properties -------------------------------------------------------------------------------------------------
 
 TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=30)  # lone surrogates included
@@ -165,6 +213,28 @@ def test_a_line_that_parses_is_one_memory_stores(batch: list[str]) -> None:
 def test_any_bytes_give_turns_or_named_bad_lines_never_an_exception(chunks: list[bytes]) -> None:
     parsed = parse_lines(split_lines(b"\n".join(chunks)), "f.jsonl", "f", max_turn_chars=20)
     assert all(bad.line >= 1 and str(bad).startswith(f"f.jsonl:{bad.line}: ") for bad in parsed.bad)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=80))
+def test_any_bytes_after_a_bracket_give_turns_or_named_bad_lines_never_an_exception(tail: bytes) -> None:
+    data = b"[" + tail
+    parsed = parse_array(data, "f.json", "f", max_turn_chars=20)
+    lines = data.count(b"\n") + 1
+    assert all(1 <= bad.line <= lines and str(bad).startswith(f"f.json:{bad.line}: ") for bad in parsed.bad)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(lines(), min_size=1, max_size=4))
+def test_an_array_gives_what_its_objects_give_as_lines(batch: list[str]) -> None:
+    """Objects that are valid JSON give the same turns and problems in an array as on lines of their own (a byte
+    that is not UTF-8 stops a whole array instead: the test above)."""
+    assume(all(not any("\ud800" <= c <= "\udfff" for c in line) for line in batch))
+    as_lines = parse_lines(split_lines("\n".join(batch).encode("utf-8", "surrogatepass")), "f", "f", max_turn_chars=1000)
+    as_array = parse_array(("[\n" + ",\n".join(batch) + "\n]").encode("utf-8", "surrogatepass"), "f", "f",
+                           max_turn_chars=1000)
+    assert as_array.turns == as_lines.turns
+    assert [(b.line - 1, b.problem) for b in as_array.bad] == [(b.line, b.problem) for b in as_lines.bad]
 
 
 @settings(max_examples=200, deadline=None)

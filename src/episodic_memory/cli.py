@@ -91,6 +91,7 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
     One turn a line: {"role": "user", "content": "..."} (role: user,
     assistant, system or tool) with optional
     session_id, timestamp (ISO-8601), speaker (or name), id, user_id.
+    A file that opens with [ is one JSON array of such objects instead.
     A file without session ids is one session named after the file.
     A bad line stops that file: nothing from it is stored (exit 1),
     unless --skip-bad, which stores the good lines and lists the bad ones.
@@ -114,7 +115,7 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
             failed = True
             continue
         if not parsed.turns and not parsed.bad:
-            click.secho(f"error: {parsed.source}: no turns (the file is empty)", fg="red", err=True)
+            click.secho(f"error: {parsed.source}: no turns (the file holds none)", fg="red", err=True)
             failed = True
             continue
         if parsed.bad:

@@ -2,7 +2,8 @@
 
 A line ends at ``\n`` only (a U+2028 or U+0085 inside a JSON string is text, not a line break); a UTF-8 byte-order
 mark at the start is skipped. Every line is checked with the rules `Memory.add_turns` applies, so a file that
-parses is stored whole.
+parses is stored whole. A file whose text opens with ``[`` is one JSON array of the same objects instead (what a
+script's ``json.dump(turns)`` writes); its errors name the line each object starts on.
 """
 
 from __future__ import annotations
@@ -76,13 +77,70 @@ def parse_lines(lines: Iterable[str | bytes], source: str, default_session: str,
 
 
 def parse_file(path: str, *, stdin: bytes | None = None, max_turn_chars: int | None = None) -> ParsedFile:
-    """Parse a JSONL file (or the bytes of standard input when `path` is ``-``). One file without session ids is
-    one session. OSError (no such file, a directory, no permission) is raised, not listed."""
+    """Parse a JSONL file or a JSON array of turns (or the bytes of standard input when `path` is ``-``). One file
+    without session ids is one session. OSError (no such file, a directory, no permission) is raised, not listed."""
     if path == "-":
-        default_session = "stdin-" + datetime.now().strftime("%Y%m%d-%H%M%S")
-        return parse_lines(split_lines(stdin or b""), "<stdin>", default_session, max_turn_chars)
-    file = Path(path)
-    return parse_lines(split_lines(file.read_bytes()), path, file.stem, max_turn_chars)
+        data, source, default_session = stdin or b"", "<stdin>", "stdin-" + datetime.now().strftime("%Y%m%d-%H%M%S")
+    else:
+        data, source, default_session = Path(path).read_bytes(), path, Path(path).stem
+    if data.removeprefix(codecs.BOM_UTF8).lstrip().startswith(b"["):
+        return parse_array(data, source, default_session, max_turn_chars)
+    return parse_lines(split_lines(data), source, default_session, max_turn_chars)
+
+
+def parse_array(data: bytes, source: str, default_session: str, max_turn_chars: int | None = None) -> ParsedFile:
+    """A JSON array of turn objects, each checked as a JSONL line is; a problem is listed at the line its object
+    starts on. JSON that does not parse stops the file there (what follows cannot be told apart)."""
+    limit = Config().max_turn_chars if max_turn_chars is None else max_turn_chars
+    parsed = ParsedFile(source)
+    try:
+        text = data.removeprefix(codecs.BOM_UTF8).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = exc.start + (len(data) - len(data.removeprefix(codecs.BOM_UTF8)))
+        line, column = data.count(b"\n", 0, start) + 1, start - data.rfind(b"\n", 0, start)
+        return _unreadable(parsed, line, f"not UTF-8 text ({exc.reason}: byte 0x{data[start]:02x} at column {column})")
+    decoder, at, line, counted = json.JSONDecoder(), text.index("[") + 1, 1, 0
+    while True:
+        at = _skip_space(text, at)
+        if at < len(text) and text[at] == "]" and not parsed.turns and not parsed.bad:
+            break  # an empty array
+        line, counted = line + text.count("\n", counted, at), at
+        try:
+            item, end = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as exc:
+            return _unreadable(parsed, exc.lineno, f"not valid JSON ({exc.msg} at column {exc.colno})")
+        except RecursionError:
+            return _unreadable(parsed, line, "not valid JSON here: nested too deeply")
+        try:
+            if end - at > LINE_BYTES_PER_CHAR * limit:
+                raise ValueError(f"object is {end - at:,} characters, over the limit of "
+                                 f"{LINE_BYTES_PER_CHAR * limit:,} ({LINE_BYTES_PER_CHAR} × Config.max_turn_chars)")
+            parsed.turns.append(_checked(item, default_session, limit))
+        except ValueError as exc:
+            parsed.bad.append(BadLine(source, line, str(exc)))
+        at = _skip_space(text, end)
+        if at < len(text) and text[at] == ",":
+            at += 1
+            continue
+        if at < len(text) and text[at] == "]" and not text[at + 1 :].strip():
+            break
+        return _unreadable(parsed, line + text.count("\n", counted, at),
+                           "not valid JSON (expected ',' or the array's closing ']')")
+    return parsed
+
+
+def _unreadable(parsed: ParsedFile, line: int, problem: str) -> ParsedFile:
+    """The array cannot be read past `line`: nothing of it is taken, not even with --skip-bad (what follows the
+    break would be lost without a line of its own to say so)."""
+    parsed.turns.clear()
+    parsed.bad.append(BadLine(parsed.source, line, problem + "; the array cannot be read past it"))
+    return parsed
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -112,6 +170,11 @@ def _turn(line: str, default_session: str, max_turn_chars: int) -> dict[str, Any
         raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
     except RecursionError:
         raise ValueError("not valid JSON here: nested too deeply") from None
+    return _checked(data, default_session, max_turn_chars)
+
+
+def _checked(data: Any, default_session: str, max_turn_chars: int) -> dict[str, Any]:
+    """One turn object, checked with the rules `Memory.add_turns` applies, as an `add_turns` mapping."""
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, got {type(data).__name__}")
     for required in ("role", "content"):
