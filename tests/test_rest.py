@@ -344,6 +344,36 @@ def test_each_endpoint(api: tuple[str, FastAPI], db_path: Path) -> None:
         assert http.get("/v1/stats").json()["turns"] == 1
 
 
+def test_a_batch_of_turns_is_stored_whole_or_not_at_all(db_path: Path) -> None:
+    app = make_app(db_path, config=Config(embedder="off", consolidate_every=4, server_max_batch_turns=5,
+                                          max_turn_chars=100))
+    with serving(app) as url, client(url, new_token(db_path, "alice")) as http, \
+            client(url, new_token(db_path, "bob")) as bob:
+        batch = [turn(f"note {i} about the kayak trip", "s1" if i < 3 else "s2", id=f"t{i}",
+                      timestamp=f"2026-11-0{i + 1}T10:00:00Z") for i in range(4)]
+        r = http.post("/v1/turns/batch", json={"turns": batch})
+        assert r.status_code == 201 and r.json() == {"ids": ["t0", "t1", "t2", "t3"], "session_ids": ["s1", "s2"]}
+        again = http.post("/v1/turns/batch", json={"turns": batch[2:]})  # a retry: each id is stored once
+        assert again.status_code == 201 and again.json()["ids"] == ["t2", "t3"]
+        assert http.get("/v1/stats").json()["turns"] == 4 and bob.get("/v1/stats").json()["turns"] == 0
+        turns = http.get("/v1/sessions/s1/turns").json()["turns"]
+        assert [t["content"] for t in turns] == [f"note {i} about the kayak trip" for i in range(3)]
+        # one bad turn: a 422 naming it and its field, and nothing of the batch stored
+        bad = [turn("fine", "s3"), turn("also fine", "s3"), {**turn("x", "s3"), "role": "robot"}]
+        r = http.post("/v1/turns/batch", json={"turns": bad})
+        assert r.status_code == 422 and ["body", "turns", 2, "role"] in [e["loc"] for e in r.json()["detail"]]
+        r = http.post("/v1/turns/batch", json={"turns": [turn("fine", "s3"), turn("late", "s3", timestamp="0000-01-01")]})
+        assert r.status_code == 422
+        r = http.post("/v1/turns/batch", json={"turns": [turn("fine", "s3"), turn("y" * 101, "s3")]})  # Memory's check
+        assert r.status_code == 422 and r.json()["detail"].startswith("turn 1: ") and "100" in r.json()["detail"]
+        r = http.post("/v1/turns/batch", json={"turns": [turn(str(i), "s3") for i in range(6)]})
+        assert r.status_code == 422 and "over the limit of 5 (Config.server_max_batch_turns)" in r.json()["detail"]
+        assert http.post("/v1/turns/batch", json={"turns": []}).status_code == 422
+        assert http.post("/v1/turns/batch", json={"turns": batch, "user_id": "bob"}).status_code == 422
+        assert http.get("/v1/stats").json()["turns"] == 4 and "s3" not in [
+            s["session_id"] for s in http.get("/v1/sessions").json()["sessions"]]
+
+
 def test_serve_refuses_beyond_loopback_without_auth(db_path: Path) -> None:
     check_host("127.0.0.1", auth=False)
     check_host("localhost", auth=False)

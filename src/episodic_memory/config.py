@@ -426,6 +426,8 @@ class Config(BaseModel):
     server_max_open_users: int = Field(64, ge=1, description="the REST server keeps at most this many users' "
                                        "memories open; the least recently used idle ones are closed")
     server_max_body_bytes: int = Field(1 << 20, ge=1, description="a REST request body over this is refused (413)")
+    server_max_batch_turns: int = Field(1_000, ge=1, description="turns one `POST /v1/turns/batch` may carry (more: "
+                                        "422); its body is bounded by server_max_body_bytes too")
     token_touch_every_s: float = Field(60.0, description="a token's last_used is written at most this often")
 
     # --- issue 18 ops: read-only stores, embedding caps, stopping ---------------------------------------

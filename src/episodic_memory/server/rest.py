@@ -115,6 +115,10 @@ class TurnIn(_Body):
         return value
 
 
+class TurnsIn(_Body):
+    turns: list[TurnIn] = Field(min_length=1, description="the turns, in order (at most Config.server_max_batch_turns)")
+
+
 class ForgetIn(_Body):
     session_id: Id | None = Field(None, description="forget this session")
     all: StrictBool = Field(False, description="forget every memory of this token's user (and the user's tokens); "
@@ -328,6 +332,20 @@ def create_app(
         turn_id = mem.add_turn(turn.role, turn.content, session_id=turn.session_id, speaker=turn.speaker,
                                timestamp=turn.timestamp, turn_id=turn.id, source=turn.source, tags=turn.tags)
         return {"id": turn_id, "session_id": turn.session_id}
+
+    @app.post("/v1/turns/batch", status_code=status.HTTP_201_CREATED, tags=["capture"])
+    def add_turns(batch: TurnsIn, mem: Mem) -> dict[str, Any]:
+        """Record many turns at once (importing a history): every turn is checked first and either all are stored
+        or none (a 422 names the turn and the field); one fsync and one transaction per session, then the reply with
+        their ids in order. A turn whose `id` is already stored in its session is stored once, as on `/v1/turns`."""
+        if len(batch.turns) > mem_config.server_max_batch_turns:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY,
+                                f"turns: {len(batch.turns):,} in one batch, over the limit of "
+                                f"{mem_config.server_max_batch_turns:,} (Config.server_max_batch_turns)")
+        ids = mem.add_turns([{"role": t.role, "content": t.content, "session_id": t.session_id, "speaker": t.speaker,
+                              "timestamp": t.timestamp, "turn_id": t.id, "source": t.source, "tags": t.tags}
+                             for t in batch.turns])
+        return {"ids": ids, "session_ids": list(dict.fromkeys(t.session_id for t in batch.turns))}
 
     @app.post("/v1/sessions/{session_id}/end", tags=["capture"])
     def end_session(session_id: str, mem: Mem) -> dict[str, Any]:
