@@ -66,7 +66,7 @@ def _common_words() -> frozenset[str]:
 
 
 def _inflected(word: str, known: frozenset[str]) -> bool:
-    """`word` is a word of the vocabulary or an inflection of one: desserts, boxes, renovated, formatting, bigger."""
+    """`word` is a word of the vocabulary or an inflection of one: desserts, boxes, renovated, formatting, quizzed."""
     if word in known:
         return True
     if word.endswith("es") and word[:-2].endswith(_ES_STEM) and word[:-2] in known:  # boxes, wishes
