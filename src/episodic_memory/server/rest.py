@@ -114,6 +114,11 @@ class TurnIn(_Body):
             to_epoch(value)  # years 1 to 9999 in UTC, or a ValueError that names the time
         return value
 
+    def as_turn(self) -> dict[str, Any]:
+        """The turn as `Memory.add_turn`'s keyword arguments (one of `add_turns`' mappings)."""
+        return {"role": self.role, "content": self.content, "session_id": self.session_id, "speaker": self.speaker,
+                "timestamp": self.timestamp, "turn_id": self.id, "source": self.source, "tags": self.tags}
+
 
 class TurnsIn(_Body):
     turns: list[TurnIn] = Field(min_length=1, description="the turns, in order (at most Config.server_max_batch_turns)")
@@ -329,8 +334,7 @@ def create_app(
     @app.post("/v1/turns", status_code=status.HTTP_201_CREATED, tags=["capture"])
     def add_turn(turn: TurnIn, mem: Mem) -> dict[str, Any]:
         """Record one conversation turn (journaled and fsynced before the reply). Consolidation runs in the background."""
-        turn_id = mem.add_turn(turn.role, turn.content, session_id=turn.session_id, speaker=turn.speaker,
-                               timestamp=turn.timestamp, turn_id=turn.id, source=turn.source, tags=turn.tags)
+        turn_id = mem.add_turn(**turn.as_turn())
         return {"id": turn_id, "session_id": turn.session_id}
 
     @app.post("/v1/turns/batch", status_code=status.HTTP_201_CREATED, tags=["capture"])
@@ -342,9 +346,7 @@ def create_app(
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY,
                                 f"turns: {len(batch.turns):,} in one batch, over the limit of "
                                 f"{mem_config.server_max_batch_turns:,} (Config.server_max_batch_turns)")
-        ids = mem.add_turns([{"role": t.role, "content": t.content, "session_id": t.session_id, "speaker": t.speaker,
-                              "timestamp": t.timestamp, "turn_id": t.id, "source": t.source, "tags": t.tags}
-                             for t in batch.turns])
+        ids = mem.add_turns([t.as_turn() for t in batch.turns])
         return {"ids": ids, "session_ids": list(dict.fromkeys(t.session_id for t in batch.turns))}
 
     @app.post("/v1/sessions/{session_id}/end", tags=["capture"])
