@@ -209,3 +209,25 @@ def test_postgres_twin_of_the_segmentation_agrees(request: pytest.FixtureRequest
     with Memory(db_path, config=LEXICAL) as mem:
         for text in SAMPLES:
             assert sql_rows(mem.store, "SELECT episodic_segmented(?)", (text,)) == [(segmented(text),)], text
+
+
+def test_a_speaker_named_inside_a_run_is_found_and_left_out_of_the_dense_query() -> None:
+    from episodic_memory.retrieve.query import find_names, strip_names
+
+    assert find_names("王小明上周说了什么？", ["王小明", "李明"]) == ["王小明"]  # no word boundary inside the run
+    assert find_names("김지훈이 뭐라고 했어?", ["김지훈", "비서"]) == ["김지훈"]   # a particle stuck to the name
+    assert find_names("小明说了什么", ["王小明"]) == []                          # part of a name is not the name
+    assert find_names("王总的电话", ["王"]) == []                               # one character is no name alone
+    assert find_names("what did caroline say", ["Caroline", "王小明"]) == ["Caroline"]
+    assert strip_names("王小明上周说了什么？", ["王小明"]) == "上周说了什么？"
+    assert strip_names("김지훈이 뭐라고 했어?", ["김지훈"]) == "이 뭐라고 했어?"
+
+
+def test_the_speaker_named_in_a_chinese_question_gets_the_speaker_bonus(db_path: Path) -> None:
+    with Memory(db_path, config=LEXICAL) as mem:
+        mem.add_turn("user", "我下周三去上海开会。", speaker="王小明", session_id="s", turn_id="a")
+        mem.add_turn("user", "我下周三去上海开会。", speaker="李思思", session_id="s", turn_id="b")
+        first = mem.recall("王小明下周三去哪里开会？", k=2)[0]
+        assert first.speaker == "王小明"
+        first = mem.recall("李思思下周三去哪里开会？", k=2)[0]
+        assert first.speaker == "李思思"

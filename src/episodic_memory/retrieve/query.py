@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import calendar
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from ..store.scripts import has_script
 from .fts import STOPWORDS, query_terms
 from .timing import query_phase
 
@@ -78,9 +80,14 @@ def classify(text: str) -> str:
 
 
 def find_names(text: str, known: Iterable[str]) -> list[str]:
-    """Known names mentioned in `text`, matched as whole words, case-insensitively (not by capital letters)."""
+    """Known names mentioned in `text`, matched as whole words, case-insensitively (not by capital letters).
+
+    A name written in a script without spaces (`王小明`, `김지훈`) is matched as a substring: inside
+    `王小明上周说了什么` or `김지훈이` there is no word boundary to match at. One character alone is too common a
+    substring to be a name, so such a name needs two."""
     words = set(query_terms(text, keep_stopwords=True))
     lowered = text.lower()
+    folded: str | None = None
     found = []
     for name in known:
         parts = query_terms(name, keep_stopwords=True)
@@ -90,14 +97,26 @@ def find_names(text: str, known: Iterable[str]) -> list[str]:
             len(parts) > 1 and parts[0] in words and len(parts[0]) > 2
         ):
             found.append(name)
+        elif has_script(name) and len(name.strip()) >= 2:
+            folded = _folded(text) if folded is None else folded
+            if _folded(name.strip()) in folded:
+                found.append(name)
     return found
 
 
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
 def strip_names(text: str, names: Iterable[str]) -> str:
-    """`text` without the given names (whole words, any case, with a possessive 's); `text` itself when nothing but
-    stopwords would be left ("Who is Caroline?")."""
+    """`text` without the given names (whole words, any case, with a possessive 's; a name in a script without
+    spaces wherever it stands, as `find_names` finds it); `text` itself when nothing but stopwords would be left
+    ("Who is Caroline?")."""
     out = text
     for name in names:
+        if has_script(name):
+            out = re.sub(re.escape(name.strip()), " ", out, flags=re.I)
+            continue
         out = re.sub(rf"\b{re.escape(name)}(?:['’]s|s['’])?(?!\w)", " ", out, flags=re.I)
     out = re.sub(r"\s+", " ", out).strip()
     return out if any(w not in STOPWORDS for w in query_terms(out, keep_stopwords=True)) else text
