@@ -4,6 +4,7 @@ per session on the first turn, and the token budget."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -164,3 +165,101 @@ def test_a_corrected_value_is_injected_without_the_turn_that_stated_the_old_one(
         assert "The Series B deck needs 12 slides" not in block  # Maya's turn behind the superseded fact
         hits = mem.recall("How many slides does the Series B deck need?", k=20)
         assert any("The Series B deck needs 12 slides" in h.text for h in hits if h.kind == "turn")  # still recalled
+
+
+PARADE = [("Melanie", "Did you go to the pride parade last weekend?"),
+          ("Caroline", "Yes! It was amazing, so many people showed up."),
+          ("Melanie", "I'm painting a lake sunrise for the art show next month."),
+          ("Caroline", "The adoption agency called back about the interview on Friday.")]
+
+
+def _chat(db: str, turns: list[tuple[str, str]], user: str = "default", **config: object) -> Memory:
+    """One chat session of `turns` (speaker, text), stored for `user` (one store file can hold several chats)."""
+    mem = Memory(db, user_id=user, embedder=HashingEmbedder(dim=256),
+                 config=Config(**{"consolidate_in_background": "off", "inject_max_memories": 1, **config}))
+    for speaker, text in turns:
+        mem.add_turn("user", text, speaker=speaker, session_id="chat")
+    return mem
+
+
+def _reply_lines(block: str) -> list[str]:
+    return [line for line in block.splitlines() if line.startswith("  ↳ ")]
+
+
+def test_a_short_reply_is_shown_with_the_question_it_answers(db_path: Path) -> None:
+    with _chat(str(db_path), PARADE) as mem:
+        block = EpisodicInjector(mem).get_context("so many people showed up, amazing")
+        lines = recalled_lines(block)
+        assert lines[0].endswith("Caroline: Yes! It was amazing, so many people showed up.")
+        assert _reply_lines(block) == ["  ↳ replying to Melanie: “Did you go to the pride parade last weekend?”"]
+        assert lines[1] == _reply_lines(block)[0]  # right under the memory it explains
+
+
+def test_a_reply_leaning_back_is_shown_with_the_turn_before_even_without_a_question(db_path: Path) -> None:
+    turns = [("Melanie", "I finally finished the lake sunrise painting for the show."),
+             ("Caroline", "That's wonderful, the colours must look incredible at dawn.")]
+    with _chat(str(db_path), turns) as mem:
+        block = EpisodicInjector(mem).get_context("wonderful colours incredible at dawn")
+        assert _reply_lines(block) == [
+            "  ↳ replying to Melanie: “I finally finished the lake sunrise painting for the show.”"]
+
+
+def test_turns_that_stand_alone_get_no_reply_line(db_path: Path) -> None:
+    alone = [("Melanie", "I finally finished the lake sunrise painting for the show."),
+             ("Caroline", "My adoption interview with the agency is on Friday afternoon.")]  # no question, no lean
+    same = [("Caroline", "Did I tell you about the parade?"), ("Caroline", "Yes, it was amazing, so many people.")]
+    long = [("Melanie", "How was the parade?"),
+            ("Caroline", "Yes, it was amazing: " + "people, music and flags everywhere along the river, " * 5)]
+    for user, turns, query in (("alone", alone, "adoption interview agency Friday"),
+                               ("same", same, "amazing so many people"), ("long", long, "amazing people music flags")):
+        with _chat(str(db_path), turns, user=user) as mem:
+            block = EpisodicInjector(mem).get_context(query)
+            assert recalled_lines(block) and not _reply_lines(block), block
+
+
+def test_the_turn_replied_to_is_not_repeated_when_it_is_recalled_itself(db_path: Path) -> None:
+    with _chat(str(db_path), PARADE, inject_max_memories=5) as mem:
+        block = EpisodicInjector(mem).get_context("pride parade, so many people showed up")
+        lines = recalled_lines(block)
+        assert any("Melanie: Did you go to the pride parade" in line for line in lines)
+        assert not _reply_lines(block)
+
+
+def test_the_reply_line_can_be_turned_off_and_gives_way_to_the_budget(db_path: Path) -> None:
+    with _chat(str(db_path), PARADE, inject_reply_context_chars=0) as mem:
+        assert not _reply_lines(EpisodicInjector(mem).get_context("so many people showed up, amazing"))
+    with _chat(str(db_path), PARADE, user="tight", inject_token_budget=25) as mem:
+        block = EpisodicInjector(mem).get_context("so many people showed up, amazing")
+        assert recalled_lines(block) and not _reply_lines(block)  # the memory fits, its reply line does not
+    with _chat(str(db_path), PARADE, user="cut", inject_reply_context_chars=20) as mem:
+        assert _reply_lines(EpisodicInjector(mem).get_context("so many people showed up, amazing")) == [
+            "  ↳ replying to Melanie: “Did you go to the…”"]
+
+
+def test_turns_before_finds_the_turn_a_fact_was_said_after(db_path: Path) -> None:
+    from episodic_memory.retrieve.hit import Hit
+
+    with _chat(str(db_path), PARADE) as mem:
+        turns = mem.session_turns("chat")
+        reply, question = turns[1], turns[0]
+        fact = Hit(id="fact:1", kind="fact", text="It was amazing.", score=1.0, timestamp=None, session_id="chat",
+                   source_ids=[], details={"source_turns": [reply.id]})
+        two = Hit(id="fact:2", kind="fact", text="It was amazing.", score=1.0, timestamp=None, session_id="chat",
+                  source_ids=[], details={"source_turns": [reply.id, turns[2].id]})  # from two turns: no one turn
+        first = Hit(id=f"turn:{question.id}", kind="turn", text=question.content, score=1.0, timestamp=None,
+                    session_id="chat", source_ids=[])
+        found = mem.turns_before([fact, two, first])
+        assert set(found) == {"fact:1"} and found["fact:1"].content == question.content
+        assert mem.turns_before([fact], user_id="someone-else") == {}
+
+
+def test_a_reply_line_never_takes_the_place_of_a_memory(db_path: Path) -> None:
+    query = "so many people showed up, amazing, adoption agency interview"
+    with _chat(str(db_path), PARADE, inject_max_memories=2) as mem:
+        full = EpisodicInjector(mem).get_context(query)
+    memories = [line for line in recalled_lines(full) if line.startswith("- ")]
+    assert len(memories) == 2 and _reply_lines(full)
+    just_the_memories = estimate_tokens("\n".join(["[Recalled context]", *memories]))
+    with _chat(str(db_path), PARADE, user="tight", inject_max_memories=2, inject_token_budget=just_the_memories) as mem:
+        block = EpisodicInjector(mem).get_context(query)
+    assert recalled_lines(block) == memories  # the second memory is there; the first one's reply line is not

@@ -401,6 +401,10 @@ class Config(BaseModel):
     inject_workstreams: int = Field(2, ge=0, description="confirmed workstreams in [Ongoing work] (first turn only)")
     inject_loops_per_workstream: int = Field(3, ge=0, description="open loops shown under each of them")
     inject_memory_chars: int = Field(300, ge=40, description="an injected memory is cut to this many characters")
+    inject_reply_context_chars: int = Field(
+        160, ge=0, description="a short recalled turn that answers the turn before it (another speaker's question, "
+        "or a reply opening with yes / it / that …) is shown with that turn, cut to this many characters (0: never)")
+    inject_reply_max_chars: int = Field(200, ge=0, description="... when the recalled turn is at most this long")
     brief_max_items: int = Field(20, ge=1, description="at most this many entries per section of the briefing")
 
     # --- judgments -------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ One injector per agent session. Each `get_context(user_message)` is one turn:
     [Recalled context]   at most `Config.inject_max_memories` memories from `Memory.recall`, each with its kind
                          and age. A memory injected in this session is not repeated until
                          `Config.inject_repeat_after_turns` turns have passed, so a topic that comes back can
-                         bring it back.
+                         bring it back. A short reply is shown with the turn it answers, under it.
     [Past judgments]     judgments relevant to the message whose proven utility clears
                          `Config.judgment_inject_utility`, with their reasoning and any correction
 
@@ -17,6 +17,7 @@ fit is left out (and counts as not injected).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -26,6 +27,9 @@ from .memory import Memory
 from .retrieve.hit import Hit
 
 CHARS_PER_TOKEN = 4
+# a reply that leans on the turn before it: an answer, or a pronoun standing for what was said there
+_LEANS_BACK = re.compile(r"^\W*(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|absolutely|exactly|totally|of course|"
+                         r"same|it|it's|that|that's|this|these|those|they|they're|them|he|she|there)\b", re.I)
 
 
 def estimate_tokens(text: str) -> int:
@@ -142,7 +146,32 @@ class EpisodicInjector:
             if len(chosen) == cfg.inject_max_memories:
                 break
         chosen.sort(key=lambda h: place[id(h)])
-        return [Line(self._hit_line(hit), on_include=self._marker(hit.id)) for hit in chosen]
+        replies = self._replied_to(chosen)
+        return [Line(self._hit_line(hit), on_include=self._marker(hit.id),
+                     children=[Line(replies[hit.id])] if hit.id in replies else [])
+                for hit in chosen]
+
+    def _replied_to(self, chosen: list[Hit]) -> dict[str, str]:
+        """A line for each short recalled memory that only makes sense with the turn it answers ("Yes! It was
+        amazing." after "Did you go to the parade?"): that turn, cut short, shown under it (when it fits). A turn
+        qualifies when the turn before it asks something or when it leans back on it (an answer word, a pronoun
+        first); a fact drawn from one turn only when it leans back (a fact is meant to stand alone)."""
+        cfg = self.config
+        if cfg.inject_reply_context_chars == 0:
+            return {}
+        short = [h for h in chosen if len(h.text) <= cfg.inject_reply_max_chars and (
+            h.kind == "turn" or (h.kind == "fact" and _LEANS_BACK.match(h.text)))]
+        before = self.memory.turns_before(short, self.user_id) if short else {}
+        shown = {h.id for h in chosen}
+        lines = {}
+        for hit in short:
+            prev = before.get(hit.id)
+            if prev is None or f"turn:{prev.id}" in shown or (prev.speaker or prev.role) == (hit.speaker or hit.role):
+                continue
+            if _LEANS_BACK.match(hit.text) or (hit.kind == "turn" and "?" in prev.content):
+                said = _one_line(prev.content, cfg.inject_reply_context_chars)
+                lines[hit.id] = f"  ↳ replying to {prev.speaker or prev.role}: “{said}”"
+        return lines
 
     def _hit_line(self, hit: Hit) -> str:
         when = ago(hit.timestamp.timestamp()) if hit.timestamp else "undated"
@@ -156,7 +185,9 @@ class EpisodicInjector:
 
     # --- the budget --------------------------------------------------------------------------------------
     def _assemble(self, sections: list[Section]) -> str:
-        """Sections in order, line by line, while the block stays within the token budget."""
+        """Sections in order, line by line, while the block stays within the token budget. Within a section the
+        lines come first and their children (a workstream's loops, the turn a reply answers) get what is left:
+        a detail never takes the place of a memory."""
         budget = self.config.inject_token_budget
         parts: list[str] = []
 
@@ -165,18 +196,22 @@ class EpisodicInjector:
 
         for section in sections:
             header = ([""] if parts else []) + [section.header]
-            taken: list[str] = []
+            taken: list[Line] = []
             for line in section.lines:
-                if not fits(header + taken + [line.text]):
-                    continue
-                taken.append(line.text)
-                if line.on_include:
-                    line.on_include()
+                if fits(header + [t.text for t in taken] + [line.text]):
+                    taken.append(line)
+            texts = [t.text for t in taken]
+            shown: dict[int, list[str]] = {}
+            for line in taken:
                 for child in line.children:
-                    if fits(header + taken + [child.text]):
-                        taken.append(child.text)
+                    if fits(header + texts + [child.text]):
+                        texts.append(child.text)
+                        shown.setdefault(id(line), []).append(child.text)
             if taken:
-                parts += header + taken
+                parts += header + [text for line in taken for text in (line.text, *shown.get(id(line), []))]
+                for line in taken:
+                    if line.on_include:
+                        line.on_include()
         return "\n".join(parts)
 
 

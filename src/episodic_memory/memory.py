@@ -512,6 +512,21 @@ class Memory:
     def session_turns(self, session_id: str, user_id: str | None = None) -> list[StoredTurn]:
         return self.store.session_turns(user_id or self.user_id, session_id)
 
+    def turns_before(self, hits: Iterable[Hit], user_id: str | None = None) -> dict[str, StoredTurn]:
+        """For each hit said in one turn (a turn, or a fact drawn from one), by hit id: the turn said just before
+        that one in its session, when there is one — what a short reply ("Yes! It was amazing.") answers."""
+        user = user_id or self.user_id
+        said_in: dict[int, list[str]] = {}
+        for hit in hits:
+            sources = [int(hit.id.split(":", 1)[1])] if hit.kind == "turn" and hit.id.startswith("turn:") else (
+                hit.details.get("source_turns") or [] if hit.kind == "fact" else [])
+            if len(sources) == 1:
+                said_in.setdefault(int(sources[0]), []).append(hit.id)
+        if not said_in:
+            return {}
+        return {hit_id: turn for i, turn in self.store.previous_turns(sorted(said_in)).items()
+                if turn.user_id == user for hit_id in said_in[i]}
+
     def turns_since(self, since: datetime | str | float, user_id: str | None = None, *, limit: int | None = None
                     ) -> list[StoredTurn]:
         """The turns said since then, newest first."""
