@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from episodic_memory import Config, Memory
-from episodic_memory.consolidate.address import addressees, is_reaction, participant_named, without_address
+from episodic_memory.consolidate.address import (
+    addressees,
+    is_reaction,
+    leans_back,
+    participant_named,
+    without_address,
+)
 from episodic_memory.consolidate.extract import extract_rules, find_entities, sentences
 from episodic_memory.consolidate.keyphrases import keyphrases
 from episodic_memory.store.records import StoredTurn
@@ -234,3 +240,37 @@ def test_one_persons_news_replaces_anothers_only_when_it_corrects_it(tmp_path: P
 def test_sorry_to_hear_is_a_reaction() -> None:
     assert is_reaction("Sorry to hear about your job, Jon.", ["Jon", "Gina"])
     assert not is_reaction("Sorry, the venue moved to Porto.", ["Jon", "Gina"])
+
+
+@pytest.mark.parametrize("sentence", ["They give me the strength to keep going.", "It was a huge jump, but worth it.",
+                                      "Wow, Caroline, it was amazing up on that stage!", "Mel, those bowls are gorgeous.",
+                                      "That's the format Northgate asked for.", "She's been my rock since college."])
+def test_a_sentence_opening_with_a_pronoun_for_what_was_said_leans_back(sentence: str) -> None:
+    assert leans_back(sentence, PEOPLE)
+
+
+@pytest.mark.parametrize("sentence", ["There is a standup on Friday.", "Italy was great.", "Thesis draft is due.",
+                                      "The deck has 14 slides.", "Caroline, my family's been great."])
+def test_a_sentence_with_a_subject_of_its_own_does_not_lean_back(sentence: str) -> None:
+    assert not leans_back(sentence, PEOPLE)
+
+
+def test_a_reply_opening_with_a_pronoun_is_no_fact_unless_it_brings_a_value_or_goes_on_from_the_turn() -> None:
+    turns = [turn("My kids are my whole world, they keep me grounded.", "Caroline", 1),
+             turn("They give me the strength to keep going, honestly, every single day.", "Melanie", 2),
+             turn("It was a huge jump for our family, but totally worth it in the end.", "Melanie", 3),
+             turn("It's 14 slides now, not 12, after the review.", "Melanie", 4),
+             turn("It was the moment I decided to become a counselor.", "Caroline", 6),
+             turn("I started a new job at the Getty museum. It's a part-time position, 20 hours a week.", "Melanie", 5)]
+    class KeepAll:  # an exemplar vote that keeps every statement: what the rule itself drops is left out
+        def margins(self, texts: list[str]) -> list[float]:
+            return [1.0] * len(texts)
+
+    facts = [(f.sources[0].id, f.text) for f in extract_rules(turns, {}, vote=KeepAll())]  # type: ignore[arg-type]
+    ids = [i for i, _ in facts]
+    assert 1 in ids
+    assert 2 not in ids and 3 not in ids                        # about what the other person said: nothing alone
+    assert 4 in ids                                             # a value it brings is kept ("it's 14 now")
+    assert 6 in ids                                             # and a cue says what it is about
+    assert [t for i, t in facts if i == 5] == ["I started a new job at the Getty museum.",
+                                               "It's a part-time position, 20 hours a week."]  # goes on from the turn

@@ -13,6 +13,9 @@ time Melanie thanked or cheered her (her profile read as Melanie's words), and c
 - `is_reaction(sentence, participants)`: thanks, congratulations, sympathy, praise of the listener or of what they
   said ("That sounds great", "You're right", "I'm so happy for you", "I hope you're okay") — said to someone, stating
   nothing about anyone's world.
+- `leans_back(sentence, participants)`: the sentence's subject is a pronoun for something said before it ("They
+  give me the strength to keep going.", "It's part-time, in the fashion department."): on its own, a reader cannot
+  tell what it is about.
 
 English, a closed list of evaluative words and openings; a participant is a speaker of the turns consolidated, so a
 name that is nobody's in the conversation is never taken for an address.
@@ -203,3 +206,20 @@ def is_reaction(sentence: str, participants: Iterable[str] = ()) -> bool:
             text = text[span[1]:].lstrip(" ,:;—–-!")
     text = _TRAILING_NOTE.sub("", text)
     return bool(text) and any(p.search(text) for p in _REACTION)
+
+
+# a pronoun standing for something said before, as the sentence's subject ("there is …" and "it's raining" are
+# other uses, but the second, like "it's great to see …", says nothing to keep either)
+_LEANING = re.compile(r"^(?:it|its|it's|it’s|that|that's|that’s|this|these|those|they|they're|they’re|they've|"
+                      r"they’ve|they'll|they’ll|them|he|he's|he’s|she|she's|she’s)\b", _I)
+
+
+def leans_back(sentence: str, participants: Iterable[str] = ()) -> bool:
+    """Whether `sentence` opens (past interjections and a vocative) with a pronoun for something said before it."""
+    people = list(participants)
+    text = re.sub(rf"^(?:{_INTERJECTION}\b[\s,!.:;—–-]*)+", "", without_address(sentence.strip(), people),
+                  flags=_I).strip()
+    for span in reversed(_spans(text, people)):  # "Caroline, it was amazing" after the "Wow,"
+        if span[0] == 0:
+            text = text[span[1]:].lstrip(" ,:;—–-!")
+    return _LEANING.match(text) is not None

@@ -14,7 +14,7 @@ from .. import llm
 from ..config import Config
 from ..store.records import StoredTurn
 from ..util import forgettable, to_datetime
-from .address import addressees, is_reaction, participant_named, unaddressed, without_address
+from .address import addressees, is_reaction, leans_back, participant_named, unaddressed, without_address
 from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
 from .fact_types import EXTRACTED_TYPES, describe_types
 from .notes import without_notes
@@ -303,6 +303,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         if turn.role.lower() in _ASSISTANT_ROLES:
             continue
         cue_before = False
+        kept_before = False  # the sentence just before, in this turn, was kept
         for raw in sentences(turn.content):
             bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
             kind = sentence_kind(bare)
@@ -312,18 +313,29 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             if kind != STATEMENT or is_filler(bare) or is_reaction(bare, participants) or (
                     cue_here and is_bare_cue(raw)):
                 cue_before = cue_before or cue_here
+                kept_before = False
                 continue
             sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare  # cue words kept
             found = classify_sentence(sentence, datetime.now(timezone.utc))
             if found is not None:
                 pending.append(_Sentence(sentence, turn, found, True, cue_before))
+            elif not kept_before and leans_back(bare, participants) and not _names_value(bare):
+                # a plain statement about what the other person said ("They give me the strength to keep going."
+                # opening a reply) tells a reader nothing on its own, unless it brings a value ("it's 14 now");
+                # after a kept statement of the same turn it goes on about that one, and a cue ("It was the
+                # moment I decided …") says what it is about
+                cue_before = cue_before or cue_here
+                kept_before = False
+                continue
             elif (plain := classify_statement(sentence)) is not None:
                 if cue_here or cue_before:  # "Change of plan: …", "My race shoe is now …": a change of a value
                     plain = ("correction", 0.7)
                 pending.append(_Sentence(sentence, turn, plain, cue_here or cue_before, cue_before))
             else:
                 cue_before = cue_before or cue_here
+                kept_before = False
                 continue
+            kept_before = True
             cue_before = False
     if vote is not None:
         margins = [float(m) for m in vote.margins([_fact_text(p, participants)[0] for p in pending])]
