@@ -263,3 +263,14 @@ def test_a_reply_line_never_takes_the_place_of_a_memory(db_path: Path) -> None:
     with _chat(str(db_path), PARADE, user="tight", inject_max_memories=2, inject_token_budget=just_the_memories) as mem:
         block = EpisodicInjector(mem).get_context(query)
     assert recalled_lines(block) == memories  # the second memory is there; the first one's reply line is not
+
+
+def test_a_users_short_answer_comes_with_the_assistants_question(db_path: Path) -> None:
+    with Memory(str(db_path), embedder=HashingEmbedder(dim=256),
+                config=Config(consolidate_in_background="off", inject_max_memories=1)) as mem:
+        mem.add_turn("user", "Book me a flight to Lisbon for the offsite.", session_id="trip")
+        mem.add_turn("assistant", "Should I book the 9am or the 2pm flight to Lisbon?", session_id="trip")
+        mem.add_turn("user", "The 2pm one, the morning is packed with standups.", session_id="trip")
+        block = EpisodicInjector(mem).get_context("morning packed with standups, 2pm")
+    assert recalled_lines(block)[0].endswith("The 2pm one, the morning is packed with standups.")
+    assert _reply_lines(block) == ["  ↳ replying to assistant: “Should I book the 9am or the 2pm flight to Lisbon?”"]
