@@ -273,3 +273,19 @@ def test_read_commands_work_on_a_read_only_file_in_a_read_only_folder(tmp_path: 
         assert _snapshot(folder) == before
     finally:
         os.chmod(folder, 0o755)
+
+
+def test_recall_shows_a_short_reply_with_the_turn_it_answers(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    assert run("add", "Did you go to the pride parade last weekend?", "--speaker", "Melanie", "--session", "s1",
+               "--db", db)[0] == 0
+    assert run("add", "Yes! It was amazing, so many people showed up.", "--speaker", "Caroline", "--session", "s1",
+               "--db", db)[0] == 0
+    code, out, _ = run("recall", "so many people showed up", "-k", "1", "--db", db)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("[turn] Caroline: Yes! It was amazing")
+    assert lines[1] == "  ↳ replying to Melanie: “Did you go to the pride parade last weekend?”"
+    code, out, _ = run("recall", "so many people showed up", "-k", "2", "--db", db)
+    assert "↳" not in out  # the question is a hit of its own: not said twice
+    hits = json.loads(run("recall", "so many people showed up", "-k", "1", "--json", "--db", db)[1])
+    assert len(hits) == 1  # --json is the hits as they are

@@ -24,6 +24,7 @@ from .commands.threads import brief, loop, loops, print_loops, workstreams
 from .commands.vault import vault
 from .config import DEFAULT_USER
 from .ingest import ParsedFile, parse_file, sample_path
+from .inject import replies
 from .memory import Memory
 from .retrieve.hit import Hit
 from .store import explain, failed_store_errors
@@ -33,7 +34,8 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
 
-def print_hits(hits: list[Hit]) -> None:
+def print_hits(hits: list[Hit], replies: dict[str, str] | None = None) -> None:
+    """Each hit on a line; under a short reply, the turn it answers (`inject.replies`)."""
     if not hits:
         console.print("[dim]no memories matched[/dim]")
         return
@@ -48,6 +50,8 @@ def print_hits(hits: list[Hit]) -> None:
                 text = text[: -1] + f", until {until})"
         console.print(f"[bold cyan]\\[{escape(label)}][/bold cyan] {escape(who + text)}  "
                       f"[dim]({age(hit.timestamp)})[/dim]", highlight=False)
+        if replies and hit.id in replies:
+            console.print(f"  [dim]↳ {escape(replies[hit.id])}[/dim]", highlight=False)
 
 
 class Episodic(click.Group):
@@ -201,7 +205,7 @@ def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
     if as_json:
         dump([h.to_dict() for h in hits])
     else:
-        print_hits(hits)
+        print_hits(hits, replies(mem, hits, mem.user_id))
 
 
 @main.command()
@@ -358,7 +362,8 @@ def demo(db: str | None, queries: tuple[str, ...]) -> None:
                                      "When is the Airflow cutover?",
                                      "What does Maya prefer for formatting?"):
                 console.print(f"[bold]recall[/bold] {escape(query)}")
-                print_hits(mem.recall(query, k=3))
+                hits = mem.recall(query, k=3)
+                print_hits(hits, replies(mem, hits))
                 console.print()
             console.print("[bold]Where were we?[/bold] (episodic loops)")
             print_loops(mem)

@@ -152,26 +152,12 @@ class EpisodicInjector:
                 for hit in chosen]
 
     def _replied_to(self, chosen: list[Hit]) -> dict[str, str]:
-        """A line for each short recalled memory that only makes sense with the turn it answers ("Yes! It was
-        amazing." after "Did you go to the parade?"): that turn, cut short, shown under it (when it fits). A turn
-        qualifies when the turn before it asks something or when it leans back on it (an answer word, a pronoun
-        first); a fact drawn from one turn only when it leans back (a fact is meant to stand alone)."""
         cfg = self.config
         if cfg.inject_reply_context_chars == 0:
             return {}
-        short = [h for h in chosen if len(h.text) <= cfg.inject_reply_max_chars and (
-            h.kind == "turn" or (h.kind == "fact" and _LEANS_BACK.match(h.text)))]
-        before = self.memory.turns_before(short, self.user_id) if short else {}
-        shown = {h.id for h in chosen}
-        lines = {}
-        for hit in short:
-            prev = before.get(hit.id)
-            if prev is None or f"turn:{prev.id}" in shown or (prev.speaker or prev.role) == (hit.speaker or hit.role):
-                continue
-            if _LEANS_BACK.match(hit.text) or (hit.kind == "turn" and "?" in prev.content):
-                said = _one_line(prev.content, cfg.inject_reply_context_chars)
-                lines[hit.id] = f"  ↳ replying to {prev.speaker or prev.role}: “{said}”"
-        return lines
+        return {hit_id: f"  ↳ {line}" for hit_id, line in replies(
+            self.memory, chosen, self.user_id, max_chars=cfg.inject_reply_max_chars,
+            context_chars=cfg.inject_reply_context_chars).items()}
 
     def _hit_line(self, hit: Hit) -> str:
         when = ago(hit.timestamp.timestamp()) if hit.timestamp else "undated"
@@ -225,3 +211,24 @@ def _superseded_sources(hits: list[Hit]) -> set[str]:
 def _one_line(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def replies(memory: Memory, hits: list[Hit], user_id: str | None = None, *, max_chars: int = 200,
+            context_chars: int = 160) -> dict[str, str]:
+    """For each short memory among `hits` that only makes sense with the turn it answers ("Yes! It was amazing."
+    after "Did you go to the parade?"), by hit id: "replying to <who>: “<that turn, cut short>”". A turn
+    qualifies when the turn before it is another speaker's and asks something, or when it leans back on it (an
+    answer word, a pronoun first); a fact drawn from one turn only when it leans back (a fact is meant to stand
+    alone). A turn already among `hits` is not said again."""
+    short = [h for h in hits if len(h.text) <= max_chars and (
+        h.kind == "turn" or (h.kind == "fact" and _LEANS_BACK.match(h.text)))]
+    before = memory.turns_before(short, user_id) if short else {}
+    shown = {h.id for h in hits}
+    lines = {}
+    for hit in short:
+        prev = before.get(hit.id)
+        if prev is None or f"turn:{prev.id}" in shown or (prev.speaker or prev.role) == (hit.speaker or hit.role):
+            continue
+        if _LEANS_BACK.match(hit.text) or (hit.kind == "turn" and "?" in prev.content):
+            lines[hit.id] = f"replying to {prev.speaker or prev.role}: “{_one_line(prev.content, context_chars)}”"
+    return lines
