@@ -17,6 +17,7 @@ from episodic_memory.consolidate.durable import (
     ExemplarVote,
     load_exemplars,
     sentence_kind,
+    stated_part,
     strip_memo,
 )
 from episodic_memory.consolidate.extract import classify_statement, extract_rules, find_entities
@@ -38,6 +39,8 @@ def turn(content: str, role: str = "user", id: int = 1) -> StoredTurn:
     ("please proofread: 'our office has 40 desks'", REQUEST_KIND),
     ("how long does paint take to dry?", QUESTION),
     ("any tips for a first marathon", QUESTION),
+    ("Can you provide a step-by-step diagram for the proof", QUESTION),         # no question mark: still asked
+    ("We can meet on Friday at the studio.", STATEMENT),
     ("If we had more budget we'd hire a second designer.", HYPOTHETICAL_KIND),
     ("maybe one day I'll open a bookshop, who knows", HYPOTHETICAL_KIND),
     ("The fund model uses a 9% discount rate.", STATEMENT),
@@ -45,6 +48,25 @@ def turn(content: str, role: str = "user", id: int = 1) -> StoredTurn:
 ])
 def test_requests_questions_and_hypotheticals_are_told_apart(sentence: str, kind: str) -> None:
     assert sentence_kind(sentence) == kind
+
+
+@pytest.mark.parametrize(("sentence", "stated"), [
+    ("We bumped the kitchen budget to 48k, can you redo the plan?", "We bumped the kitchen budget to 48k."),
+    ("I'm stuck on the truss loads - could you check my numbers", "I'm stuck on the truss loads."),
+    ("I'm trying to understand SSA, so can you explain it", "I'm trying to understand SSA."),
+    ("Also, can you check this", "Also, can you check this"),             # nothing stated before the ask
+    ("What is SSA, can you explain?", "What is SSA, can you explain?"),   # a question from its start
+    ("I told Dana you can take the 9am slot.", "I told Dana you can take the 9am slot."),
+])
+def test_what_a_sentence_states_before_it_asks_the_assistant(sentence: str, stated: str) -> None:
+    assert stated_part(sentence) == stated
+
+
+def test_a_value_stated_before_an_ask_is_a_fact_and_the_ask_is_not() -> None:
+    facts = extract_rules([turn("We bumped the kitchen budget to 48k, can you redo the plan? I'm Christina, a "
+                                "colour technologist at Farrow Labs.")], {})
+    assert [f.text for f in facts] == ["We bumped the kitchen budget to 48k.",
+                                       "I'm Christina, a colour technologist at Farrow Labs."]
 
 
 def test_what_the_person_asks_to_remember_is_kept_without_the_request() -> None:
@@ -246,3 +268,14 @@ def test_a_wish_is_no_correction_and_a_verbless_note_with_a_value_is_a_statement
     note = classify_statement("DevConf in Berlin on June 4.")
     assert note is not None and note[0] in ("plan", "knowledge")
     assert classify_statement("lunch at noon") is None
+
+
+def test_a_change_said_before_an_ask_supersedes_the_old_value() -> None:
+    with Memory(":memory:", config=Config(consolidate_in_background="off")) as mem:
+        mem.add_turn("user", "The kitchen budget is 40k for the renovation.", session_id="s1")
+        mem.end_session("s1")
+        mem.add_turn("user", "We bumped the kitchen budget to 48k, can you redo the plan?", session_id="s2")
+        mem.end_session("s2")
+        current = [f.text for f in mem.facts()]
+        assert current == ["We bumped the kitchen budget to 48k."]
+        assert mem.recall("What is the kitchen budget?", k=1)[0].text.startswith("We bumped the kitchen budget to 48k")

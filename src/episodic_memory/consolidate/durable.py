@@ -45,13 +45,17 @@ MEMO = re.compile(
     r"(?: that| this)?\s*[,:—–-]?\s+", _I)
 QUESTION_START = re.compile(
     _LEAD + r"(?:what|what's|whats|how|why|where|which|who|whom|whose|when's|is it|is that|is there|are there|are we|"
-    r"am i|do you|do i|do we|does|did you|did i|did we|can i|can we|should i|should we|would it|would you|shall we|"
+    r"am i|do you|do i|do we|does|did you|did i|did we|can i|can we|can you|could you|will you|should i|should we|"
+    r"would it|would you|shall we|"
     r"any (?:tips|ideas|thoughts|advice|suggestions|recommendations)|anything|thoughts)\b", _I)
 HYPOTHETICAL = re.compile(
     _LEAD + r"(?:if\b|what if|maybe\b|perhaps\b|someday|some day|one day|i wonder|wondering|i might|might\b|"
     r"in an ideal world|ideally|hypothetically|imagine|i guess|i suppose|in theory)|\bwho knows\b|"
     r"\bthinking out loud\b|\bnot sure (?:if|whether)\b|\bjust (?:brainstorming|thinking|musing)\b|"
     r"\bnothing (?:decided|settled|final)\b|\bjust an idea\b", _I)
+
+# a statement that turns into asking the assistant halfway: "We bumped the budget to 48k, can you redo the plan?"
+ASKS_MIDWAY = re.compile(r"(?:[,;:—–]|\s-)\s*(?:(?:so|and|but|then)\s+)?(?:can|could|would|will)\s+(?:you|u)\b", _I)
 
 STATEMENT, QUESTION, REQUEST_KIND, HYPOTHETICAL_KIND = "statement", "question", "request", "hypothetical"
 
@@ -66,6 +70,19 @@ def sentence_kind(sentence: str) -> str:
     if HYPOTHETICAL.search(s):
         return HYPOTHETICAL_KIND
     return STATEMENT
+
+
+def stated_part(sentence: str) -> str:
+    """What a sentence states before it turns to ask the assistant: "We bumped the budget to 48k, can you redo the
+    plan?" → "We bumped the budget to 48k." (the ask is no fact; what it is asked on may be). A sentence that asks
+    from its start, or whose part before the ask is under three words ("Also, can you …"), is left as it is."""
+    m = ASKS_MIDWAY.search(sentence)
+    if m is None:
+        return sentence
+    head = sentence[: m.start()].rstrip(" ,;:—–-")
+    if len(head.split()) < 3 or QUESTION_START.match(head) or REQUEST.match(head):
+        return sentence
+    return head + "."
 
 
 def strip_memo(sentence: str) -> str:

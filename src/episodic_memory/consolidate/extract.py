@@ -15,7 +15,7 @@ from ..config import Config
 from ..store.records import StoredTurn
 from ..util import forgettable, to_datetime
 from .address import addressees, is_reaction, leans_back, participant_named, unaddressed, without_address
-from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, strip_memo
+from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, stated_part, strip_memo
 from .fact_types import EXTRACTED_TYPES, describe_types
 from .notes import without_notes
 from .supersede import WISH, has_change_cue, is_bare_cue
@@ -255,7 +255,7 @@ def statements(turn: StoredTurn) -> list[str]:
     if turn.role.lower() in _ASSISTANT_ROLES:
         return []
     out = []
-    for raw in sentences(turn.content):
+    for raw in map(stated_part, sentences(turn.content)):
         bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
         kind = sentence_kind(bare)
         if kind == REQUEST_KIND:
@@ -304,7 +304,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             continue
         cue_before = False
         kept_before = False  # the sentence just before, in this turn, was kept
-        for raw in sentences(turn.content):
+        for raw in map(stated_part, sentences(turn.content)):  # "…, can you …": what it states, not the ask
             bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
             kind = sentence_kind(bare)
             if kind == REQUEST_KIND:
