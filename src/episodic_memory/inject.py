@@ -22,14 +22,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .brief import ago
+from .consolidate.address import leans_back
 from .judgments.inject import format_judgment, relevant_judgments
 from .memory import Memory
 from .retrieve.hit import Hit
 
 CHARS_PER_TOKEN = 4
-# a reply that leans on the turn before it: an answer, or a pronoun standing for what was said there
-_LEANS_BACK = re.compile(r"^\W*(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|absolutely|exactly|totally|of course|"
-                         r"same|it|it's|that|that's|this|these|those|they|they're|them|he|she|there)\b", re.I)
+# a reply opening on an answer to the turn before it ("Yes, the 2pm one"); one opening on a pronoun for what was
+# said there ("It was amazing") is `consolidate.address.leans_back`
+_ANSWER = re.compile(r"^\W*(?:yes|yeah|yep|yup|no|nope|nah|sure|definitely|absolutely|exactly|totally|of course|"
+                     r"same)\b", re.I)
+
+
+def _leans_back(text: str) -> bool:
+    return _ANSWER.match(text) is not None or leans_back(text)
 
 
 def estimate_tokens(text: str) -> int:
@@ -221,7 +227,7 @@ def replies(memory: Memory, hits: list[Hit], user_id: str | None = None, *, max_
     answer word, a pronoun first); a fact drawn from one turn only when it leans back (a fact is meant to stand
     alone). A turn already among `hits` is not said again."""
     short = [h for h in hits if len(h.text) <= max_chars and (
-        h.kind == "turn" or (h.kind == "fact" and _LEANS_BACK.match(h.text)))]
+        h.kind == "turn" or (h.kind == "fact" and _leans_back(h.text)))]
     before = memory.turns_before(short, user_id) if short else {}
     shown = {h.id for h in hits}
     lines = {}
@@ -229,6 +235,6 @@ def replies(memory: Memory, hits: list[Hit], user_id: str | None = None, *, max_
         prev = before.get(hit.id)
         if prev is None or f"turn:{prev.id}" in shown or (prev.speaker or prev.role) == (hit.speaker or hit.role):
             continue
-        if _LEANS_BACK.match(hit.text) or (hit.kind == "turn" and "?" in prev.content):
+        if _leans_back(hit.text) or (hit.kind == "turn" and "?" in prev.content):
             lines[hit.id] = f"replying to {prev.speaker or prev.role}: “{_one_line(prev.content, context_chars)}”"
     return lines
