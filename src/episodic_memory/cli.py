@@ -24,7 +24,6 @@ from .commands.threads import brief, loop, loops, print_loops, workstreams
 from .commands.vault import vault
 from .config import DEFAULT_USER
 from .ingest import ParsedFile, parse_file, sample_path
-from .inject import replies
 from .memory import Memory
 from .retrieve.hit import Hit
 from .store import explain, failed_store_errors
@@ -205,6 +204,8 @@ def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
     if as_json:
         dump([h.to_dict() for h in hits])
     else:
+        from .inject import replies  # imported here: `brief` and `stats` load nothing heavy
+
         print_hits(hits, replies(mem, hits, mem.user_id))
 
 
@@ -346,6 +347,8 @@ def reindex(ctx: click.Context, db: str | None, user_id: str | None) -> None:
 @click.option("-q", "--query", "queries", multiple=True, help="Ask this instead of the built-in questions.")
 def demo(db: str | None, queries: tuple[str, ...]) -> None:
     """Ingest the bundled sample conversation and recall from it (no keys, no network)."""
+    from .inject import replies
+
     with tempfile.TemporaryDirectory(prefix="episodic-demo-") as tmp:
         path = db or str(Path(tmp) / "memory.db")
         with Memory(path) as mem:
