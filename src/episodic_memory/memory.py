@@ -518,8 +518,12 @@ class Memory:
         user = user_id or self.user_id
         said_in: dict[int, list[str]] = {}
         for hit in hits:
-            sources = [int(hit.id.split(":", 1)[1])] if hit.kind == "turn" and hit.id.startswith("turn:") else (
-                hit.details.get("source_turns") or [] if hit.kind == "fact" else [])
+            if hit.kind == "turn" and hit.id.startswith("turn:"):
+                sources = [int(hit.id.removeprefix("turn:"))]
+            elif hit.kind == "fact":
+                sources = hit.details.get("source_turns") or []
+            else:
+                continue
             if len(sources) == 1:
                 said_in.setdefault(int(sources[0]), []).append(hit.id)
         if not said_in:

@@ -200,12 +200,18 @@ def is_reaction(sentence: str, participants: Iterable[str] = ()) -> bool:
     text = _TRAILING_FACES.sub("", _TRAILING_NOTE.sub("", without_address(sentence.strip(), people)))
     if any(p.search(text) for p in _REACTION):
         return True
+    text = _TRAILING_NOTE.sub("", _past_opening(text, people))
+    return bool(text) and any(p.search(text) for p in _REACTION)
+
+
+def _past_opening(text: str, people: list[str]) -> str:
+    """`text` past its opening interjections and a vocative after them ("Wow, Caroline, that looks amazing" →
+    "that looks amazing")."""
     text = re.sub(rf"^(?:{_INTERJECTION}\b[\s,!.:;—–-]*)+", "", text, flags=_I).strip()
-    for span in reversed(_spans(text, people)):  # "Caroline, that looks amazing" after the "Wow,"
+    for span in reversed(_spans(text, people)):
         if span[0] == 0:
             text = text[span[1]:].lstrip(" ,:;—–-!")
-    text = _TRAILING_NOTE.sub("", text)
-    return bool(text) and any(p.search(text) for p in _REACTION)
+    return text
 
 
 # a pronoun standing for something said before, as the sentence's subject ("there is …" and "it's raining" are
@@ -217,9 +223,4 @@ _LEANING = re.compile(r"^(?:it|its|it's|it’s|that|that's|that’s|this|these|t
 def leans_back(sentence: str, participants: Iterable[str] = ()) -> bool:
     """Whether `sentence` opens (past interjections and a vocative) with a pronoun for something said before it."""
     people = list(participants)
-    text = re.sub(rf"^(?:{_INTERJECTION}\b[\s,!.:;—–-]*)+", "", without_address(sentence.strip(), people),
-                  flags=_I).strip()
-    for span in reversed(_spans(text, people)):  # "Caroline, it was amazing" after the "Wow,"
-        if span[0] == 0:
-            text = text[span[1]:].lstrip(" ,:;—–-!")
-    return _LEANING.match(text) is not None
+    return _LEANING.match(_past_opening(without_address(sentence.strip(), people), people)) is not None
