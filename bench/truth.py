@@ -380,10 +380,14 @@ def run_bm25s(tc: TruthConversation) -> ConvRun:
     return ConvRun(outcomes, latencies, ingest)
 
 
+#: Config overrides for every store the episodic runner makes (bench/truth.py --ablate switches rules off here)
+CONFIG_OVERRIDES: dict[str, Any] = {}
+
+
 def run_episodic(tc: TruthConversation) -> ConvRun:
-    memory_cls = import_episodic().Memory
-    tmp = Path(tempfile.mkdtemp(prefix=f"bench-truth-{tc.conv_id}-"))
-    mem = memory_cls(tmp / "mem.db")
+    episodic = import_episodic()
+    tmp = Path(tempfile.mkdtemp(prefix=f"bench-truth-{tc.conv_id.replace('/', '-')}-"))
+    mem = episodic.Memory(tmp / "mem.db", config=episodic.Config.from_env(**CONFIG_OVERRIDES))
     try:
         start = time.perf_counter()
         for session in tc.conv.sessions:
@@ -547,6 +551,8 @@ def overall_consolidation(per_conv: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "ari": statistics.fmean(w["ari"] for w in ws),
             **{k: sum(w[k] for w in ws) for k in ("confirmed", "hypotheses", "threads", "sessions",
                                                   "sessions_in_confirmed", "sessions_with_thread")},
+            "confirmed_minus_threads": sum(w["confirmed"] - w["threads"] for w in ws),
+            "confirmed_within_one": statistics.fmean(abs(w["confirmed"] - w["threads"]) <= 1 for w in ws),
         },
         "loops": {
             **_prf(matched, detected, labelled),
@@ -572,14 +578,15 @@ class SystemRun:
     error: str | None = None
 
 
-def run_system(name: str, conversations: Sequence[TruthConversation]) -> SystemRun:
+def run_system(name: str, conversations: Sequence[TruthConversation], quiet: bool = False) -> SystemRun:
     run = SystemRun(name)
     for tc in conversations:
         try:
             start = time.perf_counter()
             run.per_conv[tc.conv_id] = RUNNERS[name](tc)
-            print(f"[{name}] {tc.conv_id}: {len(tc.labels['slots'])} slots, "
-                  f"{time.perf_counter() - start:.1f}s", file=sys.stderr)
+            if not quiet:
+                print(f"[{name}] {tc.conv_id}: {len(tc.labels['slots'])} slots, "
+                      f"{time.perf_counter() - start:.1f}s", file=sys.stderr)
         except Exception as exc:  # noqa: BLE001 - report and keep the other systems' numbers
             run.error = f"failed on {tc.conv_id}: {type(exc).__name__}: {exc}"
             traceback.print_exc()
@@ -741,21 +748,268 @@ def llm_in_use() -> dict[str, Any]:
     return info
 
 
+# --------------------------------------------------------------------------- sets: dev, fresh seeds, untuned
+
+#: what `python bench/truth.py` reports side by side. truth-dev is what the rules were first tuned on; dev@901
+#: is the same phrase bank with seeds nothing was tuned or trained on (training uses 1..40); untuned@901 is the
+#: bank written from the generator's README alone, never tuned or trained on.
+DEFAULT_SETS = ("truth-dev", "dev@901x4", "dev@902x4", "untuned@901x4", "untuned@902x4")
+UNTUNED_PREFIX = "untuned"
+
+
+def parse_set(spec: str) -> tuple[str, int, int] | None:
+    """"bank@seed" or "bank@seedxN" (N conversations, default 4) → (bank, seed, n); "truth-dev" → None."""
+    if spec == "truth-dev":
+        return None
+    m = re.fullmatch(r"([\w-]+)@(\d+)(?:x(\d+))?", spec)
+    if m is None:
+        raise argparse.ArgumentTypeError(f"a set is truth-dev or BANK@SEED[xN], not {spec!r}")
+    return m.group(1), int(m.group(2)), int(m.group(3) or 4)
+
+
+def load_set(spec: str, cache: Path) -> list[TruthConversation]:
+    """The conversations of one set: truth-dev from ../shared/data, a bank and seed from the generator."""
+    parsed = parse_set(spec)
+    if parsed is None:
+        return load_truth(TRUTH_DEFAULT)
+    from bench import truthgen
+
+    bank, seed, n = parsed
+    folder = cache / f"{bank}-{seed}-{n}"
+    if not (folder / f"conv_{n - 1:03d}.labels.json").exists():
+        truthgen.write(bank, seed, n, folder)
+    convs = load_truth(folder)
+    for tc in convs:
+        tc.conv.conv_id = f"{bank}@{seed}/{tc.conv.conv_id}"
+    return convs
+
+
+def group_of(spec: str) -> str:
+    """Sets are reported in groups: truth-dev, each bank's fresh seeds together."""
+    parsed = parse_set(spec)
+    return "truth-dev" if parsed is None else parsed[0]
+
+
+SIDE_BY_SIDE = [
+    ("changed slots: current first", ("overall", "current_value", "current_first_changed", "value"), ">=", 0.95),
+    ("changed slots: stale first", ("overall", "current_value", "stale_first", "value"), "<=", 0.05),
+    ("top1", ("overall", "current_value", "top1", "value"), None, None),
+    ("fact precision", ("overall", "facts", "precision", "value"), ">=", 0.85),
+    ("fact recall", ("overall", "facts", "recall", "value"), ">=", 0.70),
+    ("supersession recall", ("overall", "facts", "supersession", "value"), ">=", 0.80),
+    ("workstream V-measure", ("overall", "workstreams", "v_measure"), ">=", 0.70),
+    ("confirmed − threads (all conversations)", ("overall", "workstreams", "confirmed_minus_threads"), None, None),
+    ("conversations with confirmed within ±1", ("overall", "workstreams", "confirmed_within_one"), ">=", 1.0),
+    ("loops F1", ("overall", "loops", "f1"), ">=", 0.80),
+    ("loops precision", ("overall", "loops", "precision"), None, None),
+    ("loops recall", ("overall", "loops", "recall"), None, None),
+    ("closure recall", ("overall", "loops", "closure_recall", "value"), ">=", 0.70),
+    ("false closures", ("overall", "loops", "false_closure_share", "value"), "<=", 0.05),
+    ("loops on distractors", ("overall", "loops", "on_distractors"), None, None),
+]
+
+
+def side_by_side(groups: dict[str, dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """One column per group of sets; the target, whether every group meets it, and the dev-vs-untuned gap."""
+    names = list(groups)
+    header = ["metric", *names, "target", "gap dev↔untuned"]
+    rows = []
+    for label, path, op, target in SIDE_BY_SIDE:
+        values = [_get(groups[n], *path) for n in names]
+        cells = [_f(v) if isinstance(v, float) else str(v) if v is not None else "-" for v in values]
+        goal = "" if op is None else f"{'≥' if op == '>=' else '≤'} {target:.2f}"
+        dev, untuned = _get(groups.get("dev", {}), *path), _get(groups.get(UNTUNED_PREFIX, {}), *path)
+        gap = f"{abs(dev - untuned):.2f}" if isinstance(dev, float) and isinstance(untuned, float) else "-"
+        rows.append([label, *cells, goal, gap])
+    return header, rows
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description="Consolidation quality (current truth) on truth-dev.")
-    p.add_argument("--data", type=Path, default=TRUTH_DEFAULT, help="truth-dev folder or one conv_NNN.jsonl "
+    p = argparse.ArgumentParser(description="Consolidation quality (current truth): truth-dev, fresh dev seeds and "
+                                "the untuned bank side by side.")
+    p.add_argument("--data", type=Path, default=None, help="one truth-dev-format folder or conv_NNN.jsonl instead "
+                   "of the sets")
+    p.add_argument("--sets", nargs="+", default=list(DEFAULT_SETS), help="truth-dev and BANK@SEED[xN] "
                    "(default: %(default)s)")
+    p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "episodic-truth-sets",
+                   help="where generated sets are kept between runs")
     p.add_argument("--systems", nargs="+", choices=SYSTEMS, default=list(SYSTEMS))
     p.add_argument("--limit-conversations", type=int, default=None, metavar="N")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 conversation")
     p.add_argument("--out", type=Path, default=None,
                    help="results JSON (default: bench/results/truth.json, or truth-quick.json with --quick)")
     p.add_argument("--per-slot", action="store_true", help="also store each slot's outcome in the JSON")
+    p.add_argument("--details", action="store_true", help="with the sets: every group's full table too")
+    p.add_argument("--lobo", type=Path, default=None, metavar="DIR",
+                   help="each training bank with the models trained without it (DIR/no-BANK.npz)")
+    p.add_argument("--lobo-seeds", nargs="+", type=int, default=[901], metavar="SEED")
+    p.add_argument("--ablate", action="store_true", help="switch each rule of episodic_memory.heuristics off in "
+                   "turn and report what it is worth on dev and on the untuned bank")
+    p.add_argument("--rules", nargs="+", default=[], help="with --ablate: only these rules")
+    p.add_argument("--config", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="Config overrides for every store (JSON values: 0.5, false, \"path\")")
     return p
+
+
+def measure_sets(specs: Sequence[str], cache: Path, systems: Sequence[str] = ("episodic",),
+                 quiet: bool = False) -> dict[str, dict[str, Any]]:
+    """Every set run through the systems; summaries pooled per group (truth-dev, then one per bank), keyed
+    "group" for the episodic system and "group/system" for the others."""
+    by_group: dict[str, dict[str, SystemRun]] = {}
+    for spec in specs:
+        convs = load_set(spec, cache)
+        for name in systems:
+            run = run_system(name, convs, quiet=quiet)
+            pooled = by_group.setdefault(group_of(spec), {}).setdefault(name, SystemRun(name))
+            pooled.per_conv.update(run.per_conv)
+            pooled.error = pooled.error or run.error
+    out: dict[str, dict[str, Any]] = {}
+    for group, runs in by_group.items():
+        for name, run in runs.items():
+            out[group if name == "episodic" else f"{group}/{name}"] = summarise(run, per_slot=False)
+    return out
+
+
+def run_held_out(args: argparse.Namespace) -> int:
+    """Each training bank measured with the models trained without it (`train_consolidation.py --lobo DIR`
+    writes DIR/no-BANK.npz): how the learned decisions do on phrasings they never saw, on banks we may read."""
+    from bench.truthgen import TRAIN_BANKS
+
+    groups: dict[str, dict[str, Any]] = {}
+    started = time.perf_counter()
+    import_episodic()
+    for bank in TRAIN_BANKS:
+        if not (args.lobo / f"no-{bank}.npz").exists():
+            continue
+        CONFIG_OVERRIDES["learned_models_path"] = str(args.lobo / f"no-{bank}.npz")
+        specs = [f"{bank}@{seed}x4" for seed in args.lobo_seeds]
+        groups.update({f"{bank} held out": v for v in measure_sets(specs, args.cache, quiet=True).values()})
+    CONFIG_OVERRIDES.pop("learned_models_path", None)
+    header, rows = side_by_side(groups)
+    print_table(f"held-out banks ({args.lobo}), seeds {args.lobo_seeds}", header[:-1], [r[:-1] for r in rows])
+    print(f"({time.perf_counter() - started:.0f}s)", file=sys.stderr)
+    if args.out:
+        args.out.write_text(json.dumps({"results": groups}, indent=2, default=str) + "\n")
+    return 0
+
+
+#: the figures an ablation compares (higher is better, but for the ones marked lower)
+ABLATION_METRICS = [
+    ("cur-first", ("overall", "current_value", "current_first_changed", "value"), 1),
+    ("fact P", ("overall", "facts", "precision", "value"), 1),
+    ("fact R", ("overall", "facts", "recall", "value"), 1),
+    ("supersession", ("overall", "facts", "supersession", "value"), 1),
+    ("WS V", ("overall", "workstreams", "v_measure"), 1),
+    ("loops F1", ("overall", "loops", "f1"), 1),
+    ("closure", ("overall", "loops", "closure_recall", "value"), 1),
+    ("false closures", ("overall", "loops", "false_closure_share", "value"), -1),
+]
+
+
+def rule_worth(base: dict[str, Any], off: dict[str, Any]) -> tuple[list[float], float]:
+    """What a rule is worth in one group: per metric, how much better it is with the rule on (off → on, sign-adjusted
+    so that positive means the rule helps), and their sum."""
+    deltas = []
+    for _, path, sign in ABLATION_METRICS:
+        a, b = _get(base, *path), _get(off, *path)
+        deltas.append(sign * (a - b) if isinstance(a, float) and isinstance(b, float) else 0.0)
+    return deltas, sum(deltas)
+
+
+def run_ablate(args: argparse.Namespace) -> int:
+    """Each rule of the registry switched off in turn (episodic_memory.heuristics), on the dev sets and the untuned
+    bank: what it is worth on each. A rule worth nothing (or less) on the untuned bank does not earn its keep."""
+    episodic = import_episodic()
+    from episodic_memory.heuristics import REGISTRY
+
+    specs = args.sets if args.sets != list(DEFAULT_SETS) else ["truth-dev", "dev@901x4", "untuned@901x4",
+                                                                "untuned@902x4"]
+    rules = [r for r in REGISTRY if not args.rules or r.name in args.rules]
+    started = time.perf_counter()
+    base = measure_sets(specs, args.cache, quiet=True)
+    results: dict[str, Any] = {"base": base, "rules": {}}
+    rows = []
+    for rule in rules:
+        CONFIG_OVERRIDES.update(rule.off())
+        try:
+            episodic.Config.from_env(**CONFIG_OVERRIDES)
+            off = measure_sets(specs, args.cache, quiet=True)
+        finally:
+            for key in rule.off():
+                CONFIG_OVERRIDES.pop(key, None)
+        cells, worth = [], {}
+        for group in ("truth-dev", "dev", UNTUNED_PREFIX):
+            if group in base and group in off:
+                deltas, total = rule_worth(base[group], off[group])
+                worth[group] = {"deltas": dict(zip([m[0] for m in ABLATION_METRICS], deltas, strict=True)),
+                                "total": total}
+                cells.append(f"{total:+.3f}")
+            else:
+                cells.append("-")
+        untuned = worth.get(UNTUNED_PREFIX, {})
+        changed = ", ".join(f"{k} {v:+.3f}" for k, v in untuned.get("deltas", {}).items() if abs(v) >= 0.005)
+        verdict = "earns its keep" if untuned.get("total", 0.0) > 0 else "no effect" if not changed else "costs"
+        results["rules"][rule.name] = {"does": rule.does, "switch": rule.off(), "worth": worth, "verdict": verdict}
+        rows.append([rule.name, *cells, changed or "-", verdict])
+        print(f"[ablate] {rule.name}: {' '.join(cells)} ({verdict})", file=sys.stderr)
+    header = ["rule", "worth on truth-dev", "on dev (fresh seeds)", "on untuned", "untuned: metric deltas (on − off)",
+              "verdict"]
+    title = f"what each rule is worth (sum over {len(ABLATION_METRICS)} figures, on − off): {', '.join(specs)}"
+    print_table(title, header, rows)
+    out: Path = args.out or ROOT / "bench" / "results" / "truth-ablate.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"meta": {"sets": specs, "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                                        "git_commit": git_commit(), "metrics": [m[0] for m in ABLATION_METRICS],
+                                        "wall_seconds": round(time.perf_counter() - started)},
+                               "results": results}, indent=2, default=str) + "\n")
+    out.with_suffix(".md").write_text(f"**{title}**\n\n{markdown_table(header, rows)}\n", encoding="utf-8")
+    print(f"wrote {out} ({time.perf_counter() - started:.0f}s)", file=sys.stderr)
+    return 0
+
+
+def run_sets(args: argparse.Namespace) -> int:
+    """The default report: truth-dev, fresh seeds of the dev bank and the untuned bank, side by side."""
+    out: Path = args.out or ROOT / "bench" / "results" / "truth.json"
+    started = time.perf_counter()
+    import_episodic()
+    groups = measure_sets(args.sets, args.cache, args.systems)
+    wall = time.perf_counter() - started
+    header, rows = side_by_side({k: v for k, v in groups.items() if "/" not in k})
+    title = f"consolidation quality, no LLM: {', '.join(args.sets)}"
+    print_table(title, header, rows)
+    if args.details:
+        for name, summary in groups.items():
+            h, r = overall_table({name: summary})
+            print_table(name, h, r)
+    payload = {"meta": {"sets": list(args.sets), "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                        "git_commit": git_commit(), "git_dirty": git_dirty(), "llm": llm_in_use(),
+                        "config_overrides": CONFIG_OVERRIDES, "wall_seconds": round(wall, 1),
+                        "python": platform.python_version()},
+               "results": groups}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(payload, indent=2, default=str) + "\n", encoding="utf-8")
+    out.with_suffix(".md").write_text(f"**{title}**\n\n{markdown_table(header, rows)}\n", encoding="utf-8")
+    print(f"wrote {out} and {out.with_suffix('.md').name} ({wall:.0f}s)", file=sys.stderr)
+    return 1 if any(g.get("error") for g in groups.values()) else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    for item in args.config:
+        key, _, value = item.partition("=")
+        try:
+            CONFIG_OVERRIDES[key] = json.loads(value)
+        except json.JSONDecodeError:
+            CONFIG_OVERRIDES[key] = value
+    if args.lobo is not None:
+        return run_held_out(args)
+    if args.ablate:
+        return run_ablate(args)
+    if args.data is None and not args.quick:
+        if args.systems == list(SYSTEMS):
+            args.systems = ["episodic"]
+        return run_sets(args)
+    args.data = args.data or TRUTH_DEFAULT
     if args.quick:
         args.limit_conversations = args.limit_conversations or 1
     default_out = ROOT / "bench" / "results" / "truth.json"
