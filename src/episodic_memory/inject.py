@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from .brief import ago
 from .consolidate.address import leans_back
+from .consolidate.supersede import Slot, read_slot
 from .judgments.inject import format_judgment, relevant_judgments
 from .memory import Memory
 from .retrieve.hit import Hit
@@ -128,6 +129,7 @@ class EpisodicInjector:
         chosen: list[Hit] = []
         covered: set[str] = set()
         stale = _superseded_sources(hits)
+        old_values = _replaced_values(hits)
         # a standing instruction that governs this request ("Always … when I ask about …") is chosen first: recall
         # gives it a place at the end of its top k, past the few memories injected (retrieve/standing.py); the
         # lines keep recall's order
@@ -147,6 +149,8 @@ class EpisodicInjector:
                 continue   # already said by a fact or episode distilled from it
             if hit.kind == "turn" and hit.source_ids and set(hit.source_ids) <= stale:
                 continue   # it said what a recalled fact corrected: never the old value beside the new one
+            if hit.kind != "fact" and _names_only_old(hit.text, old_values):
+                continue   # an echo or a summary of the old value ("Got it, 40k for the kitchen.")
             chosen.append(hit)
             covered.update(hit.source_ids)
             if len(chosen) == cfg.inject_max_memories:
@@ -212,6 +216,33 @@ def _superseded_sources(hits: list[Hit]) -> set[str]:
     old = {s for h in hits if h.kind == "fact" and h.details.get("previous")
            for s in h.details["previous"].get("source_ids", ())}
     return old - {s for h in hits if h.kind == "fact" for s in h.source_ids}
+
+
+def _replaced_values(hits: list[Hit]) -> list[tuple[Slot, Slot]]:
+    """For each recalled fact that replaced another: (the values only the old fact named, the new fact's values)."""
+    out = []
+    for h in hits:
+        previous = h.details.get("previous") if h.kind == "fact" else None
+        if not previous:
+            continue
+        new, old = read_slot(h.text.split(" (previously:")[0]), read_slot(previous.get("text", ""))
+        gone = Slot(set(), old.numbers - new.numbers, old.dates - new.dates, old.names - new.names)
+        if not gone.empty():
+            out.append((gone, new))
+    return out
+
+
+def _names_only_old(text: str, replaced: list[tuple[Slot, Slot]]) -> bool:
+    """`text` names a value a recalled fact replaced, and not the value that replaced it."""
+    if not replaced:
+        return False
+    said = read_slot(text)
+    for gone, new in replaced:
+        names_old = (said.numbers & gone.numbers) or (said.dates & gone.dates) or (said.names & gone.names)
+        names_new = (said.numbers & new.numbers) or (said.dates & new.dates) or (said.names & new.names)
+        if names_old and not names_new:
+            return True
+    return False
 
 
 def _one_line(text: str, limit: int) -> str:

@@ -307,6 +307,10 @@ class FactStore(Protocol):
         """A user's current, durable and superseded facts."""
         ...
 
+    def facts_by_route(self, user_id: str) -> dict[str, int]:
+        """A user's facts (current and superseded) per route: durable, episodic."""
+        ...
+
     # --- the router's counts ---------------------------------------------------------------------------
     def count_routes(self, user_id: str, routes: dict[str, int]) -> None:
         """Add to the user's counts of candidates per route (durable, episodic, dropped, …)."""

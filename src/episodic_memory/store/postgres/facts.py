@@ -9,6 +9,7 @@ from typing import Any
 
 import psycopg
 
+from ..chains import mend
 from ..records import Entity, Fact, NewFact
 from ..rows import FACT_COLUMNS as _FACT_COLUMNS
 from ..rows import fact_row as _fact
@@ -146,6 +147,9 @@ class FactPg(PgConnection):
 
     def max_fact_id(self) -> int:
         return self._counters()["facts"]
+
+    def facts_by_route(self, user_id: str) -> dict[str, int]:
+        return dict(self._query("SELECT route, count(*) FROM facts WHERE user_id = %s GROUP BY 1", (user_id,)))
 
     def fact_counts(self, user_id: str) -> dict[str, int]:
         rows = self._query("SELECT route, valid_to IS NULL, count(*) FROM facts WHERE user_id = %s GROUP BY 1, 2",
@@ -297,10 +301,28 @@ class FactPg(PgConnection):
             facts[fact_id].entities.append(name)
 
     # --- forgetting ----------------------------------------------------------------------------------
+    @staticmethod
+    def _mend_chains(db: psycopg.Connection, where: str, params: dict[str, Any]) -> None:
+        gone = {r[0]: (r[1], r[2]) for r in db.execute(
+            f"SELECT id, supersedes, superseded_by FROM facts WHERE {where}", params).fetchall()}
+        if not gone:
+            return
+        linked = [i for links in gone.values() for i in links if i is not None and i not in gone]
+        neighbours = {r[0]: (r[1], r[2]) for r in db.execute(
+            "SELECT id, supersedes, superseded_by FROM facts WHERE id = ANY(%s)", (linked,)).fetchall()} if linked else {}
+        now = time.time()
+        for m in mend(gone, neighbours):
+            db.execute("UPDATE facts SET supersedes = %s, superseded_by = %s, updated_at = %s"
+                       + (", valid_to = NULL" if m.current_again else "") + " WHERE id = %s",
+                       (m.supersedes, m.superseded_by, now, m.fact_id))
+
     def _forget_facts(self, db: psycopg.Connection, where: str, params: dict[str, Any]) -> dict[str, int]:
         """Facts of the forgotten scope go; then entities no fact names any more, and names (aliases) no remaining
         fact used (an entity whose name goes takes the longest name it keeps); edges are recounted, profiles reset,
-        and the forgotten turns leave the sources of the facts that restated them (as the SQLite store)."""
+        and the forgotten turns leave the sources of the facts that restated them (as the SQLite store); chains
+        through the deleted facts are mended first (`store/chains.py`)."""
+        if "session" in params:
+            self._mend_chains(db, where, params)
         facts = db.execute(f"DELETE FROM facts WHERE {where}", params).rowcount
         user_where = "user_id = %(user)s" if "user" in params else "true"
         if "session" in params:

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from ..chains import mend
 from ..records import Entity, Fact, NewFact
 from ..rows import FACT_COLUMNS as _FACT_COLUMNS
 from ..rows import fact_row as _fact
@@ -159,6 +160,9 @@ class FactSQL(Connection):
     def max_fact_id(self) -> int:
         return self._query("SELECT coalesce(max(id), 0) FROM facts")[0][0]
 
+    def facts_by_route(self, user_id: str) -> dict[str, int]:
+        return dict(self._query("SELECT route, count(*) FROM facts WHERE user_id = ? GROUP BY 1", (user_id,)))
+
     def fact_counts(self, user_id: str) -> dict[str, int]:
         rows = self._query(
             "SELECT route, valid_to IS NULL, count(*) FROM facts WHERE user_id = ? GROUP BY 1, 2", (user_id,))
@@ -308,7 +312,10 @@ class FactSQL(Connection):
         """Facts of the forgotten scope go; then entities no fact names any more, and names (aliases) no remaining
         fact used (an entity whose name goes takes the longest name it keeps); edges are recounted, profiles reset
         (they are written again from the facts that remain), and the forgotten turns leave the sources of the facts
-        that restated them."""
+        that restated them. Chains through the deleted facts are mended first (`store/chains.py`): a fact a
+        forgotten session had superseded is current again."""
+        if "session_id" in where:
+            self._mend_chains(db, where, params)
         facts = db.execute(f"DELETE FROM facts WHERE {where}", params).rowcount
         user_where = "1 = 1" if not params else "user_id = ?"
         user_params = params[:1]
@@ -335,6 +342,22 @@ class FactSQL(Connection):
         if "session_id" not in where:
             db.execute(f"DELETE FROM route_counts WHERE {user_where}", user_params)
         return {"facts": facts, "entities": entities}
+
+    @staticmethod
+    def _mend_chains(db: sqlite3.Connection, where: str, params: list[Any]) -> None:
+        gone = {r[0]: (r[1], r[2]) for r in db.execute(f"SELECT id, supersedes, superseded_by FROM facts WHERE {where}",
+                                                        params)}
+        if not gone:
+            return
+        linked = [i for links in gone.values() for i in links if i is not None and i not in gone]
+        neighbours = {r[0]: (r[1], r[2]) for r in db.execute(
+            f"SELECT id, supersedes, superseded_by FROM facts WHERE id IN ({','.join('?' * len(linked))})",
+            linked)} if linked else {}
+        now = time.time()
+        for m in mend(gone, neighbours):
+            db.execute("UPDATE facts SET supersedes = ?, superseded_by = ?, updated_at = ?"
+                       + (", valid_to = NULL" if m.current_again else "") + " WHERE id = ?",
+                       (m.supersedes, m.superseded_by, now, m.fact_id))
 
     @staticmethod
     def _drop_forgotten_sources(db: sqlite3.Connection, where: str, params: list[Any]) -> None:
