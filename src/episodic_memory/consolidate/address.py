@@ -26,10 +26,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..lang.english import INTERJECTION_PATTERN
+
 _I = re.IGNORECASE
-_INTERJECTION = (r"(?:hey|hi|hello|hiya|yo|thanks|thank you|thx|wow|woah|whoa|oh|ooh|aw+|yes|yeah|yep|no|nope|sure|"
-                 r"congrats|congratulations|omg|well|ok(?:ay)?|haha|lol|ah|dear|good (?:morning|night|evening)|"
-                 r"oof|dang|yay|ugh|hm+|phew|gosh|geez|jeez|no doubt|of course|absolutely|totally|man|dude)")
+_INTERJECTION = INTERJECTION_PATTERN
 _BEFORE_ADDRESS = re.compile(rf"^\W*(?:{_INTERJECTION}\W*)*$", _I)   # only interjections and punctuation before
 # "Caroline, …", "Hey Mel!", "Thanks Mel - …", "Jon you've got this"
 _AFTER_OPENING = re.compile(r"^\s*(?:[,!?.:;—–-]|$|you(?:'[a-z]+|’[a-z]+)?\b|your\b)", _I)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..lang.english import LEAD_IN_PATTERN
 from ..util import one_blas_thread
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _I = re.IGNORECASE
-_LEAD = r"^(?:(?:ok(?:ay)?|so|and|also|now|hey|hi|right|quick one|one more thing|oh|alright)\s*[,:!.—–-]*\s+)*"
+_LEAD = rf"^(?:{LEAD_IN_PATTERN}\s*[,:!.—–-]*\s+)*"
 _POLITE = r"(?:(?:please|pls|can you|could you|would you|will you|can u|i need you to|i want you to|help me)\s+)*"
 # Requests to the assistant: whatever follows is material to work on, not a fact about the person's world.
 REQUEST = re.compile(

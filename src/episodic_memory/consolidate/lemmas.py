@@ -11,37 +11,11 @@ from __future__ import annotations
 
 import re
 
+from ..lang.english import IRREGULAR_VERBS
 from .keyphrases import STOPWORDS, TIME_WORDS
 
-#: past tense and past participle → base form (the common irregular verbs, and the ones to-dos are made of)
-IRREGULAR: dict[str, str] = {}
-for _line in """
-arise arose arisen | be was were been | bear bore borne | beat beat beaten | become became become
-begin began begun | bend bent | bind bound | bite bit bitten | blow blew blown | break broke broken
-breed bred | bring brought | broadcast broadcast | build built | burn burnt | buy bought | catch caught
-choose chose chosen | cling clung | come came come | cost cost | creep crept | cut cut | deal dealt | dig dug
-do did done | draw drew drawn | dream dreamt | drink drank drunk | drive drove driven | eat ate eaten
-fall fell fallen | feed fed | feel felt | fight fought | find found | flee fled | fly flew flown
-forbid forbade forbidden | forget forgot forgotten | forgive forgave forgiven | freeze froze frozen
-get got gotten | give gave given | go went gone | grind ground | grow grew grown | hang hung | have had
-hear heard | hide hid hidden | hit hit | hold held | hurt hurt | keep kept | know knew known | lay laid
-lead led | leave left | lend lent | let let | lie lay lain | light lit | lose lost | make made | mean meant
-meet met | pay paid | prove proven | put put | quit quit | read read | rid rid | ride rode ridden
-ring rang rung | rise rose risen | run ran run | say said | see saw seen | seek sought | sell sold | send sent
-set set | sew sewn | shake shook shaken | shine shone | shoot shot | show shown | shrink shrank shrunk
-shut shut | sing sang sung | sink sank sunk | sit sat | sleep slept | slide slid | speak spoke spoken
-spend spent | spin spun | split split | spread spread | stand stood | steal stole stolen | stick stuck
-sting stung | strike struck | swear swore sworn | sweep swept | swim swam swum | swing swung | take took taken
-teach taught | tear tore torn | tell told | think thought | throw threw thrown | understand understood
-undertake undertook undertaken | upset upset | wake woke woken | wear wore worn | win won | wind wound
-withdraw withdrew withdrawn | write wrote written | rewrite rewrote rewritten | redo redid redone
-overcome overcame overcome | oversee oversaw overseen | undergo underwent undergone | sign-off signed-off
-""".replace("\n", "|").split("|"):
-    if not _line.strip():
-        continue
-    _base, *_forms = _line.split()
-    for _form in _forms:
-        IRREGULAR.setdefault(_form, _base)
+#: past tense and past participle → base form (lang/english.py)
+IRREGULAR: dict[str, str] = IRREGULAR_VERBS
 
 #: past forms of the table (a verb in the past: one signal that something was done)
 IRREGULAR_PAST = frozenset(f for f, b in IRREGULAR.items() if f != b) - {

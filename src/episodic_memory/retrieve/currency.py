@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 
+from ..lang.english import MONTHS, stem
 from ..util import clear_on_forget, forgettable, memo_text
 from .fts import STOPWORDS
 
@@ -37,11 +38,7 @@ FILLER = frozenset(
     mr mrs ms mx dr prof""".split()
 )
 
-_MONTHS = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
-    "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
-    "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
-}
+_MONTHS = MONTHS
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _DATES = (
@@ -116,14 +113,9 @@ NOT_NAMES = frozenset(
 _CAPITALISED = re.compile(r"[A-Z][A-Za-z'’]*")
 
 
-@forgettable
-@lru_cache(maxsize=100_000)
 def _stem(word: str) -> str:
-    """A crude stem: enough for coach / coaching, race / racing, counter / counters."""
-    for suffix in ("ings", "ing", "ies", "ied", "ed", "es", "s", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    """Snowball's stem (lang/english.py): coach / coaching, race / racing, counter / counters are one."""
+    return stem(word)
 
 
 def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import calendar
 import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from ..lang.english import MONTHS, WEEKDAYS
 from ..store.scripts import has_script
 from .fts import STOPWORDS, query_terms
 from .timing import query_phase
-
-MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-MONTHS.pop("may", None)
-MONTHS["may"] = 5
 
 _TEMPORAL = re.compile(
     r"\b(when|what (?:date|day|year|month|time)|how long|how many (?:days|weeks|months|years)|since when|"
@@ -43,7 +38,6 @@ _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _AGO = re.compile(rf"\b{_COUNT}\s+(day|week|month|year)s?\s+ago\b", re.I)
 # "in the past two weeks", "over the last few days", "the past month": a window that ends now
 _PAST_N = re.compile(rf"\bthe\s+(?:last|past)\s+(?:{_COUNT}\s+)?(day|week|month|year)s?\b(?!\s+of\b)", re.I)
-WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _WEEKDAY = re.compile(r"\b(last|past|this|next|on)\s+(" + "|".join(WEEKDAYS) + r")\b(?!s)", re.I)
 _CALENDAR = re.compile(r"\b(?:(earlier|later)\s+)?(last|this|next)\s+(week|weekend|month|year)\b", re.I)
 _WEEK_BEFORE_LAST = re.compile(r"\b(?:the\s+)?(week|month|year)\s+before\s+last\b", re.I)

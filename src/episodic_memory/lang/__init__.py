@@ -1,0 +1,1 @@
+"""Language resources: what the rules know of a language (today: English), kept in one place."""
