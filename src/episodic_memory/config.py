@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from platformdirs import user_data_dir
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 APP_NAME = "episodic-memory"
 DEFAULT_USER = "default"
@@ -343,6 +343,21 @@ class Config(BaseModel):
     slot_turn_search: int = Field(
         12, description="a change with a cue that matches no fact searches this many earlier turns (BM25) for the "
         "statement of the old value, which becomes a fact for the change to supersede")
+    supersedes_line: float | None = Field(
+        None, ge=0, le=1, description="learned: a statement supersedes its most likely earlier fact at this "
+        "probability or above (None: the line chosen when the model was trained)")
+    referee_learned_line: float = Field(
+        0.995, ge=0, le=1, description="with an LLM: when the supersedes model is this sure that a candidate gives a "
+        "new value for the stored fact, the referee is not asked (1: always ask)")
+    supersede_max_words: int = Field(
+        30, ge=1, description="learned supersession only between statements of at most this many words: a longer "
+        "one holds many claims (BEAM's requests: 109 of 329 facts superseded one another without it)")
+    supersede_max_turn_words: int = Field(
+        80, ge=1, description="learned supersession only from a turn of at most this many words: a long turn (a "
+        "request with its context, code) states many things at once, none of them a change of one value")
+    supersede_candidates: int = Field(
+        12, ge=1, description="learned: the nearest current facts (by cosine) a statement is compared with, besides "
+        "those sharing its words")
     slot_session_bonus: float = Field(
         0.2, description="when choosing which fact a change replaces: bonus for a fact of the same session")
 
@@ -394,6 +409,33 @@ class Config(BaseModel):
         0.5, description="without an LLM, a later turn that reports something done closes the open loop whose text "
         "it matches at this embedding cosine or above (and shares a word with); by lemma alone without an embedder")
     loop_dedup_days: float = Field(14.0, description="loops closed this recently absorb restatements, not reopen")
+    learned_consolidation: bool = Field(
+        True, description="without an LLM, the learned decisions (consolidate/learned.py: to-dos taken on and "
+        "reported done, which loop a report closes, values changed, what is worth keeping) decide where the rules "
+        "did; off, or with an embedder the models were not trained over, the rules decide alone")
+    rules_off: list[str] = Field(
+        default_factory=list, description="hand-written rules switched off, by name (episodic_memory.heuristics."
+        "REGISTRY; `bench/truth.py --ablate` measures each); EPISODIC_RULES_OFF takes them comma-separated")
+    learned_models_path: str | None = Field(
+        None, description="weights of the learned consolidation decisions (default: the shipped "
+        "data/consolidation_models.npz; bench/train_consolidation.py writes them)")
+    durable_line: float | None = Field(
+        None, ge=0, le=1, description="without an LLM, a statement is kept as a fact at this durable probability or "
+        "above (None: the trained line)")
+    durable_cued_line: float = Field(
+        0.15, ge=0, le=1, description="the durable line for a sentence a cue rule typed (decided, prefer, always …, "
+        "actually …): standing instructions and decisions in requests-heavy chats (BEAM) are kept")
+    commitment_line: float | None = Field(
+        0.8, ge=0, le=1, description="a sentence opens a loop at this commitment probability or above (None: the "
+        "line training chose for F1, 0.67; 0.8 is precision first: on banks held out of training, loop precision "
+        "0.70 → 0.80, recall 0.77 → 0.72, F1 0.73 → 0.76; docs/consolidation.md)")
+    closes_line: float | None = Field(
+        0.98, ge=0, le=1, description="a sentence closes its best-matching open loop at this probability or above "
+        "(None: the trained line, 0.90; 0.98: when unsure a loop stays open — on banks held out of training, false "
+        "closures 0.09 → 0.06, closure recall 0.44 → 0.38; docs/consolidation.md)")
+    completion_gate: float = Field(
+        0.05, ge=0, le=1, description="sentences below this completion probability are not matched against open "
+        "loops at all (a cost cut: the pair model decides)")
     inject_max_memories: int = Field(5, description="at most this many memories in [Recalled context]")
     inject_repeat_after_turns: int = Field(30, description="an injected memory may come back after this many turns")
     inject_token_budget: int = Field(600, description="the injected block is cut to about this many tokens")
@@ -494,6 +536,19 @@ class Config(BaseModel):
     phase_penalty: float = Field(0.0, description="taken off a memory that reports only the opposite phase (the "
                                  "start, when the query asks about the end)")
     phase_pool: int = Field(60, ge=0, description="the best this many candidate turns are read for the phase check")
+
+    @field_validator("rules_off", mode="before")
+    @classmethod
+    def _names(cls, value: object) -> object:
+        """"a.b, c.d" (as the environment gives it) is two names; each must be a rule of the registry."""
+        if isinstance(value, str):
+            value = [n.strip() for n in value.split(",") if n.strip()]
+        from .heuristics import BY_NAME
+
+        unknown = [n for n in value if n not in BY_NAME] if isinstance(value, list) else []
+        if unknown:
+            raise ValueError(f"unknown rules {unknown}: the names are in episodic_memory.heuristics.REGISTRY")
+        return value
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

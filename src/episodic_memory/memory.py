@@ -29,6 +29,7 @@ from .consolidate.fact_types import FACT_TYPES
 from .consolidate.lease import ConsolidationLease
 from .consolidate.scheduler import ConsolidationScheduler
 from .faults import fault_point
+from .heuristics import rules_off
 from .llm import Backend, LLMClient, client_for
 from .models.ids import bundled_model_id
 from .retrieve.hit import Hit
@@ -392,9 +393,15 @@ class Memory:
         # rules, so the session is consolidated rather than pending forever. An unreachable LLM postpones the session
         # (its turns stored and searchable) to a retry, said in one line — until its newest turn has waited
         # Config.llm_outage_rules_after_s: then the run falls back to the rules from the step that failed on.
+        clients = self.clients if self.llm.usable() else replace(self.clients, llm=llm.RULES_ONLY)
+        with rules_off(self.config.rules_off):
+            return self._run_steps(clients, user_id, session_id, info, turns, final)
+
+    def _run_steps(self, clients: MemoryClients, user_id: str, session_id: str, info: SessionInfo,
+                   turns: list[StoredTurn], final: bool) -> bool:
+        """The consolidation steps over `turns`, in order (see `_consolidate`)."""
         from .consolidate.extract import ExtractionFailed
 
-        clients = self.clients if self.llm.usable() else replace(self.clients, llm=llm.RULES_ONLY)
         for step in self.consolidation_steps:
             try:
                 try:
@@ -484,7 +491,7 @@ class Memory:
         _check_unicode(query, "query")
         if not has_words(query):  # nothing asked, nothing recalled (not whatever sits nearest an empty vector)
             return []
-        with self.store.read_snapshot():   # the store's counters read once for the whole recall
+        with self.store.read_snapshot(), rules_off(self.config.rules_off):   # counters read once for the recall
             self._index_quietly(filters.user_id, self.config.recall_embed_max_items)
             return self.retriever.recall(query, k, filters, now=at)
 
@@ -595,7 +602,14 @@ class Memory:
     def stats(self, user_id: str | None = None) -> dict[str, Any]:
         stats: dict[str, Any] = dict(self.store.counts(self._settled(user_id)))
         stats.update(self.store.fact_counts(user_id or self.user_id))
-        stats["routes"] = self.store.route_counts(user_id or self.user_id)
+        # what the facts table holds is counted there (a forgotten session or fact leaves no stale count); what left
+        # no fact (dropped, restated, duplicate, …) is the router's own tally
+        routes = {k: v for k, v in self.store.route_counts(user_id or self.user_id).items()
+                  if k not in ("durable", "episodic", "superseded")}
+        routes.update(self.store.facts_by_route(user_id or self.user_id))
+        if stats["superseded_facts"]:
+            routes["superseded"] = stats["superseded_facts"]
+        stats["routes"] = dict(sorted(routes.items()))
         stats.update(
             user_id=user_id or self.user_id,
             db=self.store.path,

@@ -10,13 +10,17 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from .. import llm
 from ..config import Config
+from ..heuristics import rule_on
 from ..store.records import StoredTurn
 from ..util import forgettable, to_datetime
 from .address import addressees, is_reaction, leans_back, participant_named, unaddressed, without_address
-from .durable import REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, stated_part, strip_memo
+from .durable import QUESTION, REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, stated_part, strip_memo
 from .fact_types import EXTRACTED_TYPES, describe_types
+from .learned import SentenceJudge
 from .notes import without_notes
 from .supersede import WISH, has_change_cue, is_bare_cue
 from .when import resolve_when
@@ -50,7 +54,7 @@ _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _ASIDE = r"(?:be honest|be frank|admit|say|confess|vent|rant|think out loud|think about it|see|try and see)\b"
 RULES: list[tuple[str, float, re.Pattern[str]]] = [
     ("correction", 0.8, re.compile(r"^(?:actually|correction|sorry|wait|oops|scratch that|i meant|to correct)\b", _I)),
-    ("correction", 0.75, re.compile(r",\s*not\s+[\w€$£%.,-]{1,20}(?=\s*(?:[—–;.!]|\s-\s|$))", _I)),
+    ("correction", 0.75, re.compile(r",\s*not\s+[\w€$£%.,-]{1,20}(?=\s*(?:[—–;.!]|,(?!\d)|\s-\s|$))", _I)),
     ("correction", 0.7, re.compile(r"\b(?:no longer|not anymore|changed (?:it |that )?to|moved (?:it )?to)\b", _I)),
     ("decision", 0.8, re.compile(
         r"\b(?:we|i)(?:'ve| have)? (?:finally )?decided\b|\bdecided to\b|\blet'?s go with\b|\b(?:we|i)(?:'ll| will) go "
@@ -89,7 +93,7 @@ _DISCOURSE = re.compile(
     r"big news|quick update|small thing|different topic|good news|one more thing|on the [\w ]{1,20} side|"
     r"(?:like|as) i (?:said|mentioned)(?: before| earlier)?|again|just to repeat|as a reminder)"
     r"\s*[,:!.—–-]*\s+)+", _I)
-_NOT_CLAUSE = re.compile(r",\s*not\s+([\w€$£%.,-]{1,20}?)(?=\s*(?:[—–;.!]|\s-\s|$))", _I)
+_NOT_CLAUSE = re.compile(r",\s*not\s+([\w€$£%.,-]{1,20}?)(?=\s*(?:[—–;.!]|,(?!\d)|\s-\s|$))", _I)
 _PREAMBLE = re.compile(r"^[^:]{3,45}:\s+(?=\S)")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9€$£])")
 FILLER = re.compile(
@@ -107,6 +111,14 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+def _stated_part(sentence: str) -> str:
+    return stated_part(sentence) if rule_on("facts.stated_part") else sentence
+
+
+def _strip_memo(sentence: str) -> str:
+    return strip_memo(sentence) if rule_on("facts.memo") else sentence
+
+
 def is_filler(text: str) -> bool:
     """Pleasantries and acknowledgements with nothing to remember."""
     rest = FILLER.sub("", text.strip())
@@ -119,13 +131,13 @@ def is_filler(text: str) -> bool:
 
 def classify_sentence(sentence: str, said_at: datetime) -> tuple[str, float] | None:
     """The fact type a sentence states, with a confidence, or None. Questions state nothing."""
-    if sentence.rstrip().endswith("?") or len(sentence.split()) < 4:
+    if sentence.rstrip().endswith("?") or len(sentence.split()) < 4 or not rule_on("facts.type_cues"):
         return None
     for name, confidence, pattern in RULES:
         if pattern.search(sentence):
             if name == "decision" and _NEGATED_DECISION.search(sentence):
                 continue
-            if name == "correction" and WISH.search(sentence):
+            if name == "correction" and rule_on("facts.wish") and WISH.search(sentence):
                 continue  # "Sarah wants the chart moved to slide 3": a wish, not a correction
             return name, confidence
     if _WHEN.search(sentence) and _PAST.search(sentence):
@@ -185,7 +197,7 @@ def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
     if (head := _PREAMBLE.match(text)) and not re.search(r"\d", head.group(0)):
         text = text[head.end():]  # "Some context before we dig in: I'm Maya …" → "I'm Maya …"
     replaces = None
-    if fact_type == "correction" and (m := _NOT_CLAUSE.search(text)):
+    if fact_type == "correction" and rule_on("facts.not_clause") and (m := _NOT_CLAUSE.search(text)):
         replaces = m.group(1).strip(" ,.")
         text = (text[: m.start()] + text[m.end():]).strip()
     text = re.sub(r"\s+([,.;!])", r"\1", text)
@@ -286,7 +298,8 @@ def _names_value(sentence: str) -> bool:
 
 
 def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote: ExemplarVote | None = None,
-                  config: Config | None = None, participants: Iterable[str] = ()) -> list[Candidate]:
+                  config: Config | None = None, participants: Iterable[str] = (),
+                  judge: SentenceJudge | None = None) -> list[Candidate]:
     """Typed facts from what the people in the conversation said (not the assistant).
 
     Questions, requests to the assistant (and the material that follows them), hypotheticals and filler state
@@ -294,7 +307,12 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
     do. With an embedder (`vote`), a sentence is kept when its exemplar margin clears `fact_cued_margin` (cued) or
     `fact_statement_margin` (plain); without one, cued sentences are kept and plain ones only when they name a
     value (a number, an amount, a date, a name mid-sentence). `participants`: the session's other speakers, besides
-    those of `turns` (a run of 8 turns may hold only one person's)."""
+    those of `turns` (a run of 8 turns may hold only one person's).
+
+    With the learned models (`judge`), what is worth keeping is the `durable` model's call for every statement
+    that is no question, request, reaction or bare cue — the word-list gates (hypotheticals, filler, statements the
+    cue rules cannot type) no longer drop a sentence before the model sees it; one no cue rule types is knowledge —
+    kept at `Config.durable_line` (`durable_cued_line` for one a cue rule typed)."""
     cfg = config or Config()
     pending: list[_Sentence] = []
     # whom a name at a sentence's edge may address
@@ -304,14 +322,29 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             continue
         cue_before = False
         kept_before = False  # the sentence just before, in this turn, was kept
-        for raw in map(stated_part, sentences(turn.content)):  # "…, can you …": what it states, not the ask
-            bare = strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
+        for raw in map(_stated_part, sentences(turn.content)):  # "…, can you …": what it states, not the ask
+            bare = _strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
             kind = sentence_kind(bare)
+            if (kind == REQUEST_KIND and not rule_on("facts.request")) or (
+                    kind == QUESTION and not rule_on("facts.question")):
+                kind = STATEMENT   # switched off: read as any statement
             if kind == REQUEST_KIND:
                 break  # what follows a request is the material to work on
             cue_here = has_change_cue(raw)
-            if kind != STATEMENT or is_filler(bare) or is_reaction(bare, participants) or (
-                    cue_here and is_bare_cue(raw)):
+            if judge is not None and kind != QUESTION and not (
+                    rule_on("facts.reaction") and is_reaction(bare, participants)) and not (
+                    cue_here and rule_on("facts.bare_cue") and is_bare_cue(raw)) and len(bare.split()) >= 2:
+                sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare
+                by_cue = classify_sentence(sentence, datetime.now(timezone.utc))
+                typed = by_cue or classify_statement(sentence) or ("knowledge", 0.55)
+                if (cue_here or cue_before) and typed[0] not in ("correction", "decision"):
+                    typed = ("correction", 0.7)
+                pending.append(_Sentence(sentence, turn, typed, by_cue is not None or cue_here or cue_before,
+                                         cue_before))
+                cue_before = False
+                continue
+            if kind != STATEMENT or is_filler(bare) or (rule_on("facts.reaction") and is_reaction(bare, participants)) or (
+                    cue_here and rule_on("facts.bare_cue") and is_bare_cue(raw)):
                 cue_before = cue_before or cue_here
                 kept_before = False
                 continue
@@ -337,7 +370,14 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
                 continue
             kept_before = True
             cue_before = False
-    if vote is not None:
+    if judge is not None:
+        head = judge.head("durable")
+        line = cfg.durable_line if cfg.durable_line is not None else head.threshold if head else 0.5
+        durable = judge.scores([p.text for p in pending])["durable"] if pending else np.zeros(0)
+        # a sentence a cue word typed (decided, prefer, always …, actually) is kept on less of the model's say
+        kept = [p for p, d in zip(pending, durable, strict=True)
+                if d >= (min(line, cfg.durable_cued_line) if p.cued and rule_on("facts.cued_kept") else line)]
+    elif vote is not None:
         margins = [float(m) for m in vote.margins([_fact_text(p, participants)[0] for p in pending])]
         kept = [p for p, m in zip(pending, margins, strict=True)
                 if m + (cfg.fact_value_bonus if _names_value(p.text) else 0.0)

@@ -19,14 +19,16 @@ import logging
 import re
 from collections import Counter
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import llm
+from ..heuristics import rule_on
 from ..retrieve.fts import fts_query
 from ..retrieve.standing import STANDING_TYPES, is_instruction
 from ..store.records import Fact, NewFact, SessionInfo, StoredTurn
+from . import learned
 from .durable import ExemplarVote
 from .extract import (
     Candidate,
@@ -40,7 +42,17 @@ from .extract import (
 )
 from .fact_types import FACT_TYPES
 from .gate import DROPPED, NoveltySample, contradicts, lexical_similarity, passes_novelty, route
-from .supersede import compare, has_change_cue, read_slot, rewrite_value
+from .supersede import (
+    SUPERSEDES_FEATURES,
+    compare,
+    frame,
+    has_change_cue,
+    read_slot,
+    replaced_values,
+    rewrite_value,
+    supersedes_features,
+    values_differ,
+)
 
 if TYPE_CHECKING:
     from ..clients import MemoryClients
@@ -78,6 +90,7 @@ class FactConsolidator:
         self.embedder = clients.embedder()
         self.counts: Counter[str] = Counter()
         self.use_llm = _llm_usable(clients.llm)
+        self.threads = learned.ThreadVectors(clients.store, user_id)
 
     # --- the pipeline ------------------------------------------------------------------------------------
     def session_speakers(self, session_id: str, turns: list[StoredTurn]) -> set[str]:
@@ -100,7 +113,8 @@ class FactConsolidator:
                       else extract_rules(turns, known, config=self.config,
                                          vote=None if self.embedder is None else ExemplarVote(
                                              self.embedder, self.config.fact_exemplar_k),
-                                         participants=self.session_speakers(session_id, turns)))
+                                         participants=self.session_speakers(session_id, turns),
+                                         judge=self.judge()))
         candidates = _unique(candidates)
         vectors = self._embed([c.text for c in candidates])
         sample = NoveltySample([f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)])
@@ -133,7 +147,9 @@ class FactConsolidator:
             else:  # ingested late: older news than the fact it would replace
                 superseded_by = change.id
         else:
-            changes = self.use_llm and best is not None and contradicts(c.text, best.text, c.replaces)
+            changes = best is not None and (
+                (self.use_llm and contradicts(c.text, best.text, c.replaces))
+                or not_a_restatement(c.said or c.text, best.text))
             novel, _ = passes_novelty(c, sample, self.config)
             if not novel and best is not None and not changes and similarity >= self.config.supersede_cosine:
                 self._bump(best, sources, "restated")
@@ -186,24 +202,36 @@ class FactConsolidator:
         for f in extra:
             if f.current and f.id not in pool:
                 pool[f.id] = (f, lexical_similarity(said, f.text))
+        if (models := self.learned_models()) is not None and vector is not None:
+            pool.update({f.id: (f, s) for f, s in self.nearest(c, vector, limit=cfg.supersede_candidates)
+                         if f.id not in pool})
         best: tuple[float, Fact] | None = None
         restates_a_rule = cued or is_instruction(said)
         corrects = c.replaces is not None or _CORRECTS.search(said) is not None
         turn_ids = [] if corrects else sorted({i for f, _ in pool.values() for i in f.source_ids})
         speaker_of = self.clients.store.turn_heads(self.user_id, turn_ids).speaker_of() if turn_ids else {}
         mine = {t.speaker for t in c.sources}
+        eligible: list[Fact] = []
         for f, sim in pool.values():
             if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
                 continue  # the same turn
-            if not corrects and _another_persons(mine, {speaker_of.get(i) for i in f.source_ids}):
+            if not corrects and rule_on("facts.another_persons") and _another_persons(
+                    mine, {speaker_of.get(i) for i in f.source_ids}):
                 # "The Oak Park zoo closes on June 30" (Caroline) is no new date for "I took my kids to the Oak Park
                 # zoo on June 9" (Melanie), nor "Sorry about your job, but … sounds awesome now" for "Lost my job":
                 # one person's news replaces another's only when it corrects it ("Actually it's May 5, not May 3")
                 continue
-            if not restates_a_rule and f.type in STANDING_TYPES and is_instruction(f.text):
+            if (not restates_a_rule and rule_on("facts.standing_rule") and f.type in STANDING_TYPES
+                    and is_instruction(f.text)):
                 # a standing rule ("Always show 3 options when I ask about restaurants") changes when it is said
                 # again or corrected, not when a statement shares its words with another number ("We ended up
                 # with 5 options when I asked about restaurants near the office")
+                continue
+            if models is not None and vector is not None:
+                if (not keeps_old_value(said, f.text) and (cued or shows_a_change(said, f.text))
+                        and one_slot(said, cfg.supersede_max_words) and one_slot(f.text, cfg.supersede_max_words)
+                        and all(short_turn(t.content, cfg.supersede_max_turn_words) for t in c.sources)):
+                    eligible.append(f)
                 continue
             m = compare(said, f.text, cued=cued, min_overlap=cfg.slot_overlap, cued_overlap=cfg.slot_cued_overlap,
                         near=f.session_id == session_id, similar=vector is not None and sim >= cfg.slot_cued_cosine)
@@ -212,14 +240,71 @@ class FactConsolidator:
             score = m.score + sim + (cfg.slot_session_bonus if f.session_id == session_id else 0.0)
             if best is None or score > best[0]:
                 best = (score, f)
+        if models is not None and vector is not None:
+            target_or_none = self.learned_change(c, said, vector, eligible, session_id)
+            if target_or_none is None:
+                return self.earlier_statement(c, said, session_id) if cued and rule_on("facts.earlier_statement") else None
+            best = (1.0, target_or_none)
         if best is None:
-            return self.earlier_statement(c, said, session_id) if cued else None
+            return self.earlier_statement(c, said, session_id) if cued and rule_on("facts.earlier_statement") else None
         target = best[1]
-        if cued and len(read_slot(c.text).subject) <= 1 and (text := rewrite_value(said, target.text)):
+        if (cued and rule_on("facts.rewrite_value") and len(read_slot(c.text).subject) <= 1
+                and (text := rewrite_value(said, target.text))):
             c.text = text
         if cued and c.type not in ("correction", "decision"):
             c.type = "correction"
         return target
+
+    def judge(self) -> learned.SentenceJudge | None:
+        """The sentence models for the rules path's keep-or-drop call (None: the exemplar vote decides)."""
+        if not self.config.learned_consolidation or self.use_llm:
+            return None
+        judge = learned.judge_for(self.embedder, self.config.learned_models_path)
+        return judge if judge is not None and judge.head("durable") is not None else None
+
+    def learned_models(self) -> learned.Models | None:
+        """The learned models, when on and trained over this embedder (None: the rules decide)."""
+        if not self.config.learned_consolidation or self.use_llm:
+            return None
+        models = learned.models_for(self.embedder, self.config.learned_models_path)
+        if models is None:
+            return None
+        usable = learned.pair_head(models, "supersedes", len(SUPERSEDES_FEATURES)) is not None
+        return models if usable or learned.recording() else None
+
+    def learned_change(self, c: Candidate, said: str, vector: np.ndarray, facts: list[Fact],
+                       session_id: str) -> Fact | None:
+        """The fact this statement gives a new value for, by the pair model (`supersede.supersedes_features`): the
+        candidate most likely to be the same slot with another value, when it clears the line."""
+        if not facts or self.embedder is None:
+            return None
+        models = self.learned_models()
+        assert models is not None
+        head = learned.pair_head(models, "supersedes", len(SUPERSEDES_FEATURES))
+        judge = learned.SentenceJudge(models, self.embedder)
+        change = float(judge.scores([said])["change"][0]) if "change" in models.heads else 0.0
+        cos = np.asarray(self.embedder.embed([f.text for f in facts]), np.float32) @ np.asarray(vector, np.float32)
+        frames = np.asarray(self.embedder.embed([frame(said)] + [frame(f.text) for f in facts]), np.float32)
+        frame_cos = frames[1:] @ frames[0]
+        rows = []
+        for k, f in enumerate(facts):
+            other = float(np.max(np.delete(cos, k))) if len(facts) > 1 else 0.0
+            frame_other = float(np.max(np.delete(frame_cos, k))) if len(facts) > 1 else 0.0
+            rows.append(supersedes_features(
+                said, f.text, cosine=float(cos[k]), best_other=other, change=change,
+                same_session=f.session_id == session_id, age_days=(c.created_at - f.created_at) / 86_400,
+                thread_cosine=self.threads.cosine(session_id, f.session_id), frame_cosine=float(frame_cos[k]),
+                frame_best_other=frame_other))
+        learned.record("supersedes", rows, [t.id for t in c.sources], [f.source_ids for f in facts],
+                       f"{c.sources[0].id}/{c.text[:40]}", said)
+        if head is None:
+            return None
+        line = self.config.supersedes_line if self.config.supersedes_line is not None else head.threshold
+        p = head.probability(np.stack(rows))
+        best = int(np.argmax(p))
+        if p[best] < line:
+            return None
+        return facts[best]
 
     def earlier_statement(self, c: Candidate, said: str, session_id: str) -> Fact | None:
         """A change with no fact of the old value (the statement was not kept, or said in passing): the earlier
@@ -266,6 +351,9 @@ class FactConsolidator:
         cfg = self.config
         supersedes_type = FACT_TYPES[c.type].supersedes or c.replaces is not None
         if self.use_llm and similarity >= cfg.supersede_cosine:
+            if self.learned_first_pass(c, best, similarity):
+                self.counts["referee_learned"] += 1
+                return "update"
             user = (f"Stored fact ({best.type}, {best.id}): {best.text}\n"
                     f"Candidate ({c.type}): {c.text}\n"
                     f"Said in: {' | '.join(t.content[:300] for t in c.sources)}")
@@ -279,6 +367,25 @@ class FactConsolidator:
         if supersedes_type and changes and similarity >= cfg.correction_reach:
             return "update"
         return "add"
+
+    def learned_first_pass(self, c: Candidate, best: Fact, similarity: float) -> bool:
+        """With an LLM, the referee's first pass: the supersedes model sure that `c` gives a new value for `best`
+        (at `Config.referee_learned_line` or above) spares the LLM call. Anything less sure is the LLM's to rule."""
+        cfg = self.config
+        if not cfg.learned_consolidation or cfg.referee_learned_line >= 1.0:
+            return False
+        models = learned.models_for(self.embedder, cfg.learned_models_path)
+        head = None if models is None else learned.pair_head(models, "supersedes", len(SUPERSEDES_FEATURES))
+        if models is None or head is None or self.embedder is None:
+            return False
+        said = c.said or c.text
+        change = float(learned.SentenceJudge(models, self.embedder).scores([said])["change"][0])
+        frames = np.asarray(self.embedder.embed([frame(said), frame(best.text)]), np.float32)
+        features = supersedes_features(said, best.text, cosine=similarity, best_other=0.0, change=change,
+                                       same_session=best.session_id == (c.sources[0].session_id if c.sources else ""),
+                                       age_days=(c.created_at - best.created_at) / 86_400,
+                                       frame_cosine=float(frames[0] @ frames[1]))
+        return float(head.probability(features[None])[0]) >= cfg.referee_learned_line
 
     def nearest(self, c: Candidate, vector: np.ndarray | None, limit: int = 8) -> list[tuple[Fact, float]]:
         """Current facts closest to the candidate, best first: by cosine, or by word overlap without an embedder."""
@@ -396,6 +503,43 @@ PROFILE_ORDER = ["identity", "relationship", "preference", "decision", "correcti
 _CORRECTS = re.compile(r"\b(?:actually|correction|scratch that|misspoke|i meant|rather than|instead of|no longer|"
                        r"(?:moved|pushed|changed|switched|rescheduled)\b[^.;!?]{0,30}\b(?:to|from)\b|wrong|"
                        r"not\s+[\w$€£.,:-]+\s*(?:[,.;!—–]|$))", re.IGNORECASE)
+
+
+def shows_a_change(new: str, old: str) -> bool:
+    """What a change of value needs besides being alike (without a change cue): a value of one kind in both that
+    differs. Two alike statements with no value between them ("Here's my current code:", "I'm trying to refactor
+    my …") are two statements, not one slot changed."""
+    return not rule_on("facts.change_needs_a_value") or values_differ(new, old)
+
+
+def one_slot(text: str, max_words: int) -> bool:
+    """A statement short enough to be about one thing: a long one ("I'm trying to implement … considering … so
+    I'd like …") holds many claims and values, and is neither a change of one nor changed as one."""
+    return not rule_on("facts.long_statements") or len(text.split()) <= max_words
+
+
+def short_turn(text: str, max_words: int) -> bool:
+    """A turn short enough that its statements may change a value (not a long request with its context)."""
+    return not rule_on("facts.long_turns") or len(text.split()) <= max_words
+
+
+def keeps_old_value(new: str, old: str) -> bool:
+    """`new` names every value `old` gave, and none as the wrong one ("13 of the 14 slides are final" after "the
+    deck needs 14 slides"): whatever else it says, it does not change that value."""
+    if not rule_on("facts.old_value_kept"):
+        return False
+    a, b, gone = read_slot(new), read_slot(old), replaced_values(new)
+    if not (gone.numbers | gone.dates | gone.names).isdisjoint(b.numbers | b.dates | b.names):
+        return False
+    # the kinds of value both give (names: who said it, too)
+    kinds: list[tuple[set[Any], set[Any]]] = [(a.numbers, b.numbers), (a.dates, b.dates)]
+    shared = [(x, y) for x, y in kinds if x and y]
+    return bool(shared) and all(y <= x for x, y in shared)
+
+
+def not_a_restatement(new: str, old: str) -> bool:
+    """However alike the words, a statement that gives another value of the same kind is news, not a repeat."""
+    return rule_on("facts.values_differ") and values_differ(new, old)
 
 
 def _another_persons(mine: set[str | None], theirs: set[str | None]) -> bool:

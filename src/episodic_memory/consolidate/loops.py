@@ -30,8 +30,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import llm
+from ..heuristics import rule_on
+from ..lang.english import LEAD_IN_PATTERN, MONTH_WORD_PATTERN, WEEKDAY_PATTERN
 from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
 from ..util import memo_text
+from . import learned
 from .keyphrases import overlap, sentences, words
 from .lemmas import COMPLETION_ACTS, NOMINAL, content_keys, is_past, key
 from .notes import without_notes
@@ -59,9 +62,8 @@ When unsure, leave the loop open. Reply with a JSON array only, one element per 
 {"loop": <loop id>, "turn": <turn number>, "evidence": "the exact words of that turn that show it is done"}
 Reply [] when no loop is clearly resolved."""
 
-_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|wed|thu|fri|sat|sun)\b"
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
-          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
+_DAY = WEEKDAY_PATTERN
+_MONTH = MONTH_WORD_PATTERN
 DEADLINE = (rf"(?:(?:this|next|on)\s+)?(?:{_DAY})(?:,?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:\s+{_MONTH})?)?|tomorrow|tonight|"
             r"today|(?:the\s+)?end of (?:the\s+)?(?:day|week|month|quarter|year)|eod|eow|next (?:week|month)|"
             rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|noon|"
@@ -222,9 +224,11 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
     if clients.llm.enabled():
         candidates = clients.llm.run(_detect_llm(clients.llm, new_turns, context))
         closures = clients.llm.run(_resolve_llm(clients.llm, open_loops, new_turns)) if open_loops else []
-    detector = "llm" if candidates is not None else "rules"
+    judge = learned.judge_for(clients.embedder(), cfg.learned_models_path) if cfg.learned_consolidation else None
+    detector = "llm" if candidates is not None else "learned" if judge is not None else "rules"
     if candidates is None:
-        candidates = [c for t in new_turns for c in detect_rules(t)]
+        candidates = [c for t in new_turns for c in (detect_learned(t, judge, cfg) if judge is not None
+                                                     else detect_rules(t))]
     rules_close = closures is None
 
     known = [(lp, loop_stems(lp.text)) for lp in open_loops + closed]
@@ -234,9 +238,16 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
         _close(clients, info, closure)
         closed_now.add(closure.loop_id)
     meaning = _Meaning(clients)
+    threads = learned.ThreadVectors(clients.store, info.user_id)
     previous = context
     for turn in new_turns:
-        for said in done_statements(turn, previous) if rules_close else []:
+        if rules_close and judge is not None:
+            for done, quote in learned_closures(judge, turn, info, [lp for lp, _ in known if lp.id not in done_ids
+                                                                    and lp.id not in closed_now], cfg, threads):
+                _close(clients, info, Closure(done.id, turn, quote, "learned"))
+                closed_now.add(done.id)
+        lemma_close = rules_close and (judge is None or rule_on("loops.lemma_close"))
+        for said in done_statements(turn, previous) if lemma_close else []:
             eligible = [(lp, stems) for lp, stems in known   # open, raised before, sharing a word with it
                         if lp.id not in done_ids and lp.id not in closed_now and _later(turn, lp)
                         and _all_stems(lp.text) & said.keys]
@@ -245,7 +256,7 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
                 _close(clients, info, Closure(lp.id, turn, said.quote, "rules"))
                 closed_now.add(lp.id)
         for c in (c for c in candidates if c.turn.id == turn.id):
-            match = _same_loop(c, known, cfg)
+            match = _same_loop(c, known, cfg) if rule_on("loops.same_loop") else None
             if match is not None:
                 if match.status == "open" and match.id not in closed_now:
                     store.mention_loop(match.id, turn.ts)
@@ -260,6 +271,138 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
                 log.info("open loop %s raised in %s: %s", loop_id, info.session_id, c.text)
                 known.append((store.loops(info.user_id, "open", ids=[loop_id])[0], c.stems))
         previous = turn
+
+
+# --- learned -------------------------------------------------------------------------------------------
+
+def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config) -> list[Candidate]:
+    """The loops a person's turn raises, by the commitment model: each sentence whose probability clears the line
+    (`Config.commitment_line`, else the trained one) is a to-do; its text is what it asks done (`loop_text`)."""
+    if turn.role in _NOT_PEOPLE:
+        return []
+    said = sentences(_unquoted_if_on(without_notes(turn.content)))
+    if not said:
+        return []
+    head = judge.head("commitment")
+    line = cfg.commitment_line if cfg.commitment_line is not None else head.threshold if head else 1.0
+    out: list[Candidate] = []
+    for sentence, p in zip(said, judge.scores(said)["commitment"], strict=True):
+        if p < line and not (rule_on("loops.explicit_cues") and explicit_to_do(sentence)):
+            continue
+        text = loop_text(sentence)
+        if len(loop_stems(text)) >= 1 and len(text) >= 8:
+            due = _DUE.search(sentence)
+            out.append(Candidate(text, due.group(0) if due else None, turn))
+    return out
+
+
+#: the to-dos that say they are ones, word for word: "To-do: …", "my to-do list: …", "add to my list: …",
+#: "remind me to …", "don't let me forget …", "note to self: …" (the first rules of `_RULES`, and `_LIST_ADD`)
+_EXPLICIT = 4
+_PROMISE_BY = 7   # "I'll send the model to Sarah by Friday": a promise with a deadline
+
+
+def explicit_to_do(sentence: str) -> bool:
+    """A sentence that names itself a to-do or asks to be reminded (an exact cue, whatever the model says)."""
+    if _LIST_ADD.search(sentence):
+        return True
+    if sentence.rstrip().endswith("?") and not sentence.lower().lstrip().startswith(("can you", "could you",
+                                                                                      "please", "will you")):
+        return False
+    if _NEGATED.search(sentence) or _HYPOTHETICAL.search(_NOT_HYPOTHETICAL.sub(" ", sentence)):
+        return False
+    return any(rule.pattern.search(sentence) for rule in (*_RULES[:_EXPLICIT], _RULES[_PROMISE_BY]))
+
+
+def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: SessionInfo, open_loops: list[Loop],
+                     cfg: Config, threads: learned.ThreadVectors | None = None) -> list[tuple[Loop, str]]:
+    """The open loops a person's turn reports done, by the pair model: for each sentence that may report something
+    done (`Config.completion_gate`), the open loop (raised before it) it most likely closes, when that probability
+    clears the line (`Config.closes_line`, else the trained one). One sentence closes one loop; the sentence is
+    the evidence."""
+    if turn.role in _NOT_PEOPLE:
+        return []
+    eligible = [lp for lp in open_loops if _later(turn, lp)]
+    said = sentences(_unquoted_if_on(without_notes(turn.content)))
+    head = learned.pair_head(judge.models, "closes", len(CLOSES_FEATURES))
+    if not eligible or not said or (head is None and not learned.recording()):
+        return []
+    line = (cfg.closes_line if cfg.closes_line is not None else head.threshold) if head is not None else 2.0
+    vectors = np.asarray(judge.embedder.embed(said), np.float32)
+    scores = judge.scores(said, vectors)
+    loop_vectors = np.asarray(judge.embedder.embed([lp.text for lp in eligible]), np.float32)
+    out: list[tuple[Loop, str]] = []
+    taken: set[int] = set()
+    for i, sentence in enumerate(said):
+        if scores["completion"][i] < cfg.completion_gate or (
+                rule_on("loops.question_closes_nothing") and sentence.rstrip().endswith("?")):
+            continue
+        cos = loop_vectors @ vectors[i]
+        rows = []
+        for k, lp in enumerate(eligible):
+            other = float(np.max(np.delete(cos, k))) if len(eligible) > 1 else 0.0
+            rows.append(closes_features(
+                sentence, turn.content, lp.text, cosine=float(cos[k]), best_other=other,
+                completion=float(scores["completion"][i]), commitment=float(scores["commitment"][i]),
+                same_session=lp.session_id == info.session_id, age_days=(turn.ts - lp.created_at) / 86_400,
+                open_loops=len(eligible),
+                thread_cosine=None if threads is None else threads.cosine(info.session_id, lp.session_id)))
+        learned.record("closes", rows, [turn.id], [lp.source_ids for lp in eligible], f"{turn.id}/{i}", sentence)
+        if head is None:
+            continue
+        p = head.probability(np.stack(rows))
+        best = int(np.argmax(p))
+        if p[best] >= line and eligible[best].id not in taken:
+            taken.add(eligible[best].id)
+            out.append((eligible[best], f"{turn.speaker or turn.role}: {sentence}"))
+    return out
+
+
+#: what the pair model reads about a sentence and an open loop (`closes_features`); the model: learned.py
+CLOSES_FEATURES = ("cosine", "best_cosine", "cosine_margin", "loop_cover", "shared_keys", "shared_names",
+                   "object_named", "completion", "commitment", "same_session", "age_days", "open_loops",
+                   "thread_cosine", "has_thread")
+
+
+def closes_features(sentence: str, context: str, loop_text: str, *, cosine: float, best_other: float,
+                    completion: float, commitment: float, same_session: bool, age_days: float,
+                    open_loops: int, thread_cosine: float | None = None) -> np.ndarray:
+    """How a sentence of a turn (`context`: the whole turn) and one open loop meet. `best_other`: the highest
+    cosine of the sentence with any other open loop (a sentence names one thing done); `thread_cosine`: how alike
+    the two sessions' threads are (their episodes' thread vectors; None when either has none yet)."""
+    said = loop_stems(sentence)
+    around = loop_stems(context) | said
+    loop = loop_stems(loop_text)
+    shared = loop & around
+    names = {w.lower() for w in re.findall(r"(?<=\w )[A-Z][\w'’-]+", f"x {loop_text}")}
+    said_names = {w.lower() for w in re.findall(r"[A-Z][\w'’-]+", context)}
+    return np.array([
+        cosine, float(cosine >= best_other), cosine - best_other,
+        len(shared) / max(1, len(loop)), min(4, len(loop & said)) / 4, float(bool(names & said_names)),
+        float(_names_object(loop_text, around)), completion, commitment, float(same_session),
+        min(1.0, np.log1p(max(0.0, age_days)) / 5), min(1.0, np.log1p(open_loops) / 4),
+        0.0 if thread_cosine is None else thread_cosine, float(thread_cosine is not None),
+    ], np.float32)
+
+
+_LEAD_IN = re.compile(rf"^(?:\W*{LEAD_IN_PATTERN}\b[\s,:;.!-]*)+", re.IGNORECASE)
+
+
+def loop_text(sentence: str) -> str:
+    """What a to-do sentence asks done: the object a rule finds ("remind me to X" → X), else the sentence
+    without its lead-in words, cleaned as a loop's text is."""
+    if not rule_on("loops.object_text"):
+        return _clean(sentence)
+    if (added := _LIST_ADD.search(sentence)) is not None:
+        return _clean(added.group("x").strip("'‘’\"“”"))
+    for rule in _RULES:
+        m = rule.pattern.search(sentence)
+        if m is not None and "x" in m.groupdict() and m.group("x"):
+            return _clean(m.group("x"))
+    return _clean(_LEAD_IN.sub("", sentence)) or _clean(sentence)
+
+
+_NOT_PEOPLE = frozenset({"assistant", "system", "tool", "function", "model"})
 
 
 # --- rules ---------------------------------------------------------------------------------------------
@@ -298,6 +441,10 @@ _QUOTED = re.compile(r"(?<![\w])['‘\"“](?=\S)[^\n]{12,}?(?<=\S)['’\"”](?
 
 def _unquoted(text: str) -> str:
     return _QUOTED.sub(" … ", text)
+
+
+def _unquoted_if_on(text: str) -> str:
+    return _unquoted(text) if rule_on("loops.quoted") else text
 
 
 def _clean(text: str) -> str:
@@ -339,7 +486,8 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
         to_me = {m.group(1).lower() for m in _TO_ME.finditer(sentence)}   # "the landlord sent me the lease"
         acts = {key(w) for w in tokens if is_past(w) and w.lower() not in to_me}
         explicit = _DONE.search(sentence) is not None
-        if ((not acts and not explicit) or _NOT_DONE.search(sentence) or sentence.rstrip().endswith("?")
+        if ((not acts and not explicit) or _NOT_DONE.search(sentence)
+                or (rule_on("loops.question_closes_nothing") and sentence.rstrip().endswith("?"))
                 or _SCHEDULE.match(sentence)):
             continue
         said = loop_stems(sentence) | acts

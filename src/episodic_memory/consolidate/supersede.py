@@ -15,7 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..retrieve.query import MONTHS
+import numpy as np
+
+from ..heuristics import rule_on
+from ..lang.english import MONTHS, stem
 from ..util import memo_text
 from .words import NOT_NAMES
 
@@ -60,13 +63,8 @@ STOP = frozenset((
 
 
 def _stem(word: str) -> str:
-    """A crude stem: inflections off, then the first five letters ("trainnig" and "training" are one word)."""
-    word = word.strip("'’-").replace("’", "'")
-    for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-            break
-    return (word[:-1] if word.endswith("e") and len(word) > 3 else word)[:5]
+    """The word's Snowball stem cut to five letters: a typo late in a word ("trainnig") keeps its stem."""
+    return stem(word)[:5]
 
 
 def _number(m: re.Match[str]) -> float:
@@ -121,7 +119,7 @@ def read_slot(text: str) -> Slot:
     return slot
 
 
-def _same_name(name: str, others: set[str]) -> bool:
+def same_name(name: str, others: set[str]) -> bool:
     """"tomás" and "tomás ferreira" are one name (one's words within the other's)."""
     words = set(name.split())
     return any(words <= set(o.split()) or set(o.split()) <= words for o in others)
@@ -142,18 +140,27 @@ def replaced_values(text: str) -> Slot:
 
 
 # "wants the chart moved to slide 3", "suggested we push it to May": a wish or a proposal, not a change
+# within one clause: "…needs 16 slides, not 14 - Sarah changed it" reports a change made, not one wished for
 WISH = re.compile(
     r"\b(?:wants?|wanted|asked|asks|would like|'d like|needs?|should|could|might|suggest(?:s|ed)?|propos(?:es|ed)|"
-    r"hoping|hopes?|wish(?:es)?)\b[^.;!?]*\b(?:moved|pushed|changed|switched|bumped|shifted|rescheduled|postponed|"
-    r"instead|rather than)\b", _I)
+    r"hoping|hopes?|wish(?:es)?)\b(?:(?!\s[-—–]\s|[.;!?,—–]).)*?\b(?:moved|pushed|changed|switched|bumped|shifted|"
+    r"rescheduled|postponed|instead|rather than)\b", _I)
 
 
 def has_change_cue(text: str) -> bool:
     """A change cue, or a value named as the wrong one ("Pegasus, not Clifton"); a wish ("wants it moved to …")
     is none."""
-    if WISH.search(text):
+    if rule_on("facts.wish") and WISH.search(text):
         return False
     return bool(CHANGE_CUE.search(text)) or not replaced_values(text).empty()
+
+
+def values_differ(new: str, old: str) -> bool:
+    """Both name a value of one kind (a number, a date, a name) and `new`'s are not `old`'s: "the plot costs £112"
+    is not "the plot costs £60" said again, however alike the words."""
+    a, b = read_slot(new), read_slot(old)
+    return bool((a.numbers and b.numbers and a.numbers != b.numbers) or (a.dates and b.dates and a.dates != b.dates)
+                or (a.names and b.names and not any(same_name(n, b.names) for n in a.names)))
 
 
 def is_bare_cue(text: str) -> bool:
@@ -176,8 +183,8 @@ def compare(new: str, old: str, *, cued: bool, min_overlap: float, cued_overlap:
     a, b = read_slot(new), read_slot(old)
     gone = replaced_values(new)
     a_values = Slot(a.subject, a.numbers - gone.numbers, a.dates - gone.dates, a.names - gone.names)
-    novel_names = {n for n in a_values.names - b.names if not _same_name(n, b.names)}
-    old_names = {n for n in b.names - a_values.names if not _same_name(n, a_values.names)}
+    novel_names = {n for n in a_values.names - b.names if not same_name(n, b.names)}
+    old_names = {n for n in b.names - a_values.names if not same_name(n, a_values.names)}
     name_words = {_stem(w) for n in novel_names | old_names for w in n.split()}
     subj_a, subj_b = a.subject - name_words - gone.subject, b.subject - name_words
     shared = subj_a & subj_b - GENERIC  # "the talk date" and "the offsite date" share no subject
@@ -219,3 +226,54 @@ def rewrite_value(new: str, old: str) -> str | None:
     if not right or not re.search(rf"(?<![\w]){re.escape(wrong)}(?![\w])", old, _I):
         return None
     return re.sub(rf"(?<![\w]){re.escape(wrong)}(?![\w])", right[-1], old, count=1, flags=_I)
+
+
+#: what the pair model reads about a new statement and an earlier fact (`supersedes_features`); the model:
+#: learned.py
+SUPERSEDES_FEATURES = ("cosine", "best_cosine", "cosine_margin", "subject_overlap", "shared_subject", "jaccard",
+                       "both_numbers", "numbers_differ", "both_dates", "dates_differ", "both_names", "names_differ",
+                       "named_wrong", "new_has_value", "old_has_value", "change", "same_session", "age_days",
+                       "thread_cosine", "has_thread", "frame_cosine", "frame_margin")
+
+
+def frame(text: str) -> str:
+    """A statement with its values blanked ("The deck needs 14 slides" → "The deck needs a number slides"): what a
+    value is *of*. Two statements of one slot share a frame whatever their values; two of one entity need not."""
+    out = text
+    for pattern in (_DATE_A, _DATE_B):
+        out = pattern.sub(" a date ", out)
+    out = _AMOUNT.sub(" a number ", out)
+    for name in sorted(read_slot(text).names, key=len, reverse=True):
+        out = re.sub(rf"(?<![\w]){re.escape(name)}(?![\w])", "someone", out, flags=_I)
+    return " ".join(out.split())
+
+
+def supersedes_features(new: str, old: str, *, cosine: float, best_other: float, change: float,
+                        same_session: bool, age_days: float, thread_cosine: float | None = None,
+                        frame_cosine: float = 0.0, frame_best_other: float = 0.0) -> np.ndarray:
+    """How a new statement and an earlier fact meet as one slot with two values: alike in meaning and words,
+    values of the same kind that differ, the old value named as the wrong one, and how much the new statement
+    reads as a change. `best_other`: its highest cosine with any other candidate fact."""
+    a, b = read_slot(new), read_slot(old)
+    gone = replaced_values(new)
+    numbers, dates, names = a.numbers - gone.numbers, a.dates - gone.dates, a.names - gone.names
+    novel = {n for n in names - b.names if not same_name(n, b.names)}
+    old_only = {n for n in b.names - names if not same_name(n, names)}
+    name_words = {w for n in novel | old_only for w in n.split()}
+    subj_a = {w for w in a.subject - gone.subject if w not in name_words}
+    subj_b = {w for w in b.subject if w not in name_words}
+    shared = subj_a & subj_b - GENERIC
+    union = subj_a | subj_b
+    named_wrong = bool((gone.numbers & b.numbers) or (gone.dates & b.dates) or (gone.names & b.names))
+    return np.array([
+        cosine, float(cosine >= best_other), cosine - best_other,
+        len(shared) / max(1, min(len(subj_a), len(subj_b))), min(4, len(shared)) / 4,
+        len(shared) / max(1, len(union)),
+        float(bool(numbers and b.numbers)), float(bool(numbers and b.numbers and not numbers <= b.numbers)),
+        float(bool(dates and b.dates)), float(bool(dates and b.dates and not dates <= b.dates)),
+        float(bool(names and b.names)), float(bool(novel and old_only)),
+        float(named_wrong), float(not a.empty()), float(not b.empty()), change, float(same_session),
+        min(1.0, np.log1p(max(0.0, age_days)) / 5),
+        0.0 if thread_cosine is None else thread_cosine, float(thread_cosine is not None),
+        frame_cosine, frame_cosine - frame_best_other,
+    ], np.float32)

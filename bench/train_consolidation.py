@@ -1,0 +1,564 @@
+"""Train the learned decisions of consolidation (src/episodic_memory/consolidate/learned.py).
+
+    python bench/train_consolidation.py [--seeds 16] [--per-seed 2] [--cache /tmp/episodic-consolidation]
+                                        [--no-write] [--out src/episodic_memory/data/consolidation_models.npz]
+
+1. Conversations from the truth-bench generator, for every training bank (`bench/truthgen.py` TRAIN_BANKS: the
+   shared dev bank and the two written here), seeds 1..--seeds, --per-seed conversations each. Each user utterance
+   comes labelled by the generator (`truthgen.utterances`): a to-do taken on, a to-do reported done, a value given
+   or changed, a fact, chit-chat, a request, a distractor, …
+2. Sentence examples (split as consolidation splits turns), with a typo'd copy of some (a dropped or swapped
+   letter, no capital: what users write). Heads: durable, commitment, completion, change.
+3. Pair examples, walking each conversation in order: (a sentence, each loop open at that time) → does it close
+   that loop; (a durable statement, each earlier durable statement still current) → does it give a new value for
+   that one's slot. The sentence scores in the pair features come from models that did not see that bank.
+4. Leave one bank out: each head trained on two banks is scored on the third (AUC, F1 at its best line, and at the
+   line chosen from the other folds). The L2 strength and the decision line are chosen here, never on the bank
+   kept for testing (`untuned`: bench/truth.py reports it; nothing here reads it).
+5. Trained on all training banks, the weights and their cross-validated figures are written as one .npz.
+
+numpy only: logistic regression fitted by Newton's method with an L2 penalty; features standardised.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+if __package__ in (None, ""):
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.harness import ROOT, git_commit, import_episodic  # noqa: E402
+from bench.truthgen import TRAIN_BANKS, LabelledConversation, Utterance, _gen, utterances  # noqa: E402
+
+import_episodic()
+from episodic_memory.consolidate import learned  # noqa: E402
+from episodic_memory.consolidate.extract import sentences  # noqa: E402
+from episodic_memory.models.embedder import load_embedder  # noqa: E402
+
+DEFAULT_OUT = ROOT / "src" / "episodic_memory" / learned.MODEL_FILE
+L2_GRIDS = {"logistic": (30.0, 100.0, 300.0, 1000.0), "mlp": (3.0, 30.0, 300.0)}
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+# --- 1-2. sentences -------------------------------------------------------------------------------------------
+
+@dataclass
+class SentenceExample:
+    text: str
+    bank: str
+    labels: dict[str, int]          # head → 0/1; a head missing here does not learn from this sentence
+
+
+def typo(text: str, rng: random.Random) -> str:
+    """A slip as people make them: a dropped or swapped letter in a long word, or no capital at the start."""
+    words = [(m.start(), m.end()) for m in re.finditer(r"(?<![\w'])[a-z]{6,}(?![\w'])", text)]
+    if words and rng.random() < 0.7:
+        a, z = rng.choice(words)
+        w = text[a:z]
+        i = rng.randrange(1, len(w) - 2)
+        w = rng.choice([w[:i] + w[i + 1:], w[:i] + w[i + 1] + w[i] + w[i + 2:]])
+        text = text[:a] + w + text[z:]
+    if rng.random() < 0.5:
+        text = text[:1].lower() + text[1:]
+    return text
+
+
+def sentence_labels(u: Utterance, sentence: str, n_sentences: int) -> dict[str, int]:
+    """The heads' labels for one sentence of an utterance."""
+    labels = {"commitment": int(u.kind == "open"), "completion": int(u.kind == "close"),
+              "change": int(u.kind == "slot" and u.value_index > 0)}
+    if not u.durable:
+        labels["durable"] = 0
+    elif u.kind == "slot" and n_sentences > 1:
+        gen = _gen()
+        if gen.mentions(gen.norm(sentence), gen.value_key(u.value, u.slot_kind)):
+            labels["durable"] = 1        # the sentence with the value; a cue before it ("Had a call.") is unlabelled
+    else:
+        labels["durable"] = 1
+    return labels
+
+
+def sentence_examples(convs: list[LabelledConversation], rng: random.Random) -> list[SentenceExample]:
+    seen: set[tuple[str, str]] = set()
+    out: list[SentenceExample] = []
+    for conv in convs:
+        for u in conv.utterances:
+            parts = sentences(u.text)
+            for s in parts:
+                for text in (s, typo(s, rng)) if rng.random() < 0.3 else (s,):
+                    if (conv.bank, text) in seen:
+                        continue
+                    seen.add((conv.bank, text))
+                    out.append(SentenceExample(text, conv.bank, sentence_labels(u, s, len(parts))))
+    return out
+
+
+# --- embeddings, cached ---------------------------------------------------------------------------------------
+
+class VectorCache:
+    """Sentence vectors of the default embedder, kept on disk between runs (keyed by the text's hash)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.embedder = load_embedder(None)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / f"vectors-{self.embedder.model_id}.npz"
+        self.known: dict[str, np.ndarray] = {}
+        if self.path.exists():
+            with np.load(self.path) as data:
+                self.known = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+        self.added = 0
+
+    @staticmethod
+    def _key(text: str) -> str:
+        return hashlib.sha1(text.encode()).hexdigest()[:20]
+
+    def vectors(self, texts: list[str]) -> np.ndarray:
+        missing = sorted({t for t in texts if self._key(t) not in self.known})
+        if missing:
+            log(f"embedding {len(missing)} new sentences")
+            for i in range(0, len(missing), 512):
+                chunk = missing[i:i + 512]
+                for t, v in zip(chunk, self.embedder.embed_once(chunk), strict=True):
+                    self.known[self._key(t)] = np.asarray(v, np.float32)
+            self.added += len(missing)
+        return np.stack([self.known[self._key(t)] for t in texts]) if texts else np.zeros((0, 384), np.float32)
+
+    def save(self) -> None:
+        if self.added:
+            keys = list(self.known)
+            np.savez(self.path, keys=np.array(keys), vectors=np.stack([self.known[k] for k in keys]))
+
+
+# --- logistic regression ------------------------------------------------------------------------------------
+
+@dataclass
+class Fitted:
+    weights: np.ndarray
+    bias: float
+    mean: np.ndarray
+    scale: np.ndarray
+    hidden: np.ndarray | None = None
+    hidden_bias: np.ndarray | None = None
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        return learned.Head(self.weights, self.bias, self.mean, self.scale, 0.5, self.hidden,
+                            self.hidden_bias).probability(x)
+
+
+def fit_mlp(x: np.ndarray, y: np.ndarray, l2: float, units: int = 32, epochs: int = 300, seed: int = 0) -> Fitted:
+    """One tanh hidden layer, balanced log-loss plus L2 on the weights, full-batch Adam (deterministic)."""
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    z = ((x - mean) / scale).astype(np.float32)
+    n, d = z.shape
+    rng = np.random.default_rng(seed)
+    params = [rng.normal(0, 1 / np.sqrt(d), (d, units)).astype(np.float32), np.zeros(units, np.float32),
+              rng.normal(0, 1 / np.sqrt(units), units).astype(np.float32), np.zeros(1, np.float32)]
+    pos = max(1, int(y.sum()))
+    sample = np.where(y > 0, n / (2 * pos), n / (2 * max(1, n - pos))).astype(np.float32) / n
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    lr, b1, b2 = 0.01, 0.9, 0.999
+    for t in range(1, epochs + 1):
+        w1, c1, w2, c2 = params
+        h = np.tanh(z @ w1 + c1)
+        p = 1 / (1 + np.exp(-np.clip(h @ w2 + c2[0], -30, 30)))
+        g_out = sample * (p - y)                       # d loss / d logit
+        grads = [None, None, h.T @ g_out + l2 / n * w2, np.array([g_out.sum()], np.float32)]
+        g_h = np.outer(g_out, w2) * (1 - h * h)
+        grads[0] = z.T @ g_h + l2 / n * w1
+        grads[1] = g_h.sum(axis=0)
+        for i, g in enumerate(grads):
+            m[i] = b1 * m[i] + (1 - b1) * g
+            v[i] = b2 * v[i] + (1 - b2) * g * g
+            params[i] -= lr * (m[i] / (1 - b1 ** t)) / (np.sqrt(v[i] / (1 - b2 ** t)) + 1e-8)
+    w1, c1, w2, c2 = params
+    return Fitted(w2.astype(np.float32), float(c2[0]), mean.astype(np.float32), scale.astype(np.float32),
+                  w1.astype(np.float32), c1.astype(np.float32))
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float, kind: str) -> Fitted:
+    return fit_mlp(x, y, l2) if kind == "mlp" else fit_logistic(x, y, l2)
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 15) -> Fitted:
+    """Newton's method on the L2-penalised log-loss (the bias is not penalised); classes weighted to balance."""
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    z = (x - mean) / scale
+    n, d = z.shape
+    a = np.hstack([z, np.ones((n, 1), np.float32)]).astype(np.float64)
+    pos = max(1, int(y.sum()))
+    sample = np.where(y > 0, n / (2 * pos), n / (2 * max(1, n - pos)))
+    w = np.zeros(d + 1)
+    penalty = np.full(d + 1, l2)
+    penalty[-1] = 0.0
+    for _ in range(iterations):
+        p = 1 / (1 + np.exp(-np.clip(a @ w, -30, 30)))
+        grad = a.T @ (sample * (p - y)) + penalty * w
+        hess = (a * (sample * p * (1 - p))[:, None]).T @ a + np.diag(penalty + 1e-6)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-4:
+            break
+    return Fitted(w[:-1].astype(np.float32), float(w[-1]), mean.astype(np.float32), scale.astype(np.float32))
+
+
+def auc(y: np.ndarray, p: np.ndarray) -> float:
+    order = np.argsort(p)
+    ranks = np.empty(len(p))
+    ranks[order] = np.arange(1, len(p) + 1)
+    pos = y > 0
+    n_pos, n_neg = pos.sum(), (~pos).sum()
+    if not n_pos or not n_neg:
+        return float("nan")
+    return float((ranks[pos].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def f1_at(y: np.ndarray, p: np.ndarray, line: float) -> tuple[float, float, float]:
+    pred = p >= line
+    tp = float((pred & (y > 0)).sum())
+    precision = tp / max(1, pred.sum())
+    recall = tp / max(1, (y > 0).sum())
+    return (2 * precision * recall / max(1e-9, precision + recall)), precision, recall
+
+
+def best_line(y: np.ndarray, p: np.ndarray) -> float:
+    lines = np.linspace(0.05, 0.95, 91)
+    return float(lines[int(np.argmax([f1_at(y, p, t)[0] for t in lines]))])
+
+
+@dataclass
+class HeadReport:
+    name: str
+    l2: float = 0.0
+    kind: str = "logistic"
+    line: float = 0.5
+    folds: dict[str, dict[str, float]] = field(default_factory=dict)
+
+
+def cross_validate(name: str, x: np.ndarray, y: np.ndarray, banks: np.ndarray,
+                   kind: str = "logistic") -> tuple[HeadReport, dict[str, np.ndarray]]:
+    """Leave one bank out over the L2 grid: the strength with the best mean held-out F1 (at each fold's line from
+    the other folds' best lines). Returns the report and the out-of-fold probabilities per bank."""
+    names = sorted(set(banks.tolist()))
+    best: tuple[float, HeadReport, dict[str, np.ndarray]] | None = None
+    for l2 in L2_GRIDS[kind]:
+        probs: dict[str, np.ndarray] = {}
+        lines: dict[str, float] = {}
+        for held in names:
+            train = banks != held
+            model = fit(x[train], y[train], l2, kind)
+            probs[held] = model.probability(x[banks == held])
+            lines[held] = best_line(y[banks == held], probs[held])
+        report = HeadReport(name, l2, kind)
+        report.line = float(np.mean(list(lines.values())))
+        for held in names:
+            yy, pp = y[banks == held], probs[held]
+            other_line = float(np.mean([v for k, v in lines.items() if k != held])) if len(names) > 1 else 0.5
+            f1, precision, recall = f1_at(yy, pp, other_line)
+            report.folds[held] = {"auc": auc(yy, pp), "f1": f1, "precision": precision, "recall": recall,
+                                  "line": other_line, "best_f1": f1_at(yy, pp, lines[held])[0],
+                                  "positives": int(yy.sum()), "n": int(len(yy))}
+        score = float(np.mean([f["f1"] for f in report.folds.values()]))
+        if best is None or score > best[0]:
+            best = (score, report, probs)
+    assert best is not None
+    return best[1], best[2]
+
+
+# --- 3. pairs -------------------------------------------------------------------------------------------------
+
+@dataclass
+class PairSet:
+    x: list[np.ndarray] = field(default_factory=list)
+    y: list[int] = field(default_factory=list)
+    bank: list[str] = field(default_factory=list)
+    group: list[str] = field(default_factory=list)     # one decision: the candidates of one sentence
+
+    def add(self, features: np.ndarray, label: int, bank: str, group: str) -> None:
+        self.x.append(features)
+        self.y.append(label)
+        self.bank.append(bank)
+        self.group.append(group)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return np.stack(self.x), np.array(self.y), np.array(self.bank), np.array(self.group)
+
+
+def write_models(path: Path, heads: dict[str, tuple[Fitted, float]], embedder_id: str,
+                 meta: dict[str, Any] | None = None) -> None:
+    arrays: dict[str, Any] = {"format_version": np.array(learned.FORMAT_VERSION), "embedder_id": np.array(embedder_id),
+                              "grammar_dim": np.array(learned.GRAMMAR_DIM)}
+    for name, (model, line) in heads.items():
+        arrays.update({f"{name}.weights": model.weights, f"{name}.bias": np.array(model.bias, np.float32),
+                       f"{name}.mean": model.mean, f"{name}.scale": model.scale,
+                       f"{name}.threshold": np.array(line, np.float32)})
+        if model.hidden is not None:
+            arrays.update({f"{name}.hidden": model.hidden, f"{name}.hidden_bias": model.hidden_bias})
+    for k, v in (meta or {}).items():   # strings (None and lists too): the file loads without pickle
+        arrays[f"meta.{k}"] = np.array(",".join(map(str, v)) if isinstance(v, list) else str(v))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+
+
+def pair_examples(bank: str, seeds: range, per_seed: int, models_path: Path, folder: Path) -> tuple[PairSet, PairSet]:
+    """Pair features as consolidation computes them, recorded from real runs of `Memory` over the bank's
+    conversations (sentence models that never saw this bank), labelled from the generator's labels: a sentence
+    closes a loop when its turn is the to-do's closing turn and the loop was raised within one turn of where the
+    to-do was taken on; a new fact supersedes an earlier one when their turns hold a slot's value and an earlier
+    value of it."""
+    from bench import truthgen
+    from bench.truth import load_truth
+
+    closes, supersedes = PairSet(), PairSet()
+    episodic = import_episodic()
+    for seed in seeds:
+        out = folder / f"{bank}-{seed}-{per_seed}"
+        if not (out / f"conv_{per_seed - 1:03d}.labels.json").exists():
+            truthgen.write(bank, seed, per_seed, out)
+        for tc in load_truth(out):
+            config = episodic.Config.from_env(learned_models_path=str(models_path))
+            with tempfile.TemporaryDirectory() as tmp, learned.collecting() as records:
+                mem = episodic.Memory(Path(tmp) / "mem.db", config=config)
+                try:
+                    for session in tc.conv.sessions:
+                        for t in session.turns:
+                            mem.add_turn(t.role, t.text, session_id=session.session_id, speaker=t.speaker,
+                                         timestamp=t.timestamp, turn_id=t.turn_id)
+                        mem.end_session(session.session_id)
+                    mem.stats()   # settled: every session consolidated
+                    caller = {st.id: st.turn_id for session in tc.conv.sessions
+                              for st in mem.session_turns(session.session_id)}
+                finally:
+                    mem.close()
+                label_records(list(records), caller, tc, bank, f"{bank}/{seed}/{tc.conv_id}", closes, supersedes)
+    return closes, supersedes
+
+
+def label_records(records: list[Any], caller: dict[int, str], tc: Any, bank: str, conv: str, closes: PairSet,
+                  supersedes: PairSet) -> None:
+    """Label one run's records (see `pair_examples`)."""
+    labels = tc.labels
+
+    def near(a: str | None, b: str | None) -> bool:
+        return (a is not None and b is not None and a in tc.session_of and b in tc.session_of
+                and tc.session_of[a] == tc.session_of[b] and abs(tc.position[a] - tc.position[b]) <= 1)
+
+    closing = {t["closed_turn"]: t["opened_turn"] for t in labels["loops"] if t["closed_turn"]}
+    earlier: dict[str, set[str]] = {}   # a value's turn → the turns of the slot's earlier values
+    for slot in labels["slots"]:
+        turns = [v["turn_id"] for v in slot["values"]]
+        for j, t in enumerate(turns):
+            earlier.setdefault(t, set()).update(turns[:j])
+    best_cosine: dict[tuple[str, str], float] = {}   # (turn, loop) → the best cosine of the turn's sentences
+    close_rows = [r for r in records if r.head == "closes"]
+    for r in close_rows:
+        key = (str(r.turn_ids), str(r.other_ids))
+        best_cosine[key] = max(best_cosine.get(key, -1.0), float(r.features[0]))
+    for r in close_rows:
+        turn = caller.get(r.turn_ids[0])
+        opened = closing.get(turn)
+        source = [caller.get(i) for i in r.other_ids]
+        positive = (opened is not None and any(near(opened, s) for s in source)
+                    and float(r.features[0]) >= best_cosine[(str(r.turn_ids), str(r.other_ids))])
+        closes.add(r.features, int(positive), bank, f"{conv}/{r.group}")
+    for r in records:
+        if r.head != "supersedes":
+            continue
+        new = {caller.get(i) for i in r.turn_ids}
+        old = {caller.get(i) for i in r.other_ids}
+        positive = any(earlier.get(t, set()) & old for t in new if t)
+        supersedes.add(r.features, int(positive), bank, f"{conv}/{r.group}")
+
+
+def group_accuracy(y: np.ndarray, p: np.ndarray, groups: np.ndarray, line: float) -> dict[str, float]:
+    """As consolidation decides: per sentence, the best candidate if it clears the line. Precision, recall."""
+    by: dict[str, list[int]] = defaultdict(list)
+    for i, g in enumerate(groups):
+        by[g].append(i)
+    tp = fp = positives = 0
+    for rows in by.values():
+        rows_a = np.array(rows)
+        positives += int(y[rows_a].max() > 0)
+        top = rows_a[int(np.argmax(p[rows_a]))]
+        if p[top] >= line:
+            if y[top] > 0:
+                tp += 1
+            else:
+                fp += 1
+    precision = tp / max(1, tp + fp)
+    recall = tp / max(1, positives)
+    return {"precision": precision, "recall": recall, "f1": 2 * precision * recall / max(1e-9, precision + recall),
+            "decisions": tp + fp, "positives": positives}
+
+
+def cross_validate_pairs(name: str, pairs: PairSet, kind: str = "logistic"
+                         ) -> tuple[HeadReport, dict[str, tuple[Fitted, float]]]:
+    """Leave one bank out; the decision is per sentence (its best candidate over the line), so the line is chosen
+    on that decision's F1. Returns the report and, per bank, the model trained without it with the line of the
+    other folds."""
+    x, y, banks, groups = pairs.arrays()
+    names = sorted(set(banks.tolist()))
+    best: tuple[float, HeadReport, dict[str, tuple[Fitted, float]]] | None = None
+    lines = np.linspace(0.1, 0.95, 35)
+    for l2 in L2_GRIDS[kind]:
+        probs = {}
+        fold_models = {}
+        for held in names:
+            model = fold_models[held] = fit(x[banks != held], y[banks != held], l2, kind)
+            probs[held] = model.probability(x[banks == held])
+        chosen: dict[str, float] = {}
+        for held in names:
+            m = banks == held
+            chosen[held] = float(lines[int(np.argmax([group_accuracy(y[m], probs[held], groups[m], t)["f1"]
+                                                      for t in lines]))])
+        report = HeadReport(name, l2, kind, float(np.mean(list(chosen.values()))))
+        for held in names:
+            m = banks == held
+            line = float(np.mean([v for k, v in chosen.items() if k != held])) if len(names) > 1 else 0.5
+            report.folds[held] = {"auc": auc(y[m], probs[held]), "line": line,
+                                  **group_accuracy(y[m], probs[held], groups[m], line)}
+        score = float(np.mean([f["f1"] for f in report.folds.values()]))
+        if best is None or score > best[0]:
+            best = (score, report, {b: (m, report.folds[b]["line"]) for b, m in fold_models.items()})
+    assert best is not None
+    return best[1], best[2]
+
+
+# --- main -----------------------------------------------------------------------------------------------------
+
+def print_report(reports: list[HeadReport]) -> None:
+    banks = sorted({b for r in reports for b in r.folds})
+    print(f"\n{'head':<12} {'L2':>5} {'line':>5}  " + "  ".join(f"{b:>28}" for b in banks))
+    print(f"{'':<12} {'':>5} {'':>5}  " + "  ".join(f"{'AUC   F1   P    R':>28}" for _ in banks))
+    for r in reports:
+        cells = []
+        for b in banks:
+            f = r.folds.get(b)
+            cells.append(f"{f['auc']:.3f} {f['f1']:.2f} {f['precision']:.2f} {f['recall']:.2f}".rjust(28)
+                         if f else "-".rjust(28))
+        print(f"{r.name:<12} {r.l2:>5} {r.line:>5.2f}  " + "  ".join(cells))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seeds", type=int, default=16, help="seeds 1..N of each training bank")
+    p.add_argument("--per-seed", type=int, default=2, help="conversations per seed")
+    p.add_argument("--pair-seeds", type=int, default=6, help="seeds 1..N of each bank run through consolidation "
+                   "for the pair models")
+    p.add_argument("--banks", nargs="+", default=list(TRAIN_BANKS))
+    p.add_argument("--cache", type=Path, default=Path("/tmp/episodic-consolidation"))
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    p.add_argument("--no-write", action="store_true")
+    p.add_argument("--model", choices=("logistic", "mlp"), default="logistic", help="the sentence heads")
+    p.add_argument("--pair-model", choices=("logistic", "mlp"), default="logistic", help="the pair heads")
+    p.add_argument("--lobo", type=Path, default=None, metavar="DIR",
+                   help="instead: one model per training bank left out, DIR/no-BANK.npz (bench/truth.py --lobo DIR)")
+    p.add_argument("--held", nargs="+", default=None, help="with --lobo: only these banks left out in turn")
+    p.add_argument("--lobo-out", type=Path, default=None, metavar="DIR",
+                   help="also write, per bank, the models cross-validation trained without it (DIR/no-BANK.npz)")
+    args = p.parse_args(argv)
+    if args.lobo is not None:
+        for held in args.held or args.banks:
+            rest = [b for b in args.banks if b != held]
+            main(["--banks", *rest, "--seeds", str(args.seeds), "--per-seed", str(args.per_seed),
+                  "--pair-seeds", str(args.pair_seeds),
+                  "--cache", str(args.cache), "--out", str(args.lobo / f"no-{held}.npz"), "--model", args.model,
+                  "--pair-model", args.pair_model])
+        return 0
+    if "untuned" in args.banks:
+        p.error("the untuned bank is for measuring only: never train on it")
+    rng = random.Random(7)
+    started = time.perf_counter()
+    convs = [utterances(bank, seed, i) for bank in args.banks for seed in range(1, args.seeds + 1)
+             for i in range(args.per_seed)]
+    log(f"{len(convs)} conversations, {sum(len(c.utterances) for c in convs)} utterances")
+    cache = VectorCache(args.cache)
+
+    examples = sentence_examples(convs, rng)
+    texts = [e.text for e in examples]
+    x = learned.sentence_inputs(cache.vectors(texts), texts)
+    banks = np.array([e.bank for e in examples])
+    cache.save()
+    log(f"{len(examples)} sentences")
+    reports: list[HeadReport] = []
+    final: dict[str, tuple[Fitted, float]] = {}
+    out_of_fold: dict[str, dict[str, Fitted]] = defaultdict(dict)   # held-out bank → head → model without it
+    for head in learned.SENTENCE_HEADS:
+        rows = np.array([head in e.labels for e in examples])
+        y = np.array([e.labels.get(head, 0) for e in examples])[rows]
+        report, _ = cross_validate(head, x[rows], y, banks[rows], args.model)
+        reports.append(report)
+        final[head] = (fit(x[rows], y, report.l2, args.model), report.line)
+        for held in set(banks.tolist()):
+            m = rows & (banks != held)
+            out_of_fold[held][head] = fit(x[m], np.array([e.labels.get(head, 0) for e in examples])[m],
+                                          report.l2, args.model)
+        log(f"{head}: L2 {report.l2}, line {report.line:.2f}")
+
+    # pair examples: real consolidation runs over each bank with sentence models that never saw it
+    closes, supersedes = PairSet(), PairSet()
+    for bank in args.banks:
+        fold_path = args.cache / f"sentences-without-{bank}.npz"
+        write_models(fold_path, {h: (m, final[h][1]) for h, m in out_of_fold[bank].items()}, cache.embedder.model_id)
+        c, s_ = pair_examples(bank, range(1, args.pair_seeds + 1), args.per_seed, fold_path, args.cache / "convs")
+        for into, part in ((closes, c), (supersedes, s_)):
+            into.x += part.x
+            into.y += part.y
+            into.bank += part.bank
+            into.group += part.group
+        log(f"{bank}: {len(c.y)} closes rows ({sum(c.y)} positive), {len(s_.y)} supersedes rows ({sum(s_.y)})")
+    held_out: dict[str, dict[str, tuple[Fitted, float]]] = {
+        b: {h: (m, final[h][1]) for h, m in out_of_fold[b].items()} for b in args.banks}
+    for name, pairs in (("closes", closes), ("supersedes", supersedes)):
+        report, folds = cross_validate_pairs(name, pairs, args.pair_model)
+        reports.append(report)
+        px, py, _, _ = pairs.arrays()
+        final[name] = (fit(px, py, report.l2, args.pair_model), report.line)
+        for b, model_line in folds.items():
+            held_out[b][name] = model_line
+        log(f"{name}: {len(py)} pairs, {int(py.sum())} positive; L2 {report.l2}, line {report.line:.2f}")
+    print_report(reports)
+
+    meta = {"trained": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": git_commit(),
+            "banks": args.banks, "seeds": args.seeds, "per_seed": args.per_seed, "sentences": len(examples),
+            "closes_pairs": len(closes.y), "supersedes_pairs": len(supersedes.y), "pair_seeds": args.pair_seeds}
+    results = {"meta": meta, "heads": {r.name: {"model": r.kind, "l2": r.l2, "line": r.line, "folds": r.folds}
+                                       for r in reports}}
+    results_path = (ROOT / "bench" / "results" / "train_consolidation.json" if args.out == DEFAULT_OUT
+                    else args.out.with_suffix(".json"))
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    results_path.write_text(json.dumps(results, indent=1) + "\n")
+    if not args.no_write:
+        write_models(args.out, final, cache.embedder.model_id, meta)
+        log(f"wrote {args.out} ({args.out.stat().st_size // 1024} kB)")
+    if args.lobo_out is not None:   # every model trained without one bank: bench/truth.py --lobo DIR
+        for b, heads in held_out.items():
+            write_models(args.lobo_out / f"no-{b}.npz", heads, cache.embedder.model_id, {**meta, "held_out": b})
+        log(f"wrote the held-out models to {args.lobo_out}")
+    log(f"done in {time.perf_counter() - started:.0f}s; results in {results_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

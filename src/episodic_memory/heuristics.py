@@ -1,0 +1,146 @@
+"""Every hand-written rule left in consolidation and in currency at recall, as data: what it does, how to switch it
+off, a case it decides, and what it was measured to be worth.
+
+Wording varies; rules that depend on wording are where a memory stops generalising. So each rule here is named,
+switchable and measured: `python bench/truth.py --ablate` switches each one off in turn and reports its effect on
+the dev phrase bank and on the bank no rule was tuned on (`bench/banks/untuned.py`). A rule that does not earn its
+keep on the untuned bank goes. Where wording varies, the learned models of `consolidate/learned.py` decide instead
+(commitment, completion, which loop a report closes, a changed value, what is worth keeping).
+
+A rule is switched off by its `switch`: a Config override. Most rules of consolidation have no setting of their own
+and are named in `Config.rules_off`; the rules of currency at recall have their `currency_*` setting.
+`rule_on(name)` is what a rule's site asks; `rules_off(names)` is set around each consolidation run and recall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str                       # "facts.wish": area.rule
+    does: str                       # one line
+    probe: str                      # a case it decides (tests/test_heuristics.py runs each)
+    decides: str                    # what it does with the probe
+    switch: dict[str, Any] = field(default_factory=dict)   # Config overrides that turn it off
+    effect: str = ""                # measured: bench/truth.py --ablate (docs/consolidation.md has the table)
+
+    def off(self) -> dict[str, Any]:
+        return self.switch or {"rules_off": [self.name]}
+
+
+REGISTRY: tuple[Rule, ...] = (
+    # --- facts: what is a statement at all ----------------------------------------------------------------------
+    Rule("facts.request", "a request to the assistant, and the material after it, states no fact",
+         "Summarise this: Acme reported 523 tickets", "no fact from it"),
+    Rule("facts.question", "a question states nothing (it ends with '?' or opens like one)",
+         "Is the venue booked yet?", "no fact from it"),
+    Rule("facts.reaction", "thanks, praise or sympathy said to the other person is about nothing",
+         "That's so cool, Caroline!", "no fact from it"),
+    Rule("facts.stated_part", "a statement that turns to ask the assistant keeps what it states",
+         "We bumped the budget to 48k, can you redo the plan?", "fact: We bumped the budget to 48k."),
+    Rule("facts.memo", "'remember that X' keeps X", "Please remember that the venue is Pier Nine",
+         "fact: the venue is Pier Nine"),
+    Rule("facts.bare_cue", "a change cue alone marks the next sentence as the change",
+         "Wait, I gave you the wrong one. It's 66.", "'It's 66.' is a correction"),
+    Rule("facts.not_clause", "', not X' names the replaced value and leaves the fact's text",
+         "The deck needs 16 slides, not 14.", "fact: The deck needs 16 slides. (replaces 14)"),
+    Rule("facts.wish", "a wish for a change is no change", "Sarah wants the chart moved to slide 3",
+         "no supersession"),
+    Rule("facts.type_cues", "cue words type a fact (decided → decision, prefer → preference, …)",
+         "We decided to skip the waitlist.", "type decision"),
+    # --- facts: which earlier fact a statement changes ----------------------------------------------------------
+    Rule("facts.cued_kept", "a sentence a cue word typed (decided, prefer, always …, actually) is kept at a lower "
+         "line of the durable model (Config.durable_cued_line)", "Always include version numbers when I ask about "
+         "libraries.", "kept as a preference"),
+    Rule("facts.change_needs_a_value", "without a change cue, the supersedes model is asked only about facts that give "
+         "a value of the same kind with another value", "Here's my current code: (after: Here's what I have so far:)",
+         "no supersession"),
+    Rule("facts.long_statements", "a statement longer than Config.supersede_max_words neither changes nor is changed "
+         "by the supersedes model (it holds many claims)", "I'm trying to implement a secure authentication system "
+         "for my application, considering … (40 words)", "no supersession"),
+    Rule("facts.long_turns", "a statement from a turn longer than Config.supersede_max_turn_words (a request with its "
+         "context, code) is no change of one value", "I'm using Flask 2.3.1 … (in a 200-word turn, after: I'm "
+         "currently using Gunicorn 20.1.0.)", "no supersession"),
+    Rule("facts.old_value_kept", "a statement that names every value of an earlier fact (none as the wrong one) does "
+         "not change it", "13 of the 14 slides are final. (after: The deck needs 14 slides)", "no supersession"),
+    Rule("facts.another_persons", "one person's news never replaces another person's fact unless it corrects it",
+         "Caroline: the zoo closes on June 30 (after Melanie: I took the kids on June 9)", "no supersession"),
+    Rule("facts.standing_rule", "a standing instruction changes only when said again or corrected",
+         "We ended up with 5 options when I asked about restaurants", "the rule stays current"),
+    Rule("facts.earlier_statement", "a cued change with no fact of the old value makes the earlier statement one",
+         "Actually it's 66, not 60 (60 said in a turn no fact kept)", "the old statement becomes a fact, superseded"),
+    Rule("facts.rewrite_value", "a bare correction is restated in the old fact's words with the new value",
+         "Actually it's 14 not 12. (after: The deck needs 12 slides)", "fact: The deck needs 14 slides"),
+    Rule("facts.values_differ", "a near-duplicate that gives another number, date or name is no restatement",
+         "The plot costs £112 a year. (after: The plot costs £60 a year.)", "a new fact, not a recurrence bump"),
+    # --- loops --------------------------------------------------------------------------------------------------
+    Rule("loops.explicit_cues", "a sentence that names itself a to-do or asks to be reminded raises a loop, whatever "
+         "the commitment model says", "Also remind me to book the Lisbon-London flight tonight, I keep forgetting.",
+         "loop: book the Lisbon-London flight tonight"),
+    Rule("loops.lemma_close", "besides the pair model, a report of the loop's own act on its own object closes it "
+         "(by lemma: 'sent the model to Sarah' closes 'send the model to Sarah'; a short 'I did!' answers the question "
+         "before it)", "I sent the model to Sarah last Friday. (open: send the model to Sarah by Friday)",
+         "the loop closes"),
+    Rule("loops.quoted", "a quoted passage is someone else's words: no loop from it",
+         "proofread this: 'I need to send the invoice by Friday'", "no loop"),
+    Rule("loops.question_closes_nothing", "a question never reports a loop done", "Did the bus get booked?",
+         "the loop stays open"),
+    Rule("loops.same_loop", "a loop said again is a mention of the stored one, not a second loop",
+         "I still have to book the bus (after: need to book the bus by Friday)", "one loop, two mentions"),
+    Rule("loops.object_text", "a loop's text is the object a cue names ('remind me to X' → X)",
+         "remind me to send Dana the pilot agreement", "loop: send Dana the pilot agreement"),
+    # --- currency at recall: a later statement of a value outranks the earlier one ------------------------------
+    Rule("currency.restated", "a statement restating the current value is current too", "", "",
+         {"currency_restated": False}),
+    Rule("currency.typed", "values are compared by kind (number, date, name)", "", "", {"currency_typed": False}),
+    Rule("currency.propagate", "a change carries to the statements that repeated the old value", "", "",
+         {"currency_propagate": False}),
+    Rule("currency.answers", "two answers to the asked kind of value about one subject: the later wins", "", "",
+         {"currency_answers": False}),
+    Rule("currency.by_speaker", "one speaker's statement does not supersede another's", "", "",
+         {"currency_by_speaker": False}),
+    Rule("currency.promote", "the later statement takes the score of what it superseded", "", "",
+         {"currency_promote": False}),
+    Rule("currency.followups_cued", "a change in other words needs a change cue", "", "",
+         {"currency_followups_cued": False}),
+    Rule("currency.slot_pairs", "a statement's values are read per local context (slot pairs)", "", "",
+         {"currency_slot_pairs": False}),
+    Rule("currency.cue_near", "a change word must sit next to the value it changes", "", "",
+         {"currency_cue_near": False}),
+    Rule("currency.units", "a number's unit is part of its kind (16 km is not 16 slides)", "", "",
+         {"currency_units": False}),
+    Rule("currency.stated", "only stated values count (not asked ones)", "", "", {"currency_stated": False}),
+    Rule("currency.skip_between", "a question about the time between two things is left as ranked", "", "",
+         {"currency_skip_between": False}),
+    Rule("currency.best_slot", "a statement's answer is in the local context naming the most of the question", "",
+         "", {"currency_best_slot": False}),
+    Rule("currency.skip_dated", "a question with a time range is left as ranked", "", "",
+         {"currency_skip_dated": False}),
+)
+BY_NAME = {r.name: r for r in REGISTRY}
+
+_OFF: ContextVar[frozenset[str]] = ContextVar("episodic_rules_off", default=frozenset())
+
+
+def rule_on(name: str) -> bool:
+    """Whether the rule `name` acts in this consolidation run or recall (`Config.rules_off` names it, or not)."""
+    return name not in _OFF.get()
+
+
+@contextmanager
+def rules_off(names: Any) -> Iterator[None]:
+    """Within it, the rules `names` (from `Config.rules_off`) do not act."""
+    unknown = set(names) - set(BY_NAME)
+    if unknown:
+        raise ValueError(f"unknown rules in rules_off: {sorted(unknown)} (see episodic_memory.heuristics.REGISTRY)")
+    token = _OFF.set(frozenset(names))
+    try:
+        yield
+    finally:
+        _OFF.reset(token)
