@@ -118,7 +118,7 @@ PROBES: dict[str, Callable[[Config], object]] = {
         c, ("s1", "Maya", "The deck needs 12 slides."), ("s2", "Maya", "Actually it's 14, not 12.")),
     "facts.change_needs_a_value": lambda c: shows_a_change("Here's my current code:", "Here's what I have so far:"),
     "facts.long_statements": lambda c: one_slot("word " * 40, Config().supersede_max_words),
-    "facts.long_turns": lambda c: short_turn("word " * 100, Config().supersede_max_turn_words),
+    "facts.long_turns": lambda c: short_turn("word " * 100, Config().learned_max_turn_words),
     "facts.cued_kept": lambda c: [x.text for x in extract_rules(
         [_turn("Always include version numbers when I ask about libraries.")], {}, config=c,
         judge=StubJudge(durable=0.3))],  # type: ignore[arg-type]

@@ -64,7 +64,7 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("facts.long_statements", "a statement longer than Config.supersede_max_words neither changes nor is changed "
          "by the supersedes model (it holds many claims)", "I'm trying to implement a secure authentication system "
          "for my application, considering … (40 words)", "no supersession"),
-    Rule("facts.long_turns", "a statement from a turn longer than Config.supersede_max_turn_words (a request with its "
+    Rule("facts.long_turns", "a statement from a turn longer than Config.learned_max_turn_words (a request with its "
          "context, code) is no change of one value", "I'm using Flask 2.3.1 … (in a 200-word turn, after: I'm "
          "currently using Gunicorn 20.1.0.)", "no supersession"),
     Rule("facts.old_value_kept", "a statement that names every value of an earlier fact (none as the wrong one) does "

@@ -322,6 +322,8 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             continue
         cue_before = False
         kept_before = False  # the sentence just before, in this turn, was kept
+        # a long turn (a request with its context, code) goes through the word gates first, as without the models
+        short_turn = len(turn.content.split()) <= cfg.learned_max_turn_words
         for raw in map(_stated_part, sentences(turn.content)):  # "…, can you …": what it states, not the ask
             bare = _strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
             kind = sentence_kind(bare)
@@ -331,7 +333,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             if kind == REQUEST_KIND:
                 break  # what follows a request is the material to work on
             cue_here = has_change_cue(raw)
-            if judge is not None and kind != QUESTION and not (
+            if judge is not None and short_turn and kind != QUESTION and not (
                     rule_on("facts.reaction") and is_reaction(bare, participants)) and not (
                     cue_here and rule_on("facts.bare_cue") and is_bare_cue(raw)) and len(bare.split()) >= 2:
                 sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare

@@ -230,7 +230,7 @@ class FactConsolidator:
             if models is not None and vector is not None:
                 if (not keeps_old_value(said, f.text) and (cued or shows_a_change(said, f.text))
                         and one_slot(said, cfg.supersede_max_words) and one_slot(f.text, cfg.supersede_max_words)
-                        and all(short_turn(t.content, cfg.supersede_max_turn_words) for t in c.sources)):
+                        and all(short_turn(t.content, cfg.learned_max_turn_words) for t in c.sources)):
                     eligible.append(f)
                 continue
             m = compare(said, f.text, cued=cued, min_overlap=cfg.slot_overlap, cued_overlap=cfg.slot_cued_overlap,

@@ -125,12 +125,17 @@ def same_name(name: str, others: set[str]) -> bool:
     return any(words <= set(o.split()) or set(o.split()) <= words for o in others)
 
 
+# "we went from $300 to $450", "moved from April 28 to May 26": the value before "to" is the old one
+_FROM_TO = re.compile(r"\bfrom\s+((?:the\s+)?[\w€$£%.,'’&-]+(?:\s+[\w€$£%'’&-]+){0,3}?)\s+to\s+\S", _I)
+
+
 @memo_text()
 def replaced_values(text: str) -> Slot:
-    """The values a statement names as the old ones: "17, not 16" → 16; "X rather than Tallinn" → Tallinn.
+    """The values a statement names as the old ones: "17, not 16" → 16; "X rather than Tallinn" → Tallinn; "from
+    $300 to $450" → 300.
     Cached like `read_slot`: never change the Slot returned."""
     out = Slot()
-    for m in _REPLACED.finditer(text):
+    for m in (*_REPLACED.finditer(text), *_FROM_TO.finditer(text)):
         part = read_slot(" " + m.group(1))
         out.numbers |= part.numbers
         out.dates |= part.dates
