@@ -438,6 +438,7 @@ def test_serve_command_warns(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     result = CliRunner().invoke(main, ["serve", "--no-auth", "--user", "me", "--port", "9999", "--db", str(db_path)])
     assert result.exit_code == 0 and "NO AUTHENTICATION" in result.stderr and "'me'" in result.stderr
     limits = calls[-1].pop("limits")
+    assert calls[-1].pop("allowed_hosts") == ()  # the bound address and the loopback names only (hosts.py)
     assert calls[-1] == {"path": str(db_path), "host": "127.0.0.1", "port": 9999, "auth": False, "user_id": "me"}
     assert limits == ServerLimits()  # the defaults (no EPISODIC_SERVER_* set here)
     result = CliRunner().invoke(main, ["serve", "--db", str(db_path), "--threads", "3", "--max-inflight", "5",

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from episodic_memory import Config, Memory
 from episodic_memory.cli import main
 from episodic_memory.ingest import parse_file, sample_path
-from episodic_memory.vault import MANIFEST, VaultError
+from episodic_memory.vault import MANIFEST, VaultError, user_vault
 
 
 def _sample(mem: Memory) -> None:
@@ -93,7 +93,7 @@ def test_config_vault_dir_follows_consolidation_and_forget(tmp_path: Path) -> No
         mem.add_turn("user", "We decided to hire a second designer.", session_id="a", speaker="Maya",
                      timestamp="2026-11-02T10:00:00Z")
         mem.end_session("a", wait=True)
-        folder = vault_dir / "default"
+        folder = user_vault(vault_dir, "default")
         assert "We decided to hire a second designer." in (folder / "Days" / "2026-11-02.md").read_text()
         mem.add_turn("user", "Actually, we decided on a contractor, not a second designer.", session_id="b",
                      speaker="Maya", timestamp="2026-11-05T10:00:00Z")
@@ -101,7 +101,7 @@ def test_config_vault_dir_follows_consolidation_and_forget(tmp_path: Path) -> No
         assert "contractor" in (folder / "Days" / "2026-11-05.md").read_text()
         mem.add_turn("user", "Bo's note", session_id="c", user_id="bo", timestamp="2026-11-06T10:00:00Z")
         mem.end_session("c", user_id="bo", wait=True)
-        assert (vault_dir / "bo" / "Home.md").exists()
+        assert (user_vault(vault_dir, "bo") / "Home.md").exists()
         mem.forget(session_id="b")
         assert not (folder / "Days" / "2026-11-05.md").exists() and (folder / "Days" / "2026-11-02.md").exists()
         mem.forget(all=True)
@@ -125,4 +125,4 @@ def test_an_import_brings_the_vault_up_to_date(sample: Memory, tmp_path: Path) -
     with Memory(tmp_path / "copy.db", config=Config(vault_dir=str(vault_dir))) as copy:
         copy.import_(tmp_path / "e.jsonl")
     sample.write_vault(tmp_path / "direct")
-    assert _notes(vault_dir / "default") == _notes(tmp_path / "direct")  # the same notes as from the original
+    assert _notes(user_vault(vault_dir, "default")) == _notes(tmp_path / "direct")  # the same notes as from the original

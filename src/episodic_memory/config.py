@@ -48,6 +48,12 @@ class Config(BaseModel):
     consolidation_lease_wait_s: float = Field(
         30.0, ge=0, description="how long session end waits for another process's consolidation of that session "
         "before leaving the session flagged for later")
+    consolidation_retry_s: float = Field(
+        60.0, ge=0, description="a session whose consolidation failed twice in a row is retried (at an open, by a "
+        "sweep) after this long, doubled after each further failure; after one failure (an LLM briefly down) it is "
+        "retried at the next open; a new turn of the session still runs it at once")
+    consolidation_retry_max_s: float = Field(
+        6 * 3600.0, ge=0, description="the longest wait between retries of a session whose consolidation keeps failing")
 
     # --- capture -----------------------------------------------------------------------------------
     consolidate_every: int = Field(8, ge=1, description="consolidate a session after this many new turns")
@@ -84,6 +90,9 @@ class Config(BaseModel):
     max_turn_chars: int = Field(
         100_000, ge=1, description="a turn's content over this many characters is refused with a clear error; "
         "`episodic ingest` refuses a line over 8 times this many bytes before parsing it")
+    max_json_depth: int = Field(
+        32, ge=1, description="a judgment's metadata (and any value of an imported record) nested deeper than this "
+        "is refused: it would be written, then break whatever reads it back")
 
     # --- models ------------------------------------------------------------------------------------
     embedder: str = Field("default", description='"default" (bundled MiniLM), a model folder, "hf:owner/name", or "off"')
@@ -467,7 +476,8 @@ class Config(BaseModel):
 
     # --- the vault (vault.py) ---------------------------------------------------------------------------
     vault_dir: str | None = Field(None, description="keep an Obsidian-friendly markdown vault of each user's "
-                                  "memories in <vault_dir>/<user_id>/, rewritten after each consolidation and forget")
+                                  "memories in <vault_dir>/<user id>-<hash of the id>/ (vault.user_vault), "
+                                  "rewritten after each consolidation and forget")
 
     # --- servers ---------------------------------------------------------------------------------------
     server_max_open_users: int = Field(64, ge=1, description="the REST server keeps at most this many users' "
@@ -476,6 +486,21 @@ class Config(BaseModel):
     server_max_batch_turns: int = Field(1_000, ge=1, description="turns one `POST /v1/turns/batch` may carry (more: "
                                         "422); its body is bounded by server_max_body_bytes too")
     token_touch_every_s: float = Field(60.0, description="a token's last_used is written at most this often")
+    server_body_timeout_s: float = Field(
+        30.0, gt=0, description="a REST request's body must arrive within this many seconds of its headers (else "
+        "408, nothing done); it is read before the request takes a place to run in, so a slow sender holds none")
+    server_allowed_hosts: list[str] = Field(
+        default_factory=list, description="Host header values the REST server answers besides the address a request "
+        "came in on (and, on loopback, 127.0.0.1, localhost and ::1): a name matches any port, name:port one port, "
+        "'*' every host (no check). Any other Host gets 421: a DNS-rebinding page never reaches the memories. "
+        "Comma-separated in EPISODIC_SERVER_ALLOWED_HOSTS; `episodic serve --allowed-host NAME`")
+    ui_session_idle_s: float = Field(12 * 3600.0, gt=0, description="an inspector login ends after this long unused")
+    ui_max_sessions: int = Field(10_000, ge=1, description="inspector logins kept at most (least recently used go "
+                                 "first); only a login with a valid token makes one")
+    ui_max_sessions_per_user: int = Field(32, ge=1, description="one user's inspector logins kept at most (that "
+                                          "user's least recently used go first): one token cannot push others out")
+    ui_login_form_s: float = Field(3600.0, gt=0, description="an inspector login form (its anti-forgery token) "
+                                   "is good for this long")
 
     # --- issue 18 ops: read-only stores, embedding caps, stopping ---------------------------------------
     read_only: bool = Field(False, description="open the store read-only (SQLite mode=ro): no recovery, consolidation "
@@ -538,6 +563,14 @@ class Config(BaseModel):
                                  "start, when the query asks about the end)")
     phase_pool: int = Field(60, ge=0, description="the best this many candidate turns are read for the phase check")
 
+    @field_validator("server_allowed_hosts", mode="before")
+    @classmethod
+    def _hosts(cls, value: object) -> object:
+        """"a.example, b.example:8443" (as the environment gives it) is two hosts."""
+        if isinstance(value, str):
+            value = [h.strip() for h in value.split(",") if h.strip()]
+        return value
+
     @field_validator("rules_off", mode="before")
     @classmethod
     def _names(cls, value: object) -> object:
@@ -550,6 +583,14 @@ class Config(BaseModel):
         if unknown:
             raise ValueError(f"unknown rules {unknown}: the names are in episodic_memory.heuristics.REGISTRY")
         return value
+
+    def consolidation_retry_after(self, failures: int) -> float:
+        """Seconds before a session whose consolidation failed `failures` times in a row is tried again: at once
+        after one failure (a passing outage), then `consolidation_retry_s`, doubled each time (a session that cannot
+        be consolidated is not retried at every open of the store)."""
+        if failures <= 1:
+            return 0.0
+        return min(self.consolidation_retry_max_s, self.consolidation_retry_s * 2.0 ** min(failures - 2, 60))
 
     @classmethod
     def from_env(cls, **overrides: object) -> Config:

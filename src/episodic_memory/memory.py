@@ -16,7 +16,7 @@ from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any
 
 from . import llm, portable, vault
 from .brief import Brief, build_brief
@@ -36,8 +36,21 @@ from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
 from .store import Store, is_postgres_url, open_store
+from .store.location import store_file_at, store_files
 from .store.records import Entity, Episode, Fact, Loop, NewFact, NewLoop, SessionInfo, StoredTurn, Workstream
-from .util import TEXT_MEMOS, forget_remembered_texts, give_back_freed_memory, has_words, to_epoch
+from .util import (
+    ROLES,
+    TEXT_MEMOS,
+    Role,
+    check_id,
+    check_source,
+    check_tags,
+    forget_remembered_texts,
+    give_back_freed_memory,
+    has_words,
+    to_epoch,
+)
+from .util import check_unicode as _check_unicode
 
 if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodic` command) needs no numpy or model
     from .judgments.memory import JudgmentMemory
@@ -48,8 +61,6 @@ if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodi
 log = logging.getLogger(__name__)
 
 OFF = {"off", "none", ""}
-Role = Literal["user", "assistant", "system", "tool"]
-ROLES: tuple[str, ...] = get_args(Role)  # who may speak a turn (any case; stored in lower case)
 CURATED_SESSION = "curated"  # where facts stored by hand (`add_fact`) are filed: `forget(session_id=...)` drops them
 
 
@@ -86,7 +97,7 @@ class Memory:
         self._embedder_failed = False
         self._reranker: Reranker | None = reranker
         self._reranker_failed = False
-        self.user_id = _check_id(user_id, "user_id")
+        self.user_id = check_id(user_id, "user_id")
         self.path = str(path) if path is not None else str(default_db_path())
         self.store: Store = open_store(self.path, self.config)
         # read-only: nothing to journal, nothing to recover; a server database is its own durable log
@@ -251,8 +262,8 @@ class Memory:
         if len(content) > self.config.max_turn_chars:
             raise ValueError(f"{where}content is {len(content):,} characters, over the limit of "
                              f"{self.config.max_turn_chars:,} (Config.max_turn_chars)")
-        session_id = _check_id(t.get("session_id"), f"{where}session_id")
-        user_id = _check_id(t.get("user_id") or self.user_id, f"{where}user_id")
+        session_id = check_id(t.get("session_id"), f"{where}session_id")
+        user_id = check_id(t.get("user_id") or self.user_id, f"{where}user_id")
         speaker, turn_id = t.get("speaker"), t.get("turn_id")
         for name, value in (("speaker", speaker), ("turn_id", turn_id)):
             if value is not None and not isinstance(value, str):
@@ -272,7 +283,7 @@ class Memory:
         (a crash before its run is made good at the next open) and its final run queued; the next read of this
         user's memory (recall, facts, episodes, …) waits for it. `wait=True` (or `Config.end_session_waits`)
         consolidates before returning, as inline mode always does."""
-        user_id = user_id or self.user_id
+        user_id = self._user(user_id)
         wait = self.config.end_session_waits if wait is None else wait
         if wait or not self._consolidates_in_background():
             with self.scheduler.session_lock(user_id, session_id):  # after its running and queued runs, if any
@@ -288,11 +299,16 @@ class Memory:
         fault_point("session.after_end")
         self.scheduler.submit(user_id, session_id, final=True)
 
+    def _user(self, user_id: str | None) -> str:
+        """`user_id` (or this memory's user), checked as every door checks an id (`util.check_id`): a NUL or a
+        newline in one would reach SQL and full-text queries."""
+        return check_id(user_id or self.user_id, "user_id")
+
     def _settled(self, user_id: str | None) -> str:
         """`user_id` (or this memory's user), once the final runs of its ended sessions are done: what a read
         returns after `end_session` includes that session's consolidation. A scheduler shared by a server's
         Memories is not waited for (its reads never wait on consolidation)."""
-        uid = user_id or self.user_id
+        uid = self._user(user_id)
         if not self.scheduler.shared:
             self.scheduler.wait_ended(uid)
         return uid
@@ -327,7 +343,7 @@ class Memory:
         if session_id is None:
             self.scheduler.wait()
         else:
-            self.scheduler.wait(user_id or self.user_id, session_id)
+            self.scheduler.wait(self._user(user_id), session_id)
 
     def consolidate_in_windows(self, user_id: str, session_id: str, *, final: bool = False,
                                points: Sequence[int] = ()) -> bool:
@@ -358,7 +374,8 @@ class Memory:
         """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed, or another
         process is consolidating the session (it is then left flagged for later).
 
-        A failed step leaves the turns untouched and the session flagged, so it is retried at the next open.
+        A failed step leaves the turns untouched and the session flagged, so it is retried: at an open or a sweep
+        once `Config.consolidation_retry_s` has passed (doubled after each failure in a row), or at its next turn.
         `final` (at session end) runs the steps even when no turn is new, for the work done once a session is over
         (entity profiles, the episode's final vector); it waits up to `Config.consolidation_lease_wait_s` for
         another process's run of the session to end. `max_turns` takes at most that many of the new turns (the
@@ -375,6 +392,16 @@ class Memory:
             return self._consolidate(user_id, session_id, final, max_turns)
         finally:
             self.lease.release(user_id, session_id)
+
+    def _consolidation_failed(self, user_id: str, session_id: str) -> None:
+        """Flag the session for a retry after a back-off (`Config.consolidation_retry_s`), not at every open: a
+        session that cannot be consolidated (bad data) must not cost every start of every process."""
+        try:
+            retry_at = self.store.record_consolidation_failure(user_id, session_id)
+            log.info("consolidation of %s/%s is retried in %.0f s at the earliest", user_id, session_id,
+                     retry_at - time.time())
+        except Exception:
+            log.exception("could not record the failed consolidation of %s/%s", user_id, session_id)
 
     def _consolidate(self, user_id: str, session_id: str, final: bool, max_turns: int | None = None) -> bool:
         """`consolidate`, holding the session's lease."""
@@ -418,9 +445,9 @@ class Memory:
                     clients = replace(self.clients, llm=llm.RULES_ONLY)
                     step(clients, info, turns)
             except Exception:
-                log.exception("consolidation of session %s/%s failed in %s; it will be retried at the next open",
+                log.exception("consolidation of session %s/%s failed in %s; it will be retried later",
                               user_id, session_id, getattr(step, "__name__", step))
-                self.store.mark_for_consolidation(user_id, session_id)
+                self._consolidation_failed(user_id, session_id)
                 return False
             fault_point("consolidate.after_step")
             if not self.lease.renew(user_id, session_id):  # it lapsed and another process took it over
@@ -481,7 +508,8 @@ class Memory:
         from .retrieve.retriever import RecallFilters
 
         filters = RecallFilters(
-            user_id=self._settled(user_id), session_id=session_id, kind=kind,
+            user_id=self._settled(user_id), kind=kind,
+            session_id=None if session_id is None else check_id(session_id, "session_id"),
             since=None if since is None else to_epoch(since, "since"),
             until=None if until is None else to_epoch(until, "until"),
             as_of=None if as_of is None else to_epoch(as_of, "as_of"),
@@ -497,7 +525,7 @@ class Memory:
 
     # --- reading -------------------------------------------------------------------------------------
     def sessions(self, user_id: str | None = None, limit: int | None = None) -> list[SessionInfo]:
-        return self.store.sessions(user_id or self.user_id, limit)
+        return self.store.sessions(self._user(user_id), limit)
 
     def session(self, session_id: str, user_id: str | None = None) -> SessionInfo | None:
         """One session; None when the user has none with that id."""
@@ -517,12 +545,12 @@ class Memory:
         return self.store.session_facts(self._settled(user_id), list(session_ids))
 
     def session_turns(self, session_id: str, user_id: str | None = None) -> list[StoredTurn]:
-        return self.store.session_turns(user_id or self.user_id, session_id)
+        return self.store.session_turns(self._user(user_id), session_id)
 
     def turns_before(self, hits: Iterable[Hit], user_id: str | None = None) -> dict[str, StoredTurn]:
         """For each hit said in one turn (a turn, or a fact drawn from one), by hit id: the turn said just before
         that one in its session, when there is one — what a short reply ("Yes! It was amazing.") answers."""
-        user = user_id or self.user_id
+        user = self._user(user_id)
         said_in: dict[int, list[str]] = {}
         for hit in hits:
             if hit.kind == "turn" and hit.id.startswith("turn:"):
@@ -541,7 +569,7 @@ class Memory:
     def turns_since(self, since: datetime | str | float, user_id: str | None = None, *, limit: int | None = None
                     ) -> list[StoredTurn]:
         """The turns said since then, newest first."""
-        return self.store.turns_since(user_id or self.user_id, to_epoch(since, "since"), limit)
+        return self.store.turns_since(self._user(user_id), to_epoch(since, "since"), limit)
 
     def facts(self, user_id: str | None = None, include_superseded: bool = False, *,
               session_id: str | None = None, types: Iterable[str] | None = None) -> list[Fact]:
@@ -563,7 +591,7 @@ class Memory:
         if importance is not None and (isinstance(importance, bool) or not isinstance(importance, int)
                                        or not 1 <= importance <= 10):
             raise ValueError(f"importance must be an int from 1 to 10, got {importance!r}")
-        uid = _check_id(user_id or self.user_id, "user_id")
+        uid = check_id(user_id or self.user_id, "user_id")
         text = " ".join(text.split())
         origin = "curated:" + hashlib.sha1(f"{type}|{text.lower()}".encode()).hexdigest()
         known = self.store.fact_id_by_origin(uid, origin)
@@ -573,7 +601,7 @@ class Memory:
         now = self.clients.clock()
         salience = FACT_TYPES[type].prior if importance is None else importance / 10
         return self.store.insert_fact(NewFact(
-            user_id=uid, session_id=_check_id(session_id, "session_id"), type=type, text=text, route="durable",
+            user_id=uid, session_id=check_id(session_id, "session_id"), type=type, text=text, route="durable",
             salience=salience, confidence=1.0, event_ts=None, created_at=now, source_ids=[], origin=origin,
             extractor="curated"))
 
@@ -601,24 +629,24 @@ class Memory:
 
     def stats(self, user_id: str | None = None) -> dict[str, Any]:
         stats: dict[str, Any] = dict(self.store.counts(self._settled(user_id)))
-        stats.update(self.store.fact_counts(user_id or self.user_id))
+        stats.update(self.store.fact_counts(self._user(user_id)))
         # what the facts table holds is counted there (a forgotten session or fact leaves no stale count); what left
         # no fact (dropped, restated, duplicate, …) is the router's own tally
-        routes = {k: v for k, v in self.store.route_counts(user_id or self.user_id).items()
+        routes = {k: v for k, v in self.store.route_counts(self._user(user_id)).items()
                   if k not in ("durable", "episodic", "superseded")}
-        routes.update(self.store.facts_by_route(user_id or self.user_id))
+        routes.update(self.store.facts_by_route(self._user(user_id)))
         if stats["superseded_facts"]:
             routes["superseded"] = stats["superseded_facts"]
         stats["routes"] = dict(sorted(routes.items()))
         stats.update(
-            user_id=user_id or self.user_id,
+            user_id=self._user(user_id),
             db=self.store.path,
             journal=str(self.journal.root) if self.journal.root else None,
             schema_version=self.store.schema_version,
             file_bytes=self.store.file_size(),
         )
         model = self._embedder_id()
-        counts = self.store.vector_counts(user_id or self.user_id)
+        counts = self.store.vector_counts(self._user(user_id))
         stats["embedder"] = model or "off"
         stats["vectors"] = counts.get(model, 0) if model else 0
         stale = {m: n for m, n in counts.items() if m != model}
@@ -680,7 +708,7 @@ class Memory:
             raise ValueError("forget(all=True) takes no session_id or user_id")
         if not all and session_id is None and user_id is None:
             raise ValueError("forget needs session_id=…, user_id=… or all=True")
-        uid = user_id or self.user_id
+        uid = self._user(user_id)
         self.scheduler.wait(None if all else uid)  # nothing half-consolidated may write back what is being forgotten
         held = nullcontext() if all or session_id is None else self.scheduler.session_lock(uid, session_id)
         with held:
@@ -707,7 +735,7 @@ class Memory:
     # --- changes by hand -----------------------------------------------------------------------------
     def find_turns(self, turn_id: str, user_id: str | None = None) -> list[StoredTurn]:
         """The turns with this caller id (one per session at most), or with this internal id when none has it."""
-        uid = user_id or self.user_id
+        uid = self._user(user_id)
         found = self.store.turns_by_caller_id(uid, str(turn_id))
         if not found and str(turn_id).isdigit():
             found = list(self.store.turns_by_id(uid, [int(turn_id)]).values())
@@ -780,10 +808,10 @@ class Memory:
                  workstream_id: int | None = None, user_id: str | None = None) -> Loop:
         """Add an open loop by hand (to the session `session_id`, "manual" unless given). ValueError when the same
         text is already an open loop of that session."""
-        uid = user_id or self.user_id
+        uid = self._user(user_id)
         if not isinstance(text, str) or not text.strip():
             raise ValueError(f"a loop needs a non-empty text, got {text!r}")
-        session_id = _check_id(session_id, "session_id")
+        session_id = check_id(session_id, "session_id")
         if workstream_id is not None and not self.store.workstream_names(uid, [workstream_id],
                                                                          include_hypotheses=True):
             raise KeyError(f"no workstream {workstream_id} for user {uid!r}")
@@ -812,7 +840,7 @@ class Memory:
             users = [u for u in (vault.vault_owner(m.parent) for m in root.glob(f"*/{vault.MANIFEST}")) if u]
         for user in users:
             try:
-                vault.write_vault(self.store, user, vault.user_vault(root, user))
+                vault.write_user_vault(self.store, user, root)
             except Exception:
                 log.exception("the vault of %s in %s could not be brought up to date (the memories are safe)",
                               user, root)
@@ -827,11 +855,14 @@ class Memory:
             self._settled_all()
         return portable.export_store(self.store, path, user_id=None if all_users else self._settled(user_id))
 
-    def import_(self, path: str | Path) -> dict[str, int]:
+    def import_(self, path: str | Path, *, user_id: str | None = None) -> dict[str, int]:
         """Add an export file's memories: the whole file is checked first (`portable.PortableFormatError` with its
-        line), then written at once; what the store already holds is kept. Embeds what it added (and brings
-        `Config.vault_dir`'s vaults up to date). Returns the rows added per kind."""
-        records = portable.read_export(path, self.store)
+        line and field), then written at once; what the store already holds is kept. `user_id` imports a file of
+        one user as that user. Embeds what it added (and brings `Config.vault_dir`'s vaults up to date). Returns
+        the rows added per kind."""
+        if self.config.read_only:
+            raise PermissionError(f"{self.path} is open read-only (Config.read_only): it takes no import")
+        records = portable.read_export(path, self.store, user_id=user_id)
         with self.recorder.locked():
             added = self.store.import_records(records)
         if self.embedder() is not None:
@@ -842,7 +873,15 @@ class Memory:
     def backup(self, dest: str | Path) -> None:
         """A consistent copy of the whole store (every user) at `dest`, made while writers carry on (the SQLite
         online backup API); `dest` appears whole or not at all. The journals are not copied: the copy holds every
-        acknowledged turn."""
+        acknowledged turn. ValueError when `dest` is the store or one of its files (`store_files`), through a
+        symlink or a hard link too: replacing one under running writers would lose what they stored."""
+        if not self.store.in_memory and not is_postgres_url(self.store.path):
+            own = store_files(self.store.path) + [Path(p) for p in (self.journal.root, self.config.vector_sidecar_dir)
+                                                  if p is not None]
+            clash = store_file_at(dest, own)
+            if clash is not None:
+                raise ValueError(f"cannot back up to {dest}: it is {clash}, a file of the store {self.store.path} "
+                                 "(choose a destination outside the store's files)")
         self._settled_all()
         self.store.backup(str(dest))
 
@@ -876,43 +915,5 @@ class Memory:
         return f"Memory({self.path!r}, user_id={self.user_id!r})"
 
 
-def check_source(value: object, name: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{name} must be a non-empty string or None, got {value!r}")
-    return value.strip()
-
-
-def check_tags(value: object, name: str) -> tuple[str, ...]:
-    """Tags as given, stripped, each once, in order; a bare string is refused (it would be a list of letters)."""
-    if value is None:
-        return ()
-    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be a list of strings, got {type(value).__name__}")
-    tags = []
-    for tag in value:
-        if not isinstance(tag, str) or not tag.strip():
-            raise ValueError(f"{name}: each tag must be a non-empty string, got {tag!r}")
-        tags.append(tag.strip())
-    return tuple(dict.fromkeys(tags))
-
-
-def _check_id(value: object, name: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
-    return value
-
-
-def _check_unicode(value: str | None, name: str) -> None:
-    """A lone surrogate ("\\ud800", which JSON lets through) cannot be written as UTF-8: refuse it at the door."""
-    if value is None:
-        return
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"{name} is not valid Unicode text: a lone surrogate {value[exc.start]!r} at character "
-                         f"{exc.start}") from None
-
-
-__all__ = ["Memory", "MEMORY_PATH"]
+# ROLES, Role, check_source and check_tags live in util (the doors share them); imported from here too
+__all__ = ["Memory", "MEMORY_PATH", "ROLES", "Role", "check_source", "check_tags"]

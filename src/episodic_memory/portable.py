@@ -12,53 +12,44 @@ store travel as they are (user, session and caller turn ids, a turn's journal `u
 an import maps each to the row it gets. Vectors are not exported: they belong to a model, and an import embeds
 what it added with the importing store's.
 
-An import reads and checks the whole file before it writes anything (`PortableFormatError`, with the file and line
-of the first problem), then writes it in one transaction. It is idempotent: a turn with a journal uid the store
-holds, a fact or loop with the same origin, a session's episode, an entity of the same name, a judgment with the
-same id or the same trigger and judgment are kept as they are.
+An import reads and checks the whole file before it writes anything, then writes it in one transaction: all or
+nothing. Every field is checked by the rules of the front doors (`portable_schema`: ids, times, roles, tags, text
+up to `Config.max_turn_chars`, finite numbers), every reference must be to a record of the file and of the same
+user, and a turn uid or judgment id the store holds for another user is refused; the first problem is raised as
+`PortableFormatError` ("FILE:LINE: kind 'field' …"). It is idempotent, per user: a turn with a journal uid (or a
+caller turn id in its session) the user holds, a fact or loop with the same origin, a session's episode, an entity
+of the same name, a judgment with the same id or the same trigger and judgment are kept as they are. Turns added to
+a session the store already holds go after its turns, in the file's order. `user_id=` imports a file of one user as
+another user (its turn uids and judgment ids derived anew, so the copy can sit beside the original).
 """
 
 from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
 import json
 import os
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from .store import Store
+from pydantic import ValidationError
+
+from .portable_schema import MODELS
+from .util import check_id, check_unicode, json_depth
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .store import Store
 
 FORMAT = "episodic-memory-export"
 VERSION = 1
 KINDS = ("session", "turn", "entity", "fact", "entity_edge", "workstream", "episode", "loop", "judgment",
          "route_count")
 
-_STR, _NUM, _INT, _LIST = str, (int, float), int, list
-# the fields a record must have, and their types (None allowed where the tuple holds type(None))
-_REQUIRED: dict[str, dict[str, Any]] = {
-    "session": {"user_id": _STR, "session_id": _STR, "status": _STR, "created_at": _NUM, "updated_at": _NUM},
-    "turn": {"id": _INT, "uid": _STR, "user_id": _STR, "session_id": _STR, "seq": _INT, "role": _STR,
-             "content": _STR, "ts": _NUM, "ingested_at": _NUM},
-    "entity": {"id": _INT, "user_id": _STR, "name": _STR, "updated_at": _NUM},
-    "fact": {"id": _INT, "user_id": _STR, "session_id": _STR, "type": _STR, "text": _STR, "route": _STR,
-             "salience": _NUM, "confidence": _NUM, "created_at": _NUM, "valid_from": _NUM, "source_ids": _LIST,
-             "origin": _STR, "extractor": _STR, "updated_at": _NUM},
-    "entity_edge": {"a": _INT, "b": _INT, "weight": _INT},
-    "workstream": {"id": _INT, "user_id": _STR, "name": _STR, "created_at": _NUM, "updated_at": _NUM},
-    "episode": {"id": _INT, "user_id": _STR, "session_id": _STR, "summary": _STR, "summarizer": _STR,
-                "source_ids": _LIST, "turns": _INT, "created_at": _NUM, "updated_at": _NUM},
-    "loop": {"id": _INT, "user_id": _STR, "session_id": _STR, "text": _STR, "detector": _STR, "source_ids": _LIST,
-             "origin": _STR, "created_at": _NUM, "last_mentioned": _NUM, "updated_at": _NUM},
-    "judgment": {"id": _INT, "memory_id": _STR, "user_id": _STR, "trigger": _STR, "judgment": _STR,
-                 "reasoning": _STR, "dedup_key": _STR, "created_at": _NUM, "updated_at": _NUM},
-    "route_count": {"user_id": _STR, "route": _STR, "n": _INT},
-}
-# ids that mean something outside the store: never blank
-_IDS = {"user_id", "session_id", "uid", "memory_id", "origin", "dedup_key"}
 # references to other records of the file: field -> (kind referred to, a list of them or one)
 _REFERENCES: dict[str, dict[str, tuple[str, bool]]] = {
     "entity": {"profile_facts": ("fact", True)},
@@ -70,6 +61,9 @@ _REFERENCES: dict[str, dict[str, tuple[str, bool]]] = {
 }
 # references that may point to a record further down (checked once the whole file is read)
 _ANYWHERE = {("entity", "profile_facts"), ("fact", "supersedes"), ("fact", "superseded_by")}
+# what pydantic calls a wrong type, as this format says it
+_TYPES = {"float_type": "a number", "int_type": "an integer", "string_type": "a string", "list_type": "a list",
+          "dict_type": "an object", "bool_type": "true or false", "bytes_type": "binary", "literal_error": None}
 
 
 class PortableFormatError(ValueError):
@@ -119,17 +113,14 @@ def _encode(record: dict[str, Any]) -> dict[str, Any]:
             for k, v in record.items()}
 
 
-def _decode(record: dict[str, Any]) -> dict[str, Any]:
-    return {k: (base64.b64decode(v["base64"]) if isinstance(v, dict) and set(v) == {"base64"} else v)
-            for k, v in record.items()}
-
-
 # --- import --------------------------------------------------------------------------------------------
-def read_export(path: str | Path, store: Store) -> list[tuple[str, dict[str, Any]]]:
-    """Read and check a whole export file against `store` (its fields, its references, its header's counts).
+def read_export(path: str | Path, store: Store, *, user_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Read and check a whole export file against `store`: every field by the rules of the front doors
+    (`portable_schema`), every reference to a record of the file and of the same user, the header's counts, and
+    that no turn or judgment id is another user's in `store`. `user_id` imports a file of one user as that user.
 
-    Raises `PortableFormatError` naming the file and line of the first problem; nothing is written."""
-    name = str(path)
+    Raises `PortableFormatError` naming the file, line and field of the first problem; nothing is written."""
+    name, config = str(path), store.config
     try:
         lines = list(_lines(Path(path)))
     except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError) as exc:
@@ -146,53 +137,47 @@ def read_export(path: str | Path, store: Store) -> list[tuple[str, dict[str, Any
     if version > VERSION:
         raise PortableFormatError(name, 1, f"format version {version} is newer than this episodic-memory reads "
                                            f"({VERSION}): upgrade episodic-memory to import it")
-    allowed = store.portable_columns()
     records: list[tuple[str, dict[str, Any]]] = []
-    seen: dict[str, dict[int, int]] = {kind: {} for kind in KINDS}  # kind -> id -> line
-    sessions: set[tuple[str, str]] = set()
-    order = 0
     numbers: list[int] = []
+    seen: dict[str, dict[int, tuple[int, str | None]]] = {kind: {} for kind in KINDS}  # kind -> id -> (line, user)
+    unique: dict[tuple[Any, ...], int] = {}  # what may appear once in a file -> its line
+    order = 0
     for number, text in enumerate(lines[1:], start=2):
         if not text.strip():
             continue
-        record = _json(name, number, text)
-        kind = record.pop("kind", None)
+        raw = _json(name, number, text)
+        kind = raw.pop("kind", None)
         if kind not in KINDS:
             raise PortableFormatError(name, number, f"unknown record kind {kind!r} (expected one of {', '.join(KINDS)})")
         if KINDS.index(kind) < order:
             raise PortableFormatError(name, number, f"a {kind} record after the {KINDS[order]} records "
                                                     f"(records go in the order {', '.join(KINDS)})")
         order = KINDS.index(kind)
-        _check_fields(name, number, kind, record, allowed[kind])
-        if "id" in _REQUIRED[kind]:
-            if record["id"] in seen[kind]:
-                raise PortableFormatError(name, number, f"{kind} id {record['id']} appears twice "
-                                                        f"(first on line {seen[kind][record['id']]})")
-            seen[kind][record["id"]] = number
-        _check_references(name, number, kind, record, seen)
-        if kind == "session":
-            sessions.add((record["user_id"], record["session_id"]))
-        elif kind == "turn" and (record["user_id"], record["session_id"]) not in sessions:
+        record = _validated(name, number, kind, raw, config)
+        for key, what in _unique_keys(kind, record):
+            if key in unique:
+                raise PortableFormatError(name, number, f"{what} appears twice (first on line {unique[key]})")
+            unique[key] = number
+        if kind == "turn" and ("session", record["user_id"], record["session_id"]) not in unique:
             raise PortableFormatError(name, number, f"turn {record['id']} belongs to session "
                                                     f"{record['session_id']!r}, which the file has no record of")
-        records.append((kind, _decode(record)))
+        if "id" in record:
+            seen[kind][record["id"]] = (number, record.get("user_id"))
+        _check_references(name, number, kind, record, seen)
+        records.append((kind, record))
         numbers.append(number)
     for (kind, record), number in zip(records, numbers, strict=True):
         _check_references(name, number, kind, record, seen, later=True)
-    counts = header.get("counts")
-    if isinstance(counts, dict):
-        found = {kind: sum(1 for k, _ in records if k == kind) for kind in KINDS}
-        short = {k: (n, found.get(k, 0)) for k, n in counts.items() if found.get(k, 0) != n}
-        if short:
-            said = ", ".join(f"{n} {k} record(s), found {f}" for k, (n, f) in short.items())
-            raise PortableFormatError(name, len(lines), f"the header announces {said}: the file is truncated or "
-                                                        "was edited")
+    _check_counts(name, len(lines), header, records)
+    if user_id is not None:
+        records = _owned_by(name, records, user_id)
+    _check_owners(name, store, records, numbers)
     return records
 
 
-def import_into(store: Store, path: str | Path) -> dict[str, int]:
+def import_into(store: Store, path: str | Path, *, user_id: str | None = None) -> dict[str, int]:
     """Check the whole file, then write it in one transaction; returns the rows added per kind."""
-    return store.import_records(read_export(path, store))
+    return store.import_records(read_export(path, store, user_id=user_id))
 
 
 def _lines(path: Path) -> Iterator[str]:
@@ -209,65 +194,158 @@ def _json(name: str, number: int, text: str) -> dict[str, Any]:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PortableFormatError(name, number, f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise PortableFormatError(name, number, "nested too deeply to read") from None
     if not isinstance(value, dict):
         raise PortableFormatError(name, number, f"expected a JSON object, got {type(value).__name__}")
     return value
 
 
-def _check_fields(name: str, number: int, kind: str, record: dict[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(set(record) - allowed)
+def _validated(name: str, number: int, kind: str, raw: dict[str, Any], config: Config) -> dict[str, Any]:
+    """The record as its model (`portable_schema`) checks it: the fields it has, normalised (binary decoded)."""
+    for field, value in raw.items():  # what pydantic would not say well: deep nesting, lone surrogates
+        if json_depth(value, config.max_json_depth) > config.max_json_depth:
+            raise PortableFormatError(name, number, f"{kind} {field!r} is nested more than {config.max_json_depth} "
+                                                    "levels deep (Config.max_json_depth)")
+        for text in _strings(field, value):
+            try:
+                check_unicode(text, "")
+            except ValueError as exc:
+                raise PortableFormatError(name, number, f"{kind} {field!r}{exc}") from None
+    try:
+        model = MODELS[kind].model_validate(raw, context={"max_chars": config.max_turn_chars})
+    except ValidationError as exc:
+        raise PortableFormatError(name, number, _problem(kind, exc)) from None
+    return model.model_dump(exclude_unset=True)
+
+
+def _strings(field: str, value: Any) -> Iterator[str]:
+    """Every string in a field: its name, the keys and values nested in it (without recursion)."""
+    yield field
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _problem(kind: str, exc: ValidationError) -> str:
+    """The first of pydantic's complaints, in this format's words: "fact 'valid_to' must be a number, got …"."""
+    unknown = [str(e["loc"][0]) for e in exc.errors() if e["type"] == "extra_forbidden"]
     if unknown:
-        raise PortableFormatError(name, number, f"{kind} record has unknown field(s) {', '.join(unknown)} "
-                                                "(exported by a newer episodic-memory?)")
-    for field, types in _REQUIRED[kind].items():
-        if field not in record:
-            raise PortableFormatError(name, number, f"{kind} record has no {field!r}")
-        value = record[field]
-        if isinstance(value, bool) or not isinstance(value, types):
-            raise PortableFormatError(name, number, f"{kind} {field!r} must be {_type_name(types)}, got "
-                                                    f"{json.dumps(value)[:60]}")
-        if field in _IDS and not value.strip():
-            raise PortableFormatError(name, number, f"{kind} {field!r} must not be blank")
-    if kind == "judgment":
-        verdicts = record.get("verdicts", [])
-        if not isinstance(verdicts, list) or not all(
-                isinstance(v, dict) and isinstance(v.get("adopted"), bool) and isinstance(v.get("ts"), _NUM)
-                for v in verdicts):
-            raise PortableFormatError(name, number, "judgment 'verdicts' must be a list of "
-                                                    "{\"adopted\": true|false, \"ts\": seconds, \"correction\": …}")
-    if kind == "entity" and not _strings(record.get("aliases", [])):
-        raise PortableFormatError(name, number, "entity 'aliases' must be a list of strings")
-    if kind == "episode" and not (isinstance(record.get("terms", {}), dict) and all(
-            isinstance(v, _NUM) for v in record.get("terms", {}).values())):
-        raise PortableFormatError(name, number, "episode 'terms' must map words to weights")
+        return f"{kind} record has unknown field(s) {', '.join(sorted(unknown))} (exported by a newer episodic-memory?)"
+    error = exc.errors()[0]
+    field = ".".join(str(part) for part in error["loc"])
+    got = json.dumps(error.get("input"), default=str)
+    got = got if len(got) <= 60 else got[:57] + "…"
+    if error["type"] == "missing":
+        return f"{kind} record has no {field!r}"
+    if error["type"] in _TYPES:
+        wanted = _TYPES[error["type"]] or error["msg"].removeprefix("Input should be ")
+        return f"{kind} {field!r} must be {wanted}, got {got}"
+    if error["type"] == "value_error":
+        return f"{kind} {field!r} {error['ctx']['error']}"
+    return f"{kind} {field!r}: {error['msg'].lower()}, got {got}"
+
+
+def _unique_keys(kind: str, record: dict[str, Any]) -> list[tuple[tuple[Any, ...], str]]:
+    """What one file may hold once: a record's row id, a session, a turn's journal uid, its place in its session
+    and its caller id there, a session's episode, a judgment id."""
+    keys: list[tuple[tuple[Any, ...], str]] = []
+    if "id" in record:
+        keys.append((("id", kind, record["id"]), f"{kind} id {record['id']}"))
+    if kind == "session":
+        keys.append((("session", record["user_id"], record["session_id"]),
+                     f"session {record['session_id']!r} of user {record['user_id']!r}"))
+    elif kind == "turn":
+        keys.append((("uid", record["uid"]), f"turn uid {record['uid']!r}"))
+        keys.append((("seq", record["user_id"], record["session_id"], record["seq"]),
+                     f"position {record['seq']} (seq) in session {record['session_id']!r}"))
+        if record.get("turn_id") is not None:
+            keys.append((("turn_id", record["user_id"], record["session_id"], record["turn_id"]),
+                         f"turn id {record['turn_id']!r} in session {record['session_id']!r}"))
+    elif kind == "episode":  # a session has one episode
+        keys.append((("episode", record["user_id"], record["session_id"]),
+                     f"an episode of session {record['session_id']!r}"))
+    elif kind == "judgment":
+        keys.append((("memory_id", record["memory_id"]), f"judgment id {record['memory_id']!r}"))
+    return keys
 
 
 def _check_references(name: str, number: int, kind: str, record: dict[str, Any],
-                      seen: dict[str, dict[int, int]], *, later: bool = False) -> None:
+                      seen: dict[str, dict[int, tuple[int, str | None]]], *, later: bool = False) -> None:
     """Every row id a record refers to is a record of the file before it (`later`: anywhere in it, for the
-    references that may point forward, checked once the file is read)."""
+    references that may point forward, checked once the file is read), and of the same user: one user's memory
+    never rests on another's."""
+    owner = record.get("user_id")
     for field, (target, many) in _REFERENCES.get(kind, {}).items():
-        if ((kind, field) in _ANYWHERE) != later:
+        if ((kind, field) in _ANYWHERE) != later or record.get(field) is None:
             continue
-        value = record.get(field)
-        if value is None:
-            continue
-        values: Iterable[Any] = value if many and isinstance(value, list) else [value]
-        if many and not isinstance(value, list):
-            raise PortableFormatError(name, number, f"{kind} {field!r} must be a list of {target} ids")
-        for ref in values:
-            if isinstance(ref, bool) or not isinstance(ref, int):
-                raise PortableFormatError(name, number, f"{kind} {field!r} must hold {target} ids, got {ref!r}")
+        for ref in record[field] if many else [record[field]]:
             if ref not in seen[target]:
                 where = "anywhere in the file" if later else "in the file before this line"
                 raise PortableFormatError(name, number, f"{kind} {field!r} refers to {target} {ref}, which is not "
                                                         f"{where}")
+            line, user = seen[target][ref]
+            if kind == "entity_edge" and field == "b":
+                owner = seen["entity"][record["a"]][1]
+            if owner is not None and user != owner:
+                raise PortableFormatError(name, number, f"{kind} {field!r} refers to {target} {ref} (line {line}), "
+                                                        f"which is user {user!r}'s, not {owner!r}'s")
 
 
-def _strings(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+def _check_counts(name: str, last: int, header: dict[str, Any], records: list[tuple[str, dict[str, Any]]]) -> None:
+    counts = header.get("counts")
+    if isinstance(counts, dict):
+        found = {kind: sum(1 for k, _ in records if k == kind) for kind in KINDS}
+        short = {k: (n, found.get(k, 0)) for k, n in counts.items() if found.get(k, 0) != n}
+        if short:
+            said = ", ".join(f"{n} {k} record(s), found {f}" for k, (n, f) in short.items())
+            raise PortableFormatError(name, last, f"the header announces {said}: the file is truncated or was edited")
 
 
-def _type_name(types: Any) -> str:
-    names = {str: "a string", int: "an integer", list: "a list"}
-    return names.get(types, "a number")
+def _owned_by(name: str, records: list[tuple[str, dict[str, Any]]], user_id: str) -> list[tuple[str, dict[str, Any]]]:
+    """The records of a one-user file as `user_id`'s. The ids a store holds once across users (a turn's journal
+    uid, a judgment's id) are derived anew from the old id and the new user, so the copy can live beside the
+    original in one store and importing it twice still adds nothing."""
+    try:
+        user_id = check_id(user_id, "--user")
+    except ValueError as exc:
+        raise PortableFormatError(name, None, str(exc)) from None
+    users = sorted({r["user_id"] for _, r in records if "user_id" in r})
+    if len(users) > 1:
+        raise PortableFormatError(name, 1, f"the file holds {len(users)} users ({', '.join(map(repr, users[:5]))}): "
+                                           "importing as one user takes a file of one (export it with --user)")
+    if users == [user_id] or not users:
+        return records
+
+    def derived(old: str) -> str:
+        return hashlib.sha256(f"{user_id}\x00{old}".encode()).hexdigest()[:32]
+
+    out = []
+    for kind, record in records:
+        record = {**record, "user_id": user_id} if "user_id" in record else dict(record)
+        if kind == "turn":
+            record["uid"] = derived(record["uid"])
+        elif kind == "judgment":
+            record["memory_id"] = "mem_" + derived(record["memory_id"])[:16]
+        out.append((kind, record))
+    return out
+
+
+def _check_owners(name: str, store: Store, records: list[tuple[str, dict[str, Any]]], numbers: list[int]) -> None:
+    """A turn uid or judgment id of the file that `store` holds for another user is refused: each is unique in a
+    store, and taking the other user's row for this one's would mix their memories."""
+    for kind, field in (("turn", "uid"), ("judgment", "memory_id")):
+        mine = [(r, n) for (k, r), n in zip(records, numbers, strict=True) if k == kind]
+        owners = store.id_owners(kind, [r[field] for r, _ in mine])
+        for record, number in mine:
+            owner = owners.get(record[field])
+            if owner is not None and owner != record["user_id"]:
+                raise PortableFormatError(name, number, f"{kind} {field} {record[field]!r} is another user's "
+                                                        f"({owner!r}) in this store: a {kind} belongs to one user")

@@ -13,9 +13,9 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timezone
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 T = TypeVar("T")
 
@@ -76,6 +76,77 @@ def to_iso(epoch: float | None) -> str | None:
     """UTC epoch seconds as an ISO-8601 string with its offset (+00:00); None stays None (never raises)."""
     moment = to_datetime(epoch)
     return None if moment is None else moment.isoformat()
+
+
+MAX_ID_CHARS = 256
+
+
+def check_id(value: object, name: str) -> str:
+    """An id (user, session, memory) as every door accepts it: a non-blank string of at most `MAX_ID_CHARS`
+    characters with no control character (a NUL, a newline) and no lone surrogate. An id reaches SQL, FTS5 queries,
+    folder names and URLs: one grammar, checked where it comes in, keeps each of them from choking on it later."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+    if len(value) > MAX_ID_CHARS:
+        raise ValueError(f"{name} is {len(value)} characters long: at most {MAX_ID_CHARS}")
+    for i, ch in enumerate(value):
+        if ch < " " or "\x7f" <= ch <= "\x9f":
+            raise ValueError(f"{name} holds a control character {ch!r} at character {i}")
+    check_unicode(value, name)
+    return value
+
+
+Role = Literal["user", "assistant", "system", "tool"]
+ROLES: tuple[str, ...] = get_args(Role)  # who may speak a turn (any case; stored in lower case)
+
+
+def check_source(value: object, name: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string or None, got {value!r}")
+    return value.strip()
+
+
+def check_tags(value: object, name: str) -> tuple[str, ...]:
+    """Tags as given, stripped, each once, in order; a bare string is refused (it would be a list of letters)."""
+    if value is None:
+        return ()
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a list of strings, got {type(value).__name__}")
+    tags = []
+    for tag in value:
+        if not isinstance(tag, str) or not tag.strip():
+            raise ValueError(f"{name}: each tag must be a non-empty string, got {tag!r}")
+        tags.append(tag.strip())
+    return tuple(dict.fromkeys(tags))
+
+
+def check_unicode(value: str | None, name: str) -> None:
+    """A lone surrogate ("\\ud800", which JSON lets through) cannot be written as UTF-8: refuse it at the door."""
+    if value is None:
+        return
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{name} is not valid Unicode text: a lone surrogate {value[exc.start]!r} at character "
+                         f"{exc.start}") from None
+
+
+def json_depth(value: object, cap: int) -> int:
+    """How deeply a JSON-like value nests lists and dicts (a scalar: 0), counted without recursion and only up to
+    `cap` + 1: a hostile value 100,000 levels deep (or one that holds itself) is measured, not a RecursionError."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list | tuple) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > cap:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def has_words(text: str) -> bool:

@@ -9,26 +9,41 @@ Notes link by name (``[[Maya]]``, ``[[2026-11-02]]``); every name is unique in t
 note whose text is unchanged is not touched) and atomic (a temporary file renamed into place); a manifest
 (``.episodic-vault.json``) lists the notes written here, so a note that no longer has anything to say — after a
 forget, say — is removed, and a file the vault did not write is never overwritten or removed. `Config.vault_dir`
-keeps one folder per user (``<vault_dir>/<user_id>/``) in sync after each consolidation and forget.
+keeps one folder per user (``<vault_dir>/<readable id>-<hash of the id>/``: `user_vault`) in sync after each
+consolidation and forget.
+
+The vault never reads, writes or removes through a link: a folder or a note replaced by a symlink is an error
+(`VaultError`), so nothing outside the vault's folder is touched, whatever its manifest lists. Note names are at most
+`NAME_BYTES` UTF-8 bytes (a longer name is cut on a character boundary and given a short hash, to stay distinct).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import os
 import re
+import stat
 import tempfile
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .store import Store
 from .store.records import Entity, Episode, Fact, Loop, SessionInfo, Workstream
 
+log = logging.getLogger(__name__)
+
 MANIFEST = ".episodic-vault.json"
 DECISION_TYPES = ("decision", "correction")
-_UNSAFE = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f]+')
+NAME_BYTES = 200        # a note's name at most (+ ".md", + a temporary file's 15 bytes: under the usual 255-byte cap)
+USER_SLUG_BYTES = 64    # the readable part of a user's folder name in `Config.vault_dir`
+USER_HASH_CHARS = 12    # hex digits of the exact user id's SHA-256 that end the folder name (48 bits)
+_UNSAFE = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f\ud800-\udfff]+')
+_NOTE_PATH = re.compile(r"(Home|(Workstreams|Entities|Days)/[^/\\\x00]+)\.md")  # every path the vault writes
 
 
 class VaultError(RuntimeError):
@@ -48,33 +63,61 @@ class VaultReport:
 
 
 def write_vault(store: Store, user_id: str, root: str | Path) -> VaultReport:
-    """Bring the vault at `root` in line with what `store` holds for `user_id`."""
+    """Bring the vault at `root` in line with what `store` holds for `user_id`. `VaultError` (nothing outside the
+    folder touched) when it cannot: a clash with a file the vault did not write, another user's vault, a link."""
     folder = Path(root).expanduser()
+    try:
+        return _write(store, user_id, folder)
+    except OSError as exc:  # a read-only folder, a full disk: one clear error, not a traceback
+        raise VaultError(f"cannot write the vault in {folder}: {exc}") from exc
+
+
+def _write(store: Store, user_id: str, folder: Path) -> VaultReport:
     if folder.exists() and not folder.is_dir():
         raise VaultError(f"{folder} is not a folder")
+    files = _Folder(folder)
+    owner = vault_owner(folder)
+    if owner is not None and owner != user_id:
+        raise VaultError(f"{folder} holds the vault of another user: choose another folder (nothing was written)")
     notes = render_notes(store, user_id)
-    owned = _read_manifest(folder)
-    for rel in notes:
-        if rel not in owned and (folder / rel).exists():
+    owned = _read_manifest(files)
+    present = {rel for rel in sorted(set(notes) | owned) if files.exists(rel)}  # every path checked before writing
+    for rel in sorted(notes):
+        if rel in present and (rel not in owned or _kind(files.path(rel)) != "a file"):
             raise VaultError(f"{folder / rel} exists and was not written by the vault: move it, or choose another "
                              "folder (nothing was written)")
     report = VaultReport()
     for rel, text in sorted(notes.items()):
-        path = folder / rel
-        if path.is_file() and path.read_text(encoding="utf-8") == text:
+        if rel in present and files.read(rel) == text:
             report.unchanged.append(rel)
             continue
-        _write_atomic(path, text)
+        files.write(rel, text)
         report.written.append(rel)
     for rel in sorted(owned - set(notes)):
-        path = folder / rel
-        if path.is_file():
-            path.unlink()
+        if files.remove(rel):
             report.removed.append(rel)
-        _remove_empty_parents(path.parent, folder)
     if notes or owned:
-        _write_atomic(folder / MANIFEST, json.dumps({"user_id": user_id, "notes": sorted(notes)}, indent=1) + "\n")
+        files.write(MANIFEST, json.dumps({"user_id": user_id, "notes": sorted(notes)}, indent=1) + "\n")
     return report
+
+
+def write_user_vault(store: Store, user_id: str, vault_dir: str | Path) -> VaultReport:
+    """Bring `Config.vault_dir`'s vault of `user_id` (`user_vault`) up to date. A folder an older version named after
+    the bare id moves there first when its manifest says it is this user's vault; one that is not is left alone."""
+    root = Path(vault_dir).expanduser()
+    folder = user_vault(root, user_id)
+    old = root / _legacy_folder_name(user_id)
+    if _kind(old) == "a folder" and vault_owner(old) == user_id:
+        if _kind(folder) is None:
+            os.rename(old, folder)
+            log.info("moved the vault of %r from %s to %s (folder names now end with a hash of the user id)",
+                     user_id, old, folder)
+        else:
+            log.warning("%s, the vault of %r kept by an older version, is left as it is: the vault is now in %s",
+                        old, user_id, folder)
+    if _kind(folder) not in (None, "a folder"):
+        raise VaultError(f"{folder} is {_kind(folder)}, not a folder: the vault never writes through it")
+    return write_vault(store, user_id, folder)
 
 
 def render_notes(store: Store, user_id: str) -> dict[str, str]:
@@ -234,14 +277,18 @@ class _Names:
         self.used: set[str] = {"home"}
 
     def take(self, name: str, kind: str) -> str:
-        base = _UNSAFE.sub("-", name).strip(" .-") or kind
-        base = base[:120]
+        base = _fit(_UNSAFE.sub("-", name).strip(" .-") or kind, NAME_BYTES - 24)  # room for " (workstream 12)"
         candidate, n = base, 1
-        while candidate.casefold() in self.used:
+        while _folded(candidate) in self.used:
             n += 1
             candidate = f"{base} ({kind} {n})"
-        self.used.add(candidate.casefold())
+        self.used.add(_folded(candidate))
         return candidate
+
+
+def _folded(name: str) -> str:
+    """A name as file systems and Obsidian may compare it: without case, in one Unicode normal form."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def _day(ts: float | None) -> str:
@@ -264,45 +311,137 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _read_manifest(folder: Path) -> set[str]:
-    path = folder / MANIFEST
-    if not path.is_file():
+def _read_manifest(files: _Folder) -> set[str]:
+    """The notes the manifest says the vault wrote. An entry that is not a path the vault writes is ignored: it can
+    name nothing outside the vault, nor anything the vault does not write."""
+    text = files.read(MANIFEST)
+    if text is None:
         return set()
     try:
-        notes = json.loads(path.read_text(encoding="utf-8")).get("notes", [])
+        notes = json.loads(text).get("notes", [])
     except (ValueError, AttributeError) as exc:
-        raise VaultError(f"{path} is damaged ({exc}): remove it to let the vault start afresh") from None
-    return {n for n in notes if isinstance(n, str) and ".." not in Path(n).parts and not Path(n).is_absolute()}
+        raise VaultError(f"{files.root / MANIFEST} is damaged ({exc}): remove it to let the vault start afresh"
+                         ) from None
+    return {n for n in notes if isinstance(n, str) and _NOTE_PATH.fullmatch(n)}
 
 
 def vault_owner(folder: str | Path) -> str | None:
     """The user whose vault `folder` is (from its manifest); None when it is not a vault."""
     try:
-        owner = json.loads((Path(folder) / MANIFEST).read_text(encoding="utf-8")).get("user_id")
-    except (OSError, ValueError, AttributeError):
+        owner = json.loads(_Folder(Path(folder)).read(MANIFEST) or "{}").get("user_id")
+    except (OSError, ValueError, AttributeError, VaultError):
         return None
     return owner if isinstance(owner, str) else None
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+class _Folder:
+    """A vault's folder, read and written by paths relative to it that never go through a link: each folder on the
+    way must be a real folder and each note a plain file (checked with lstat, opened with O_NOFOLLOW), else
+    `VaultError`. So a symlink put in the vault (``Entities`` → elsewhere) cannot make it write or remove outside."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def path(self, rel: str) -> Path:
+        """`root/rel`, once every folder between them is found to be a real folder (or absent)."""
+        *folders, name = PurePosixPath(rel).parts
+        path = self.root
+        for part in folders:
+            path = path / part
+            if _kind(path) not in (None, "a folder"):
+                raise VaultError(f"{path} is {_kind(path)}, not a folder: the vault never writes through it")
+        return path / name
+
+    def exists(self, rel: str) -> bool:
+        return _kind(self.path(rel)) is not None
+
+    def read(self, rel: str) -> str | None:
+        """The text of a plain file; None when there is nothing there."""
+        path = self.path(rel)
+        kind = _kind(path)
+        if kind is None:
+            return None
+        if kind != "a file":
+            raise VaultError(f"{path} is {kind}: the vault reads and writes only plain files")
+        with os.fdopen(os.open(path, os.O_RDONLY | _NOFOLLOW), encoding="utf-8") as f:
+            return f.read()
+
+    def write(self, rel: str, text: str) -> None:
+        """Atomically: a temporary file, created exclusively (so never through a link), renamed over `rel` (a rename
+        replaces the name, it does not follow it)."""
+        path = self.path(rel)
+        if _kind(path) not in (None, "a file"):
+            raise VaultError(f"{path} is {_kind(path)}: the vault reads and writes only plain files")
+        self.root.mkdir(parents=True, exist_ok=True)
+        folder = self.root
+        for part in PurePosixPath(rel).parts[:-1]:
+            folder = folder / part
+            if _kind(folder) is None:
+                folder.mkdir()
+        self.path(rel)  # checked again, now that the folders are there
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def remove(self, rel: str) -> bool:
+        """Remove a plain file (and the folders it leaves empty). What is not one (gone, or replaced by a link or a
+        folder) is no longer the vault's to remove: left as it is (False)."""
+        path = self.path(rel)
+        if _kind(path) != "a file":
+            return False
+        path.unlink()
+        folder = path.parent
+        while folder != self.root and _kind(folder) == "a folder" and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
+        return True
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # not on Windows, where the lstat checks stand alone
+
+
+def _kind(path: Path) -> str | None:
+    """What is at `path` itself, a link not followed: "a file", "a folder", "a link", "a special file" or None."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(mode):
+        return "a link"
+    return "a file" if stat.S_ISREG(mode) else "a folder" if stat.S_ISDIR(mode) else "a special file"
 
 
-def _remove_empty_parents(folder: Path, root: Path) -> None:
-    while folder != root and folder.is_dir() and root in folder.parents and not any(folder.iterdir()):
-        folder.rmdir()
-        folder = folder.parent
+def _digest(text: str, chars: int) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:chars]
+
+
+def _trim(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` UTF-8 bytes, on a character boundary."""
+    return text.encode("utf-8")[:limit].decode("utf-8", "ignore")
+
+
+def _fit(name: str, limit: int) -> str:
+    """`name` in at most `limit` UTF-8 bytes: a longer one is cut and ends with a hash of the whole, so that two long
+    names with the same beginning stay distinct."""
+    if len(name.encode("utf-8")) <= limit:
+        return name
+    tag = _digest(name, 8)
+    return f"{_trim(name, limit - len(tag) - 1).rstrip(' .-')}~{tag}"
+
+
+def _legacy_folder_name(user_id: str) -> str:
+    """Where an older version kept a user's vault in `Config.vault_dir`: not one folder per user (`a/b` and `a-b`
+    shared one)."""
+    return _UNSAFE.sub("-", user_id).strip(" .") or "user"
 
 
 def user_vault(vault_dir: str | Path, user_id: str) -> Path:
-    """Where `Config.vault_dir` keeps a user's vault."""
-    return Path(vault_dir).expanduser() / (_UNSAFE.sub("-", user_id).strip(" .") or "user")
-
+    """Where `Config.vault_dir` keeps a user's vault: ``<readable part of the id>-<hash of the exact id>``, one folder
+    per user (``a/b`` and ``a-b``, ``Alice`` and ``alice`` differ, even where names are compared without case)."""
+    slug = _trim(_UNSAFE.sub("-", user_id), USER_SLUG_BYTES).strip(" .-") or "user"
+    return Path(vault_dir).expanduser() / f"{slug}-{_digest(user_id, USER_HASH_CHARS)}"

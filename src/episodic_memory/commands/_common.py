@@ -15,7 +15,7 @@ from rich.console import Console
 from ..brief import ago
 from ..config import DEFAULT_USER, Config, default_db_path
 from ..memory import Memory
-from ..util import MAX_INT
+from ..util import MAX_INT, check_id
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,6 +61,10 @@ def open_memory(ctx: click.Context, db: str | None, user_id: str | None, *, read
     read-only (Config.read_only): nothing is written, no -wal/-shm left behind."""
     path = store_path(ctx, db)
     user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    try:
+        check_id(user, "user id")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--user") from None
     config = Config.from_env(read_only=True) if reads and not writable(path) else None
     mem = Memory(path, user_id=user, config=config)
     ctx.call_on_close(mem.close)

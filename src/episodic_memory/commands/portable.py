@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..util import check_id
 from ._common import EXIT_BAD_INPUT, db_option, open_memory
 
 _PLURAL = {"entity": "entities", "entity_edge": "entity links", "route_count": "router counts"}
@@ -43,16 +44,24 @@ def import_command(ctx: click.Context, db: str | None, user_id: str | None, file
     """Add the memories of an export FILE to the store.
 
     \b
-    The whole file is checked first: a bad line is reported as
-    FILE:LINE: problem and nothing is written (exit 1). Importing a
-    file twice adds nothing the second time; what the store already
-    holds is kept. Users and ids travel as they are in the file.
+    The whole file is checked first, every field by the rules
+    `episodic add` applies: a bad line is reported as FILE:LINE: problem
+    and nothing is written (exit 1). Importing a file twice adds nothing
+    the second time; what the store already holds is kept. Users and ids
+    travel as they are in the file; with --user ID a file of one user is
+    imported as ID (a copy beside the original, if the store has it).
     """
     from ..portable import PortableFormatError
 
-    mem = open_memory(ctx, db, user_id)
+    user = user_id or ctx.find_root().params.get("user_id")
+    if user is not None:
+        try:
+            check_id(user, "--user")
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--user") from None
+    mem = open_memory(ctx, db, user)
     try:
-        added = mem.import_(file)
+        added = mem.import_(file, user_id=user)
     except PortableFormatError as exc:
         click.secho(f"error: {exc}", fg="red", err=True)
         click.secho("nothing was imported", fg="red", err=True)
@@ -73,9 +82,10 @@ def backup_command(ctx: click.Context, db: str | None, user_id: str | None, dest
     if Path(dest).exists() and not force:
         raise click.BadParameter(f"{dest} exists (use --force to replace it)", param_hint="DEST")
     mem = open_memory(ctx, db, user_id)
-    if Path(dest).expanduser().resolve() == Path(mem.store.path):
-        raise click.BadParameter("DEST is the store itself", param_hint="DEST")
-    mem.backup(dest)
+    try:
+        mem.backup(dest)  # refuses the store itself and each of its files (-wal, -shm, journals, …)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="DEST") from None
     click.echo(f"backed up {click.format_filename(mem.path)} to {click.format_filename(dest)}")
 
 

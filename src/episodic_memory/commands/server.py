@@ -78,9 +78,14 @@ def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_po
                    "(default: 8 per thread; $EPISODIC_SERVER_MAX_INFLIGHT).")
 @click.option("--access-log/--no-access-log", default=None,
               help="A log line per request (off by default: it costs time, and a recall's line holds its query).")
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME[:PORT]",
+              help="Answer requests for this Host too (repeat; '*': any). By default only the address a request "
+                   "came in on and, on loopback, localhost / 127.0.0.1 / ::1 are answered; any other Host gets 421 "
+                   "(DNS rebinding). Also $EPISODIC_SERVER_ALLOWED_HOSTS (comma-separated).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: bool, user_id: str | None,
-          threads: int | None, max_inflight: int | None, access_log: bool | None) -> None:
+          threads: int | None, max_inflight: int | None, access_log: bool | None,
+          allowed_hosts: tuple[str, ...]) -> None:
     """Run the REST API (FastAPI; OpenAPI at /docs). Requests need a bearer token: episodic token create."""
     rest = _server_module("rest")
     limits_module = _server_module("limits")
@@ -111,9 +116,12 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
         if not rest.is_loopback(host):
             click.secho(f"serving on {host} beyond loopback: tokens travel in plain HTTP; put TLS in front.",
                         fg="yellow", err=True)
+    if host in ("0.0.0.0", "::") and not allowed_hosts:
+        click.secho("serving on every interface: requests naming this machine by a name (not by its address) get "
+                    "421 unless the name is given with --allowed-host NAME.", fg="yellow", err=True)
     if port:
         click.echo(f"memory inspector: http://{host}:{port}/  (API docs: /docs)", err=True)
-    rest.serve(path, host=host, port=port, auth=auth, user_id=user, limits=limits)
+    rest.serve(path, host=host, port=port, auth=auth, user_id=user, limits=limits, allowed_hosts=allowed_hosts)
 
 
 @click.command("ui")

@@ -42,7 +42,7 @@ from ..retrieve.fusion import reciprocal_rank_fusion
 from ..retrieve.query import classify
 from ..retrieve.utility import Outcome, outcome, plain_utility, rank_score
 from ..store.records import JUDGMENT_KIND, JudgmentRow, VerdictRow
-from ..util import to_datetime, to_epoch
+from ..util import check_id, json_depth, to_datetime, to_epoch
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ class JudgmentMemory:
     def __init__(self, clients: MemoryClients, user_id: str) -> None:
         self.clients = clients
         self.config = clients.config
-        self.user_id = user_id
+        self.user_id = check_id(user_id, "user_id")
         self.rows = clients.store
 
     # --- writing -------------------------------------------------------------------------------------
@@ -165,6 +165,9 @@ class JudgmentMemory:
             metadata = {}
         if not isinstance(metadata, dict):
             raise ValueError(f"metadata must be a dict, got {type(metadata).__name__}")
+        if json_depth(metadata, self.config.max_json_depth) > self.config.max_json_depth:
+            raise ValueError(f"metadata is nested more than {self.config.max_json_depth} levels deep "
+                             "(Config.max_json_depth)")
         try:
             json.dumps(metadata)
         except (TypeError, ValueError) as exc:
@@ -183,7 +186,8 @@ class JudgmentMemory:
         """Record whether the user adopted the judgment, and what they said instead (`user_correction`).
 
         Returns the judgment with its updated utility. `at` backdates the verdict (imports, tests); default
-        now. Raises KeyError for an id this user does not have, TypeError when `adopted` is not a bool,
+        now. Raises KeyError for an id this user does not have (ValueError for one that is no id: blank, a
+        control character), TypeError when `adopted` is not a bool,
         ValueError for a blank correction.
         """
         if not isinstance(adopted, bool):
@@ -191,8 +195,7 @@ class JudgmentMemory:
         if user_correction is not None:
             user_correction = _text(user_correction, "user_correction")
         ts = to_epoch(at, "at")
-        if not isinstance(memory_id, str) or not self.rows.add_verdict(self.user_id, memory_id, adopted,
-                                                                      user_correction, ts):
+        if not self.rows.add_verdict(self.user_id, check_id(memory_id, "memory_id"), adopted, user_correction, ts):
             raise KeyError(f"no judgment {memory_id!r} for user {self.user_id!r}")
         return self.get(memory_id)
 
@@ -205,7 +208,7 @@ class JudgmentMemory:
         """
         if not memory_ids:
             raise ValueError("delete needs at least one judgment id")
-        missing = [m for m in memory_ids if not isinstance(m, str) or self.rows.judgment(self.user_id, m) is None]
+        missing = [m for m in memory_ids if self.rows.judgment(self.user_id, check_id(m, "memory_id")) is None]
         if missing:
             raise KeyError(f"no judgment {missing[0]!r} for user {self.user_id!r}")
         deleted = self.rows.delete_judgments(self.user_id, list(dict.fromkeys(memory_ids)))
@@ -217,7 +220,7 @@ class JudgmentMemory:
     # --- reading -------------------------------------------------------------------------------------
     def get(self, memory_id: str) -> Judgment:
         """One judgment with its verdict counts and corrections. KeyError for an unknown id."""
-        row = self.rows.judgment(self.user_id, memory_id) if isinstance(memory_id, str) else None
+        row = self.rows.judgment(self.user_id, check_id(memory_id, "memory_id"))
         if row is None:
             raise KeyError(f"no judgment {memory_id!r} for user {self.user_id!r}")
         return self._judgment(row, self.rows.verdicts([row.id])[row.id], time.time())

@@ -5,15 +5,20 @@ Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EP
 - **Workers, shared fairly.** FastAPI runs the sync endpoints on anyio's thread pool, 40 threads by default: on 2
   cores, 20 concurrent recalls then fight over the GIL and every one of them is slow. The server runs at most
   `workers` requests at once (anyio's pool is capped to match); the others wait on the event loop, costing nothing,
-  in one queue per client (bearer token, or address). A freed place goes to the waiting client with the fewest
+  in one queue per client (the token's user, settled by `auth.TokenAuth` before anything waits; without a user,
+  the address). A freed place goes to the waiting client with the fewest
   requests running (the longest waiting among equals), and no client runs more than `per_client_running` at once:
   one user's eight 100 kB posts leave places for another user's recall instead of queueing it behind them.
   A request with a body of `heavy_body_bytes` or more (a turn of tens of thousands of characters: parsing,
   journaling and full-text indexing it costs milliseconds of CPU per 10 kB) also takes one of `heavy_running`
   places (half the cores): big writes queue among themselves and leave the other cores to everyone else.
+- **A body is read before a place is taken** (issue 41), within `Config.server_body_timeout_s` of the headers
+  (else **408**, nothing done, the connection closed) and up to `Config.server_max_body_bytes` (else **413**): a
+  slowly sent body holds no place to run in and no heavy place, so it delays nobody but its sender. Its size, now
+  known, says whether it is heavy.
 - **Admission (back-pressure).** At most `max_inflight` requests are executing or waiting; one more gets **429**
-  with ``Retry-After`` before its body is read or its token looked up, so nothing is half done: a 429 turn was not
-  stored, and sending it again is safe. One client (one bearer token, or one address without a token) may hold at
+  with ``Retry-After`` before its body is read, so nothing is half done: a 429 turn was not
+  stored, and sending it again is safe. One client (one user, or one address without a token) may hold at
   most `per_client_max` of the places, so a single user's flood is refused before it fills the queue in front of
   everyone else. ``/v1/health`` is never refused. Nothing is dropped silently: every request is answered.
 - **Background work gives way.** The consolidation worker (extraction, embedding of new turns) runs at a lower OS
@@ -34,6 +39,7 @@ Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EP
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import threading
@@ -41,8 +47,10 @@ import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
-from hashlib import blake2b
 from typing import Any
+
+import anyio
+from starlette.authentication import BaseUser
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +82,7 @@ class ServerLimits:
     background_max_wait_s: float = 2.0  # ... and the most: under sustained load it still runs, slowly
     recall_embed_max_items: int = 4    # the most new items of its own user a recall embeds first
     access_log: bool = False           # uvicorn's access log (a line per request, recall queries included)
+    auth_threads: int = 2              # threads looking up bearer tokens (before a request waits for a place)
 
     def __post_init__(self) -> None:
         workers = self.workers or max(8, 4 * _cores())
@@ -83,9 +92,9 @@ class ServerLimits:
         object.__setattr__(self, "per_client_max", min(self.per_client_max or max(1, inflight // 2), inflight))
         object.__setattr__(self, "per_client_running", min(self.per_client_running or max(1, workers // 2), workers))
         object.__setattr__(self, "heavy_running", self.heavy_running or max(1, _cores() // 2))
-        for name in ("workers", "retry_after_s", "recall_embed_max_items", "background_defer_s",
+        for name in ("workers", "auth_threads", "retry_after_s", "recall_embed_max_items", "background_defer_s",
                      "background_max_wait_s", "background_backlog_turns", "backlog_refuse_turns"):
-            if getattr(self, name) < (1 if name == "workers" else 0):
+            if getattr(self, name) < (1 if name in ("workers", "auth_threads") else 0):
                 raise ValueError(f"ServerLimits.{name} is out of range: {getattr(self, name)}")
         if not 0 < self.background_share <= 1:
             raise ValueError(f"ServerLimits.background_share must be in (0, 1]: {self.background_share}")
@@ -180,14 +189,18 @@ class FairSlots:
 
 class Admission:
     """ASGI middleware: refuse a request past `max_inflight` under way (or past its client's share) with 429 +
-    ``Retry-After``, before its body is read or anything is done; run the others in `workers` fair places."""
+    ``Retry-After``, before its body is read or anything is done; read the others' bodies (with a deadline and a
+    size cap), then run them in `workers` fair places."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], limits: ServerLimits, inflight: InFlight,
-                 backlog: Callable[[], int] = lambda: 0) -> None:
+                 backlog: Callable[[], int] = lambda: 0, max_body_bytes: int = 1 << 20,
+                 body_timeout_s: float = 30.0) -> None:
         self.app = app
         self.limits = limits
         self.inflight = inflight
         self.backlog = backlog  # turns waiting for consolidation
+        self.max_body_bytes = max_body_bytes
+        self.body_timeout_s = body_timeout_s
         self.slots = FairSlots(limits.workers, limits.per_client_running)
         self.heavy = asyncio.Semaphore(limits.heavy_running)
 
@@ -195,7 +208,7 @@ class Admission:
         if scope["type"] != "http" or scope.get("path") in NEVER_REFUSED:
             await self.app(scope, receive, send)
             return
-        counts, client = self.inflight, _client_key(scope)
+        counts, client = self.inflight, client_key(scope)
         if (counts.total >= self.limits.max_inflight or counts.per_client[client] >= self.limits.per_client_max
                 or (self.limits.backlog_refuse_turns and scope.get("method") == "POST"
                     and scope.get("path") == "/v1/turns" and self.backlog() > self.limits.backlog_refuse_turns)):
@@ -205,10 +218,13 @@ class Admission:
         counts.total += 1
         counts.per_client[client] += 1
         try:
-            async with self.heavy if _body_bytes(scope) >= self.limits.heavy_body_bytes else _NO_WAIT:
+            body = await read_body(scope, receive, send, self.max_body_bytes, self.body_timeout_s)
+            if body is None:
+                return  # answered (400, 408, 413), or the caller left
+            async with self.heavy if len(body) >= self.limits.heavy_body_bytes else _NO_WAIT:
                 await self.slots.acquire(client)
                 try:
-                    await self.app(scope, receive, send)
+                    await self.app(scope, _replay(body, receive), send)
                 finally:
                     self.slots.release(client)
         finally:
@@ -229,27 +245,73 @@ class _NoWait:
 _NO_WAIT = _NoWait()
 
 
-def _body_bytes(scope: dict[str, Any]) -> int:
-    """The declared size of a request's body (a chunked body, undeclared, counts as heavy: its size is unknown)."""
-    chunked = False
-    for name, value in scope.get("headers") or ():
-        if name == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return 0  # BodyLimit answers 400
-        if name == b"transfer-encoding":
-            chunked = True
-    return 1 << 62 if chunked else 0
+async def read_body(scope: dict[str, Any], receive: Receive, send: Send, max_bytes: int,
+                    timeout_s: float) -> bytes | None:
+    """The request's whole body, or None once the caller is answered: 400 for a Content-Length that is not a number,
+    413 past `max_bytes` (declared, or counted as a chunked body comes), 408 when it has not all come within
+    `timeout_s`. None without an answer when the caller left."""
+    declared = dict(scope.get("headers") or []).get(b"content-length")
+    if declared is not None:
+        try:
+            too_big = int(declared) > max_bytes
+        except ValueError:
+            await send_json(send, 400, {"detail": "Content-Length is not a number"})
+            return None
+        if too_big:
+            await send_json(send, 413, {"detail": f"request body is over {max_bytes} bytes"})
+            return None
+    chunks: list[bytes] = []
+    size, more = 0, True
+    try:
+        with anyio.fail_after(timeout_s):
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return None
+                chunk = message.get("body", b"")
+                chunks.append(chunk)
+                size += len(chunk)
+                more = message.get("more_body", False)
+                if size > max_bytes:
+                    await send_json(send, 413, {"detail": f"request body is over {max_bytes} bytes"})
+                    return None
+    except TimeoutError:
+        await send_json(send, 408, {"detail": f"the request body did not arrive within {timeout_s:g} s "
+                                              "(Config.server_body_timeout_s): nothing was done"})
+        return None
+    return b"".join(chunks)
 
 
-def _client_key(scope: dict[str, Any]) -> bytes:
-    """Who a request's share is counted against: its bearer token (hashed: no secret kept), else its address."""
-    for name, value in scope.get("headers") or ():
-        if name == b"authorization":
-            return blake2b(value, digest_size=16).digest()
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """`receive` for the app: the body already read, then the caller's own messages (a disconnect)."""
+    replayed = False
+
+    async def replay() -> dict[str, Any]:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def send_json(send: Send, code: int, data: dict[str, Any]) -> None:
+    """A JSON answer that closes the connection (what a caller may still be sending is never read)."""
+    payload = json.dumps(data).encode()
+    await send({"type": "http.response.start", "status": code,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": payload})
+
+
+def client_key(scope: dict[str, Any]) -> bytes:
+    """Who a request's share is counted against: its authenticated user (`auth.TokenAuth`), else its address."""
+    user = scope.get("user")
+    if isinstance(user, BaseUser) and user.is_authenticated:
+        return b"user:" + user.display_name.encode("utf-8", "surrogatepass")
     client = scope.get("client")
-    return repr(client[0] if client else None).encode()
+    return b"addr:" + repr(client[0] if client else None).encode()
 
 
 async def _too_many(send: Send, retry_after_s: int) -> None:

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
@@ -25,6 +26,8 @@ from .. import __version__
 from ..config import DEFAULT_USER, Config
 from ..memory import Memory
 from ..models.embedder import Embedder
+from ..util import check_id
+from .mcp_stdio import serve_stdio
 from .render import to_data
 
 log = logging.getLogger(__name__)
@@ -48,11 +51,14 @@ def _json(data: Any) -> str:
 
 
 def _explained(fn: F) -> F:
-    """Bad input (ValueError, TypeError) and unknown ids (KeyError) reach the model as their message."""
+    """Bad input (ValueError, TypeError) and unknown ids (KeyError) reach the model as their message; so does text
+    that is not valid Unicode (a lone surrogate), in any argument, by the argument's name."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            for name, value in kwargs.items():
+                _check_text(value, name)
             return fn(*args, **kwargs)
         except KeyError as exc:
             raise ToolError(str(exc.args[0]) if exc.args else "not found") from exc
@@ -60,6 +66,13 @@ def _explained(fn: F) -> F:
             raise ToolError(str(exc)) from exc
 
     return wrapper  # type: ignore[return-value]
+
+
+def _check_text(value: object, name: str) -> None:
+    if isinstance(value, str):
+        for i, ch in enumerate(value):
+            if "\ud800" <= ch <= "\udfff":
+                raise ValueError(f"{name} is not valid Unicode text: a lone surrogate {ch!r} at character {i}")
 
 
 class MemoryTools:
@@ -106,7 +119,9 @@ def create_server(tools: MemoryTools) -> MCPServer:
                                                             "session for this server run")] = None,
     ) -> str:
         """Store one conversation turn in long-term memory. Returns {"id", "session_id"} as JSON."""
-        session = tools.default_session if session_id is None else session_id  # "" is refused, not the default
+        if not content.strip():
+            raise ValueError(f"content must be non-empty text, got {content!r}")
+        session = tools.default_session if session_id is None else check_id(session_id, "session_id")  # "" refused
         turn_id = mem.add_turn(role, content, session_id=session)
         if session_id is None:
             tools.default_session_used = True
@@ -116,7 +131,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
     @_explained
     def recall(
         query: Annotated[str, Field(description="what to remember, in words")],
-        k: Annotated[int, Field(ge=1, le=100, description="how many memories")] = 10,
+        k: Annotated[int, Field(strict=True, ge=1, le=100, description="how many memories")] = 10,
         now: Annotated[str | None, Field(description="ISO-8601 time the question is asked, when it is not the "
                                                      "present (a replay): \"last week\" and recency count from it")] = None,
     ) -> str:
@@ -153,7 +168,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
     @server.tool(annotations=READ_ONLY)
     @_explained
     def brief(
-        hours: Annotated[float, Field(gt=0, le=24 * 365, description="how far back to look")] = 24,
+        hours: Annotated[float, Field(strict=True, gt=0, le=24 * 365, description="how far back to look")] = 24,
     ) -> str:
         """A briefing to start a session with: what happened in the last `hours`, open loops, active work. JSON."""
         return _json(to_data(mem.brief(hours=hours)))
@@ -173,7 +188,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
     @_explained
     def judgment_search(
         query: Annotated[str, Field(description="the situation at hand")],
-        top_k: Annotated[int, Field(ge=1, le=100)] = 5,
+        top_k: Annotated[int, Field(strict=True, ge=1, le=100)] = 5,
         domain: Annotated[str | None, Field(description="only this area")] = None,
         use_utility: Annotated[StrictBool, Field(description="rank adopted judgments higher")] = True,
     ) -> str:
@@ -189,7 +204,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         user_correction: Annotated[str | None, Field(description="what the user wanted instead")] = None,
     ) -> str:
         """Record whether a past judgment was adopted; it feeds the judgment's utility."""
-        result = mem.judgments.verify(judgment_id, adopted, user_correction=user_correction)
+        result = mem.judgments.verify(check_id(judgment_id, "judgment_id"), adopted, user_correction=user_correction)
         return _json({"id": judgment_id, "adopted": adopted, "result": to_data(result)})
 
     @server.tool(annotations=DESTRUCTIVE)
@@ -203,10 +218,8 @@ def create_server(tools: MemoryTools) -> MCPServer:
         search index and journals are erased from disk. Only call it when the user explicitly asks to forget."""
         if (session_id is None) == (not everything):
             raise ValueError("give exactly one of session_id or everything=true")
-        if session_id is not None and not session_id.strip():
-            raise ValueError(f"session_id must be a non-empty string, got {session_id!r}")
         if session_id is not None:
-            result = mem.forget(session_id=session_id)
+            result = mem.forget(session_id=check_id(session_id, "session_id"))
         else:
             result = mem.forget(user_id=mem.user_id)
         if everything or session_id == tools.default_session:
@@ -244,7 +257,7 @@ def run(db_path: str | Path, *, user_id: str = DEFAULT_USER, http_port: int | No
     server = create_server(tools)
     try:
         if http_port is None:
-            server.run("stdio")
+            anyio.run(serve_stdio, server)  # server.run("stdio"), answering every request
         else:
             server.run("streamable-http", host="127.0.0.1", port=http_port)
     finally:

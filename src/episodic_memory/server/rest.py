@@ -3,19 +3,23 @@
 Every route under ``/v1/`` except ``/v1/health`` needs ``Authorization: Bearer <token>`` (``episodic token create``)
 and acts only on that token's user: the user is never read from a request. ``auth=False`` (``episodic serve
 --no-auth``) acts as one user with no token, for loopback use only. The OpenAPI document is at ``/docs``.
+
+Before a route runs, in this order: the Host header is checked (`hosts.py`, 421), the token (`auth.py`, 401), the
+admission bound (`limits.py`, 429), then the body is read (408, 413) and the request waits for a place to run in.
+What the server promises, and the tests that hold it to that: docs/security.md.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import json
 import logging
 import math
 import os
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections import defaultdict
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -32,15 +36,19 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
+from starlette.middleware.authentication import AuthenticationMiddleware
 
 from .. import __version__
 from ..config import DEFAULT_USER, Config
 from ..memory import Memory, Role
 from ..models.embedder import Embedder
-from ..util import MAX_INT, has_words, to_epoch, to_iso
+from ..util import MAX_INT, check_id, has_words, to_epoch, to_iso
+from .auth import TokenAuth, refused
+from .hosts import AllowedHosts
 from .limits import Admission, BackgroundGate, InFlight, ServerLimits
 from .pool import WORKER_NAME, MemoryPool
 from .render import to_data
@@ -51,6 +59,7 @@ log = logging.getLogger(__name__)
 
 MAX_K = 100               # the most hits one recall returns
 MAX_DEPTH = 32            # the deepest nesting a body's JSON (a judgment's metadata) may have
+SERVER_STATS = ("db", "journal", "file_bytes")  # the shared file's figures: /v1/stats shows them only with auth off
 
 
 def _searchable(text: str) -> str:
@@ -59,7 +68,12 @@ def _searchable(text: str) -> str:
     return text
 
 
-Id = Annotated[str, Field(min_length=1, max_length=256, pattern=r"\S")]
+def _id(value: str, info: ValidationInfo) -> str:
+    return check_id(value, info.field_name or "id")  # one id grammar at every door (a NUL, a newline: 422)
+
+
+Id = Annotated[str, Field(min_length=1, max_length=256, pattern=r"\S"), AfterValidator(_id)]
+PathId = Annotated[str, PathParam(description="percent-encode it (a `/` as %2F, `.` as %2E)"), AfterValidator(_id)]
 Text = Annotated[str, Field(min_length=1, pattern=r"\S")]
 RowId = Annotated[int, PathParam(ge=1, le=MAX_INT)]
 Limit = Annotated[int | None, Query(ge=1, le=MAX_INT, description="at most this many")]
@@ -168,61 +182,28 @@ def check_host(host: str, auth: bool) -> None:
         raise ValueError(f"refusing to serve {host} without auth: --no-auth is for loopback (127.0.0.1) only")
 
 
-class BodyLimit:
-    """ASGI middleware: a request body over `max_bytes` gets 413 before the app sees it."""
-
-    def __init__(self, app: Callable[..., Awaitable[None]], max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]],
-                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None:
-            try:
-                too_big = int(declared) > self.max_bytes
-            except ValueError:
-                await _send_json(send, 400, {"detail": "Content-Length is not a number"})
-                return
-            if too_big:
-                await _send_json(send, 413, {"detail": f"request body is over {self.max_bytes} bytes"})
-                return
-        body, more = b"", True
-        while more:  # a chunked body has no Content-Length: count it as it comes
-            message = await receive()
-            if message["type"] != "http.request":
-                return
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            if len(body) > self.max_bytes:
-                await _send_json(send, 413, {"detail": f"request body is over {self.max_bytes} bytes"})
-                return
-        replayed = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-
-async def _send_json(send: Callable[[dict[str, Any]], Awaitable[None]], code: int, data: dict[str, Any]) -> None:
-    payload = json.dumps(data).encode()
-    await send({"type": "http.response.start", "status": code,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
-                            (b"connection", b"close")]})
-    await send({"type": "http.response.body", "body": payload})
-
-
 def _encodable(value: object) -> object:
     """A string as it can be sent in UTF-8 (a lone surrogate written as its escape); anything else as it is."""
     return value.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(value, str) else value
+
+
+def _refuse_reused_ids(mem: Memory, turns: Sequence[TurnIn]) -> None:
+    """409 for a turn whose `id` its session already has (or the batch gives) for another turn: ids name turns in
+    recall's `source_ids`, one id one turn. A turn sent again (the same id, role and content) passes: stored once.
+    Checked at the door: two different turns sent with one new id at the same instant may both get in."""
+    by_session: dict[str, list[tuple[str, TurnIn]]] = defaultdict(list)
+    for t in turns:
+        if t.id is not None:
+            by_session[t.session_id].append((t.id, t))
+    for session_id, group in by_session.items():
+        stored = mem.store.stored_turns(mem.user_id, session_id, [turn_id for turn_id, _ in group])
+        seen = {turn_id: (role, content) for turn_id, role, content in stored}
+        for turn_id, t in group:
+            if seen.setdefault(turn_id, (t.role, t.content)) != (t.role, t.content):
+                raise HTTPException(status.HTTP_409_CONFLICT,
+                                    f"turn id {_encodable(turn_id)!r} is already used in session "
+                                    f"{_encodable(session_id)!r} by another turn: give each turn its own id (a turn "
+                                    "sent again with the same id, role and content is stored once)")
 
 
 def _not_found(exc: KeyError) -> HTTPException:
@@ -233,19 +214,13 @@ BEARER = HTTPBearer(auto_error=False, description="a token from `episodic token 
 
 
 def current_user(request: Request,
-                 credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str:
-    """The user of the request's bearer token (401 without a live one); the fixed user when auth is off."""
-    tokens: TokenStore | None = request.app.state.tokens
-    if tokens is None:
-        return request.app.state.user_id
-    if credentials is None:
+                 _: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str:
+    """The user of the request's bearer token, settled by `auth.TokenAuth` before the request was admitted (a
+    request without a live token got 401 there); the fixed user when auth is off."""
+    if not request.user.is_authenticated:  # not a /v1/ route: never reached through one
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing bearer token",
                             headers={"WWW-Authenticate": "Bearer"})
-    user = tokens.user_for(credentials.credentials)
-    if user is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "invalid or revoked token",
-                            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
-    return user
+    return str(request.user.username)
 
 
 def user_memory(request: Request, user: Annotated[str, Depends(current_user)]) -> Iterator[Memory]:
@@ -266,6 +241,7 @@ def create_app(
     embedder: Embedder | None = None,
     max_body_bytes: int | None = None,
     limits: ServerLimits | None = None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """The REST app over the memory file `db_path`.
 
@@ -274,6 +250,8 @@ def create_app(
     `embedder` overrides the configured model (tests pass a fake). `max_body_bytes` defaults to
     `Config.server_max_body_bytes`. `limits` (default `ServerLimits.from_env()`): the request threads, the
     admission bound (429 past it) and how background work gives way to requests (see `limits.py`).
+    `allowed_hosts` (default `Config.server_allowed_hosts`): Host names answered besides the address a request came
+    in on and, on loopback, the loopback names; any other Host gets 421 (see `hosts.py`).
     """
     mem_config = config or Config.from_env()
     limits = limits or ServerLimits.from_env()
@@ -309,8 +287,13 @@ def create_app(
         lifespan=lifespan,
     )
     limit = max_body_bytes if max_body_bytes is not None else mem_config.server_max_body_bytes
-    app.add_middleware(BodyLimit, max_bytes=limit)
-    app.add_middleware(Admission, limits=limits, inflight=inflight, backlog=pool.backlog)  # outermost: a 429 before the body is read
+    # the last added runs first: Host (421), then the token (401), then admission (429), the body (408, 413), a place
+    app.add_middleware(Admission, limits=limits, inflight=inflight, backlog=pool.backlog, max_body_bytes=limit,
+                       body_timeout_s=mem_config.server_body_timeout_s)
+    app.add_middleware(AuthenticationMiddleware, backend=TokenAuth(tokens, user_id, limits.auth_threads),
+                       on_error=refused)
+    app.add_middleware(AllowedHosts, allowed=list(allowed_hosts if allowed_hosts is not None
+                                                  else mem_config.server_allowed_hosts))
     app.state.pool, app.state.tokens = pool, tokens
     app.state.limits, app.state.inflight = limits, inflight
     app.state.user_id = user_id
@@ -333,7 +316,10 @@ def create_app(
 
     @app.post("/v1/turns", status_code=status.HTTP_201_CREATED, tags=["capture"])
     def add_turn(turn: TurnIn, mem: Mem) -> dict[str, Any]:
-        """Record one conversation turn (journaled and fsynced before the reply). Consolidation runs in the background."""
+        """Record one conversation turn (journaled and fsynced before the reply). Consolidation runs in the background.
+        A turn sent again (the same `id`, role and content in its session) is stored once; an `id` its session
+        already has for another turn is a 409."""
+        _refuse_reused_ids(mem, [turn])
         turn_id = mem.add_turn(**turn.as_turn())
         return {"id": turn_id, "session_id": turn.session_id}
 
@@ -341,16 +327,18 @@ def create_app(
     def add_turns(batch: TurnsIn, mem: Mem) -> dict[str, Any]:
         """Record many turns at once (importing a history): every turn is checked first and either all are stored
         or none (a 422 names the turn and the field); one fsync and one transaction per session, then the reply with
-        their ids in order. A turn whose `id` is already stored in its session is stored once, as on `/v1/turns`."""
+        their ids in order. A turn sent again (the same `id`, role and content in its session) is stored once, as on
+        `/v1/turns`; an `id` its session has for another turn is a 409."""
         if len(batch.turns) > mem_config.server_max_batch_turns:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY,
                                 f"turns: {len(batch.turns):,} in one batch, over the limit of "
                                 f"{mem_config.server_max_batch_turns:,} (Config.server_max_batch_turns)")
+        _refuse_reused_ids(mem, batch.turns)
         ids = mem.add_turns([t.as_turn() for t in batch.turns])
         return {"ids": ids, "session_ids": list(dict.fromkeys(t.session_id for t in batch.turns))}
 
-    @app.post("/v1/sessions/{session_id}/end", tags=["capture"])
-    def end_session(session_id: str, mem: Mem) -> dict[str, Any]:
+    @app.post("/v1/sessions/{session_id:path}/end", tags=["capture"])
+    def end_session(session_id: PathId, mem: Mem) -> dict[str, Any]:
         """Close a session and consolidate what it has not yet (returns when that is done)."""
         try:
             mem.end_session(session_id, wait=True)
@@ -363,8 +351,8 @@ def create_app(
         """This user's sessions, newest first."""
         return {"sessions": [s.to_dict() for s in mem.sessions(limit=limit)]}
 
-    @app.get("/v1/sessions/{session_id}/turns", tags=["read"])
-    def session_turns(session_id: str, mem: Mem) -> dict[str, Any]:
+    @app.get("/v1/sessions/{session_id:path}/turns", tags=["read"])
+    def session_turns(session_id: PathId, mem: Mem) -> dict[str, Any]:
         """The turns of one session, in order."""
         turns = mem.session_turns(session_id)
         if not turns and not any(s.session_id == session_id for s in mem.sessions()):
@@ -460,8 +448,8 @@ def create_app(
         results = mem.judgments.search(q, top_k=top_k, domain=domain, min_score=min_score, use_utility=use_utility)
         return {"results": [to_data(r) for r in results]}
 
-    @app.post("/v1/judgments/{judgment_id}/verify", tags=["judgments"])
-    def judgment_verify(judgment_id: str, body: VerifyIn, mem: Mem) -> dict[str, Any]:
+    @app.post("/v1/judgments/{judgment_id:path}/verify", tags=["judgments"])
+    def judgment_verify(judgment_id: PathId, body: VerifyIn, mem: Mem) -> dict[str, Any]:
         """Record whether a judgment was adopted (feeds its utility)."""
         try:
             result = mem.judgments.verify(judgment_id, body.adopted, user_correction=body.user_correction)
@@ -469,16 +457,16 @@ def create_app(
             raise _not_found(exc) from None
         return {"id": judgment_id, "adopted": body.adopted, "result": to_data(result)}
 
-    @app.get("/v1/judgments/{judgment_id}", tags=["judgments"])
-    def judgment_get(judgment_id: str, mem: Mem) -> dict[str, Any]:
+    @app.get("/v1/judgments/{judgment_id:path}", tags=["judgments"])
+    def judgment_get(judgment_id: PathId, mem: Mem) -> dict[str, Any]:
         """One judgment with its verdict counts and utility."""
         try:
             return to_data(mem.judgments.get(judgment_id))
         except KeyError as exc:
             raise _not_found(exc) from None
 
-    @app.delete("/v1/judgments/{judgment_id}", tags=["judgments"])
-    def judgment_delete(judgment_id: str, mem: Mem) -> dict[str, Any]:
+    @app.delete("/v1/judgments/{judgment_id:path}", tags=["judgments"])
+    def judgment_delete(judgment_id: PathId, mem: Mem) -> dict[str, Any]:
         """Delete a judgment for good, with its verdicts."""
         try:
             return {"deleted": mem.judgments.delete(judgment_id)}
@@ -498,25 +486,34 @@ def create_app(
 
     @app.get("/v1/stats", tags=["service"])
     def stats(mem: Mem) -> dict[str, Any]:
-        """What is in the store for this user."""
-        return mem.stats()
+        """What is in the store for this user. The file's paths and size (`db`, `journal`, `file_bytes`: shared by
+        every user, so its growth shows another user's writes) only with auth off, to the file's one local user."""
+        figures = mem.stats()
+        if tokens is not None:
+            for key in SERVER_STATS:
+                figures.pop(key, None)
+        return figures
 
-    add_inspector(app)
+    add_inspector(app, mem_config)
     return app
 
 
 def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, auth: bool = True,
-          user_id: str = DEFAULT_USER, log_level: str = "info", limits: ServerLimits | None = None) -> None:
+          user_id: str = DEFAULT_USER, log_level: str = "info", limits: ServerLimits | None = None,
+          allowed_hosts: Sequence[str] = ()) -> None:
     """Run the app with uvicorn until interrupted. SIGINT / SIGTERM stop it within about twice
     `Config.server_stop_grace_s`: requests get that long to finish, then consolidation (`MemoryPool.close`).
     `limits` default to `ServerLimits.from_env()`; the access log is off unless `limits.access_log` (a line per
-    request costs time, and a recall's line holds its query)."""
+    request costs time, and a recall's line holds its query). `allowed_hosts` are answered besides the
+    configured ones (`Config.server_allowed_hosts`) and the bound address: see `hosts.py`."""
     import uvicorn
 
     check_host(host, auth)
     config = Config.from_env()
     limits = limits or ServerLimits.from_env()
-    uvicorn.run(create_app(db_path, auth=auth, user_id=user_id, config=config, limits=limits), host=host,
+    hosts = [*config.server_allowed_hosts, *allowed_hosts]
+    uvicorn.run(create_app(db_path, auth=auth, user_id=user_id, config=config, limits=limits, allowed_hosts=hosts),
+                host=host,
                 port=port, log_level=log_level, access_log=limits.access_log,
                 timeout_graceful_shutdown=math.ceil(config.server_stop_grace_s))
     _end_without_stragglers()

@@ -89,6 +89,12 @@ class TurnStore(Protocol):
         """Consolidation has handled every turn with seq < `upto_seq`."""
         ...
 
+    def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
+        """A consolidation run of the session failed: flag it, count the failure and put the next retry off
+        (`Config.consolidation_retry_after`); listings of flagged or owed sessions skip it until then. A run that
+        succeeds clears the count. Returns when it may be retried."""
+        ...
+
     # --- journal offsets -------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
         """(journal file, bytes already stored, the next turn's seq: one past the highest stored) of a session;
@@ -608,6 +614,11 @@ class PortableStore(Protocol):
     def portable_columns(self) -> dict[str, set[str]]:
         """Record kind (session, turn, entity, fact, entity_edge, workstream, episode, loop, judgment, route_count)
         → the fields a record of it may carry in this store."""
+        ...
+
+    def id_owners(self, kind: str, ids: Sequence[str]) -> dict[str, str]:
+        """The user holding each of `ids` here, for the ids a store holds once across users: a turn's journal uid
+        (`kind` "turn"), a judgment's memory id ("judgment"). Ids not here are left out."""
         ...
 
     def export_records(self, user_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:

@@ -1,7 +1,9 @@
 """The inspector's pages: server-rendered HTML over the same `Memory` verbs the REST API uses.
 
 Every page acts for the browser session's user only (see `sessions.py`); every form that changes something is a
-POST carrying the session's CSRF token. Pages are plain HTML with inline SVG charts; one small script file adds
+POST carrying the session's CSRF token. Every id put into a URL is percent-encoded (the `url` filter: an id of
+``../loops/1/close?`` stays one path segment), and the routes that take a string id take the rest of the path
+(``{id:path}``), so an id with a ``/`` in it routes too. Pages are plain HTML with inline SVG charts; one small script file adds
 keyboard shortcuts and nothing a page needs to work.
 """
 
@@ -21,11 +23,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from ...config import Config
 from ...memory import Memory
 from ...util import to_iso
 from ..tokens import hash_token
 from .charts import bar_chart, dot_chart, entity_graph
-from .sessions import COOKIE, BrowserSession, BrowserSessions, csrf_ok
+from .sessions import COOKIE, LOGIN_COOKIE, BrowserSession, BrowserSessions, LoginForms, csrf_ok
 
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -51,7 +54,15 @@ def _day(ts: float | None) -> str:
 
 templates.env.filters["iso"] = lambda ts: (to_iso(ts) or "")[:16].replace("T", " ")
 templates.env.filters["day"] = _day
-templates.env.filters["url"] = lambda s: quote(str(s), safe="")
+def url_part(value: object) -> str:
+    """`value` as one path segment of a URL: every reserved character percent-encoded (``/`` ``?`` ``#`` ``%``...),
+    and a segment of dots too (a browser resolves ``..`` and, per the URL standard, ``%2e%2e`` alike: such an id
+    cannot be reached by a link, but it never walks up the path)."""
+    part = quote(str(value), safe="")
+    return part.replace(".", "%2E") if part.strip(".") == "" else part
+
+
+templates.env.filters["url"] = url_part
 
 
 class _Redirect(Exception):
@@ -59,9 +70,12 @@ class _Redirect(Exception):
         self.location = location
 
 
-def add_inspector(app: FastAPI) -> None:
+def add_inspector(app: FastAPI, config: Config | None = None) -> None:
     """Serve the inspector at `/` of the REST app (`app.state` holds the pool, the token store and the user)."""
-    app.state.browser_sessions = BrowserSessions()
+    config = config or Config()
+    app.state.browser_sessions = BrowserSessions(config.ui_session_idle_s, config.ui_max_sessions,
+                                                 config.ui_max_sessions_per_user)
+    app.state.login_forms = LoginForms(config.ui_login_form_s)
     app.mount("/static", StaticFiles(directory=str(_ASSETS / "static")), name="static")
     app.include_router(router)
 
@@ -79,9 +93,9 @@ def _sessions(request: Request) -> BrowserSessions:
     return request.app.state.browser_sessions
 
 
-def _viewer(request: Request) -> BrowserSession:
-    """The logged-in browser session of this request, or a redirect to the login page. A session whose API token
-    was revoked (or whose user was forgotten) ends here."""
+def _logged_in(request: Request) -> BrowserSession | None:
+    """The logged-in browser session of this request, if any. A session whose API token was revoked (or whose user
+    was forgotten) ends here."""
     sessions = _sessions(request)
     session = sessions.get(request.cookies.get(COOKIE))
     tokens = request.app.state.tokens
@@ -90,7 +104,17 @@ def _viewer(request: Request) -> BrowserSession:
         if tokens is None or (record is not None and not record.revoked):
             return session
         sessions.end(session.sid)
-    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return None
+
+
+def _viewer(request: Request) -> BrowserSession:
+    """The logged-in browser session of this request, or a redirect to the login page (and back here after)."""
+    session = _logged_in(request)
+    if session is not None:
+        return session
+    raw = request.scope.get("raw_path")   # as sent: an encoded id stays encoded on the way back
+    path = raw.decode("latin-1") if isinstance(raw, bytes) else quote(request.url.path)
+    target = path + (f"?{request.url.query}" if request.url.query else "")
     raise _Redirect("/login?" + urlencode({"next": target}))
 
 
@@ -126,8 +150,8 @@ def _act(request: Request, csrf: str, what: str, action: Callable[[Memory], Any]
 def _page(request: Request, name: str, viewer: BrowserSession | None, code: int = 200, **context: Any
           ) -> HTMLResponse:
     started = getattr(request.state, "ui_started", None)
-    context.update(viewer=viewer, csrf=viewer.csrf if viewer else "", auth=request.app.state.tokens is not None,
-                   path=request.url.path, kinds=KINDS)
+    context = {"viewer": viewer, "csrf": viewer.csrf if viewer else "", "auth": request.app.state.tokens is not None,
+               "path": request.url.path, "kinds": KINDS, **context}
     response = templates.TemplateResponse(request, name, context, status_code=code, headers=HEADERS)
     if started is not None:
         response.headers["Server-Timing"] = f"page;dur={(time.perf_counter() - started) * 1000:.1f}"
@@ -146,39 +170,47 @@ def _cookie(response: Response, request: Request, sid: str) -> None:
                         path="/")
 
 
+def _login_page(request: Request, target: str, code: int = 200, error: str | None = None) -> Response:
+    """The login form with a fresh anti-forgery token and its cookie; no session is made (see `LoginForms`)."""
+    nonce, csrf = request.app.state.login_forms.issue()
+    response = _page(request, "login.html", None, code=code, next=target, error=error, csrf=csrf)
+    response.set_cookie(LOGIN_COOKIE, nonce, max_age=int(request.app.state.login_forms.max_age_s), httponly=True,
+                        samesite="strict", secure=request.url.scheme == "https", path="/login")
+    return response
+
+
 # --- login -----------------------------------------------------------------------------------------------
 
 @router.get("/login")
 def login_form(request: Request, next: str | None = None) -> Response:   # noqa: A002 - the query's name
     request.state.ui_started = time.perf_counter()
     target = _safe_next(next)
+    if _logged_in(request) is not None:         # logged in already: keep that session (a link here logs no one out)
+        return RedirectResponse(target, status_code=status.HTTP_303_SEE_OTHER, headers=HEADERS)
     if request.app.state.tokens is None:        # auth off: the server's one user, no form
         session = _sessions(request).new(request.app.state.user_id)
         redirect = RedirectResponse(target, status_code=status.HTTP_303_SEE_OTHER, headers=HEADERS)
         _cookie(redirect, request, session.sid)
         return redirect
-    pending = _sessions(request).new(None)      # a session for the form's CSRF token only
-    response = _page(request, "login.html", pending, next=target, error=None)
-    _cookie(response, request, pending.sid)
-    return response
+    return _login_page(request, target)
 
 
 @router.post("/login")
 def login(request: Request, token: str = Form(""), csrf: str = Form(""), next: str = Form("/")) -> Response:  # noqa: A002
     sessions = _sessions(request)
-    pending = sessions.get(request.cookies.get(COOKIE))
     target = _safe_next(next)
     if request.app.state.tokens is None:
         raise _Redirect("/login?" + urlencode({"next": target}))
-    if pending is None or not csrf_ok(pending, csrf):
+    if not request.app.state.login_forms.check(request.cookies.get(LOGIN_COOKIE), csrf):
         raise _Redirect("/login?" + urlencode({"next": target}))
     user = request.app.state.tokens.user_for(token.strip()) if token.strip() else None
     if user is None:
-        return _page(request, "login.html", pending, code=401, next=target, error="That token is unknown or revoked.")
-    sessions.end(pending.sid)                   # a new id after login: a planted session id is worth nothing
+        return _login_page(request, target, code=401, error="That token is unknown or revoked.")
+    sessions.end(request.cookies.get(COOKIE))   # a new id at login: a planted session id is worth nothing
     session = sessions.new(user, hash_token(token.strip()))
     response = RedirectResponse(target, status_code=status.HTTP_303_SEE_OTHER, headers=HEADERS)
     _cookie(response, request, session.sid)
+    response.delete_cookie(LOGIN_COOKIE, path="/login")
     return response
 
 
@@ -242,7 +274,7 @@ def timeline(request: Request, page: int = 1) -> Response:
     return _page(request, "timeline.html", viewer, days=days, page=page, more=more, total=len(sessions))
 
 
-@router.get("/sessions/{session_id}")
+@router.get("/sessions/{session_id:path}")
 def session_page(request: Request, session_id: str) -> Response:
     request.state.ui_started = time.perf_counter()
     viewer = _viewer(request)
@@ -410,7 +442,7 @@ def entities_page(request: Request) -> Response:
     return _page(request, "entities.html", viewer, entities=entities)
 
 
-@router.get("/entities/{name}")
+@router.get("/entities/{name:path}")
 def entity_page(request: Request, name: str) -> Response:
     request.state.ui_started = time.perf_counter()
     viewer = _viewer(request)
@@ -438,7 +470,7 @@ def judgments_page(request: Request) -> Response:
     return _page(request, "judgments.html", viewer, rows=rows, chart=chart)
 
 
-@router.post("/judgments/{judgment_id}/verify")
+@router.post("/judgments/{judgment_id:path}/verify")
 def verify(request: Request, judgment_id: str, csrf: str = Form(""), adopted: str = Form(""),
            correction: str = Form("")) -> Response:
     if adopted not in ("true", "false"):

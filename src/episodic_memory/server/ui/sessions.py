@@ -6,10 +6,16 @@ revoked token (or a user forgotten with their tokens) ends every browser session
 Every state-changing form carries the session's CSRF token, compared in constant time. With auth off (`serve
 --no-auth`, loopback only) a visitor gets a session for the server's one user without logging in; the CSRF token
 still guards every form.
+
+Only a successful login makes a session (issue 41): the login form's own anti-forgery token needs none
+(`LoginForms`, a signed double-submit cookie), so anonymous visitors cannot fill the store and push logged-in users
+out, and one user's logins are capped (`Config.ui_max_sessions_per_user`) so one token cannot either.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import threading
 import time
@@ -17,6 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 COOKIE = "episodic_ui"
+LOGIN_COOKIE = "episodic_login"   # the login form's nonce (path /login): see LoginForms
 
 
 @dataclass
@@ -29,18 +36,23 @@ class BrowserSession:
 
 
 class BrowserSessions:
-    """Sessions by id, in memory: at most `max_sessions` (the least recently seen go first), each ending after
-    `idle_s` seconds unused. A server restart logs everyone out, which is the safe direction."""
+    """Sessions by id, in memory: at most `max_sessions` (the least recently seen go first) and `per_user` of one
+    user (that user's least recently seen go first), each ending after `idle_s` seconds unused. A server restart
+    logs everyone out, which is the safe direction."""
 
-    def __init__(self, idle_s: float = 12 * 3600, max_sessions: int = 10_000) -> None:
+    def __init__(self, idle_s: float = 12 * 3600, max_sessions: int = 10_000, per_user: int = 32) -> None:
         self.idle_s = idle_s
         self.max_sessions = max_sessions
+        self.per_user = per_user
         self._sessions: OrderedDict[str, BrowserSession] = OrderedDict()
         self._lock = threading.Lock()
 
     def new(self, user_id: str | None, token_hash: str | None = None) -> BrowserSession:
         session = BrowserSession(secrets.token_urlsafe(32), user_id, token_hash)
         with self._lock:
+            mine = [sid for sid, s in self._sessions.items() if s.user_id == user_id]  # least recently seen first
+            for sid in mine[:max(0, len(mine) - self.per_user + 1)]:
+                del self._sessions[sid]
             self._sessions[session.sid] = session
             while len(self._sessions) > self.max_sessions:
                 self._sessions.popitem(last=False)
@@ -76,3 +88,29 @@ class BrowserSessions:
 
 def csrf_ok(session: BrowserSession, sent: str | None) -> bool:
     return bool(sent) and secrets.compare_digest(session.csrf.encode(), (sent or "").encode())
+
+
+class LoginForms:
+    """The login form's anti-forgery token, kept by no one: a signed double-submit cookie. The form page sets a
+    cookie (`LOGIN_COOKIE`, `SameSite=Strict`) holding a random nonce and puts ``<issued>.<HMAC(key, nonce,
+    issued)>`` in the form; a login must send both, within `max_age_s`. Another site can neither read the cookie nor
+    make the HMAC without the server's key (made at start: a restart voids open forms)."""
+
+    def __init__(self, max_age_s: float = 3600.0) -> None:
+        self.max_age_s = max_age_s
+        self._key = secrets.token_bytes(32)
+
+    def issue(self) -> tuple[str, str]:
+        """(the cookie's nonce, the form's token)."""
+        nonce, issued = secrets.token_urlsafe(24), str(int(time.time()))
+        return nonce, f"{issued}.{self._sign(nonce, issued)}"
+
+    def check(self, nonce: str | None, token: str | None) -> bool:
+        issued, _, mac = (token or "").partition(".")
+        if not nonce or not issued.isdigit() or not 0 <= time.time() - int(issued) <= self.max_age_s:
+            return False
+        return hmac.compare_digest(mac.encode("utf-8", "replace"), self._sign(nonce, issued).encode())
+
+    def _sign(self, nonce: str, issued: str) -> str:
+        message = f"{nonce}|{issued}".encode("utf-8", "replace")
+        return hmac.new(self._key, message, hashlib.sha256).hexdigest()

@@ -19,11 +19,11 @@ from typing import Any
 import psycopg
 
 from ..scripts import segmented
-from ..sqlite.portable import _JSON_COLUMNS, EXTRA_FIELDS, PORTABLE_TABLES
+from ..sqlite.portable import _JSON_COLUMNS, EXTRA_FIELDS, PORTABLE_TABLES, appended
 from .connection import PgConnection
 
 # what is local to one database and never travels
-_LOCAL_COLUMNS = {"sessions": {"journal_file", "journal_offset", "lexemes"},
+_LOCAL_COLUMNS = {"sessions": {"journal_file", "journal_offset", "lexemes", "consolidation_failures", "retry_at"},
                   "turns": {"tsv", "segmented"}}  # segmented: made again from the text on import (store/scripts.py)
 # boolean columns: 0/1 in records, as SQLite stores them
 _BOOL_COLUMNS = {"sessions": {"needs_consolidation"}}
@@ -47,6 +47,13 @@ class PortablePg(PgConnection):
         """Record kind → the fields its records may carry here (the table's columns and its extras)."""
         return {kind: (set(self._columns(table)) - _LOCAL_COLUMNS.get(table, set())) | EXTRA_FIELDS.get(kind, set())
                 for kind, table in PORTABLE_TABLES.items()}
+
+    def id_owners(self, kind: str, ids: Sequence[str]) -> dict[str, str]:
+        """As SQLite's: the user holding each of `ids` (turn uids or judgment memory ids) here."""
+        table, column = {"turn": ("turns", "uid"), "judgment": ("judgments", "memory_id")}[kind]
+        rows = self._query(f"SELECT {column}, user_id FROM {table} WHERE {column} = ANY(%s)",
+                           (list(dict.fromkeys(ids)),))
+        return {key: user for key, user in rows}
 
     def export_records(self, user_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """Every row of one user (or of every user), as (kind, record), read in one snapshot (a repeatable-read
@@ -106,19 +113,28 @@ class PortablePg(PgConnection):
 
         with self.transaction("turns", "facts", "judgments") as db:
             touched: set[tuple[str, str]] = set()
+            next_seq: dict[tuple[str, str], int] = {}  # a session already here -> the seq after its turns
             for r in by_kind["session"]:
-                if one(db, "SELECT 1 FROM sessions WHERE user_id = %s AND session_id = %s", r["user_id"],
-                       r["session_id"]) is None:
+                key = (r["user_id"], r["session_id"])
+                if one(db, "SELECT 1 FROM sessions WHERE user_id = %s AND session_id = %s FOR UPDATE", *key) is None:
                     insert(db, "sessions", r)
                     added["session"] += 1
-                    touched.add((r["user_id"], r["session_id"]))
+                    touched.add(key)
+                else:
+                    next_seq[key] = int(one(db, "SELECT coalesce(max(seq) + 1, 0) FROM turns WHERE user_id = %s "
+                                                "AND session_id = %s", *key))
+            for r in by_kind["turn"]:  # the same turn of the same user: its journal uid, or its caller id there
+                here = one(db, "SELECT id FROM turns WHERE user_id = %s AND (uid = %s OR (session_id = %s AND "
+                               "turn_id = %s))", r["user_id"], r["uid"], r["session_id"], r.get("turn_id"))
+                if here is not None:
+                    ids["turn"][r["id"]] = int(here)
+            seqs = appended(by_kind["turn"], ids["turn"], next_seq)
             for r in by_kind["turn"]:
-                existing = one(db, "SELECT id FROM turns WHERE uid = %s", r["uid"])
-                if existing is None:
-                    existing = insert(db, "turns", r, segmented=segmented(r["content"]))
+                if r["id"] not in ids["turn"]:
+                    ids["turn"][r["id"]] = insert(db, "turns", r, segmented=segmented(r["content"]),
+                                                  seq=seqs.get(r["id"], r["seq"]))
                     added["turn"] += 1
                     touched.add((r["user_id"], r["session_id"]))
-                ids["turn"][r["id"]] = int(existing)
             for user_id, session_id in sorted(touched):  # a session merged with turns of the file
                 db.execute(
                     "UPDATE sessions s SET turn_count = a.n, started_at = a.first, last_turn_at = a.last, "
@@ -192,8 +208,8 @@ class PortablePg(PgConnection):
                            workstream_id=workstream(r.get("workstream_id")))
                     added["loop"] += 1
             for r in by_kind["judgment"]:
-                if one(db, "SELECT 1 FROM judgments WHERE memory_id = %s OR (user_id = %s AND dedup_key = %s)",
-                       r["memory_id"], r["user_id"], r["dedup_key"]) is None:
+                if one(db, "SELECT 1 FROM judgments WHERE user_id = %s AND (memory_id = %s OR dedup_key = %s)",
+                       r["user_id"], r["memory_id"], r["dedup_key"]) is None:
                     judgment_id = insert(db, "judgments", r)
                     for v in r.get("verdicts", []):
                         db.execute("INSERT INTO judgment_verdicts (judgment_id, adopted, correction, ts) "

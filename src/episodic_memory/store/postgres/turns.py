@@ -225,23 +225,35 @@ class TurnPg(PgConnection):
 
     def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
         return [(u, s) for u, s in self._query(
-            "SELECT user_id, session_id FROM sessions WHERE needs_consolidation ORDER BY updated_at")]
+            "SELECT user_id, session_id FROM sessions WHERE needs_consolidation "
+            "AND (retry_at IS NULL OR retry_at <= %s) ORDER BY updated_at", (time.time(),))]
 
     def sessions_owed(self, every: int, idle_before: float, now: float, limit: int = 1000
                       ) -> list[tuple[str, str, bool]]:
         return [(u, s, bool(ended)) for u, s, ended in self._query(
             "SELECT user_id, session_id, status = 'ended' FROM sessions WHERE (needs_consolidation OR "
             "turn_count - consolidated_turns >= %(every)s OR (status = 'ended' AND turn_count > consolidated_turns)) "
-            "AND updated_at < %(idle)s AND (lease_owner IS NULL OR lease_until < %(now)s) ORDER BY updated_at "
-            "LIMIT %(limit)s", {"every": every, "idle": idle_before, "now": now, "limit": limit})]
+            "AND updated_at < %(idle)s AND (lease_owner IS NULL OR lease_until < %(now)s) "
+            "AND (retry_at IS NULL OR retry_at <= %(now)s) ORDER BY updated_at LIMIT %(limit)s", {"every": every, "idle": idle_before, "now": now, "limit": limit})]
 
     def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
         with self.transaction() as db:
             db.execute(
                 "UPDATE sessions SET consolidated_turns = greatest(consolidated_turns, %(upto)s), "
-                "needs_consolidation = (turn_count > greatest(consolidated_turns, %(upto)s) AND status = 'ended') "
-                "WHERE user_id = %(user)s AND session_id = %(session)s",
+                "needs_consolidation = (turn_count > greatest(consolidated_turns, %(upto)s) AND status = 'ended'), "
+                "consolidation_failures = 0, retry_at = NULL WHERE user_id = %(user)s AND session_id = %(session)s",
                 {"upto": upto_seq, "user": user_id, "session": session_id})
+
+    def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
+        """As SQLite's: flag the session and put its next retry off, doubling with each failure in a row."""
+        with self.transaction() as db:
+            row = db.execute("SELECT consolidation_failures FROM sessions WHERE user_id = %s AND session_id = %s "
+                             "FOR UPDATE", (user_id, session_id)).fetchone()
+            failures = (row[0] if row else 0) + 1
+            retry_at = time.time() + self.config.consolidation_retry_after(failures)
+            db.execute("UPDATE sessions SET needs_consolidation = true, consolidation_failures = %s, retry_at = %s "
+                       "WHERE user_id = %s AND session_id = %s", (failures, retry_at, user_id, session_id))
+            return retry_at
 
     # --- turns ---------------------------------------------------------------------------------------
     def insert_turns(self, records: Sequence[TurnRecord], journal_file: str, journal_offset: int) -> int:

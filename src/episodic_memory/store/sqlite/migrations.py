@@ -647,12 +647,21 @@ def m017_turn_postings(db: sqlite3.Connection) -> None:
     """Kept in step with PostgreSQL's m017 (a postings table for its BM25 over turns). Nothing to do here: FTS5 is
     already an inverted index that ranks by BM25."""
 
+def m018_consolidation_backoff(db: sqlite3.Connection) -> None:
+    """Issue 41: a session whose consolidation keeps failing is retried with back-off, not at every open: how many
+    runs in a row failed, and when it may be tried again (NULL: now). Local to the store: never exported."""
+    _run(db, """
+        ALTER TABLE sessions ADD COLUMN consolidation_failures INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN retry_at REAL;
+    """)
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
-    m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings,
+    m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

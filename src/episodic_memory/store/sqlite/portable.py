@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ...util import SQL_CHUNK, chunks
 from ..scripts import segmented
 from .connection import Connection
 
@@ -26,7 +27,7 @@ PORTABLE_TABLES: dict[str, str] = {
     "route_count": "route_counts",
 }
 # what is local to one file and never travels
-_LOCAL_COLUMNS = {"sessions": {"journal_file", "journal_offset"},
+_LOCAL_COLUMNS = {"sessions": {"journal_file", "journal_offset", "consolidation_failures", "retry_at"},
                   "turns": {"segmented"}}  # made again from the text on import (store/scripts.py)
 # columns holding JSON text: decoded in records, encoded again on import
 _JSON_COLUMNS = {
@@ -35,6 +36,20 @@ _JSON_COLUMNS = {
 }
 # what hangs off a row, under these keys
 EXTRA_FIELDS = {"entity": {"aliases"}, "fact": {"entities"}, "episode": {"terms"}, "judgment": {"verdicts"}}
+
+
+def appended(turns: Sequence[dict[str, Any]], here: dict[int, int], next_seq: dict[tuple[str, str], int]
+             ) -> dict[int, int]:
+    """New positions for the file's new turns (not in `here`) of sessions the store already holds (`next_seq`):
+    after that session's own turns, in the file's order, so positions never repeat and each turn still follows
+    the one it followed in the file. Row id in the file -> seq."""
+    seqs, after = {}, dict(next_seq)
+    for r in sorted(turns, key=lambda r: r["seq"]):
+        key = (r["user_id"], r["session_id"])
+        if key in after and r["id"] not in here:
+            seqs[r["id"]] = after[key]
+            after[key] += 1
+    return seqs
 
 
 class PortableSQL(Connection):
@@ -50,6 +65,16 @@ class PortableSQL(Connection):
         for kind, table in PORTABLE_TABLES.items():
             cols = {r[1] for r in self._query(f"PRAGMA table_info({table})")} - _LOCAL_COLUMNS.get(table, set())
             out[kind] = cols | EXTRA_FIELDS.get(kind, set())
+        return out
+
+    def id_owners(self, kind: str, ids: Sequence[str]) -> dict[str, str]:
+        """The user holding each of `ids` here, for the ids a store holds once across users: a turn's journal uid
+        (`kind` "turn"), a judgment's memory id ("judgment"). Ids not here are left out."""
+        table, column = {"turn": ("turns", "uid"), "judgment": ("judgments", "memory_id")}[kind]
+        out: dict[str, str] = {}
+        for chunk in chunks(list(dict.fromkeys(ids)), SQL_CHUNK):
+            out.update(self._query(f"SELECT {column}, user_id FROM {table} WHERE {column} IN "
+                                   f"({', '.join('?' * len(chunk))})", chunk))
         return out
 
     def export_records(self, user_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
@@ -100,9 +125,10 @@ class PortableSQL(Connection):
         return record
 
     def import_records(self, records: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, int]:
-        """Write exported records in one transaction: rows already here (the same turn uid, fact or loop origin,
-        session, episode of a session, entity name, judgment id) are kept as they are and only mapped; every other
-        row gets a fresh id and every reference is mapped to it. Returns the rows added per kind.
+        """Write exported records in one transaction: rows of the same user already here (the same turn uid or
+        caller turn id in its session, fact or loop origin, session, episode of a session, entity name, judgment
+        id) are kept as they are and only mapped; every other row gets a fresh id and every reference is mapped to
+        it. New turns of a session already here go after its turns (`appended`). Returns the rows added per kind.
 
         The records must be valid (`episodic_memory.portable` checks them); a constraint the database still refuses
         rolls everything back.
@@ -135,18 +161,27 @@ class PortableSQL(Connection):
 
         with self.transaction() as db:
             touched: set[tuple[str, str]] = set()
+            next_seq: dict[tuple[str, str], int] = {}  # a session already here -> the seq after its turns
             for r in by_kind["session"]:
-                if one(db, "SELECT 1 FROM sessions WHERE user_id = ? AND session_id = ?", r["user_id"],
-                       r["session_id"]) is None:
+                key = (r["user_id"], r["session_id"])
+                if one(db, "SELECT 1 FROM sessions WHERE user_id = ? AND session_id = ?", *key) is None:
                     insert(db, "sessions", r)
                     added["session"] += 1
+                else:
+                    next_seq[key] = one(db, "SELECT coalesce(max(seq) + 1, 0) FROM turns WHERE user_id = ? "
+                                            "AND session_id = ?", *key)
+            for r in by_kind["turn"]:  # the same turn of the same user: its journal uid, or its caller id there
+                here = one(db, "SELECT id FROM turns WHERE user_id = ? AND (uid = ? OR (session_id = ? AND "
+                               "turn_id = ?))", r["user_id"], r["uid"], r["session_id"], r.get("turn_id"))
+                if here is not None:
+                    ids["turn"][r["id"]] = here
+            seqs = appended(by_kind["turn"], ids["turn"], next_seq)
             for r in by_kind["turn"]:
-                existing = one(db, "SELECT id FROM turns WHERE uid = ?", r["uid"])
-                if existing is None:
-                    existing = insert(db, "turns", r, segmented=segmented(r["content"]))
+                if r["id"] not in ids["turn"]:
+                    ids["turn"][r["id"]] = insert(db, "turns", r, segmented=segmented(r["content"]),
+                                                  seq=seqs.get(r["id"], r["seq"]))
                     added["turn"] += 1
                     touched.add((r["user_id"], r["session_id"]))
-                ids["turn"][r["id"]] = existing
             for user_id, session_id in touched:  # a session merged with turns of the file
                 db.execute(
                     "UPDATE sessions SET (turn_count, started_at, last_turn_at) = (SELECT count(*), min(ts), max(ts) "
@@ -211,8 +246,8 @@ class PortableSQL(Connection):
                            workstream_id=workstream(r.get("workstream_id")))
                     added["loop"] += 1
             for r in by_kind["judgment"]:
-                if one(db, "SELECT 1 FROM judgments WHERE memory_id = ? OR (user_id = ? AND dedup_key = ?)",
-                       r["memory_id"], r["user_id"], r["dedup_key"]) is None:
+                if one(db, "SELECT 1 FROM judgments WHERE user_id = ? AND (memory_id = ? OR dedup_key = ?)",
+                       r["user_id"], r["memory_id"], r["dedup_key"]) is None:
                     judgment_id = insert(db, "judgments", r)
                     db.executemany("INSERT INTO judgment_verdicts (judgment_id, adopted, correction, ts) "
                                    "VALUES (?, ?, ?, ?)",

@@ -163,9 +163,11 @@ class TurnSQL(Connection):
                        "AND session_id = ? AND lease_owner = ?", (user_id, session_id, owner))
 
     def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
-        """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read)."""
+        """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read); a session
+        whose last run failed only once its back-off is over (`record_consolidation_failure`)."""
         return [tuple(r) for r in self._query(
-            "SELECT user_id, session_id FROM sessions WHERE needs_consolidation = 1 ORDER BY updated_at"
+            "SELECT user_id, session_id FROM sessions WHERE needs_consolidation = 1 "
+            "AND (retry_at IS NULL OR retry_at <= ?) ORDER BY updated_at", (time.time(),)
         )]
 
     def sessions_owed(self, every: int, idle_before: float, now: float, limit: int = 1000
@@ -173,18 +175,32 @@ class TurnSQL(Connection):
         return [(u, s, bool(ended)) for u, s, ended in self._query(
             "SELECT user_id, session_id, status = 'ended' FROM sessions WHERE (needs_consolidation = 1 OR "
             "turn_count - consolidated_turns >= ? OR (status = 'ended' AND turn_count > consolidated_turns)) "
-            "AND updated_at < ? AND (lease_owner IS NULL OR lease_until < ?) ORDER BY updated_at LIMIT ?",
-            (every, idle_before, now, limit))]
+            "AND updated_at < ? AND (lease_owner IS NULL OR lease_until < ?) AND (retry_at IS NULL OR retry_at <= ?) "
+            "ORDER BY updated_at LIMIT ?",
+            (every, idle_before, now, now, limit))]
 
     def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
         """Consolidation has handled every turn with seq < `upto_seq`."""
         with self.transaction() as db:
             db.execute(
                 "UPDATE sessions SET consolidated_turns = max(consolidated_turns, ?), "
-                "needs_consolidation = (turn_count > max(consolidated_turns, ?) AND status = 'ended') "
-                "WHERE user_id = ? AND session_id = ?",
+                "needs_consolidation = (turn_count > max(consolidated_turns, ?) AND status = 'ended'), "
+                "consolidation_failures = 0, retry_at = NULL WHERE user_id = ? AND session_id = ?",
                 (upto_seq, upto_seq, user_id, session_id),
             )
+
+    def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
+        """A consolidation run of the session failed: flag it and put its next retry off by
+        `Config.consolidation_retry_s`, doubled for each failure in a row (at most `consolidation_retry_max_s`).
+        Returns when it may be retried."""
+        with self.transaction() as db:
+            row = db.execute("SELECT consolidation_failures FROM sessions WHERE user_id = ? AND session_id = ?",
+                             (user_id, session_id)).fetchone()
+            failures = (row[0] if row else 0) + 1
+            retry_at = time.time() + self.config.consolidation_retry_after(failures)
+            db.execute("UPDATE sessions SET needs_consolidation = 1, consolidation_failures = ?, retry_at = ? "
+                       "WHERE user_id = ? AND session_id = ?", (failures, retry_at, user_id, session_id))
+            return retry_at
 
     # --- turns ---------------------------------------------------------------------------------------
     def insert_turns(self, records: Sequence[TurnRecord], journal_file: str, journal_offset: int) -> int:

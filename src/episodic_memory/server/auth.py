@@ -1,0 +1,52 @@
+"""Who a REST request acts for: its bearer token's user, settled before the request may wait for a place to run in.
+
+`TokenAuth` is Starlette's `AuthenticationMiddleware` backend. Every ``/v1/`` route but ``/v1/health`` needs a live
+token: a missing, unknown or revoked one gets **401** at once, before the body is read and without taking any of
+the server's places (`limits.Admission`), so junk tokens cost a hashed lookup each and nothing else. The token is
+looked up on a few threads of its own (`ServerLimits.auth_threads`): the event loop never waits on the database,
+and a flood of lookups never takes the request threads. With auth off every request is the server's one user.
+
+The user lands in ``scope["user"]``; `limits` counts each user's share on it (not on the raw header, which a caller
+could vary at will), and the routes act for it only.
+"""
+
+from __future__ import annotations
+
+import anyio
+from starlette.authentication import AuthCredentials, AuthenticationBackend, AuthenticationError, SimpleUser
+from starlette.requests import HTTPConnection
+from starlette.responses import JSONResponse, Response
+
+from .tokens import TokenStore
+
+OPEN_PATHS = frozenset({"/v1/health"})
+MISSING = "missing bearer token"
+INVALID = "invalid or revoked token"
+
+
+class TokenAuth(AuthenticationBackend):
+    def __init__(self, tokens: TokenStore | None, user_id: str, threads: int) -> None:
+        self.tokens = tokens
+        self.user_id = user_id
+        self.limiter = anyio.CapacityLimiter(threads)
+
+    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, SimpleUser] | None:
+        if self.tokens is None:
+            return AuthCredentials(["user"]), SimpleUser(self.user_id)
+        path = conn.scope.get("path", "")
+        if not path.startswith("/v1/") or path in OPEN_PATHS:
+            return None   # the inspector's pages have their own login (ui/sessions.py); /docs is public
+        scheme, _, token = conn.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise AuthenticationError(MISSING)
+        user = await anyio.to_thread.run_sync(self.tokens.user_for, token.strip(), limiter=self.limiter)
+        if user is None:
+            raise AuthenticationError(INVALID)
+        return AuthCredentials(["user"]), SimpleUser(user)
+
+
+def refused(_: HTTPConnection, exc: AuthenticationError) -> Response:
+    """The 401 (the connection closes: a body the caller may still be sending is never read)."""
+    challenge = "Bearer" if str(exc) == MISSING else 'Bearer error="invalid_token"'
+    return JSONResponse({"detail": str(exc)}, status_code=401,
+                        headers={"WWW-Authenticate": challenge, "Connection": "close"})

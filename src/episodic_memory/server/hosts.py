@@ -1,0 +1,85 @@
+"""Which Host headers the REST server answers: the guard against DNS rebinding (issue 41, item 1).
+
+A web page at ``attacker.example`` whose name the attacker re-points at 127.0.0.1 makes the browser send requests
+to the local server with ``Host: attacker.example``: without a check, a `--no-auth` server hands that page the
+memories, and the inspector hands it a session and its anti-forgery token. `AllowedHosts` answers **421** to any Host
+that names neither
+
+- the address the request came in on (its IP literal, as `scope["server"]` gives it), at its port;
+- when that address is loopback: ``127.0.0.1``, ``localhost`` or ``::1``, at that port;
+- nor one of the configured names (`Config.server_allowed_hosts`, `episodic serve --allowed-host`): ``name``
+  matches any port, ``name:port`` that port only, ``*`` every host (no check).
+
+The check is on with auth too: a token already keeps a rebinding page out, the check keeps a mistake (a token left
+in a browser session) from mattering. It is the idea of the MCP transport's own check (its 421), applied to every
+request before anything else runs.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def split_host(value: str) -> tuple[str, int | None]:
+    """``"[::1]:8765"`` → ``("::1", 8765)``; ``"Example.org"`` → ``("example.org", None)``. A port that is not a
+    number gives port -1 (matching nothing)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        host, _, rest = value[1:].partition("]")
+        port_text = rest[1:] if rest.startswith(":") else None
+    elif value.count(":") == 1:
+        host, _, port_text = value.partition(":")
+    else:
+        host, port_text = value, None   # no port (or a bare IPv6 address)
+    if port_text is None:
+        return host, None
+    return host, int(port_text) if port_text.isdigit() else -1
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+class AllowedHosts:
+    """ASGI middleware: 421 for a request whose Host is not served here (see the module's docstring)."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], allowed: Sequence[str] = ()) -> None:
+        self.app = app
+        self.any_host = "*" in allowed
+        self.names = {split_host(a) for a in allowed if a != "*"}
+
+    async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]],
+                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        if scope["type"] not in ("http", "websocket") or self.any_host:
+            await self.app(scope, receive, send)
+            return
+        raw = dict(scope.get("headers") or []).get(b"host")
+        host = raw.decode("latin-1") if raw is not None else None
+        if host is not None and self.allows(host, scope.get("server")):
+            await self.app(scope, receive, send)
+            return
+        payload = json.dumps({"detail": f"this server does not answer for Host {host!r}: name it in "
+                                        "--allowed-host (Config.server_allowed_hosts) if it is yours"}).encode()
+        await send({"type": "http.response.start", "status": 421,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(payload)).encode()), (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": payload})
+
+    def allows(self, host_header: str, server: Sequence[Any] | None) -> bool:
+        name, port = split_host(host_header)
+        if (name, None) in self.names or (name, port) in self.names:
+            return True
+        if not server or not server[0]:
+            return False
+        address, local_port = str(server[0]).lower(), server[1]
+        if port is not None and port != local_port:
+            return False
+        return name == address or (_is_loopback(address) and name in LOOPBACK_NAMES)
