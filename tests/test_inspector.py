@@ -240,7 +240,8 @@ def test_charts_are_svg_with_their_values_described() -> None:
     assert 'href="/entities/Ops%2FTeam"' in graph and graph.count("<line") == 2
 
 
-def test_episodic_ui_opens_a_running_server(tmp_path: Path) -> None:
+@pytest.mark.parametrize("host", [[], ["--host", "0.0.0.0"]])  # a wildcard is reached on loopback (not a 421)
+def test_episodic_ui_opens_a_running_server(tmp_path: Path, host: list[str]) -> None:
     import threading
     import time
 
@@ -259,7 +260,7 @@ def test_episodic_ui_opens_a_running_server(tmp_path: Path) -> None:
         time.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        result = CliRunner().invoke(main, ["ui", "--port", str(port), "--no-browser"])
+        result = CliRunner().invoke(main, ["ui", *host, "--port", str(port), "--no-browser"])
         assert result.exit_code == 0, result.output
         assert f"http://127.0.0.1:{port}/" in result.output
     finally:

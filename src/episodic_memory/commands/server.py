@@ -124,6 +124,14 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
     rest.serve(path, host=host, port=port, auth=auth, user_id=user, limits=limits, allowed_hosts=allowed_hosts)
 
 
+def _reachable(host: str) -> str:
+    """The name to reach a server bound to `host` at: a wildcard (0.0.0.0, ::) is reached on loopback, which the
+    server answers (a request with Host 0.0.0.0 would be a foreign Host to it, 421); an IPv6 literal in brackets."""
+    if host in ("", "0.0.0.0", "::"):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
 @click.command("ui")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface of the server.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port of the server.")
@@ -141,7 +149,7 @@ def ui(ctx: click.Context, host: str, port: int, db: str | None, no_auth: bool, 
 
     import httpx
 
-    url = f"http://{host}:{port}/"
+    url = f"http://{_reachable(host)}:{port}/"
 
     def running() -> bool:
         try:
