@@ -90,3 +90,21 @@ def test_a_chain_is_mended_past_every_deleted_fact() -> None:
     assert mend({3: (1, None)}, {1: (None, 3)}) == [Mend(1, None, None, True)]
     assert mend({2: (1, 3), 3: (2, None)}, {1: (None, 2)}) == [Mend(1, None, None, True)]
     assert mend({5: (None, None)}, {}) == []
+
+
+@pytest.mark.parametrize("learned", [True, False])
+def test_a_standing_rule_is_replaced_by_itself_said_anew_not_by_another_rule(tmp_path: Path, learned: bool) -> None:
+    """BEAM: "Always combine formulas with diagrams …" replaced "Always include tree diagrams …" (two rules, each
+    with its own marker number); the same rule with another value does replace it."""
+    from episodic_memory import Config
+
+    with Memory(tmp_path / "m.db", config=Config(learned_consolidation=learned)) as mem:
+        _say(mem, "s1", "2026-11-02", ("user", "Always include visual aids like tree diagrams when I ask about "
+                                               "dependent event probability problems. (rule 2)"))
+        _say(mem, "s2", "2026-11-05", ("user", "Always combine algebraic formulas with visual diagrams when I ask "
+                                               "about complex probability problems. (rule 3)"))
+        _say(mem, "s3", "2026-11-06", ("user", "Always show 3 options when I ask about restaurants."))
+        _say(mem, "s4", "2026-11-08", ("user", "Always show 5 options when I ask about restaurants."))
+        current = " | ".join(f.text for f in mem.facts())
+        assert "tree diagrams" in current and "algebraic formulas" in current
+        assert "5 options" in current and "3 options" not in current

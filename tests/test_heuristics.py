@@ -13,7 +13,6 @@ from episodic_memory import Config, Memory
 from episodic_memory.consolidate import learned
 from episodic_memory.consolidate.extract import classify_sentence, clean, extract_rules
 from episodic_memory.consolidate.facts import (
-    keeps_old_value,
     not_a_restatement,
     one_slot,
     short_turn,
@@ -122,7 +121,6 @@ PROBES: dict[str, Callable[[Config], object]] = {
     "facts.cued_kept": lambda c: [x.text for x in extract_rules(
         [_turn("Always include version numbers when I ask about libraries.")], {}, config=c,
         judge=StubJudge(durable=0.3))],  # type: ignore[arg-type]
-    "facts.old_value_kept": lambda c: keeps_old_value("13 of the 14 slides are final.", "The deck needs 14 slides."),
     "facts.values_differ": lambda c: not_a_restatement("The plot costs £112 a year.", "The plot costs £60 a year."),
     "loops.quoted": lambda c: [x.text for x in detect_rules(_turn(
         "proofread this: 'I need to send the invoice to Dana by Friday'"))] if rule_on("loops.quoted") else

@@ -361,6 +361,11 @@ class Config(BaseModel):
     supersede_max_words: int = Field(
         30, ge=1, description="learned supersession only between statements of at most this many words: a longer "
         "one holds many claims (BEAM's requests: 109 of 329 facts superseded one another without it)")
+    standing_frame_cosine: float = Field(
+        0.85, ge=0, le=1, description="with an embedder, a standing rule said anew (no change cue) replaces an earlier "
+        "one only when the two read alike with their values blanked: 'Always show 3 options when I ask about "
+        "restaurants' → 5 options (1.0), not 'Always combine formulas with diagrams …' after 'Always include tree "
+        "diagrams …' (0.73)")
     supersede_candidates: int = Field(
         12, ge=1, description="learned: the nearest current facts (by cosine) a statement is compared with, besides "
         "those sharing its words")

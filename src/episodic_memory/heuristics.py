@@ -67,11 +67,10 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("facts.long_turns", "a statement from a turn longer than Config.learned_max_turn_words (a request with its "
          "context, code) is no change of one value", "I'm using Flask 2.3.1 … (in a 200-word turn, after: I'm "
          "currently using Gunicorn 20.1.0.)", "no supersession"),
-    Rule("facts.old_value_kept", "a statement that names every value of an earlier fact (none as the wrong one) does "
-         "not change it", "13 of the 14 slides are final. (after: The deck needs 14 slides)", "no supersession"),
     Rule("facts.another_persons", "one person's news never replaces another person's fact unless it corrects it",
          "Caroline: the zoo closes on June 30 (after Melanie: I took the kids on June 9)", "no supersession"),
-    Rule("facts.standing_rule", "a standing instruction changes only when said again or corrected",
+    Rule("facts.standing_rule", "a standing instruction changes only when corrected, or said again reading the same "
+         "with its values blanked (Config.standing_frame_cosine): another rule on a near topic is no change",
          "We ended up with 5 options when I asked about restaurants", "the rule stays current"),
     Rule("facts.earlier_statement", "a cued change with no fact of the old value makes the earlier statement one",
          "Actually it's 66, not 60 (60 said in a turn no fact kept)", "the old statement becomes a fact, superseded"),

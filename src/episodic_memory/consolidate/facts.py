@@ -19,7 +19,7 @@ import logging
 import re
 from collections import Counter
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,7 +48,6 @@ from .supersede import (
     frame,
     has_change_cue,
     read_slot,
-    replaced_values,
     rewrite_value,
     supersedes_features,
     values_differ,
@@ -227,9 +226,19 @@ class FactConsolidator:
                 # again or corrected, not when a statement shares its words with another number ("We ended up
                 # with 5 options when I asked about restaurants near the office")
                 continue
+            if (not cued and rule_on("facts.standing_rule") and f.type in STANDING_TYPES and is_instruction(f.text)
+                    and self.embedder is not None):
+                # a rule said anew replaces one that reads the same with its values blanked ("Always show 3 options
+                # when I ask about restaurants" → 5), not another rule on a near topic ("Always include tree
+                # diagrams …", then "Always combine formulas with diagrams …"), however alike the words
+                if values_differ(said, f.text):
+                    fc = self.frame_cosine(said, f.text)
+                    if fc >= cfg.standing_frame_cosine and (best is None or 1.0 + fc > best[0]):
+                        best = (1.0 + fc, f)
+                continue
             if models is not None and vector is not None:
-                if (not keeps_old_value(said, f.text) and (cued or shows_a_change(said, f.text))
-                        and one_slot(said, cfg.supersede_max_words) and one_slot(f.text, cfg.supersede_max_words)
+                if ((cued or shows_a_change(said, f.text)) and one_slot(said, cfg.supersede_max_words)
+                        and one_slot(f.text, cfg.supersede_max_words)
                         and all(short_turn(t.content, cfg.learned_max_turn_words) for t in c.sources)):
                     eligible.append(f)
                 continue
@@ -240,11 +249,9 @@ class FactConsolidator:
             score = m.score + sim + (cfg.slot_session_bonus if f.session_id == session_id else 0.0)
             if best is None or score > best[0]:
                 best = (score, f)
-        if models is not None and vector is not None:
-            target_or_none = self.learned_change(c, said, vector, eligible, session_id)
-            if target_or_none is None:
-                return self.earlier_statement(c, said, session_id) if cued and rule_on("facts.earlier_statement") else None
-            best = (1.0, target_or_none)
+        if models is not None and vector is not None and (
+                target_or_none := self.learned_change(c, said, vector, eligible, session_id)) is not None:
+            best = (3.0, target_or_none)
         if best is None:
             return self.earlier_statement(c, said, session_id) if cued and rule_on("facts.earlier_statement") else None
         target = best[1]
@@ -305,6 +312,12 @@ class FactConsolidator:
         if p[best] < line:
             return None
         return facts[best]
+
+    def frame_cosine(self, a: str, b: str) -> float:
+        """How alike two statements read with their values blanked (`supersede.frame`)."""
+        assert self.embedder is not None
+        va, vb = np.asarray(self.embedder.embed([frame(a), frame(b)]), np.float32)
+        return float(va @ vb)
 
     def earlier_statement(self, c: Candidate, said: str, session_id: str) -> Fact | None:
         """A change with no fact of the old value (the statement was not kept, or said in passing): the earlier
@@ -521,20 +534,6 @@ def one_slot(text: str, max_words: int) -> bool:
 def short_turn(text: str, max_words: int) -> bool:
     """A turn short enough that its statements may change a value (not a long request with its context)."""
     return not rule_on("facts.long_turns") or len(text.split()) <= max_words
-
-
-def keeps_old_value(new: str, old: str) -> bool:
-    """`new` names every value `old` gave, and none as the wrong one ("13 of the 14 slides are final" after "the
-    deck needs 14 slides"): whatever else it says, it does not change that value."""
-    if not rule_on("facts.old_value_kept"):
-        return False
-    a, b, gone = read_slot(new), read_slot(old), replaced_values(new)
-    if not (gone.numbers | gone.dates | gone.names).isdisjoint(b.numbers | b.dates | b.names):
-        return False
-    # the kinds of value both give (names: who said it, too)
-    kinds: list[tuple[set[Any], set[Any]]] = [(a.numbers, b.numbers), (a.dates, b.dates)]
-    shared = [(x, y) for x, y in kinds if x and y]
-    return bool(shared) and all(y <= x for x, y in shared)
 
 
 def not_a_restatement(new: str, old: str) -> bool:

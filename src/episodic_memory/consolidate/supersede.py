@@ -132,10 +132,20 @@ _FROM_TO = re.compile(r"\bfrom\s+((?:the\s+)?[\w€$£%.,'’&-]+(?:\s+[\w€$£
 @memo_text()
 def replaced_values(text: str) -> Slot:
     """The values a statement names as the old ones: "17, not 16" → 16; "X rather than Tallinn" → Tallinn; "from
-    $300 to $450" → 300.
+    $300 to $450" → 300 (a number or date only: "from cron to Airflow" names a move, not a wrong value).
     Cached like `read_slot`: never change the Slot returned."""
+    out = _named_wrong(text)
+    for m in _FROM_TO.finditer(text):
+        part = read_slot(" " + m.group(1))
+        out.numbers |= part.numbers
+        out.dates |= part.dates
+    return out
+
+
+def _named_wrong(text: str) -> Slot:
+    """The values a statement names as wrong ("17, not 16", "X rather than Tallinn"): a change cue of its own."""
     out = Slot()
-    for m in (*_REPLACED.finditer(text), *_FROM_TO.finditer(text)):
+    for m in _REPLACED.finditer(text):
         part = read_slot(" " + m.group(1))
         out.numbers |= part.numbers
         out.dates |= part.dates
@@ -157,7 +167,7 @@ def has_change_cue(text: str) -> bool:
     is none."""
     if rule_on("facts.wish") and WISH.search(text):
         return False
-    return bool(CHANGE_CUE.search(text)) or not replaced_values(text).empty()
+    return bool(CHANGE_CUE.search(text)) or not _named_wrong(text).empty()
 
 
 def values_differ(new: str, old: str) -> bool:
