@@ -13,6 +13,7 @@ from episodic_memory import Config, Memory
 from episodic_memory.consolidate import learned
 from episodic_memory.consolidate.extract import classify_sentence, clean, extract_rules
 from episodic_memory.consolidate.facts import (
+    counts_a_part,
     not_a_restatement,
     one_slot,
     short_turn,
@@ -116,6 +117,7 @@ PROBES: dict[str, Callable[[Config], object]] = {
     "facts.rewrite_value": lambda c: _memory_facts(
         c, ("s1", "Maya", "The deck needs 12 slides."), ("s2", "Maya", "Actually it's 14, not 12.")),
     "facts.change_needs_a_value": lambda c: shows_a_change("Here's my current code:", "Here's what I have so far:"),
+    "facts.part_of_whole": lambda c: counts_a_part("13 of the 14 slides are final.", "The deck needs 14 slides."),
     "facts.long_statements": lambda c: one_slot("word " * 40, Config().supersede_max_words),
     "facts.long_turns": lambda c: short_turn("word " * 100, Config().learned_max_turn_words),
     "facts.cued_kept": lambda c: [x.text for x in extract_rules(

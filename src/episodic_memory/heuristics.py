@@ -67,6 +67,9 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("facts.long_turns", "a statement from a turn longer than Config.learned_max_turn_words (a request with its "
          "context, code) is no change of one value", "I'm using Flask 2.3.1 … (in a 200-word turn, after: I'm "
          "currently using Gunicorn 20.1.0.)", "no supersession"),
+    Rule("facts.part_of_whole", "a count of a part of a whole ('13 of the 14 slides are final') is progress on the "
+         "whole, not a new value for it", "13 of the 14 slides are final. (after: The deck needs 14 slides)",
+         "no supersession"),
     Rule("facts.another_persons", "one person's news never replaces another person's fact unless it corrects it",
          "Caroline: the zoo closes on June 30 (after Melanie: I took the kids on June 9)", "no supersession"),
     Rule("facts.standing_rule", "a standing instruction changes only when corrected, or said again reading the same "

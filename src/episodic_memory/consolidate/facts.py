@@ -237,8 +237,8 @@ class FactConsolidator:
                         best = (1.0 + fc, f)
                 continue
             if models is not None and vector is not None:
-                if ((cued or shows_a_change(said, f.text)) and one_slot(said, cfg.supersede_max_words)
-                        and one_slot(f.text, cfg.supersede_max_words)
+                if (not counts_a_part(said, f.text) and (cued or shows_a_change(said, f.text))
+                        and one_slot(said, cfg.supersede_max_words) and one_slot(f.text, cfg.supersede_max_words)
                         and all(short_turn(t.content, cfg.learned_max_turn_words) for t in c.sources)):
                     eligible.append(f)
                 continue
@@ -534,6 +534,19 @@ def one_slot(text: str, max_words: int) -> bool:
 def short_turn(text: str, max_words: int) -> bool:
     """A turn short enough that its statements may change a value (not a long request with its context)."""
     return not rule_on("facts.long_turns") or len(text.split()) <= max_words
+
+
+# "13 of the 14 slides", "3 out of 5 vendors": a count of a part of a whole the statement names
+_PART_OF = re.compile(r"\b\d[\d,.]*\s+(?:of|out of)\s+(?:the|all|my|our|your|their|these|those)?\s*(\d[\d,.]*)\b", re.I)
+
+
+def counts_a_part(new: str, old: str) -> bool:
+    """`new` counts a part of a whole whose size is `old`'s number ("13 of the 14 slides are final" after "the deck
+    needs 14 slides"): progress on it, no new value for it."""
+    if not rule_on("facts.part_of_whole"):
+        return False
+    old_numbers = read_slot(old).numbers
+    return any(read_slot(" " + m.group(1)).numbers & old_numbers for m in _PART_OF.finditer(new))
 
 
 def not_a_restatement(new: str, old: str) -> bool:
