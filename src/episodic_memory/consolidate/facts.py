@@ -136,10 +136,12 @@ class FactConsolidator:
             self.counts["dropped"] += 1
             return None
         sources = [t.id for t in c.sources]
-        neighbours = self.nearest(c, vector)
+        # one search serves the duplicate check (the nearest 8) and the change check's wider pool
+        wide = self.nearest(c, vector, limit=self._pool_size(c))
+        neighbours = wide[:8]
         best, similarity = neighbours[0] if neighbours else (None, 0.0)
         supersedes = superseded_by = None
-        change = None if self.use_llm else self.slot_change(c, neighbours, session_id, vector)
+        change = None if self.use_llm else self.slot_change(c, wide, session_id, vector)
         if change is not None:
             if change.created_at <= c.created_at:
                 supersedes = change.id
@@ -179,15 +181,27 @@ class FactConsolidator:
         return fact_id
 
     # --- parts ---------------------------------------------------------------------------------------------
+    @staticmethod
+    def _cued(c: Candidate) -> bool:
+        return c.cued or has_change_cue(c.said or c.text) or c.type == "correction" or c.replaces is not None
+
+    def _pool_size(self, c: Candidate) -> int:
+        """How many nearest current facts `consider` reads: 8 for the duplicate check, more for the change check
+        (`slot_recent_facts` when cued, `supersede_candidates` with the learned models)."""
+        size = 8
+        if not self.use_llm and self._cued(c):
+            size = max(size, self.config.slot_recent_facts)
+        if not self.use_llm and self.learned_models() is not None:
+            size = max(size, self.config.supersede_candidates)
+        return size
+
     def slot_change(self, c: Candidate, neighbours: list[tuple[Fact, float]], session_id: str,
                     vector: np.ndarray | None = None) -> Fact | None:
         """The current fact whose value this candidate changes (rules path; `consolidate/supersede.py`), or None.
         A bare correction ("Actually it's 14 not 12.") takes the old fact's words with the new value."""
         cfg = self.config
         said = c.said or c.text
-        cued = c.cued or has_change_cue(said) or c.type == "correction" or c.replaces is not None
-        if cued and vector is not None:
-            neighbours = [*neighbours, *self.nearest(c, vector, limit=cfg.slot_recent_facts)]
+        cued = self._cued(c)
         pool: dict[int, tuple[Fact, float]] = {}
         for f, s in neighbours:
             pool.setdefault(f.id, (f, s))
@@ -201,9 +215,7 @@ class FactConsolidator:
         for f in extra:
             if f.current and f.id not in pool:
                 pool[f.id] = (f, lexical_similarity(said, f.text))
-        if (models := self.learned_models()) is not None and vector is not None:
-            pool.update({f.id: (f, s) for f, s in self.nearest(c, vector, limit=cfg.supersede_candidates)
-                         if f.id not in pool})
+        models = self.learned_models()
         best: tuple[float, Fact] | None = None
         restates_a_rule = cued or is_instruction(said)
         corrects = c.replaces is not None or _CORRECTS.search(said) is not None

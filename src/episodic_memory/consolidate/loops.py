@@ -285,9 +285,13 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config) 
         return []
     head = judge.head("commitment")
     line = cfg.commitment_line if cfg.commitment_line is not None else head.threshold if head else 1.0
+    # a question takes nothing on ("Should I book the venue?"): only an explicit ask to be reminded raises a loop
+    # from one, and the model is spared embedding it
+    statements = [s for s in said if not s.rstrip().endswith("?")]
+    scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
     out: list[Candidate] = []
-    for sentence, p in zip(said, judge.scores(said)["commitment"], strict=True):
-        if p < line and not (rule_on("loops.explicit_cues") and explicit_to_do(sentence)):
+    for sentence in said:
+        if scores.get(sentence, 0.0) < line and not (rule_on("loops.explicit_cues") and explicit_to_do(sentence)):
             continue
         text = loop_text(sentence)
         if len(loop_stems(text)) >= 1 and len(text) >= 8:
@@ -323,7 +327,8 @@ def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: Sessi
     if turn.role in _NOT_PEOPLE:
         return []
     eligible = [lp for lp in open_loops if _later(turn, lp)]
-    said = sentences(_unquoted_if_on(without_notes(turn.content)))
+    said = [s for s in sentences(_unquoted_if_on(without_notes(turn.content)))
+            if not (rule_on("loops.question_closes_nothing") and s.rstrip().endswith("?"))]
     head = learned.pair_head(judge.models, "closes", len(CLOSES_FEATURES))
     if not eligible or not said or (head is None and not learned.recording()):
         return []
@@ -334,8 +339,7 @@ def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: Sessi
     out: list[tuple[Loop, str]] = []
     taken: set[int] = set()
     for i, sentence in enumerate(said):
-        if scores["completion"][i] < cfg.completion_gate or (
-                rule_on("loops.question_closes_nothing") and sentence.rstrip().endswith("?")):
+        if scores["completion"][i] < cfg.completion_gate:
             continue
         cos = loop_vectors @ vectors[i]
         rows = []
