@@ -381,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
             "identifiers_by_style": dict(Counter(i.style for i in corpus.idents)), "phrases": len(corpus.phrases),
             "seed": args.seed, "sample": args.sample, "ingest_seconds": ingest_s, "regenerated": dict(corpus.rejected),
             "python": platform.python_version(),
-            "versions": {n: _package_version(n) for n in ("episodic-memory", "numpy")},
+            "versions": {n: _package_version(n) for n in ("episodic-memory-layer", "numpy")},
             "examples": {s: [i.whole for i in corpus.idents if i.style == s][:3] for s in STYLES},
         },
         "results": results,

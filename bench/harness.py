@@ -361,7 +361,7 @@ def main(
             "limit_questions": args.limit_questions,
             "evidence_normalisation": {k: v for k, v in sorted(notes.items())},
             "python": platform.python_version(),
-            "versions": {p: _package_version(p) for p in ("episodic-memory", "bm25s", "numpy")},
+            "versions": {p: _package_version(p) for p in ("episodic-memory-layer", "bm25s", "numpy")},
         },
         "results": summaries,
     }

@@ -395,7 +395,7 @@ HEADLINE = ("cosine", "hybrid × plain utility", "hybrid × smoothed + decayed")
 
 def run_seed(seed: int, embedder: Any, embedder_spec: str) -> dict[str, list[dict[str, Any]]]:
     """Every method's rank of the right judgment and of its look-alike, per scenario, for one seed."""
-    from episodic_memory import Config, EpisodicMemory
+    from episodic_memory import Config, Memory
     from episodic_memory.retrieve.texts import judgment_embedding_text
     from episodic_memory.retrieve.utility import rank_score, utility
     from episodic_memory.store.records import VerdictRow
@@ -407,7 +407,8 @@ def run_seed(seed: int, embedder: Any, embedder_spec: str) -> dict[str, list[dic
     now = time.time()
     per_method: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="episodic-judgments-") as tmp:
-        memory = EpisodicMemory(embedder=embedder, db_path=Path(tmp) / "memory.db", config=base)
+        store = Memory(Path(tmp) / "memory.db", config=base, embedder=embedder)
+        memory = store.judgments   # the ranked API (the seed's door, EpisodicMemory, ranks by cosine alone)
         ids: list[tuple[str, str]] = []
         verdicts: dict[str, list[Verdict]] = {}
         for scenario, pattern in zip(SCENARIOS, patterns, strict=True):
@@ -450,7 +451,7 @@ def run_seed(seed: int, embedder: Any, embedder_spec: str) -> dict[str, list[dic
             memory.search(scenario.query, top_k=5, use_utility=True)
             latency.append((time.perf_counter() - t0) * 1000)
         per_method["_latency_ms"] = [{"ms": ms} for ms in latency]
-        memory.close()
+        store.close()
     return per_method
 
 

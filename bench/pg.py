@@ -70,7 +70,7 @@ def cluster(keep: Path | None = None) -> Iterator[Callable[..., str]]:
     from episodic_memory.store.postgres.cluster import LocalCluster, available
 
     if not available():
-        raise SystemExit('bench/pg.py needs the postgres extra: pip install "episodic-memory[postgres]"')
+        raise SystemExit('bench/pg.py needs the postgres extra: pip install ".[postgres]"')
     folder = keep or Path(tempfile.mkdtemp(prefix="episodic-bench-pg-"))
     folder.mkdir(parents=True, exist_ok=True)
     local = LocalCluster(folder / "data")

@@ -67,7 +67,7 @@ def test_unknown_arguments_are_refused_by_name(tools: MemoryTools, tool: str, ar
     call(tools, "remember", content="Our offsite is in Lisbon", session_id="trip")
     unknown = next(name for name in arguments if name not in ("content", "session_id", "query", "everything"))
     message = refused(tools, tool, **arguments)
-    assert unknown in message and "Extra inputs are not permitted" in message
+    assert f"{unknown} is not an argument of this tool" in message and "pydantic" not in message
     assert turns(tools) == 1
 
 

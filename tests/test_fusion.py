@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from episodic_memory import Config, EpisodicMemory
+from episodic_memory import Config, Memory
 from episodic_memory.retrieve.fts import fts_query
 from episodic_memory.retrieve.fusion import reciprocal_rank_fusion
 from episodic_memory.retrieve.query import classify
@@ -45,7 +45,8 @@ def test_judgment_search_ranks_by_the_fused_ranks() -> None:
              ("config change staging", "just do it", "staging is safe")]
     config = Config(consolidate_on_open=False, utility_half_life_days=math.inf)
     k = config.rrf_k
-    with EpisodicMemory(embedder=HashingEmbedder(), config=config) as jm:
+    with Memory(":memory:", embedder=HashingEmbedder(), config=config) as mem:
+        jm = mem.judgments
         for trigger, judgment, reasoning in texts:
             jm.store(trigger=trigger, judgment=judgment, reasoning=reasoning)
         memory_id = {jid: row.memory_id for jid, row in jm.rows.judgments_by_id(jm.user_id, list(range(1, 100))).items()}

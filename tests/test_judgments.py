@@ -1,5 +1,9 @@
 """Judgment memory: the seed's README code, errors, utility (smoothing, decay), hybrid search, dedup, delete,
-corrections, exports, per-user isolation, the CLI, forgetting, and the [Past judgments] block."""
+corrections, exports, per-user isolation, the CLI, forgetting, and the [Past judgments] block.
+
+The project's API is `Memory.judgments` (`JudgmentMemory`, opened here by `judgments(...)`); `EpisodicMemory` is the
+episodic-judgment library's door onto the same tables, tested here offline and against that library's own tests in
+test_seed_judgment_contract.py."""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ import json
 import math
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +21,10 @@ import pytest
 from click.testing import CliRunner
 from pydantic import ValidationError
 
-from episodic_memory import Config, EpisodicMemory, Memory
+from episodic_memory import Config, EpisodicMemory, Memory, SearchResult, Triple
 from episodic_memory.cli import main
-from episodic_memory.judgments import CallableEmbedder, past_judgments_block
+from episodic_memory.judgments import CallableEmbedder, JudgmentMemory, past_judgments_block
+from episodic_memory.judgments.embedding import as_embedder
 from episodic_memory.models.embedder import DEFAULT_MODEL_ID
 from episodic_memory.retrieve.kinds import KINDS
 from episodic_memory.retrieve.utility import plain_utility, rank_score, smoothed_utility, verdict_weight
@@ -44,9 +51,17 @@ def cfg(**overrides: Any) -> Config:
     return Config(consolidate_on_open=False, **overrides)
 
 
+@contextmanager
+def judgments(embedder: Any = None, db_path: Path | str = ":memory:", config: Config | None = None
+              ) -> Iterator[JudgmentMemory]:
+    """The project's judgment API (`Memory.judgments`) on a Memory of its own."""
+    with Memory(db_path, config=config, embedder=None if embedder is None else as_embedder(embedder)) as mem:
+        yield mem.judgments
+
+
 @pytest.fixture
-def jm() -> EpisodicMemory:
-    with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(**NO_DECAY)) as m:
+def jm() -> Iterator[JudgmentMemory]:
+    with judgments(embedder=HashingEmbedder(), config=cfg(**NO_DECAY)) as m:
         yield m
 
 
@@ -78,12 +93,15 @@ def test_readme_example_runs_unchanged(capsys: pytest.CaptureFixture[str]) -> No
     assert float(printed[3:7]) == pytest.approx(0.45, abs=0.011)
     assert [r.id for r in results] == [mid]
     r = results[0]
-    assert r.trigger == CONFIG[0] and r.domain == "ops" and r.metadata == {} and r.adopted == 1
-    assert r.cosine is not None and r.cosine > 0.5       # the bundled MiniLM found it, not just BM25
-    assert r.distance == pytest.approx(1 - r.cosine)
+    assert r.trigger == CONFIG[0] and r.domain == "ops" and r.metadata == {}
     assert r.utility_score == 1.0                         # the seed's adopted / verdicts
-    assert r.rank_utility == pytest.approx(2 / 3, abs=1e-3)  # ranking: Beta(1, 1) prior, one adoption is not certainty
-    assert r.score == pytest.approx(r.similarity * (1 + 0.5 * r.rank_utility))
+    # the same judgment through the project's API: its cosine, and the smoothed utility it ranks by
+    (rich,) = memory.judgments.search("Can I edit the production config?", use_utility=True)
+    assert rich.id == mid and rich.adopted == 1
+    assert rich.cosine is not None and rich.cosine > 0.5  # the bundled MiniLM found it, not just BM25
+    assert r.distance == pytest.approx(1 - rich.cosine, abs=1e-6) == pytest.approx(rich.distance, abs=1e-6)
+    assert rich.rank_utility == pytest.approx(2 / 3, abs=1e-3)  # ranking: Beta(1, 1) prior, one adoption is not certainty
+    assert rich.score == pytest.approx(rich.similarity * (1 + 0.5 * rich.rank_utility))
     assert memory.memory.embedder().model_id == DEFAULT_MODEL_ID
     memory.close()
 
@@ -91,7 +109,7 @@ def test_readme_example_runs_unchanged(capsys: pytest.CaptureFixture[str]) -> No
 # --- documented errors --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("field", ["trigger", "judgment", "reasoning"])
 @pytest.mark.parametrize("bad", ["", "   ", None, 7])
-def test_store_needs_trigger_judgment_and_reasoning(jm: EpisodicMemory, field: str, bad: object) -> None:
+def test_store_needs_trigger_judgment_and_reasoning(jm: JudgmentMemory, field: str, bad: object) -> None:
     args = dict(zip(("trigger", "judgment", "reasoning"), CONFIG, strict=True))
     args[field] = bad
     with pytest.raises(ValueError, match=field):
@@ -99,7 +117,7 @@ def test_store_needs_trigger_judgment_and_reasoning(jm: EpisodicMemory, field: s
     assert jm.count() == 0
 
 
-def test_store_rejects_bad_domain_and_metadata(jm: EpisodicMemory) -> None:
+def test_store_rejects_bad_domain_and_metadata(jm: JudgmentMemory) -> None:
     with pytest.raises(ValueError, match="domain"):
         jm.store(*CONFIG, domain=" ")
     with pytest.raises(ValueError, match="metadata must be a dict"):
@@ -109,7 +127,7 @@ def test_store_rejects_bad_domain_and_metadata(jm: EpisodicMemory) -> None:
     assert jm.count() == 0
 
 
-def test_verify_errors(jm: EpisodicMemory) -> None:
+def test_verify_errors(jm: JudgmentMemory) -> None:
     mid = jm.store(*CONFIG)
     with pytest.raises(KeyError, match="mem_nope"):
         jm.verify("mem_nope", adopted=True)
@@ -122,7 +140,7 @@ def test_verify_errors(jm: EpisodicMemory) -> None:
     assert jm.get(mid).adopted + jm.get(mid).rejected == 0
 
 
-def test_search_get_delete_export_errors(jm: EpisodicMemory, tmp_path: Path) -> None:
+def test_search_get_delete_export_errors(jm: JudgmentMemory, tmp_path: Path) -> None:
     mid = jm.store(*CONFIG)
     for kwargs in ({"query": ""}, {"query": "config", "top_k": 0}, {"query": "config", "top_k": True},
                    {"query": "config", "utility_weight": -1}):
@@ -192,15 +210,15 @@ def test_decay_halves_a_verdict_every_half_life() -> None:
 
 def test_utility_modes_through_the_api() -> None:
     for mode, expected in (("smoothed", 2 / 3), ("plain", 1.0)):
-        with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(utility_mode=mode, **NO_DECAY)) as m:
+        with judgments(embedder=HashingEmbedder(), config=cfg(utility_mode=mode, **NO_DECAY)) as m:
             mid = m.store(*CONFIG)
             assert m.get(mid).rank_utility == (0.5 if mode == "smoothed" else 0.0)
             assert m.get(mid).utility_score == 0.0  # reported as the seed does: never verified is 0
             m.verify(mid, True)
             assert m.get(mid).rank_utility == pytest.approx(expected)
             assert m.get(mid).utility_score == 1.0
-    with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=90,
-                                                               utility_reported="ranking")) as m:
+    with judgments(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=90,
+                                                          utility_reported="ranking")) as m:
         mid = m.store(*CONFIG)
         assert m.get(mid).utility_score == 0.5  # reporting the ranking utility: the prior
         m.verify(mid, True, at=time.time() - 90 * DAY)
@@ -210,7 +228,7 @@ def test_utility_modes_through_the_api() -> None:
 def test_decay_reorders_search_after_a_policy_change() -> None:
     old, new = LOOKALIKE, CONFIG
     for half_life, winner in ((math.inf, "old"), (90.0, "new")):
-        with EpisodicMemory(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=half_life)) as m:
+        with judgments(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=half_life)) as m:
             ids = {"old": m.store(*old), "new": m.store(*new)}
             for days in (400, 420, 450, 500, 520, 600):
                 m.verify(ids["old"], True, at=time.time() - days * DAY)
@@ -221,7 +239,7 @@ def test_decay_reorders_search_after_a_policy_change() -> None:
 
 
 # --- search -------------------------------------------------------------------------------------------------
-def test_use_utility_lifts_the_proven_judgment(jm: EpisodicMemory) -> None:
+def test_use_utility_lifts_the_proven_judgment(jm: JudgmentMemory) -> None:
     wrong, right = jm.store(*LOOKALIKE, domain="ops"), jm.store(*CONFIG, domain="ops")
     query = "agent asks to change production config value"
     plain = jm.search(query, top_k=2)
@@ -238,23 +256,23 @@ def test_use_utility_lifts_the_proven_judgment(jm: EpisodicMemory) -> None:
     assert ranked[1].correction == "Always ask before touching production config"
 
 
-def test_similarity_is_hybrid_bm25_and_dense_fused_by_rrf(jm: EpisodicMemory) -> None:
+def test_similarity_is_hybrid_bm25_and_dense_fused_by_rrf(jm: JudgmentMemory) -> None:
     mid = jm.store(*CONFIG)
     both = jm.search("production config confirmed")[0]
     assert both.similarity == pytest.approx(1.0) and both.cosine is not None  # first in both legs
     # BM25 alone (the embedder is off): first in the only leg that ran
-    with EpisodicMemory(config=cfg(embedder="off")) as bm25_only:
+    with judgments(config=cfg(embedder="off")) as bm25_only:
         bid = bm25_only.store(*CONFIG)
         only = bm25_only.search("production config")
         assert [r.id for r in only] == [bid] and only[0].cosine is None and only[0].similarity == 1.0
         assert bm25_only.search("zebra") == []
     # dense alone: a query sharing no word with the judgment (an embedder that maps everything together)
-    with EpisodicMemory(embedder=lambda _text: [1.0, 0.0, 0.0], config=cfg()) as dense_only:
+    with judgments(embedder=lambda _text: [1.0, 0.0, 0.0], config=cfg()) as dense_only:
         did = dense_only.store(*CONFIG)
         found = dense_only.search("zebra crossing")
         assert [r.id for r in found] == [did] and found[0].cosine == pytest.approx(1.0)
         assert found[0].similarity == pytest.approx(0.5)  # first in dense, absent from BM25
-        assert dense_only.memory.embedder().model_id == "custom:<lambda>:3"
+        assert dense_only.clients.embedder().model_id == "custom:<lambda>:3"
     assert jm.get(mid).id == mid
 
 
@@ -262,7 +280,7 @@ def test_equal_fused_ranks_are_broken_by_cosine() -> None:
     def embed(text: str) -> list[float]:
         return [0.6, 0.8] if "alpha" in text else [1.0, 0.0]
 
-    with EpisodicMemory(embedder=embed, config=cfg()) as m:
+    with judgments(embedder=embed, config=cfg()) as m:
         words = m.store("alpha deploy config", "alpha config deploy", "why")     # BM25 first, dense second
         close = m.store("bravo deploy", "bravo plan", "why")                      # BM25 second, dense first
         found = m.search("deploy config")
@@ -270,7 +288,7 @@ def test_equal_fused_ranks_are_broken_by_cosine() -> None:
         assert [r.id for r in found] == [close, words]
 
 
-def test_search_filters_domain_min_score_and_top_k(jm: EpisodicMemory) -> None:
+def test_search_filters_domain_min_score_and_top_k(jm: JudgmentMemory) -> None:
     ops = jm.store(*CONFIG, domain="ops")
     fin = jm.store("Vendor asks to change bank details for a config payment",
                    "Call the vendor on the known number before changing payment config",
@@ -288,7 +306,7 @@ def test_distance_is_the_cosine_distance_and_min_score_a_floor_on_the_cosine() -
     def embed(text: str) -> list[float]:
         return [1.0, 0.0] if "config" in text else [0.0, 1.0]
 
-    with EpisodicMemory(embedder=embed, config=cfg()) as m:
+    with judgments(embedder=embed, config=cfg()) as m:
         lunch = m.store("User asks about lunch", "Suggest the usual place", "They like it")
         config = m.store("User asks about the production config", "Confirm first", "Outages")
         found = {r.id: r for r in m.search("the user asks about the production config")}
@@ -299,14 +317,14 @@ def test_distance_is_the_cosine_distance_and_min_score_a_floor_on_the_cosine() -
         assert [r.id for r in m.search("the user asks about the production config", min_score=0.3)] == [config]
         m.store("User asks about dinner", "Book early", "Busy")  # [0, 1] too: the default floor 0 keeps cosine 0
         assert lunch in {r.id for r in m.search("the user asks about the production config")}
-    with EpisodicMemory(config=cfg(embedder="off")) as bm25_only:  # no cosine: the hybrid similarity stands in
+    with judgments(config=cfg(embedder="off")) as bm25_only:  # no cosine: the hybrid similarity stands in
         bid = bm25_only.store(*CONFIG)
         (only,) = bm25_only.search("production config")
         assert only.id == bid and only.cosine is None and only.distance == pytest.approx(1 - only.similarity)
 
 
 # --- dedup, delete, corrections -----------------------------------------------------------------------------
-def test_duplicates_merge_their_counts(jm: EpisodicMemory) -> None:
+def test_duplicates_merge_their_counts(jm: JudgmentMemory) -> None:
     first = jm.store(*CONFIG, domain=None, metadata={"source": "chat"})
     jm.verify(first, True)
     again = jm.store("  user asks agent to MODIFY config.json   in production ",
@@ -323,7 +341,7 @@ def test_duplicates_merge_their_counts(jm: EpisodicMemory) -> None:
 
 def test_delete_reaches_rows_verdicts_fts_and_vectors(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
-    with EpisodicMemory(embedder=HashingEmbedder(), db_path=db, config=cfg()) as m:
+    with judgments(embedder=HashingEmbedder(), db_path=db, config=cfg()) as m:
         keep = m.store(*LOOKALIKE)
         gone = m.store("zqxcanary trigger", "zqxcanary judgment", "zqxcanary reasoning")
         m.verify(gone, False, user_correction="zqxcanary correction")
@@ -332,14 +350,14 @@ def test_delete_reaches_rows_verdicts_fts_and_vectors(tmp_path: Path) -> None:
         assert m.search("zqxcanary") == [] and [r.id for r in m.search("production config")] == [keep]
         with pytest.raises(KeyError):
             m.verify(gone, True)
-        store = m.memory.store
+        store = m.rows
         assert sql_rows(store, "SELECT count(*) FROM judgment_verdicts") == [(0,)]
         assert sql_rows(store, "SELECT count(*) FROM memory_fts WHERE kind = 'judgment'") == [(1,)]
         assert sql_rows(store, "SELECT count(*) FROM vectors WHERE kind = 'judgment'") == [(1,)]
     assert b"zqxcanary" not in bytes_of(db)
 
 
-def test_corrections_are_stored_and_shown(jm: EpisodicMemory) -> None:
+def test_corrections_are_stored_and_shown(jm: JudgmentMemory) -> None:
     mid = jm.store(*LOOKALIKE)
     jm.verify(mid, False, user_correction="Ask first")
     jm.verify(mid, True)
@@ -352,7 +370,7 @@ def test_corrections_are_stored_and_shown(jm: EpisodicMemory) -> None:
 
 
 # --- exports ------------------------------------------------------------------------------------------------
-def test_export_triples_and_jsonl(jm: EpisodicMemory, tmp_path: Path) -> None:
+def test_export_triples_and_jsonl(jm: JudgmentMemory, tmp_path: Path) -> None:
     good, bad, unverified = jm.store(*CONFIG, domain="ops"), jm.store(*LOOKALIKE), jm.store("a", "b", "c")
     jm.verify(good, True)
     jm.verify(good, True)
@@ -377,9 +395,9 @@ def test_export_triples_and_jsonl(jm: EpisodicMemory, tmp_path: Path) -> None:
     assert unverified not in buffer.getvalue()
 
 
-def test_iter_rows_streams_in_chunks(jm: EpisodicMemory) -> None:
+def test_iter_rows_streams_in_chunks(jm: JudgmentMemory) -> None:
     ids = [jm.store(f"trigger {i}", f"judgment {i}", "why") for i in range(5)]
-    chunks = list(jm.memory.store.iter_judgments(jm.user_id, chunk=2))
+    chunks = list(jm.rows.iter_judgments(jm.user_id, chunk=2))
     assert [len(c) for c in chunks] == [2, 2, 1]
     assert [r.memory_id for c in chunks for r in c] == ids
 
@@ -429,7 +447,58 @@ def test_judgments_stored_without_an_embedder_are_embedded_later(db_path: Path) 
         mid = m.store(*CONFIG)
     with EpisodicMemory(embedder=lambda _text: [0.0, 1.0], db_path=db_path, config=cfg()) as m:
         found = m.search("zebra")  # no shared word: only the new vector can find it
-        assert [r.id for r in found] == [mid] and found[0].cosine == pytest.approx(1.0)
+        assert [r.id for r in found] == [mid] and found[0].distance == pytest.approx(0.0)  # cosine 1
+
+
+# --- EpisodicMemory: the episodic-judgment library's behaviour (its own tests: test_seed_judgment_contract.py) ----
+def test_the_door_stores_every_judgment_apart_and_reports_as_the_seed() -> None:
+    with EpisodicMemory(embedder=HashingEmbedder(), config=cfg()) as m:
+        assert m.get("nonexistent") is None and m.get("") is None and m.export_triples() == []
+        first, second = m.store(*CONFIG, domain="ops", metadata={"k": 1}), m.store(*CONFIG, domain="ops")
+        assert first != second and m.count() == 2  # the seed stores twice; Memory.judgments would merge
+        assert m.judgments.store(*CONFIG) not in (first, second)  # nor does the project's API merge into them
+        m.verify(first, adopted=True)
+        m.verify(first, adopted=True)
+        m.verify(first, adopted=False, user_correction="Ask in #ops")
+        m.verify(second, adopted=False)
+        with pytest.raises(KeyError):
+            m.verify("mem_nope", adopted=True)
+        record = m.get(first)
+        assert record is not None and (record.adoption_count, record.correction_count) == (2, 1)
+        assert record.utility_score == pytest.approx(2 / 3) and record.metadata == {"k": 1} and record.domain == "ops"
+        assert record.created_at == pytest.approx(time.time(), abs=60)
+        assert m.export_triples() == [Triple(context=CONFIG[0], judgment=CONFIG[1], outcome={
+            "utility_score": pytest.approx(2 / 3), "adoption_count": 2, "correction_count": 1})]
+        assert len(m.export_triples(min_utility=-1.0)) == 3  # never verified: utility 0.0, above -1
+
+        # pure cosine without use_utility: identical judgments tie and keep the order stored
+        plain = m.search(CONFIG[0], top_k=10)
+        assert all(isinstance(r, SearchResult) for r in plain)
+        assert [r.id for r in plain][:2] == [first, second] and plain[0].distance == pytest.approx(plain[1].distance)
+        # with it, cosine × (1 + 0.5 × adopted / verdicts): the verdicts set them apart
+        ranked = m.search(CONFIG[0], top_k=10, use_utility=True)
+        assert [r.id for r in ranked].index(first) < [r.id for r in ranked].index(second)
+        assert ranked[0].utility_score == pytest.approx(2 / 3)
+        assert m.search(CONFIG[0], domain="finance") == [] and len(m.search(CONFIG[0], top_k=1)) == 1
+        assert all(1 - r.distance >= 0.5 for r in m.search(CONFIG[0], min_score=0.5))
+        with pytest.raises(ValueError, match="top_k"):
+            m.search(CONFIG[0], top_k=0)
+
+
+def test_the_door_takes_the_seeds_embedder_objects_and_works_without_an_embedder() -> None:
+    class SeedStyleEmbedder:  # the library's Embedder: embed(text) -> vector
+        def embed(self, text: str) -> list[float]:
+            return [1.0, 0.0] if "config" in text else [0.0, 1.0]
+
+    with EpisodicMemory(embedder=SeedStyleEmbedder(), config=cfg()) as m:
+        config, lunch = m.store(*CONFIG), m.store("User asks about lunch", "Suggest the usual place", "They like it")
+        found = m.search("a config question")
+        assert [r.id for r in found] == [config, lunch] and [r.distance for r in found] == pytest.approx([0.0, 1.0])
+    with EpisodicMemory(config=cfg(embedder="off")) as bm25_only:  # BM25's similarity stands in for the cosine
+        mid = bm25_only.store(*CONFIG)
+        (only,) = bm25_only.search("production config")
+        assert only.id == mid and only.distance == pytest.approx(0.0)
+        assert bm25_only.search("zebra") == []
 
 
 # --- forgetting ---------------------------------------------------------------------------------------------

@@ -251,17 +251,20 @@ def test_llm_resolution_without_its_quote_in_the_turn_stays_open(backend: Script
         assert lp.text == "book the London flight" and lp.status == "open"
 
 
-def test_an_llm_that_finds_nothing_is_believed_and_a_failing_one_falls_back_to_rules(backend: ScriptedBackend
-                                                                                       ) -> None:
+def test_an_llm_that_finds_nothing_is_believed_and_a_failing_one_falls_back_to_rules(backend: ScriptedBackend,
+                                                                                       tmp_path: Path) -> None:
     backend.replies = {"open-loop detector": ["[]"]}
     with memory() as mem:
         session(mem, "s1", ["Remind me to call the bank by Friday."], day=0)
         assert mem.loops() == []          # the detector said none: the rules do not second-guess it
     backend.replies = {"open-loop detector": [llm.LLMError("503")], "open-loop resolver": [llm.LLMError("503")]}
-    with memory() as mem:
+    db = tmp_path / "m.db"
+    with Memory(db, embedder=HashingEmbedder(dim=256)) as mem:
         session(mem, "s1", ["Remind me to call the bank by Friday."], day=0)
         [lp] = mem.loops()
         assert (lp.text, lp.detector) == ("call the bank by Friday", "rules")
+    with Memory(db, embedder=HashingEmbedder(dim=256)) as mem:   # later, the failure's back-off over (issue 42)
+        mem.store.clear_llm_backoff(mem.llm.describe())
         session(mem, "s2", ["I called the bank this morning, it's done."], day=1)
         assert mem.loops() == []
 

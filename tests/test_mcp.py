@@ -23,7 +23,7 @@ from episodic_memory import Memory  # noqa: E402
 from episodic_memory.config import Config  # noqa: E402
 
 TOOLS = {"remember", "recall", "context", "loops", "workstreams", "brief", "judgment_store", "judgment_search",
-         "judgment_verify", "forget"}
+         "judgment_verify", "forget", "end_session"}
 
 
 def server_params(db: Path, *args: str) -> StdioServerParameters:
@@ -42,7 +42,10 @@ def text_of(result: Any) -> str:
 
 
 async def call(session: ClientSession, tool: str, **arguments: Any) -> Any:
-    return json.loads(text_of(await session.call_tool(tool, arguments)))
+    result = await session.call_tool(tool, arguments)
+    data = json.loads(text_of(result))
+    assert result.structured_content == data  # structured content, and the same JSON as text
+    return data
 
 
 @pytest.mark.sqlite_only("the MCP server runs in a child process on a SQLite file (--store-backend=postgres redirects this process only)")
@@ -68,7 +71,7 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
                                role="assistant")
             assert other["session_id"] == "trip"
 
-            hits = await call(session, "recall", query="how many slides in the deck", k=3)
+            hits = (await call(session, "recall", query="how many slides in the deck", k=3))["hits"]
             assert hits and "14 slides" in hits[0]["text"] and len(hits) <= 3
             bad = await session.call_tool("recall", {"query": "deck", "k": 0})
             assert bad.is_error
@@ -76,11 +79,11 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
             block = text_of(await session.call_tool("context", {"message": "How many slides does the deck need?"}))
             assert "14 slides" in block
 
-            (loop,) = await call(session, "loops")
+            (loop,) = (await call(session, "loops"))["loops"]
             assert "send Sarah the revised deck" in loop["text"] and loop["session_id"] == first["session_id"]
-            assert await call(session, "loops", status="closed") == []
-            assert await call(session, "workstreams") == []          # seen in one session: still a hypothesis
-            (ws,) = await call(session, "workstreams", include_hypotheses=True)
+            assert await call(session, "loops", status="closed") == {"loops": []}
+            assert await call(session, "workstreams") == {"workstreams": []}  # seen in one session: a hypothesis
+            (ws,) = (await call(session, "workstreams", include_hypotheses=True))["workstreams"]
             assert ws["open_loops"] == 1
             brief = await call(session, "brief", hours=48)
             assert [lp["id"] for lp in brief["open_loops"]] == [loop["id"]]
@@ -89,7 +92,7 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
             stored = await call(session, "judgment_store", trigger="a flaky test blocks the release",
                                 judgment="quarantine it and file an issue", reasoning="shipping beats waiting",
                                 domain="release")
-            found = await call(session, "judgment_search", query="flaky test blocking a release")
+            found = (await call(session, "judgment_search", query="flaky test blocking a release"))["judgments"]
             assert found and json.dumps(found).count("quarantine it") >= 1
             verified = await call(session, "judgment_verify", judgment_id=stored["id"], adopted=True)
             assert verified["adopted"] is True
@@ -105,7 +108,8 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
             assert refused.is_error and "exactly one" in text_of_any(refused)
             gone = await call(session, "forget", session_id="trip")
             assert gone["forgot"]["turns"] == 1
-            assert not [h for h in await call(session, "recall", query="Lisbon offsite") if "Lisbon" in h["text"]]
+            assert not [h for h in (await call(session, "recall", query="Lisbon offsite"))["hits"]
+                        if "Lisbon" in h["text"]]
 
     anyio.run(scenario)
     # The run's default session was ended (so consolidated) when the server stopped.
@@ -129,7 +133,7 @@ def test_acts_as_one_user(tmp_path: Path) -> None:
                 ClientSession(read, write) as session:
             await session.initialize()
             await call(session, "remember", content="Alice likes the vault tour", session_id="a1")
-            hits = await call(session, "recall", query="vault code")
+            hits = (await call(session, "recall", query="vault code"))["hits"]
             assert hits and {h["user_id"] for h in hits} == {"alice"}
             forgot = await call(session, "forget", everything=True)
             assert forgot["forgot"]["turns"] == 1
@@ -165,7 +169,7 @@ def test_streamable_http_on_loopback(tmp_path: Path) -> None:
                 await session.initialize()
                 assert {t.name for t in (await session.list_tools()).tools} == TOOLS
                 await call(session, "remember", content="The offsite moved to Porto", session_id="s1")
-                hits = await call(session, "recall", query="where is the offsite")
+                hits = (await call(session, "recall", query="where is the offsite"))["hits"]
                 assert "Porto" in hits[0]["text"]
 
         anyio.run(scenario)

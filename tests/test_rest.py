@@ -391,7 +391,7 @@ def test_missing_server_extra_is_explained(db_path: Path, monkeypatch: pytest.Mo
     monkeypatch.delitem(sys.modules, "episodic_memory.server.rest")
     result = CliRunner().invoke(main, ["serve", "--db", str(db_path)])
     assert result.exit_code == 1
-    assert 'needs the server extra (fastapi is not installed): pip install "episodic-memory[server]"' in result.output
+    assert 'needs the server extra (fastapi is not installed): pip install ".[server]" (in a checkout of episodic-memory-layer)' in result.output
     assert CliRunner().invoke(main, ["stats", "--db", str(db_path)]).exit_code == 0
 
 

@@ -140,9 +140,22 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
                   + (f", {totals['bad']} bad line(s) skipped" if totals["bad"] and skip_bad else ""))
     if totals["turns"]:  # the turns are durable; consolidation has been running beside the ingest
         mem.wait_for_consolidation()
-        console.print(f"consolidated in {time.perf_counter() - started:.2f}s")
+        _report_consolidation(mem, totals["sessions"], time.perf_counter() - started)
     if failed:
         ctx.exit(EXIT_BAD_INPUT)
+
+
+def _report_consolidation(mem: Memory, sessions: set[tuple[str, str]], seconds: float) -> None:
+    """"consolidated in 0.45s", or which sessions wait for the LLM and when it is asked again."""
+    waiting = [s for u, s in sorted(sessions) if (info := mem.store.session(u, s)) is not None
+               and info.needs_consolidation and info.consolidated_turns < info.turn_count]
+    if not waiting:
+        console.print(f"consolidated in {seconds:.2f}s")
+        return
+    outage = mem.llm_outage()
+    why = f": {outage.reason}; {outage.retry_note()}" if outage is not None else ""
+    console.print(f"consolidation of {len(waiting)} session(s) is postponed{escape(why)} (the turns are stored and "
+                  "searchable; the next `ingest` or `add` retries it)", highlight=False)
 
 
 class _Totals(TypedDict):

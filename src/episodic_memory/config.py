@@ -307,6 +307,16 @@ class Config(BaseModel):
     llm_backoff_s: float = Field(1.0, description="first backoff; doubles on each retry")
     llm_concurrency: int = Field(4, ge=1, description="calls in flight at once")
     llm_max_tokens: int = Field(1024, description="reply length cap")
+    llm_outage_backoff_s: float = Field(
+        60.0, ge=0, description="after a call found the LLM unreachable (after its retries) or was turned away as a "
+        "whole (401/403: the key; 404: the URL), no call is made to that LLM for this long, doubled for each such "
+        "failure in a row; kept in the store, so the next process waits too (0: no back-off)")
+    llm_outage_backoff_max_s: float = Field(
+        900.0, ge=0, description="the longest LLM back-off (see llm_outage_backoff_s)")
+    consolidate_on_open_with_llm: bool = Field(
+        True, description="with consolidate_on_open and an LLM configured, consolidate the pending sessions at open; "
+        "False leaves them to the next writer, so that opening never waits on the LLM (the CLI's read commands open "
+        "so; without an LLM they still consolidate, with the rules)")
 
     # --- consolidation: facts --------------------------------------------------------------------------
     durable_floor: float = Field(0.55, description="salience at or above this makes a fact durable")
@@ -499,6 +509,10 @@ class Config(BaseModel):
         "came in on (and, on loopback, 127.0.0.1, localhost and ::1): a name matches any port, name:port one port, "
         "'*' every host (no check). Any other Host gets 421: a DNS-rebinding page never reaches the memories. "
         "Comma-separated in EPISODIC_SERVER_ALLOWED_HOSTS; `episodic serve --allowed-host NAME`")
+    mcp_session_idle_s: float = Field(
+        1800.0, ge=0, description="the MCP server ends a session it wrote turns to (so it is consolidated: its facts, "
+        "loops and workstreams appear) once no turn has come to it for this long; sessions still open are ended when "
+        "the server stops (0: only then)")
     ui_session_idle_s: float = Field(12 * 3600.0, gt=0, description="an inspector login ends after this long unused")
     ui_max_sessions: int = Field(10_000, ge=1, description="inspector logins kept at most (least recently used go "
                                  "first); only a login with a valid token makes one")

@@ -1,38 +1,178 @@
 """`EpisodicMemory`: the episodic-judgment library's class (a compatibility API), onto the same store as `Memory`.
 
 Its users write ``EpisodicMemory()`` / ``EpisodicMemory(db_path="memory.db", embedder=fn)`` and call `store`,
-`verify`, `search`, `export_jsonl`; every one of those is `JudgmentMemory`'s (`judgments/memory.py`). This door owns
-the `Memory` it opens, so it lives above `memory.py`.
+`search`, `verify`, `get`, `count` and `export_triples`; they get what that library gives (its `MemoryRecord`,
+`SearchResult` and `Triple`, field for field) and the behaviour its own tests pin down
+(tests/test_seed_judgment_contract.py runs them): every `store` is a new memory, `search` ranks by the cosine of the
+embeddings (times 1 + weight · utility with `use_utility`), `utility_score` is adopted / verdicts, `get` of an
+unknown id is None.
+
+The project's own judgment API, `Memory.judgments` (`judgments/memory.py`, reachable here as `.judgments`), keeps
+its richer behaviour under its own names: duplicates merge, hybrid BM25 + dense search, smoothed and decayed
+ranking. This door owns the `Memory` it opens, so it lives above `memory.py`.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .config import DEFAULT_USER, MEMORY_PATH, Config
 from .judgments.embedding import as_embedder
-from .judgments.memory import JudgmentMemory
+from .judgments.memory import Judgment, JudgmentMemory
 from .memory import Memory
+from .models.embedder import Embedder
+from .retrieve.utility import plain_utility
+from .store.records import VerdictRow
 
 
-class EpisodicMemory(JudgmentMemory):
-    """Judgment memory with its own store: ``EpisodicMemory()`` in memory,
-    ``EpisodicMemory(db_path="memory.db")`` in the one SQLite file the rest of the memory uses (same tables,
-    same migrations).
+@dataclass
+class MemoryRecord:
+    """A stored judgment, as the library's `get` returns it."""
 
-    `embedder` is any ``callable(str) -> list[float]`` (or an `Embedder`); by default the bundled one
-    (`Config.embedder`, all-MiniLM-L6-v2). `close()` closes the store; it is also a context manager.
+    id: str
+    trigger: str
+    judgment: str
+    reasoning: str
+    domain: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    created_at: float = 0.0              # Unix time
+    utility_score: float = 0.0           # adopted / verdicts, 0.0 when never verified
+    adoption_count: int = 0
+    correction_count: int = 0            # verdicts with adopted=False, with or without a correction
+
+
+@dataclass
+class SearchResult:
+    """One judgment found by `EpisodicMemory.search`: `distance` = 1 − cosine (smaller is closer)."""
+
+    id: str
+    judgment: str
+    reasoning: str
+    trigger: str
+    domain: str | None
+    distance: float
+    metadata: dict[str, Any]
+    utility_score: float
+
+
+@dataclass
+class Triple:
+    """(context, judgment, outcome) for fine-tuning; `outcome` holds utility_score, adoption_count and
+    correction_count."""
+
+    context: str
+    judgment: str
+    outcome: dict[str, Any]
+
+
+class EpisodicMemory:
+    """Judgment memory with its own store: ``EpisodicMemory()`` in memory, ``EpisodicMemory(db_path="memory.db")``
+    in the one SQLite file the rest of the memory uses (same tables, same migrations).
+
+    `embedder` is any ``callable(str) -> list[float]``, an object with the library's ``embed(text)`` method, or an
+    `Embedder`; by default the bundled one (`Config.embedder`, all-MiniLM-L6-v2). `memory` is the `Memory` it opened,
+    `judgments` the project's richer API over the same judgments. `close()` closes the store; it is also a context
+    manager.
     """
 
     def __init__(self, embedder: Any = None, db_path: str | Path = MEMORY_PATH, *,
                  user_id: str = DEFAULT_USER, config: Config | None = None) -> None:
+        if (embedder is not None and not isinstance(embedder, Embedder) and not callable(embedder)
+                and callable(getattr(embedder, "embed", None))):
+            embedder = embedder.embed  # the library's Embedder: embed(text) -> vector
         self.memory = Memory(db_path, user_id=user_id, config=config,
                              embedder=None if embedder is None else as_embedder(embedder))
-        super().__init__(self.memory.clients, self.memory.user_id)
+        self.judgments: JudgmentMemory = self.memory.judgments
+
+    # --- the library's API -----------------------------------------------------------------------------
+    def store(self, trigger: str, judgment: str, reasoning: str, domain: str | None = None,
+              metadata: dict[str, Any] | None = None) -> str:
+        """Store a judgment; returns its id ("mem_…"). Storing the same text again stores another one (each
+        earns its own verdicts). ValueError when trigger, judgment or reasoning is empty."""
+        return self.judgments.store(trigger, judgment, reasoning, domain, metadata, merge=False)
+
+    def search(self, query: str, top_k: int = 5, domain: str | None = None, min_score: float = 0.0,
+               use_utility: bool = False, utility_weight: float = 0.5) -> list[SearchResult]:
+        """The `top_k` judgments whose cosine with `query` is at least `min_score`, best first.
+
+        Ranked by cosine, or with `use_utility` by cosine × (1 + utility_weight × utility_score); equal scores
+        keep the order the judgments were stored in. Without an embedder the BM25 similarity stands in for the
+        cosine. ValueError for an empty query, top_k < 1 or a negative utility_weight.
+        """
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+            raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
+        if utility_weight < 0:
+            raise ValueError(f"utility_weight must be >= 0, got {utility_weight!r}")
+        found = self.judgments.closeness(query, domain, floor=min_score)
+        verdicts = self.judgments.rows.verdicts([row.id for row, _ in found])
+        scored = []
+        for row, cosine in found:
+            utility = plain_utility(verdicts[row.id])
+            score = cosine * (1.0 + utility_weight * utility) if use_utility else cosine
+            scored.append((score, SearchResult(
+                id=row.memory_id, judgment=row.judgment, reasoning=row.reasoning, trigger=row.trigger,
+                domain=row.domain, distance=1.0 - cosine, metadata=_metadata(row.metadata), utility_score=utility)))
+        scored.sort(key=lambda pair: -pair[0])  # stable: ties stay in the order stored
+        return [result for _, result in scored[:top_k]]
+
+    def verify(self, memory_id: str, adopted: bool, user_correction: str | None = None) -> None:
+        """Record whether the judgment was adopted (and the user's correction when it was not). KeyError for an
+        unknown id."""
+        self.judgments.verify(memory_id, adopted, user_correction)
+
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        """The stored judgment, or None when there is none with this id."""
+        try:
+            j = self.judgments.get(memory_id)
+        except (KeyError, ValueError):  # ValueError: not an id at all (blank, a control character)
+            return None
+        return _record(j)
+
+    def count(self) -> int:
+        """How many judgments are stored."""
+        return self.judgments.count()
+
+    def export_triples(self, min_utility: float = 0.0) -> list[Triple]:
+        """Triples of the judgments whose utility_score is strictly above `min_utility` (so by default not those
+        never verified or only rejected), in the order stored."""
+        triples = []
+        for chunk in self.judgments.rows.iter_judgments(self.judgments.user_id):
+            verdicts = self.judgments.rows.verdicts([row.id for row in chunk])
+            for row in chunk:
+                utility = plain_utility(verdicts[row.id])
+                if utility > min_utility:
+                    triples.append(Triple(context=row.trigger, judgment=row.judgment,
+                                          outcome=_outcome(verdicts[row.id], utility)))
+        return triples
 
     def close(self) -> None:
         self.memory.close()
 
     def __enter__(self) -> EpisodicMemory:
         return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"EpisodicMemory({self.memory.clients.path!r}, user_id={self.judgments.user_id!r})"
+
+
+def _metadata(text: str | None) -> dict[str, Any]:
+    return json.loads(text) if text else {}
+
+
+def _record(j: Judgment) -> MemoryRecord:
+    verdicts = j.adopted + j.rejected
+    return MemoryRecord(id=j.id, trigger=j.trigger, judgment=j.judgment, reasoning=j.reasoning, domain=j.domain,
+                        metadata=j.metadata, created_at=j.created_at.timestamp() if j.created_at else 0.0,
+                        utility_score=j.adopted / verdicts if verdicts else 0.0, adoption_count=j.adopted,
+                        correction_count=j.rejected)
+
+
+def _outcome(verdicts: list[VerdictRow], utility: float) -> dict[str, Any]:
+    adopted = sum(v.adopted for v in verdicts)
+    return {"utility_score": utility, "adoption_count": adopted, "correction_count": len(verdicts) - adopted}

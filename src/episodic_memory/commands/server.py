@@ -16,7 +16,7 @@ from ..config import DEFAULT_USER
 from ..util import MAX_INT
 from ._common import store_path
 
-EXTRA_HINT = 'pip install "episodic-memory[server]"'
+EXTRA_HINT = 'pip install ".[server]" (in a checkout of episodic-memory-layer)'
 
 
 def _db(ctx: click.Context, db: str | None) -> str:
@@ -53,8 +53,8 @@ def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_po
     """Run the MCP server (stdio, for Claude Desktop / Claude Code and other MCP hosts).
 
     \b
-    Tools: remember, recall, context, loops, workstreams, brief,
-    judgment_store, judgment_search, judgment_verify, forget.
+    Tools: remember, end_session, recall, context, loops, workstreams,
+    brief, judgment_store, judgment_search, judgment_verify, forget.
     Resource: memory://ongoing-work. It acts as one user (--user).
     """
     mcp_server = _server_module("mcp_server")

@@ -1,4 +1,4 @@
-"""A LangGraph store backed by a `Memory`: ``pip install "episodic-memory[langgraph]"``.
+"""A LangGraph store backed by a `Memory`: ``pip install ".[langgraph]"`` in a checkout.
 
     from episodic_memory import Memory
     from episodic_memory.integrations.langgraph import EpisodicStore

@@ -149,11 +149,12 @@ class JudgmentMemory:
 
     # --- writing -------------------------------------------------------------------------------------
     def store(self, trigger: str, judgment: str, reasoning: str, domain: str | None = None,
-              metadata: dict[str, Any] | None = None) -> str:
+              metadata: dict[str, Any] | None = None, *, merge: bool = True) -> str:
         """Store a judgment; returns its id ("mem_…").
 
         Storing the same trigger and judgment again (up to case and spacing) returns the first one's id: its
-        verdicts keep counting, the first wording stays, the metadata is merged.
+        verdicts keep counting, the first wording stays, the metadata is merged. ``merge=False`` stores a new
+        judgment every time, as the episodic-judgment library does (`EpisodicMemory`, its compatibility door).
         Raises ValueError when trigger, judgment or reasoning is empty, the domain is blank, or the metadata
         is not a JSON-serialisable dict.
         """
@@ -172,9 +173,13 @@ class JudgmentMemory:
             json.dumps(metadata)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"metadata must be JSON-serialisable: {exc}") from None
+        memory_id = f"mem_{secrets.token_hex(8)}"
+        key = dedup_key(trigger, judgment)
+        if not merge:  # a key of its own: no later store merges into it (nor it into an earlier one)
+            key = f"{key}:{memory_id}"
         row, created = self.rows.insert_judgment_or_merge(
-            user_id=self.user_id, memory_id=f"mem_{secrets.token_hex(8)}", trigger=trigger, judgment=judgment,
-            reasoning=reasoning, domain=domain, metadata=metadata, dedup_key=dedup_key(trigger, judgment),
+            user_id=self.user_id, memory_id=memory_id, trigger=trigger, judgment=judgment,
+            reasoning=reasoning, domain=domain, metadata=metadata, dedup_key=key,
             merge_metadata=_merge_metadata,
         )
         if created:
@@ -308,6 +313,37 @@ class JudgmentMemory:
         # equal fused ranks (first in one leg, second in the other) are common: the closer text breaks the tie
         results.sort(key=lambda r: (-r.score, -r.similarity, -(r.cosine or 0.0), r.id))
         return results[:top_k]
+
+    def closeness(self, query: str, domain: str | None = None, floor: float = -1.0
+                  ) -> list[tuple[JudgmentRow, float]]:
+        """Every judgment (of `domain`) with its closeness to `query`, at or above `floor`, in the order stored.
+
+        Closeness is the cosine of the query's and the judgment's embeddings, every judgment with a vector scored
+        (the episodic-judgment library's brute-force search, which `EpisodicMemory.search` ranks by); without an
+        embedder (or when embedding fails) it is the BM25 leg's rank-based similarity of the `candidate_pool` best.
+        """
+        query = _text(query, "query")
+        embedder, index = self.clients.embedder(), self.clients.dense_index()
+        scores: dict[int, float] | None = None
+        if embedder is not None and index is not None:
+            try:
+                self.embed_pending(embedder)
+                qvec = embedder.embed_query(query)
+            except Exception:
+                log.exception("embedding failed; judgment closeness falls back to BM25")
+            else:
+                hits = index.search(self.user_id, qvec, self.rows.judgment_count(self.user_id), floor=floor,
+                                    kind="judgment")
+                scores = {h.item_id: h.similarity for h in hits}
+        if scores is None:
+            match = fts_query(query)
+            bm25 = [] if match is None else self.rows.search_judgments(
+                match, self.user_id, limit=self.config.candidate_pool, domain=domain)
+            fused = reciprocal_rank_fusion([([jid for jid, _ in bm25], 1.0)], self.config.rrf_k)
+            scores = {k: s for k, s in zip(fused.keys.tolist(), fused.scores.tolist(), strict=True) if s >= floor}
+        rows = self.rows.judgments_by_id(self.user_id, list(scores))
+        return [(rows[jid], scores[jid]) for jid in sorted(rows)
+                if domain is None or rows[jid].domain == domain]
 
     def _dense_hits(self, query: str, pool: int, domain: str | None
                     ) -> tuple[list[tuple[int, float]], Callable[[list[int]], dict[int, float]]] | None:

@@ -23,11 +23,24 @@ class LLMError(RuntimeError):
 
 class LLMFailed(RuntimeError):
     """Raised by `ask(..., fail=True)` when the backend could not be reached after retries (or raised): callers
-    that must not treat an outage as "nothing to say" (consolidation) retry later instead."""
+    that must not treat an outage as "nothing to say" (consolidation) retry later instead.
+
+    `kind`: "unreachable" (network, timeout, 5xx, 429), "refused" (turned away: a bad key, a wrong URL, a bad
+    request) or "raised" (a backend's own exception).
+    """
+
+    def __init__(self, message: str = "", *, kind: str = "unreachable") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class LLMRefused(RuntimeError):
-    """A backend call failed in a way not worth retrying (bad key, bad request)."""
+    """A backend call failed in a way not worth retrying (bad key, bad request). `status`: the HTTP status, when
+    there was one."""
+
+    def __init__(self, message: str = "", *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class LLMConfigError(ValueError):

@@ -179,7 +179,7 @@ class LLMClient:
             except LLMRefused as exc:  # with `fail`, the caller reports it: said here at INFO only
                 log.log(logging.INFO if fail else logging.WARNING, "llm %s: refused (%s); not retried", purpose, exc)
                 if fail:
-                    raise LLMFailed(f"{purpose}: {exc}") from exc
+                    raise LLMFailed(f"{purpose}: {exc}", kind="refused") from exc
                 return None
             except (LLMError, asyncio.TimeoutError, OSError) as exc:
                 if isinstance(exc, asyncio.TimeoutError):
@@ -203,7 +203,8 @@ class LLMClient:
             except Exception as exc:
                 if fail:
                     log.info("llm %s: backend raised; giving up", purpose, exc_info=True)
-                    raise LLMFailed(f"{purpose}: the backend raised {type(exc).__name__}: {exc}") from exc
+                    raise LLMFailed(f"{purpose}: the backend raised {type(exc).__name__}: {exc}",
+                                    kind="raised") from exc
                 log.exception("llm %s: backend raised; giving up", purpose)
                 return None
             elapsed = time.perf_counter() - started
@@ -300,11 +301,12 @@ _warned: set[str] = set()
 _warned_lock = threading.Lock()
 
 
-def warn_once(logger: logging.Logger, message: str) -> None:
-    """`message` as a warning the first time this process says it; at INFO after that."""
+def warn_once(logger: logging.Logger, message: str, key: str | None = None) -> None:
+    """`message` as a warning the first time this process says it (or anything under the same `key`); at INFO
+    after that."""
     with _warned_lock:
-        first = message not in _warned
-        _warned.add(message)
+        first = (key or message) not in _warned
+        _warned.add(key or message)
     logger.log(logging.WARNING if first else logging.INFO, message)
 PROCESS_DEFAULT: LLMClient = _ProcessDefault()
 

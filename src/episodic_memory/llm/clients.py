@@ -152,6 +152,8 @@ class _HTTPBackend:
 
     name = "http"
     default_base_url = ""
+    key_variable = "the API key"  # where the key comes from, for a 401's message
+    url_question = "is the base URL right?"  # what a 404 most likely means
 
     def __init__(self, model: str, base_url: str, max_tokens: int, timeout_s: float) -> None:
         if not model:
@@ -230,7 +232,8 @@ class _HTTPBackend:
             raise LLMError(f"{self.name}: HTTP {status}: {_server_message(response)}",
                            retry_after=_retry_after(response.headers.get("retry-after")))
         if status >= 300:
-            raise LLMRefused(f"{self.name}: HTTP {status}: {_server_message(response)}")
+            raise LLMRefused(f"{self.name}: HTTP {status}: {_server_message(response)}{self._hint(status, url)}",
+                             status=status)
         try:
             data = response.json()
         except ValueError as exc:
@@ -238,6 +241,14 @@ class _HTTPBackend:
         if not isinstance(data, dict):
             raise LLMError(f"{self.name}: malformed reply body (a JSON {type(data).__name__}, not an object)")
         return data
+
+    def _hint(self, status: int, url: str) -> str:
+        """What a 401/403/404 most likely means, said after the server's own words."""
+        if status in (401, 403):
+            return f" — {status}: the API key was refused (check {self.key_variable})"
+        if status == 404:
+            return f" — the LLM endpoint answered 404 at {url}: {self.url_question}"
+        return ""
 
     def _malformed(self, what: str) -> LLMError:
         return LLMError(f"{self.name}: malformed reply body ({what})")
@@ -248,6 +259,8 @@ class AnthropicBackend(_HTTPBackend):
 
     name = "anthropic"
     default_base_url = DEFAULT_ANTHROPIC_BASE_URL
+    key_variable = "ANTHROPIC_API_KEY"
+    url_question = "the base URL is the server's root, without /v1 (https://api.anthropic.com)"
 
     def __init__(self, api_key: str | None, model: str = DEFAULT_ANTHROPIC_MODEL, *,
                  base_url: str = DEFAULT_ANTHROPIC_BASE_URL, max_tokens: int = 1024, timeout_s: float = 60.0) -> None:
@@ -283,6 +296,7 @@ class OpenAICompatibleBackend(_HTTPBackend):
 
     name = "openai"
     default_base_url = DEFAULT_OPENAI_BASE_URL
+    key_variable = "OPENAI_API_KEY"
 
     def __init__(self, model: str | None = None, *, base_url: str = DEFAULT_OPENAI_BASE_URL,
                  api_key: str | None = None, max_tokens: int = 1024, timeout_s: float = 60.0) -> None:
@@ -296,6 +310,10 @@ class OpenAICompatibleBackend(_HTTPBackend):
         super().__init__(model or DEFAULT_OPENAI_MODEL, base_url, max_tokens, timeout_s)
         self._api_key = api_key
         self._hosted = hosted
+        if not self.base_url.endswith("/v1"):
+            self.url_question = "does the base URL end in /v1?"
+        else:
+            self.url_question = f"does the server serve /chat/completions there, with the model {self.model!r}?"
 
     async def ask(self, system_prompt: str, user_prompt: str, *, model: str | None = None) -> str:
         self.last_usage = self.last_finish = None

@@ -1,8 +1,10 @@
 """The MCP server: `Memory`'s verbs as MCP tools (official `mcp` SDK, v2 `MCPServer`), over stdio or HTTP.
 
 The server acts as one user (``--user``, default ``default``) on one memory file. It holds no logic: each tool is a
-call on `Memory` and a JSON rendering of the result. Turns sent with `remember` and no session id go to one session
-per server run, ended (and so consolidated) when the server stops.
+call on `Memory`, and its result is structured content (an object its output schema describes) with the same JSON as
+text for clients that read only text. Turns sent with `remember` and no session id go to one session per server run.
+A session is consolidated (its facts, loops and workstreams made) when it ends: by `end_session`, after
+`Config.mcp_session_idle_s` without a turn, or when the server stops (stdin closed, SIGTERM, SIGINT, SIGHUP).
 """
 
 from __future__ import annotations
@@ -10,17 +12,24 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
 import secrets
+import signal
+import sys
+import threading
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
+from time import monotonic
 from typing import Annotated, Any, TypeVar
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
-from pydantic import ConfigDict, Field, StrictBool
+from mcp.server.mcpserver.context import Context
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import ConfigDict, Field, StrictBool, ValidationError, with_config
+from typing_extensions import TypedDict
 
 from .. import __version__
 from ..config import DEFAULT_USER, Config
@@ -42,14 +51,82 @@ DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idemp
 
 INSTRUCTIONS = """Long-term memory of past conversations with this user (episodic-memory).
 Call `recall` (or `context`) before answering anything that may depend on earlier conversations; call `remember` for
-each turn worth keeping. `loops`, `workstreams` and `brief` show ongoing work; `judgment_*` keep decisions and whether
-they were adopted. `forget` deletes permanently."""
+each turn worth keeping, and `end_session` when a conversation is over (its facts, open loops and workstreams are
+made then). `loops`, `workstreams` and `brief` show ongoing work; `judgment_*` keep decisions and whether they were
+adopted. `forget` deletes permanently."""
 
 
-def _json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, default=str)
+# --- what the tools return: structured content, described by each tool's output schema ---------------------------
+Item = dict[str, Any]
 
 
+class Remembered(TypedDict):
+    id: Annotated[str, Field(description="the stored turn's id")]
+    session_id: Annotated[str, Field(description="the session the turn went to")]
+
+
+class SessionEnded(TypedDict):
+    session_id: Annotated[str, Field(description="the session ended")]
+    status: Annotated[str, Field(description="'ended'")]
+    next_session_id: Annotated[str | None, Field(
+        description="where `remember` without a session id goes from now on (when this was the run's session)")]
+
+
+class Recalled(TypedDict):
+    hits: Annotated[list[Item], Field(description="best first; each: id, kind (turn, fact, episode, …), text, score, "
+                                                  "timestamp, session_id, source_ids (the turns behind it), speaker, "
+                                                  "role, user_id, details")]
+
+
+class Recollection(TypedDict):
+    context: Annotated[str, Field(description="[Recalled context] (and [Ongoing work] once per session); empty "
+                                              "when nothing relevant is remembered")]
+
+
+class Loops(TypedDict):
+    loops: Annotated[list[Item], Field(description="newest first; each: id, text, status, due, session_id, "
+                                                   "workstream, opened_at, last_mentioned, mentions, …")]
+
+
+class Workstreams(TypedDict):
+    workstreams: Annotated[list[Item], Field(description="most recent first; each: id, name, status, sessions, "
+                                                         "facts, open_loops, keyphrases, last_activity, …")]
+
+
+@with_config(ConfigDict(extra="allow"))
+class Brief(TypedDict, total=False):
+    user_id: str
+    hours: float
+    since: Annotated[str, Field(description="ISO-8601 start of the window")]
+    until: Annotated[str, Field(description="ISO-8601 end of the window")]
+    sessions: Annotated[list[Item], Field(description="sessions in the window, with their summaries")]
+    decisions: list[Item]
+    corrections: list[Item]
+    open_loops: list[Item]
+    workstreams: list[Item]
+    pinned: list[Item]
+
+
+class JudgmentStored(TypedDict):
+    id: Annotated[str, Field(description="the judgment's id (for judgment_verify)")]
+
+
+class Judgments(TypedDict):
+    judgments: Annotated[list[Item], Field(description="best first; each: id, trigger, judgment, reasoning, domain, "
+                                                       "score, similarity, utility_score, adopted, rejected, …")]
+
+
+class Verified(TypedDict):
+    id: str
+    adopted: bool
+    result: Annotated[Item, Field(description="the judgment as it stands now")]
+
+
+class Forgot(TypedDict):
+    forgot: Annotated[dict[str, int], Field(description="how many of each kind of memory were deleted")]
+
+
+# --- errors the model can read -----------------------------------------------------------------------------------
 def _explained(fn: F) -> F:
     """Bad input (ValueError, TypeError) and unknown ids (KeyError) reach the model as their message; so does text
     that is not valid Unicode (a lone surrogate), in any argument, by the argument's name."""
@@ -75,15 +152,77 @@ def _check_text(value: object, name: str) -> None:
                 raise ValueError(f"{name} is not valid Unicode text: a lone surrogate {ch!r} at character {i}")
 
 
+def _shown(value: Any) -> str:
+    """A rejected value as JSON (true, null, "yes"), cut short."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _plain(error: Any, arguments: list[str]) -> str:
+    """One pydantic error as a sentence naming the argument."""
+    name = ".".join(str(part) for part in error["loc"]) or "the arguments"
+    kind, ctx, got = error["type"], error.get("ctx") or {}, _shown(error.get("input"))
+    if kind == "missing":
+        return f"{name} is required"
+    if kind == "extra_forbidden":
+        return f"{name} is not an argument of this tool (it takes {', '.join(arguments)})"
+    if kind.startswith("bool_"):
+        return f"{name} must be true or false, got {got}"
+    if kind.startswith("int_"):
+        return f"{name} must be a whole number, got {got}"
+    if kind.startswith("float_"):
+        return f"{name} must be a number, got {got}"
+    if kind.startswith("string_"):
+        return f"{name} must be text, got {got}"
+    bounds = {"greater_than_equal": ("at least", "ge"), "greater_than": ("greater than", "gt"),
+              "less_than_equal": ("at most", "le"), "less_than": ("less than", "lt")}
+    if kind in bounds:
+        words, key = bounds[kind]
+        bound = ctx.get(key)
+        if isinstance(bound, float) and bound.is_integer():
+            bound = int(bound)  # 24 * 365, not 8760.0
+        return f"{name} must be {words} {bound}, got {got}"
+    message = str(error.get("msg", "is not valid"))
+    return f"{name} is not valid ({message[:1].lower() + message[1:]}), got {got}"
+
+
+class _Server(MCPServer):
+    """`MCPServer` whose argument errors read as one sentence naming the argument, not pydantic's report."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            tool = self._tool_manager.get_tool(name)
+            takes = list(tool.parameters.get("properties", {})) if tool is not None else []
+            sentence = "; ".join(dict.fromkeys(_plain(e, takes) for e in cause.errors()))
+            raise ToolError(f"Error executing tool {name}: {sentence}.") from cause
+
+
+# --- the server's state ------------------------------------------------------------------------------------------
+def _new_session_id() -> str:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return f"mcp-{stamp}-{secrets.token_hex(3)}"
+
+
 class MemoryTools:
-    """The tools of one server: one `Memory`, one user, one default session, one injector."""
+    """The tools of one server: one `Memory`, one user, one default session, one injector, and the sessions this
+    server wrote turns to and has not ended yet (ended when idle, and all of them at `close`)."""
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        self.default_session = f"mcp-{stamp}-{secrets.token_hex(3)}"
+        self.default_session = _new_session_id()
         self.default_session_used = False
         self._injector: Any = None
+        self._open: dict[str, float] = {}  # session id -> monotonic time of its latest turn from this server
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
+        self._closed = False
 
     def injector(self) -> Any:
         if self._injector is None:
@@ -92,15 +231,83 @@ class MemoryTools:
             self._injector = EpisodicInjector(memory=self.memory, user_id=self.memory.user_id)
         return self._injector
 
-    def close(self) -> None:
-        """End the run's default session (so it is consolidated), then close the store."""
+    def wrote(self, session_id: str) -> None:
+        """A turn went to `session_id`: it is this server's to end."""
+        with self._lock:
+            self._open[session_id] = monotonic()
+            if session_id == self.default_session:
+                self.default_session_used = True
+
+    def dropped(self, session_id: str | None = None) -> None:
+        """`session_id` (None: every session) was forgotten: nothing is left to end."""
+        with self._lock:
+            if session_id is None:
+                self._open.clear()
+            else:
+                self._open.pop(session_id, None)
+            if session_id is None or session_id == self.default_session:
+                self.default_session_used = False
+
+    def end(self, session_id: str) -> None:
+        """End a session (KeyError when it does not exist). Ending the run's default session starts a new one."""
+        with self._lock:
+            last = self._open.pop(session_id, None)
         try:
-            if self.default_session_used:
-                self.memory.end_session(self.default_session)
+            self.memory.end_session(session_id)
+        except Exception as exc:
+            if last is not None and not isinstance(exc, KeyError):  # still this server's to end when it stops
+                with self._lock:
+                    self._open.setdefault(session_id, last)
+            raise
+        with self._lock:
+            if session_id == self.default_session:
+                self.default_session, self.default_session_used = _new_session_id(), False
+
+    def end_idle(self, idle_s: float) -> list[str]:
+        """End the sessions this server wrote to that have had no turn for `idle_s` seconds; returns their ids."""
+        cutoff = monotonic() - idle_s
+        with self._lock:
+            idle = [s for s, last in self._open.items() if last <= cutoff]
+        for session_id in idle:
+            self._end_quietly(session_id)
+        return idle
+
+    def watch_idle(self, idle_s: float) -> None:
+        """End idle sessions from a background thread until `close` (`idle_s` 0: never)."""
+        if idle_s <= 0 or self._watcher is not None:
+            return
+
+        def watch() -> None:
+            while not self._stop.wait(min(max(idle_s / 4, 0.05), 30.0)):
+                self.end_idle(idle_s)
+
+        self._watcher = threading.Thread(target=watch, name="mcp-idle-sessions", daemon=True)
+        self._watcher.start()
+
+    def _end_quietly(self, session_id: str) -> None:
+        try:
+            self.end(session_id)
+            log.info("ended session %s", session_id)
         except KeyError:  # forgotten meanwhile (by another process): nothing is left to end
-            log.info("session %s was forgotten before the server stopped", self.default_session)
+            log.info("session %s was forgotten before it was ended", session_id)
         except Exception:
-            log.exception("could not end session %s", self.default_session)
+            log.exception("could not end session %s", session_id)
+
+    def close(self) -> None:
+        """End every session this server wrote to and has not ended (so they are consolidated), then close the
+        store. Safe to call twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._stop.set()
+        if self._watcher is not None and self._watcher is not threading.current_thread():
+            self._watcher.join()
+        try:
+            with self._lock:
+                sessions = list(self._open)
+            for session_id in sessions:
+                self._end_quietly(session_id)
         finally:
             self.memory.close()
 
@@ -108,7 +315,7 @@ class MemoryTools:
 def create_server(tools: MemoryTools) -> MCPServer:
     """An `MCPServer` whose tools act on `tools.memory`."""
     mem = tools.memory
-    server = MCPServer("episodic-memory", version=__version__, instructions=INSTRUCTIONS)
+    server = _Server("episodic-memory", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool(annotations=WRITES)
     @_explained
@@ -117,15 +324,32 @@ def create_server(tools: MemoryTools) -> MCPServer:
         role: Annotated[str, Field(description="who said it: user or assistant")] = "user",
         session_id: Annotated[str | None, Field(description="the conversation it belongs to; default: one "
                                                             "session for this server run")] = None,
-    ) -> str:
-        """Store one conversation turn in long-term memory. Returns {"id", "session_id"} as JSON."""
+    ) -> Remembered:
+        """Store one conversation turn in long-term memory. Call `end_session` when the conversation is over: its
+        facts, open loops and workstreams are made then (or after a while without turns)."""
         if not content.strip():
             raise ValueError(f"content must be non-empty text, got {content!r}")
         session = tools.default_session if session_id is None else check_id(session_id, "session_id")  # "" refused
         turn_id = mem.add_turn(role, content, session_id=session)
-        if session_id is None:
-            tools.default_session_used = True
-        return _json({"id": turn_id, "session_id": session})
+        tools.wrote(session)
+        return {"id": turn_id, "session_id": session}
+
+    @server.tool(annotations=WRITES)
+    @_explained
+    def end_session(
+        session_id: Annotated[str | None, Field(description="the conversation to end; default: this server "
+                                                            "run's session")] = None,
+    ) -> SessionEnded:
+        """End a conversation: what it has not consolidated yet becomes facts, open loops and workstreams (what
+        `recall`, `loops`, `workstreams` and `brief` then show). Call it when a conversation is over."""
+        session = tools.default_session if session_id is None else check_id(session_id, "session_id")
+        if session_id is None and not tools.default_session_used:
+            raise ValueError("nothing was remembered in this server run's session, so there is nothing to end "
+                             "(give session_id to end another)")
+        was_default = session == tools.default_session
+        tools.end(session)
+        return {"session_id": session, "status": "ended",
+                "next_session_id": tools.default_session if was_default else None}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
@@ -134,44 +358,46 @@ def create_server(tools: MemoryTools) -> MCPServer:
         k: Annotated[int, Field(strict=True, ge=1, le=100, description="how many memories")] = 10,
         now: Annotated[str | None, Field(description="ISO-8601 time the question is asked, when it is not the "
                                                      "present (a replay): \"last week\" and recency count from it")] = None,
-    ) -> str:
-        """Search long-term memory. Returns a JSON list of hits, best first: kind, text, score, timestamp,
-        session_id, source_ids (the turns behind each hit), speaker."""
-        return _json([h.to_dict() for h in mem.recall(query, k=k, now=now)])
+    ) -> Recalled:
+        """Search long-term memory. Returns the hits, best first."""
+        return {"hits": [h.to_dict() for h in mem.recall(query, k=k, now=now)]}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
     def context(
         message: Annotated[str, Field(description="the user's new message")],
-    ) -> str:
+    ) -> Annotated[CallToolResult, Recollection]:
         """The block of remembered context to read before answering `message` ([Recalled context], and
         [Ongoing work] once per session). Empty when nothing relevant is remembered."""
-        return tools.injector().get_context(message)
+        block = tools.injector().get_context(message)
+        return CallToolResult(content=[TextContent(type="text", text=block)], structured_content={"context": block})
 
     @server.tool(annotations=READ_ONLY)
     @_explained
     def loops(
         status: Annotated[str, Field(description="open, closed or all")] = "open",
-    ) -> str:
-        """Open loops: things promised, asked or left unresolved in past conversations. JSON list."""
-        return _json([to_data(x) for x in mem.loops(status=status)])
+    ) -> Loops:
+        """Open loops: things promised, asked or left unresolved in past conversations (a conversation's loops
+        appear once it has ended or every few turns)."""
+        return {"loops": [to_data(x) for x in mem.loops(status=status)]}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
     def workstreams(
         include_hypotheses: Annotated[StrictBool, Field(description="also threads seen in one session so far")
                                       ] = False,
-    ) -> str:
-        """Ongoing workstreams (projects that span conversations), most recent first. JSON list."""
-        return _json([to_data(w) for w in mem.workstreams(include_hypotheses=include_hypotheses)])
+    ) -> Workstreams:
+        """Ongoing workstreams (projects that span conversations), most recent first."""
+        return {"workstreams": [to_data(w) for w in mem.workstreams(include_hypotheses=include_hypotheses)]}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
     def brief(
         hours: Annotated[float, Field(strict=True, gt=0, le=24 * 365, description="how far back to look")] = 24,
-    ) -> str:
-        """A briefing to start a session with: what happened in the last `hours`, open loops, active work. JSON."""
-        return _json(to_data(mem.brief(hours=hours)))
+    ) -> Brief:
+        """A briefing to start a session with: what happened in the last `hours`, open loops, active work."""
+        data: Brief = to_data(mem.brief(hours=hours))
+        return data
 
     @server.tool(annotations=WRITES)
     @_explained
@@ -180,9 +406,9 @@ def create_server(tools: MemoryTools) -> MCPServer:
         judgment: Annotated[str, Field(description="what was decided or recommended")],
         reasoning: Annotated[str, Field(description="why")],
         domain: Annotated[str | None, Field(description="an optional area, e.g. 'code-review'")] = None,
-    ) -> str:
-        """Store a judgment so that similar situations later can reuse it. Returns {"id"} as JSON."""
-        return _json({"id": mem.judgments.store(trigger, judgment, reasoning, domain=domain)})
+    ) -> JudgmentStored:
+        """Store a judgment so that similar situations later can reuse it."""
+        return {"id": mem.judgments.store(trigger, judgment, reasoning, domain=domain)}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
@@ -191,10 +417,10 @@ def create_server(tools: MemoryTools) -> MCPServer:
         top_k: Annotated[int, Field(strict=True, ge=1, le=100)] = 5,
         domain: Annotated[str | None, Field(description="only this area")] = None,
         use_utility: Annotated[StrictBool, Field(description="rank adopted judgments higher")] = True,
-    ) -> str:
-        """Past judgments for situations like `query`, with how often each was adopted. JSON list."""
+    ) -> Judgments:
+        """Past judgments for situations like `query`, with how often each was adopted."""
         results = mem.judgments.search(query, top_k=top_k, domain=domain, use_utility=use_utility)
-        return _json([to_data(r) for r in results])
+        return {"judgments": [to_data(r) for r in results]}
 
     @server.tool(annotations=WRITES)
     @_explained
@@ -202,35 +428,37 @@ def create_server(tools: MemoryTools) -> MCPServer:
         judgment_id: Annotated[str, Field(description="the id from judgment_store or judgment_search")],
         adopted: Annotated[StrictBool, Field(description="true if the judgment was followed, false if rejected")],
         user_correction: Annotated[str | None, Field(description="what the user wanted instead")] = None,
-    ) -> str:
+    ) -> Verified:
         """Record whether a past judgment was adopted; it feeds the judgment's utility."""
         result = mem.judgments.verify(check_id(judgment_id, "judgment_id"), adopted, user_correction=user_correction)
-        return _json({"id": judgment_id, "adopted": adopted, "result": to_data(result)})
+        return {"id": judgment_id, "adopted": adopted, "result": to_data(result)}
 
     @server.tool(annotations=DESTRUCTIVE)
     @_explained
     def forget(
         session_id: Annotated[str | None, Field(description="delete this conversation")] = None,
         everything: Annotated[StrictBool, Field(description="delete ALL memories of this user")] = False,
-    ) -> str:
+    ) -> Forgot:
         """DESTRUCTIVE, cannot be undone: permanently deletes memories — one conversation (`session_id`) or every
         memory of this user (`everything=true`, which also revokes the user's REST API tokens). Turns, facts,
         search index and journals are erased from disk. Only call it when the user explicitly asks to forget."""
         if (session_id is None) == (not everything):
             raise ValueError("give exactly one of session_id or everything=true")
         if session_id is not None:
-            result = mem.forget(session_id=check_id(session_id, "session_id"))
+            session = check_id(session_id, "session_id")
+            result = mem.forget(session_id=session)
+            tools.dropped(session)
         else:
             result = mem.forget(user_id=mem.user_id)
-        if everything or session_id == tools.default_session:
-            tools.default_session_used = False  # nothing left to end when the server stops
-        return _json({"forgot": result})
+            tools.dropped()
+        return {"forgot": result}
 
     @server.resource(ONGOING_WORK_URI, name="ongoing-work", mime_type="application/json",
                      description="This user's active workstreams and open loops.")
     def ongoing_work() -> str:
-        return _json({"workstreams": [to_data(w) for w in mem.workstreams()],
-                      "open_loops": [to_data(x) for x in mem.loops(status="open")]})
+        return json.dumps({"workstreams": [to_data(w) for w in mem.workstreams()],
+                           "open_loops": [to_data(x) for x in mem.loops(status="open")]},
+                          ensure_ascii=False, default=str)
 
     _refuse_unknown_arguments(server)
     return server
@@ -250,14 +478,41 @@ def _refuse_unknown_arguments(server: MCPServer) -> None:
         tool.parameters["additionalProperties"] = False
 
 
+# --- running -----------------------------------------------------------------------------------------------------
+async def _serve_stdio(server: MCPServer, tools: MemoryTools) -> None:
+    """`serve_stdio` until stdin closes or a signal comes."""
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_stop_on_signal, tools)
+        await serve_stdio(server)
+        tg.cancel_scope.cancel()
+
+
+async def _stop_on_signal(tools: MemoryTools) -> None:
+    """On SIGTERM, SIGINT or SIGHUP: end the sessions this server opened, close the store and exit. The exit is
+    immediate because the transport's stdin reader blocks in a thread until a line or EOF, which may never come."""
+    if sys.platform == "win32":  # no signal receiver there: the default handlers apply
+        return
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
+        async for signum in signals:
+            log.info("stopping on signal %d: ending the sessions this server opened", signum)
+            try:
+                await anyio.to_thread.run_sync(tools.close)
+            finally:
+                logging.shutdown()
+                os._exit(128 + signum)
+
+
 def run(db_path: str | Path, *, user_id: str = DEFAULT_USER, http_port: int | None = None,
         config: Config | None = None, embedder: Embedder | None = None) -> None:
-    """Serve until the client disconnects (stdio) or the process is interrupted (HTTP on 127.0.0.1:`http_port`)."""
-    tools = MemoryTools(Memory(db_path, user_id=user_id, config=config, embedder=embedder))
+    """Serve until the client disconnects (stdio) or the process is interrupted (HTTP on 127.0.0.1:`http_port`).
+    The sessions this server wrote to are ended when it stops, and meanwhile after `Config.mcp_session_idle_s`."""
+    memory = Memory(db_path, user_id=user_id, config=config, embedder=embedder)
+    tools = MemoryTools(memory)
     server = create_server(tools)
+    tools.watch_idle(memory.config.mcp_session_idle_s)
     try:
         if http_port is None:
-            anyio.run(serve_stdio, server)  # server.run("stdio"), answering every request
+            anyio.run(_serve_stdio, server, tools)  # server.run("stdio"), answering every request
         else:
             server.run("streamable-http", host="127.0.0.1", port=http_port)
     finally:

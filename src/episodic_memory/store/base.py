@@ -661,8 +661,24 @@ class ApiTokenStore(Protocol):
 
 
 @runtime_checkable
+class LLMBackoffStore(Protocol):
+    """The LLM back-off (`llm.backoff`): when an LLM that just failed may be asked again, per backend description."""
+
+    def llm_backoff(self, backend: str) -> tuple[float, int, str, str] | None:
+        """(retry at, failures in a row, kind, reason) of the backend's back-off; None when it has none."""
+        ...
+
+    def record_llm_backoff(self, backend: str, until: float, failures: int, kind: str, reason: str) -> None:
+        """Start or lengthen the backend's back-off."""
+        ...
+
+    def clear_llm_backoff(self, backend: str) -> None:
+        """End the backend's back-off (a call succeeded)."""
+        ...
+
+
 class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, JudgmentStore, ApiTokenStore, PortableStore,
-            EditStore, Protocol):
+            EditStore, LLMBackoffStore, Protocol):
     """Everything the library stores: the operations of every concern, and the store's own lifecycle."""
 
     @property

@@ -617,12 +617,27 @@ def m018_consolidation_backoff(db: psycopg.Connection) -> None:
     """)
 
 
+def m019_llm_backoff(db: psycopg.Connection) -> None:
+    """As SQLite's m019: the LLM back-off, one row per backend description. Local to the store."""
+    db.execute("""
+        CREATE TABLE llm_backoff (
+            backend    text PRIMARY KEY,
+            retry_at   double precision NOT NULL,
+            failures   integer NOT NULL,
+            kind       text NOT NULL,
+            reason     text NOT NULL,
+            updated_at double precision NOT NULL
+        );
+    """)
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
     m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
+    m019_llm_backoff,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

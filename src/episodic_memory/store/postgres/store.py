@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 from ..base import Store
+from .backoff import BackoffPg
 from .edits import EditPg
 from .facts import FactPg
 from .judgments import JudgmentPg
@@ -26,7 +27,7 @@ _TEXT_TABLES = ("turns", "turn_terms", "sessions", "memory_fts", "facts", "entit
                 "alias_sources", "turn_tags")
 
 
-class PostgresStore(FactPg, ThreadPg, JudgmentPg, TokenPg, PortablePg, EditPg):
+class PostgresStore(FactPg, ThreadPg, JudgmentPg, TokenPg, PortablePg, EditPg, BackoffPg):
     """The store in one PostgreSQL database (with pgvector), shared by any number of processes and hosts:
     sessions, turns, vectors and search (`TurnPg`), facts and entities (`FactPg`), episodes, workstreams and loops
     (`ThreadPg`), judgments (`JudgmentPg`), REST tokens (`TokenPg`), export / import / backup (`PortablePg`) and

@@ -656,12 +656,28 @@ def m018_consolidation_backoff(db: sqlite3.Connection) -> None:
     """)
 
 
+def m019_llm_backoff(db: sqlite3.Connection) -> None:
+    """Issue 42: an LLM that cannot be reached (or turns every request away) is not asked again until its back-off
+    is over, and the next process knows it (`llm.backoff`). One row per backend description. Local to the store."""
+    _run(db, """
+        CREATE TABLE llm_backoff (
+            backend    TEXT PRIMARY KEY,   -- the backend's description: "openai:llama3@http://localhost:11434/v1"
+            retry_at   REAL NOT NULL,      -- no call before this
+            failures   INTEGER NOT NULL,   -- failed calls in a row
+            kind       TEXT NOT NULL,      -- unreachable | refused
+            reason     TEXT NOT NULL,      -- what the last failed call got
+            updated_at REAL NOT NULL
+        );
+    """)
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
     m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
+    m019_llm_backoff,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

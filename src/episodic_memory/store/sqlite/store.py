@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..base import Store
+from .backoff import BackoffSQL
 from .edits import EditSQL
 from .facts import FactSQL
 from .judgments import JudgmentSQL
@@ -19,7 +20,7 @@ from .tokens import TokenSQL
 ForgetStep = Callable[[sqlite3.Connection, str, list[Any]], dict[str, int]]
 
 
-class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL, PortableSQL, EditSQL):
+class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL, PortableSQL, EditSQL, BackoffSQL):
     """The store in one SQLite file: sessions, turns, vectors and search (`TurnSQL`), facts and entities
     (`FactSQL`), episodes, workstreams and loops (`ThreadSQL`), judgments (`JudgmentSQL`), REST tokens
     (`TokenSQL`), export / import / backup (`PortableSQL`) and hand edits (`EditSQL`), all over one `Connection`. It implements `episodic_memory.store.base.Store`."""
