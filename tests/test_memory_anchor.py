@@ -60,7 +60,7 @@ def test_the_snippet_runs_unchanged_from_the_installed_wheel(tmp_path: Path) -> 
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", str(project), "-w", str(wheels)],
                            capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr[-2000:]
-    [wheel] = wheels.glob("episodic_memory-*.whl")
+    [wheel] = wheels.glob("episodic_memory_layer-*.whl")
     assert "memory_system/__init__.py" in zipfile.ZipFile(wheel).namelist()
     target = tmp_path / "site"
     installed = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target),

@@ -184,7 +184,7 @@ def test_the_mcp_recall_tool_takes_now_and_refuses_a_bad_one(tmp_path: Path) -> 
         server = create_server(MemoryTools(mem))
         result = asyncio.run(server.call_tool("recall", {"query": "what did I cook last week", "k": 1,
                                                          "now": "2023-05-10T13:00:00Z"}))
-        assert json.loads(result.content[0].text)[0]["source_ids"] == ["may"]
+        assert json.loads(result.content[0].text)["hits"][0]["source_ids"] == ["may"]
         with pytest.raises(Exception, match="now: 'soon' is not an ISO-8601"):
             asyncio.run(server.call_tool("recall", {"query": "cook", "now": "soon"}))
 

@@ -41,13 +41,17 @@ def print_hits(hits: list[Hit], replies: dict[str, str] | None = None) -> None:
     for hit in hits:
         who = hit.said_by()
         label, text = hit.kind, hit.text
+        if hit.kind == "turn" and hit.role:
+            label = f"turn · {hit.role}"
         if hit.kind == "fact":  # its type, and when the value it replaced stopped being true
             label = f"fact · {hit.details.get('type')}"
             previous = hit.details.get("previous")
             if previous and previous.get("until") and text.endswith(f"(previously: {previous['value']})"):
                 until = previous["until"][:10]
                 text = text[: -1] + f", until {until})"
-        console.print(f"[bold cyan]\\[{escape(label)}][/bold cyan] {escape(who + text)}  "
+        kind, _, number = hit.id.partition(":")  # "turn:6": `episodic show 6`; "fact:3": `episodic history 3`
+        ref = f"[dim]#{escape(number)}[/dim] " if number and kind in ("turn", "fact") else ""
+        console.print(f"[bold cyan]\\[{escape(label)}][/bold cyan] {ref}{escape(who + text)}  "
                       f"[dim]({age(hit.timestamp)})[/dim]", highlight=False)
         if replies and hit.id in replies:
             console.print(f"  [dim]↳ {escape(replies[hit.id])}[/dim]", highlight=False)
@@ -135,6 +139,8 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
         for user, session_id in sorted(totals["sessions"]):
             mem.end_session(session_id, user_id=user)
     seconds = time.perf_counter() - started
+    if failed and not totals["turns"] and not totals["skipped"]:  # nothing stored: the errors say why, no more
+        ctx.exit(EXIT_BAD_INPUT)
     console.print(f"ingested {totals['turns']} turn(s) in {len(totals['sessions'])} session(s) "
                   f"in {seconds:.2f}s" + (f", {totals['skipped']} already stored" if totals["skipped"] else "")
                   + (f", {totals['bad']} bad line(s) skipped" if totals["bad"] and skip_bad else ""))
@@ -281,11 +287,19 @@ def sessions(ctx: click.Context, db: str | None, user_id: str | None, session_id
     if not rows:
         console.print("[dim]no sessions[/dim]")
         return
-    table = Table("session", "status", "turns", "first turn", "last turn")
+    table = Table("session", "status", "turns")
+    for name in ("first turn (UTC)", "last turn (UTC)"):  # "2026-11-02 10:00": whole on one line, even at 80 columns
+        table.add_column(name, no_wrap=True, min_width=16)
     for s in rows:
         d = s.to_dict()
-        table.add_row(escape(s.session_id), s.status, str(s.turn_count), d["started_at"] or "", d["last_turn_at"] or "")
+        table.add_row(escape(s.session_id), s.status, str(s.turn_count), _minute(d["started_at"]),
+                      _minute(d["last_turn_at"]))
     console.print(table)
+
+
+def _minute(iso: str | None) -> str:
+    """'2026-11-02T10:00:00+00:00' -> '2026-11-02 10:00' (the sessions table's times, UTC)."""
+    return (iso or "")[:16].replace("T", " ")
 
 
 @main.command()

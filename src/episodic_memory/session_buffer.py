@@ -23,8 +23,9 @@ class SessionBuffer:
         self.ended = False
 
     def append_turn(self, role: str, content: str, **meta: Any) -> str:
-        """Record a turn. `meta` may hold speaker (or name), timestamp, turn_id (or id), user_id."""
-        unknown = set(meta) - {"speaker", "name", "timestamp", "turn_id", "id", "user_id"}
+        """Record a turn. `meta` may hold speaker (or name), timestamp, turn_id (or id), user_id, source, tags
+        (as `Memory.add_turn` takes them)."""
+        unknown = set(meta) - {"speaker", "name", "timestamp", "turn_id", "id", "user_id", "source", "tags"}
         if unknown:
             raise TypeError(f"append_turn() got unexpected metadata: {', '.join(sorted(unknown))}")
         timestamp: datetime | str | None = meta.get("timestamp")
@@ -32,7 +33,7 @@ class SessionBuffer:
         return self.memory.add_turn(
             role, content, session_id=self.session_id, speaker=meta.get("speaker", meta.get("name")),
             timestamp=timestamp, turn_id=None if turn_id is None else str(turn_id),
-            user_id=meta.get("user_id") or self.user_id,
+            user_id=meta.get("user_id") or self.user_id, source=meta.get("source"), tags=meta.get("tags"),
         )
 
     @property

@@ -20,8 +20,29 @@ from ..util import MAX_INT, check_id
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_BAD_INPUT = 1
-COUNT = click.IntRange(1, MAX_INT)   # -k, --limit: a number SQLite can take (issue 18 door)
-ROW_ID = click.IntRange(1, MAX_INT)  # a fact, loop or token id
+
+
+class Positive(click.IntRange):
+    """A whole number from 1 to what SQLite can take; its help says `INTEGER ... [x>=1]`, not
+    `INTEGER RANGE [1<=x<=9223372036854775807]` (a number past the top is still refused, naming the top)."""
+
+    name = "integer"
+
+    def __init__(self) -> None:
+        super().__init__(1, MAX_INT)
+
+    def _describe_range(self) -> str:
+        return "x>=1"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.INT.convert(value, param, ctx)
+        if number > MAX_INT:
+            self.fail(f"{number} is not in the range 1<=x<={MAX_INT}.", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+COUNT = Positive()   # -k, --limit: a number SQLite can take (issue 18 door)
+ROW_ID = Positive()  # a fact, loop or token id
 
 console = Console()
 
@@ -36,17 +57,19 @@ def db_option(fn: F) -> F:
 
 def store_path(ctx: click.Context, db: str | None) -> str:
     """The store a command acts on: its --db, else the one before the command, else the default. An empty --db is
-    an error, not the default store. Noted in `ctx.meta` for the messages about it."""
+    an error, not the default store. Noted in `ctx.meta` for the messages about it, with where it came from
+    ("--db", "$EPISODIC_DB", or None for the default store)."""
+    given: str | None = None
     for value in (db, ctx.find_root().params.get("db")):
         if value is not None:
             if not value.strip():
                 raise click.ClickException("--db is empty: give the memory file's path (or leave --db out for the "
                                            "default store)")
-            path = value
+            path, given = value, "--db"
             break
     else:
-        path = str(default_db_path())
-    ctx.meta["episodic.db"] = path
+        path, given = str(default_db_path()), "$EPISODIC_DB" if os.environ.get("EPISODIC_DB") else None
+    ctx.meta["episodic.db"], ctx.meta["episodic.db_given"] = path, given
     return path
 
 
@@ -56,23 +79,38 @@ def writable(path: str) -> bool:
     return not file.exists() or (os.access(file, os.W_OK) and os.access(file.parent, os.W_OK))
 
 
-def open_memory(ctx: click.Context, db: str | None, user_id: str | None, *, reads: bool = False) -> Memory:
+def open_memory(ctx: click.Context, db: str | None, user_id: str | None, *, reads: bool = False,
+                existing: bool = False) -> Memory:
     """The Memory a command uses, closed when it ends. A command that only `reads` never waits on the LLM: it
     leaves the sessions pending consolidation to the next writer (Config.consolidate_on_open_with_llm; without an
     LLM it consolidates them with the rules, as any open does), and it opens a store it cannot write read-only
-    (Config.read_only): nothing is written, no -wal/-shm left behind."""
+    (Config.read_only): nothing is written, no -wal/-shm left behind. A command that `reads`, or needs an
+    `existing` store (export, backup), refuses a store file that is not there (`_check_exists`)."""
     path = store_path(ctx, db)
     user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
     try:
         check_id(user, "user id")
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--user") from None
+    if reads or existing:
+        _check_exists(ctx, path)
     config = None
     if reads:
         config = Config.from_env(read_only=True if not writable(path) else None, consolidate_on_open_with_llm=False)
     mem = Memory(path, user_id=user, config=config)
     ctx.call_on_close(mem.close)
     return mem
+
+
+def _check_exists(ctx: click.Context, path: str) -> None:
+    """A read command on a store file that is not there is an error naming it (a mistyped --db would otherwise
+    create an empty store and find nothing): exit 2, as for any bad --db. Only for a path the user gave (--db or
+    $EPISODIC_DB): the default store in the user data directory reads as empty before anything was stored."""
+    hint = ctx.meta.get("episodic.db_given")
+    if hint is None or "://" in path or path == ":memory:" or Path(path).expanduser().exists():
+        return
+    raise click.BadParameter(f"no memory store at {path} (check the path; `episodic ingest` or `episodic add` "
+                             "creates one)", param_hint=hint)
 
 
 def dump(data: Any) -> None:

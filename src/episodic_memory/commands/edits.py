@@ -3,14 +3,16 @@ by hand."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
 import click
 from rich.markup import escape
 
+from ..memory import Memory
 from ..store.records import StoredTurn
-from ..util import to_iso
+from ..util import MAX_INT, to_iso
 from ._common import EXIT_BAD_INPUT, console, db_option, dump, open_memory
 
 T = TypeVar("T")
@@ -31,15 +33,29 @@ def print_turns(turns: list[StoredTurn], *, full: bool = True) -> None:
         console.print()
 
 
+def find_turns(mem: Memory, ref: str) -> list[StoredTurn]:
+    """The turns `ref` names. "turn:6" or "#6" (a hit's id, what `recall` prints): the turn numbered 6. "6": the
+    turns whose caller id is 6 and the turn numbered 6 (recall prints the number, a caller may also use numbers).
+    Anything else: the turns with that caller id."""
+    ref = ref.strip()
+    number = re.fullmatch(r"(turn:|#)?\s*(\d+)", ref, re.ASCII)
+    found = [] if number is not None and number.group(1) else mem.store.turns_by_caller_id(mem.user_id, ref)
+    if number is not None and int(digits := number.group(2)) <= MAX_INT:
+        found += [t for t in mem.store.turns_by_id(mem.user_id, [int(digits)]).values()
+                  if t.id not in {f.id for f in found}]
+    return found
+
+
 @click.command()
 @db_option
 @click.argument("turn_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def show(ctx: click.Context, db: str | None, user_id: str | None, turn_id: str, as_json: bool) -> None:
-    """Show the turn TURN_ID (your id for it, or the number `recall` shows), and the facts drawn from it."""
+    """Show the turn TURN_ID (your id for it, or the number `recall` shows: 6, #6 or turn:6), and the facts drawn
+    from it."""
     mem = open_memory(ctx, db, user_id, reads=True)
-    turns = mem.find_turns(turn_id)
+    turns = find_turns(mem, turn_id)
     if not turns:
         click.secho(f"error: no turn {turn_id!r} for user {mem.user_id!r}", fg="red", err=True)
         ctx.exit(EXIT_BAD_INPUT)

@@ -19,8 +19,9 @@ if TYPE_CHECKING:  # `episodic` loads judgment memory (and numpy) only for a `ju
 console = Console(soft_wrap=True)  # long judgments stay on one line (greppable)
 
 
-def _judgments(ctx: click.Context, db: str | None, user_id: str | None) -> JudgmentMemory:
-    return open_memory(ctx, db, user_id).judgments
+def _judgments(ctx: click.Context, db: str | None, user_id: str | None, *, existing: bool = False) -> JudgmentMemory:
+    """The store's judgments; `existing` (search, list, export: reading) refuses a store file that is not there."""
+    return open_memory(ctx, db, user_id, existing=existing).judgments
 
 
 def _counts(adopted: int, rejected: int, utility: float) -> str:
@@ -102,7 +103,7 @@ def search(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
            domain: str | None, min_score: float, use_utility: bool, utility_weight: float | None,
            as_json: bool) -> None:
     """Judgments for situations like QUERY; [distance] first (smaller is closer)."""
-    judgments = _judgments(ctx, db, user_id)
+    judgments = _judgments(ctx, db, user_id, existing=True)
     try:
         results = judgments.search(query, top_k=top_k, domain=domain, min_score=min_score,
                                    use_utility=use_utility, utility_weight=utility_weight)
@@ -160,7 +161,7 @@ def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility:
     """Export verified judgments as (context, judgment, outcome) triples: a table, --json, or --jsonl."""
     if as_json and as_jsonl:
         raise click.UsageError("--json and --jsonl are exclusive")
-    judgments = _judgments(ctx, db, user_id)
+    judgments = _judgments(ctx, db, user_id, existing=True)
     to_file = out not in (None, "-")
     if as_json:
         dicts = [t.to_dict() for t in judgments.iter_triples(min_utility)]
@@ -194,7 +195,7 @@ def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility:
 @click.pass_context
 def list_command(ctx: click.Context, db: str | None, user_id: str | None, domain: str | None, as_json: bool) -> None:
     """Every judgment, in the order they were stored, with its verdicts and utility."""
-    found = _judgments(ctx, db, user_id).list_judgments(domain=domain)
+    found = _judgments(ctx, db, user_id, existing=True).list_judgments(domain=domain)
     if as_json:
         dump([j.to_dict() for j in found])
         return

@@ -31,7 +31,7 @@ def export_command(ctx: click.Context, db: str | None, user_id: str | None, file
     The format is versioned (the header line); `episodic import` reads it.
     """
     user = user_id or ctx.find_root().params.get("user_id")
-    mem = open_memory(ctx, db, user)
+    mem = open_memory(ctx, db, user, existing=True)  # a mistyped --db is an error, not an empty export
     counts = mem.export(file, user_id=user, all_users=user is None)
     click.echo(f"exported {_summary(counts)} to {click.format_filename(file)}")
 
@@ -81,7 +81,7 @@ def backup_command(ctx: click.Context, db: str | None, user_id: str | None, dest
     """
     if Path(dest).exists() and not force:
         raise click.BadParameter(f"{dest} exists (use --force to replace it)", param_hint="DEST")
-    mem = open_memory(ctx, db, user_id)
+    mem = open_memory(ctx, db, user_id, existing=True)  # a mistyped --db is an error, not an empty backup
     try:
         mem.backup(dest)  # refuses the store itself and each of its files (-wal, -shm, journals, …)
     except ValueError as exc:

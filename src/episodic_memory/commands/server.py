@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shlex
 from types import ModuleType
 
 import click
@@ -108,11 +109,18 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
         from ..server.tokens import TokenStore
 
         store = TokenStore.open(path)
-        live = [t for t in store.list() if not t.revoked]
-        store.close()
+        try:
+            live = [t for t in store.list() if not t.revoked]
+            users = store.store.users()  # whose memories the store holds: whom a token should act as
+        finally:
+            store.close()
+        db_flag = f" --db {shlex.quote(path)}" if ctx.meta.get("episodic.db_given") == "--db" else ""
         if not live:
-            click.secho("no API tokens yet: every request will get 401. Create one with "
-                        "`episodic token create --user NAME`.", fg="yellow", err=True)
+            click.secho("no API tokens yet: every request will get 401. " + _token_hint(users, db_flag), fg="yellow",
+                        err=True)
+        elif users and not {t.user_id for t in live} & set(users):
+            click.secho(f"no API token acts as a user with memories here ({_names(users)}): the inspector and the "
+                        "API will show nothing. " + _token_hint(users, db_flag), fg="yellow", err=True)
         if not rest.is_loopback(host):
             click.secho(f"serving on {host} beyond loopback: tokens travel in plain HTTP; put TLS in front.",
                         fg="yellow", err=True)
@@ -122,6 +130,22 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
     if port:
         click.echo(f"memory inspector: http://{host}:{port}/  (API docs: /docs)", err=True)
     rest.serve(path, host=host, port=port, auth=auth, user_id=user, limits=limits, allowed_hosts=allowed_hosts)
+
+
+def _names(users: list[str], most: int = 5) -> str:
+    """"'default'", "'alice', 'bob'", "'a', 'b', 'c', 'd', 'e' and 3 more"."""
+    shown = ", ".join(repr(u) for u in users[:most])
+    return shown + (f" and {len(users) - most} more" if len(users) > most else "")
+
+
+def _token_hint(users: list[str], db: str = "") -> str:
+    """How to make the token that shows this store's memories: for its user, named when it has one, on this
+    store (`db`: " --db PATH" when the store was not the default one)."""
+    if not users:
+        return f"Create one with `episodic token create --user NAME{db}`."
+    name = users[0] if len(users) == 1 else "NAME"
+    whose = f"user {users[0]!r}" if len(users) == 1 else f"users {_names(users)}"
+    return f"The memories here belong to {whose}: create a token with `episodic token create --user {name}{db}`."
 
 
 def _reachable(host: str) -> str:

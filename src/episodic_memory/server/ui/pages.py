@@ -236,6 +236,11 @@ def home(request: Request, hours: float = 24) -> Response:
         stats = mem.stats()
         sessions = mem.sessions()
         facts = mem.facts()
+    # the count boxes count what the panels list: the window's sessions (with a turn in it), the turns of those
+    # sessions, the current facts stated in it; the all-time totals beside them
+    active = [s for s in sessions if _in_window(s.started_at, s.last_turn_at, brief.since, brief.until)]
+    window = {"sessions": len(active), "turns": sum(s.turn_count for s in active),
+              "facts": sum(brief.since <= f.created_at <= brief.until for f in facts)}
     now = time.time()
     per_day: Counter[str] = Counter()
     for s in sessions:
@@ -245,8 +250,13 @@ def home(request: Request, hours: float = 24) -> Response:
     turns_chart = bar_chart([(d[5:], per_day.get(d, 0)) for d in days], f"Turns per day, last {CHART_DAYS} days")
     by_type = Counter(f.type for f in facts).most_common()
     facts_chart = bar_chart(by_type, "Current facts by type")
-    return _page(request, "home.html", viewer, brief=brief, stats=stats, hours=hours, turns_chart=turns_chart,
-                 facts_chart=facts_chart)
+    return _page(request, "home.html", viewer, brief=brief, stats=stats, window=window, hours=hours,
+                 turns_chart=turns_chart, facts_chart=facts_chart)
+
+
+def _in_window(started: float | None, last: float | None, since: float, until: float) -> bool:
+    """Whether a session had a turn in [since, until], as the briefing's list of sessions counts it."""
+    return (last if last is not None else started or 0.0) >= since and (started or 0.0) <= until
 
 
 # --- timeline and sessions -------------------------------------------------------------------------------
