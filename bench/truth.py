@@ -1065,7 +1065,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "episodic_config": config,
             "wall_seconds": round(wall, 1),
             "python": platform.python_version(),
-            "versions": {p: _package_version(p) for p in ("episodic-memory", "bm25s", "numpy")},
+            "versions": {p: _package_version(p) for p in ("episodic-memory-layer", "bm25s", "numpy")},
             "bm25s_reference": BM25S_REFERENCE,
         },
         "results": summaries,
