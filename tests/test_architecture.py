@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("retrieve",),
     ("clients",),
     ("consolidate", "judgments", "brief"),
-    ("memory", "portable", "portable_schema", "vault"),
+    ("memory", "aio", "portable", "portable_schema", "vault"),
     ("inject", "default", "session_buffer", "pipeline", "ingest", "episodic_judgment", "integrations", "migrate"),
     ("server",),
     ("commands", "cli", "__main__", "__init__"),

@@ -16,7 +16,7 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 NAME = PYPROJECT["project"]["name"]
 EXTRAS = set(PYPROJECT["project"]["optional-dependencies"])
 # what follows `pip install` up to the end of the command: quoted or bare requirement words
-_INSTALL = re.compile(r"pip install ((?:-[-\w]+ )*)([\"']?)([\w.-]*)(?:\[([\w,]+)\])?\2")
+_INSTALL = re.compile(r"pip install ((?:-[-\w]+ )*)([\"']?)([\w.-]*)(?:\[([\w,-]+)\])?\2")
 
 
 def _install_lines() -> list[tuple[str, str, str, str]]:

@@ -116,3 +116,30 @@ def test_async_and_a_real_graph(store: EpisodicStore) -> None:
     assert out["answer"] == "Maya writes in British English"
     last = store.get(("maya", "questions"), "last")
     assert last is not None and last.value == {"text": "Colour or color?"}
+
+
+def test_async_methods_run_on_the_async_memorys_threads(tmp_path: Path) -> None:
+    import threading
+
+    from episodic_memory import AsyncMemory, Config
+
+    async def main() -> list[str]:
+        async with AsyncMemory(tmp_path / "m.db", config=Config(embedder="off", async_threads=2)) as mem:
+            store = EpisodicStore(mem)
+            assert store.memory is mem.memory
+            names: list[str] = []
+            batch = store.batch
+
+            def spy(ops: list[object]) -> list[object]:
+                names.append(threading.current_thread().name)
+                return batch(ops)  # type: ignore[arg-type]
+
+            store.batch = spy  # type: ignore[method-assign]
+            await store.aput(("maya", "prefs"), "lang", {"text": "Maya writes in British English"})
+            item = await store.aget(("maya", "prefs"), "lang")
+            found = await store.asearch(("maya",), query="which English does Maya write")
+            assert item is not None and found and found[0].key == "lang"
+            return names
+
+    names = asyncio.run(main())
+    assert len(names) == 3 and all(n.startswith("episodic-async") for n in names), names

@@ -1,7 +1,8 @@
 """episodic-memory: long-term memory for AI agents in one SQLite file.
 
-`EpisodicInjector`, `EpisodicMemory` and the episodic-judgment library's types that `EpisodicMemory` returns
-(`MemoryRecord`, `SearchResult`, `Triple`) are imported on first use (PEP 562), and so is whatever needs numpy or a model:
+`AsyncMemory` (it needs asyncio), `EpisodicInjector`, `EpisodicMemory` and the episodic-judgment library's types that
+`EpisodicMemory` returns (`MemoryRecord`, `SearchResult`, `Triple`) are imported on first use (PEP 562), and so is
+whatever needs numpy or a model:
 `import episodic_memory` (and with it every `episodic` command) loads only what opening a store takes. `retrieve` is
 the compatibility API's function: bound after memory.py has imported the `retrieve` subpackage, so the subpackage never shadows it.
 """
@@ -18,6 +19,7 @@ from .memory import Memory
 from .retrieve.hit import Hit
 
 if TYPE_CHECKING:
+    from .aio import AsyncMemory
     from .episodic_judgment import EpisodicMemory, MemoryRecord, SearchResult, Triple
     from .inject import EpisodicInjector
 
@@ -26,8 +28,8 @@ try:
 except PackageNotFoundError:  # running from a source tree without an install
     __version__ = "0.0.0+unknown"
 
-_LAZY = {"EpisodicInjector": ".inject", "EpisodicMemory": ".episodic_judgment", "MemoryRecord": ".episodic_judgment",
-         "SearchResult": ".episodic_judgment", "Triple": ".episodic_judgment"}
+_LAZY = {"AsyncMemory": ".aio", "EpisodicInjector": ".inject", "EpisodicMemory": ".episodic_judgment",
+         "MemoryRecord": ".episodic_judgment", "SearchResult": ".episodic_judgment", "Triple": ".episodic_judgment"}
 
 
 def __getattr__(name: str) -> Any:
@@ -42,5 +44,5 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_LAZY])
 
 
-__all__ = ["Config", "EpisodicInjector", "EpisodicMemory", "Hit", "Memory", "MemoryRecord", "SearchResult", "Triple",
+__all__ = ["AsyncMemory", "Config", "EpisodicInjector", "EpisodicMemory", "Hit", "Memory", "MemoryRecord", "SearchResult", "Triple",
            "__version__", "get_store", "retrieve"]

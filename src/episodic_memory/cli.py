@@ -16,6 +16,7 @@ from . import __version__
 from .commands._common import COUNT, EXIT_BAD_INPUT, age, console, db_option, dump, open_memory
 from .commands.edits import fact, loop_add, loop_reopen, session_turns, show
 from .commands.facts import entities, facts, history, profile
+from .commands.hooks import hook, hooks
 from .commands.judge import judge
 from .commands.pg import pg
 from .commands.portable import backup_command, export_command, import_command, migrate_command
@@ -406,6 +407,8 @@ main.add_command(token)
 
 main.add_command(judge)
 main.add_command(pg)
+main.add_command(hooks)
+main.add_command(hook)
 
 for command in (export_command, import_command, backup_command, migrate_command, vault):
     main.add_command(command)

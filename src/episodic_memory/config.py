@@ -94,6 +94,17 @@ class Config(BaseModel):
         32, ge=1, description="a judgment's metadata (and any value of an imported record) nested deeper than this "
         "is refused: it would be written, then break whatever reads it back")
 
+    # --- issue 46: the async API (aio.py), turn metadata, agent frameworks' sessions (integrations/) ---------
+    async_threads: int = Field(
+        4, ge=1, description="threads of an `AsyncMemory`'s own pool, where its verbs run off the event loop (not "
+        "the loop's default executor, which other code can fill); a Memory serialises its writes itself")
+    max_turn_metadata_chars: int = Field(
+        8_000_000, ge=1, description="a turn's metadata (a JSON object kept with it, unsearched: an agent "
+        "framework's own item, images included) over this many characters of JSON is refused")
+    agent_item_summary_chars: int = Field(
+        500, ge=1, description="an agent framework's tool call, tool output or other non-message item becomes a turn "
+        "of its summary cut to this many characters (the item itself is kept whole in the turn's metadata)")
+
     # --- models ------------------------------------------------------------------------------------
     embedder: str = Field("default", description='"default" (bundled MiniLM), a model folder, "hf:owner/name", or "off"')
     reranker: str | None = Field(None, description="a cross-encoder folder or hf:owner/name; None = off")
@@ -581,6 +592,31 @@ class Config(BaseModel):
     phase_penalty: float = Field(0.0, description="taken off a memory that reports only the opposite phase (the "
                                  "start, when the query asks about the end)")
     phase_pool: int = Field(60, ge=0, description="the best this many candidate turns are read for the phase check")
+
+    # --- issue 46: coding-agent hooks (`episodic hook EVENT`, integrations/claude_code*.py) --------------
+    hook_timeout_s: float = Field(
+        8.0, gt=0, description="a SessionStart, UserPromptSubmit or Stop hook answers within this: past it (a busy "
+        "store), it answers nothing and logs why; `episodic hooks install` gives the harness this plus 2 s")
+    hook_end_timeout_s: float = Field(
+        50.0, gt=0, description="the same for SessionEnd and PreCompact, which consolidate the session (cut short, "
+        "the session stays flagged and is consolidated at the next open)")
+    hook_server_url: str | None = Field(
+        None, description="a running `episodic serve` the hooks talk to (http://127.0.0.1:8765) instead of opening "
+        "the store; unset or empty: none")
+    hook_server_token: str | None = Field(None, description="its bearer token (none with `episodic serve --no-auth`)")
+    hook_state_dir: str | None = Field(
+        None, description="where hooks keep each session's transcript offset and what they injected, and their log "
+        "(default: the user state directory, e.g. ~/.local/state/episodic-memory/hooks)")
+    hook_brief_hours: float = Field(24.0, gt=0, description="SessionStart's briefing looks back this far")
+    hook_context_max_chars: int = Field(
+        8_000, ge=200, description="SessionStart's context is cut (at a line) to this many characters")
+    hook_reply_max_chars: int = Field(
+        20_000, ge=200, description="a captured reply (its text and its tool calls' summaries) is cut to this")
+    hook_tool_summary_chars: int = Field(
+        200, ge=40, description="one tool call and its output are summarised in at most this many characters")
+    hook_prefer_project: bool = Field(
+        True, description="UserPromptSubmit's recall takes the project's memories (turns whose source is the "
+        "repository) and everything's best in turn, the project's first")
 
     @field_validator("server_allowed_hosts", mode="before")
     @classmethod

@@ -44,6 +44,7 @@ from .util import (
     TEXT_MEMOS,
     Role,
     check_id,
+    check_metadata,
     check_source,
     check_tags,
     forget_remembered_texts,
@@ -94,6 +95,7 @@ class Memory:
         self.config = config or Config.from_env()
         TEXT_MEMOS.set_budget(int(self.config.text_memo_mb * (1 << 20)))  # process-wide, like the memos
         self.llm, self._owns_llm = client_for(config, llm)
+        self._model_lock = threading.Lock()  # one load of each model when threads race to the first use
         self._embedder: Embedder | None = embedder
         self._embedder_failed = False
         self._reranker: Reranker | None = reranker
@@ -156,14 +158,17 @@ class Memory:
 
     # --- models (loaded on first use; recall degrades to BM25 without an embedder) ---------------------
     def embedder(self) -> Embedder | None:
+        """The embedder, loaded at the first call (one load when threads race: `AsyncMemory` calls from several)."""
         if self._embedder is None and not self._embedder_failed and self.config.embedder.lower() not in OFF:
-            from .models.embedder import load_embedder
+            with self._model_lock:
+                if self._embedder is None and not self._embedder_failed:
+                    from .models.embedder import load_embedder
 
-            try:
-                self._embedder = load_embedder(self.config.embedder, self.config.model_threads)
-            except Exception as exc:
-                self._embedder_failed = True
-                log.warning("embedder %r unavailable (%s); recall uses BM25 only", self.config.embedder, exc)
+                    try:
+                        self._embedder = load_embedder(self.config.embedder, self.config.model_threads)
+                    except Exception as exc:
+                        self._embedder_failed = True
+                        log.warning("embedder %r unavailable (%s); recall uses BM25 only", self.config.embedder, exc)
         return self._embedder
 
     def _embedder_id(self) -> str | None:
@@ -179,14 +184,18 @@ class Memory:
         return embedder.model_id if embedder else None
 
     def reranker(self) -> Reranker | None:
+        """The cross-encoder, loaded at the first call (None when off or failed)."""
         if self._reranker is None and not self._reranker_failed and self.config.reranker:
-            from .models.reranker import load_reranker
+            with self._model_lock:
+                if self._reranker is None and not self._reranker_failed:
+                    from .models.reranker import load_reranker
 
-            try:
-                self._reranker = load_reranker(self.config.reranker, self.config.model_threads)
-            except Exception as exc:
-                self._reranker_failed = True
-                log.warning("reranker %r unavailable (%s); recall runs without reranking", self.config.reranker, exc)
+                    try:
+                        self._reranker = load_reranker(self.config.reranker, self.config.model_threads)
+                    except Exception as exc:
+                        self._reranker_failed = True
+                        log.warning("reranker %r unavailable (%s); recall runs without reranking",
+                                    self.config.reranker, exc)
         return self._reranker
 
     def index(self, progress: Callable[[int], None] | None = None, user_id: str | None = None) -> int:
@@ -216,14 +225,17 @@ class Memory:
         user_id: str | None = None,
         source: str | None = None,
         tags: Iterable[str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> str:
         """Record one turn: journaled and fsynced, then stored. Returns its id (`turn_id` when given).
 
         `source` (where it came from: "telegram", "cli", …) and `tags` are kept with the turn and its journal line;
-        `recall(q, source=…, tags=[…])` filters on them."""
+        `recall(q, source=…, tags=[…])` filters on them. `metadata`, a JSON object, is kept with the turn as well
+        (never searched) and comes back as `StoredTurn.metadata` (an agent framework's own item, say)."""
         return self.add_turns(
             [{"role": role, "content": content, "session_id": session_id, "speaker": speaker,
-              "timestamp": timestamp, "turn_id": turn_id, "user_id": user_id, "source": source, "tags": tags}]
+              "timestamp": timestamp, "turn_id": turn_id, "user_id": user_id, "source": source, "tags": tags,
+              "metadata": metadata}]
         )[0]
 
     def add_turns(self, turns: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -278,7 +290,26 @@ class Memory:
         return NewTurn(role=role.strip().lower(), content=content, session_id=session_id, user_id=user_id,
                        ts=to_epoch(t.get("timestamp"), f"{where}timestamp"), speaker=speaker, turn_id=turn_id,
                        source=check_source(t.get("source"), f"{where}source"),
-                       tags=check_tags(t.get("tags"), f"{where}tags") or None)
+                       tags=check_tags(t.get("tags"), f"{where}tags") or None,
+                       metadata=check_metadata(t.get("metadata"), f"{where}metadata",
+                                               max_chars=self.config.max_turn_metadata_chars,
+                                               max_depth=self.config.max_json_depth))
+
+    def pop_turn(self, session_id: str, user_id: str | None = None) -> StoredTurn | None:
+        """Remove the session's latest turn and return it (None when the session has none): an agent framework's
+        undo (`integrations.openai_agents.EpisodicSession.pop_item`). Its search entries and vectors go with it; a
+        consolidation of the session under way finishes first. Facts already drawn from it stay until the session
+        is forgotten, and its journal line stays in the journal (a journal is only replayed past what the store
+        holds): `forget` is the verb that promises the text is gone."""
+        if self.config.read_only:
+            raise PermissionError(f"{self.path} is open read-only (Config.read_only): no turn can be removed")
+        uid = self._user(user_id)
+        session_id = check_id(session_id, "session_id")
+        with self.scheduler.session_lock(uid, session_id), self.recorder.locked():
+            turn = self.store.pop_turn(uid, session_id)
+        if turn is not None and self._retriever is not None:
+            self._retriever.forget_cached()
+        return turn
 
     def end_session(self, session_id: str, user_id: str | None = None, *, wait: bool | None = None) -> None:
         """Close a session and have whatever it has not consolidated yet consolidated.

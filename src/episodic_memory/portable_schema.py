@@ -101,6 +101,19 @@ def _keyphrase(value: list[Any]) -> list[Any]:
     return value
 
 
+def _metadata(value: str | None) -> str | None:
+    """A turn's metadata as stored: JSON text of an object (what `add_turn(metadata=…)` keeps), kept as it is."""
+    if value is None:
+        return None
+    try:
+        parsed = json.loads(value)
+    except (json.JSONDecodeError, RecursionError):
+        raise ValueError('must be JSON text of an object, e.g. "{\\"item\\": 1}"') from None
+    if not isinstance(parsed, dict):
+        raise ValueError(f"must be JSON text of an object, got {value[:60]!r}")
+    return value
+
+
 def _one_of(names: tuple[str, ...]) -> Callable[[str], str]:
     def check(value: str) -> str:
         if value not in names:
@@ -120,6 +133,7 @@ Text = Annotated[str, AfterValidator(_text)]  # free text, up to Config.max_turn
 Flag = Annotated[int, BeforeValidator(_flag)]
 Binary = Annotated[bytes | None, BeforeValidator(_binary)]
 Tags = Annotated[str | None, AfterValidator(_tags)]
+Metadata = Annotated[str | None, AfterValidator(_metadata)]
 Role = Annotated[str, AfterValidator(_one_of(ROLES))]
 FactType = Annotated[str, AfterValidator(_one_of(tuple(FACT_TYPES)))]
 
@@ -158,6 +172,7 @@ class TurnRecord(_Record):
     turn_id: Text | None = None
     source: Name | None = None
     tags: Tags = None
+    metadata: Metadata = None
 
 
 class EntityRecord(_Record):

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import random
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, Literal, TypeVar, get_args
 
@@ -147,6 +148,28 @@ def json_depth(value: object, cap: int) -> int:
             break
         stack.extend((child, depth + 1) for child in children)
     return deepest
+
+
+def check_metadata(value: object, name: str, *, max_chars: int, max_depth: int) -> str | None:
+    """A turn's metadata as it is stored and journaled: the JSON text of a JSON object (None stays None). Refused
+    with an error naming `name`: what is not a mapping, not JSON (NaN, an object that is not a JSON value), a lone
+    surrogate, nesting deeper than `max_depth`, or text over `max_chars` characters."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a mapping (a JSON object), got {type(value).__name__}")
+    value = dict(value)
+    if json_depth(value, max_depth) > max_depth:
+        raise ValueError(f"{name} is nested deeper than {max_depth} levels (Config.max_json_depth)")
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a JSON object: {exc}") from None
+    check_unicode(text, name)
+    if len(text) > max_chars:
+        raise ValueError(f"{name} is {len(text):,} characters of JSON, over the limit of {max_chars:,} "
+                         "(Config.max_turn_metadata_chars)")
+    return text
 
 
 def has_words(text: str) -> bool:

@@ -336,6 +336,7 @@ def test_the_postings_follow_every_insert_and_deletion(pg_cluster: LocalCluster)
                    "DROP FUNCTION episodic_term_weight(text[]); "
                    "ALTER TABLE sessions DROP COLUMN consolidation_failures, DROP COLUMN retry_at; "
                    "DROP TABLE llm_backoff; "  # m019
+                   "ALTER TABLE turns DROP COLUMN metadata; "  # m020
                    "DELETE FROM _migrations WHERE version >= "
                    "(SELECT version FROM _migrations WHERE name = 'm017_turn_postings')")  # m017 and every later one
     store = PostgresStore(url, OFF)  # migrates: the postings of the turns already there

@@ -54,6 +54,7 @@ class NewTurn:
     turn_id: str | None = None
     source: str | None = None
     tags: tuple[str, ...] | None = None
+    metadata: str | None = None  # a JSON object's text (checked by `Memory`)
 
 
 @dataclass
@@ -217,7 +218,7 @@ class Recorder:
                 stored[(t.turn_id, t.role, t.content)] = (uid, seq)
             record = TurnRecord(uid=uid, user_id=user_id, session_id=session_id, seq=seq, role=t.role,
                                 content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id,
-                                source=t.source, tags=t.tags)
+                                source=t.source, tags=t.tags, metadata=t.metadata)
             records.append(record)
             if known is None:
                 new.append(record)

@@ -3,7 +3,7 @@
     from episodic_memory import Memory
     from episodic_memory.integrations.langgraph import EpisodicStore
 
-    store = EpisodicStore(Memory("memory.db"))
+    store = EpisodicStore(Memory("memory.db"))   # or an AsyncMemory: the async methods share its threads
     store.put(("maya", "preferences"), "format", {"text": "Maya prefers bullet points"})
     store.search(("maya",), query="how does Maya like answers formatted")   # recall, scored
     graph = builder.compile(store=store)
@@ -20,7 +20,6 @@ item out of query search; otherwise the whole value is indexed. TTLs are not sup
 
 from __future__ import annotations
 
-import asyncio
 import json
 import operator
 from collections.abc import Callable, Iterable
@@ -40,6 +39,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
+from ..aio import AsyncMemory
 from ..memory import Memory
 from ..store.records import StoredTurn
 
@@ -57,10 +57,12 @@ class EpisodicStore(BaseStore):
 
     supports_ttl = False
 
-    def __init__(self, memory: Memory, *, recall_pool: int = 4) -> None:
-        """`recall_pool`: a query search recalls this many times `limit + offset` hits before mapping them to
-        items (several hits may come from one item)."""
-        self.memory = memory
+    def __init__(self, memory: Memory | AsyncMemory, *, recall_pool: int = 4) -> None:
+        """`memory`: a `Memory`, or an `AsyncMemory` whose threads the async methods (`aget`, `asearch`, …) then
+        share (with a Memory they get an AsyncMemory of its own). `recall_pool`: a query search recalls this many
+        times `limit + offset` hits before mapping them to items (several hits may come from one item)."""
+        self.amemory = memory if isinstance(memory, AsyncMemory) else AsyncMemory.from_memory(memory)
+        self.memory = self.amemory.memory
         self.recall_pool = recall_pool
 
     # --- BaseStore ---------------------------------------------------------------------------------
@@ -81,7 +83,8 @@ class EpisodicStore(BaseStore):
         return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        return await asyncio.get_running_loop().run_in_executor(None, self.batch, list(ops))
+        """`batch` on the AsyncMemory's threads: the event loop never waits on SQLite or the embedder."""
+        return await self.amemory.run(self.batch, list(ops))
 
     # --- operations ----------------------------------------------------------------------------------
     def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:

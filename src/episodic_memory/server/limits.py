@@ -2,8 +2,9 @@
 
 Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EPISODIC_SERVER_<NAME>``):
 
-- **Workers, shared fairly.** FastAPI runs the sync endpoints on anyio's thread pool, 40 threads by default: on 2
-  cores, 20 concurrent recalls then fight over the GIL and every one of them is slow. The server runs at most
+- **Workers, shared fairly.** A request's Memory calls run on threads (rest.py: the routes' `AsyncMemory` on the
+  server's pool of `workers` request threads; the inspector's sync pages on anyio's pool, 40 threads by default): on 2
+  cores, 20 concurrent recalls would fight over the GIL and every one of them be slow. The server runs at most
   `workers` requests at once (anyio's pool is capped to match); the others wait on the event loop, costing nothing,
   in one queue per client (the token's user, settled by `auth.TokenAuth` before anything waits; without a user,
   the address). A freed place goes to the waiting client with the fewest

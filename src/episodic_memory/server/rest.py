@@ -7,10 +7,15 @@ and acts only on that token's user: the user is never read from a request. ``aut
 Before a route runs, in this order: the Host header is checked (`hosts.py`, 421), the token (`auth.py`, 401), the
 admission bound (`limits.py`, 429), then the body is read (408, 413) and the request waits for a place to run in.
 What the server promises, and the tests that hold it to that: docs/security.md.
+
+The routes run on the event loop and hand every store, journal and model call to the user's `AsyncMemory`, whose
+verbs run on the server's request threads (`ServerLimits.workers` of them, one pool shared by every user's Memory:
+as many as requests may run at once, so a running request always finds one).
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import math
@@ -19,7 +24,8 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -43,11 +49,13 @@ from pydantic import (
 from starlette.middleware.authentication import AuthenticationMiddleware
 
 from .. import __version__
+from ..aio import AsyncMemory
 from ..config import DEFAULT_USER, Config
 from ..memory import Memory, Role
 from ..models.embedder import Embedder
 from ..util import MAX_INT, check_id, has_words, to_epoch, to_iso
 from .auth import TokenAuth, refused
+from .hooks import add_hook_routes
 from .hosts import AllowedHosts
 from .limits import Admission, BackgroundGate, InFlight, ServerLimits
 from .pool import WORKER_NAME, MemoryPool
@@ -223,13 +231,25 @@ def current_user(request: Request,
     return str(request.user.username)
 
 
-def user_memory(request: Request, user: Annotated[str, Depends(current_user)]) -> Iterator[Memory]:
-    """The `Memory` of the request's user: the only one a request can reach, held open until the response."""
-    with request.app.state.pool.lease(user) as mem:
-        yield mem
+async def user_memory(request: Request, user: Annotated[str, Depends(current_user)]) -> AsyncIterator[AsyncMemory]:
+    """The `AsyncMemory` of the request's user: the only one a request can reach, held open (leased from the
+    pool, on a request thread: opening one reads the file) until the response."""
+    threads: ThreadPoolExecutor = request.app.state.request_threads
+    lease = request.app.state.pool.lease(user)
+    entered = threads.submit(lease.__enter__)
+    try:
+        mem = await asyncio.wrap_future(entered)
+    except asyncio.CancelledError:  # the request was given up while the lease was being taken: give it back
+        entered.add_done_callback(lambda f: f.cancelled() or f.exception() is not None
+                                  or threads.submit(lease.__exit__, None, None, None))
+        raise
+    try:
+        yield AsyncMemory.from_memory(mem, executor=threads)
+    finally:  # shielded: a request given up now still gives its lease back
+        await asyncio.shield(asyncio.wrap_future(threads.submit(lease.__exit__, None, None, None)))
 
 
-Mem = Annotated[Memory, Depends(user_memory)]
+Mem = Annotated[AsyncMemory, Depends(user_memory)]
 
 
 def create_app(
@@ -262,12 +282,14 @@ def create_app(
                       background_nice=limits.background_nice)
     gate.backlog = pool.backlog
     tokens = TokenStore.open(db_path, mem_config) if auth else None
+    # where the routes' Memory calls run (`user_memory`): as many threads as requests may run at once (limits.py)
+    request_threads = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="episodic-request")
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         import anyio.to_thread
 
-        # the sync endpoints' threads: a few per core, the rest of the requests wait on the loop (see limits.py)
+        # the inspector's sync endpoints' threads: a few per core, the rest wait on the loop (see limits.py)
         anyio.to_thread.current_default_thread_limiter().total_tokens = limits.workers
         pool.scheduler.start()
         pool.start_sweeper()  # sessions another server process left owed (killed before it consolidated them)
@@ -277,6 +299,7 @@ def create_app(
             pool.close(mem_config.server_stop_grace_s)
             if tokens is not None:
                 tokens.close()
+            request_threads.shutdown(wait=False)  # idle threads end; one still running is a straggler (serve)
 
     app = FastAPI(
         title="episodic-memory",
@@ -294,7 +317,7 @@ def create_app(
                        on_error=refused)
     app.add_middleware(AllowedHosts, allowed=list(allowed_hosts if allowed_hosts is not None
                                                   else mem_config.server_allowed_hosts))
-    app.state.pool, app.state.tokens = pool, tokens
+    app.state.pool, app.state.tokens, app.state.request_threads = pool, tokens, request_threads
     app.state.limits, app.state.inflight = limits, inflight
     app.state.user_id = user_id
     @app.exception_handler(ValueError)
@@ -315,16 +338,16 @@ def create_app(
         return {"status": "ok", "version": __version__, "auth": auth}
 
     @app.post("/v1/turns", status_code=status.HTTP_201_CREATED, tags=["capture"])
-    def add_turn(turn: TurnIn, mem: Mem) -> dict[str, Any]:
+    async def add_turn(turn: TurnIn, mem: Mem) -> dict[str, Any]:
         """Record one conversation turn (journaled and fsynced before the reply). Consolidation runs in the background.
         A turn sent again (the same `id`, role and content in its session) is stored once; an `id` its session
         already has for another turn is a 409."""
-        _refuse_reused_ids(mem, [turn])
-        turn_id = mem.add_turn(**turn.as_turn())
+        await mem.run(_refuse_reused_ids, mem.memory, [turn])
+        turn_id = await mem.add_turn(**turn.as_turn())
         return {"id": turn_id, "session_id": turn.session_id}
 
     @app.post("/v1/turns/batch", status_code=status.HTTP_201_CREATED, tags=["capture"])
-    def add_turns(batch: TurnsIn, mem: Mem) -> dict[str, Any]:
+    async def add_turns(batch: TurnsIn, mem: Mem) -> dict[str, Any]:
         """Record many turns at once (importing a history): every turn is checked first and either all are stored
         or none (a 422 names the turn and the field); one fsync and one transaction per session, then the reply with
         their ids in order. A turn sent again (the same `id`, role and content in its session) is stored once, as on
@@ -333,36 +356,36 @@ def create_app(
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY,
                                 f"turns: {len(batch.turns):,} in one batch, over the limit of "
                                 f"{mem_config.server_max_batch_turns:,} (Config.server_max_batch_turns)")
-        _refuse_reused_ids(mem, batch.turns)
-        ids = mem.add_turns([t.as_turn() for t in batch.turns])
+        await mem.run(_refuse_reused_ids, mem.memory, batch.turns)
+        ids = await mem.add_turns([t.as_turn() for t in batch.turns])
         return {"ids": ids, "session_ids": list(dict.fromkeys(t.session_id for t in batch.turns))}
 
     @app.post("/v1/sessions/{session_id:path}/end", tags=["capture"])
-    def end_session(session_id: PathId, mem: Mem) -> dict[str, Any]:
+    async def end_session(session_id: PathId, mem: Mem) -> dict[str, Any]:
         """Close a session and consolidate what it has not yet (returns when that is done)."""
         try:
-            mem.end_session(session_id, wait=True)
+            await mem.end_session(session_id, wait=True)
         except KeyError as exc:
             raise _not_found(exc) from None
         return {"session_id": session_id, "status": "ended"}
 
     @app.get("/v1/sessions", tags=["read"])
-    def sessions(mem: Mem, limit: Limit = None) -> dict[str, Any]:
+    async def sessions(mem: Mem, limit: Limit = None) -> dict[str, Any]:
         """This user's sessions, newest first."""
-        return {"sessions": [s.to_dict() for s in mem.sessions(limit=limit)]}
+        return {"sessions": [s.to_dict() for s in await mem.sessions(limit=limit)]}
 
     @app.get("/v1/sessions/{session_id:path}/turns", tags=["read"])
-    def session_turns(session_id: PathId, mem: Mem) -> dict[str, Any]:
+    async def session_turns(session_id: PathId, mem: Mem) -> dict[str, Any]:
         """The turns of one session, in order."""
-        turns = mem.session_turns(session_id)
-        if not turns and not any(s.session_id == session_id for s in mem.sessions()):
+        turns = await mem.session_turns(session_id)
+        if not turns and not any(s.session_id == session_id for s in await mem.sessions()):
             raise HTTPException(status.HTTP_404_NOT_FOUND, f"no session {session_id!r}")
         return {"session_id": session_id, "turns": [
             {"id": t.source_id, "seq": t.seq, "role": t.role, "speaker": t.speaker, "content": t.content,
              "timestamp": to_iso(t.ts), "source": t.source, "tags": t.tags} for t in turns]}
 
     @app.get("/v1/recall", tags=["recall"])
-    def recall(
+    async def recall(
         mem: Mem,
         q: Annotated[Words, Query(min_length=1, description="what to recall")],
         k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
@@ -381,58 +404,58 @@ def create_app(
                 to_epoch(now, "now")
             except ValueError as exc:
                 raise HTTPException(status.HTTP_400_BAD_REQUEST, _encodable(str(exc))) from None
-        hits = mem.recall(q, k=k, session_id=session_id, kind=kind, since=since, until=until, source=source,
-                          tags=tag, now=now)
+        hits = await mem.recall(q, k=k, session_id=session_id, kind=kind, since=since, until=until, source=source,
+                                tags=tag, now=now)
         return {"hits": [h.to_dict() for h in hits]}
 
     @app.get("/v1/facts", tags=["read"])
-    def facts(mem: Mem, include_superseded: bool = False) -> dict[str, Any]:
+    async def facts(mem: Mem, include_superseded: bool = False) -> dict[str, Any]:
         """The facts distilled from this user's conversations (current ones unless `include_superseded`)."""
-        return {"facts": [to_data(f) for f in mem.facts(include_superseded=include_superseded)]}
+        return {"facts": [to_data(f) for f in await mem.facts(include_superseded=include_superseded)]}
 
     @app.get("/v1/facts/{fact_id}/history", tags=["read"])
-    def fact_history(fact_id: RowId, mem: Mem) -> dict[str, Any]:
+    async def fact_history(fact_id: RowId, mem: Mem) -> dict[str, Any]:
         """A fact and the chain of facts it superseded or was superseded by."""
         try:
-            return {"fact_id": fact_id, "history": [to_data(f) for f in mem.fact_history(fact_id)]}
+            return {"fact_id": fact_id, "history": [to_data(f) for f in await mem.fact_history(fact_id)]}
         except KeyError as exc:
             raise _not_found(exc) from None
 
     @app.get("/v1/loops", tags=["ongoing work"])
-    def loops(mem: Mem, loop_status: Annotated[Literal["open", "closed", "all"], Query(alias="status")] = "open"
-              ) -> dict[str, Any]:
+    async def loops(mem: Mem, loop_status: Annotated[Literal["open", "closed", "all"], Query(alias="status")] = "open"
+                    ) -> dict[str, Any]:
         """Open loops: things promised or left unresolved (`status=open|closed|all`)."""
-        return {"loops": [to_data(x) for x in mem.loops(status=loop_status)]}
+        return {"loops": [to_data(x) for x in await mem.loops(status=loop_status)]}
 
     @app.post("/v1/loops/{loop_id}/close", tags=["ongoing work"])
-    def close_loop(loop_id: RowId, mem: Mem, body: CloseLoopIn | None = None) -> dict[str, Any]:
+    async def close_loop(loop_id: RowId, mem: Mem, body: CloseLoopIn | None = None) -> dict[str, Any]:
         """Mark an open loop done. A loop already closed is returned as it is, with `already_closed` true."""
-        before = mem.store.loops(mem.user_id, "all", ids=[loop_id])
+        before = await mem.run(mem.memory.store.loops, mem.user_id, "all", ids=[loop_id])
         try:
-            loop = mem.close_loop(loop_id, note=body.note if body else None)
+            loop = await mem.close_loop(loop_id, note=body.note if body else None)
         except KeyError as exc:
             raise _not_found(exc) from None
         return {"loop": to_data(loop), "already_closed": bool(before) and before[0].status == "closed"}
 
     @app.get("/v1/workstreams", tags=["ongoing work"])
-    def workstreams(mem: Mem, include_hypotheses: bool = False) -> dict[str, Any]:
+    async def workstreams(mem: Mem, include_hypotheses: bool = False) -> dict[str, Any]:
         """The user's workstreams (ongoing projects), most recent first."""
-        return {"workstreams": [to_data(w) for w in mem.workstreams(include_hypotheses=include_hypotheses)]}
+        return {"workstreams": [to_data(w) for w in await mem.workstreams(include_hypotheses=include_hypotheses)]}
 
     @app.get("/v1/brief", tags=["ongoing work"])
-    def brief(mem: Mem, hours: Annotated[float, Query(gt=0, le=24 * 365)] = 24) -> dict[str, Any]:
+    async def brief(mem: Mem, hours: Annotated[float, Query(gt=0, le=24 * 365)] = 24) -> dict[str, Any]:
         """A startup briefing: what happened in the last `hours`, open loops, active workstreams."""
-        return to_data(mem.brief(hours=hours))
+        return to_data(await mem.brief(hours=hours))
 
     @app.post("/v1/judgments", status_code=status.HTTP_201_CREATED, tags=["judgments"])
-    def judgment_store(body: JudgmentIn, mem: Mem) -> dict[str, Any]:
+    async def judgment_store(body: JudgmentIn, mem: Mem) -> dict[str, Any]:
         """Store a judgment: a situation, what was decided, and why."""
-        judgment_id = mem.judgments.store(body.trigger, body.judgment, body.reasoning, domain=body.domain,
-                                          metadata=body.metadata)
+        judgment_id = await mem.run(lambda: mem.memory.judgments.store(
+            body.trigger, body.judgment, body.reasoning, domain=body.domain, metadata=body.metadata))
         return {"id": judgment_id}
 
     @app.get("/v1/judgments", tags=["judgments"])
-    def judgment_search(
+    async def judgment_search(
         mem: Mem,
         q: Annotated[Words | None, Query(min_length=1, description="the situation at hand; none: list them")] = None,
         top_k: Annotated[int, Query(ge=1, le=MAX_K)] = 5,
@@ -444,56 +467,61 @@ def create_app(
         """Past judgments for situations like `q`, `{"results": [...]}`; `use_utility` ranks by how often they
         were adopted too. Without `q`: `{"judgments": [...]}`, every judgment (of `domain`) in the order stored."""
         if q is None:
-            return {"judgments": [to_data(j) for j in mem.judgments.list_judgments(domain=domain, limit=limit)]}
-        results = mem.judgments.search(q, top_k=top_k, domain=domain, min_score=min_score, use_utility=use_utility)
+            listed = await mem.run(lambda: mem.memory.judgments.list_judgments(domain=domain, limit=limit))
+            return {"judgments": [to_data(j) for j in listed]}
+        query = q
+        results = await mem.run(lambda: mem.memory.judgments.search(query, top_k=top_k, domain=domain,
+                                                                    min_score=min_score, use_utility=use_utility))
         return {"results": [to_data(r) for r in results]}
 
     @app.post("/v1/judgments/{judgment_id:path}/verify", tags=["judgments"])
-    def judgment_verify(judgment_id: PathId, body: VerifyIn, mem: Mem) -> dict[str, Any]:
+    async def judgment_verify(judgment_id: PathId, body: VerifyIn, mem: Mem) -> dict[str, Any]:
         """Record whether a judgment was adopted (feeds its utility)."""
         try:
-            result = mem.judgments.verify(judgment_id, body.adopted, user_correction=body.user_correction)
+            result = await mem.run(lambda: mem.memory.judgments.verify(judgment_id, body.adopted,
+                                                                       user_correction=body.user_correction))
         except KeyError as exc:
             raise _not_found(exc) from None
         return {"id": judgment_id, "adopted": body.adopted, "result": to_data(result)}
 
     @app.get("/v1/judgments/{judgment_id:path}", tags=["judgments"])
-    def judgment_get(judgment_id: PathId, mem: Mem) -> dict[str, Any]:
+    async def judgment_get(judgment_id: PathId, mem: Mem) -> dict[str, Any]:
         """One judgment with its verdict counts and utility."""
         try:
-            return to_data(mem.judgments.get(judgment_id))
+            return to_data(await mem.run(lambda: mem.memory.judgments.get(judgment_id)))
         except KeyError as exc:
             raise _not_found(exc) from None
 
     @app.delete("/v1/judgments/{judgment_id:path}", tags=["judgments"])
-    def judgment_delete(judgment_id: PathId, mem: Mem) -> dict[str, Any]:
+    async def judgment_delete(judgment_id: PathId, mem: Mem) -> dict[str, Any]:
         """Delete a judgment for good, with its verdicts."""
         try:
-            return {"deleted": mem.judgments.delete(judgment_id)}
+            return {"deleted": await mem.run(lambda: mem.memory.judgments.delete(judgment_id))}
         except KeyError as exc:
             raise _not_found(exc) from None
 
     @app.post("/v1/forget", tags=["forget"])
-    def forget(body: ForgetIn, mem: Mem) -> dict[str, Any]:
+    async def forget(body: ForgetIn, mem: Mem) -> dict[str, Any]:
         """Delete for good one session (`session_id`) or every memory of this user (`all`, which also deletes
         the user's tokens). Rows, search index, vectors and journals go; the file is scrubbed."""
         if body.session_id is not None:
-            forgot = mem.forget(session_id=body.session_id)
+            forgot = await mem.forget(session_id=body.session_id)
         else:
-            forgot = mem.forget(user_id=mem.user_id)
+            forgot = await mem.forget(user_id=mem.user_id)
         pool.forgotten(mem.user_id, body.session_id)
         return {"forgot": forgot}
 
     @app.get("/v1/stats", tags=["service"])
-    def stats(mem: Mem) -> dict[str, Any]:
+    async def stats(mem: Mem) -> dict[str, Any]:
         """What is in the store for this user. The file's paths and size (`db`, `journal`, `file_bytes`: shared by
         every user, so its growth shows another user's writes) only with auth off, to the file's one local user."""
-        figures = mem.stats()
+        figures = await mem.stats()
         if tokens is not None:
             for key in SERVER_STATS:
                 figures.pop(key, None)
         return figures
 
+    add_hook_routes(app, current_user)  # coding-agent hooks (server/hooks.py, docs/hooks.md)
     add_inspector(app, mem_config)
     return app
 

@@ -115,6 +115,11 @@ class TurnStore(Protocol):
         Returns how many were new."""
         ...
 
+    def pop_turn(self, user_id: str, session_id: str) -> StoredTurn | None:
+        """Delete the session's latest turn (with its index entries and vectors) and return it; None when the session
+        has none. The session's counts follow; its consolidation watermark steps back before the turn."""
+        ...
+
     def known_turn_ids(self, user_id: str, session_id: str) -> set[str]:
         """The caller ids already stored in a session."""
         ...

@@ -27,11 +27,13 @@ class TurnRecord:
     turn_id: str | None = None
     source: str | None = None
     tags: tuple[str, ...] | None = None
+    metadata: str | None = None  # a JSON object's text, exactly as it is stored
 
     def to_json(self) -> dict[str, Any]:
-        """A journal line: `source` and `tags` only when set (a plain turn's line is as before they existed)."""
+        """A journal line: `source`, `tags` and `metadata` only when set (a plain turn's line is as before they
+        existed)."""
         data = asdict(self)
-        for key in ("source", "tags"):
+        for key in ("source", "tags", "metadata"):
             if not data[key]:
                 del data[key]
         return data
@@ -60,6 +62,7 @@ class StoredTurn:
     turn_id: str | None
     source: str | None = None
     tags: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] | None = None  # what the caller kept with the turn (`add_turn(metadata=…)`)
 
     @property
     def source_id(self) -> str:

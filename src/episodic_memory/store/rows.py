@@ -10,7 +10,7 @@ from typing import Any
 from .records import Episode, Fact, JudgmentRow, Loop, SessionInfo, StoredTurn, TokenRecord
 
 TURN_COLUMNS = ("t.id, t.user_id, t.session_id, t.seq, t.role, t.content, t.ts, t.ingested_at, t.speaker, t.turn_id, "
-                "t.source, t.tags")
+                "t.source, t.tags, t.metadata")
 SESSION_SELECT = (
     "SELECT user_id, session_id, status, started_at, last_turn_at, turn_count, consolidated_turns, "
     "needs_consolidation, ended_at FROM sessions"
@@ -47,9 +47,9 @@ def workstream_status(sessions: int, memorable: int, share: float) -> str:
 
 
 def turn_row(row: Sequence[Any]) -> StoredTurn:
-    (id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source, tags) = row[:12]
+    (id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source, tags, metadata) = row[:13]
     return StoredTurn(id_, user_id, session_id, seq, role, content, ts, ingested_at, speaker, turn_id, source,
-                      json.loads(tags) if tags else [])
+                      json.loads(tags) if tags else [], json.loads(metadata) if metadata else None)
 
 
 def session_row(row: Sequence[Any]) -> SessionInfo:

@@ -631,13 +631,19 @@ def m019_llm_backoff(db: psycopg.Connection) -> None:
     """)
 
 
+def m020_turn_metadata(db: psycopg.Connection) -> None:
+    """As SQLite's m020: a turn's metadata, a JSON object in text (not jsonb, which would reorder its keys: it
+    comes back exactly as given), never searched."""
+    db.execute("ALTER TABLE turns ADD COLUMN metadata text;")
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
     m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
-    m019_llm_backoff,
+    m019_llm_backoff, m020_turn_metadata,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -280,11 +280,11 @@ class TurnPg(PgConnection):
             for r in records:
                 cur = db.execute(
                     "INSERT INTO turns (uid, user_id, session_id, seq, role, speaker, content, ts, ingested_at, "
-                    "turn_id, source, tags, segmented) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-                    "ON CONFLICT DO NOTHING",
+                    "turn_id, source, tags, segmented, metadata) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                     (r.uid, r.user_id, r.session_id, seq, r.role, r.speaker, r.content, r.ts, r.ingested_at,
                      r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None,
-                     segmented(r.content)))
+                     segmented(r.content), r.metadata))
                 seq += cur.rowcount
                 inserted += cur.rowcount
             # a turn that arrives after the session ended gets no session end of its own: flag it here, with it
@@ -298,6 +298,29 @@ class TurnPg(PgConnection):
                 {"file": journal_file, "offset": journal_offset, "now": now, "user": first.user_id,
                  "session": first.session_id, "inserted": inserted})
             return inserted
+
+    def pop_turn(self, user_id: str, session_id: str) -> StoredTurn | None:
+        """Delete the session's latest turn and return it (None when it has none), under the session's row lock:
+        as SQLite's `pop_turn` (index entries, postings and vectors go by trigger; counts and the consolidation
+        watermark follow)."""
+        with self.transaction() as db:
+            db.execute("SELECT 1 FROM sessions WHERE user_id = %s AND session_id = %s FOR UPDATE",
+                       (user_id, session_id))
+            row = db.execute(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = %s AND t.session_id = %s "
+                             "ORDER BY t.seq DESC, t.id DESC LIMIT 1", (user_id, session_id)).fetchone()
+            if row is None:
+                return None
+            turn = _turn(row)
+            db.execute("DELETE FROM turns WHERE id = %s", (turn.id,))
+            db.execute(
+                "UPDATE sessions s SET updated_at = %(now)s, turn_count = a.n, started_at = a.first, "
+                "last_turn_at = a.last, lexemes = a.lexemes, "
+                "consolidated_turns = least(s.consolidated_turns, %(seq)s) FROM (SELECT count(*) AS n, "
+                "min(ts) AS first, max(ts) AS last, coalesce(sum(length(tsv)), 0) AS lexemes FROM turns "
+                "WHERE user_id = %(user)s AND session_id = %(session)s) a "
+                "WHERE s.user_id = %(user)s AND s.session_id = %(session)s",
+                {"now": time.time(), "seq": turn.seq, "user": user_id, "session": session_id})
+            return turn
 
     def advance_journal_offset(self, user_id: str, session_id: str, journal_file: str, offset: int) -> None:
         with self.transaction() as db:

@@ -671,13 +671,20 @@ def m019_llm_backoff(db: sqlite3.Connection) -> None:
     """)
 
 
+def m020_turn_metadata(db: sqlite3.Connection) -> None:
+    """Issue 46: a JSON object a caller keeps with a turn (an agent framework's own item, stored whole so it comes
+    back exactly: integrations/openai_agents.py), never searched. Last in the row: reads that do not ask for it
+    never touch its pages."""
+    _run(db, "ALTER TABLE turns ADD COLUMN metadata TEXT;")
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
     m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
-    m019_llm_backoff,
+    m019_llm_backoff, m020_turn_metadata,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

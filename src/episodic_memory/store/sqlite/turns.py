@@ -222,10 +222,11 @@ class TurnSQL(Connection):
             for r in records:
                 cur = db.execute(
                     "INSERT OR IGNORE INTO turns (uid, user_id, session_id, seq, role, speaker, content, ts, "
-                    "ingested_at, turn_id, source, tags, segmented) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "ingested_at, turn_id, source, tags, segmented, metadata) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (r.uid, r.user_id, r.session_id, r.seq, r.role, r.speaker, r.content, r.ts, r.ingested_at,
                      r.turn_id, r.source, json.dumps(list(r.tags), ensure_ascii=False) if r.tags else None,
-                     segmented(r.content)),
+                     segmented(r.content), r.metadata),
                 )
                 inserted += cur.rowcount
             # One aggregate over the session's own rows (the session index): separate min(ts)/max(ts) lookups
@@ -246,6 +247,30 @@ class TurnSQL(Connection):
                  first.session_id),
             )
             return inserted
+
+    def pop_turn(self, user_id: str, session_id: str) -> StoredTurn | None:
+        """Delete the session's latest turn and return it (None when the session has none): an agent framework's
+        undo. Its index entries and vectors go with it (triggers; the `turn_deletions` counter tells other
+        processes' caches). The session's counts follow, and its consolidation watermark steps back before the
+        turn, so a turn stored in its place is consolidated. What consolidation already drew from it stays."""
+        with self.transaction() as db:
+            row = db.execute(
+                f"SELECT {_TURN_COLUMNS} FROM turns t INDEXED BY turns_by_session WHERE t.user_id = ? "
+                "AND t.session_id = ? ORDER BY t.seq DESC, t.id DESC LIMIT 1", (user_id, session_id)).fetchone()
+            if row is None:
+                return None
+            turn = _turn(row)
+            db.execute("DELETE FROM turns WHERE id = ?", (turn.id,))
+            count, first_ts, last_ts = db.execute(
+                "SELECT count(*), min(ts), max(ts) FROM turns INDEXED BY turns_by_session "
+                "WHERE user_id = ? AND session_id = ?", (user_id, session_id)).fetchone()
+            db.execute(
+                "UPDATE sessions SET turn_count = ?, started_at = ?, last_turn_at = ?, updated_at = ?, "
+                "consolidated_turns = min(consolidated_turns, ?) WHERE user_id = ? AND session_id = ?",
+                (count, first_ts, last_ts, time.time(), turn.seq, user_id, session_id))
+            if self._heads is not None:
+                self._heads.clear()
+            return turn
 
     def advance_journal_offset(self, user_id: str, session_id: str, journal_file: str, offset: int) -> None:
         with self.transaction() as db:
