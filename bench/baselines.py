@@ -76,13 +76,15 @@ class BM25sBaseline:
 
 
 def load_default_embedder() -> Any:
-    from episodic_memory.models.embedder import default_embedder
+    """The embedder the library is configured with (EPISODIC_EMBEDDER; the bundled MiniLM by default)."""
+    from episodic_memory import Config
+    from episodic_memory.models.embedder import load_embedder
 
-    return default_embedder() if not hasattr(default_embedder, "embed") else default_embedder
+    return load_embedder(Config.from_env().embedder)
 
 
 class DenseBaseline:
-    """Cosine similarity between the query and each raw turn, using the project's default embedder."""
+    """Cosine similarity between the query and each raw turn, using the embedder the library is configured with."""
 
     name = "dense"
 

@@ -26,7 +26,7 @@ if __package__ in (None, ""):
 from bench.datasets import CJK_DEFAULT, LOCOMO_DEFAULT, Conversation, Session, load_cjk, load_locomo  # noqa: E402
 from bench.harness import ROOT, main  # noqa: E402
 
-DEFAULT_SYSTEMS = ["episodic", "bm25s", "dense", "bm25s-bigrams"]
+DEFAULT_SYSTEMS = ["episodic", "episodic-keyword", "episodic-dense", "bm25s", "dense", "bm25s-bigrams"]
 
 
 def padded(conversations: list[Conversation], english_turns: int) -> list[Conversation]:

@@ -23,7 +23,10 @@ from bench.datasets import Conversation, Question
 from bench.metrics import QuestionResult, aggregate, score_question
 
 ROOT = Path(__file__).resolve().parents[1]
-SYSTEMS = ("episodic", "episodic-turns", "bm25s", "dense")
+# episodic-keyword / episodic-dense: the library's own legs alone (Config.recall_legs), same store and
+# consolidation: the fused result is never to fall below either (`best_leg_check`, issue 43)
+LEG_SYSTEMS = ("episodic-keyword", "episodic-dense")
+SYSTEMS = ("episodic", "episodic-turns", "bm25s", "dense", *LEG_SYSTEMS)
 OPTIONAL_SYSTEMS = ("bm25s-bigrams",)  # run only when asked for (bench/cjk.py asks)
 NOW_MODES = ("wall", "last-session")
 
@@ -43,14 +46,18 @@ class EpisodicSystem:
 
     name = "episodic"
 
-    def __init__(self, kind: str | None = None, now: str = "wall") -> None:
-        """`kind="turn"` recalls raw turns only: the same store without facts, to show what facts add.
+    def __init__(self, kind: str | None = None, now: str = "wall", legs: str = "hybrid") -> None:
+        """`kind="turn"` recalls raw turns only: the same store without facts, to show what facts add. `legs`:
+        Config.recall_legs ("keyword", "dense": one leg alone).
 
         `now`: what recall is told the time is. "wall": nothing (the wall clock, the library's default);
         "last-session": a minute after the conversation's last turn, when its questions are asked."""
         if now not in NOW_MODES:
             raise ValueError(f"now must be one of {NOW_MODES}, got {now!r}")
         self.kind = kind
+        self.legs = legs
+        if legs != "hybrid":
+            self.name = f"episodic-{legs}"
         self.now_mode = now
         self._now: datetime | None = None
         self._memory_cls = import_episodic().Memory
@@ -61,10 +68,10 @@ class EpisodicSystem:
         self.close()
         self._tmp = Path(tempfile.mkdtemp(prefix=f"bench-{conv.conv_id}-"))
         episodic = import_episodic()
-        config = episodic.Config.from_env()
+        config = episodic.Config.from_env(**({} if self.legs == "hybrid" else {"recall_legs": self.legs}))
         longest = max((len(t.text) for t in conv.turns()), default=0)
         if longest > config.max_turn_chars:  # the data holds a turn the door refuses by default (BEAM: 349k
-            config = episodic.Config.from_env(max_turn_chars=longest)  # characters): take it, as a user would
+            config = config.model_copy(update={"max_turn_chars": longest})  # characters): take it, as a user would
         self._mem = self._memory_cls(self._tmp / "mem.db", config=config)
         for session in conv.sessions:
             for turn in session.turns:
@@ -102,6 +109,8 @@ def make_system(name: str, now: str = "wall") -> Retriever:
         return EpisodicSystem(now=now)
     if name == "episodic-turns":
         return EpisodicSystem(kind="turn", now=now)
+    if name in LEG_SYSTEMS:
+        return EpisodicSystem(now=now, legs=name.removeprefix("episodic-"))
     if name == "bm25s":
         return BM25sBaseline()
     if name == "dense":
@@ -109,6 +118,23 @@ def make_system(name: str, now: str = "wall") -> Retriever:
     if name == "bm25s-bigrams":
         return BigramBM25sBaseline()
     raise ValueError(f"unknown system {name!r}; choose from {SYSTEMS}")
+
+
+def best_leg_check(summaries: dict[str, dict[str, Any]], ks: Sequence[int], tolerance: float = 0.0
+                   ) -> dict[str, dict[str, Any]]:
+    """For each R@k and MRR: the fused system's figure beside the better of its two legs alone (empty unless the
+    run has all three). `ok`: fused ≥ best leg − `tolerance`."""
+    if not all(name in summaries and "overall" in summaries[name] for name in ("episodic", *LEG_SYSTEMS)):
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for metric in [*(f"R@{k}" for k in ks), "MRR"]:
+        fused = summaries["episodic"]["overall"].get(metric)
+        legs = {name: summaries[name]["overall"].get(metric) for name in LEG_SYSTEMS}
+        if fused is None or None in legs.values():
+            continue
+        best = max(legs, key=lambda name: legs[name])
+        out[metric] = {"fused": fused, "best_leg": legs[best], "leg": best, "ok": fused >= legs[best] - tolerance}
+    return out
 
 
 def select_questions(
@@ -345,6 +371,10 @@ def main(
     title = f"{dataset}: evidence retrieval ({n_questions} questions, {len(selection)} conversations)"
     print_table(title, header, rows)
 
+    legs_check = best_leg_check(summaries, ks)
+    if legs_check:
+        print("fused vs its best leg alone: " + ", ".join(
+            f"{m} {c['fused']:.3f} vs {c['best_leg']:.3f} ({'ok' if c['ok'] else 'BELOW'})" for m, c in legs_check.items()))
     payload: dict[str, Any] = {
         "meta": {
             "dataset": dataset,
@@ -364,6 +394,7 @@ def main(
             "versions": {p: _package_version(p) for p in ("episodic-memory-layer", "bm25s", "numpy")},
         },
         "results": summaries,
+        "fused_vs_best_leg": legs_check,
     }
     if args.per_question:
         payload["questions"] = {run.name: [asdict(r) for r in run.results] for run in runs}

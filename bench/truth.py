@@ -57,7 +57,7 @@ from bench.harness import (  # noqa: E402
 from bench.metrics import adjusted_rand_index, v_measure  # noqa: E402
 
 TRUTH_DEFAULT = SHARED_DATA / "truth-dev"
-SYSTEMS = ("episodic", "bm25s")
+SYSTEMS = ("episodic", "bm25s", "episodic-keyword", "episodic-dense")
 TOP_K = 10
 # The data README's reference point for bm25s over raw turns (all five conversations).
 BM25S_REFERENCE = {
@@ -384,10 +384,12 @@ def run_bm25s(tc: TruthConversation) -> ConvRun:
 CONFIG_OVERRIDES: dict[str, Any] = {}
 
 
-def run_episodic(tc: TruthConversation) -> ConvRun:
+def run_episodic(tc: TruthConversation, legs: str | None = None) -> ConvRun:
+    """`legs`: Config.recall_legs ("keyword", "dense": recall through one leg alone, same store)."""
     episodic = import_episodic()
     tmp = Path(tempfile.mkdtemp(prefix=f"bench-truth-{tc.conv_id.replace('/', '-')}-"))
-    mem = episodic.Memory(tmp / "mem.db", config=episodic.Config.from_env(**CONFIG_OVERRIDES))
+    overrides = {**CONFIG_OVERRIDES, **({"recall_legs": legs} if legs else {})}
+    mem = episodic.Memory(tmp / "mem.db", config=episodic.Config.from_env(**overrides))
     try:
         start = time.perf_counter()
         for session in tc.conv.sessions:
@@ -515,7 +517,9 @@ def consolidation_metrics(mem: Any, tc: TruthConversation) -> dict[str, Any]:
     return {"facts": facts, "workstreams": workstreams, "loops": loops}
 
 
-RUNNERS = {"episodic": run_episodic, "bm25s": run_bm25s}
+RUNNERS = {"episodic": run_episodic, "bm25s": run_bm25s,
+           "episodic-keyword": lambda tc: run_episodic(tc, "keyword"),  # the library's legs alone (issue 43)
+           "episodic-dense": lambda tc: run_episodic(tc, "dense")}
 
 
 # --------------------------------------------------------------------------- aggregation

@@ -48,14 +48,18 @@ def _first(mem: Memory, query: str) -> str | None:
 
 def test_segmentation_pairs_runs_and_splits_numbers_and_latin_out() -> None:
     assert segmented("I need to buy milk") is None  # English text leaves the index column empty
-    assert segmented("我去东京") == "我去 去东 东京"
-    assert segmented("电话13812345678请回电") == "电话 13812345678 请回 回电"
-    assert segmented("买了iPhone15手机") == "买了 iphone15 手机"
+    # pairs in order (a phrase of pairs stays whole), then each Han, kana or Hangul character of a longer run alone
+    assert segmented("我去东京") == "我去 去东 东京 我 去 东 京"
+    assert segmented("电话13812345678请回电") == "电话 13812345678 请回 回电 电 话 请 回 电"
+    assert segmented("买了iPhone15手机") == "买了 iphone15 手机 买 了 手 机"
     assert segmented("猫、狗") == "猫 狗"  # a run of one character is itself
-    assert segmented("電話１３８番") == "電話 138 番"  # full-width digits fold to ASCII
+    assert segmented("電話１３８番") == "電話 138 番 電 話"  # full-width digits fold to ASCII
+    assert segmented("서울에서") == "서울 울에 에서 서 울 에 서"  # Hangul syllables alone too
+    assert segmented("ทดสอบ") == "ทด ดส สอ อบ"  # Thai letters are not words alone: pairs only
     assert tokens("「東京タワー」and more") == ["東京", "京タ", "タワ", "ワー", "and", "more"]
-    assert query_terms("东京的酒店") == ["东京", "京的", "的酒", "酒店"]
-    assert fts_query('东京" OR "x') == '"东京" OR "x"'  # quotes and operators stay words
+    assert query_terms("东京的酒店") == ["东京", "京的", "的酒", "酒店", "东", "京", "的", "酒", "店"]
+    assert query_terms("东京的酒店", singles=False) == ["东京", "京的", "的酒", "酒店"]
+    assert fts_query('东京" OR "x') == '"东京" OR "东" OR "京" OR "x"'  # quotes and operators stay words
 
 
 def test_exact_lookups_see_a_number_inside_chinese_and_a_quoted_japanese_phrase() -> None:
@@ -71,7 +75,8 @@ def test_a_chinese_or_japanese_word_inside_a_run_is_found(db_path: Path) -> None
         assert _first(mem, "東京タワー") == TURNS[2]
         assert _first(mem, "朵朵发烧多少度？") == TURNS[4]
         assert _first(mem, "大阪で誰と会う？") == TURNS[7]
-        assert [h.text for h in mem.recall("東京")] == [TURNS[2]]  # 東 is not 东: no folding between the two
+        assert [h.text for h in mem.recall("東")] == [TURNS[2]]  # 東 is not 东: no folding between the two
+        assert [h.text for h in mem.recall("東京")][0] == TURNS[2]  # 东京's turn shares 京 alone: below
 
 
 def test_a_thai_word_inside_a_run_is_found(db_path: Path) -> None:
@@ -96,7 +101,7 @@ def test_a_mixed_english_and_chinese_turn_is_found_by_either(db_path: Path) -> N
         assert _first(mem, "国贸") == TURNS[6]
         assert _first(mem, "milk") == TURNS[5]
         rows = dict(sql_rows(mem.store, "SELECT turn_id, segmented FROM turns"))
-        assert rows["t5"] is None and rows["t6"] == "王总 国贸"  # English alone adds nothing to the index
+        assert rows["t5"] is None and rows["t6"] == "王总 国贸 王 总 国 贸"  # English alone adds nothing to the index
 
 
 def _bytes_everywhere(db_path: Path | str) -> bytes:
@@ -231,3 +236,79 @@ def test_the_speaker_named_in_a_chinese_question_gets_the_speaker_bonus(db_path:
         assert first.speaker == "王小明"
         first = mem.recall("李思思下周三去哪里开会？", k=2)[0]
         assert first.speaker == "李思思"
+
+
+def _pairs_only(text: str) -> str | None:
+    """What `segmented` held before m021: the phrase terms alone."""
+    from episodic_memory.store.scripts import expand
+
+    seg = segmented(text)
+    return None if seg is None else " ".join(t for w in text.split() for t in expand(w) if t) or None
+
+
+@pytest.mark.sqlite_only("builds an SQLite file at the schema before m021; the PostgreSQL twin is below")
+def test_a_store_indexed_with_pairs_only_gains_single_characters_on_open(db_path: Path) -> None:
+    from episodic_memory.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION
+
+    db = sqlite3.connect(db_path)
+    db.create_function("episodic_segmented", 1, _pairs_only, deterministic=True)  # the store's function before m021
+    db.execute("CREATE TABLE _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
+    before = [m.__name__ for m in MIGRATIONS].index("m021_single_characters")
+    for version, migration in enumerate(MIGRATIONS[:before], 1):
+        migration(db)
+        db.execute("INSERT INTO _migrations VALUES (?, ?, 0)", (version, migration.__name__))
+    db.execute("INSERT INTO sessions (user_id, session_id, created_at, updated_at) VALUES ('default', 's', 0, 0)")
+    for i, text in enumerate(TURNS):
+        db.execute("INSERT INTO turns (uid, user_id, session_id, seq, role, content, ts, ingested_at, segmented) "
+                   "VALUES (?, 'default', 's', ?, 'user', ?, ?, 0, ?)", (f"u{i}", i, text, 1000 + i, _pairs_only(text)))
+    db.commit()
+    assert db.execute("SELECT rowid FROM turns_fts WHERE turns_fts MATCH '\"朵\"'").fetchall() == []  # pairs only
+    db.close()
+    with Memory(db_path, config=LEXICAL) as mem:
+        assert mem.stats()["schema_version"] == SCHEMA_VERSION
+        assert [h.text for h in mem.recall("朵")] == [TURNS[4]]  # 朵 alone, inside 朵朵
+        assert _first(mem, "东京") == TURNS[0] and _first(mem, "milk") == TURNS[5]
+        mem.forget(session_id="s")
+        assert mem.recall("朵") == []
+        assert mem.store.db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('integrity-check')") is not None
+
+
+@pytest.mark.sqlite_only("runs its own PostgreSQL database at the schema before m021")
+def test_a_postgres_database_indexed_with_pairs_only_gains_single_characters(request: pytest.FixtureRequest) -> None:
+    from episodic_memory.store.postgres.cluster import available
+    if not available():
+        pytest.skip("the postgres extra is not installed")
+    import psycopg
+
+    from episodic_memory.store.postgres.migrations import MIGRATIONS, SCHEMA_VERSION
+
+    cluster = request.getfixturevalue("pg_cluster")
+    with psycopg.connect(cluster.url(), autocommit=True) as db:
+        db.execute("DROP DATABASE IF EXISTS older_singles WITH (FORCE)")
+        db.execute("CREATE DATABASE older_singles")
+    url = cluster.url("older_singles")
+    with psycopg.connect(url, autocommit=True) as db, db.transaction():
+        db.execute("CREATE TABLE _migrations (version integer PRIMARY KEY, name text NOT NULL, "
+                   "applied_at double precision NOT NULL)")
+        before = [m.__name__ for m in MIGRATIONS].index("m021_single_characters")
+        for version, migration in enumerate(MIGRATIONS[:before], 1):
+            migration(db)
+            db.execute("INSERT INTO _migrations VALUES (%s, %s, 0)", (version, migration.__name__))
+        db.execute("INSERT INTO sessions (user_id, session_id, created_at, updated_at) VALUES ('default', 's', 0, 0)")
+        for i, text in enumerate(TURNS):
+            db.execute("INSERT INTO turns (uid, user_id, session_id, seq, role, content, ts, ingested_at, segmented) "
+                       "VALUES (%s, 'default', 's', %s, 'user', %s, %s, 0, %s)",
+                       (f"u{i}", i, text, 1000 + i, _pairs_only(text)))
+        db.execute("INSERT INTO judgments (memory_id, user_id, trigger, judgment, reasoning, dedup_key, created_at, "
+                   "updated_at) VALUES ('j1', 'default', '客户要求周末上线', '先回归再发布', '上次出过事故', 'k', 0, 0)")
+        db.execute("UPDATE sessions SET turn_count = 8, lexemes = (SELECT sum(length(tsv)) FROM turns)")
+        assert db.execute("SELECT episodic_segmented('朵朵')").fetchone() == ("朵朵",)  # the twin before m021
+    with Memory(url, config=LEXICAL) as mem:
+        assert mem.stats()["schema_version"] == SCHEMA_VERSION
+        assert [h.text for h in mem.recall("朵")] == [TURNS[4]]
+        assert sql_rows(mem.store, "SELECT episodic_segmented(?)", ("朵朵",)) == [(segmented("朵朵"),)]
+        assert sql_rows(mem.store, "SELECT count(*) FROM memory_fts WHERE tsv @@ to_tsquery('episodic', '周')") == [(1,)]
+        lexemes = sql_rows(mem.store, "SELECT lexemes, (SELECT sum(length(tsv)) FROM turns) FROM sessions")
+        assert lexemes[0][0] == lexemes[0][1]  # BM25's lengths counted again with the single characters
+        mem.forget(session_id="s")
+        assert mem.recall("朵") == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from platformdirs import user_data_dir
 from pydantic import BaseModel, Field, field_validator
@@ -185,6 +186,17 @@ class Config(BaseModel):
         },
         description="(BM25, dense) RRF weights per query type from the query classifier",
     )
+    # issue 43: recall in any language (docs/retrieval.md "Languages")
+    dense_weight_uncovered: float = Field(
+        0.0, ge=0, description="the dense leg's weight is multiplied by this when the query is written in a script "
+        "the embedder was not trained on (the bundled MiniLM: English; Chinese, Japanese, Korean, Thai … are not): "
+        "its votes there are weak evidence (measured: docs/retrieval.md)")
+    embedder_multilingual: bool | None = Field(
+        None, description="whether the embedder covers every script; None: as it says of itself (the bundled MiniLM "
+        "does not, the multilingual extra does); set it for a model of your own")
+    recall_legs: Literal["hybrid", "keyword", "dense"] = Field(
+        "hybrid", description='which legs recall runs: both (fused), the keyword leg alone (BM25 and exact lookups) '
+        'or the dense leg alone — the benches report each leg on its own beside the fused result')
     # issue 23: exact lookups (retrieve/exact.py, docs/retrieval.md "Exact matches")
     exact_lookup: bool = Field(
         True, description="identifiers, quoted phrases and rare words of a query are looked up exactly: the "

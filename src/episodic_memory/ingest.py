@@ -19,7 +19,7 @@ from typing import Any
 
 from .config import Config
 from .memory import ROLES, check_source, check_tags
-from .util import to_epoch
+from .util import check_id, to_epoch
 
 SAMPLE_NAME = "sample_conversation.jsonl"
 LINE_BYTES_PER_CHAR = 8  # a line may take this many bytes per allowed character of content (escapes, other fields)
@@ -220,10 +220,14 @@ def _checked(data: Any, default_session: str, max_turn_chars: int) -> dict[str, 
         raise ValueError(str(exc)) from None
     session = data.get("session_id")
     turn_id = data.get("id")
+    session_id = str(session) if session is not None and str(session).strip() else default_session
+    for name, value in (("session_id", session_id), ("user_id", data.get("user_id") or None)):
+        if value is not None:  # the ids Memory takes: no control character, not too long (util.check_id)
+            check_id(str(value), f"field '{name}'")
     return {
         "role": data["role"],
         "content": data["content"],
-        "session_id": str(session) if session is not None and str(session).strip() else default_session,
+        "session_id": session_id,
         "speaker": data.get("speaker") if data.get("speaker") is not None else data.get("name"),
         "timestamp": timestamp,
         "turn_id": str(turn_id) if turn_id is not None else None,

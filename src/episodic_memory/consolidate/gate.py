@@ -134,4 +134,4 @@ def lexical_similarity(a: str, b: str) -> float:
 def _term_set(text: str) -> frozenset[str]:
     from ..retrieve.fts import query_terms
 
-    return frozenset(query_terms(text))
+    return frozenset(query_terms(text, singles=False))  # a shared 的 or 我 is no likeness

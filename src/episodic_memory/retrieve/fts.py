@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..store.scripts import SCRIPT_CHARS, expand, has_script, split_runs, tokens
+from ..store.scripts import SCRIPT_CHARS, expand, has_script, split_runs, terms, tokens
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _WORD_OR_RUN = re.compile(f"(?:\\w|[{SCRIPT_CHARS}])+", re.UNICODE)  # also a run with Thai vowel marks (not \\w)
@@ -20,15 +20,17 @@ STOPWORDS = frozenset(
 )
 
 
-def query_terms(text: str, *, keep_stopwords: bool = False) -> list[str]:
+def query_terms(text: str, *, keep_stopwords: bool = False, singles: bool = True) -> list[str]:
     """Lower-cased word tokens of `text`, stopwords dropped (all kept if nothing else is left), de-duplicated.
 
-    A token with Chinese, Japanese, Korean, Thai, … in it is its index terms (`store.scripts`): the runs' character
-    pairs and the numbers and Latin words inside it, so that OR-ed, a turn ranks higher the more of them it holds."""
+    A token with Chinese, Japanese, Korean, Thai, … in it is its index terms (`store.scripts.terms`): the runs'
+    character pairs and single characters and the numbers and Latin words inside it, so that OR-ed, a turn ranks
+    higher the more of them it holds. `singles=False`: the pairs alone (words to compare, not to search with)."""
     if not has_script(text):  # the usual case, at the plain regex's speed
         words = [w.lower() for w in _WORD.findall(text)]
     else:
-        words = [t for w in _WORD_OR_RUN.findall(text) for t in (expand(w) if has_script(w) else [w.lower()])]
+        words = [t for w in _WORD_OR_RUN.findall(text)
+                 for t in ((terms(w) if singles else expand(w)) if has_script(w) else [w.lower()])]
     content = words if keep_stopwords else [w for w in words if w not in STOPWORDS]
     return list(dict.fromkeys(content or words))
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from ..lang.english import MONTHS, WEEKDAYS
-from ..store.scripts import has_script
+from ..store.scripts import has_script, script_of
 from .fts import STOPWORDS, query_terms
 from .timing import query_phase
 
@@ -61,6 +61,7 @@ class QueryInfo:
     names: list[str] = field(default_factory=list)        # known names mentioned (as stored)
     time_range: tuple[float, float] | None = None         # epoch seconds [start, end)
     phase: str | None = None                              # asks about an end, a start or both (retrieve/timing.py)
+    script: str = "spaced"                                # spaced | unsegmented | mixed (store/scripts.py script_of)
 
 
 def classify(text: str) -> str:
@@ -79,12 +80,12 @@ def find_names(text: str, known: Iterable[str]) -> list[str]:
     A name written in a script without spaces (`王小明`, `김지훈`) is matched as a substring: inside
     `王小明上周说了什么` or `김지훈이` there is no word boundary to match at. One character alone is too common a
     substring to be a name, so such a name needs two."""
-    words = set(query_terms(text, keep_stopwords=True))
+    words = set(query_terms(text, keep_stopwords=True, singles=False))
     lowered = text.lower()
     folded: str | None = None
     found = []
     for name in known:
-        parts = query_terms(name, keep_stopwords=True)
+        parts = query_terms(name, keep_stopwords=True, singles=False)
         if not parts:
             continue
         if (len(parts) == 1 and parts[0] in words) or (len(parts) > 1 and " ".join(parts) in lowered) or (
@@ -264,4 +265,5 @@ def analyze(text: str, known_names: Iterable[str] = (), now: datetime | None = N
     start" the start is the topic, not the turn wanted (measured, docs/retrieval.md)."""
     kind = classify(text)
     return QueryInfo(text=text, kind=kind, terms=query_terms(text), names=find_names(text, known_names),
-                     time_range=time_range(text, now), phase=query_phase(text) if kind == "temporal" else None)
+                     time_range=time_range(text, now), phase=query_phase(text) if kind == "temporal" else None,
+                     script=script_of(text))

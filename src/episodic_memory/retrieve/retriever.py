@@ -28,7 +28,7 @@ from datetime import datetime
 import numpy as np
 
 from ..config import Config
-from ..models.embedder import Embedder
+from ..models.embedder import Embedder, covers
 from ..models.reranker import Reranker
 from ..store.base import Store
 from ..store.records import HeadColumns, StoredTurn
@@ -247,13 +247,19 @@ class Retriever:
         pool = max(k, cfg.candidate_pool)
         want_turns = filters.kind in (None, "turn")
         other_kinds = [name for name in KINDS if filters.kind in (None, name)]
-        embedder = self._embedder()
+        embedder = self._embedder() if cfg.recall_legs != "keyword" else None
+        if embedder is not None and cfg.recall_legs == "hybrid" and not (
+                covers(embedder, info.script) if cfg.embedder_multilingual is None
+                else cfg.embedder_multilingual or info.script == "spaced"):
+            w_dense *= cfg.dense_weight_uncovered  # a script the embedder was not trained on: its votes are noise
+            if not w_dense:
+                embedder = None  # the keyword leg alone (and no query to embed)
         dense = self.dense_index() if embedder is not None else None
         if dense is not None:
             dense.sync(filters.user_id)  # the dense leg's one SQL read, before the BM25 legs take the connection
         allowed = (np.asarray(self.store.turn_ids_with(filters.user_id, source=filters.source, tags=filters.tags),
                               np.int64) if filters.narrowed else None)  # the turns the source and tag filters pass
-        match = fts_query(query)
+        match = fts_query(query) if cfg.recall_legs != "dense" or dense is None else None
         # the BM25 legs (SQLite, which lets go of the GIL) run in a worker while this thread embeds the query and
         # scans the vectors (onnxruntime and numpy, which do too): the two halves overlap on two cores
         bm25 = _LEGS.submit(contextvars.copy_context().run,   # in the caller's read scope (Store.read_snapshot)

@@ -5,9 +5,14 @@ so a word inside it never matches: `東京` does not find `明日東京に行き
 register an FTS5 tokenizer, so the index holds an expansion instead (`segmented`, a column of its own; English text
 has none): each run of these scripts as its overlapping character pairs (a run of one character as itself), and
 the digits and Latin letters written inside such a run as tokens of their own (`电话13812345678` holds
-`13812345678`). The query side (`retrieve.fts`) turns the query's runs into the same pairs, OR-ed, so BM25 ranks a
-turn higher the more of the query's pairs it holds. Pairs are the usual lexical unit for these scripts when no
-dictionary segmenter is at hand: most Chinese words are two characters, and a longer word is the phrase of its pairs.
+`13812345678`). A run of Han, kana or Hangul also holds its characters one by one (after every pair, so that a
+phrase of pairs stays whole): a Chinese
+character, a kana or a Hangul syllable carries meaning alone (`季` in `夏季` answers `季节`), and BM25 over pairs and
+single characters together beats either alone (a long-known result for Chinese; measured: docs/retrieval.md). Thai,
+Lao, Khmer and Myanmar letters alone do not, so their runs hold pairs only. The query side (`retrieve.fts`) turns
+the query's runs into the same terms, OR-ed, so BM25 ranks a turn higher the more of them it holds. Pairs are the
+usual lexical unit for these scripts when no dictionary segmenter is at hand: most Chinese words are two characters,
+and a longer word is the phrase of its pairs (a quoted phrase is matched as its pairs alone).
 
 Kept below the store so that the store's writers (turns, migrations, import) and the query builders agree.
 """
@@ -26,7 +31,13 @@ SCRIPT_CHARS = (
     "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
     "\u0e00-\u0e7f\u0e80-\u0eff\u1780-\u17ff\u1000-\u109f"
 )
+# the scripts whose characters are words or syllables (Han, kana, Hangul): a run of them also holds each alone
+SINGLE_CHARS = (
+    "\u3005-\u3007\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+    "\U00020000-\U0003134f\uac00-\ud7af"
+)
 _RUN = re.compile(f"[{SCRIPT_CHARS}]+")
+_SINGLE = re.compile(f"[{SINGLE_CHARS}]")
 # a token as the index's tokenizer sees it (letters and digits, these scripts' marks included), or a part of one
 _TOKEN = re.compile(f"(?:[^\\W_]|[{SCRIPT_CHARS}])+")
 _PART = re.compile(f"[{SCRIPT_CHARS}]+|(?:(?![{SCRIPT_CHARS}])[^\\W_])+")
@@ -35,6 +46,17 @@ _PART = re.compile(f"[{SCRIPT_CHARS}]+|(?:(?![{SCRIPT_CHARS}])[^\\W_])+")
 def has_script(text: str) -> bool:
     """Whether `text` holds any character of an unsegmented script."""
     return not text.isascii() and _RUN.search(text) is not None  # isascii: the usual answer, at C speed
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def script_of(text: str) -> str:
+    """"spaced" (no character of an unsegmented script: English, Spanish, Russian, …), "unsegmented" (every letter
+    is one: `下周三去哪里出差`, digits and punctuation aside) or "mixed" (both: `我的iPhone密码`)."""
+    if not has_script(text):
+        return "spaced"
+    return "mixed" if _LETTER.search(_RUN.sub("", text)) else "unsegmented"
 
 
 def runs(text: str) -> list[str]:
@@ -47,8 +69,14 @@ def pairs(run: str) -> list[str]:
     return [run] if len(run) < 2 else [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+def singles(text: str) -> list[str]:
+    """The characters of `text`'s runs that are words or syllables (Han, kana, Hangul), each alone, NFKC-folded;
+    none from a run of one (its pair is itself already)."""
+    return [c for run in _RUN.findall(unicodedata.normalize("NFKC", text)) if len(run) > 1 for c in _SINGLE.findall(run)]
+
+
 def expand(token: str) -> Iterator[str]:
-    """The index terms of one token: its script runs as pairs, its other parts (digits, Latin) whole, lower-cased
+    """The phrase terms of one token: its script runs as pairs, its other parts (digits, Latin) whole, lower-cased
     and NFKC-folded (full-width `１３８` is `138`)."""
     for m in _PART.finditer(unicodedata.normalize("NFKC", token)):
         part = m.group()
@@ -58,9 +86,15 @@ def expand(token: str) -> Iterator[str]:
             yield part.lower()
 
 
+def terms(token: str) -> list[str]:
+    """Every index term of one token, as a query ORs them: `expand`, then its `singles`."""
+    return [*expand(token), *singles(token)]
+
+
 def tokens(text: str) -> list[str]:
-    """`text` as index terms: tokens without these scripts as the tokenizer keeps them (lower-cased), tokens with
-    them expanded (`expand`). What a quoted phrase or a lone run is matched as."""
+    """`text` as a phrase of index terms: tokens without these scripts as the tokenizer keeps them (lower-cased),
+    tokens with them expanded (`expand`: the single characters stand apart, at the end of the index's column).
+    What a quoted phrase or a lone run is matched as."""
     out: list[str] = []
     for m in _TOKEN.finditer(text):
         token = m.group()
@@ -73,10 +107,12 @@ def tokens(text: str) -> list[str]:
 
 def segmented(text: str) -> str | None:
     """What the index's `segmented` column holds for `text`: the expansion of its tokens that contain these scripts,
-    space-separated, in order; None when it has none (English text: the column stays empty)."""
+    space-separated, in order (so a phrase of pairs is matched as it stands), then the runs' single characters
+    (`singles`); None when it has none (English text: the column stays empty)."""
     if not has_script(text):
         return None
-    return " ".join(t for m in _TOKEN.finditer(text) if _RUN.search(m.group()) for t in expand(m.group())) or None
+    phrase = [t for m in _TOKEN.finditer(text) if _RUN.search(m.group()) for t in expand(m.group())]
+    return " ".join([*phrase, *singles(text)]) or None
 
 
 def split_runs(text: str) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import psycopg
 
 from ..errors import StoreOpenError
-from ..scripts import SCRIPT_CHARS, segmented
+from ..scripts import SCRIPT_CHARS, SINGLE_CHARS, segmented
 
 Migration = Callable[[psycopg.Connection], None]
 
@@ -487,6 +487,33 @@ def m014_pinned_facts(db: psycopg.Connection) -> None:
     )
 
 
+def _segmented_function(*, singles: bool) -> str:
+    """`CREATE OR REPLACE FUNCTION episodic_segmented`: the SQL twin of store.scripts.segmented — each token holding
+    these scripts as its runs' pairs and its digits and Latin letters, in order; with `singles` (m021 on), then
+    every character of the Han, kana and Hangul runs longer than one, alone."""
+    script = f"[{SCRIPT_CHARS}]"
+    body = ("CASE WHEN current_setting('server_encoding') = 'UTF8' THEN normalize(body, NFKC) ELSE body END")
+    tail = f"""
+                UNION ALL
+                SELECT 1, r.n, 0, c.i, substr(r.x[1], c.i, 1)
+                FROM regexp_matches({body}, '{script}+', 'g') WITH ORDINALITY AS r(x, n)
+                CROSS JOIN LATERAL generate_series(1, length(r.x[1])) AS c(i)
+                WHERE length(r.x[1]) > 1 AND substr(r.x[1], c.i, 1) ~ '[{SINGLE_CHARS}]'""" if singles else ""
+    return f"""
+        CREATE OR REPLACE FUNCTION episodic_segmented(body text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+        AS $f$
+            SELECT nullif(string_agg(w, ' ' ORDER BY part, n, m, i), '') FROM (
+                SELECT 0 AS part, t.n, p.m, g.i,
+                       CASE WHEN p.x[1] ~ '^{script}+$' THEN substr(p.x[1], g.i, 2) ELSE lower(p.x[1]) END AS w
+                FROM regexp_matches({body}, '[A-Za-z0-9{SCRIPT_CHARS}]*{script}[A-Za-z0-9{SCRIPT_CHARS}]*', 'g')
+                         WITH ORDINALITY AS t(tok, n)
+                CROSS JOIN LATERAL regexp_matches(t.tok[1], '{script}+|[A-Za-z0-9]+', 'g') WITH ORDINALITY AS p(x, m)
+                CROSS JOIN LATERAL generate_series(1, CASE WHEN p.x[1] ~ '^{script}+$' AND length(p.x[1]) > 1
+                                                          THEN length(p.x[1]) - 1 ELSE 1 END) AS g(i){tail}) s
+        $f$;
+        """
+
+
 def m015_unsegmented_scripts(db: psycopg.Connection) -> None:
     """As SQLite's m015: `turns.segmented` holds `store.scripts.segmented` of the text (character pairs of Chinese,
     Japanese, Korean, Thai, … runs; NULL without them), and the turn's `tsvector` takes it in. A generated column's
@@ -511,21 +538,9 @@ def m015_unsegmented_scripts(db: psycopg.Connection) -> None:
     )
     # derived memories: memory_fts's rows are written by the trigger function of m003 from SQL, so the expansion
     # is a SQL function here, the twin of store.scripts.segmented (tests/test_cjk.py holds them to the same output)
-    script = f"[{SCRIPT_CHARS}]"
+    db.execute(_segmented_function(singles=False))
     db.execute(
-        f"""
-        CREATE FUNCTION episodic_segmented(body text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-            SELECT nullif(string_agg(w, ' ' ORDER BY n, m, i), '') FROM (
-                SELECT t.n, p.m, g.i,
-                       CASE WHEN p.x[1] ~ '^{script}+$' THEN substr(p.x[1], g.i, 2) ELSE lower(p.x[1]) END AS w
-                FROM regexp_matches(CASE WHEN current_setting('server_encoding') = 'UTF8'
-                                         THEN normalize(body, NFKC) ELSE body END,
-                                    '[A-Za-z0-9{SCRIPT_CHARS}]*{script}[A-Za-z0-9{SCRIPT_CHARS}]*', 'g')
-                         WITH ORDINALITY AS t(tok, n)
-                CROSS JOIN LATERAL regexp_matches(t.tok[1], '{script}+|[A-Za-z0-9]+', 'g') WITH ORDINALITY AS p(x, m)
-                CROSS JOIN LATERAL generate_series(1, CASE WHEN p.x[1] ~ '^{script}+$' AND length(p.x[1]) > 1
-                                                          THEN length(p.x[1]) - 1 ELSE 1 END) AS g(i)) s
-        $f$;
+        """
         ALTER TABLE memory_fts DROP COLUMN tsv;
         ALTER TABLE memory_fts ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
             to_tsvector('episodic', text) || to_tsvector('episodic', coalesce(episodic_segmented(text), ''))) STORED;
@@ -637,13 +652,30 @@ def m020_turn_metadata(db: psycopg.Connection) -> None:
     db.execute("ALTER TABLE turns ADD COLUMN metadata text;")
 
 
+def m021_single_characters(db: psycopg.Connection) -> None:
+    """As SQLite's m021: runs of Han, kana and Hangul hold their single characters too. `segmented` is made again
+    (each turn's `tsv` follows, and the postings with it), the SQL twin learns the same, the derived memories'
+    `tsv` is computed again, and the sessions' BM25 lengths are summed again."""
+    rows = db.execute("SELECT id, content FROM turns WHERE segmented IS NOT NULL").fetchall()
+    with db.cursor() as cur:
+        cur.executemany("UPDATE turns SET segmented = %s WHERE id = %s", [(segmented(text), i) for i, text in rows])
+    db.execute(_segmented_function(singles=True))
+    db.execute(f"UPDATE memory_fts SET text = text WHERE text ~ '[{SINGLE_CHARS}]'")
+    if rows:
+        db.execute("""
+            UPDATE sessions s SET lexemes = coalesce((SELECT sum(length(t.tsv)) FROM turns t
+                                                      WHERE t.user_id = s.user_id AND t.session_id = s.session_id), 0)
+            WHERE EXISTS (SELECT 1 FROM turns t WHERE t.user_id = s.user_id AND t.session_id = s.session_id
+                          AND t.segmented IS NOT NULL)""")
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
     m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
-    m019_llm_backoff, m020_turn_metadata,
+    m019_llm_backoff, m020_turn_metadata, m021_single_characters,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -678,13 +678,22 @@ def m020_turn_metadata(db: sqlite3.Connection) -> None:
     _run(db, "ALTER TABLE turns ADD COLUMN metadata TEXT;")
 
 
+def m021_single_characters(db: sqlite3.Connection) -> None:
+    """Issue 43: a run of Han, kana or Hangul holds its single characters too, after its pairs (store/scripts.py):
+    `segmented` is made again for the turns and the derived memories that have one (their update triggers put it
+    in the index)."""
+    rows = db.execute("SELECT id, content FROM turns WHERE segmented IS NOT NULL").fetchall()
+    db.executemany("UPDATE turns SET segmented = ? WHERE id = ?", [(segmented(text), i) for i, text in rows])
+    _run(db, "UPDATE memory_fts SET segmented = episodic_segmented(text) WHERE segmented IS NOT NULL;")
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
     m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
-    m019_llm_backoff, m020_turn_metadata,
+    m019_llm_backoff, m020_turn_metadata, m021_single_characters,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
