@@ -15,8 +15,9 @@ from episodic_memory.config import MEMORY_PATH
 from episodic_memory.store import base
 from episodic_memory.store.base import Store
 from episodic_memory.store.records import NewEpisode, NewFact, NewLoop, TurnRecord
+from episodic_memory.store.schema import StoreVersionError
 from episodic_memory.store.sqlite import SQLiteStore
-from episodic_memory.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError
+from episodic_memory.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION
 
 from .postgres.fixtures import sql_rows
 

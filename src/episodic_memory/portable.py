@@ -175,11 +175,6 @@ def read_export(path: str | Path, store: Store, *, user_id: str | None = None) -
     return records
 
 
-def import_into(store: Store, path: str | Path, *, user_id: str | None = None) -> dict[str, int]:
-    """Check the whole file, then write it in one transaction; returns the rows added per kind."""
-    return store.import_records(read_export(path, store, user_id=user_id))
-
-
 def _lines(path: Path) -> Iterator[str]:
     with path.open("rb") as f:
         gzipped = f.read(2) == b"\x1f\x8b"

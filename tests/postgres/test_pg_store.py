@@ -21,9 +21,10 @@ from episodic_memory import Config, Memory  # noqa: E402
 from episodic_memory.store import open_store  # noqa: E402
 from episodic_memory.store.base import Store  # noqa: E402
 from episodic_memory.store.postgres.cluster import LocalCluster  # noqa: E402
-from episodic_memory.store.postgres.migrations import MIGRATIONS, SCHEMA_VERSION, StoreVersionError  # noqa: E402
+from episodic_memory.store.postgres.migrations import MIGRATIONS, SCHEMA_VERSION  # noqa: E402
 from episodic_memory.store.postgres.store import PostgresStore  # noqa: E402
 from episodic_memory.store.records import TurnRecord  # noqa: E402
+from episodic_memory.store.schema import StoreVersionError  # noqa: E402
 from episodic_memory.store.sqlite import SQLiteStore  # noqa: E402
 from episodic_memory.store.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS  # noqa: E402
 

@@ -74,11 +74,6 @@ def turn_weights(words: SessionWords, df: Mapping[str, int], n: int, common_shar
     return [sum(idf(t, df, n, common_share) for t in s) for s in words.stems]
 
 
-def distinct_terms(words: SessionWords, df: Mapping[str, int], n: int, common_share: float) -> list[str]:
-    """The session's stems that are not common in the user's vocabulary."""
-    return [t for t in words.tf if idf(t, df, n, common_share) > 0]
-
-
 def profile_cosine(a: Mapping[str, float], b: Mapping[str, float], df: Mapping[str, int], n: int,
                    common_share: float) -> float:
     """tf-idf cosine of two word profiles (sublinear tf), with the current document frequencies."""

@@ -28,9 +28,8 @@ from .currency import (
 )
 from .fts import any_of
 from .hit import Hit
+from .kinds import KIND_BITS
 from .query import QueryInfo
-
-_KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in the retriever
 
 
 def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speakers: list[str], candidates: Any,
@@ -72,12 +71,12 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     # a question asking a kind of value: later turns may change its answer, and a correction right after an
     # answer often names nothing but the new answer, so neither is found by a leg
     if filters.kind in (None, "turn") and asked is not None:
-        head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % _KIND_BITS == 0}
+        head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % KIND_BITS == 0}
         extra = later_turns(store, cfg, query, items, turns, head_ids, filters) if possible else []
         # the turns after the best answers: a correction follows an answer, not the question's other matches
         # ("so, the team offsite"), which may rank above the answer and would use up the places
         best = [candidates.item_id(r) for r, item in zip(head, items, strict=True)
-                if candidates.keys[r] % _KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency_followers]
+                if candidates.keys[r] % KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency_followers]
         extra += followers(store, cfg.currency_adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
         # a turn read here enters only by superseding something, with a value of the kind asked for: one that
         # cannot hold one (`may_hold`, a regex) would only be read (its first reading is most of the cost)
@@ -85,11 +84,11 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
                  and (kind is None or may_hold(kind, turns[i].content))]
     if kind is not None and not possible and not extra:
         return candidates, ranked, {}
-    row_of = {int(k) // _KIND_BITS: row for row, k in enumerate(candidates.keys.tolist())
-              if k % _KIND_BITS == 0} if extra else {}
+    row_of = {int(k) // KIND_BITS: row for row, k in enumerate(candidates.keys.tolist())
+              if k % KIND_BITS == 0} if extra else {}
     unseen = [i for i in extra if i not in row_of]   # found by no leg: new rows
     if unseen:
-        candidates = candidates.extend(np.asarray(unseen, np.int64) * _KIND_BITS)
+        candidates = candidates.extend(np.asarray(unseen, np.int64) * KIND_BITS)
         row_of.update({i: len(candidates) - len(unseen) + j for j, i in enumerate(unseen)})
     rows = head + [row_of[i] for i in extra]
     floor = float(min(candidates.score[head])) - 1.0 if head else 0.0

@@ -29,9 +29,8 @@ from collections.abc import Sequence
 from ..config import Config
 from ..store.base import Store
 from .fts import lookups
-from .kinds import KIND_CODES
+from .kinds import KIND_BITS, KIND_CODES
 
-_KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in memory_fts rowids
 # a known word with an inflection is known: (ending, what the stem ends with instead); "es" after a sibilant or "o"
 _SUFFIXES = (("s", ""), ("ies", "y"), ("ied", "y"), ("ed", ""), ("d", ""), ("ing", ""), ("ing", "e"))
 _DOUBLING = ("ing", "ed")  # endings after which a final consonant is doubled: format -> formatting
@@ -133,6 +132,6 @@ def exact_tiers(store: Store, cfg: Config, query: str, user_id: str, *, want_tur
             memories = store.exact_memories(lookup.match, user_id, limit=memory_cap + 1, kinds=kinds) if kinds else []
             if len(memories) > memory_cap:
                 continue
-        tiers.update(i * _KIND_BITS for i in set(turns))
-        tiers.update(i * _KIND_BITS + KIND_CODES[kind] for kind, i in set(memories))
+        tiers.update(i * KIND_BITS for i in set(turns))
+        tiers.update(i * KIND_BITS + KIND_CODES[kind] for kind, i in set(memories))
     return tiers

@@ -49,6 +49,11 @@ class Pending:
 PendingReader = Callable[[Store, Config, str, int, int, "str | None"], list[Pending]]
 
 
+#: a kind's `memory_fts` rowids and its recall candidates' keys are item_id * KIND_BITS + its code (turn 0); codes
+#: stay below it (the SQL of the migrations writes the 8 out)
+KIND_BITS = 8
+
+
 @dataclass(frozen=True)
 class Kind:
     name: str
@@ -108,5 +113,5 @@ REGISTRY: dict[str, Kind] = {k.name: k for k in (
 
 KINDS: dict[str, Kind] = {name: k for name, k in REGISTRY.items() if k.loader is not None}  # the derived kinds
 CODES = {name: k.code for name, k in KINDS.items()}
-KIND_CODES = {name: k.code for name, k in REGISTRY.items()}  # a candidate's key is item_id * 8 + its code
+KIND_CODES = {name: k.code for name, k in REGISTRY.items()}  # a candidate's key: item_id * KIND_BITS + code
 KIND_NAMES = {code: name for name, code in KIND_CODES.items()}

@@ -41,6 +41,7 @@ from .fts import any_of, fts_query, whole_forms
 from .fusion import reciprocal_rank_fusion
 from .hit import Hit
 from .kinds import CODES, KIND_CODES, KIND_NAMES, KINDS, Kind
+from .kinds import KIND_BITS as _KIND_BITS  # a candidate's key: item_id * 8 + its kind's code
 from .query import QueryInfo, analyze, strip_names
 from .ranker import INDEX as RANKER_INDEX
 from .ranker import empty_features, load_ranker
@@ -87,9 +88,6 @@ class RecallFilters:
     def admits(self, turn: StoredTurn) -> bool:
         """The turn passes the source and tag filters."""
         return (self.source is None or turn.source == self.source) and set(self.tags) <= set(turn.tags)
-
-
-_KIND_BITS = 8  # a candidate's key: item_id * 8 + its kind's code (turn 0), as in memory_fts rowids
 
 
 def _keys(kinds: list[str], item_ids: np.ndarray) -> np.ndarray:

@@ -1,6 +1,8 @@
 """Storage. `base.py` is the interface the rest of the library holds (the `Store` protocol), `records.py` the records
-it speaks in, and `sqlite/` its implementation in one SQLite file (`SQLiteStore`): the only place in the library
-that writes SQL. `heads.py` (the per-process turn-head cache) and `naming.py` (workstream names from keyphrases)
+it speaks in, and two packages implement it: `sqlite/` in one SQLite file (`SQLiteStore`) and `postgres/` in a
+PostgreSQL + pgvector database (`PostgresStore`, the `postgres` extra). They are the only places in the library that
+write SQL for a store (`rows.py`: the column lists and row mappers both share; `schema.py`: the migrations both
+record by name). `heads.py` (the per-process turn-head cache) and `naming.py` (workstream names from keyphrases)
 touch no database.
 """
 

@@ -1,10 +1,11 @@
 """The store interface: every operation the rest of the library asks of its storage, as `typing.Protocol`s.
 
-`Store` is what `Memory`, capture, consolidation, recall, judgments and the servers hold. `SQLiteStore`
-(`store.sqlite`) is its first implementation; a PostgreSQL + pgvector backend is meant to be the second. The
-signatures speak in records (`store.records`), builtins and numpy arrays: no connection, cursor or transaction
-crosses this seam. The one thing not yet backend-neutral is the `match` argument of the search methods: a match
-expression from `retrieve.fts` (FTS5 syntax today), passed through as the caller built it.
+`Store` is what `Memory`, capture, consolidation, recall, judgments and the servers hold. It has two
+implementations: `SQLiteStore` (`store.sqlite`, one file) and `PostgresStore` (`store.postgres`, PostgreSQL +
+pgvector). The signatures speak in records (`store.records`), builtins and numpy arrays: no connection, cursor or
+transaction crosses this seam. The `match` argument of the search methods is a match expression from
+`retrieve.fts` (FTS5 syntax: quoted word tokens joined by OR), passed through as the caller built it; SQLite hands
+it to FTS5, PostgreSQL translates it to a `tsquery`.
 
 Every read that takes a `user_id` returns only that user's rows; the maintenance reads that span users say so.
 The smaller protocols group the operations by concern; `Store` is all of them plus the file's lifecycle.
@@ -703,7 +704,8 @@ class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, Judgmen
 
     @property
     def schema_version(self) -> int:
-        """The version of the schema the store is at."""
+        """The version of the schema the store is at: how many migrations it has applied (they are recorded by name,
+        `store/schema.py`), the same for every store this version of the code has opened."""
         ...
 
     def derived_generation(self) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""The connection pool every SQL mixin of `PostgresStore` shares: one database, numbered migrations at open.
+"""The connection pool every SQL mixin of `PostgresStore` shares: one database, migrated at open.
 
 Every statement runs on a pooled connection with `synchronous_commit = on`: when a write returns, its transaction is
 committed and flushed on the server. Ids come from identities; where a reader keeps a watermark on them (turns,

@@ -1,8 +1,9 @@
-"""Numbered schema migrations for PostgreSQL, in step with the SQLite ones (`store/sqlite/migrations.py`): the same
-numbers and names, the same tables, PostgreSQL's types.
+"""PostgreSQL's schema migrations, in step with the SQLite ones (`store/sqlite/migrations.py`): the same names in the
+same order, the same tables, PostgreSQL's types. Recorded by name, as SQLite's are (`store/schema.py`).
 
 Applied in one transaction under an advisory lock, so two processes opening one database at once do not race: the
-second waits, then finds the schema current. Add a migration by appending a function; never edit a shipped one.
+second waits, then finds the schema current. Add a migration by appending a function with the next free number, as
+on SQLite; never edit or rename a shipped one.
 
 Differences from SQLite, on purpose:
 - ids are `bigint` identities; vectors are pgvector `vector` columns; JSON lists stay `text` (the records parse them).
@@ -21,7 +22,7 @@ from collections.abc import Callable
 
 import psycopg
 
-from ..errors import StoreOpenError
+from ..schema import check_current, pending
 from ..scripts import SCRIPT_CHARS, SINGLE_CHARS, segmented
 
 Migration = Callable[[psycopg.Connection], None]
@@ -672,50 +673,39 @@ def m021_single_characters(db: psycopg.Connection) -> None:
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
-    m010_episode_terms,
+    m010_episode_terms,  # no m011: a migration is known by its name, not its place (store/schema.py)
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
     m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
     m019_llm_backoff, m020_turn_metadata, m021_single_characters,
 ]
-SCHEMA_VERSION = len(MIGRATIONS)
+SCHEMA_VERSION = len(MIGRATIONS)  # a database this code has opened has applied them all
 
 
-class StoreVersionError(StoreOpenError):
-    """The database was written by a newer episodic-memory than this one."""
+def _recorded(db: psycopg.Connection) -> list[str]:
+    """The names of the migrations the database has applied, in the order it applied them."""
+    return [name for (name,) in db.execute("SELECT name FROM _migrations ORDER BY version").fetchall()]
 
 
 def check_version(db: psycopg.Connection, where: str) -> int:
-    """The schema version of a database opened read-only (nothing is migrated): it must be this version's."""
+    """The schema version of a database opened read-only (nothing is migrated): it must have every migration of this
+    version and none other."""
     row = db.execute("SELECT to_regclass('_migrations') IS NOT NULL").fetchone()
-    found = db.execute("SELECT coalesce(max(version), 0) FROM _migrations").fetchone() if row and row[0] else None
-    current = int(found[0]) if found else 0
-    if current > SCHEMA_VERSION:
-        raise StoreVersionError(f"{where} has schema version {current}, but this episodic-memory only knows up to "
-                                f"{SCHEMA_VERSION}: it was written by a newer version. Upgrade episodic-memory to "
-                                "open it.")
-    if current < SCHEMA_VERSION:
-        raise StoreOpenError(f"{where} has schema version {current} and is read-only here: open it once with write "
-                             f"access to bring it to version {SCHEMA_VERSION}" if current else
-                             f"{where} is not an episodic-memory store (it has no schema)")
-    return current
+    recorded = _recorded(db) if row and row[0] else []
+    return check_current(recorded, [m.__name__ for m in MIGRATIONS], where)
 
 
 def migrate(db: psycopg.Connection, where: str) -> int:
-    """Bring the schema up to date under an advisory lock (one process migrates, the others wait and find it done);
-    refuse a database from a newer version. Returns the schema version."""
+    """Apply, in order, the migrations the database has not recorded, under an advisory lock (one process migrates,
+    the others wait and find it done); refuse a database with one this version does not know (written by a newer
+    version). Returns the schema version."""
     with db.transaction():
         db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
         db.execute("CREATE TABLE IF NOT EXISTS _migrations (version integer PRIMARY KEY, name text NOT NULL, "
                    "applied_at double precision NOT NULL)")
-        row = db.execute("SELECT coalesce(max(version), 0) FROM _migrations").fetchone()
-        current = int(row[0]) if row else 0
-        if current > SCHEMA_VERSION:
-            raise StoreVersionError(
-                f"{where} has schema version {current}, but this episodic-memory only knows up to "
-                f"{SCHEMA_VERSION}: it was written by a newer version. Upgrade episodic-memory to open it.")
-        for version in range(current + 1, SCHEMA_VERSION + 1):
-            migration = MIGRATIONS[version - 1]
+        for place in pending(_recorded(db), [m.__name__ for m in MIGRATIONS], where):
+            migration = MIGRATIONS[place]
             migration(db)
-            db.execute("INSERT INTO _migrations (version, name, applied_at) VALUES (%s, %s, %s)",
-                       (version, migration.__name__, time.time()))
-    return SCHEMA_VERSION
+            db.execute("INSERT INTO _migrations (version, name, applied_at) "
+                       "VALUES ((SELECT coalesce(max(version), 0) + 1 FROM _migrations), %s, %s)",
+                       (migration.__name__, time.time()))
+    return len(MIGRATIONS)

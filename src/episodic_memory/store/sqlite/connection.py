@@ -1,4 +1,4 @@
-"""The connection every SQL mixin of `SQLiteStore` shares: one SQLite file, one lock, numbered migrations."""
+"""The connection every SQL mixin of `SQLiteStore` shares: one SQLite file, one lock, migrations at open."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from .migrations import check_version, migrate
 
 
 class Connection:
-    """One SQLite file (WAL, busy timeout, foreign keys, numbered migrations) and the lock that guards it.
+    """One SQLite file (WAL, busy timeout, foreign keys, migrated at open) and the lock that guards it.
 
     `Config.read_only`: opened with ``mode=ro`` (nothing migrated, every write refused by SQLite), and ``immutable``
     when no ``-wal`` file exists (no writer has the file open), so that reading creates no ``-wal``/``-shm`` files

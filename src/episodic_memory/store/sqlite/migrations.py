@@ -1,6 +1,7 @@
-"""Numbered schema migrations, applied in order and recorded in the file.
+"""SQLite's schema migrations, applied in list order and recorded in the file by name (`store/schema.py`).
 
-Add a migration by appending a function to `MIGRATIONS`; never edit one that has shipped.
+Add a migration as a function ``mNNN_what_it_does`` with the next free number, appended to `MIGRATIONS` (and its
+twin to PostgreSQL's, `store/postgres/migrations.py`); never edit or rename one that has shipped.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from ...faults import fault_point
-from ..errors import StoreOpenError
+from ..schema import check_current, pending
 from ..scripts import segmented
 
 Migration = Callable[[sqlite3.Connection], None]
@@ -690,65 +691,49 @@ def m021_single_characters(db: sqlite3.Connection) -> None:
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
-    m010_episode_terms,
+    m010_episode_terms,  # no m011: a migration is known by its name, not its place (store/schema.py)
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
     m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
     m019_llm_backoff, m020_turn_metadata, m021_single_characters,
 ]
-SCHEMA_VERSION = len(MIGRATIONS)
+SCHEMA_VERSION = len(MIGRATIONS)  # a store this code has opened has applied them all
+
+_TABLE = ("CREATE TABLE IF NOT EXISTS _migrations "
+          "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
 
 
-class StoreVersionError(StoreOpenError):
-    """The file was written by a newer episodic-memory than this one."""
-
-
-def applied_version(db: sqlite3.Connection) -> int:
-    db.execute(
-        "CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-    )
-    row = db.execute("SELECT max(version) FROM _migrations").fetchone()
-    return row[0] or 0
+def _recorded(db: sqlite3.Connection) -> list[str]:
+    """The names of the migrations the file has applied, in the order it applied them."""
+    return [name for (name,) in db.execute("SELECT name FROM _migrations ORDER BY version")]
 
 
 def check_version(db: sqlite3.Connection, path: str) -> int:
-    """The schema version of a store opened read-only (nothing is migrated): it must be this version's."""
+    """The schema version of a store opened read-only (nothing is migrated): it must have every migration of this
+    version and none other."""
     try:
-        current = db.execute("SELECT max(version) FROM _migrations").fetchone()[0] or 0
+        recorded = _recorded(db)
     except sqlite3.OperationalError as exc:
         if "no such table" not in str(exc):
             raise
-        current = 0
-    if current > SCHEMA_VERSION:
-        raise StoreVersionError(f"{path} has schema version {current}, but this episodic-memory only knows up to "
-                                f"{SCHEMA_VERSION}: it was written by a newer version. Upgrade episodic-memory to "
-                                "open it.")
-    if current < SCHEMA_VERSION:
-        raise StoreOpenError(f"{path} has schema version {current} and is read-only here: open it once with write "
-                             f"access to bring it to version {SCHEMA_VERSION}" if current else
-                             f"{path} is not an episodic-memory store (it has no schema)")
-    return current
+        recorded = []
+    return check_current(recorded, [m.__name__ for m in MIGRATIONS], path)
 
 
 def migrate(db: sqlite3.Connection, path: str) -> int:
-    """Bring the schema up to date; refuse a file from a newer version. Returns the schema version."""
+    """Apply, in order, the migrations the file has not recorded; refuse a file with one this version does not know
+    (written by a newer version). Returns the schema version."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        current = applied_version(db)
-        if current > SCHEMA_VERSION:
-            raise StoreVersionError(
-                f"{path} has schema version {current}, but this episodic-memory only knows up to "
-                f"{SCHEMA_VERSION}: it was written by a newer version. Upgrade episodic-memory to open it."
-            )
-        for version in range(current + 1, SCHEMA_VERSION + 1):
-            migration = MIGRATIONS[version - 1]
+        db.execute(_TABLE)
+        for place in pending(_recorded(db), [m.__name__ for m in MIGRATIONS], path):
+            migration = MIGRATIONS[place]
             migration(db)
-            db.execute(
-                "INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (version, migration.__name__, time.time()),
-            )
+            db.execute("INSERT INTO _migrations (version, name, applied_at) "
+                       "VALUES ((SELECT coalesce(max(version), 0) + 1 FROM _migrations), ?, ?)",
+                       (migration.__name__, time.time()))
             fault_point("migrate.after_step")
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
         raise
-    return SCHEMA_VERSION
+    return len(MIGRATIONS)
