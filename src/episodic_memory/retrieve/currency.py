@@ -632,6 +632,24 @@ def asked_kind(query: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Question:
+    """What currency reads of a question, read once per recall (`QueryInfo.question`) however many of its
+    functions ask."""
+
+    text: str
+    kind: str | None           # asked_kind
+    between: bool              # asks_between
+    several: bool              # asks_several
+    past: bool                 # asks about the past ("what did she paint"): events, each true at its time
+    lower_words: frozenset[str]  # its words in lower case (a word written so is no name)
+
+    @classmethod
+    def of(cls, text: str) -> Question:
+        return cls(text, asked_kind(text), asks_between(text), asks_several(text), _PAST.search(text) is not None,
+                   _lower_words(text))
+
+
 class Rarity(dict[str, float]):
     """Each subject item's weight; remembers the total weight of each whole word set asked about."""
 
@@ -704,7 +722,7 @@ class Params:
         return cls(**{f: getattr(source, prefix + f) for f in cls.__dataclass_fields__ if hasattr(source, prefix + f)})
 
 
-def currency_scores(statements: Sequence[Statement], query: str = "", params: Params | None = None, *,
+def currency_scores(statements: Sequence[Statement], query: str | Question = "", params: Params | None = None, *,
                     ignore_names: Iterable[str] = ()) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
@@ -713,23 +731,27 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
     `margin` below every statement superseding it. The result does not depend on the order of `statements`.
 
     `query`: what was asked (its names are the subject, not values; with `anchor`, a pair must share something
-    the query asks about); `ignore_names`: names that are never values (the people talking)."""
+    the query asks about, read once if given as a `Question`); `ignore_names`: names that are never values (the
+    people talking)."""
     p = params or Params()
-    if p.skip_between and query and asks_between(query):
+    asked_q = query if isinstance(query, Question) else Question.of(query)
+    query = asked_q.text
+    if p.skip_between and query and asked_q.between:
         return [s.score for s in statements], {}
     things = p.things
     texts = [s.text for s in statements]
     names = known_names(texts)
     ignore = {w for n in ignore_names for w in n.lower().split()}
-    lower = lower_case_words([*texts, query])  # "User: Moving day …" names nothing when the query says "moving"
+    # "User: Moving day …" names nothing when the query says "moving"
+    lower = lower_case_words(texts) | asked_q.lower_words
     names = names - lower
-    several = bool(query) and asks_several(query)  # "when are my trips?": two answers are no competition
+    several = bool(query) and asked_q.several  # "when are my trips?": two answers are no competition
     sigs = [drop_names(signature(s.text, names), ignore, lower) for s in statements]
     topic = common_values(sigs, p.topic_share) if p.topic_share < 1.0 else frozenset()
     sigs = [as_subject(sig, topic) for sig in sigs]
     weight = rarity(sigs) if p.weighted else None
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
-    kind = asked_kind(query) if p.typed and query else None
+    kind = asked_q.kind if p.typed and query else None
     if query_sig is not None and kind:
         sigs = [focused(sig, st.text, query_sig, names, p.phrase_words)
                 for sig, st in zip(sigs, statements, strict=True)]
@@ -743,7 +765,7 @@ def currency_scores(statements: Sequence[Statement], query: str = "", params: Pa
 
     # a number or date many candidates carry ties no two of them ("->-> 1,12" markers, the year everything is in)
     untied = common_values(sigs, p.tie_share) if p.tie_share < 1.0 else frozenset()
-    if things and query and _PAST.search(query):
+    if things and query and asked_q.past:
         things = 0  # "what did she paint": events, each true at its time; no two answers to one question
     n = len(statements)
     by_time = sorted((i for i in range(n) if statements[i].ts is not None),
@@ -1072,11 +1094,12 @@ def subject_terms(text: str, kind: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def followup_seeds(statements: Sequence[Statement], query: str, limit: int) -> list[tuple[float, list[str]]]:
+def followup_seeds(statements: Sequence[Statement], query: str | Question, limit: int
+                   ) -> list[tuple[float, list[str]]]:
     """For the `limit` best statements giving an answer of the kind the query asks for: (when said, the words of
     what it is the value of) — to look for later statements about the same thing that no leg found ("We moved the
     finish date to …" for "when is the reno supposed to wrap up?", after a recap said "the finish date: July 12")."""
-    kind = asked_kind(query)
+    kind = query.kind if isinstance(query, Question) else asked_kind(query)
     if not kind or limit <= 0:
         return []
     out: list[tuple[float, list[str]]] = []

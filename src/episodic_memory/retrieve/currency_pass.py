@@ -18,9 +18,8 @@ from ..store.records import StoredTurn
 from ..util import to_datetime
 from .currency import (
     Params,
+    Question,
     Statement,
-    asked_kind,
-    asks_between,
     currency_scores,
     followup_seeds,
     gives_answer,
@@ -32,18 +31,19 @@ from .kinds import KIND_BITS
 from .query import QueryInfo
 
 
-def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speakers: list[str], candidates: Any,
+def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str], candidates: Any,
                   ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit], filters: Any,
                   read_turns: Callable[..., None]) -> tuple[Any, list[int], dict[str, str]]:
     """A later statement about the same subject with a different value outranks the earlier one, among the
     best `currency_pool` and the turns right after the best of them (retrieve/currency.py); notes: hit id ->
     what superseded it. `candidates`: the retriever's (keys, score, valid, item_id, extend); `filters`: its
-    RecallFilters; `read_turns`: reads ranked rows' turns into `turns`."""
+    RecallFilters; `read_turns`: reads ranked rows' turns into `turns`. The query is read as `info.question`."""
     if not cfg.currency_pool or len(ranked) < 2 or (cfg.currency_skip_dated and info.time_range):
         return candidates, ranked, {}
     if info.script != "spaced":  # its subjects, values and change cues are English: on other text it reads noise
         return candidates, ranked, {}
-    if cfg.currency_skip_between and asks_between(query):  # currency_scores would leave every score as it is
+    question = info.question  # the query as currency reads it, once
+    if cfg.currency_skip_between and question.between:  # currency_scores would leave every score as it is
         return candidates, ranked, {}
     read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency_pool)
 
@@ -64,7 +64,7 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     # when no text can hold one (`may_hold`: no month, no digit …), nothing supersedes anything, and no answer
     # is there to follow forward — currency_scores would read every text (their first reading is most of its
     # cost) to leave every score as it is
-    asked = asked_kind(query)  # the kind of value the question asks for, if any
+    asked = question.kind  # the kind of value the question asks for, if any
     kind = asked if cfg.currency_typed else None
     possible = kind is None or any(may_hold(kind, item.text) for item in items)
     extra: list[int] = []  # turns outside the head, read: they enter only by superseding something
@@ -72,7 +72,7 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     # answer often names nothing but the new answer, so neither is found by a leg
     if filters.kind in (None, "turn") and asked is not None:
         head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % KIND_BITS == 0}
-        extra = later_turns(store, cfg, query, items, turns, head_ids, filters) if possible else []
+        extra = later_turns(store, cfg, question, items, turns, head_ids, filters) if possible else []
         # the turns after the best answers: a correction follows an answer, not the question's other matches
         # ("so, the team offsite"), which may rank above the answer and would use up the places
         best = [candidates.item_id(r) for r, item in zip(head, items, strict=True)
@@ -95,7 +95,7 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     items += [turn_statement(turns[i]) for i in extra]
     for item, r in zip(items[len(head):], rows[len(head):], strict=True):
         item.score = float(candidates.score[r]) if candidates.valid[r] else floor
-    scores, newest = currency_scores(items, query, Params.from_prefixed(cfg), ignore_names=speakers)
+    scores, newest = currency_scores(items, question, Params.from_prefixed(cfg), ignore_names=speakers)
     if not newest:
         return candidates, ranked, {}
     candidates.score[rows] = scores
@@ -108,7 +108,7 @@ def currency_pass(store: Store, cfg: Config, query: str, info: QueryInfo, speake
     tail = [r for r in ranked[cfg.currency_pool :] if r not in taken]
     return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + tail, notes
 
-def later_turns(store: Store, cfg: Config, query: str, items: list[Statement], turns: dict[int, StoredTurn],
+def later_turns(store: Store, cfg: Config, query: str | Question, items: list[Statement], turns: dict[int, StoredTurn],
                 known: set[int], filters: Any) -> list[int]:
     """Ids of turns said after the best answers among `items` about what they are the value of, not in `known`
     (read into `turns`): BM25 over those words (but the store's common ones), from the answer's time on."""

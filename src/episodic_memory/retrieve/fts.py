@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..store.scripts import SCRIPT_CHARS, expand, has_script, split_runs, terms, tokens
@@ -136,5 +137,10 @@ def whole_forms(text: str) -> str | None:
     """The identifiers' and quoted phrases' own expressions of `text`, OR-ed (None when it has none): OR-ed into
     the BM25 leg's terms, they rank the memories that hold an identifier whole above those that hold its pieces
     apart."""
-    forms = [f"({x.match})" for x in lookups(text) if x.shape != "word"]
+    return forms_of(lookups(text))
+
+
+def forms_of(found: Sequence[Lookup]) -> str | None:
+    """`whole_forms` of the lookups `found` (a query's, as `lookups` returns them)."""
+    forms = [f"({x.match})" for x in found if x.shape != "word"]
     return " OR ".join(forms) if forms else None

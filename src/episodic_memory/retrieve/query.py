@@ -7,10 +7,14 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import cached_property
 
 from ..lang.english import MONTHS, WEEKDAYS
 from ..store.scripts import has_script, script_of
-from .fts import STOPWORDS, query_terms
+from . import fts
+from .coverage import is_list_question
+from .currency import Question
+from .fts import STOPWORDS, Lookup, any_of, query_terms
 from .timing import query_phase
 
 _TEMPORAL = re.compile(
@@ -53,7 +57,10 @@ _DAY = timedelta(days=1)
 
 @dataclass
 class QueryInfo:
-    """What the analyser found in a query."""
+    """What the analyser found in a query: a recall analyses its query once, into this, and every pass reads it.
+
+    The fields are found by `analyze`; the properties below are what only some passes need, each worked out at its
+    first use and kept (the text is never analysed again in that recall)."""
 
     text: str
     kind: str                                   # temporal | reasoning | exact | general
@@ -62,6 +69,36 @@ class QueryInfo:
     time_range: tuple[float, float] | None = None         # epoch seconds [start, end)
     phase: str | None = None                              # asks about an end, a start or both (retrieve/timing.py)
     script: str = "spaced"                                # spaced | unsegmented | mixed (store/scripts.py script_of)
+
+    @cached_property
+    def match(self) -> str | None:
+        """The BM25 legs' FTS5 expression: the terms OR-ed (`fts.fts_query` of the text)."""
+        return any_of(self.terms)
+
+    @cached_property
+    def lookups(self) -> list[Lookup]:
+        """What the query may be looking up exactly (`fts.lookups`; retrieve/exact.py)."""
+        return fts.lookups(self.text)
+
+    @cached_property
+    def whole_forms(self) -> str | None:
+        """Its identifiers and quoted phrases whole, OR-ed into the BM25 leg (`fts.whole_forms`)."""
+        return fts.forms_of(self.lookups)
+
+    @cached_property
+    def dense_text(self) -> str:
+        """The text the dense leg embeds when names stay out of it (`strip_names`)."""
+        return strip_names(self.text, self.names)
+
+    @cached_property
+    def list_question(self) -> bool:
+        """It asks for several things of a kind (retrieve/coverage.py `is_list_question`)."""
+        return is_list_question(self.text)
+
+    @cached_property
+    def question(self) -> Question:
+        """What the currency pass reads of it: the kind of value asked, a time between, several answers, the past."""
+        return Question.of(self.text)
 
 
 def classify(text: str) -> str:

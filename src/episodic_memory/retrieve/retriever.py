@@ -33,16 +33,16 @@ from ..models.reranker import Reranker
 from ..store.base import Store
 from ..store.records import HeadColumns, StoredTurn
 from ..util import memo_text, to_datetime
-from .coverage import diversify, is_list_question
+from .coverage import diversify
 from .currency_pass import annotate_superseded, currency_pass
 from .dense import DenseIndex
 from .exact import exact_tiers
-from .fts import any_of, fts_query, whole_forms
+from .fts import any_of
 from .fusion import reciprocal_rank_fusion
 from .hit import Hit
 from .kinds import CODES, KIND_CODES, KIND_NAMES, KINDS, Kind
 from .kinds import KIND_BITS as _KIND_BITS  # a candidate's key: item_id * 8 + its kind's code
-from .query import QueryInfo, analyze, strip_names
+from .query import QueryInfo, analyze
 from .ranker import INDEX as RANKER_INDEX
 from .ranker import empty_features, load_ranker
 from .standing import StandingFacts, place_standing
@@ -257,18 +257,18 @@ class Retriever:
             dense.sync(filters.user_id)  # the dense leg's one SQL read, before the BM25 legs take the connection
         allowed = (np.asarray(self.store.turn_ids_with(filters.user_id, source=filters.source, tags=filters.tags),
                               np.int64) if filters.narrowed else None)  # the turns the source and tag filters pass
-        match = fts_query(query) if cfg.recall_legs != "dense" or dense is None else None
+        match = info.match if cfg.recall_legs != "dense" or dense is None else None
         # the BM25 legs (SQLite, which lets go of the GIL) run in a worker while this thread embeds the query and
         # scans the vectors (onnxruntime and numpy, which do too): the two halves overlap on two cores
         bm25 = _LEGS.submit(contextvars.copy_context().run,   # in the caller's read scope (Store.read_snapshot)
-                            self._bm25_legs, query, match, info, filters, until, pool, want_turns, other_kinds,
+                            self._bm25_legs, match, info, filters, until, pool, want_turns, other_kinds,
                             dense is not None) if match is not None else None
         found = qvec = None
         try:
             if dense is not None and embedder is not None:
                 # a speaker's name in the query says whose turns (speaker_bonus), not what about: embedded, it pulls
                 # in every short turn of that speaker's, whose vector is mostly the "Name:" it is embedded with
-                qvec = embedder.embed_query(query if cfg.dense_query_names else strip_names(query, info.names))
+                qvec = embedder.embed_query(query if cfg.dense_query_names else info.dense_text)
                 found = dense.search_arrays(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
                                             session_id=filters.session_id, since=filters.since, until=until,
                                             center=cfg.dense_center, synced=True, turn_ids=allowed)
@@ -320,12 +320,12 @@ class Retriever:
         # exact lookups first (their tier), then the score: np.lexsort sorts by its last key first, stably
         order = np.lexsort((-np.where(candidates.valid, candidates.score, -np.inf), -self._tiers(candidates, tiers)))
         ranked = order[candidates.valid[order]].tolist()
-        if cfg.list_coverage and is_list_question(query):  # retrieve/coverage.py
+        if cfg.list_coverage and info.list_question:  # retrieve/coverage.py
             ranked = diversify(ranked, self._sessions_of(candidates, turn_rows, heads, others), candidates.score,
                                self._tiers(candidates, tiers), cfg)
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id, tiers)
-        candidates, ranked, notes = currency_pass(self.store, cfg, query, info, names, candidates, ranked, turns, others,
+        candidates, ranked, notes = currency_pass(self.store, cfg, info, names, candidates, ranked, turns, others,
                                                   filters, self._read_turns)  # retrieve/currency_pass.py
         if tiers:  # currency reorders within a tier, never across: a later statement not holding it stays below
             tier = self._tiers(candidates, tiers)
@@ -379,7 +379,7 @@ class Retriever:
                                          user_id=user_id)
         return any_of([t for t in terms if t not in common]) if common else match
 
-    def _bm25_legs(self, query: str, match: str, info: QueryInfo, filters: RecallFilters, until: float | None,
+    def _bm25_legs(self, match: str, info: QueryInfo, filters: RecallFilters, until: float | None,
                    pool: int, want_turns: bool, other_kinds: list[str], has_dense: bool
                    ) -> tuple[np.ndarray, np.ndarray, Counter[int], dict[str, np.ndarray]]:
         """Keys found by BM25 over turns and over derived memories, best first; the exact lookups' tiers; each
@@ -389,9 +389,9 @@ class Retriever:
         tiers: Counter[int] = Counter()
         scores: dict[str, np.ndarray] = {}
         if self.config.exact_lookup:
-            tiers = exact_tiers(self.store, self.config, query, filters.user_id, want_turns=want_turns,
+            tiers = exact_tiers(self.store, self.config, info.lookups, filters.user_id, want_turns=want_turns,
                                 kinds=other_kinds, session_id=filters.session_id, since=filters.since, until=until)
-            if (whole := whole_forms(query)) is not None:  # identifiers whole, quoted text as phrases
+            if (whole := info.whole_forms) is not None:  # identifiers whole, quoted text as phrases
                 turn_match = f"{turn_match} OR {whole}" if turn_match else whole
         if turn_match is None:
             return turns, memories, tiers, scores

@@ -1,0 +1,109 @@
+"""A recall analyses its query once (issue 44): `analyze` builds one `QueryInfo`, and every pass — the BM25 legs,
+the exact lookups, the dense query, list coverage, the phase, currency — reads it instead of the text again."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from episodic_memory import Config, Memory
+from episodic_memory.retrieve import (
+    coverage,
+    currency,
+    currency_pass,
+    exact,
+    fts,
+    query,
+    retriever,
+    timing,
+)
+from episodic_memory.retrieve.currency import Question
+from episodic_memory.retrieve.query import analyze
+from episodic_memory.store import scripts
+
+from .fakes import HashingEmbedder
+
+# every function that reads a query's text, in the module that defines it
+ANALYSERS: dict[str, Any] = {
+    "analyze": query, "classify": query, "find_names": query, "time_range": query, "strip_names": query,
+    "query_terms": fts, "fts_query": fts, "lookups": fts, "whole_forms": fts, "is_list_question": coverage,
+    "asked_kind": currency, "asks_between": currency, "asks_several": currency, "query_phase": timing,
+    "script_of": scripts,
+}
+T0 = datetime(2023, 11, 14, tzinfo=timezone.utc)
+# the modules of the read path that may have imported one of them by name
+READERS = (query, fts, exact, coverage, currency, currency_pass, retriever, timing)
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch, text: str) -> Counter[str]:
+    """Calls of each analyser with `text` as its first argument (query_terms: per set of keyword arguments)."""
+    counts: Counter[str] = Counter()
+
+    def counting(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if args and args[0] == text:
+                counts[name + (repr(sorted(kwargs.items())) if name == "query_terms" and kwargs else "")] += 1
+            return fn(*args, **kwargs)
+        return call
+
+    for name, home in ANALYSERS.items():
+        original = getattr(home, name)
+        wrapped = counting(name, original)
+        for module in {home, *READERS}:
+            if getattr(module, name, None) is original:
+                monkeypatch.setattr(module, name, wrapped)
+    return counts
+
+
+@pytest.mark.parametrize("text", [
+    "How much did Caroline say the ZQ-6614 repair would cost, and which cities has she visited?",
+    "When did Caroline finish the ZQ-6614 repair?",
+])
+def test_one_recall_analyses_its_query_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    config = Config(list_coverage=True, consolidate_every=10**9)
+    with Memory(tmp_path / "m.db", config=config, embedder=HashingEmbedder()) as mem:
+        for day, said in enumerate(["the ZQ-6614 repair will cost $400 on 3 March", "I visited Paris and Rome",
+                                    "actually the ZQ-6614 repair will cost $450, finished it on 9 March"]):
+            mem.add_turn("user", said, session_id=f"s{day}", speaker="Caroline",
+                         timestamp=T0 + timedelta(days=day))
+        mem.recall("warm up", k=3)  # the index and the dense matrix are built before counting
+        counts = _count_calls(monkeypatch, text)
+        hits = mem.recall(text, k=3, now=T0 + timedelta(days=40))
+    assert hits
+    assert counts and all(n == 1 for n in counts.values()), counts
+    for name in ("analyze", "classify", "find_names", "time_range", "script_of", "lookups", "is_list_question",
+                 "asked_kind", "asks_between", "asks_several", "strip_names"):
+        assert counts[name] == 1, (name, counts)
+    assert counts["fts_query"] == counts["whole_forms"] == 0  # read from QueryInfo.match and .whole_forms
+    if text.startswith("When"):
+        assert counts["query_phase"] == 1
+
+
+def test_what_the_passes_read_is_what_the_helpers_give() -> None:
+    text = 'Did Ben say "blue hour" about ZQ-6614 or v2.3.1, and which cities has Ben visited?'
+    info = analyze(text, ["Ben"])
+    assert info.match == fts.fts_query(text)
+    assert info.lookups == fts.lookups(text)
+    assert info.whole_forms == fts.whole_forms(text)
+    assert info.dense_text == query.strip_names(text, ["Ben"]) != text
+    assert info.list_question is coverage.is_list_question(text) is True
+    assert info.question == Question.of(text)
+    assert (info.question.kind, info.question.between, info.question.several) == (
+        currency.asked_kind(text), currency.asks_between(text), currency.asks_several(text))
+    assert info.lookups is info.lookups  # worked out once, then kept
+
+
+def test_currency_reads_a_question_as_it_reads_its_text() -> None:
+    statements = [currency.Statement("The rent is $900 a month.", 1.0, 2.0),
+                  currency.Statement("Update: the rent is now $950 a month.", 2.0, 1.0)]
+    for text in ("How much is the rent?", "How many days between the rent going up and the move?"):
+        assert currency.currency_scores(statements, Question.of(text)) == currency.currency_scores(statements, text)
+        assert currency.followup_seeds(statements, Question.of(text), 2) == currency.followup_seeds(
+            statements, text, 2)
