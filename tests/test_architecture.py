@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "episodic_memory"
 
 # Lowest first. A module may import its own layer's modules and any lower layer's, never a higher one.
 LAYERS: list[tuple[str, ...]] = [
-    ("config", "util", "faults", "lang", "heuristics"),
+    ("config", "util", "scopes", "faults", "lang", "heuristics"),
     ("models", "llm"),
     ("store",),
     ("capture",),

@@ -271,10 +271,11 @@ class AsyncMemory:
         source: str | None = None,
         tags: Iterable[str] | None = None,
         now: datetime | str | float | None = None,
+        agents: Iterable[str] | None = None,
     ) -> list[Hit]:
-        """`Memory.recall`: the `k` memories most relevant to `query`, best first."""
+        """`Memory.recall`: the `k` memories most relevant to `query` (of the user and `agents`), best first."""
         return await self.run(self.memory.recall, query, k, user_id, session_id=session_id, kind=kind, since=since,
-                              until=until, as_of=as_of, source=source, tags=tags, now=now)
+                              until=until, as_of=as_of, source=source, tags=tags, now=now, agents=agents)
 
     # --- reading ---------------------------------------------------------------------------------------
     async def sessions(self, user_id: str | None = None, limit: int | None = None) -> list[SessionInfo]:
@@ -312,9 +313,11 @@ class AsyncMemory:
         return await self.run(self.memory.turns_since, since, user_id, limit=limit)
 
     async def facts(self, user_id: str | None = None, include_superseded: bool = False, *,
-                    session_id: str | None = None, types: Iterable[str] | None = None) -> list[Fact]:
-        """`Memory.facts`: newest first."""
-        return await self.run(self.memory.facts, user_id, include_superseded, session_id=session_id, types=types)
+                    session_id: str | None = None, types: Iterable[str] | None = None,
+                    agents: Iterable[str] | None = None) -> list[Fact]:
+        """`Memory.facts`: newest first (the user's, and `agents`')."""
+        return await self.run(self.memory.facts, user_id, include_superseded, session_id=session_id, types=types,
+                              agents=agents)
 
     async def add_fact(self, text: str, *, type: str = "knowledge", importance: int | None = None,  # noqa: A002
                        session_id: str = "curated", user_id: str | None = None) -> int:
@@ -371,9 +374,11 @@ class AsyncMemory:
         session_id: str | None = None,
         user_id: str | None = None,
         all: bool = False,  # noqa: A002 - mirrors Memory.forget
+        agent: str | None = None,
     ) -> dict[str, int]:
-        """`Memory.forget`: a session, a user or everything, rows, index entries and journals; the file scrubbed."""
-        return await self.run(self.memory.forget, session_id=session_id, user_id=user_id, all=all)
+        """`Memory.forget`: a session, a user, an agent's scope or everything, rows, index entries and journals;
+        the file scrubbed."""
+        return await self.run(self.memory.forget, session_id=session_id, user_id=user_id, all=all, agent=agent)
 
     async def find_turns(self, turn_id: str, user_id: str | None = None) -> list[StoredTurn]:
         """`Memory.find_turns`."""

@@ -36,6 +36,7 @@ from .models.ids import bundled_model_id
 from .retrieve.hit import Hit
 from .retrieve.indexer import Indexer
 from .retrieve.kinds import REGISTRY
+from .scopes import agent_owner, check_agent, check_agents, check_user, scope_of
 from .store import Store, is_postgres_url, open_store
 from .store.location import store_file_at, store_files
 from .store.records import Entity, Episode, Fact, Loop, NewFact, NewLoop, SessionInfo, StoredTurn, Workstream
@@ -55,7 +56,7 @@ from .util import (
 from .util import check_unicode as _check_unicode
 
 if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodic` command) needs no numpy or model
-    from .judgments.memory import JudgmentMemory
+    from .judgments.memory import JudgmentMemory, SearchResult
     from .models.embedder import Embedder
     from .models.reranker import Reranker
     from .retrieve.retriever import Retriever
@@ -89,9 +90,13 @@ class Memory:
         embedder: Embedder | None = None,
         reranker: Reranker | None = None,
         llm: LLMClient | Backend | None = None,
+        agent: str | None = None,
     ) -> None:
         """Open (or create) the store at `path`. `embedder`/`reranker` override the models named in `config`; `llm`
-        (a backend or an `LLMClient`) the LLM (see `episodic_memory.llm` for which client a Memory uses)."""
+        (a backend or an `LLMClient`) the LLM (see `episodic_memory.llm` for which client a Memory uses).
+
+        `agent` opens an agent's scope instead of a user's (`episodic_memory.scopes`): what this Memory writes,
+        reads and forgets is that agent's, shared by the users whose reads name it (`recall(q, agents=[...])`)."""
         self.config = config or Config.from_env()
         TEXT_MEMOS.set_budget(int(self.config.text_memo_mb * (1 << 20)))  # process-wide, like the memos
         self.llm, self._owns_llm = client_for(config, llm)
@@ -100,7 +105,8 @@ class Memory:
         self._embedder_failed = False
         self._reranker: Reranker | None = reranker
         self._reranker_failed = False
-        self.user_id = check_id(user_id, "user_id")
+        self.agent = None if agent is None else check_agent(agent)
+        self.user_id = check_user(user_id) if agent is None else agent_owner(agent)
         self.path = str(path) if path is not None else str(default_db_path())
         self.store: Store = open_store(self.path, self.config)
         # read-only: nothing to journal, nothing to recover; a server database is its own durable log
@@ -279,7 +285,7 @@ class Memory:
             raise ValueError(f"{where}content is {len(content):,} characters, over the limit of "
                              f"{self.config.max_turn_chars:,} (Config.max_turn_chars)")
         session_id = check_id(t.get("session_id"), f"{where}session_id")
-        user_id = check_id(t.get("user_id") or self.user_id, f"{where}user_id")
+        user_id = self._user(t.get("user_id"), f"{where}user_id")
         speaker, turn_id = t.get("speaker"), t.get("turn_id")
         for name, value in (("speaker", speaker), ("turn_id", turn_id)):
             if value is not None and not isinstance(value, str):
@@ -334,10 +340,17 @@ class Memory:
         fault_point("session.after_end")
         self.scheduler.submit(user_id, session_id, final=True)
 
-    def _user(self, user_id: str | None) -> str:
-        """`user_id` (or this memory's user), checked as every door checks an id (`util.check_id`): a NUL or a
-        newline in one would reach SQL and full-text queries."""
-        return check_id(user_id or self.user_id, "user_id")
+    def _user(self, user_id: str | None, name: str = "user_id") -> str:
+        """`user_id` (or this memory's user or agent scope), checked as every door checks an id (`util.check_id`: a
+        NUL or a newline in one would reach SQL and full-text queries); another agent's scope is refused
+        (`scopes.check_user`): it is reached by `agent=`, never by a user id."""
+        if not user_id or user_id == self.user_id:
+            return self.user_id
+        return check_user(user_id, name)
+
+    def _scopes(self, uid: str, agents: Iterable[str] | None) -> list[str]:
+        """The owners a read covers: `uid`, then the named agents' scopes (each once)."""
+        return list(dict.fromkeys([uid, *(agent_owner(a) for a in check_agents(agents))]))
 
     def _settled(self, user_id: str | None) -> str:
         """`user_id` (or this memory's user), once the final runs of its ended sessions are done: what a read
@@ -347,6 +360,12 @@ class Memory:
         if not self.scheduler.shared:
             self.scheduler.wait_ended(uid)
         return uid
+
+    def _settled_owner(self, owner: str) -> str:
+        """`_settled` for any scope's owner id (an agent's too: reads name them by `agents=`)."""
+        if not self.scheduler.shared:
+            self.scheduler.wait_ended(owner)
+        return owner
 
     def _settled_all(self) -> None:
         """`_settled` for every user (before a whole-store copy)."""
@@ -549,8 +568,13 @@ class Memory:
         source: str | None = None,
         tags: Iterable[str] | None = None,
         now: datetime | str | float | None = None,
+        agents: Iterable[str] | None = None,
     ) -> list[Hit]:
         """The `k` memories most relevant to `query`, best first.
+
+        `agents` adds those agents' scopes to the user's (`episodic_memory.scopes`): each scope is recalled on its
+        own, by the same scoring, and the hits merged by score; each hit's `details["scope"]` says whose it is
+        ("user" or "agent:<name>").
 
         `kind` keeps one kind (turn, fact, …); `as_of` answers with what was believed then (the facts valid at
         that time, and only what had been said by then). `source` and `tags` keep the turns from that source
@@ -577,9 +601,20 @@ class Memory:
         _check_unicode(query, "query")
         if not has_words(query):  # nothing asked, nothing recalled (not whatever sits nearest an empty vector)
             return []
+        owners = self._scopes(filters.user_id, agents)
+        for owner in owners[1:]:
+            self._settled_owner(owner)
+        hits: list[Hit] = []
         with self.store.read_snapshot(), rules_off(self.config.rules_off):   # counters read once for the recall
-            self._index_quietly(filters.user_id, self.config.recall_embed_max_items)
-            return self.retriever.recall(query, k, filters, now=at)
+            for owner in owners:
+                self._index_quietly(owner, self.config.recall_embed_max_items)
+                for hit in self.retriever.recall(query, k, replace(filters, user_id=owner), now=at):
+                    hit = hit.copy()
+                    hit.details["scope"] = scope_of(owner)
+                    hits.append(hit)
+        if len(owners) == 1:
+            return hits
+        return sorted(hits, key=lambda h: -h.score)[:k]
 
     # --- reading -------------------------------------------------------------------------------------
     def sessions(self, user_id: str | None = None, limit: int | None = None) -> list[SessionInfo]:
@@ -630,10 +665,17 @@ class Memory:
         return self.store.turns_since(self._user(user_id), to_epoch(since, "since"), limit)
 
     def facts(self, user_id: str | None = None, include_superseded: bool = False, *,
-              session_id: str | None = None, types: Iterable[str] | None = None) -> list[Fact]:
-        """Stored facts, newest first (current ones unless `include_superseded`)."""
-        return self.store.facts(self._settled(user_id), include_superseded=include_superseded,
-                                session_id=session_id, types=types)
+              session_id: str | None = None, types: Iterable[str] | None = None,
+              agents: Iterable[str] | None = None) -> list[Fact]:
+        """Stored facts, newest first (current ones unless `include_superseded`); with `agents`, those agents'
+        facts too (`Fact.user_id` is the owner: `scopes.scope_of` says whose)."""
+        owners = self._scopes(self._settled(user_id), agents)
+        facts = [f for owner in owners
+                 for f in self.store.facts(self._settled_owner(owner), include_superseded=include_superseded,
+                                           session_id=session_id, types=types)]
+        if len(owners) > 1:
+            facts.sort(key=lambda f: -f.created_at)
+        return facts
 
     def add_fact(self, text: str, *, type: str = "knowledge", importance: int | None = None,  # noqa: A002
                  session_id: str = CURATED_SESSION, user_id: str | None = None) -> int:
@@ -649,7 +691,7 @@ class Memory:
         if importance is not None and (isinstance(importance, bool) or not isinstance(importance, int)
                                        or not 1 <= importance <= 10):
             raise ValueError(f"importance must be an int from 1 to 10, got {importance!r}")
-        uid = check_id(user_id or self.user_id, "user_id")
+        uid = self._user(user_id)
         text = " ".join(text.split())
         origin = "curated:" + hashlib.sha1(f"{type}|{text.lower()}".encode()).hexdigest()
         known = self.store.fact_id_by_origin(uid, origin)
@@ -752,8 +794,12 @@ class Memory:
         session_id: str | None = None,
         user_id: str | None = None,
         all: bool = False,  # noqa: A002 - mirrors the CLI flag
+        agent: str | None = None,
     ) -> dict[str, int]:
         """Delete a session, a user, or everything — rows, FTS entries and journals — then scrub the file.
+
+        `forget(agent=NAME)` removes that agent's scope alone, `forget(agent=NAME, session_id=…)` one session of
+        it: no user's memories are touched, as forgetting a user never touches an agent's.
 
         `forget(session_id=…)` acts on the memory's user unless `user_id` is given; `forget(user_id=…)` removes that
         user; `forget(all=True)` removes every user. Crash-atomic (a forget killed half-way is finished at the next
@@ -762,11 +808,14 @@ class Memory:
         `scrubbed` is 0 when another reader kept the deleted bytes in the file past `Config.forget_scrub_wait_s` (a
         warning is logged; the rows are gone either way).
         """
-        if all and (session_id or user_id):
-            raise ValueError("forget(all=True) takes no session_id or user_id")
-        if not all and session_id is None and user_id is None:
-            raise ValueError("forget needs session_id=…, user_id=… or all=True")
-        uid = self._user(user_id)
+        if all and (session_id or user_id or agent):
+            raise ValueError("forget(all=True) takes no session_id, user_id or agent")
+        if agent is not None and user_id is not None:
+            raise ValueError("forget takes user_id or agent, not both")
+        if not all and session_id is None and user_id is None and agent is None:
+            raise ValueError("forget needs session_id=…, user_id=…, agent=… or all=True")
+        uid = self._user(user_id) if agent is None else agent_owner(agent)
+        user_id = uid if user_id is not None or agent is not None else None
         self.scheduler.wait(None if all else uid)  # nothing half-consolidated may write back what is being forgotten
         held = nullcontext() if all or session_id is None else self.scheduler.session_lock(uid, session_id)
         with held:
@@ -944,6 +993,20 @@ class Memory:
         self.store.backup(str(dest))
 
     # --- judgments -----------------------------------------------------------------------------------
+    def search_judgments(self, query: str, *, agents: Iterable[str] | None = None, top_k: int = 5,
+                         domain: str | None = None, min_score: float = 0.0, use_utility: bool = False
+                         ) -> list[SearchResult]:
+        """`judgments.search` over this memory's scope and the named agents' (each searched on its own, the
+        results merged by score; `SearchResult.scope` says whose)."""
+        from .judgments.memory import JudgmentMemory
+
+        owners = self._scopes(self.user_id, agents)
+        results = [r for owner in owners
+                   for r in (self.judgments if owner == self.user_id else JudgmentMemory(self.clients, owner)
+                             ).search(query, top_k=top_k, domain=domain, min_score=min_score, use_utility=use_utility)]
+        results.sort(key=lambda r: (-r.score, -r.similarity, r.id))
+        return results[:top_k]
+
     @property
     def judgments(self) -> JudgmentMemory:
         """How to act, ranked by proven utility (`episodic_memory.judgments`): this memory's user's judgments, in
@@ -970,6 +1033,8 @@ class Memory:
         self.close()
 
     def __repr__(self) -> str:
+        if self.agent is not None:
+            return f"Memory({self.path!r}, agent={self.agent!r})"
         return f"Memory({self.path!r}, user_id={self.user_id!r})"
 
 

@@ -49,8 +49,13 @@ def _db_option(fn: click.decorators.FC) -> click.decorators.FC:
 @click.option("--user", "user_id", default=None, metavar="ID", help=f"Act as this user (default: {DEFAULT_USER!r}).")
 @click.option("--http", "http_port", type=click.IntRange(1, 65535), default=None, metavar="PORT",
               help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio.")
+@click.option("--read-agent", "read_agents", multiple=True, metavar="NAME",
+              help="An agent scope the tools may read besides the user's (repeat for more).")
+@click.option("--write-agent", "write_agents", multiple=True, metavar="NAME",
+              help="An agent scope the tools may write, forget and read (repeat for more).")
 @click.pass_context
-def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_port: int | None) -> None:
+def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_port: int | None,
+                read_agents: tuple[str, ...], write_agents: tuple[str, ...]) -> None:
     """Run the MCP server (stdio, for Claude Desktop / Claude Code and other MCP hosts).
 
     \b
@@ -61,7 +66,8 @@ def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_po
     mcp_server = _server_module("mcp_server")
     if http_port is not None:
         click.echo(f"MCP server (streamable HTTP) on http://127.0.0.1:{http_port}/mcp", err=True)
-    mcp_server.run(_db(ctx, db), user_id=_user(ctx, user_id) or DEFAULT_USER, http_port=http_port)
+    mcp_server.run(_db(ctx, db), user_id=_user(ctx, user_id) or DEFAULT_USER, http_port=http_port,
+                   read_agents=read_agents, write_agents=write_agents)
 
 
 @click.command("serve")
@@ -210,8 +216,13 @@ def token() -> None:
 @_db_option
 @click.option("--user", "user_id", default=None, metavar="NAME", help="The user the token acts as (required).")
 @click.option("--label", default=None, help="A note to tell tokens apart (e.g. the app using it).")
+@click.option("--read-agent", "read_agents", multiple=True, metavar="NAME",
+              help="An agent scope its requests may read besides the user's (repeat for more).")
+@click.option("--write-agent", "write_agents", multiple=True, metavar="NAME",
+              help="An agent scope its requests may write, forget and read (repeat for more).")
 @click.pass_context
-def token_create(ctx: click.Context, db: str | None, user_id: str | None, label: str | None) -> None:
+def token_create(ctx: click.Context, db: str | None, user_id: str | None, label: str | None,
+                 read_agents: tuple[str, ...], write_agents: tuple[str, ...]) -> None:
     """Make a token for --user NAME; it is printed on the last line, and never again."""
     from ..server.tokens import TokenStore
 
@@ -220,12 +231,14 @@ def token_create(ctx: click.Context, db: str | None, user_id: str | None, label:
         raise click.UsageError("say whose token it is: --user NAME")
     store = TokenStore.open(_db(ctx, db))
     try:
-        secret, record = store.create(user, label)
+        secret, record = store.create(user, label, read_agents=read_agents, write_agents=write_agents)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--user") from None
+        raise click.BadParameter(str(exc), param_hint="--user / --read-agent / --write-agent") from None
     finally:
         store.close()
-    click.echo(f"token {record.id} for user {user!r} (store it now: it is not shown again):", err=False)
+    agents = "".join(f"; {what} agents {', '.join(names)}" for what, names in
+                     (("reads", record.read_agents), ("writes", record.write_agents)) if names)
+    click.echo(f"token {record.id} for user {user!r}{agents} (store it now: it is not shown again):", err=False)
     click.echo(secret)
 
 
@@ -253,10 +266,11 @@ def token_list(ctx: click.Context, db: str | None, user_id: str | None, as_json:
     if not records:
         click.echo("no tokens")
         return
-    table = Table("id", "user", "label", "created", "last used", "status")
+    table = Table("id", "user", "label", "agents", "created", "last used", "status")
     for r in records:
         d = r.to_dict()
-        table.add_row(str(r.id), escape(r.user_id), escape(r.label or ""), d["created_at"][:19],
+        agents = " ".join([*(f"r:{a}" for a in r.read_agents), *(f"w:{a}" for a in r.write_agents)])
+        table.add_row(str(r.id), escape(r.user_id), escape(r.label or ""), escape(agents), d["created_at"][:19],
                       (d["last_used"] or "never")[:19], "revoked" if r.revoked else "active")
     Console().print(table)
 

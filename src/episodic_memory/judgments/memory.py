@@ -41,6 +41,7 @@ from ..retrieve.fts import fts_query
 from ..retrieve.fusion import reciprocal_rank_fusion
 from ..retrieve.query import classify
 from ..retrieve.utility import Outcome, outcome, plain_utility, rank_score
+from ..scopes import scope_of
 from ..store.records import JUDGMENT_KIND, JudgmentRow, VerdictRow
 from ..util import check_id, json_depth, to_datetime, to_epoch
 
@@ -70,6 +71,7 @@ class SearchResult:
     adopted: int = 0
     rejected: int = 0
     correction: str | None = None        # the latest correction, shown as "corrected: …"
+    scope: str = "user"                  # whose judgment: "user" or "agent:<name>" (episodic_memory.scopes)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -309,6 +311,7 @@ class JudgmentMemory:
                 domain=row.domain, distance=1.0 - closeness, metadata=json.loads(row.metadata),
                 utility_score=self._reported(verdicts[jid], o), score=score, similarity=similarity, cosine=cosine,
                 rank_utility=o.utility, adopted=o.adopted, rejected=o.rejected, correction=o.correction,
+                scope=scope_of(self.user_id),
             ))
         # equal fused ranks (first in one leg, second in the other) are common: the closer text breaks the tie
         results.sort(key=lambda r: (-r.score, -r.similarity, -(r.cosine or 0.0), r.id))

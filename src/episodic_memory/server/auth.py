@@ -7,10 +7,14 @@ looked up on a few threads of its own (`ServerLimits.auth_threads`): the event l
 and a flood of lookups never takes the request threads. With auth off every request is the server's one user.
 
 The user lands in ``scope["user"]``; `limits` counts each user's share on it (not on the raw header, which a caller
-could vary at will), and the routes act for it only.
+could vary at will), and the routes act for it only. The agent scopes the token may read and write
+(`episodic_memory.scopes`) land in ``scope["auth"].scopes`` as ``read:<agent>`` and ``write:<agent>`` (`grants`);
+with auth off the one local user may read and write every agent (``read:*``, ``write:*``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import anyio
 from starlette.authentication import AuthCredentials, AuthenticationBackend, AuthenticationError, SimpleUser
@@ -20,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from .tokens import TokenStore
 
 OPEN_PATHS = frozenset({"/v1/health"})
+READ_ANY, WRITE_ANY = "read:*", "write:*"   # auth off: the one local user reads and writes every agent
 MISSING = "missing bearer token"
 INVALID = "invalid or revoked token"
 
@@ -32,17 +37,30 @@ class TokenAuth(AuthenticationBackend):
 
     async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, SimpleUser] | None:
         if self.tokens is None:
-            return AuthCredentials(["user"]), SimpleUser(self.user_id)
+            return AuthCredentials(["user", READ_ANY, WRITE_ANY]), SimpleUser(self.user_id)
         path = conn.scope.get("path", "")
         if not path.startswith("/v1/") or path in OPEN_PATHS:
             return None   # the inspector's pages have their own login (ui/sessions.py); /docs is public
         scheme, _, token = conn.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise AuthenticationError(MISSING)
-        user = await anyio.to_thread.run_sync(self.tokens.user_for, token.strip(), limiter=self.limiter)
-        if user is None:
+        record = await anyio.to_thread.run_sync(self.tokens.record_for, token.strip(), limiter=self.limiter)
+        if record is None:
             raise AuthenticationError(INVALID)
-        return AuthCredentials(["user"]), SimpleUser(user)
+        return AuthCredentials(grants(record.read_agents, record.write_agents)), SimpleUser(record.user_id)
+
+
+def grants(read_agents: Iterable[str], write_agents: Iterable[str]) -> list[str]:
+    """A token's credentials: ``user``, then ``read:<agent>`` and ``write:<agent>`` for its agent scopes."""
+    return ["user", *(f"read:{a}" for a in read_agents), *(f"write:{a}" for a in write_agents)]
+
+
+def may(credentials: Iterable[str], agent: str, *, write: bool) -> bool:
+    """Whether credentials (`grants`) allow reading (or writing) an agent's scope; writing allows reading."""
+    held = set(credentials)
+    if WRITE_ANY in held or f"write:{agent}" in held:
+        return True
+    return not write and (READ_ANY in held or f"read:{agent}" in held)
 
 
 def refused(_: HTTPConnection, exc: AuthenticationError) -> Response:

@@ -17,7 +17,7 @@ import secrets
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from time import monotonic
@@ -35,6 +35,7 @@ from .. import __version__
 from ..config import DEFAULT_USER, Config
 from ..memory import Memory
 from ..models.embedder import Embedder
+from ..scopes import check_agent, check_agents
 from ..util import check_id
 from .mcp_stdio import serve_stdio
 from .render import to_data
@@ -213,8 +214,11 @@ class MemoryTools:
     """The tools of one server: one `Memory`, one user, one default session, one injector, and the sessions this
     server wrote turns to and has not ended yet (ended when idle, and all of them at `close`)."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: Memory, *, read_agents: Iterable[str] = (), write_agents: Iterable[str] = ()) -> None:
         self.memory = memory
+        self.write_agents = check_agents(write_agents, "write_agents")
+        self.read_agents = tuple(dict.fromkeys([*check_agents(read_agents, "read_agents"), *self.write_agents]))
+        self._agents: dict[str, Memory] = {}  # the agent scopes written to, opened on first use
         self.default_session = _new_session_id()
         self.default_session_used = False
         self._injector: Any = None
@@ -223,6 +227,27 @@ class MemoryTools:
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
         self._closed = False
+
+    def readable(self, agents: list[str] | None) -> tuple[str, ...]:
+        """The agents a read adds (ValueError for one this server may not read: `--read-agent`)."""
+        names = check_agents(agents)
+        for name in names:
+            if name not in self.read_agents:
+                raise ValueError(f"this server may not read agent {name!r} (start it with --read-agent {name})")
+        return names
+
+    def scope(self, agent: str | None) -> Memory:
+        """The Memory a write goes to: the user's, or an agent's this server may write (`--write-agent`)."""
+        if agent is None:
+            return self.memory
+        name = check_agent(agent)
+        if name not in self.write_agents:
+            raise ValueError(f"this server may not write agent {name!r} (start it with --write-agent {name})")
+        with self._lock:
+            if name not in self._agents:
+                self._agents[name] = Memory(self.memory.path, agent=name, config=self.memory.config,
+                                            embedder=self.memory.embedder())
+            return self._agents[name]
 
     def injector(self) -> Any:
         if self._injector is None:
@@ -309,6 +334,8 @@ class MemoryTools:
             for session_id in sessions:
                 self._end_quietly(session_id)
         finally:
+            for agent in self._agents.values():
+                agent.close()
             self.memory.close()
 
 
@@ -358,9 +385,11 @@ def create_server(tools: MemoryTools) -> MCPServer:
         k: Annotated[int, Field(strict=True, ge=1, le=100, description="how many memories")] = 10,
         now: Annotated[str | None, Field(description="ISO-8601 time the question is asked, when it is not the "
                                                      "present (a replay): \"last week\" and recency count from it")] = None,
+        agents: Annotated[list[str] | None, Field(description="also search these agents' shared memories (each "
+                                                              "hit's details.scope says whose)")] = None,
     ) -> Recalled:
         """Search long-term memory. Returns the hits, best first."""
-        return {"hits": [h.to_dict() for h in mem.recall(query, k=k, now=now)]}
+        return {"hits": [h.to_dict() for h in mem.recall(query, k=k, now=now, agents=tools.readable(agents))]}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
@@ -406,9 +435,11 @@ def create_server(tools: MemoryTools) -> MCPServer:
         judgment: Annotated[str, Field(description="what was decided or recommended")],
         reasoning: Annotated[str, Field(description="why")],
         domain: Annotated[str | None, Field(description="an optional area, e.g. 'code-review'")] = None,
+        agent: Annotated[str | None, Field(description="store it in this agent's shared memory instead of the "
+                                                       "user's")] = None,
     ) -> JudgmentStored:
         """Store a judgment so that similar situations later can reuse it."""
-        return {"id": mem.judgments.store(trigger, judgment, reasoning, domain=domain)}
+        return {"id": tools.scope(agent).judgments.store(trigger, judgment, reasoning, domain=domain)}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
@@ -417,9 +448,12 @@ def create_server(tools: MemoryTools) -> MCPServer:
         top_k: Annotated[int, Field(strict=True, ge=1, le=100)] = 5,
         domain: Annotated[str | None, Field(description="only this area")] = None,
         use_utility: Annotated[StrictBool, Field(description="rank adopted judgments higher")] = True,
+        agents: Annotated[list[str] | None, Field(description="also search these agents' judgments (each "
+                                                              "result's scope says whose)")] = None,
     ) -> Judgments:
         """Past judgments for situations like `query`, with how often each was adopted."""
-        results = mem.judgments.search(query, top_k=top_k, domain=domain, use_utility=use_utility)
+        results = mem.search_judgments(query, agents=tools.readable(agents), top_k=top_k, domain=domain,
+                                       use_utility=use_utility)
         return {"judgments": [to_data(r) for r in results]}
 
     @server.tool(annotations=WRITES)
@@ -428,9 +462,11 @@ def create_server(tools: MemoryTools) -> MCPServer:
         judgment_id: Annotated[str, Field(description="the id from judgment_store or judgment_search")],
         adopted: Annotated[StrictBool, Field(description="true if the judgment was followed, false if rejected")],
         user_correction: Annotated[str | None, Field(description="what the user wanted instead")] = None,
+        agent: Annotated[str | None, Field(description="the agent whose judgment it is (scope in search "
+                                                       "results: agent:<name>)")] = None,
     ) -> Verified:
         """Record whether a past judgment was adopted; it feeds the judgment's utility."""
-        result = mem.judgments.verify(check_id(judgment_id, "judgment_id"), adopted, user_correction=user_correction)
+        result = tools.scope(agent).judgments.verify(check_id(judgment_id, "judgment_id"), adopted, user_correction=user_correction)
         return {"id": judgment_id, "adopted": adopted, "result": to_data(result)}
 
     @server.tool(annotations=DESTRUCTIVE)
@@ -438,12 +474,20 @@ def create_server(tools: MemoryTools) -> MCPServer:
     def forget(
         session_id: Annotated[str | None, Field(description="delete this conversation")] = None,
         everything: Annotated[StrictBool, Field(description="delete ALL memories of this user")] = False,
+        agent: Annotated[str | None, Field(description="forget in this agent's shared memory instead (a session "
+                                                       "of it, or everything of it); no user's memory is touched")
+                         ] = None,
     ) -> Forgot:
         """DESTRUCTIVE, cannot be undone: permanently deletes memories — one conversation (`session_id`) or every
         memory of this user (`everything=true`, which also revokes the user's REST API tokens). Turns, facts,
         search index and journals are erased from disk. Only call it when the user explicitly asks to forget."""
         if (session_id is None) == (not everything):
             raise ValueError("give exactly one of session_id or everything=true")
+        if agent is not None:
+            scoped = tools.scope(agent)
+            if session_id is not None:
+                return {"forgot": scoped.forget(session_id=check_id(session_id, "session_id"))}
+            return {"forgot": scoped.forget(user_id=scoped.user_id)}
         if session_id is not None:
             session = check_id(session_id, "session_id")
             result = mem.forget(session_id=session)
@@ -503,11 +547,12 @@ async def _stop_on_signal(tools: MemoryTools) -> None:
 
 
 def run(db_path: str | Path, *, user_id: str = DEFAULT_USER, http_port: int | None = None,
-        config: Config | None = None, embedder: Embedder | None = None) -> None:
+        config: Config | None = None, embedder: Embedder | None = None, read_agents: Iterable[str] = (),
+        write_agents: Iterable[str] = ()) -> None:
     """Serve until the client disconnects (stdio) or the process is interrupted (HTTP on 127.0.0.1:`http_port`).
     The sessions this server wrote to are ended when it stops, and meanwhile after `Config.mcp_session_idle_s`."""
     memory = Memory(db_path, user_id=user_id, config=config, embedder=embedder)
-    tools = MemoryTools(memory)
+    tools = MemoryTools(memory, read_agents=read_agents, write_agents=write_agents)
     server = create_server(tools)
     tools.watch_idle(memory.config.mcp_session_idle_s)
     try:

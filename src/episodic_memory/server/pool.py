@@ -35,6 +35,7 @@ from ..config import DEFAULT_USER, Config
 from ..consolidate.scheduler import ConsolidationScheduler
 from ..memory import Memory
 from ..models.embedder import Embedder
+from ..scopes import agent_of
 from ..store.records import SessionInfo
 
 log = logging.getLogger(__name__)
@@ -144,7 +145,9 @@ class MemoryPool:
             raise RuntimeError("the memory pool is closed")
         mem = self._memories.get(user_id)
         if mem is None:
-            mem = Memory(self.path, user_id=user_id, config=self._memory_config, embedder=self._embedder)
+            agent = agent_of(user_id)  # an agent's scope is pooled by its owner id, like a user
+            mem = Memory(self.path, user_id=DEFAULT_USER if agent else user_id, agent=agent,
+                         config=self._memory_config, embedder=self._embedder)
             if self.background:
                 mem.scheduler = self.scheduler
             if self._embedder is None:

@@ -53,8 +53,9 @@ from ..aio import AsyncMemory
 from ..config import DEFAULT_USER, Config
 from ..memory import Memory, Role
 from ..models.embedder import Embedder
+from ..scopes import agent_owner, check_agent, check_agents, scope_of
 from ..util import MAX_INT, check_id, has_words, to_epoch, to_iso
-from .auth import TokenAuth, refused
+from .auth import TokenAuth, may, refused
 from .hooks import add_hook_routes
 from .hosts import AllowedHosts
 from .limits import Admission, BackgroundGate, InFlight, ServerLimits
@@ -231,11 +232,36 @@ def current_user(request: Request,
     return str(request.user.username)
 
 
-async def user_memory(request: Request, user: Annotated[str, Depends(current_user)]) -> AsyncIterator[AsyncMemory]:
-    """The `AsyncMemory` of the request's user: the only one a request can reach, held open (leased from the
+AGENT = Query(description="act on this agent's scope instead of the user's: the token must allow reading it (a "
+                          "GET) or writing it (any other method); 403 otherwise")
+AGENTS = Query(description="also read this agent's scope (repeat for more); the token must allow reading each, 403 "
+                           "otherwise. Each hit's `details.scope` (each fact's, judgment's `scope`) says whose it is")
+
+
+def _allow(request: Request, agent: str, *, write: bool) -> None:
+    """403 unless the request's token may read (or write) the agent's scope (`auth.may`)."""
+    if not may(request.auth.scopes, check_agent(agent), write=write):
+        raise HTTPException(status.HTTP_403_FORBIDDEN,
+                            f"this token may not {'write' if write else 'read'} agent {_encodable(agent)!r}: "
+                            f"create one with `episodic token create --{'write' if write else 'read'}-agent NAME`")
+
+
+def readable_agents(request: Request, agents: Annotated[list[str] | None, AGENTS] = None) -> tuple[str, ...]:
+    """The agents whose scopes a read adds to its own (`agents=`), each allowed to the token."""
+    for agent in agents or ():
+        _allow(request, agent, write=False)
+    return check_agents(agents)
+
+
+async def user_memory(request: Request, user: Annotated[str, Depends(current_user)],
+                      agent: Annotated[str | None, AGENT] = None) -> AsyncIterator[AsyncMemory]:
+    """The `AsyncMemory` of the request's user, or of the agent scope it names (`agent=`, when its token allows:
+    reading for a GET, writing for any other method): the only ones a request can reach, held open (leased from the
     pool, on a request thread: opening one reads the file) until the response."""
+    if agent is not None:
+        _allow(request, agent, write=request.method != "GET")
     threads: ThreadPoolExecutor = request.app.state.request_threads
-    lease = request.app.state.pool.lease(user)
+    lease = request.app.state.pool.lease(user if agent is None else agent_owner(agent))
     entered = threads.submit(lease.__enter__)
     try:
         mem = await asyncio.wrap_future(entered)
@@ -250,6 +276,7 @@ async def user_memory(request: Request, user: Annotated[str, Depends(current_use
 
 
 Mem = Annotated[AsyncMemory, Depends(user_memory)]
+Agents = Annotated[tuple[str, ...], Depends(readable_agents)]
 
 
 def create_app(
@@ -397,6 +424,7 @@ def create_app(
         tag: Annotated[list[str] | None, Query(description="only turns with this tag (repeat: every one)")] = None,
         now: Annotated[str | None, Query(description="ISO-8601 time the question is asked: recency and time phrases "
                                          "(\"last week\") count from it; default: the server's clock")] = None,
+        agents: Agents = (),
     ) -> dict[str, Any]:
         """The memories most relevant to `q`, best first: `{"hits": [...]}`."""
         if now is not None:
@@ -405,13 +433,15 @@ def create_app(
             except ValueError as exc:
                 raise HTTPException(status.HTTP_400_BAD_REQUEST, _encodable(str(exc))) from None
         hits = await mem.recall(q, k=k, session_id=session_id, kind=kind, since=since, until=until, source=source,
-                                tags=tag, now=now)
+                                tags=tag, now=now, agents=agents)
         return {"hits": [h.to_dict() for h in hits]}
 
     @app.get("/v1/facts", tags=["read"])
-    async def facts(mem: Mem, include_superseded: bool = False) -> dict[str, Any]:
-        """The facts distilled from this user's conversations (current ones unless `include_superseded`)."""
-        return {"facts": [to_data(f) for f in await mem.facts(include_superseded=include_superseded)]}
+    async def facts(mem: Mem, include_superseded: bool = False, agents: Agents = ()) -> dict[str, Any]:
+        """The facts distilled from this user's conversations (current ones unless `include_superseded`), and from
+        the `agents`' scopes; each fact's `scope` says whose."""
+        return {"facts": [{**to_data(f), "scope": scope_of(f.user_id)}
+                          for f in await mem.facts(include_superseded=include_superseded, agents=agents)]}
 
     @app.get("/v1/facts/{fact_id}/history", tags=["read"])
     async def fact_history(fact_id: RowId, mem: Mem) -> dict[str, Any]:
@@ -463,6 +493,7 @@ def create_app(
         min_score: Annotated[float, Query(allow_inf_nan=False)] = 0.0,
         use_utility: bool = False,
         limit: Limit = None,
+        agents: Agents = (),
     ) -> dict[str, Any]:
         """Past judgments for situations like `q`, `{"results": [...]}`; `use_utility` ranks by how often they
         were adopted too. Without `q`: `{"judgments": [...]}`, every judgment (of `domain`) in the order stored."""
@@ -470,8 +501,8 @@ def create_app(
             listed = await mem.run(lambda: mem.memory.judgments.list_judgments(domain=domain, limit=limit))
             return {"judgments": [to_data(j) for j in listed]}
         query = q
-        results = await mem.run(lambda: mem.memory.judgments.search(query, top_k=top_k, domain=domain,
-                                                                    min_score=min_score, use_utility=use_utility))
+        results = await mem.run(lambda: mem.memory.search_judgments(
+            query, agents=agents, top_k=top_k, domain=domain, min_score=min_score, use_utility=use_utility))
         return {"results": [to_data(r) for r in results]}
 
     @app.post("/v1/judgments/{judgment_id:path}/verify", tags=["judgments"])
@@ -503,7 +534,8 @@ def create_app(
     @app.post("/v1/forget", tags=["forget"])
     async def forget(body: ForgetIn, mem: Mem) -> dict[str, Any]:
         """Delete for good one session (`session_id`) or every memory of this user (`all`, which also deletes
-        the user's tokens). Rows, search index, vectors and journals go; the file is scrubbed."""
+        the user's tokens). Rows, search index, vectors and journals go; the file is scrubbed. With `agent=NAME`
+        (a token that may write it) the same of that agent's scope alone: no user's memories are touched."""
         if body.session_id is not None:
             forgot = await mem.forget(session_id=body.session_id)
         else:

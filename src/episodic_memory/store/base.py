@@ -645,7 +645,8 @@ class PortableStore(Protocol):
 class ApiTokenStore(Protocol):
     """The REST API's bearer tokens, by hash (the token itself is never stored)."""
 
-    def insert_token(self, user_id: str, token_hash: str, label: str | None) -> TokenRecord:
+    def insert_token(self, user_id: str, token_hash: str, label: str | None,
+                     read_agents: Sequence[str] = (), write_agents: Sequence[str] = ()) -> TokenRecord:
         """Store a new token's hash for a user."""
         ...
 

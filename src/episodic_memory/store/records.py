@@ -360,6 +360,8 @@ class TokenRecord:
     created_at: float
     last_used: float | None
     revoked_at: float | None
+    read_agents: tuple[str, ...] = ()    # the agent scopes its requests may read (episodic_memory.scopes)
+    write_agents: tuple[str, ...] = ()   # … and write (and so read) and forget
 
     @property
     def revoked(self) -> bool:
@@ -367,4 +369,5 @@ class TokenRecord:
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "user_id": self.user_id, "label": self.label, "created_at": to_iso(self.created_at),
-                "last_used": to_iso(self.last_used), "revoked": self.revoked, "revoked_at": to_iso(self.revoked_at)}
+                "last_used": to_iso(self.last_used), "revoked": self.revoked, "revoked_at": to_iso(self.revoked_at),
+                "read_agents": list(self.read_agents), "write_agents": list(self.write_agents)}

@@ -28,7 +28,7 @@ LOOP_COLUMNS = ("l.id, l.user_id, l.session_id, l.workstream_id, l.text, l.due, 
                 "l.note, CASE WHEN w.status = 'confirmed' THEN w.name END")
 JUDGMENT_COLUMNS = ("id, memory_id, user_id, trigger, judgment, reasoning, domain, metadata, stored, created_at, "
                     "updated_at")
-TOKEN_COLUMNS = "id, user_id, label, created_at, last_used, revoked_at"
+TOKEN_COLUMNS = "id, user_id, label, created_at, last_used, revoked_at, read_agents, write_agents"
 
 CONFIRM_SESSIONS = 2   # a workstream is a hypothesis until a second session attaches (and see workstream_status)
 #: how many of a workstream's sessions left a memory (a fact or a loop); `{mark}` is the backend's placeholder
@@ -83,4 +83,5 @@ def judgment_row(r: Sequence[Any]) -> JudgmentRow:
 
 
 def token_row(row: Sequence[Any]) -> TokenRecord:
-    return TokenRecord(*row[:6])
+    return TokenRecord(row[0], row[1], row[2], row[3], row[4], row[5], tuple(json.loads(row[6] or "[]")),
+                       tuple(json.loads(row[7] or "[]")))

@@ -237,14 +237,15 @@ class PortablePg(PgConnection):
         Path(tmp).unlink()
         try:
             records = self.export_records()
-            tokens = self._query("SELECT user_id, token_hash, label, created_at, last_used, revoked_at "
-                                 "FROM api_tokens ORDER BY id")
+            tokens = self._query("SELECT user_id, token_hash, label, created_at, last_used, revoked_at, "
+                                 "read_agents, write_agents FROM api_tokens ORDER BY id")
             copy = SQLiteStore(tmp, self.config.model_copy(update={"read_only": False}))
             try:
                 copy.import_records(records)
                 with copy.transaction() as db:
                     db.executemany("INSERT INTO api_tokens (user_id, token_hash, label, created_at, last_used, "
-                                   "revoked_at) VALUES (?, ?, ?, ?, ?, ?)", [tuple(t) for t in tokens])
+                                   "revoked_at, read_agents, write_agents) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                   [tuple(t) for t in tokens])
                 copy.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 copy.db.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             finally:

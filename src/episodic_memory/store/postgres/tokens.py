@@ -3,7 +3,9 @@ forgetting a user (or everything) deletes that user's tokens too."""
 
 from __future__ import annotations
 
+import json
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
@@ -17,10 +19,13 @@ from .connection import PgConnection
 class TokenPg(PgConnection):
     """Bearer tokens of the REST API, by hash (a mixin of `PostgresStore`)."""
 
-    def insert_token(self, user_id: str, token_hash: str, label: str | None) -> TokenRecord:
+    def insert_token(self, user_id: str, token_hash: str, label: str | None,
+                     read_agents: Sequence[str] = (), write_agents: Sequence[str] = ()) -> TokenRecord:
         with self.transaction() as db:
-            row = db.execute(f"INSERT INTO api_tokens (user_id, token_hash, label, created_at) VALUES (%s, %s, %s, %s) "
-                             f"RETURNING {_COLUMNS}", (user_id, token_hash, label, time.time())).fetchone()
+            row = db.execute(f"INSERT INTO api_tokens (user_id, token_hash, label, created_at, read_agents, "
+                             f"write_agents) VALUES (%s, %s, %s, %s, %s, %s) RETURNING {_COLUMNS}",
+                             (user_id, token_hash, label, time.time(), json.dumps(list(read_agents)),
+                              json.dumps(list(write_agents)))).fetchone()
         assert row is not None
         return _record(row)
 

@@ -688,13 +688,21 @@ def m021_single_characters(db: sqlite3.Connection) -> None:
     _run(db, "UPDATE memory_fts SET segmented = episodic_segmented(text) WHERE segmented IS NOT NULL;")
 
 
+def m022_token_scopes(db: sqlite3.Connection) -> None:
+    """Issue 46: the agent scopes a REST token may read and write (JSON lists of agent names; server/tokens.py)."""
+    _run(db, """
+        ALTER TABLE api_tokens ADD COLUMN read_agents TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE api_tokens ADD COLUMN write_agents TEXT NOT NULL DEFAULT '[]';
+        """)
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
     m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
     m010_episode_terms,  # no m011: a migration is known by its name, not its place (store/schema.py)
     m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
     m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
-    m019_llm_backoff, m020_turn_metadata, m021_single_characters,
+    m019_llm_backoff, m020_turn_metadata, m021_single_characters, m022_token_scopes,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)  # a store this code has opened has applied them all
 

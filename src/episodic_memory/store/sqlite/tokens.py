@@ -5,8 +5,10 @@ Forgetting a user (or everything) deletes that user's tokens too: a forgotten us
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from ...faults import fault_point
@@ -19,12 +21,16 @@ from .connection import Connection
 class TokenSQL(Connection):
     """Bearer tokens of the REST API, by hash (a mixin of `SQLiteStore`)."""
 
-    def insert_token(self, user_id: str, token_hash: str, label: str | None) -> TokenRecord:
+    def insert_token(self, user_id: str, token_hash: str, label: str | None,
+                     read_agents: Sequence[str] = (), write_agents: Sequence[str] = ()) -> TokenRecord:
         now = time.time()
         with self.transaction() as db:
-            cur = db.execute("INSERT INTO api_tokens (user_id, token_hash, label, created_at) VALUES (?, ?, ?, ?)",
-                             (user_id, token_hash, label, now))
-            return TokenRecord(int(cur.lastrowid or 0), user_id, label, now, None, None)
+            cur = db.execute("INSERT INTO api_tokens (user_id, token_hash, label, created_at, read_agents, "
+                             "write_agents) VALUES (?, ?, ?, ?, ?, ?)",
+                             (user_id, token_hash, label, now, json.dumps(list(read_agents)),
+                              json.dumps(list(write_agents))))
+            return TokenRecord(int(cur.lastrowid or 0), user_id, label, now, None, None, tuple(read_agents),
+                               tuple(write_agents))
 
     def token_by_hash(self, token_hash: str) -> TokenRecord | None:
         rows = self._query(f"SELECT {_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,))
