@@ -4,6 +4,7 @@ door (Memory, REST, MCP, the token CLI)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from episodic_memory import Memory
 from episodic_memory.cli import main
 from episodic_memory.config import Config
 from episodic_memory.server.tokens import TokenStore
+from episodic_memory.store.records import NewLoop
 
 pytestmark = pytest.mark.both_backends
 
@@ -38,6 +40,17 @@ def seed(db: Path | str) -> None:
             mem.add_turn("user", f"{user} asks about a refund for a blender", session_id="s1")
 
 
+def add_loops(db: Path | str) -> None:
+    """An open loop in the agent's scope and in each user's (stored as consolidation stores them)."""
+    for owner, kw in (("agent:support", {"agent": "support"}), ("alice", {"user_id": "alice"}),
+                      ("bob", {"user_id": "bob"})):
+        with memory(db, **kw) as mem:
+            session = "ops" if owner.startswith("agent:") else "s1"
+            mem.store.insert_loop(NewLoop(user_id=owner, session_id=session, workstream_id=None,
+                                          text=f"follow up on the refund ({owner})", due=None, detector="rules",
+                                          source_ids=[], origin=f"test:{owner}", created_at=time.time()))
+
+
 def scopes(hits: list[Any]) -> set[str]:
     return {h.details["scope"] for h in hits}
 
@@ -56,6 +69,25 @@ def test_an_agent_scope_is_shared_by_the_users_allowed_to_read_it(db_path: Path)
             found = mem.search_judgments("refund over 500", agents=["support"])
             assert [(r.scope, r.judgment) for r in found] == [("agent:support", "escalate to a human")]
             assert mem.search_judgments("refund over 500") == []
+
+
+def test_the_lists_merge_the_agents_scopes_too(db_path: Path) -> None:
+    seed(db_path)
+    add_loops(db_path)
+    with memory(db_path, user_id="alice") as mem:
+        assert [lp.user_id for lp in mem.loops()] == ["alice"]
+        assert sorted(lp.user_id for lp in mem.loops(agents=["support"])) == ["agent:support", "alice"]
+        assert len(mem.loops(agents=["support"], limit=1)) == 1
+        assert mem.workstreams(agents=["support"], include_hypotheses=True) == []  # nothing consolidated yet
+        assert mem.list_judgments() == []
+        assert [(j.scope, j.judgment) for j in mem.list_judgments(agents=["support"])] == [
+            ("agent:support", "escalate to a human")]
+        merged = mem.brief(agents=["support"])
+        assert merged.user_id == "alice"
+        assert {(s["scope"], s["session_id"]) for s in merged.sessions} == {("user", "s1"), ("agent:support", "ops")}
+        assert [d["scope"] for d in merged.decisions] == ["agent:support"]
+        assert {lp.user_id for lp in merged.open_loops} == {"alice", "agent:support"}
+        assert [s["session_id"] for s in mem.brief().sessions] == ["s1"] and mem.brief().decisions == []
 
 
 def test_an_agent_scope_cannot_be_reached_as_a_user(db_path: Path) -> None:
@@ -109,6 +141,7 @@ def rest(db_path: Path) -> Iterator[tuple[str, Path]]:
     from tests.test_rest import serving
 
     seed(db_path)
+    add_loops(db_path)
     with serving(create_app(db_path, config=Config(embedder="off", consolidate_every=4),
                             embedder=HashingEmbedder())) as url:
         yield url, db_path
@@ -157,6 +190,25 @@ def test_rest_tokens_carry_the_agent_scopes_they_may_read_and_write(rest: tuple[
     assert [t["content"] for t in reader.get("/v1/sessions/ops/turns", params=agent).json()["turns"]] == [
         "Lesson: confirm the refund order number first"]
     assert reader.get("/v1/stats", params=agent).json()["user_id"] == "agent:support"
+    # the list routes merge the same way: judgments, loops, workstreams, the brief; each item says whose
+    for path in ("/v1/judgments", "/v1/loops", "/v1/workstreams", "/v1/brief"):
+        assert plain.get(path, params=agents).status_code == 403, path
+    assert [j["scope"] for j in reader.get("/v1/judgments").json()["judgments"]] == []
+    listed = reader.get("/v1/judgments", params=agents).json()["judgments"]
+    assert [(j["scope"], j["judgment"]) for j in listed] == [("agent:support", "escalate to a human")]
+    loops = reader.get("/v1/loops", params=agents).json()["loops"]
+    assert sorted((lp["scope"], lp["text"]) for lp in loops) == [
+        ("agent:support", "follow up on the refund (agent:support)"), ("user", "follow up on the refund (bob)")]
+    assert [lp["scope"] for lp in plain.get("/v1/loops").json()["loops"]] == ["user"]
+    assert reader.get("/v1/workstreams", params={**agents, "include_hypotheses": "true"}).status_code == 200
+    brief = reader.get("/v1/brief", params=agents).json()
+    assert {(s["scope"], s["session_id"]) for s in brief["sessions"]} == {("user", "s1"), ("agent:support", "ops")}
+    assert [(d["scope"], d["text"]) for d in brief["decisions"]] == [
+        ("agent:support", "Refund requests over 500 dollars go to a human reviewer")]
+    assert {lp["scope"] for lp in brief["open_loops"]} == {"user", "agent:support"}
+    assert not any("alice" in lp["text"] for lp in brief["open_loops"])
+    own = plain.get("/v1/brief").json()
+    assert {s["scope"] for s in own["sessions"]} == {"user"} and own["decisions"] == []
     # a writer writes to the agent's scope, not its user's; then forgets the scope alone
     made = writer.post("/v1/judgments", params=agent, json={"trigger": "a damaged parcel", "judgment": "refund it",
                                                              "reasoning": "cheaper than a dispute"})
@@ -222,3 +274,47 @@ def test_mcp_tools_take_the_agent_scopes_the_server_carries(db_path: Path) -> No
     finally:
         plain.close()
         scoped.close()
+
+
+def test_mcp_remember_and_end_session_take_an_agent_tracked_apart_from_the_user(db_path: Path) -> None:
+    pytest.importorskip("mcp")
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from episodic_memory.server.mcp_server import MemoryTools
+
+    tools = MemoryTools(memory(db_path, user_id="bob"), read_agents=["support"], write_agents=["ops"])
+    try:
+        with pytest.raises(ToolError, match="--write-agent support"):
+            call(tools, "remember", content="not mine to write", agent="support")
+        with pytest.raises(ToolError, match="nothing was remembered"):
+            call(tools, "end_session", agent="ops")
+        # the same session id in the user's scope and the agent's: two sessions, tracked and ended apart
+        call(tools, "remember", content="bob's own note", session_id="s1")
+        call(tools, "remember", content="a lesson for every user of ops", session_id="s1", agent="ops")
+        into_default = call(tools, "remember", content="the agent's default session", agent="ops")
+        assert into_default["session_id"] == tools.default_for("ops") != tools.default_session
+        assert set(tools._open) == {(None, "s1"), ("ops", "s1"), ("ops", into_default["session_id"])}
+        assert tools.default_used("ops") and not tools.default_session_used
+        assert [t.content for t in tools.memory.session_turns("s1")] == ["bob's own note"]
+        with memory(db_path, agent="ops") as ops:
+            assert [t.content for t in ops.session_turns("s1")] == ["a lesson for every user of ops"]
+        assert call(tools, "end_session", session_id="s1", agent="ops")["next_session_id"] is None
+        assert set(tools._open) == {(None, "s1"), ("ops", into_default["session_id"])}
+        ended = call(tools, "end_session", agent="ops")
+        assert ended["session_id"] == into_default["session_id"]
+        assert ended["next_session_id"] == tools.default_for("ops") != into_default["session_id"]
+        assert set(tools._open) == {(None, "s1")} and not tools.default_used("ops")
+        with memory(db_path, agent="ops") as ops:
+            assert {s.session_id: s.status for s in ops.sessions()} == {"s1": "ended",
+                                                                        into_default["session_id"]: "ended"}
+        assert {s.session_id: s.status for s in tools.memory.sessions()} == {"s1": "open"}
+        # idle sessions end in their own scope; forgetting a scope drops only its sessions
+        call(tools, "remember", content="another lesson", session_id="s2", agent="ops")
+        call(tools, "forget", everything=True, agent="ops")
+        assert set(tools._open) == {(None, "s1")}
+        call(tools, "remember", content="a third lesson", session_id="s3", agent="ops")
+        assert sorted(tools.end_idle(0)) == ["agent:ops/s3", "s1"]
+        assert tools._open == {}
+        assert {s.session_id: s.status for s in tools.memory.sessions()} == {"s1": "ended"}
+    finally:
+        tools.close()

@@ -167,7 +167,7 @@ def test_results_are_structured_content_with_an_output_schema(tmp_path: Path) ->
     ("recall", {}, "query is required."),
     ("forget", {"everything": "yes"}, 'everything must be true or false, got "yes".'),
     ("remember", {"content": "x", "sesion_id": "k2"},
-     "sesion_id is not an argument of this tool (it takes content, role, session_id)."),
+     "sesion_id is not an argument of this tool (it takes content, role, session_id, agent)."),
     ("brief", {"hours": -1}, "hours must be greater than 0, got -1."),
 ])
 def test_a_bad_argument_is_one_plain_sentence_naming_it(tmp_path: Path, tool: str, arguments: dict[str, Any],

@@ -21,7 +21,12 @@ def _turn_vectors(db: Path, model: str) -> dict[int, np.ndarray]:
 
 
 def _turn(i: int, content: str) -> StoredTurn:
-    return StoredTurn(i, "default", "s", i, "user", content, float(i), float(i), None, None)
+    """The i-th turn of an exchange: user and assistant in turn (a turn is embedded with the one before only when
+    another party said it)."""
+    return StoredTurn(i, "default", "s", i, ROLES[(i - 1) % 2], content, float(i), float(i), None, None)
+
+
+ROLES = ("user", "assistant")
 
 
 def test_a_turn_in_context_is_stored_as_the_normalised_sum_of_both_views(tmp_path: Path):
@@ -31,8 +36,8 @@ def test_a_turn_in_context_is_stored_as_the_normalised_sum_of_both_views(tmp_pat
     for blend in (False, True):
         db = tmp_path / f"m{blend}.db"
         with Memory(db, config=Config(blend_turn_vector=blend, consolidate_every=100), embedder=emb) as mem:
-            for text in texts:
-                mem.add_turn("user", text, session_id="s")
+            for i, text in enumerate(texts):
+                mem.add_turn(ROLES[i % 2], text, session_id="s")
             mem.index()
         got = _turn_vectors(db, emb.model_id)
         assert len(got) == 4

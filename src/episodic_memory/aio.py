@@ -35,6 +35,7 @@ from .memory import Memory
 
 if TYPE_CHECKING:
     from .brief import Brief
+    from .judgments.memory import Judgment, SearchResult
     from .llm import Backend, LLMClient
     from .llm.backoff import Outage
     from .models.embedder import Embedder
@@ -72,9 +73,11 @@ class AsyncMemory:
         embedder: Embedder | None = None,
         reranker: Reranker | None = None,
         llm: LLMClient | Backend | None = None,
+        agent: str | None = None,
     ) -> None:
-        """Open (or create) the store at `path`, as `Memory(path, …)` does."""
-        memory = Memory(path, user_id=user_id, config=config, embedder=embedder, reranker=reranker, llm=llm)
+        """Open (or create) the store at `path`, as `Memory(path, …)` does (`agent`: an agent's scope)."""
+        memory = Memory(path, user_id=user_id, config=config, embedder=embedder, reranker=reranker, llm=llm,
+                        agent=agent)
         self._setup(memory, owns_memory=True, executor=None)
 
     @classmethod
@@ -87,12 +90,14 @@ class AsyncMemory:
         embedder: Embedder | None = None,
         reranker: Reranker | None = None,
         llm: LLMClient | Backend | None = None,
+        agent: str | None = None,
     ) -> AsyncMemory:
         """`AsyncMemory(path, …)` with the opening (journal recovery, consolidation owed at open) off the loop."""
         pool = _pool((config or Config.from_env()).async_threads)
         try:
             memory = await asyncio.wrap_future(pool.submit(
-                Memory, path, user_id=user_id, config=config, embedder=embedder, reranker=reranker, llm=llm))
+                Memory, path, user_id=user_id, config=config, embedder=embedder, reranker=reranker, llm=llm,
+                agent=agent))
         except BaseException:
             pool.shutdown(wait=False)
             raise
@@ -349,23 +354,24 @@ class AsyncMemory:
                               with_facts=with_facts)
 
     async def workstreams(self, user_id: str | None = None, include_hypotheses: bool = False, *,
-                          limit: int | None = None) -> list[Workstream]:
-        """`Memory.workstreams`: most recently active first."""
-        return await self.run(self.memory.workstreams, user_id, include_hypotheses, limit=limit)
+                          limit: int | None = None, agents: Iterable[str] | None = None) -> list[Workstream]:
+        """`Memory.workstreams`: most recently active first (the user's, and `agents`')."""
+        return await self.run(self.memory.workstreams, user_id, include_hypotheses, limit=limit, agents=agents)
 
     async def loops(self, user_id: str | None = None, status: str = "open", *, workstream_id: int | None = None,
-                    limit: int | None = None) -> list[Loop]:
-        """`Memory.loops`: newest first."""
-        return await self.run(self.memory.loops, user_id, status, workstream_id=workstream_id, limit=limit)
+                    limit: int | None = None, agents: Iterable[str] | None = None) -> list[Loop]:
+        """`Memory.loops`: newest first (the user's, and `agents`')."""
+        return await self.run(self.memory.loops, user_id, status, workstream_id=workstream_id, limit=limit,
+                              agents=agents)
 
     async def close_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
         """`Memory.close_loop`."""
         return await self.run(self.memory.close_loop, loop_id, user_id, note)
 
     async def brief(self, hours: float = 24, user_id: str | None = None, *,
-                    now: datetime | str | None = None) -> Brief:
-        """`Memory.brief`: the startup briefing."""
-        return await self.run(self.memory.brief, hours, user_id, now=now)
+                    now: datetime | str | None = None, agents: Iterable[str] | None = None) -> Brief:
+        """`Memory.brief`: the startup briefing (the user's, and `agents`')."""
+        return await self.run(self.memory.brief, hours, user_id, now=now, agents=agents)
 
     # --- forgetting and changes by hand ----------------------------------------------------------------
     async def forget(
@@ -379,6 +385,18 @@ class AsyncMemory:
         """`Memory.forget`: a session, a user, an agent's scope or everything, rows, index entries and journals;
         the file scrubbed."""
         return await self.run(self.memory.forget, session_id=session_id, user_id=user_id, all=all, agent=agent)
+
+    async def search_judgments(self, query: str, *, agents: Iterable[str] | None = None, top_k: int = 5,
+                               domain: str | None = None, min_score: float = 0.0, use_utility: bool = False
+                               ) -> list[SearchResult]:
+        """`Memory.search_judgments`: this scope's judgments and the `agents'`, best first."""
+        return await self.run(self.memory.search_judgments, query, agents=agents, top_k=top_k, domain=domain,
+                              min_score=min_score, use_utility=use_utility)
+
+    async def list_judgments(self, *, agents: Iterable[str] | None = None, domain: str | None = None,
+                             limit: int | None = None) -> list[Judgment]:
+        """`Memory.list_judgments`: this scope's judgments and the `agents'`, in the order stored."""
+        return await self.run(self.memory.list_judgments, agents=agents, domain=domain, limit=limit)
 
     async def find_turns(self, turn_id: str, user_id: str | None = None) -> list[StoredTurn]:
         """`Memory.find_turns`."""

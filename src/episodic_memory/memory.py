@@ -56,7 +56,7 @@ from .util import (
 from .util import check_unicode as _check_unicode
 
 if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodic` command) needs no numpy or model
-    from .judgments.memory import JudgmentMemory, SearchResult
+    from .judgments.memory import Judgment, JudgmentMemory, SearchResult
     from .models.embedder import Embedder
     from .models.reranker import Reranker
     from .retrieve.retriever import Retriever
@@ -766,14 +766,28 @@ class Memory:
                                    with_facts=with_facts)
 
     def workstreams(self, user_id: str | None = None, include_hypotheses: bool = False, *,
-                    limit: int | None = None) -> list[Workstream]:
-        """Threads of work across sessions, most recently active first (confirmed ones unless asked)."""
-        return self.store.workstreams(self._settled(user_id), include_hypotheses=include_hypotheses, limit=limit)
+                    limit: int | None = None, agents: Iterable[str] | None = None) -> list[Workstream]:
+        """Threads of work across sessions, most recently active first (confirmed ones unless asked); with
+        `agents`, those agents' too (`Workstream.user_id` is the owner: `scopes.scope_of` says whose)."""
+        owners = self._scopes(self._settled(user_id), agents)
+        found = [w for owner in owners
+                 for w in self.store.workstreams(self._settled_owner(owner), include_hypotheses=include_hypotheses,
+                                                 limit=limit)]
+        if len(owners) > 1:
+            found.sort(key=lambda w: (-(w.last_activity or 0.0), -w.id))
+        return found[:limit] if limit is not None else found
 
     def loops(self, user_id: str | None = None, status: str = "open", *, workstream_id: int | None = None,
-              limit: int | None = None) -> list[Loop]:
-        """Open loops (or `status` "closed" / "all"), newest first; of one workstream when asked."""
-        return self.store.loops(self._settled(user_id), status, workstream_id=workstream_id, limit=limit)
+              limit: int | None = None, agents: Iterable[str] | None = None) -> list[Loop]:
+        """Open loops (or `status` "closed" / "all"), newest first; of one workstream when asked. With `agents`,
+        those agents' loops too (`Loop.user_id` is the owner: `scopes.scope_of` says whose)."""
+        owners = self._scopes(self._settled(user_id), agents)
+        found = [lp for owner in owners
+                 for lp in self.store.loops(self._settled_owner(owner), status, workstream_id=workstream_id,
+                                            limit=limit)]
+        if len(owners) > 1:
+            found.sort(key=lambda lp: (-lp.created_at, -lp.id))
+        return found[:limit] if limit is not None else found
 
     def close_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
         """Close a loop by hand. KeyError when the user has no loop with that id."""
@@ -781,11 +795,19 @@ class Memory:
             raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
         return self.store.close_loop(self._settled(user_id), loop_id, closed_by="user", note=note)
 
-    def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None) -> Brief:
+    def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None,
+              agents: Iterable[str] | None = None) -> Brief:
         """The startup briefing: the last `hours`' sessions, decisions and corrections, the open loops and the
-        active workstreams (`now` for a briefing as of another time)."""
-        return build_brief(self.clients, self._settled(user_id), hours,
-                           now=None if now is None else to_epoch(now, "now"))
+        active workstreams (`now` for a briefing as of another time). With `agents`, each list holds those agents'
+        items too, newest first (`_merge_briefs`: every dict item gets a `scope`, loops and workstreams say theirs
+        by `user_id`)."""
+        owners = self._scopes(self._settled(user_id), agents)
+        at = None if now is None else to_epoch(now, "now")
+        if len(owners) == 1:
+            return build_brief(self.clients, owners[0], hours, now=at)
+        at = self.clients.clock() if at is None else at  # one window for every scope
+        briefs = [(owner, build_brief(self.clients, self._settled_owner(owner), hours, now=at)) for owner in owners]
+        return _merge_briefs(briefs, self.config.brief_max_items)
 
     # --- forgetting ----------------------------------------------------------------------------------
     def forget(
@@ -1007,6 +1029,20 @@ class Memory:
         results.sort(key=lambda r: (-r.score, -r.similarity, r.id))
         return results[:top_k]
 
+    def list_judgments(self, *, agents: Iterable[str] | None = None, domain: str | None = None,
+                       limit: int | None = None) -> list[Judgment]:
+        """`judgments.list_judgments` over this memory's scope and the named agents' (in the order stored, by
+        `created_at` across scopes; `Judgment.scope` says whose)."""
+        from .judgments.memory import JudgmentMemory
+
+        owners = self._scopes(self.user_id, agents)
+        listed = [j for owner in owners
+                  for j in (self.judgments if owner == self.user_id else JudgmentMemory(self.clients, owner)
+                            ).list_judgments(domain=domain, limit=limit)]
+        if len(owners) > 1:
+            listed.sort(key=lambda j: (j.created_at is None, j.created_at or 0, j.scope != scope_of(self.user_id)))
+        return listed[:limit] if limit is not None else listed
+
     @property
     def judgments(self) -> JudgmentMemory:
         """How to act, ranked by proven utility (`episodic_memory.judgments`): this memory's user's judgments, in
@@ -1040,3 +1076,24 @@ class Memory:
 
 # ROLES, Role, check_source and check_tags live in util (the doors share them); imported from here too
 __all__ = ["Memory", "MEMORY_PATH", "ROLES", "Role", "check_source", "check_tags"]
+
+
+def _merge_briefs(briefs: Sequence[tuple[str, Brief]], limit: int) -> Brief:
+    """One briefing of several scopes' (the first is the reader's own): each list merged newest first and cut to
+    `limit` (`Config.brief_max_items`), as one scope's is; each dict item says its scope."""
+    def tagged(name: str, key: str) -> list[dict[str, Any]]:
+        items = [{**item, "scope": scope_of(owner)} for owner, b in briefs for item in getattr(b, name)]
+        return sorted(items, key=lambda d: d.get(key) or "", reverse=True)[:limit]
+
+    first = briefs[0][1]
+    return replace(
+        first,
+        sessions=tagged("sessions", "last_turn_at"), decisions=tagged("decisions", "at"),
+        corrections=tagged("corrections", "at"),
+        pinned=sorted(({**p, "scope": scope_of(owner)} for owner, b in briefs for p in b.pinned),
+                      key=lambda p: -p["created_at"])[:limit],
+        open_loops=sorted((lp for _, b in briefs for lp in b.open_loops),
+                          key=lambda lp: (-lp.created_at, -lp.id))[:limit],
+        workstreams=sorted((w for _, b in briefs for w in b.workstreams),
+                           key=lambda w: (-(w.last_activity or 0.0), -w.id))[:limit],
+    )

@@ -114,6 +114,7 @@ class Judgment:
     stored: int = 1                      # times it was stored: duplicates merge into one judgment
     created_at: datetime | None = None
     rank_utility: float = 0.0            # the utility ranking uses (utility_score is the reported one)
+    scope: str = "user"                  # whose judgment: "user" or "agent:<name>" (episodic_memory.scopes)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -248,7 +249,8 @@ class JudgmentMemory:
                         domain=row.domain, metadata=json.loads(row.metadata),
                         utility_score=self._reported(verdicts, o), adopted=o.adopted, rejected=o.rejected,
                         correction=o.correction, corrections=o.corrections, stored=row.stored,
-                        created_at=to_datetime(row.created_at), rank_utility=o.utility)
+                        created_at=to_datetime(row.created_at), rank_utility=o.utility,
+                        scope=scope_of(self.user_id))
 
     def _reported(self, verdicts: Sequence[VerdictRow], o: Outcome) -> float:
         """The utility shown as `utility_score` and used by `export_triples` (`Config.utility_reported`)."""

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from time import monotonic
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -38,7 +38,7 @@ from ..models.embedder import Embedder
 from ..scopes import check_agent, check_agents
 from ..util import check_id
 from .mcp_stdio import serve_stdio
-from .render import to_data
+from .render import brief_data, scoped, to_data
 
 log = logging.getLogger(__name__)
 
@@ -210,19 +210,31 @@ def _new_session_id() -> str:
     return f"mcp-{stamp}-{secrets.token_hex(3)}"
 
 
+Key = tuple[str | None, str]  # a session this server wrote to: (the agent, None for the user; the session id)
+
+
+def _named(key: Key) -> str:
+    """A tracked session as logs and `end_idle` name it: the id, or ``agent:<name>/<id>`` for an agent's."""
+    return key[1] if key[0] is None else f"agent:{key[0]}/{key[1]}"
+
+
 class MemoryTools:
     """The tools of one server: one `Memory`, one user, one default session, one injector, and the sessions this
-    server wrote turns to and has not ended yet (ended when idle, and all of them at `close`)."""
+    server wrote turns to and has not ended yet (ended when idle, and all of them at `close`).
+
+    A session is tracked by its scope and id (`Key`: None for the user's, else the agent's name): the same session
+    id may be open in the user's scope and an agent's, each ended in its own; each scope has its own default
+    session (`default_for`)."""
 
     def __init__(self, memory: Memory, *, read_agents: Iterable[str] = (), write_agents: Iterable[str] = ()) -> None:
         self.memory = memory
         self.write_agents = check_agents(write_agents, "write_agents")
         self.read_agents = tuple(dict.fromkeys([*check_agents(read_agents, "read_agents"), *self.write_agents]))
         self._agents: dict[str, Memory] = {}  # the agent scopes written to, opened on first use
-        self.default_session = _new_session_id()
-        self.default_session_used = False
+        self._defaults: dict[str | None, str] = {None: _new_session_id()}  # scope -> its default session this run
+        self._default_used: set[str | None] = set()  # the scopes whose default session has turns
         self._injector: Any = None
-        self._open: dict[str, float] = {}  # session id -> monotonic time of its latest turn from this server
+        self._open: dict[Key, float] = {}  # (scope, session id) -> monotonic time of its latest turn from here
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
@@ -256,46 +268,69 @@ class MemoryTools:
             self._injector = EpisodicInjector(memory=self.memory, user_id=self.memory.user_id)
         return self._injector
 
-    def wrote(self, session_id: str) -> None:
-        """A turn went to `session_id`: it is this server's to end."""
-        with self._lock:
-            self._open[session_id] = monotonic()
-            if session_id == self.default_session:
-                self.default_session_used = True
+    @property
+    def default_session(self) -> str:
+        """The user's default session this run (an agent's: `default_for`)."""
+        return self.default_for(None)
 
-    def dropped(self, session_id: str | None = None) -> None:
-        """`session_id` (None: every session) was forgotten: nothing is left to end."""
-        with self._lock:
-            if session_id is None:
-                self._open.clear()
-            else:
-                self._open.pop(session_id, None)
-            if session_id is None or session_id == self.default_session:
-                self.default_session_used = False
+    @property
+    def default_session_used(self) -> bool:
+        """Whether the user's default session has turns (an agent's: `default_used`)."""
+        return self.default_used(None)
 
-    def end(self, session_id: str) -> None:
-        """End a session (KeyError when it does not exist). Ending the run's default session starts a new one."""
+    def default_for(self, agent: str | None) -> str:
+        """Where `remember` without a session id goes in `agent`'s scope (None: the user's)."""
         with self._lock:
-            last = self._open.pop(session_id, None)
+            return self._defaults.setdefault(agent, _new_session_id())
+
+    def default_used(self, agent: str | None) -> bool:
+        """Whether `agent`'s scope (None: the user's) has turns in its default session."""
+        with self._lock:
+            return agent in self._default_used
+
+    def wrote(self, session_id: str, agent: str | None = None) -> None:
+        """A turn went to `session_id` of `agent`'s scope (None: the user's): it is this server's to end."""
+        with self._lock:
+            self._open[(agent, session_id)] = monotonic()
+            if session_id == self._defaults.get(agent):
+                self._default_used.add(agent)
+
+    def dropped(self, session_id: str | None = None, agent: str | None = None) -> None:
+        """`session_id` (None: every session) of `agent`'s scope (None: the user's) was forgotten: nothing is left
+        to end there."""
+        with self._lock:
+            for key in [k for k in self._open if k[0] == agent and session_id in (None, k[1])]:
+                del self._open[key]
+            if session_id is None or session_id == self._defaults.get(agent):
+                self._default_used.discard(agent)
+
+    def end(self, session_id: str, agent: str | None = None) -> None:
+        """End a session of `agent`'s scope (None: the user's; KeyError when it does not exist). Ending a scope's
+        default session starts a new one there."""
+        key = (agent, session_id)
+        with self._lock:
+            last = self._open.pop(key, None)
         try:
-            self.memory.end_session(session_id)
+            self.scope(agent).end_session(session_id)
         except Exception as exc:
             if last is not None and not isinstance(exc, KeyError):  # still this server's to end when it stops
                 with self._lock:
-                    self._open.setdefault(session_id, last)
+                    self._open.setdefault(key, last)
             raise
         with self._lock:
-            if session_id == self.default_session:
-                self.default_session, self.default_session_used = _new_session_id(), False
+            if session_id == self._defaults.get(agent):
+                self._defaults[agent] = _new_session_id()
+                self._default_used.discard(agent)
 
     def end_idle(self, idle_s: float) -> list[str]:
-        """End the sessions this server wrote to that have had no turn for `idle_s` seconds; returns their ids."""
+        """End the sessions this server wrote to that have had no turn for `idle_s` seconds; returns their ids
+        (an agent's as ``agent:<name>/<session>``)."""
         cutoff = monotonic() - idle_s
         with self._lock:
-            idle = [s for s, last in self._open.items() if last <= cutoff]
-        for session_id in idle:
-            self._end_quietly(session_id)
-        return idle
+            idle = [key for key, last in self._open.items() if last <= cutoff]
+        for key in idle:
+            self._end_quietly(key)
+        return [_named(key) for key in idle]
 
     def watch_idle(self, idle_s: float) -> None:
         """End idle sessions from a background thread until `close` (`idle_s` 0: never)."""
@@ -309,14 +344,14 @@ class MemoryTools:
         self._watcher = threading.Thread(target=watch, name="mcp-idle-sessions", daemon=True)
         self._watcher.start()
 
-    def _end_quietly(self, session_id: str) -> None:
+    def _end_quietly(self, key: Key) -> None:
         try:
-            self.end(session_id)
-            log.info("ended session %s", session_id)
+            self.end(key[1], key[0])
+            log.info("ended session %s", _named(key))
         except KeyError:  # forgotten meanwhile (by another process): nothing is left to end
-            log.info("session %s was forgotten before it was ended", session_id)
+            log.info("session %s was forgotten before it was ended", _named(key))
         except Exception:
-            log.exception("could not end session %s", session_id)
+            log.exception("could not end session %s", _named(key))
 
     def close(self) -> None:
         """End every session this server wrote to and has not ended (so they are consolidated), then close the
@@ -331,8 +366,8 @@ class MemoryTools:
         try:
             with self._lock:
                 sessions = list(self._open)
-            for session_id in sessions:
-                self._end_quietly(session_id)
+            for key in sessions:
+                self._end_quietly(key)
         finally:
             for agent in self._agents.values():
                 agent.close()
@@ -351,14 +386,17 @@ def create_server(tools: MemoryTools) -> MCPServer:
         role: Annotated[str, Field(description="who said it: user or assistant")] = "user",
         session_id: Annotated[str | None, Field(description="the conversation it belongs to; default: one "
                                                             "session for this server run")] = None,
+        agent: Annotated[str | None, Field(description="store it in this agent's shared memory instead of the "
+                                                       "user's (end it with end_session and the same agent)")] = None,
     ) -> Remembered:
         """Store one conversation turn in long-term memory. Call `end_session` when the conversation is over: its
         facts, open loops and workstreams are made then (or after a while without turns)."""
         if not content.strip():
             raise ValueError(f"content must be non-empty text, got {content!r}")
-        session = tools.default_session if session_id is None else check_id(session_id, "session_id")  # "" refused
-        turn_id = mem.add_turn(role, content, session_id=session)
-        tools.wrote(session)
+        scoped = tools.scope(agent)  # refused before anything is written when the server may not write it
+        session = tools.default_for(scoped.agent) if session_id is None else check_id(session_id, "session_id")
+        turn_id = scoped.add_turn(role, content, session_id=session)
+        tools.wrote(session, scoped.agent)
         return {"id": turn_id, "session_id": session}
 
     @server.tool(annotations=WRITES)
@@ -366,17 +404,21 @@ def create_server(tools: MemoryTools) -> MCPServer:
     def end_session(
         session_id: Annotated[str | None, Field(description="the conversation to end; default: this server "
                                                             "run's session")] = None,
+        agent: Annotated[str | None, Field(description="end it in this agent's shared memory instead of the "
+                                                       "user's")] = None,
     ) -> SessionEnded:
         """End a conversation: what it has not consolidated yet becomes facts, open loops and workstreams (what
         `recall`, `loops`, `workstreams` and `brief` then show). Call it when a conversation is over."""
-        session = tools.default_session if session_id is None else check_id(session_id, "session_id")
-        if session_id is None and not tools.default_session_used:
-            raise ValueError("nothing was remembered in this server run's session, so there is nothing to end "
-                             "(give session_id to end another)")
-        was_default = session == tools.default_session
-        tools.end(session)
+        scope = tools.scope(agent).agent
+        session = tools.default_for(scope) if session_id is None else check_id(session_id, "session_id")
+        if session_id is None and not tools.default_used(scope):
+            raise ValueError("nothing was remembered in this server run's session"
+                             + (f" of agent {scope!r}" if scope is not None else "")
+                             + ", so there is nothing to end (give session_id to end another)")
+        was_default = session == tools.default_for(scope)
+        tools.end(session, scope)
         return {"session_id": session, "status": "ended",
-                "next_session_id": tools.default_session if was_default else None}
+                "next_session_id": tools.default_for(scope) if was_default else None}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
@@ -405,28 +447,35 @@ def create_server(tools: MemoryTools) -> MCPServer:
     @_explained
     def loops(
         status: Annotated[str, Field(description="open, closed or all")] = "open",
+        agents: Annotated[list[str] | None, Field(description="also these agents' loops (each one's scope says "
+                                                              "whose)")] = None,
     ) -> Loops:
         """Open loops: things promised, asked or left unresolved in past conversations (a conversation's loops
         appear once it has ended or every few turns)."""
-        return {"loops": [to_data(x) for x in mem.loops(status=status)]}
+        return {"loops": [scoped(x) for x in mem.loops(status=status, agents=tools.readable(agents))]}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
     def workstreams(
         include_hypotheses: Annotated[StrictBool, Field(description="also threads seen in one session so far")
                                       ] = False,
+        agents: Annotated[list[str] | None, Field(description="also these agents' workstreams (each one's scope says "
+                                                              "whose)")] = None,
     ) -> Workstreams:
         """Ongoing workstreams (projects that span conversations), most recent first."""
-        return {"workstreams": [to_data(w) for w in mem.workstreams(include_hypotheses=include_hypotheses)]}
+        found = mem.workstreams(include_hypotheses=include_hypotheses, agents=tools.readable(agents))
+        return {"workstreams": [scoped(w) for w in found]}
 
     @server.tool(annotations=READ_ONLY)
     @_explained
     def brief(
         hours: Annotated[float, Field(strict=True, gt=0, le=24 * 365, description="how far back to look")] = 24,
+        agents: Annotated[list[str] | None, Field(description="also these agents' sessions, decisions, loops and "
+                                                              "workstreams, merged newest first (each item's scope "
+                                                              "says whose)")] = None,
     ) -> Brief:
         """A briefing to start a session with: what happened in the last `hours`, open loops, active work."""
-        data: Brief = to_data(mem.brief(hours=hours))
-        return data
+        return cast(Brief, brief_data(mem.brief(hours=hours, agents=tools.readable(agents))))
 
     @server.tool(annotations=WRITES)
     @_explained
@@ -486,8 +535,13 @@ def create_server(tools: MemoryTools) -> MCPServer:
         if agent is not None:
             scoped = tools.scope(agent)
             if session_id is not None:
-                return {"forgot": scoped.forget(session_id=check_id(session_id, "session_id"))}
-            return {"forgot": scoped.forget(user_id=scoped.user_id)}
+                session = check_id(session_id, "session_id")
+                result = scoped.forget(session_id=session)
+                tools.dropped(session, scoped.agent)
+                return {"forgot": result}
+            result = scoped.forget(agent=scoped.agent)
+            tools.dropped(None, scoped.agent)
+            return {"forgot": result}
         if session_id is not None:
             session = check_id(session_id, "session_id")
             result = mem.forget(session_id=session)

@@ -60,7 +60,7 @@ from .hooks import add_hook_routes
 from .hosts import AllowedHosts
 from .limits import Admission, BackgroundGate, InFlight, ServerLimits
 from .pool import WORKER_NAME, MemoryPool
-from .render import to_data
+from .render import brief_data, scoped, to_data
 from .tokens import TokenStore
 from .ui import add_inspector
 
@@ -452,10 +452,11 @@ def create_app(
             raise _not_found(exc) from None
 
     @app.get("/v1/loops", tags=["ongoing work"])
-    async def loops(mem: Mem, loop_status: Annotated[Literal["open", "closed", "all"], Query(alias="status")] = "open"
-                    ) -> dict[str, Any]:
-        """Open loops: things promised or left unresolved (`status=open|closed|all`)."""
-        return {"loops": [to_data(x) for x in await mem.loops(status=loop_status)]}
+    async def loops(mem: Mem, loop_status: Annotated[Literal["open", "closed", "all"], Query(alias="status")] = "open",
+                    agents: Agents = ()) -> dict[str, Any]:
+        """Open loops: things promised or left unresolved (`status=open|closed|all`), and the `agents`'; each
+        loop's `scope` says whose."""
+        return {"loops": [scoped(x) for x in await mem.loops(status=loop_status, agents=agents)]}
 
     @app.post("/v1/loops/{loop_id}/close", tags=["ongoing work"])
     async def close_loop(loop_id: RowId, mem: Mem, body: CloseLoopIn | None = None) -> dict[str, Any]:
@@ -468,14 +469,18 @@ def create_app(
         return {"loop": to_data(loop), "already_closed": bool(before) and before[0].status == "closed"}
 
     @app.get("/v1/workstreams", tags=["ongoing work"])
-    async def workstreams(mem: Mem, include_hypotheses: bool = False) -> dict[str, Any]:
-        """The user's workstreams (ongoing projects), most recent first."""
-        return {"workstreams": [to_data(w) for w in await mem.workstreams(include_hypotheses=include_hypotheses)]}
+    async def workstreams(mem: Mem, include_hypotheses: bool = False, agents: Agents = ()) -> dict[str, Any]:
+        """The user's workstreams (ongoing projects), and the `agents'`, most recent first; each one's `scope` says
+        whose."""
+        found = await mem.workstreams(include_hypotheses=include_hypotheses, agents=agents)
+        return {"workstreams": [scoped(w) for w in found]}
 
     @app.get("/v1/brief", tags=["ongoing work"])
-    async def brief(mem: Mem, hours: Annotated[float, Query(gt=0, le=24 * 365)] = 24) -> dict[str, Any]:
-        """A startup briefing: what happened in the last `hours`, open loops, active workstreams."""
-        return to_data(await mem.brief(hours=hours))
+    async def brief(mem: Mem, hours: Annotated[float, Query(gt=0, le=24 * 365)] = 24,
+                    agents: Agents = ()) -> dict[str, Any]:
+        """A startup briefing: what happened in the last `hours`, open loops, active workstreams; with `agents`,
+        theirs too, merged newest first. Every item's `scope` says whose."""
+        return brief_data(await mem.brief(hours=hours, agents=agents))
 
     @app.post("/v1/judgments", status_code=status.HTTP_201_CREATED, tags=["judgments"])
     async def judgment_store(body: JudgmentIn, mem: Mem) -> dict[str, Any]:
@@ -496,9 +501,10 @@ def create_app(
         agents: Agents = (),
     ) -> dict[str, Any]:
         """Past judgments for situations like `q`, `{"results": [...]}`; `use_utility` ranks by how often they
-        were adopted too. Without `q`: `{"judgments": [...]}`, every judgment (of `domain`) in the order stored."""
+        were adopted too. Without `q`: `{"judgments": [...]}`, every judgment (of `domain`) in the order stored.
+        Both take `agents` (each result's `scope` says whose)."""
         if q is None:
-            listed = await mem.run(lambda: mem.memory.judgments.list_judgments(domain=domain, limit=limit))
+            listed = await mem.run(lambda: mem.memory.list_judgments(agents=agents, domain=domain, limit=limit))
             return {"judgments": [to_data(j) for j in listed]}
         query = q
         results = await mem.run(lambda: mem.memory.search_judgments(
