@@ -4,8 +4,10 @@
 The set (bench/data/cjk/, LoCoMo's format) was written for this project: a user and an assistant over 6–10 dated
 sessions each (schedules, family, health, shopping, travel, work, phone numbers, addresses, changes of plan), with
 questions in the conversation's language that paraphrase their evidence. By default the table shows the library,
-bm25s over words as LoCoMo's baseline does (a run of Chinese is one "word"), the bundled MiniLM alone, and bm25s
-over character bigrams (`bench/baselines.py: BigramBM25sBaseline`).
+its keyword and dense legs alone (the fused figure is never to fall below either), bm25s over words as LoCoMo's
+baseline does (a run of Chinese is one "word"), the configured embedder alone (the bundled MiniLM unless
+EPISODIC_EMBEDDER says otherwise), and bm25s over character bigrams (`bench/baselines.py: BigramBM25sBaseline`).
+`--data ../shared/data/cjk-memdaily-dev` runs the real Chinese dialogues of MemDaily (issue 43) in the same format.
 
 `--pad-english N` puts N English turns (LoCoMo dev's, as earlier sessions) into every conversation's store first: a
 mixed store, where the index's column of character pairs is empty for most rows (what that does to BM25's length
