@@ -17,7 +17,7 @@ Modes:
   cold            `episodic hook UserPromptSubmit --db STORE` (imports the package, opens the store, loads the
                   embedder, recalls, prints)
   server          `python claude_code_io.py UserPromptSubmit --server URL` against a server with the hook route
-                  (`episodic serve --no-auth`'s app; the route is added when that app does not have it yet)
+                  (`episodic serve --no-auth`'s app, which has the route)
   server-episodic `episodic hook UserPromptSubmit` with EPISODIC_HOOK_SERVER_URL (the package imported, the store
                   not opened)
 Floors:
@@ -173,6 +173,7 @@ SERVER = """
 import sys, uvicorn
 from episodic_memory.server.rest import create_app
 app = create_app(sys.argv[1], auth=False)  # episodic serve's app, hook route included
+print("route: episodic serve's own", flush=True)  # the bench reads this line before it starts
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 
