@@ -5,6 +5,7 @@ index rows along. BM25 alone (`embedder="off"`), so what is found is what the in
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -156,32 +157,44 @@ def test_an_older_sqlite_store_is_reindexed_on_open(db_path: Path) -> None:
         assert mem.store.db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('integrity-check')") is not None
 
 
-@pytest.mark.sqlite_only("runs its own PostgreSQL database at the previous schema")
-def test_an_older_postgres_database_is_reindexed_on_open(request: pytest.FixtureRequest) -> None:
+def _postgres_before(request: pytest.FixtureRequest, name: str, migration: str,
+                     segment: Callable[[str], str | None] | None = None) -> str:
+    """The URL of a PostgreSQL database at the schema before `migration` (recorded as the code of its day did, by
+    position), session 's' holding TURNS (with `segment(text)` in their `segmented` column when given)."""
     from episodic_memory.store.postgres.cluster import available
     if not available():
         pytest.skip("the postgres extra is not installed")
     import psycopg
 
-    from episodic_memory.store.postgres.migrations import MIGRATIONS, SCHEMA_VERSION
+    from episodic_memory.store.postgres.migrations import MIGRATIONS
 
     cluster = request.getfixturevalue("pg_cluster")
     with psycopg.connect(cluster.url(), autocommit=True) as db:
-        db.execute("DROP DATABASE IF EXISTS older_cjk WITH (FORCE)")
-        db.execute("CREATE DATABASE older_cjk")
-    url = cluster.url("older_cjk")
+        db.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        db.execute(f"CREATE DATABASE {name}")
+    url: str = cluster.url(name)
     with psycopg.connect(url, autocommit=True) as db, db.transaction():
         db.execute("CREATE TABLE _migrations (version integer PRIMARY KEY, name text NOT NULL, "
                    "applied_at double precision NOT NULL)")
-        before = [m.__name__ for m in MIGRATIONS].index("m015_unsegmented_scripts")
-        for version, migration in enumerate(MIGRATIONS[:before], 1):
-            migration(db)
-            db.execute("INSERT INTO _migrations VALUES (%s, %s, 0)", (version, migration.__name__))
+        before = [m.__name__ for m in MIGRATIONS].index(migration)
+        for version, step in enumerate(MIGRATIONS[:before], 1):
+            step(db)
+            db.execute("INSERT INTO _migrations VALUES (%s, %s, 0)", (version, step.__name__))
         db.execute("INSERT INTO sessions (user_id, session_id, created_at, updated_at) VALUES ('default', 's', 0, 0)")
         for i, text in enumerate(TURNS):
-            db.execute("INSERT INTO turns (uid, user_id, session_id, seq, role, content, ts, ingested_at) "
-                       "VALUES (%s, 'default', 's', %s, 'user', %s, %s, 0)", (f"u{i}", i, text, 1000 + i))
+            columns, values = ("", "") if segment is None else (", segmented", ", %s")
+            db.execute(f"INSERT INTO turns (uid, user_id, session_id, seq, role, content, ts, ingested_at{columns}) "
+                       f"VALUES (%s, 'default', 's', %s, 'user', %s, %s, 0{values})",
+                       (f"u{i}", i, text, 1000 + i, *(() if segment is None else (segment(text),))))
         db.execute("UPDATE sessions SET turn_count = 8, lexemes = (SELECT sum(length(tsv)) FROM turns)")
+    return url
+
+
+@pytest.mark.sqlite_only("runs its own PostgreSQL database at the previous schema")
+def test_an_older_postgres_database_is_reindexed_on_open(request: pytest.FixtureRequest) -> None:
+    from episodic_memory.store.postgres.migrations import SCHEMA_VERSION
+
+    url = _postgres_before(request, "older_cjk", "m015_unsegmented_scripts")
     with Memory(url, config=LEXICAL) as mem:
         assert mem.stats()["schema_version"] == SCHEMA_VERSION
         assert _first(mem, "东京") == TURNS[0]
@@ -275,33 +288,14 @@ def test_a_store_indexed_with_pairs_only_gains_single_characters_on_open(db_path
 
 @pytest.mark.sqlite_only("runs its own PostgreSQL database at the schema before m021")
 def test_a_postgres_database_indexed_with_pairs_only_gains_single_characters(request: pytest.FixtureRequest) -> None:
-    from episodic_memory.store.postgres.cluster import available
-    if not available():
-        pytest.skip("the postgres extra is not installed")
     import psycopg
 
-    from episodic_memory.store.postgres.migrations import MIGRATIONS, SCHEMA_VERSION
+    from episodic_memory.store.postgres.migrations import SCHEMA_VERSION
 
-    cluster = request.getfixturevalue("pg_cluster")
-    with psycopg.connect(cluster.url(), autocommit=True) as db:
-        db.execute("DROP DATABASE IF EXISTS older_singles WITH (FORCE)")
-        db.execute("CREATE DATABASE older_singles")
-    url = cluster.url("older_singles")
-    with psycopg.connect(url, autocommit=True) as db, db.transaction():
-        db.execute("CREATE TABLE _migrations (version integer PRIMARY KEY, name text NOT NULL, "
-                   "applied_at double precision NOT NULL)")
-        before = [m.__name__ for m in MIGRATIONS].index("m021_single_characters")
-        for version, migration in enumerate(MIGRATIONS[:before], 1):
-            migration(db)
-            db.execute("INSERT INTO _migrations VALUES (%s, %s, 0)", (version, migration.__name__))
-        db.execute("INSERT INTO sessions (user_id, session_id, created_at, updated_at) VALUES ('default', 's', 0, 0)")
-        for i, text in enumerate(TURNS):
-            db.execute("INSERT INTO turns (uid, user_id, session_id, seq, role, content, ts, ingested_at, segmented) "
-                       "VALUES (%s, 'default', 's', %s, 'user', %s, %s, 0, %s)",
-                       (f"u{i}", i, text, 1000 + i, _pairs_only(text)))
+    url = _postgres_before(request, "older_singles", "m021_single_characters", _pairs_only)
+    with psycopg.connect(url, autocommit=True) as db:
         db.execute("INSERT INTO judgments (memory_id, user_id, trigger, judgment, reasoning, dedup_key, created_at, "
                    "updated_at) VALUES ('j1', 'default', '客户要求周末上线', '先回归再发布', '上次出过事故', 'k', 0, 0)")
-        db.execute("UPDATE sessions SET turn_count = 8, lexemes = (SELECT sum(length(tsv)) FROM turns)")
         assert db.execute("SELECT episodic_segmented('朵朵')").fetchone() == ("朵朵",)  # the twin before m021
     with Memory(url, config=LEXICAL) as mem:
         assert mem.stats()["schema_version"] == SCHEMA_VERSION
