@@ -103,7 +103,7 @@ def _e5() -> Any:
 
 def test_the_multilingual_embedder_is_centred_and_crosses_languages() -> None:
     e5 = _e5()
-    assert (e5.model_id, e5.dim, e5.multilingual) == (MULTILINGUAL_MODEL_ID, 384, True)
+    assert (e5.model_id, e5.dim, e5.multilingual, e5.centred) == (MULTILINGUAL_MODEL_ID, 384, True, True)
     assert covers(e5, "unsegmented")
     passages = ["I prefer window seats on flights.", "The quarterly report is due Friday.", "我喜欢喝绿茶。",
                 "明天下午三点开会。"]
@@ -128,3 +128,29 @@ def test_recall_with_the_multilingual_embedder_finds_a_paraphrase_that_shares_no
         hits = mem.recall("孩子生病", k=2)  # child / ill: no character of 女儿 / 发烧
         assert hits[0].text == TURNS[0] and "dense" in hits[0].details["legs"]
         assert mem.stats()["embedder"] == MULTILINGUAL_MODEL_ID
+
+
+def test_an_embedder_centred_by_construction_is_not_centred_again(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Config.dense_center re-centres the dense leg on the user's mean vector; vectors already centred on the
+    model's own means (the multilingual extra) are searched as they are."""
+    from episodic_memory.retrieve.dense import DenseIndex
+
+    from .fakes import HashingEmbedder
+
+    centers: list[float] = []
+    search = DenseIndex.search_arrays
+
+    def spy(self: Any, *args: Any, **kwargs: Any) -> Any:
+        centers.append(kwargs["center"])
+        return search(self, *args, **kwargs)
+
+    monkeypatch.setattr(DenseIndex, "search_arrays", spy)
+    for centred, expected in ((False, 1.0), (True, 0.0)):
+        emb = HashingEmbedder()
+        if centred:
+            emb.centred = True  # type: ignore[attr-defined]
+        with Memory(tmp_path / f"m{centred}.db", config=Config(consolidate_in_background="off"), embedder=emb) as mem:
+            mem.add_turn("user", TURNS[2], session_id="s")
+            mem.recall("when is the report due", k=1)
+        assert centers[-1] == expected

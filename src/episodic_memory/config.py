@@ -224,7 +224,8 @@ class Config(BaseModel):
     dense_center: float = Field(
         1.0, ge=0, description="the dense leg ranks by q·d − this × mean·d (mean: of the user's vectors; 1 = the "
         "mean-centred space): items close to everything (hubs: short small talk) sink; similarity and dense_floor "
-        "stay the raw cosine; 0: off. BEAM R@10 +0.02 (docs/retrieval.md)")
+        "stay the raw cosine; 0: off. BEAM R@10 +0.02 (docs/retrieval.md). An embedder whose vectors are centred by "
+        "construction (the multilingual extra) is not centred again")
     rerank_keep: float = Field(0.5, description="how much of the fused score survives a cross-encoder rerank")
     currency_pool: int = Field(
         30, ge=0, description="currency at recall time: among this many best candidates, a later statement about "

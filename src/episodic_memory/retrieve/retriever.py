@@ -271,7 +271,8 @@ class Retriever:
                 qvec = embedder.embed_query(query if cfg.dense_query_names else info.dense_text)
                 found = dense.search_arrays(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
                                             session_id=filters.session_id, since=filters.since, until=until,
-                                            center=cfg.dense_center, synced=True, turn_ids=allowed)
+                                            center=0.0 if getattr(embedder, "centred", False) else cfg.dense_center,
+                                            synced=True, turn_ids=allowed)
         finally:  # whatever happened here, the worker is done with the connection before this thread reads on
             turn_keys, memory_keys, tiers, bm25_scores = bm25.result() if bm25 is not None else (
                 None, None, Counter[int](), {})
