@@ -21,6 +21,8 @@ from psycopg_pool import ConnectionPool
 
 from ...config import Config
 from ..location import redact
+from ..sql.core import SQLCore
+from ..sql.dialect import POSTGRES
 from .migrations import check_version, migrate
 
 #: the counters of the current read scope (`PgConnection.read_snapshot`), None outside one
@@ -32,10 +34,11 @@ _COUNTERS_SQL = ("SELECT (SELECT coalesce(max(id), 0) FROM turns), (SELECT coale
 # pg_advisory_xact_lock keys: writers of a table whose ids readers follow by watermark take its key
 ID_ORDER_LOCKS = {"turns": 0x6570_7401, "facts": 0x6570_7402, "judgments": 0x6570_7403, "vectors": 0x6570_7404}
 
-class PgConnection:
+class PgConnection(SQLCore):
     """A pool of connections to one database (migrated at open) and the lock that guards per-process caches."""
 
     in_memory = False
+    dialect = POSTGRES
 
     def __init__(self, url: str, config: Config | None = None) -> None:
         self.config = config or Config()
@@ -76,6 +79,13 @@ class PgConnection:
 
     def file_size(self) -> int:
         return int(self._query("SELECT pg_database_size(current_database())")[0][0])
+
+    def _vector(self, vec: bytes) -> Any:
+        """float32 bytes as a pgvector `vector`."""
+        import numpy as np
+        from pgvector import Vector
+
+        return Vector(np.frombuffer(vec, np.float32))
 
     # --- counters ------------------------------------------------------------------------------------
     @contextmanager

@@ -1,25 +1,19 @@
-"""`PostgresStore`: the SQL mixins over one connection pool, and what spans them all (forgetting)."""
+"""`PostgresStore`: the SQL mixins over one connection pool (shared ones from `store/sql/`), and scrubbing."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
-import psycopg
+from typing import TYPE_CHECKING
 
 from ..base import Store
-from .backoff import BackoffPg
-from .edits import EditPg
+from ..sql.backoff import BackoffCore
+from ..sql.edits import EditCore
+from ..sql.store import StoreCore
+from ..sql.tokens import TokenCore
 from .facts import FactPg
 from .judgments import JudgmentPg
 from .portable import PortablePg
 from .threads import ThreadPg
-from .tokens import TokenPg
-
-# step(db, where, params) -> {table: rows deleted}; `where` filters on user_id (and session_id) through the named
-# parameters %(user)s and %(session)s
-ForgetStep = Callable[[psycopg.Connection, str, dict[str, Any]], dict[str, int]]
 
 # the tables whose rows hold a user's words: what `scrub` vacuums
 _TEXT_TABLES = ("turns", "turn_terms", "sessions", "memory_fts", "facts", "entities", "entity_aliases", "episodes",
@@ -27,37 +21,12 @@ _TEXT_TABLES = ("turns", "turn_terms", "sessions", "memory_fts", "facts", "entit
                 "alias_sources", "turn_tags")
 
 
-class PostgresStore(FactPg, ThreadPg, JudgmentPg, TokenPg, PortablePg, EditPg, BackoffPg):
+class PostgresStore(StoreCore, FactPg, ThreadPg, JudgmentPg, TokenCore, PortablePg, EditCore, BackoffCore):
     """The store in one PostgreSQL database (with pgvector), shared by any number of processes and hosts:
     sessions, turns, vectors and search (`TurnPg`), facts and entities (`FactPg`), episodes, workstreams and loops
-    (`ThreadPg`), judgments (`JudgmentPg`), REST tokens (`TokenPg`), export / import / backup (`PortablePg`) and
-    hand edits (`EditPg`). It implements
+    (`ThreadPg`), judgments (`JudgmentPg`), REST tokens (`TokenCore`), export / import / backup (`PortablePg`),
+    hand edits (`EditCore`) and the LLM back-off (`BackoffCore`); forgetting is `StoreCore`'s. It implements
     `episodic_memory.store.base.Store`; `store.open_store("postgresql://…")` opens it."""
-
-    def _forget_steps(self) -> list[ForgetStep]:
-        return [self._forget_facts, self._forget_judgments, self._forget_threads, self._forget_tokens]
-
-    def forget(self, *, user_id: str | None = None, session_id: str | None = None) -> dict[str, Any]:
-        """Delete a session (user_id + session_id), a user (user_id), or everything (neither), in one transaction."""
-        if session_id is not None and user_id is None:
-            raise ValueError("forgetting a session needs its user_id")
-        where = "true"
-        params: dict[str, Any] = {}
-        if user_id is not None:
-            where, params = "user_id = %(user)s", {"user": user_id}
-        if session_id is not None:
-            where, params = "user_id = %(user)s AND session_id = %(session)s", {"user": user_id, "session": session_id}
-        with self.transaction() as db:
-            files = [r[0] for r in db.execute(f"SELECT journal_file FROM sessions WHERE {where} FOR UPDATE", params)
-                     if r[0]]
-            counts: dict[str, Any] = {}
-            for step in self._forget_steps():
-                counts.update(step(db, where, params))
-            counts["turns"] = db.execute(f"DELETE FROM turns WHERE {where}", params).rowcount
-            counts["sessions"] = db.execute(f"DELETE FROM sessions WHERE {where}", params).rowcount
-            db.execute(f"DELETE FROM vectors WHERE {where}", params)
-            self._heads.clear()
-        return {**counts, "journal_files": files}
 
     def scrub(self) -> bool:
         """VACUUM the tables that hold text, so deleted rows' space is reclaimed and reused.

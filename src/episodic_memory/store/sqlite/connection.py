@@ -15,16 +15,20 @@ from ...config import MEMORY_PATH, Config
 from ...util import chunks
 from ..errors import StoreOpenError, explain
 from ..scripts import segmented
+from ..sql.core import SQLCore
+from ..sql.dialect import SQLITE
 from .migrations import check_version, migrate
 
 
-class Connection:
+class Connection(SQLCore):
     """One SQLite file (WAL, busy timeout, foreign keys, migrated at open) and the lock that guards it.
 
     `Config.read_only`: opened with ``mode=ro`` (nothing migrated, every write refused by SQLite), and ``immutable``
     when no ``-wal`` file exists (no writer has the file open), so that reading creates no ``-wal``/``-shm`` files
     either. A file that cannot be opened as a store raises `StoreOpenError`, one line saying why.
     """
+
+    dialect = SQLITE
 
     def __init__(self, path: str | Path, config: Config | None = None) -> None:
         self.config = config or Config()
@@ -106,8 +110,9 @@ class Connection:
                 self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction (BEGIN IMMEDIATE): all or nothing."""
+    def transaction(self, *locks: str) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE): all or nothing. (`locks`: PostgreSQL's; one writer at a time
+        here.)"""
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:

@@ -1,60 +1,27 @@
-"""`SQLiteStore`: the SQL mixins over one connection, and what spans them all (forgetting)."""
+"""`SQLiteStore`: the SQL mixins over one connection (shared ones from `store/sql/`), and scrubbing."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..base import Store
-from .backoff import BackoffSQL
-from .edits import EditSQL
+from ..sql.backoff import BackoffCore
+from ..sql.edits import EditCore
+from ..sql.store import StoreCore
+from ..sql.tokens import TokenCore
 from .facts import FactSQL
 from .judgments import JudgmentSQL
 from .portable import PortableSQL
 from .threads import ThreadSQL
-from .tokens import TokenSQL
-
-# step(db, where, params) -> {table: rows deleted}, where `where` filters on user_id (and session_id) columns
-ForgetStep = Callable[[sqlite3.Connection, str, list[Any]], dict[str, int]]
 
 
-class SQLiteStore(FactSQL, ThreadSQL, JudgmentSQL, TokenSQL, PortableSQL, EditSQL, BackoffSQL):
+class SQLiteStore(StoreCore, FactSQL, ThreadSQL, JudgmentSQL, TokenCore, PortableSQL, EditCore, BackoffCore):
     """The store in one SQLite file: sessions, turns, vectors and search (`TurnSQL`), facts and entities
     (`FactSQL`), episodes, workstreams and loops (`ThreadSQL`), judgments (`JudgmentSQL`), REST tokens
-    (`TokenSQL`), export / import / backup (`PortableSQL`) and hand edits (`EditSQL`), all over one `Connection`. It implements `episodic_memory.store.base.Store`."""
-
-    def _forget_steps(self) -> list[ForgetStep]:
-        """What the derived memories' mixins delete when a scope is forgotten, in this order, before its turns and
-        sessions go."""
-        return [self._forget_facts, self._forget_judgments, self._forget_threads, self._forget_tokens]
-
-    # --- forgetting ----------------------------------------------------------------------------------
-    def forget(self, *, user_id: str | None = None, session_id: str | None = None) -> dict[str, Any]:
-        """Delete a session (user_id + session_id), a user (user_id), or everything (neither).
-
-        Returns the counts deleted and the journal files of the deleted sessions.
-        """
-        if session_id is not None and user_id is None:
-            raise ValueError("forgetting a session needs its user_id")
-        where = "1 = 1"
-        params: list[Any] = []
-        if user_id is not None:
-            where, params = "user_id = ?", [user_id]
-        if session_id is not None:
-            where, params = "user_id = ? AND session_id = ?", [user_id, session_id]
-        with self.transaction() as db:
-            files = [r[0] for r in db.execute(f"SELECT journal_file FROM sessions WHERE {where}", params) if r[0]]
-            counts: dict[str, Any] = {}
-            for step in self._forget_steps():
-                counts.update(step(db, where, params))
-            counts["turns"] = db.execute(f"DELETE FROM turns WHERE {where}", params).rowcount
-            counts["sessions"] = db.execute(f"DELETE FROM sessions WHERE {where}", params).rowcount
-            db.execute(f"DELETE FROM vectors WHERE {where}", params)  # belt and braces: none of theirs may remain
-            if self._heads is not None:
-                self._heads.clear()  # nothing read from a forgotten turn stays in this process either
-        return {**counts, "journal_files": files}
+    (`TokenCore`), export / import / backup (`PortableSQL`), hand edits (`EditCore`) and the LLM back-off
+    (`BackoffCore`), all over one `Connection`; forgetting is `StoreCore`'s. It implements
+    `episodic_memory.store.base.Store`."""
 
     def scrub(self) -> bool:
         """Make deleted text unrecoverable from the file: the sidecar beside it reconciled (`store.sidecar`), FTS
