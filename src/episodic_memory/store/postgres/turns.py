@@ -34,12 +34,11 @@ from psycopg import sql
 
 from ...config import Config
 from ..heads import HeadTable
-from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
-from ..rows import SESSION_SELECT as _SESSION_SELECT
+from ..records import HeadColumns, StoredTurn, TurnRecord
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
-from ..rows import session_row as _session
 from ..rows import turn_row as _turn
 from ..scripts import SCRIPT_CHARS, segmented
+from ..sql.turns import TurnCore
 from .connection import PgConnection
 
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
@@ -142,7 +141,7 @@ def vector_bytes(vec: Any) -> bytes:
     return np.asarray(vec.to_numpy() if isinstance(vec, Vector) else vec, np.float32).tobytes()
 
 
-class TurnPg(PgConnection):
+class TurnPg(TurnCore, PgConnection):
     """Sessions and turns, their search and their vectors: the SQL of capture and recall."""
 
     def __init__(self, url: str, config: Config | None = None) -> None:
@@ -154,108 +153,7 @@ class TurnPg(PgConnection):
         self._bm25_queries: dict[str, tuple[list[str], str]] = {}  # match -> (stems, tsquery constant)
         self._bm25_user_stats: dict[tuple[str, ...], tuple[float, int, tuple[float, ...]]] = {}  # _bm25_cached
 
-    # --- sessions ------------------------------------------------------------------------------------
-    def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
-        """(journal file, bytes already stored, the next turn's seq: one past the highest stored, not the count, so
-        a gap never hands a seq out twice) of a session; (None, 0, 0) when unknown."""
-        rows = self._query("SELECT journal_file, journal_offset, (SELECT coalesce(max(seq) + 1, 0) FROM turns "
-                           "WHERE user_id = %(user)s AND session_id = %(session)s) FROM sessions "
-                           "WHERE user_id = %(user)s AND session_id = %(session)s",
-                           {"user": user_id, "session": session_id})
-        if not rows:
-            return None, 0, 0
-        file, offset, next_seq = rows[0]
-        return file, int(offset), int(next_seq)
-
-    def journal_offsets(self) -> dict[str, int]:
-        rows = self._query("SELECT journal_file, journal_offset FROM sessions WHERE journal_file IS NOT NULL")
-        return {file: int(offset) for file, offset in rows}
-
-    def session(self, user_id: str, session_id: str) -> SessionInfo | None:
-        rows = self._query(_SESSION_SELECT + " WHERE user_id = %s AND session_id = %s", (user_id, session_id))
-        return _session(rows[0]) if rows else None
-
-    def sessions(self, user_id: str, limit: int | None = None) -> list[SessionInfo]:
-        sql = _SESSION_SELECT + " WHERE user_id = %s ORDER BY coalesce(last_turn_at, created_at) DESC"
-        params: list[Any] = [user_id]
-        if limit is not None:
-            sql += " LIMIT %s"
-            params.append(limit)
-        return [_session(r) for r in self._query(sql, params)]
-
-    def end_session(self, user_id: str, session_id: str, *, owed: bool = False) -> bool:
-        with self.transaction() as db:
-            now = time.time()
-            cur = db.execute(
-                "UPDATE sessions SET status = 'ended', ended_at = %s, updated_at = %s, "
-                "needs_consolidation = (%s OR turn_count > consolidated_turns) WHERE user_id = %s AND session_id = %s",
-                (now, now, owed, user_id, session_id))
-            return cur.rowcount > 0
-
-    def mark_for_consolidation(self, user_id: str, session_id: str) -> None:
-        with self.transaction() as db:
-            db.execute("UPDATE sessions SET needs_consolidation = true WHERE user_id = %s AND session_id = %s",
-                       (user_id, session_id))
-
-    def mark_idle_sessions(self, idle_before: float) -> int:
-        with self.transaction() as db:
-            return db.execute(
-                "UPDATE sessions SET needs_consolidation = true WHERE status = 'open' AND NOT needs_consolidation "
-                "AND turn_count > consolidated_turns AND updated_at < %s", (idle_before,)).rowcount
-
-    def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
-                            replacing: str | None = None) -> str | None:
-        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
-        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE sessions SET lease_owner = %(owner)s, lease_until = %(until)s WHERE user_id = %(user)s "
-                "AND session_id = %(session)s AND (lease_owner IS NULL OR lease_owner = %(owner)s "
-                "OR lease_until < %(now)s OR lease_owner = %(replacing)s)",
-                {"owner": owner, "until": until, "user": user_id, "session": session_id, "now": now,
-                 "replacing": replacing})
-            row = db.execute("SELECT lease_owner FROM sessions WHERE user_id = %s AND session_id = %s",
-                             (user_id, session_id)).fetchone()
-        return None if row is None or row[0] == owner else str(row[0])
-
-    def release_consolidation(self, user_id: str, session_id: str, owner: str) -> None:
-        with self.transaction() as db:
-            db.execute("UPDATE sessions SET lease_owner = NULL, lease_until = NULL WHERE user_id = %s "
-                       "AND session_id = %s AND lease_owner = %s", (user_id, session_id, owner))
-
-    def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
-        return [(u, s) for u, s in self._query(
-            "SELECT user_id, session_id FROM sessions WHERE needs_consolidation "
-            "AND (retry_at IS NULL OR retry_at <= %s) ORDER BY updated_at", (time.time(),))]
-
-    def sessions_owed(self, every: int, idle_before: float, now: float, limit: int = 1000
-                      ) -> list[tuple[str, str, bool]]:
-        return [(u, s, bool(ended)) for u, s, ended in self._query(
-            "SELECT user_id, session_id, status = 'ended' FROM sessions WHERE (needs_consolidation OR "
-            "turn_count - consolidated_turns >= %(every)s OR (status = 'ended' AND turn_count > consolidated_turns)) "
-            "AND updated_at < %(idle)s AND (lease_owner IS NULL OR lease_until < %(now)s) "
-            "AND (retry_at IS NULL OR retry_at <= %(now)s) ORDER BY updated_at LIMIT %(limit)s", {"every": every, "idle": idle_before, "now": now, "limit": limit})]
-
-    def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE sessions SET consolidated_turns = greatest(consolidated_turns, %(upto)s), "
-                "needs_consolidation = (turn_count > greatest(consolidated_turns, %(upto)s) AND status = 'ended'), "
-                "consolidation_failures = 0, retry_at = NULL WHERE user_id = %(user)s AND session_id = %(session)s",
-                {"upto": upto_seq, "user": user_id, "session": session_id})
-
-    def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
-        """As SQLite's: flag the session and put its next retry off, doubling with each failure in a row."""
-        with self.transaction() as db:
-            row = db.execute("SELECT consolidation_failures FROM sessions WHERE user_id = %s AND session_id = %s "
-                             "FOR UPDATE", (user_id, session_id)).fetchone()
-            failures = (row[0] if row else 0) + 1
-            retry_at = time.time() + self.config.consolidation_retry_after(failures)
-            db.execute("UPDATE sessions SET needs_consolidation = true, consolidation_failures = %s, retry_at = %s "
-                       "WHERE user_id = %s AND session_id = %s", (failures, retry_at, user_id, session_id))
-            return retry_at
-
-    # --- turns ---------------------------------------------------------------------------------------
+    # --- turns (sessions and the simple reads: `store/sql/turns.py`) ------------------------------------
     def insert_turns(self, records: Sequence[TurnRecord], journal_file: str, journal_offset: int) -> int:
         """Store turns of one session, idempotent on `uid` and on the caller's `turn_id` (unique constraints, so
         two processes sending the same turn store it once). Each new turn's `seq` is given here, under the
@@ -322,55 +220,6 @@ class TurnPg(PgConnection):
                 {"now": time.time(), "seq": turn.seq, "user": user_id, "session": session_id})
             return turn
 
-    def advance_journal_offset(self, user_id: str, session_id: str, journal_file: str, offset: int) -> None:
-        with self.transaction() as db:
-            db.execute("UPDATE sessions SET journal_file = %s, journal_offset = greatest(journal_offset, %s) "
-                       "WHERE user_id = %s AND session_id = %s", (journal_file, offset, user_id, session_id))
-
-    def known_turn_ids(self, user_id: str, session_id: str) -> set[str]:
-        return {r[0] for r in self._query("SELECT turn_id FROM turns WHERE user_id = %s AND session_id = %s "
-                                          "AND turn_id IS NOT NULL", (user_id, session_id))}
-
-    def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
-                     ) -> dict[tuple[str, str, str], tuple[str, int]]:
-        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
-        rows = self._query("SELECT turn_id, role, content, uid, seq FROM turns WHERE turn_id = ANY(%s) "
-                           "AND user_id = %s AND session_id = %s ORDER BY seq DESC",
-                           (list(dict.fromkeys(turn_ids)), user_id, session_id))
-        return {(turn_id, role, content): (uid, int(seq)) for turn_id, role, content, uid, seq in rows}
-
-    def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
-        return {u: int(i) for u, i in self._query("SELECT uid, id FROM turns WHERE uid = ANY(%s)", (list(uids),))}
-
-    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0,
-                      before_seq: int | None = None) -> list[StoredTurn]:
-        rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = %s AND t.session_id = %s "
-                           "AND t.seq >= %s AND (%s::bigint IS NULL OR t.seq < %s) ORDER BY t.seq, t.id",
-                           (user_id, session_id, from_seq, before_seq, before_seq))
-        return [_turn(r) for r in rows]
-
-    def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:
-        return [_turn(r) for r in self._query(
-            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = %s AND t.ts >= %s "
-            "ORDER BY t.ts DESC, t.id DESC LIMIT %s", (user_id, since, limit))]
-
-    def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
-        """Row ids of the user's turns from `source` carrying every one of `tags`, ascending."""
-        where, params = ["t.user_id = %(user)s"], {"user": user_id}
-        _tag_filter(where, params, source, tags)
-        return [int(r[0]) for r in self._query(
-            f"SELECT t.id FROM turns t WHERE {' AND '.join(where)} ORDER BY t.id", params)]
-
-    def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:
-        rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id = ANY(%s) AND t.user_id = %s",
-                           (_ints(ids), user_id))
-        return {r[0]: _turn(r) for r in rows}
-
-    def source_ids(self, user_id: str, ids: Iterable[int]) -> dict[int, str]:
-        return {int(i): s for i, s in self._query(
-            "SELECT id, coalesce(turn_id, id::text) FROM turns WHERE id = ANY(%s) AND user_id = %s",
-            (_ints(ids), user_id))}
-
     def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
         """Session, position, speaker and time of many turns (those of `user_id` that exist), kept per process as
         columns (`store.heads`) like the SQLite store does: turn ids are handed out and committed in order (see
@@ -392,14 +241,6 @@ class TurnPg(PgConnection):
 
     def _meta(self, key: str) -> int:
         return self._counters()[key]
-
-    def _read_newer_heads(self, after: int, limit: int) -> list[tuple[int, str, int, str | None, float, str]]:
-        return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > %s ORDER BY id "
-                           "LIMIT %s", (after, limit))
-
-    def _read_heads(self, ids: list[int]) -> list[tuple[int, str, int, str | None, float, str]]:
-        return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id = ANY(%s)",
-                           (_ints(ids),))
 
     # --- search --------------------------------------------------------------------------------------
     def search_turns(
@@ -592,21 +433,6 @@ class TurnPg(PgConnection):
     def max_turn_id(self) -> int:
         return self._counters()["turns"]
 
-    def turns_missing_vectors(self, model: str, after_id: int, limit: int, user_id: str | None = None
-                              ) -> list[StoredTurn]:
-        """Turns (of `user_id`, else any user) with id > `after_id` and no vector of `model`, in id order."""
-        rows = self._query(
-            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > %(after)s "
-            "AND (%(user)s::text IS NULL OR t.user_id = %(user)s) AND NOT EXISTS (SELECT 1 FROM vectors v "
-            "WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = %(model)s) ORDER BY t.id LIMIT %(limit)s",
-            {"after": after_id, "user": user_id, "model": model, "limit": limit})
-        return [_turn(r) for r in rows]
-
-    def count_missing_vectors(self, model: str) -> int:
-        return int(self._query(
-            "SELECT count(*) FROM turns t WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.kind = 'turn' "
-            "AND v.item_id = t.id AND v.model = %s)", (model,))[0][0])
-
     def add_vectors(self, model: str, rows: Sequence[tuple[str, int, str, str | None, float | None, bytes]]) -> int:
         """Store vectors (float32 bytes, as pgvector `vector`s). Existing ones are kept."""
         if not rows:
@@ -617,11 +443,6 @@ class TurnPg(PgConnection):
                 "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 [(k, i, u, s, ts, model, to_vector(v)) for k, i, u, s, ts, v in rows], returning=False)
             return max(cur.rowcount, 0)
-
-    def vector_watermark(self, user_id: str, model: str) -> tuple[int, int]:
-        newest = self._query("SELECT coalesce(max(id), 0) FROM vectors WHERE user_id = %s AND model = %s",
-                             (user_id, model))[0][0]
-        return int(newest), self._meta("vector_deletions")
 
     def load_vectors(self, user_id: str, model: str, after_id: int = 0, upto_id: int | None = None,
                      limit: int = -1) -> list[tuple[int, str, int, str, float, bytes]]:
@@ -639,37 +460,7 @@ class TurnPg(PgConnection):
                            "AND user_id = %s", (kind, list(item_ids), model, user_id), binary=True)
         return {int(i): vector_bytes(v) for i, v in rows}
 
-    def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
-        return int(self._query("SELECT count(*) FROM vectors WHERE user_id = %s AND model = %s AND id > %s "
-                               "AND id <= %s", (user_id, model, after_id, upto_id))[0][0])
-
-    def vector_counts(self, user_id: str) -> dict[str, int]:
-        return {m: int(n) for m, n in self._query(
-            "SELECT model, count(*) FROM vectors WHERE user_id = %s GROUP BY model", (user_id,))}
-
-    def delete_vectors_not_of(self, model: str) -> int:
-        with self.transaction() as db:
-            return db.execute("DELETE FROM vectors WHERE model <> %s", (model,)).rowcount
-
-    def speakers(self, user_id: str) -> list[tuple[str, int]]:
-        return [(n, int(c)) for n, c in self._query("SELECT name, turns FROM speakers WHERE user_id = %s",
-                                                    (user_id,))]
-
-    def previous_turns(self, ids: Sequence[int]) -> dict[int, StoredTurn]:
-        rows = self._query(
-            f"SELECT cur.id, {_TURN_COLUMNS} FROM turns cur JOIN turns t ON t.user_id = cur.user_id "
-            "AND t.session_id = cur.session_id AND t.seq = cur.seq - 1 WHERE cur.id = ANY(%s)", (_ints(ids),))
-        return {r[0]: _turn(r[1:]) for r in rows}
-
     # --- stats ---------------------------------------------------------------------------------------
-    def counts(self, user_id: str) -> dict[str, int]:
-        turns = self._query("SELECT count(*) FROM turns WHERE user_id = %s", (user_id,))[0][0]
-        sessions, open_, pending = self._query(
-            "SELECT count(*), count(*) FILTER (WHERE status = 'open'), count(*) FILTER (WHERE needs_consolidation) "
-            "FROM sessions WHERE user_id = %s", (user_id,))[0]
-        return {"turns": int(turns), "sessions": int(sessions), "open_sessions": int(open_),
-                "pending_consolidation": int(pending)}
-
     def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                               since: float | None = None, until: float | None = None, source: str | None = None,
                               tags: Sequence[str] = ()) -> list[tuple[int, float]]:

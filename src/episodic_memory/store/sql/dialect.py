@@ -2,7 +2,8 @@
 `Tx` (how it runs inside a write transaction).
 
 Shared statements are written once, with ``?`` marks, in the SQL both engines speak; the few places where the two
-differ take their words from the dialect (`is_not`, `nulls_last`, `for_update`, `noindex`, `greatest`, `everything`),
+differ take their words from the dialect (`is_not`, `nulls_last`, `for_update`, `noindex`, `greatest`, `everything`,
+`true`, `indexed`, `same_name`, …),
 an id list is ``col IN ({marks})`` (SQLite: one mark a value, run in chunks; PostgreSQL: ``col = ANY(%s)``, one
 array), and a shared statement holds no ``%`` (PostgreSQL's marks are ``%s``: `Dialect.sql` turns each ``?`` into
 one). Nothing here imports a driver: the backends hand in their connections.
@@ -33,6 +34,9 @@ class Dialect:
     greatest: str      # the larger of two values
     everything: str    # a WHERE clause that holds for every row
     folds_case: bool   # names compare case-insensitively by their columns' collation (SQLite's NOCASE); else lower()
+    true: str          # a flag column's values (SQLite: integers)
+    false: str
+    indexes: bool      # `indexed` names the index a statement reads (SQLite's INDEXED BY, where its planner errs)
 
     def sql(self, text: str) -> str:
         """`text` (``?`` marks) as this backend runs it."""
@@ -44,6 +48,10 @@ class Dialect:
         if self.qmark:
             return f"{column} IN ({','.join('?' * len(values))})", values
         return f"{column} = ANY(?)", [values]
+
+    def indexed(self, index: str) -> str:
+        """After a table name: read it through `index` (SQLite; PostgreSQL plans alone)."""
+        return f" INDEXED BY {index}" if self.indexes else ""
 
     def same_name(self, column: str) -> str:
         """``column`` equals one ``?`` mark, case-insensitively (entity names and aliases)."""
@@ -77,9 +85,11 @@ def _percent_marks(text: str) -> str:
 
 
 SQLITE = Dialect(name="sqlite", qmark=True, is_not="IS NOT", nulls_last="", for_update="", noindex="+",
-                 greatest="max", everything="1 = 1", folds_case=True)
+                 greatest="max", everything="1 = 1", folds_case=True,
+                 true="1", false="0", indexes=True)
 POSTGRES = Dialect(name="postgres", qmark=False, is_not="IS DISTINCT FROM", nulls_last=" NULLS LAST",
-                   for_update=" FOR UPDATE", noindex="", greatest="greatest", everything="true", folds_case=False)
+                   for_update=" FOR UPDATE", noindex="", greatest="greatest", everything="true",
+                   folds_case=False, true="true", false="false", indexes=False)
 
 
 class Tx:

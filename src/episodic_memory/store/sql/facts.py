@@ -147,10 +147,10 @@ class FactCore(SQLCore):
 
     def facts_missing_vectors(self, model: str, limit: int, after: int = 0, user_id: str | None = None) -> list[Fact]:
         """Facts (of `user_id`, else every user) with id > `after` that have no vector of `model`, oldest first."""
+        mine, params = ("", [after]) if user_id is None else (" AND f.user_id = ?", [after, user_id])
         rows = self._rows(
-            f"SELECT {_FACT_COLUMNS} FROM facts f WHERE id > ? AND (CAST(? AS TEXT) IS NULL OR f.user_id = ?) AND "
-            "NOT EXISTS (SELECT 1 FROM vectors v WHERE v.kind = 'fact' AND v.item_id = f.id AND v.model = ?) "
-            "ORDER BY id LIMIT ?", (after, user_id, user_id, model, limit))
+            f"SELECT {_FACT_COLUMNS} FROM facts f WHERE id > ?{mine} AND NOT EXISTS (SELECT 1 FROM vectors v "
+            "WHERE v.kind = 'fact' AND v.item_id = f.id AND v.model = ?) ORDER BY id LIMIT ?", [*params, model, limit])
         return [_fact(r) for r in rows]
 
     def facts_by_route(self, user_id: str) -> dict[str, int]:

@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...config import Config
-from ..records import HeadColumns, SessionInfo, StoredTurn, TurnRecord
-from ..rows import SESSION_SELECT as _SESSION_SELECT
+from ..records import HeadColumns, StoredTurn, TurnRecord
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
-from ..rows import session_row as _session
 from ..rows import turn_row as _turn
 from ..scripts import segmented
+from ..sql.turns import TurnCore, tag_filter
 from .connection import Connection
 
 log = logging.getLogger(__name__)
@@ -64,17 +63,7 @@ def memory_words(match: str, user_id: str, shared: bool) -> str:
     return _users_words(match, user_id, MEMORY_TEXT) if shared else _words_of(match, MEMORY_TEXT)
 
 
-def _tag_filter(where: list[str], params: list[Any], source: str | None, tags: Sequence[str]) -> None:
-    """Conditions on turns `t`: from `source`, carrying every one of `tags`."""
-    if source is not None:
-        where.append("t.source = ?")
-        params.append(source)
-    for tag in dict.fromkeys(tags):
-        where.append("EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = ? AND g.turn_id = t.id)")
-        params.append(tag)
-
-
-class TurnSQL(Connection):
+class TurnSQL(TurnCore, Connection):
     """Sessions and turns, their search and their vectors: the SQL of capture and recall."""
 
     def __init__(self, path: str | Path, config: Config | None = None) -> None:
@@ -85,124 +74,7 @@ class TurnSQL(Connection):
         self._common: dict[tuple[str | None, int, str], bool] = {}  # (user or None, cap, term) -> too common
         self._common_generation, self._common_size = -1, 0
 
-    # --- sessions ------------------------------------------------------------------------------------
-    def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
-        """(journal file, bytes already stored, the next turn's seq) of a session; (None, 0, 0) when unknown.
-
-        The next seq follows the highest stored one, not the count: a journal line lost to corruption leaves a gap,
-        and a count would hand its seq out a second time."""
-        rows = self._query(
-            "SELECT journal_file, journal_offset, (SELECT coalesce(max(seq) + 1, 0) FROM turns INDEXED BY "
-            "turns_by_session WHERE user_id = ? AND session_id = ?) FROM sessions WHERE user_id = ? AND session_id = ?",
-            (user_id, session_id, user_id, session_id),
-        )
-        if not rows:
-            return None, 0, 0
-        file, offset, next_seq = rows[0]
-        return file, offset, next_seq
-
-    def journal_offsets(self) -> dict[str, int]:
-        """Every session's journal file and the bytes of it already stored (all users: used by recovery)."""
-        rows = self._query("SELECT journal_file, journal_offset FROM sessions WHERE journal_file IS NOT NULL")
-        return {file: offset for file, offset in rows}
-
-    def session(self, user_id: str, session_id: str) -> SessionInfo | None:
-        rows = self._query(_SESSION_SELECT + " WHERE user_id = ? AND session_id = ?", (user_id, session_id))
-        return _session(rows[0]) if rows else None
-
-    def sessions(self, user_id: str, limit: int | None = None) -> list[SessionInfo]:
-        sql = _SESSION_SELECT + " WHERE user_id = ? ORDER BY coalesce(last_turn_at, created_at) DESC"
-        params: list[Any] = [user_id]
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        return [_session(r) for r in self._query(sql, params)]
-
-    def end_session(self, user_id: str, session_id: str, *, owed: bool = False) -> bool:
-        with self.transaction() as db:
-            cur = db.execute(
-                "UPDATE sessions SET status = 'ended', ended_at = ?, updated_at = ?, "
-                "needs_consolidation = (? OR turn_count > consolidated_turns) WHERE user_id = ? AND session_id = ?",
-                (time.time(), time.time(), owed, user_id, session_id),
-            )
-            return cur.rowcount > 0
-
-    def mark_for_consolidation(self, user_id: str, session_id: str) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE sessions SET needs_consolidation = 1 WHERE user_id = ? AND session_id = ?",
-                (user_id, session_id),
-            )
-
-    def mark_idle_sessions(self, idle_before: float) -> int:
-        """Flag open sessions with unconsolidated turns and no activity since `idle_before` (all users)."""
-        with self.transaction() as db:
-            cur = db.execute(
-                "UPDATE sessions SET needs_consolidation = 1 WHERE status = 'open' AND needs_consolidation = 0 "
-                "AND turn_count > consolidated_turns AND updated_at < ?",
-                (idle_before,),
-            )
-            return cur.rowcount
-
-    def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
-                            replacing: str | None = None) -> str | None:
-        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
-        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE sessions SET lease_owner = ?, lease_until = ? WHERE user_id = ? AND session_id = ? AND "
-                "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ? OR lease_owner = ?)",
-                (owner, until, user_id, session_id, owner, now, replacing))
-            row = db.execute("SELECT lease_owner FROM sessions WHERE user_id = ? AND session_id = ?",
-                             (user_id, session_id)).fetchone()
-        return None if row is None or row[0] == owner else row[0]
-
-    def release_consolidation(self, user_id: str, session_id: str, owner: str) -> None:
-        with self.transaction() as db:
-            db.execute("UPDATE sessions SET lease_owner = NULL, lease_until = NULL WHERE user_id = ? "
-                       "AND session_id = ? AND lease_owner = ?", (user_id, session_id, owner))
-
-    def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
-        """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read); a session
-        whose last run failed only once its back-off is over (`record_consolidation_failure`)."""
-        return [tuple(r) for r in self._query(
-            "SELECT user_id, session_id FROM sessions WHERE needs_consolidation = 1 "
-            "AND (retry_at IS NULL OR retry_at <= ?) ORDER BY updated_at", (time.time(),)
-        )]
-
-    def sessions_owed(self, every: int, idle_before: float, now: float, limit: int = 1000
-                      ) -> list[tuple[str, str, bool]]:
-        return [(u, s, bool(ended)) for u, s, ended in self._query(
-            "SELECT user_id, session_id, status = 'ended' FROM sessions WHERE (needs_consolidation = 1 OR "
-            "turn_count - consolidated_turns >= ? OR (status = 'ended' AND turn_count > consolidated_turns)) "
-            "AND updated_at < ? AND (lease_owner IS NULL OR lease_until < ?) AND (retry_at IS NULL OR retry_at <= ?) "
-            "ORDER BY updated_at LIMIT ?",
-            (every, idle_before, now, now, limit))]
-
-    def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
-        """Consolidation has handled every turn with seq < `upto_seq`."""
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE sessions SET consolidated_turns = max(consolidated_turns, ?), "
-                "needs_consolidation = (turn_count > max(consolidated_turns, ?) AND status = 'ended'), "
-                "consolidation_failures = 0, retry_at = NULL WHERE user_id = ? AND session_id = ?",
-                (upto_seq, upto_seq, user_id, session_id),
-            )
-
-    def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
-        """A consolidation run of the session failed: flag it and put its next retry off by
-        `Config.consolidation_retry_s`, doubled for each failure in a row (at most `consolidation_retry_max_s`).
-        Returns when it may be retried."""
-        with self.transaction() as db:
-            row = db.execute("SELECT consolidation_failures FROM sessions WHERE user_id = ? AND session_id = ?",
-                             (user_id, session_id)).fetchone()
-            failures = (row[0] if row else 0) + 1
-            retry_at = time.time() + self.config.consolidation_retry_after(failures)
-            db.execute("UPDATE sessions SET needs_consolidation = 1, consolidation_failures = ?, retry_at = ? "
-                       "WHERE user_id = ? AND session_id = ?", (failures, retry_at, user_id, session_id))
-            return retry_at
-
-    # --- turns ---------------------------------------------------------------------------------------
+    # --- turns (sessions and the simple reads: `store/sql/turns.py`) ------------------------------------
     def insert_turns(self, records: Sequence[TurnRecord], journal_file: str, journal_offset: int) -> int:
         """Store journaled turns of one session (idempotent on `uid`) and advance its journal offset.
 
@@ -272,63 +144,6 @@ class TurnSQL(Connection):
                 self._heads.clear()
             return turn
 
-    def advance_journal_offset(self, user_id: str, session_id: str, journal_file: str, offset: int) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE sessions SET journal_file = ?, journal_offset = max(journal_offset, ?) "
-                "WHERE user_id = ? AND session_id = ?",
-                (journal_file, offset, user_id, session_id),
-            )
-
-    def known_turn_ids(self, user_id: str, session_id: str) -> set[str]:
-        """The caller ids already stored in a session."""
-        rows = self._query(
-            "SELECT turn_id FROM turns WHERE user_id = ? AND session_id = ? AND turn_id IS NOT NULL",
-            (user_id, session_id),
-        )
-        return {r[0] for r in rows}
-
-    def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
-                     ) -> dict[tuple[str, str, str], tuple[str, int]]:
-        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
-        rows = self._query_in("SELECT turn_id, role, content, uid, seq FROM turns WHERE turn_id IN ({marks}) "
-                              "AND user_id = ? AND session_id = ? ORDER BY seq DESC",
-                              list(dict.fromkeys(turn_ids)), user_id, session_id)
-        return {(turn_id, role, content): (uid, seq) for turn_id, role, content, uid, seq in rows}
-
-    def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
-        return dict(self._query_in("SELECT uid, id FROM turns WHERE uid IN ({marks})", uids))
-
-    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0,
-                      before_seq: int | None = None) -> list[StoredTurn]:
-        rows = self._query(
-            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = ? AND t.session_id = ? AND t.seq >= ? "
-            "AND (? IS NULL OR t.seq < ?) ORDER BY t.seq, t.id",
-            (user_id, session_id, from_seq, before_seq, before_seq),
-        )
-        return [_turn(r) for r in rows]
-
-    def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:
-        return [_turn(r) for r in self._query(
-            f"SELECT {_TURN_COLUMNS} FROM turns t INDEXED BY turns_by_time WHERE t.user_id = ? AND t.ts >= ? "
-            "ORDER BY t.ts DESC, t.id DESC LIMIT ?", (user_id, since, -1 if limit is None else limit))]
-
-    def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
-        """Row ids of the user's turns from `source` carrying every one of `tags`, ascending."""
-        where, params = ["t.user_id = ?"], [user_id]
-        _tag_filter(where, params, source, tags)
-        return [r[0] for r in self._query(f"SELECT t.id FROM turns t WHERE {' AND '.join(where)} ORDER BY t.id", params)]
-
-    def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:
-        rows = self._query_in(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id IN ({{marks}}) AND +t.user_id = ?",
-                              list(ids), user_id)
-        return {r[0]: _turn(r) for r in rows}
-
-    def source_ids(self, user_id: str, ids: Iterable[int]) -> dict[int, str]:
-        """Turn row id → the caller's id (the row id as text where none): what a hit's `source_ids` show."""
-        return dict(self._query_in("SELECT id, coalesce(turn_id, CAST(id AS TEXT)) FROM turns WHERE id IN ({marks}) "
-                                   "AND +user_id = ?", list(dict.fromkeys(ids)), user_id))
-
     def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
         """Session, position, speaker and time of many turns (those of `user_id` that exist): what ranking reads,
         without their text.
@@ -343,7 +158,7 @@ class TurnSQL(Connection):
 
         ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
         cap = self.config.turn_head_cache
-        generation = self._query("SELECT value FROM store_meta WHERE key = 'turn_deletions'")[0][0]
+        generation = self._meta("turn_deletions")
         with self._lock:
             if self._heads is None:
                 self._heads = HeadTable()
@@ -389,7 +204,7 @@ class TurnSQL(Connection):
         if path is None or not path.exists():
             return
         meta = load_meta(path)
-        generation = self._query("SELECT value FROM store_meta WHERE key = 'turn_deletions'")[0][0]
+        generation = self._meta("turn_deletions")
         if meta is None or meta.get("generation") != generation:
             remove_snapshot(path)
 
@@ -402,13 +217,6 @@ class TurnSQL(Connection):
     def read_snapshot(self) -> AbstractContextManager[None]:
         """A no-op: a counter is a local read of microseconds here (PostgreSQL's store reads them once a recall)."""
         return nullcontext()
-
-    def _read_newer_heads(self, after: int, limit: int) -> list[tuple[int, str, int, str | None, float, str]]:
-        return self._query("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > ? ORDER BY id "
-                           "LIMIT ?", (after, limit))
-
-    def _read_heads(self, ids: list[int]) -> list[tuple[int, str, int, str | None, float, str]]:
-        return self._query_in("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id IN ({marks})", ids)
 
     def search_turns(
         self,
@@ -437,7 +245,7 @@ class TurnSQL(Connection):
         if until is not None:
             where.append("t.ts <= ?")
             params.append(until)
-        _tag_filter(where, params, source, tags)
+        tag_filter(where, params, source, tags)
         ranked = f"SELECT rowid, -{_BM25} AS score FROM turns_fts WHERE turns_fts MATCH ?"
         only_user = self._only_user(user_id)
         if len(where) == 1 and only_user:  # nothing to filter: the join would only cost time
@@ -557,22 +365,6 @@ class TurnSQL(Connection):
     def max_turn_id(self) -> int:
         return self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0]
 
-    def turns_missing_vectors(self, model: str, after_id: int, limit: int, user_id: str | None = None
-                              ) -> list[StoredTurn]:
-        """Turns (of `user_id`, else any user) with id > `after_id` and no vector of `model`, in id order."""
-        rows = self._query(
-            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > ? AND (? IS NULL OR t.user_id = ?) AND NOT EXISTS "
-            "(SELECT 1 FROM vectors v WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = ?) "
-            "ORDER BY t.id LIMIT ?",
-            (after_id, user_id, user_id, model, limit),
-        )
-        return [_turn(r) for r in rows]
-
-    def count_missing_vectors(self, model: str) -> int:
-        return self._query(
-            "SELECT count(*) FROM turns t WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.kind = 'turn' "
-            "AND v.item_id = t.id AND v.model = ?)", (model,))[0][0]
-
     def add_vectors(self, model: str, rows: Sequence[tuple[str, int, str, str | None, float | None, bytes]]) -> int:
         """Store vectors: (kind, item_id, user_id, session_id, ts, float32 bytes). Existing ones are kept."""
         with self.transaction() as db:
@@ -582,14 +374,6 @@ class TurnSQL(Connection):
                 [(k, i, u, s, ts, model, v) for k, i, u, s, ts, v in rows],
             )
             return cur.rowcount
-
-    def vector_watermark(self, user_id: str, model: str) -> tuple[int, int]:
-        """(newest vector id of this user and model, deletion generation): what a reader must sync to."""
-        newest = self._query(
-            "SELECT coalesce(max(id), 0) FROM vectors WHERE user_id = ? AND model = ?", (user_id, model)
-        )[0][0]
-        generation = self._query("SELECT value FROM store_meta WHERE key = 'vector_deletions'")[0][0]
-        return newest, generation
 
     def load_vectors(self, user_id: str, model: str, after_id: int = 0, upto_id: int | None = None,
                      limit: int = -1) -> list[tuple[int, str, int, str, float, bytes]]:
@@ -648,41 +432,7 @@ class TurnSQL(Connection):
             return Path(self.config.vector_sidecar_dir).expanduser()
         return Path(self.path + ".vectors")
 
-    def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
-        """How many vectors `load_vectors` has between the two ids (an index range count)."""
-        return self._query(
-            "SELECT count(*) FROM vectors WHERE user_id = ? AND model = ? AND id > ? AND id <= ?",
-            (user_id, model, after_id, upto_id))[0][0]
-
-    def vector_counts(self, user_id: str) -> dict[str, int]:
-        return dict(self._query("SELECT model, count(*) FROM vectors WHERE user_id = ? GROUP BY model", (user_id,)))
-
-    def delete_vectors_not_of(self, model: str) -> int:
-        """Drop vectors made by any other model (after a reindex)."""
-        with self.transaction() as db:
-            return db.execute("DELETE FROM vectors WHERE model != ?", (model,)).rowcount
-
-    def speakers(self, user_id: str) -> list[tuple[str, int]]:
-        """Names the store knows for a user, with how many turns each spoke."""
-        return [tuple(r) for r in self._query("SELECT name, turns FROM speakers WHERE user_id = ?", (user_id,))]
-
-    def previous_turns(self, ids: Sequence[int]) -> dict[int, StoredTurn]:
-        """For each turn id, the turn just before it in its session (when there is one)."""
-        rows = self._query_in(
-            f"SELECT cur.id, {_TURN_COLUMNS} FROM turns cur JOIN turns t ON t.user_id = cur.user_id "
-            "AND t.session_id = cur.session_id AND t.seq = cur.seq - 1 WHERE cur.id IN ({marks})", ids)
-        return {r[0]: _turn(r[1:]) for r in rows}
-
     # --- stats ---------------------------------------------------------------------------------------
-    def counts(self, user_id: str) -> dict[str, int]:
-        turns = self._query("SELECT count(*) FROM turns WHERE user_id = ?", (user_id,))[0][0]
-        sessions, open_, pending = self._query(
-            "SELECT count(*), coalesce(sum(status = 'open'), 0), coalesce(sum(needs_consolidation), 0) "
-            "FROM sessions WHERE user_id = ?",
-            (user_id,),
-        )[0]
-        return {"turns": turns, "sessions": sessions, "open_sessions": open_, "pending_consolidation": pending}
-
     def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                               since: float | None = None, until: float | None = None, source: str | None = None,
                               tags: Sequence[str] = ()) -> list[tuple[int, float]]:
@@ -695,7 +445,7 @@ class TurnSQL(Connection):
             if value is not None:
                 where.append(clause)
                 params.append(value)
-        _tag_filter(where, params, source, tags)
+        tag_filter(where, params, source, tags)
         return [(int(i), float(score)) for i, score in self._query(
             f"SELECT t.id, -{_BM25} AS score FROM turns_fts CROSS JOIN turns t "
             f"ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND {' AND '.join(where)} ORDER BY score DESC LIMIT ?",

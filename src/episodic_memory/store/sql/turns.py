@@ -1,0 +1,266 @@
+"""SQL for sessions, turns and the counts of their vectors, written once for both backends: what capture and
+consolidation's bookkeeping ask. A backend adds how turns are stored and popped (SQLite counts a session from its
+rows; PostgreSQL also hands out `seq` under the session's row lock and counts lexemes), search, the turn-head
+cache, and how vectors are stored and read (pgvector, read in binary)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..records import SessionInfo, StoredTurn
+from ..rows import SESSION_SELECT as _SESSION_SELECT
+from ..rows import TURN_COLUMNS as _TURN_COLUMNS
+from ..rows import session_row as _session
+from ..rows import turn_row as _turn
+from .core import SQLCore
+
+
+def tag_filter(where: list[str], params: list[Any], source: str | None, tags: Sequence[str]) -> None:
+    """Conditions on turns `t`: from `source`, carrying every one of `tags`."""
+    if source is not None:
+        where.append("t.source = ?")
+        params.append(source)
+    for tag in dict.fromkeys(tags):
+        where.append("EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = ? AND g.turn_id = t.id)")
+        params.append(tag)
+
+
+class TurnCore(SQLCore):
+    """Sessions and turns (a mixin of both stores, under each backend's turns mixin)."""
+
+    def _meta(self, key: str) -> int:
+        """A `store_meta` counter (turn_deletions, vector_deletions, derived_changes, …)."""
+        return int(self._rows("SELECT value FROM store_meta WHERE key = ?", (key,))[0][0])
+
+    # --- sessions ------------------------------------------------------------------------------------
+    def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
+        """(journal file, bytes already stored, the next turn's seq) of a session; (None, 0, 0) when unknown.
+
+        The next seq follows the highest stored one, not the count: a journal line lost to corruption leaves a gap,
+        and a count would hand its seq out a second time."""
+        rows = self._rows(
+            f"SELECT journal_file, journal_offset, (SELECT coalesce(max(seq) + 1, 0) FROM turns"
+            f"{self.dialect.indexed('turns_by_session')} WHERE user_id = ? AND session_id = ?) FROM sessions "
+            "WHERE user_id = ? AND session_id = ?", (user_id, session_id, user_id, session_id))
+        if not rows:
+            return None, 0, 0
+        file, offset, next_seq = rows[0]
+        return file, int(offset), int(next_seq)
+
+    def journal_offsets(self) -> dict[str, int]:
+        """Every session's journal file and the bytes of it already stored (all users: used by recovery)."""
+        rows = self._rows("SELECT journal_file, journal_offset FROM sessions WHERE journal_file IS NOT NULL")
+        return {file: int(offset) for file, offset in rows}
+
+    def session(self, user_id: str, session_id: str) -> SessionInfo | None:
+        rows = self._rows(_SESSION_SELECT + " WHERE user_id = ? AND session_id = ?", (user_id, session_id))
+        return _session(rows[0]) if rows else None
+
+    def sessions(self, user_id: str, limit: int | None = None) -> list[SessionInfo]:
+        sql = _SESSION_SELECT + " WHERE user_id = ? ORDER BY coalesce(last_turn_at, created_at) DESC"
+        params: list[Any] = [user_id]
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_session(r) for r in self._rows(sql, params)]
+
+    def end_session(self, user_id: str, session_id: str, *, owed: bool = False) -> bool:
+        now = time.time()
+        with self._write() as tx:
+            return bool(tx.execute(
+                "UPDATE sessions SET status = 'ended', ended_at = ?, updated_at = ?, "
+                "needs_consolidation = (? OR turn_count > consolidated_turns) WHERE user_id = ? AND session_id = ?",
+                (now, now, owed, user_id, session_id)).rowcount > 0)
+
+    def mark_for_consolidation(self, user_id: str, session_id: str) -> None:
+        with self._write() as tx:
+            tx.execute(f"UPDATE sessions SET needs_consolidation = {tx.dialect.true} WHERE user_id = ? "
+                       "AND session_id = ?", (user_id, session_id))
+
+    def mark_idle_sessions(self, idle_before: float) -> int:
+        """Flag open sessions with unconsolidated turns and no activity since `idle_before` (all users)."""
+        d = self.dialect
+        with self._write() as tx:
+            return int(tx.execute(
+                f"UPDATE sessions SET needs_consolidation = {d.true} WHERE status = 'open' AND needs_consolidation = "
+                f"{d.false} AND turn_count > consolidated_turns AND updated_at < ?", (idle_before,)).rowcount)
+
+    def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
+                            replacing: str | None = None) -> str | None:
+        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
+        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
+        with self._write() as tx:
+            tx.execute(
+                "UPDATE sessions SET lease_owner = ?, lease_until = ? WHERE user_id = ? AND session_id = ? AND "
+                "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ? OR lease_owner = ?)",
+                (owner, until, user_id, session_id, owner, now, replacing))
+            row = tx.one("SELECT lease_owner FROM sessions WHERE user_id = ? AND session_id = ?", (user_id, session_id))
+        return None if row is None or row[0] == owner else str(row[0])
+
+    def release_consolidation(self, user_id: str, session_id: str, owner: str) -> None:
+        with self._write() as tx:
+            tx.execute("UPDATE sessions SET lease_owner = NULL, lease_until = NULL WHERE user_id = ? "
+                       "AND session_id = ? AND lease_owner = ?", (user_id, session_id, owner))
+
+    def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
+        """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read); a session
+        whose last run failed only once its back-off is over (`record_consolidation_failure`)."""
+        return [(u, s) for u, s in self._rows(
+            f"SELECT user_id, session_id FROM sessions WHERE needs_consolidation = {self.dialect.true} "
+            "AND (retry_at IS NULL OR retry_at <= ?) ORDER BY updated_at", (time.time(),))]
+
+    def sessions_owed(self, every: int, idle_before: float, now: float, limit: int = 1000
+                      ) -> list[tuple[str, str, bool]]:
+        return [(u, s, bool(ended)) for u, s, ended in self._rows(
+            f"SELECT user_id, session_id, status = 'ended' FROM sessions WHERE (needs_consolidation = {self.dialect.true} "
+            "OR turn_count - consolidated_turns >= ? OR (status = 'ended' AND turn_count > consolidated_turns)) "
+            "AND updated_at < ? AND (lease_owner IS NULL OR lease_until < ?) AND (retry_at IS NULL OR retry_at <= ?) "
+            "ORDER BY updated_at LIMIT ?", (every, idle_before, now, now, limit))]
+
+    def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
+        """Consolidation has handled every turn with seq < `upto_seq`."""
+        with self._write() as tx:
+            greatest = tx.dialect.greatest
+            tx.execute(
+                f"UPDATE sessions SET consolidated_turns = {greatest}(consolidated_turns, ?), "
+                f"needs_consolidation = (turn_count > {greatest}(consolidated_turns, ?) AND status = 'ended'), "
+                "consolidation_failures = 0, retry_at = NULL WHERE user_id = ? AND session_id = ?",
+                (upto_seq, upto_seq, user_id, session_id))
+
+    def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
+        """A consolidation run of the session failed: flag it and put its next retry off by
+        `Config.consolidation_retry_s`, doubled for each failure in a row (at most `consolidation_retry_max_s`).
+        Returns when it may be retried."""
+        with self._write() as tx:
+            row = tx.one("SELECT consolidation_failures FROM sessions WHERE user_id = ? AND session_id = ?"
+                         + tx.dialect.for_update, (user_id, session_id))
+            failures = (row[0] if row else 0) + 1
+            retry_at = time.time() + self.config.consolidation_retry_after(failures)
+            tx.execute(f"UPDATE sessions SET needs_consolidation = {tx.dialect.true}, consolidation_failures = ?, "
+                       "retry_at = ? WHERE user_id = ? AND session_id = ?", (failures, retry_at, user_id, session_id))
+            return retry_at
+
+    def advance_journal_offset(self, user_id: str, session_id: str, journal_file: str, offset: int) -> None:
+        with self._write() as tx:
+            tx.execute(f"UPDATE sessions SET journal_file = ?, journal_offset = {tx.dialect.greatest}(journal_offset, ?) "
+                       "WHERE user_id = ? AND session_id = ?", (journal_file, offset, user_id, session_id))
+
+    # --- turns ---------------------------------------------------------------------------------------
+    def known_turn_ids(self, user_id: str, session_id: str) -> set[str]:
+        """The caller ids already stored in a session."""
+        return {r[0] for r in self._rows("SELECT turn_id FROM turns WHERE user_id = ? AND session_id = ? "
+                                         "AND turn_id IS NOT NULL", (user_id, session_id))}
+
+    def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
+                     ) -> dict[tuple[str, str, str], tuple[str, int]]:
+        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
+        rows = self._rows_in("SELECT turn_id, role, content, uid, seq FROM turns WHERE turn_id IN ({marks}) "
+                             "AND user_id = ? AND session_id = ? ORDER BY seq DESC",
+                             list(dict.fromkeys(turn_ids)), after=[user_id, session_id])
+        return {(turn_id, role, content): (uid, int(seq)) for turn_id, role, content, uid, seq in rows}
+
+    def ids_for_uids(self, uids: Sequence[str]) -> dict[str, int]:
+        return {u: int(i) for u, i in self._rows_in("SELECT uid, id FROM turns WHERE uid IN ({marks})", list(uids))}
+
+    def session_turns(self, user_id: str, session_id: str, from_seq: int = 0,
+                      before_seq: int | None = None) -> list[StoredTurn]:
+        sql = f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = ? AND t.session_id = ? AND t.seq >= ?"
+        params: list[Any] = [user_id, session_id, from_seq]
+        if before_seq is not None:
+            sql += " AND t.seq < ?"
+            params.append(before_seq)
+        return [_turn(r) for r in self._rows(sql + " ORDER BY t.seq, t.id", params)]
+
+    def turns_since(self, user_id: str, since: float, limit: int | None = None) -> list[StoredTurn]:
+        sql = (f"SELECT {_TURN_COLUMNS} FROM turns t{self.dialect.indexed('turns_by_time')} WHERE t.user_id = ? "
+               "AND t.ts >= ? ORDER BY t.ts DESC, t.id DESC")
+        params: list[Any] = [user_id, since]
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_turn(r) for r in self._rows(sql, params)]
+
+    def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
+        """Row ids of the user's turns from `source` carrying every one of `tags`, ascending."""
+        where, params = ["t.user_id = ?"], [user_id]
+        tag_filter(where, params, source, tags)
+        return [int(r[0]) for r in self._rows(f"SELECT t.id FROM turns t WHERE {' AND '.join(where)} ORDER BY t.id",
+                                              params)]
+
+    def turns_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, StoredTurn]:
+        rows = self._rows_in(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id IN ({{marks}}) AND "
+                             f"{self.dialect.noindex}t.user_id = ?", [int(i) for i in dict.fromkeys(ids)],
+                             after=[user_id])
+        return {r[0]: _turn(r) for r in rows}
+
+    def source_ids(self, user_id: str, ids: Iterable[int]) -> dict[int, str]:
+        """Turn row id → the caller's id (the row id as text where none): what a hit's `source_ids` show."""
+        return {int(i): s for i, s in self._rows_in(
+            "SELECT id, coalesce(turn_id, CAST(id AS TEXT)) FROM turns WHERE id IN ({marks}) AND "
+            f"{self.dialect.noindex}user_id = ?", [int(i) for i in dict.fromkeys(ids)], after=[user_id])}
+
+    def _read_newer_heads(self, after: int, limit: int) -> list[tuple[int, str, int, str | None, float, str]]:
+        return self._rows("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > ? ORDER BY id "
+                          "LIMIT ?", (after, limit))
+
+    def _read_heads(self, ids: list[int]) -> list[tuple[int, str, int, str | None, float, str]]:
+        return self._rows_in("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id IN ({marks})",
+                             [int(i) for i in dict.fromkeys(ids)])
+
+    def previous_turns(self, ids: Sequence[int]) -> dict[int, StoredTurn]:
+        """For each turn id, the turn just before it in its session (when there is one)."""
+        rows = self._rows_in(
+            f"SELECT cur.id, {_TURN_COLUMNS} FROM turns cur JOIN turns t ON t.user_id = cur.user_id "
+            "AND t.session_id = cur.session_id AND t.seq = cur.seq - 1 WHERE cur.id IN ({marks})",
+            [int(i) for i in dict.fromkeys(ids)])
+        return {r[0]: _turn(r[1:]) for r in rows}
+
+    def speakers(self, user_id: str) -> list[tuple[str, int]]:
+        """Names the store knows for a user, with how many turns each spoke."""
+        return [(n, int(c)) for n, c in self._rows("SELECT name, turns FROM speakers WHERE user_id = ?", (user_id,))]
+
+    def counts(self, user_id: str) -> dict[str, int]:
+        turns = self._rows("SELECT count(*) FROM turns WHERE user_id = ?", (user_id,))[0][0]
+        sessions, open_, pending = self._rows(
+            "SELECT count(*), count(CASE WHEN status = 'open' THEN 1 END), "
+            f"count(CASE WHEN needs_consolidation = {self.dialect.true} THEN 1 END) FROM sessions WHERE user_id = ?",
+            (user_id,))[0]
+        return {"turns": int(turns), "sessions": int(sessions), "open_sessions": int(open_),
+                "pending_consolidation": int(pending)}
+
+    # --- vectors -------------------------------------------------------------------------------------
+    def turns_missing_vectors(self, model: str, after_id: int, limit: int, user_id: str | None = None
+                              ) -> list[StoredTurn]:
+        """Turns (of `user_id`, else any user) with id > `after_id` and no vector of `model`, in id order."""
+        mine, params = ("", [after_id]) if user_id is None else (" AND t.user_id = ?", [after_id, user_id])
+        rows = self._rows(
+            f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > ?{mine} AND NOT EXISTS (SELECT 1 FROM vectors v "
+            "WHERE v.kind = 'turn' AND v.item_id = t.id AND v.model = ?) ORDER BY t.id LIMIT ?", [*params, model, limit])
+        return [_turn(r) for r in rows]
+
+    def count_missing_vectors(self, model: str) -> int:
+        return int(self._rows(
+            "SELECT count(*) FROM turns t WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.kind = 'turn' "
+            "AND v.item_id = t.id AND v.model = ?)", (model,))[0][0])
+
+    def vector_watermark(self, user_id: str, model: str) -> tuple[int, int]:
+        """(newest vector id of this user and model, deletion generation): what a reader must sync to."""
+        newest = self._rows("SELECT coalesce(max(id), 0) FROM vectors WHERE user_id = ? AND model = ?",
+                            (user_id, model))[0][0]
+        return int(newest), self._meta("vector_deletions")
+
+    def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
+        """How many vectors `load_vectors` has between the two ids (an index range count)."""
+        return int(self._rows("SELECT count(*) FROM vectors WHERE user_id = ? AND model = ? AND id > ? AND id <= ?",
+                              (user_id, model, after_id, upto_id))[0][0])
+
+    def vector_counts(self, user_id: str) -> dict[str, int]:
+        return {m: int(n) for m, n in self._rows(
+            "SELECT model, count(*) FROM vectors WHERE user_id = ? GROUP BY model", (user_id,))}
+
+    def delete_vectors_not_of(self, model: str) -> int:
+        """Drop vectors made by any other model (after a reindex)."""
+        with self._write() as tx:
+            return int(tx.execute("DELETE FROM vectors WHERE model <> ?", (model,)).rowcount)
