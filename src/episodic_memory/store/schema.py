@@ -1,7 +1,7 @@
 """Schema migrations recorded by name: the rule both backends' `migrations.py` follow.
 
-Each backend lists its migrations in `MIGRATIONS`, functions named ``mNNN_what_it_does`` in ascending number (the
-same names on both backends). A store keeps one row of `_migrations` (version, name, applied_at) for each migration
+Each backend's migrations are the functions of its `migrations.py` named ``mNNN_what_it_does``, in ascending
+number (`listed`: its `MIGRATIONS`; the same names on both backends), applied by `apply`. A store keeps one row of `_migrations` (version, name, applied_at) for each migration
 it has applied, and the name is what counts: an open applies, in list order, every migration whose name has no row,
 and refuses a store with a row whose name this code does not know (a newer episodic-memory applied it). `version`
 is only the order in which this store applied its migrations (1, 2, …). A store's schema version (what
@@ -24,9 +24,15 @@ backends, and upgrades a store made at every earlier schema.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .errors import StoreOpenError
+
+Migration = Callable[[Any], None]  # one step, given the backend's connection
+_NAME = re.compile(r"m\d{3}_\w+")
 
 
 class StoreVersionError(StoreOpenError):
@@ -58,3 +64,22 @@ def check_current(recorded: Sequence[str], known: Sequence[str], where: str) -> 
                              f"{known[missing[0]]}) and is read-only here: open it once with write access to bring "
                              "it up to date")
     return len(known)
+
+
+def listed(namespace: Mapping[str, Any]) -> list[Migration]:
+    """A backend's migrations: the functions named ``mNNN_what_it_does`` in its module's `namespace`, by number."""
+    return [f for name, f in sorted(namespace.items()) if _NAME.fullmatch(name) and callable(f)]
+
+
+def apply(db: Any, migrations: Sequence[Migration], recorded: Sequence[str], where: str, mark: str,
+          after_step: Callable[[], None] = lambda: None) -> int:
+    """Run, in order, the `migrations` that `recorded` has no row for, each recorded in `_migrations` after it
+    (`mark`: the backend's placeholder), inside the caller's transaction. Returns the schema version."""
+    for place in pending(recorded, [m.__name__ for m in migrations], where):
+        migration = migrations[place]
+        migration(db)
+        db.execute("INSERT INTO _migrations (version, name, applied_at) "
+                   f"VALUES ((SELECT coalesce(max(version), 0) + 1 FROM _migrations), {mark}, {mark})",
+                   (migration.__name__, time.time()))
+        after_step()
+    return len(migrations)

@@ -17,15 +17,10 @@ Differences from SQLite, on purpose:
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import psycopg
 
-from ..schema import check_current, pending
+from ..schema import Migration, apply, check_current, listed
 from ..scripts import SCRIPT_CHARS, SINGLE_CHARS, segmented
-
-Migration = Callable[[psycopg.Connection], None]
 
 MIGRATION_LOCK = 0x6570_6D01  # pg_advisory_xact_lock key: "ep" "m" 1
 
@@ -678,14 +673,7 @@ def m022_token_scopes(db: psycopg.Connection) -> None:
         """)
 
 
-MIGRATIONS: list[Migration] = [
-    m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
-    m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
-    m010_episode_terms,  # no m011: a migration is known by its name, not its place (store/schema.py)
-    m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
-    m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
-    m019_llm_backoff, m020_turn_metadata, m021_single_characters, m022_token_scopes,
-]
+MIGRATIONS: list[Migration] = listed(globals())  # every mNNN function above, by number
 SCHEMA_VERSION = len(MIGRATIONS)  # a database this code has opened has applied them all
 
 
@@ -710,10 +698,4 @@ def migrate(db: psycopg.Connection, where: str) -> int:
         db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
         db.execute("CREATE TABLE IF NOT EXISTS _migrations (version integer PRIMARY KEY, name text NOT NULL, "
                    "applied_at double precision NOT NULL)")
-        for place in pending(_recorded(db), [m.__name__ for m in MIGRATIONS], where):
-            migration = MIGRATIONS[place]
-            migration(db)
-            db.execute("INSERT INTO _migrations (version, name, applied_at) "
-                       "VALUES ((SELECT coalesce(max(version), 0) + 1 FROM _migrations), %s, %s)",
-                       (migration.__name__, time.time()))
-    return len(MIGRATIONS)
+        return apply(db, MIGRATIONS, _recorded(db), where, "%s")

@@ -243,18 +243,9 @@ class TurnPg(TurnCore, PgConnection):
         return self._counters()[key]
 
     # --- search --------------------------------------------------------------------------------------
-    def search_turns(
-        self,
-        match: str,
-        user_id: str,
-        *,
-        limit: int,
-        session_id: str | None = None,
-        since: float | None = None,
-        until: float | None = None,
-        source: str | None = None,
-        tags: Sequence[str] = (),
-    ) -> list[tuple[int, float]]:
+    def search_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
+                     since: float | None = None, until: float | None = None, source: str | None = None,
+                     tags: Sequence[str] = ()) -> list[tuple[int, float]]:
         """BM25 over the user's turns (see the module's docstring): (turn id, score) best first, higher is better.
         Document frequencies and lengths are the user's own; filters narrow the ranked rows, not the statistics:
         with filters, only the rows that pass are scored, with the frequencies counted over every match

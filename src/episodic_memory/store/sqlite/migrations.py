@@ -1,20 +1,16 @@
 """SQLite's schema migrations, applied in list order and recorded in the file by name (`store/schema.py`).
 
-Add a migration as a function ``mNNN_what_it_does`` with the next free number, appended to `MIGRATIONS` (and its
-twin to PostgreSQL's, `store/postgres/migrations.py`); never edit or rename one that has shipped.
+Add a migration as a function ``mNNN_what_it_does`` with the next free number (`MIGRATIONS` lists every such function
+by number), and its twin to PostgreSQL's, `store/postgres/migrations.py`; never edit or rename one that has shipped.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import time
-from collections.abc import Callable
 
 from ...faults import fault_point
-from ..schema import check_current, pending
+from ..schema import Migration, apply, check_current, listed
 from ..scripts import segmented
-
-Migration = Callable[[sqlite3.Connection], None]
 
 
 def _run(db: sqlite3.Connection, script: str) -> None:
@@ -696,14 +692,7 @@ def m022_token_scopes(db: sqlite3.Connection) -> None:
         """)
 
 
-MIGRATIONS: list[Migration] = [
-    m001_sessions_and_turns, m002_vectors, m003_facts_and_entities, m004_episodes_workstreams_loops, m005_judgments,
-    m006_tokens, m007_turn_deletions, m008_recent_episodes_of_a_workstream, m009_derived_changes,
-    m010_episode_terms,  # no m011: a migration is known by its name, not its place (store/schema.py)
-    m012_consolidation_leases_and_name_sources, m013_turn_source_and_tags, m014_pinned_facts,
-    m015_unsegmented_scripts, m016_turn_owner_in_fts, m017_turn_postings, m018_consolidation_backoff,
-    m019_llm_backoff, m020_turn_metadata, m021_single_characters, m022_token_scopes,
-]
+MIGRATIONS: list[Migration] = listed(globals())  # every mNNN function above, by number
 SCHEMA_VERSION = len(MIGRATIONS)  # a store this code has opened has applied them all
 
 _TABLE = ("CREATE TABLE IF NOT EXISTS _migrations "
@@ -733,13 +722,7 @@ def migrate(db: sqlite3.Connection, path: str) -> int:
     db.execute("BEGIN IMMEDIATE")
     try:
         db.execute(_TABLE)
-        for place in pending(_recorded(db), [m.__name__ for m in MIGRATIONS], path):
-            migration = MIGRATIONS[place]
-            migration(db)
-            db.execute("INSERT INTO _migrations (version, name, applied_at) "
-                       "VALUES ((SELECT coalesce(max(version), 0) + 1 FROM _migrations), ?, ?)",
-                       (migration.__name__, time.time()))
-            fault_point("migrate.after_step")
+        apply(db, MIGRATIONS, _recorded(db), path, "?", lambda: fault_point("migrate.after_step"))
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")

@@ -218,18 +218,9 @@ class TurnSQL(TurnCore, Connection):
         """A no-op: a counter is a local read of microseconds here (PostgreSQL's store reads them once a recall)."""
         return nullcontext()
 
-    def search_turns(
-        self,
-        match: str,
-        user_id: str,
-        *,
-        limit: int,
-        session_id: str | None = None,
-        since: float | None = None,
-        until: float | None = None,
-        source: str | None = None,
-        tags: Sequence[str] = (),
-    ) -> list[tuple[int, float]]:
+    def search_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
+                     since: float | None = None, until: float | None = None, source: str | None = None,
+                     tags: Sequence[str] = ()) -> list[tuple[int, float]]:
         """BM25 over turns through FTS5. `match` must be a safe MATCH expression (see retrieve.fts_query).
 
         Returns (turn id, bm25) best first, with bm25 made positive: higher is better.
