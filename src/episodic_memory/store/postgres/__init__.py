@@ -2,9 +2,10 @@
 processes on many machines sharing one database. Needs the `postgres` extra (psycopg 3, psycopg_pool, pgvector; the
 embedded server of `cluster.py` for tests and `episodic pg`).
 
-`connection.py` holds the pool and the id-order locks; `migrations.py` the schema (the same migrations as
-SQLite's, recorded by name: `store/schema.py`); one mixin per concern carries its SQL (`turns.py`: sessions, turns,
-BM25 search, vectors; `facts.py`; `threads.py`; `judgments.py`; `tokens.py`); `store.py` combines them into
+`connection.py` holds the pool and the id-order locks (the `POSTGRES` dialect of `store/sql/`); `migrations.py` the
+schema (the same migrations as SQLite's, recorded by name: `store/schema.py`). The SQL both backends share is in
+`store/sql/`; each module here adds only PostgreSQL's own to its shared twin (`turns.py`: storing turns, BM25
+search, vectors; `facts.py`; `threads.py`; `judgments.py`; `portable.py`); `store.py` combines them into
 `PostgresStore`.
 
 Durability: a write returns once its transaction is committed with `synchronous_commit = on`, so the database is

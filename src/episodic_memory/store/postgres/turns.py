@@ -459,6 +459,3 @@ class TurnPg(TurnCore, PgConnection):
         return self.search_turns(match, user_id, limit=limit, session_id=session_id, since=since, until=until,
                                  source=source, tags=tags)
 
-
-def _ints(ids: Iterable[int]) -> list[int]:
-    return [int(i) for i in dict.fromkeys(ids)]
