@@ -71,22 +71,21 @@ class ThreadCore(SQLCore):
         # 0.08 ms for 17 of 5,000 episodes)
         hint = self.dialect.noindex if ids is not None else ""
         narrowed = _narrow(self.dialect, f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE {hint}user_id = ?",
-                           [user_id], "", ids, workstream_id)
+                           [user_id], "", ids, workstream_id, "coalesce(ended_at, created_at) DESC, id DESC", limit)
         if narrowed is None:
             return []
-        sql, params = narrowed
-        sql += " ORDER BY coalesce(ended_at, created_at) DESC, id DESC"
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        found = [_episode(r) for r in self._rows(sql, params)]
+        found = [_episode(r) for r in self._rows(*narrowed)]
         if with_facts and found:
             by_session = self.session_facts(user_id, [e.session_id for e in found])
             for e in found:
                 e.facts = by_session.get(e.session_id, [])
-        sources = self.source_ids(user_id, {i for e in found for i in e.source_ids})
-        for e in found:
-            e.source_turns = [sources[i] for i in e.source_ids if i in sources]
+        return self._with_sources(user_id, found)
+
+    def _with_sources(self, user_id: str, found: list[Any]) -> list[Any]:
+        """Episodes or loops with the caller's ids of their source turns (`source_turns`)."""
+        sources = self.source_ids(user_id, {i for x in found for i in x.source_ids})
+        for x in found:
+            x.source_turns = [sources[i] for i in x.source_ids if i in sources]
         return found
 
     def derived_counts(self, user_id: str) -> dict[str, int]:
@@ -350,19 +349,10 @@ class ThreadCore(SQLCore):
         if status != "all":
             sql += " AND l.status = ?"
             params.append(status)
-        narrowed = _narrow(self.dialect, sql, params, "l.", ids, workstream_id)
+        narrowed = _narrow(self.dialect, sql, params, "l.", ids, workstream_id, "l.created_at DESC, l.id DESC", limit)
         if narrowed is None:
             return []
-        sql, params = narrowed
-        sql += " ORDER BY l.created_at DESC, l.id DESC"
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        found = [_loop(r) for r in self._rows(sql, params)]
-        sources = self.source_ids(user_id, {i for lp in found for i in lp.source_ids})
-        for lp in found:
-            lp.source_turns = [sources[i] for i in lp.source_ids if i in sources]
-        return found
+        return self._with_sources(user_id, [_loop(r) for r in self._rows(*narrowed)])
 
     def recent_closed_loops(self, user_id: str, closed_since: float) -> list[Loop]:
         sql = (f"SELECT {_LOOP_COLUMNS} FROM loops l LEFT JOIN workstreams w ON w.id = l.workstream_id "
@@ -460,8 +450,9 @@ class ThreadCore(SQLCore):
 
 
 def _narrow(d: Dialect, sql: str, params: list[Any], prefix: str, ids: Iterable[int] | None,
-            workstream_id: int | None) -> tuple[str, list[Any]] | None:
-    """`sql` narrowed to `ids` and/or one workstream (columns prefixed by `prefix`); None for an empty id list."""
+            workstream_id: int | None, order: str, limit: int | None) -> tuple[str, list[Any]] | None:
+    """`sql` narrowed to `ids` and/or one workstream (columns prefixed by `prefix`), in `order`, at most `limit`
+    rows; None for an empty id list."""
     if ids is not None:
         ids = list(dict.fromkeys(int(i) for i in ids))
         if not ids:
@@ -472,6 +463,10 @@ def _narrow(d: Dialect, sql: str, params: list[Any], prefix: str, ids: Iterable[
     if workstream_id is not None:
         sql += f" AND {prefix}workstream_id = ?"
         params = [*params, workstream_id]
+    sql += f" ORDER BY {order}"
+    if limit is not None:
+        sql += " LIMIT ?"
+        params = [*params, limit]
     return sql, params
 
 
