@@ -42,7 +42,14 @@ if __package__ in (None, ""):
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bench.harness import ROOT, git_commit, import_episodic  # noqa: E402
-from bench.truthgen import TRAIN_BANKS, LabelledConversation, Utterance, _gen, utterances  # noqa: E402
+from bench.truthgen import (  # noqa: E402
+    TRAIN_BANKS,
+    UNTUNED_BANKS,
+    LabelledConversation,
+    Utterance,
+    _gen,
+    utterances,
+)
 
 import_episodic()
 from episodic_memory.consolidate import learned  # noqa: E402
@@ -486,8 +493,8 @@ def main(argv: list[str] | None = None) -> int:
                   "--cache", str(args.cache), "--out", str(args.lobo / f"no-{held}.npz"), "--model", args.model,
                   "--pair-model", args.pair_model])
         return 0
-    if "untuned" in args.banks:
-        p.error("the untuned bank is for measuring only: never train on it")
+    if set(args.banks) & set(UNTUNED_BANKS):
+        p.error(f"the never-tuned banks ({', '.join(UNTUNED_BANKS)}) are for measuring only: never train on them")
     rng = random.Random(7)
     started = time.perf_counter()
     convs = [utterances(bank, seed, i) for bank in args.banks for seed in range(1, args.seeds + 1)

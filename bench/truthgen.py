@@ -14,8 +14,8 @@ Two uses:
   examples `bench/train_consolidation.py` learns from. The generator's own `Writer.part` is wrapped to record them,
   so the words are the bank's and the labels are the generator's.
 
-Which banks are for what (`BANK_ROLES`): the learned parts of consolidation train on `TRAIN_BANKS`; `untuned` was
-written from the generator's README by someone who had not read the code, and nothing is ever tuned on it.
+Which banks are for what (`BANK_ROLES`): the learned parts of consolidation train on `TRAIN_BANKS`; `UNTUNED_BANKS`
+were written from the generator's README by people who had not read the code, and nothing is ever tuned on them.
 """
 
 from __future__ import annotations
@@ -42,8 +42,12 @@ SHARED_GENERATOR = (SHARED_DATA / ".." / "truth-bench").resolve()
 REPO_BANKS = Path(__file__).resolve().parent / "banks"
 TRAIN_BANKS = ("dev", "terse", "wordy", "brisk", "learner", "ramble")
 UNTUNED_BANK = "untuned"
+#: banks written from the generator's README by helpers who had not read the code, never trained or tuned on:
+#: `untuned` (the first), and three in other voices — `texter` (typed fast on a phone), `formal` (a senior
+#: professional, indirect and passive), `chatty` (regional English, points made by implication)
+UNTUNED_BANKS = (UNTUNED_BANK, "texter", "formal", "chatty")
 BANK_ROLES = {"dev": "train (the shared dev bank)", **{b: "train (written here)" for b in TRAIN_BANKS[1:]},
-              UNTUNED_BANK: "never tuned on (written from the README alone)"}
+              **{b: "never tuned on (written from the README alone)" for b in UNTUNED_BANKS}}
 #: seeds the training script draws from; the report seeds of bench/truth.py are disjoint from them
 TRAIN_SEEDS = range(1, 41)
 
