@@ -755,10 +755,13 @@ def llm_in_use() -> dict[str, Any]:
 # --------------------------------------------------------------------------- sets: dev, fresh seeds, untuned
 
 #: what `python bench/truth.py` reports side by side. truth-dev is what the rules were first tuned on; dev@901
-#: is the same phrase bank with seeds nothing was tuned or trained on (training uses 1..40); untuned@901 is the
-#: bank written from the generator's README alone, never tuned or trained on.
-DEFAULT_SETS = ("truth-dev", "dev@901x4", "dev@902x4", "untuned@901x4", "untuned@902x4")
+#: is the same phrase bank with seeds nothing was tuned or trained on (training uses 1..40); untuned@901 and the
+#: three other never-tuned banks (`bench/truthgen.py` UNTUNED_BANKS) were written from the generator's README
+#: alone, never tuned or trained on — pooled, they are the "never tuned" column the targets are read on.
+DEFAULT_SETS = ("truth-dev", "dev@901x4", "dev@902x4", "untuned@901x4", "untuned@902x4", "texter@901x4",
+                "formal@901x4", "chatty@901x4")
 UNTUNED_PREFIX = "untuned"
+NEVER_TUNED = "never tuned"   # every never-tuned bank's sets, pooled
 
 
 def parse_set(spec: str) -> tuple[str, int, int] | None:
@@ -794,6 +797,14 @@ def group_of(spec: str) -> str:
     return "truth-dev" if parsed is None else parsed[0]
 
 
+def pooled_groups(spec: str) -> list[str]:
+    """The groups a set counts in: its own, and the pool of never-tuned banks when it is one of them."""
+    from bench.truthgen import UNTUNED_BANKS
+
+    parsed = parse_set(spec)
+    return [group_of(spec), *([NEVER_TUNED] if parsed is not None and parsed[0] in UNTUNED_BANKS else [])]
+
+
 SIDE_BY_SIDE = [
     ("changed slots: current first", ("overall", "current_value", "current_first_changed", "value"), ">=", 0.95),
     ("changed slots: stale first", ("overall", "current_value", "stale_first", "value"), "<=", 0.05),
@@ -814,15 +825,17 @@ SIDE_BY_SIDE = [
 
 
 def side_by_side(groups: dict[str, dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """One column per group of sets; the target, whether every group meets it, and the dev-vs-untuned gap."""
+    """One column per group of sets; the target, whether every group meets it, and the gap between dev and the
+    never-tuned banks (pooled; the untuned bank alone when it is the only one)."""
     names = list(groups)
-    header = ["metric", *names, "target", "gap dev↔untuned"]
+    unseen = NEVER_TUNED if NEVER_TUNED in groups else UNTUNED_PREFIX
+    header = ["metric", *names, "target", f"gap dev↔{unseen}"]
     rows = []
     for label, path, op, target in SIDE_BY_SIDE:
         values = [_get(groups[n], *path) for n in names]
         cells = [_f(v) if isinstance(v, float) else str(v) if v is not None else "-" for v in values]
         goal = "" if op is None else f"{'≥' if op == '>=' else '≤'} {target:.2f}"
-        dev, untuned = _get(groups.get("dev", {}), *path), _get(groups.get(UNTUNED_PREFIX, {}), *path)
+        dev, untuned = _get(groups.get("dev", {}), *path), _get(groups.get(unseen, {}), *path)
         gap = f"{abs(dev - untuned):.2f}" if isinstance(dev, float) and isinstance(untuned, float) else "-"
         rows.append([label, *cells, goal, gap])
     return header, rows
@@ -864,9 +877,10 @@ def measure_sets(specs: Sequence[str], cache: Path, systems: Sequence[str] = ("e
         convs = load_set(spec, cache)
         for name in systems:
             run = run_system(name, convs, quiet=quiet)
-            pooled = by_group.setdefault(group_of(spec), {}).setdefault(name, SystemRun(name))
-            pooled.per_conv.update(run.per_conv)
-            pooled.error = pooled.error or run.error
+            for group in pooled_groups(spec):
+                pooled = by_group.setdefault(group, {}).setdefault(name, SystemRun(name))
+                pooled.per_conv.update(run.per_conv)
+                pooled.error = pooled.error or run.error
     out: dict[str, dict[str, Any]] = {}
     for group, runs in by_group.items():
         for name, run in runs.items():

@@ -98,3 +98,24 @@ def test_v_measure_and_ari_by_hand() -> None:
     assert math.isclose(adjusted_rand_index(list("aabb"), list("xyxy")), -0.5)
     with pytest.raises(ValueError):
         v_measure(["a"], ["x", "y"])
+
+
+def test_the_never_tuned_banks_are_pooled_and_the_gap_is_read_on_them() -> None:
+    """Every never-tuned bank counts in its own column and in the pooled "never tuned" one; the dev↔unseen gap
+    is read on the pool; no never-tuned bank is ever a training bank."""
+    from bench.truth import NEVER_TUNED, pooled_groups, side_by_side
+    from bench.truthgen import TRAIN_BANKS, UNTUNED_BANKS
+
+    assert not set(TRAIN_BANKS) & set(UNTUNED_BANKS)
+    assert pooled_groups("texter@901x4") == ["texter", NEVER_TUNED]
+    assert pooled_groups("dev@901x4") == ["dev"] and pooled_groups("truth-dev") == ["truth-dev"]
+
+    def summary(f1: float) -> dict:
+        return {"overall": {"loops": {"f1": f1}}}
+
+    header, rows = side_by_side({"dev": summary(0.9), "untuned": summary(0.5), NEVER_TUNED: summary(0.7)})
+    assert header[-1] == f"gap dev↔{NEVER_TUNED}"
+    [loops] = [r for r in rows if r[0] == "loops F1"]
+    assert loops[-1] == "0.20"
+    header, rows = side_by_side({"dev": summary(0.9), "untuned": summary(0.5)})
+    assert header[-1] == "gap dev↔untuned" and [r for r in rows if r[0] == "loops F1"][0][-1] == "0.40"
