@@ -21,6 +21,7 @@ from .commands.judge import judge
 from .commands.pg import pg
 from .commands.portable import backup_command, export_command, import_command, migrate_command
 from .commands.server import mcp_command, serve, token, ui
+from .commands.settings import config_command
 from .commands.threads import brief, loop, loops, print_loops, workstreams
 from .commands.vault import vault
 from .config import DEFAULT_USER
@@ -409,6 +410,7 @@ main.add_command(judge)
 main.add_command(pg)
 main.add_command(hooks)
 main.add_command(hook)
+main.add_command(config_command)
 
 for command in (export_command, import_command, backup_command, migrate_command, vault):
     main.add_command(command)

@@ -120,10 +120,11 @@ class Config(BaseModel):
 
     # --- retrieval ---------------------------------------------------------------------------------
     rrf_k: int = Field(15, description="RRF constant; the original write-ups used 60, 15 measured better (docs/retrieval.md)")
-    recency_half_life_days: float = 30.0
+    recency_half_life_days: float = Field(30.0, description="the recency term halves with every this many days of a "
+                                          "memory's age")
     recency_weight: float = Field(0.15, description="added to the fused score, never multiplied into it")
     dense_floor: float = Field(0.20, description="dense hits below this cosine are dropped")
-    rerank_pool: int = 30
+    rerank_pool: int = Field(30, description="with a cross-encoder, the best this many fused hits are reranked")
     dense_coarse_above: int = Field(8_000, description="vectors from which the dense leg scans coarse to fine "
                                     "(principal directions first, exact scores for the shortlist)")
     dense_coarse_dims: int = Field(128, description="principal directions the coarse scan keeps")
