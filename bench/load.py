@@ -622,7 +622,7 @@ async def run_noisy(server: Server, args: argparse.Namespace) -> dict[str, Any]:
 
 def table(runs: list[dict[str, Any]]) -> str:
     rows = ["| run | req/s | turn p50/p95/p99 ms | recall p50/p95/p99 ms | errors | server CPU ms/req (+ drain) "
-            "| floor CPU ms/req (turn, recall) | ÷ floor | client CPU "
+            "| floor CPU ms/req (turn, recall) | ÷ floor (+ drain) | client CPU "
             "| RSS MB warm→end (max) | anon MB warm→end | loadavg | exactly once | backlog at stop → drained in |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
@@ -636,7 +636,7 @@ def table(runs: list[dict[str, Any]]) -> str:
             f"| {c.get('p50_ms')}/{c.get('p95_ms')}/{c.get('p99_ms')} | {r['errors'] or 0} "
             f"| {r['server_cpu_ms_per_req']} ({r['server_cpu_ms_per_req_incl_drain']}) "
             + (f"| {r['floor']['request_cpu_ms']} ({r['floor']['turn_cpu_ms']}, {r['floor']['recall_cpu_ms']}) "
-               f"| {r['ratio_to_floor']}x " if "floor" in r else "| | ")
+               f"| {r['ratio_to_floor']}x ({r.get('ratio_to_floor_incl_drain')}x) " if "floor" in r else "| | ")
             + f"| {r['client_cpu_share']:.0%} "
             f"| {m['after_warmup']:.0f}→{m['end']:.0f} ({m['max']:.0f}) "
             f"| {m.get('anon_after_warmup', float('nan')):.0f}→{m.get('anon_end', float('nan')):.0f} "
@@ -724,6 +724,8 @@ def main() -> int:
                 floor["loadavg"] = [round(x, 2) for x in os.getloadavg()]
                 result["floor"] = floor
                 result["ratio_to_floor"] = round(result["server_cpu_ms_per_req"] / floor["request_cpu_ms"], 3)
+                result["ratio_to_floor_incl_drain"] = round(  # with the consolidation the load left behind
+                    result["server_cpu_ms_per_req_incl_drain"] / floor["request_cpu_ms"], 3)
             runs.append(result)
             print(f"{name}#{rnd}: " + json.dumps({k: v for k, v in result.items() if k not in ("rss_mb",)}),
                   file=sys.stderr, flush=True)
