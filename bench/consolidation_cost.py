@@ -129,16 +129,83 @@ def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = 
     mem.close()
     if dump is not None:
         dump.write_text(json.dumps(export_store(os.path.join(d, "m.db"))), encoding="utf-8")
+    floor = consolidation_floor(os.path.join(d, "m.db"), mem.embedder() if embedder is not None else None,
+                                mem.config)
     steps = [k for k in cpu if k not in ("consolidate", "turn_embed")]
     ms = {"capture": total - cpu["consolidate"], "turn_embed": cpu["turn_embed"], **{k: cpu[k] for k in steps},
           "overhead": cpu["consolidate"] - cpu["turn_embed"] - sum(cpu[k] for k in steps),
           "consolidate (all)": cpu["consolidate"], "total": total}
     n_turns = len(turns)
+    floor_ms = {k: round(v * 1000 / n_turns, 3) for k, v in floor.items() if k.endswith("_s")}
+    floor_ms = {k.removesuffix("_s"): v for k, v in floor_ms.items()}
+    cons = cpu["consolidate"] * 1000 / n_turns
     return {"turns": n_turns, "steps": steps,
             "cpu_ms_per_turn": {k: round(v * 1000 / n_turns, 3) for k, v in ms.items()},
             "consolidation_ms_per_turn": round(sum(cpu[k] for k in steps) * 1000 / n_turns, 3),
+            # issue 45: what any consolidation must pay for these turns here (consolidation_floor), and all of
+            # Memory.consolidate (turn_embed + steps + overhead) against it
+            "floor_cpu_ms_per_turn": floor_ms,
+            "floor_rows": floor["rows"], "floor_transactions": floor["transactions"],
+            "ratio_to_floor": round(cons / floor_ms["total"], 3) if floor_ms.get("total") else None,
             "embedded_per_turn": {k: round(v / n_turns, 3) for k, v in asked.most_common()},
             "computed_per_turn": {k: round(v / n_turns, 3) for k, v in computed.most_common()}}
+
+
+def consolidation_floor(path: str, embedder: Any, config: Any) -> dict[str, Any]:
+    """What any consolidation of this store's turns must pay on this machine (issue 45), in CPU seconds
+    (`time.process_time`, every thread): the embedder on each session's turns, once each (the text the indexer
+    embeds a turn as, `retrieve.texts.embedding_text`; one batch per session, the embedder's caches emptied first),
+    and the store writes the run made: every row consolidation left in the derived tables (`DERIVED_TABLES`, turn
+    vectors included: the embedding's own write) inserted into empty tables of the same schema (their indexes, no
+    triggers), one transaction per session, with the store's journal settings (WAL, synchronous NORMAL)."""
+    import sqlite3
+    from types import SimpleNamespace
+
+    from episodic_memory.retrieve.texts import embedding_text
+
+    con = sqlite3.connect(path)
+    by_session: dict[str, list[Any]] = {}
+    for sid, role, speaker, content in con.execute(
+            "SELECT session_id, role, speaker, content FROM turns ORDER BY session_id, seq"):
+        by_session.setdefault(sid, []).append(SimpleNamespace(role=role, speaker=speaker, content=content))
+    tables = [t for t in DERIVED_TABLES if t != "sessions"]
+    schema = [sql for (sql,) in con.execute(
+        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND type IN ('table', 'index') AND tbl_name IN "
+        f"({', '.join('?' * len(tables))}) AND name NOT LIKE 'sqlite_%'", tables)]
+    rows = {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in tables}
+    con.close()
+    out: dict[str, Any] = {"embed_s": 0.0}
+    if embedder is not None:
+        if hasattr(embedder, "cache_clear"):
+            embedder.cache_clear()
+        embed = getattr(embedder, "embed_once", embedder.embed)
+        cap = config.embed_max_chars
+        t0 = time.process_time()
+        for turns in by_session.values():
+            embed([embedding_text(t, turns[i - 1] if i else None)[:cap] for i, t in enumerate(turns)])
+        out["embed_s"] = time.process_time() - t0
+    with tempfile.TemporaryDirectory(prefix="cc-floor-") as tmp:
+        db = sqlite3.connect(os.path.join(tmp, "floor.db"), isolation_level=None)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        for sql in schema:
+            db.execute(sql)
+        db.execute("PRAGMA foreign_keys = OFF")
+        n = max(1, len(by_session))
+        t0 = time.process_time()
+        for part in range(n):   # the rows spread evenly over one transaction per session
+            db.execute("BEGIN")
+            for table, table_rows in rows.items():
+                chunk = table_rows[part * len(table_rows) // n: (part + 1) * len(table_rows) // n]
+                if chunk:
+                    db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(chunk[0]))})", chunk)
+            db.execute("COMMIT")
+        out["writes_s"] = time.process_time() - t0
+        db.close()
+    out["total_s"] = out["embed_s"] + out["writes_s"]
+    out["rows"] = sum(len(r) for r in rows.values())
+    out["transactions"] = len(by_session)
+    return out
 
 
 # --- what consolidation made, row for row (--check-same) --------------------------------------------------------
@@ -227,6 +294,14 @@ def table(results: dict[str, dict[str, Any]], trees: list[str], corpus: str) -> 
         label = "**consolidation steps**" if k == "consolidation" else k
         ratio = (f" | {cells[0] / cells[1]:.2f}×" if cells[1] else " | –") if len(trees) == 2 else ""
         out.append(f"| {label} | " + " | ".join(f"{c:.2f}" for c in cells) + ratio + " |")
+    if all(results[t][corpus].get("floor_cpu_ms_per_turn") for t in trees):   # issue 45: the floor beside it
+        for k in ("embed", "writes", "total"):
+            cells = [results[t][corpus]["floor_cpu_ms_per_turn"].get(k, 0.0) for t in trees]
+            out.append(f"| floor: {k} | " + " | ".join(f"{c:.2f}" for c in cells) + (" | |" if len(trees) == 2
+                                                                                       else " |"))
+        cells = [results[t][corpus]["ratio_to_floor"] or 0.0 for t in trees]
+        out.append("| **consolidate (all) ÷ floor** | " + " | ".join(f"{c:.2f}×" for c in cells)
+                   + (" | |" if len(trees) == 2 else " |"))
     purposes = list(dict.fromkeys(k for t in trees for k in results[t][corpus]["embedded_per_turn"]))
     out += ["", f"texts embedded per turn (asked / computed), {corpus}", "",
             "| purpose | " + " | ".join(trees) + " |", "|---|" + "---:|" * len(trees)]
@@ -267,7 +342,8 @@ def main(argv: list[str] | None = None) -> int:
                 res = run_child(trees[name], corpus, args.turns, args.data)
                 runs[name][corpus].append(res)
                 print(f"  run {r + 1}/{args.repeats} {corpus:9s} {name:10s} consolidation "
-                      f"{res['consolidation_ms_per_turn']:.2f} ms/turn, total {res['cpu_ms_per_turn']['total']:.2f}",
+                      f"{res['consolidation_ms_per_turn']:.2f} ms/turn, total {res['cpu_ms_per_turn']['total']:.2f}"
+                      f", consolidate (all) ÷ floor {res.get('ratio_to_floor')}, load {os.getloadavg()[0]:.2f}",
                       file=sys.stderr)
     results: dict[str, dict[str, Any]] = {}
     for name in trees:
@@ -277,6 +353,10 @@ def main(argv: list[str] | None = None) -> int:
                 "src": trees[name], "turns": rs[0]["turns"], "repeats": len(rs),
                 "cpu_ms_per_turn": median_of(rs, "cpu_ms_per_turn"),
                 "consolidation_ms_per_turn": round(statistics.median(x["consolidation_ms_per_turn"] for x in rs), 3),
+                "floor_cpu_ms_per_turn": median_of(rs, "floor_cpu_ms_per_turn")
+                if all("floor_cpu_ms_per_turn" in x for x in rs) else {},
+                "ratio_to_floor": round(statistics.median(x["ratio_to_floor"] for x in rs), 3)
+                if all(x.get("ratio_to_floor") for x in rs) else None,
                 "embedded_per_turn": median_of(rs, "embedded_per_turn"),
                 "computed_per_turn": median_of(rs, "computed_per_turn"),
                 "runs": rs}

@@ -149,6 +149,62 @@ def tree_python(src: str, code: str, env: dict[str, str]) -> str:
                           text=True).stdout.strip()
 
 
+# Issue 45: what any server must pay on this machine for the same requests, in CPU ms, measured by the tree's own
+# code in a child process right after the load: a turn = the embedder on its text (batches of --floor-batch, its
+# caches emptied: no cache) + one durable append (a JSON line written and fsynced); a recall = the embedder on the
+# question (no cache) + one numpy top-10 scan of as many float32 rows as the user's turns at the end of the run.
+FLOOR_CODE = r"""
+import json, os, random, sys, tempfile, time
+import numpy as np
+from threadpoolctl import threadpool_limits
+from episodic_memory.config import Config
+from episodic_memory.models.embedder import load_embedder
+turns, queries, rows, batch = json.loads(sys.stdin.read())
+cfg = Config()
+emb = load_embedder(cfg.embedder, cfg.model_threads)
+embed = getattr(emb, "embed_once", emb.embed)
+emb.embed(["warm up"]); emb.embed_query("warm up")
+fd, path = tempfile.mkstemp(prefix="floor-journal-")
+t0 = time.process_time()
+for i in range(0, len(turns), batch):
+    part = turns[i:i + batch]
+    if hasattr(emb, "cache_clear"):
+        emb.cache_clear()
+    embed(part)
+    for text in part:
+        os.write(fd, (json.dumps({"role": "user", "content": text}) + "\n").encode())
+        os.fsync(fd)
+turn_ms = (time.process_time() - t0) * 1000 / max(1, len(turns))
+os.close(fd); os.unlink(path)
+m = np.random.default_rng(0).standard_normal((max(rows, 10), emb.dim)).astype(np.float32)
+m /= np.linalg.norm(m, axis=1, keepdims=True)
+t0 = time.process_time()
+with threadpool_limits(1, user_api="blas"):
+    for q in queries:
+        if hasattr(emb, "cache_clear"):
+            emb.cache_clear()
+        v = np.asarray(emb.embed_query(q), np.float32)
+        s = m @ v
+        top = np.argpartition(-s, 9)[:10]
+        top[np.argsort(-s[top])]
+recall_ms = (time.process_time() - t0) * 1000 / max(1, len(queries))
+print(json.dumps({"turn_cpu_ms": round(turn_ms, 3), "recall_cpu_ms": round(recall_ms, 3), "rows": rows,
+                  "batch": batch, "turns": len(turns), "queries": len(queries)}))
+"""
+
+
+def measure_floor(src: str, args: argparse.Namespace, rows: int) -> dict[str, Any]:
+    """The turn and recall floors (FLOOR_CODE) for requests like the load's, with the tree at `src`."""
+    rng = random.Random(4545)
+    turns = [sentence(rng, max(4, args.turn_chars // 7))[: args.turn_chars] for _ in range(args.floor_samples)]
+    queries = [" ".join(rng.sample(WORDS, 3)) for _ in range(args.floor_samples)]
+    out = subprocess.run([sys.executable, "-c", FLOOR_CODE], env=clean_env(src, {}), check=True, text=True,
+                         capture_output=True, input=json.dumps([turns, queries, rows, args.floor_batch]))
+    floor: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    floor["request_cpu_ms"] = round(args.mix * floor["turn_cpu_ms"] + (1 - args.mix) * floor["recall_cpu_ms"], 3)
+    return floor
+
+
 def box_cpu() -> tuple[int, int]:
     """(busy, total) jiffies of the whole machine so far (/proc/stat; (0, 0) where there is none)."""
     try:
@@ -565,9 +621,10 @@ async def run_noisy(server: Server, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def table(runs: list[dict[str, Any]]) -> str:
-    rows = ["| run | req/s | turn p50/p95/p99 ms | recall p50/p95/p99 ms | errors | server CPU ms/req (+ drain) | client CPU "
+    rows = ["| run | req/s | turn p50/p95/p99 ms | recall p50/p95/p99 ms | errors | server CPU ms/req (+ drain) "
+            "| floor CPU ms/req (turn, recall) | ÷ floor (+ drain) | client CPU "
             "| RSS MB warm→end (max) | anon MB warm→end | loadavg | exactly once | backlog at stop → drained in |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
         if "routes" not in r or "req_per_s" not in r:
             continue
@@ -577,7 +634,10 @@ def table(runs: list[dict[str, Any]]) -> str:
         rows.append(
             f"| {r['name']}#{r['round']} | {r['req_per_s']} | {t.get('p50_ms')}/{t.get('p95_ms')}/{t.get('p99_ms')} "
             f"| {c.get('p50_ms')}/{c.get('p95_ms')}/{c.get('p99_ms')} | {r['errors'] or 0} "
-            f"| {r['server_cpu_ms_per_req']} ({r['server_cpu_ms_per_req_incl_drain']}) | {r['client_cpu_share']:.0%} "
+            f"| {r['server_cpu_ms_per_req']} ({r['server_cpu_ms_per_req_incl_drain']}) "
+            + (f"| {r['floor']['request_cpu_ms']} ({r['floor']['turn_cpu_ms']}, {r['floor']['recall_cpu_ms']}) "
+               f"| {r['ratio_to_floor']}x ({r.get('ratio_to_floor_incl_drain')}x) " if "floor" in r else "| | ")
+            + f"| {r['client_cpu_share']:.0%} "
             f"| {m['after_warmup']:.0f}→{m['end']:.0f} ({m['max']:.0f}) "
             f"| {m.get('anon_after_warmup', float('nan')):.0f}→{m.get('anon_end', float('nan')):.0f} "
             f"| {r['loadavg_before'][0]} "
@@ -630,6 +690,9 @@ def main() -> int:
     ap.add_argument("--noisy-think", type=float, default=0.05, help="pause between a quiet reader's recalls")
     ap.add_argument("--profile", metavar="PATH", help="py-spy the server (collapsed stacks to PATH.<name>.<round>)")
     ap.add_argument("--keep-log", action="store_true", help="print the server log tail after each run")
+    ap.add_argument("--floor-samples", type=int, default=200, help="turns and questions the floor is measured on "
+                    "(issue 45; 0: no floor)")
+    ap.add_argument("--floor-batch", type=int, default=16, help="turns per embedder call in the turn floor")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "load.json")
     args = ap.parse_args()
 
@@ -655,6 +718,14 @@ def main() -> int:
                     spy.wait(60)
                 log = server.stop()
             result.update(name=name, src=src, round=rnd, wall_s=round(time.monotonic() - t0, 1))
+            if args.floor_samples and not args.noisy_neighbour and "server_cpu_ms_per_req" in result:
+                acked = result["exactly_once"].get("acked_checked", 0)
+                floor = measure_floor(src, args, max(10, acked // max(1, args.users)))
+                floor["loadavg"] = [round(x, 2) for x in os.getloadavg()]
+                result["floor"] = floor
+                result["ratio_to_floor"] = round(result["server_cpu_ms_per_req"] / floor["request_cpu_ms"], 3)
+                result["ratio_to_floor_incl_drain"] = round(  # with the consolidation the load left behind
+                    result["server_cpu_ms_per_req_incl_drain"] / floor["request_cpu_ms"], 3)
             runs.append(result)
             print(f"{name}#{rnd}: " + json.dumps({k: v for k, v in result.items() if k not in ("rss_mb",)}),
                   file=sys.stderr, flush=True)

@@ -9,7 +9,11 @@ rules. A rule that only holds for English reads its words from here, so that it 
 from __future__ import annotations
 
 import calendar
+import gzip
+import threading
+from collections.abc import Iterable
 from functools import lru_cache
+from importlib import resources
 
 import snowballstemmer
 
@@ -85,6 +89,53 @@ overcome overcame overcome | oversee oversaw overseen | undergo underwent underg
 
 _SNOWBALL = snowballstemmer.stemmer("english")
 
+# The stems of the ~21,700 whole English words of the MiniLM vocabulary, worked out once by this stemmer and shipped
+# (data/english_stems.txt.gz, `scripts/stem_table.py`): `snowballstemmer` is pure Python (~50 µs a word), and a
+# process that reads texts for the first time (a recall's currency pass, a consolidation run) stemmed every word
+# it met anew — a third of a text's first reading. A word outside the table is stemmed as before.
+STEM_TABLE = "english_stems.txt.gz"
+_STEM_TABLE_CHECKS = 64   # entries checked against the stemmer at load: another Snowball version, no table
+_stems: dict[str, str] | None = None
+_stems_lock = threading.Lock()
+
+
+def _stem_table() -> dict[str, str]:
+    global _stems
+    if _stems is None:
+        with _stems_lock:
+            if _stems is None:
+                _stems = _load_stem_table()
+    return _stems
+
+
+def _load_stem_table() -> dict[str, str]:
+    try:
+        text = gzip.decompress(resources.files("episodic_memory").joinpath(f"data/{STEM_TABLE}").read_bytes())
+        same_line, pairs_line = text.decode("utf-8").split("\n")[:2]
+    except (OSError, ValueError, ModuleNotFoundError):  # not shipped (a trimmed install): every word stemmed
+        return {}
+    same, pairs = same_line.split(), pairs_line.split()
+    table = dict(zip(same, same, strict=True))
+    table.update(zip(pairs[::2], pairs[1::2], strict=True))
+    step = max(1, len(table) // _STEM_TABLE_CHECKS)
+    if any(_SNOWBALL.stemWord(w) != table[w] for w in [*same[::step], *pairs[::2 * step]]):
+        return {}  # made by another version of the stemmer: not these stems
+    return table
+
+
+def stem_table_text(words: Iterable[str]) -> str:
+    """The table for `words` (lower case, as `stem` hands them to the stemmer), as two lines: the words that are
+    their own stem, then "word stem" pairs for the others; space-separated."""
+    same: list[str] = []
+    pairs: list[str] = []
+    for w in sorted(set(words)):
+        stemmed = _SNOWBALL.stemWord(w)
+        if stemmed == w:
+            same.append(w)
+        else:
+            pairs += [w, stemmed]
+    return " ".join(same) + "\n" + " ".join(pairs) + "\n"
+
 
 @forgettable
 @lru_cache(maxsize=65_536)
@@ -95,4 +146,8 @@ def stem(word: str) -> str:
     if w.endswith("'s"):
         w = w[:-2]
     w = w.strip("'-")
-    return _SNOWBALL.stemWord(IRREGULAR_VERBS.get(w, w)) if w else w
+    if not w:
+        return w
+    base = IRREGULAR_VERBS.get(w, w)
+    known = _stem_table().get(base)
+    return known if known is not None else _SNOWBALL.stemWord(base)

@@ -752,9 +752,20 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     weight = rarity(sigs) if p.weighted else None
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
     kind = asked_q.kind if p.typed and query else None
-    if query_sig is not None and kind:
-        sigs = [focused(sig, st.text, query_sig, names, p.phrase_words)
-                for sig, st in zip(sigs, statements, strict=True)]
+    # a question asking a kind of value reads each statement's answer next to its subject (`focused`: its clauses
+    # read again, a first reading costs): only for the statements a pair below asks it of, when it first does.
+    # `sigs` stays unfocused (focusing changes no words or values, which is all the rest reads)
+    focus_kind = query_sig is not None and bool(kind)
+    focused_kind: dict[int, Signature] = {}
+
+    def sig_of(i: int) -> Signature:  # sigs[i], focused for a question asking a kind of value
+        if not focus_kind:
+            return sigs[i]
+        found = focused_kind.get(i)
+        if found is None:
+            found = focused_kind[i] = focused(sigs[i], texts[i], query_sig, names, p.phrase_words)  # type: ignore[arg-type]
+        return found
+
     focused_sigs: dict[int, Signature] = {}
 
     def focus_of(i: int) -> Signature:  # for a question asking no kind: "which laptop …" answered by a name
@@ -795,7 +806,9 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
 
     speakers = [s.speaker for s in statements] if p.by_speaker else [None] * n
     for pos, new in enumerate(by_time):
-        brings = frozenset(v for v in _answers(sigs[new]) if v.startswith(kind)) if kind else frozenset()
+        # what it brings is among its values: without one of the kind, nothing (and no need to focus it)
+        brings = frozenset(v for v in _answers(sig_of(new)) if v.startswith(kind)) if kind and any(
+            v.startswith(kind) for v in sigs[new].values) else frozenset()
         if statements[new].summary or (kind and not brings) or (not kind and not things and not sigs[new].asserted):
             continue  # it cannot supersede anything: a summary, or no value (of the kind asked for) to bring
         new_ts, new_speaker = statements[new].ts, speakers[new]
@@ -817,11 +830,11 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
             elif (p.answers and kind and query_sig is not None and not several
-                    and competing_answers(sigs[old], sigs[new], query_sig, kind, untied=untied,
+                    and competing_answers(sig_of(old), sig_of(new), query_sig, kind, untied=untied,
                                           slot_pairs=p.slot_pairs, best_slot=p.best_slot, texts=(texts[old], texts[new]) if p.units else None,
                                           asked=asked(new))) or (
                     kind and query_sig is not None and p.followups_cued and not several
-                    and follows_up(sigs[old], sigs[new], texts[new], query_sig, kind,
+                    and follows_up(sig_of(old), sig_of(new), texts[new], query_sig, kind,
                                    near=p.phrase_words if p.cue_near else None,
                                    old_text=texts[old] if p.units else None,
                                    asked=asked(new))) or (
@@ -837,8 +850,10 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                 superseded_by.setdefault(old, []).append(new)
                 answered.add((old, new))  # two answers to the question: no subject of their own to spread along
     if p.propagate:
-        spread_supersession(sigs, [s.ts for s in statements], superseded_by, query_sig, kind, skip=answered,
-                            untied=untied)
+        # it reads the answers (focused) of the statements that superseded something, the values of the others
+        news = {j for js in superseded_by.values() for j in js}
+        spread_supersession([sig_of(i) if i in news else sig for i, sig in enumerate(sigs)],
+                            [s.ts for s in statements], superseded_by, query_sig, kind, skip=answered, untied=untied)
     scores = [s.score for s in statements]
     if not superseded_by:
         return scores, {}
