@@ -20,8 +20,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..config import Config
-from ..server.limits import ENV_PREFIX as SERVER_ENV_PREFIX
-from ..server.limits import ServerLimits
 from ._common import console
 
 
@@ -38,6 +36,8 @@ class Setting:
 
 def _server_descriptions() -> dict[str, str]:
     """ServerLimits documents each field in a comment on its line: read them from the source."""
+    from ..server.limits import ServerLimits
+
     out: dict[str, str] = {}
     for line in inspect.getsource(ServerLimits).splitlines():
         if m := re.match(r"\s+(\w+): [^=]+=[^#]*#\s*(.+)$", line):
@@ -47,6 +47,10 @@ def _server_descriptions() -> dict[str, str]:
 
 def settings() -> list[Setting]:
     """Every setting with its effective value (defaults, then the environment, as `from_env` reads them)."""
+    # the server's module pulls in asyncio: read only when asked (`episodic brief` starts without it)
+    from ..server.limits import ENV_PREFIX as SERVER_ENV_PREFIX
+    from ..server.limits import ServerLimits
+
     config, limits = Config.from_env(), ServerLimits.from_env()
     out = []
     for name, field in Config.model_fields.items():
