@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 
+from ..config import Config
 from ..lang.english import MONTHS, stem
 from ..util import clear_on_forget, forgettable, memo_text
 from .fts import STOPWORDS
@@ -717,9 +718,17 @@ class Params:
     best_slot: bool = True
 
     @classmethod
-    def from_prefixed(cls, source: object, prefix: str = "currency_") -> Params:
-        """From the `<prefix><field>` attributes `source` has (a Config)."""
-        return cls(**{f: getattr(source, prefix + f) for f in cls.__dataclass_fields__ if hasattr(source, prefix + f)})
+    def from_config(cls, cfg: Config) -> Params:
+        """The knobs as `cfg` sets them (each named: `weighted` and `margin` are no settings)."""
+        return cls(
+            min_shared=cfg.currency_min_shared, min_overlap=cfg.currency_min_overlap, restated=cfg.currency_restated,
+            anchor=cfg.currency_anchor, topic_share=cfg.currency_topic_share, typed=cfg.currency_typed,
+            propagate=cfg.currency_propagate, answers=cfg.currency_answers, by_speaker=cfg.currency_by_speaker,
+            things=cfg.currency_things, adjacent=cfg.currency_adjacent, promote=cfg.currency_promote,
+            followups_cued=cfg.currency_followups_cued, phrase_words=cfg.currency_phrase_words,
+            tie_share=cfg.currency_tie_share, slot_pairs=cfg.currency_slot_pairs, cue_near=cfg.currency_cue_near,
+            units=cfg.currency_units, stated=cfg.currency_stated, skip_between=cfg.currency_skip_between,
+            best_slot=cfg.currency_best_slot)
 
 
 def currency_scores(statements: Sequence[Statement], query: str | Question = "", params: Params | None = None, *,
