@@ -65,7 +65,7 @@ class BackingOffClient(LLMClient):
     A call made during a back-off is not made: it gives None, or with ``fail=True`` raises `LLMFailed` saying why
     and when the LLM is asked again. A call that fails as a whole starts (or lengthens) the back-off and says when.
     When `book` cannot be written (a read-only store) the back-off is kept in this object only. Closing it closes
-    nothing: `inner` is its owner's.
+    nothing (`LLMClient.close` closes only a backend the client built): `inner` is its owner's.
     """
 
     def __init__(self, inner: LLMClient, book: OutageBook | None) -> None:
@@ -160,12 +160,6 @@ class BackingOffClient(LLMClient):
             return None
         self._succeeded()
         return reply
-
-    def close(self) -> None:
-        pass
-
-    async def aclose(self) -> None:
-        pass
 
     def __repr__(self) -> str:
         return f"<BackingOffClient of {self.inner!r}>"

@@ -272,7 +272,8 @@ class LLMClient:
 
 class _ProcessDefault(LLMClient):
     """The process default client as a `Memory` without an LLM of its own sees it: looked up at each call, so
-    `llm.set_backend(...)` made after the Memory still takes effect. Closing it closes nothing."""
+    `llm.set_backend(...)` made after the Memory still takes effect. Closing it closes nothing: it builds no backend
+    of its own."""
 
     @property
     def config(self) -> Config:
@@ -284,12 +285,6 @@ class _ProcessDefault(LLMClient):
     async def ask(self, system_prompt: str, user_prompt: str, *, purpose: str, model: str | None = None,
                   fail: bool = False) -> str | None:
         return await default_client().ask(system_prompt, user_prompt, purpose=purpose, model=model, fail=fail)
-
-    def close(self) -> None:
-        pass
-
-    async def aclose(self) -> None:
-        pass
 
     def __repr__(self) -> str:
         return f"<LLMClient: the process default, now {default_client()!r}>"
