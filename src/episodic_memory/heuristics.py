@@ -34,6 +34,12 @@ class Rule:
         return self.switch or {"rules_off": [self.name]}
 
 
+def _currency(setting: str, does: str) -> Rule:
+    """A rule of currency at recall: named for its own Config `setting` (``currency_x`` → ``currency.x``), which
+    switches it off; it has no probe here (tests/test_currency*.py hold its cases)."""
+    return Rule(setting.replace("currency_", "currency.", 1), does, "", "", {setting: False})
+
+
 REGISTRY: tuple[Rule, ...] = (
     # --- facts: what is a statement at all ----------------------------------------------------------------------
     Rule("facts.request", "a request to the assistant, and the material after it, states no fact",
@@ -98,32 +104,20 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("loops.object_text", "a loop's text is the object a cue names ('remind me to X' → X)",
          "remind me to send Dana the pilot agreement", "loop: send Dana the pilot agreement"),
     # --- currency at recall: a later statement of a value outranks the earlier one ------------------------------
-    Rule("currency.restated", "a statement restating the current value is current too", "", "",
-         {"currency_restated": False}),
-    Rule("currency.typed", "values are compared by kind (number, date, name)", "", "", {"currency_typed": False}),
-    Rule("currency.propagate", "a change carries to the statements that repeated the old value", "", "",
-         {"currency_propagate": False}),
-    Rule("currency.answers", "two answers to the asked kind of value about one subject: the later wins", "", "",
-         {"currency_answers": False}),
-    Rule("currency.by_speaker", "one speaker's statement does not supersede another's", "", "",
-         {"currency_by_speaker": False}),
-    Rule("currency.promote", "the later statement takes the score of what it superseded", "", "",
-         {"currency_promote": False}),
-    Rule("currency.followups_cued", "a change in other words needs a change cue", "", "",
-         {"currency_followups_cued": False}),
-    Rule("currency.slot_pairs", "a statement's values are read per local context (slot pairs)", "", "",
-         {"currency_slot_pairs": False}),
-    Rule("currency.cue_near", "a change word must sit next to the value it changes", "", "",
-         {"currency_cue_near": False}),
-    Rule("currency.units", "a number's unit is part of its kind (16 km is not 16 slides)", "", "",
-         {"currency_units": False}),
-    Rule("currency.stated", "only stated values count (not asked ones)", "", "", {"currency_stated": False}),
-    Rule("currency.skip_between", "a question about the time between two things is left as ranked", "", "",
-         {"currency_skip_between": False}),
-    Rule("currency.best_slot", "a statement's answer is in the local context naming the most of the question", "",
-         "", {"currency_best_slot": False}),
-    Rule("currency.skip_dated", "a question with a time range is left as ranked", "", "",
-         {"currency_skip_dated": False}),
+    _currency("currency_restated", "a statement restating the current value is current too"),
+    _currency("currency_typed", "values are compared by kind (number, date, name)"),
+    _currency("currency_propagate", "a change carries to the statements that repeated the old value"),
+    _currency("currency_answers", "two answers to the asked kind of value about one subject: the later wins"),
+    _currency("currency_by_speaker", "one speaker's statement does not supersede another's"),
+    _currency("currency_promote", "the later statement takes the score of what it superseded"),
+    _currency("currency_followups_cued", "a change in other words needs a change cue"),
+    _currency("currency_slot_pairs", "a statement's values are read per local context (slot pairs)"),
+    _currency("currency_cue_near", "a change word must sit next to the value it changes"),
+    _currency("currency_units", "a number's unit is part of its kind (16 km is not 16 slides)"),
+    _currency("currency_stated", "only stated values count (not asked ones)"),
+    _currency("currency_skip_between", "a question about the time between two things is left as ranked"),
+    _currency("currency_best_slot", "a statement's answer is in the local context naming the most of the question"),
+    _currency("currency_skip_dated", "a question with a time range is left as ranked"),
 )
 BY_NAME = {r.name: r for r in REGISTRY}
 
