@@ -80,14 +80,20 @@ def _binary(value: object) -> bytes | None:
     return data
 
 
+def _json_text(value: str, what: str, example: str) -> Any:
+    """`value` parsed; JSON text that does not parse is refused as not JSON text of `what`."""
+    try:
+        return json.loads(value)
+    except (json.JSONDecodeError, RecursionError):
+        raise ValueError(f"must be JSON text of {what}, e.g. {example}") from None
+
+
 def _tags(value: str | None) -> str | None:
     """A turn's tags as stored: JSON text of a list of non-blank strings (what `add_turn(tags=…)` keeps)."""
     if value is None:
         return None
     try:
-        tags = check_tags(json.loads(value), "tags")
-    except (json.JSONDecodeError, RecursionError):
-        raise ValueError('must be JSON text of a list of strings, e.g. "[\\"work\\"]"') from None
+        tags = check_tags(_json_text(value, "a list of strings", '"[\\"work\\"]"'), "tags")
     except TypeError:
         raise ValueError(f"must be JSON text of a list of strings, got {value[:60]!r}") from None
     return json.dumps(list(tags), ensure_ascii=False) if tags else None
@@ -103,13 +109,7 @@ def _keyphrase(value: list[Any]) -> list[Any]:
 
 def _metadata(value: str | None) -> str | None:
     """A turn's metadata as stored: JSON text of an object (what `add_turn(metadata=…)` keeps), kept as it is."""
-    if value is None:
-        return None
-    try:
-        parsed = json.loads(value)
-    except (json.JSONDecodeError, RecursionError):
-        raise ValueError('must be JSON text of an object, e.g. "{\\"item\\": 1}"') from None
-    if not isinstance(parsed, dict):
+    if value is not None and not isinstance(_json_text(value, "an object", '"{\\"item\\": 1}"'), dict):
         raise ValueError(f"must be JSON text of an object, got {value[:60]!r}")
     return value
 
