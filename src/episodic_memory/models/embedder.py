@@ -167,8 +167,8 @@ class OnnxTextModel:
 
     preferred_output = ""
 
-    def __init__(self, model_path: str | Path, tokenizer_path: str | Path, *, model_id: str, threads: int,
-                 batch_size: int, max_length: int, workers: int = 1) -> None:
+    def __init__(self, model_path: str | Path, tokenizer_path: str | Path, *, model_id: str, threads: int = 2,
+                 batch_size: int = 32, max_length: int = DEFAULT_MAX_LENGTH, workers: int = 1) -> None:
         self.model_id = model_id
         self.batch_size = max(1, batch_size)
         self.max_length = max_length

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -37,20 +36,7 @@ class Reranker(Protocol):
 class OnnxCrossEncoder(OnnxTextModel):
     """A BERT-style cross-encoder: pair-encoded (query, passage) -> one logit."""
 
-    preferred_output = "logits"
-
-    def __init__(
-        self,
-        model_path: str | Path,
-        tokenizer_path: str | Path,
-        *,
-        model_id: str,
-        threads: int = 2,
-        batch_size: int = 32,
-        max_length: int = 256,
-    ) -> None:
-        super().__init__(model_path, tokenizer_path, model_id=model_id, threads=threads, batch_size=batch_size,
-                         max_length=max_length)
+    preferred_output = "logits"  # made as `OnnxTextModel` makes it: 2 threads, batches of 32, 256 tokens
 
     def __repr__(self) -> str:
         return f"OnnxCrossEncoder(model_id={self.model_id!r})"
