@@ -66,16 +66,21 @@ def check_current(recorded: Sequence[str], known: Sequence[str], where: str) -> 
     return len(known)
 
 
+def recorded(db: Any) -> list[str]:
+    """The names of the migrations the store has applied (its `_migrations` rows), in the order it applied them."""
+    return [name for (name,) in db.execute("SELECT name FROM _migrations ORDER BY version").fetchall()]
+
+
 def listed(namespace: Mapping[str, Any]) -> list[Migration]:
     """A backend's migrations: the functions named ``mNNN_what_it_does`` in its module's `namespace`, by number."""
     return [f for name, f in sorted(namespace.items()) if _NAME.fullmatch(name) and callable(f)]
 
 
-def apply(db: Any, migrations: Sequence[Migration], recorded: Sequence[str], where: str, mark: str,
+def apply(db: Any, migrations: Sequence[Migration], where: str, mark: str,
           after_step: Callable[[], None] = lambda: None) -> int:
-    """Run, in order, the `migrations` that `recorded` has no row for, each recorded in `_migrations` after it
+    """Run, in order, the `migrations` the store has no `_migrations` row for, each recorded there after it
     (`mark`: the backend's placeholder), inside the caller's transaction. Returns the schema version."""
-    for place in pending(recorded, [m.__name__ for m in migrations], where):
+    for place in pending(recorded(db), [m.__name__ for m in migrations], where):
         migration = migrations[place]
         migration(db)
         db.execute("INSERT INTO _migrations (version, name, applied_at) "

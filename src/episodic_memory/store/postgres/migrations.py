@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import psycopg
 
-from ..schema import Migration, apply, check_current, listed
+from ..schema import Migration, apply, check_current, listed, recorded
 from ..scripts import SCRIPT_CHARS, SINGLE_CHARS, segmented
 
 MIGRATION_LOCK = 0x6570_6D01  # pg_advisory_xact_lock key: "ep" "m" 1
 
 
 def m001_sessions_and_turns(db: psycopg.Connection) -> None:
-    db.execute(
-        """
+    db.execute("""
         CREATE EXTENSION IF NOT EXISTS unaccent;
         CREATE TEXT SEARCH DICTIONARY episodic_stem (TEMPLATE = snowball, LANGUAGE = english);
         CREATE TEXT SEARCH CONFIGURATION episodic (COPY = english);
@@ -76,13 +75,11 @@ def m001_sessions_and_turns(db: psycopg.Connection) -> None:
         CREATE INDEX turns_by_time ON turns (user_id, ts);
         CREATE UNIQUE INDEX turns_caller_id ON turns (user_id, session_id, turn_id) WHERE turn_id IS NOT NULL;
         CREATE INDEX turns_fts ON turns USING gin (tsv);
-        """
-    )
+        """)
 
 
 def m002_vectors(db: psycopg.Connection) -> None:
-    db.execute(
-        """
+    db.execute("""
         CREATE EXTENSION IF NOT EXISTS vector;
         CREATE TABLE vectors (
             id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -138,13 +135,11 @@ def m002_vectors(db: psycopg.Connection) -> None:
         END $$;
         CREATE TRIGGER turns_inserted AFTER INSERT ON turns
             FOR EACH ROW EXECUTE FUNCTION episodic_turn_inserted();
-        """
-    )
+        """)
 
 
 def m003_facts_and_entities(db: psycopg.Connection) -> None:
-    db.execute(
-        """
+    db.execute("""
         CREATE TABLE facts (
             id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             user_id       text NOT NULL,
@@ -251,13 +246,11 @@ def m003_facts_and_entities(db: psycopg.Connection) -> None:
         END $$;
         CREATE TRIGGER facts_fts AFTER INSERT OR UPDATE OF text OR DELETE ON facts
             FOR EACH ROW EXECUTE FUNCTION episodic_memory_fts(1, 'fact');
-        """
-    )
+        """)
 
 
 def m004_episodes_workstreams_loops(db: psycopg.Connection) -> None:
-    db.execute(
-        """
+    db.execute("""
         CREATE TABLE workstreams (
             id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             user_id        text NOT NULL,
@@ -329,13 +322,11 @@ def m004_episodes_workstreams_loops(db: psycopg.Connection) -> None:
             FOR EACH ROW EXECUTE FUNCTION episodic_memory_fts(2, 'episode');
         CREATE TRIGGER workstreams_fts AFTER INSERT OR UPDATE OF name, keyphrases OR DELETE ON workstreams
             FOR EACH ROW EXECUTE FUNCTION episodic_memory_fts(3, 'workstream');
-        """
-    )
+        """)
 
 
 def m005_judgments(db: psycopg.Connection) -> None:
-    db.execute(
-        """
+    db.execute("""
         CREATE TABLE judgments (
             id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             memory_id   text NOT NULL UNIQUE,
@@ -362,13 +353,11 @@ def m005_judgments(db: psycopg.Connection) -> None:
         CREATE INDEX judgment_verdicts_by_judgment ON judgment_verdicts (judgment_id, ts);
         CREATE TRIGGER judgments_fts AFTER INSERT OR UPDATE OF trigger, judgment, reasoning OR DELETE ON judgments
             FOR EACH ROW EXECUTE FUNCTION episodic_memory_fts(4, 'judgment');
-        """
-    )
+        """)
 
 
 def m006_tokens(db: psycopg.Connection) -> None:
-    db.execute(
-        """
+    db.execute("""
         CREATE TABLE api_tokens (
             id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             user_id     text NOT NULL,
@@ -379,18 +368,15 @@ def m006_tokens(db: psycopg.Connection) -> None:
             revoked_at  double precision
         );
         CREATE INDEX api_tokens_by_user ON api_tokens (user_id);
-        """
-    )
+        """)
 
 
 def m007_turn_deletions(db: psycopg.Connection) -> None:
-    db.execute(
-        """
+    db.execute("""
         INSERT INTO store_meta (key, value) VALUES ('turn_deletions', 0);
         CREATE TRIGGER turns_deleted AFTER DELETE ON turns REFERENCING OLD TABLE AS changed
             FOR EACH STATEMENT EXECUTE FUNCTION episodic_count_changes('turn_deletions');
-        """
-    )
+        """)
 
 
 def m008_recent_episodes_of_a_workstream(db: psycopg.Connection) -> None:
@@ -410,8 +396,7 @@ def m009_derived_changes(db: psycopg.Connection) -> None:
 
 
 def m010_episode_terms(db: psycopg.Connection) -> None:
-    db.execute(
-        """
+    db.execute("""
         CREATE TABLE episode_terms (
             episode_id bigint NOT NULL REFERENCES episodes (id) ON DELETE CASCADE,
             user_id    text NOT NULL,
@@ -420,15 +405,13 @@ def m010_episode_terms(db: psycopg.Connection) -> None:
             PRIMARY KEY (episode_id, term)
         );
         CREATE INDEX episode_terms_by_term ON episode_terms (user_id, term);
-        """
-    )
+        """)
 
 
 def m012_consolidation_leases_and_name_sources(db: psycopg.Connection) -> None:
     """As SQLite's m012: a session's consolidation lease (owner, until when), and which facts taught each entity name
     (`alias_sources`; existing names are credited to every fact of their entity). Case-insensitive as the aliases."""
-    db.execute(
-        """
+    db.execute("""
         ALTER TABLE sessions ADD COLUMN lease_owner text;
         ALTER TABLE sessions ADD COLUMN lease_until double precision;
         CREATE TABLE alias_sources (
@@ -441,15 +424,13 @@ def m012_consolidation_leases_and_name_sources(db: psycopg.Connection) -> None:
         INSERT INTO alias_sources (user_id, alias, fact_id)
             SELECT a.user_id, a.alias, fe.fact_id FROM entity_aliases a JOIN fact_entities fe ON fe.entity_id = a.entity_id
             ON CONFLICT DO NOTHING;
-        """
-    )
+        """)
 
 
 def m013_turn_source_and_tags(db: psycopg.Connection) -> None:
     """As SQLite's m013: a turn's `source` and `tags` (a JSON list in text), and the tag index `turn_tags`, filled by
     trigger and emptied with its turn."""
-    db.execute(
-        """
+    db.execute("""
         ALTER TABLE turns ADD COLUMN source text;
         ALTER TABLE turns ADD COLUMN tags text;
         CREATE INDEX turns_by_source ON turns (user_id, source) WHERE source IS NOT NULL;
@@ -469,18 +450,15 @@ def m013_turn_source_and_tags(db: psycopg.Connection) -> None:
         END $$;
         CREATE TRIGGER turns_tags_insert AFTER INSERT ON turns FOR EACH ROW WHEN (NEW.tags IS NOT NULL)
             EXECUTE FUNCTION episodic_turn_tags();
-        """
-    )
+        """)
 
 
 def m014_pinned_facts(db: psycopg.Connection) -> None:
     """As SQLite's m014: a fact the user pinned, listed first in the briefing."""
-    db.execute(
-        """
+    db.execute("""
         ALTER TABLE facts ADD COLUMN pinned integer NOT NULL DEFAULT 0;
         CREATE INDEX facts_pinned ON facts (user_id, pinned) WHERE pinned = 1;
-        """
-    )
+        """)
 
 
 def _segmented_function(*, singles: bool) -> str:
@@ -520,8 +498,7 @@ def m015_unsegmented_scripts(db: psycopg.Connection) -> None:
     with db.cursor() as cur:
         cur.executemany("UPDATE turns SET segmented = %s WHERE id = %s",
                         [(seg, i) for i, content in rows if (seg := segmented(content)) is not None])
-    db.execute(
-        """
+    db.execute("""
         ALTER TABLE turns DROP COLUMN tsv;
         ALTER TABLE turns ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
             to_tsvector('episodic', content)
@@ -530,19 +507,16 @@ def m015_unsegmented_scripts(db: psycopg.Connection) -> None:
         CREATE INDEX turns_fts ON turns USING gin (tsv);
         UPDATE sessions s SET lexemes = coalesce((SELECT sum(length(t.tsv)) FROM turns t
                                                   WHERE t.user_id = s.user_id AND t.session_id = s.session_id), 0);
-        """
-    )
+        """)
     # derived memories: memory_fts's rows are written by the trigger function of m003 from SQL, so the expansion
     # is a SQL function here, the twin of store.scripts.segmented (tests/test_cjk.py holds them to the same output)
     db.execute(_segmented_function(singles=False))
-    db.execute(
-        """
+    db.execute("""
         ALTER TABLE memory_fts DROP COLUMN tsv;
         ALTER TABLE memory_fts ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
             to_tsvector('episodic', text) || to_tsvector('episodic', coalesce(episodic_segmented(text), ''))) STORED;
         CREATE INDEX memory_fts_tsv ON memory_fts USING gin (tsv);
-        """
-    )
+        """)
 
 
 def m016_turn_owner_in_fts(db: psycopg.Connection) -> None:
@@ -564,8 +538,7 @@ def m017_turn_postings(db: psycopg.Connection) -> None:
       rest 1. The generated column is made again, as in m015.
 
     SQLite's FTS5 needs none of this: its m017 is a no-op."""
-    db.execute(
-        """
+    db.execute("""
         DROP INDEX turns_fts;
         ALTER TABLE turns DROP COLUMN tsv;
         ALTER TABLE turns ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
@@ -615,8 +588,7 @@ def m017_turn_postings(db: psycopg.Connection) -> None:
         INSERT INTO turn_terms (user_id, lexeme, turn_id, tf, dl, ts)
         SELECT t.user_id, u.lexeme, t.id, episodic_term_weight(u.weights), length(t.tsv), t.ts
           FROM turns t, unnest(t.tsv) u;
-        """
-    )
+        """)
 
 
 def m018_consolidation_backoff(db: psycopg.Connection) -> None:
@@ -677,17 +649,12 @@ MIGRATIONS: list[Migration] = listed(globals())  # every mNNN function above, by
 SCHEMA_VERSION = len(MIGRATIONS)  # a database this code has opened has applied them all
 
 
-def _recorded(db: psycopg.Connection) -> list[str]:
-    """The names of the migrations the database has applied, in the order it applied them."""
-    return [name for (name,) in db.execute("SELECT name FROM _migrations ORDER BY version").fetchall()]
-
-
 def check_version(db: psycopg.Connection, where: str) -> int:
     """The schema version of a database opened read-only (nothing is migrated): it must have every migration of this
     version and none other."""
     row = db.execute("SELECT to_regclass('_migrations') IS NOT NULL").fetchone()
-    recorded = _recorded(db) if row and row[0] else []
-    return check_current(recorded, [m.__name__ for m in MIGRATIONS], where)
+    applied = recorded(db) if row and row[0] else []
+    return check_current(applied, [m.__name__ for m in MIGRATIONS], where)
 
 
 def migrate(db: psycopg.Connection, where: str) -> int:
@@ -698,4 +665,4 @@ def migrate(db: psycopg.Connection, where: str) -> int:
         db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
         db.execute("CREATE TABLE IF NOT EXISTS _migrations (version integer PRIMARY KEY, name text NOT NULL, "
                    "applied_at double precision NOT NULL)")
-        return apply(db, MIGRATIONS, _recorded(db), where, "%s")
+        return apply(db, MIGRATIONS, where, "%s")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 from ...faults import fault_point
-from ..schema import Migration, apply, check_current, listed
+from ..schema import Migration, apply, check_current, listed, recorded
 from ..scripts import segmented
 
 
@@ -36,9 +36,7 @@ def _run(db: sqlite3.Connection, script: str) -> None:
 
 
 def m001_sessions_and_turns(db: sqlite3.Connection) -> None:
-    _run(
-        db,
-        """
+    _run(db, """
         CREATE TABLE sessions (
             user_id             TEXT NOT NULL,
             session_id          TEXT NOT NULL,
@@ -91,14 +89,11 @@ def m001_sessions_and_turns(db: sqlite3.Connection) -> None:
             VALUES ('delete', old.id, old.content, coalesce(old.speaker, ''));
             INSERT INTO turns_fts (rowid, content, speaker) VALUES (new.id, new.content, coalesce(new.speaker, ''));
         END;
-        """
-    )
+        """)
 
 
 def m002_vectors(db: sqlite3.Connection) -> None:
-    _run(
-        db,
-        """
+    _run(db, """
         CREATE TABLE vectors (
             id          INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: a change watermark for readers
             kind        TEXT NOT NULL,                      -- turn (later: fact, episode, judgment)
@@ -138,14 +133,11 @@ def m002_vectors(db: sqlite3.Connection) -> None:
             UPDATE speakers SET turns = turns - 1 WHERE user_id = old.user_id AND name = old.speaker;
             DELETE FROM speakers WHERE user_id = old.user_id AND name = old.speaker AND turns <= 0;
         END;
-        """,
-    )
+        """)
 
 
 def m003_facts_and_entities(db: sqlite3.Connection) -> None:
-    _run(
-        db,
-        """
+    _run(db, """
         CREATE TABLE facts (
             id           INTEGER PRIMARY KEY AUTOINCREMENT,
             user_id      TEXT NOT NULL,
@@ -224,15 +216,12 @@ def m003_facts_and_entities(db: sqlite3.Connection) -> None:
             UPDATE memory_fts SET text = new.text WHERE rowid = new.id * 8 + 1;
             DELETE FROM vectors WHERE kind = 'fact' AND item_id = new.id;
         END;
-        """,
-    )
+        """)
 
 
 def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
     """Episodes, workstreams and open loops (issue 5); their SQL lives in store/sqlite/threads.py."""
-    _run(
-        db,
-        """
+    _run(db, """
         CREATE TABLE workstreams (
             id             INTEGER PRIMARY KEY AUTOINCREMENT,  -- memory_fts rowid = id * 8 + 3
             user_id        TEXT NOT NULL,
@@ -324,15 +313,12 @@ def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
         CREATE TRIGGER workstreams_fts_update AFTER UPDATE OF name, keyphrases ON workstreams BEGIN
             UPDATE memory_fts SET text = new.name || char(10) || new.keyphrases WHERE rowid = new.id * 8 + 3;
         END;
-        """,
-    )
+        """)
 
 
 def m005_judgments(db: sqlite3.Connection) -> None:
     """Judgment memory (issue 6): trigger → judgment → reasoning, and the verdicts that rank it."""
-    _run(
-        db,
-        """
+    _run(db, """
         CREATE TABLE judgments (
             id          INTEGER PRIMARY KEY AUTOINCREMENT,  -- vectors.item_id; memory_fts rowid = id * 8 + 4
             memory_id   TEXT NOT NULL UNIQUE,               -- the public id, "mem_…"
@@ -373,15 +359,12 @@ def m005_judgments(db: sqlite3.Connection) -> None:
             WHERE rowid = new.id * 8 + 4;
             DELETE FROM vectors WHERE kind = 'judgment' AND item_id = new.id;
         END;
-        """,
-    )
+        """)
 
 
 def m006_tokens(db: sqlite3.Connection) -> None:
     """REST API bearer tokens (issue 7): only a SHA-256 of each token is kept (store/sqlite/tokens.py)."""
-    _run(
-        db,
-        """
+    _run(db, """
         CREATE TABLE api_tokens (
             id          INTEGER PRIMARY KEY AUTOINCREMENT,
             user_id     TEXT NOT NULL,                  -- every request with this token acts as this user
@@ -392,21 +375,17 @@ def m006_tokens(db: sqlite3.Connection) -> None:
             revoked_at  REAL
         );
         CREATE INDEX api_tokens_by_user ON api_tokens (user_id);
-        """,
-    )
+        """)
 
 
 def m007_turn_deletions(db: sqlite3.Connection) -> None:
     """A counter every turn deletion bumps, so a process caching what it read of turns knows when to drop it."""
-    _run(
-        db,
-        """
+    _run(db, """
         INSERT INTO store_meta (key, value) VALUES ('turn_deletions', 0);
         CREATE TRIGGER turns_deleted AFTER DELETE ON turns BEGIN
             UPDATE store_meta SET value = value + 1 WHERE key = 'turn_deletions';
         END;
-        """,
-    )
+        """)
 
 
 def m008_recent_episodes_of_a_workstream(db: sqlite3.Connection) -> None:
@@ -434,9 +413,7 @@ def m010_episode_terms(db: sqlite3.Connection) -> None:
     """The distinctive words of each episode (content-word stems of what people stated, with their weight): the
     user's own vocabulary, whose document frequencies say which words are distinctive, and an inverted index from a
     word to the episodes (and so the workstreams) that use it. Goes with its episode."""
-    _run(
-        db,
-        """
+    _run(db, """
         CREATE TABLE episode_terms (
             episode_id INTEGER NOT NULL REFERENCES episodes (id) ON DELETE CASCADE,
             user_id    TEXT NOT NULL,
@@ -445,17 +422,14 @@ def m010_episode_terms(db: sqlite3.Connection) -> None:
             PRIMARY KEY (episode_id, term)
         ) WITHOUT ROWID;
         CREATE INDEX episode_terms_by_term ON episode_terms (user_id, term);
-        """,
-    )
+        """)
 
 
 def m012_consolidation_leases_and_name_sources(db: sqlite3.Connection) -> None:
     """Issue 18. A session's consolidation lease (which process consolidates it, until when), so two processes never
     consolidate one session at once. And which facts taught each entity name (`alias_sources`), so forgetting a
     session takes the names only it taught; existing names are credited to every fact of their entity."""
-    _run(
-        db,
-        """
+    _run(db, """
         ALTER TABLE sessions ADD COLUMN lease_owner TEXT;       -- host:pid:nonce of the consolidating process
         ALTER TABLE sessions ADD COLUMN lease_until REAL;       -- the claim lapses then unless renewed
         CREATE TABLE alias_sources (
@@ -467,16 +441,13 @@ def m012_consolidation_leases_and_name_sources(db: sqlite3.Connection) -> None:
         CREATE INDEX alias_sources_by_fact ON alias_sources (fact_id);
         INSERT OR IGNORE INTO alias_sources (user_id, alias, fact_id)
             SELECT a.user_id, a.alias, fe.fact_id FROM entity_aliases a JOIN fact_entities fe ON fe.entity_id = a.entity_id;
-        """,
-    )
+        """)
 
 
 def m013_turn_source_and_tags(db: sqlite3.Connection) -> None:
     """Where a turn came from (`source`: "telegram", "cli", …) and its `tags` (a JSON list), both optional; a tag
     index (`turn_tags`, filled by trigger, emptied with its turn) for recall's tag filter (issue 19)."""
-    _run(
-        db,
-        """
+    _run(db, """
         ALTER TABLE turns ADD COLUMN source TEXT;
         ALTER TABLE turns ADD COLUMN tags TEXT;
         CREATE INDEX turns_by_source ON turns (user_id, source) WHERE source IS NOT NULL;
@@ -491,8 +462,7 @@ def m013_turn_source_and_tags(db: sqlite3.Connection) -> None:
             INSERT OR IGNORE INTO turn_tags (user_id, tag, turn_id)
             SELECT new.user_id, value, new.id FROM json_each(new.tags);
         END;
-        """,
-    )
+        """)
 
 
 def m014_pinned_facts(db: sqlite3.Connection) -> None:
@@ -699,21 +669,16 @@ _TABLE = ("CREATE TABLE IF NOT EXISTS _migrations "
           "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
 
 
-def _recorded(db: sqlite3.Connection) -> list[str]:
-    """The names of the migrations the file has applied, in the order it applied them."""
-    return [name for (name,) in db.execute("SELECT name FROM _migrations ORDER BY version")]
-
-
 def check_version(db: sqlite3.Connection, path: str) -> int:
     """The schema version of a store opened read-only (nothing is migrated): it must have every migration of this
     version and none other."""
     try:
-        recorded = _recorded(db)
+        applied = recorded(db)
     except sqlite3.OperationalError as exc:
         if "no such table" not in str(exc):
             raise
-        recorded = []
-    return check_current(recorded, [m.__name__ for m in MIGRATIONS], path)
+        applied = []
+    return check_current(applied, [m.__name__ for m in MIGRATIONS], path)
 
 
 def migrate(db: sqlite3.Connection, path: str) -> int:
@@ -722,7 +687,7 @@ def migrate(db: sqlite3.Connection, path: str) -> int:
     db.execute("BEGIN IMMEDIATE")
     try:
         db.execute(_TABLE)
-        apply(db, MIGRATIONS, _recorded(db), path, "?", lambda: fault_point("migrate.after_step"))
+        apply(db, MIGRATIONS, path, "?", lambda: fault_point("migrate.after_step"))
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
