@@ -6,14 +6,11 @@ travels and is computed again here.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from ..sql.dialect import Tx
-from ..sql.portable import PortableCore
+from ..sql.portable import PortableCore, written_beside
 from .connection import PgConnection
 
 
@@ -58,12 +55,7 @@ class PortablePg(PortableCore, PgConnection):
         `pg_dump`'s job.)"""
         from ..sqlite.store import SQLiteStore
 
-        target = Path(dest).expanduser().resolve()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        os.close(fd)
-        Path(tmp).unlink()
-        try:
+        with written_beside(dest, fresh=True) as tmp:
             records = self.export_records()
             tokens = self._query("SELECT user_id, token_hash, label, created_at, last_used, revoked_at, "
                                  "read_agents, write_agents FROM api_tokens ORDER BY id")
@@ -78,8 +70,3 @@ class PortablePg(PortableCore, PgConnection):
                 copy.db.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             finally:
                 copy.close()
-            os.replace(tmp, target)
-        except BaseException:
-            for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
-                Path(leftover).unlink(missing_ok=True)
-            raise

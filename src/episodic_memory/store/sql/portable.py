@@ -11,8 +11,11 @@ source store's; `import_records` maps every one to the id its row gets here.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..scripts import segmented
@@ -34,6 +37,26 @@ _JSON_COLUMNS = {
 _BOOL_COLUMNS = {"sessions": {"needs_consolidation"}}
 # what hangs off a row, under these keys
 EXTRA_FIELDS = {"entity": {"aliases"}, "fact": {"entities"}, "episode": {"terms"}, "judgment": {"verdicts"}}
+
+
+@contextmanager
+def written_beside(dest: str, *, fresh: bool = False) -> Iterator[str]:
+    """A temporary file beside `dest` (its folder made) to write a backup into, renamed onto `dest` when the block
+    ends and removed (with a SQLite file's `-wal` and `-shm`) when it raises: `dest` is never half a store.
+    `fresh`: no file is left at the path, for a store that makes its file itself."""
+    target = Path(dest).expanduser().resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    if fresh:
+        Path(tmp).unlink()
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    except BaseException:
+        for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
+            Path(leftover).unlink(missing_ok=True)
+        raise
 
 
 def appended(turns: Sequence[dict[str, Any]], here: dict[int, int], next_seq: dict[tuple[str, str], int]

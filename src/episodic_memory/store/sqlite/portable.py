@@ -3,15 +3,12 @@ and a consistent copy of the whole file (the SQLite online backup API)."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from ..sql.dialect import Tx
-from ..sql.portable import PortableCore
+from ..sql.portable import PortableCore, written_beside
 from .connection import Connection
 
 
@@ -47,11 +44,7 @@ class PortableSQL(PortableCore, Connection):
         """A consistent copy of the whole store at `dest` (the SQLite online backup API: one step, so writers in
         other processes carry on and the copy is the database as of one moment). Written beside `dest` and renamed
         into place, so `dest` is never half a database."""
-        target = Path(dest).expanduser().resolve()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        os.close(fd)
-        try:
+        with written_beside(dest) as tmp:
             copy = sqlite3.connect(tmp)
             try:
                 if self.in_memory:
@@ -66,7 +59,3 @@ class PortableSQL(PortableCore, Connection):
                 copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             finally:
                 copy.close()
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
