@@ -43,7 +43,8 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class NewTurn:
-    """A turn as the caller gives it, before it has a place in its session."""
+    """A turn as the caller gives it, before it has a place in its session: a `TurnRecord` less its uid, seq and
+    ingested_at."""
 
     role: str
     content: str
@@ -216,9 +217,7 @@ class Recorder:
             uid, seq = known or (uuid.uuid4().hex, next_seq)
             if t.turn_id is not None and known is None:  # the same turn twice in one group is stored once
                 stored[(t.turn_id, t.role, t.content)] = (uid, seq)
-            record = TurnRecord(uid=uid, user_id=user_id, session_id=session_id, seq=seq, role=t.role,
-                                content=t.content, ts=t.ts, ingested_at=now, speaker=t.speaker, turn_id=t.turn_id,
-                                source=t.source, tags=t.tags, metadata=t.metadata)
+            record = TurnRecord(uid=uid, seq=seq, ingested_at=now, **vars(t))  # every field of a NewTurn is one
             records.append(record)
             if known is None:
                 new.append(record)
