@@ -28,16 +28,10 @@ import threading
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_all
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from .config import DEFAULT_USER, Config
+from .config import Config
 from .memory import Memory
-
-if TYPE_CHECKING:
-    from .llm import Backend, LLMClient
-    from .models.embedder import Embedder
-    from .models.reranker import Reranker
 
 R = TypeVar("R")
 P = ParamSpec("P")
@@ -52,6 +46,18 @@ SYNC_ONLY = {
 }
 
 
+
+def _takes_the_arguments_of(source: Callable[P, object]
+                            ) -> Callable[[Callable[..., R]], Callable[Concatenate[Any, P], R]]:
+    """A `(self, *args, **kwargs)` method typed, and signed for `help()`, as taking `source`'s parameters (which it
+    hands on to `source`): `AsyncMemory`'s openers take `Memory`'s."""
+    def sign(method: Callable[..., R]) -> Callable[Concatenate[Any, P], R]:
+        own = inspect.signature(method)
+        method.__signature__ = own.replace(  # type: ignore[attr-defined]
+            parameters=[next(iter(own.parameters.values())), *inspect.signature(source).parameters.values()])
+        return method
+
+    return sign
 
 def _twin(verb: Callable[Concatenate[Memory, P], R], note: str = ""
           ) -> Callable[Concatenate[AsyncMemory, P], Coroutine[Any, Any, R]]:
@@ -76,40 +82,18 @@ class AsyncMemory:
     you opened, and leaves it to you to close. `async with` closes it.
     """
 
-    def __init__(
-        self,
-        path: str | Path | None = None,
-        *,
-        user_id: str = DEFAULT_USER,
-        config: Config | None = None,
-        embedder: Embedder | None = None,
-        reranker: Reranker | None = None,
-        llm: LLMClient | Backend | None = None,
-        agent: str | None = None,
-    ) -> None:
+    @_takes_the_arguments_of(Memory)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Open (or create) the store at `path`, as `Memory(path, …)` does (`agent`: an agent's scope)."""
-        memory = Memory(path, user_id=user_id, config=config, embedder=embedder, reranker=reranker, llm=llm,
-                        agent=agent)
-        self._setup(memory, owns_memory=True, executor=None)
+        self._setup(Memory(*args, **kwargs), owns_memory=True, executor=None)
 
     @classmethod
-    async def open(
-        cls,
-        path: str | Path | None = None,
-        *,
-        user_id: str = DEFAULT_USER,
-        config: Config | None = None,
-        embedder: Embedder | None = None,
-        reranker: Reranker | None = None,
-        llm: LLMClient | Backend | None = None,
-        agent: str | None = None,
-    ) -> AsyncMemory:
+    @_takes_the_arguments_of(Memory)
+    async def open(cls, *args: Any, **kwargs: Any) -> AsyncMemory:
         """`AsyncMemory(path, …)` with the opening (journal recovery, consolidation owed at open) off the loop."""
-        pool = _pool((config or Config.from_env()).async_threads)
+        pool = _pool((kwargs.get("config") or Config.from_env()).async_threads)
         try:
-            memory = await asyncio.wrap_future(pool.submit(
-                Memory, path, user_id=user_id, config=config, embedder=embedder, reranker=reranker, llm=llm,
-                agent=agent))
+            memory = await asyncio.wrap_future(pool.submit(Memory, *args, **kwargs))
         except BaseException:
             pool.shutdown(wait=False)
             raise
