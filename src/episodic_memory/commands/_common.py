@@ -47,12 +47,16 @@ ROW_ID = Positive()  # a fact, loop or token id
 console = Console()
 
 
-def db_option(fn: F) -> F:
-    """`--db` and `--user` on every command (they may also be given before the command)."""
-    fn = click.option("--user", "user_id", default=None, metavar="ID",
-                      help=f"Whose memories (default: {DEFAULT_USER!r}).")(fn)
+def db_path_option(fn: F) -> F:
+    """`--db`: the store a command acts on (see `store_path`)."""
     return click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
                         help="The memory file (default: $EPISODIC_DB or the user data directory).")(fn)
+
+
+def db_option(fn: F) -> F:
+    """`--db` and `--user` on every command (they may also be given before the command)."""
+    return db_path_option(click.option("--user", "user_id", default=None, metavar="ID",
+                                       help=f"Whose memories (default: {DEFAULT_USER!r}).")(fn))
 
 
 def store_path(ctx: click.Context, db: str | None) -> str:
