@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .commands._common import COUNT, EXIT_BAD_INPUT, age, console, db_option, dump, open_memory
+from .commands._common import COUNT, EXIT_BAD_INPUT, age, console, db_option, dump, listed, open_memory
 from .commands.edits import fact, loop_add, loop_reopen, session_turns, show
 from .commands.facts import entities, facts, history, profile
 from .commands.hooks import hook, hooks
@@ -283,11 +283,7 @@ def sessions(ctx: click.Context, db: str | None, user_id: str | None, session_id
         session_turns(ctx, db, user_id, session_id, as_json)
         return
     rows = open_memory(ctx, db, user_id, reads=True).sessions(limit=limit)
-    if as_json:
-        dump([s.to_dict() for s in rows])
-        return
-    if not rows:
-        console.print("[dim]no sessions[/dim]")
+    if listed(rows, as_json, "no sessions"):
         return
     table = Table("session", "status", "turns")
     for name in ("first turn (UTC)", "last turn (UTC)"):  # "2026-11-02 10:00": whole on one line, even at 80 columns

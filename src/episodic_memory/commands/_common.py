@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -119,6 +119,16 @@ def _check_exists(ctx: click.Context, path: str) -> None:
 
 def dump(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def listed(items: Sequence[Any], as_json: bool, nothing: str, out: Console = console) -> bool:
+    """What a listing command says first: with --json, the items (their `to_dict()`) as a JSON list; without,
+    `nothing` (dimmed) when there are none. True when that said it all."""
+    if as_json:
+        dump([item.to_dict() for item in items])
+    elif not items:
+        out.print(f"[dim]{nothing}[/dim]")
+    return as_json or not items
 
 
 def age(ts: datetime | None, now: datetime | None = None) -> str:

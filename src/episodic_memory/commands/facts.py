@@ -9,7 +9,7 @@ from rich.table import Table
 from ..consolidate.fact_types import FACT_TYPES
 from ..store.records import Fact
 from ..util import to_datetime
-from ._common import ROW_ID, age, console, db_option, dump, open_memory
+from ._common import ROW_ID, age, console, db_option, dump, listed, open_memory
 
 
 def _line(fact: Fact) -> str:
@@ -31,11 +31,9 @@ def facts(ctx: click.Context, db: str | None, user_id: str | None, include_super
     """List the facts consolidation extracted, newest first."""
     found = open_memory(ctx, db, user_id, reads=True).facts(
         include_superseded=include_superseded, session_id=session_id, types=types or None)
-    if as_json:
-        dump([f.to_dict() for f in found])
-    elif not found:
-        console.print("[dim]no facts yet[/dim]")
-    for fact in [] if as_json else found:
+    if listed(found, as_json, "no facts yet"):
+        return
+    for fact in found:
         console.print(_line(fact), highlight=False)
 
 
@@ -65,11 +63,7 @@ def history(ctx: click.Context, db: str | None, user_id: str | None, fact_id: in
 def entities(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool) -> None:
     """People, organisations and projects the facts name, with aliases and who they appear with."""
     found = open_memory(ctx, db, user_id, reads=True).entities()
-    if as_json:
-        dump([e.to_dict() for e in found])
-        return
-    if not found:
-        console.print("[dim]no entities yet[/dim]")
+    if listed(found, as_json, "no entities yet"):
         return
     table = Table(box=None)
     for column in ("name", "facts", "also known as", "appears with"):

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import COUNT, EXIT_BAD_INPUT, db_option, dump, open_memory
+from ._common import COUNT, EXIT_BAD_INPUT, db_option, dump, listed, open_memory
 
 if TYPE_CHECKING:  # `episodic` loads judgment memory (and numpy) only for a `judge` command
     from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
@@ -109,11 +109,7 @@ def search(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
                                    use_utility=use_utility, utility_weight=utility_weight)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
-    if as_json:
-        dump([r.to_dict() for r in results])
-    elif not results:
-        console.print("[dim]no judgments matched[/dim]")
-    else:
+    if not listed(results, as_json, "no judgments matched", console):
         for r in results:
             _print_result(r)
 
@@ -196,11 +192,8 @@ def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility:
 def list_command(ctx: click.Context, db: str | None, user_id: str | None, domain: str | None, as_json: bool) -> None:
     """Every judgment, in the order they were stored, with its verdicts and utility."""
     found = _judgments(ctx, db, user_id, existing=True).list_judgments(domain=domain)
-    if as_json:
-        dump([j.to_dict() for j in found])
+    if listed(found, as_json, "no judgments yet", console):
         return
-    if not found:
-        console.print("[dim]no judgments yet[/dim]")
     for j in found:
         domain_label = f"  [dim]\\[{escape(j.domain)}][/dim]" if j.domain else ""
         console.print(f"[bold cyan]{j.id}[/bold cyan] {escape(j.judgment)}{domain_label}  "

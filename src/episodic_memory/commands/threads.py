@@ -8,7 +8,7 @@ from rich.markup import escape
 from ..brief import ago, group_loops
 from ..memory import Memory
 from ..store.records import LOOP_STATUSES, Loop, Workstream
-from ._common import EXIT_BAD_INPUT, ROW_ID, console, db_option, dump, open_memory
+from ._common import EXIT_BAD_INPUT, ROW_ID, console, db_option, dump, listed, open_memory
 
 
 def _header(name: str, ws: Workstream | None) -> str:
@@ -70,12 +70,8 @@ def workstreams(ctx: click.Context, db: str | None, user_id: str | None, include
                 as_json: bool) -> None:
     """Threads of work across sessions, most recently active first."""
     found = open_memory(ctx, db, user_id, reads=True).workstreams(include_hypotheses=include_hypotheses)
-    if as_json:
-        dump([w.to_dict() for w in found])
-        return
-    if not found:
-        console.print("[dim]no confirmed workstreams yet (a workstream is confirmed when a second session joins "
-                      "it; --all shows hypotheses)[/dim]")
+    if listed(found, as_json, "no confirmed workstreams yet (a workstream is confirmed when a second session joins "
+                              "it; --all shows hypotheses)"):
         return
     for w in found:
         console.print(f"[bold cyan]#{w.id}[/bold cyan] [bold]{escape(w.name)}[/bold]  [dim]({w.status}, "
