@@ -532,20 +532,14 @@ def create_server(tools: MemoryTools) -> MCPServer:
         search index and journals are erased from disk. Only call it when the user explicitly asks to forget."""
         if (session_id is None) == (not everything):
             raise ValueError("give exactly one of session_id or everything=true")
-        if agent is not None:
-            scoped = tools.scope(agent)
-            if session_id is not None:
-                session = check_id(session_id, "session_id")
-                result = scoped.forget(session_id=session)
-                tools.dropped(session, scoped.agent)
-                return {"forgot": result}
-            result = scoped.forget(agent=scoped.agent)
-            tools.dropped(None, scoped.agent)
-            return {"forgot": result}
+        scoped = tools.scope(agent)  # the user's Memory without an agent (its `agent` None)
         if session_id is not None:
             session = check_id(session_id, "session_id")
-            result = mem.forget(session_id=session)
-            tools.dropped(session)
+            result = scoped.forget(session_id=session)
+            tools.dropped(session, scoped.agent)
+        elif agent is not None:
+            result = scoped.forget(agent=scoped.agent)
+            tools.dropped(None, scoped.agent)
         else:
             result = mem.forget(user_id=mem.user_id)
             tools.dropped()
