@@ -59,6 +59,18 @@ def db_option(fn: F) -> F:
                                        help=f"Whose memories (default: {DEFAULT_USER!r}).")(fn))
 
 
+def store_command(group: click.Group | None = None, name: str | None = None
+                  ) -> Callable[[Callable[..., Any]], click.Command]:
+    """`@store_command(group)`: a command of `group` (or, without one, a command to add to a group) that acts on
+    the store: `db_option` gives it `--db` and `--user`, and the function takes the click context first, as
+    `(ctx, db, user_id, …)` (`click.pass_context`)."""
+    def make(fn: Callable[..., Any]) -> click.Command:
+        command = click.command(name) if group is None else group.command(name)
+        return command(db_option(click.pass_context(fn)))
+
+    return make
+
+
 def store_path(ctx: click.Context, db: str | None) -> str:
     """The store a command acts on: its --db, else the one before the command, else the default. An empty --db is
     an error, not the default store. Noted in `ctx.meta` for the messages about it, with where it came from

@@ -8,7 +8,7 @@ from rich.markup import escape
 from ..brief import ago, group_loops
 from ..memory import Memory
 from ..store.records import LOOP_STATUSES, Loop, Workstream
-from ._common import EXIT_BAD_INPUT, ROW_ID, console, db_option, dump, listed, open_memory
+from ._common import EXIT_BAD_INPUT, ROW_ID, console, dump, listed, open_memory, store_command
 
 
 def _header(name: str, ws: Workstream | None) -> str:
@@ -24,12 +24,10 @@ def _loop_line(lp: Loop) -> str:
     return f"  · {escape(lp.text)}  [dim]#{lp.id} · {ago(lp.created_at)}[/dim]{state}"
 
 
-@click.command()
-@db_option
+@store_command()
 @click.option("--status", type=click.Choice(LOOP_STATUSES), default="open", show_default=True,
               help="Which loops.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def loops(ctx: click.Context, db: str | None, user_id: str | None, status: str, as_json: bool) -> None:
     """Open loops — what was left to do — by workstream.
 
@@ -60,12 +58,10 @@ def print_loops(mem: Memory, status: str = "open") -> None:
             console.print(_loop_line(lp), highlight=False)
 
 
-@click.command()
-@db_option
+@store_command()
 @click.option("--all", "include_hypotheses", is_flag=True,
               help="Include hypotheses (workstreams only one session has touched so far).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def workstreams(ctx: click.Context, db: str | None, user_id: str | None, include_hypotheses: bool,
                 as_json: bool) -> None:
     """Threads of work across sessions, most recently active first."""
@@ -86,11 +82,9 @@ def loop() -> None:
     """Act on one open loop."""
 
 
-@loop.command("close")
-@db_option
+@store_command(loop, "close")
 @click.argument("loop_id", metavar="ID", type=ROW_ID)
 @click.option("--note", default=None, help="Why it is closed (kept with the loop).")
-@click.pass_context
 def close(ctx: click.Context, db: str | None, user_id: str | None, loop_id: int, note: str | None) -> None:
     """Close loop ID by hand (see `episodic loops` for the ids)."""
     mem = open_memory(ctx, db, user_id)
@@ -111,12 +105,10 @@ def close(ctx: click.Context, db: str | None, user_id: str | None, loop_id: int,
     console.print(f"closed #{lp.id} {how}: {escape(lp.text)}", highlight=False)
 
 
-@click.command()
-@db_option
+@store_command()
 @click.option("--hours", default=24.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
               help="How far back the briefing looks.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def brief(ctx: click.Context, db: str | None, user_id: str | None, hours: float, as_json: bool) -> None:
     """The startup briefing: recent sessions, decisions, corrections, open loops, active workstreams."""
     result = open_memory(ctx, db, user_id, reads=True).brief(hours=hours)
