@@ -20,6 +20,7 @@ from .commands._common import (
     console,
     db_option,
     dump,
+    fail,
     listed,
     open_memory,
     store_command,
@@ -325,9 +326,7 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
             else f"all of user {user!r}")
     mem = open_memory(ctx, db, user_id)
     if session_id and mem.store.session(user, session_id) is None:  # nothing to forget: say so
-        click.secho(f"error: no session {session_id!r} for user {user!r} (see `episodic sessions`)",
-                    fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, f"no session {session_id!r} for user {user!r} (see `episodic sessions`)")
     if yes:
         click.echo(f"forgetting {what} in {mem.path}", err=True)  # --yes asks nothing: still say whose data goes
     elif not click.confirm(f"Forget {what} in {mem.path}? This cannot be undone", default=False):

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -127,6 +127,12 @@ def _check_exists(ctx: click.Context, path: str) -> None:
         return
     raise click.BadParameter(f"no memory store at {path} (check the path; `episodic ingest` or `episodic add` "
                              "creates one)", param_hint=hint)
+
+
+def fail(ctx: click.Context, message: str) -> NoReturn:
+    """`error: message`, in red on standard error, and exit 1 (EXIT_BAD_INPUT)."""
+    click.secho(f"error: {message}", fg="red", err=True)
+    ctx.exit(EXIT_BAD_INPUT)
 
 
 def dump(data: Any) -> None:

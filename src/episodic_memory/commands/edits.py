@@ -13,7 +13,7 @@ from rich.markup import escape
 from ..memory import Memory
 from ..store.records import StoredTurn
 from ..util import MAX_INT, to_iso
-from ._common import EXIT_BAD_INPUT, console, dump, open_memory, store_command
+from ._common import EXIT_BAD_INPUT, console, dump, fail, open_memory, store_command
 
 T = TypeVar("T")
 
@@ -55,8 +55,7 @@ def show(ctx: click.Context, db: str | None, user_id: str | None, turn_id: str, 
     mem = open_memory(ctx, db, user_id, reads=True)
     turns = find_turns(mem, turn_id)
     if not turns:
-        click.secho(f"error: no turn {turn_id!r} for user {mem.user_id!r}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, f"no turn {turn_id!r} for user {mem.user_id!r}")
     facts = {t.id: [f for f in mem.facts(include_superseded=True, session_id=t.session_id) if t.id in f.source_ids]
              for t in turns}
     if as_json:
@@ -74,9 +73,7 @@ def session_turns(ctx: click.Context, db: str | None, user_id: str | None, sessi
     mem = open_memory(ctx, db, user_id, reads=True)
     info = mem.store.session(mem.user_id, session_id)
     if info is None:
-        click.secho(f"error: no session {session_id!r} for user {mem.user_id!r}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
-        return
+        fail(ctx, f"no session {session_id!r} for user {mem.user_id!r}")
     turns = mem.session_turns(session_id)
     if as_json:
         dump({**info.to_dict(), "turns_list": [_turn_dict(t) for t in turns]})
@@ -96,8 +93,7 @@ def _or_exit(ctx: click.Context, action: Callable[[], T]) -> T:
     try:
         return action()
     except (KeyError, ValueError) as exc:
-        click.secho(f"error: {exc.args[0]}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, str(exc.args[0]))
 
 
 @store_command(fact, "edit")

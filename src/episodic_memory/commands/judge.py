@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import COUNT, EXIT_BAD_INPUT, db_option, dump, listed, open_memory, store_command
+from ._common import COUNT, db_option, dump, fail, listed, open_memory, store_command
 
 if TYPE_CHECKING:  # `episodic` loads judgment memory (and numpy) only for a `judge` command
     from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
@@ -124,8 +124,7 @@ def verify(ctx: click.Context, db: str | None, user_id: str | None, memory_id: s
     try:
         j: Judgment = judgments.verify(memory_id, adopted, user_correction=correction)
     except KeyError as exc:
-        click.secho(f"error: {exc.args[0]}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, str(exc.args[0]))
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     if as_json:
@@ -203,8 +202,7 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, memory_ids: 
     try:
         n = judgments.delete(*memory_ids)
     except KeyError as exc:
-        click.secho(f"error: {exc.args[0]}; nothing was deleted", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, f"{exc.args[0]}; nothing was deleted")
     if as_json:
         dump({"deleted": n, "ids": list(dict.fromkeys(memory_ids))})
     else:

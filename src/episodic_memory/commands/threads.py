@@ -8,7 +8,7 @@ from rich.markup import escape
 from ..brief import ago, group_loops
 from ..memory import Memory
 from ..store.records import LOOP_STATUSES, Loop, Workstream
-from ._common import EXIT_BAD_INPUT, ROW_ID, console, dump, listed, open_memory, store_command
+from ._common import ROW_ID, console, dump, fail, listed, open_memory, store_command
 
 
 def _header(name: str, ws: Workstream | None) -> str:
@@ -97,10 +97,7 @@ def close(ctx: click.Context, db: str | None, user_id: str | None, loop_id: int,
     try:
         lp = mem.close_loop(loop_id, note=note)
     except KeyError:
-        click.secho(f"error: no loop #{loop_id} for user {mem.user_id!r} (see `episodic loops --status all`)",
-                    fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
-        return
+        fail(ctx, f"no loop #{loop_id} for user {mem.user_id!r} (see `episodic loops --status all`)")
     how = "by hand" if lp.closed_by == "user" else f"earlier ({lp.closed_by})"
     console.print(f"closed #{lp.id} {how}: {escape(lp.text)}", highlight=False)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import EXIT_BAD_INPUT, open_memory, store_command
+from ._common import fail, open_memory, store_command
 
 
 @click.group()
@@ -31,7 +31,6 @@ def vault_export(ctx: click.Context, db: str | None, user_id: str | None, folder
     try:
         report = mem.write_vault(folder)
     except VaultError as exc:
-        click.secho(f"error: {exc}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, str(exc))
     click.echo(f"vault {click.format_filename(folder)}: {len(report.written)} note(s) written, "
                   f"{len(report.unchanged)} unchanged, {len(report.removed)} removed")
