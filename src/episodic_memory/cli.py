@@ -21,6 +21,7 @@ from .commands._common import (
     db_option,
     dump,
     fail,
+    given_user,
     listed,
     open_memory,
     store_command,
@@ -321,7 +322,7 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
         if not session_id and not everything and ctx.find_root().params.get("user_id"):
             hint = " (a --user before the command does not choose what to forget: `forget --user ID` does)"
         raise click.UsageError(f"say what to forget: exactly one of --session ID, --user ID or --all{hint}")
-    user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    user = given_user(ctx, user_id) or DEFAULT_USER
     what = ("everything, of every user" if everything else f"session {session_id!r} of user {user!r}" if session_id
             else f"all of user {user!r}")
     mem = open_memory(ctx, db, user_id)

@@ -71,6 +71,11 @@ def store_command(group: click.Group | None = None, name: str | None = None
     return make
 
 
+def given_user(ctx: click.Context, user_id: str | None) -> str | None:
+    """The command's --user, else the --user given before the command, else None."""
+    return user_id or ctx.find_root().params.get("user_id")
+
+
 def store_path(ctx: click.Context, db: str | None) -> str:
     """The store a command acts on: its --db, else the one before the command, else the default. An empty --db is
     an error, not the default store. Noted in `ctx.meta` for the messages about it, with where it came from
@@ -103,7 +108,7 @@ def open_memory(ctx: click.Context, db: str | None, user_id: str | None, *, read
     (Config.read_only): nothing is written, no -wal/-shm left behind. A command that `reads`, or needs an
     `existing` store (export, backup), refuses a store file that is not there (`_check_exists`)."""
     path = store_path(ctx, db)
-    user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    user = given_user(ctx, user_id) or DEFAULT_USER
     try:
         check_id(user, "user id")
     except ValueError as exc:

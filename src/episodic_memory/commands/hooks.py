@@ -23,7 +23,7 @@ from ..integrations.claude_code_settings import (
     settings_path,
     uninstall,
 )
-from ._common import console, db_option, fail
+from ._common import console, db_option, fail, given_user
 
 
 @click.group("hooks")
@@ -113,7 +113,7 @@ def hook(ctx: click.Context, db: str | None, user_id: str | None, event: str) ->
         log_line(state_dir(), event, None, f"configuration: {exc}")
         return
     path = db or ctx.find_root().params.get("db") or str(default_db_path())
-    user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    user = given_user(ctx, user_id) or DEFAULT_USER
     result = run(event, raw, db=path, user_id=user, config=config)
     if result.text:
         click.echo(result.text)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..util import check_id
-from ._common import EXIT_BAD_INPUT, open_memory, store_command
+from ._common import EXIT_BAD_INPUT, given_user, open_memory, store_command
 
 _PLURAL = {"entity": "entities", "entity_edge": "entity links", "route_count": "router counts"}
 
@@ -28,7 +28,7 @@ def export_command(ctx: click.Context, db: str | None, user_id: str | None, file
     episodes, workstreams, loops, judgments with their verdicts.
     The format is versioned (the header line); `episodic import` reads it.
     """
-    user = user_id or ctx.find_root().params.get("user_id")
+    user = given_user(ctx, user_id)
     mem = open_memory(ctx, db, user, existing=True)  # a mistyped --db is an error, not an empty export
     counts = mem.export(file, user_id=user, all_users=user is None)
     click.echo(f"exported {_summary(counts)} to {click.format_filename(file)}")
@@ -49,7 +49,7 @@ def import_command(ctx: click.Context, db: str | None, user_id: str | None, file
     """
     from ..portable import PortableFormatError
 
-    user = user_id or ctx.find_root().params.get("user_id")
+    user = given_user(ctx, user_id)
     if user is not None:
         try:
             check_id(user, "--user")

@@ -19,16 +19,12 @@ from click.decorators import FC
 
 from ..config import DEFAULT_USER
 from ..util import MAX_INT
-from ._common import db_path_option, store_path
+from ._common import db_path_option, given_user, store_path
 
 if TYPE_CHECKING:
     from ..server.tokens import TokenStore
 
 EXTRA_HINT = 'pip install ".[server]" (in a checkout of episodic-memory-layer)'
-
-
-def _user(ctx: click.Context, user_id: str | None) -> str | None:
-    return user_id or ctx.find_root().params.get("user_id")
 
 
 def _server_module(name: str) -> ModuleType:
@@ -79,7 +75,7 @@ def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_po
     mcp_server = _server_module("mcp_server")
     if http_port is not None:
         click.echo(f"MCP server (streamable HTTP) on http://127.0.0.1:{http_port}/mcp", err=True)
-    mcp_server.run(store_path(ctx, db), user_id=_user(ctx, user_id) or DEFAULT_USER, http_port=http_port,
+    mcp_server.run(store_path(ctx, db), user_id=given_user(ctx, user_id) or DEFAULT_USER, http_port=http_port,
                    read_agents=read_agents, write_agents=write_agents)
 
 
@@ -119,7 +115,7 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
         rest.check_host(host, auth)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    path, user = store_path(ctx, db), _user(ctx, user_id) or DEFAULT_USER
+    path, user = store_path(ctx, db), given_user(ctx, user_id) or DEFAULT_USER
     if no_auth:
         click.secho(f"WARNING: --no-auth: NO AUTHENTICATION. Anything that can reach {host}:{port} reads, writes and "
                     f"deletes the memories of user {user!r} in {path}. Use only for local single-user work.",
@@ -229,7 +225,7 @@ def token() -> None:
 def token_create(ctx: click.Context, db: str | None, user_id: str | None, label: str | None,
                  read_agents: tuple[str, ...], write_agents: tuple[str, ...]) -> None:
     """Make a token for --user NAME; it is printed on the last line, and never again."""
-    user = _user(ctx, user_id)
+    user = given_user(ctx, user_id)
     if not user:
         raise click.UsageError("say whose token it is: --user NAME")
     with _tokens(store_path(ctx, db)) as store:
@@ -255,7 +251,7 @@ def token_list(ctx: click.Context, db: str | None, user_id: str | None, as_json:
     from rich.table import Table
 
     with _tokens(store_path(ctx, db)) as store:
-        records = store.list(_user(ctx, user_id))
+        records = store.list(given_user(ctx, user_id))
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in records], indent=2))
         return
