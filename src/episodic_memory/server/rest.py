@@ -16,7 +16,6 @@ as many as requests may run at once, so a running request always finds one).
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import math
 import os
@@ -57,7 +56,7 @@ from ..scopes import agent_owner, check_agent, check_agents, scope_of
 from ..util import MAX_INT, check_id, has_words, to_epoch, to_iso
 from .auth import TokenAuth, may, refused
 from .hooks import add_hook_routes
-from .hosts import AllowedHosts
+from .hosts import AllowedHosts, is_loopback
 from .limits import Admission, BackgroundGate, InFlight, ServerLimits
 from .pool import WORKER_NAME, MemoryPool
 from .render import brief_data, scoped, to_data
@@ -174,15 +173,6 @@ class JudgmentIn(_Body):
 class VerifyIn(_Body):
     adopted: StrictBool = Field(description="was the judgment adopted (true) or rejected (false)")
     user_correction: str | None = None
-
-
-def is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def check_host(host: str, auth: bool) -> None:
