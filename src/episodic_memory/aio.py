@@ -12,8 +12,9 @@ which other code can fill with slow work: a loop with many tasks keeps running w
 encodes. A `Memory` is safe to share between threads (the store serialises on its lock; concurrent `add_turn`s are
 committed as one group), so the calls of many tasks run side by side without a lock of their own here.
 
-The verbs are written out one by one (not forwarded by `__getattr__`) so type checkers and editors see them;
-tests/test_aio.py checks that every public verb of `Memory` has its twin here, with the same parameters, or is named in
+The verbs are named one by one (not forwarded by `__getattr__`), each made by `_twin` from the `Memory` verb and typed
+through its parameters (a ParamSpec), so type checkers and editors see them, and `help()` shows `Memory`'s signature and
+docstring; tests/test_aio.py checks that every public verb of `Memory` has its twin here, with the same parameters, or is named in
 `SYNC_ONLY`. A call whose awaiting task is cancelled before it started does not run; one already running finishes
 on its thread (a turn being written is written).
 """
@@ -22,29 +23,18 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import inspect
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_all
-from datetime import datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from .config import DEFAULT_USER, Config
+from .config import Config
 from .memory import Memory
 
-if TYPE_CHECKING:
-    from .brief import Brief
-    from .judgments.memory import Judgment, SearchResult
-    from .llm import Backend, LLMClient
-    from .llm.backoff import Outage
-    from .models.embedder import Embedder
-    from .models.reranker import Reranker
-    from .retrieve.hit import Hit
-    from .store.records import Entity, Episode, Fact, Loop, SessionInfo, StoredTurn, Workstream
-    from .vault import VaultReport
-
 R = TypeVar("R")
+P = ParamSpec("P")
 
 #: `Memory`'s public names with no coroutine twin, and why: cheap accessors of objects used as they are
 SYNC_ONLY = {
@@ -56,6 +46,34 @@ SYNC_ONLY = {
 }
 
 
+
+def _takes_the_arguments_of(source: Callable[P, object]
+                            ) -> Callable[[Callable[..., R]], Callable[Concatenate[Any, P], R]]:
+    """A `(self, *args, **kwargs)` method typed, and signed for `help()`, as taking `source`'s parameters (which it
+    hands on to `source`): `AsyncMemory`'s openers take `Memory`'s."""
+    def sign(method: Callable[..., R]) -> Callable[Concatenate[Any, P], R]:
+        own = inspect.signature(method)
+        method.__signature__ = own.replace(  # type: ignore[attr-defined]
+            parameters=[next(iter(own.parameters.values())), *inspect.signature(source).parameters.values()])
+        return method
+
+    return sign
+
+def _twin(verb: Callable[Concatenate[Memory, P], R], note: str = ""
+          ) -> Callable[Concatenate[AsyncMemory, P], Coroutine[Any, Any, R]]:
+    """The coroutine twin of a `Memory` verb: `AsyncMemory.run` calls the verb of the AsyncMemory's Memory, with the
+    same parameters (the signature is the verb's: `inspect.signature` follows `__wrapped__`), and its docstring."""
+    name = verb.__name__
+
+    async def twin(self: AsyncMemory, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await self.run(getattr(self.memory, name), *args, **kwargs)
+
+    twin.__name__, twin.__qualname__, twin.__wrapped__ = name, f"AsyncMemory.{name}", verb  # type: ignore[attr-defined]
+    said = f"`Memory.{name}` as a coroutine" + (f" ({note})." if note else ".")
+    twin.__doc__ = f"{said}\n\n{inspect.getdoc(verb) or ''}".strip()
+    return twin
+
+
 class AsyncMemory:
     """A `Memory` whose verbs are coroutines, run on threads of its own (see the module docstring).
 
@@ -64,40 +82,18 @@ class AsyncMemory:
     you opened, and leaves it to you to close. `async with` closes it.
     """
 
-    def __init__(
-        self,
-        path: str | Path | None = None,
-        *,
-        user_id: str = DEFAULT_USER,
-        config: Config | None = None,
-        embedder: Embedder | None = None,
-        reranker: Reranker | None = None,
-        llm: LLMClient | Backend | None = None,
-        agent: str | None = None,
-    ) -> None:
+    @_takes_the_arguments_of(Memory)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Open (or create) the store at `path`, as `Memory(path, …)` does (`agent`: an agent's scope)."""
-        memory = Memory(path, user_id=user_id, config=config, embedder=embedder, reranker=reranker, llm=llm,
-                        agent=agent)
-        self._setup(memory, owns_memory=True, executor=None)
+        self._setup(Memory(*args, **kwargs), owns_memory=True, executor=None)
 
     @classmethod
-    async def open(
-        cls,
-        path: str | Path | None = None,
-        *,
-        user_id: str = DEFAULT_USER,
-        config: Config | None = None,
-        embedder: Embedder | None = None,
-        reranker: Reranker | None = None,
-        llm: LLMClient | Backend | None = None,
-        agent: str | None = None,
-    ) -> AsyncMemory:
+    @_takes_the_arguments_of(Memory)
+    async def open(cls, *args: Any, **kwargs: Any) -> AsyncMemory:
         """`AsyncMemory(path, …)` with the opening (journal recovery, consolidation owed at open) off the loop."""
-        pool = _pool((config or Config.from_env()).async_threads)
+        pool = _pool((kwargs.get("config") or Config.from_env()).async_threads)
         try:
-            memory = await asyncio.wrap_future(pool.submit(
-                Memory, path, user_id=user_id, config=config, embedder=embedder, reranker=reranker, llm=llm,
-                agent=agent))
+            memory = await asyncio.wrap_future(pool.submit(Memory, *args, **kwargs))
         except BaseException:
             pool.shutdown(wait=False)
             raise
@@ -188,263 +184,61 @@ class AsyncMemory:
     def __repr__(self) -> str:
         return f"AsyncMemory({self.memory.path!r}, user_id={self.memory.user_id!r})"
 
-    # --- models and the index --------------------------------------------------------------------------
-    async def index(self, progress: Callable[[int], None] | None = None, user_id: str | None = None) -> int:
-        """`Memory.index`: embed the turns without a vector of the current model (`progress` is called on a
-        worker thread)."""
-        return await self.run(self.memory.index, progress, user_id)
-
-    async def reindex(self, progress: Callable[[int], None] | None = None) -> int:
-        """`Memory.reindex`: embed everything with the current model, then drop other models' vectors."""
-        return await self.run(self.memory.reindex, progress)
-
-    # --- capture ---------------------------------------------------------------------------------------
-    async def add_turn(
-        self,
-        role: str,
-        content: str,
-        *,
-        session_id: str,
-        speaker: str | None = None,
-        timestamp: datetime | str | None = None,
-        turn_id: str | None = None,
-        user_id: str | None = None,
-        source: str | None = None,
-        tags: Iterable[str] | None = None,
-        metadata: Mapping[str, Any] | None = None,
-    ) -> str:
-        """`Memory.add_turn`: journaled and fsynced, then stored, when it returns. Returns the turn's id."""
-        return await self.run(self.memory.add_turn, role, content, session_id=session_id, speaker=speaker,
-                              timestamp=timestamp, turn_id=turn_id, user_id=user_id, source=source, tags=tags,
-                              metadata=metadata)
-
-    async def add_turns(self, turns: Iterable[Mapping[str, Any]]) -> list[str]:
-        """`Memory.add_turns`: many turns, one fsync and one transaction per session; all or none."""
-        return await self.run(self.memory.add_turns, turns)
-
-    async def unseen_turns(self, turns: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-        """`Memory.unseen_turns`: the turns whose `turn_id` their session does not hold yet."""
-        return await self.run(self.memory.unseen_turns, turns)
-
-    async def pop_turn(self, session_id: str, user_id: str | None = None) -> StoredTurn | None:
-        """`Memory.pop_turn`: remove the session's latest turn and return it."""
-        return await self.run(self.memory.pop_turn, session_id, user_id)
-
-    async def end_session(self, session_id: str, user_id: str | None = None, *, wait: bool | None = None) -> None:
-        """`Memory.end_session`: close a session and have it consolidated."""
-        return await self.run(self.memory.end_session, session_id, user_id, wait=wait)
-
-    # --- consolidation ---------------------------------------------------------------------------------
-    async def llm_outage(self) -> Outage | None:
-        """`Memory.llm_outage`: the back-off in force from the store's LLM, if any."""
-        return await self.run(self.memory.llm_outage)
-
-    async def housekeeping(self) -> None:
-        """`Memory.housekeeping`: fold the WAL in, give freed memory back."""
-        return await self.run(self.memory.housekeeping)
-
-    async def wait_for_consolidation(self, session_id: str | None = None, user_id: str | None = None) -> None:
-        """`Memory.wait_for_consolidation`: until background consolidation is done."""
-        return await self.run(self.memory.wait_for_consolidation, session_id, user_id)
-
-    async def consolidate_in_windows(self, user_id: str, session_id: str, *, final: bool = False,
-                                     points: Sequence[int] = ()) -> bool:
-        """`Memory.consolidate_in_windows`."""
-        return await self.run(self.memory.consolidate_in_windows, user_id, session_id, final=final, points=points)
-
-    async def consolidate(self, user_id: str, session_id: str, *, final: bool = False,
-                          max_turns: int | None = None) -> bool:
-        """`Memory.consolidate`: the consolidation steps over a session's new turns."""
-        return await self.run(self.memory.consolidate, user_id, session_id, final=final, max_turns=max_turns)
-
-    async def consolidate_pending(self) -> int:
-        """`Memory.consolidate_pending`: every flagged session. Returns how many."""
-        return await self.run(self.memory.consolidate_pending)
-
-    # --- recall ----------------------------------------------------------------------------------------
-    async def recall(
-        self,
-        query: str,
-        k: int = 10,
-        user_id: str | None = None,
-        *,
-        session_id: str | None = None,
-        kind: str | None = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        as_of: datetime | str | None = None,
-        source: str | None = None,
-        tags: Iterable[str] | None = None,
-        now: datetime | str | float | None = None,
-        agents: Iterable[str] | None = None,
-    ) -> list[Hit]:
-        """`Memory.recall`: the `k` memories most relevant to `query` (of the user and `agents`), best first."""
-        return await self.run(self.memory.recall, query, k, user_id, session_id=session_id, kind=kind, since=since,
-                              until=until, as_of=as_of, source=source, tags=tags, now=now, agents=agents)
-
-    # --- reading ---------------------------------------------------------------------------------------
-    async def sessions(self, user_id: str | None = None, limit: int | None = None) -> list[SessionInfo]:
-        """`Memory.sessions`: newest first."""
-        return await self.run(self.memory.sessions, user_id, limit)
-
-    async def session(self, session_id: str, user_id: str | None = None) -> SessionInfo | None:
-        """`Memory.session`: one session, or None."""
-        return await self.run(self.memory.session, session_id, user_id)
-
-    async def episode(self, session_id: str, user_id: str | None = None) -> Episode | None:
-        """`Memory.episode`: a session's episode, or None."""
-        return await self.run(self.memory.episode, session_id, user_id)
-
-    async def derived_counts(self, user_id: str | None = None) -> dict[str, int]:
-        """`Memory.derived_counts`."""
-        return await self.run(self.memory.derived_counts, user_id)
-
-    async def session_facts(self, session_ids: Iterable[str], user_id: str | None = None
-                            ) -> dict[str, list[dict[str, Any]]]:
-        """`Memory.session_facts`: the facts each session yielded."""
-        return await self.run(self.memory.session_facts, session_ids, user_id)
-
-    async def session_turns(self, session_id: str, user_id: str | None = None) -> list[StoredTurn]:
-        """`Memory.session_turns`: a session's turns, in order."""
-        return await self.run(self.memory.session_turns, session_id, user_id)
-
-    async def turns_before(self, hits: Iterable[Hit], user_id: str | None = None) -> dict[str, StoredTurn]:
-        """`Memory.turns_before`: the turn each short hit answers."""
-        return await self.run(self.memory.turns_before, hits, user_id)
-
-    async def turns_since(self, since: datetime | str | float, user_id: str | None = None, *,
-                          limit: int | None = None) -> list[StoredTurn]:
-        """`Memory.turns_since`: newest first."""
-        return await self.run(self.memory.turns_since, since, user_id, limit=limit)
-
-    async def facts(self, user_id: str | None = None, include_superseded: bool = False, *,
-                    session_id: str | None = None, types: Iterable[str] | None = None,
-                    agents: Iterable[str] | None = None) -> list[Fact]:
-        """`Memory.facts`: newest first (the user's, and `agents`')."""
-        return await self.run(self.memory.facts, user_id, include_superseded, session_id=session_id, types=types,
-                              agents=agents)
-
-    async def add_fact(self, text: str, *, type: str = "knowledge", importance: int | None = None,  # noqa: A002
-                       session_id: str = "curated", user_id: str | None = None) -> int:
-        """`Memory.add_fact`: store a fact by hand. Returns its id."""
-        return await self.run(self.memory.add_fact, text, type=type, importance=importance, session_id=session_id,
-                              user_id=user_id)
-
-    async def fact_history(self, fact_id: int, user_id: str | None = None) -> list[Fact]:
-        """`Memory.fact_history`: the supersession chain, newest first."""
-        return await self.run(self.memory.fact_history, fact_id, user_id)
-
-    async def entities(self, user_id: str | None = None) -> list[Entity]:
-        """`Memory.entities`."""
-        return await self.run(self.memory.entities, user_id)
-
-    async def profile(self, name: str, user_id: str | None = None) -> dict[str, Any]:
-        """`Memory.profile`: an entity's profile and current facts."""
-        return await self.run(self.memory.profile, name, user_id)
-
-    async def stats(self, user_id: str | None = None) -> dict[str, Any]:
-        """`Memory.stats`: what is in the store."""
-        return await self.run(self.memory.stats, user_id)
-
-    # --- where were we ---------------------------------------------------------------------------------
-    async def episodes(self, user_id: str | None = None, limit: int | None = None, *,
-                       workstream_id: int | None = None, with_facts: bool = True) -> list[Episode]:
-        """`Memory.episodes`: newest first."""
-        return await self.run(self.memory.episodes, user_id, limit, workstream_id=workstream_id,
-                              with_facts=with_facts)
-
-    async def workstreams(self, user_id: str | None = None, include_hypotheses: bool = False, *,
-                          limit: int | None = None, agents: Iterable[str] | None = None) -> list[Workstream]:
-        """`Memory.workstreams`: most recently active first (the user's, and `agents`')."""
-        return await self.run(self.memory.workstreams, user_id, include_hypotheses, limit=limit, agents=agents)
-
-    async def loops(self, user_id: str | None = None, status: str = "open", *, workstream_id: int | None = None,
-                    limit: int | None = None, agents: Iterable[str] | None = None) -> list[Loop]:
-        """`Memory.loops`: newest first (the user's, and `agents`')."""
-        return await self.run(self.memory.loops, user_id, status, workstream_id=workstream_id, limit=limit,
-                              agents=agents)
-
-    async def close_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
-        """`Memory.close_loop`."""
-        return await self.run(self.memory.close_loop, loop_id, user_id, note)
-
-    async def brief(self, hours: float = 24, user_id: str | None = None, *,
-                    now: datetime | str | None = None, agents: Iterable[str] | None = None) -> Brief:
-        """`Memory.brief`: the startup briefing (the user's, and `agents`')."""
-        return await self.run(self.memory.brief, hours, user_id, now=now, agents=agents)
-
-    # --- forgetting and changes by hand ----------------------------------------------------------------
-    async def forget(
-        self,
-        *,
-        session_id: str | None = None,
-        user_id: str | None = None,
-        all: bool = False,  # noqa: A002 - mirrors Memory.forget
-        agent: str | None = None,
-    ) -> dict[str, int]:
-        """`Memory.forget`: a session, a user, an agent's scope or everything, rows, index entries and journals;
-        the file scrubbed."""
-        return await self.run(self.memory.forget, session_id=session_id, user_id=user_id, all=all, agent=agent)
-
-    async def search_judgments(self, query: str, *, agents: Iterable[str] | None = None, top_k: int = 5,
-                               domain: str | None = None, min_score: float = 0.0, use_utility: bool = False
-                               ) -> list[SearchResult]:
-        """`Memory.search_judgments`: this scope's judgments and the `agents'`, best first."""
-        return await self.run(self.memory.search_judgments, query, agents=agents, top_k=top_k, domain=domain,
-                              min_score=min_score, use_utility=use_utility)
-
-    async def list_judgments(self, *, agents: Iterable[str] | None = None, domain: str | None = None,
-                             limit: int | None = None) -> list[Judgment]:
-        """`Memory.list_judgments`: this scope's judgments and the `agents'`, in the order stored."""
-        return await self.run(self.memory.list_judgments, agents=agents, domain=domain, limit=limit)
-
-    async def find_turns(self, turn_id: str, user_id: str | None = None) -> list[StoredTurn]:
-        """`Memory.find_turns`."""
-        return await self.run(self.memory.find_turns, turn_id, user_id)
-
-    async def edit_fact(self, fact_id: int, text: str, user_id: str | None = None) -> Fact:
-        """`Memory.edit_fact`: a new fact supersedes it."""
-        return await self.run(self.memory.edit_fact, fact_id, text, user_id)
-
-    async def forget_fact(self, fact_id: int, user_id: str | None = None) -> None:
-        """`Memory.forget_fact`."""
-        return await self.run(self.memory.forget_fact, fact_id, user_id)
-
-    async def pinned_facts(self, user_id: str | None = None) -> list[dict[str, Any]]:
-        """`Memory.pinned_facts`."""
-        return await self.run(self.memory.pinned_facts, user_id)
-
-    async def pin_fact(self, fact_id: int, pinned: bool = True, user_id: str | None = None) -> Fact:
-        """`Memory.pin_fact`."""
-        return await self.run(self.memory.pin_fact, fact_id, pinned, user_id)
-
-    async def reopen_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
-        """`Memory.reopen_loop`."""
-        return await self.run(self.memory.reopen_loop, loop_id, user_id, note)
-
-    async def add_loop(self, text: str, *, due: str | None = None, session_id: str = "manual",
-                       workstream_id: int | None = None, user_id: str | None = None) -> Loop:
-        """`Memory.add_loop`."""
-        return await self.run(self.memory.add_loop, text, due=due, session_id=session_id,
-                              workstream_id=workstream_id, user_id=user_id)
-
-    # --- files -----------------------------------------------------------------------------------------
-    async def write_vault(self, folder: str | Path, user_id: str | None = None) -> VaultReport:
-        """`Memory.write_vault`: the markdown vault."""
-        return await self.run(self.memory.write_vault, folder, user_id)
-
-    async def export(self, path: str | Path, *, user_id: str | None = None,
-                     all_users: bool = False) -> dict[str, int]:
-        """`Memory.export`: a versioned JSON Lines file."""
-        return await self.run(self.memory.export, path, user_id=user_id, all_users=all_users)
-
-    async def import_(self, path: str | Path, *, user_id: str | None = None) -> dict[str, int]:
-        """`Memory.import_`: an export file's memories."""
-        return await self.run(self.memory.import_, path, user_id=user_id)
-
-    async def backup(self, dest: str | Path) -> None:
-        """`Memory.backup`: a consistent copy of the whole store."""
-        return await self.run(self.memory.backup, dest)
+    # --- the verbs: `Memory`'s, each run by `run` (signature and docstring are the `Memory` verb's) ----------
+    # models and the index
+    index = _twin(Memory.index, "`progress` is called on a worker thread")
+    reindex = _twin(Memory.reindex)
+    # capture
+    add_turn = _twin(Memory.add_turn)
+    add_turns = _twin(Memory.add_turns)
+    unseen_turns = _twin(Memory.unseen_turns)
+    pop_turn = _twin(Memory.pop_turn)
+    end_session = _twin(Memory.end_session)
+    # consolidation
+    llm_outage = _twin(Memory.llm_outage)
+    housekeeping = _twin(Memory.housekeeping)
+    wait_for_consolidation = _twin(Memory.wait_for_consolidation)
+    consolidate_in_windows = _twin(Memory.consolidate_in_windows)
+    consolidate = _twin(Memory.consolidate)
+    consolidate_pending = _twin(Memory.consolidate_pending)
+    # recall and reading
+    recall = _twin(Memory.recall)
+    sessions = _twin(Memory.sessions)
+    session = _twin(Memory.session)
+    episode = _twin(Memory.episode)
+    derived_counts = _twin(Memory.derived_counts)
+    session_facts = _twin(Memory.session_facts)
+    session_turns = _twin(Memory.session_turns)
+    turns_before = _twin(Memory.turns_before)
+    turns_since = _twin(Memory.turns_since)
+    facts = _twin(Memory.facts)
+    add_fact = _twin(Memory.add_fact)
+    fact_history = _twin(Memory.fact_history)
+    entities = _twin(Memory.entities)
+    profile = _twin(Memory.profile)
+    stats = _twin(Memory.stats)
+    # where were we
+    episodes = _twin(Memory.episodes)
+    workstreams = _twin(Memory.workstreams)
+    loops = _twin(Memory.loops)
+    close_loop = _twin(Memory.close_loop)
+    brief = _twin(Memory.brief)
+    # forgetting, judgments and changes by hand
+    forget = _twin(Memory.forget)
+    search_judgments = _twin(Memory.search_judgments)
+    list_judgments = _twin(Memory.list_judgments)
+    find_turns = _twin(Memory.find_turns)
+    edit_fact = _twin(Memory.edit_fact)
+    forget_fact = _twin(Memory.forget_fact)
+    pinned_facts = _twin(Memory.pinned_facts)
+    pin_fact = _twin(Memory.pin_fact)
+    reopen_loop = _twin(Memory.reopen_loop)
+    add_loop = _twin(Memory.add_loop)
+    # files
+    write_vault = _twin(Memory.write_vault)
+    export = _twin(Memory.export)
+    import_ = _twin(Memory.import_)
+    backup = _twin(Memory.backup)
 
 
 def _pool(threads: int) -> ThreadPoolExecutor:

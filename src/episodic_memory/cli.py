@@ -13,7 +13,19 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .commands._common import COUNT, EXIT_BAD_INPUT, age, console, db_option, dump, open_memory
+from .commands._common import (
+    COUNT,
+    EXIT_BAD_INPUT,
+    age,
+    console,
+    db_option,
+    dump,
+    fail,
+    given_user,
+    listed,
+    open_memory,
+    store_command,
+)
 from .commands.edits import fact, loop_add, loop_reopen, session_turns, show
 from .commands.facts import entities, facts, history, profile
 from .commands.hooks import hook, hooks
@@ -86,12 +98,10 @@ def main(db: str | None, user_id: str | None) -> None:
     """
 
 
-@main.command()
-@db_option
+@store_command(main)
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--skip-bad", is_flag=True, help="Store the good lines of a file and list the bad ones.")
 @click.option("--keep-open", is_flag=True, help="Do not end (consolidate) the ingested sessions.")
-@click.pass_context
 def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple[str, ...], skip_bad: bool,
            keep_open: bool) -> None:
     """Store conversation transcripts from JSON Lines FILES (- reads standard input).
@@ -195,8 +205,7 @@ def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 2
     totals["sessions"].update((t.get("user_id") or mem.user_id, t["session_id"]) for t in fresh)
 
 
-@main.command()
-@db_option
+@store_command(main)
 @click.argument("query")
 @click.option("-k", "k", default=10, show_default=True, type=COUNT, help="How many memories.")
 @click.option("--session", "session_id", default=None, help="Only this session.")
@@ -209,7 +218,6 @@ def _store_file(mem: Memory, parsed: ParsedFile, totals: _Totals, batch: int = 2
 @click.option("--source", default=None, help="Only turns from this source (and what was distilled from them).")
 @click.option("--tag", "tags", multiple=True, metavar="TAG", help="Only turns with this tag (repeat: every one).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of hits.")
-@click.pass_context
 def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, k: int, session_id: str | None,
            kind: str | None, since: str | None, until: str | None, as_of: str | None, now: str | None,
            source: str | None, tags: tuple[str, ...], as_json: bool) -> None:
@@ -230,8 +238,7 @@ def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
         print_hits(hits, replies(mem, hits, mem.user_id))
 
 
-@main.command()
-@db_option
+@store_command(main)
 @click.argument("content")
 @click.option("--role", default="user", show_default=True, help="Who spoke: user, assistant, ...")
 @click.option("--session", "session_id", default=None, metavar="ID", help="The session (default: cli-YYYY-MM-DD, UTC).")
@@ -239,7 +246,6 @@ def recall(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
 @click.option("--source", default=None, help="Where the turn came from (telegram, cli, ...).")
 @click.option("--tag", "tags", multiple=True, metavar="TAG", help="A tag (repeat for more).")
 @click.option("--end", "end_session", is_flag=True, help="End (consolidate) the session afterwards.")
-@click.pass_context
 def add(ctx: click.Context, db: str | None, user_id: str | None, content: str, role: str, session_id: str | None,
         speaker: str | None, source: str | None, tags: tuple[str, ...], end_session: bool) -> None:
     """Store one turn, CONTENT (journaled and fsynced before this returns); prints its id."""
@@ -254,10 +260,8 @@ def add(ctx: click.Context, db: str | None, user_id: str | None, content: str, r
     click.echo(f"{turn_id} {session}")
 
 
-@main.command()
-@db_option
+@store_command(main)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def stats(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool) -> None:
     """What is in the store."""
     data = open_memory(ctx, db, user_id, reads=True).stats()
@@ -270,12 +274,10 @@ def stats(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool
     console.print(table)
 
 
-@main.command()
-@db_option
+@store_command(main)
 @click.argument("session_id", required=False)
 @click.option("-n", "--limit", default=None, type=COUNT, help="At most this many, newest first.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def sessions(ctx: click.Context, db: str | None, user_id: str | None, session_id: str | None, limit: int | None,
              as_json: bool) -> None:
     """The sessions in the store, newest first; with SESSION_ID, that session's turns."""
@@ -283,11 +285,7 @@ def sessions(ctx: click.Context, db: str | None, user_id: str | None, session_id
         session_turns(ctx, db, user_id, session_id, as_json)
         return
     rows = open_memory(ctx, db, user_id, reads=True).sessions(limit=limit)
-    if as_json:
-        dump([s.to_dict() for s in rows])
-        return
-    if not rows:
-        console.print("[dim]no sessions[/dim]")
+    if listed(rows, as_json, "no sessions"):
         return
     table = Table("session", "status", "turns")
     for name in ("first turn (UTC)", "last turn (UTC)"):  # "2026-11-02 10:00": whole on one line, even at 80 columns
@@ -304,12 +302,10 @@ def _minute(iso: str | None) -> str:
     return (iso or "")[:16].replace("T", " ")
 
 
-@main.command()
-@db_option
+@store_command(main)
 @click.option("--session", "session_id", default=None, help="Forget one session (of --user, default 'default').")
 @click.option("--all", "everything", is_flag=True, help="Forget every memory of every user.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@click.pass_context
 def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: str | None, everything: bool,
            yes: bool) -> None:
     """Delete memories for good: rows, search index, journals; then scrub the file.
@@ -326,14 +322,12 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
         if not session_id and not everything and ctx.find_root().params.get("user_id"):
             hint = " (a --user before the command does not choose what to forget: `forget --user ID` does)"
         raise click.UsageError(f"say what to forget: exactly one of --session ID, --user ID or --all{hint}")
-    user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    user = given_user(ctx, user_id) or DEFAULT_USER
     what = ("everything, of every user" if everything else f"session {session_id!r} of user {user!r}" if session_id
             else f"all of user {user!r}")
     mem = open_memory(ctx, db, user_id)
     if session_id and mem.store.session(user, session_id) is None:  # nothing to forget: say so
-        click.secho(f"error: no session {session_id!r} for user {user!r} (see `episodic sessions`)",
-                    fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, f"no session {session_id!r} for user {user!r} (see `episodic sessions`)")
     if yes:
         click.echo(f"forgetting {what} in {mem.path}", err=True)  # --yes asks nothing: still say whose data goes
     elif not click.confirm(f"Forget {what} in {mem.path}? This cannot be undone", default=False):
@@ -350,9 +344,7 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
                    f"{mem.path}'s write-ahead log; the scrub is retried at the next open", err=True)
 
 
-@main.command()
-@db_option
-@click.pass_context
+@store_command(main)
 def reindex(ctx: click.Context, db: str | None, user_id: str | None) -> None:
     """Embed every memory with the current embedding model, then drop other models' vectors.
 

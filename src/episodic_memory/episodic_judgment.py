@@ -14,14 +14,13 @@ ranking. This door owns the `Memory` it opens, so it lives above `memory.py`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .config import DEFAULT_USER, MEMORY_PATH, Config
 from .judgments.embedding import as_embedder
-from .judgments.memory import Judgment, JudgmentMemory
+from .judgments.memory import Judgment, JudgmentMemory, LibrarySearchResult
 from .memory import Memory
 from .models.embedder import Embedder
 from .retrieve.utility import plain_utility
@@ -45,17 +44,8 @@ class MemoryRecord:
 
 
 @dataclass
-class SearchResult:
+class SearchResult(LibrarySearchResult):
     """One judgment found by `EpisodicMemory.search`: `distance` = 1 − cosine (smaller is closer)."""
-
-    id: str
-    judgment: str
-    reasoning: str
-    trigger: str
-    domain: str | None
-    distance: float
-    metadata: dict[str, Any]
-    utility_score: float
 
 
 @dataclass
@@ -112,9 +102,7 @@ class EpisodicMemory:
         for row, cosine in found:
             utility = plain_utility(verdicts[row.id])
             score = cosine * (1.0 + utility_weight * utility) if use_utility else cosine
-            scored.append((score, SearchResult(
-                id=row.memory_id, judgment=row.judgment, reasoning=row.reasoning, trigger=row.trigger,
-                domain=row.domain, distance=1.0 - cosine, metadata=_metadata(row.metadata), utility_score=utility)))
+            scored.append((score, SearchResult.of(row, cosine, utility)))
         scored.sort(key=lambda pair: -pair[0])  # stable: ties stay in the order stored
         return [result for _, result in scored[:top_k]]
 
@@ -159,10 +147,6 @@ class EpisodicMemory:
 
     def __repr__(self) -> str:
         return f"EpisodicMemory({self.memory.clients.path!r}, user_id={self.judgments.user_id!r})"
-
-
-def _metadata(text: str | None) -> dict[str, Any]:
-    return json.loads(text) if text else {}
 
 
 def _record(j: Judgment) -> MemoryRecord:

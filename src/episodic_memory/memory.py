@@ -16,7 +16,7 @@ from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import llm, portable, vault
 from .brief import Brief, build_brief
@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # imported where first used: opening a Memory (every `episodi
     from .retrieve.retriever import Retriever
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 OFF = {"off", "none", ""}
 CURATED_SESSION = "curated"  # where facts stored by hand (`add_fact`) are filed: `forget(session_id=...)` drops them
@@ -360,6 +361,16 @@ class Memory:
         if not self.scheduler.shared:
             self.scheduler.wait_ended(uid)
         return uid
+
+    def _across(self, user_id: str | None, agents: Iterable[str] | None, read: Callable[[str], list[T]], *,
+                newest: Callable[[T], Any], limit: int | None = None) -> list[T]:
+        """`read` of the user's scope, then of each of `agents`' (each once its ended sessions are consolidated:
+        `_settled`); several scopes' rows merged in the order `newest` sorts them, the first `limit` kept."""
+        owners = self._scopes(self._settled(user_id), agents)
+        found = [row for owner in owners for row in read(self._settled_owner(owner))]
+        if len(owners) > 1:
+            found.sort(key=newest)
+        return found[:limit] if limit is not None else found
 
     def _settled_owner(self, owner: str) -> str:
         """`_settled` for any scope's owner id (an agent's too: reads name them by `agents=`)."""
@@ -669,13 +680,9 @@ class Memory:
               agents: Iterable[str] | None = None) -> list[Fact]:
         """Stored facts, newest first (current ones unless `include_superseded`); with `agents`, those agents'
         facts too (`Fact.user_id` is the owner: `scopes.scope_of` says whose)."""
-        owners = self._scopes(self._settled(user_id), agents)
-        facts = [f for owner in owners
-                 for f in self.store.facts(self._settled_owner(owner), include_superseded=include_superseded,
-                                           session_id=session_id, types=types)]
-        if len(owners) > 1:
-            facts.sort(key=lambda f: -f.created_at)
-        return facts
+        return self._across(user_id, agents, lambda owner: self.store.facts(
+            owner, include_superseded=include_superseded, session_id=session_id, types=types),
+            newest=lambda f: -f.created_at)
 
     def add_fact(self, text: str, *, type: str = "knowledge", importance: int | None = None,  # noqa: A002
                  session_id: str = CURATED_SESSION, user_id: str | None = None) -> int:
@@ -769,30 +776,21 @@ class Memory:
                     limit: int | None = None, agents: Iterable[str] | None = None) -> list[Workstream]:
         """Threads of work across sessions, most recently active first (confirmed ones unless asked); with
         `agents`, those agents' too (`Workstream.user_id` is the owner: `scopes.scope_of` says whose)."""
-        owners = self._scopes(self._settled(user_id), agents)
-        found = [w for owner in owners
-                 for w in self.store.workstreams(self._settled_owner(owner), include_hypotheses=include_hypotheses,
-                                                 limit=limit)]
-        if len(owners) > 1:
-            found.sort(key=lambda w: (-(w.last_activity or 0.0), -w.id))
-        return found[:limit] if limit is not None else found
+        return self._across(user_id, agents, lambda owner: self.store.workstreams(
+            owner, include_hypotheses=include_hypotheses, limit=limit),
+            newest=lambda w: (-(w.last_activity or 0.0), -w.id), limit=limit)
 
     def loops(self, user_id: str | None = None, status: str = "open", *, workstream_id: int | None = None,
               limit: int | None = None, agents: Iterable[str] | None = None) -> list[Loop]:
         """Open loops (or `status` "closed" / "all"), newest first; of one workstream when asked. With `agents`,
         those agents' loops too (`Loop.user_id` is the owner: `scopes.scope_of` says whose)."""
-        owners = self._scopes(self._settled(user_id), agents)
-        found = [lp for owner in owners
-                 for lp in self.store.loops(self._settled_owner(owner), status, workstream_id=workstream_id,
-                                            limit=limit)]
-        if len(owners) > 1:
-            found.sort(key=lambda lp: (-lp.created_at, -lp.id))
-        return found[:limit] if limit is not None else found
+        return self._across(user_id, agents, lambda owner: self.store.loops(
+            owner, status, workstream_id=workstream_id, limit=limit),
+            newest=lambda lp: (-lp.created_at, -lp.id), limit=limit)
 
     def close_loop(self, loop_id: int, user_id: str | None = None, note: str | None = None) -> Loop:
         """Close a loop by hand. KeyError when the user has no loop with that id."""
-        if isinstance(loop_id, bool) or not isinstance(loop_id, int):
-            raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
+        loop_id = _row_id(loop_id, "loop_id")
         return self.store.close_loop(self._settled(user_id), loop_id, closed_by="user", note=note)
 
     def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None,
@@ -871,9 +869,7 @@ class Memory:
         return found
 
     def _current_fact(self, fact_id: int, uid: str) -> Fact:
-        if isinstance(fact_id, bool) or not isinstance(fact_id, int):
-            raise TypeError(f"fact_id must be an int, got {type(fact_id).__name__}")
-        fact = self.store.facts_by_id(uid, [fact_id]).get(fact_id)
+        fact = self.store.facts_by_id(uid, [_row_id(fact_id, "fact_id")]).get(fact_id)
         if fact is None:
             raise KeyError(f"no fact {fact_id} for user {uid!r}")
         return fact
@@ -926,9 +922,7 @@ class Memory:
         """Open a closed loop again (closed by mistake, or the work came back; `note` says why). KeyError when the
         user has no loop with that id."""
         uid = self._settled(user_id)
-        if isinstance(loop_id, bool) or not isinstance(loop_id, int):
-            raise TypeError(f"loop_id must be an int, got {type(loop_id).__name__}")
-        if not self.store.reopen_loop(uid, loop_id, note):
+        if not self.store.reopen_loop(uid, _row_id(loop_id, "loop_id"), note):
             raise KeyError(f"no loop {loop_id} for user {uid!r}")
         self._sync_vault([uid])
         return self.store.loops(uid, "all", ids=[loop_id])[0]
@@ -1020,12 +1014,8 @@ class Memory:
                          ) -> list[SearchResult]:
         """`judgments.search` over this memory's scope and the named agents' (each searched on its own, the
         results merged by score; `SearchResult.scope` says whose)."""
-        from .judgments.memory import JudgmentMemory
-
-        owners = self._scopes(self.user_id, agents)
-        results = [r for owner in owners
-                   for r in (self.judgments if owner == self.user_id else JudgmentMemory(self.clients, owner)
-                             ).search(query, top_k=top_k, domain=domain, min_score=min_score, use_utility=use_utility)]
+        results = [r for owner in self._scopes(self.user_id, agents) for r in self._judgments_of(owner).search(
+            query, top_k=top_k, domain=domain, min_score=min_score, use_utility=use_utility)]
         results.sort(key=lambda r: (-r.score, -r.similarity, r.id))
         return results[:top_k]
 
@@ -1033,15 +1023,17 @@ class Memory:
                        limit: int | None = None) -> list[Judgment]:
         """`judgments.list_judgments` over this memory's scope and the named agents' (in the order stored, by
         `created_at` across scopes; `Judgment.scope` says whose)."""
-        from .judgments.memory import JudgmentMemory
-
         owners = self._scopes(self.user_id, agents)
-        listed = [j for owner in owners
-                  for j in (self.judgments if owner == self.user_id else JudgmentMemory(self.clients, owner)
-                            ).list_judgments(domain=domain, limit=limit)]
+        listed = [j for owner in owners for j in self._judgments_of(owner).list_judgments(domain=domain, limit=limit)]
         if len(owners) > 1:
             listed.sort(key=lambda j: (j.created_at is None, j.created_at or 0, j.scope != scope_of(self.user_id)))
         return listed[:limit] if limit is not None else listed
+
+    def _judgments_of(self, owner: str) -> JudgmentMemory:
+        """A scope's judgments: this memory's own (`judgments`), or an agent's that a read names."""
+        from .judgments.memory import JudgmentMemory
+
+        return self.judgments if owner == self.user_id else JudgmentMemory(self.clients, owner)
 
     @property
     def judgments(self) -> JudgmentMemory:
@@ -1076,6 +1068,13 @@ class Memory:
 
 # ROLES, Role, check_source and check_tags live in util (the doors share them); imported from here too
 __all__ = ["Memory", "MEMORY_PATH", "ROLES", "Role", "check_source", "check_tags"]
+
+
+def _row_id(value: int, name: str) -> int:
+    """A fact's or a loop's id: an int (a bool is not one), else TypeError."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    return value
 
 
 def _merge_briefs(briefs: Sequence[tuple[str, Brief]], limit: int) -> Brief:

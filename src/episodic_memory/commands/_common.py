@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -47,12 +47,33 @@ ROW_ID = Positive()  # a fact, loop or token id
 console = Console()
 
 
-def db_option(fn: F) -> F:
-    """`--db` and `--user` on every command (they may also be given before the command)."""
-    fn = click.option("--user", "user_id", default=None, metavar="ID",
-                      help=f"Whose memories (default: {DEFAULT_USER!r}).")(fn)
+def db_path_option(fn: F) -> F:
+    """`--db`: the store a command acts on (see `store_path`)."""
     return click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
                         help="The memory file (default: $EPISODIC_DB or the user data directory).")(fn)
+
+
+def db_option(fn: F) -> F:
+    """`--db` and `--user` on every command (they may also be given before the command)."""
+    return db_path_option(click.option("--user", "user_id", default=None, metavar="ID",
+                                       help=f"Whose memories (default: {DEFAULT_USER!r}).")(fn))
+
+
+def store_command(group: click.Group | None = None, name: str | None = None
+                  ) -> Callable[[Callable[..., Any]], click.Command]:
+    """`@store_command(group)`: a command of `group` (or, without one, a command to add to a group) that acts on
+    the store: `db_option` gives it `--db` and `--user`, and the function takes the click context first, as
+    `(ctx, db, user_id, …)` (`click.pass_context`)."""
+    def make(fn: Callable[..., Any]) -> click.Command:
+        command = click.command(name) if group is None else group.command(name)
+        return command(db_option(click.pass_context(fn)))
+
+    return make
+
+
+def given_user(ctx: click.Context, user_id: str | None) -> str | None:
+    """The command's --user, else the --user given before the command, else None."""
+    return user_id or ctx.find_root().params.get("user_id")
 
 
 def store_path(ctx: click.Context, db: str | None) -> str:
@@ -87,7 +108,7 @@ def open_memory(ctx: click.Context, db: str | None, user_id: str | None, *, read
     (Config.read_only): nothing is written, no -wal/-shm left behind. A command that `reads`, or needs an
     `existing` store (export, backup), refuses a store file that is not there (`_check_exists`)."""
     path = store_path(ctx, db)
-    user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    user = given_user(ctx, user_id) or DEFAULT_USER
     try:
         check_id(user, "user id")
     except ValueError as exc:
@@ -113,8 +134,24 @@ def _check_exists(ctx: click.Context, path: str) -> None:
                              "creates one)", param_hint=hint)
 
 
+def fail(ctx: click.Context, message: str) -> NoReturn:
+    """`error: message`, in red on standard error, and exit 1 (EXIT_BAD_INPUT)."""
+    click.secho(f"error: {message}", fg="red", err=True)
+    ctx.exit(EXIT_BAD_INPUT)
+
+
 def dump(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def listed(items: Sequence[Any], as_json: bool, nothing: str, out: Console = console) -> bool:
+    """What a listing command says first: with --json, the items (their `to_dict()`) as a JSON list; without,
+    `nothing` (dimmed) when there are none. True when that said it all."""
+    if as_json:
+        dump([item.to_dict() for item in items])
+    elif not items:
+        out.print(f"[dim]{nothing}[/dim]")
+    return as_json or not items
 
 
 def age(ts: datetime | None, now: datetime | None = None) -> str:

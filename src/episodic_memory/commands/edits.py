@@ -13,7 +13,7 @@ from rich.markup import escape
 from ..memory import Memory
 from ..store.records import StoredTurn
 from ..util import MAX_INT, to_iso
-from ._common import EXIT_BAD_INPUT, console, db_option, dump, open_memory
+from ._common import EXIT_BAD_INPUT, console, dump, fail, open_memory, store_command
 
 T = TypeVar("T")
 
@@ -46,19 +46,16 @@ def find_turns(mem: Memory, ref: str) -> list[StoredTurn]:
     return found
 
 
-@click.command()
-@db_option
+@store_command()
 @click.argument("turn_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def show(ctx: click.Context, db: str | None, user_id: str | None, turn_id: str, as_json: bool) -> None:
     """Show the turn TURN_ID (your id for it, or the number `recall` shows: 6, #6 or turn:6), and the facts drawn
     from it."""
     mem = open_memory(ctx, db, user_id, reads=True)
     turns = find_turns(mem, turn_id)
     if not turns:
-        click.secho(f"error: no turn {turn_id!r} for user {mem.user_id!r}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, f"no turn {turn_id!r} for user {mem.user_id!r}")
     facts = {t.id: [f for f in mem.facts(include_superseded=True, session_id=t.session_id) if t.id in f.source_ids]
              for t in turns}
     if as_json:
@@ -76,9 +73,7 @@ def session_turns(ctx: click.Context, db: str | None, user_id: str | None, sessi
     mem = open_memory(ctx, db, user_id, reads=True)
     info = mem.store.session(mem.user_id, session_id)
     if info is None:
-        click.secho(f"error: no session {session_id!r} for user {mem.user_id!r}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
-        return
+        fail(ctx, f"no session {session_id!r} for user {mem.user_id!r}")
     turns = mem.session_turns(session_id)
     if as_json:
         dump({**info.to_dict(), "turns_list": [_turn_dict(t) for t in turns]})
@@ -98,15 +93,12 @@ def _or_exit(ctx: click.Context, action: Callable[[], T]) -> T:
     try:
         return action()
     except (KeyError, ValueError) as exc:
-        click.secho(f"error: {exc.args[0]}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, str(exc.args[0]))
 
 
-@fact.command("edit")
-@db_option
+@store_command(fact, "edit")
 @click.argument("fact_id", metavar="ID", type=int)
 @click.argument("text")
-@click.pass_context
 def fact_edit(ctx: click.Context, db: str | None, user_id: str | None, fact_id: int, text: str) -> None:
     """Replace fact ID's wording with TEXT (the old wording stays in its history: `episodic history`)."""
     mem = open_memory(ctx, db, user_id)
@@ -114,11 +106,9 @@ def fact_edit(ctx: click.Context, db: str | None, user_id: str | None, fact_id: 
     console.print(f"fact #{new.id} supersedes #{fact_id}: {escape(text.strip())}", highlight=False)
 
 
-@fact.command("forget")
-@db_option
+@store_command(fact, "forget")
 @click.argument("fact_id", metavar="ID", type=int)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@click.pass_context
 def fact_forget(ctx: click.Context, db: str | None, user_id: str | None, fact_id: int, yes: bool) -> None:
     """Delete fact ID for good (the fact it replaced, if any, is current again; its turns stay)."""
     mem = open_memory(ctx, db, user_id)
@@ -128,11 +118,9 @@ def fact_forget(ctx: click.Context, db: str | None, user_id: str | None, fact_id
     console.print(f"forgot fact #{fact_id}")
 
 
-@fact.command("pin")
-@db_option
+@store_command(fact, "pin")
 @click.argument("fact_id", metavar="ID", type=int)
 @click.option("--off", is_flag=True, help="Unpin it.")
-@click.pass_context
 def fact_pin(ctx: click.Context, db: str | None, user_id: str | None, fact_id: int, off: bool) -> None:
     """Pin fact ID: pinned facts open `episodic brief`, whatever their age."""
     mem = open_memory(ctx, db, user_id)
@@ -141,10 +129,8 @@ def fact_pin(ctx: click.Context, db: str | None, user_id: str | None, fact_id: i
                   highlight=False)
 
 
-@click.command("reopen")
-@db_option
+@store_command(name="reopen")
 @click.argument("loop_id", metavar="ID", type=int)
-@click.pass_context
 def loop_reopen(ctx: click.Context, db: str | None, user_id: str | None, loop_id: int) -> None:
     """Open closed loop ID again (see `episodic loops --status closed`)."""
     mem = open_memory(ctx, db, user_id)
@@ -152,13 +138,11 @@ def loop_reopen(ctx: click.Context, db: str | None, user_id: str | None, loop_id
     console.print(f"reopened #{loop_id}: {escape(lp.text)}", highlight=False)
 
 
-@click.command("add")
-@db_option
+@store_command(name="add")
 @click.argument("text")
 @click.option("--due", default=None, help='The deadline as you would say it ("by Friday").')
 @click.option("--session", "session_id", default="manual", show_default=True, help="The session it belongs to.")
 @click.option("--workstream", "workstream_id", type=int, default=None, help="The workstream it belongs to (id).")
-@click.pass_context
 def loop_add(ctx: click.Context, db: str | None, user_id: str | None, text: str, due: str | None, session_id: str,
              workstream_id: int | None) -> None:
     """Add an open loop by hand: something left to do."""

@@ -9,7 +9,7 @@ from rich.table import Table
 from ..consolidate.fact_types import FACT_TYPES
 from ..store.records import Fact
 from ..util import to_datetime
-from ._common import ROW_ID, age, console, db_option, dump, open_memory
+from ._common import ROW_ID, age, console, dump, listed, open_memory, store_command
 
 
 def _line(fact: Fact) -> str:
@@ -19,31 +19,25 @@ def _line(fact: Fact) -> str:
             f"[dim]({age(to_datetime(fact.created_at))}, {fact.route})[/dim]{state}")
 
 
-@click.command()
-@db_option
+@store_command()
 @click.option("--all", "include_superseded", is_flag=True, help="Include superseded facts.")
 @click.option("--type", "types", multiple=True, type=click.Choice(sorted(FACT_TYPES)), help="Only these types.")
 @click.option("--session", "session_id", default=None, help="Only facts from this session.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def facts(ctx: click.Context, db: str | None, user_id: str | None, include_superseded: bool,
           types: tuple[str, ...], session_id: str | None, as_json: bool) -> None:
     """List the facts consolidation extracted, newest first."""
     found = open_memory(ctx, db, user_id, reads=True).facts(
         include_superseded=include_superseded, session_id=session_id, types=types or None)
-    if as_json:
-        dump([f.to_dict() for f in found])
-    elif not found:
-        console.print("[dim]no facts yet[/dim]")
-    for fact in [] if as_json else found:
+    if listed(found, as_json, "no facts yet"):
+        return
+    for fact in found:
         console.print(_line(fact), highlight=False)
 
 
-@click.command()
-@db_option
+@store_command()
 @click.argument("fact_id", type=ROW_ID)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def history(ctx: click.Context, db: str | None, user_id: str | None, fact_id: int, as_json: bool) -> None:
     """Walk a fact's supersession chain, newest first."""
     try:
@@ -58,18 +52,12 @@ def history(ctx: click.Context, db: str | None, user_id: str | None, fact_id: in
         console.print(lead + _line(fact), highlight=False)
 
 
-@click.command()
-@db_option
+@store_command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def entities(ctx: click.Context, db: str | None, user_id: str | None, as_json: bool) -> None:
     """People, organisations and projects the facts name, with aliases and who they appear with."""
     found = open_memory(ctx, db, user_id, reads=True).entities()
-    if as_json:
-        dump([e.to_dict() for e in found])
-        return
-    if not found:
-        console.print("[dim]no entities yet[/dim]")
+    if listed(found, as_json, "no entities yet"):
         return
     table = Table(box=None)
     for column in ("name", "facts", "also known as", "appears with"):
@@ -80,11 +68,9 @@ def entities(ctx: click.Context, db: str | None, user_id: str | None, as_json: b
     console.print(table)
 
 
-@click.command()
-@db_option
+@store_command()
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def profile(ctx: click.Context, db: str | None, user_id: str | None, name: str, as_json: bool) -> None:
     """What is known about NAME (an entity's name or alias, any case)."""
     try:

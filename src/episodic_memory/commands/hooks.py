@@ -23,7 +23,7 @@ from ..integrations.claude_code_settings import (
     settings_path,
     uninstall,
 )
-from ._common import EXIT_BAD_INPUT, console, db_option
+from ._common import console, db_option, fail, given_user
 
 
 @click.group("hooks")
@@ -70,9 +70,7 @@ def install_command(ctx: click.Context, harness: str, scope: str, remove: bool, 
                                 db=store, user=user, server=server)
         change = install(path, entries)
     except (SettingsError, OSError) as exc:
-        click.secho(f"error: {exc}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
-        return
+        fail(ctx, str(exc))
     if not change.changed:
         console.print(f"the hooks are already in {escape(where)}: nothing changed", highlight=False)
         return
@@ -115,7 +113,7 @@ def hook(ctx: click.Context, db: str | None, user_id: str | None, event: str) ->
         log_line(state_dir(), event, None, f"configuration: {exc}")
         return
     path = db or ctx.find_root().params.get("db") or str(default_db_path())
-    user = user_id or ctx.find_root().params.get("user_id") or DEFAULT_USER
+    user = given_user(ctx, user_id) or DEFAULT_USER
     result = run(event, raw, db=path, user_id=user, config=config)
     if result.text:
         click.echo(result.text)

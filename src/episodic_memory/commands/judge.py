@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import COUNT, EXIT_BAD_INPUT, db_option, dump, open_memory
+from ._common import COUNT, db_option, dump, fail, listed, open_memory, store_command
 
 if TYPE_CHECKING:  # `episodic` loads judgment memory (and numpy) only for a `judge` command
     from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
@@ -54,15 +54,13 @@ def judge(db: str | None, user_id: str | None) -> None:
     """
 
 
-@judge.command()
-@db_option
+@store_command(judge)
 @click.option("-t", "--trigger", required=True, help="The situation the judgment applies to.")
 @click.option("-j", "--judgment", required=True, help="How to act.")
 @click.option("-r", "--reasoning", required=True, help="Why.")
 @click.option("--domain", default=None, help="A label to search within (ops, finance, ...).")
 @click.option("--metadata", default=None, metavar="JSON", help="A JSON object kept with the judgment.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def add(ctx: click.Context, db: str | None, user_id: str | None, trigger: str, judgment: str, reasoning: str,
         domain: str | None, metadata: str | None, as_json: bool) -> None:
     """Store a judgment; prints its id. The same trigger and judgment again merges into the first."""
@@ -85,8 +83,7 @@ def add(ctx: click.Context, db: str | None, user_id: str | None, trigger: str, j
         console.print(f"{'merged into' if merged else 'stored'} {memory_id}", highlight=False)
 
 
-@judge.command()
-@db_option
+@store_command(judge)
 @click.argument("query")
 @click.option("-k", "top_k", default=5, show_default=True, type=COUNT,
               help="How many judgments.")
@@ -98,7 +95,6 @@ def add(ctx: click.Context, db: str | None, user_id: str | None, trigger: str, j
 @click.option("--utility-weight", default=None, type=click.FloatRange(min=0), metavar="α",
               help="α (default: Config.utility_weight, 0.5).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
-@click.pass_context
 def search(ctx: click.Context, db: str | None, user_id: str | None, query: str, top_k: int,
            domain: str | None, min_score: float, use_utility: bool, utility_weight: float | None,
            as_json: bool) -> None:
@@ -109,22 +105,16 @@ def search(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
                                    use_utility=use_utility, utility_weight=utility_weight)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
-    if as_json:
-        dump([r.to_dict() for r in results])
-    elif not results:
-        console.print("[dim]no judgments matched[/dim]")
-    else:
+    if not listed(results, as_json, "no judgments matched", console):
         for r in results:
             _print_result(r)
 
 
-@judge.command()
-@db_option
+@store_command(judge)
 @click.argument("memory_id")
 @click.option("--adopted/--rejected", "adopted", default=None, help="Was the judgment adopted or rejected?")
 @click.option("--correction", default=None, help="What the user said to do instead.")
 @click.option("--json", "as_json", is_flag=True, help="Print the judgment as JSON.")
-@click.pass_context
 def verify(ctx: click.Context, db: str | None, user_id: str | None, memory_id: str, adopted: bool | None,
            correction: str | None, as_json: bool) -> None:
     """Record whether judgment MEMORY_ID was adopted (--adopted) or rejected (--rejected)."""
@@ -134,8 +124,7 @@ def verify(ctx: click.Context, db: str | None, user_id: str | None, memory_id: s
     try:
         j: Judgment = judgments.verify(memory_id, adopted, user_correction=correction)
     except KeyError as exc:
-        click.secho(f"error: {exc.args[0]}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, str(exc.args[0]))
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     if as_json:
@@ -146,8 +135,7 @@ def verify(ctx: click.Context, db: str | None, user_id: str | None, memory_id: s
                       f"{_counts(j.adopted, j.rejected, j.utility_score)}{corrected}", highlight=False)
 
 
-@judge.command()
-@db_option
+@store_command(judge)
 @click.option("--min-utility", default=0.0, show_default=True, type=float,
               help="Only judgments whose utility is strictly greater than this.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of triples.")
@@ -155,7 +143,6 @@ def verify(ctx: click.Context, db: str | None, user_id: str | None, memory_id: s
               help="Stream JSON Lines (one triple a line), for fine-tuning.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="PATH",
               help="Write to PATH instead of standard output (JSON Lines unless --json).")
-@click.pass_context
 def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility: float, as_json: bool,
            as_jsonl: bool, out: str | None) -> None:
     """Export verified judgments as (context, judgment, outcome) triples: a table, --json, or --jsonl."""
@@ -188,19 +175,14 @@ def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility:
     console.print(table)
 
 
-@judge.command("list")
-@db_option
+@store_command(judge, "list")
 @click.option("--domain", default=None, help="Only this domain.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def list_command(ctx: click.Context, db: str | None, user_id: str | None, domain: str | None, as_json: bool) -> None:
     """Every judgment, in the order they were stored, with its verdicts and utility."""
     found = _judgments(ctx, db, user_id, existing=True).list_judgments(domain=domain)
-    if as_json:
-        dump([j.to_dict() for j in found])
+    if listed(found, as_json, "no judgments yet", console):
         return
-    if not found:
-        console.print("[dim]no judgments yet[/dim]")
     for j in found:
         domain_label = f"  [dim]\\[{escape(j.domain)}][/dim]" if j.domain else ""
         console.print(f"[bold cyan]{j.id}[/bold cyan] {escape(j.judgment)}{domain_label}  "
@@ -210,11 +192,9 @@ def list_command(ctx: click.Context, db: str | None, user_id: str | None, domain
             console.print(f"       [yellow]corrected: {escape(j.correction)}[/yellow]", highlight=False)
 
 
-@judge.command()
-@db_option
+@store_command(judge)
 @click.argument("memory_ids", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def forget(ctx: click.Context, db: str | None, user_id: str | None, memory_ids: tuple[str, ...],
            as_json: bool) -> None:
     """Delete judgments MEMORY_IDS for good (verdicts, search index, vectors), then scrub the file."""
@@ -222,8 +202,7 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, memory_ids: 
     try:
         n = judgments.delete(*memory_ids)
     except KeyError as exc:
-        click.secho(f"error: {exc.args[0]}; nothing was deleted", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, f"{exc.args[0]}; nothing was deleted")
     if as_json:
         dump({"deleted": n, "ids": list(dict.fromkeys(memory_ids))})
     else:

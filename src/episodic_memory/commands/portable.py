@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..util import check_id
-from ._common import EXIT_BAD_INPUT, db_option, open_memory
+from ._common import EXIT_BAD_INPUT, given_user, open_memory, store_command
 
 _PLURAL = {"entity": "entities", "entity_edge": "entity links", "route_count": "router counts"}
 
@@ -17,10 +17,8 @@ def _summary(counts: dict[str, int]) -> str:
                      for kind, n in counts.items() if n) or "nothing"
 
 
-@click.command("export")
-@db_option
+@store_command(name="export")
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
-@click.pass_context
 def export_command(ctx: click.Context, db: str | None, user_id: str | None, file: str) -> None:
     """Write the store to FILE (JSON Lines; gzip when it ends in .gz).
 
@@ -30,16 +28,14 @@ def export_command(ctx: click.Context, db: str | None, user_id: str | None, file
     episodes, workstreams, loops, judgments with their verdicts.
     The format is versioned (the header line); `episodic import` reads it.
     """
-    user = user_id or ctx.find_root().params.get("user_id")
+    user = given_user(ctx, user_id)
     mem = open_memory(ctx, db, user, existing=True)  # a mistyped --db is an error, not an empty export
     counts = mem.export(file, user_id=user, all_users=user is None)
     click.echo(f"exported {_summary(counts)} to {click.format_filename(file)}")
 
 
-@click.command("import")
-@db_option
+@store_command(name="import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.pass_context
 def import_command(ctx: click.Context, db: str | None, user_id: str | None, file: str) -> None:
     """Add the memories of an export FILE to the store.
 
@@ -53,7 +49,7 @@ def import_command(ctx: click.Context, db: str | None, user_id: str | None, file
     """
     from ..portable import PortableFormatError
 
-    user = user_id or ctx.find_root().params.get("user_id")
+    user = given_user(ctx, user_id)
     if user is not None:
         try:
             check_id(user, "--user")
@@ -69,11 +65,9 @@ def import_command(ctx: click.Context, db: str | None, user_id: str | None, file
     click.echo(f"imported {_summary(added)} from {click.format_filename(file)}")
 
 
-@click.command("backup")
-@db_option
+@store_command(name="backup")
 @click.argument("dest", type=click.Path(dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace DEST if it exists.")
-@click.pass_context
 def backup_command(ctx: click.Context, db: str | None, user_id: str | None, dest: str, force: bool) -> None:
     """Copy the whole store to DEST, consistently, while other writers carry on.
 

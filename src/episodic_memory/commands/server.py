@@ -9,23 +9,22 @@ from __future__ import annotations
 import importlib
 import json
 import shlex
+from collections.abc import Callable
+from contextlib import closing
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import click
+from click.decorators import FC
 
 from ..config import DEFAULT_USER
 from ..util import MAX_INT
-from ._common import store_path
+from ._common import db_path_option, given_user, store_path
+
+if TYPE_CHECKING:
+    from ..server.tokens import TokenStore
 
 EXTRA_HINT = 'pip install ".[server]" (in a checkout of episodic-memory-layer)'
-
-
-def _db(ctx: click.Context, db: str | None) -> str:
-    return store_path(ctx, db)
-
-
-def _user(ctx: click.Context, user_id: str | None) -> str | None:
-    return user_id or ctx.find_root().params.get("user_id")
 
 
 def _server_module(name: str) -> ModuleType:
@@ -39,20 +38,30 @@ def _server_module(name: str) -> ModuleType:
         raise
 
 
-def _db_option(fn: click.decorators.FC) -> click.decorators.FC:
-    return click.option("--db", "db", type=click.Path(dir_okay=False), default=None, metavar="PATH",
-                        help="The memory file (default: $EPISODIC_DB or the user data directory).")(fn)
+def _tokens(path: str) -> closing[TokenStore]:
+    """The API tokens of the store at `path`, closed at the end of a `with`."""
+    from ..server.tokens import TokenStore
+
+    return closing(TokenStore.open(path))
+
+
+def _agent_options(who: str) -> Callable[[FC], FC]:
+    """`--read-agent` and `--write-agent`: the agent scopes `who` may read, and write, besides the user's."""
+    def add(fn: FC) -> FC:
+        fn = click.option("--write-agent", "write_agents", multiple=True, metavar="NAME",
+                          help=f"An agent scope {who} may write, forget and read (repeat for more).")(fn)
+        return click.option("--read-agent", "read_agents", multiple=True, metavar="NAME",
+                            help=f"An agent scope {who} may read besides the user's (repeat for more).")(fn)
+
+    return add
 
 
 @click.command("mcp")
-@_db_option
+@db_path_option
 @click.option("--user", "user_id", default=None, metavar="ID", help=f"Act as this user (default: {DEFAULT_USER!r}).")
 @click.option("--http", "http_port", type=click.IntRange(1, 65535), default=None, metavar="PORT",
               help="Serve streamable HTTP on 127.0.0.1:PORT instead of stdio.")
-@click.option("--read-agent", "read_agents", multiple=True, metavar="NAME",
-              help="An agent scope the tools may read besides the user's (repeat for more).")
-@click.option("--write-agent", "write_agents", multiple=True, metavar="NAME",
-              help="An agent scope the tools may write, forget and read (repeat for more).")
+@_agent_options("the tools")
 @click.pass_context
 def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_port: int | None,
                 read_agents: tuple[str, ...], write_agents: tuple[str, ...]) -> None:
@@ -66,14 +75,14 @@ def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_po
     mcp_server = _server_module("mcp_server")
     if http_port is not None:
         click.echo(f"MCP server (streamable HTTP) on http://127.0.0.1:{http_port}/mcp", err=True)
-    mcp_server.run(_db(ctx, db), user_id=_user(ctx, user_id) or DEFAULT_USER, http_port=http_port,
+    mcp_server.run(store_path(ctx, db), user_id=given_user(ctx, user_id) or DEFAULT_USER, http_port=http_port,
                    read_agents=read_agents, write_agents=write_agents)
 
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
-@_db_option
+@db_path_option
 @click.option("--no-auth", is_flag=True,
               help="No tokens: every caller acts as --user (loopback only; for local single-user use).")
 @click.option("--user", "user_id", default=None, metavar="ID",
@@ -106,20 +115,15 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
         rest.check_host(host, auth)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    path, user = _db(ctx, db), _user(ctx, user_id) or DEFAULT_USER
+    path, user = store_path(ctx, db), given_user(ctx, user_id) or DEFAULT_USER
     if no_auth:
         click.secho(f"WARNING: --no-auth: NO AUTHENTICATION. Anything that can reach {host}:{port} reads, writes and "
                     f"deletes the memories of user {user!r} in {path}. Use only for local single-user work.",
                     fg="red", bold=True, err=True)
     else:
-        from ..server.tokens import TokenStore
-
-        store = TokenStore.open(path)
-        try:
+        with _tokens(path) as store:
             live = [t for t in store.list() if not t.revoked]
             users = store.store.users()  # whose memories the store holds: whom a token should act as
-        finally:
-            store.close()
         db_flag = f" --db {shlex.quote(path)}" if ctx.meta.get("episodic.db_given") == "--db" else ""
         if not live:
             click.secho("no API tokens yet: every request will get 401. " + _token_hint(users, db_flag), fg="yellow",
@@ -165,7 +169,7 @@ def _reachable(host: str) -> str:
 @click.command("ui")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface of the server.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port of the server.")
-@_db_option
+@db_path_option
 @click.option("--no-auth", is_flag=True, help="Start the server without tokens (loopback only), as `serve --no-auth`.")
 @click.option("--user", "user_id", default=None, metavar="ID", help="With --no-auth: the user to act as.")
 @click.option("--no-browser", is_flag=True, help="Print the address instead of opening a browser.")
@@ -213,29 +217,22 @@ def token() -> None:
 
 
 @token.command("create")
-@_db_option
+@db_path_option
 @click.option("--user", "user_id", default=None, metavar="NAME", help="The user the token acts as (required).")
 @click.option("--label", default=None, help="A note to tell tokens apart (e.g. the app using it).")
-@click.option("--read-agent", "read_agents", multiple=True, metavar="NAME",
-              help="An agent scope its requests may read besides the user's (repeat for more).")
-@click.option("--write-agent", "write_agents", multiple=True, metavar="NAME",
-              help="An agent scope its requests may write, forget and read (repeat for more).")
+@_agent_options("its requests")
 @click.pass_context
 def token_create(ctx: click.Context, db: str | None, user_id: str | None, label: str | None,
                  read_agents: tuple[str, ...], write_agents: tuple[str, ...]) -> None:
     """Make a token for --user NAME; it is printed on the last line, and never again."""
-    from ..server.tokens import TokenStore
-
-    user = _user(ctx, user_id)
+    user = given_user(ctx, user_id)
     if not user:
         raise click.UsageError("say whose token it is: --user NAME")
-    store = TokenStore.open(_db(ctx, db))
-    try:
-        secret, record = store.create(user, label, read_agents=read_agents, write_agents=write_agents)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--user / --read-agent / --write-agent") from None
-    finally:
-        store.close()
+    with _tokens(store_path(ctx, db)) as store:
+        try:
+            secret, record = store.create(user, label, read_agents=read_agents, write_agents=write_agents)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--user / --read-agent / --write-agent") from None
     agents = "".join(f"; {what} agents {', '.join(names)}" for what, names in
                      (("reads", record.read_agents), ("writes", record.write_agents)) if names)
     click.echo(f"token {record.id} for user {user!r}{agents} (store it now: it is not shown again):", err=False)
@@ -243,7 +240,7 @@ def token_create(ctx: click.Context, db: str | None, user_id: str | None, label:
 
 
 @token.command("list")
-@_db_option
+@db_path_option
 @click.option("--user", "user_id", default=None, metavar="NAME", help="Only this user's tokens.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
@@ -253,13 +250,8 @@ def token_list(ctx: click.Context, db: str | None, user_id: str | None, as_json:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..server.tokens import TokenStore
-
-    store = TokenStore.open(_db(ctx, db))
-    try:
-        records = store.list(_user(ctx, user_id))
-    finally:
-        store.close()
+    with _tokens(store_path(ctx, db)) as store:
+        records = store.list(given_user(ctx, user_id))
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in records], indent=2))
         return
@@ -276,18 +268,14 @@ def token_list(ctx: click.Context, db: str | None, user_id: str | None, as_json:
 
 
 @token.command("revoke")
-@_db_option
+@db_path_option
 @click.argument("token_id", type=click.IntRange(1, MAX_INT))
 @click.pass_context
 def token_revoke(ctx: click.Context, db: str | None, token_id: int) -> None:
     """Revoke token TOKEN_ID (see `episodic token list`); it stops working at once."""
-    from ..server.tokens import TokenStore
-
-    store = TokenStore.open(_db(ctx, db))
-    try:
-        record = store.revoke(token_id)
-    except KeyError:
-        raise click.BadParameter(f"no token with id {token_id}", param_hint="TOKEN_ID") from None
-    finally:
-        store.close()
+    with _tokens(store_path(ctx, db)) as store:
+        try:
+            record = store.revoke(token_id)
+        except KeyError:
+            raise click.BadParameter(f"no token with id {token_id}", param_hint="TOKEN_ID") from None
     click.echo(f"revoked token {record.id} of user {record.user_id!r}")

@@ -8,7 +8,7 @@ from rich.markup import escape
 from ..brief import ago, group_loops
 from ..memory import Memory
 from ..store.records import LOOP_STATUSES, Loop, Workstream
-from ._common import EXIT_BAD_INPUT, ROW_ID, console, db_option, dump, open_memory
+from ._common import ROW_ID, console, dump, fail, listed, open_memory, store_command
 
 
 def _header(name: str, ws: Workstream | None) -> str:
@@ -24,12 +24,10 @@ def _loop_line(lp: Loop) -> str:
     return f"  · {escape(lp.text)}  [dim]#{lp.id} · {ago(lp.created_at)}[/dim]{state}"
 
 
-@click.command()
-@db_option
+@store_command()
 @click.option("--status", type=click.Choice(LOOP_STATUSES), default="open", show_default=True,
               help="Which loops.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def loops(ctx: click.Context, db: str | None, user_id: str | None, status: str, as_json: bool) -> None:
     """Open loops — what was left to do — by workstream.
 
@@ -60,22 +58,16 @@ def print_loops(mem: Memory, status: str = "open") -> None:
             console.print(_loop_line(lp), highlight=False)
 
 
-@click.command()
-@db_option
+@store_command()
 @click.option("--all", "include_hypotheses", is_flag=True,
               help="Include hypotheses (workstreams only one session has touched so far).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def workstreams(ctx: click.Context, db: str | None, user_id: str | None, include_hypotheses: bool,
                 as_json: bool) -> None:
     """Threads of work across sessions, most recently active first."""
     found = open_memory(ctx, db, user_id, reads=True).workstreams(include_hypotheses=include_hypotheses)
-    if as_json:
-        dump([w.to_dict() for w in found])
-        return
-    if not found:
-        console.print("[dim]no confirmed workstreams yet (a workstream is confirmed when a second session joins "
-                      "it; --all shows hypotheses)[/dim]")
+    if listed(found, as_json, "no confirmed workstreams yet (a workstream is confirmed when a second session joins "
+                              "it; --all shows hypotheses)"):
         return
     for w in found:
         console.print(f"[bold cyan]#{w.id}[/bold cyan] [bold]{escape(w.name)}[/bold]  [dim]({w.status}, "
@@ -90,11 +82,9 @@ def loop() -> None:
     """Act on one open loop."""
 
 
-@loop.command("close")
-@db_option
+@store_command(loop, "close")
 @click.argument("loop_id", metavar="ID", type=ROW_ID)
 @click.option("--note", default=None, help="Why it is closed (kept with the loop).")
-@click.pass_context
 def close(ctx: click.Context, db: str | None, user_id: str | None, loop_id: int, note: str | None) -> None:
     """Close loop ID by hand (see `episodic loops` for the ids)."""
     mem = open_memory(ctx, db, user_id)
@@ -107,20 +97,15 @@ def close(ctx: click.Context, db: str | None, user_id: str | None, loop_id: int,
     try:
         lp = mem.close_loop(loop_id, note=note)
     except KeyError:
-        click.secho(f"error: no loop #{loop_id} for user {mem.user_id!r} (see `episodic loops --status all`)",
-                    fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
-        return
+        fail(ctx, f"no loop #{loop_id} for user {mem.user_id!r} (see `episodic loops --status all`)")
     how = "by hand" if lp.closed_by == "user" else f"earlier ({lp.closed_by})"
     console.print(f"closed #{lp.id} {how}: {escape(lp.text)}", highlight=False)
 
 
-@click.command()
-@db_option
+@store_command()
 @click.option("--hours", default=24.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
               help="How far back the briefing looks.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
 def brief(ctx: click.Context, db: str | None, user_id: str | None, hours: float, as_json: bool) -> None:
     """The startup briefing: recent sessions, decisions, corrections, open loops, active workstreams."""
     result = open_memory(ctx, db, user_id, reads=True).brief(hours=hours)

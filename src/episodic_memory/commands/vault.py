@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import EXIT_BAD_INPUT, db_option, open_memory
+from ._common import fail, open_memory, store_command
 
 
 @click.group()
@@ -15,10 +15,8 @@ def vault() -> None:
     """
 
 
-@vault.command("export")
-@db_option
+@store_command(vault, "export")
 @click.argument("folder", type=click.Path(file_okay=False))
-@click.pass_context
 def vault_export(ctx: click.Context, db: str | None, user_id: str | None, folder: str) -> None:
     """Write the user's memories to FOLDER: a note per workstream, per entity and per day, and Home.md.
 
@@ -33,7 +31,6 @@ def vault_export(ctx: click.Context, db: str | None, user_id: str | None, folder
     try:
         report = mem.write_vault(folder)
     except VaultError as exc:
-        click.secho(f"error: {exc}", fg="red", err=True)
-        ctx.exit(EXIT_BAD_INPUT)
+        fail(ctx, str(exc))
     click.echo(f"vault {click.format_filename(folder)}: {len(report.written)} note(s) written, "
                   f"{len(report.unchanged)} unchanged, {len(report.removed)} removed")

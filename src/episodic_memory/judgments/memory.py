@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from ..clients import MemoryClients
 from ..models.embedder import Embedder
@@ -48,13 +48,13 @@ from ..util import check_id, json_depth, to_datetime, to_epoch
 log = logging.getLogger(__name__)
 
 _SPACES = re.compile(r"\s+")
+_Result = TypeVar("_Result", bound="LibrarySearchResult")
 
 
 @dataclass
-class SearchResult:
-    """One judgment found by `search`. `distance` = 1 − cosine (smaller is closer); results are ordered by
-    `score` (the hybrid similarity, or similarity × (1 + α · rank_utility) with ``use_utility``). `utility_score`
-    is the reported utility (`Config.utility_reported`), `rank_utility` the one ranking uses."""
+class LibrarySearchResult:
+    """One judgment found, with the fields the episodic-judgment library's result has (`EpisodicMemory.search`
+    returns them as `episodic_judgment.SearchResult`): `distance` = 1 − cosine (smaller is closer)."""
 
     id: str
     judgment: str
@@ -64,6 +64,22 @@ class SearchResult:
     distance: float
     metadata: dict[str, Any]
     utility_score: float
+
+    @classmethod
+    def of(cls: type[_Result], row: JudgmentRow, closeness: float, utility_score: float, **more: Any) -> _Result:
+        """The result for `row`, `closeness` (the cosine, or what stands in for it) away from the query; `more`: a
+        subclass's fields."""
+        return cls(id=row.memory_id, judgment=row.judgment, reasoning=row.reasoning, trigger=row.trigger,
+                   domain=row.domain, distance=1.0 - closeness,
+                   metadata=json.loads(row.metadata) if row.metadata else {}, utility_score=utility_score, **more)
+
+
+@dataclass
+class SearchResult(LibrarySearchResult):
+    """One judgment found by `search`. `distance` = 1 − cosine (smaller is closer); results are ordered by
+    `score` (the hybrid similarity, or similarity × (1 + α · rank_utility) with ``use_utility``). `utility_score`
+    is the reported utility (`Config.utility_reported`), `rank_utility` the one ranking uses."""
+
     score: float = 0.0
     similarity: float = 0.0
     cosine: float | None = None          # query · judgment embedding (None without an embedder)
@@ -308,13 +324,10 @@ class JudgmentMemory:
                 continue
             o = outcome(verdicts[jid], cfg, now)
             score = rank_score(similarity, o.utility, alpha) if use_utility else similarity
-            results.append(SearchResult(
-                id=row.memory_id, judgment=row.judgment, reasoning=row.reasoning, trigger=row.trigger,
-                domain=row.domain, distance=1.0 - closeness, metadata=json.loads(row.metadata),
-                utility_score=self._reported(verdicts[jid], o), score=score, similarity=similarity, cosine=cosine,
+            results.append(SearchResult.of(
+                row, closeness, self._reported(verdicts[jid], o), score=score, similarity=similarity, cosine=cosine,
                 rank_utility=o.utility, adopted=o.adopted, rejected=o.rejected, correction=o.correction,
-                scope=scope_of(self.user_id),
-            ))
+                scope=scope_of(self.user_id)))
         # equal fused ranks (first in one leg, second in the other) are common: the closer text breaks the tie
         results.sort(key=lambda r: (-r.score, -r.similarity, -(r.cosine or 0.0), r.id))
         return results[:top_k]

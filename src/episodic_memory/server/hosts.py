@@ -41,11 +41,14 @@ def split_host(value: str) -> tuple[str, int | None]:
     return host, int(port_text) if port_text.isdigit() else -1
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
+    """Whether `host` (a name, an address, an IPv6 address in brackets) is this machine's loopback."""
+    if host.lower() == "localhost":
+        return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
-        return host == "localhost"
+        return False
 
 
 class AllowedHosts:
@@ -82,4 +85,4 @@ class AllowedHosts:
         address, local_port = str(server[0]).lower(), server[1]
         if port is not None and port != local_port:
             return False
-        return name == address or (_is_loopback(address) and name in LOOPBACK_NAMES)
+        return name == address or (is_loopback(address) and name in LOOPBACK_NAMES)

@@ -36,7 +36,7 @@ from ..config import DEFAULT_USER, Config
 from ..memory import Memory
 from ..models.embedder import Embedder
 from ..scopes import check_agent, check_agents
-from ..util import check_id
+from ..util import check_id, check_unicode
 from .mcp_stdio import serve_stdio
 from .render import brief_data, scoped, to_data
 
@@ -136,7 +136,8 @@ def _explained(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             for name, value in kwargs.items():
-                _check_text(value, name)
+                if isinstance(value, str):
+                    check_unicode(value, name)
             return fn(*args, **kwargs)
         except KeyError as exc:
             raise ToolError(str(exc.args[0]) if exc.args else "not found") from exc
@@ -144,13 +145,6 @@ def _explained(fn: F) -> F:
             raise ToolError(str(exc)) from exc
 
     return wrapper  # type: ignore[return-value]
-
-
-def _check_text(value: object, name: str) -> None:
-    if isinstance(value, str):
-        for i, ch in enumerate(value):
-            if "\ud800" <= ch <= "\udfff":
-                raise ValueError(f"{name} is not valid Unicode text: a lone surrogate {ch!r} at character {i}")
 
 
 def _shown(value: Any) -> str:
@@ -532,20 +526,14 @@ def create_server(tools: MemoryTools) -> MCPServer:
         search index and journals are erased from disk. Only call it when the user explicitly asks to forget."""
         if (session_id is None) == (not everything):
             raise ValueError("give exactly one of session_id or everything=true")
-        if agent is not None:
-            scoped = tools.scope(agent)
-            if session_id is not None:
-                session = check_id(session_id, "session_id")
-                result = scoped.forget(session_id=session)
-                tools.dropped(session, scoped.agent)
-                return {"forgot": result}
-            result = scoped.forget(agent=scoped.agent)
-            tools.dropped(None, scoped.agent)
-            return {"forgot": result}
+        scoped = tools.scope(agent)  # the user's Memory without an agent (its `agent` None)
         if session_id is not None:
             session = check_id(session_id, "session_id")
-            result = mem.forget(session_id=session)
-            tools.dropped(session)
+            result = scoped.forget(session_id=session)
+            tools.dropped(session, scoped.agent)
+        elif agent is not None:
+            result = scoped.forget(agent=scoped.agent)
+            tools.dropped(None, scoped.agent)
         else:
             result = mem.forget(user_id=mem.user_id)
             tools.dropped()

@@ -16,7 +16,6 @@ as many as requests may run at once, so a running request always finds one).
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import math
 import os
@@ -24,9 +23,9 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -57,7 +56,7 @@ from ..scopes import agent_owner, check_agent, check_agents, scope_of
 from ..util import MAX_INT, check_id, has_words, to_epoch, to_iso
 from .auth import TokenAuth, may, refused
 from .hooks import add_hook_routes
-from .hosts import AllowedHosts
+from .hosts import AllowedHosts, is_loopback
 from .limits import Admission, BackgroundGate, InFlight, ServerLimits
 from .pool import WORKER_NAME, MemoryPool
 from .render import brief_data, scoped, to_data
@@ -176,15 +175,6 @@ class VerifyIn(_Body):
     user_correction: str | None = None
 
 
-def is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def check_host(host: str, auth: bool) -> None:
     """Refuse to serve beyond loopback without auth (ValueError)."""
     if not auth and not is_loopback(host):
@@ -215,8 +205,13 @@ def _refuse_reused_ids(mem: Memory, turns: Sequence[TurnIn]) -> None:
                                     "sent again with the same id, role and content is stored once)")
 
 
-def _not_found(exc: KeyError) -> HTTPException:
-    return HTTPException(status.HTTP_404_NOT_FOUND, detail=exc.args[0] if exc.args else "not found")
+@contextmanager
+def _found() -> Iterator[None]:
+    """A KeyError (an id the user does not have) as a 404 that names it."""
+    try:
+        yield
+    except KeyError as exc:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=exc.args[0] if exc.args else "not found") from None
 
 
 BEARER = HTTPBearer(auto_error=False, description="a token from `episodic token create --user NAME`")
@@ -390,10 +385,8 @@ def create_app(
     @app.post("/v1/sessions/{session_id:path}/end", tags=["capture"])
     async def end_session(session_id: PathId, mem: Mem) -> dict[str, Any]:
         """Close a session and consolidate what it has not yet (returns when that is done)."""
-        try:
+        with _found():
             await mem.end_session(session_id, wait=True)
-        except KeyError as exc:
-            raise _not_found(exc) from None
         return {"session_id": session_id, "status": "ended"}
 
     @app.get("/v1/sessions", tags=["read"])
@@ -446,10 +439,8 @@ def create_app(
     @app.get("/v1/facts/{fact_id}/history", tags=["read"])
     async def fact_history(fact_id: RowId, mem: Mem) -> dict[str, Any]:
         """A fact and the chain of facts it superseded or was superseded by."""
-        try:
+        with _found():
             return {"fact_id": fact_id, "history": [to_data(f) for f in await mem.fact_history(fact_id)]}
-        except KeyError as exc:
-            raise _not_found(exc) from None
 
     @app.get("/v1/loops", tags=["ongoing work"])
     async def loops(mem: Mem, loop_status: Annotated[Literal["open", "closed", "all"], Query(alias="status")] = "open",
@@ -462,10 +453,8 @@ def create_app(
     async def close_loop(loop_id: RowId, mem: Mem, body: CloseLoopIn | None = None) -> dict[str, Any]:
         """Mark an open loop done. A loop already closed is returned as it is, with `already_closed` true."""
         before = await mem.run(mem.memory.store.loops, mem.user_id, "all", ids=[loop_id])
-        try:
+        with _found():
             loop = await mem.close_loop(loop_id, note=body.note if body else None)
-        except KeyError as exc:
-            raise _not_found(exc) from None
         return {"loop": to_data(loop), "already_closed": bool(before) and before[0].status == "closed"}
 
     @app.get("/v1/workstreams", tags=["ongoing work"])
@@ -514,28 +503,22 @@ def create_app(
     @app.post("/v1/judgments/{judgment_id:path}/verify", tags=["judgments"])
     async def judgment_verify(judgment_id: PathId, body: VerifyIn, mem: Mem) -> dict[str, Any]:
         """Record whether a judgment was adopted (feeds its utility)."""
-        try:
+        with _found():
             result = await mem.run(lambda: mem.memory.judgments.verify(judgment_id, body.adopted,
                                                                        user_correction=body.user_correction))
-        except KeyError as exc:
-            raise _not_found(exc) from None
         return {"id": judgment_id, "adopted": body.adopted, "result": to_data(result)}
 
     @app.get("/v1/judgments/{judgment_id:path}", tags=["judgments"])
     async def judgment_get(judgment_id: PathId, mem: Mem) -> dict[str, Any]:
         """One judgment with its verdict counts and utility."""
-        try:
+        with _found():
             return to_data(await mem.run(lambda: mem.memory.judgments.get(judgment_id)))
-        except KeyError as exc:
-            raise _not_found(exc) from None
 
     @app.delete("/v1/judgments/{judgment_id:path}", tags=["judgments"])
     async def judgment_delete(judgment_id: PathId, mem: Mem) -> dict[str, Any]:
         """Delete a judgment for good, with its verdicts."""
-        try:
+        with _found():
             return {"deleted": await mem.run(lambda: mem.memory.judgments.delete(judgment_id))}
-        except KeyError as exc:
-            raise _not_found(exc) from None
 
     @app.post("/v1/forget", tags=["forget"])
     async def forget(body: ForgetIn, mem: Mem) -> dict[str, Any]:

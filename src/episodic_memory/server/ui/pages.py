@@ -125,6 +125,15 @@ def _memory(request: Request, viewer: BrowserSession) -> Iterator[Memory]:
         yield mem
 
 
+@contextmanager
+def _viewing(request: Request) -> Iterator[tuple[BrowserSession, Memory]]:
+    """A page's start: its clock (Server-Timing), its viewer (or a redirect to the login page) and their Memory."""
+    request.state.ui_started = time.perf_counter()
+    viewer = _viewer(request)
+    with _memory(request, viewer) as mem:
+        yield viewer, mem
+
+
 def _check(viewer: BrowserSession, csrf: str | None) -> None:
     if not csrf_ok(viewer, csrf):
         raise HTTPException(status.HTTP_403_FORBIDDEN, "the form's anti-forgery token is missing or wrong: reload "
@@ -286,9 +295,7 @@ def timeline(request: Request, page: int = 1) -> Response:
 
 @router.get("/sessions/{session_id:path}")
 def session_page(request: Request, session_id: str) -> Response:
-    request.state.ui_started = time.perf_counter()
-    viewer = _viewer(request)
-    with _memory(request, viewer) as mem:
+    with _viewing(request) as (viewer, mem):
         info = mem.session(session_id)
         if info is None:
             return _page(request, "missing.html", viewer, code=404, what=f"session {session_id!r}")
@@ -346,9 +353,7 @@ def _age(seconds: float) -> str:
 
 @router.get("/facts")
 def facts_page(request: Request, type: str = "", entity: str = "") -> Response:  # noqa: A002 - the query's name
-    request.state.ui_started = time.perf_counter()
-    viewer = _viewer(request)
-    with _memory(request, viewer) as mem:
+    with _viewing(request) as (viewer, mem):
         every = mem.facts()
         entities = mem.entities()
         ids = None
@@ -415,9 +420,7 @@ def edit_fact(request: Request, fact_id: int, csrf: str = Form(""), text: str = 
 
 @router.get("/work")
 def work(request: Request) -> Response:
-    request.state.ui_started = time.perf_counter()
-    viewer = _viewer(request)
-    with _memory(request, viewer) as mem:
+    with _viewing(request) as (viewer, mem):
         streams = mem.workstreams()
         by_ws = {w.id: mem.episodes(workstream_id=w.id, limit=10, with_facts=False) for w in streams}
         open_loops = mem.loops(status="open")
@@ -445,18 +448,14 @@ def reopen_loop(request: Request, loop_id: int, csrf: str = Form(""), note: str 
 
 @router.get("/entities")
 def entities_page(request: Request) -> Response:
-    request.state.ui_started = time.perf_counter()
-    viewer = _viewer(request)
-    with _memory(request, viewer) as mem:
+    with _viewing(request) as (viewer, mem):
         entities = mem.entities()
     return _page(request, "entities.html", viewer, entities=entities)
 
 
 @router.get("/entities/{name:path}")
 def entity_page(request: Request, name: str) -> Response:
-    request.state.ui_started = time.perf_counter()
-    viewer = _viewer(request)
-    with _memory(request, viewer) as mem:
+    with _viewing(request) as (viewer, mem):
         try:
             profile = mem.profile(name)
         except KeyError:
@@ -470,9 +469,7 @@ def entity_page(request: Request, name: str) -> Response:
 
 @router.get("/judgments")
 def judgments_page(request: Request) -> Response:
-    request.state.ui_started = time.perf_counter()
-    viewer = _viewer(request)
-    with _memory(request, viewer) as mem:
+    with _viewing(request) as (viewer, mem):
         judgments = mem.judgments.list_judgments(limit=500)
     rows = sorted(judgments, key=lambda j: (-j.utility_score, j.id))
     points = [(j.created_at.timestamp(), j.utility_score, j.judgment[:60]) for j in judgments if j.created_at]
@@ -493,9 +490,7 @@ def verify(request: Request, judgment_id: str, csrf: str = Form(""), adopted: st
 
 @router.get("/forget")
 def forget_form(request: Request, session: str = "", entity: str = "") -> Response:
-    request.state.ui_started = time.perf_counter()
-    viewer = _viewer(request)
-    with _memory(request, viewer) as mem:
+    with _viewing(request) as (viewer, mem):
         sessions = mem.sessions()
         stats = _counts(mem)
         entities = mem.entities()
