@@ -1,4 +1,4 @@
-"""The vector sidecar (store/sidecar.py, issue 22): vectors, coarse codes and turn heads in mapped files beside the
+"""The vector sidecar (retrieve/sidecar.py, issues 22 and 44): vectors, coarse codes and turn heads in mapped files beside the
 SQLite database. It gives what the database gives, follows it (appends, deletions, other processes), and is built
 again whenever it does not check out; forgetting takes the forgotten vectors' bytes out of it."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from episodic_memory import Config, Memory
-from episodic_memory.store.sidecar import quantize_rows
+from episodic_memory.retrieve.sidecar import quantize_rows
 
 from .fakes import HashingEmbedder
 
@@ -309,7 +309,7 @@ def test_the_hand_written_coarse_model_is_the_onnx_helpers_model() -> None:
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
-    from episodic_memory.retrieve.dense import _int4_session_packed, _matmul_nbits_model, pack_codes
+    from episodic_memory.retrieve.coarse import _int4_session_packed, _matmul_nbits_model, pack_codes
 
     rng = np.random.default_rng(3)
     codes = rng.integers(-8, 8, (300, 24)).astype(np.int8)
