@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 
 from episodic_memory import Config, Memory, util
-from episodic_memory.retrieve import dense
+from episodic_memory.retrieve import dense, sidecar
 from tests.fakes import HashingEmbedder
 
 
 @pytest.fixture
 def trims(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """Every call of `give_back_freed_memory` from the dense index and the Memory's housekeeping: its interval."""
+    """Every call of `give_back_freed_memory` from the dense index, its cache and the Memory's housekeeping: its
+    interval."""
     calls: list[float] = []
 
     def record(at_most_every_s: float = 0.0) -> bool:
@@ -23,6 +24,7 @@ def trims(monkeypatch: pytest.MonkeyPatch) -> list[float]:
         return True
 
     monkeypatch.setattr(dense, "give_back_freed_memory", record)
+    monkeypatch.setattr(sidecar, "give_back_freed_memory", record)
     monkeypatch.setattr("episodic_memory.memory.give_back_freed_memory", record)
     return calls
 

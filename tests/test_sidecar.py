@@ -1,17 +1,18 @@
-"""The vector sidecar (store/sidecar.py, issue 22): vectors, coarse codes and turn heads in mapped files beside the
+"""The vector sidecar (retrieve/sidecar.py, issues 22 and 44): vectors, coarse codes and turn heads in mapped files beside the
 SQLite database. It gives what the database gives, follows it (appends, deletions, other processes), and is built
 again whenever it does not check out; forgetting takes the forgotten vectors' bytes out of it."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from episodic_memory import Config, Memory
-from episodic_memory.store.sidecar import quantize_rows
+from episodic_memory.retrieve.sidecar import quantize_rows
 
 from .fakes import HashingEmbedder
 
@@ -309,7 +310,7 @@ def test_the_hand_written_coarse_model_is_the_onnx_helpers_model() -> None:
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
-    from episodic_memory.retrieve.dense import _int4_session_packed, _matmul_nbits_model, pack_codes
+    from episodic_memory.retrieve.coarse import _int4_session_packed, _matmul_nbits_model, pack_codes
 
     rng = np.random.default_rng(3)
     codes = rng.integers(-8, 8, (300, 24)).astype(np.int8)
@@ -344,3 +345,53 @@ def test_a_sidecar_folder_it_cannot_write_falls_back_to_the_database(tmp_path: P
         assert not m.sidecar and len(m) == 300
         assert mem.recall("w1 w2", k=3)
         assert _hits(dense, _queries(emb)) == _hits(_in_memory(mem), _queries(emb))
+
+
+class _Rows:
+    """All a store supplies the dense index (issue 44): its vectors' rows, read from the database, and where the
+    index may keep its cache. Nothing here reads or writes the cache's files."""
+
+    def __init__(self, mem: Memory, root: Path | None) -> None:
+        self.config, self.root = mem.store.config, root
+        self.vector_watermark, self.count_vectors = mem.store.vector_watermark, mem.store.count_vectors
+        self.load_vectors, self.vector_ids = mem.store.load_vectors, mem.store.vector_ids
+
+    def sidecar_dir(self) -> Path | None:
+        return self.root
+
+
+def test_the_index_owns_its_cache_the_store_only_supplies_rows(tmp_path: Path) -> None:
+    from episodic_memory.retrieve.dense import DenseIndex
+
+    emb = HashingEmbedder(dim=64)
+    with Memory(tmp_path / "m.db", config=SIDECAR.model_copy(update={"vector_sidecar": False}), embedder=emb) as mem:
+        _fill(mem, 300, 1)
+        _fill(mem, 20, 2, session="gone")
+        queries = _queries(emb)
+        plain = _hits(DenseIndex(_Rows(mem, None), emb.model_id, emb.dim, SIDECAR), queries)  # type: ignore[arg-type]
+        cache = tmp_path / "cache"
+
+        def index() -> DenseIndex:  # a process of its own
+            return DenseIndex(_Rows(mem, cache), emb.model_id, emb.dim, SIDECAR)  # type: ignore[arg-type]
+
+        dense = index()
+        m = dense.sync("default")
+        assert m.sidecar and len(m) == 320 and _hits(dense, queries) == plain
+        build = m.build
+        mem.store.scrub()  # the store's scrub leaves the index's files alone
+        assert dense.sidecar("default").read_header()["build"] == build  # type: ignore[union-attr]
+        assert index().sync("default").build == build  # opened, checked, not rebuilt
+        shutil.rmtree(cache)  # gone: built again from the database
+        again = index()
+        assert again.sync("default").build != build and _hits(again, queries) == plain
+        header = again.sidecar("default").dir / "header.json"  # type: ignore[union-attr]
+        header.write_text("{not json")  # unreadable: built again from the database
+        again = index()
+        assert len(again.sync("default")) == 320 and _hits(again, queries) == plain
+        gone = {i for (i,) in mem.store.db.execute("SELECT id FROM turns WHERE session_id LIKE 'gone%'")}
+        with mem.store.transaction() as db:  # a deletion in the database: the cache follows it
+            db.execute(f"DELETE FROM vectors WHERE kind = 'turn' AND item_id IN ({','.join(map(str, gone))})")
+        for q in queries:  # (the coarse codes stay those of the build: the shortlists may differ from a refit's)
+            found = again.search("default", q, 10)
+            assert len(found) == 10 and not {h.item_id for h in found} & gone
+        assert again.sync("default").alive is not None  # zeroed in place, not rebuilt

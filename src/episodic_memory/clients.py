@@ -30,5 +30,6 @@ class MemoryClients:
     indexer: Indexer                               # embeds what has no vector of the current model yet
     llm: LLMClient                                 # this Memory's LLM client (its own, or the process default)
     path: str                                      # where the store lives (for messages)
+    scrub: Callable[[], bool]                      # deleted bytes out of the files: the store's and the index cache's
     clock: Callable[[], float] = field(default=time.time)  # seconds since the epoch
 

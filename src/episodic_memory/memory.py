@@ -118,14 +118,14 @@ class Memory:
             journal = Journal(journal_dir_for(db_path), fsync=self.config.fsync_journal)
             lock_path = db_path.with_name(db_path.name + ".lock")
         self.journal = journal
-        self.recorder = Recorder(self.store, journal, lock_path, self.config)
+        self.recorder = Recorder(self.store, journal, lock_path, self.config, scrub=self._scrub)
         self.indexer = Indexer(self.store, self.embedder, self.config)
         # consolidation's calls back off from an LLM that just failed, remembered in the store (`llm.backoff`)
         self.llm_backoff = BackingOffClient(self.llm, self.store)
         self.clients = MemoryClients(  # what consolidation, judgments and the briefing may use: never `self`
             store=self.store, config=self.config, embedder=self.embedder,
             dense_index=lambda: self.retriever.dense_index(), indexer=self.indexer, llm=self.llm_backoff,
-            path=self.path)
+            path=self.path, scrub=self._scrub)
         self.scheduler = ConsolidationScheduler(  # consolidation off the capture path or not: see Config
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
             every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
@@ -139,6 +139,14 @@ class Memory:
         self.last_recovery: RecoveryReport = self.recorder.recover()
         if self.config.consolidate_on_open and not self.config.read_only:
             self._consolidate_at_open()
+
+    def _scrub(self) -> bool:
+        """`Store.scrub`, the dense index's cache beside the store reconciled with it first: nothing deleted stays in
+        a file (`retrieve.sidecar.sweep`)."""
+        from .retrieve.sidecar import sweep
+
+        sweep(self.store)
+        return self.store.scrub()
 
     @property
     def retriever(self) -> Retriever:
@@ -903,7 +911,7 @@ class Memory:
         uid = self._settled(user_id)
         self._current_fact(fact_id, uid)
         self.store.delete_fact(uid, fact_id)
-        self.store.scrub()
+        self._scrub()
         self._sync_vault([uid])
 
     def pinned_facts(self, user_id: str | None = None) -> list[dict[str, Any]]:

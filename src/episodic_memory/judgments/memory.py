@@ -228,7 +228,7 @@ class JudgmentMemory:
 
         All or nothing: raises KeyError (and deletes none) when one id is not this user's. `scrub` then
         makes the text unrecoverable from the file (FTS merge, WAL checkpoint, VACUUM); pass False when
-        deleting in a loop and call `memory.store.scrub()` once at the end.
+        deleting in a loop and call `memory.clients.scrub()` once at the end.
         """
         if not memory_ids:
             raise ValueError("delete needs at least one judgment id")
@@ -236,7 +236,7 @@ class JudgmentMemory:
         if missing:
             raise KeyError(f"no judgment {missing[0]!r} for user {self.user_id!r}")
         deleted = self.rows.delete_judgments(self.user_id, list(dict.fromkeys(memory_ids)))
-        if scrub and not self.clients.store.scrub():
+        if scrub and not self.clients.scrub():
             log.warning("judgments deleted, but a reader kept their bytes in %s's write-ahead log for %.0fs; a later "
                         "forget or delete scrubs them", self.clients.path, self.clients.config.forget_scrub_wait_s)
         return len(deleted)

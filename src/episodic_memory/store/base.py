@@ -37,6 +37,8 @@ from .records import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
 
@@ -264,6 +266,14 @@ class VectorStore(Protocol):
 
     def vector_counts(self, user_id: str) -> dict[str, int]:
         """A user's vectors per model."""
+        ...
+
+    def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray:
+        """The ids of a user's vectors of `model` up to `upto_id`, ascending."""
+        ...
+
+    def sidecar_dir(self) -> Path | None:
+        """Where the dense index may keep its cache of these vectors (`retrieve.sidecar`), or None: nowhere."""
         ...
 
     def delete_vectors_not_of(self, model: str) -> int:

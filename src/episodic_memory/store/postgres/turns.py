@@ -26,6 +26,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -450,6 +451,15 @@ class TurnPg(TurnCore, PgConnection):
         rows = self._query("SELECT item_id, vec FROM vectors WHERE kind = %s AND item_id = ANY(%s) AND model = %s "
                            "AND user_id = %s", (kind, list(item_ids), model, user_id), binary=True)
         return {int(i): vector_bytes(v) for i, v in rows}
+
+    def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray:
+        rows = self._query("SELECT id FROM vectors WHERE user_id = %s AND model = %s AND id <= %s ORDER BY id",
+                           (user_id, model, upto_id))
+        return np.fromiter((r[0] for r in rows), np.int64, len(rows))
+
+    def sidecar_dir(self) -> Path | None:
+        """None: the dense index keeps no cache of a server's vectors."""
+        return None
 
     # --- stats ---------------------------------------------------------------------------------------
     def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,

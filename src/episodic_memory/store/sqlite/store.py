@@ -24,17 +24,15 @@ class SQLiteStore(StoreCore, FactSQL, ThreadSQL, JudgmentSQL, TokenCore, Portabl
     `episodic_memory.store.base.Store`."""
 
     def scrub(self) -> bool:
-        """Make deleted text unrecoverable from the file: the sidecar beside it reconciled (`store.sidecar`), FTS
-        segments merged, the WAL checkpointed, the file vacuumed.
+        """Make deleted text unrecoverable from the file: the turn heads' snapshot beside it dropped when stale, FTS
+        segments merged, the WAL checkpointed, the file vacuumed. (The dense index's cache beside it is its own:
+        a Memory sweeps it first, `retrieve.sidecar.sweep`.)
 
         A reader holding an old snapshot (another process in a transaction) keeps the WAL from being checkpointed,
         and with it the deleted pages. The checkpoint is retried for `Config.forget_scrub_wait_s`; returns False
         when the bytes may still be in the file after that."""
         root = self.sidecar_dir()
-        if root is not None and root.is_dir():  # vectors and turn heads kept beside the file: nothing forgotten stays
-            from ..sidecar import sweep
-
-            sweep(root, self)
+        if root is not None and root.is_dir():  # turn heads kept beside the file: nothing forgotten stays
             self.sweep_head_snapshot()
         with self._lock:
             self.db.execute("INSERT INTO turns_fts (turns_fts) VALUES ('optimize')")

@@ -381,13 +381,8 @@ class TurnSQL(TurnCore, Connection):
             "SELECT item_id, vec FROM vectors WHERE item_id IN ({marks}) AND kind = ? AND model = ? AND user_id = ?",
             list(item_ids), kind, model, user_id)} if item_ids else {}
 
-    def vectors_by_id(self, user_id: str, model: str, ids: Sequence[int]) -> list[tuple[int, str, int, bytes]]:
-        """(vector id, kind, item_id, bytes) of those of `ids` that are this user's vectors of `model`."""
-        return self._query_in("SELECT id, kind, item_id, vec FROM vectors WHERE id IN ({marks}) AND user_id = ? "
-                              "AND model = ?", list(ids), user_id, model)
-
     def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray:
-        """The ids of a user's vectors of `model` up to `upto_id`, ascending (from the index alone)."""
+        """(From the index alone.)"""
         import numpy as np
 
         with self._lock:
@@ -416,7 +411,8 @@ class TurnSQL(TurnCore, Connection):
         return int(top) if turns == vectors else 0
 
     def sidecar_dir(self) -> Path | None:
-        """Where this store's vector sidecar lives (`store.sidecar`), or None: off, in memory or read-only."""
+        """Where the dense index keeps its cache of these vectors (`retrieve.sidecar`), and this store the turn heads'
+        snapshot, or None: off, in memory or read-only."""
         if not self.config.vector_sidecar or self.in_memory or self.read_only:
             return None
         if self.config.vector_sidecar_dir:

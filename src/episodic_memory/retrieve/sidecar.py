@@ -1,11 +1,14 @@
-"""The vector sidecar: a user's vectors of one model as flat column files next to the SQLite database.
+"""The vector sidecar: the dense index's cache of a user's vectors of one model, column files beside the database.
 
 A process opens them in O(1) (memory-mapped; nothing is parsed), where reading a million rows out of the `vectors`
-table took ~9 s. The database stays the source of truth: the sidecar is a cache of it, kept in step by the dense
-index's watermark (the newest vector id, and the `vector_deletions` counter a trigger bumps), rebuilt when absent,
-stale, truncated, of another model or failing its spot checks, and never read past what the database confirms.
+table took ~9 s. The database stays the source of truth: the store says where the cache may live
+(`VectorStore.sidecar_dir`) and supplies the rows; it never reads or writes the files below (only its turn heads'
+snapshot, `heads.npz`, beside them). The index calls `Sidecar.sync` once per recall that finds the database moved,
+which brings the files in step with the index's watermark (the newest vector id, and the `vector_deletions` counter
+a trigger bumps) — rebuilt when absent, stale, truncated, of another model or failing its spot checks, and never
+read past what the database confirms — and then maps them (`Sidecar.map`).
 
-    <db>.vectors/                          (`Config.vector_sidecar_dir`)
+    <store's sidecar_dir>/                 (`Config.vector_sidecar_dir`; default `<db>.vectors/`)
         lock                               a file lock: one writer at a time (readers take no lock)
         u-<sha256(user \\0 model)[:24]>/
             header.json                    format, model, user, dim, build id, rows, capacity, watermark, deletion
@@ -15,7 +18,7 @@ stale, truncated, of another model or failing its spot checks, and never read pa
                 vectors.i8 scales.f32      the same rows in int8, each with its scale (`quantize_rows`): what a
                                            recall maps of a big sidecar (`Config.vector_sidecar_int8_above`)
                 ids.i64 items.i64 kinds.i8 sessions.i32 ts.f64
-                codes.u8 steps.f32         the 4-bit coarse codes (`retrieve.dense._CoarseScan`) and row steps
+                codes.u8 steps.f32         the 4-bit coarse codes (`retrieve.coarse`) and row steps
                 centrality-<n>.f32         row · mean (the mean of the first n rows, in the header)
                 basis.npy                  principal directions (dim × r) and, as a last row, their spreads
                 sessions.jsonl             session names, one JSON value a line: a row's session code is its line
@@ -27,9 +30,9 @@ Rules (tested in tests/test_sidecar.py):
   another process may have it mapped, and the deleted vector's bytes leave the file at once. Past
   `Config.vector_sidecar_compact` dead rows, or when anything does not check out, the sidecar is built again under a
   new build id and the old build's files are zeroed, then unlinked.
-- `SQLiteStore.scrub` (forget, fact and judgment deletion) reconciles every sidecar of the store with the database
-  first: nothing forgotten stays in them. Other deletions (superseded facts, a reindex) are zeroed at the next
-  recall's sync, as the rows they were.
+- A Memory's scrub (forget, fact and judgment deletion) reconciles every sidecar of the store with the database
+  (`sweep`) before the store's own scrub: nothing forgotten stays in them. Other deletions (superseded facts, a
+  reindex) are zeroed at the next recall's sync, as the rows they were.
 """
 
 from __future__ import annotations
@@ -43,10 +46,15 @@ import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 from filelock import FileLock
+
+from ..store.base import VectorStore
+from ..util import give_back_freed_memory
+from .coarse import code_rows, code_width, fit
+from .kinds import KIND_CODES
 
 FORMAT = 2  # 2: the int8 rows (vectors.i8, scales.f32)
 COLUMNS: dict[str, tuple[str, np.dtype[Any]]] = {  # name -> (file, dtype); vectors and codes are rows of many
@@ -59,17 +67,20 @@ COLUMNS: dict[str, tuple[str, np.dtype[Any]]] = {  # name -> (file, dtype); vect
     "scales": ("scales.f32", np.dtype(np.float32)),
 }
 DEAD = -1  # the kind code of a deleted row
+VectorRow = tuple[int, str, int, str, float, bytes]  # (vector id, kind, item_id, session_id, ts, float32 bytes)
+LOAD_CHUNK = 32_768  # vectors read from the store per query
 
 
-@runtime_checkable
-class SidecarStore(Protocol):
-    """What a store offers for a sidecar (the SQLite store; PostgreSQL keeps its vectors in the database)."""
-
-    def sidecar_dir(self) -> Path | None: ...
-
-    def vectors_by_id(self, user_id: str, model: str, ids: Sequence[int]) -> list[tuple[int, str, int, bytes]]: ...
-
-    def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray: ...
+def vector_chunks(store: VectorStore, user_id: str, model: str, after: int, upto: int, size: int = LOAD_CHUNK
+                  ) -> Iterator[list[VectorRow]]:
+    """A user's vectors with after < id ≤ upto, read `size` at a time (a million at once held ~3 GB of Python
+    objects and copies before the matrix had them)."""
+    while after < upto:
+        rows = store.load_vectors(user_id, model, after, upto, size)
+        if not rows:
+            return
+        yield rows
+        after = rows[-1][0]
 
 
 def quantize_rows(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -86,13 +97,167 @@ def folder_name(user_id: str, model: str) -> str:
 
 
 class Sidecar:
-    """The files of one (user, model): header, lock and the current build's columns."""
+    """The files of one (user, model): header, lock and the current build's columns. `dims`: the coarse scan's
+    directions (`retrieve.coarse`), `chunk`: rows read from the database at a time."""
 
-    def __init__(self, root: Path, user_id: str, model: str, dim: int, width: int) -> None:
+    def __init__(self, root: Path, user_id: str, model: str, dim: int, dims: int, chunk: int = LOAD_CHUNK) -> None:
         self.root = root
         self.dir = root / folder_name(user_id, model)
         self.user_id, self.model, self.dim = user_id, model, dim
-        self.width = width  # bytes of 4-bit codes per row
+        self.dims, self.width, self.chunk = dims, code_width(dims), chunk  # width: bytes of 4-bit codes per row
+
+    # --- in step with the database ---------------------------------------------------------------------
+    def sync(self, store: VectorStore, newest: int, generation: int, build: str | None,
+             known: tuple[int, dict[str | None, int]] | None, compact: float, checks: int
+             ) -> tuple[dict[str, Any], bool]:
+        """Bring the files in step with the database (the caller holds `lock`): its vectors up to id `newest`, its
+        deletions up to `generation`. `build`: the build the caller has mapped (None: none), `known` its (sessions'
+        bytes, session codes). Returns the header and whether it is still that build (else the caller maps it anew)."""
+        h = self.read_header()
+        held = h is not None and build == h["build"]
+        if h is not None and h["generation"] == generation and newest < h["watermark"]:
+            h = None  # rows the database never had, and no deletion since: not this database's sidecar
+        if h is not None and not held and not self._checks_out(store, h, generation, checks):
+            h = None  # a build the caller has not checked yet, and it does not check out
+        if h is not None and h["generation"] != generation:
+            reconcile(self, h, store)
+            h["generation"] = generation
+            if h["dead"] > compact * max(1, h["rows"]):
+                h = None  # written again without the dead rows
+            else:
+                self.write_header(h)
+        if h is None:
+            h = self._build(store, newest, generation)
+            give_back_freed_memory()  # the build's temporaries (~70 MB at 8k rows) the C heap would keep
+            return h, False
+        changed = newest > h["watermark"]
+        if changed:
+            self._append(store, h, newest, known if held else None)
+        if h["rows"] - h["dead"] > 1.05 * h["mean_size"]:
+            self._recentre(h)
+            changed = True
+        if changed:
+            self.write_header(h)
+        return h, held
+
+    def _checks_out(self, store: VectorStore, h: dict[str, Any], generation: int, checks: int) -> bool:
+        """Spot checks of a build against the database: its newest live row and `checks` − 1 random others have the
+        same id, kind, item and vector bytes there (a deleted one may be missing only if a deletion is not
+        reconciled yet)."""
+        rows = int(h["rows"])
+        if not rows:
+            return True
+        maps = self.map(h)
+        live = np.flatnonzero(np.asarray(maps["kinds"][:rows]) != DEAD)
+        if not live.size:
+            return True
+        rng = np.random.default_rng()
+        picked = np.unique(np.append(rng.choice(live, min(live.size, checks - 1), replace=False), live[-1]))
+        for row, vid in zip(picked.tolist(), np.asarray(maps["ids"])[picked].tolist(), strict=True):
+            got = store.load_vectors(self.user_id, self.model, vid - 1, vid, 1)  # (vector id, kind, item, …, bytes)
+            if not got:
+                if h["generation"] == generation:
+                    return False
+                continue
+            if (KIND_CODES.get(got[0][1], -2) != int(maps["kinds"][row]) or got[0][2] != int(maps["items"][row])
+                    or got[0][5] != maps["vectors"][row].tobytes()):
+                return False
+        return True
+
+    def _build(self, store: VectorStore, newest: int, generation: int) -> dict[str, Any]:
+        """Write the user's vectors up to `newest` to a new build (its coarse codes and centralities too), make it
+        the current one, and zero and remove the others."""
+        count = store.count_vectors(self.user_id, self.model, 0, newest)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        h = self.new_build(count + count // 4 + 1024)
+        h["generation"], h["watermark"] = generation, newest
+        codes: dict[str | None, int] = {}
+        total = np.zeros(self.dim, np.float64)
+        for chunk in vector_chunks(store, self.user_id, self.model, 0, newest, self.chunk):
+            cols = self._append_rows(h, chunk, codes)
+            total += cols["vectors"].sum(axis=0, dtype=np.float64)
+        rows = h["rows"]
+        matrix = self.map(h)["vectors"][:rows]
+        if rows:
+            # the principal directions as `_UserMatrix.reduce` fits them (same sample, same seed)
+            picked = np.asarray(matrix[np.sort(np.random.default_rng(0).choice(rows, min(20_000, rows),
+                                                                               replace=False))])
+            basis, spread = fit(picked, self.dims)
+            self.save_basis(h, basis, spread)
+            mean = (total / rows).astype(np.float32)
+            h["mean"], h["mean_size"] = mean.tolist(), rows
+            for start in range(0, rows, self.chunk):
+                block = np.asarray(matrix[start : start + self.chunk])
+                packed, steps = code_rows(block, basis, spread)
+                self.write_rows(h, start, {"codes": packed, "steps": steps, "centrality": block @ mean})
+        del matrix
+        self.write_header(h)
+        for old in self.dir.glob("d-*"):  # older builds: zeroed, then gone
+            if old.name != f"d-{h['build']}":
+                self.remove_build({**h, "build": old.name[2:]})
+        return h
+
+    def _append(self, store: VectorStore, h: dict[str, Any], newest: int,
+                known: tuple[int, dict[str | None, int]] | None) -> None:
+        """Write the user's vectors past the build's watermark, up to `newest`."""
+        if known is not None and known[0] == h["sessions_bytes"]:
+            codes = dict(known[1])
+        else:
+            codes = {name: i for i, name in enumerate(self.read_sessions(h))}
+        basis_spread = self.load_basis(h)
+        mean = np.asarray(h["mean"], np.float32) if h["mean"] is not None else None
+        for chunk in vector_chunks(store, self.user_id, self.model, h["watermark"], newest, self.chunk):
+            if h["rows"] + len(chunk) > h["capacity"]:
+                self.reserve(h, max(h["rows"] + len(chunk), h["capacity"] * 5 // 4 + 1024))
+            self._append_rows(h, chunk, codes, basis_spread, mean)
+        h["watermark"] = newest
+
+    def _append_rows(self, h: dict[str, Any], chunk: Sequence[VectorRow], codes: dict[str | None, int],
+                     basis_spread: tuple[np.ndarray, np.ndarray] | None = None, mean: np.ndarray | None = None
+                     ) -> dict[str, np.ndarray]:
+        """Write `load_vectors` rows past the build's rows (coded on `basis_spread`, centred on `mean` if given);
+        sessions not in `codes` get the next codes. Returns the columns written."""
+        k = len(chunk)
+        names: list[str | None] = []
+        for r in chunk:
+            if r[3] not in codes:
+                codes[r[3]] = len(codes)
+                names.append(r[3])
+        cols: dict[str, np.ndarray] = {
+            "vectors": np.frombuffer(b"".join(r[5] for r in chunk), dtype=np.float32).reshape(k, self.dim),
+            "ids": np.fromiter((r[0] for r in chunk), np.int64, k),
+            "items": np.fromiter((r[2] for r in chunk), np.int64, k),
+            "kinds": np.fromiter((KIND_CODES[r[1]] for r in chunk), np.int64, k),
+            "sessions": np.fromiter((codes[r[3]] for r in chunk), np.int64, k),
+            "ts": np.fromiter((r[4] or 0.0 for r in chunk), np.float64, k)}
+        if basis_spread is not None:
+            cols["codes"], cols["steps"] = code_rows(cols["vectors"], *basis_spread)
+        if mean is not None:
+            cols["centrality"] = cols["vectors"] @ mean
+        self.reserve(h, h["rows"] + k)
+        self.write_rows(h, h["rows"], cols)
+        self.append_sessions(h, names)
+        h["rows"] += k
+        return cols
+
+    def _recentre(self, h: dict[str, Any]) -> None:
+        """The mean of the live rows again, and every row's centrality against it, in a file of its own (a reader
+        keeps the one its header named until its next sync)."""
+        rows, live = h["rows"], h["rows"] - h["dead"]
+        matrix = self.map(h)["vectors"][:rows]
+        total = np.zeros(self.dim, np.float64)
+        for start in range(0, rows, self.chunk):
+            total += np.asarray(matrix[start : start + self.chunk]).sum(axis=0, dtype=np.float64)
+        mean = (total / max(1, live)).astype(np.float32)
+        old = self.data(h) / h["centrality"]
+        h["centrality"] = f"centrality-{live}.f32"
+        with open(self.data(h) / h["centrality"], "wb") as fh:
+            fh.truncate(h["capacity"] * 4)
+        for start in range(0, rows, self.chunk):
+            self.write_rows(h, start, {"centrality": np.asarray(matrix[start : start + self.chunk]) @ mean})
+        h["mean"], h["mean_size"] = mean.tolist(), live
+        if old.name != h["centrality"]:
+            old.unlink(missing_ok=True)
 
     # --- header and lock -------------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -326,17 +491,20 @@ def _warm(mm: Any, path: Path, size: int) -> None:
         mm.madvise(22, 0, size)  # MADV_POPULATE_READ (Linux 5.14; elsewhere the pages fault in as rows are read)
 
 
-def sweep(root: Path, store: SidecarStore) -> int:
-    """Reconcile every sidecar under `root` with the database: rows whose vector is gone are zeroed, a (user,
-    model) with no vector left loses its folder. Returns the rows zeroed. (`SQLiteStore.scrub` calls it.)"""
-    if not root.is_dir():
+def sweep(store: VectorStore) -> int:
+    """Reconcile every sidecar of `store` with its database: rows whose vector is gone are zeroed, a (user, model)
+    with no vector left loses its folder. Returns the rows zeroed. (A Memory's scrub, before the store's: nothing
+    forgotten stays in the files.)"""
+    root = store.sidecar_dir()
+    if root is None or not root.is_dir():
         return 0
     zeroed = 0
     with Sidecar(root, "", "", 0, 0).lock():
         for folder in root.glob("u-*"):
             try:
                 h = json.loads((folder / "header.json").read_text())
-                side = Sidecar(root, h["user"], h["model"], int(h["dim"]), int(h["width"]))
+                side = Sidecar(root, h["user"], h["model"], int(h["dim"]), 0)
+                side.width = int(h["width"])
             except (OSError, ValueError, KeyError, TypeError):
                 shutil.rmtree(folder, ignore_errors=True)  # nothing can be trusted or reconciled: gone
                 continue
@@ -352,7 +520,7 @@ def sweep(root: Path, store: SidecarStore) -> int:
     return zeroed
 
 
-def reconcile(side: Sidecar, h: dict[str, Any], store: SidecarStore) -> int:
+def reconcile(side: Sidecar, h: dict[str, Any], store: VectorStore) -> int:
     """Zero the rows of `h`'s build whose vector id the database no longer has (the caller holds the lock and
     writes the header). Returns how many."""
     rows = int(h["rows"])
