@@ -8,7 +8,7 @@ keep on the untuned bank goes. Where wording varies, the learned models of `cons
 (commitment, completion, which loop a report closes, a changed value, what is worth keeping).
 
 A rule is switched off by its `switch`: a Config override. Most rules of consolidation have no setting of their own
-and are named in `Config.rules_off`; the rules of currency at recall have their `currency_*` setting.
+and are named in `Config.consolidation.rules_off`; the rules of currency at recall have their `currency_*` setting.
 `rule_on(name)` is what a rule's site asks; `rules_off(names)` is set around each consolidation run and recall.
 """
 
@@ -31,7 +31,7 @@ class Rule:
     effect: str = ""                # measured: bench/truth.py --ablate (docs/consolidation.md has the table)
 
     def off(self) -> dict[str, Any]:
-        return self.switch or {"rules_off": [self.name]}
+        return self.switch or {"consolidation.rules_off": [self.name]}
 
 
 REGISTRY: tuple[Rule, ...] = (
@@ -56,15 +56,15 @@ REGISTRY: tuple[Rule, ...] = (
          "We decided to skip the waitlist.", "type decision"),
     # --- facts: which earlier fact a statement changes ----------------------------------------------------------
     Rule("facts.cued_kept", "a sentence a cue word typed (decided, prefer, always …, actually) is kept at a lower "
-         "line of the durable model (Config.durable_cued_line)", "Always include version numbers when I ask about "
+         "line of the durable model (Config.consolidation.durable_cued_line)", "Always include version numbers when I ask about "
          "libraries.", "kept as a preference"),
     Rule("facts.change_needs_a_value", "without a change cue, the supersedes model is asked only about facts that give "
          "a value of the same kind with another value", "Here's my current code: (after: Here's what I have so far:)",
          "no supersession"),
-    Rule("facts.long_statements", "a statement longer than Config.supersede_max_words neither changes nor is changed "
+    Rule("facts.long_statements", "a statement longer than Config.consolidation.supersede_max_words neither changes nor is changed "
          "by the supersedes model (it holds many claims)", "I'm trying to implement a secure authentication system "
          "for my application, considering … (40 words)", "no supersession"),
-    Rule("facts.long_turns", "a statement from a turn longer than Config.learned_max_turn_words (a request with its "
+    Rule("facts.long_turns", "a statement from a turn longer than Config.consolidation.learned_max_turn_words (a request with its "
          "context, code) is no change of one value", "I'm using Flask 2.3.1 … (in a 200-word turn, after: I'm "
          "currently using Gunicorn 20.1.0.)", "no supersession"),
     Rule("facts.part_of_whole", "a count of a part of a whole ('13 of the 14 slides are final') is progress on the "
@@ -73,7 +73,7 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("facts.another_persons", "one person's news never replaces another person's fact unless it corrects it",
          "Caroline: the zoo closes on June 30 (after Melanie: I took the kids on June 9)", "no supersession"),
     Rule("facts.standing_rule", "a standing instruction changes only when corrected, or said again reading the same "
-         "with its values blanked (Config.standing_frame_cosine): another rule on a near topic is no change",
+         "with its values blanked (Config.consolidation.standing_frame_cosine): another rule on a near topic is no change",
          "We ended up with 5 options when I asked about restaurants", "the rule stays current"),
     Rule("facts.earlier_statement", "a cued change with no fact of the old value makes the earlier statement one",
          "Actually it's 66, not 60 (60 said in a turn no fact kept)", "the old statement becomes a fact, superseded"),
@@ -99,31 +99,31 @@ REGISTRY: tuple[Rule, ...] = (
          "remind me to send Dana the pilot agreement", "loop: send Dana the pilot agreement"),
     # --- currency at recall: a later statement of a value outranks the earlier one ------------------------------
     Rule("currency.restated", "a statement restating the current value is current too", "", "",
-         {"currency_restated": False}),
-    Rule("currency.typed", "values are compared by kind (number, date, name)", "", "", {"currency_typed": False}),
+         {"currency.restated": False}),
+    Rule("currency.typed", "values are compared by kind (number, date, name)", "", "", {"currency.typed": False}),
     Rule("currency.propagate", "a change carries to the statements that repeated the old value", "", "",
-         {"currency_propagate": False}),
+         {"currency.propagate": False}),
     Rule("currency.answers", "two answers to the asked kind of value about one subject: the later wins", "", "",
-         {"currency_answers": False}),
+         {"currency.answers": False}),
     Rule("currency.by_speaker", "one speaker's statement does not supersede another's", "", "",
-         {"currency_by_speaker": False}),
+         {"currency.by_speaker": False}),
     Rule("currency.promote", "the later statement takes the score of what it superseded", "", "",
-         {"currency_promote": False}),
+         {"currency.promote": False}),
     Rule("currency.followups_cued", "a change in other words needs a change cue", "", "",
-         {"currency_followups_cued": False}),
+         {"currency.followups_cued": False}),
     Rule("currency.slot_pairs", "a statement's values are read per local context (slot pairs)", "", "",
-         {"currency_slot_pairs": False}),
+         {"currency.slot_pairs": False}),
     Rule("currency.cue_near", "a change word must sit next to the value it changes", "", "",
-         {"currency_cue_near": False}),
+         {"currency.cue_near": False}),
     Rule("currency.units", "a number's unit is part of its kind (16 km is not 16 slides)", "", "",
-         {"currency_units": False}),
-    Rule("currency.stated", "only stated values count (not asked ones)", "", "", {"currency_stated": False}),
+         {"currency.units": False}),
+    Rule("currency.stated", "only stated values count (not asked ones)", "", "", {"currency.stated": False}),
     Rule("currency.skip_between", "a question about the time between two things is left as ranked", "", "",
-         {"currency_skip_between": False}),
+         {"currency.skip_between": False}),
     Rule("currency.best_slot", "a statement's answer is in the local context naming the most of the question", "",
-         "", {"currency_best_slot": False}),
+         "", {"currency.best_slot": False}),
     Rule("currency.skip_dated", "a question with a time range is left as ranked", "", "",
-         {"currency_skip_dated": False}),
+         {"currency.skip_dated": False}),
 )
 BY_NAME = {r.name: r for r in REGISTRY}
 
@@ -131,13 +131,13 @@ _OFF: ContextVar[frozenset[str]] = ContextVar("episodic_rules_off", default=froz
 
 
 def rule_on(name: str) -> bool:
-    """Whether the rule `name` acts in this consolidation run or recall (`Config.rules_off` names it, or not)."""
+    """Whether the rule `name` acts in this consolidation run or recall (`Config.consolidation.rules_off` names it, or not)."""
     return name not in _OFF.get()
 
 
 @contextmanager
 def rules_off(names: Any) -> Iterator[None]:
-    """Within it, the rules `names` (from `Config.rules_off`) do not act."""
+    """Within it, the rules `names` (from `Config.consolidation.rules_off`) do not act."""
     unknown = set(names) - set(BY_NAME)
     if unknown:
         raise ValueError(f"unknown rules in rules_off: {sorted(unknown)} (see episodic_memory.heuristics.REGISTRY)")

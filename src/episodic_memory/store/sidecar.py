@@ -5,7 +5,7 @@ table took ~9 s. The database stays the source of truth: the sidecar is a cache 
 index's watermark (the newest vector id, and the `vector_deletions` counter a trigger bumps), rebuilt when absent,
 stale, truncated, of another model or failing its spot checks, and never read past what the database confirms.
 
-    <db>.vectors/                          (`Config.vector_sidecar_dir`)
+    <db>.vectors/                          (`Config.retrieval.vector_sidecar_dir`)
         lock                               a file lock: one writer at a time (readers take no lock)
         u-<sha256(user \\0 model)[:24]>/
             header.json                    format, model, user, dim, build id, rows, capacity, watermark, deletion
@@ -13,7 +13,7 @@ stale, truncated, of another model or failing its spot checks, and never read pa
             d-<build id>/                  one build's columns, `capacity` rows each (rows past `rows`: unused)
                 vectors.f32                float32 × dim, as in the `vectors` table
                 vectors.i8 scales.f32      the same rows in int8, each with its scale (`quantize_rows`): what a
-                                           recall maps of a big sidecar (`Config.vector_sidecar_int8_above`)
+                                           recall maps of a big sidecar (`Config.retrieval.vector_sidecar_int8_above`)
                 ids.i64 items.i64 kinds.i8 sessions.i32 ts.f64
                 codes.u8 steps.f32         the 4-bit coarse codes (`retrieve.dense._CoarseScan`) and row steps
                 centrality-<n>.f32         row · mean (the mean of the first n rows, in the header)
@@ -25,7 +25,7 @@ Rules (tested in tests/test_sidecar.py):
 - Rows are appended past `rows`, then the header says so: a reader never maps a row the header does not count.
 - A deletion in the database zeroes the row in place (vector, codes, columns; kind −1): the file never shrinks while
   another process may have it mapped, and the deleted vector's bytes leave the file at once. Past
-  `Config.vector_sidecar_compact` dead rows, or when anything does not check out, the sidecar is built again under a
+  `Config.retrieval.vector_sidecar_compact` dead rows, or when anything does not check out, the sidecar is built again under a
   new build id and the old build's files are zeroed, then unlinked.
 - `SQLiteStore.scrub` (forget, fact and judgment deletion) reconciles every sidecar of the store with the database
   first: nothing forgotten stays in them. Other deletions (superseded facts, a reindex) are zeroed at the next
