@@ -48,8 +48,8 @@ def main() -> None:
         secret_a, _ = tokens.create("alice")
         secret_b, _ = tokens.create("bob")
         tokens.close()
-        config = Config.from_env(consolidate_every=args.turns + 1, server_max_body_bytes=args.chars + 4096,
-                                 max_turn_chars=args.chars + 1)
+        config = Config.from_env({"capture.consolidate_every": args.turns + 1,
+                                  "server.max_body_bytes": args.chars + 4096, "capture.max_turn_chars": args.chars + 1})
         with TestClient(create_app(db, config=config)) as client:
             a = {"Authorization": f"Bearer {secret_a}"}
             b = {"Authorization": f"Bearer {secret_b}"}

@@ -76,11 +76,11 @@ class BM25sBaseline:
 
 
 def load_default_embedder() -> Any:
-    """The embedder the library is configured with (EPISODIC_EMBEDDER; the bundled MiniLM by default)."""
+    """The embedder the library is configured with (EPISODIC_MODELS__EMBEDDER; the bundled MiniLM by default)."""
     from episodic_memory import Config
     from episodic_memory.models.embedder import load_embedder
 
-    return load_embedder(Config.from_env().embedder)
+    return load_embedder(Config.from_env().models.embedder)
 
 
 class DenseBaseline:

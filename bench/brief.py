@@ -39,8 +39,8 @@ for path in (ROOT, ROOT / "src"):   # run from a clone without `pip install -e .
 from bench.scale import Corpus, batched, loadavg, metadata  # noqa: E402
 from episodic_memory import Config, Memory  # noqa: E402
 
-BUILD = Config(embedder="off", consolidate_every=10**9, consolidate_on_open=False, fsync_journal=False)
-MEASURE = Config(embedder="off", consolidate_on_open=False)
+BUILD = Config(models={"embedder": "off"}, capture={"consolidate_every": 10**9, "consolidate_on_open": False, "fsync_journal": False})
+MEASURE = Config(models={"embedder": "off"}, capture={"consolidate_on_open": False})
 WINDOWS_H = (24, 24 * 7, 24 * 30)
 CACHE_VERSION = 4   # bump when the store recipe changes
 

@@ -6,7 +6,7 @@ sessions each (schedules, family, health, shopping, travel, work, phone numbers,
 questions in the conversation's language that paraphrase their evidence. By default the table shows the library,
 its keyword and dense legs alone (the fused figure is never to fall below either), bm25s over words as LoCoMo's
 baseline does (a run of Chinese is one "word"), the configured embedder alone (the bundled MiniLM unless
-EPISODIC_EMBEDDER says otherwise), and bm25s over character bigrams (`bench/baselines.py: BigramBM25sBaseline`).
+EPISODIC_MODELS__EMBEDDER says otherwise), and bm25s over character bigrams (`bench/baselines.py: BigramBM25sBaseline`).
 `--data ../shared/data/cjk-memdaily-dev` runs the real Chinese dialogues of MemDaily (issue 43) in the same format.
 
 `--pad-english N` puts N English turns (LoCoMo dev's, as earlier sessions) into every conversation's store first: a

@@ -49,9 +49,9 @@ def child(db: Path, queries: int, seed: int) -> dict[str, Any]:
 
     qs = Corpus(seed).queries(1 + 50 + queries, seed=1)
     out: dict[str, Any] = {"loadavg_start": loadavg()}
-    cfg = Config.from_env()  # EPISODIC_* overrides, e.g. EPISODIC_VECTOR_SIDECAR_INT8_ABOVE to compare
+    cfg = Config.from_env()  # EPISODIC_* overrides, e.g. EPISODIC_RETRIEVAL__VECTOR_SIDECAR_INT8_ABOVE to compare
     t0 = time.perf_counter()
-    load_embedder(cfg.embedder, cfg.model_threads)
+    load_embedder(cfg.models.embedder, cfg.models.threads)
     out["model_load_s"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
     mem = Memory(db, config=cfg)

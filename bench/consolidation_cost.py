@@ -102,7 +102,7 @@ def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = 
     d = tempfile.mkdtemp(prefix="cc-")
     # inline: each step's CPU is read with process_time, which counts every thread; a background worker running
     # beside the caller would blur which is which (the work is the same either way)
-    mem = Memory(os.path.join(d, "m.db"), config=Config(consolidate_in_background="off"))
+    mem = Memory(os.path.join(d, "m.db"), config=Config(capture={"consolidate_in_background": "off"}))
     embedder = mem.embedder()
     mem.index()
     if embedder is not None:
@@ -179,7 +179,7 @@ def consolidation_floor(path: str, embedder: Any, config: Any) -> dict[str, Any]
         if hasattr(embedder, "cache_clear"):
             embedder.cache_clear()
         embed = getattr(embedder, "embed_once", embedder.embed)
-        cap = config.embed_max_chars
+        cap = config.models.embed_max_chars
         t0 = time.process_time()
         for turns in by_session.values():
             embed([embedding_text(t, turns[i - 1] if i else None)[:cap] for i, t in enumerate(turns)])

@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
                 mem.end_session(session.session_id)
     questions = [q.question for q in conv.questions]
     variants = {"on": episodic.Memory(db, config=episodic.Config()),
-                "off": episodic.Memory(db, config=episodic.Config(currency_pool=0))}
+                "off": episodic.Memory(db, config=episodic.Config(currency={"pool": 0}))}
     times: dict[str, list[float]] = {name: [] for name in variants}
     for rnd in range(args.rounds + 1):
         for i, q in enumerate(questions):

@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         cases = [c for c in cases if c["id"] in args.only]
     embedder = Memory(":memory:").clients.embedder()
-    settings = {"on": Config(), "off": Config(currency_pool=0)}
+    settings = {"on": Config(), "off": Config(currency={"pool": 0})}
     results = {name: [run_case(c, cfg, embedder) for c in cases] for name, cfg in settings.items()}
     summary = {name: summarise(rows) for name, rows in results.items()}
     print(f"{'case':<24}{'tags':<44}{'on':>6}{'off':>6}")

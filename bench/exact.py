@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=23)
     p.add_argument("--sample", type=int, default=None, help="ask about the first N identifiers of each style only")
     p.add_argument("--modes", nargs="+", default=["off", "on"], choices=["off", "on"],
-                   help="recall with Config.exact_lookup off (the baseline) and/or on")
+                   help="recall with Config.retrieval.exact_lookup off (the baseline) and/or on")
     p.add_argument("--workdir", type=Path, default=None, help="keep the store here (default: a temp dir, removed)")
     p.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "exact.json")
     args = p.parse_args(argv)
@@ -337,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = args.workdir or Path(tempfile.mkdtemp(prefix="bench-exact-"))
     tmp.mkdir(parents=True, exist_ok=True)
     path = tmp / "mem.db"
-    has_flag = "exact_lookup" in episodic.Config.model_fields
+    has_flag = "exact_lookup" in episodic.Config().retrieval.model_fields
     results: dict[str, Any] = {}
     try:
         ingest_s = None
@@ -351,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             config = episodic.Config.from_env()
             if has_flag:
-                config = config.model_copy(update={"exact_lookup": mode == "on"})
+                config = config.replace({"retrieval.exact_lookup": mode == "on"})
             name = f"exact_lookup {mode}" if has_flag else "current"
             with episodic.Memory(path, config=config) as mem:
                 mem.recall("warm up", k=5)

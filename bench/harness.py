@@ -23,7 +23,7 @@ from bench.datasets import Conversation, Question
 from bench.metrics import QuestionResult, aggregate, score_question
 
 ROOT = Path(__file__).resolve().parents[1]
-# episodic-keyword / episodic-dense: the library's own legs alone (Config.recall_legs), same store and
+# episodic-keyword / episodic-dense: the library's own legs alone (Config.retrieval.recall_legs), same store and
 # consolidation: the fused result is never to fall below either (`best_leg_check`, issue 43)
 LEG_SYSTEMS = ("episodic-keyword", "episodic-dense")
 SYSTEMS = ("episodic", "episodic-turns", "bm25s", "dense", *LEG_SYSTEMS)
@@ -48,7 +48,7 @@ class EpisodicSystem:
 
     def __init__(self, kind: str | None = None, now: str = "wall", legs: str = "hybrid") -> None:
         """`kind="turn"` recalls raw turns only: the same store without facts, to show what facts add. `legs`:
-        Config.recall_legs ("keyword", "dense": one leg alone).
+        Config.retrieval.recall_legs ("keyword", "dense": one leg alone).
 
         `now`: what recall is told the time is. "wall": nothing (the wall clock, the library's default);
         "last-session": a minute after the conversation's last turn, when its questions are asked."""
@@ -68,10 +68,10 @@ class EpisodicSystem:
         self.close()
         self._tmp = Path(tempfile.mkdtemp(prefix=f"bench-{conv.conv_id}-"))
         episodic = import_episodic()
-        config = episodic.Config.from_env(**({} if self.legs == "hybrid" else {"recall_legs": self.legs}))
+        config = episodic.Config.from_env({} if self.legs == "hybrid" else {"retrieval.recall_legs": self.legs})
         longest = max((len(t.text) for t in conv.turns()), default=0)
-        if longest > config.max_turn_chars:  # the data holds a turn the door refuses by default (BEAM: 349k
-            config = config.model_copy(update={"max_turn_chars": longest})  # characters): take it, as a user would
+        if longest > config.capture.max_turn_chars:  # the data holds a turn the door refuses by default (BEAM: 349k
+            config = config.replace({"capture.max_turn_chars": longest})  # characters): take it, as a user would
         self._mem = self._memory_cls(self._tmp / "mem.db", config=config)
         for session in conv.sessions:
             for turn in session.turns:

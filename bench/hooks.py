@@ -18,7 +18,7 @@ Modes:
                   embedder, recalls, prints)
   server          `python claude_code_io.py UserPromptSubmit --server URL` against a server with the hook route
                   (`episodic serve --no-auth`'s app, which has the route)
-  server-episodic `episodic hook UserPromptSubmit` with EPISODIC_HOOK_SERVER_URL (the package imported, the store
+  server-episodic `episodic hook UserPromptSubmit` with EPISODIC_HOOKS__SERVER_URL (the package imported, the store
                   not opened)
 Floors:
   python          `python -c pass`: starting the interpreter
@@ -91,7 +91,7 @@ def build(workdir: Path, turns: int, rebuild: bool) -> tuple[Path, dict[str, Any
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     db = folder / "memory.db"
-    config = Config(consolidate_every=10**9, consolidate_on_open=False, fsync_journal=False)
+    config = Config(capture={"consolidate_every": 10**9, "consolidate_on_open": False, "fsync_journal": False})
     t0 = time.perf_counter()
     sample = parse_file(str(sample_path())).turns
     sessions = list(threaded_sessions(Corpus(seed=7), turns, 40, 7)) if turns else []
@@ -211,7 +211,7 @@ def recall_floor(db: Path, runs: int) -> dict[str, Any]:
     from episodic_memory import Config, Memory
     from episodic_memory.integrations.claude_code import ProjectFirst
 
-    with Memory(db, config=Config.from_env(consolidate_on_open=False)) as mem:
+    with Memory(db, config=Config.from_env({"capture.consolidate_on_open": False})) as mem:
         recaller = ProjectFirst(mem, ROOT.name)
         recaller.recall(PROMPTS[0], k=20)  # the models loaded
         samples = []
@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     shutil.copytree(db.parent, work)  # each run measures the same store (the prompts become turns)
     db = work / db.name
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EPISODIC_", "PYTHONPATH"))}
-    env |= {"PYTHONPATH": str(ROOT / "src"), "EPISODIC_HOOK_STATE_DIR": str(work / "hook-state")}
+    env |= {"PYTHONPATH": str(ROOT / "src"), "EPISODIC_HOOKS__STATE_DIR": str(work / "hook-state")}
     episodic = [sys.executable, "-m", "episodic_memory"]
     client = [sys.executable, str(ROOT / "src" / "episodic_memory" / "integrations" / "claude_code_io.py")]
     load_before = uptime()
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         result["modes"]["server"] = {**server, "answers_with_context": answered}
         log(f"server {server}")
         via, answered = run_mode(lambda e: [*episodic, "hook", e], "bench-server-episodic", args.runs,
-                                 env | {"EPISODIC_HOOK_SERVER_URL": url})
+                                 env | {"EPISODIC_HOOKS__SERVER_URL": url})
         result["modes"]["server-episodic"] = {**via, "answers_with_context": answered}
         log(f"server-episodic {via}")
         floors["http"] = http_floor(url, args.runs)

@@ -40,7 +40,7 @@ def build(store: Path, turns: int) -> dict[str, Any]:
 
     store.parent.mkdir(parents=True, exist_ok=True)
     conversations = load_locomo(DATA, verbose=False)
-    mem = Memory(store, config=Config(embedder="off"))
+    mem = Memory(store, config=Config(models={"embedder": "off"}))
     start, added, rep = time.perf_counter(), 0, 0
     try:
         while added < turns:
@@ -72,7 +72,7 @@ def measure(store: Path, repeats: int) -> tuple[list[dict[str, Any]], dict[str, 
     from episodic_memory.server.rest import create_app
 
     questions = [q.question for c in load_locomo(DATA, verbose=False) for q in c.questions][:repeats * 4]
-    app = create_app(store, auth=False, config=Config(embedder="off"))
+    app = create_app(store, auth=False, config=Config(models={"embedder": "off"}))
     rows: list[dict[str, Any]] = []
     with TestClient(app) as client:
         client.get("/login")                              # auth off: a browser session for the one user

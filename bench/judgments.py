@@ -380,15 +380,15 @@ def histories(pattern: str, correction: str, rng: random.Random) -> tuple[list[V
 # method name -> (similarity base, Config overrides or None for no utility)
 METHODS: dict[str, tuple[str, dict[str, Any] | None]] = {
     "cosine": ("cosine", None),
-    "cosine × plain utility": ("cosine", {"utility_mode": "plain"}),
+    "cosine × plain utility": ("cosine", {"judgments.utility_mode": "plain"}),
     "hybrid": ("hybrid", None),
-    "hybrid × plain utility": ("hybrid", {"utility_mode": "plain"}),
-    "hybrid × smoothed": ("hybrid", {"utility_mode": "smoothed", "utility_half_life_days": float("inf")}),
-    "hybrid × smoothed + decayed": ("hybrid", {"utility_mode": "smoothed"}),  # the defaults: half-life 90 days
+    "hybrid × plain utility": ("hybrid", {"judgments.utility_mode": "plain"}),
+    "hybrid × smoothed": ("hybrid", {"judgments.utility_mode": "smoothed", "judgments.utility_half_life_days": float("inf")}),
+    "hybrid × smoothed + decayed": ("hybrid", {"judgments.utility_mode": "smoothed"}),  # the defaults: half-life 90 days
     # the half-life trade-off (policy changes want it short, stale-but-right judgments want it long)
-    "… half-life 30 d": ("hybrid", {"utility_half_life_days": 30.0}),
-    "… half-life 180 d": ("hybrid", {"utility_half_life_days": 180.0}),
-    "… half-life 365 d": ("hybrid", {"utility_half_life_days": 365.0}),
+    "… half-life 30 d": ("hybrid", {"judgments.utility_half_life_days": 30.0}),
+    "… half-life 180 d": ("hybrid", {"judgments.utility_half_life_days": 180.0}),
+    "… half-life 365 d": ("hybrid", {"judgments.utility_half_life_days": 365.0}),
 }
 HEADLINE = ("cosine", "hybrid × plain utility", "hybrid × smoothed + decayed")
 
@@ -403,7 +403,7 @@ def run_seed(seed: int, embedder: Any, embedder_spec: str) -> dict[str, list[dic
     rng = random.Random(seed)
     patterns = [PATTERNS[i % len(PATTERNS)] for i in range(len(SCENARIOS))]
     rng.shuffle(patterns)
-    base = Config(embedder=embedder_spec, consolidate_on_open=False)
+    base = Config(models={"embedder": embedder_spec}, capture={"consolidate_on_open": False})
     now = time.time()
     per_method: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="episodic-judgments-") as tmp:
@@ -426,7 +426,7 @@ def run_seed(seed: int, embedder: Any, embedder_spec: str) -> dict[str, list[dic
         vectors = embedder.embed([judgment_embedding_text(stored[m].trigger, stored[m].judgment) for m in every])
         rows = {m: [VerdictRow(0, a, c, now - ago * DAY) for a, c, ago in verdicts[m]] for m in every}
         for name, (similarity, overrides) in METHODS.items():
-            cfg = base.model_copy(update=overrides or {})
+            cfg = base.replace(overrides or {})
             memory.config = cfg
             results = per_method.setdefault(name, [])
             for scenario, pattern, (right, wrong) in zip(SCENARIOS, patterns, ids, strict=True):
@@ -434,7 +434,7 @@ def run_seed(seed: int, embedder: Any, embedder_spec: str) -> dict[str, list[dic
                     sims = vectors @ embedder.embed_query(scenario.query)
                     scores = {m: float(s) for m, s in zip(every, sims, strict=True)}
                     if overrides is not None:
-                        scores = {m: rank_score(s, utility(rows[m], cfg, now), cfg.utility_weight)
+                        scores = {m: rank_score(s, utility(rows[m], cfg, now), cfg.judgments.utility_weight)
                                   for m, s in scores.items()}
                     ranked = sorted(every, key=lambda m: -scores[m])
                 else:
@@ -504,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20,
                         help="average over this many seeds (verification histories and pattern assignment)")
-    parser.add_argument("--embedder", default="default", help="Config.embedder spec (default: the bundled MiniLM)")
+    parser.add_argument("--embedder", default="default", help="Config.models.embedder spec (default: the bundled MiniLM)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "judgments.json")
     parser.add_argument("--per-scenario", action="store_true",
                         help="also store every method's rank per scenario and seed in the JSON (~1 MB)")

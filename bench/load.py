@@ -12,7 +12,7 @@ exactly once**, and that nothing unacknowledged was stored but for requests whos
 again (a 429 promises the turn was not stored).
 
 ``--noisy-neighbour``: one user's recall latency alone (quiet), then while another user posts the largest turns the
-server accepts (``Config.max_turn_chars``), in bursts of ``--noisy-burst`` concurrent posts.
+server accepts (``Config.capture.max_turn_chars``), in bursts of ``--noisy-burst`` concurrent posts.
 
 ``--tree base=/tmp/base-rest/src --tree new=src --rounds 2`` runs the trees alternately (base, new, base, new), each
 on its own fresh database, so a baseline checkout can be compared on the same noisy machine.
@@ -161,7 +161,7 @@ from episodic_memory.config import Config
 from episodic_memory.models.embedder import load_embedder
 turns, queries, rows, batch = json.loads(sys.stdin.read())
 cfg = Config()
-emb = load_embedder(cfg.embedder, cfg.model_threads)
+emb = load_embedder(cfg.models.embedder, cfg.models.threads)
 embed = getattr(emb, "embed_once", emb.embed)
 emb.embed(["warm up"]); emb.embed_query("warm up")
 fd, path = tempfile.mkstemp(prefix="floor-journal-")
@@ -232,7 +232,7 @@ class Server:
                                   "--db", self.db], env=self.env, check=True, capture_output=True, text=True)
             self.tokens[user] = out.stdout.strip().splitlines()[-1]
         self.max_turn_chars = int(tree_python(
-            self.src, "from episodic_memory.config import Config; print(Config.from_env().max_turn_chars)", self.env))
+            self.src, "from episodic_memory.config import Config; print(Config.from_env().capture.max_turn_chars)", self.env))
         self.ports = [free_port() for _ in range(processes)]
         self.procs: list[subprocess.Popen[bytes]] = []
         self.killed: list[int] = []

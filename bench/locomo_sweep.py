@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, overrides in variants.items():
         scored = []
         for conv, path in zip(conversations, paths, strict=True):
-            with episodic.Memory(path, config=episodic.Config.from_env(**overrides)) as mem:
+            with episodic.Memory(path, config=episodic.Config.from_env(overrides)) as mem:
                 for q in conv.questions:
                     hits = mem.recall(q.question, k=max(KS))
                     scored.append(score_question(q.qid, q.category, [[str(s) for s in h.source_ids] for h in hits],

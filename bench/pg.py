@@ -136,8 +136,7 @@ def _fill(location: str | Path, users: int, turns_per_user: int, seed_offset: in
     from bench.scale import Corpus
 
     corpus = Corpus()
-    config = Config(consolidate_in_background="off", consolidate_every=10**9, consolidate_on_open=False,
-                    fsync_journal=False)
+    config = Config(capture={"consolidate_in_background": "off", "consolidate_every": 10**9, "consolidate_on_open": False, "fsync_journal": False})
     t0 = time.perf_counter()
     info: dict[str, Any] = {}
     with Memory(location, config=config) as mem:
@@ -177,7 +176,7 @@ def _fill(location: str | Path, users: int, turns_per_user: int, seed_offset: in
 def _recall_times(location: str | Path, user: str, queries: list[str]) -> dict[str, float]:
     # the filled store's sessions are turns only and, their turns dated by the corpus, idle: opened as a server
     # would, the store would consolidate all of them first (hours at 200k turns), so nothing runs but the recalls
-    with Memory(location, user_id=user, config=Config(consolidate_on_open=False)) as mem:
+    with Memory(location, user_id=user, config=Config(capture={"consolidate_on_open": False})) as mem:
         for q in queries[:5]:
             mem.recall(q, k=10)  # warm: the vectors and caches load
         times = []
@@ -193,7 +192,7 @@ def _recall_times(location: str | Path, user: str, queries: list[str]) -> dict[s
 def _stored_turns(location: str | Path) -> int:
     if isinstance(location, Path) and not location.exists():
         return 0
-    with Memory(location, config=Config(consolidate_on_open=False, embedder="off")) as mem:
+    with Memory(location, config=Config(capture={"consolidate_on_open": False}, models={"embedder": "off"})) as mem:
         return mem.store.max_turn_id()
 
 
@@ -374,7 +373,7 @@ def main() -> None:
     p.add_argument("--queries", type=int, default=100)
     p.add_argument("--real-vectors", type=int, default=10_000,
                    help="turns embedded for real in the users/one-user stores; the rest get fitted synthetic vectors")
-    p.add_argument("--dense-k", type=int, default=300, help="the dense leg's list length (Config.candidate_pool)")
+    p.add_argument("--dense-k", type=int, default=300, help="the dense leg's list length (Config.retrieval.candidate_pool)")
     p.add_argument("--rest-clients", type=int, default=20)
     p.add_argument("--rest-seconds", type=float, default=30)
     p.add_argument("--rest-processes", type=int, nargs="+", default=[1, 2, 4])

@@ -344,7 +344,7 @@ def pair_examples(bank: str, seeds: range, per_seed: int, models_path: Path, fol
         if not (out / f"conv_{per_seed - 1:03d}.labels.json").exists():
             truthgen.write(bank, seed, per_seed, out)
         for tc in load_truth(out):
-            config = episodic.Config.from_env(learned_models_path=str(models_path))
+            config = episodic.Config.from_env({"consolidation.learned_models_path": str(models_path)})
             with tempfile.TemporaryDirectory() as tmp, learned.collecting() as records:
                 mem = episodic.Memory(Path(tmp) / "mem.db", config=config)
                 try:

@@ -5,7 +5,7 @@
 
 1. Builds one store per conversation (5 LoCoMo, 20 BEAM), fed as `bench/harness.py` feeds them, consolidated and
    embedded, and caches them under --cache (BEAM takes ~5 minutes the first time).
-2. Asks every question through `Memory.recall` with the hand-set scoring (`Config.ranker = "fused"`) and a feature
+2. Asks every question through `Memory.recall` with the hand-set scoring (`Config.retrieval.ranker = "fused"`) and a feature
    sink on the retriever: per question, every candidate's features (ranker.FEATURES), hand-set score, exact tier,
    session and source turns. Labels: a candidate is relevant when it holds an evidence turn. Cached as well.
 3. Cross-validation over conversations: for each conversation, a model trained on all the others (both datasets)
@@ -111,8 +111,7 @@ def dump_conversation(dataset: str, conv: Conversation, folder: Path) -> list[Qu
                 shutil.copy2(f, Path(tmp) / f.name)
             else:
                 shutil.copytree(f, Path(tmp) / f.name)
-        mem = episodic_memory.Memory(Path(tmp) / "mem.db", config=Config(
-            ranker="fused", list_coverage=False, consolidate_on_open=False, consolidate_in_background="off"))
+        mem = episodic_memory.Memory(Path(tmp) / "mem.db", config=Config(retrieval={"ranker": "fused"}, experimental={"list_coverage": False}, capture={"consolidate_on_open": False, "consolidate_in_background": "off"}))
         try:
             source_of = {t.id: t.source_id for s in mem.sessions() for t in mem.session_turns(s.session_id)}
             dumps: list[FeatureDump] = []
@@ -277,7 +276,7 @@ def with_coverage(q: Question, ranked: list[int], score: np.ndarray, penalty: fl
     if penalty <= 0 or not is_list_question(q.text):
         return ranked
     sessions = {i: s for i, s in enumerate(q.sessions) if s is not None}
-    return diversify(ranked, sessions, score, q.tiers, Config(coverage_penalty=penalty))
+    return diversify(ranked, sessions, score, q.tiers, Config(experimental={"coverage_penalty": penalty}))
 
 
 def fold_of(questions: list[Question], beam_folds: int) -> dict[tuple[str, str], str]:

@@ -385,11 +385,11 @@ CONFIG_OVERRIDES: dict[str, Any] = {}
 
 
 def run_episodic(tc: TruthConversation, legs: str | None = None) -> ConvRun:
-    """`legs`: Config.recall_legs ("keyword", "dense": recall through one leg alone, same store)."""
+    """`legs`: Config.retrieval.recall_legs ("keyword", "dense": recall through one leg alone, same store)."""
     episodic = import_episodic()
     tmp = Path(tempfile.mkdtemp(prefix=f"bench-truth-{tc.conv_id.replace('/', '-')}-"))
-    overrides = {**CONFIG_OVERRIDES, **({"recall_legs": legs} if legs else {})}
-    mem = episodic.Memory(tmp / "mem.db", config=episodic.Config.from_env(**overrides))
+    overrides = {**CONFIG_OVERRIDES, **({"retrieval.recall_legs": legs} if legs else {})}
+    mem = episodic.Memory(tmp / "mem.db", config=episodic.Config.from_env(overrides))
     try:
         start = time.perf_counter()
         for session in tc.conv.sessions:
@@ -742,7 +742,7 @@ def per_conversation_table(summaries: dict[str, dict[str, Any]]) -> tuple[list[s
 
 
 def llm_in_use() -> dict[str, Any]:
-    info: dict[str, Any] = {"EPISODIC_LLM": os.environ.get("EPISODIC_LLM")}
+    info: dict[str, Any] = {"EPISODIC_LLM__BACKEND": os.environ.get("EPISODIC_LLM__BACKEND")}
     try:
         from episodic_memory import llm
 
@@ -864,7 +864,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "turn and report what it is worth on dev and on the untuned bank")
     p.add_argument("--rules", nargs="+", default=[], help="with --ablate: only these rules")
     p.add_argument("--config", nargs="+", default=[], metavar="KEY=VALUE",
-                   help="Config overrides for every store (JSON values: 0.5, false, \"path\")")
+                   help="Config overrides for every store, group.field=VALUE (JSON values: 0.5, false, \"path\")")
     return p
 
 
@@ -899,10 +899,10 @@ def run_held_out(args: argparse.Namespace) -> int:
     for bank in TRAIN_BANKS:
         if not (args.lobo / f"no-{bank}.npz").exists():
             continue
-        CONFIG_OVERRIDES["learned_models_path"] = str(args.lobo / f"no-{bank}.npz")
+        CONFIG_OVERRIDES["consolidation.learned_models_path"] = str(args.lobo / f"no-{bank}.npz")
         specs = [f"{bank}@{seed}x4" for seed in args.lobo_seeds]
         groups.update({f"{bank} held out": v for v in measure_sets(specs, args.cache, quiet=True).values()})
-    CONFIG_OVERRIDES.pop("learned_models_path", None)
+    CONFIG_OVERRIDES.pop("consolidation.learned_models_path", None)
     header, rows = side_by_side(groups)
     print_table(f"held-out banks ({args.lobo}), seeds {args.lobo_seeds}", header[:-1], [r[:-1] for r in rows])
     print(f"({time.perf_counter() - started:.0f}s)", file=sys.stderr)
@@ -950,7 +950,7 @@ def run_ablate(args: argparse.Namespace) -> int:
     for rule in rules:
         CONFIG_OVERRIDES.update(rule.off())
         try:
-            episodic.Config.from_env(**CONFIG_OVERRIDES)
+            episodic.Config.from_env(CONFIG_OVERRIDES)
             off = measure_sets(specs, args.cache, quiet=True)
         finally:
             for key in rule.off():

@@ -4,7 +4,7 @@
 
 Each turn embedded alone, with the turn before it (the library's embedding text: only when both are shorter than
 300 characters), with the turn after it, and combinations: the mean of two cosines, or one vector that is the
-normalised sum of two views (what `Config.blend_turn_vector` stores). Questions embedded as they are; each
+normalised sum of two views (what `Config.experimental.blend_turn_vector` stores). Questions embedded as they are; each
 question's top 10 turns by cosine; R@10 is the share of its evidence turns among them, averaged over questions.
 The full pipeline's figures (BM25, fusion, currency) are in docs/retrieval.md: this isolates the dense leg.
 """
@@ -45,7 +45,7 @@ def main() -> None:
     from episodic_memory.models.embedder import load_embedder
 
     cfg = Config()
-    emb = load_embedder(cfg.embedder, cfg.model_threads)
+    emb = load_embedder(cfg.models.embedder, cfg.models.threads)
     recall: dict[str, list[float]] = {}
     for conv in load_locomo(verbose=False):
         ids, alone, before, after = [], [], [], []

@@ -67,7 +67,7 @@ def run_live(turns_file: str, mode: str, session_turns: int) -> dict[str, Any]:
     from episodic_memory import Config, Memory
 
     turns = json.loads(Path(turns_file).read_text())
-    config = Config(consolidate_in_background="off" if mode == "inline" else "on")
+    config = Config(capture={"consolidate_in_background": "off" if mode == "inline" else "on"})
     with tempfile.TemporaryDirectory() as tmp:
         mem = Memory(Path(tmp) / "live.db", config=config)
         mem.index()  # the model loads before the clock starts
@@ -84,7 +84,7 @@ def run_live(turns_file: str, mode: str, session_turns: int) -> dict[str, Any]:
         mem.close()  # waits for the background consolidation
         drained = time.perf_counter() - t0
         cpu = time.process_time() - cpu0
-        check = Memory(Path(tmp) / "live.db", config=Config(consolidate_on_open=False, embedder="off"))
+        check = Memory(Path(tmp) / "live.db", config=Config(capture={"consolidate_on_open": False}, models={"embedder": "off"}))
         pending = len(check.store.sessions_needing_consolidation())
         stored = check.stats()["turns"]
         check.close()
@@ -100,7 +100,7 @@ def run_bulk(turns_file: str, mode: str, src: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         jsonl = Path(tmp) / "turns.jsonl"
         jsonl.write_text("".join(json.dumps({k: v for k, v in t.items() if v is not None}) + "\n" for t in turns))
-        env = {**os.environ, "PYTHONPATH": src, "EPISODIC_CONSOLIDATE_IN_BACKGROUND":
+        env = {**os.environ, "PYTHONPATH": src, "EPISODIC_CAPTURE__CONSOLIDATE_IN_BACKGROUND":
                "off" if mode == "inline" else "on"}
         cmd = [sys.executable, "-c", "import sys; from episodic_memory.cli import main; sys.exit(main())",
                "ingest", "--db", str(Path(tmp) / "bulk.db"), str(jsonl)]

@@ -18,7 +18,7 @@ from .postgres.fixtures import (  # noqa: F401 (fixtures and hooks of the Postgr
 )
 
 # The environment that chooses an LLM (and proxies, which would route the fake servers' loopback traffic)
-LLM_ENV = ("EPISODIC_LLM", "EPISODIC_LLM_MODEL", "EPISODIC_LLM_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+LLM_ENV = ("EPISODIC_LLM__BACKEND", "EPISODIC_LLM__MODEL", "EPISODIC_LLM__BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
            "OPENAI_API_KEY", "OPENAI_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
            "all_proxy")
 
@@ -52,6 +52,6 @@ def mem(db_path: Path):
 def backend():
     """A scripted LLM backend (recorded replies), installed for the test; no retries."""
     scripted = ScriptedBackend()
-    llm.set_backend(scripted, Config(llm_retries=0, llm_timeout_s=5))
+    llm.set_backend(scripted, Config(llm={"retries": 0, "timeout_s": 5}))
     yield scripted
     llm.set_backend(None)

@@ -33,7 +33,7 @@ def turn(content: str, speaker: str, id: int = 1) -> StoredTurn:
 @contextmanager
 def chat_memory(tmp_path: Path, chat: list[tuple[str, str]], **config: object) -> Iterator[Memory]:
     """A store holding `chat` (speaker, text) as one session, a minute a turn, consolidated without an embedder."""
-    with Memory(tmp_path / "m.db", config=Config(embedder="off", **config)) as mem:  # type: ignore[arg-type]
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"}, **config)) as mem:  # type: ignore[arg-type]
         for i, (who, text) in enumerate(chat):
             mem.add_turn("user", text, session_id="s1", speaker=who, timestamp=1_700_000_000 + 60 * i)
         mem.end_session("s1")
@@ -185,7 +185,7 @@ def test_everyone_who_spoke_in_the_session_is_a_participant(tmp_path: Path) -> N
     with chat_memory(tmp_path, chat) as mem:
         facts = [f for f in mem.facts() if any(p in f.text for p in late)]
         assert facts and all("Caroline" not in f.entities and not f.text.startswith("Caroline") for f in facts)
-    with chat_memory(tmp_path / "without", chat, participant_lookback=0) as mem:  # the run's own speakers only
+    with chat_memory(tmp_path / "without", chat, consolidation={"participant_lookback": 0}) as mem:  # the run's own speakers only
         facts = [f for f in mem.facts() if any(p in f.text for p in late)]
         assert facts and all(f.text.startswith("Caroline") for f in facts)
 

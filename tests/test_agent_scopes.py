@@ -22,7 +22,7 @@ from episodic_memory.store.records import NewLoop
 
 pytestmark = pytest.mark.both_backends
 
-CFG = Config(embedder="off", reranker="")
+CFG = Config(models={"embedder": "off", "reranker": ""})
 
 
 def memory(db: Path | str, **kw: Any) -> Memory:
@@ -142,7 +142,7 @@ def rest(db_path: Path) -> Iterator[tuple[str, Path]]:
 
     seed(db_path)
     add_loops(db_path)
-    with serving(create_app(db_path, config=Config(embedder="off", consolidate_every=4),
+    with serving(create_app(db_path, config=Config(models={"embedder": "off"}, capture={"consolidate_every": 4}),
                             embedder=HashingEmbedder())) as url:
         yield url, db_path
 

@@ -48,7 +48,7 @@ def test_every_verb_of_memory_has_an_async_twin() -> None:
 
 def test_verbs_round_trip_and_async_with_closes(tmp_path: Path) -> None:
     async def main() -> tuple[AsyncMemory, list[str]]:
-        async with AsyncMemory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+        async with AsyncMemory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as mem:
             tid = await mem.add_turn("user", "The Series B deck needs 14 slides", session_id="s1", turn_id="t1")
             await mem.add_turns([{"role": "assistant", "content": "Noted, 14 slides", "session_id": "s1"}])
             await mem.end_session("s1")
@@ -65,13 +65,13 @@ def test_verbs_round_trip_and_async_with_closes(tmp_path: Path) -> None:
     assert any("14 slides" in t for t in texts)
     with pytest.raises(RuntimeError, match="closed"):
         asyncio.run(mem.stats())
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as again:  # closed, and everything in the file
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as again:  # closed, and everything in the file
         assert again.stats()["turns"] == 2
 
 
 def test_fifty_tasks_at_once(tmp_path: Path) -> None:
     async def main() -> None:
-        mem = await AsyncMemory.open(tmp_path / "m.db", config=Config(async_threads=4),
+        mem = await AsyncMemory.open(tmp_path / "m.db", config=Config(capture={"async_threads": 4}),
                                      embedder=HashingEmbedder(dim=128))
         try:
             async def writer(i: int) -> str:
@@ -145,7 +145,7 @@ def test_the_loops_default_executor_cannot_starve_it(tmp_path: Path) -> None:
         release = threading.Event()
         blocked = loop.run_in_executor(None, release.wait)  # the default executor's one thread is taken
         try:
-            async with AsyncMemory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+            async with AsyncMemory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as mem:
                 started = time.monotonic()
                 await asyncio.wait_for(mem.add_turn("user", "still written", session_id="s1"), 10)
                 assert [t.content for t in await mem.session_turns("s1")] == ["still written"]
@@ -160,7 +160,7 @@ def test_the_loops_default_executor_cannot_starve_it(tmp_path: Path) -> None:
 def test_from_memory_shares_a_pool_and_leaves_the_memory_open(tmp_path: Path) -> None:
     pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="shared")
     names: set[str] = set()
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as memory:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as memory:
         async def main() -> None:
             for user in ("ann", "bo"):
                 mem = AsyncMemory.from_memory(memory, executor=pool)
@@ -177,14 +177,14 @@ def test_from_memory_shares_a_pool_and_leaves_the_memory_open(tmp_path: Path) ->
 
 def test_close_waits_for_calls_under_way(tmp_path: Path) -> None:
     async def main() -> list[str]:
-        mem = AsyncMemory(tmp_path / "m.db", config=Config(embedder="off"))
+        mem = AsyncMemory(tmp_path / "m.db", config=Config(models={"embedder": "off"}))
         writes = [asyncio.create_task(mem.add_turn("user", f"turn {i}", session_id="s1")) for i in range(20)]
         await asyncio.sleep(0)  # each task has handed its call to the pool
         await mem.close()
         return await asyncio.gather(*writes)
 
     ids = asyncio.run(main())
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as again:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as again:
         assert len(again.session_turns("s1")) == len(ids) == 20
 
 
@@ -206,7 +206,7 @@ def test_the_rest_routes_run_memory_calls_on_the_request_threads(tmp_path: Path,
             return _real(self, *args, **kwargs)  # type: ignore[operator]
 
         monkeypatch.setattr(Memory, verb, spy)
-    app = create_app(tmp_path / "m.db", auth=False, config=Config(embedder="off"), limits=ServerLimits(workers=3))
+    app = create_app(tmp_path / "m.db", auth=False, config=Config(models={"embedder": "off"}), limits=ServerLimits(workers=3))
     with TestClient(app) as http:
         assert http.post("/v1/turns", json={"role": "user", "content": "The deck needs 14 slides",
                                             "session_id": "s1"}).status_code == 201

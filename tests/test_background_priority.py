@@ -119,13 +119,13 @@ def test_a_batch_runs_at_the_priority_of_the_thread_that_asked():
 
 
 def test_the_writer_connection_checkpoints_only_past_the_configured_size(tmp_path: Path):
-    with Memory(tmp_path / "m.db", config=Config(wal_checkpoint_pages=12_345, embedder="off")) as mem:
+    with Memory(tmp_path / "m.db", config=Config(store={"wal_checkpoint_pages": 12_345}, models={"embedder": "off"})) as mem:
         assert mem.store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 12_345
 
 
 def test_checkpoint_folds_the_wal_in_on_a_connection_of_its_own(tmp_path: Path):
     db = tmp_path / "m.db"
-    cfg = Config(wal_checkpoint_pages=0, embedder="off", consolidate_in_background="off")
+    cfg = Config(store={"wal_checkpoint_pages": 0}, models={"embedder": "off"}, capture={"consolidate_in_background": "off"})
     with Memory(db, config=cfg) as mem:
         for i in range(40):
             mem.add_turn("user", f"turn number {i} about the quarterly budget review", session_id="s")
@@ -146,7 +146,7 @@ def test_checkpoint_folds_the_wal_in_on_a_connection_of_its_own(tmp_path: Path):
 
 
 def test_the_background_worker_checkpoints_after_its_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    cfg = Config(embedder="off", consolidate_every=4)
+    cfg = Config(models={"embedder": "off"}, capture={"consolidate_every": 4})
     with Memory(tmp_path / "m.db", config=cfg) as mem:
         calls: list[str] = []
         real = mem.store.checkpoint
@@ -164,20 +164,20 @@ def test_the_background_worker_checkpoints_after_its_runs(tmp_path: Path, monkey
 
 
 def test_checkpoint_is_a_no_op_for_an_in_memory_or_read_only_store(tmp_path: Path):
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "hello", session_id="s")
         mem.store.checkpoint()
         assert mem.store._checkpointer is None
     db = tmp_path / "r.db"
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "hello", session_id="s")
-    with Memory(db, config=Config(embedder="off", read_only=True)) as ro:
+    with Memory(db, config=Config(models={"embedder": "off"}, store={"read_only": True})) as ro:
         ro.store.checkpoint()
         assert ro.store._checkpointer is None
 
 
 def test_the_workers_checkpoints_are_rate_limited(tmp_path: Path):
-    cfg = Config(embedder="off", consolidate_in_background="off", wal_checkpoint_every_s=3600)
+    cfg = Config(models={"embedder": "off"}, capture={"consolidate_in_background": "off"}, store={"wal_checkpoint_every_s": 3600})
     with Memory(tmp_path / "m.db", config=cfg) as mem:
         mem.add_turn("user", "first", session_id="s")
         mem.store.checkpoint()

@@ -96,7 +96,7 @@ def test_unreadable_line_in_the_middle_is_skipped_with_a_warning(db_path: Path,
 def test_recovered_sessions_are_marked_for_consolidation(db_path: Path) -> None:
     journal = Journal(journal_dir_for(db_path))
     journal.append(journal.relative_path("default", "s9"), [_record(0, "s9"), _record(1, "s9")])
-    with Memory(db_path, config=Config(consolidate_on_open=False)) as mem:
+    with Memory(db_path, config=Config(capture={"consolidate_on_open": False})) as mem:
         assert mem.sessions()[0].needs_consolidation
         seen: list[list[int]] = []
         mem.consolidation_steps.append(lambda m, info, turns: seen.append([t.seq for t in turns]))
@@ -106,7 +106,7 @@ def test_recovered_sessions_are_marked_for_consolidation(db_path: Path) -> None:
 
 
 def test_consolidation_every_n_turns_and_at_session_end(mem: Memory) -> None:
-    mem.config = mem.config.model_copy(update={"consolidate_in_background": "off"})  # runs inside add_turn
+    mem.config = mem.config.replace({"capture.consolidate_in_background": "off"})  # runs inside add_turn
     calls: list[list[int]] = []
     mem.consolidation_steps.append(lambda m, info, turns: calls.append([t.seq for t in turns]))
     buf = SessionBuffer("s1", memory=mem)
@@ -120,7 +120,7 @@ def test_consolidation_every_n_turns_and_at_session_end(mem: Memory) -> None:
 
 
 def test_consolidation_every_is_configurable(db_path: Path) -> None:
-    with Memory(db_path, config=Config(consolidate_every=3, consolidate_in_background="off")) as mem:
+    with Memory(db_path, config=Config(capture={"consolidate_every": 3, "consolidate_in_background": "off"})) as mem:
         calls: list[int] = []
         mem.consolidation_steps.append(lambda m, info, turns: calls.append(len(turns)))
         mem.add_turns([{"role": "user", "content": f"x{i}", "session_id": "s"} for i in range(7)])
@@ -139,7 +139,7 @@ def test_a_failing_consolidation_keeps_turns_and_is_retried_at_next_open(db_path
             mem.end_session("s1", wait=True)
         assert "retried" in caplog.text
         assert mem.stats()["turns"] == 1
-    with Memory(db_path, config=Config(consolidate_on_open=False)) as mem:
+    with Memory(db_path, config=Config(capture={"consolidate_on_open": False})) as mem:
         assert mem.store.sessions_needing_consolidation() == [("default", "s1")]
         mem.consolidation_steps.append(lambda m, info, turns: None)
         assert mem.consolidate_pending() == 1

@@ -21,7 +21,7 @@ from .postgres.fixtures import all_rows_text, sql_rows
 
 pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
 
-LEXICAL = Config(embedder="off", consolidate_in_background="off")
+LEXICAL = Config(models={"embedder": "off"}, capture={"consolidate_in_background": "off"})
 
 TURNS = [
     "我明天去东京出差，周五回来。",

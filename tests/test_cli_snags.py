@@ -127,7 +127,7 @@ def test_counts_are_still_bounded(tmp_path: Path) -> None:
 
 
 def test_session_buffer_takes_a_source_and_tags(tmp_path: Path) -> None:
-    with Memory(str(tmp_path / "m.db"), config=Config(embedder="off")) as mem:
+    with Memory(str(tmp_path / "m.db"), config=Config(models={"embedder": "off"})) as mem:
         buffer = SessionBuffer("s1", memory=mem)
         buffer.append_turn("user", "The kayak rental opens on Saturday", source="telegram", tags=["trip"])
         buffer.append_turn("user", "No source on this one")
@@ -189,13 +189,13 @@ def test_the_briefing_counts_the_window_its_panels_list(tmp_path: Path) -> None:
 
     db = tmp_path / "m.db"
     old = (datetime.now(timezone.utc) - timedelta(days=10)).isoformat()
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         for i in range(3):
             mem.add_turn("user", f"old words {i}", session_id="old", timestamp=old)
         mem.add_turn("user", "The deck needs 12 slides", session_id="new")
         mem.end_session("old", wait=True)
         mem.end_session("new", wait=True)
-    with TestClient(create_app(db, auth=False, config=Config(embedder="off"))) as client:
+    with TestClient(create_app(db, auth=False, config=Config(models={"embedder": "off"}))) as client:
         day = " ".join(client.get("/", params={"hours": 24}).text.split())
         month = " ".join(client.get("/", params={"hours": 720}).text.split())
     assert "<strong>1</strong> sessions <span class=\"muted\">of 2 in all</span>" in day

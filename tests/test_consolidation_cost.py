@@ -78,7 +78,7 @@ def test_an_episode_summary_is_embedded_only_when_its_recall_vector_is_written()
              "Series B deck needs twelve slides and a clearer revenue chart.",
              "Legal wants the privacy policy updated for the new analytics vendor.",
              "Customer support moved to a follow-the-sun rota across three time zones."]
-    with Memory(":memory:", config=Config(consolidate_every=4, consolidate_in_background="off"), embedder=embedder) as mem:
+    with Memory(":memory:", config=Config(capture={"consolidate_every": 4, "consolidate_in_background": "off"}), embedder=embedder) as mem:
         summaries: list[str] = []
         written: list[int] = []
         upsert, write = mem.store.upsert_episode, mem.store.set_recall_vector

@@ -24,7 +24,7 @@ from .fakes import HashingEmbedder, ScriptedBackend
 pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
 
 TUESDAY = datetime(2026, 11, 17, 14, 0, tzinfo=timezone.utc)
-FAST = Config(llm_retries=1, llm_backoff_s=0.01, llm_timeout_s=5)
+FAST = Config(llm={"retries": 1, "backoff_s": 0.01, "timeout_s": 5})
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ def test_the_referee_rules_in_the_ambiguous_band(backend: ScriptedBackend, rulin
     }
     a = HashingEmbedder().embed(["Dev owns the Airflow migration", "Sarah owns the Airflow migration"])
     similarity = float(a[0] @ a[1])
-    assert Config().supersede_cosine <= similarity < Config().duplicate_cosine  # the band, by construction
+    assert Config().consolidation.supersede_cosine <= similarity < Config().consolidation.duplicate_cosine  # the band, by construction
     with Memory(":memory:", embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "Dev runs the migration.")
         mem.end_session("s1", wait=True)
@@ -185,12 +185,12 @@ def test_a_failing_backend_leaves_the_turns_and_retries_at_next_open(backend: Sc
 def test_an_llm_down_long_enough_falls_back_to_the_rules(backend: ScriptedBackend, tmp_path: Path) -> None:
     backend.replies = {"fact extractor": [LLMError("connection refused")]}
     db = tmp_path / "m.db"
-    with Memory(db, config=FAST.model_copy(update={"llm_outage_rules_after_s": 3600}),
+    with Memory(db, config=FAST.replace({"llm.outage_rules_after_s": 3600}),
                 embedder=HashingEmbedder()) as mem:
         say(mem, "s1", "We decided to migrate the pipeline to Airflow.")
         mem.end_session("s1", wait=True)
         assert mem.facts() == [] and mem.sessions()[0].needs_consolidation   # just written: postponed
-    with Memory(db, config=FAST.model_copy(update={"llm_outage_rules_after_s": 0}),
+    with Memory(db, config=FAST.replace({"llm.outage_rules_after_s": 0}),
                 embedder=HashingEmbedder()) as mem:                             # still down, waited long enough
         facts = mem.facts()
         assert facts and all(f.extractor != "llm" for f in facts) and "Airflow" in facts[0].text
@@ -264,7 +264,7 @@ def test_consolidate_buffer_without_an_llm_uses_the_rules() -> None:
 
 
 def test_a_broken_llm_configuration_falls_back_to_rules(monkeypatch, caplog) -> None:
-    monkeypatch.setenv("EPISODIC_LLM", "anthropic")  # and no ANTHROPIC_API_KEY
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "anthropic")  # and no ANTHROPIC_API_KEY
     monkeypatch.setattr("episodic_memory.llm.client._warned", set())  # said once per process: from a fresh one
     llm.set_backend(None)
     try:
@@ -288,7 +288,7 @@ def test_profiles_wait_for_the_end_of_the_session(backend: ScriptedBackend) -> N
                                         "entities": ["Sarah"]})],
         "profile writer": ["Sarah is Lumen Analytics' CFO."],
     }
-    sync = Config(consolidate_every=2, consolidate_in_background="off")
+    sync = Config(capture={"consolidate_every": 2, "consolidate_in_background": "off"})
     with Memory(":memory:", embedder=HashingEmbedder(), config=sync) as mem:
         say(mem, "s1", "Sarah, our CFO, owns the model.", "She is careful with churn.")
         assert mem.facts() and not backend.calls_for("profile writer")  # consolidated mid-session, no profile yet
@@ -315,7 +315,7 @@ def test_with_an_llm_consolidation_runs_off_the_capture_path(tmp_path: Path) -> 
         {"text": "Maya decided to migrate the pipeline to Airflow", "type": "decision", "turns": [1]})]})
     llm.set_backend(slow, FAST)
     try:
-        with Memory(tmp_path / "m.db", embedder=HashingEmbedder(), config=Config(consolidate_every=2)) as mem:
+        with Memory(tmp_path / "m.db", embedder=HashingEmbedder(), config=Config(capture={"consolidate_every": 2})) as mem:
             started = time.perf_counter()
             say(mem, "s1", "We decided to migrate the pipeline to Airflow.", "Dev owns it.")
             assert time.perf_counter() - started < 0.3  # the 8th (here 2nd) turn does not wait for the model
@@ -329,7 +329,7 @@ def test_with_an_llm_consolidation_runs_off_the_capture_path(tmp_path: Path) -> 
             mem.forget(session_id="s2")  # waits: nothing half-consolidated writes back what was forgotten
             assert {f.session_id for f in mem.facts()} == {"s1"}
             say(mem, "s3", "We decided to try Astronomer.", "Quotes by Friday.")
-        with Memory(tmp_path / "m.db", embedder=HashingEmbedder(), config=Config(consolidate_on_open=False)) as mem:
+        with Memory(tmp_path / "m.db", embedder=HashingEmbedder(), config=Config(capture={"consolidate_on_open": False})) as mem:
             s3 = {s.session_id: s for s in mem.sessions()}["s3"]
             assert s3.consolidated_turns == 2  # close() finished the queued run
     finally:
@@ -337,13 +337,12 @@ def test_with_an_llm_consolidation_runs_off_the_capture_path(tmp_path: Path) -> 
 
 
 def test_background_mode_can_be_forced_either_way() -> None:
-    with Memory(":memory:", config=Config(consolidate_in_background="on", consolidate_every=1,
-                                          embedder="off")) as mem:
+    with Memory(":memory:", config=Config(capture={"consolidate_in_background": "on", "consolidate_every": 1}, models={"embedder": "off"})) as mem:
         mem.add_turn("user", "We decided to ship on Friday.", session_id="s")
         mem.wait_for_consolidation()
         assert [f.type for f in mem.facts()] == ["decision"]
     with pytest.raises(ValueError, match="consolidate_in_background"):
-        Config(consolidate_in_background="sometimes")
+        Config(capture={"consolidate_in_background": "sometimes"})
 
 
 # --- a misconfigured or unreachable LLM (issue 18, item 16) ----------------------------------------------------
@@ -361,14 +360,14 @@ def episodic(tmp_path: Path, env: dict[str, str], *args: str) -> subprocess.Comp
     base = {k: v for k, v in os.environ.items() if not k.startswith(("EPISODIC_", "ANTHROPIC_", "OPENAI_"))}
     src = str(Path(__file__).resolve().parents[1] / "src")
     return subprocess.run([sys.executable, "-m", "episodic_memory.cli", "--db", str(tmp_path / "m.db"), *args],
-                          env={**base, "PYTHONPATH": src, "EPISODIC_EMBEDDER": "off", "EPISODIC_LLM_BACKOFF_S": "0.01",
+                          env={**base, "PYTHONPATH": src, "EPISODIC_MODELS__EMBEDDER": "off", "EPISODIC_LLM__BACKOFF_S": "0.01",
                                **env}, capture_output=True, text=True, timeout=120)
 
 
 def test_a_missing_key_is_one_warning_line_and_the_rules_consolidate(tmp_path: Path) -> None:
     chat = tmp_path / "chat.jsonl"
     chat.write_text(json.dumps({"role": "user", "content": "We decided to migrate the pipeline to Airflow."}) + "\n")
-    no_key = {"EPISODIC_LLM": "anthropic"}
+    no_key = {"EPISODIC_LLM__BACKEND": "anthropic"}
     done = episodic(tmp_path, no_key, "ingest", str(chat))
     assert done.returncode == 0 and "ingested 1 turn(s)" in done.stdout
     lines = done.stderr.strip().splitlines()
@@ -382,7 +381,7 @@ def test_a_missing_key_is_one_warning_line_and_the_rules_consolidate(tmp_path: P
 def test_an_unreachable_llm_is_one_warning_line_and_the_session_is_retried(tmp_path: Path) -> None:
     chat = tmp_path / "chat.jsonl"
     chat.write_text(json.dumps({"role": "user", "content": "We decided to migrate the pipeline to Airflow."}) + "\n")
-    down = {"EPISODIC_LLM": "openai", "EPISODIC_LLM_MODEL": "llama3",
+    down = {"EPISODIC_LLM__BACKEND": "openai", "EPISODIC_LLM__MODEL": "llama3",
             "OPENAI_BASE_URL": f"http://127.0.0.1:{closed_port()}/v1"}
     done = episodic(tmp_path, down, "ingest", str(chat))
     assert done.returncode == 0 and "ingested 1 turn(s)" in done.stdout

@@ -134,7 +134,7 @@ def test_the_store_comparison_finds_a_changed_fact(tmp_path: object) -> None:
     root = pathlib.Path(str(tmp_path))
     exports = []
     for name, city in (("a", "Berlin"), ("b", "Berlin"), ("c", "Lisbon")):
-        with Memory(root / f"{name}.db", config=Config(consolidate_in_background="off"),
+        with Memory(root / f"{name}.db", config=Config(capture={"consolidate_in_background": "off"}),
                     embedder=HashingEmbedder()) as mem:
             mem.add_turn("user", f"I moved to {city} last March with my partner.", session_id="s1",
                          timestamp="2026-03-01T10:00:00Z")

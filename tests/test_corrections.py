@@ -98,7 +98,7 @@ def test_a_standing_rule_is_replaced_by_itself_said_anew_not_by_another_rule(tmp
     with its own marker number); the same rule with another value does replace it."""
     from episodic_memory import Config
 
-    with Memory(tmp_path / "m.db", config=Config(learned_consolidation=learned)) as mem:
+    with Memory(tmp_path / "m.db", config=Config(consolidation={"learned": learned})) as mem:
         _say(mem, "s1", "2026-11-02", ("user", "Always include visual aids like tree diagrams when I ask about "
                                                "dependent event probability problems. (rule 2)"))
         _say(mem, "s2", "2026-11-05", ("user", "Always combine algebraic formulas with visual diagrams when I ask "

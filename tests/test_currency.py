@@ -197,7 +197,7 @@ LATER = FIRST + timedelta(days=30)
 
 
 def _budget_memory(reverse: bool) -> Memory:
-    mem = Memory(":memory:", config=Config(embedder="off"))
+    mem = Memory(":memory:", config=Config(models={"embedder": "off"}))
     sessions = [
         ("s1", FIRST, ["The kitchen budget is 40k.", "We also want open shelving in the kitchen."]),
         ("s2", LATER, ["We bumped the kitchen budget to 48k.", "The tiles arrive next week."]),
@@ -222,7 +222,7 @@ def test_recall_ranks_the_later_value_first(reverse: bool) -> None:
 
 def test_currency_off_leaves_the_ranking_alone() -> None:
     with _budget_memory(False) as mem:
-        mem.config.currency_pool = 0
+        mem.config.currency.pool = 0
         assert not any("superseded" in h.details for h in mem.recall("kitchen budget", k=10))
 
 
@@ -235,7 +235,7 @@ def _offsite_answer_then_correction(mem: Memory) -> None:
 
 
 def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         _offsite_answer_then_correction(mem)
         # the turns (the session's episode names both)
         texts = [h.text for h in mem.recall("Where is the team offsite?", k=5) if h.kind == "turn"]
@@ -247,7 +247,7 @@ def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
 def test_the_turns_after_the_best_answers_are_read_not_after_the_best_matches() -> None:
     """Turns that match the question better but answer nothing ("so, the team offsite") rank above the answer:
     the correction after the answer is still read (it follows an answer, not a match)."""
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         for i, text in enumerate(["so, the team offsite", "where is the team offsite going to be, the team offsite?",
                                   "The team offsite, the team offsite!", "team offsite: where, the team offsite",
                                   "Where, where is the team offsite", "the team offsite again"]):
@@ -328,7 +328,7 @@ def test_an_assistants_reply_right_after_corrects_nothing() -> None:
 
 
 def test_recall_puts_a_change_in_other_words_first() -> None:
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         for sid, when, text in (("s1", FIRST, "Our rent for the flat is $1,800 a month."),
                                 ("s2", LATER, "The landlord raised it, we're paying $1,950 now.")):
             mem.add_turn("user", text, session_id=sid, timestamp=when)

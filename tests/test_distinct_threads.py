@@ -87,7 +87,7 @@ def test_workstreams_are_named_from_their_distinctive_keyphrases() -> None:
 
 
 def test_a_session_attaches_once_it_says_what_it_is_about() -> None:
-    with memory(consolidate_every=4) as mem:
+    with memory(capture={"consolidate_every": 4}) as mem:
         session(mem, "k1", KITCHEN_1, day=0)
         session(mem, "l1", LAUNCH_1, day=1)
         session(mem, "k2", KITCHEN_2, day=2)
@@ -150,7 +150,7 @@ def test_a_bridging_session_merges_two_hypotheses_of_one_thread() -> None:
 
 
 def test_without_bridging_the_hypothesis_stays_apart() -> None:
-    with memory(workstream_bridge=False, workstream_recheck=0) as mem:
+    with memory(workstreams={"bridge": False, "recheck": 0}) as mem:
         for day, (sid, lines) in enumerate([("g1", GARDEN_1), ("c1", CHITCHAT_1), ("g2", GARDEN_2),
                                             ("g3", GARDEN_3)]):
             session(mem, sid, lines, day=day)
@@ -187,13 +187,13 @@ def test_without_a_judge_a_decisive_nearest_workstream_takes_a_session_from_the_
     assert decisive(clients, [(7, 0.20), (3, 0.12)], dense, {3}) is None         # no distinctive word in common
     assert decisive(clients, [(7, 0.15), (3, 0.05)], dense, {7, 3}) is None      # below the band
     assert decisive(clients, [(7, 0.12), (3, 0.02)], LEXICAL_MODEL, {7, 3}) is None   # bags of words: never
-    off: Any = SimpleNamespace(config=Config(workstream_decisive_ratio=0))
+    off: Any = SimpleNamespace(config=Config(workstreams={"decisive_ratio": 0}))
     assert decisive(off, [(7, 0.20), (3, 0.12)], dense, {7, 3}) is None
 
 
 def test_a_hypothesis_is_matched_again_when_a_near_workstream_grows() -> None:
     # no bridging: garden 2 (alone) is matched again once garden 3 joined garden 1, and joins them
-    with memory(workstream_bridge=False) as mem:
+    with memory(workstreams={"bridge": False}) as mem:
         for day, (sid, lines) in enumerate([("g1", GARDEN_1), ("c1", CHITCHAT_1), ("g2", GARDEN_2),
                                             ("g3", GARDEN_3)]):
             session(mem, sid, lines, day=day)

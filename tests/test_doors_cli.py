@@ -17,14 +17,14 @@ TOO_BIG = "9223372036854775808"
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False, env={"EPISODIC_EMBEDDER": "off"})
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False, env={"EPISODIC_MODELS__EMBEDDER": "off"})
     return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     path = tmp_path / "m.db"
-    with Memory(path, config=Config(embedder="off")) as mem:
+    with Memory(path, config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "I will send Sarah the revised deck by Friday", session_id="s1")
         mem.end_session("s1")
     return str(path)
@@ -38,7 +38,7 @@ def test_forgetting_an_unknown_session_says_so_and_exits_1(db: str) -> None:
 
 
 def test_closing_a_closed_loop_says_it_was_already_closed(db: str) -> None:
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         (loop,) = mem.loops()
     code, out, _ = run("loop", "close", str(loop.id), "--db", db)
     assert code == 0 and f"closed #{loop.id} by hand" in out

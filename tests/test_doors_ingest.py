@@ -30,7 +30,7 @@ def run(*args: str, input: bytes | None = None, env: dict[str, str] | None = Non
 def stored(db: Path) -> list[str]:
     if not db.exists():
         return []
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         return [t.content for s in mem.sessions() for t in mem.session_turns(s.session_id)]
 
 
@@ -101,13 +101,13 @@ def test_an_empty_file_says_no_turns(tmp_path: Path, text: bytes) -> None:
 
 
 def test_turn_and_line_size_limits_come_from_config(tmp_path: Path) -> None:
-    env = {"EPISODIC_MAX_TURN_CHARS": "100"}
+    env = {"EPISODIC_CAPTURE__MAX_TURN_CHARS": "100"}
     long_turn = json.dumps({"role": "user", "content": "x" * 101})
     code, _, err, file, db = ingest_lines(tmp_path, [GOOD[0], long_turn], env=env)
     assert code == 1 and f"{file}:2: field 'content' is 101 characters, over the limit of 100" in err
     long_line = json.dumps({"role": "user", "content": "ok", "speaker": "y" * 900})
     code, _, err, file, db = ingest_lines(tmp_path, [GOOD[0], long_line], env=env)
-    assert code == 1 and f"{file}:2: line is {len(long_line)} bytes, over the limit of 800 (8 × Config.max_turn_chars)" in err
+    assert code == 1 and f"{file}:2: line is {len(long_line)} bytes, over the limit of 800 (8 × Config.capture.max_turn_chars)" in err
     assert stored(db) == []
 
 
@@ -204,7 +204,7 @@ def test_a_line_that_parses_is_one_memory_stores(batch: list[str]) -> None:
     parsed = parse_lines(split_lines("\n".join(batch).encode("utf-8", "surrogatepass")), "f.jsonl", "f",
                          max_turn_chars=1000)
     assert len(parsed.turns) + len(parsed.bad) == len(batch)
-    with Memory(":memory:", config=Config(embedder="off", consolidate_every=1000, max_turn_chars=1000)) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"}, capture={"consolidate_every": 1000, "max_turn_chars": 1000})) as mem:
         assert len(mem.add_turns(parsed.turns)) == len(parsed.turns)
 
 

@@ -22,7 +22,7 @@ from episodic_memory.server.mcp_server import MemoryTools, create_server  # noqa
 
 @pytest.fixture
 def tools(tmp_path: Path) -> Iterator[MemoryTools]:
-    tools = MemoryTools(Memory(tmp_path / "m.db", config=Config(embedder="off")))
+    tools = MemoryTools(Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})))
     yield tools
     tools.memory.close()
 

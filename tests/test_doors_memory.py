@@ -1,5 +1,5 @@
 """Issue 18: what `Memory` itself refuses (every door goes through it): roles outside the chat vocabulary, text that
-is not valid Unicode, a turn over `Config.max_turn_chars`; and a blank query recalls nothing."""
+is not valid Unicode, a turn over `Config.capture.max_turn_chars`; and a blank query recalls nothing."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from episodic_memory import Config, Memory
 
 @pytest.fixture
 def mem(tmp_path: Path):
-    with Memory(tmp_path / "m.db", config=Config(embedder="off", max_turn_chars=50)) as m:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"}, capture={"max_turn_chars": 50})) as m:
         m.add_turn("user", "already here: the deck needs 14 slides", session_id="s0")
         yield m
 
@@ -24,7 +24,7 @@ def mem(tmp_path: Path):
     ({"speaker": "\udfff"}, "speaker is not valid Unicode text"),
     ({"session_id": "s\ud83d"}, "session_id is not valid Unicode text"),
     ({"turn_id": "t\udc00"}, "turn_id is not valid Unicode text"),
-    ({"content": "x" * 51}, r"content is 51 characters, over the limit of 50 \(Config.max_turn_chars\)"),
+    ({"content": "x" * 51}, r"content is 51 characters, over the limit of 50 \(Config.capture.max_turn_chars\)"),
 ])
 def test_a_bad_turn_is_refused_by_name_and_nothing_of_its_batch_is_stored(
         mem: Memory, turn: dict, message: str) -> None:
@@ -43,7 +43,7 @@ def test_roles_are_taken_in_any_case_and_stored_in_lower_case(mem: Memory) -> No
 @pytest.mark.parametrize("query", ["", " ", "\n\t ", "\u200b", "???", "-"])
 def test_a_query_with_nothing_to_search_for_recalls_nothing(tmp_path: Path, query: str) -> None:
     # the real embedder: an empty text still has a vector, and the turns nearest it came back as "hits"
-    with Memory(tmp_path / "e.db", config=Config(consolidate_every=100)) as mem:
+    with Memory(tmp_path / "e.db", config=Config(capture={"consolidate_every": 100})) as mem:
         for text in ("the deck needs 14 slides", "hello there", "ok", "I like tea", "yes", "..."):
             mem.add_turn("user", text, session_id="s")
         assert mem.recall("deck slides")

@@ -22,14 +22,14 @@ TOO_BIG = "9223372036854775808"  # 2**63: one past SQLite's largest integer
 
 
 def make_client(db: Path, **config: Any) -> TestClient:
-    settings = {"embedder": "off", **config}
-    app = create_app(db, auth=False, config=Config(**settings), embedder=HashingEmbedder())
+    settings = Config(models={"embedder": "off"}).replace(**config)
+    app = create_app(db, auth=False, config=settings, embedder=HashingEmbedder())
     return TestClient(app, raise_server_exceptions=False)
 
 
 @pytest.fixture
 def http(tmp_path: Path) -> Iterator[TestClient]:
-    with make_client(tmp_path / "m.db", max_turn_chars=1000) as client:
+    with make_client(tmp_path / "m.db", capture={"max_turn_chars": 1000}) as client:
         assert client.post("/v1/turns", json=turn("I will send Sarah the revised deck by Friday")).status_code == 201
         yield client
 
@@ -129,7 +129,7 @@ def test_text_that_cannot_be_stored_is_a_422_not_a_500(http: TestClient) -> None
 
 
 def test_a_turn_over_max_turn_chars_is_a_422(http: TestClient) -> None:
-    assert "Config.max_turn_chars" in refused(http.post("/v1/turns", json=turn("x" * 1001)), "content")
+    assert "Config.capture.max_turn_chars" in refused(http.post("/v1/turns", json=turn("x" * 1001)), "content")
     assert turns_stored(http) == 1
 
 

@@ -37,7 +37,7 @@ QUICK = settings(max_examples=80, **BOUNDED)
 
 @contextmanager
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    config = Config(embedder="off", max_turn_chars=200, consolidate_every=3)
+    config = Config(models={"embedder": "off"}, capture={"max_turn_chars": 200, "consolidate_every": 3})
     app = create_app(tmp_path / "m.db", auth=False, config=config, embedder=HashingEmbedder())
     with TestClient(app, raise_server_exceptions=False) as http:
         assert http.post("/v1/turns", json={"role": "user", "content": "I will send the deck by Friday",
@@ -134,7 +134,7 @@ schemathesis = pytest.importorskip("schemathesis")
 
 @pytest.fixture(scope="module")
 def api_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    config = Config(embedder="off", max_turn_chars=200)
+    config = Config(models={"embedder": "off"}, capture={"max_turn_chars": 200})
     app = create_app(tmp_path_factory.mktemp("schemathesis") / "m.db", auth=False, config=config,
                      embedder=HashingEmbedder())
     yield app

@@ -34,7 +34,7 @@ def test_the_edges_of_the_range_are_accepted() -> None:
 
 
 def test_memory_refuses_a_far_future_turn_and_stores_nothing(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as mem:
         with pytest.raises(ValueError, match=r"turn 1: timestamp: 9999-12-31T23:59:59-14:00 is outside"):
             mem.add_turns([{"role": "user", "content": "fine", "session_id": "s"},
                            {"role": "user", "content": "late", "session_id": "s", "timestamp": YEAR_10000}])
@@ -60,7 +60,7 @@ def set_times(db: Path, epoch: float) -> None:
 def test_reading_and_consolidating_never_crash_on_a_stored_out_of_range_time(
         tmp_path: Path, epoch: float, caplog: pytest.LogCaptureFixture) -> None:
     db = tmp_path / "m.db"
-    config = Config(embedder="off", consolidate_every=100, consolidate_on_open=False)
+    config = Config(models={"embedder": "off"}, capture={"consolidate_every": 100, "consolidate_on_open": False})
     with Memory(db, config=config) as mem:
         mem.add_turns([{"role": "user", "content": c, "session_id": "s1"} for c in CONTENTS])
     set_times(db, epoch)

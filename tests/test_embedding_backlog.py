@@ -44,7 +44,7 @@ class Recording(HashingEmbedder):
 
 def test_a_huge_turn_is_embedded_from_a_bounded_prefix(tmp_path: Path) -> None:
     embedder = Recording()
-    config = Config(embedder="off", max_turn_chars=2 * BIG, embed_max_chars=2_000, consolidate_every=100)
+    config = Config(models={"embedder": "off", "embed_max_chars": 2_000}, capture={"max_turn_chars": 2 * BIG, "consolidate_every": 100})
     with Memory(tmp_path / "m.db", config=config, embedder=embedder) as mem:
         mem.add_turn("user", big_turn("zeppelin"), session_id="s1")
         hits = mem.recall("zeppelin airflow")
@@ -55,7 +55,7 @@ def test_a_huge_turn_is_embedded_from_a_bounded_prefix(tmp_path: Path) -> None:
 
 def test_one_users_backlog_is_never_embedded_in_another_users_recall(tmp_path: Path) -> None:
     embedder = Recording()
-    config = Config(embedder="off", max_turn_chars=2 * BIG, consolidate_every=100)  # the backlog stays pending: nothing consolidates
+    config = Config(models={"embedder": "off"}, capture={"max_turn_chars": 2 * BIG, "consolidate_every": 100})  # the backlog stays pending: nothing consolidates
     pool = MemoryPool(tmp_path / "m.db", config, embedder)
     try:
         pool.get("bob").add_turn("user", "The deck needs 14 slides", session_id="b1")
@@ -68,14 +68,14 @@ def test_one_users_backlog_is_never_embedded_in_another_users_recall(tmp_path: P
         assert alice.indexer.pending() == 8  # alice's backlog is still hers, untouched
         alice.index(user_id="alice")  # what her own recall or the server's worker does first
         assert alice.indexer.pending() == 0
-        assert max(len(t) for t in embedder.texts()) <= config.embed_max_chars
+        assert max(len(t) for t in embedder.texts()) <= config.models.embed_max_chars
     finally:
         pool.close()
 
 
 def test_a_recall_embeds_a_bounded_share_of_its_own_backlog_and_the_next_ones_go_on(tmp_path: Path) -> None:
     embedder = Recording()
-    config = Config(embedder="off", max_turn_chars=2 * BIG, consolidate_every=100, recall_embed_max_items=5)
+    config = Config(models={"embedder": "off"}, capture={"max_turn_chars": 2 * BIG, "consolidate_every": 100}, retrieval={"recall_embed_max_items": 5})
     with Memory(tmp_path / "m.db", config=config, embedder=embedder) as mem:
         mem.add_turns([{"role": "user", "content": f"kayak note {i}", "session_id": "s"} for i in range(12)])
         assert mem.recall("kayak note 3")  # found by BM25 whether embedded yet or not
@@ -93,7 +93,7 @@ def test_on_the_rest_server_another_users_backlog_runs_on_the_worker_never_in_a_
     secret_b, _ = tokens.create("bob")
     tokens.close()
     embedder = Recording()
-    config = Config(embedder="off", max_turn_chars=2 * BIG, consolidate_every=100, server_max_body_bytes=BIG + 65_536)
+    config = Config(models={"embedder": "off"}, capture={"max_turn_chars": 2 * BIG, "consolidate_every": 100}, server={"max_body_bytes": BIG + 65_536})
     with TestClient(create_app(db, config=config, embedder=embedder)) as client:
         a, b = ({"Authorization": f"Bearer {s}"} for s in (secret_a, secret_b))
         assert client.post("/v1/turns", headers=b, json={"role": "user", "content": "The deck needs 14 slides",
@@ -106,4 +106,4 @@ def test_on_the_rest_server_another_users_backlog_runs_on_the_worker_never_in_a_
     with embedder._lock:
         alices = [thread for thread, text in embedder.seen if "alice" in text]
     assert set(alices) <= {"episodic-consolidator"}  # the background worker, or nobody: never a request's thread
-    assert max(len(t) for t in embedder.texts()) <= config.embed_max_chars
+    assert max(len(t) for t in embedder.texts()) <= config.models.embed_max_chars

@@ -16,7 +16,7 @@ from episodic_memory.retrieve.query import analyze, find_names, strip_names
 
 pytestmark = pytest.mark.both_backends
 
-LEXICAL = Config(embedder="off", consolidate_in_background="off")
+LEXICAL = Config(models={"embedder": "off"}, capture={"consolidate_in_background": "off"})
 NOW = datetime(2026, 12, 6, 12, tzinfo=timezone.utc)
 QUESTIONS = ["我昨天去了哪里？", "上周三的会议是几点？", "明日は何時に会う？", "지난주에 누구를 만났어?", "那个预算最后是多少？"]
 
@@ -59,7 +59,7 @@ def test_the_currency_pass_leaves_a_chinese_ranking_alone(db_path: Path) -> None
     turns = ["厨房装修的预算是40000元。", "我们在看厨房的瓷砖。", "厨房装修的预算改成48000元了。", "预算里不含家电。",
              "The budget is 40k.", "We looked at tiles.", "Actually the budget is 48k now."]
     results = []
-    for config in (LEXICAL, LEXICAL.model_copy(update={"currency_pool": 0})):
+    for config in (LEXICAL, LEXICAL.replace({"currency.pool": 0})):
         with Memory(db_path, config=config) as mem:
             if not results:
                 for i, text in enumerate(turns):

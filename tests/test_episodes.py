@@ -50,7 +50,7 @@ def generation(mem: Memory) -> int:
 
 @pytest.mark.sqlite_only("reuses turn ids s1-0.. for new turns of the session: PostgreSQL keeps a turn_id once per session (a unique constraint, issue 20)")
 def test_one_episode_per_session_updated_as_consolidation_runs() -> None:
-    with Memory(":memory:", config=Config(consolidate_every=4, consolidate_in_background="off"),
+    with Memory(":memory:", config=Config(capture={"consolidate_every": 4, "consolidate_in_background": "off"}),
                 embedder=HashingEmbedder()) as mem:
         session(mem, "s1", AIRFLOW[:4], end=False)
         [first] = mem.episodes()
@@ -75,7 +75,7 @@ def test_one_episode_per_session_updated_as_consolidation_runs() -> None:
 def test_a_photos_note_names_no_thread() -> None:
     """Keyphrases (which name workstreams) come from what people said, not a bracketed note on their message."""
     note = " [shares an image: a photo of a star filled sky over a lighthouse]"
-    with Memory(":memory:", config=Config(consolidate_in_background="off"), embedder=HashingEmbedder()) as mem:
+    with Memory(":memory:", config=Config(capture={"consolidate_in_background": "off"}), embedder=HashingEmbedder()) as mem:
         session(mem, "s1", [t + note if i % 2 == 0 else t for i, t in enumerate(AIRFLOW)])
         [episode] = mem.episodes()
         words = " ".join(episode.keyphrases).lower()
@@ -83,7 +83,7 @@ def test_a_photos_note_names_no_thread() -> None:
 
 
 def test_the_sessions_facts_are_attached() -> None:
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         session(mem, "s1", AIRFLOW[:4])
         session(mem, "s2", ["Unrelated: the office plants need water."], day=1)
         turn = mem.session_turns("s1")[2]
@@ -102,7 +102,7 @@ def test_the_sessions_facts_are_attached() -> None:
 def test_an_llm_summary_from_recorded_replies(backend: ScriptedBackend) -> None:
     backend.replies = {"episode summary": [json.dumps({"summary": "Maya decided to move the analytics pipeline "
                                                                   "from cron to Airflow. Dev owns the migration."})]}
-    sync = Config(consolidate_in_background="off")  # the mid-session run is part of what is checked
+    sync = Config(capture={"consolidate_in_background": "off"})  # the mid-session run is part of what is checked
     with Memory(":memory:", embedder=HashingEmbedder(), config=sync) as mem:
         session(mem, "s1", AIRFLOW)
         [episode] = mem.episodes()

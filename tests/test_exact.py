@@ -120,10 +120,10 @@ def test_identifier_of_each_style_comes_first(store: tuple[Memory, list[str]], s
 
 
 def test_switch_off(store: tuple[Memory, list[str]]) -> None:
-    """`Config.exact_lookup=False` is recall as before: no hit is marked as holding a lookup."""
+    """`Config.retrieval.exact_lookup=False` is recall as before: no hit is marked as holding a lookup."""
     mem, texts = store
     tickets = [m.group() for t in texts[:60] for m in re.finditer(r"ZQ-\d+", t)][:5]
-    with Memory(mem.path, config=Config(exact_lookup=False)) as off:
+    with Memory(mem.path, config=Config(retrieval={"exact_lookup": False})) as off:
         assert all("exact" not in h.details for q in tickets for h in off.recall(q, k=5))
     assert all(mem.recall(q, k=5)[0].details.get("exact") == 1 for q in tickets)
 
@@ -255,9 +255,9 @@ def test_coined_word_cap(tmp_path: Path) -> None:
         mem.add_turns([{"role": "user", "content": f"vorplex review number {i} for the launch plan",
                         "session_id": "cap"} for i in range(3)])
         assert mem.recall("what did we say about vorplex?", k=3)[0].details.get("exact") is None
-    with Memory(path, config=Config(exact_coined_max_df=3)) as loose:
+    with Memory(path, config=Config(retrieval={"exact_coined_max_df": 3})) as loose:
         assert loose.recall("what did we say about vorplex?", k=3)[0].details.get("exact") == 1
-    with Memory(path, config=Config(exact_coined_max_df=0)) as off:
+    with Memory(path, config=Config(retrieval={"exact_coined_max_df": 0})) as off:
         assert off.recall("vorplex", k=3)[0].details.get("exact") == 1  # alone it is still looked up
 
 

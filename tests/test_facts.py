@@ -101,9 +101,9 @@ def test_entities_come_from_known_names_and_capitals_not_sentence_starts() -> No
 
 def test_salience_routes_and_recurrence_is_capped() -> None:
     cfg = Config()
-    assert salience("correction", 1.0, 0, cfg) >= cfg.durable_floor
-    assert salience("event", 0.6, 0, cfg) < cfg.durable_floor
-    assert salience("event", 0.6, 20, cfg) == pytest.approx(salience("event", 0.6, 0, cfg) + cfg.recurrence_cap)
+    assert salience("correction", 1.0, 0, cfg) >= cfg.consolidation.durable_floor
+    assert salience("event", 0.6, 0, cfg) < cfg.consolidation.durable_floor
+    assert salience("event", 0.6, 20, cfg) == pytest.approx(salience("event", 0.6, 0, cfg) + cfg.consolidation.recurrence_cap)
     candidate = extract_rules([turn("We decided to keep both systems running until Monday.")], {})[0]
     assert route(candidate, cfg)[0] == "durable"
     assert set(EXTRACTED_TYPES) == {"identity", "preference", "decision", "correction", "commitment", "plan", "event",
@@ -113,7 +113,7 @@ def test_salience_routes_and_recurrence_is_capped() -> None:
 
 def test_gzip_novelty_tells_a_restatement_from_news() -> None:
     sample = ["The Series B deck needs 12 slides.", "Maya prefers bullet points over long paragraphs."]
-    assert novelty("the series b deck needs 12 slides", sample) < Config().novelty_floor
+    assert novelty("the series b deck needs 12 slides", sample) < Config().consolidation.novelty_floor
     assert novelty("Dev proposed the Airflow cutover for Monday 30 November.", sample) > 0.5
 
 
@@ -173,7 +173,7 @@ def test_a_restatement_in_a_later_session_bumps_recurrence() -> None:
 
 
 def test_without_an_embedder_dedup_falls_back_to_word_overlap() -> None:
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "The launch checklist needs 9 items.", session_id="a")
         mem.end_session("a")
         mem.add_turn("user", "Correction: the launch checklist needs 11 items, not 9.", session_id="b")
@@ -197,7 +197,7 @@ def test_entities_link_aliases_case_insensitively_with_edges(tmp_path: Path) -> 
 def test_cli_history_entities_profile_and_recall_show_the_correction(tmp_path: Path) -> None:
     db = str(tmp_path / "m.db")
     runner = CliRunner()
-    env = {"EPISODIC_EMBEDDER": "off"}
+    env = {"EPISODIC_MODELS__EMBEDDER": "off"}
     result = runner.invoke(main, ["ingest", "--db", db, str(sample_path())], env=env)
     assert result.exit_code == 0, result.output
     result = runner.invoke(main, ["recall", "--db", db, "how many slides does the deck need", "--json"], env=env)
@@ -218,7 +218,7 @@ def test_cli_history_entities_profile_and_recall_show_the_correction(tmp_path: P
 
 
 def test_unknown_kind_is_a_clear_error() -> None:
-    with Memory(":memory:", config=Config(embedder="off")) as mem, pytest.raises(ValueError, match="unknown kind"):
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem, pytest.raises(ValueError, match="unknown kind"):
         mem.recall("anything", kind="nope")
 
 
@@ -245,7 +245,7 @@ def test_forget_reaches_facts_entities_and_their_index(tmp_path: Path) -> None:
 
 def test_facts_stored_without_an_embedder_get_vectors_later(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "We decided to migrate the analytics pipeline to Airflow.", session_id="a")
         mem.end_session("a")
     embedder = HashingEmbedder()
@@ -264,11 +264,10 @@ def test_a_standing_instruction_surfaces_when_its_topic_comes_up() -> None:
 
     embedder = load_embedder("default")
     positions = {}
-    for bonus in (0.0, Config().standing_bonus):
+    for bonus in (0.0, Config().retrieval.standing_bonus):
         # the ranks below were taken with the facts the rules keep; the learned models keep more of these plain
         # statements, and the instruction lands one place lower (3, still lifted from 4 by the bonus)
-        with Memory(":memory:", embedder=embedder, config=Config(standing_bonus=bonus,
-                                                                 learned_consolidation=False)) as mem:
+        with Memory(":memory:", embedder=embedder, config=Config(retrieval={"standing_bonus": bonus}, consolidation={"learned": False})) as mem:
             mem.add_turn("user", "Always include version numbers when I ask about software dependencies.",
                          session_id="a", timestamp="2026-01-05T10:00:00Z")
             mem.end_session("a")
@@ -286,7 +285,7 @@ def test_a_standing_instruction_surfaces_when_its_topic_comes_up() -> None:
     # lifted above the episode and the fact about the project's packages, behind the two facts that share
     # "project" and "depend(s)" with the question (the ranks are asserted, not the near-ties of their scores,
     # which moved with the CPU the test ran on)
-    assert positions[Config().standing_bonus] <= 2 < 3 <= positions[0.0]
+    assert positions[Config().retrieval.standing_bonus] <= 2 < 3 <= positions[0.0]
 
 
 def _facts_after(first: str, then: str) -> dict[str, bool]:

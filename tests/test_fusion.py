@@ -43,8 +43,8 @@ def test_judgment_search_ranks_by_the_fused_ranks() -> None:
              ("User wants a deploy on Friday", "avoid Friday deploys", "weekend incidents"),
              ("Production database migration requested", "take a backup first", "data loss"),
              ("config change staging", "just do it", "staging is safe")]
-    config = Config(consolidate_on_open=False, utility_half_life_days=math.inf)
-    k = config.rrf_k
+    config = Config(capture={"consolidate_on_open": False}, judgments={"utility_half_life_days": math.inf})
+    k = config.retrieval.rrf_k
     with Memory(":memory:", embedder=HashingEmbedder(), config=config) as mem:
         jm = mem.judgments
         for trigger, judgment, reasoning in texts:
@@ -52,7 +52,7 @@ def test_judgment_search_ranks_by_the_fused_ranks() -> None:
         memory_id = {jid: row.memory_id for jid, row in jm.rows.judgments_by_id(jm.user_id, list(range(1, 100))).items()}
         both_legs = 0
         for query in ("production config", "config change", "deploy database", "Why did the deploy fail?"):
-            w_bm25, w_dense = config.leg_weights.get(classify(query), (1.0, 1.0))
+            w_bm25, w_dense = config.retrieval.leg_weights.get(classify(query), (1.0, 1.0))
             match = fts_query(query)
             assert match is not None
             bm25 = [jid for jid, _ in jm.rows.search_judgments(match, jm.user_id, limit=300)]

@@ -13,7 +13,7 @@ from episodic_memory import Config, Memory
 from episodic_memory.capture import journal as journal_module
 from episodic_memory.store.sqlite import SQLiteStore
 
-CONFIG = Config(embedder="off", consolidate_every=10_000)
+CONFIG = Config(models={"embedder": "off"}, capture={"consolidate_every": 10_000})
 
 
 @pytest.mark.sqlite_only("counts the journal's fsyncs: a PostgreSQL store keeps no journal")

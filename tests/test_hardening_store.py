@@ -86,7 +86,7 @@ def _reader(db_path: Path) -> sqlite3.Connection:
 
 @pytest.mark.sqlite_only(READER)
 def test_forget_waits_for_a_reader_to_let_go_of_the_deleted_bytes(db_path: Path) -> None:
-    config = Config(embedder="off", busy_timeout_ms=200, forget_scrub_wait_s=10)
+    config = Config(models={"embedder": "off"}, store={"busy_timeout_ms": 200, "forget_scrub_wait_s": 10})
     with Memory(db_path, config=config) as mem:
         mem.add_turn("user", f"secret {CANARY}", session_id="secret")
         mem.add_turn("user", "ordinary chatter", session_id="other")
@@ -101,7 +101,7 @@ def test_forget_waits_for_a_reader_to_let_go_of_the_deleted_bytes(db_path: Path)
 @pytest.mark.sqlite_only(READER)
 def test_forget_reports_bytes_a_reader_still_holds_and_scrubs_them_at_the_next_open(
         db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    config = Config(embedder="off", busy_timeout_ms=200, forget_scrub_wait_s=0.3)
+    config = Config(models={"embedder": "off"}, store={"busy_timeout_ms": 200, "forget_scrub_wait_s": 0.3})
     with Memory(db_path, config=config) as mem:
         mem.add_turn("user", f"secret {CANARY}", session_id="secret")
         reader = _reader(db_path)
@@ -123,9 +123,9 @@ def test_forget_reports_bytes_a_reader_still_holds_and_scrubs_them_at_the_next_o
 
 @pytest.mark.sqlite_only(READER)
 def test_the_cli_says_when_forget_could_not_scrub_the_bytes(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")
-    monkeypatch.setenv("EPISODIC_BUSY_TIMEOUT_MS", "200")
-    monkeypatch.setenv("EPISODIC_FORGET_SCRUB_WAIT_S", "0.2")
+    monkeypatch.setenv("EPISODIC_MODELS__EMBEDDER", "off")
+    monkeypatch.setenv("EPISODIC_STORE__BUSY_TIMEOUT_MS", "200")
+    monkeypatch.setenv("EPISODIC_STORE__FORGET_SCRUB_WAIT_S", "0.2")
     with Memory(db_path, config=Config.from_env()) as mem:
         mem.add_turn("user", f"secret {CANARY}", session_id="secret")
     reader = _reader(db_path)
@@ -136,7 +136,7 @@ def test_the_cli_says_when_forget_could_not_scrub_the_bytes(db_path: Path, monke
 
 
 def test_turns_added_after_end_session_are_consolidated(db_path: Path) -> None:
-    config = Config(embedder="off", consolidate_on_open=False, consolidate_in_background="off")
+    config = Config(models={"embedder": "off"}, capture={"consolidate_on_open": False, "consolidate_in_background": "off"})
     with Memory(db_path, config=config) as mem:
         mem.add_turn("user", "We decided to ship the beta on Friday.", session_id="s")
         mem.end_session("s", wait=True)
@@ -144,7 +144,7 @@ def test_turns_added_after_end_session_are_consolidated(db_path: Path) -> None:
         info = mem.store.session("default", "s")
         assert info is not None and info.turn_count == 2
         assert info.needs_consolidation or info.consolidated_turns == 2
-    with Memory(db_path, config=config.model_copy(update={"consolidate_on_open": True})) as mem:
+    with Memory(db_path, config=config.replace({"capture.consolidate_on_open": True})) as mem:
         info = mem.store.session("default", "s")
         assert info is not None and info.consolidated_turns == 2 and not info.needs_consolidation
         assert any("release notes" in f.text for f in mem.facts())
@@ -152,7 +152,7 @@ def test_turns_added_after_end_session_are_consolidated(db_path: Path) -> None:
 
 def test_a_late_turn_is_flagged_even_when_the_process_dies_before_consolidating_it(
         db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = Config(embedder="off", consolidate_on_open=False, consolidate_in_background="off")
+    config = Config(models={"embedder": "off"}, capture={"consolidate_on_open": False, "consolidate_in_background": "off"})
     with Memory(db_path, config=config) as mem:
         mem.add_turn("user", "We decided to ship the beta on Friday.", session_id="s")
         mem.end_session("s", wait=True)
@@ -167,7 +167,7 @@ def test_a_late_turn_is_flagged_even_when_the_process_dies_before_consolidating_
 def test_forgetting_a_session_takes_the_names_only_it_taught(db_path: Path) -> None:
     """"Quillon" is known from session a; session b taught its full name "Quillon Zqxvortex" (the entity was
     renamed to it) and the alias "Tomás": forgetting b takes both out of entities, aliases, profiles and bytes."""
-    with Memory(db_path, config=Config(embedder="off")) as mem:
+    with Memory(db_path, config=Config(models={"embedder": "off"})) as mem:
         for text in ("I'm working with Tomás Ferreira on the Quillon pilot.",
                      "Tomás Ferreira decided the Quillon pilot starts in March."):
             mem.add_turn("user", text, session_id="a")
@@ -191,7 +191,7 @@ def test_forgetting_a_session_takes_the_names_only_it_taught(db_path: Path) -> N
 def test_two_memories_never_consolidate_one_session_at_once(db_path: Path) -> None:
     """Two processes (here two Memories on one file, each with its own connection and scheduler): while one
     consolidates a session, the other neither runs the steps on it nor fails; at session end it waits its turn."""
-    config = Config(embedder="off", consolidate_on_open=False, consolidation_lease_wait_s=10)
+    config = Config(models={"embedder": "off"}, capture={"consolidate_on_open": False}, consolidation={"lease_wait_s": 10})
     with Memory(db_path, config=config) as a, Memory(db_path, config=config) as b:
         for text in ("We decided to ship the beta on Friday.", "Maya will own the release notes."):
             a.add_turn("user", text, session_id="s")
@@ -232,7 +232,7 @@ def test_two_memories_never_consolidate_one_session_at_once(db_path: Path) -> No
 def test_forget_waits_for_another_process_consolidating_the_session(db_path: Path) -> None:
     """Another process is half-way through consolidating the session: forgetting it must not let that run write
     the session's facts back afterwards."""
-    config = Config(embedder="off", consolidate_on_open=False, consolidation_lease_wait_s=10)
+    config = Config(models={"embedder": "off"}, capture={"consolidate_on_open": False}, consolidation={"lease_wait_s": 10})
     with Memory(db_path, config=config) as a, Memory(db_path, config=config) as b:
         for text in (f"We decided the {CANARY} launch is on Friday.", f"Maya owns the {CANARY} launch."):
             a.add_turn("user", text, session_id="s")
@@ -256,7 +256,7 @@ def test_forget_waits_for_another_process_consolidating_the_session(db_path: Pat
 @pytest.mark.sqlite_only(READER)
 def test_deleting_a_judgment_says_when_a_reader_kept_its_bytes(db_path: Path, caplog: pytest.LogCaptureFixture
                                                                ) -> None:
-    config = Config(embedder="off", busy_timeout_ms=200, forget_scrub_wait_s=0.2)
+    config = Config(models={"embedder": "off"}, store={"busy_timeout_ms": 200, "forget_scrub_wait_s": 0.2})
     with Memory(db_path, config=config) as mem:
         jid = mem.judgments.store(f"deploying {CANARY} on a Friday", "wait for Monday", "weekend on-call is thin")
         reader = _reader(db_path)

@@ -75,7 +75,7 @@ def _memory_facts(config: Config, *turns: tuple[str, str, str], keep: Callable[[
 
 def _loops(config: Config, *texts: str) -> list[tuple[str, str, int]]:
     """Loops of a store fed `texts`, one session each, by the rules (no learned models)."""
-    with Memory(":memory:", config=config.model_copy(update={"learned_consolidation": False})) as mem:
+    with Memory(":memory:", config=config.replace({"consolidation.learned": False})) as mem:
         for i, text in enumerate(texts):
             mem.add_turn("user", text, session_id=f"s{i}")
             mem.end_session(f"s{i}")
@@ -118,8 +118,8 @@ PROBES: dict[str, Callable[[Config], object]] = {
         c, ("s1", "Maya", "The deck needs 12 slides."), ("s2", "Maya", "Actually it's 14, not 12.")),
     "facts.change_needs_a_value": lambda c: shows_a_change("Here's my current code:", "Here's what I have so far:"),
     "facts.part_of_whole": lambda c: counts_a_part("13 of the 14 slides are final.", "The deck needs 14 slides."),
-    "facts.long_statements": lambda c: one_slot("word " * 40, Config().supersede_max_words),
-    "facts.long_turns": lambda c: short_turn("word " * 100, Config().learned_max_turn_words),
+    "facts.long_statements": lambda c: one_slot("word " * 40, Config().consolidation.supersede_max_words),
+    "facts.long_turns": lambda c: short_turn("word " * 100, Config().consolidation.learned_max_turn_words),
     "facts.cued_kept": lambda c: [x.text for x in extract_rules(
         [_turn("Always include version numbers when I ask about libraries.")], {}, config=c,
         judge=StubJudge(durable=0.3))],  # type: ignore[arg-type]
@@ -139,7 +139,7 @@ PROBES: dict[str, Callable[[Config], object]] = {
 
 
 def _run(rule_name: str, config: Config) -> object:
-    with rules_off(config.rules_off):
+    with rules_off(config.consolidation.rules_off):
         return PROBES[rule_name](config)
 
 
@@ -147,21 +147,19 @@ def _run(rule_name: str, config: Config) -> object:
 def test_each_rule_decides_its_probe_and_its_switch_turns_it_off(name: str) -> None:
     rule = BY_NAME[name]
     on = _run(name, Config())
-    off = _run(name, Config(**rule.off()))
+    off = _run(name, Config().replace(rule.off()))
     assert on != off, f"{name}: switching it off changed nothing on its probe ({on!r})"
 
 
 def test_every_rule_has_a_line_a_switch_and_consolidation_rules_a_probe() -> None:
-    fields = set(Config.model_fields)
     for rule in REGISTRY:
         assert rule.does and rule.name.count(".") == 1
-        assert set(rule.off()) <= fields, rule.name
-        Config(**rule.off())   # a valid override
+        Config().replace(rule.off())   # a valid override: group.field names that exist
         if not rule.name.startswith("currency."):
             assert rule.probe and rule.decides and rule.name in PROBES, rule.name
 
 
 def test_unknown_rule_names_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown rules"):
-        Config(rules_off=["facts.nope"])
-    assert Config(rules_off="facts.wish, loops.quoted").rules_off == ["facts.wish", "loops.quoted"]
+        Config(consolidation={"rules_off": ["facts.nope"]})
+    assert Config(consolidation={"rules_off": "facts.wish, loops.quoted"}).consolidation.rules_off == ["facts.wish", "loops.quoted"]

@@ -36,10 +36,10 @@ SLIDES = "How many slides does the Series B deck need?"
 @pytest.fixture(autouse=True)
 def _hook_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Hook state, log and Claude Code's settings in the test's folder; no server; BM25 only (fast)."""
-    monkeypatch.setenv("EPISODIC_HOOK_STATE_DIR", str(tmp_path / "hook-state"))
+    monkeypatch.setenv("EPISODIC_HOOKS__STATE_DIR", str(tmp_path / "hook-state"))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-home"))
-    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")
-    for name in ("EPISODIC_HOOK_SERVER_URL", "EPISODIC_HOOK_SERVER_TOKEN", "EPISODIC_HOOK_TIMEOUT_S"):
+    monkeypatch.setenv("EPISODIC_MODELS__EMBEDDER", "off")
+    for name in ("EPISODIC_HOOKS__SERVER_URL", "EPISODIC_HOOKS__SERVER_TOKEN", "EPISODIC_HOOKS__TIMEOUT_S"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -49,7 +49,7 @@ def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     loops), consolidated once; each test gets a copy."""
     folder = tmp_path_factory.mktemp("sample")
     parsed = parse_file(str(sample_path()))
-    with Memory(folder / "memory.db", config=Config(embedder="off")) as mem:
+    with Memory(folder / "memory.db", config=Config(models={"embedder": "off"})) as mem:
         mem.add_turns(parsed.turns)
         for session_id in dict.fromkeys(t["session_id"] for t in parsed.turns):
             mem.end_session(session_id, wait=True)
@@ -93,7 +93,7 @@ def answer(result: Result) -> dict[str, Any]:
 
 
 def session_turns(db: Path, session_id: str = "abc123") -> list[Any]:
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         return mem.session_turns(session_id)
 
 
@@ -279,14 +279,14 @@ def test_session_end_and_pre_compact_capture_the_rest_then_end_and_consolidate(
         db: Path, transcript: Path, event_file: str) -> None:
     event = json.loads((FIXTURES / event_file).read_text(encoding="utf-8"))["hook_event_name"]
     assert answer(hook(event, payload(event_file, transcript_path=str(transcript)), db)) == {}
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         info = mem.session("abc123")
         assert info is not None and info.status == "ended"
         assert info.consolidated_turns == info.turn_count == 2 and not info.needs_consolidation
 
 
 def test_sessions_are_the_harness_sessions_and_recall_takes_the_projects_memories_first() -> None:
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "We deploy the billing service with make deploy-staging", session_id="s1",
                      source="northgate-billing")
         for i in range(6):
@@ -327,7 +327,7 @@ def test_a_locked_store_answers_nothing_within_the_budget(db: Path, project: Pat
         done = subprocess.run([sys.executable, "-m", "episodic_memory", "hook", "UserPromptSubmit", "--db", str(db)],
                               input=json.dumps(payload("user_prompt_submit.json", cwd=str(project), prompt=SLIDES)),
                               capture_output=True, text=True, timeout=60,
-                              env={**_env(tmp_path), "EPISODIC_HOOK_TIMEOUT_S": "1"})
+                              env={**_env(tmp_path), "EPISODIC_HOOKS__TIMEOUT_S": "1"})
         took = time.monotonic() - started
     finally:
         holder.rollback()
@@ -359,7 +359,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
     import os
 
     return {k: v for k, v in os.environ.items() if not k.startswith("EPISODIC_HOOK_SERVER")} | {
-        "EPISODIC_HOOK_STATE_DIR": str(tmp_path / "hook-state"), "EPISODIC_EMBEDDER": "off"}
+        "EPISODIC_HOOKS__STATE_DIR": str(tmp_path / "hook-state"), "EPISODIC_MODELS__EMBEDDER": "off"}
 
 
 # --- other harnesses with the same contract ------------------------------------------------------------------
@@ -400,7 +400,7 @@ def serving(db: Path) -> Iterator[str]:
     uvicorn = pytest.importorskip("uvicorn")
     from episodic_memory.server.rest import create_app
 
-    app = create_app(db, auth=False, config=Config(embedder="off"))  # `episodic serve`'s app has the hook route
+    app = create_app(db, auth=False, config=Config(models={"embedder": "off"}))  # `episodic serve`'s app has the hook route
     assert any(getattr(r, "path", "") == "/v1/hooks/claude-code/{event}" for r in app.routes)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -432,12 +432,12 @@ def test_through_a_server_the_fast_client_answers_and_captures(
         assert "14 slides" in out["hookSpecificOutput"]["additionalContext"]
         assert fast_client("Stop", payload("stop.json", transcript_path=str(transcript)), url, tmp_path) == {}
         assert fast_client("Stop", payload("stop.json", transcript_path=str(transcript)), url, tmp_path) == {}
-        monkeypatch.setenv("EPISODIC_HOOK_SERVER_URL", url)
+        monkeypatch.setenv("EPISODIC_HOOKS__SERVER_URL", url)
         assert answer(hook("SessionEnd", payload("session_end.json", transcript_path=str(transcript)), elsewhere)) == {}
     turns = session_turns(db)
     assert [t.role for t in turns] == ["user", "user", "assistant"] and turns[0].source == "northgate-billing"
     assert turns[2].content.endswith("all 12 sync tests pass.")
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         info = mem.session("abc123")
         assert info is not None and info.status == "ended" and info.consolidated_turns == 3
     assert log_lines(tmp_path) == [] and not elsewhere.exists()

@@ -18,7 +18,7 @@ from episodic_memory.cli import main
 from episodic_memory.episodic_judgment import EpisodicMemory
 from episodic_memory.portable import PortableFormatError
 
-QUIET = Config(embedder="off")
+QUIET = Config(models={"embedder": "off"})
 
 
 def _export(tmp_path: Path, user: str = "ana") -> list[dict[str, Any]]:
@@ -77,7 +77,7 @@ def _refused(db: Path, path: Path, *expected: str, user: str | None = None) -> P
         assert text in str(info.value), str(info.value)
     assert str(info.value).startswith(f"{path}:")
     args = ["--db", str(db), "import", str(path)] + (["--user", user] if user else [])
-    out = CliRunner().invoke(main, args, env={"EPISODIC_EMBEDDER": "off"})
+    out = CliRunner().invoke(main, args, env={"EPISODIC_MODELS__EMBEDDER": "off"})
     assert out.exit_code == 1, out.output
     assert f"{path.name}:" in out.output and "nothing was imported" in out.output
     assert "Traceback" not in out.output and "cannot use the store" not in out.output
@@ -115,9 +115,9 @@ def test_a_field_no_read_could_take_is_refused(tmp_path: Path, target: Path, kin
 
 def test_a_turn_over_max_turn_chars_is_refused(tmp_path: Path, target: Path) -> None:
     lines = _export(tmp_path)
-    huge = "word " * (Config().max_turn_chars // 5 + 1)
+    huge = "word " * (Config().capture.max_turn_chars // 5 + 1)
     error = _refused(target, _write(tmp_path, _damaged(lines, "turn", content=huge)), "turn 'content' is",
-                     "Config.max_turn_chars")
+                     "Config.capture.max_turn_chars")
     assert error.line == _index(lines, "turn") + 1
 
 
@@ -172,10 +172,10 @@ def test_deep_metadata_is_refused_by_name(tmp_path: Path, target: Path) -> None:
     path.write_text("\n".join(text) + "\n")
     _refused(target, path, f"{path}:{line + 1}: nested too deeply")
     shallow: Any = 1
-    for _ in range(Config().max_json_depth + 1):
+    for _ in range(Config().capture.max_json_depth + 1):
         shallow = {"a": shallow}
     _refused(target, _write(tmp_path, _damaged(lines, "judgment", metadata=shallow)),
-             "judgment 'metadata' is nested more than", "Config.max_json_depth")
+             "judgment 'metadata' is nested more than", "Config.capture.max_json_depth")
 
 
 # --- item 6: one user's memories never rest on another's -------------------------------------------------------
@@ -227,7 +227,7 @@ def test_dedupe_is_per_user_and_every_export_imports_again(tmp_path: Path) -> No
 def test_user_option_of_the_cli_imports_as_that_user(tmp_path: Path, target: Path) -> None:
     _export(tmp_path)
     out = CliRunner().invoke(main, ["--db", str(target), "import", "--user", "dee", str(tmp_path / "ana.jsonl")],
-                             env={"EPISODIC_EMBEDDER": "off"})
+                             env={"EPISODIC_MODELS__EMBEDDER": "off"})
     assert out.exit_code == 0, out.output
     with Memory(target, user_id="dee", config=QUIET) as mem:
         assert mem.stats()["turns"] == 3 and mem.stats(user_id="ana")["turns"] == 0
@@ -290,13 +290,12 @@ def _session_state(db: Path) -> tuple[int, int, float | None]:
 def test_a_session_that_keeps_failing_is_retried_with_back_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                 caplog: pytest.LogCaptureFixture) -> None:
     """A session whose consolidation fails (bad data) is not retried at every open of the store, by any user: after
-    one failure it is retried at the next open (an outage passes), then it waits Config.consolidation_retry_s,
+    one failure it is retried at the next open (an outage passes), then it waits Config.consolidation.retry_s,
     doubled after each failure in a row."""
     import episodic_memory.memory as memory_module
 
     db = tmp_path / "fail.db"
-    config = Config(embedder="off", consolidate_in_background="off", consolidate_every=1000,
-                    consolidation_retry_s=3600)
+    config = Config(models={"embedder": "off"}, capture={"consolidate_in_background": "off", "consolidate_every": 1000}, consolidation={"retry_s": 3600})
     calls: list[str] = []
     real_steps = memory_module.default_steps
 
@@ -325,8 +324,8 @@ def test_a_session_that_keeps_failing_is_retried_with_back_off(tmp_path: Path, m
     with Memory(db, config=config) as mem:
         assert mem.consolidate("default", "s1") is True  # a success clears it
     assert _session_state(db) == (1, 0, None)
-    assert Config(consolidation_retry_s=60, consolidation_retry_max_s=600).consolidation_retry_after(10) == 600
-    assert Config().consolidation_retry_after(1) == 0
+    assert Config(consolidation={"retry_s": 60, "retry_max_s": 600}).consolidation.retry_after(10) == 600
+    assert Config().consolidation.retry_after(1) == 0
 
 
 # --- item 14: a session already in the store --------------------------------------------------------------------
@@ -372,8 +371,7 @@ def test_every_exported_column_has_a_rule(tmp_path: Path) -> None:
 
 @pytest.mark.both_backends
 def test_the_back_off_is_kept_by_either_store(db_path: Path) -> None:
-    config = Config(embedder="off", consolidate_in_background="off", consolidate_every=1000,
-                    consolidation_retry_s=3600)
+    config = Config(models={"embedder": "off"}, capture={"consolidate_in_background": "off", "consolidate_every": 1000}, consolidation={"retry_s": 3600})
     with Memory(db_path, config=config) as mem:
         mem.add_turn("user", "hello there", session_id="s1")
         mem.store.mark_for_consolidation("default", "s1")

@@ -34,7 +34,7 @@ def _digest(path: Path) -> str | None:
 @pytest.fixture
 def held(tmp_path: Path) -> Iterator[tuple[Memory, str]]:
     """A store held open by a writer (so its -wal and -shm exist), with a stored judgment."""
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as mem:
         judgment = mem.judgments.store("a flaky test", "quarantine it", "it blocks the release")
         mem.add_turn("user", "The release is on Friday.", session_id="s")
         assert (tmp_path / "m.db-wal").is_file()
@@ -43,7 +43,7 @@ def held(tmp_path: Path) -> Iterator[tuple[Memory, str]]:
 
 def _still_whole(mem: Memory, judgment: str, db: Path) -> None:
     assert mem.judgments.get(judgment).judgment == "quarantine it"
-    with Memory(db, config=Config(embedder="off")) as other:  # another process's view of the file
+    with Memory(db, config=Config(models={"embedder": "off"})) as other:  # another process's view of the file
         assert other.judgments.get(judgment).judgment == "quarantine it"
         assert other.recall("when is the release")[0].text == "The release is on Friday."
     with sqlite3.connect(db) as con:
@@ -84,7 +84,7 @@ def test_backup_onto_any_file_of_the_store_is_refused(held: tuple[Memory, str], 
 def test_a_backup_beside_the_store_still_works(held: tuple[Memory, str], tmp_path: Path) -> None:
     mem, judgment = held
     mem.backup(tmp_path / "m.db-wal.bak")
-    with Memory(tmp_path / "m.db-wal.bak", config=Config(embedder="off")) as copy:
+    with Memory(tmp_path / "m.db-wal.bak", config=Config(models={"embedder": "off"})) as copy:
         assert copy.judgments.get(judgment).judgment == "quarantine it"
 
 
@@ -94,8 +94,8 @@ class Wire:
     surrogate: this is what a careless or hostile client sends)."""
 
     def __init__(self, db: Path) -> None:
-        env = {**os.environ, "EPISODIC_EMBEDDER": "off", "EPISODIC_DB": str(db),
-               "EPISODIC_CONSOLIDATE_IN_BACKGROUND": "off"}
+        env = {**os.environ, "EPISODIC_MODELS__EMBEDDER": "off", "EPISODIC_DB": str(db),
+               "EPISODIC_CAPTURE__CONSOLIDATE_IN_BACKGROUND": "off"}
         self.proc = subprocess.Popen([sys.executable, "-m", "episodic_memory", "mcp", "--db", str(db)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.ids = iter(range(1, 1_000_000))
@@ -164,7 +164,7 @@ def test_a_lone_surrogate_is_answered_with_an_error_naming_the_field(
     ok = wire.request("tools/call", {"name": "remember", "arguments": {"content": "The offsite is in Lisbon"}})
     assert ok["result"]["isError"] is False  # the server is still there and answering
     assert "refused an MCP message" in wire.close()  # and it said so on stderr
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as mem:
         assert mem.stats()["turns"] == 1
 
 
@@ -182,7 +182,7 @@ def test_lines_that_are_not_json_rpc_are_answered_too(wire: Wire) -> None:
 def tools(tmp_path: Path) -> Iterator[Any]:
     from episodic_memory.server.mcp_server import MemoryTools
 
-    t = MemoryTools(Memory(tmp_path / "t.db", config=Config(embedder="off")))
+    t = MemoryTools(Memory(tmp_path / "t.db", config=Config(models={"embedder": "off"})))
     yield t
     t.memory.close()
 

@@ -60,7 +60,7 @@ class Served:
 def _serve(db: Path, *args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int]:
     port = free_port()
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("EPISODIC_", "ANTHROPIC_", "OPENAI_"))}
-    clean.update(PYTHONPATH=SRC, EPISODIC_EMBEDDER="off", EPISODIC_LLM="none", **(env or {}))
+    clean.update(PYTHONPATH=SRC, EPISODIC_MODELS__EMBEDDER="off", EPISODIC_LLM__BACKEND="none", **(env or {}))
     proc = subprocess.Popen([sys.executable, "-m", "episodic_memory.cli", "serve", "--port", str(port), "--db",
                              str(db), *args], env=clean, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
 
@@ -96,15 +96,15 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     tokens = TokenStore.open(db)
     secrets = {user: tokens.create(user)[0] for user in ("alice", "bob")}
     tokens.close()
-    with Memory(db, user_id="alice", config=Config(embedder="off", llm="none")) as mem:
+    with Memory(db, user_id="alice", config=Config(models={"embedder": "off"}, llm={"backend": "none"})) as mem:
         loop_id = mem.add_loop("send the deck to Priya").id
         stored = mem.judgments.store("a flaky test blocks the release", "quarantine it", "unblocks everyone")
     hostile = HOSTILE_ID.format(loop=loop_id)
     with sqlite3.connect(db) as raw:  # as an import (that did not check ids yet) would have stored it
         assert raw.execute("UPDATE judgments SET memory_id = ? WHERE memory_id = ?", (hostile, stored)).rowcount == 1
-    proc, port = _serve(db, "--threads", "4", env={"EPISODIC_SERVER_HEAVY_RUNNING": "1",
-                                                  "EPISODIC_SERVER_BODY_TIMEOUT_S": str(BODY_TIMEOUT_S),
-                                                  "EPISODIC_UI_MAX_SESSIONS": "5"})
+    proc, port = _serve(db, "--threads", "4", env={"EPISODIC_SERVER__HEAVY_RUNNING": "1",
+                                                  "EPISODIC_SERVER__BODY_TIMEOUT_S": str(BODY_TIMEOUT_S),
+                                                  "EPISODIC_SERVER__UI_MAX_SESSIONS": "5"})
     try:
         yield Served(f"http://127.0.0.1:{port}", port, db, secrets, loop_id, hostile)
     finally:
@@ -115,7 +115,7 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """`episodic serve --no-auth`, one stored turn."""
     db = tmp_path_factory.mktemp("open") / "m.db"
-    with Memory(db, config=Config(embedder="off", llm="none")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"}, llm={"backend": "none"})) as mem:
         mem.add_turn("user", "the launch code is 0000", session_id="s1")
     proc, port = _serve(db, "--no-auth")
     try:
@@ -168,8 +168,8 @@ def test_a_foreign_host_gets_421_with_auth_too(guarded: Served) -> None:
 def test_allowed_hosts_are_configurable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert split_host("[::1]:8765") == ("::1", 8765) and split_host("Example.ORG") == ("example.org", None)
     assert split_host("a.example:x") == ("a.example", -1)
-    monkeypatch.setenv("EPISODIC_SERVER_ALLOWED_HOSTS", "memory.example, b.example:8443")
-    assert Config.from_env().server_allowed_hosts == ["memory.example", "b.example:8443"]
+    monkeypatch.setenv("EPISODIC_SERVER__ALLOWED_HOSTS", "memory.example, b.example:8443")
+    assert Config.from_env().server.allowed_hosts == ["memory.example", "b.example:8443"]
     gate = AllowedHosts(lambda *a: None, ["memory.example", "b.example:8443"])
     server = ("127.0.0.1", 8765)
     assert gate.allows("memory.example", server) and gate.allows("memory.example:443", server)
@@ -178,13 +178,13 @@ def test_allowed_hosts_are_configurable(tmp_path: Path, monkeypatch: pytest.Monk
     assert not gate.allows("evil.example:8765", server) and not gate.allows("127.0.0.1:8766", server)
     assert not gate.allows("localhost:8765", ("192.168.1.5", 8765))  # loopback names only on loopback
     assert gate.allows("192.168.1.5:8765", ("192.168.1.5", 8765))
-    app = create_app(tmp_path / "m.db", auth=False, config=Config(embedder="off"),
+    app = create_app(tmp_path / "m.db", auth=False, config=Config(models={"embedder": "off"}),
                      allowed_hosts=["memory.example"])
     with TestClient(app, base_url="http://127.0.0.1:8765") as http:
         assert http.get("/v1/stats", headers={"host": "memory.example"}).status_code == 200
         assert http.get("/v1/stats", headers={"host": "evil.example"}).status_code == 421
         assert http.get("/v1/health", headers={"host": "evil.example"}).status_code == 421
-    app = create_app(tmp_path / "m.db", auth=False, config=Config(embedder="off"), allowed_hosts=["*"])
+    app = create_app(tmp_path / "m.db", auth=False, config=Config(models={"embedder": "off"}), allowed_hosts=["*"])
     with TestClient(app, base_url="http://127.0.0.1:8765") as http:
         assert http.get("/v1/stats", headers={"host": "anything.example"}).status_code == 200
 
@@ -300,7 +300,7 @@ def _path_id(value: str) -> str:
 @pytest.fixture()
 def http(tmp_path: Path) -> Iterator[httpx.Client]:
     """A no-auth app under uvicorn (TestClient decodes a path twice: `%2520` would reach the app as a space)."""
-    app = create_app(tmp_path / "m.db", auth=False, config=Config(embedder="off", llm="none"))
+    app = create_app(tmp_path / "m.db", auth=False, config=Config(models={"embedder": "off"}, llm={"backend": "none"}))
     with serving(app) as url, httpx.Client(base_url=url, timeout=10) as client:
         yield client
 
@@ -345,13 +345,13 @@ def test_stats_show_no_paths_or_file_size_to_a_token(tmp_path: Path) -> None:
     tokens = TokenStore.open(db)
     alice, bob = tokens.create("alice")[0], tokens.create("bob")[0]
     tokens.close()
-    with TestClient(create_app(db, config=Config(embedder="off", llm="none"))) as http:
+    with TestClient(create_app(db, config=Config(models={"embedder": "off"}, llm={"backend": "none"}))) as http:
         before = http.get("/v1/stats", headers={"Authorization": f"Bearer {alice}"}).json()
         assert not {"db", "journal", "file_bytes"} & before.keys() and str(tmp_path) not in str(before)
         assert http.post("/v1/turns", headers={"Authorization": f"Bearer {bob}"},
                          json={"role": "user", "content": "bob writes " * 2000, "session_id": "b"}).status_code == 201
         after = http.get("/v1/stats", headers={"Authorization": f"Bearer {alice}"}).json()
         assert after == before   # bob's write shows nowhere in alice's figures
-    with TestClient(create_app(db, auth=False, config=Config(embedder="off", llm="none"))) as http:
+    with TestClient(create_app(db, auth=False, config=Config(models={"embedder": "off"}, llm={"backend": "none"}))) as http:
         local = http.get("/v1/stats").json()   # auth off: the file's one local user sees where it is
         assert local["db"] == str(db) and local["file_bytes"] > 0

@@ -1,6 +1,6 @@
 """Issue 41, items 3 and 11: the vault under hostile ids, names and links.
 
-One folder per user in `Config.vault_dir`, however alike two ids look (and an older version's folder moves to its new
+One folder per user in `Config.store.vault_dir`, however alike two ids look (and an older version's folder moves to its new
 name, with the user's own notes, only when its manifest says whose it is); nothing written, read or removed through a
 symlink put in the vault; note names capped in bytes."""
 
@@ -48,7 +48,7 @@ def _days(folder: Path) -> str:
 @pytest.mark.parametrize(("first", "second"), SHARED_BEFORE)
 def test_users_whose_ids_look_alike_each_keep_their_own_vault(tmp_path: Path, first: str, second: str) -> None:
     vault_dir = tmp_path / "vaults"
-    with Memory(tmp_path / "m.db", config=Config(embedder="off", vault_dir=str(vault_dir))) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"}, store={"vault_dir": str(vault_dir)})) as mem:
         _remember(mem, first, f"We decided {first!r} owns the launch plan.")
         _remember(mem, second, f"We decided {second!r} owns the hiring plan.")
     owners = _owners(vault_dir)
@@ -74,7 +74,7 @@ def test_an_old_vault_folder_moves_to_its_new_name_when_its_manifest_names_the_u
     """An upgrade: the vault an older version kept in ``<vault_dir>/<id>`` moves, with the user's own notes in it, to
     the new folder; a folder whose manifest names another user (two ids shared it) is left to that user."""
     vault_dir, db = tmp_path / "vaults", tmp_path / "m.db"
-    with Memory(db, config=Config(embedder="off")) as mem:  # as an older version left things
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:  # as an older version left things
         _remember(mem, "alice", "Alice keeps the budget.")
         _remember(mem, "a/b", "A/b keeps the roadmap.")
         mem.write_vault(vault_dir / "alice", user_id="alice")
@@ -82,7 +82,7 @@ def test_an_old_vault_folder_moves_to_its_new_name_when_its_manifest_names_the_u
     (vault_dir / "alice" / "Days" / "my own note.md").write_text("mine", encoding="utf-8")
     old_ab = {p.name: p.read_text(encoding="utf-8") for p in (vault_dir / "a-b").rglob("*.md")}
 
-    with Memory(db, config=Config(embedder="off", vault_dir=str(vault_dir))) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"}, store={"vault_dir": str(vault_dir)})) as mem:
         _remember(mem, "alice", "Alice also keeps the forecast.", day="2026-11-03")
         new = user_vault(vault_dir, "alice")
         assert not (vault_dir / "alice").exists() and _owners(vault_dir)["alice"] == new  # moved, not copied
@@ -100,7 +100,7 @@ def test_an_old_vault_folder_moves_to_its_new_name_when_its_manifest_names_the_u
 
 
 def test_a_folder_holding_another_users_vault_is_refused(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as mem:
         _remember(mem, "alice", "Alice keeps the budget.")
         _remember(mem, "bob", "Bob keeps the roadmap.")
         mem.write_vault(tmp_path / "vault", user_id="alice")
@@ -113,7 +113,7 @@ def test_a_folder_holding_another_users_vault_is_refused(tmp_path: Path) -> None
 # --- item 11: links and long names -------------------------------------------------------------------
 @pytest.fixture
 def mem(tmp_path: Path) -> Memory:  # type: ignore[misc]
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as m:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as m:
         _remember(m, "default", "Sarah confirmed the venue.")
         yield m
 

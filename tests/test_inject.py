@@ -107,7 +107,7 @@ def test_nothing_to_say_is_an_empty_string() -> None:
 
 
 def test_the_token_budget_caps_the_block_and_what_is_cut_can_come_later(mem: Memory) -> None:
-    small = Memory(":memory:", config=Config(inject_token_budget=45), embedder=HashingEmbedder(dim=256))
+    small = Memory(":memory:", config=Config(inject={"token_budget": 45}), embedder=HashingEmbedder(dim=256))
     with small:
         session(small, "s1", DECK, day=0)
         session(small, "s2", DECK_AGAIN, day=5)
@@ -116,7 +116,7 @@ def test_the_token_budget_caps_the_block_and_what_is_cut_can_come_later(mem: Mem
         block = injector.get_context(question)
         assert 0 < estimate_tokens(block.rstrip("\n")) <= 45
         shown = recalled_lines(block)
-        injector.config = small.config.model_copy(update={"inject_token_budget": 2000})
+        injector.config = small.config.replace({"inject.token_budget": 2000})
         roomy = recalled_lines(injector.get_context(question))
         assert roomy and set(shown).isdisjoint(roomy)   # what did not fit was not counted as injected
     wide = EpisodicInjector(mem).get_context("how many slides does the Northgate deck need?")
@@ -176,7 +176,7 @@ PARADE = [("Melanie", "Did you go to the pride parade last weekend?"),
 def _chat(db: str, turns: list[tuple[str, str]], user: str = "default", **config: object) -> Memory:
     """One chat session of `turns` (speaker, text), stored for `user` (one store file can hold several chats)."""
     mem = Memory(db, user_id=user, embedder=HashingEmbedder(dim=256),
-                 config=Config(**{"consolidate_in_background": "off", "inject_max_memories": 1, **config}))
+                 config=Config(capture={"consolidate_in_background": "off"}, inject={"max_memories": 1}).replace(**config))
     for speaker, text in turns:
         mem.add_turn("user", text, speaker=speaker, session_id="chat")
     return mem
@@ -218,7 +218,7 @@ def test_turns_that_stand_alone_get_no_reply_line(db_path: Path) -> None:
 
 
 def test_the_turn_replied_to_is_not_repeated_when_it_is_recalled_itself(db_path: Path) -> None:
-    with _chat(str(db_path), PARADE, inject_max_memories=5) as mem:
+    with _chat(str(db_path), PARADE, inject={"max_memories": 5}) as mem:
         block = EpisodicInjector(mem).get_context("pride parade, so many people showed up")
         lines = recalled_lines(block)
         assert any("Melanie: Did you go to the pride parade" in line for line in lines)
@@ -226,12 +226,12 @@ def test_the_turn_replied_to_is_not_repeated_when_it_is_recalled_itself(db_path:
 
 
 def test_the_reply_line_can_be_turned_off_and_gives_way_to_the_budget(db_path: Path) -> None:
-    with _chat(str(db_path), PARADE, inject_reply_context_chars=0) as mem:
+    with _chat(str(db_path), PARADE, inject={"reply_context_chars": 0}) as mem:
         assert not _reply_lines(EpisodicInjector(mem).get_context("so many people showed up, amazing"))
-    with _chat(str(db_path), PARADE, user="tight", inject_token_budget=25) as mem:
+    with _chat(str(db_path), PARADE, user="tight", inject={"token_budget": 25}) as mem:
         block = EpisodicInjector(mem).get_context("so many people showed up, amazing")
         assert recalled_lines(block) and not _reply_lines(block)  # the memory fits, its reply line does not
-    with _chat(str(db_path), PARADE, user="cut", inject_reply_context_chars=20) as mem:
+    with _chat(str(db_path), PARADE, user="cut", inject={"reply_context_chars": 20}) as mem:
         assert _reply_lines(EpisodicInjector(mem).get_context("so many people showed up, amazing")) == [
             "  ↳ replying to Melanie: “Did you go to the…”"]
 
@@ -255,19 +255,19 @@ def test_turns_before_finds_the_turn_a_fact_was_said_after(db_path: Path) -> Non
 
 def test_a_reply_line_never_takes_the_place_of_a_memory(db_path: Path) -> None:
     query = "so many people showed up, amazing, adoption agency interview"
-    with _chat(str(db_path), PARADE, inject_max_memories=2) as mem:
+    with _chat(str(db_path), PARADE, inject={"max_memories": 2}) as mem:
         full = EpisodicInjector(mem).get_context(query)
     memories = [line for line in recalled_lines(full) if line.startswith("- ")]
     assert len(memories) == 2 and _reply_lines(full)
     just_the_memories = estimate_tokens("\n".join(["[Recalled context]", *memories]))
-    with _chat(str(db_path), PARADE, user="tight", inject_max_memories=2, inject_token_budget=just_the_memories) as mem:
+    with _chat(str(db_path), PARADE, user="tight", inject={"max_memories": 2, "token_budget": just_the_memories}) as mem:
         block = EpisodicInjector(mem).get_context(query)
     assert recalled_lines(block) == memories  # the second memory is there; the first one's reply line is not
 
 
 def test_a_users_short_answer_comes_with_the_assistants_question(db_path: Path) -> None:
     with Memory(str(db_path), embedder=HashingEmbedder(dim=256),
-                config=Config(consolidate_in_background="off", inject_max_memories=1)) as mem:
+                config=Config(capture={"consolidate_in_background": "off"}, inject={"max_memories": 1})) as mem:
         mem.add_turn("user", "Book me a flight to Lisbon for the offsite.", session_id="trip")
         mem.add_turn("assistant", "Should I book the 9am or the 2pm flight to Lisbon?", session_id="trip")
         mem.add_turn("user", "The 2pm one, the morning is packed with standups.", session_id="trip")

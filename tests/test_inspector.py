@@ -42,7 +42,7 @@ def served(tmp_path: Path) -> Iterator[tuple[TestClient, dict[str, str]]]:
     tokens = TokenStore.open(db)
     made = {user: tokens.create(user)[0] for user in ("alice", "bob")}
     tokens.close()
-    app = create_app(db, config=Config(embedder="off", consolidate_every=4), embedder=HashingEmbedder())
+    app = create_app(db, config=Config(models={"embedder": "off"}, capture={"consolidate_every": 4}), embedder=HashingEmbedder())
     with TestClient(app) as client:
         alice = {"Authorization": f"Bearer {made['alice']}"}
         lines = [("s1", "We decided to ship the Android app on March 12."),
@@ -223,7 +223,7 @@ def test_a_revoked_token_ends_its_browser_sessions(served: tuple[TestClient, dic
 
 
 def test_no_auth_mode_opens_for_the_one_user(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "m.db", auth=False, config=Config(embedder="off"), embedder=HashingEmbedder())
+    app = create_app(tmp_path / "m.db", auth=False, config=Config(models={"embedder": "off"}), embedder=HashingEmbedder())
     with TestClient(app) as client:
         page = client.get("/")
         assert page.status_code == 200 and "default" in page.text
@@ -250,7 +250,7 @@ def test_episodic_ui_opens_a_running_server(tmp_path: Path, host: list[str]) -> 
 
     from episodic_memory.cli import main
 
-    app = create_app(tmp_path / "m.db", auth=False, config=Config(embedder="off"), embedder=HashingEmbedder())
+    app = create_app(tmp_path / "m.db", auth=False, config=Config(models={"embedder": "off"}), embedder=HashingEmbedder())
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -41,7 +41,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     tokens = TokenStore.open(db)
     made = {user: tokens.create(user)[0] for user in ("alice", "bob")}
     tokens.close()
-    app = create_app(db, config=Config(embedder="off", consolidate_every=4), embedder=HashingEmbedder())
+    app = create_app(db, config=Config(models={"embedder": "off"}, capture={"consolidate_every": 4}), embedder=HashingEmbedder())
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -37,7 +37,7 @@ from .postgres.fixtures import all_rows_text, sql_rows
 pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
 
 DAY = 86_400.0
-NO_DECAY = {"utility_half_life_days": math.inf}
+NO_DECAY = {"judgments.utility_half_life_days": math.inf}
 
 CONFIG = ("User asks agent to modify config.json in production",
           "Production config changes must be confirmed with the user first",
@@ -47,8 +47,8 @@ LOOKALIKE = ("User asks agent to change a production config value",
              "Small config changes are low risk and waiting slows the user down.")
 
 
-def cfg(**overrides: Any) -> Config:
-    return Config(consolidate_on_open=False, **overrides)
+def cfg(changes: dict[str, Any] | None = None) -> Config:
+    return Config(capture={"consolidate_on_open": False}).replace(changes or {})
 
 
 @contextmanager
@@ -61,7 +61,7 @@ def judgments(embedder: Any = None, db_path: Path | str = ":memory:", config: Co
 
 @pytest.fixture
 def jm() -> Iterator[JudgmentMemory]:
-    with judgments(embedder=HashingEmbedder(), config=cfg(**NO_DECAY)) as m:
+    with judgments(embedder=HashingEmbedder(), config=cfg(NO_DECAY)) as m:
         yield m
 
 
@@ -161,9 +161,9 @@ def test_bad_embedders_and_config_are_refused() -> None:
     with pytest.raises(TypeError, match="embedder must be a callable"):
         EpisodicMemory(embedder=42)
     with pytest.raises(ValidationError):
-        Config(utility_mode="optimistic")
+        Config(judgments={"utility_mode": "optimistic"})
     with pytest.raises(ValidationError):
-        Config(utility_half_life_days=0)
+        Config(judgments={"utility_half_life_days": 0})
     with pytest.raises(ValueError, match="prior"):
         smoothed_utility([], time.time(), prior=(0.0, 0.0))
     for bad, problem in (([], "non-empty"), ([[1.0, 2.0]], "flat"), (["a"], "list of floats"), ([0.0, 0.0], "zero")):
@@ -210,15 +210,15 @@ def test_decay_halves_a_verdict_every_half_life() -> None:
 
 def test_utility_modes_through_the_api() -> None:
     for mode, expected in (("smoothed", 2 / 3), ("plain", 1.0)):
-        with judgments(embedder=HashingEmbedder(), config=cfg(utility_mode=mode, **NO_DECAY)) as m:
+        with judgments(embedder=HashingEmbedder(), config=cfg({**NO_DECAY, "judgments.utility_mode": mode})) as m:
             mid = m.store(*CONFIG)
             assert m.get(mid).rank_utility == (0.5 if mode == "smoothed" else 0.0)
             assert m.get(mid).utility_score == 0.0  # reported as the seed does: never verified is 0
             m.verify(mid, True)
             assert m.get(mid).rank_utility == pytest.approx(expected)
             assert m.get(mid).utility_score == 1.0
-    with judgments(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=90,
-                                                          utility_reported="ranking")) as m:
+    with judgments(embedder=HashingEmbedder(), config=cfg({"judgments.utility_half_life_days": 90,
+                                                           "judgments.utility_reported": "ranking"})) as m:
         mid = m.store(*CONFIG)
         assert m.get(mid).utility_score == 0.5  # reporting the ranking utility: the prior
         m.verify(mid, True, at=time.time() - 90 * DAY)
@@ -228,7 +228,7 @@ def test_utility_modes_through_the_api() -> None:
 def test_decay_reorders_search_after_a_policy_change() -> None:
     old, new = LOOKALIKE, CONFIG
     for half_life, winner in ((math.inf, "old"), (90.0, "new")):
-        with judgments(embedder=HashingEmbedder(), config=cfg(utility_half_life_days=half_life)) as m:
+        with judgments(embedder=HashingEmbedder(), config=cfg({"judgments.utility_half_life_days": half_life})) as m:
             ids = {"old": m.store(*old), "new": m.store(*new)}
             for days in (400, 420, 450, 500, 520, 600):
                 m.verify(ids["old"], True, at=time.time() - days * DAY)
@@ -261,7 +261,7 @@ def test_similarity_is_hybrid_bm25_and_dense_fused_by_rrf(jm: JudgmentMemory) ->
     both = jm.search("production config confirmed")[0]
     assert both.similarity == pytest.approx(1.0) and both.cosine is not None  # first in both legs
     # BM25 alone (the embedder is off): first in the only leg that ran
-    with judgments(config=cfg(embedder="off")) as bm25_only:
+    with judgments(config=cfg({"models.embedder": "off"})) as bm25_only:
         bid = bm25_only.store(*CONFIG)
         only = bm25_only.search("production config")
         assert [r.id for r in only] == [bid] and only[0].cosine is None and only[0].similarity == 1.0
@@ -317,7 +317,7 @@ def test_distance_is_the_cosine_distance_and_min_score_a_floor_on_the_cosine() -
         assert [r.id for r in m.search("the user asks about the production config", min_score=0.3)] == [config]
         m.store("User asks about dinner", "Book early", "Busy")  # [0, 1] too: the default floor 0 keeps cosine 0
         assert lunch in {r.id for r in m.search("the user asks about the production config")}
-    with judgments(config=cfg(embedder="off")) as bm25_only:  # no cosine: the hybrid similarity stands in
+    with judgments(config=cfg({"models.embedder": "off"})) as bm25_only:  # no cosine: the hybrid similarity stands in
         bid = bm25_only.store(*CONFIG)
         (only,) = bm25_only.search("production config")
         assert only.id == bid and only.cosine is None and only.distance == pytest.approx(1 - only.similarity)
@@ -386,7 +386,7 @@ def test_export_triples_and_jsonl(jm: JudgmentMemory, tmp_path: Path) -> None:
     assert jm.export_jsonl(path, min_utility=0.5) == 1
     (line,) = path.read_text().splitlines()
     assert json.loads(line)["judgment"] == CONFIG[1] and json.loads(line)["outcome"] == "adopted 2 of 2"
-    jm.config = jm.config.model_copy(update={"utility_reported": "ranking"})  # the smoothed utility instead
+    jm.config = jm.config.replace({"judgments.utility_reported": "ranking"})  # the smoothed utility instead
     ranked = {t.id: t.utility for t in jm.export_triples()}
     assert ranked == {good: pytest.approx(3 / 4), bad: pytest.approx(1 / 3)}
     buffer = io.StringIO()
@@ -443,7 +443,7 @@ def test_memory_judgments_shares_store_and_embedder(db_path: Path) -> None:
 
 
 def test_judgments_stored_without_an_embedder_are_embedded_later(db_path: Path) -> None:
-    with EpisodicMemory(db_path=db_path, config=cfg(embedder="off")) as m:
+    with EpisodicMemory(db_path=db_path, config=cfg({"models.embedder": "off"})) as m:
         mid = m.store(*CONFIG)
     with EpisodicMemory(embedder=lambda _text: [0.0, 1.0], db_path=db_path, config=cfg()) as m:
         found = m.search("zebra")  # no shared word: only the new vector can find it
@@ -494,7 +494,7 @@ def test_the_door_takes_the_seeds_embedder_objects_and_works_without_an_embedder
         config, lunch = m.store(*CONFIG), m.store("User asks about lunch", "Suggest the usual place", "They like it")
         found = m.search("a config question")
         assert [r.id for r in found] == [config, lunch] and [r.distance for r in found] == pytest.approx([0.0, 1.0])
-    with EpisodicMemory(config=cfg(embedder="off")) as bm25_only:  # BM25's similarity stands in for the cosine
+    with EpisodicMemory(config=cfg({"models.embedder": "off"})) as bm25_only:  # BM25's similarity stands in for the cosine
         mid = bm25_only.store(*CONFIG)
         (only,) = bm25_only.search("production config")
         assert only.id == mid and only.distance == pytest.approx(0.0)
@@ -528,7 +528,7 @@ def test_forget_user_and_all_remove_judgments_everywhere(db_path: Path) -> None:
 
 # --- [Past judgments] ---------------------------------------------------------------------------------------
 def test_past_judgments_block(db_path: Path) -> None:
-    with Memory(db_path, embedder=HashingEmbedder(), config=cfg(**NO_DECAY)) as mem:
+    with Memory(db_path, embedder=HashingEmbedder(), config=cfg(NO_DECAY)) as mem:
         message = "can the agent modify config.json in production"
         assert past_judgments_block(mem, message) == ""
         right = mem.judgments.store(*CONFIG)
@@ -547,7 +547,7 @@ def test_past_judgments_block(db_path: Path) -> None:
             mid = mem.judgments.store(f"agent modifies config.json in production case {i}", f"judgment {i}", "why")
             mem.judgments.verify(mid, True)
         assert past_judgments_block(mem, message).count("\n- ") == 3  # at most 3 entries
-    with Memory(db_path, config=cfg(embedder="off", **NO_DECAY)) as mem:  # BM25 alone decides relevance
+    with Memory(db_path, config=cfg({**NO_DECAY, "models.embedder": "off"})) as mem:  # BM25 alone decides relevance
         assert past_judgments_block(mem, message).startswith("[Past judgments]")
 
 
@@ -558,7 +558,7 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_cli_add_search_verify_export_forget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")
+    monkeypatch.setenv("EPISODIC_MODELS__EMBEDDER", "off")
     db = str(tmp_path / "m.db")
     code, out, _ = run("judge", "add", "--db", db, "-t", CONFIG[0], "-j", CONFIG[1], "-r", CONFIG[2],
                        "--domain", "ops", "--metadata", '{"ticket": 7}', "--json")
@@ -600,7 +600,7 @@ def test_cli_add_search_verify_export_forget(tmp_path: Path, monkeypatch: pytest
 
 
 def test_cli_user_scoping_and_help(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")
+    monkeypatch.setenv("EPISODIC_MODELS__EMBEDDER", "off")
     db = str(tmp_path / "m.db")
     mid = json.loads(run("--user", "alice", "judge", "add", "--db", db, "-t", CONFIG[0], "-j", CONFIG[1],
                          "-r", CONFIG[2], "--json")[1])["id"]

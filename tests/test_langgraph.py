@@ -124,7 +124,7 @@ def test_async_methods_run_on_the_async_memorys_threads(tmp_path: Path) -> None:
     from episodic_memory import AsyncMemory, Config
 
     async def main() -> list[str]:
-        async with AsyncMemory(tmp_path / "m.db", config=Config(embedder="off", async_threads=2)) as mem:
+        async with AsyncMemory(tmp_path / "m.db", config=Config(models={"embedder": "off"}, capture={"async_threads": 2})) as mem:
             store = EpisodicStore(mem)
             assert store.memory is mem.memory
             names: list[str] = []

@@ -47,7 +47,7 @@ def test_the_sentence_models_tell_a_to_do_from_a_musing() -> None:
              "The weather today is absurd.",
              "We picked terrazzo for the counters."]
     p = judge.scores(texts)
-    line = Config().commitment_line
+    line = Config().loops.commitment_line
     assert p["commitment"][0] >= line and p["commitment"][1] >= line
     assert p["commitment"][2] < line and p["commitment"][3] < line
     assert p["durable"][4] > p["durable"][3]
@@ -68,7 +68,7 @@ def test_a_loop_taken_on_and_reported_done_in_other_words_closes() -> None:
 
 
 def test_learned_consolidation_off_is_the_rules(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", config=Config(learned_consolidation=False)) as mem:
+    with Memory(tmp_path / "m.db", config=Config(consolidation={"learned": False})) as mem:
         mem.add_turn("user", "Remind me to book the physio for my calf next week.", session_id="s1")
         mem.end_session("s1")
         assert [lp.detector for lp in mem.loops()] == ["rules"]
@@ -83,7 +83,7 @@ def test_a_damaged_or_foreign_model_file_leaves_the_rules_in_charge(tmp_path: Pa
     else:
         path.write_bytes(content)
     assert learned.load_models(str(path)) is None
-    with Memory(tmp_path / "m.db", config=Config(learned_models_path=str(path))) as mem:
+    with Memory(tmp_path / "m.db", config=Config(consolidation={"learned_models_path": str(path)})) as mem:
         mem.add_turn("user", "Remind me to book the physio for my calf next week.", session_id="s1")
         mem.end_session("s1")
         assert [lp.detector for lp in mem.loops()] == ["rules"]

@@ -21,7 +21,7 @@ from episodic_memory.llm.clients import (
 )
 from tests.fake_llm_server import FakeLLMServer, Reply, anthropic_reply, openai_reply
 
-FAST = {"llm_timeout_s": 2.0, "llm_retries": 2, "llm_backoff_s": 0.01}
+FAST = Config(llm={"timeout_s": 2.0, "retries": 2, "backoff_s": 0.01})
 
 
 @pytest.fixture
@@ -37,17 +37,17 @@ def logs(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
 
 
 def anthropic(server: FakeLLMServer, **config: object) -> AnthropicBackend:
-    cfg = Config(**{**FAST, **config})
-    backend = AnthropicBackend("sk-test", base_url=server.url, max_tokens=cfg.llm_max_tokens,
-                               timeout_s=cfg.llm_timeout_s)
+    cfg = FAST.replace(**config)
+    backend = AnthropicBackend("sk-test", base_url=server.url, max_tokens=cfg.llm.max_tokens,
+                               timeout_s=cfg.llm.timeout_s)
     llm.set_backend(backend, cfg)
     return backend
 
 
 def openai(server: FakeLLMServer, api_key: str | None = "sk-local", **config: object) -> OpenAICompatibleBackend:
-    cfg = Config(**{**FAST, **config})
+    cfg = FAST.replace(**config)
     backend = OpenAICompatibleBackend("llama3", base_url=f"{server.url}/v1", api_key=api_key,
-                                      max_tokens=cfg.llm_max_tokens, timeout_s=cfg.llm_timeout_s)
+                                      max_tokens=cfg.llm.max_tokens, timeout_s=cfg.llm.timeout_s)
     llm.set_backend(backend, cfg)
     return backend
 
@@ -60,7 +60,7 @@ def ask(purpose: str = "test-call") -> str | None:
 
 
 def test_anthropic_success_sends_the_messages_api_and_reads_usage(server, logs):
-    backend = anthropic(server, llm_max_tokens=321)
+    backend = anthropic(server, llm={"max_tokens": 321})
     server.script(Reply(body={"content": [{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "Hel"},
                                           {"type": "text", "text": "lo"}],
                               "stop_reason": "end_turn", "usage": {"input_tokens": 42, "output_tokens": 9}}))
@@ -77,7 +77,7 @@ def test_anthropic_success_sends_the_messages_api_and_reads_usage(server, logs):
 
 
 def test_openai_success_sends_chat_completions_and_reads_usage(server, logs):
-    backend = openai(server, llm_max_tokens=77)
+    backend = openai(server, llm={"max_tokens": 77})
     server.script(openai_reply("Hi there", usage=(30, 4)))
     assert ask("summarise") == "Hi there"
     (req,) = server.requests
@@ -182,7 +182,7 @@ class Stalled:
 def test_a_reply_slower_than_the_timeout_is_retried_then_given_up(logs):
     # No wall clock in the assertions: the reply never comes, so every attempt ends by the timeout, on any load.
     backend = Stalled()
-    llm.set_backend(backend, Config(**{**FAST, "llm_timeout_s": 0.05}))
+    llm.set_backend(backend, FAST.replace({"llm.timeout_s": 0.05}))
     assert ask("slow") is None
     assert backend.started == 3 and backend.cancelled == 3  # the first try and two retries, each cut off
     messages = [r.getMessage() for r in logs.records]
@@ -297,16 +297,16 @@ def test_nothing_configured_means_none(monkeypatch):
 
 
 def test_episodic_llm_none_and_config_override(monkeypatch):
-    monkeypatch.setenv("EPISODIC_LLM", "none")
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "none")
     assert llm.describe() == llm.NONE_DESCRIPTION
-    monkeypatch.setenv("EPISODIC_LLM", "anthropic")
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "anthropic")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
-    llm.set_backend(None, Config(llm="none"))  # a config choice wins over the environment
+    llm.set_backend(None, Config(llm={"backend": "none"}))  # a config choice wins over the environment
     assert not llm.enabled()
 
 
 def test_episodic_llm_anthropic(monkeypatch):
-    monkeypatch.setenv("EPISODIC_LLM", "Anthropic")
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "Anthropic")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant")
     backend = llm.get_backend()
     assert isinstance(backend, AnthropicBackend)
@@ -317,11 +317,11 @@ def test_episodic_llm_anthropic(monkeypatch):
 
 
 def test_anthropic_base_url_and_model_from_the_environment_reach_the_server(monkeypatch, server):
-    monkeypatch.setenv("EPISODIC_LLM", "anthropic")
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "anthropic")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-env")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url + "/")
-    monkeypatch.setenv("EPISODIC_LLM_MODEL", "claude-sonnet-4-5")
-    monkeypatch.setenv("EPISODIC_LLM_BACKOFF_S", "0.01")
+    monkeypatch.setenv("EPISODIC_LLM__MODEL", "claude-sonnet-4-5")
+    monkeypatch.setenv("EPISODIC_LLM__BACKOFF_S", "0.01")
     server.script(anthropic_reply("from env"))
     assert ask() == "from env"
     assert server.requests[0].headers["x-api-key"] == "sk-env"
@@ -330,7 +330,7 @@ def test_anthropic_base_url_and_model_from_the_environment_reach_the_server(monk
 
 
 def test_anthropic_without_a_key_fails_on_first_use_naming_the_variable(monkeypatch):
-    monkeypatch.setenv("EPISODIC_LLM", "anthropic")
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "anthropic")
     with pytest.raises(llm.LLMConfigError, match="ANTHROPIC_API_KEY"):
         llm.get_backend()
     with pytest.raises(ValueError, match="ANTHROPIC_API_KEY"):
@@ -341,9 +341,9 @@ def test_anthropic_without_a_key_fails_on_first_use_naming_the_variable(monkeypa
 
 
 def test_episodic_llm_openai_with_ollama_needs_no_key(monkeypatch):
-    monkeypatch.setenv("EPISODIC_LLM", "openai")
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "openai")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://localhost:11434/v1")
-    monkeypatch.setenv("EPISODIC_LLM_MODEL", "llama3")
+    monkeypatch.setenv("EPISODIC_LLM__MODEL", "llama3")
     backend = llm.get_backend()
     assert isinstance(backend, OpenAICompatibleBackend)
     assert backend.model == "llama3"
@@ -351,7 +351,7 @@ def test_episodic_llm_openai_with_ollama_needs_no_key(monkeypatch):
 
 
 def test_openai_config_fields_win_and_reach_the_server(server):
-    cfg = Config(llm="openai", llm_model="qwen2.5", llm_base_url=f"{server.url}/v1", **FAST)
+    cfg = FAST.replace(llm={"backend": "openai", "model": "qwen2.5", "base_url": f"{server.url}/v1"})
     llm.set_backend(None, cfg)
     server.script(openai_reply("via config"))
     assert ask() == "via config"
@@ -359,7 +359,7 @@ def test_openai_config_fields_win_and_reach_the_server(server):
 
 
 def test_openai_hosted_api(monkeypatch):
-    monkeypatch.setenv("EPISODIC_LLM", "openai")
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "openai")
     with pytest.raises(llm.LLMConfigError, match="OPENAI_API_KEY"):
         llm.get_backend()
     monkeypatch.setenv("OPENAI_API_KEY", "sk-openai")
@@ -368,14 +368,14 @@ def test_openai_hosted_api(monkeypatch):
 
 
 def test_a_local_server_without_a_model_name_is_a_clear_error():
-    with pytest.raises(llm.LLMConfigError, match="EPISODIC_LLM_MODEL"):
-        backend_from_config(Config(llm="openai", llm_base_url="http://localhost:8080/v1"))
+    with pytest.raises(llm.LLMConfigError, match="EPISODIC_LLM__MODEL"):
+        backend_from_config(Config(llm={"backend": "openai", "base_url": "http://localhost:8080/v1"}))
 
 
 @pytest.mark.parametrize("value", ["gpt", "claude", "ollama"])
 def test_an_unknown_backend_name_is_a_clear_error(monkeypatch, value):
-    monkeypatch.setenv("EPISODIC_LLM", value)
-    with pytest.raises(llm.LLMConfigError, match=rf"unknown LLM backend '{value}' \(from EPISODIC_LLM\): "
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", value)
+    with pytest.raises(llm.LLMConfigError, match=rf"unknown LLM backend '{value}' \(from EPISODIC_LLM__BACKEND\): "
                                                  r"use anthropic, openai, none"):
         llm.get_backend()
 
@@ -457,7 +457,7 @@ def _batch(n: int) -> list[str | None]:
 
 def test_the_concurrency_limit_holds_in_one_loop():
     backend = CountingBackend()
-    llm.set_backend(backend, Config(llm_concurrency=3, **FAST))
+    llm.set_backend(backend, FAST.replace(llm={"concurrency": 3}))
     assert _batch(12) == [str(i) for i in range(12)]
     assert backend.peak == 3
     assert llm.default_client()._limiter is not None and llm.default_client()._limiter.count == 0
@@ -465,7 +465,7 @@ def test_the_concurrency_limit_holds_in_one_loop():
 
 def test_the_concurrency_limit_holds_across_threads_and_loops():
     backend = CountingBackend()
-    llm.set_backend(backend, Config(llm_concurrency=2, **FAST))
+    llm.set_backend(backend, FAST.replace(llm={"concurrency": 2}))
     results: list[list[str | None]] = []
     threads = [threading.Thread(target=lambda: results.append(_batch(6))) for _ in range(3)]
     for t in threads:
@@ -479,7 +479,7 @@ def test_the_concurrency_limit_holds_across_threads_and_loops():
 
 def test_timeouts_and_cancellations_give_their_slots_back():
     backend = CountingBackend(slow=2)
-    llm.set_backend(backend, Config(llm_concurrency=2, llm_timeout_s=0.1, llm_retries=0, llm_backoff_s=0.01))
+    llm.set_backend(backend, Config(llm={"concurrency": 2, "timeout_s": 0.1, "retries": 0, "backoff_s": 0.01}))
     assert _batch(4) == [None, None, "2", "3"]  # two timed out while two waited for a slot
 
     async def cancel_waiters():
@@ -497,7 +497,7 @@ def test_timeouts_and_cancellations_give_their_slots_back():
 
 
 def test_a_long_retry_after_is_capped_by_the_timeout(server):
-    openai(server, llm_timeout_s=0.3)
+    openai(server, llm={"timeout_s": 0.3})
     server.script(Reply(503, {"error": {"message": "busy"}}, headers={"retry-after": "3600"}), openai_reply("ok"))
     started = time.perf_counter()
     assert ask() == "ok"
@@ -520,7 +520,7 @@ def test_odd_usage_counts_do_not_fail_the_call(server):
 
 
 def test_fail_true_raises_on_an_outage_or_a_turned_away_request_but_not_on_a_model_refusal(server):
-    anthropic(server, llm_retries=1)
+    anthropic(server, llm={"retries": 1})
     server.script(Reply(503, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}))
     with pytest.raises(llm.LLMFailed, match="extract-facts: anthropic: HTTP 503: Overloaded"):
         llm.run(llm.ask_json("s", "u", purpose="extract-facts", expect=list, fail=True))
@@ -534,9 +534,9 @@ def test_fail_true_raises_on_an_outage_or_a_turned_away_request_but_not_on_a_mod
 
 
 def test_a_base_url_without_a_scheme_is_a_clear_error(monkeypatch):
-    monkeypatch.setenv("EPISODIC_LLM", "openai")
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "openai")
     monkeypatch.setenv("OPENAI_BASE_URL", "localhost:11434/v1")
-    monkeypatch.setenv("EPISODIC_LLM_MODEL", "llama3")
+    monkeypatch.setenv("EPISODIC_LLM__MODEL", "llama3")
     with pytest.raises(llm.LLMConfigError, match="base URL must look like http://host:port/...: got 'localhost"):
         llm.get_backend()
 
@@ -550,10 +550,10 @@ def test_an_anthropic_key_alone_selects_anthropic_once_logged_and_none_refuses(m
         assert isinstance(llm.get_backend(), AnthropicBackend) and llm.enabled()
         llm.set_backend(None)
         assert isinstance(llm.get_backend(), AnthropicBackend)
-    assert caplog.text.count("ANTHROPIC_API_KEY is set and EPISODIC_LLM is not") == 1
+    assert caplog.text.count("ANTHROPIC_API_KEY is set and EPISODIC_LLM__BACKEND is not") == 1
     llm.set_backend(None)
-    monkeypatch.setenv("EPISODIC_LLM", "none")
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "none")
     assert not llm.enabled() and llm.describe().startswith("none")
-    monkeypatch.delenv("EPISODIC_LLM")
-    llm.set_backend(None, Config(llm="none"))
+    monkeypatch.delenv("EPISODIC_LLM__BACKEND")
+    llm.set_backend(None, Config(llm={"backend": "none"}))
     assert not llm.enabled()

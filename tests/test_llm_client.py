@@ -12,7 +12,7 @@ from tests.fake_llm_server import FakeLLMServer, openai_reply
 
 from .fakes import ScriptedBackend, play_session
 
-FAST = {"llm_timeout_s": 2.0, "llm_retries": 0, "llm_backoff_s": 0.01}
+FAST = Config(llm={"timeout_s": 2.0, "retries": 0, "backoff_s": 0.01})
 LINES = ["We decided to migrate the pipeline to Airflow.", "> Noted.", "Sarah will review the DAGs by Friday."]
 
 
@@ -32,8 +32,8 @@ def server_b():
 
 def own(server: FakeLLMServer, model: str, **overrides: object) -> Config:
     """A Memory config naming its own OpenAI-compatible server."""
-    return Config(llm="openai", llm_base_url=f"{server.url}/v1", llm_model=model, embedder="off",
-                  **{**FAST, **overrides})
+    return FAST.replace({"llm.backend": "openai", "llm.base_url": f"{server.url}/v1", "llm.model": model,
+                         "models.embedder": "off"}, **overrides)
 
 
 def ask(client: llm.LLMClient, text: str = "u") -> str | None:
@@ -44,14 +44,14 @@ def ask(client: llm.LLMClient, text: str = "u") -> str | None:
 
 
 def test_two_memories_use_their_own_backends(server_a, server_b, monkeypatch):
-    monkeypatch.setenv("EPISODIC_LLM", "anthropic")  # a Config naming its backend does not consult the environment
+    monkeypatch.setenv("EPISODIC_LLM__BACKEND", "anthropic")  # a Config naming its backend does not consult the environment
     with Memory(":memory:", config=own(server_a, "model-a")) as a, \
             Memory(":memory:", config=own(server_b, "model-b")) as b, \
-            Memory(":memory:", config=Config(llm="none", embedder="off")) as off:
+            Memory(":memory:", config=Config(llm={"backend": "none"}, models={"embedder": "off"})) as off:
         assert a.llm.describe() == f"openai:model-a@{server_a.url}/v1"
         assert b.llm.describe() == f"openai:model-b@{server_b.url}/v1"
         assert off.llm.describe() == llm.NONE_DESCRIPTION and not off.llm.enabled()
-        assert llm.describe().startswith("error: ")  # the process default still follows EPISODIC_LLM
+        assert llm.describe().startswith("error: ")  # the process default still follows EPISODIC_LLM__BACKEND
 
         play_session(a, "s1", LINES)  # consolidation through a's client only
         assert server_a.requests and not server_b.requests
@@ -66,16 +66,16 @@ def test_two_memories_use_their_own_backends(server_a, server_b, monkeypatch):
 
 def test_a_memory_with_its_own_llm_ignores_the_process_default(server_a):
     scripted = ScriptedBackend()
-    llm.set_backend(scripted, Config(**FAST))
+    llm.set_backend(scripted, FAST)
     with Memory(":memory:", config=own(server_a, "model-a")) as a, \
-            Memory(":memory:", config=Config(llm="none", embedder="off")) as off:
+            Memory(":memory:", config=Config(llm={"backend": "none"}, models={"embedder": "off"})) as off:
         play_session(a, "s1", LINES)
         play_session(off, "s1", LINES)
     assert server_a.requests and not scripted.calls
 
 
 def test_the_problem_case_a_memory_config_llm_is_no_longer_ignored():
-    with Memory(":memory:", config=Config(llm="anthropic", embedder="off")) as mem:  # no ANTHROPIC_API_KEY
+    with Memory(":memory:", config=Config(llm={"backend": "anthropic"}, models={"embedder": "off"})) as mem:  # no ANTHROPIC_API_KEY
         assert mem.llm.describe().startswith("error: ") and "ANTHROPIC_API_KEY" in mem.llm.describe()
         assert llm.describe() == llm.NONE_DESCRIPTION
         with pytest.raises(llm.LLMConfigError, match="ANTHROPIC_API_KEY"):
@@ -86,12 +86,12 @@ def test_the_problem_case_a_memory_config_llm_is_no_longer_ignored():
 
 
 def test_a_memory_without_llm_config_follows_set_backend_made_after_it():
-    with Memory(":memory:", config=Config(embedder="off")) as mem, Memory(":memory:") as from_env:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem, Memory(":memory:") as from_env:
         assert mem.llm.describe() == llm.NONE_DESCRIPTION and from_env.llm.describe() == llm.NONE_DESCRIPTION
         scripted = ScriptedBackend()
-        llm.set_backend(scripted, Config(**FAST))
+        llm.set_backend(scripted, FAST)
         assert mem.llm.enabled() and from_env.llm.enabled()
-        assert mem.llm.backend() is scripted and mem.llm.config.llm_retries == 0
+        assert mem.llm.backend() is scripted and mem.llm.config.llm.retries == 0
         play_session(mem, "s1", LINES)
         assert scripted.calls_for("fact extractor")
         llm.set_backend(None)
@@ -101,12 +101,12 @@ def test_a_memory_without_llm_config_follows_set_backend_made_after_it():
 
 def test_memory_takes_a_backend_or_a_client(server_a):
     scripted = ScriptedBackend()
-    with Memory(":memory:", config=Config(embedder="off", **FAST), llm=scripted) as mem:
-        assert mem.llm.backend() is scripted and mem.llm.config.llm_retries == 0
+    with Memory(":memory:", config=FAST.replace(models={"embedder": "off"}), llm=scripted) as mem:
+        assert mem.llm.backend() is scripted and mem.llm.config.llm.retries == 0
         play_session(mem, "s1", LINES)
         assert scripted.calls and llm.describe() == llm.NONE_DESCRIPTION
-    client = llm.LLMClient(OpenAICompatibleBackend("m", base_url=f"{server_a.url}/v1"), Config(**FAST))
-    with Memory(":memory:", config=Config(llm="none", embedder="off"), llm=client) as mem:  # llm= wins
+    client = llm.LLMClient(OpenAICompatibleBackend("m", base_url=f"{server_a.url}/v1"), FAST)
+    with Memory(":memory:", config=Config(llm={"backend": "none"}, models={"embedder": "off"}), llm=client) as mem:  # llm= wins
         assert mem.llm is client
         assert ask(mem.llm) == "[]"
     backend = client.backend()
@@ -195,11 +195,11 @@ def test_aclose_from_the_callers_loop_closes_every_pool(server_a):
 
 
 def test_clients_keep_their_own_concurrency_limits():
-    one = llm.LLMClient(ScriptedBackend(), Config(llm_concurrency=1, **FAST))
-    two = llm.LLMClient(ScriptedBackend(), Config(llm_concurrency=3, **FAST))
+    one = llm.LLMClient(ScriptedBackend(), FAST.replace(llm={"concurrency": 1}))
+    two = llm.LLMClient(ScriptedBackend(), FAST.replace(llm={"concurrency": 3}))
     assert ask(one) == ask(two) == "[]"
     assert one._limiter is not None and two._limiter is not None and one._limiter is not two._limiter
     assert (one._limiter.limit, two._limiter.limit) == (1, 3)
     assert "scripted" in repr(one).lower()
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         assert "process default" in repr(mem.llm)

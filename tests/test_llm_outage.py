@@ -59,14 +59,14 @@ def best_of(runner: CliRunner, env: dict[str, str], db: Path, args: list[str], n
 
 def test_read_commands_do_not_wait_on_an_unreachable_llm(tmp_path: Path) -> None:
     runner = CliRunner()
-    base = {"EPISODIC_EMBEDDER": "off", "EPISODIC_LLM_BACKOFF_S": "0.01", "EPISODIC_LLM_RETRIES": "2"}
-    down = {**base, "EPISODIC_LLM": "openai", "EPISODIC_LLM_MODEL": "llama3", "OPENAI_API_KEY": "sk-bogus",
+    base = {"EPISODIC_MODELS__EMBEDDER": "off", "EPISODIC_LLM__BACKOFF_S": "0.01", "EPISODIC_LLM__RETRIES": "2"}
+    down = {**base, "EPISODIC_LLM__BACKEND": "openai", "EPISODIC_LLM__MODEL": "llama3", "OPENAI_API_KEY": "sk-bogus",
             "OPENAI_BASE_URL": f"http://127.0.0.1:{closed_port()}/v1"}
-    none = {**base, "EPISODIC_LLM": "none"}
+    none = {**base, "EPISODIC_LLM__BACKEND": "none"}
     db, copy = tmp_path / "m.db", tmp_path / "none.db"
     done = runner.invoke(main, ["--db", str(db), "ingest", str(write_chat(tmp_path / "chat.jsonl"))], env=down)
     assert done.exit_code == 0 and "postponed" in done.output and "not asked again before" in flat(done.output)
-    with Memory(db, config=Config(consolidate_on_open=False, embedder="off")) as mem:
+    with Memory(db, config=Config(capture={"consolidate_on_open": False}, models={"embedder": "off"})) as mem:
         mem.backup(copy)  # the same store, for the runs without an LLM (which consolidate it with the rules)
         for row in mem.store._query("SELECT backend FROM llm_backoff"):  # type: ignore[attr-defined]
             mem.store.clear_llm_backoff(row[0])  # no back-off to lean on: the reads must not ask at all
@@ -78,7 +78,7 @@ def test_read_commands_do_not_wait_on_an_unreachable_llm(tmp_path: Path) -> None
         print(f"  {name:9s} {unreachable:.3f} vs {without:.3f} (+{unreachable - without:.3f})")
     for name, (unreachable, without) in measured.items():
         assert unreachable - without < 1.0, f"{name}: {unreachable:.2f}s with an unreachable LLM, {without:.2f}s without"
-    with Memory(db, config=Config(consolidate_on_open=False, embedder="off")) as mem:  # nothing lost, nothing asked
+    with Memory(db, config=Config(capture={"consolidate_on_open": False}, models={"embedder": "off"})) as mem:  # nothing lost, nothing asked
         assert mem.sessions()[0].needs_consolidation and mem.stats()["turns"] == 2
         assert mem.store._query("SELECT count(*) FROM llm_backoff")[0][0] == 0  # type: ignore[attr-defined]
     found = runner.invoke(main, ["--db", str(db), "recall", "Airflow pipeline", "--json"], env=down)
@@ -86,8 +86,7 @@ def test_read_commands_do_not_wait_on_an_unreachable_llm(tmp_path: Path) -> None
 
 
 def fake_config(server: FakeLLMServer, **extra: object) -> Config:
-    return Config(llm="openai", llm_base_url=f"{server.url}/v1", llm_model="llama3", llm_retries=0,
-                  llm_backoff_s=0.01, embedder="off", **extra)  # type: ignore[arg-type]
+    return Config(llm={"backend": "openai", "base_url": f"{server.url}/v1", "model": "llama3", "retries": 0, "backoff_s": 0.01}, models={"embedder": "off"}).replace(**extra)
 
 
 def test_the_backoff_is_remembered_across_opens_and_ends_with_a_success(tmp_path: Path) -> None:
@@ -118,7 +117,7 @@ def test_the_backoff_is_remembered_across_opens_and_ends_with_a_success(tmp_path
 
 
 def test_the_backoff_doubles_up_to_its_cap() -> None:
-    cfg = Config(llm_outage_backoff_s=60, llm_outage_backoff_max_s=900)
+    cfg = Config(llm={"outage_backoff_s": 60, "outage_backoff_max_s": 900})
     assert [backoff_after(cfg, n) for n in (1, 2, 3, 4, 5, 6)] == [60, 120, 240, 480, 900, 900]
 
 
@@ -126,14 +125,14 @@ def episodic(tmp_path: Path, env: dict[str, str], *args: str) -> subprocess.Comp
     base = {k: v for k, v in os.environ.items() if not k.startswith(("EPISODIC_", "ANTHROPIC_", "OPENAI_"))}
     src = str(Path(__file__).resolve().parents[1] / "src")
     return subprocess.run([sys.executable, "-m", "episodic_memory.cli", "--db", str(tmp_path / "m.db"), *args],
-                          env={**base, "PYTHONPATH": src, "EPISODIC_EMBEDDER": "off", "EPISODIC_LLM_BACKOFF_S": "0.01",
+                          env={**base, "PYTHONPATH": src, "EPISODIC_MODELS__EMBEDDER": "off", "EPISODIC_LLM__BACKOFF_S": "0.01",
                                **env}, capture_output=True, text=True, timeout=120)
 
 
 def test_the_next_process_does_not_retry_at_once(tmp_path: Path) -> None:
     with FakeLLMServer() as server:
         server.script(Reply(503, {"error": {"message": "overloaded"}}))
-        env = {"EPISODIC_LLM": "openai", "EPISODIC_LLM_MODEL": "llama3", "OPENAI_BASE_URL": f"{server.url}/v1"}
+        env = {"EPISODIC_LLM__BACKEND": "openai", "EPISODIC_LLM__MODEL": "llama3", "OPENAI_BASE_URL": f"{server.url}/v1"}
         first = episodic(tmp_path, env, "ingest", str(write_chat(tmp_path / "a.jsonl", "s1")))
         assert first.returncode == 0 and "not asked again before" in flat(first.stdout)
         asked = len(server.requests)
@@ -152,13 +151,13 @@ def test_a_404_or_401_is_reported_as_what_it_is(tmp_path: Path, status: int, bas
     with FakeLLMServer() as server:
         server.script(Reply(status, {"error": {"message": "nope"}}))
         port = server.url.rsplit(":", 1)[1]
-        cfg = Config(llm_retries=2, llm_backoff_s=0.01)
+        cfg = Config(llm={"retries": 2, "backoff_s": 0.01})
         client = llm.LLMClient(OpenAICompatibleBackend("llama3", base_url=server.url + base, api_key="sk-x"), cfg)
         with pytest.raises(llm.LLMFailed) as failed:
             client.run(client.ask("s", "u", purpose="extract facts", fail=True))
         assert failed.value.kind == "refused" and expected.format(port=port) in str(failed.value)
         assert len(server.requests) == 1  # not retried
-        env = {"EPISODIC_LLM": "openai", "EPISODIC_LLM_MODEL": "llama3", "OPENAI_API_KEY": "sk-x",
+        env = {"EPISODIC_LLM__BACKEND": "openai", "EPISODIC_LLM__MODEL": "llama3", "OPENAI_API_KEY": "sk-x",
                "OPENAI_BASE_URL": server.url + base}
         done = episodic(tmp_path, env, "ingest", str(write_chat(tmp_path / "chat.jsonl")))
         assert done.returncode == 0 and "postponed" in done.stdout

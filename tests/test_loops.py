@@ -271,7 +271,7 @@ def test_an_llm_that_finds_nothing_is_believed_and_a_failing_one_falls_back_to_r
 
 def test_the_bundled_sample_without_an_llm_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`episodic ingest` the sample, then `episodic loops`: what is still open at the end of the four sessions."""
-    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")   # the bag-of-words path (the embedder path: test_brief.py)
+    monkeypatch.setenv("EPISODIC_MODELS__EMBEDDER", "off")   # the bag-of-words path (the embedder path: test_brief.py)
     db = str(tmp_path / "m.db")
     runner = CliRunner()
     assert runner.invoke(main, ["ingest", str(sample_path()), "--db", db]).exit_code == 0
@@ -333,8 +333,8 @@ def test_a_loop_closes_on_a_paraphrase_by_meaning_with_a_completion_act() -> Non
     cfg = Config()
     [submitted] = done_statements(turn("Feedback on Gabe is submitted."), None)
     assert best_evidence_match(submitted, loops, cfg) is None                        # no shared act by lemma
-    assert best_evidence_match(submitted, loops, cfg, {7: cfg.loop_close_cosine + 0.01}) is lp   # by meaning
-    assert best_evidence_match(submitted, loops, cfg, {7: cfg.loop_close_cosine - 0.01}) is None
+    assert best_evidence_match(submitted, loops, cfg, {7: cfg.loops.close_cosine + 0.01}) is lp   # by meaning
+    assert best_evidence_match(submitted, loops, cfg, {7: cfg.loops.close_cosine - 0.01}) is None
     [did_well] = done_statements(turn("Gabe did really well in the system design round."), None)
     assert best_evidence_match(did_well, loops, cfg, {7: 0.9}) is None             # about it, but nothing done
     for said in ["I haven't submitted the feedback on Gabe yet.", "I'll submit the feedback on Gabe tomorrow.",
@@ -459,7 +459,7 @@ def test_the_lemmatiser_meets_a_to_do_and_its_report() -> None:
 
 def test_without_an_embedder_loops_close_by_lemma() -> None:
     from episodic_memory import Config
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         session(mem, "s1", ["Tessa is waiting on my bio and headshot.", "I need to write the rollback runbook."], day=0)
         assert len(mem.loops()) == 2
         session(mem, "s2", ["Sent Tessa my bio and headshot.", "Wrote the rollback runbook on the train."], day=1)

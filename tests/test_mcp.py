@@ -30,8 +30,8 @@ def server_params(db: Path, *args: str) -> StdioServerParameters:
     # no embedding model (fast); consolidate every 2 turns, inline, so that loops and workstreams are there when
     # the next tool call reads them (in the background they come a moment later: a session still open is not
     # waited for)
-    env = {**os.environ, "EPISODIC_EMBEDDER": "off", "EPISODIC_DB": str(db), "EPISODIC_CONSOLIDATE_EVERY": "2",
-           "EPISODIC_CONSOLIDATE_IN_BACKGROUND": "off"}
+    env = {**os.environ, "EPISODIC_MODELS__EMBEDDER": "off", "EPISODIC_DB": str(db), "EPISODIC_CAPTURE__CONSOLIDATE_EVERY": "2",
+           "EPISODIC_CAPTURE__CONSOLIDATE_IN_BACKGROUND": "off"}
     return StdioServerParameters(command=sys.executable, args=["-m", "episodic_memory", "mcp", "--db", str(db), *args],
                                  env=env)
 
@@ -113,7 +113,7 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
 
     anyio.run(scenario)
     # The run's default session was ended (so consolidated) when the server stopped.
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         (session,) = [s for s in mem.sessions() if s.session_id.startswith("mcp-")]
         assert session.status == "ended" and session.turn_count == 2
         assert mem.facts()
@@ -125,7 +125,7 @@ def text_of_any(result: Any) -> str:
 
 def test_acts_as_one_user(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
-    with Memory(db, user_id="bob", config=Config(embedder="off")) as mem:
+    with Memory(db, user_id="bob", config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "Bob's secret: the vault code is 1234", session_id="b1")
 
     async def scenario() -> None:
@@ -139,7 +139,7 @@ def test_acts_as_one_user(tmp_path: Path) -> None:
             assert forgot["forgot"]["turns"] == 1
 
     anyio.run(scenario)
-    with Memory(db, user_id="bob", config=Config(embedder="off")) as mem:
+    with Memory(db, user_id="bob", config=Config(models={"embedder": "off"})) as mem:
         assert mem.stats()["turns"] == 1
         assert mem.stats(user_id="alice")["turns"] == 0
 

@@ -38,7 +38,7 @@ def server_params(db: Path, **env: str) -> StdioServerParameters:
     defaults: every 8 turns, in the background."""
     return StdioServerParameters(
         command=sys.executable, args=["-m", "episodic_memory", "mcp", "--db", str(db)],
-        env={**os.environ, "EPISODIC_EMBEDDER": "off", **env})
+        env={**os.environ, "EPISODIC_MODELS__EMBEDDER": "off", **env})
 
 
 def serve(db: Path, scenario: Callable[[ClientSession], Awaitable[None]], **env: str) -> None:
@@ -57,7 +57,7 @@ async def call(session: ClientSession, tool: str, **arguments: Any) -> Any:
 
 
 def store(db: Path) -> Memory:
-    return Memory(db, config=Config(embedder="off"))
+    return Memory(db, config=Config(models={"embedder": "off"}))
 
 
 def test_end_session_makes_the_loop(tmp_path: Path) -> None:
@@ -123,7 +123,7 @@ def test_an_idle_session_is_ended(tmp_path: Path) -> None:
         # the run's session ended: the next turn without a session id starts a new one
         assert (await call(session, "remember", content="Hello again"))["session_id"] != first
 
-    serve(tmp_path / "m.db", scenario, EPISODIC_MCP_SESSION_IDLE_S="0.5")
+    serve(tmp_path / "m.db", scenario, EPISODIC_SERVER__MCP_SESSION_IDLE_S="0.5")
 
 
 def test_results_are_structured_content_with_an_output_schema(tmp_path: Path) -> None:

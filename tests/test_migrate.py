@@ -23,8 +23,8 @@ def _files_stay_files(request: pytest.FixtureRequest) -> None:
     if everything_on_postgres(request.config):
         pytest.skip("the source and the copy back are SQLite files by design (both backends run in the default mode)")
 
-CONFIG = Config(embedder="off")
-ENV = {"EPISODIC_EMBEDDER": "off"}
+CONFIG = Config(models={"embedder": "off"})
+ENV = {"EPISODIC_MODELS__EMBEDDER": "off"}
 
 
 def _fill(path: Path) -> None:
@@ -47,7 +47,7 @@ def _fill(path: Path) -> None:
 
 
 def _snapshot(store: str | Path, user: str) -> dict[str, object]:
-    with Memory(store, config=CONFIG.model_copy(update={"consolidate_on_open": False})) as mem:
+    with Memory(store, config=CONFIG.replace({"capture.consolidate_on_open": False})) as mem:
         facts = mem.facts(user_id=user, include_superseded=True)
         return {
             "turns": sorted((t.session_id, t.seq, t.content, t.turn_id) for s in mem.sessions(user_id=user)

@@ -19,8 +19,8 @@ from episodic_memory.store.schema import StoreVersionError, pending
 from episodic_memory.store.scripts import segmented
 from episodic_memory.store.sqlite import migrations as sqlite_migrations
 
-OFF = Config(embedder="off", consolidate_in_background="off")
-READ_ONLY = Config(embedder="off", read_only=True)
+OFF = Config(models={"embedder": "off"}, capture={"consolidate_in_background": "off"})
+READ_ONLY = Config(models={"embedder": "off"}, store={"read_only": True})
 TURN = "The Series B deck needs 14 slides, Sarah confirmed."
 NAMES = [m.__name__ for m in sqlite_migrations.MIGRATIONS]
 

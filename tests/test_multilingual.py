@@ -47,9 +47,9 @@ def test_an_embedder_covers_spaced_text_and_says_whether_it_covers_the_rest() ->
 
 
 def test_the_dense_leg_sits_out_a_chinese_query_the_embedder_was_not_trained_on(tmp_path: Path) -> None:
-    """The bundled MiniLM on Chinese: weight Config.dense_weight_uncovered (0) — the keyword leg alone answers,
+    """The bundled MiniLM on Chinese: weight Config.retrieval.dense_weight_uncovered (0) — the keyword leg alone answers,
     while an English query in the same store still runs both legs."""
-    with Memory(tmp_path / "m.db", config=Config(consolidate_in_background="off")) as mem:
+    with Memory(tmp_path / "m.db", config=Config(capture={"consolidate_in_background": "off"})) as mem:
         for text in TURNS:
             mem.add_turn("user", text, session_id="s")
         chinese = mem.recall("女儿发烧", k=3)
@@ -57,17 +57,17 @@ def test_the_dense_leg_sits_out_a_chinese_query_the_embedder_was_not_trained_on(
         assert all("dense" not in h.details.get("legs", {}) for h in chinese)
         english = mem.recall("when is the report due", k=1)
         assert english[0].text == TURNS[2] and "dense" in english[0].details["legs"]
-    weighted = Config(consolidate_in_background="off", dense_weight_uncovered=1.0)
+    weighted = Config(capture={"consolidate_in_background": "off"}, retrieval={"dense_weight_uncovered": 1.0})
     with Memory(tmp_path / "m.db", config=weighted) as mem:
         assert any("dense" in h.details.get("legs", {}) for h in mem.recall("女儿发烧", k=3))
-    told = Config(consolidate_in_background="off", embedder_multilingual=True)  # a model of one's own, declared
+    told = Config(capture={"consolidate_in_background": "off"}, models={"embedder_multilingual": True})  # a model of one's own, declared
     with Memory(tmp_path / "m.db", config=told) as mem:
         assert any("dense" in h.details.get("legs", {}) for h in mem.recall("女儿发烧", k=3))
 
 
 @pytest.mark.parametrize("legs", ["keyword", "dense"])
 def test_recall_through_one_leg_alone(tmp_path: Path, legs: str) -> None:
-    config = Config(consolidate_in_background="off", recall_legs=legs)  # type: ignore[arg-type]
+    config = Config(capture={"consolidate_in_background": "off"}, retrieval={"recall_legs": legs})  # type: ignore[arg-type]
     with Memory(tmp_path / "m.db", config=config) as mem:
         for text in TURNS:
             mem.add_turn("user", text, session_id="s")
@@ -121,7 +121,7 @@ def test_the_multilingual_embedder_is_centred_and_crosses_languages() -> None:
 
 def test_recall_with_the_multilingual_embedder_finds_a_paraphrase_that_shares_no_character(tmp_path: Path) -> None:
     _e5()
-    config = Config(embedder="multilingual", consolidate_in_background="off")
+    config = Config(models={"embedder": "multilingual"}, capture={"consolidate_in_background": "off"})
     with Memory(tmp_path / "m.db", config=config) as mem:
         for text in TURNS:
             mem.add_turn("user", text, session_id="s")
@@ -132,7 +132,7 @@ def test_recall_with_the_multilingual_embedder_finds_a_paraphrase_that_shares_no
 
 def test_an_embedder_centred_by_construction_is_not_centred_again(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Config.dense_center re-centres the dense leg on the user's mean vector; vectors already centred on the
+    """Config.retrieval.dense_center re-centres the dense leg on the user's mean vector; vectors already centred on the
     model's own means (the multilingual extra) are searched as they are."""
     from episodic_memory.retrieve.dense import DenseIndex
 
@@ -150,7 +150,7 @@ def test_an_embedder_centred_by_construction_is_not_centred_again(tmp_path: Path
         emb = HashingEmbedder()
         if centred:
             emb.centred = True  # type: ignore[attr-defined]
-        with Memory(tmp_path / f"m{centred}.db", config=Config(consolidate_in_background="off"), embedder=emb) as mem:
+        with Memory(tmp_path / f"m{centred}.db", config=Config(capture={"consolidate_in_background": "off"}), embedder=emb) as mem:
             mem.add_turn("user", TURNS[2], session_id="s")
             mem.recall("when is the report due", k=1)
         assert centers[-1] == expected

@@ -135,7 +135,7 @@ def test_long_items_are_cut_in_their_turns_and_kept_whole(tmp_path: Path) -> Non
     long_message = {"role": "user", "content": "y" * 500}
 
     async def main() -> None:
-        async with _memory(tmp_path / "m.db", agent_item_summary_chars=20, max_turn_chars=100) as mem:
+        async with _memory(tmp_path / "m.db", capture={"agent_item_summary_chars": 20, "max_turn_chars": 100}) as mem:
             session = EpisodicSession("chat-1", mem)
             await session.add_items([long_output, long_message])
             assert [t.content for t in await mem.session_turns("chat-1")] == ["a tool returned: xx…", "y" * 100]

@@ -226,7 +226,7 @@ def test_backup_is_consistent_while_another_process_writes(tmp_path: Path) -> No
     db = tmp_path / "live.db"
     with Memory(db) as mem:
         mem.add_turn("user", "first", session_id="w-s0")
-        quiet = {**os.environ, "EPISODIC_CONSOLIDATE_EVERY": "100000", "EPISODIC_EMBEDDER": "off"}  # writes only
+        quiet = {**os.environ, "EPISODIC_CAPTURE__CONSOLIDATE_EVERY": "100000", "EPISODIC_MODELS__EMBEDDER": "off"}  # writes only
         child = subprocess.Popen([sys.executable, CHILD, str(db), "w", "400", "--sessions", "3"],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=quiet)
         try:

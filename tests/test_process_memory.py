@@ -37,8 +37,7 @@ def _add(mem: Memory, start: int, stop: int) -> None:
 @pytest.mark.parametrize("sidecar_above", [40, 10**9], ids=["sidecar build", "in-memory index"])
 def test_a_users_first_coarse_index_gives_its_temporaries_back(tmp_path: Path, trims: list[float],
                                                               sidecar_above: int) -> None:
-    cfg = Config(dense_coarse_above=40, dense_coarse_dims=16, vector_sidecar_above=sidecar_above,
-                 consolidate_in_background="off", consolidate_every=10**6, memory_trim_every_s=0)
+    cfg = Config(retrieval={"dense_coarse_above": 40, "dense_coarse_dims": 16, "vector_sidecar_above": sidecar_above}, capture={"consolidate_in_background": "off", "consolidate_every": 10**6}, store={"memory_trim_every_s": 0})
     with Memory(tmp_path / "m.db", config=cfg, embedder=HashingEmbedder()) as mem:
         _add(mem, 0, 30)
         assert mem.recall("desks in town 3")
@@ -52,12 +51,12 @@ def test_a_users_first_coarse_index_gives_its_temporaries_back(tmp_path: Path, t
 
 
 def test_the_background_worker_gives_memory_back_at_most_every_interval(tmp_path: Path, trims: list[float]) -> None:
-    cfg = Config(consolidate_in_background="on", consolidate_every=4, memory_trim_every_s=60)
+    cfg = Config(capture={"consolidate_in_background": "on", "consolidate_every": 4}, store={"memory_trim_every_s": 60})
     with Memory(tmp_path / "m.db", config=cfg, embedder=HashingEmbedder()) as mem:
         _add(mem, 0, 8)
         mem.wait_for_consolidation()
     assert trims and set(trims) == {60.0}  # after its runs (closing waits for the worker), rate-limited
-    off = Config(consolidate_in_background="on", consolidate_every=4, memory_trim_every_s=0)
+    off = Config(capture={"consolidate_in_background": "on", "consolidate_every": 4}, store={"memory_trim_every_s": 0})
     trims.clear()
     with Memory(tmp_path / "n.db", config=off, embedder=HashingEmbedder()) as mem:
         _add(mem, 0, 8)

@@ -67,7 +67,7 @@ def _count_calls(monkeypatch: pytest.MonkeyPatch, text: str) -> Counter[str]:
     "When did Caroline finish the ZQ-6614 repair?",
 ])
 def test_one_recall_analyses_its_query_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
-    config = Config(list_coverage=True, consolidate_every=10**9)
+    config = Config(experimental={"list_coverage": True}, capture={"consolidate_every": 10**9})
     with Memory(tmp_path / "m.db", config=config, embedder=HashingEmbedder()) as mem:
         for day, said in enumerate(["the ZQ-6614 repair will cost $400 on 3 March", "I visited Paris and Rome",
                                     "actually the ZQ-6614 repair will cost $450, finished it on 9 March"]):

@@ -24,7 +24,7 @@ from episodic_memory.retrieve.retriever import RecallFilters
 
 # The order of the hand-set scoring (as at aec4e02, before the learned ranker, but for currency's narrower slots:
 # "28-person startup" is no longer superseded by "all 15 jobs"), on the shipped sample conversation,
-# recalled at a fixed moment: Config.ranker = "fused" must keep it.
+# recalled at a fixed moment: Config.retrieval.ranker = "fused" must keep it.
 FUSED_AT_AEC4E02 = {
     'Where is Lumen Analytics based?': ['fact:1', 'turn:14', 'turn:32', 'turn:31', 'turn:54', 'turn:13', 'turn:22', 'turn:20'],
     'How many people work at the startup?': ['fact:2', 'fact:47', 'turn:23', 'turn:2', 'turn:24', 'turn:49', 'fact:36', 'turn:22'],
@@ -39,7 +39,7 @@ NOW = datetime.fromisoformat("2026-12-01T00:00:00+00:00").timestamp()
 
 
 def _sample_memory(path: Path, **config: object) -> Memory:
-    mem = Memory(path, config=Config(consolidate_in_background="off", **config))  # type: ignore[arg-type]
+    mem = Memory(path, config=Config(capture={"consolidate_in_background": "off"}, **config))  # type: ignore[arg-type]
     text = resources.files("episodic_memory").joinpath("data/sample_conversation.jsonl").read_text(encoding="utf-8")
     sessions: list[str] = []
     for line in text.splitlines():
@@ -84,7 +84,7 @@ def test_model_prefers_what_every_leg_found_first() -> None:
 
 
 def test_learned_ranker_puts_the_planted_answer_first(tmp_path: Path) -> None:
-    mem = Memory(tmp_path / "m.db", config=Config(consolidate_in_background="off", ranker="learned"))
+    mem = Memory(tmp_path / "m.db", config=Config(capture={"consolidate_in_background": "off"}, retrieval={"ranker": "learned"}))
     distractors = [
         "We watched a documentary about Canadian wildlife last night",
         "My sister sent me photos from her garden, the tomatoes are huge this year",
@@ -104,9 +104,9 @@ def test_learned_ranker_puts_the_planted_answer_first(tmp_path: Path) -> None:
 
 
 def test_fused_reproduces_the_hand_set_ordering(tmp_path: Path) -> None:
-    assert Config().ranker == "learned"  # the default since the truth bench holds with it (docs/retrieval.md)
+    assert Config().retrieval.ranker == "learned"  # the default since the truth bench holds with it (docs/retrieval.md)
     # the pin holds the facts the rules made of the sample then (their ids); the learned consolidation makes others
-    mem = _sample_memory(tmp_path / "m.db", ranker="fused", list_coverage=False, learned_consolidation=False)
+    mem = _sample_memory(tmp_path / "m.db", retrieval={"ranker": "fused"}, experimental={"list_coverage": False}, consolidation={"learned": False})
     try:
         # The pin was taken on a CPU with int8 dot-product instructions (VNNI); where they are missing (AVX2 only)
         # the embedder's arithmetic rounds differently and near-ties among the top 8 swap: 5 of the 8 pinned
@@ -121,7 +121,7 @@ def test_fused_reproduces_the_hand_set_ordering(tmp_path: Path) -> None:
 
 
 def test_learned_ranking_keeps_every_kind(tmp_path: Path) -> None:
-    mem = _sample_memory(tmp_path / "m.db", ranker="learned")
+    mem = _sample_memory(tmp_path / "m.db", retrieval={"ranker": "learned"})
     try:
         kinds = {h.split(":")[0] for q in FUSED_AT_AEC4E02 for h in _ranked(mem, q)}
         assert {"turn", "fact", "episode"} <= kinds
@@ -136,8 +136,7 @@ def test_bad_weights_file_is_a_clear_error(tmp_path: Path, content: str | None) 
     weights = tmp_path / "weights.json"
     if content is not None:
         weights.write_text(content, encoding="utf-8")
-    mem = Memory(tmp_path / "m.db", config=Config(consolidate_in_background="off", ranker="learned",
-                                                  ranker_path=str(weights)))
+    mem = Memory(tmp_path / "m.db", config=Config(capture={"consolidate_in_background": "off"}, retrieval={"ranker": "learned", "ranker_path": str(weights)}))
     mem.add_turn("user", "the garden needs watering", session_id="s")
     with pytest.raises(RankerWeightsError, match="weights.json"):
         mem.recall("garden")
@@ -176,17 +175,18 @@ def test_diversify_lets_a_new_session_overtake_near_duplicates() -> None:
     score = np.array([1.0, 0.97, 0.95, 0.9, 0.5])
     sessions = {0: "a", 1: "a", 2: "a", 3: "b", 4: "c"}
     tier = np.zeros(5, np.int64)
-    cfg = Config(coverage_penalty=0.1, coverage_pool=30)
+    cfg = Config(experimental={"coverage_penalty": 0.1, "coverage_pool": 30})
     assert diversify([0, 1, 2, 3, 4], sessions, score, tier, cfg) == [0, 3, 1, 2, 4]
-    assert diversify([0, 1, 2, 3, 4], sessions, score, tier, Config(coverage_penalty=0.0)) == [0, 1, 2, 3, 4]
-    assert diversify([0, 1, 2, 3, 4], sessions, score, tier, Config(coverage_penalty=0.1, coverage_pool=2)
+    assert diversify([0, 1, 2, 3, 4], sessions, score, tier, Config(experimental={"coverage_penalty": 0.0})) == [0, 1, 2, 3, 4]
+    assert diversify([0, 1, 2, 3, 4], sessions, score, tier, Config(experimental={"coverage_penalty": 0.1, "coverage_pool": 2})
                      ) == [0, 1, 2, 3, 4]  # only the pool is re-picked
     tier[2] = 1  # an exact lookup's holder stays above everything
     assert diversify([2, 0, 1, 3, 4], sessions, score, tier, cfg)[0] == 2
     assert diversify([0, 1, 2, 3, 4], {}, score, np.zeros(5, np.int64), cfg) == [0, 1, 2, 3, 4]
 
 
-@pytest.mark.parametrize("dense", [{"embedder": "off"}, {"dense_floor": 1.01}], ids=["no-embedder", "none-over-floor"])
+@pytest.mark.parametrize("dense", [{"models.embedder": "off"}, {"retrieval.dense_floor": 1.01}],
+                         ids=["no-embedder", "none-over-floor"])
 def test_without_the_dense_leg_the_hand_set_scores_stand(tmp_path: Path, dense: dict[str, object]) -> None:
     """The model was fitted on recalls where both legs found turns: with no embedder, or nothing over the dense
     floor, its inputs are unlike anything it saw (a turn found by BM25 alone lost to a derived memory's hand-set
@@ -195,8 +195,7 @@ def test_without_the_dense_leg_the_hand_set_scores_stand(tmp_path: Path, dense: 
              "Meeting with 王总 at 国贸 about the APP launch"]
     scores = {}
     for ranker in ("fused", "learned"):
-        with Memory(tmp_path / f"{ranker}.db", config=Config(consolidate_in_background="off", ranker=ranker,
-                                                              **dense)) as mem:  # type: ignore[arg-type]
+        with Memory(tmp_path / f"{ranker}.db", config=Config(capture={"consolidate_in_background": "off"}, retrieval={"ranker": ranker}).replace(dense)) as mem:
             for i, text in enumerate(texts):
                 mem.add_turn("user", text, session_id="s1", turn_id=f"t{i}")
             scores[ranker] = [(h.text, h.score) for h in mem.recall("王总的电话", k=5)]

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and
 
 
 def test_filtered_search_gives_the_rows_search_turns_gives(db_path: Path) -> None:
-    with Memory(db_path, config=Config(embedder="off", consolidate_every=10**9)) as mem:
+    with Memory(db_path, config=Config(models={"embedder": "off"}, capture={"consolidate_every": 10**9})) as mem:
         for day in range(30):
             mem.add_turns([{"role": "user", "content": f"the kayak trip {word} on day {day}", "session_id": f"s{day % 3}",
                             "timestamp": 1_700_000_000 + day * 86_400, "source": "chat" if day % 2 else "mail",
@@ -93,8 +93,7 @@ def test_a_deletion_keeps_the_fitted_directions_and_the_coarse_scan_stays_exact(
     words = [f"w{i}" for i in range(40)]
     rng = np.random.default_rng(5)
     emb = HashingEmbedder(dim=64)
-    coarse = Config(dense_coarse_above=100, dense_coarse_dims=24, dense_coarse_factor=4, dense_coarse_block=64,
-                    consolidate_in_background="off", consolidate_every=10**6)
+    coarse = Config(retrieval={"dense_coarse_above": 100, "dense_coarse_dims": 24, "dense_coarse_factor": 4, "dense_coarse_block": 64}, capture={"consolidate_in_background": "off", "consolidate_every": 10**6})
     with Memory(tmp_path / "m.db", config=coarse, embedder=emb) as mem:
         mem.add_turns([{"role": "user", "content": " ".join(rng.choice(words, 6)), "session_id": f"s{i % 7}"}
                        for i in range(400)])
@@ -106,7 +105,7 @@ def test_a_deletion_keeps_the_fitted_directions_and_the_coarse_scan_stays_exact(
         mem.forget(session_id="s3")
         after = dense.sync("default")
         assert after.basis is fitted and len(after) < 400
-        exact = type(dense)(mem.store, dense.model_id, dense.dim, coarse.model_copy(update={"dense_coarse_above": 10**9}))
+        exact = type(dense)(mem.store, dense.model_id, dense.dim, coarse.replace({"retrieval.dense_coarse_above": 10**9}))
         same = []
         for _ in range(30):
             qv = emb.embed([" ".join(rng.choice(words, 6))])[0]
@@ -198,7 +197,7 @@ def test_a_later_turn_that_cannot_hold_the_value_asked_is_not_read(tmp_path: Pat
         return real_scores(items, query, *a, **kw)
 
     monkeypatch.setattr(currency_pass, "currency_scores", recording)
-    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9, currency_pool=2)) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"}, capture={"consolidate_every": 10**9}, currency={"pool": 2})) as mem:
         for day, text in enumerate(turns):
             mem.add_turn("user", text, session_id=f"s{day}", timestamp=1_700_000_000 + day * 86_400)
         hits = mem.recall("When is the kayak trip on?", k=3, now=1_700_000_000 + 40 * 86_400)
@@ -224,7 +223,7 @@ def test_the_currency_gate_leaves_every_recall_as_it_was(tmp_path: Path, monkeyp
                  "When did Nina join the kayak club?", "What colour is the kayak?", "Who joined the kayak club?",
                  "How many kayak club people?", "When did the garden shed start to smell?",
                  "What time does the garden shed roof leak?", "How old is the garden shed roof?"]
-    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9)) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"}, capture={"consolidate_every": 10**9})) as mem:
         for day, text in enumerate(turns):
             mem.add_turn("user", text, session_id=f"s{day}", timestamp=1_700_000_000 + day * 86_400)
         now = 1_700_000_000 + 40 * 86_400
@@ -258,7 +257,7 @@ def test_derived_memories_ranked_on_rowids_alone_as_with_the_filters(tmp_path: P
     from episodic_memory.retrieve.kinds import KIND_CODES, KINDS
     from episodic_memory.store.sqlite import turns as sql_turns
 
-    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9)) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"}, capture={"consolidate_every": 10**9})) as mem:
         for i in range(40):  # repeated texts: ties in BM25
             mem.add_fact(f"The canoe trip {['is green', 'leaks', 'went to the lake'][i % 3]} on day {i % 4}.")
         for s in range(6):
@@ -346,7 +345,7 @@ def test_lookups_by_id_go_by_rowid_not_by_the_users_rows(tmp_path: Path, lookup:
     """Rows asked for by id are found by their rowid. With `user_id = ?` beside the id list SQLite chose the
     user's index and read every row of the user: at 1M real turns (178k facts) `facts_by_id` took 96 ms a call,
     30 ms of every recall; by rowid 0.6 ms (docs/retrieval.md)."""
-    with Memory(tmp_path / "m.db", config=Config(embedder="off")) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as mem:
         store = mem.store
         statements: list[str] = []
         store.db.set_trace_callback(statements.append)
@@ -366,7 +365,7 @@ def test_lookups_by_id_go_by_rowid_not_by_the_users_rows(tmp_path: Path, lookup:
 def test_one_text_said_many_times_is_one_hit_with_every_turn_behind_it(tmp_path: Path) -> None:
     """A store holding one text many times (a template, a greeting, copies): the duplicates join the first hit,
     each source once."""
-    with Memory(tmp_path / "m.db", config=Config(embedder="off", consolidate_every=10**9)) as mem:
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"}, capture={"consolidate_every": 10**9})) as mem:
         turns = [{"role": "user", "content": "The launch moved to Friday.", "session_id": f"s{i}",
                   "timestamp": 1_700_000_000 + i} for i in range(120)]
         turns += [{"role": "user", "content": f"Lunch is at noon, table {i}.", "session_id": "other",

@@ -21,7 +21,7 @@ NOW = datetime(2023, 5, 10, 13, 0, tzinfo=UTC)  # a Wednesday
 
 
 def quiet(**overrides: Any) -> Config:
-    return Config(embedder="off", consolidate_in_background="off", **overrides)
+    return Config(models={"embedder": "off"}, capture={"consolidate_in_background": "off"}).replace(**overrides)
 
 
 def day(text: str) -> datetime:
@@ -85,7 +85,7 @@ def test_the_same_phrase_moves_with_now() -> None:
 
 # --- recency and time phrases in recall ------------------------------------------------------------------
 def test_recency_ordering_flips_with_now(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", config=quiet(recency_weight=1.0, recency_half_life_days=10)) as mem:
+    with Memory(tmp_path / "m.db", config=quiet(retrieval={"recency_weight": 1.0, "recency_half_life_days": 10})) as mem:
         mem.add_turn("user", "We hiked up to the lake by the old mill", session_id="jan",
                      timestamp="2023-01-10T10:00:00Z", turn_id="jan")
         mem.add_turn("user", "We hiked to the lake near the old mill again", session_id="jun",
@@ -108,7 +108,7 @@ def cooking(mem: Memory) -> None:
 
 def test_last_week_resolves_against_now(tmp_path: Path) -> None:
     query = "what did I cook last week"
-    with Memory(tmp_path / "m.db", config=quiet(recency_weight=0.0)) as mem:
+    with Memory(tmp_path / "m.db", config=quiet(retrieval={"recency_weight": 0.0})) as mem:
         cooking(mem)
         assert mem.recall(query, kind="turn", now=NOW)[0].source_ids == ["may"]
         assert mem.recall(query, kind="turn", now="2023-03-08T12:00:00Z")[0].source_ids == ["march"]
@@ -117,7 +117,7 @@ def test_last_week_resolves_against_now(tmp_path: Path) -> None:
 
 def test_as_of_implies_now(tmp_path: Path) -> None:
     query = "what did I cook last week"
-    with Memory(tmp_path / "m.db", config=quiet(recency_weight=0.0)) as mem:
+    with Memory(tmp_path / "m.db", config=quiet(retrieval={"recency_weight": 0.0})) as mem:
         cooking(mem)
         assert mem.recall(query, kind="turn", as_of="2023-05-10T12:00:00Z")[0].source_ids == ["may"]
         # an explicit now wins over as_of
@@ -128,7 +128,7 @@ def test_as_of_implies_now(tmp_path: Path) -> None:
 def test_compat_retrieve_passes_now(tmp_path: Path) -> None:
     from episodic_memory.default import retrieve
 
-    with Memory(tmp_path / "m.db", config=quiet(recency_weight=0.0)) as mem:
+    with Memory(tmp_path / "m.db", config=quiet(retrieval={"recency_weight": 0.0})) as mem:
         cooking(mem)
         assert retrieve("what did I cook last week", mem, k=1, kind="turn", now=NOW)[0].source_ids == ["may"]
 
@@ -145,9 +145,9 @@ def test_a_bad_now_is_refused_naming_it(tmp_path: Path, bad: object, error: type
 
 def test_the_cli_takes_now_and_refuses_a_bad_one(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
-    with Memory(db, config=quiet(recency_weight=0.0)) as mem:
+    with Memory(db, config=quiet(retrieval={"recency_weight": 0.0})) as mem:
         cooking(mem)
-    env = {"EPISODIC_EMBEDDER": "off"}
+    env = {"EPISODIC_MODELS__EMBEDDER": "off"}
     ok = CliRunner().invoke(main, ["recall", "--db", str(db), "what did I cook last week", "--now",
                                    "2023-05-10T13:00", "--json"], env=env)
     assert ok.exit_code == 0, ok.output
@@ -163,9 +163,9 @@ def test_the_rest_route_takes_now_and_refuses_a_bad_one_with_a_400(tmp_path: Pat
     from episodic_memory.server.rest import create_app
 
     db = tmp_path / "m.db"
-    with Memory(db, config=quiet(recency_weight=0.0)) as mem:
+    with Memory(db, config=quiet(retrieval={"recency_weight": 0.0})) as mem:
         cooking(mem)
-    app = create_app(db, auth=False, config=quiet(recency_weight=0.0))
+    app = create_app(db, auth=False, config=quiet(retrieval={"recency_weight": 0.0}))
     with TestClient(app, raise_server_exceptions=False) as http:
         ok = http.get("/v1/recall", params={"q": "what did I cook last week", "now": "2023-05-10T13:00:00Z"})
         assert ok.status_code == 200 and ok.json()["hits"][0]["source_ids"] == ["may"]
@@ -179,7 +179,7 @@ def test_the_mcp_recall_tool_takes_now_and_refuses_a_bad_one(tmp_path: Path) -> 
 
     from episodic_memory.server.mcp_server import MemoryTools, create_server
 
-    with Memory(tmp_path / "m.db", config=quiet(recency_weight=0.0)) as mem:
+    with Memory(tmp_path / "m.db", config=quiet(retrieval={"recency_weight": 0.0})) as mem:
         cooking(mem)
         server = create_server(MemoryTools(mem))
         result = asyncio.run(server.call_tool("recall", {"query": "what did I cook last week", "k": 1,
@@ -231,10 +231,10 @@ def plant(mem: Memory, begun: str, done: str) -> None:
 def test_a_question_about_an_end_or_a_start_favours_the_turn_reporting_it(
         tmp_path: Path, begun: str, done: str, query: str, wanted: str) -> None:
     first = {}
-    for bonus in (Config().phase_bonus, 0.0):
-        with Memory(tmp_path / f"{bonus}.db", config=quiet(phase_bonus=bonus, recency_weight=0.0)) as mem:
+    for bonus in (Config().retrieval.phase_bonus, 0.0):
+        with Memory(tmp_path / f"{bonus}.db", config=quiet(retrieval={"phase_bonus": bonus, "recency_weight": 0.0})) as mem:
             plant(mem, begun, done)
             first[bonus] = mem.recall(query, kind="turn", k=1, now="2023-04-01")[0].source_ids[0]
             if bonus:  # every kind of memory, not only turns
                 assert wanted in [s for h in mem.recall(query, k=1, now="2023-04-01") for s in h.source_ids]
-    assert first == {Config().phase_bonus: wanted, 0.0: "jan" if wanted == "mar" else "mar"}
+    assert first == {Config().retrieval.phase_bonus: wanted, 0.0: "jan" if wanted == "mar" else "mar"}

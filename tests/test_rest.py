@@ -60,7 +60,7 @@ def new_token(db: Path, user: str) -> str:
 
 
 def make_app(db: Path, **kw: Any) -> FastAPI:
-    kw.setdefault("config", Config(embedder="off", consolidate_every=4))
+    kw.setdefault("config", Config(models={"embedder": "off"}, capture={"consolidate_every": 4}))
     return create_app(db, embedder=HashingEmbedder(), **kw)
 
 
@@ -271,7 +271,7 @@ def test_parallel_writers_lose_nothing(api: tuple[str, FastAPI], db_path: Path) 
                         "third POST often commits before the worker reads, that run takes 3 and the 4th waits for "
                         "session end (consolidated_turns 3, not 4); to be made timing-independent")
 def test_turns_return_before_background_consolidation(db_path: Path) -> None:
-    app = make_app(db_path, config=Config(embedder="off", consolidate_every=2))
+    app = make_app(db_path, config=Config(models={"embedder": "off"}, capture={"consolidate_every": 2}))
     token = new_token(db_path, "alice")
     ran = threading.Event()
 
@@ -297,7 +297,7 @@ def test_turns_return_before_background_consolidation(db_path: Path) -> None:
 
 
 def test_flagged_sessions_are_consolidated_at_start(db_path: Path) -> None:
-    with Memory(db_path, user_id="solo", config=Config(embedder="off", consolidate_on_open=False)) as mem:
+    with Memory(db_path, user_id="solo", config=Config(models={"embedder": "off"}, capture={"consolidate_on_open": False})) as mem:
         mem.add_turn("user", "We decided to ship the beta on Friday", session_id="s1")
         mem.store.mark_for_consolidation("solo", "s1")  # as crash recovery or idleness would
     app = make_app(db_path, auth=False, user_id="solo")
@@ -345,8 +345,7 @@ def test_each_endpoint(api: tuple[str, FastAPI], db_path: Path) -> None:
 
 
 def test_a_batch_of_turns_is_stored_whole_or_not_at_all(db_path: Path) -> None:
-    app = make_app(db_path, config=Config(embedder="off", consolidate_every=4, server_max_batch_turns=5,
-                                          max_turn_chars=100))
+    app = make_app(db_path, config=Config(models={"embedder": "off"}, capture={"consolidate_every": 4, "max_turn_chars": 100}, server={"max_batch_turns": 5}))
     with serving(app) as url, client(url, new_token(db_path, "alice")) as http, \
             client(url, new_token(db_path, "bob")) as bob:
         batch = [turn(f"note {i} about the kayak trip", "s1" if i < 3 else "s2", id=f"t{i}",
@@ -367,7 +366,7 @@ def test_a_batch_of_turns_is_stored_whole_or_not_at_all(db_path: Path) -> None:
         r = http.post("/v1/turns/batch", json={"turns": [turn("fine", "s3"), turn("y" * 101, "s3")]})  # Memory's check
         assert r.status_code == 422 and r.json()["detail"].startswith("turn 1: ") and "100" in r.json()["detail"]
         r = http.post("/v1/turns/batch", json={"turns": [turn(str(i), "s3") for i in range(6)]})
-        assert r.status_code == 422 and "over the limit of 5 (Config.server_max_batch_turns)" in r.json()["detail"]
+        assert r.status_code == 422 and "over the limit of 5 (Config.server.max_batch_turns)" in r.json()["detail"]
         assert http.post("/v1/turns/batch", json={"turns": []}).status_code == 422
         assert http.post("/v1/turns/batch", json={"turns": batch, "user_id": "bob"}).status_code == 422
         assert http.get("/v1/stats").json()["turns"] == 4 and "s3" not in [
@@ -509,7 +508,7 @@ def test_forget_takes_tokens_with_the_user(db_path: Path) -> None:
     for user in ("alice", "alice", "bob"):
         store.create(user, label=f"laptop-of-{user}-zqx")
     store.close()
-    with Memory(db_path, user_id="alice", config=Config(embedder="off")) as mem:
+    with Memory(db_path, user_id="alice", config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "hello", session_id="s1")
         assert "tokens" not in mem.forget(session_id="s1")          # a session's forget keeps the keys
         assert mem.forget(user_id="alice")["tokens"] == 2
@@ -522,7 +521,7 @@ def test_forget_takes_tokens_with_the_user(db_path: Path) -> None:
 def test_the_pool_keeps_at_most_max_open_users_and_never_closes_one_in_use(db_path: Path) -> None:
     from episodic_memory.server.pool import MemoryPool
 
-    pool = MemoryPool(db_path, Config(embedder="off"), max_open=2)
+    pool = MemoryPool(db_path, Config(models={"embedder": "off"}), max_open=2)
     with pool.lease("ann") as ann:
         ann.add_turn("user", "ann's orchid bloomed", session_id="s")
         for user in ("bob", "cy", "dee"):  # ann is held: the others make room for each other
@@ -537,7 +536,7 @@ def test_the_pool_keeps_at_most_max_open_users_and_never_closes_one_in_use(db_pa
 
 
 def test_a_server_with_room_for_one_user_serves_many(db_path: Path) -> None:
-    app = make_app(db_path, config=Config(embedder="off", consolidate_every=4, server_max_open_users=1))
+    app = make_app(db_path, config=Config(models={"embedder": "off"}, capture={"consolidate_every": 4}, server={"max_open_users": 1}))
     users = ["alice", "bob", "carol"]
     tokens = {u: new_token(db_path, u) for u in users}
     with serving(app) as url:

@@ -20,7 +20,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from episodic_memory.config import Config  # noqa: E402
-from episodic_memory.server.limits import BackgroundGate, ServerLimits  # noqa: E402
+from episodic_memory.server.limits import BackgroundGate, ServerLimits, server_limits  # noqa: E402
 from episodic_memory.server.pool import WORKER_NAME, MemoryPool  # noqa: E402
 from episodic_memory.server.rest import create_app  # noqa: E402
 from tests.fakes import HashingEmbedder  # noqa: E402
@@ -43,7 +43,7 @@ class HoldingEmbedder(HashingEmbedder):
 
 
 def app_with(db: Path, limits: ServerLimits, embedder: HashingEmbedder | None = None) -> Any:
-    return create_app(db, config=Config(embedder="off", consolidate_every=4), embedder=embedder or HashingEmbedder(),
+    return create_app(db, config=Config(models={"embedder": "off"}, capture={"consolidate_every": 4}), embedder=embedder or HashingEmbedder(),
                       limits=limits)
 
 
@@ -152,30 +152,30 @@ def test_every_acknowledged_turn_is_stored_exactly_once_under_back_pressure(db_p
 
 
 def test_limits_from_env_and_their_checks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EPISODIC_SERVER_WORKERS", "3")
-    monkeypatch.setenv("EPISODIC_SERVER_ACCESS_LOG", "yes")
-    limits = ServerLimits.from_env(max_inflight=7)
+    monkeypatch.setenv("EPISODIC_SERVER__WORKERS", "3")
+    monkeypatch.setenv("EPISODIC_SERVER__ACCESS_LOG", "yes")
+    limits = server_limits(max_inflight=7)
     assert (limits.workers, limits.max_inflight, limits.per_client_max, limits.access_log) == (3, 7, 3, True)
-    assert ServerLimits.from_env(workers=5).workers == 5  # an explicit value beats the environment
-    assert ServerLimits(workers=2).max_inflight == 16
-    monkeypatch.setenv("EPISODIC_SERVER_WORKERS", "many")
-    with pytest.raises(ValueError, match="EPISODIC_SERVER_WORKERS"):
-        ServerLimits.from_env()
+    assert server_limits(workers=5).workers == 5  # an explicit value beats the environment
+    assert server_limits(ServerLimits(workers=2)).max_inflight == 16
+    monkeypatch.setenv("EPISODIC_SERVER__WORKERS", "many")
+    with pytest.raises(ValueError, match="EPISODIC_SERVER__WORKERS"):
+        server_limits()
     with pytest.raises(ValueError, match="background_share"):
         ServerLimits(background_share=0)
 
 
 def test_the_pool_lowers_what_a_recall_embeds_inline(tmp_path: Path) -> None:
-    config = Config(embedder="off")
-    pool = MemoryPool(tmp_path / "m.db", config, HashingEmbedder(), background=True, recall_embed_max_items=4)
+    config = Config(models={"embedder": "off"})
+    pool = MemoryPool(tmp_path / "m.db", config, HashingEmbedder(), background=True)
     try:
-        assert pool.get("alice").config.recall_embed_max_items == 4
+        assert pool.get("alice").config.retrieval.recall_embed_max_items == 4  # the server's default
     finally:
         pool.close()
-    pool = MemoryPool(tmp_path / "m.db", config.model_copy(update={"recall_embed_max_items": 2}), HashingEmbedder(),
-                      background=True, recall_embed_max_items=4)
+    pool = MemoryPool(tmp_path / "m.db", config.replace({"retrieval.recall_embed_max_items": 2}), HashingEmbedder(),
+                      background=True)
     try:
-        assert pool.get("alice").config.recall_embed_max_items == 2  # never raised above the Config's
+        assert pool.get("alice").config.retrieval.recall_embed_max_items == 2  # set: the Config's
     finally:
         pool.close()
 
@@ -206,8 +206,8 @@ def test_the_servers_worker_runs_at_the_servers_background_nice(tmp_path: Path) 
     from episodic_memory.util import thread_niceness
 
     seen: list[int] = []
-    pool = MemoryPool(tmp_path / "m.db", Config(embedder="off"), HashingEmbedder(), background=True,
-                      background_nice=3, gate=lambda: seen.append(thread_niceness()))
+    pool = MemoryPool(tmp_path / "m.db", Config(models={"embedder": "off"}, capture={"background_nice": 3}),
+                      HashingEmbedder(), background=True, gate=lambda: seen.append(thread_niceness()))
     try:
         base = thread_niceness()
         with pool.lease("alice") as mem:

@@ -58,22 +58,22 @@ def test_filters_apply_to_both_legs(mem: Memory) -> None:
 def test_recency_is_added_not_multiplied() -> None:
     cfg = Config()
     now = 1_000_000_000.0
-    assert recency_bonus(now, now, cfg) == pytest.approx(cfg.recency_weight)
-    assert recency_bonus(now - 30 * 86400, now, cfg) == pytest.approx(cfg.recency_weight / 2)
+    assert recency_bonus(now, now, cfg) == pytest.approx(cfg.retrieval.recency_weight)
+    assert recency_bonus(now - 30 * 86400, now, cfg) == pytest.approx(cfg.retrieval.recency_weight / 2)
     # the hand-set sum with every other term at 0 (the learned ranker adds recency the same way, to its own score)
-    quiet = Config(follow_weight=0, neighbour_weight=0, session_weight=0, speaker_bonus=0, time_bonus=0, ranker="fused")
+    quiet = Config(retrieval={"follow_weight": 0, "neighbour_weight": 0, "session_weight": 0, "speaker_bonus": 0, "time_bonus": 0, "ranker": "fused"})
     with Memory(":memory:", config=quiet) as mem:
         mem.add_turn("user", "alpha bravo charlie", session_id="s", timestamp=NOW)
         hit = mem.recall("alpha bravo charlie")[0]
         age = NOW.timestamp() - hit.timestamp.timestamp()
         assert age < 5
         # score = fused + recency: a hit with a fused score of 1 scores 1 + ~0.15, not 1 × something
-        assert hit.score == pytest.approx(hit.details["fused"] + cfg.recency_weight, abs=1e-3)
+        assert hit.score == pytest.approx(hit.details["fused"] + cfg.retrieval.recency_weight, abs=1e-3)
 
 
 def test_a_fresh_item_overtakes_an_old_one_through_recency() -> None:
     def top(weight: float) -> str:
-        with Memory(":memory:", config=Config(recency_weight=weight)) as mem:
+        with Memory(":memory:", config=Config(retrieval={"recency_weight": weight})) as mem:
             mem.add_turn("user", "project falcon deadline moved", session_id="a", timestamp=OLD)
             mem.add_turn("user", "project falcon deadline moved to friday", session_id="b", timestamp=NOW)
             return mem.recall("project falcon deadline moved")[0].session_id
@@ -115,7 +115,7 @@ def test_near_duplicates_collapse_into_one_hit(mem: Memory) -> None:
 
 
 def test_recall_works_without_an_embedder(db_path: Path) -> None:
-    with Memory(db_path, config=Config(embedder="off")) as mem:
+    with Memory(db_path, config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "the kettle is broken", session_id="s")
         hit = mem.recall("kettle")[0]
         assert hit.details["legs"] == {"bm25": 1}
@@ -124,7 +124,7 @@ def test_recall_works_without_an_embedder(db_path: Path) -> None:
 
 
 def test_a_missing_model_degrades_to_bm25(db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with Memory(db_path, config=Config(embedder=str(tmp_path / "no-such-model"))) as mem:
+    with Memory(db_path, config=Config(models={"embedder": str(tmp_path / "no-such-model")})) as mem:
         mem.add_turn("user", "the kettle is broken", session_id="s")
         assert mem.recall("kettle")[0].text == "the kettle is broken"
         assert "recall uses BM25 only" in caplog.text
@@ -137,7 +137,7 @@ def test_model_change_is_detected_and_reindex_reembeds(db_path: Path) -> None:
             mem.add_turn("user", f"note {i} about the boat engine", session_id="s")
         assert mem.stats()["vectors"] == 0  # below the consolidation threshold: not embedded yet
         assert mem.index() == 5 and mem.stats()["vectors"] == 5
-    with Memory(db_path, embedder=new, config=Config(consolidate_on_open=False)) as mem:
+    with Memory(db_path, embedder=new, config=Config(capture={"consolidate_on_open": False})) as mem:
         stats = mem.stats()
         assert stats["stale_vectors"] == {"hash-old": 5} and stats["vectors"] == 0
         assert mem.reindex() == 5
@@ -154,7 +154,7 @@ def test_reindex_reembeds_every_kind_of_memory(db_path: Path) -> None:
         mem.judgments.store("the engine makes a noise", "check the impeller first", "it failed twice before")
         before = {kind for kind, in mem.store._query("SELECT DISTINCT kind FROM vectors")}
         assert before == {"turn", "fact", "episode", "judgment"}
-    with Memory(db_path, embedder=new, config=Config(consolidate_on_open=False)) as mem:
+    with Memory(db_path, embedder=new, config=Config(capture={"consolidate_on_open": False})) as mem:
         mem.reindex()
         rows = mem.store._query("SELECT kind, model FROM vectors")
         assert {kind for kind, _ in rows} == before and {model for _, model in rows} == {"hash-new"}
@@ -162,7 +162,7 @@ def test_reindex_reembeds_every_kind_of_memory(db_path: Path) -> None:
 
 
 def test_reindex_cli(db_path: Path) -> None:
-    with Memory(db_path, config=Config(embedder="off")) as mem:
+    with Memory(db_path, config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "the kettle is broken", session_id="s")
     result = CliRunner().invoke(main, ["reindex", "--db", str(db_path)])
     assert result.exit_code == 0 and f"embedded 1 memories with {DEFAULT_MODEL_ID}" in result.output
@@ -219,7 +219,7 @@ def test_query_classifier() -> None:
 
 
 def test_bm25_finds_a_users_rare_match_behind_another_users_many(tmp_path: Path) -> None:
-    cfg = Config(embedder="off", candidate_pool=5)
+    cfg = Config(models={"embedder": "off"}, retrieval={"candidate_pool": 5})
     with Memory(tmp_path / "m.db", config=cfg) as mem:
         mem.add_turns([{"role": "user", "content": f"apple apple pie number {i}", "session_id": "a",
                         "user_id": "alice"} for i in range(60)])
@@ -249,7 +249,7 @@ def test_embedding_text_carries_context_only_in_short_exchanges() -> None:
 def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path, cap: int) -> None:
     """Ranking reads turns' positions through a cache: it must never answer for another user, a deletion in
     any process empties it, and a turn added later is found."""
-    with Memory(db_path, config=Config(embedder="off", turn_head_cache=cap)) as mem:
+    with Memory(db_path, config=Config(models={"embedder": "off"}, retrieval={"turn_head_cache": cap})) as mem:
         mem.add_turn("user", "alpha kept", session_id="keep", user_id="ann")
         mem.add_turn("user", "alpha gone", session_id="drop", user_id="ann")
         mem.add_turn("user", "alpha of bob", session_id="b", user_id="bob")
@@ -272,7 +272,7 @@ def test_turn_heads_cache_respects_users_and_forgetting(db_path: Path, cap: int)
 
 
 def test_bm25_leaves_out_terms_most_turns_contain(db_path: Path) -> None:
-    cfg = Config(bm25_common_floor=5, bm25_common_share=0.0)
+    cfg = Config(retrieval={"bm25_common_floor": 5, "bm25_common_share": 0.0})
     with Memory(db_path, config=cfg, embedder=HashingEmbedder()) as mem:
         mem.add_turns([{"role": "user", "content": f"weekly meeting notes {i}", "session_id": "s"} for i in range(8)])
         mem.add_turn("user", "the zebra escaped during the meeting", session_id="t")
@@ -287,7 +287,7 @@ def test_bm25_leaves_out_terms_most_turns_contain(db_path: Path) -> None:
         assert alone and all(not {"bm25", "bm25_memory"} & set(h.details["legs"]) for h in alone)  # dense alone
         mem.forget(session_id="s", user_id="default")  # a deletion drops the verdicts: "meeting" is rare now
         assert mem.store.common_terms(["meeting"], floor=5, share=0.0) == set()
-    with Memory(db_path, config=cfg.model_copy(update={"embedder": "off"})) as mem:  # no dense leg: BM25 keeps all
+    with Memory(db_path, config=cfg.replace({"models.embedder": "off"})) as mem:  # no dense leg: BM25 keeps all
         mem.add_turns([{"role": "user", "content": f"weekly meeting notes {i}", "session_id": "s"} for i in range(8)])
         assert len(mem.recall("meeting", k=3)) == 3
 
@@ -304,14 +304,14 @@ def test_coarse_to_fine_dense_scan_matches_the_exact_one(tmp_path: Path) -> None
         return " ".join(rng.choice(words, 6))
 
     emb = HashingEmbedder(dim=64)
-    coarse = Config(dense_coarse_above=100, dense_coarse_dims=24, dense_coarse_factor=4, dense_coarse_block=64)
+    coarse = Config(retrieval={"dense_coarse_above": 100, "dense_coarse_dims": 24, "dense_coarse_factor": 4, "dense_coarse_block": 64})
     with Memory(tmp_path / "m.db", config=coarse, embedder=emb) as mem:
         mem.add_turns([{"role": "user", "content": text(), "session_id": f"s{i % 7}"} for i in range(400)])
         mem.wait_for_consolidation()  # nothing moves under the comparisons below
         mem.index()
         dense = mem.retriever.dense_index()
         assert dense is not None
-        exact = type(dense)(mem.store, dense.model_id, dense.dim, coarse.model_copy(update={"dense_coarse_above": 10**9}))
+        exact = type(dense)(mem.store, dense.model_id, dense.dim, coarse.replace({"retrieval.dense_coarse_above": 10**9}))
         m = dense.sync("default")
         assert m.basis is not None and m.basis.shape == (64, 24)
         assert m.coarse is not None and len(m.coarse.state[0]) == -(-len(m) // 64)  # all rows frozen
@@ -379,7 +379,7 @@ def test_dense_centring_sinks_items_close_to_everything(tmp_path: Path) -> None:
     import numpy as np
 
     emb = HashingEmbedder(dim=1024)
-    with Memory(tmp_path / "m.db", config=Config(dense_floor=0.0), embedder=emb) as mem:
+    with Memory(tmp_path / "m.db", config=Config(retrieval={"dense_floor": 0.0}), embedder=emb) as mem:
         # one session each: a turn is embedded alone (no start of the previous turn)
         mem.add_turns([{"role": "user", "content": f"okay sure thanks item{i}", "session_id": f"s{i}"}
                        for i in range(30)])
@@ -473,10 +473,10 @@ def test_turn_scores_follow_the_formula_candidate_by_candidate() -> None:
     strength = {s: sum(sorted((f for (t, _), f in at.items() if t == s), reverse=True)[:3]) for s in set(sessions.tolist())}
     for i in range(n):
         s, q = int(sessions[i]), int(seqs[i])
-        expected = fused[i] + max(cfg.follow_weight * at.get((s, q - 1), 0.0), cfg.neighbour_weight * at.get((s, q + 1), 0.0))
-        expected += cfg.session_weight * strength[s] / max(strength.values())
-        expected += cfg.speaker_bonus * (speakers[i] == 1) + cfg.time_bonus * (info.time_range[0] <= ts[i] < info.time_range[1])
-        expected += cfg.recency_weight * math.pow(0.5, (now - ts[i]) / 86_400 / cfg.recency_half_life_days)
+        expected = fused[i] + max(cfg.retrieval.follow_weight * at.get((s, q - 1), 0.0), cfg.retrieval.neighbour_weight * at.get((s, q + 1), 0.0))
+        expected += cfg.retrieval.session_weight * strength[s] / max(strength.values())
+        expected += cfg.retrieval.speaker_bonus * (speakers[i] == 1) + cfg.retrieval.time_bonus * (info.time_range[0] <= ts[i] < info.time_range[1])
+        expected += cfg.retrieval.recency_weight * math.pow(0.5, (now - ts[i]) / 86_400 / cfg.retrieval.recency_half_life_days)
         assert candidates.score[i] == pytest.approx(expected, abs=1e-9)
     assert candidates.valid.all()
 
@@ -528,7 +528,7 @@ def test_a_dense_search_keeps_blas_to_one_thread_and_gives_the_host_its_setting_
 def test_an_embedder_change_says_why_the_first_recalls_embed(db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     import logging
 
-    with Memory(db_path, config=Config(embedder="minilm-l6-v2-int8-dynamic")) as mem:
+    with Memory(db_path, config=Config(models={"embedder": "minilm-l6-v2-int8-dynamic"})) as mem:
         mem.add_turns([{"role": "user", "content": f"note {i} about the kayak", "session_id": "s"}
                        for i in range(300)])
         mem.wait_for_consolidation()
@@ -537,7 +537,7 @@ def test_an_embedder_change_says_why_the_first_recalls_embed(db_path: Path, capl
         assert before >= 300
     with caplog.at_level(logging.WARNING, logger="episodic_memory.retrieve.indexer"), Memory(db_path) as mem:
         assert mem.recall("kayak note 7")  # the default model: turns are embedded again, a bounded share per recall
-        assert mem.stats()["vectors"] == mem.config.recall_embed_max_items == 256
+        assert mem.stats()["vectors"] == mem.config.retrieval.embed_first() == 256
         assert mem.recall("kayak note 8")
         assert mem.stats()["vectors"] >= 300 and mem.stats()["stale_vectors"] == {"minilm-l6-v2-int8-dynamic": before}
     said = [r.getMessage() for r in caplog.records]

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 
 
 def test_a_short_run_reports_the_heap_the_vectors_and_the_memos(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EPISODIC_EMBEDDER", "off")  # the model is not what is measured here
+    monkeypatch.setenv("EPISODIC_MODELS__EMBEDDER", "off")  # the model is not what is measured here
     rows = rss_account.run(operations=60, every=30, users=2, trim=True, seed=3)
     assert [r["operations"] for r in rows] == [0, 30, 60]
     last = rows[-1]

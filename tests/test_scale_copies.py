@@ -17,7 +17,7 @@ DAY = 86_400.0
 
 
 def test_a_copy_imports_as_new_memories_shifted_in_time(tmp_path: Path) -> None:
-    cfg = Config(consolidate_in_background="off")
+    cfg = Config(capture={"consolidate_in_background": "off"})
     with Memory(tmp_path / "m.db", config=cfg, embedder=HashingEmbedder()) as mem:
         for s in range(3):
             for i in range(6):

@@ -63,9 +63,9 @@ def test_sigterm_during_consolidation_stops_within_5s_and_loses_nothing(tmp_path
     with FakeLLMServer() as llm_server:
         llm_server.script(Reply(delay=60.0, body={"choices": []}))  # every LLM call hangs for a minute
         env = {k: v for k, v in os.environ.items() if not k.startswith(("EPISODIC_", "ANTHROPIC_", "OPENAI_"))}
-        env.update(PYTHONPATH=SRC, EPISODIC_EMBEDDER="off", EPISODIC_LLM="openai", EPISODIC_LLM_MODEL="m",
-                   OPENAI_BASE_URL=f"{llm_server.url}/v1", EPISODIC_LLM_TIMEOUT_S="120", EPISODIC_CONSOLIDATE_EVERY="4",
-                   EPISODIC_LLM_CONCURRENCY="4")
+        env.update(PYTHONPATH=SRC, EPISODIC_MODELS__EMBEDDER="off", EPISODIC_LLM__BACKEND="openai", EPISODIC_LLM__MODEL="m",
+                   OPENAI_BASE_URL=f"{llm_server.url}/v1", EPISODIC_LLM__TIMEOUT_S="120", EPISODIC_CAPTURE__CONSOLIDATE_EVERY="4",
+                   EPISODIC_LLM__CONCURRENCY="4")
         proc = subprocess.Popen([sys.executable, "-m", "episodic_memory.cli", "serve", "--no-auth", "--port", str(port),
                                  "--db", str(db)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
@@ -108,11 +108,11 @@ def test_sigterm_during_consolidation_stops_within_5s_and_loses_nothing(tmp_path
     assert took < 5.0, f"stopping took {took:.1f}s\n{output}"
     assert "Traceback" not in output, output
     # nothing lost: every acknowledged turn is there, and the interrupted consolidation is flagged for the next start
-    with Memory(db, config=Config(embedder="off", consolidate_on_open=False)) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"}, capture={"consolidate_on_open": False})) as mem:
         assert [t.turn_id for t in mem.session_turns("s1")] == [f"t{i}" for i in range(6)]
         sessions = {s.session_id: s for s in mem.sessions()}
         assert sessions["s1"].needs_consolidation and sessions["s1"].consolidated_turns == 0
         assert sessions["s2"].needs_consolidation and sessions["s2"].status == "ended"
-    with Memory(db, config=Config(embedder="off", llm="none")) as mem:  # the next start retries them (rules here)
+    with Memory(db, config=Config(models={"embedder": "off"}, llm={"backend": "none"})) as mem:  # the next start retries them (rules here)
         assert {(s.session_id, s.needs_consolidation, s.consolidated_turns) for s in mem.sessions()} == {
             ("s1", False, 6), ("s2", False, 1)}

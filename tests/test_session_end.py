@@ -59,7 +59,7 @@ def test_end_session_returns_before_the_consolidation_and_a_read_waits_for_it(tm
 
 
 def test_a_read_does_not_wait_for_a_session_still_open(tmp_path: Path) -> None:
-    config = Config(consolidate_every=2)
+    config = Config(capture={"consolidate_every": 2})
     with Memory(tmp_path / "m.db", config=config, embedder=HashingEmbedder()) as mem:
         started, go_on, _ = _blocked(mem)
         mem.add_turn("user", LINES[0], session_id="open")
@@ -74,8 +74,7 @@ def test_a_read_does_not_wait_for_a_session_still_open(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("how", ["argument", "config", "inline"])
 def test_end_session_can_wait_for_the_consolidation(tmp_path: Path, how: str) -> None:
-    config = Config(end_session_waits=how == "config",
-                    consolidate_in_background="off" if how == "inline" else "on")
+    config = Config(capture={"end_session_waits": how == "config", "consolidate_in_background": "off" if how == "inline" else "on"})
     with Memory(tmp_path / "m.db", config=config, embedder=HashingEmbedder()) as mem:
         for line in LINES:
             mem.add_turn("user", line, session_id="s")
@@ -112,9 +111,9 @@ mem.end_session("s")
 os._exit(0)
 """
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
-    with Memory(db, config=Config(embedder="off", consolidate_on_open=False)) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"}, capture={"consolidate_on_open": False})) as mem:
         assert mem.store.sessions_needing_consolidation() == [("default", "s")]
-    with Memory(db, config=Config(embedder="off")) as mem:  # the start-up sweep runs it
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:  # the start-up sweep runs it
         assert mem.store.sessions_needing_consolidation() == []
         assert any("12 slides" in f.text for f in mem.facts())
         assert mem.episode("s") is not None

@@ -17,9 +17,7 @@ from episodic_memory.retrieve.sidecar import quantize_rows
 from .fakes import HashingEmbedder
 
 WORDS = [f"w{i}" for i in range(60)]
-SIDECAR = Config(vector_sidecar_above=100, dense_coarse_above=100, dense_coarse_dims=24, dense_coarse_factor=4,
-                 dense_coarse_block=64, consolidate_in_background="off", consolidate_every=10**6,
-                 consolidate_on_open=False)
+SIDECAR = Config(retrieval={"vector_sidecar_above": 100, "dense_coarse_above": 100, "dense_coarse_dims": 24, "dense_coarse_factor": 4, "dense_coarse_block": 64}, capture={"consolidate_in_background": "off", "consolidate_every": 10**6, "consolidate_on_open": False})
 
 
 def _fill(mem: Memory, n: int, seed: int, session: str = "s", user_id: str | None = None) -> None:
@@ -50,7 +48,7 @@ def _header(mem: Memory, user: str = "default") -> dict:
 def _in_memory(mem: Memory) -> object:
     dense = mem.retriever.dense_index()
     assert dense is not None
-    return type(dense)(mem.store, dense.model_id, dense.dim, SIDECAR.model_copy(update={"vector_sidecar": False}))
+    return type(dense)(mem.store, dense.model_id, dense.dim, SIDECAR.replace({"retrieval.vector_sidecar": False}))
 
 
 def _sidecar_bytes(mem: Memory) -> bytes:
@@ -101,7 +99,7 @@ def test_a_big_sidecar_scores_its_shortlist_on_int8_rows_with_the_same_hits(tmp_
     coordinate of the query) of the float32 one, and nothing in the top 10 that float32 ranks below its own top 10
     by more than twice that: only near-ties may swap."""
     emb = HashingEmbedder(dim=64)
-    int8 = SIDECAR.model_copy(update={"vector_sidecar_int8_above": 300})
+    int8 = SIDECAR.replace({"retrieval.vector_sidecar_int8_above": 300})
     with Memory(tmp_path / "m.db", config=int8, embedder=emb) as mem:
         _fill(mem, 250, 1)
         dense = mem.retriever.dense_index()
@@ -158,7 +156,7 @@ def test_another_process_maps_the_sidecar_and_sees_new_vectors_at_its_next_recal
 @pytest.mark.parametrize("damage", ["header", "truncated", "model", "bytes", "other_database", "removed"])
 def test_a_sidecar_that_does_not_check_out_is_built_again(tmp_path: Path, damage: str) -> None:
     emb = HashingEmbedder(dim=64)
-    checked = SIDECAR.model_copy(update={"vector_sidecar_checks": 1000})  # every row compared at open
+    checked = SIDECAR.replace({"retrieval.vector_sidecar_checks": 1000})  # every row compared at open
     with Memory(tmp_path / "m.db", config=checked, embedder=emb) as mem:
         _fill(mem, 300, 1)
         dense = mem.retriever.dense_index()
@@ -336,7 +334,7 @@ def test_the_hand_written_coarse_model_is_the_onnx_helpers_model() -> None:
 def test_a_sidecar_folder_it_cannot_write_falls_back_to_the_database(tmp_path: Path) -> None:
     emb = HashingEmbedder(dim=64)
     (tmp_path / "a-file").write_text("not a folder")
-    blocked = SIDECAR.model_copy(update={"vector_sidecar_dir": str(tmp_path / "a-file" / "vectors")})
+    blocked = SIDECAR.replace({"retrieval.vector_sidecar_dir": str(tmp_path / "a-file" / "vectors")})
     with Memory(tmp_path / "m.db", config=blocked, embedder=emb) as mem:
         _fill(mem, 300, 1)
         dense = mem.retriever.dense_index()
@@ -364,7 +362,7 @@ def test_the_index_owns_its_cache_the_store_only_supplies_rows(tmp_path: Path) -
     from episodic_memory.retrieve.dense import DenseIndex
 
     emb = HashingEmbedder(dim=64)
-    with Memory(tmp_path / "m.db", config=SIDECAR.model_copy(update={"vector_sidecar": False}), embedder=emb) as mem:
+    with Memory(tmp_path / "m.db", config=SIDECAR.replace({"retrieval.vector_sidecar": False}), embedder=emb) as mem:
         _fill(mem, 300, 1)
         _fill(mem, 20, 2, session="gone")
         queries = _queries(emb)

@@ -100,7 +100,7 @@ def test_an_instruction_reaches_a_request_on_its_topic_in_a_long_history(db_path
         found = _rank_of_instruction(mem, REQUEST)
         assert found is not None
     # without the look at every standing instruction (only what a leg found, as before), it is not there
-    with Memory(db_path, embedder=embedder, config=Config(standing_limit=0)) as mem:
+    with Memory(db_path, embedder=embedder, config=Config(retrieval={"standing_limit": 0})) as mem:
         assert _rank_of_instruction(mem, REQUEST) is None
 
 
@@ -186,5 +186,5 @@ def test_the_injector_carries_the_instruction_that_governs_the_message(db_path: 
         assert [h.text for h in placed] == [INSTRUCTION]
         assert "version numbers" in EpisodicInjector(mem).get_context(REQUEST)
         assert "version numbers" not in EpisodicInjector(mem).get_context("What did my sister say about Porto?")
-    with Memory(db_path, embedder=embedder, config=Config(standing_limit=0)) as mem:
+    with Memory(db_path, embedder=embedder, config=Config(retrieval={"standing_limit": 0})) as mem:
         assert "version numbers" not in EpisodicInjector(mem).get_context(REQUEST)

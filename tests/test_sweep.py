@@ -1,6 +1,6 @@
 """Sessions nobody is consolidating (issue 20): a server process queues its own sessions as their turns arrive, so
 a session whose turns went to another process that was then killed -9 (nothing flagged it) waits for a sweep. The
-REST server's pool sweeps every `Config.server_sweep_s`: owed sessions, untouched for `server_sweep_idle_s`,
+REST server's pool sweeps every `Config.server.sweep_s`: owed sessions, untouched for `server_sweep_idle_s`,
 claimed by no live process."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from .fakes import HashingEmbedder
 pytestmark = pytest.mark.both_backends  # tests taking db_path run on SQLite and PostgreSQL
 
 # the process that died: it stored turns and never consolidated them
-WRITER = Config(consolidate_in_background="off", consolidate_every=10**6, consolidate_on_open=False)
-SWEEPER = Config(consolidate_every=8, server_sweep_s=0.0, server_sweep_idle_s=0.0)
+WRITER = Config(capture={"consolidate_in_background": "off", "consolidate_every": 10**6, "consolidate_on_open": False})
+SWEEPER = Config(capture={"consolidate_every": 8}, server={"sweep_s": 0.0, "sweep_idle_s": 0.0})
 
 
 def _write(db_path: Path | str, session: str, n: int, *, end: bool = False, user: str = "default") -> None:
@@ -69,7 +69,7 @@ def test_the_pool_consolidates_what_another_process_left_owed(db_path: Path | st
 
 
 def test_the_server_sweeps_on_its_own(db_path: Path | str) -> None:
-    pool = MemoryPool(db_path, SWEEPER.model_copy(update={"server_sweep_s": 0.1}), HashingEmbedder(),
+    pool = MemoryPool(db_path, SWEEPER.replace({"server.sweep_s": 0.1}), HashingEmbedder(),
                       background=True)
     try:
         pool.start_sweeper()

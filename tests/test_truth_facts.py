@@ -135,7 +135,7 @@ def test_requests_to_the_assistant_yield_no_facts_about_the_world() -> None:
 # --- corrections -------------------------------------------------------------------------------------------
 def _memory(embedder: bool = True) -> Memory:
     """The default Memory (bundled MiniLM), or one with no embedder (the rules fall back to word overlap)."""
-    return Memory(":memory:") if embedder else Memory(":memory:", config=Config(embedder="off"))
+    return Memory(":memory:") if embedder else Memory(":memory:", config=Config(models={"embedder": "off"}))
 
 
 def _two_sessions(first: str, second: str, *, embedder: bool = True) -> Memory:
@@ -271,7 +271,7 @@ def test_a_wish_is_no_correction_and_a_verbless_note_with_a_value_is_a_statement
 
 
 def test_a_change_said_before_an_ask_supersedes_the_old_value() -> None:
-    with Memory(":memory:", config=Config(consolidate_in_background="off")) as mem:
+    with Memory(":memory:", config=Config(capture={"consolidate_in_background": "off"})) as mem:
         mem.add_turn("user", "The kitchen budget is 40k for the renovation.", session_id="s1")
         mem.end_session("s1")
         mem.add_turn("user", "We bumped the kitchen budget to 48k, can you redo the plan?", session_id="s2")

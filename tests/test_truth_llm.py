@@ -1,4 +1,4 @@
-"""The truth bench with an LLM configured (`EPISODIC_LLM=openai … python bench/truth.py`), end to end: the real
+"""The truth bench with an LLM configured (`EPISODIC_LLM__BACKEND=openai … python bench/truth.py`), end to end: the real
 OpenAI-compatible client talks to a server on loopback that answers each call the way a model would for its purpose
 (replies chosen by the system prompt, built from what the prompt shows), so the LLM path of consolidation —
 extraction, summaries, loops and their closing, the referee, names — runs through the seam and is scored."""
@@ -123,8 +123,8 @@ def test_the_truth_bench_runs_with_an_llm_through_the_real_client(tmp_path: Path
     out = tmp_path / "truth-llm.json"
     with FakeLLMServer() as server:
         server.responder = respond
-        env = {**os.environ, "EPISODIC_LLM": "openai", "EPISODIC_LLM_BASE_URL": f"{server.url}/v1",
-               "EPISODIC_LLM_MODEL": "recorded", "OPENAI_API_KEY": "sk-local", "EPISODIC_LLM_RETRIES": "0",
+        env = {**os.environ, "EPISODIC_LLM__BACKEND": "openai", "EPISODIC_LLM__BASE_URL": f"{server.url}/v1",
+               "EPISODIC_LLM__MODEL": "recorded", "OPENAI_API_KEY": "sk-local", "EPISODIC_LLM__RETRIES": "0",
                "PYTHONPATH": str(ROOT / "src")}
         done = subprocess.run([sys.executable, str(ROOT / "bench" / "truth.py"), "--data", str(data),
                                "--systems", "episodic", "--out", str(out)],
@@ -136,7 +136,7 @@ def test_the_truth_bench_runs_with_an_llm_through_the_real_client(tmp_path: Path
     assert asked == {"fact extractor", "episode summary", "open-loop detector", "open-loop resolver",
                      "name workstreams"}
     result = json.loads(out.read_text())
-    assert result["meta"]["llm"]["EPISODIC_LLM"] == "openai"
+    assert result["meta"]["llm"]["EPISODIC_LLM__BACKEND"] == "openai"
     overall = result["results"]["episodic"]["overall"]
     current = overall["current_value"]
     assert current["current_first_changed"]["value"] == 1.0            # 14 slides before 12

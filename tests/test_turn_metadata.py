@@ -50,7 +50,7 @@ def test_metadata_is_journaled(db_path: Path | str) -> None:
 
 
 def test_bad_metadata_is_refused(db_path: Path | str) -> None:
-    with _open(db_path, max_turn_metadata_chars=200, max_json_depth=4) as mem:
+    with _open(db_path, capture={"max_turn_metadata_chars": 200, "max_json_depth": 4}) as mem:
         with pytest.raises(TypeError, match="metadata must be a mapping"):
             mem.add_turn("user", "x", session_id="s1", metadata=["not", "an", "object"])  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="metadata must be a JSON object"):
@@ -90,7 +90,7 @@ def test_pop_turn_removes_the_latest_turn(db_path: Path | str) -> None:
 
 
 def test_a_turn_in_a_popped_turns_place_is_consolidated(db_path: Path | str) -> None:
-    with _open(db_path, consolidate_every=2, consolidate_in_background="off") as mem:
+    with _open(db_path, capture={"consolidate_every": 2, "consolidate_in_background": "off"}) as mem:
         mem.add_turn("user", "We moved the launch to Friday", session_id="s1")
         mem.add_turn("user", "The budget is 40k", session_id="s1")
         info = mem.session("s1")

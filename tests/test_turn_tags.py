@@ -19,7 +19,7 @@ pytestmark = pytest.mark.both_backends
 
 
 def _memory(path: Path) -> Memory:
-    return Memory(path, config=Config(consolidate_every=100), embedder=HashingEmbedder())
+    return Memory(path, config=Config(capture={"consolidate_every": 100}), embedder=HashingEmbedder())
 
 
 def _fill(mem: Memory) -> None:
@@ -178,7 +178,7 @@ def test_ingest_reads_source_and_tags_and_refuses_bad_ones_before_storing(tmp_pa
     ]) + "\n")
     done = CliRunner().invoke(main, ["--db", str(db), "ingest", str(good)])
     assert done.exit_code == 0, done.output
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         hits = mem.recall("Skylark", kind="turn", tags=["billing"], source="email")
         assert [h.text for h in hits] == ["The Skylark invoice is due in May."]
         assert hits[0].tags == ["billing", "skylark"] and hits[0].source == "email"
@@ -189,5 +189,5 @@ def test_ingest_reads_source_and_tags_and_refuses_bad_ones_before_storing(tmp_pa
         bad.write_text(json.dumps({"role": "user", "content": "fine"}) + "\n" + json.dumps(line) + "\n")
         result = CliRunner().invoke(main, ["--db", str(db), "ingest", str(bad)])
         assert result.exit_code == 1 and f"bad.jsonl:2: {problem}" in result.output, result.output
-    with Memory(db, config=Config(embedder="off")) as mem:
+    with Memory(db, config=Config(models={"embedder": "off"})) as mem:
         assert mem.stats()["turns"] == 2                     # nothing from the bad files

@@ -1,4 +1,4 @@
-"""`Config.blend_turn_vector`: a turn embedded with the turn before it also carries its own words alone."""
+"""`Config.experimental.blend_turn_vector`: a turn embedded with the turn before it also carries its own words alone."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_a_turn_in_context_is_stored_as_the_normalised_sum_of_both_views(tmp_pat
     emb = HashingEmbedder()
     for blend in (False, True):
         db = tmp_path / f"m{blend}.db"
-        with Memory(db, config=Config(blend_turn_vector=blend, consolidate_every=100), embedder=emb) as mem:
+        with Memory(db, config=Config(experimental={"blend_turn_vector": blend}, capture={"consolidate_every": 100}), embedder=emb) as mem:
             for i, text in enumerate(texts):
                 mem.add_turn(ROLES[i % 2], text, session_id="s")
             mem.index()

@@ -155,7 +155,7 @@ def test_the_budget_bounds_what_the_analyses_really_hold(memos_budget: None) -> 
 
 
 def test_a_memory_sets_the_budget_from_its_config(tmp_path: Path, memos_budget: None) -> None:
-    with Memory(tmp_path / "m.db", config=Config(text_memo_mb=0.25, embedder="off")) as mem:
+    with Memory(tmp_path / "m.db", config=Config(retrieval={"text_memo_mb": 0.25}, models={"embedder": "off"})) as mem:
         assert TEXT_MEMOS.budget == 1 << 18
         for i, text in enumerate(_sample_texts()[:120]):
             mem.add_turn("user", text, session_id=f"s{i // 40}")

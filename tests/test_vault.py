@@ -89,7 +89,7 @@ def test_a_file_the_vault_did_not_write_is_not_overwritten(sample: Memory, tmp_p
 
 def test_config_vault_dir_follows_consolidation_and_forget(tmp_path: Path) -> None:
     vault_dir = tmp_path / "vaults"
-    with Memory(tmp_path / "m.db", config=Config(vault_dir=str(vault_dir))) as mem:
+    with Memory(tmp_path / "m.db", config=Config(store={"vault_dir": str(vault_dir)})) as mem:
         mem.add_turn("user", "We decided to hire a second designer.", session_id="a", speaker="Maya",
                      timestamp="2026-11-02T10:00:00Z")
         mem.end_session("a", wait=True)
@@ -122,7 +122,7 @@ def test_cli_vault_export(sample: Memory, tmp_path: Path) -> None:
 def test_an_import_brings_the_vault_up_to_date(sample: Memory, tmp_path: Path) -> None:
     sample.export(tmp_path / "e.jsonl")
     vault_dir = tmp_path / "vaults"
-    with Memory(tmp_path / "copy.db", config=Config(vault_dir=str(vault_dir))) as copy:
+    with Memory(tmp_path / "copy.db", config=Config(store={"vault_dir": str(vault_dir)})) as copy:
         copy.import_(tmp_path / "e.jsonl")
     sample.write_vault(tmp_path / "direct")
     assert _notes(user_vault(vault_dir, "default")) == _notes(tmp_path / "direct")  # the same notes as from the original

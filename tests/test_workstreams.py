@@ -73,7 +73,7 @@ def test_an_unrelated_session_spawns_its_own_hypothesis() -> None:
 
 def test_the_ambiguous_band_goes_to_the_judge(backend: ScriptedBackend) -> None:
     # every candidate lands in the judge's band: attach needs 0.999, the band starts at 0
-    with memory(workstream_attach=0.999, workstream_judge_floor=0.0) as mem:
+    with memory(workstreams={"attach": 0.999, "judge_floor": 0.0}) as mem:
         session(mem, "s1", DECK, day=0)
         ws1 = workstream_of(mem, "s1")
         backend.replies = {"workstream judge": [json.dumps({"attach": ws1, "reason": "same deck"})]}
@@ -89,7 +89,7 @@ def test_the_ambiguous_band_goes_to_the_judge(backend: ScriptedBackend) -> None:
 
 def test_the_judge_naming_a_workstream_it_was_not_shown_spawns(backend: ScriptedBackend) -> None:
     backend.replies = {"workstream judge": ['{"attach": 9999}']}
-    with memory(workstream_attach=0.999, workstream_judge_floor=0.0) as mem:
+    with memory(workstreams={"attach": 0.999, "judge_floor": 0.0}) as mem:
         session(mem, "s1", DECK, day=0)
         session(mem, "s2", DECK_AGAIN, day=7)
         assert backend.calls_for("workstream judge")
@@ -97,19 +97,19 @@ def test_the_judge_naming_a_workstream_it_was_not_shown_spawns(backend: Scripted
 
 
 def test_without_an_llm_the_band_spawns_unless_the_nearest_is_decisive() -> None:
-    with memory(workstream_attach=0.999, workstream_judge_floor=0.0, workstream_decisive_ratio=0) as mem:
+    with memory(workstreams={"attach": 0.999, "judge_floor": 0.0, "decisive_ratio": 0}) as mem:
         session(mem, "s1", DECK, day=0)
         session(mem, "s2", DECK_AGAIN, day=7)
         assert workstream_of(mem, "s2") != workstream_of(mem, "s1")
         assert mem.workstreams() == []
-    with memory(workstream_attach=0.999, workstream_judge_floor=0.0) as mem:   # the only candidate: decisive
+    with memory(workstreams={"attach": 0.999, "judge_floor": 0.0}) as mem:   # the only candidate: decisive
         session(mem, "s1", DECK, day=0)
         session(mem, "s2", DECK_AGAIN, day=7)
         assert workstream_of(mem, "s2") == workstream_of(mem, "s1")
 
 
 def test_below_the_judge_floor_spawns_without_asking(backend: ScriptedBackend) -> None:
-    with memory(workstream_attach=0.999, workstream_judge_floor=0.999) as mem:
+    with memory(workstreams={"attach": 0.999, "judge_floor": 0.999}) as mem:
         session(mem, "s1", DECK, day=0)
         session(mem, "garden", GARDEN, day=1)
         assert backend.calls_for("workstream judge") == []
@@ -134,7 +134,7 @@ def test_the_llm_names_a_workstream_and_renames_it_when_a_session_joins(backend:
 
 
 def test_a_lone_episode_moves_when_its_session_turns_out_to_continue_a_thread() -> None:
-    with memory(consolidate_every=4) as mem:
+    with memory(capture={"consolidate_every": 4}) as mem:
         session(mem, "s1", DECK + DECK_AGAIN, day=0)
         ws1 = workstream_of(mem, "s1")
         # s2 opens with gardening (first consolidation spawns), then spends its time on the deck
@@ -159,7 +159,7 @@ def test_consolidating_again_changes_nothing() -> None:
 
 
 def test_without_an_embedder_words_decide() -> None:
-    with Memory(":memory:", config=Config(embedder="off")) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         session(mem, "s1", DECK, day=0)
         session(mem, "s2", DECK_AGAIN, day=1)
         session(mem, "garden", GARDEN, day=2)

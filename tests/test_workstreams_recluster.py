@@ -65,7 +65,7 @@ THREADS = {"k": "kitchen", "l": "launch", "m": "marathon"}
 
 
 def _memory(db_path: Path | str, **overrides: object) -> Memory:
-    return Memory(db_path, config=Config(consolidate_in_background="off", **overrides),
+    return Memory(db_path, config=Config(capture={"consolidate_in_background": "off"}, **overrides),
                   embedder=HashingEmbedder(dim=256))
 
 
@@ -117,7 +117,7 @@ def test_threads_come_out_one_workstream_each_and_chit_chat_in_none(db_path: Pat
 
 
 def test_a_split_thread_is_merged_back_and_ids_stay(db_path: Path | str) -> None:
-    with _memory(db_path, workstream_recluster=False) as mem:
+    with _memory(db_path, workstreams={"recluster": False}) as mem:
         _fill(mem)
         kitchen, launch, marathon = (_ws(mem, f"{p}0") for p in THREADS)
         assert kitchen is not None and launch is not None and marathon is not None
@@ -159,7 +159,7 @@ def test_reclustering_runs_at_session_end_and_keeps_ids_stable(db_path: Path | s
 
 
 def test_a_young_store_keeps_the_incremental_decisions(db_path: Path | str) -> None:
-    with _memory(db_path, workstream_recluster_min_sessions=10) as mem:
+    with _memory(db_path, workstreams={"recluster_min_sessions": 10}) as mem:
         _fill(mem, ORDER[:6])
         split = mem.store.create_workstream(mem.user_id, _episode_id(mem, "k1"))
         assert recluster_user(mem.clients, mem.user_id) == 0   # 5 sessions with words: too few to re-cluster
@@ -183,7 +183,7 @@ def test_forgetting_a_session_after_a_recluster_cleans_up(db_path: Path | str) -
 
 
 def test_regroup_moves_episodes_and_loops_in_one_go(db_path: Path | str) -> None:
-    with _memory(db_path, workstream_recluster=False) as mem:
+    with _memory(db_path, workstreams={"recluster": False}) as mem:
         _fill(mem, ORDER[:8])
         k0, k1, k2 = (_episode_id(mem, f"k{i}") for i in range(3))
         kitchen = _ws(mem, "k0")

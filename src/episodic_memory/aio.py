@@ -7,7 +7,7 @@
         hits = await mem.recall("how many slides")
 
 Every verb that touches the store, the journal or a model runs the `Memory` verb of the same name on a small pool of
-threads of the AsyncMemory's own (`Config.async_threads`), never on the loop and never on the loop's default executor,
+threads of the AsyncMemory's own (`Config.capture.async_threads`), never on the loop and never on the loop's default executor,
 which other code can fill with slow work: a loop with many tasks keeps running while SQLite fsyncs or the embedder
 encodes. A `Memory` is safe to share between threads (the store serialises on its lock; concurrent `add_turn`s are
 committed as one group), so the calls of many tasks run side by side without a lock of their own here.
@@ -91,7 +91,7 @@ class AsyncMemory:
     @_takes_the_arguments_of(Memory)
     async def open(cls, *args: Any, **kwargs: Any) -> AsyncMemory:
         """`AsyncMemory(path, …)` with the opening (journal recovery, consolidation owed at open) off the loop."""
-        pool = _pool((kwargs.get("config") or Config.from_env()).async_threads)
+        pool = _pool((kwargs.get("config") or Config.from_env()).capture.async_threads)
         try:
             memory = await asyncio.wrap_future(pool.submit(Memory, *args, **kwargs))
         except BaseException:
@@ -105,7 +105,7 @@ class AsyncMemory:
     def from_memory(cls, memory: Memory, *, executor: ThreadPoolExecutor | None = None) -> AsyncMemory:
         """Wrap an open `Memory` (closing the AsyncMemory leaves it open). `executor`: run the verbs on this pool
         (shared by many AsyncMemories, as the REST server's requests do, and shut down by its owner) instead of a
-        pool of `memory.config.async_threads` threads of this AsyncMemory's own."""
+        pool of `memory.config.capture.async_threads` threads of this AsyncMemory's own."""
         self = cls.__new__(cls)
         self._setup(memory, owns_memory=False, executor=executor)
         return self
@@ -115,7 +115,7 @@ class AsyncMemory:
         self.memory = memory
         self._owns_memory = owns_memory
         self._owns_executor = executor is None or owns_executor
-        self._executor = executor if executor is not None else _pool(memory.config.async_threads)
+        self._executor = executor if executor is not None else _pool(memory.config.capture.async_threads)
         self._pending: set[Future[Any]] = set()  # calls submitted and not done: `close` waits for them
         self._lock = threading.Lock()
         self._closed = False

@@ -122,7 +122,7 @@ def build_brief(clients: MemoryClients, user_id: str, hours: float = 24, now: fl
     cfg, store = clients.config, clients.store
     until = clients.clock() if now is None else float(now)
     since = until - float(hours) * 3600
-    limit = cfg.brief_max_items
+    limit = cfg.inject.brief_max_items
     sessions = [{**info.to_dict(), "summary": summary}
                 for info, summary in store.sessions_between(uid, since, until, limit)]
     return Brief(
@@ -131,7 +131,7 @@ def build_brief(clients: MemoryClients, user_id: str, hours: float = 24, now: fl
         corrections=store.facts_between(uid, ["correction"], since, until, limit),
         open_loops=store.loops(uid, "open", limit=limit),
         # active: within the window, or within `workstream_active_days` when the window is shorter
-        workstreams=store.workstreams(uid, active_since=min(since, until - cfg.workstream_active_days * 86_400),
+        workstreams=store.workstreams(uid, active_since=min(since, until - cfg.workstreams.active_days * 86_400),
                                       limit=limit),
         pinned=store.pinned_facts(uid, limit),
     )

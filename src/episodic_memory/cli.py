@@ -128,7 +128,7 @@ def ingest(ctx: click.Context, db: str | None, user_id: str | None, files: tuple
     stdin = sys.stdin.buffer.read() if "-" in files else None
     for path in files:
         try:
-            parsed = parse_file(path, stdin=stdin, max_turn_chars=mem.config.max_turn_chars)
+            parsed = parse_file(path, stdin=stdin, max_turn_chars=mem.config.capture.max_turn_chars)
         except OSError as exc:
             click.secho(f"error: {path}: {exc.strerror or exc}", fg="red", err=True)
             failed = True
@@ -348,13 +348,13 @@ def forget(ctx: click.Context, db: str | None, user_id: str | None, session_id: 
 def reindex(ctx: click.Context, db: str | None, user_id: str | None) -> None:
     """Embed every memory with the current embedding model, then drop other models' vectors.
 
-    Run it after changing the embedder (Config.embedder / EPISODIC_EMBEDDER); `episodic stats` shows
+    Run it after changing the embedder (Config.models.embedder / EPISODIC_MODELS__EMBEDDER); `episodic stats` shows
     stale vectors when it is needed. Recall keeps working meanwhile (BM25 plus whatever is embedded).
     """
     mem = open_memory(ctx, db, user_id)
     embedder = mem.embedder()
     if embedder is None:
-        raise click.UsageError("no embedder is available (EPISODIC_EMBEDDER is off or the model failed to load)")
+        raise click.UsageError("no embedder is available (EPISODIC_MODELS__EMBEDDER is off or the model failed to load)")
     total = mem.indexer.pending()
     with _progress(disable=not console.is_terminal) as progress:
         task = progress.add_task(f"embedding with {embedder.model_id}", total=total)

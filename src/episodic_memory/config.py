@@ -1,21 +1,38 @@
-"""Every threshold and knob in one place.
+"""Every threshold and knob in one place: `Config`, in groups.
 
-`Config()` gives the defaults; any field can be overridden in code (`Config(consolidate_every=4)`) or from the
-environment with an ``EPISODIC_`` prefix (``EPISODIC_CONSOLIDATE_EVERY=4``).
+`Config()` gives the defaults. A group's fields are set in code (``Config(capture={"consolidate_every": 4})``,
+``config.replace({"capture.consolidate_every": 4})``) or from the environment, ``EPISODIC_<GROUP>__<FIELD>``
+(``EPISODIC_CAPTURE__CONSOLIDATE_EVERY=4``, read by `Config.from_env` through pydantic-settings).
+
+The flat names of earlier releases (``Config(consolidate_every=4)``, ``config.consolidate_every``,
+``EPISODIC_CONSOLIDATE_EVERY``, the server's ``EPISODIC_SERVER_WORKERS``) still work for this release, each with a
+DeprecationWarning naming its new place (`LEGACY_NAMES`). `episodic config` prints every setting in effect and where
+its value came from; docs/config.md is its table.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from platformdirs import user_data_dir
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 APP_NAME = "episodic-memory"
 DEFAULT_USER = "default"
 MEMORY_PATH = ":memory:"
+ENV_PREFIX = "EPISODIC_"
+ENV_NESTED = "__"
 
 
 def default_db_path() -> Path | str:
@@ -27,10 +44,13 @@ def default_db_path() -> Path | str:
     return Path(user_data_dir(APP_NAME, appauthor=False)) / "memory.db"
 
 
-class Config(BaseModel):
-    """Thresholds and knobs. Defaults are the original write-ups' numbers unless a comment says otherwise."""
+class _Group(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
-    # --- store -------------------------------------------------------------------------------------
+
+class StoreSettings(_Group):
+    """The store: locks, pools, the WAL, forgetting's scrub, read-only opens, the vault."""
+
     busy_timeout_ms: int = Field(30_000, description="how long SQLite waits on a locked database")
     lock_timeout_s: float = Field(60.0, description="how long a writer waits for the cross-process ingest lock")
     pg_pool_size: int = Field(8, description="PostgreSQL store: connections a process keeps in its pool at most")
@@ -38,25 +58,30 @@ class Config(BaseModel):
         1.0, ge=0, description="PostgreSQL store: a user's BM25 document count and average length are reused until "
         "this process writes, and this long at most of other processes' writes (summing them over a big user's "
         "sessions cost more than ranking; 0: at every search)")
-
-    # --- issue 18 store: forget's scrub, the consolidation lease ------------------------------------
     forget_scrub_wait_s: float = Field(
         10.0, ge=0, description="how long forget retries the WAL checkpoint that takes deleted bytes out of the file "
         "while a reader holds an old snapshot; past it, forget reports the bytes as not yet gone")
-    consolidation_lease_s: float = Field(
-        600.0, gt=0, description="how long a process's claim to consolidate a session holds without renewal (it is "
-        "renewed at every step; a claim whose process died on this machine is taken over at once)")
-    consolidation_lease_wait_s: float = Field(
-        30.0, ge=0, description="how long session end waits for another process's consolidation of that session "
-        "before leaving the session flagged for later")
-    consolidation_retry_s: float = Field(
-        60.0, ge=0, description="a session whose consolidation failed twice in a row is retried (at an open, by a "
-        "sweep) after this long, doubled after each further failure; after one failure (an LLM briefly down) it is "
-        "retried at the next open; a new turn of the session still runs it at once")
-    consolidation_retry_max_s: float = Field(
-        6 * 3600.0, ge=0, description="the longest wait between retries of a session whose consolidation keeps failing")
+    wal_checkpoint_pages: int = Field(
+        10_000, ge=0, description="SQLite store: a commit that leaves the WAL this many pages long checkpoints it "
+        "inline; the background worker checkpoints after each run, on a connection of its own, so on a store it "
+        "serves this is a safety net (SQLite's default is 1000, which made one commit in ~100 pay for a checkpoint; "
+        "0: never inline)")
+    wal_checkpoint_every_s: float = Field(
+        1.0, ge=0, description="SQLite store: the background worker's checkpoints, at most this often (each one "
+        "syncs the database file)")
+    memory_trim_every_s: float = Field(
+        60.0, ge=0, description="the background worker hands the C heap's free pages back to the system (glibc's "
+        "malloc_trim, a few ms) at most this often; 0: never (docs/write-path.md, a long-running process's memory)")
+    vault_dir: str | None = Field(None, description="keep an Obsidian-friendly markdown vault of each user's "
+                                  "memories in <vault_dir>/<user id>-<hash of the id>/ (vault.user_vault), "
+                                  "rewritten after each consolidation and forget")
+    read_only: bool = Field(False, description="open the store read-only (SQLite mode=ro): no recovery, consolidation "
+                            "or embedding, writes refused; the CLI's read commands use it on a store they cannot write")
 
-    # --- capture -----------------------------------------------------------------------------------
+
+class CaptureSettings(_Group):
+    """Capture: the journal, turn limits, when consolidation runs, the async API's pool."""
+
     consolidate_every: int = Field(8, ge=1, description="consolidate a session after this many new turns")
     fsync_journal: bool = Field(True, description="fsync the journal before a turn is acknowledged")
     session_idle_minutes: float = Field(
@@ -71,21 +96,9 @@ class Config(BaseModel):
         10, ge=0, le=19, description="how many nice steps below the caller's threads the background consolidation "
         "worker (and the embedding it asks for) runs, so a turn's acknowledgement or a recall never waits for a core "
         "behind it (Linux, where priority is per thread; 0: the same priority)")
-    wal_checkpoint_pages: int = Field(
-        10_000, ge=0, description="SQLite store: a commit that leaves the WAL this many pages long checkpoints it "
-        "inline; the background worker checkpoints after each run, on a connection of its own, so on a store it "
-        "serves this is a safety net (SQLite's default is 1000, which made one commit in ~100 pay for a checkpoint; "
-        "0: never inline)")
-    wal_checkpoint_every_s: float = Field(
-        1.0, ge=0, description="SQLite store: the background worker's checkpoints, at most this often (each one "
-        "syncs the database file)")
-    memory_trim_every_s: float = Field(
-        60.0, ge=0, description="the background worker hands the C heap's free pages back to the system (glibc's "
-        "malloc_trim, a few ms) at most this often; 0: never (docs/write-path.md, a long-running process's memory)")
     end_session_waits: bool = Field(
         False, description="`end_session` returns once the session's end is durable and its final consolidation is "
         "queued (a read of that user's memory waits for it); true: it waits for the consolidation itself")
-
     # issue 18 door: what a door (Memory, REST, MCP, `episodic ingest`) accepts. Not the embedding cap, which
     # only limits what is embedded of a long turn.
     max_turn_chars: int = Field(
@@ -94,8 +107,6 @@ class Config(BaseModel):
     max_json_depth: int = Field(
         32, ge=1, description="a judgment's metadata (and any value of an imported record) nested deeper than this "
         "is refused: it would be written, then break whatever reads it back")
-
-    # --- issue 46: the async API (aio.py), turn metadata, agent frameworks' sessions (integrations/) ---------
     async_threads: int = Field(
         4, ge=1, description="threads of an `AsyncMemory`'s own pool, where its verbs run off the event loop (not "
         "the loop's default executor, which other code can fill); a Memory serialises its writes itself")
@@ -105,20 +116,31 @@ class Config(BaseModel):
     agent_item_summary_chars: int = Field(
         500, ge=1, description="an agent framework's tool call, tool output or other non-message item becomes a turn "
         "of its summary cut to this many characters (the item itself is kept whole in the turn's metadata)")
+    consolidate_on_open_with_llm: bool = Field(
+        True, description="with consolidate_on_open and an LLM configured, consolidate the pending sessions at open; "
+        "False leaves them to the next writer, so that opening never waits on the LLM (the CLI's read commands open "
+        "so; without an LLM they still consolidate, with the rules)")
 
-    # --- models ------------------------------------------------------------------------------------
+
+class ModelSettings(_Group):
+    """The bundled models: which embedder and reranker, what text they read, their threads."""
+
     embedder: str = Field("default", description='"default" (bundled MiniLM), a model folder, "hf:owner/name", or "off"')
     reranker: str | None = Field(None, description="a cross-encoder folder or hf:owner/name; None = off")
     embed_context_chars: int = Field(200, description="characters of the previous turn embedded with each turn")
     embed_short_turn_chars: int = Field(
         300, description="context is embedded only when this turn and the one before it are shorter than this")
-    blend_turn_vector: bool = Field(
-        False, description="a turn embedded with the turn before it is also embedded alone, and stored as the "
-        "normalised sum of the two (docs/retrieval.md: measured, not a gain that generalised; it applies to turns "
-        "embedded after it is set)")
-    model_threads: int = Field(2, ge=1, description="onnxruntime threads for the embedder and reranker")
+    threads: int = Field(2, ge=1, description="onnxruntime threads for the embedder and reranker")
+    embedder_multilingual: bool | None = Field(
+        None, description="whether the embedder covers every script; None: as it says of itself (the bundled MiniLM "
+        "does not, the multilingual extra does); set it for a model of your own")
+    embed_max_chars: int = Field(8_000, ge=256, description="an item is embedded from at most this many characters "
+                                 "of its text (the model reads 256 tokens): a 1 MB turn costs what a page does")
 
-    # --- retrieval ---------------------------------------------------------------------------------
+
+class RetrievalSettings(_Group):
+    """Recall: the legs, their fusion, the dense index and its cache, the ranker."""
+
     rrf_k: int = Field(15, description="RRF constant; the original write-ups used 60, 15 measured better (docs/retrieval.md)")
     recency_half_life_days: float = Field(30.0, description="the recency term halves with every this many days of a "
                                           "memory's age")
@@ -136,7 +158,7 @@ class Config(BaseModel):
                                       "1 at 1M even with the other core busy, as when the BM25 legs run meanwhile)")
     vector_sidecar: bool = Field(True, description="SQLite store: keep each big user's vectors (and the turn heads) "
                                  "in memory-mapped files beside the database too, so a process opens them in O(1) "
-                                 "(store/sidecar.py; the database stays the source of truth)")
+                                 "(retrieve/sidecar.py, the dense index's cache; the database stays the source of truth)")
     vector_sidecar_dir: str | None = Field(None, description="where the sidecar lives (default: the database's path "
                                            "+ '.vectors')")
     vector_sidecar_above: int = Field(8_000, ge=0, description="a user's vectors from which the dense leg reads them "
@@ -192,9 +214,6 @@ class Config(BaseModel):
         0.0, ge=0, description="the dense leg's weight is multiplied by this when the query is written in a script "
         "the embedder was not trained on (the bundled MiniLM: English; Chinese, Japanese, Korean, Thai … are not): "
         "its votes there are weak evidence (measured: docs/retrieval.md)")
-    embedder_multilingual: bool | None = Field(
-        None, description="whether the embedder covers every script; None: as it says of itself (the bundled MiniLM "
-        "does not, the multilingual extra does); set it for a model of your own")
     recall_legs: Literal["hybrid", "keyword", "dense"] = Field(
         "hybrid", description='which legs recall runs: both (fused), the keyword leg alone (BM25 and exact lookups) '
         'or the dense leg alone — the benches report each leg on its own beside the fused result')
@@ -213,137 +232,180 @@ class Config(BaseModel):
         2, ge=0, description="a made-up word inside a question (not in the embedder's vocabulary, as 'zelafun') held "
         "by at most this many of a user's turns (and as many derived memories) counts as an exact lookup (0: only "
         "when it is the whole query)")
-
     follow_weight: float = Field(0.3, description="share of the previous turn's fused score a turn gets (answers)")
     neighbour_weight: float = Field(0.3, description="share of the next turn's fused score a turn gets")
     session_weight: float = Field(0.2, description="weight of how strongly a turn's whole session matches")
     speaker_bonus: float = Field(0.3, description="added when a name in the query is the turn's speaker")
     time_bonus: float = Field(0.5, description="added when a time phrase in the query covers the turn's time")
-    dense_query_names: bool = Field(
-        False, description="embed the query with the store's speaker names in it; off: names are taken out of the "
-        "embedded query (speaker_bonus carries them), LoCoMo R@10 0.779 → 0.802 (docs/retrieval.md)")
     dense_center: float = Field(
         1.0, ge=0, description="the dense leg ranks by q·d − this × mean·d (mean: of the user's vectors; 1 = the "
         "mean-centred space): items close to everything (hubs: short small talk) sink; similarity and dense_floor "
         "stay the raw cosine; 0: off. BEAM R@10 +0.02 (docs/retrieval.md). An embedder whose vectors are centred by "
         "construction (the multilingual extra) is not centred again")
     rerank_keep: float = Field(0.5, description="how much of the fused score survives a cross-encoder rerank")
-    currency_pool: int = Field(
+    recall_embed_max_items: int | None = Field(
+        None, ge=0, description="a recall first embeds at most this many of its user's new items; the rest wait for "
+        "the next pass (BM25 finds them meanwhile). None: 256 in a library process; 4 in the server, whose background "
+        "worker embeds the rest, so that a recall after a burst of turns does not wait for them")
+    # learned ranker (issue 17: retrieve/ranker.py, retrieve/coverage.py, docs/retrieval.md "A learned ranker")
+    ranker: str = Field("learned", pattern="^(learned|fused)$", description="learned: turns scored by the model "
+                        "bench/train_ranker.py fits (data/ranker.json; cross-validated over conversations: LoCoMo and "
+                        "BEAM R@10 up, truth bench unchanged); fused: the hand-set sum of RRF, context, session, "
+                        "speaker, time and recency terms above (docs/retrieval.md)")
+    ranker_path: str | None = Field(None, description="weights of the learned ranker (default: the shipped "
+                                    "data/ranker.json)")
+    # time: recall against a given now, and state changes (retrieve/timing.py, docs/retrieval.md "Time: now, ...")
+    phase_bonus: float = Field(0.1, description="added to a memory that reports the phase a query asks about "
+                               "(\"when did X finish\": a turn saying it was finished)")
+    phase_penalty: float = Field(0.0, description="taken off a memory that reports only the opposite phase (the "
+                                 "start, when the query asks about the end)")
+    phase_pool: int = Field(60, ge=0, description="the best this many candidate turns are read for the phase check")
+
+    def embed_first(self, server: bool = False) -> int:
+        """`recall_embed_max_items` in effect: the library's or the server's default when it is not set."""
+        if self.recall_embed_max_items is not None:
+            return self.recall_embed_max_items
+        return 4 if server else 256
+
+
+class CurrencySettings(_Group):
+    """The currency pass: which of several statements of one slot is current (retrieve/currency.py reads this group
+    as its parameters)."""
+
+    pool: int = Field(
         30, ge=0, description="currency at recall time: among this many best candidates, a later statement about "
         "the same subject with a different value (number, date, name) outranks the earlier one (0: off; "
         "retrieve/currency.py, docs/consolidation.md)")
-    currency_max_chars: int = Field(
+    max_chars: int = Field(
         600, ge=0, description="a candidate longer than this (a document, code, a list, a recap) holds many values and "
         "takes no part in currency: it neither supersedes nor is superseded (BEAM's turns, median 1,432 characters: "
         "R@10 and the pass's cost, docs/consolidation.md; LoCoMo's and truth-dev's are all shorter)")
-    currency_min_shared: int = Field(1, ge=1, description="subject words (or names) two statements must share to be "
+    min_shared: int = Field(1, ge=1, description="subject words (or names) two statements must share to be "
                                      "about the same subject")
-    currency_min_overlap: float = Field(
+    min_overlap: float = Field(
         0.5, description="…and the shared share of the smaller statement's subject words")
-    currency_restated: bool = Field(
+    restated: bool = Field(
         True, description="a later statement that repeats an earlier one's value (one the query does not name) and "
         "adds another supersedes it whatever their other words (\"Ljubljana now rather than Tallinn\")")
-    currency_anchor: bool = Field(
+    anchor: bool = Field(
         False, description="what two statements share must include a word or name of the query (the subject asked "
         "about), else neither supersedes the other")
-    currency_topic_share: float = Field(
+    topic_share: float = Field(
         1.0, description="a value this share of the candidates carry (at least three) is their common topic, not "
         "a value (1: off)")
-    currency_typed: bool = Field(
+    typed: bool = Field(
         True, description="a question asking for a kind of value (how much / many: a number; when: a date; who, "
         "where: a name) is answered by a later statement only when it brings a new value of that kind")
-    currency_propagate: bool = Field(
+    propagate: bool = Field(
         True, description="a value once replaced is stale wherever it was said before: earlier statements carrying it "
         "(acknowledgements, recaps) go below the statement that replaced it too")
-    currency_answers: bool = Field(
+    answers: bool = Field(
         True, description="for a question asking a kind of value (see currency_typed): two statements that both "
         "carry a word or name of the question and each an answer of that kind the other lacks are two answers to "
         "it: the later one supersedes")
-    currency_by_speaker: bool = Field(
+    by_speaker: bool = Field(
         True, description="a statement by one person never supersedes another person's (an assistant's turn and a "
         "fact speak for whoever they are about)")
-    currency_skip_dated: bool = Field(
+    skip_dated: bool = Field(
         True, description="no currency for a question pinned to a time (\"in May 2023\", \"last year\"): it asks "
         "what held then, not now")
-    currency_things: int = Field(
+    things: int = Field(
         2, ge=0, description="for a question asking no particular kind of value (what, which): two statements "
         "sharing this many of its words, each with words of its own, are two answers; the later supersedes (0: off)")
-    currency_adjacent: int = Field(
+    adjacent: int = Field(
         2, ge=0, description="for a question asking a kind of value: a turn at most this many turns after another in "
         "its session that swaps an answer of that kind is a correction (\"Actually no, Larkfield Manor\"), whatever "
         "its other words (0: off)")
-    currency_followers: int = Field(
+    followers: int = Field(
         5, ge=0, description="the turns right after this many of the best candidate turns giving an answer of the kind "
         "asked (currency_adjacent of them each) are read too: a correction that names nothing but the new answer is "
         "found by no leg (0: off)")
-    currency_followups: int = Field(
+    followups: int = Field(
         3, ge=0, description="for a question asking a kind of value: the best this many answers are followed forward — "
         "turns said after them about what they are the value of (\"the finish date\") are read too (0: off)")
-    currency_followup_hits: int = Field(10, ge=1, description="turns read per answer followed forward (BM25)")
-    currency_promote: bool = Field(
+    followup_hits: int = Field(10, ge=1, description="turns read per answer followed forward (BM25)")
+    promote: bool = Field(
         True, description="the later statement also takes the earlier one's score when it is higher (off: the "
         "earlier one is only pushed below it)")
-    currency_followups_cued: bool = Field(
+    followups_cued: bool = Field(
         True, description="for a question asking a kind of value: a later statement (same speaker) with a new value of "
         "that kind and a word announcing a change (\"bumped it up\", \"switched to\") supersedes an earlier answer "
         "even without the subject's words, when it refers back or shares a word with it or the question")
-    currency_phrase_words: int = Field(
+    phrase_words: int = Field(
         12, ge=0, description="a sentence of more than this many content words says several things: a value is read "
         "with its phrase (split at commas and at but / so / because / while …), not the whole sentence — which "
         "values answer the question, what two answers are of, where a change word applies (0: always the sentence; "
         "docs/consolidation.md)")
-    currency_tie_share: float = Field(
+    tie_share: float = Field(
         0.1, ge=0, description="two statements agreeing on a number or date are about one thing, unless more than "
         "this share of the candidates (and at least three) carry that value: then it is their common context (a "
         "year, a recurring marker), it ties nothing (1: off)")
-    currency_slot_pairs: bool = Field(
+    slot_pairs: bool = Field(
         True, description="two answers compete only when one answer's local context and the other's are of the same "
         "thing (share a word beyond the question's, or the new one's covers the question words the old one's had), "
         "not when any two of the statements' contexts about the question are")
-    currency_cue_near: bool = Field(
+    cue_near: bool = Field(
         True, description="a change in other words (currency_followups_cued) must say its change word next to the "
         "new value (same sentence, or same phrase of a long sentence; anywhere in a short statement), and the word it "
         "shares with the old answer or the question, or the word referring back, there too")
-    currency_units: bool = Field(
+    units: bool = Field(
         True, description="two numbers are values of one thing only when they count the same: money ($, £, dollars), "
         "a percentage, a ratio (8/10), a distance, a weight, a duration, a degree, a year; a bare number any, "
         "except for a change in other words, where a bare number is only another bare one; and a number two "
         "statements agree on ties them only when both say it with one unit (\"$12.99/month\" is no answer that "
         "\"22%\" replaces)")
-    currency_stated: bool = Field(
+    stated: bool = Field(
         True, description="a value a later turn says only in a question or a request (\"…$3,500 for the move, can you "
         "help me plan?\") is asked about, not stated: it answers nothing and replaces no answer (the two-answer and "
         "change-in-other-words rules; a restated subject or \"not X\" still counts)")
-    currency_skip_between: bool = Field(
+    skip_between: bool = Field(
         True, description="no currency for a question asking the time between two events (\"how many days between "
         "when I … and …\"): both are asked about, the earlier as much as the later")
-    currency_best_slot: bool = Field(
+    best_slot: bool = Field(
         True, description="with currency_slot_pairs: a statement's answer is in its local contexts naming the most of "
         "the question's words (\"my reading challenge goal to 12 books\"), not in one naming fewer (\"my weekly "
         "reading pace\", two phrases on)")
 
-    # --- LLM seam (episodic_memory.llm) ------------------------------------------------------------
-    llm: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '
+
+class LLMSettings(_Group):
+    """The LLM seam (episodic_memory.llm): which backend, its model, timeouts and outages."""
+
+    backend: str | None = Field(None, description='"anthropic", "openai" (any OpenAI-compatible server) or "none"; '
                             "None = EPISODIC_LLM, else none")
-    llm_model: str | None = Field(None, description="model name; default claude-haiku-4-5 for anthropic")
-    llm_base_url: str | None = Field(None, description="OpenAI-compatible base URL (Ollama, vLLM, LM Studio, …)")
-    llm_timeout_s: float = Field(60.0, description="per-call timeout")
-    llm_retries: int = Field(2, ge=0, description="retries after a failed call (with exponential backoff)")
-    llm_backoff_s: float = Field(1.0, description="first backoff; doubles on each retry")
-    llm_concurrency: int = Field(4, ge=1, description="calls in flight at once")
-    llm_max_tokens: int = Field(1024, description="reply length cap")
-    llm_outage_backoff_s: float = Field(
+    model: str | None = Field(None, description="model name; default claude-haiku-4-5 for anthropic")
+    base_url: str | None = Field(None, description="OpenAI-compatible base URL (Ollama, vLLM, LM Studio, …)")
+    timeout_s: float = Field(60.0, description="per-call timeout")
+    retries: int = Field(2, ge=0, description="retries after a failed call (with exponential backoff)")
+    backoff_s: float = Field(1.0, description="first backoff; doubles on each retry")
+    concurrency: int = Field(4, ge=1, description="calls in flight at once")
+    max_tokens: int = Field(1024, description="reply length cap")
+    outage_backoff_s: float = Field(
         60.0, ge=0, description="after a call found the LLM unreachable (after its retries) or was turned away as a "
         "whole (401/403: the key; 404: the URL), no call is made to that LLM for this long, doubled for each such "
         "failure in a row; kept in the store, so the next process waits too (0: no back-off)")
-    llm_outage_backoff_max_s: float = Field(
+    outage_backoff_max_s: float = Field(
         900.0, ge=0, description="the longest LLM back-off (see llm_outage_backoff_s)")
-    consolidate_on_open_with_llm: bool = Field(
-        True, description="with consolidate_on_open and an LLM configured, consolidate the pending sessions at open; "
-        "False leaves them to the next writer, so that opening never waits on the LLM (the CLI's read commands open "
-        "so; without an LLM they still consolidate, with the rules)")
+    outage_rules_after_s: float = Field(
+        900.0, ge=0, description="an unreachable LLM postpones a session's consolidation (retried at the next run) "
+        "until its newest turn has waited this long; then that run consolidates with the rules (0: at once)")
 
-    # --- consolidation: facts --------------------------------------------------------------------------
+
+class ConsolidationSettings(_Group):
+    """Consolidation: facts, supersession, episodes, the learned decisions, the lease and retries of a session's
+    run."""
+
+    lease_s: float = Field(
+        600.0, gt=0, description="how long a process's claim to consolidate a session holds without renewal (it is "
+        "renewed at every step; a claim whose process died on this machine is taken over at once)")
+    lease_wait_s: float = Field(
+        30.0, ge=0, description="how long session end waits for another process's consolidation of that session "
+        "before leaving the session flagged for later")
+    retry_s: float = Field(
+        60.0, ge=0, description="a session whose consolidation failed twice in a row is retried (at an open, by a "
+        "sweep) after this long, doubled after each further failure; after one failure (an LLM briefly down) it is "
+        "retried at the next open; a new turn of the session still runs it at once")
+    retry_max_s: float = Field(
+        6 * 3600.0, ge=0, description="the longest wait between retries of a session whose consolidation keeps failing")
     durable_floor: float = Field(0.55, description="salience at or above this makes a fact durable")
     recurrence_bonus: float = Field(0.10, description="salience added per repeat of a fact")
     recurrence_cap: float = Field(0.40, description="most salience repeats can add")
@@ -406,60 +468,13 @@ class Config(BaseModel):
         "those sharing its words")
     slot_session_bonus: float = Field(
         0.2, description="when choosing which fact a change replaces: bonus for a fact of the same session")
-
-    # --- episodes, workstreams, open loops, injection ---------------------------------------------------
-    workstream_attach: float = Field(
-        0.225, description="episode↔workstream match at or above: attach. The match: (1 - workstream_lexical_share) × "
-        "the cosine of the distinctive thread vectors + workstream_lexical_share × the tf-idf cosine of the "
-        "distinctive words (docs/consolidation.md)")
-    workstream_judge_floor: float = Field(0.165, description="from here to workstream_attach: the LLM judges")
-    workstream_lexical_share: float = Field(
-        0.5, ge=0.0, le=1.0, description="the distinctive-word (tf-idf) cosine's share of a match")
-    workstream_name_boost: float = Field(
-        3.0, ge=1.0, description="a word written as a name (capitalised inside a sentence) counts this many times in "
-        "a session's word profile")
-    workstream_attach_needs_shared_word: bool = Field(
-        True, description="attach only to a workstream that shares at least one distinctive word with the session")
-    workstream_common_share: float = Field(
-        0.5, gt=0.0, le=1.0, description="a word stated in more than this share of the user's sessions is common: it "
-        "neither weighs in a thread vector nor links sessions (once the user has 5 sessions)")
-    workstream_min_terms: int = Field(
-        3, ge=0, description="a session stating fewer distinctive words than this joins no workstream (chit-chat)")
-    workstream_bridge: bool = Field(
-        True, description="a session attached to a workstream that also matches a hypothesis (a workstream of one "
-        "session) above the attach line, with a shared distinctive word, brings that hypothesis's session along")
-    workstream_recheck: int = Field(
-        3, ge=0, description="after a session attaches, the hypotheses among this many workstreams nearest it "
-        "are matched again against the grown workstream (0: off)")
-    workstream_decisive_ratio: float = Field(
-        1.5, ge=0, description="without an LLM judge, a session whose best match is in the judge band joins that "
-        "workstream when it shares a distinctive word and matches at least this many times the runner-up (0: off; "
-        "not without an embedder)")
-    workstream_attach_lexical: float = Field(
-        0.15, description="workstream_attach without an embedder (the thread vector is a bag of words; truth-dev "
-        "V-measure 0.554 at 0.15, 0.368 at 0.25)")
-    workstream_judge_floor_lexical: float = Field(0.10, description="workstream_judge_floor without an embedder")
-    workstream_judge_candidates: int = Field(3, ge=1, description="at most this many workstreams shown to the judge")
-    workstream_confirm_share: float = Field(
-        0.5, ge=0, le=1, description="a workstream of two or more sessions is confirmed only when at least this share "
-        "of them left a memory (a fact or a loop): recurring small talk clusters like a thread but leaves nothing")
-    workstream_active_days: float = Field(14.0, description="a confirmed workstream active within this is 'active'")
     episode_summary_sentences: int = Field(3, ge=1, le=3, description="sentences in an extractive episode summary")
     episode_keyphrases: int = Field(8, ge=1, description="keyphrases kept per episode")
-    loop_duplicate_overlap: float = Field(
-        0.6, description="a new loop sharing this share of a stored loop's words is that loop, said again")
-    loop_resolve_overlap: float = Field(
-        0.5, description="without an LLM, a report of the loop's own act (or 'done') closes it when it covers this "
-        "share of the loop's words, two of them (by lemma; truth-dev without an embedder: 0.6 → 17/28, 0.5 → 19/28)")
-    loop_close_cosine: float = Field(
-        0.5, description="without an LLM, a later turn that reports something done closes the open loop whose text "
-        "it matches at this embedding cosine or above (and shares a word with); by lemma alone without an embedder")
-    loop_dedup_days: float = Field(14.0, description="loops closed this recently absorb restatements, not reopen")
-    learned_consolidation: bool = Field(
+    learned: bool = Field(
         True, description="without an LLM, the learned decisions (consolidate/learned.py: to-dos taken on and "
         "reported done, which loop a report closes, values changed, what is worth keeping) decide where the rules "
         "did; off, or with an embedder the models were not trained over, the rules decide alone")
-    rules_off: list[str] = Field(
+    rules_off: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="hand-written rules switched off, by name (episodic_memory.heuristics."
         "REGISTRY; `bench/truth.py --ablate` measures each); EPISODIC_RULES_OFF takes them comma-separated")
     learned_models_path: str | None = Field(
@@ -475,6 +490,102 @@ class Config(BaseModel):
     durable_cued_line: float = Field(
         0.15, ge=0, le=1, description="the durable line for a sentence a cue rule typed (decided, prefer, always …, "
         "actually …): standing instructions and decisions in requests-heavy chats (BEAM) are kept")
+
+    @field_validator("rules_off", mode="before")
+    @classmethod
+    def _names(cls, value: object) -> object:
+        """"a.b, c.d" (as the environment gives it) is two names; each must be a rule of the registry."""
+        if isinstance(value, str):
+            value = [n.strip() for n in value.split(",") if n.strip()]
+        from .heuristics import BY_NAME
+
+        unknown = [n for n in value if n not in BY_NAME] if isinstance(value, list) else []
+        if unknown:
+            raise ValueError(f"unknown rules {unknown}: the names are in episodic_memory.heuristics.REGISTRY")
+        return value
+
+    def retry_after(self, failures: int) -> float:
+        """Seconds before a session whose consolidation failed `failures` times in a row is tried again: at once
+        after one failure (a passing outage), then `retry_s`, doubled each time (a session that cannot be
+        consolidated is not retried at every open of the store)."""
+        if failures <= 1:
+            return 0.0
+        return min(self.retry_max_s, self.retry_s * 2.0 ** min(failures - 2, 60))
+
+
+class WorkstreamSettings(_Group):
+    """Workstreams: attaching an episode to a thread, confirming, reclustering."""
+
+    attach: float = Field(
+        0.225, description="episode↔workstream match at or above: attach. The match: (1 - workstream_lexical_share) × "
+        "the cosine of the distinctive thread vectors + workstream_lexical_share × the tf-idf cosine of the "
+        "distinctive words (docs/consolidation.md)")
+    judge_floor: float = Field(0.165, description="from here to workstream_attach: the LLM judges")
+    lexical_share: float = Field(
+        0.5, ge=0.0, le=1.0, description="the distinctive-word (tf-idf) cosine's share of a match")
+    name_boost: float = Field(
+        3.0, ge=1.0, description="a word written as a name (capitalised inside a sentence) counts this many times in "
+        "a session's word profile")
+    attach_needs_shared_word: bool = Field(
+        True, description="attach only to a workstream that shares at least one distinctive word with the session")
+    common_share: float = Field(
+        0.5, gt=0.0, le=1.0, description="a word stated in more than this share of the user's sessions is common: it "
+        "neither weighs in a thread vector nor links sessions (once the user has 5 sessions)")
+    min_terms: int = Field(
+        3, ge=0, description="a session stating fewer distinctive words than this joins no workstream (chit-chat)")
+    bridge: bool = Field(
+        True, description="a session attached to a workstream that also matches a hypothesis (a workstream of one "
+        "session) above the attach line, with a shared distinctive word, brings that hypothesis's session along")
+    recheck: int = Field(
+        3, ge=0, description="after a session attaches, the hypotheses among this many workstreams nearest it "
+        "are matched again against the grown workstream (0: off)")
+    decisive_ratio: float = Field(
+        1.5, ge=0, description="without an LLM judge, a session whose best match is in the judge band joins that "
+        "workstream when it shares a distinctive word and matches at least this many times the runner-up (0: off; "
+        "not without an embedder)")
+    attach_lexical: float = Field(
+        0.15, description="workstream_attach without an embedder (the thread vector is a bag of words; truth-dev "
+        "V-measure 0.554 at 0.15, 0.368 at 0.25)")
+    judge_floor_lexical: float = Field(0.10, description="workstream_judge_floor without an embedder")
+    judge_candidates: int = Field(3, ge=1, description="at most this many workstreams shown to the judge")
+    confirm_share: float = Field(
+        0.5, ge=0, le=1, description="a workstream of two or more sessions is confirmed only when at least this share "
+        "of them left a memory (a fact or a loop): recurring small talk clusters like a thread but leaves nothing")
+    active_days: float = Field(14.0, description="a confirmed workstream active within this is 'active'")
+    # workstreams re-clustering (consolidate/recluster.py): at each session end, without an LLM judge
+    recluster: bool = Field(
+        True, description="at each session end (no LLM judge), re-cluster the user's latest episodes at once and map "
+        "the clusters onto the existing workstream ids (incremental attach decisions depend on the order)")
+    recluster_min_sessions: int = Field(
+        10, ge=0, description="re-cluster only once the window holds this many sessions with a thread vector (the "
+        "incremental decisions stand in a young store, whose vocabulary calls a thread's own words common)")
+    recluster_window: int = Field(
+        200, ge=2, description="the latest this many episodes are re-clustered (the cost is bounded by it; older "
+        "episodes keep their workstreams)")
+    recluster_link: float = Field(
+        0.04, description="average-linkage line: two clusters merge while the mean match of their sessions (thread "
+        "vectors centred on the window's mean, half tf-idf cosine) is at or above this, with a distinctive word shared")
+    recluster_small_floor: float = Field(
+        0.02, description="a cluster of one or two sessions then joins the nearest cluster of three or more when its "
+        "mean match is at or above this and decisive (workstream_recluster_small_ratio × the runner-up)")
+    recluster_small_ratio: float = Field(1.5, description="see workstream_recluster_small_floor")
+    recluster_cohesion: float = Field(
+        0.12, description="a cluster of two or three sessions whose mean match is below this is dissolved (single "
+        "sessions, hypotheses): chance pairs, recurring small talk")
+
+
+class LoopSettings(_Group):
+    """Open loops: opening, closing and deduplicating unfinished business."""
+
+    duplicate_overlap: float = Field(
+        0.6, description="a new loop sharing this share of a stored loop's words is that loop, said again")
+    resolve_overlap: float = Field(
+        0.5, description="without an LLM, a report of the loop's own act (or 'done') closes it when it covers this "
+        "share of the loop's words, two of them (by lemma; truth-dev without an embedder: 0.6 → 17/28, 0.5 → 19/28)")
+    close_cosine: float = Field(
+        0.5, description="without an LLM, a later turn that reports something done closes the open loop whose text "
+        "it matches at this embedding cosine or above (and shares a word with); by lemma alone without an embedder")
+    dedup_days: float = Field(14.0, description="loops closed this recently absorb restatements, not reopen")
     commitment_line: float | None = Field(
         0.8, ge=0, le=1, description="a sentence opens a loop at this commitment probability or above (None: the "
         "line training chose for F1, 0.67; 0.8 is precision first: on banks held out of training, loop precision "
@@ -486,20 +597,28 @@ class Config(BaseModel):
     completion_gate: float = Field(
         0.05, ge=0, le=1, description="sentences below this completion probability are not matched against open "
         "loops at all (a cost cut: the pair model decides)")
-    inject_max_memories: int = Field(5, description="at most this many memories in [Recalled context]")
-    inject_repeat_after_turns: int = Field(30, description="an injected memory may come back after this many turns")
-    inject_token_budget: int = Field(600, description="the injected block is cut to about this many tokens")
-    inject_min_score: float = Field(0.0, description="hits scoring below this are not injected")
-    inject_workstreams: int = Field(2, ge=0, description="confirmed workstreams in [Ongoing work] (first turn only)")
-    inject_loops_per_workstream: int = Field(3, ge=0, description="open loops shown under each of them")
-    inject_memory_chars: int = Field(300, ge=40, description="an injected memory is cut to this many characters")
-    inject_reply_context_chars: int = Field(
+
+
+class InjectSettings(_Group):
+    """Injection: [Recalled context], [Ongoing work] and the brief."""
+
+    max_memories: int = Field(5, description="at most this many memories in [Recalled context]")
+    repeat_after_turns: int = Field(30, description="an injected memory may come back after this many turns")
+    token_budget: int = Field(600, description="the injected block is cut to about this many tokens")
+    min_score: float = Field(0.0, description="hits scoring below this are not injected")
+    workstreams: int = Field(2, ge=0, description="confirmed workstreams in [Ongoing work] (first turn only)")
+    loops_per_workstream: int = Field(3, ge=0, description="open loops shown under each of them")
+    memory_chars: int = Field(300, ge=40, description="an injected memory is cut to this many characters")
+    reply_context_chars: int = Field(
         160, ge=0, description="a short recalled turn that answers the turn before it (another speaker's question, "
         "or a reply opening with yes / it / that …) is shown with that turn, cut to this many characters (0: never)")
-    inject_reply_max_chars: int = Field(200, ge=0, description="... when the recalled turn is at most this long")
+    reply_max_chars: int = Field(200, ge=0, description="... when the recalled turn is at most this long")
     brief_max_items: int = Field(20, ge=1, description="at most this many entries per section of the briefing")
 
-    # --- judgments -------------------------------------------------------------------------------------
+
+class JudgmentSettings(_Group):
+    """Judgments: the utility flywheel and their injection."""
+
     utility_weight: float = Field(0.5, ge=0, description="α in rank = similarity × (1 + α · utility)")
     utility_prior: tuple[float, float] = Field((1.0, 1.0), description="Beta prior (adopted, rejected) pseudo-counts")
     utility_half_life_days: float = Field(90.0, gt=0, description="a verdict this old weighs half as much (inf: never)")
@@ -508,28 +627,27 @@ class Config(BaseModel):
     utility_reported: str = Field(
         "plain", pattern="^(plain|ranking)$", description="what `utility_score` and `export_triples` use: plain (the "
         "episodic-judgment library's adopted / verdicts, 0 when never verified) or ranking (the utility_mode's)")
-    judgment_inject_utility: float = Field(0.6, description="[Past judgments] shows judgments above this utility "
+    inject_utility: float = Field(0.6, description="[Past judgments] shows judgments above this utility "
                                            "(the ranking utility)")
-    judgment_inject_max: int = Field(3, ge=1, description="at most this many judgments in [Past judgments]")
-    judgment_inject_min_cosine: float = Field(
+    inject_max: int = Field(3, ge=1, description="at most this many judgments in [Past judgments]")
+    inject_min_cosine: float = Field(
         0.35, description="[Past judgments] needs this cosine between message and judgment (BM25 alone without an embedder)")
 
-    # --- the vault (vault.py) ---------------------------------------------------------------------------
-    vault_dir: str | None = Field(None, description="keep an Obsidian-friendly markdown vault of each user's "
-                                  "memories in <vault_dir>/<user id>-<hash of the id>/ (vault.user_vault), "
-                                  "rewritten after each consolidation and forget")
 
-    # --- servers ---------------------------------------------------------------------------------------
-    server_max_open_users: int = Field(64, ge=1, description="the REST server keeps at most this many users' "
+class ServerSettings(_Group):
+    """The servers (REST, MCP, the inspector): limits on requests, users, sessions and the background worker. A
+    limit of 0 is worked out from the machine (`ServerSettings.resolved`)."""
+
+    max_open_users: int = Field(64, ge=1, description="the REST server keeps at most this many users' "
                                        "memories open; the least recently used idle ones are closed")
-    server_max_body_bytes: int = Field(1 << 20, ge=1, description="a REST request body over this is refused (413)")
-    server_max_batch_turns: int = Field(1_000, ge=1, description="turns one `POST /v1/turns/batch` may carry (more: "
+    max_body_bytes: int = Field(1 << 20, ge=1, description="a REST request body over this is refused (413)")
+    max_batch_turns: int = Field(1_000, ge=1, description="turns one `POST /v1/turns/batch` may carry (more: "
                                         "422); its body is bounded by server_max_body_bytes too")
     token_touch_every_s: float = Field(60.0, description="a token's last_used is written at most this often")
-    server_body_timeout_s: float = Field(
+    body_timeout_s: float = Field(
         30.0, gt=0, description="a REST request's body must arrive within this many seconds of its headers (else "
         "408, nothing done); it is read before the request takes a place to run in, so a slow sender holds none")
-    server_allowed_hosts: list[str] = Field(
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Host header values the REST server answers besides the address a request "
         "came in on (and, on loopback, 127.0.0.1, localhost and ::1): a name matches any port, name:port one port, "
         "'*' every host (no check). Any other Host gets 421: a DNS-rebinding page never reaches the memories. "
@@ -545,94 +663,40 @@ class Config(BaseModel):
                                           "user's least recently used go first): one token cannot push others out")
     ui_login_form_s: float = Field(3600.0, gt=0, description="an inspector login form (its anti-forgery token) "
                                    "is good for this long")
-
-    # --- issue 18 ops: read-only stores, embedding caps, stopping ---------------------------------------
-    read_only: bool = Field(False, description="open the store read-only (SQLite mode=ro): no recovery, consolidation "
-                            "or embedding, writes refused; the CLI's read commands use it on a store they cannot write")
-    server_sweep_s: float = Field(30.0, ge=0, description="every this many seconds the REST server queues the "
+    sweep_s: float = Field(30.0, ge=0, description="every this many seconds the REST server queues the "
                                   "sessions owed a consolidation that no process is running (another server "
                                   "process's that was killed, say; 0: never)")
-    server_sweep_idle_s: float = Field(30.0, ge=0, description="... untouched for at least this long (a live "
+    sweep_idle_s: float = Field(30.0, ge=0, description="... untouched for at least this long (a live "
                                        "process's own sessions are queued by it as their turns arrive)")
-    server_stop_grace_s: float = Field(1.0, ge=0, description="on SIGTERM, how long the REST server's requests, then "
+    stop_grace_s: float = Field(1.0, ge=0, description="on SIGTERM, how long the REST server's requests, then "
                                        "its consolidation, may take to finish; what is unfinished is flagged for the "
                                        "next start")
-    recall_embed_max_items: int = Field(256, ge=0, description="a recall first embeds at most this many of its user's "
-                                        "new items; the rest wait for the next pass (BM25 finds them meanwhile)")
-    embed_max_chars: int = Field(8_000, ge=256, description="an item is embedded from at most this many characters "
-                                 "of its text (the model reads 256 tokens): a 1 MB turn costs what a page does")
-    llm_outage_rules_after_s: float = Field(
-        900.0, ge=0, description="an unreachable LLM postpones a session's consolidation (retried at the next run) "
-        "until its newest turn has waited this long; then that run consolidates with the rules (0: at once)")
+    # request admission and the background worker under load (server/limits.py; docs/server.md)
+    workers: int = Field(0, ge=0, description="threads running requests; 0: 4 per core, at least 8")
+    max_inflight: int = Field(0, ge=0, description="requests executing and waiting, beyond which a request gets 429; "
+                              "0: 8 × workers")
+    per_client_max: int = Field(0, ge=0, description="one token's (or address's) share of max_inflight; 0: half of it")
+    per_client_running: int = Field(0, ge=0, description="one client's requests running at once; 0: half the workers "
+                                    "(at least 1)")
+    heavy_body_bytes: int = Field(64 * 1024, ge=0, description="a request body this big or bigger is heavy ...")
+    heavy_running: int = Field(0, ge=0, description="... and at most this many heavy ones run at once; 0: half the "
+                               "cores")
+    retry_after_s: int = Field(1, ge=0, description="the Retry-After of a 429")
+    background_share: float = Field(0.25, gt=0, le=1, description="under load, the consolidation worker's share of "
+                                    "wall time (it waits between jobs) ...")
+    background_backlog_turns: int = Field(256, ge=0, description="... while fewer turns than this wait for "
+                                          "consolidation; past it, more")
+    backlog_refuse_turns: int = Field(8192, ge=0, description="past this many turns waiting for consolidation, a new "
+                                      "turn gets 429 (0: never)")
+    background_defer_s: float = Field(0.05, ge=0, description="under load, the least a background job waits for a "
+                                      "quiet moment")
+    background_max_wait_s: float = Field(2.0, ge=0, description="... and the most: under sustained load it still "
+                                          "runs, slowly")
+    access_log: bool = Field(False, description="uvicorn's access log (a line per request, recall queries included)")
+    auth_threads: int = Field(2, ge=1, description="threads looking up bearer tokens (before a request waits for a "
+                              "place)")
 
-    # workstreams re-clustering (consolidate/recluster.py): at each session end, without an LLM judge
-    workstream_recluster: bool = Field(
-        True, description="at each session end (no LLM judge), re-cluster the user's latest episodes at once and map "
-        "the clusters onto the existing workstream ids (incremental attach decisions depend on the order)")
-    workstream_recluster_min_sessions: int = Field(
-        10, ge=0, description="re-cluster only once the window holds this many sessions with a thread vector (the "
-        "incremental decisions stand in a young store, whose vocabulary calls a thread's own words common)")
-    workstream_recluster_window: int = Field(
-        200, ge=2, description="the latest this many episodes are re-clustered (the cost is bounded by it; older "
-        "episodes keep their workstreams)")
-    workstream_recluster_link: float = Field(
-        0.04, description="average-linkage line: two clusters merge while the mean match of their sessions (thread "
-        "vectors centred on the window's mean, half tf-idf cosine) is at or above this, with a distinctive word shared")
-    workstream_recluster_small_floor: float = Field(
-        0.02, description="a cluster of one or two sessions then joins the nearest cluster of three or more when its "
-        "mean match is at or above this and decisive (workstream_recluster_small_ratio × the runner-up)")
-    workstream_recluster_small_ratio: float = Field(1.5, description="see workstream_recluster_small_floor")
-    workstream_recluster_cohesion: float = Field(
-        0.12, description="a cluster of two or three sessions whose mean match is below this is dissolved (single "
-        "sessions, hypotheses): chance pairs, recurring small talk")
-
-    # learned ranker (issue 17: retrieve/ranker.py, retrieve/coverage.py, docs/retrieval.md "A learned ranker")
-    ranker: str = Field("learned", pattern="^(learned|fused)$", description="learned: turns scored by the model "
-                        "bench/train_ranker.py fits (data/ranker.json; cross-validated over conversations: LoCoMo and "
-                        "BEAM R@10 up, truth bench unchanged); fused: the hand-set sum of RRF, context, session, "
-                        "speaker, time and recency terms above (docs/retrieval.md)")
-    ranker_path: str | None = Field(None, description="weights of the learned ranker (default: the shipped "
-                                    "data/ranker.json)")
-    list_coverage: bool = Field(False, description="a question asking for several things (which cities…, what are "
-                                "X's hobbies) favours hits from sessions not yet in the list over near-duplicates "
-                                "(off: it lowered list questions' R@10 on LoCoMo dev, docs/retrieval.md)")
-    coverage_pool: int = Field(30, ge=1, description="list-question coverage reorders this many of the best hits")
-    coverage_penalty: float = Field(0.1, ge=0, description="score taken off a hit per better hit of its session "
-                                    "already in the list (list questions)")
-
-    # time: recall against a given now, and state changes (retrieve/timing.py, docs/retrieval.md "Time: now, ...")
-    phase_bonus: float = Field(0.1, description="added to a memory that reports the phase a query asks about "
-                               "(\"when did X finish\": a turn saying it was finished)")
-    phase_penalty: float = Field(0.0, description="taken off a memory that reports only the opposite phase (the "
-                                 "start, when the query asks about the end)")
-    phase_pool: int = Field(60, ge=0, description="the best this many candidate turns are read for the phase check")
-
-    # --- issue 46: coding-agent hooks (`episodic hook EVENT`, integrations/claude_code*.py) --------------
-    hook_timeout_s: float = Field(
-        8.0, gt=0, description="a SessionStart, UserPromptSubmit or Stop hook answers within this: past it (a busy "
-        "store), it answers nothing and logs why; `episodic hooks install` gives the harness this plus 2 s")
-    hook_end_timeout_s: float = Field(
-        50.0, gt=0, description="the same for SessionEnd and PreCompact, which consolidate the session (cut short, "
-        "the session stays flagged and is consolidated at the next open)")
-    hook_server_url: str | None = Field(
-        None, description="a running `episodic serve` the hooks talk to (http://127.0.0.1:8765) instead of opening "
-        "the store; unset or empty: none")
-    hook_server_token: str | None = Field(None, description="its bearer token (none with `episodic serve --no-auth`)")
-    hook_state_dir: str | None = Field(
-        None, description="where hooks keep each session's transcript offset and what they injected, and their log "
-        "(default: the user state directory, e.g. ~/.local/state/episodic-memory/hooks)")
-    hook_brief_hours: float = Field(24.0, gt=0, description="SessionStart's briefing looks back this far")
-    hook_context_max_chars: int = Field(
-        8_000, ge=200, description="SessionStart's context is cut (at a line) to this many characters")
-    hook_reply_max_chars: int = Field(
-        20_000, ge=200, description="a captured reply (its text and its tool calls' summaries) is cut to this")
-    hook_tool_summary_chars: int = Field(
-        200, ge=40, description="one tool call and its output are summarised in at most this many characters")
-    hook_prefer_project: bool = Field(
-        True, description="UserPromptSubmit's recall takes the project's memories (turns whose source is the "
-        "repository) and everything's best in turn, the project's first")
-
-    @field_validator("server_allowed_hosts", mode="before")
+    @field_validator("allowed_hosts", mode="before")
     @classmethod
     def _hosts(cls, value: object) -> object:
         """"a.example, b.example:8443" (as the environment gives it) is two hosts."""
@@ -640,34 +704,222 @@ class Config(BaseModel):
             value = [h.strip() for h in value.split(",") if h.strip()]
         return value
 
-    @field_validator("rules_off", mode="before")
-    @classmethod
-    def _names(cls, value: object) -> object:
-        """"a.b, c.d" (as the environment gives it) is two names; each must be a rule of the registry."""
-        if isinstance(value, str):
-            value = [n.strip() for n in value.split(",") if n.strip()]
-        from .heuristics import BY_NAME
+    def resolved(self, cores: int) -> ServerSettings:
+        """These limits with each 0 ("work it out") replaced by its value on a machine of `cores` cores."""
+        workers = self.workers or max(8, 4 * cores)
+        inflight = max(self.max_inflight or 8 * workers, 1)
+        return self.model_copy(update={
+            "workers": workers, "max_inflight": inflight,
+            "per_client_max": min(self.per_client_max or max(1, inflight // 2), inflight),
+            "per_client_running": min(self.per_client_running or max(1, workers // 2), workers),
+            "heavy_running": self.heavy_running or max(1, cores // 2)})
 
-        unknown = [n for n in value if n not in BY_NAME] if isinstance(value, list) else []
-        if unknown:
-            raise ValueError(f"unknown rules {unknown}: the names are in episodic_memory.heuristics.REGISTRY")
-        return value
 
-    def consolidation_retry_after(self, failures: int) -> float:
-        """Seconds before a session whose consolidation failed `failures` times in a row is tried again: at once
-        after one failure (a passing outage), then `consolidation_retry_s`, doubled each time (a session that cannot
-        be consolidated is not retried at every open of the store)."""
-        if failures <= 1:
-            return 0.0
-        return min(self.consolidation_retry_max_s, self.consolidation_retry_s * 2.0 ** min(failures - 2, 60))
+class HookSettings(_Group):
+    """Coding-agent hooks (`episodic hook EVENT`, integrations/claude_code*.py)."""
 
-    @classmethod
-    def from_env(cls, **overrides: object) -> Config:
-        """Defaults, then ``EPISODIC_<FIELD>`` environment variables, then explicit overrides."""
-        values: dict[str, object] = {}
+    timeout_s: float = Field(
+        8.0, gt=0, description="a SessionStart, UserPromptSubmit or Stop hook answers within this: past it (a busy "
+        "store), it answers nothing and logs why; `episodic hooks install` gives the harness this plus 2 s")
+    end_timeout_s: float = Field(
+        50.0, gt=0, description="the same for SessionEnd and PreCompact, which consolidate the session (cut short, "
+        "the session stays flagged and is consolidated at the next open)")
+    server_url: str | None = Field(
+        None, description="a running `episodic serve` the hooks talk to (http://127.0.0.1:8765) instead of opening "
+        "the store; unset or empty: none")
+    server_token: str | None = Field(None, description="its bearer token (none with `episodic serve --no-auth`)")
+    state_dir: str | None = Field(
+        None, description="where hooks keep each session's transcript offset and what they injected, and their log "
+        "(default: the user state directory, e.g. ~/.local/state/episodic-memory/hooks)")
+    brief_hours: float = Field(24.0, gt=0, description="SessionStart's briefing looks back this far")
+    context_max_chars: int = Field(
+        8_000, ge=200, description="SessionStart's context is cut (at a line) to this many characters")
+    reply_max_chars: int = Field(
+        20_000, ge=200, description="a captured reply (its text and its tool calls' summaries) is cut to this")
+    tool_summary_chars: int = Field(
+        200, ge=40, description="one tool call and its output are summarised in at most this many characters")
+    prefer_project: bool = Field(
+        True, description="UserPromptSubmit's recall takes the project's memories (turns whose source is the "
+        "repository) and everything's best in turn, the project's first")
+
+
+class ExperimentalSettings(_Group):
+    """Off by default: measured and not kept (docs/retrieval.md). They may go in a later release."""
+
+    blend_turn_vector: bool = Field(
+        False, description="a turn embedded with the turn before it is also embedded alone, and stored as the "
+        "normalised sum of the two (docs/retrieval.md: measured, not a gain that generalised; it applies to turns "
+        "embedded after it is set)")
+    dense_query_names: bool = Field(
+        False, description="embed the query with the store's speaker names in it; off: names are taken out of the "
+        "embedded query (speaker_bonus carries them), LoCoMo R@10 0.779 → 0.802 (docs/retrieval.md)")
+    list_coverage: bool = Field(False, description="a question asking for several things (which cities…, what are "
+                                "X's hobbies) favours hits from sessions not yet in the list over near-duplicates "
+                                "(off: it lowered list questions' R@10 on LoCoMo dev, docs/retrieval.md)")
+    coverage_pool: int = Field(30, ge=1, description="list-question coverage reorders this many of the best hits")
+    coverage_penalty: float = Field(0.1, ge=0, description="score taken off a hit per better hit of its session "
+                                    "already in the list (list questions)")
+
+
+GROUPS: dict[str, type[_Group]] = {
+    "store": StoreSettings, "capture": CaptureSettings, "models": ModelSettings, "retrieval": RetrievalSettings,
+    "currency": CurrencySettings, "llm": LLMSettings, "consolidation": ConsolidationSettings,
+    "workstreams": WorkstreamSettings, "loops": LoopSettings, "inject": InjectSettings, "judgments": JudgmentSettings,
+    "server": ServerSettings, "hooks": HookSettings, "experimental": ExperimentalSettings,
+}
+
+# A flat name of earlier releases is its group's prefix and the field's name (``currency_pool``: currency.pool),
+# or the group's field of the same name (``rrf_k``: retrieval.rrf_k), unless it is listed here.
+_LEGACY_PREFIX = {"currency": "currency_", "workstreams": "workstream_", "inject": "inject_", "hooks": "hook_",
+                  "llm": "llm_", "server": "server_", "loops": "loop_"}
+_LEGACY_EXCEPTIONS = {
+    "consolidation_lease_s": "consolidation.lease_s", "consolidation_lease_wait_s": "consolidation.lease_wait_s",
+    "consolidation_retry_s": "consolidation.retry_s", "consolidation_retry_max_s": "consolidation.retry_max_s",
+    "learned_consolidation": "consolidation.learned", "model_threads": "models.threads", "llm": "llm.backend",
+    "commitment_line": "loops.commitment_line", "closes_line": "loops.closes_line",
+    "completion_gate": "loops.completion_gate", "brief_max_items": "inject.brief_max_items",
+    "judgment_inject_utility": "judgments.inject_utility", "judgment_inject_max": "judgments.inject_max",
+    "judgment_inject_min_cosine": "judgments.inject_min_cosine", "token_touch_every_s": "server.token_touch_every_s",
+    "mcp_session_idle_s": "server.mcp_session_idle_s", "ui_session_idle_s": "server.ui_session_idle_s",
+    "ui_max_sessions": "server.ui_max_sessions", "ui_max_sessions_per_user": "server.ui_max_sessions_per_user",
+    "ui_login_form_s": "server.ui_login_form_s", "server_background_nice": "capture.background_nice",
+    "server_recall_embed_max_items": "retrieval.recall_embed_max_items",
+}
+
+
+def _legacy_names() -> dict[str, tuple[str, str]]:
+    names: dict[str, tuple[str, str]] = {}
+    for group, cls in GROUPS.items():
         for name in cls.model_fields:
-            env = os.environ.get(f"EPISODIC_{name.upper()}")
-            if env is not None:
-                values[name] = env
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls.model_validate(values)
+            names[_LEGACY_PREFIX.get(group, "") + name] = (group, name)
+    names.update({flat: (dotted.split(".")[0], dotted.split(".")[1]) for flat, dotted in _LEGACY_EXCEPTIONS.items()})
+    return names
+
+
+LEGACY_NAMES: dict[str, tuple[str, str]] = _legacy_names()
+"""Every flat name of earlier releases (keyword, attribute, ``EPISODIC_<NAME>``): its (group, field)."""
+
+
+def _deprecated(flat: str, how: str) -> None:
+    group, name = LEGACY_NAMES[flat]
+    warnings.warn(f"Config: {how} {flat!r} is deprecated: it is {group}.{name} now (EPISODIC_{group.upper()}{ENV_NESTED}"
+                  f"{name.upper()}); the flat names go in the next release", DeprecationWarning, stacklevel=4)
+
+
+def _nest(values: Mapping[str, Any], how: str) -> dict[str, Any]:
+    """`values` with its flat or dotted keys ("consolidate_every", "capture.consolidate_every") put in their groups;
+    a group's own key takes a mapping, merged over what is there."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if key in GROUPS and (isinstance(value, Mapping | BaseModel) or key not in LEGACY_NAMES):
+            if isinstance(value, BaseModel):
+                value = value.model_dump(exclude_unset=True)
+            if isinstance(value, Mapping):
+                out.setdefault(key, {}).update(value)
+            else:
+                out[key] = value  # not a mapping: pydantic says what is wrong with it
+            continue
+        if "." in key:
+            group, name = key.split(".", 1)
+            if group not in GROUPS:
+                raise ValueError(f"unknown setting {key!r}: the groups are {', '.join(GROUPS)}")
+        elif key in LEGACY_NAMES:
+            _deprecated(key, how)
+            group, name = LEGACY_NAMES[key]
+        else:
+            raise ValueError(f"unknown setting {key!r}: settings are named group.field ({', '.join(GROUPS)})")
+        out.setdefault(group, {})[name] = value
+    return out
+
+
+def environment() -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """The settings the environment gives, by group, and for each ``group.field`` the variable it came from
+    (``EPISODIC_<GROUP>__<FIELD>``, or a flat ``EPISODIC_<NAME>`` of earlier releases, with a warning)."""
+    nested = EnvSettingsSource(Config, case_sensitive=False)()
+    origin: dict[str, str] = {}
+    for group, values in nested.items():
+        for name in values:
+            origin[f"{group}.{name}"] = f"{ENV_PREFIX}{group.upper()}{ENV_NESTED}{name.upper()}"
+    for flat, (group, name) in LEGACY_NAMES.items():
+        raw = os.environ.get(f"{ENV_PREFIX}{flat.upper()}")
+        if raw is not None and f"{group}.{name}" not in origin:
+            _deprecated(flat, "the variable for")
+            nested.setdefault(group, {})[name] = raw
+            origin[f"{group}.{name}"] = f"{ENV_PREFIX}{flat.upper()}"
+    return nested, origin
+
+
+class Config(BaseSettings):
+    """Every setting, in groups (`GROUPS`). Defaults are the original write-ups' numbers unless a field says
+    otherwise; docs/config.md lists them all. `Config()` reads no environment: `Config.from_env()` does."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter=ENV_NESTED, extra="forbid")
+
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    capture: CaptureSettings = Field(default_factory=CaptureSettings)
+    models: ModelSettings = Field(default_factory=ModelSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    currency: CurrencySettings = Field(default_factory=CurrencySettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
+    workstreams: WorkstreamSettings = Field(default_factory=WorkstreamSettings)
+    loops: LoopSettings = Field(default_factory=LoopSettings)
+    inject: InjectSettings = Field(default_factory=InjectSettings)
+    judgments: JudgmentSettings = Field(default_factory=JudgmentSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
+    hooks: HookSettings = Field(default_factory=HookSettings)
+    experimental: ExperimentalSettings = Field(default_factory=ExperimentalSettings)
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """`Config()` is its arguments and the defaults only: `from_env` reads the environment (`environment`)."""
+        return (init_settings,)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy(cls, values: Any) -> Any:
+        """Flat keyword arguments of earlier releases (``Config(consolidate_every=4)``) go to their groups."""
+        if isinstance(values, Mapping) and any(k not in GROUPS or not isinstance(v, Mapping | BaseModel)
+                                               for k, v in values.items()):
+            return _nest(values, "the keyword")
+        return values
+
+    def __getattr__(self, name: str) -> Any:
+        """``config.consolidate_every`` (a flat name of earlier releases) reads capture.consolidate_every."""
+        if name in LEGACY_NAMES:
+            _deprecated(name, "the attribute")
+            group, field = LEGACY_NAMES[name]
+            return getattr(getattr(self, group), field)
+        return super().__getattr__(name)  # type: ignore[misc]
+
+    def replace(self, changes: Mapping[str, Any] | None = None, /, **groups: Any) -> Config:
+        """A validated copy with `changes` applied: ``{"capture.consolidate_every": 4}``, or a group's fields by
+        keyword (``replace(capture={"consolidate_every": 4})``)."""
+        nested = _nest({**(changes or {}), **groups}, "the setting")
+        merged = {group: getattr(self, group).model_dump() for group in GROUPS}
+        for group, values in nested.items():
+            merged[group].update(values)
+        return Config.model_validate(merged)
+
+    def get(self, dotted: str) -> Any:
+        """The value of ``group.field``."""
+        group, name = dotted.split(".", 1)
+        return getattr(getattr(self, group), name)
+
+    @classmethod
+    def from_env(cls, changes: Mapping[str, Any] | None = None, /, **overrides: Any) -> Config:
+        """Defaults, then the environment (`environment`), then `changes`/`overrides` (dotted, a group's mapping,
+        or a flat name of earlier releases; None: not overridden)."""
+        nested, origin = environment()
+        try:
+            merged = cls.model_validate(nested)
+        except ValidationError as exc:
+            bad = [f"{origin.get('.'.join(map(str, e['loc'][:2])), '.'.join(map(str, e['loc'])))}="
+                   f"{e['input']!r}: {e['msg']}" for e in exc.errors()]
+            raise ValueError("bad setting in the environment: " + "; ".join(bad)) from None
+        given = {k: v for k, v in {**(changes or {}), **overrides}.items() if v is not None}
+        return merged.replace(given) if given else merged

@@ -63,7 +63,7 @@ class EpisodicMemory:
     in the one SQLite file the rest of the memory uses (same tables, same migrations).
 
     `embedder` is any ``callable(str) -> list[float]``, an object with the library's ``embed(text)`` method, or an
-    `Embedder`; by default the bundled one (`Config.embedder`, all-MiniLM-L6-v2). `memory` is the `Memory` it opened,
+    `Embedder`; by default the bundled one (`Config.models.embedder`, all-MiniLM-L6-v2). `memory` is the `Memory` it opened,
     `judgments` the project's richer API over the same judgments. `close()` closes the store; it is also a context
     manager.
     """

@@ -8,7 +8,7 @@ keep on the untuned bank goes. Where wording varies, the learned models of `cons
 (commitment, completion, which loop a report closes, a changed value, what is worth keeping).
 
 A rule is switched off by its `switch`: a Config override. Most rules of consolidation have no setting of their own
-and are named in `Config.rules_off`; the rules of currency at recall have their `currency_*` setting.
+and are named in `Config.consolidation.rules_off`; the rules of currency at recall have their `currency_*` setting.
 `rule_on(name)` is what a rule's site asks; `rules_off(names)` is set around each consolidation run and recall.
 """
 
@@ -31,13 +31,13 @@ class Rule:
     effect: str = ""                # measured: bench/truth.py --ablate (docs/consolidation.md has the table)
 
     def off(self) -> dict[str, Any]:
-        return self.switch or {"rules_off": [self.name]}
+        return self.switch or {"consolidation.rules_off": [self.name]}
 
 
 def _currency(setting: str, does: str) -> Rule:
-    """A rule of currency at recall: named for its own Config `setting` (``currency_x`` → ``currency.x``), which
-    switches it off; it has no probe here (tests/test_currency*.py hold its cases)."""
-    return Rule(setting.replace("currency_", "currency.", 1), does, "", "", {setting: False})
+    """A rule of currency at recall: named for its own Config `setting` (``currency.x``), which switches it off; it
+    has no probe here (tests/test_currency*.py hold its cases)."""
+    return Rule(setting, does, "", "", {setting: False})
 
 
 REGISTRY: tuple[Rule, ...] = (
@@ -62,15 +62,15 @@ REGISTRY: tuple[Rule, ...] = (
          "We decided to skip the waitlist.", "type decision"),
     # --- facts: which earlier fact a statement changes ----------------------------------------------------------
     Rule("facts.cued_kept", "a sentence a cue word typed (decided, prefer, always …, actually) is kept at a lower "
-         "line of the durable model (Config.durable_cued_line)", "Always include version numbers when I ask about "
+         "line of the durable model (Config.consolidation.durable_cued_line)", "Always include version numbers when I ask about "
          "libraries.", "kept as a preference"),
     Rule("facts.change_needs_a_value", "without a change cue, the supersedes model is asked only about facts that give "
          "a value of the same kind with another value", "Here's my current code: (after: Here's what I have so far:)",
          "no supersession"),
-    Rule("facts.long_statements", "a statement longer than Config.supersede_max_words neither changes nor is changed "
+    Rule("facts.long_statements", "a statement longer than Config.consolidation.supersede_max_words neither changes nor is changed "
          "by the supersedes model (it holds many claims)", "I'm trying to implement a secure authentication system "
          "for my application, considering … (40 words)", "no supersession"),
-    Rule("facts.long_turns", "a statement from a turn longer than Config.learned_max_turn_words (a request with its "
+    Rule("facts.long_turns", "a statement from a turn longer than Config.consolidation.learned_max_turn_words (a request with its "
          "context, code) is no change of one value", "I'm using Flask 2.3.1 … (in a 200-word turn, after: I'm "
          "currently using Gunicorn 20.1.0.)", "no supersession"),
     Rule("facts.part_of_whole", "a count of a part of a whole ('13 of the 14 slides are final') is progress on the "
@@ -79,7 +79,7 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("facts.another_persons", "one person's news never replaces another person's fact unless it corrects it",
          "Caroline: the zoo closes on June 30 (after Melanie: I took the kids on June 9)", "no supersession"),
     Rule("facts.standing_rule", "a standing instruction changes only when corrected, or said again reading the same "
-         "with its values blanked (Config.standing_frame_cosine): another rule on a near topic is no change",
+         "with its values blanked (Config.consolidation.standing_frame_cosine): another rule on a near topic is no change",
          "We ended up with 5 options when I asked about restaurants", "the rule stays current"),
     Rule("facts.earlier_statement", "a cued change with no fact of the old value makes the earlier statement one",
          "Actually it's 66, not 60 (60 said in a turn no fact kept)", "the old statement becomes a fact, superseded"),
@@ -104,20 +104,20 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("loops.object_text", "a loop's text is the object a cue names ('remind me to X' → X)",
          "remind me to send Dana the pilot agreement", "loop: send Dana the pilot agreement"),
     # --- currency at recall: a later statement of a value outranks the earlier one ------------------------------
-    _currency("currency_restated", "a statement restating the current value is current too"),
-    _currency("currency_typed", "values are compared by kind (number, date, name)"),
-    _currency("currency_propagate", "a change carries to the statements that repeated the old value"),
-    _currency("currency_answers", "two answers to the asked kind of value about one subject: the later wins"),
-    _currency("currency_by_speaker", "one speaker's statement does not supersede another's"),
-    _currency("currency_promote", "the later statement takes the score of what it superseded"),
-    _currency("currency_followups_cued", "a change in other words needs a change cue"),
-    _currency("currency_slot_pairs", "a statement's values are read per local context (slot pairs)"),
-    _currency("currency_cue_near", "a change word must sit next to the value it changes"),
-    _currency("currency_units", "a number's unit is part of its kind (16 km is not 16 slides)"),
-    _currency("currency_stated", "only stated values count (not asked ones)"),
-    _currency("currency_skip_between", "a question about the time between two things is left as ranked"),
-    _currency("currency_best_slot", "a statement's answer is in the local context naming the most of the question"),
-    _currency("currency_skip_dated", "a question with a time range is left as ranked"),
+    _currency("currency.restated", "a statement restating the current value is current too"),
+    _currency("currency.typed", "values are compared by kind (number, date, name)"),
+    _currency("currency.propagate", "a change carries to the statements that repeated the old value"),
+    _currency("currency.answers", "two answers to the asked kind of value about one subject: the later wins"),
+    _currency("currency.by_speaker", "one speaker's statement does not supersede another's"),
+    _currency("currency.promote", "the later statement takes the score of what it superseded"),
+    _currency("currency.followups_cued", "a change in other words needs a change cue"),
+    _currency("currency.slot_pairs", "a statement's values are read per local context (slot pairs)"),
+    _currency("currency.cue_near", "a change word must sit next to the value it changes"),
+    _currency("currency.units", "a number's unit is part of its kind (16 km is not 16 slides)"),
+    _currency("currency.stated", "only stated values count (not asked ones)"),
+    _currency("currency.skip_between", "a question about the time between two things is left as ranked"),
+    _currency("currency.best_slot", "a statement's answer is in the local context naming the most of the question"),
+    _currency("currency.skip_dated", "a question with a time range is left as ranked"),
 )
 BY_NAME = {r.name: r for r in REGISTRY}
 
@@ -125,13 +125,13 @@ _OFF: ContextVar[frozenset[str]] = ContextVar("episodic_rules_off", default=froz
 
 
 def rule_on(name: str) -> bool:
-    """Whether the rule `name` acts in this consolidation run or recall (`Config.rules_off` names it, or not)."""
+    """Whether the rule `name` acts in this consolidation run or recall (`Config.consolidation.rules_off` names it, or not)."""
     return name not in _OFF.get()
 
 
 @contextmanager
 def rules_off(names: Any) -> Iterator[None]:
-    """Within it, the rules `names` (from `Config.rules_off`) do not act."""
+    """Within it, the rules `names` (from `Config.consolidation.rules_off`) do not act."""
     unknown = set(names) - set(BY_NAME)
     if unknown:
         raise ValueError(f"unknown rules in rules_off: {sorted(unknown)} (see episodic_memory.heuristics.REGISTRY)")

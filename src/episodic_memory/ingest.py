@@ -63,8 +63,8 @@ def parse_lines(lines: Iterable[str | bytes], source: str, default_session: str,
     """Validate every line; good ones become `Memory.add_turns` mappings, bad ones are listed (never raised).
 
     A line given as bytes is decoded here, so an invalid UTF-8 byte is that line's problem. `max_turn_chars`
-    defaults to `Config.max_turn_chars`; a line over `LINE_BYTES_PER_CHAR` times it is refused unread."""
-    limit = Config().max_turn_chars if max_turn_chars is None else max_turn_chars
+    defaults to `Config.capture.max_turn_chars`; a line over `LINE_BYTES_PER_CHAR` times it is refused unread."""
+    limit = Config().capture.max_turn_chars if max_turn_chars is None else max_turn_chars
     parsed = ParsedFile(source)
     for number, line in enumerate(lines, start=1):
         try:
@@ -91,7 +91,7 @@ def parse_file(path: str, *, stdin: bytes | None = None, max_turn_chars: int | N
 def parse_array(data: bytes, source: str, default_session: str, max_turn_chars: int | None = None) -> ParsedFile:
     """A JSON array of turn objects, each checked as a JSONL line is; a problem is listed at the line its object
     starts on. JSON that does not parse stops the file there (what follows cannot be told apart)."""
-    limit = Config().max_turn_chars if max_turn_chars is None else max_turn_chars
+    limit = Config().capture.max_turn_chars if max_turn_chars is None else max_turn_chars
     parsed = ParsedFile(source)
     try:
         text = data.removeprefix(codecs.BOM_UTF8).decode("utf-8")
@@ -114,7 +114,7 @@ def parse_array(data: bytes, source: str, default_session: str, max_turn_chars: 
         try:
             if end - at > LINE_BYTES_PER_CHAR * limit:
                 raise ValueError(f"object is {end - at:,} characters, over the limit of "
-                                 f"{LINE_BYTES_PER_CHAR * limit:,} ({LINE_BYTES_PER_CHAR} × Config.max_turn_chars)")
+                                 f"{LINE_BYTES_PER_CHAR * limit:,} ({LINE_BYTES_PER_CHAR} × Config.capture.max_turn_chars)")
             parsed.turns.append(_checked(item, default_session, limit))
         except ValueError as exc:
             parsed.bad.append(BadLine(source, line, str(exc)))
@@ -153,7 +153,7 @@ def _line_text(line: str | bytes, max_turn_chars: int) -> str:
     size = len(line)
     if size > LINE_BYTES_PER_CHAR * max_turn_chars:
         raise ValueError(f"line is {size:,} bytes, over the limit of {LINE_BYTES_PER_CHAR * max_turn_chars:,} "
-                         f"({LINE_BYTES_PER_CHAR} × Config.max_turn_chars)")
+                         f"({LINE_BYTES_PER_CHAR} × Config.capture.max_turn_chars)")
     if isinstance(line, str):
         return line
     try:
@@ -188,7 +188,7 @@ def _checked(data: Any, default_session: str, max_turn_chars: int) -> dict[str, 
         raise ValueError(f"field 'content' must be a string, got {_show(data['content'])}")
     if len(data["content"]) > max_turn_chars:
         raise ValueError(f"field 'content' is {len(data['content']):,} characters, over the limit of "
-                         f"{max_turn_chars:,} (Config.max_turn_chars)")
+                         f"{max_turn_chars:,} (Config.capture.max_turn_chars)")
     for name, types in _OPTIONAL.items():
         value = data.get(name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, types)):

@@ -3,14 +3,14 @@
 One injector per agent session. Each `get_context(user_message)` is one turn:
 
     [Ongoing work]       the top confirmed workstreams and their open loops — once, on the session's first turn
-    [Recalled context]   at most `Config.inject_max_memories` memories from `Memory.recall`, each with its kind
+    [Recalled context]   at most `Config.inject.max_memories` memories from `Memory.recall`, each with its kind
                          and age. A memory injected in this session is not repeated until
-                         `Config.inject_repeat_after_turns` turns have passed, so a topic that comes back can
+                         `Config.inject.repeat_after_turns` turns have passed, so a topic that comes back can
                          bring it back. A short reply is shown with the turn it answers, under it.
     [Past judgments]     judgments relevant to the message whose proven utility clears
-                         `Config.judgment_inject_utility`, with their reasoning and any correction
+                         `Config.judgments.inject_utility`, with their reasoning and any correction
 
-The whole block is capped at `Config.inject_token_budget` tokens (estimated at 4 characters a token); what does not
+The whole block is capped at `Config.inject.token_budget` tokens (estimated at 4 characters a token); what does not
 fit is left out (and counts as not injected).
 """
 
@@ -98,33 +98,33 @@ class EpisodicInjector:
 
     def _past_judgments(self, user_message: str) -> list[Line]:
         """Judgments relevant to the message that have proven themselves (utility above
-        `Config.judgment_inject_utility`), with their reasoning; not repeated within the repeat window."""
+        `Config.judgments.inject_utility`), with their reasoning; not repeated within the repeat window."""
         lines = []
         for r in relevant_judgments(self.memory.judgments, user_message):
             key = f"judgment:{r.id}"
             last = self._injected.get(key)
-            if last is None or self.turn - last >= self.config.inject_repeat_after_turns:
+            if last is None or self.turn - last >= self.config.inject.repeat_after_turns:
                 lines.append(Line(format_judgment(r), on_include=self._marker(key)))
         return lines
 
     def _ongoing_work(self) -> list[Line]:
         cfg = self.config
-        if cfg.inject_workstreams == 0:
+        if cfg.inject.workstreams == 0:
             return []
         lines = []
-        for ws in self.memory.workstreams(self.user_id, limit=cfg.inject_workstreams):
+        for ws in self.memory.workstreams(self.user_id, limit=cfg.inject.workstreams):
             loops = self.memory.loops(self.user_id, "open", workstream_id=ws.id,
-                                      limit=cfg.inject_loops_per_workstream) if cfg.inject_loops_per_workstream else []
+                                      limit=cfg.inject.loops_per_workstream) if cfg.inject.loops_per_workstream else []
             lines.append(Line(f"▸ {ws.name}  ({ws.sessions} sessions, last active {ago(ws.last_activity)})",
-                              children=[Line(f"  · {_one_line(lp.text, cfg.inject_memory_chars)}") for lp in loops]))
+                              children=[Line(f"  · {_one_line(lp.text, cfg.inject.memory_chars)}") for lp in loops]))
         return lines
 
     def _recalled(self, user_message: str) -> list[Line]:
         cfg = self.config
-        if not user_message.strip() or cfg.inject_max_memories == 0:
+        if not user_message.strip() or cfg.inject.max_memories == 0:
             return []
-        held_back = sum(self.turn - t < cfg.inject_repeat_after_turns for t in self._injected.values())
-        hits = self.memory.recall(user_message, k=cfg.inject_max_memories * 4 + min(held_back, 50),
+        held_back = sum(self.turn - t < cfg.inject.repeat_after_turns for t in self._injected.values())
+        hits = self.memory.recall(user_message, k=cfg.inject.max_memories * 4 + min(held_back, 50),
                                   user_id=self.user_id)
         chosen: list[Hit] = []
         covered: set[str] = set()
@@ -136,12 +136,12 @@ class EpisodicInjector:
         place = {id(h): i for i, h in enumerate(hits)}
         hits = [h for h in hits if h.details.get("standing")] + [h for h in hits if not h.details.get("standing")]
         for hit in hits:
-            if hit.score < cfg.inject_min_score:
+            if hit.score < cfg.inject.min_score:
                 continue
             if self.session_id is not None and hit.kind == "turn" and hit.session_id == self.session_id:
                 continue
             last = self._injected.get(hit.id)
-            if last is not None and self.turn - last < cfg.inject_repeat_after_turns:
+            if last is not None and self.turn - last < cfg.inject.repeat_after_turns:
                 continue
             if hit.kind == "judgment":
                 continue   # judgments have their own section, gated by proven utility
@@ -153,7 +153,7 @@ class EpisodicInjector:
                 continue   # an echo or a summary of the old value ("Got it, 40k for the kitchen.")
             chosen.append(hit)
             covered.update(hit.source_ids)
-            if len(chosen) == cfg.inject_max_memories:
+            if len(chosen) == cfg.inject.max_memories:
                 break
         chosen.sort(key=lambda h: place[id(h)])
         replies = self._replied_to(chosen)
@@ -163,16 +163,16 @@ class EpisodicInjector:
 
     def _replied_to(self, chosen: list[Hit]) -> dict[str, str]:
         cfg = self.config
-        if cfg.inject_reply_context_chars == 0:
+        if cfg.inject.reply_context_chars == 0:
             return {}
         return {hit_id: f"  ↳ {line}" for hit_id, line in replies(
-            self.memory, chosen, self.user_id, max_chars=cfg.inject_reply_max_chars,
-            context_chars=cfg.inject_reply_context_chars).items()}
+            self.memory, chosen, self.user_id, max_chars=cfg.inject.reply_max_chars,
+            context_chars=cfg.inject.reply_context_chars).items()}
 
     def _hit_line(self, hit: Hit) -> str:
         when = ago(hit.timestamp.timestamp()) if hit.timestamp else "undated"
         who = hit.said_by()  # a turn's speaker; a fact's when it says "I" (whose "I"?)
-        return f"- [{hit.kind}, {when}] {_one_line(who + hit.text, self.config.inject_memory_chars)}"
+        return f"- [{hit.kind}, {when}] {_one_line(who + hit.text, self.config.inject.memory_chars)}"
 
     def _marker(self, memory_id: str) -> Callable[[], None]:
         def mark() -> None:
@@ -184,7 +184,7 @@ class EpisodicInjector:
         """Sections in order, line by line, while the block stays within the token budget. Within a section the
         lines come first and their children (a workstream's loops, the turn a reply answers) get what is left:
         a detail never takes the place of a memory."""
-        budget = self.config.inject_token_budget
+        budget = self.config.inject.token_budget
         parts: list[str] = []
 
         def fits(extra: list[str]) -> bool:

@@ -1,6 +1,6 @@
 """`Memory`: the front door. Every other entry point (CLI, servers, the compatibility APIs) goes through it.
 
-Consolidation: `Memory.consolidate` runs the steps over one session; when it runs (every `Config.consolidate_every`
+Consolidation: `Memory.consolidate` runs the steps over one session; when it runs (every `Config.capture.consolidate_every`
 new turns, at `end_session`, for flagged sessions at open; inline or in a worker thread) is decided by
 `consolidate.scheduler.ConsolidationScheduler`, `Memory.scheduler` (the REST server gives its Memories a shared one).
 """
@@ -99,7 +99,7 @@ class Memory:
         `agent` opens an agent's scope instead of a user's (`episodic_memory.scopes`): what this Memory writes,
         reads and forgets is that agent's, shared by the users whose reads name it (`recall(q, agents=[...])`)."""
         self.config = config or Config.from_env()
-        TEXT_MEMOS.set_budget(int(self.config.text_memo_mb * (1 << 20)))  # process-wide, like the memos
+        TEXT_MEMOS.set_budget(int(self.config.retrieval.text_memo_mb * (1 << 20)))  # process-wide, like the memos
         self.llm, self._owns_llm = client_for(config, llm)
         self._model_lock = threading.Lock()  # one load of each model when threads race to the first use
         self._embedder: Embedder | None = embedder
@@ -111,11 +111,11 @@ class Memory:
         self.path = str(path) if path is not None else str(default_db_path())
         self.store: Store = open_store(self.path, self.config)
         # read-only: nothing to journal, nothing to recover; a server database is its own durable log
-        if self.store.in_memory or self.config.read_only or is_postgres_url(self.store.path):
+        if self.store.in_memory or self.config.store.read_only or is_postgres_url(self.store.path):
             journal, lock_path = Journal(None), None
         else:
             db_path = Path(self.store.path)
-            journal = Journal(journal_dir_for(db_path), fsync=self.config.fsync_journal)
+            journal = Journal(journal_dir_for(db_path), fsync=self.config.capture.fsync_journal)
             lock_path = db_path.with_name(db_path.name + ".lock")
         self.journal = journal
         self.recorder = Recorder(self.store, journal, lock_path, self.config, scrub=self._scrub)
@@ -128,16 +128,16 @@ class Memory:
             path=self.path, scrub=self._scrub)
         self.scheduler = ConsolidationScheduler(  # consolidation off the capture path or not: see Config
             lambda u, s, final: self.consolidate(u, s, final=final), lambda u, s: self.store.session(u, s),
-            every=lambda: self.config.consolidate_every, background=self._consolidates_in_background,
+            every=lambda: self.config.capture.consolidate_every, background=self._consolidates_in_background,
             pending=lambda: self.store.sessions_needing_consolidation(),
             run_in_windows=lambda u, s, final, points: self.consolidate_in_windows(u, s, final=final, points=points),
-            nice=lambda: self.config.background_nice, housekeeping=self.housekeeping)
+            nice=lambda: self.config.capture.background_nice, housekeeping=self.housekeeping)
         self._steps: list[ConsolidationStep] | None = None
         self._retriever: Retriever | None = None
         self._lazy_lock = threading.Lock()
         self.lease = ConsolidationLease(self.store, self.config)  # one consolidation of a session across processes
         self.last_recovery: RecoveryReport = self.recorder.recover()
-        if self.config.consolidate_on_open and not self.config.read_only:
+        if self.config.capture.consolidate_on_open and not self.config.store.read_only:
             self._consolidate_at_open()
 
     def _scrub(self) -> bool:
@@ -174,25 +174,25 @@ class Memory:
     # --- models (loaded on first use; recall degrades to BM25 without an embedder) ---------------------
     def embedder(self) -> Embedder | None:
         """The embedder, loaded at the first call (one load when threads race: `AsyncMemory` calls from several)."""
-        if self._embedder is None and not self._embedder_failed and self.config.embedder.lower() not in OFF:
+        if self._embedder is None and not self._embedder_failed and self.config.models.embedder.lower() not in OFF:
             with self._model_lock:
                 if self._embedder is None and not self._embedder_failed:
                     from .models.embedder import load_embedder
 
                     try:
-                        self._embedder = load_embedder(self.config.embedder, self.config.model_threads)
+                        self._embedder = load_embedder(self.config.models.embedder, self.config.models.threads)
                     except Exception as exc:
                         self._embedder_failed = True
-                        log.warning("embedder %r unavailable (%s); recall uses BM25 only", self.config.embedder, exc)
+                        log.warning("embedder %r unavailable (%s); recall uses BM25 only", self.config.models.embedder, exc)
         return self._embedder
 
     def _embedder_id(self) -> str | None:
         """The embedder's model id (None: off or failed to load); a bundled model is named without loading it."""
         if self._embedder is not None:
             return self._embedder.model_id
-        if self._embedder_failed or self.config.embedder.lower() in OFF:
+        if self._embedder_failed or self.config.models.embedder.lower() in OFF:
             return None
-        known = bundled_model_id(self.config.embedder)
+        known = bundled_model_id(self.config.models.embedder)
         if known is not None:
             return known
         embedder = self.embedder()
@@ -200,17 +200,17 @@ class Memory:
 
     def reranker(self) -> Reranker | None:
         """The cross-encoder, loaded at the first call (None when off or failed)."""
-        if self._reranker is None and not self._reranker_failed and self.config.reranker:
+        if self._reranker is None and not self._reranker_failed and self.config.models.reranker:
             with self._model_lock:
                 if self._reranker is None and not self._reranker_failed:
                     from .models.reranker import load_reranker
 
                     try:
-                        self._reranker = load_reranker(self.config.reranker, self.config.model_threads)
+                        self._reranker = load_reranker(self.config.models.reranker, self.config.models.threads)
                     except Exception as exc:
                         self._reranker_failed = True
                         log.warning("reranker %r unavailable (%s); recall runs without reranking",
-                                    self.config.reranker, exc)
+                                    self.config.models.reranker, exc)
         return self._reranker
 
     def index(self, progress: Callable[[int], None] | None = None, user_id: str | None = None) -> int:
@@ -222,7 +222,7 @@ class Memory:
         """After a model change: embed everything with the current model, then drop other models' vectors."""
         embedder = self.embedder()
         if embedder is None:
-            raise RuntimeError("no embedder is configured (Config.embedder is off or failed to load)")
+            raise RuntimeError("no embedder is configured (Config.models.embedder is off or failed to load)")
         done = self.indexer.embed_pending(progress, kinds=REGISTRY)
         self.store.delete_vectors_not_of(embedder.model_id)
         return done
@@ -258,8 +258,8 @@ class Memory:
 
         Each mapping has the keyword arguments of `add_turn`. Everything is validated before anything is written.
         """
-        if self.config.read_only:
-            raise PermissionError(f"{self.path} is open read-only (Config.read_only): it takes no turns")
+        if self.config.store.read_only:
+            raise PermissionError(f"{self.path} is open read-only (Config.store.read_only): it takes no turns")
         turns = list(turns)
         new = [self._new_turn(t, f"turn {i}: " if len(turns) > 1 else "") for i, t in enumerate(turns)]
         if not new:
@@ -290,9 +290,9 @@ class Memory:
             raise ValueError(f"{where}role must be one of {', '.join(ROLES)}, got {role!r}")
         if not isinstance(content, str):
             raise TypeError(f"{where}content must be a string, got {type(content).__name__}")
-        if len(content) > self.config.max_turn_chars:
+        if len(content) > self.config.capture.max_turn_chars:
             raise ValueError(f"{where}content is {len(content):,} characters, over the limit of "
-                             f"{self.config.max_turn_chars:,} (Config.max_turn_chars)")
+                             f"{self.config.capture.max_turn_chars:,} (Config.capture.max_turn_chars)")
         session_id = check_id(t.get("session_id"), f"{where}session_id")
         user_id = self._user(t.get("user_id"), f"{where}user_id")
         speaker, turn_id = t.get("speaker"), t.get("turn_id")
@@ -307,8 +307,8 @@ class Memory:
                        source=check_source(t.get("source"), f"{where}source"),
                        tags=check_tags(t.get("tags"), f"{where}tags") or None,
                        metadata=check_metadata(t.get("metadata"), f"{where}metadata",
-                                               max_chars=self.config.max_turn_metadata_chars,
-                                               max_depth=self.config.max_json_depth))
+                                               max_chars=self.config.capture.max_turn_metadata_chars,
+                                               max_depth=self.config.capture.max_json_depth))
 
     def pop_turn(self, session_id: str, user_id: str | None = None) -> StoredTurn | None:
         """Remove the session's latest turn and return it (None when the session has none): an agent framework's
@@ -316,8 +316,8 @@ class Memory:
         consolidation of the session under way finishes first. Facts already drawn from it stay until the session
         is forgotten, and its journal line stays in the journal (a journal is only replayed past what the store
         holds): `forget` is the verb that promises the text is gone."""
-        if self.config.read_only:
-            raise PermissionError(f"{self.path} is open read-only (Config.read_only): no turn can be removed")
+        if self.config.store.read_only:
+            raise PermissionError(f"{self.path} is open read-only (Config.store.read_only): no turn can be removed")
         uid = self._user(user_id)
         session_id = check_id(session_id, "session_id")
         with self.scheduler.session_lock(uid, session_id), self.recorder.locked():
@@ -331,10 +331,10 @@ class Memory:
 
         With background consolidation (the default) it returns once the end is durable: the session is flagged
         (a crash before its run is made good at the next open) and its final run queued; the next read of this
-        user's memory (recall, facts, episodes, …) waits for it. `wait=True` (or `Config.end_session_waits`)
+        user's memory (recall, facts, episodes, …) waits for it. `wait=True` (or `Config.capture.end_session_waits`)
         consolidates before returning, as inline mode always does."""
         user_id = self._user(user_id)
-        wait = self.config.end_session_waits if wait is None else wait
+        wait = self.config.capture.end_session_waits if wait is None else wait
         if wait or not self._consolidates_in_background():
             with self.scheduler.session_lock(user_id, session_id):  # after its running and queued runs, if any
                 if not self.store.end_session(user_id, session_id):
@@ -404,8 +404,8 @@ class Memory:
 
     def _consolidate_at_open(self) -> None:
         """The sessions pending consolidation, unless that would wait on the LLM and the config says not to
-        (`Config.consolidate_on_open_with_llm`: the CLI's read commands)."""
-        if not self.config.consolidate_on_open_with_llm:
+        (`Config.capture.consolidate_on_open_with_llm`: the CLI's read commands)."""
+        if not self.config.capture.consolidate_on_open_with_llm:
             pending = self.store.sessions_needing_consolidation()
             if pending and self._llm_on():  # (the LLM's backend is looked at only when there is work for it)
                 log.info("%d session(s) await consolidation with the LLM: left to the next writer", len(pending))
@@ -413,7 +413,7 @@ class Memory:
         self.consolidate_pending()
 
     def _consolidates_in_background(self) -> bool:
-        mode = self.config.consolidate_in_background
+        mode = self.config.capture.consolidate_in_background
         if mode == "auto":
             return self._llm_on()
         return mode == "on"
@@ -425,10 +425,10 @@ class Memory:
 
     def housekeeping(self) -> None:
         """What the background worker does after each run (a server's, through any open Memory of the file): fold
-        the WAL in, and now and then give the process's freed memory back (`Config.memory_trim_every_s`)."""
+        the WAL in, and now and then give the process's freed memory back (`Config.store.memory_trim_every_s`)."""
         self.store.checkpoint()
-        if self.config.memory_trim_every_s:
-            give_back_freed_memory(self.config.memory_trim_every_s)
+        if self.config.store.memory_trim_every_s:
+            give_back_freed_memory(self.config.store.memory_trim_every_s)
 
     def wait_for_consolidation(self, session_id: str | None = None, user_id: str | None = None) -> None:
         """Block until background consolidation is done (of one session, or of all when `session_id` is None)."""
@@ -440,11 +440,11 @@ class Memory:
     def consolidate_in_windows(self, user_id: str, session_id: str, *, final: bool = False,
                                points: Sequence[int] = ()) -> bool:
         """`consolidate` in the windows inline runs would have had: up to each of `points` (the session's turn
-        counts when it became due: after every `Config.consolidate_every` turns written one at a time, after each
+        counts when it became due: after every `Config.capture.consolidate_every` turns written one at a time, after each
         batch of `add_turns`), or without points `consolidate_every` turns at a time; then the rest when the
         session has ended or is flagged (or this is its `final` run). A background worker that got to a session
         late (under load, or behind an LLM) so remembers exactly what it would have remembered on time."""
-        every = self.config.consolidate_every
+        every = self.config.capture.consolidate_every
         info = self.store.session(user_id, session_id)
         ends = iter(sorted(p for p in points if info is not None and p > info.consolidated_turns))
         while info is not None:
@@ -467,15 +467,15 @@ class Memory:
         process is consolidating the session (it is then left flagged for later).
 
         A failed step leaves the turns untouched and the session flagged, so it is retried: at an open or a sweep
-        once `Config.consolidation_retry_s` has passed (doubled after each failure in a row), or at its next turn.
+        once `Config.consolidation.retry_s` has passed (doubled after each failure in a row), or at its next turn.
         `final` (at session end) runs the steps even when no turn is new, for the work done once a session is over
-        (entity profiles, the episode's final vector); it waits up to `Config.consolidation_lease_wait_s` for
+        (entity profiles, the episode's final vector); it waits up to `Config.consolidation.lease_wait_s` for
         another process's run of the session to end. `max_turns` takes at most that many of the new turns (the
-        background worker consolidates in windows of `Config.consolidate_every`).
+        background worker consolidates in windows of `Config.capture.consolidate_every`).
         """
         if self.store.session(user_id, session_id) is None:
             return True
-        if not self.lease.claim(user_id, session_id, wait=self.config.consolidation_lease_wait_s if final else 0):
+        if not self.lease.claim(user_id, session_id, wait=self.config.consolidation.lease_wait_s if final else 0):
             log.info("session %s/%s is being consolidated by another process; left flagged for later",
                      user_id, session_id)
             self.store.mark_for_consolidation(user_id, session_id)
@@ -486,7 +486,7 @@ class Memory:
             self.lease.release(user_id, session_id)
 
     def _consolidation_failed(self, user_id: str, session_id: str) -> None:
-        """Flag the session for a retry after a back-off (`Config.consolidation_retry_s`), not at every open: a
+        """Flag the session for a retry after a back-off (`Config.consolidation.retry_s`), not at every open: a
         session that cannot be consolidated (bad data) must not cost every start of every process."""
         try:
             retry_at = self.store.record_consolidation_failure(user_id, session_id)
@@ -511,9 +511,9 @@ class Memory:
         # issue 18: an LLM configuration that cannot work (a missing key) is said once, and this run takes the
         # rules, so the session is consolidated rather than pending forever. An unreachable LLM postpones the session
         # (its turns stored and searchable) to a retry, said in one line — until its newest turn has waited
-        # Config.llm_outage_rules_after_s: then the run falls back to the rules from the step that failed on.
+        # Config.llm.outage_rules_after_s: then the run falls back to the rules from the step that failed on.
         clients = self.clients if self.llm.usable() else replace(self.clients, llm=llm.RULES_ONLY)
-        with rules_off(self.config.rules_off):
+        with rules_off(self.config.consolidation.rules_off):
             return self._run_steps(clients, user_id, session_id, info, turns, final)
 
     def _run_steps(self, clients: MemoryClients, user_id: str, session_id: str, info: SessionInfo,
@@ -530,7 +530,7 @@ class Memory:
                     failed = exc if isinstance(exc, llm.LLMFailed) else exc.__cause__
                     what = ("the LLM turned the request away" if getattr(failed, "kind", "") == "refused"
                             else "the LLM is unreachable")
-                    if waited < self.config.llm_outage_rules_after_s:
+                    if waited < self.config.llm.outage_rules_after_s:
                         llm.warn_once(log, f"{what} ({exc}): consolidation is postponed, the turns are stored and "
                                            "searchable, and it is retried at the next open", key=f"postponed: {what}")
                         self.store.mark_for_consolidation(user_id, session_id)
@@ -561,7 +561,7 @@ class Memory:
     def _index_quietly(self, user_id: str, limit: int | None = None) -> None:
         """Embed `user_id`'s new turns and facts, at most `limit` of them (only theirs: another user's backlog never
         runs in this call)."""
-        if self.config.read_only:  # what has no vector yet is found by BM25
+        if self.config.store.read_only:  # what has no vector yet is found by BM25
             return
         try:
             self.indexer.embed_pending(user_id=user_id, limit=limit)
@@ -624,9 +624,9 @@ class Memory:
         for owner in owners[1:]:
             self._settled_owner(owner)
         hits: list[Hit] = []
-        with self.store.read_snapshot(), rules_off(self.config.rules_off):   # counters read once for the recall
+        with self.store.read_snapshot(), rules_off(self.config.consolidation.rules_off):   # counters read once for the recall
             for owner in owners:
-                self._index_quietly(owner, self.config.recall_embed_max_items)
+                self._index_quietly(owner, self.config.retrieval.embed_first())
                 for hit in self.retriever.recall(query, k, replace(filters, user_id=owner), now=at):
                     hit = hit.copy()
                     hit.details["scope"] = scope_of(owner)
@@ -711,7 +711,7 @@ class Memory:
         origin = "curated:" + hashlib.sha1(f"{type}|{text.lower()}".encode()).hexdigest()
         known = self.store.fact_id_by_origin(uid, origin)
         if known is not None:
-            self.store.bump_fact(uid, known, [], salience_add=0.0, durable_floor=self.config.durable_floor)
+            self.store.bump_fact(uid, known, [], salience_add=0.0, durable_floor=self.config.consolidation.durable_floor)
             return known
         now = self.clients.clock()
         salience = FACT_TYPES[type].prior if importance is None else importance / 10
@@ -769,7 +769,7 @@ class Memory:
             stats["stale_vectors"] = stale  # made by another model: run `episodic reindex`
         reranker = self.reranker()
         stats["reranker"] = reranker.model_id if reranker else "off"
-        stats["ranker"] = self.config.ranker  # learned (the shipped model) or fused (the hand-set sum)
+        stats["ranker"] = self.config.retrieval.ranker  # learned (the shipped model) or fused (the hand-set sum)
         return stats
 
     # --- where were we: episodes, workstreams, open loops, the briefing ------------------------------
@@ -813,7 +813,7 @@ class Memory:
             return build_brief(self.clients, owners[0], hours, now=at)
         at = self.clients.clock() if at is None else at  # one window for every scope
         briefs = [(owner, build_brief(self.clients, self._settled_owner(owner), hours, now=at)) for owner in owners]
-        return _merge_briefs(briefs, self.config.brief_max_items)
+        return _merge_briefs(briefs, self.config.inject.brief_max_items)
 
     # --- forgetting ----------------------------------------------------------------------------------
     def forget(
@@ -832,8 +832,8 @@ class Memory:
         `forget(session_id=…)` acts on the memory's user unless `user_id` is given; `forget(user_id=…)` removes that
         user; `forget(all=True)` removes every user. Crash-atomic (a forget killed half-way is finished at the next
         open). A session is forgotten once no process is consolidating it (waiting up to
-        `Config.consolidation_lease_wait_s`), so no run in flight writes it back. The result counts what went;
-        `scrubbed` is 0 when another reader kept the deleted bytes in the file past `Config.forget_scrub_wait_s` (a
+        `Config.consolidation.lease_wait_s`), so no run in flight writes it back. The result counts what went;
+        `scrubbed` is 0 when another reader kept the deleted bytes in the file past `Config.store.forget_scrub_wait_s` (a
         warning is logged; the rows are gone either way).
         """
         if all and (session_id or user_id or agent):
@@ -848,9 +848,9 @@ class Memory:
         held = nullcontext() if all or session_id is None else self.scheduler.session_lock(uid, session_id)
         with held:
             if session_id is not None and not self.lease.claim(  # nor another process's run of it
-                    uid, session_id, wait=self.config.consolidation_lease_wait_s):
+                    uid, session_id, wait=self.config.consolidation.lease_wait_s):
                 log.warning("forget: session %s/%s is still being consolidated by another process after %.0fs; "
-                            "forgetting it anyway", uid, session_id, self.config.consolidation_lease_wait_s)
+                            "forgetting it anyway", uid, session_id, self.config.consolidation.lease_wait_s)
             try:
                 result = self.recorder.forget(ForgetScope(None if all else uid, session_id))
             finally:
@@ -963,10 +963,10 @@ class Memory:
         return vault.write_vault(self.store, self._settled(user_id), folder)
 
     def _sync_vault(self, users: list[str] | None) -> None:
-        """Rewrite `Config.vault_dir`'s vaults of these users (None: every vault there, after forgetting all)."""
-        if not self.config.vault_dir:
+        """Rewrite `Config.store.vault_dir`'s vaults of these users (None: every vault there, after forgetting all)."""
+        if not self.config.store.vault_dir:
             return
-        root = Path(self.config.vault_dir).expanduser()
+        root = Path(self.config.store.vault_dir).expanduser()
         if users is None:
             users = [u for u in (vault.vault_owner(m.parent) for m in root.glob(f"*/{vault.MANIFEST}")) if u]
         for user in users:
@@ -989,10 +989,10 @@ class Memory:
     def import_(self, path: str | Path, *, user_id: str | None = None) -> dict[str, int]:
         """Add an export file's memories: the whole file is checked first (`portable.PortableFormatError` with its
         line and field), then written at once; what the store already holds is kept. `user_id` imports a file of
-        one user as that user. Embeds what it added (and brings `Config.vault_dir`'s vaults up to date). Returns
+        one user as that user. Embeds what it added (and brings `Config.store.vault_dir`'s vaults up to date). Returns
         the rows added per kind."""
-        if self.config.read_only:
-            raise PermissionError(f"{self.path} is open read-only (Config.read_only): it takes no import")
+        if self.config.store.read_only:
+            raise PermissionError(f"{self.path} is open read-only (Config.store.read_only): it takes no import")
         records = portable.read_export(path, self.store, user_id=user_id)
         with self.recorder.locked():
             added = self.store.import_records(records)
@@ -1007,7 +1007,7 @@ class Memory:
         acknowledged turn. ValueError when `dest` is the store or one of its files (`store_files`), through a
         symlink or a hard link too: replacing one under running writers would lose what they stored."""
         if not self.store.in_memory and not is_postgres_url(self.store.path):
-            own = store_files(self.store.path) + [Path(p) for p in (self.journal.root, self.config.vector_sidecar_dir)
+            own = store_files(self.store.path) + [Path(p) for p in (self.journal.root, self.config.retrieval.vector_sidecar_dir)
                                                   if p is not None]
             clash = store_file_at(dest, own)
             if clash is not None:
@@ -1087,7 +1087,7 @@ def _row_id(value: int, name: str) -> int:
 
 def _merge_briefs(briefs: Sequence[tuple[str, Brief]], limit: int) -> Brief:
     """One briefing of several scopes' (the first is the reader's own): each list merged newest first and cut to
-    `limit` (`Config.brief_max_items`), as one scope's is; each dict item says its scope."""
+    `limit` (`Config.inject.brief_max_items`), as one scope's is; each dict item says its scope."""
     def tagged(name: str, key: str) -> list[dict[str, Any]]:
         items = [{**item, "scope": scope_of(owner)} for owner, b in briefs for item in getattr(b, name)]
         return sorted(items, key=lambda d: d.get(key) or "", reverse=True)[:limit]

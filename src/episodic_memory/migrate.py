@@ -53,7 +53,7 @@ def migrate(source: str, dest: str, *, config: Config | None = None, sample: int
         src.wait_for_consolidation()
         users = src.store.users()
         report.users = len(users)
-        with Memory(dest, config=config.model_copy(update={"consolidate_on_open": False})) as dst:
+        with Memory(dest, config=config.replace({"capture.consolidate_on_open": False})) as dst:
             before = {u: _counts(dst, u) for u in dst.store.users()}
             with tempfile.TemporaryDirectory(prefix="episodic-migrate-") as tmp:
                 file = Path(tmp) / "store.jsonl.gz"

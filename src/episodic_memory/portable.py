@@ -14,7 +14,7 @@ what it added with the importing store's.
 
 An import reads and checks the whole file before it writes anything, then writes it in one transaction: all or
 nothing. Every field is checked by the rules of the front doors (`portable_schema`: ids, times, roles, tags, text
-up to `Config.max_turn_chars`, finite numbers), every reference must be to a record of the file and of the same
+up to `Config.capture.max_turn_chars`, finite numbers), every reference must be to a record of the file and of the same
 user, and a turn uid or judgment id the store holds for another user is refused; the first problem is raised as
 `PortableFormatError` ("FILE:LINE: kind 'field' …"). It is idempotent, per user: a turn with a journal uid (or a
 caller turn id in its session) the user holds, a fact or loop with the same origin, a session's episode, an entity
@@ -199,16 +199,16 @@ def _json(name: str, number: int, text: str) -> dict[str, Any]:
 def _validated(name: str, number: int, kind: str, raw: dict[str, Any], config: Config) -> dict[str, Any]:
     """The record as its model (`portable_schema`) checks it: the fields it has, normalised (binary decoded)."""
     for field, value in raw.items():  # what pydantic would not say well: deep nesting, lone surrogates
-        if json_depth(value, config.max_json_depth) > config.max_json_depth:
-            raise PortableFormatError(name, number, f"{kind} {field!r} is nested more than {config.max_json_depth} "
-                                                    "levels deep (Config.max_json_depth)")
+        if json_depth(value, config.capture.max_json_depth) > config.capture.max_json_depth:
+            raise PortableFormatError(name, number, f"{kind} {field!r} is nested more than {config.capture.max_json_depth} "
+                                                    "levels deep (Config.capture.max_json_depth)")
         for text in _strings(field, value):
             try:
                 check_unicode(text, "")
             except ValueError as exc:
                 raise PortableFormatError(name, number, f"{kind} {field!r}{exc}") from None
     try:
-        model = MODELS[kind].model_validate(raw, context={"max_chars": config.max_turn_chars})
+        model = MODELS[kind].model_validate(raw, context={"max_chars": config.capture.max_turn_chars})
     except ValidationError as exc:
         raise PortableFormatError(name, number, _problem(kind, exc)) from None
     return model.model_dump(exclude_unset=True)

@@ -2,7 +2,7 @@
 
 Every field is checked with the rules of the front doors (`Memory.add_turn`, `add_fact`, `judgments.store`, …):
 ids by `util.check_id`, times by `util.in_range` (years 1–9999, never NaN), a turn's role, source and tags as
-`add_turn` takes them, free text up to `Config.max_turn_chars`, numbers finite, counts within a PostgreSQL integer.
+`add_turn` takes them, free text up to `Config.capture.max_turn_chars`, numbers finite, counts within a PostgreSQL integer.
 What passes can be read back by every listing, recall and the vault; what does not is refused, with the field
 named, before anything is written. References between records (row ids) are checked by `portable.read_export`.
 """
@@ -54,7 +54,7 @@ def _non_blank(value: str) -> str:
 def _text(value: str, info: ValidationInfo) -> str:
     limit = (info.context or {}).get("max_chars", MAX_INT)
     if len(value) > limit:
-        raise ValueError(f"is {len(value):,} characters, over the limit of {limit:,} (Config.max_turn_chars)")
+        raise ValueError(f"is {len(value):,} characters, over the limit of {limit:,} (Config.capture.max_turn_chars)")
     return value
 
 
@@ -129,7 +129,7 @@ Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Positive = Annotated[int, Field(ge=1, le=MAX_COUNT)]
 RowId = Annotated[int, Field(ge=0, le=MAX_INT)]
 Name = Annotated[str, AfterValidator(_non_blank), AfterValidator(_text)]  # a short label: blank is refused
-Text = Annotated[str, AfterValidator(_text)]  # free text, up to Config.max_turn_chars
+Text = Annotated[str, AfterValidator(_text)]  # free text, up to Config.capture.max_turn_chars
 Flag = Annotated[int, BeforeValidator(_flag)]
 Binary = Annotated[bytes | None, BeforeValidator(_binary)]
 Tags = Annotated[str | None, AfterValidator(_tags)]

@@ -13,7 +13,7 @@ from .store.records import StoredTurn
 class SessionBuffer:
     """Append a session's turns; each is journaled and fsynced before `append_turn` returns.
 
-    Consolidation runs every `Config.consolidate_every` turns and at `end()`.
+    Consolidation runs every `Config.capture.consolidate_every` turns and at `end()`.
     """
 
     def __init__(self, session_id: str, *, memory: Memory | None = None, user_id: str | None = None) -> None:

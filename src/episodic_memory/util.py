@@ -160,7 +160,7 @@ def check_metadata(value: object, name: str, *, max_chars: int, max_depth: int) 
         raise TypeError(f"{name} must be a mapping (a JSON object), got {type(value).__name__}")
     value = dict(value)
     if json_depth(value, max_depth) > max_depth:
-        raise ValueError(f"{name} is nested deeper than {max_depth} levels (Config.max_json_depth)")
+        raise ValueError(f"{name} is nested deeper than {max_depth} levels (Config.capture.max_json_depth)")
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -168,7 +168,7 @@ def check_metadata(value: object, name: str, *, max_chars: int, max_depth: int) 
     check_unicode(text, name)
     if len(text) > max_chars:
         raise ValueError(f"{name} is {len(text):,} characters of JSON, over the limit of {max_chars:,} "
-                         "(Config.max_turn_metadata_chars)")
+                         "(Config.capture.max_turn_metadata_chars)")
     return text
 
 
@@ -302,7 +302,7 @@ def footprint(value: Any, depth: int = 2) -> int:
     return size
 
 
-#: the process's text memos; `Memory` sets the budget from `Config.text_memo_mb`
+#: the process's text memos; `Memory` sets the budget from `Config.retrieval.text_memo_mb`
 TEXT_MEMOS = TextMemos(32 << 20)
 _FORGETTABLE.append(TEXT_MEMOS.clear)
 _MISSING = object()

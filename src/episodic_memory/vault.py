@@ -8,7 +8,7 @@
 Notes link by name (``[[Maya]]``, ``[[2026-11-02]]``); every name is unique in the vault. Writing is idempotent (a
 note whose text is unchanged is not touched) and atomic (a temporary file renamed into place); a manifest
 (``.episodic-vault.json``) lists the notes written here, so a note that no longer has anything to say — after a
-forget, say — is removed, and a file the vault did not write is never overwritten or removed. `Config.vault_dir`
+forget, say — is removed, and a file the vault did not write is never overwritten or removed. `Config.store.vault_dir`
 keeps one folder per user (``<vault_dir>/<readable id>-<hash of the id>/``: `user_vault`) in sync after each
 consolidation and forget.
 
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 MANIFEST = ".episodic-vault.json"
 DECISION_TYPES = ("decision", "correction")
 NAME_BYTES = 200        # a note's name at most (+ ".md", + a temporary file's 15 bytes: under the usual 255-byte cap)
-USER_SLUG_BYTES = 64    # the readable part of a user's folder name in `Config.vault_dir`
+USER_SLUG_BYTES = 64    # the readable part of a user's folder name in `Config.store.vault_dir`
 USER_HASH_CHARS = 12    # hex digits of the exact user id's SHA-256 that end the folder name (48 bits)
 _UNSAFE = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f\ud800-\udfff]+')
 _NOTE_PATH = re.compile(r"(Home|(Workstreams|Entities|Days)/[^/\\\x00]+)\.md")  # every path the vault writes
@@ -102,7 +102,7 @@ def _write(store: Store, user_id: str, folder: Path) -> VaultReport:
 
 
 def write_user_vault(store: Store, user_id: str, vault_dir: str | Path) -> VaultReport:
-    """Bring `Config.vault_dir`'s vault of `user_id` (`user_vault`) up to date. A folder an older version named after
+    """Bring `Config.store.vault_dir`'s vault of `user_id` (`user_vault`) up to date. A folder an older version named after
     the bare id moves there first when its manifest says it is this user's vault; one that is not is left alone."""
     root = Path(vault_dir).expanduser()
     folder = user_vault(root, user_id)
@@ -435,13 +435,13 @@ def _fit(name: str, limit: int) -> str:
 
 
 def _legacy_folder_name(user_id: str) -> str:
-    """Where an older version kept a user's vault in `Config.vault_dir`: not one folder per user (`a/b` and `a-b`
+    """Where an older version kept a user's vault in `Config.store.vault_dir`: not one folder per user (`a/b` and `a-b`
     shared one)."""
     return _UNSAFE.sub("-", user_id).strip(" .") or "user"
 
 
 def user_vault(vault_dir: str | Path, user_id: str) -> Path:
-    """Where `Config.vault_dir` keeps a user's vault: ``<readable part of the id>-<hash of the exact id>``, one folder
+    """Where `Config.store.vault_dir` keeps a user's vault: ``<readable part of the id>-<hash of the exact id>``, one folder
     per user (``a/b`` and ``a-b``, ``Alice`` and ``alice`` differ, even where names are compared without case)."""
     slug = _trim(_UNSAFE.sub("-", user_id), USER_SLUG_BYTES).strip(" .-") or "user"
     return Path(vault_dir).expanduser() / f"{slug}-{_digest(user_id, USER_HASH_CHARS)}"

@@ -14,7 +14,7 @@ from episodic_memory import Config, Memory
 
 
 def main(db: str, action: str, *args: str) -> None:
-    config = Config.from_env(embedder="off")
+    config = Config.from_env({"models.embedder": "off"})
     if action == "revoke":
         from episodic_memory.server.tokens import TokenStore
         TokenStore.open(db, config).revoke(int(args[0]))

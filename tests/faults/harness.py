@@ -13,12 +13,12 @@ from episodic_memory.memory import journal_dir_for
 
 CHILD = Path(__file__).with_name("child.py")
 SRC = Path(__file__).resolve().parents[2] / "src"
-CONFIG = Config(embedder="off")
+CONFIG = Config(models={"embedder": "off"})
 
 
 def child_env(fault: str | None = None) -> dict[str, str]:
     """The child's environment: this source tree, no embedder, and the crash window (if any)."""
-    env = {**os.environ, "EPISODIC_EMBEDDER": "off",
+    env = {**os.environ, "EPISODIC_MODELS__EMBEDDER": "off",
            "PYTHONPATH": os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)}
     env.pop(ENV, None)
     if fault:

@@ -27,7 +27,7 @@ def test_pg_start_status_stop_and_the_printed_url_is_a_store() -> None:
         url = next(line.split("=", 1)[1] for line in started.output.splitlines() if line.startswith("EPISODIC_DB="))
         status = runner.invoke(main, ["pg", "status", "--dir", data])
         assert status.exit_code == 0 and f"EPISODIC_DB={url}" in status.output
-        with Memory(url, config=Config(embedder="off")) as mem:
+        with Memory(url, config=Config(models={"embedder": "off"})) as mem:
             mem.add_turn("user", "the walrus lives in the local cluster", session_id="s")
             assert [h.text for h in mem.recall("walrus")] == ["the walrus lives in the local cluster"]
         recalled = runner.invoke(main, ["--db", url, "recall", "walrus"])

@@ -12,7 +12,7 @@ from episodic_memory import Config, Memory  # noqa: E402
 
 
 def test_phrases_hash_prefixes_and_rare_words_come_back_first_on_postgres(pg_url: str) -> None:
-    with Memory(pg_url, config=Config(embedder="off")) as mem:
+    with Memory(pg_url, config=Config(models={"embedder": "off"})) as mem:
         for i in range(60):
             mem.add_turn("user", f"note {i} about the rollback plan and the runbook review", session_id=f"s{i % 6}",
                          turn_id=f"t{i}")
@@ -29,7 +29,7 @@ def test_phrases_hash_prefixes_and_rare_words_come_back_first_on_postgres(pg_url
 
 def test_digit_and_letter_hash_prefixes_and_coined_words_in_questions_on_postgres(pg_url: str) -> None:
     """A hash asked by a prefix of digits only or letters only, and a made-up word inside a question."""
-    with Memory(pg_url, config=Config(embedder="off")) as mem:
+    with Memory(pg_url, config=Config(models={"embedder": "off"})) as mem:
         for i in range(40):
             mem.add_turn("user", f"note {i} about the rollback plan and the runbook review", session_id=f"s{i % 4}")
         mem.add_turn("user", "deploy 48219375e6f1 went out", session_id="h", turn_id="digits")

@@ -29,7 +29,7 @@ SRC = str(Path(__file__).resolve().parents[2] / "src")
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("EPISODIC_")}
     env["PYTHONPATH"] = SRC + os.pathsep + env.get("PYTHONPATH", "")
-    env["EPISODIC_EMBEDDER"] = "off"  # the test is about capture across processes, not ranking
+    env["EPISODIC_MODELS__EMBEDDER"] = "off"  # the test is about capture across processes, not ranking
     return env
 
 

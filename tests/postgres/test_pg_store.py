@@ -31,7 +31,7 @@ from episodic_memory.store.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATI
 from ..test_store import _fill, _protocol_members, _shape, _takes_a_store  # noqa: E402
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
-OFF = Config(embedder="off")
+OFF = Config(models={"embedder": "off"})
 
 
 @pytest.fixture
@@ -493,7 +493,7 @@ def test_export_import_round_trip_between_postgres_databases(pg_cluster: LocalCl
 def test_a_read_only_store_refuses_writes(pg_url: str) -> None:
     with Memory(pg_url, config=OFF) as mem:
         mem.add_turn("user", "the deck needs 14 slides", session_id="s1")
-    with Memory(pg_url, config=Config(embedder="off", read_only=True)) as mem:
+    with Memory(pg_url, config=Config(models={"embedder": "off"}, store={"read_only": True})) as mem:
         assert [h.text for h in mem.recall("slides")] == ["the deck needs 14 slides"]
         with pytest.raises(PermissionError):
             mem.add_turn("user", "more", session_id="s1")
@@ -502,7 +502,7 @@ def test_a_read_only_store_refuses_writes(pg_url: str) -> None:
 
 
 def test_scrub_says_when_another_connection_holds_a_snapshot(pg_url: str) -> None:
-    store = PostgresStore(pg_url, Config(embedder="off", forget_scrub_wait_s=0.3))
+    store = PostgresStore(pg_url, Config(models={"embedder": "off"}, store={"forget_scrub_wait_s": 0.3}))
     try:
         store.insert_turns([_turn("a", "zqxcanary")], "j", 0)
         with psycopg.connect(pg_url) as reader:  # a transaction that has read: it holds a snapshot

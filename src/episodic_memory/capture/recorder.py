@@ -142,7 +142,7 @@ class Recorder:
             if w.file_lock is None:
                 yield
                 return
-            w.file_lock.acquire(timeout=self.config.lock_timeout_s)
+            w.file_lock.acquire(timeout=self.config.store.lock_timeout_s)
             try:
                 yield
             finally:
@@ -270,7 +270,7 @@ class Recorder:
                     report.sessions.append((user_id, session_id))
                 if read.torn_tail:
                     self.journal.cut_torn_tail(relative)
-            idle_before = time.time() - self.config.session_idle_minutes * 60
+            idle_before = time.time() - self.config.capture.session_idle_minutes * 60
             self.store.mark_idle_sessions(idle_before)
         if report.turns_recovered:
             log.warning("recovery: replayed %d turn(s) from %d journal(s)", report.turns_recovered,
@@ -304,7 +304,7 @@ class Recorder:
         if not result["scrubbed"]:
             log.warning("forget: a reader kept the deleted data in %s's write-ahead log for %.0fs; the rows are gone "
                         "but their bytes may remain in the file until the scrub is retried at the next open",
-                        self.store.path, self.config.forget_scrub_wait_s)
+                        self.store.path, self.config.store.forget_scrub_wait_s)
             if not scope.scrub_only:
                 self.journal.write_tombstone(ForgetScope(scrub_only=True))
         fault_point("forget.before_tombstone_removed")

@@ -42,7 +42,7 @@ def hooks() -> None:
               help="The store the hooks use (default: $EPISODIC_DB as set now, else the default store).")
 @click.option("--server", default=None, metavar="URL",
               help="Talk to a running `episodic serve` at URL (fast); the store is opened only when it does not "
-                   "answer. A token, if it needs one: $EPISODIC_HOOK_SERVER_TOKEN in the harness's environment.")
+                   "answer. A token, if it needs one: $EPISODIC_HOOKS__SERVER_TOKEN in the harness's environment.")
 @click.pass_context
 def install_command(ctx: click.Context, harness: str, scope: str, remove: bool, db: str | None,
                     server: str | None) -> None:
@@ -66,7 +66,7 @@ def install_command(ctx: click.Context, harness: str, scope: str, remove: bool, 
         config = Config.from_env()
         store = _store(ctx, db)
         user = ctx.find_root().params.get("user_id")
-        entries = hook_commands(hook_timeout_s=config.hook_timeout_s, end_timeout_s=config.hook_end_timeout_s,
+        entries = hook_commands(hook_timeout_s=config.hooks.timeout_s, end_timeout_s=config.hooks.end_timeout_s,
                                 db=store, user=user, server=server)
         change = install(path, entries)
     except (SettingsError, OSError) as exc:
@@ -81,7 +81,7 @@ def install_command(ctx: click.Context, harness: str, scope: str, remove: bool, 
     console.print(f"  store: {escape(store or str(default_db_path()))}"
                   + (f"; server: {escape(server)} (the store when it does not answer)" if server else ""),
                   highlight=False)
-    console.print(f"  log: {escape(str(state_dir(config.hook_state_dir) / 'hooks.log'))}", highlight=False)
+    console.print(f"  log: {escape(str(state_dir(config.hooks.state_dir) / 'hooks.log'))}", highlight=False)
     console.print("Start a new Claude Code session (or review them in /hooks) for them to take effect. "
                   f"Undo: episodic hooks install claude-code --{scope} --uninstall", highlight=False)
 
@@ -103,7 +103,7 @@ def hook(ctx: click.Context, db: str | None, user_id: str | None, event: str) ->
     """Handle one Claude Code hook EVENT, reading the event's JSON on standard input as the harness sends it:
     SessionStart, UserPromptSubmit, Stop, SessionEnd or PreCompact (`episodic hooks install claude-code` sets
     them up). Prints the answer for the harness, or nothing. It never fails: a busy, missing or broken store
-    gives an empty answer within Config.hook_timeout_s and a line in the hook log; the exit code is 0."""
+    gives an empty answer within Config.hooks.timeout_s and a line in the hook log; the exit code is 0."""
     from ..integrations.claude_code import run
 
     raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()

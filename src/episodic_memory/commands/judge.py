@@ -93,7 +93,7 @@ def add(ctx: click.Context, db: str | None, user_id: str | None, trigger: str, j
 @click.option("--utility/--no-utility", "use_utility", default=False, show_default=True,
               help="Rank by similarity × (1 + α · utility): proven judgments first.")
 @click.option("--utility-weight", default=None, type=click.FloatRange(min=0), metavar="α",
-              help="α (default: Config.utility_weight, 0.5).")
+              help="α (default: Config.judgments.utility_weight, 0.5).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def search(ctx: click.Context, db: str | None, user_id: str | None, query: str, top_k: int,
            domain: str | None, min_score: float, use_utility: bool, utility_weight: float | None,

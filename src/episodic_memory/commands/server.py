@@ -88,16 +88,16 @@ def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_po
 @click.option("--user", "user_id", default=None, metavar="ID",
               help=f"With --no-auth: the user every request acts as (default: {DEFAULT_USER!r}).")
 @click.option("--threads", type=click.IntRange(1, 1024), default=None, metavar="N",
-              help="Threads running requests (default: 4 per core, at least 8; $EPISODIC_SERVER_WORKERS).")
+              help="Threads running requests (default: 4 per core, at least 8; $EPISODIC_SERVER__WORKERS).")
 @click.option("--max-inflight", type=click.IntRange(1, 1 << 20), default=None, metavar="N",
               help="Requests under way (running or waiting) past which a request gets 429 + Retry-After "
-                   "(default: 8 per thread; $EPISODIC_SERVER_MAX_INFLIGHT).")
+                   "(default: 8 per thread; $EPISODIC_SERVER__MAX_INFLIGHT).")
 @click.option("--access-log/--no-access-log", default=None,
               help="A log line per request (off by default: it costs time, and a recall's line holds its query).")
 @click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME[:PORT]",
               help="Answer requests for this Host too (repeat; '*': any). By default only the address a request "
                    "came in on and, on loopback, localhost / 127.0.0.1 / ::1 are answered; any other Host gets 421 "
-                   "(DNS rebinding). Also $EPISODIC_SERVER_ALLOWED_HOSTS (comma-separated).")
+                   "(DNS rebinding). Also $EPISODIC_SERVER__ALLOWED_HOSTS (comma-separated).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: bool, user_id: str | None,
           threads: int | None, max_inflight: int | None, access_log: bool | None,
@@ -106,8 +106,7 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
     rest = _server_module("rest")
     limits_module = _server_module("limits")
     try:
-        limits = limits_module.ServerLimits.from_env(workers=threads, max_inflight=max_inflight,
-                                                     access_log=access_log)
+        limits = limits_module.server_limits(workers=threads, max_inflight=max_inflight, access_log=access_log)
     except (ValueError, TypeError) as exc:
         raise click.UsageError(str(exc)) from None
     auth = not no_auth

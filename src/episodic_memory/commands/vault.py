@@ -11,7 +11,7 @@ from ._common import fail, open_memory, store_command
 def vault() -> None:
     """The memories as a folder of markdown notes (Obsidian-friendly).
 
-    Set EPISODIC_VAULT_DIR (Config.vault_dir) to keep <dir>/<user>/ in sync after every consolidation.
+    Set EPISODIC_STORE__VAULT_DIR (Config.store.vault_dir) to keep <dir>/<user>/ in sync after every consolidation.
     """
 
 

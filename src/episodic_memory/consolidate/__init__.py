@@ -1,7 +1,7 @@
 """Consolidation: what a session's new turns become (facts, then its episode, workstream and open loops).
 
 Each step is ``step(clients, session_info, new_turns)`` — `clients` the Memory's `MemoryClients` bundle, never the
-`Memory` — run in order by `Memory.consolidate` every `Config.consolidate_every` turns and at session end (when:
+`Memory` — run in order by `Memory.consolidate` every `Config.capture.consolidate_every` turns and at session end (when:
 `consolidate/scheduler.py`). A step that raises leaves the session flagged for a retry at
 the next open, so a step must be idempotent over turns it has already seen.
 """

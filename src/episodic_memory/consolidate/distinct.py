@@ -6,7 +6,7 @@ not by the conversational filler every session shares ("back again", "thanks, th
 
 - only *statements* count: turns by people (role "user") that are not questions and not requests to the assistant;
 - each content-word stem weighs its idf against the user's episodes (document frequency kept in the store,
-  `episode_terms`); a word in more than `Config.workstream_common_share` of them is common and weighs nothing;
+  `episode_terms`); a word in more than `Config.workstreams.common_share` of them is common and weighs nothing;
 - a turn's distinctiveness is the sum of its words' idf: the thread vector is the mean of the statement turns'
   vectors weighted by it (filler and requests weigh nothing), and the session's word profile is its statements'
   stems (tf-idf cosine against a workstream's profile is the lexical half of the match).

@@ -64,12 +64,12 @@ def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: li
     if previous is not None and previous.turns == len(turns) and previous.summary:
         summary = Summary(previous.summary, previous.summarizer, previous.source_ids)
     else:
-        summary = summarize(clients.llm, turns, facts, clients.config.episode_summary_sentences)
+        summary = summarize(clients.llm, turns, facts, clients.config.consolidation.episode_summary_sentences)
     # what people stated (not the assistant's replies, questions or one-off requests) names the thread
     # (and not a bracketed note's words: "[shares an image: … a star filled sky]" named a thread "Star filled sky")
     stated = [without_notes(t.content) for t in turns if is_statement(t)] or [without_notes(t.content) for t in turns]
-    phrases = keyphrases(stated, names=names, limit=clients.config.episode_keyphrases)
-    said = session_words(turns, clients.config.workstream_name_boost)
+    phrases = keyphrases(stated, names=names, limit=clients.config.consolidation.episode_keyphrases)
+    said = session_words(turns, clients.config.workstreams.name_boost)
     vec, model = thread_vector(clients, info, turns, said, previous.id if previous is not None else None)
     episode_id, changed = store.upsert_episode(NewEpisode(
         user_id=info.user_id, session_id=info.session_id, summary=summary.text, summarizer=summary.summarizer,
@@ -208,7 +208,7 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
     cfg = clients.config
     n, df = clients.store.term_frequencies(info.user_id, said.tf, exclude_episode=episode_id)
     df = {t: df.get(t, 0) + 1 for t in said.tf}   # this session counts as one of the documents
-    weights = turn_weights(said, df, n + 1, cfg.workstream_common_share)
+    weights = turn_weights(said, df, n + 1, cfg.workstreams.common_share)
     embedder = clients.embedder()
     if embedder is not None:
         # each statement embedded on its own: a stored turn vector carries the turn before it when both are short

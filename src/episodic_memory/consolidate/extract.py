@@ -312,7 +312,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
     With the learned models (`judge`), what is worth keeping is the `durable` model's call for every statement
     that is no question, request, reaction or bare cue — the word-list gates (hypotheticals, filler, statements the
     cue rules cannot type) no longer drop a sentence before the model sees it; one no cue rule types is knowledge —
-    kept at `Config.durable_line` (`durable_cued_line` for one a cue rule typed)."""
+    kept at `Config.consolidation.durable_line` (`durable_cued_line` for one a cue rule typed)."""
     cfg = config or Config()
     pending: list[_Sentence] = []
     # whom a name at a sentence's edge may address
@@ -323,7 +323,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         cue_before = False
         kept_before = False  # the sentence just before, in this turn, was kept
         # a long turn (a request with its context, code) goes through the word gates first, as without the models
-        short_turn = len(turn.content.split()) <= cfg.learned_max_turn_words
+        short_turn = len(turn.content.split()) <= cfg.consolidation.learned_max_turn_words
         for raw in map(_stated_part, sentences(turn.content)):  # "…, can you …": what it states, not the ask
             bare = _strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
             kind = sentence_kind(bare)
@@ -374,16 +374,16 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             cue_before = False
     if judge is not None:
         head = judge.head("durable")
-        line = cfg.durable_line if cfg.durable_line is not None else head.threshold if head else 0.5
+        line = cfg.consolidation.durable_line if cfg.consolidation.durable_line is not None else head.threshold if head else 0.5
         durable = judge.scores([p.text for p in pending])["durable"] if pending else np.zeros(0)
         # a sentence a cue word typed (decided, prefer, always …, actually) is kept on less of the model's say
         kept = [p for p, d in zip(pending, durable, strict=True)
-                if d >= (min(line, cfg.durable_cued_line) if p.cued and rule_on("facts.cued_kept") else line)]
+                if d >= (min(line, cfg.consolidation.durable_cued_line) if p.cued and rule_on("facts.cued_kept") else line)]
     elif vote is not None:
         margins = [float(m) for m in vote.margins([_fact_text(p, participants)[0] for p in pending])]
         kept = [p for p, m in zip(pending, margins, strict=True)
-                if m + (cfg.fact_value_bonus if _names_value(p.text) else 0.0)
-                >= (cfg.fact_cued_margin if p.cued else cfg.fact_statement_margin)]
+                if m + (cfg.consolidation.fact_value_bonus if _names_value(p.text) else 0.0)
+                >= (cfg.consolidation.fact_cued_margin if p.cued else cfg.consolidation.fact_statement_margin)]
     else:
         kept = [p for p in pending if p.cued or _names_value(p.text)]
     out: list[Candidate] = []

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 class FactType:
     name: str
     meaning: str
-    prior: float        # salience before recurrence; at or above Config.durable_floor a fact is durable
+    prior: float        # salience before recurrence; at or above Config.consolidation.durable_floor a fact is durable
     supersedes: bool    # can replace an earlier fact it contradicts, even without a referee
     extracted: bool = True  # offered to the extractors (rules, LLM); False: stored by hand only
 

@@ -93,13 +93,13 @@ class FactConsolidator:
 
     # --- the pipeline ------------------------------------------------------------------------------------
     def session_speakers(self, session_id: str, turns: list[StoredTurn]) -> set[str]:
-        """Who spoke in the session's recent turns before these (`Config.participant_lookback`): the people a name
+        """Who spoke in the session's recent turns before these (`Config.consolidation.participant_lookback`): the people a name
         may address even when this run's turns are all one person's."""
         first = min(t.seq for t in turns)
-        if first <= 0 or self.config.participant_lookback <= 0:
+        if first <= 0 or self.config.consolidation.participant_lookback <= 0:
             return set()
         before = self.facts.session_turns(self.user_id, session_id,
-                                          from_seq=max(0, first - self.config.participant_lookback), before_seq=first)
+                                          from_seq=max(0, first - self.config.consolidation.participant_lookback), before_seq=first)
         return {t.speaker for t in before if t.speaker}
 
     def run(self, session_id: str, turns: list[StoredTurn]) -> list[int]:
@@ -111,12 +111,12 @@ class FactConsolidator:
         candidates = (self.clients.llm.run(extract_llm(self.clients.llm, turns, known)) if self.use_llm
                       else extract_rules(turns, known, config=self.config,
                                          vote=None if self.embedder is None else ExemplarVote(
-                                             self.embedder, self.config.fact_exemplar_k),
+                                             self.embedder, self.config.consolidation.fact_exemplar_k),
                                          participants=self.session_speakers(session_id, turns),
                                          judge=self.judge()))
         candidates = _unique(candidates)
         vectors = self._embed([c.text for c in candidates])
-        sample = NoveltySample([f.text for f in self.facts.facts(self.user_id, limit=self.config.novelty_sample)])
+        sample = NoveltySample([f.text for f in self.facts.facts(self.user_id, limit=self.config.consolidation.novelty_sample)])
         added: list[int] = []
         for i, candidate in enumerate(candidates):
             fact_id = self.consider(candidate, session_id, None if vectors is None else vectors[i], sample)
@@ -152,10 +152,10 @@ class FactConsolidator:
                 (self.use_llm and contradicts(c.text, best.text, c.replaces))
                 or not_a_restatement(c.said or c.text, best.text))
             novel, _ = passes_novelty(c, sample, self.config)
-            if not novel and best is not None and not changes and similarity >= self.config.supersede_cosine:
+            if not novel and best is not None and not changes and similarity >= self.config.consolidation.supersede_cosine:
                 self._bump(best, sources, "restated")
                 return None
-            if best is not None and similarity >= self.config.duplicate_cosine and not changes:
+            if best is not None and similarity >= self.config.consolidation.duplicate_cosine and not changes:
                 self._bump(best, sources, "duplicate")
                 return None
             if best is not None:
@@ -190,9 +190,9 @@ class FactConsolidator:
         (`slot_recent_facts` when cued, `supersede_candidates` with the learned models)."""
         size = 8
         if not self.use_llm and self._cued(c):
-            size = max(size, self.config.slot_recent_facts)
+            size = max(size, self.config.consolidation.slot_recent_facts)
         if not self.use_llm and self.learned_models() is not None:
-            size = max(size, self.config.supersede_candidates)
+            size = max(size, self.config.consolidation.supersede_candidates)
         return size
 
     def slot_change(self, c: Candidate, neighbours: list[tuple[Fact, float]], session_id: str,
@@ -211,7 +211,7 @@ class FactConsolidator:
                    if i not in pool]   # the neighbours are read already
             extra.extend(self.facts.facts_by_id(self.user_id, ids).values())
         if cued:
-            extra.extend(self.facts.facts(self.user_id, limit=cfg.slot_recent_facts))
+            extra.extend(self.facts.facts(self.user_id, limit=cfg.consolidation.slot_recent_facts))
         for f in extra:
             if f.current and f.id not in pool:
                 pool[f.id] = (f, lexical_similarity(said, f.text))
@@ -245,20 +245,20 @@ class FactConsolidator:
                 # diagrams …", then "Always combine formulas with diagrams …"), however alike the words
                 if values_differ(said, f.text):
                     fc = self.frame_cosine(said, f.text)
-                    if fc >= cfg.standing_frame_cosine and (best is None or 1.0 + fc > best[0]):
+                    if fc >= cfg.consolidation.standing_frame_cosine and (best is None or 1.0 + fc > best[0]):
                         best = (1.0 + fc, f)
                 continue
             if models is not None and vector is not None:
                 if (not counts_a_part(said, f.text) and (cued or shows_a_change(said, f.text))
-                        and one_slot(said, cfg.supersede_max_words) and one_slot(f.text, cfg.supersede_max_words)
-                        and all(short_turn(t.content, cfg.learned_max_turn_words) for t in c.sources)):
+                        and one_slot(said, cfg.consolidation.supersede_max_words) and one_slot(f.text, cfg.consolidation.supersede_max_words)
+                        and all(short_turn(t.content, cfg.consolidation.learned_max_turn_words) for t in c.sources)):
                     eligible.append(f)
                 continue
-            m = compare(said, f.text, cued=cued, min_overlap=cfg.slot_overlap, cued_overlap=cfg.slot_cued_overlap,
-                        near=f.session_id == session_id, similar=vector is not None and sim >= cfg.slot_cued_cosine)
+            m = compare(said, f.text, cued=cued, min_overlap=cfg.consolidation.slot_overlap, cued_overlap=cfg.consolidation.slot_cued_overlap,
+                        near=f.session_id == session_id, similar=vector is not None and sim >= cfg.consolidation.slot_cued_cosine)
             if not m.changes:
                 continue
-            score = m.score + sim + (cfg.slot_session_bonus if f.session_id == session_id else 0.0)
+            score = m.score + sim + (cfg.consolidation.slot_session_bonus if f.session_id == session_id else 0.0)
             if best is None or score > best[0]:
                 best = (score, f)
         if models is not None and vector is not None and (
@@ -276,16 +276,16 @@ class FactConsolidator:
 
     def judge(self) -> learned.SentenceJudge | None:
         """The sentence models for the rules path's keep-or-drop call (None: the exemplar vote decides)."""
-        if not self.config.learned_consolidation or self.use_llm:
+        if not self.config.consolidation.learned or self.use_llm:
             return None
-        judge = learned.judge_for(self.embedder, self.config.learned_models_path)
+        judge = learned.judge_for(self.embedder, self.config.consolidation.learned_models_path)
         return judge if judge is not None and judge.head("durable") is not None else None
 
     def learned_models(self) -> learned.Models | None:
         """The learned models, when on and trained over this embedder (None: the rules decide)."""
-        if not self.config.learned_consolidation or self.use_llm:
+        if not self.config.consolidation.learned or self.use_llm:
             return None
-        models = learned.models_for(self.embedder, self.config.learned_models_path)
+        models = learned.models_for(self.embedder, self.config.consolidation.learned_models_path)
         if models is None:
             return None
         usable = learned.pair_head(models, "supersedes", len(SUPERSEDES_FEATURES)) is not None
@@ -318,7 +318,7 @@ class FactConsolidator:
                        f"{c.sources[0].id}/{c.text[:40]}", said)
         if head is None:
             return None
-        line = self.config.supersedes_line if self.config.supersedes_line is not None else head.threshold
+        line = self.config.consolidation.supersedes_line if self.config.consolidation.supersedes_line is not None else head.threshold
         p = head.probability(np.stack(rows))
         best = int(np.argmax(p))
         if p[best] < line:
@@ -338,7 +338,7 @@ class FactConsolidator:
         match = fts_query(said)
         if match is None:
             return None
-        hits = self.clients.store.search_turns(match, self.user_id, limit=cfg.slot_turn_search,
+        hits = self.clients.store.search_turns(match, self.user_id, limit=cfg.consolidation.slot_turn_search,
                                                until=c.created_at - 1e-6)
         turns = self.clients.store.turns_by_id(self.user_id, [i for i, _ in hits])
         own = {t.id for t in c.sources}
@@ -348,8 +348,8 @@ class FactConsolidator:
             if turn is None or turn.id in own:
                 continue
             for sentence in statements(turn):
-                m = compare(said, sentence, cued=True, min_overlap=cfg.slot_overlap,
-                            cued_overlap=cfg.slot_cued_overlap, near=turn.session_id == session_id)
+                m = compare(said, sentence, cued=True, min_overlap=cfg.consolidation.slot_overlap,
+                            cued_overlap=cfg.consolidation.slot_cued_overlap, near=turn.session_id == session_id)
                 if m.changes and (best is None or m.score > best[0]):
                     best = (m.score, turn, sentence)
         if best is None:
@@ -375,7 +375,7 @@ class FactConsolidator:
         """add / update / skip for a candidate near a stored fact."""
         cfg = self.config
         supersedes_type = FACT_TYPES[c.type].supersedes or c.replaces is not None
-        if self.use_llm and similarity >= cfg.supersede_cosine:
+        if self.use_llm and similarity >= cfg.consolidation.supersede_cosine:
             if self.learned_first_pass(c, best, similarity):
                 self.counts["referee_learned"] += 1
                 return "update"
@@ -389,17 +389,17 @@ class FactConsolidator:
                 self.counts[f"referee_{action}"] += 1
                 return action
             log.info("referee gave no usable ruling (%r); falling back to rules", ruling)
-        if supersedes_type and changes and similarity >= cfg.correction_reach:
+        if supersedes_type and changes and similarity >= cfg.consolidation.correction_reach:
             return "update"
         return "add"
 
     def learned_first_pass(self, c: Candidate, best: Fact, similarity: float) -> bool:
         """With an LLM, the referee's first pass: the supersedes model sure that `c` gives a new value for `best`
-        (at `Config.referee_learned_line` or above) spares the LLM call. Anything less sure is the LLM's to rule."""
+        (at `Config.consolidation.referee_learned_line` or above) spares the LLM call. Anything less sure is the LLM's to rule."""
         cfg = self.config
-        if not cfg.learned_consolidation or cfg.referee_learned_line >= 1.0:
+        if not cfg.consolidation.learned or cfg.consolidation.referee_learned_line >= 1.0:
             return False
-        models = learned.models_for(self.embedder, cfg.learned_models_path)
+        models = learned.models_for(self.embedder, cfg.consolidation.learned_models_path)
         head = None if models is None else learned.pair_head(models, "supersedes", len(SUPERSEDES_FEATURES))
         if models is None or head is None or self.embedder is None:
             return False
@@ -410,7 +410,7 @@ class FactConsolidator:
                                        same_session=best.session_id == (c.sources[0].session_id if c.sources else ""),
                                        age_days=(c.created_at - best.created_at) / 86_400,
                                        frame_cosine=float(frames[0] @ frames[1]))
-        return float(head.probability(features[None])[0]) >= cfg.referee_learned_line
+        return float(head.probability(features[None])[0]) >= cfg.consolidation.referee_learned_line
 
     def nearest(self, c: Candidate, vector: np.ndarray | None, limit: int = 8) -> list[tuple[Fact, float]]:
         """Current facts closest to the candidate, best first: by cosine, or by word overlap without an embedder."""
@@ -431,13 +431,13 @@ class FactConsolidator:
 
     def _bump(self, fact: Fact, sources: list[int], why: str) -> None:
         self.facts.bump_fact(self.user_id, fact.id, sources, salience_add=self._bump_size(fact),
-                             durable_floor=self.config.durable_floor)
+                             durable_floor=self.config.consolidation.durable_floor)
         self.counts[why] += 1
 
     def _bump_size(self, fact: Fact) -> float:
         """+recurrence_bonus per repeat, never past the cap."""
-        already = self.config.recurrence_bonus * (fact.recurrence - 1)
-        return max(0.0, min(self.config.recurrence_bonus, self.config.recurrence_cap - already))
+        already = self.config.consolidation.recurrence_bonus * (fact.recurrence - 1)
+        return max(0.0, min(self.config.consolidation.recurrence_bonus, self.config.consolidation.recurrence_cap - already))
 
     def _embed(self, texts: list[str]) -> np.ndarray | None:
         if not texts or self.embedder is None:

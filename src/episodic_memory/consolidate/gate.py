@@ -17,7 +17,7 @@ DURABLE, EPISODIC, DROPPED = "durable", "episodic", "dropped"
 def salience(fact_type: str, confidence: float, repeats: int, config: Config) -> float:
     """The type's prior, scaled a little by confidence, plus the recurrence bonus (capped)."""
     prior = FACT_TYPES[fact_type].prior
-    bonus = min(config.recurrence_bonus * repeats, config.recurrence_cap)
+    bonus = min(config.consolidation.recurrence_bonus * repeats, config.consolidation.recurrence_cap)
     return prior * (0.75 + 0.25 * confidence) + bonus
 
 
@@ -26,7 +26,7 @@ def route(candidate: Candidate, config: Config) -> tuple[str, float]:
     if is_filler(candidate.text):
         return DROPPED, 0.0
     score = salience(candidate.type, candidate.confidence, 0, config)
-    return (DURABLE if score >= config.durable_floor else EPISODIC), score
+    return (DURABLE if score >= config.consolidation.durable_floor else EPISODIC), score
 
 
 def _size(data: bytes) -> int:
@@ -102,8 +102,8 @@ def passes_novelty(candidate: Candidate, sample: Sequence[str] | NoveltySample,
     bonus: a changed number is a small edit in bytes but a big one in meaning."""
     score = sample.novelty(candidate.text) if isinstance(sample, NoveltySample) else novelty(candidate.text, sample)
     if FACT_TYPES[candidate.type].supersedes:
-        score += config.supersede_novelty_bonus
-    return score >= config.novelty_floor, score
+        score += config.consolidation.supersede_novelty_bonus
+    return score >= config.consolidation.novelty_floor, score
 
 
 # --- contradiction and history, without an LLM ---------------------------------------------------------

@@ -1,7 +1,7 @@
 """A session's consolidation lease: a claim in the store that one process (of any on the file) consolidates it.
 
 Threads of one process are kept apart by the scheduler's session locks; processes by this claim. It lapses after
-`Config.consolidation_lease_s` unless renewed (between steps), and a claim of a process that died on this machine
+`Config.consolidation.lease_s` unless renewed (between steps), and a claim of a process that died on this machine
 is taken over at once, so a crash mid-consolidation never holds a session up until the claim lapses.
 """
 
@@ -48,7 +48,7 @@ class ConsolidationLease:
         deadline = time.monotonic() + wait
         while True:
             now = time.time()
-            until = now + self.config.consolidation_lease_s
+            until = now + self.config.consolidation.lease_s
             holder = self.store.claim_consolidation(user_id, session_id, self.owner, until=until, now=now)
             if holder is not None and _dead(holder):
                 log.warning("session %s/%s: taking over the consolidation claim of %s, a process that died",
@@ -65,7 +65,7 @@ class ConsolidationLease:
     def renew(self, user_id: str, session_id: str) -> bool:
         """Keep the claim (written once half of it has run). False when it was lost (it had lapsed)."""
         claimed = self._claimed.get((user_id, session_id))
-        if claimed is not None and time.time() - claimed < self.config.consolidation_lease_s / 2:
+        if claimed is not None and time.time() - claimed < self.config.consolidation.lease_s / 2:
             return True
         return self.claim(user_id, session_id)
 

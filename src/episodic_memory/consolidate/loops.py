@@ -218,13 +218,13 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
     workstream_id = episode.workstream_id if episode else None
     context = _previous_turn(clients, info, new_turns[0])
     open_loops = store.loops(info.user_id, "open")
-    closed = store.recent_closed_loops(info.user_id, new_turns[0].ts - cfg.loop_dedup_days * 86_400)
+    closed = store.recent_closed_loops(info.user_id, new_turns[0].ts - cfg.loops.dedup_days * 86_400)
 
     candidates = closures = None
     if clients.llm.enabled():
         candidates = clients.llm.run(_detect_llm(clients.llm, new_turns, context))
         closures = clients.llm.run(_resolve_llm(clients.llm, open_loops, new_turns)) if open_loops else []
-    judge = learned.judge_for(clients.embedder(), cfg.learned_models_path) if cfg.learned_consolidation else None
+    judge = learned.judge_for(clients.embedder(), cfg.consolidation.learned_models_path) if cfg.consolidation.learned else None
     detector = "llm" if candidates is not None else "learned" if judge is not None else "rules"
     if candidates is None:
         candidates = [c for t in new_turns for c in (detect_learned(t, judge, cfg) if judge is not None
@@ -277,14 +277,14 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
 
 def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config) -> list[Candidate]:
     """The loops a person's turn raises, by the commitment model: each sentence whose probability clears the line
-    (`Config.commitment_line`, else the trained one) is a to-do; its text is what it asks done (`loop_text`)."""
+    (`Config.loops.commitment_line`, else the trained one) is a to-do; its text is what it asks done (`loop_text`)."""
     if turn.role in _NOT_PEOPLE:
         return []
     said = sentences(_unquoted_if_on(without_notes(turn.content)))
     if not said:
         return []
     head = judge.head("commitment")
-    line = cfg.commitment_line if cfg.commitment_line is not None else head.threshold if head else 1.0
+    line = cfg.loops.commitment_line if cfg.loops.commitment_line is not None else head.threshold if head else 1.0
     # a question takes nothing on ("Should I book the venue?"): only an explicit ask to be reminded raises a loop
     # from one, and the model is spared embedding it
     statements = [s for s in said if not s.rstrip().endswith("?")]
@@ -321,8 +321,8 @@ def explicit_to_do(sentence: str) -> bool:
 def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: SessionInfo, open_loops: list[Loop],
                      cfg: Config, threads: learned.ThreadVectors | None = None) -> list[tuple[Loop, str]]:
     """The open loops a person's turn reports done, by the pair model: for each sentence that may report something
-    done (`Config.completion_gate`), the open loop (raised before it) it most likely closes, when that probability
-    clears the line (`Config.closes_line`, else the trained one). One sentence closes one loop; the sentence is
+    done (`Config.loops.completion_gate`), the open loop (raised before it) it most likely closes, when that probability
+    clears the line (`Config.loops.closes_line`, else the trained one). One sentence closes one loop; the sentence is
     the evidence."""
     if turn.role in _NOT_PEOPLE:
         return []
@@ -332,14 +332,14 @@ def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: Sessi
     head = learned.pair_head(judge.models, "closes", len(CLOSES_FEATURES))
     if not eligible or not said or (head is None and not learned.recording()):
         return []
-    line = (cfg.closes_line if cfg.closes_line is not None else head.threshold) if head is not None else 2.0
+    line = (cfg.loops.closes_line if cfg.loops.closes_line is not None else head.threshold) if head is not None else 2.0
     vectors = np.asarray(judge.embedder.embed(said), np.float32)
     scores = judge.scores(said, vectors)
     loop_vectors = np.asarray(judge.embedder.embed([lp.text for lp in eligible]), np.float32)
     out: list[tuple[Loop, str]] = []
     taken: set[int] = set()
     for i, sentence in enumerate(said):
-        if scores["completion"][i] < cfg.completion_gate:
+        if scores["completion"][i] < cfg.loops.completion_gate:
             continue
         cos = loop_vectors @ vectors[i]
         rows = []
@@ -536,8 +536,8 @@ def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]],
         own, generic_ok, explicit_ok = _acts_of(lp.text)
         did_it = (bool(said.acts & own) or (said.explicit and explicit_ok)
                   or (generic_ok and bool(said.acts & _COMPLETION)))
-        by_lemma = did_it and shared >= min(2, len(stems)) and cover >= cfg.loop_resolve_overlap
-        by_meaning = cosine >= cfg.loop_close_cosine and did_it
+        by_lemma = did_it and shared >= min(2, len(stems)) and cover >= cfg.loops.resolve_overlap
+        by_meaning = cosine >= cfg.loops.close_cosine and did_it
         score = cover + cosine
         if (by_lemma or by_meaning) and not _names_object(lp.text, said.keys | said.context):
             continue   # "booked the hotel" is not "book flights for the summit"
@@ -625,7 +625,7 @@ def _same_loop(c: Candidate, known: list[tuple[Loop, set[str]]], cfg: Config) ->
     best, best_ratio = None, 0.0
     for lp, stems in known:
         shared, ratio = overlap(c.stems, stems)
-        if shared >= min(2, len(c.stems), len(stems)) and ratio >= cfg.loop_duplicate_overlap and ratio > best_ratio:
+        if shared >= min(2, len(c.stems), len(stems)) and ratio >= cfg.loops.duplicate_overlap and ratio > best_ratio:
             when_a, when_b = _when(c.due or c.text), _when(lp.due or lp.text)
             if when_a and when_b and not when_a & when_b:
                 continue

@@ -3,10 +3,10 @@
 Incremental attach decisions (`consolidate/workstreams.py`) depend on the order sessions arrive in: a thread whose
 first two sessions share no distinctive word spawns two workstreams that both get confirmed before a session links
 them, and a session matched against young workstreams stays alone. At each session end (without an LLM judge, whose
-decisions stand), the user's latest `Config.workstream_recluster_window` episodes are clustered again, all at once:
+decisions stand), the user's latest `Config.workstreams.recluster_window` episodes are clustered again, all at once:
 
 - the match of two sessions is the one `workstreams.choose` uses — (1 - s) × dense cosine + s × tf-idf cosine of
-  their distinctive words (current idf), s = `Config.workstream_lexical_share` — except that the thread vectors
+  their distinctive words (current idf), s = `Config.workstreams.lexical_share` — except that the thread vectors
   are first *centred* on the window's mean: every session of a user shares a direction (their style, their life),
   which keeps raw cosines high between any two of them;
 - average linkage: the two clusters with the highest mean match merge while it is at or above
@@ -48,23 +48,23 @@ log = logging.getLogger(__name__)
 def recluster_user(clients: MemoryClients, user_id: str) -> int:
     """Re-cluster the user's latest episodes and apply what changed. Returns how many episodes moved."""
     store, cfg = clients.store, clients.config
-    rows = store.thread_window(user_id, cfg.workstream_recluster_window)
+    rows = store.thread_window(user_id, cfg.workstreams.recluster_window)
     model = next((m for _, _, vec, m in reversed(rows) if vec is not None), None)
     if model is None:
         return 0
     current = {e: ws for e, ws, _, _ in rows}
     placed = [(e, np.frombuffer(vec, np.float32)) for e, _, vec, m in rows if vec is not None and m == model]
-    if len(placed) < max(MIN_SESSIONS_FOR_COMMON, cfg.workstream_recluster_min_sessions):
+    if len(placed) < max(MIN_SESSIONS_FOR_COMMON, cfg.workstreams.recluster_min_sessions):
         # too few to tell what every session shares: centred on the mean of two, they point apart; and in a young
         # store a thread's own words are in half the sessions, so idf calls them common
         return 0
     terms = store.episodes_terms([e for e, _ in placed])
     vocab = {t for p in terms.values() for t in p}
     n, df = store.term_frequencies(user_id, vocab)
-    common = cfg.workstream_common_share
+    common = cfg.workstreams.common_share
     weight = {t: w for t in vocab if (w := idf(t, df, n, common)) > 0}
     eligible = [k for k, (e, _) in enumerate(placed)
-                if sum(t in weight for t in terms.get(e, {})) >= max(1, cfg.workstream_min_terms)]
+                if sum(t in weight for t in terms.get(e, {})) >= max(1, cfg.workstreams.min_terms)]
     ids = [placed[k][0] for k in eligible]
     # a session stating too few distinctive words (now) is not moved: the incremental step placed it, and keeps it
     # once its workstream has other sessions (in a young store a thread's own words can be in half the sessions)
@@ -87,17 +87,17 @@ def _cluster(cfg: Config, vectors: list[np.ndarray], eligible: list[int], profil
              weight: dict[str, float]) -> list[list[int]]:
     """Clusters (lists of indices into `eligible`) of the eligible sessions; `vectors` are every placed session's
     thread vectors (the centre is their mean)."""
-    share = cfg.workstream_lexical_share
+    share = cfg.workstreams.lexical_share
     matrix = np.stack(vectors).astype(np.float64)
     matrix -= matrix.mean(axis=0)   # centred on the window's mean: what every session shares weighs nothing
     dense = _normalise(matrix[eligible])
     lexical = _normalise(_tfidf(profiles, weight))
     words = lexical @ lexical.T
     sim = (1 - share) * (dense @ dense.T) + share * words
-    clusters = _average_linkage(sim, words > 0, cfg.workstream_recluster_link)
-    clusters = _join_small(sim, words > 0, clusters, cfg.workstream_recluster_small_floor,
-                           cfg.workstream_recluster_small_ratio)
-    return _dissolve_loose(sim, clusters, cfg.workstream_recluster_cohesion)
+    clusters = _average_linkage(sim, words > 0, cfg.workstreams.recluster_link)
+    clusters = _join_small(sim, words > 0, clusters, cfg.workstreams.recluster_small_floor,
+                           cfg.workstreams.recluster_small_ratio)
+    return _dissolve_loose(sim, clusters, cfg.workstreams.recluster_cohesion)
 
 
 def _normalise(m: np.ndarray) -> np.ndarray:

@@ -93,7 +93,7 @@ class ConsolidationScheduler:
         `run_in_windows`, when given, is what a background job runs instead of `run`: it is also given the turn
         counts at which the session became due, so it can consolidate in the windows inline runs would have had.
         `nice`: how many steps below its starter's priority the worker thread runs (Linux: per thread; see
-        `Config.background_nice`). `housekeeping` is called by the worker after each job (a WAL checkpoint)."""
+        `Config.capture.background_nice`). `housekeeping` is called by the worker after each job (a WAL checkpoint)."""
         self._run = run
         # a background job's run, given the turn counts at which the session became due (the ends of the windows
         # inline runs would have had: see `Memory.consolidate_in_windows`)

@@ -6,7 +6,7 @@ names). A candidate changes an earlier fact when
 - it carries a change cue ("actually", "correction", "scratch that", "misspoke", "change of plan", "moved to",
   "is now", "instead", "updated", "rather than", "no longer", …) and either names the old value as the wrong one
   ("17, not 16"; "Ljubljana rather than Tallinn") or shares the subject with a different value; or
-- without a cue, it shares most of the subject (`Config.slot_overlap`, at least two words) and gives a different
+- without a cue, it shares most of the subject (`Config.consolidation.slot_overlap`, at least two words) and gives a different
   number, date or name.
 """
 

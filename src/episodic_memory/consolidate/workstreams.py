@@ -6,26 +6,26 @@ match of a workstream is
 
     (1 - s) × cosine(episode thread vector, workstream centroid) + s × tf-idf cosine(session words, workstream words)
 
-with s = Config.workstream_lexical_share, and
+with s = Config.workstreams.lexical_share, and
 
-    match ≥ Config.workstream_attach (and a distinctive word in common)   attach (the centroid and word profile move)
-    Config.workstream_judge_floor ≤ match < attach                         the LLM judges: attach to which, or spawn;
+    match ≥ Config.workstreams.attach (and a distinctive word in common)   attach (the centroid and word profile move)
+    Config.workstreams.judge_floor ≤ match < attach                         the LLM judges: attach to which, or spawn;
                                                                            without one, attach when the nearest is
-                                                                           decisive (Config.workstream_decisive_ratio
+                                                                           decisive (Config.workstreams.decisive_ratio
                                                                            × the runner-up), else spawn
     below                                                                  spawn a new workstream (a hypothesis)
 
-A session that states fewer than Config.workstream_min_terms distinctive words (chit-chat, one-off requests) joins
+A session that states fewer than Config.workstreams.min_terms distinctive words (chit-chat, one-off requests) joins
 no workstream. Without an embedder the thread vectors are bags of words, whose cosines run lower: the `_lexical`
 thresholds apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed
 ones surface.
 
 A session that attaches to one workstream and is also above the attach line (with a distinctive word in common)
 for a hypothesis — a workstream of one session — bridges them: the hypothesis's session joins the workstream too
-(`Config.workstream_bridge`). A thread whose first two sessions shared no distinctive word spawned two
+(`Config.workstreams.bridge`). A thread whose first two sessions shared no distinctive word spawned two
 hypotheses; the session that names what both said links them before the second one gets confirmed on its own.
 Two workstreams of several sessions are not merged by one session. After an attach, the hypotheses among the
-workstreams nearest the session (`Config.workstream_recheck`) are matched again against the grown workstream.
+workstreams nearest the session (`Config.workstreams.recheck`) are matched again against the grown workstream.
 
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
@@ -69,12 +69,12 @@ def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns:
     """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (a session
     that states too little that is distinctive: chit-chat, one-off requests) leave it in none. At the session's
     end, without an LLM judge, the user's latest episodes are then re-clustered at once (`consolidate/recluster.py`,
-    `Config.workstream_recluster`)."""
+    `Config.workstreams.recluster`)."""
     _attach(clients, info)
     cfg = clients.config
     # once per session: the run that reaches its last turn (a late worker consolidates an ended session in windows)
     last = info.consolidated_turns + len(new_turns) >= info.turn_count
-    if cfg.workstream_recluster and info.status == "ended" and last and not clients.llm.enabled():
+    if cfg.workstreams.recluster and info.status == "ended" and last and not clients.llm.enabled():
         recluster_user(clients, info.user_id)
 
 
@@ -102,12 +102,12 @@ def _attach(clients: MemoryClients, info: SessionInfo) -> None:
     if target is not None:
         store.attach_episode(episode.id, target)
         log.info("episode %s (session %s) attached to workstream %s", episode.id, info.session_id, target)
-        if cfg.workstream_bridge:
+        if cfg.workstreams.bridge:
             _bridge(clients, info.user_id, target, above[1:])
-        if cfg.workstream_recheck:
-            bridged = set(above[1:]) if cfg.workstream_bridge else set()
+        if cfg.workstreams.recheck:
+            bridged = set(above[1:]) if cfg.workstreams.bridge else set()
             near = [ws for ws, _ in ranked if ws != target and ws not in bridged]
-            _recheck(clients, info.user_id, target, near[: cfg.workstream_recheck])
+            _recheck(clients, info.user_id, target, near[: cfg.workstreams.recheck])
     elif current is None:
         target = store.create_workstream(info.user_id, episode.id)
         log.info("episode %s (session %s) spawned workstream %s", episode.id, info.session_id, target)
@@ -132,8 +132,8 @@ def _session_match(clients: MemoryClients, episode: Episode) -> _Words | None:
     cfg = clients.config
     tf = clients.store.session_terms(episode.id)
     n, df = clients.store.term_frequencies(episode.user_id, tf)
-    distinct = [t for t in tf if idf(t, df, n, cfg.workstream_common_share) > 0]
-    if len(distinct) < max(1, cfg.workstream_min_terms):
+    distinct = [t for t in tf if idf(t, df, n, cfg.workstreams.common_share) > 0]
+    if len(distinct) < max(1, cfg.workstreams.min_terms):
         return None
     return _Words({t: tf[t] for t in distinct}, df, n)
 
@@ -160,7 +160,7 @@ def _judge_band(clients: MemoryClients, episode: Episode, ranked: list[tuple[int
         return None   # nothing close: spawn
     if not clients.llm.enabled():
         return decisive(clients, ranked, model, eligible)
-    return judge(clients, episode, band[: clients.config.workstream_judge_candidates])
+    return judge(clients, episode, band[: clients.config.workstreams.judge_candidates])
 
 
 def decisive(clients: MemoryClients, ranked: list[tuple[int, float]], model: str, eligible: set[int] | None
@@ -170,7 +170,7 @@ def decisive(clients: MemoryClients, ranked: list[tuple[int, float]], model: str
     runner-up's (any workstream's). A thread's session that says less than usual lands in the band of its own
     thread and well below every other; a session near several workstreams (chit-chat, a mixed day) stays alone.
     Only with an embedder: bag-of-words matches are too flat for the ratio (truth-dev without an embedder: worse)."""
-    ratio = clients.config.workstream_decisive_ratio
+    ratio = clients.config.workstreams.decisive_ratio
     if ratio <= 0 or model == LEXICAL_MODEL or not ranked:
         return None
     best, score = ranked[0]
@@ -183,8 +183,8 @@ def decisive(clients: MemoryClients, ranked: list[tuple[int, float]], model: str
 
 def _lines(clients: MemoryClients, model: str) -> tuple[float, float]:
     cfg = clients.config
-    return ((cfg.workstream_attach_lexical, cfg.workstream_judge_floor_lexical) if model == LEXICAL_MODEL
-            else (cfg.workstream_attach, cfg.workstream_judge_floor))
+    return ((cfg.workstreams.attach_lexical, cfg.workstreams.judge_floor_lexical) if model == LEXICAL_MODEL
+            else (cfg.workstreams.attach, cfg.workstreams.judge_floor))
 
 
 def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
@@ -193,7 +193,7 @@ def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str,
     session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common)."""
     cfg = clients.config
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
-    share = cfg.workstream_lexical_share if match is not None else 0.0
+    share = cfg.workstreams.lexical_share if match is not None else 0.0
     scores: dict[int, float] = {}
     if ids:
         dense = matrix @ vec.astype(np.float32)
@@ -205,12 +205,12 @@ def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str,
         df = dict(match.df)
         if missing:
             df.update(clients.store.term_frequencies(episode.user_id, missing)[1])
-        mine = profile_weights(match.tf, df, match.n, cfg.workstream_common_share)   # weighed once, not per ws
+        mine = profile_weights(match.tf, df, match.n, cfg.workstreams.common_share)   # weighed once, not per ws
         for ws, profile in profiles.items():
-            lexical = weighted_cosine(mine, profile_weights(profile, df, match.n, cfg.workstream_common_share))
+            lexical = weighted_cosine(mine, profile_weights(profile, df, match.n, cfg.workstreams.common_share))
             scores[ws] = scores.get(ws, 0.0) + share * lexical
     ranked = sorted(scores.items(), key=lambda x: (-x[1], x[0]))
-    eligible = [ws for ws, _ in ranked if ws in profiles or not cfg.workstream_attach_needs_shared_word or share == 0]
+    eligible = [ws for ws, _ in ranked if ws in profiles or not cfg.workstreams.attach_needs_shared_word or share == 0]
     attach, _ = _lines(clients, model)
     return ranked, [ws for ws in eligible if scores[ws] >= attach], set(eligible)
 

@@ -103,10 +103,10 @@ def _session_start(mem: Memory, state: HookState, payload: Mapping[str, Any]) ->
     cfg = mem.config
     parts = [EpisodicInjector(mem, session_id=state.session_id).get_context("").strip()]
     state.turn = max(state.turn, 1)  # the prompts that follow get [Recalled context], not [Ongoing work] again
-    brief = mem.brief(hours=cfg.hook_brief_hours)
+    brief = mem.brief(hours=cfg.hooks.brief_hours)
     if any((brief.sessions, brief.decisions, brief.corrections, brief.open_loops, brief.workstreams, brief.pinned)):
         parts.append(brief.render())
-    return _cut_at_line("\n\n".join(p for p in parts if p), cfg.hook_context_max_chars)
+    return _cut_at_line("\n\n".join(p for p in parts if p), cfg.hooks.context_max_chars)
 
 
 def _prompt(mem: Memory, state: HookState, payload: Mapping[str, Any], project: str | None) -> str:
@@ -116,10 +116,10 @@ def _prompt(mem: Memory, state: HookState, payload: Mapping[str, Any], project: 
     if not isinstance(prompt, str) or not prompt.strip():
         return ""
     cfg = mem.config
-    mem.add_turn("user", prompt[: cfg.max_turn_chars], session_id=state.session_id, source=project)
+    mem.add_turn("user", prompt[: cfg.capture.max_turn_chars], session_id=state.session_id, source=project)
     state.prompts = [*state.prompts, digest(prompt)][-PROMPTS_KEPT:]  # the transcript's copy is not captured again
     source: Memory = mem
-    if project and cfg.hook_prefer_project:
+    if project and cfg.hooks.prefer_project:
         source = cast(Memory, ProjectFirst(mem, project))
     injector = _SessionInjector(source, state)
     block = injector.get_context(prompt).strip()
@@ -129,7 +129,7 @@ def _prompt(mem: Memory, state: HookState, payload: Mapping[str, Any], project: 
 
 class _SessionInjector(EpisodicInjector):
     """The injector of one harness session, whose turn and injected memories live in the session's state between
-    hook processes (so a memory is not injected again within `Config.inject_repeat_after_turns` prompts)."""
+    hook processes (so a memory is not injected again within `Config.inject.repeat_after_turns` prompts)."""
 
     def __init__(self, memory: Memory, state: HookState) -> None:
         super().__init__(memory, session_id=state.session_id)
@@ -137,7 +137,7 @@ class _SessionInjector(EpisodicInjector):
         self._injected = dict(state.injected)
 
     def keep(self, state: HookState) -> None:
-        window = self.config.inject_repeat_after_turns
+        window = self.config.inject.repeat_after_turns
         state.turn = self.turn
         state.injected = {key: turn for key, turn in self._injected.items() if self.turn - turn < window}
 
@@ -273,7 +273,7 @@ def exchanges(entries: Iterable[Any], state: HookState, config: Config) -> tuple
             if mark in state.prompts:
                 state.prompts.remove(mark)
                 continue
-            drafts.append(Draft("user", text[: config.max_turn_chars], _str(entry.get("uuid")),
+            drafts.append(Draft("user", text[: config.capture.max_turn_chars], _str(entry.get("uuid")),
                                 _str(entry.get("timestamp"))))
     flush()
     return drafts, seen
@@ -287,9 +287,9 @@ def _capture(mem: Memory, state: HookState, payload: Mapping[str, Any], project:
     drafts, seen = exchanges(entries, state, cfg)
     reply = next((payload[k] for k in EVENT_REPLY if isinstance(payload.get(k), str) and payload[k].strip()), None)
     if reply is not None and digest(reply) not in seen and digest(reply) != state.reply:
-        text = _clip(reply.strip(), cfg.hook_reply_max_chars)
+        text = _clip(reply.strip(), cfg.hooks.reply_max_chars)
         if drafts and drafts[-1].role == "assistant":  # its tool calls were written, its closing words not yet
-            drafts[-1].content = _clip(drafts[-1].content + "\n\n" + text, cfg.hook_reply_max_chars)
+            drafts[-1].content = _clip(drafts[-1].content + "\n\n" + text, cfg.hooks.reply_max_chars)
         else:
             drafts.append(Draft("assistant", text))
         state.reply = digest(reply)
@@ -310,16 +310,16 @@ def _blocks(content: Any) -> list[Mapping[str, Any]]:
 
 
 def _render(parts: list[str | _Call], config: Config) -> str:
-    """Text paragraphs apart, consecutive tool lines together, cut to `Config.hook_reply_max_chars`."""
+    """Text paragraphs apart, consecutive tool lines together, cut to `Config.hooks.reply_max_chars`."""
     out = ""
     previous: str | _Call | None = None
     for part in parts:
-        piece = part if isinstance(part, str) else part.summary(config.hook_tool_summary_chars)
+        piece = part if isinstance(part, str) else part.summary(config.hooks.tool_summary_chars)
         if out:
             out += "\n" if isinstance(part, _Call) and isinstance(previous, _Call) else "\n\n"
         out += piece
         previous = part
-    return _clip(out, config.hook_reply_max_chars)
+    return _clip(out, config.hooks.reply_max_chars)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -347,7 +347,7 @@ def _when(timestamp: str | None) -> float | None:
 
 # --- in this process: `episodic hook EVENT` -------------------------------------------------------------------
 def budget_of(config: Config, event: str) -> float:
-    return config.hook_end_timeout_s if event in ENDING else config.hook_timeout_s
+    return config.hooks.end_timeout_s if event in ENDING else config.hooks.timeout_s
 
 
 def hook_config(config: Config, event: str) -> Config:
@@ -356,11 +356,11 @@ def hook_config(config: Config, event: str) -> Config:
     `consolidate_every` turns, or pending sessions at open) would make the harness wait; the session is
     consolidated when it ends or compacts (and, with a server, by the server's own worker as usual)."""
     budget = budget_of(config, event)
-    changes: dict[str, Any] = {"busy_timeout_ms": int(budget * 1000), "lock_timeout_s": budget,
-                               "consolidation_lease_wait_s": min(config.consolidation_lease_wait_s, budget)}
+    changes: dict[str, Any] = {"store.busy_timeout_ms": int(budget * 1000), "store.lock_timeout_s": budget,
+                               "consolidation.lease_wait_s": min(config.consolidation.lease_wait_s, budget)}
     if event not in ENDING:
-        changes.update(consolidate_on_open=False, consolidate_every=MAX_INT)
-    return config.model_copy(update=changes)
+        changes.update({"capture.consolidate_on_open": False, "capture.consolidate_every": MAX_INT})
+    return config.replace(changes)
 
 
 @dataclass
@@ -370,10 +370,10 @@ class HookRun:
 
 
 def run(event: str, raw: bytes, *, db: str, user_id: str, config: Config) -> HookRun:
-    """Handle one event within its budget (`Config.hook_timeout_s`, `hook_end_timeout_s`), never raising: with
-    `Config.hook_server_url` through the server, else (or when none answers) on the store at `db`. Past the
+    """Handle one event within its budget (`Config.hooks.timeout_s`, `hook_end_timeout_s`), never raising: with
+    `Config.hooks.server_url` through the server, else (or when none answers) on the store at `db`. Past the
     budget the answer is empty and the work is left running in a daemon thread (the caller ends the process)."""
-    folder = state_dir(config.hook_state_dir)
+    folder = state_dir(config.hooks.state_dir)
     budget = budget_of(config, event)
     answer: list[str] = []
     session = _peek_session(raw)
@@ -383,14 +383,14 @@ def run(event: str, raw: bytes, *, db: str, user_id: str, config: Config) -> Hoo
         worker.start()
         worker.join(budget)
     if worker.is_alive():
-        log_line(folder, event, session, f"no answer within {budget:g}s (Config.hook_timeout_s / hook_end_timeout_s):"
+        log_line(folder, event, session, f"no answer within {budget:g}s (Config.hooks.timeout_s / hook_end_timeout_s):"
                  " the store is busy or slow; the harness got an empty answer")
         return HookRun("", finished=False)
     return HookRun(answer[0] if answer else "")
 
 
 def _run(event: str, raw: bytes, db: str, user_id: str, config: Config, budget: float) -> str:
-    folder = state_dir(config.hook_state_dir)
+    folder = state_dir(config.hooks.state_dir)
     session_id: str | None = None
     try:
         payload = read_event(raw)
@@ -399,9 +399,9 @@ def _run(event: str, raw: bytes, db: str, user_id: str, config: Config, budget: 
             raise ValueError(f"unknown hook event {event!r}: one of {', '.join(EVENTS)}")
         output: Any = None
         state: Any = None
-        if config.hook_server_url:
+        if config.hooks.server_url:
             try:
-                reply = forward(config.hook_server_url, config.hook_server_token, event,
+                reply = forward(config.hooks.server_url, config.hooks.server_token, event,
                                 prepare(event, payload, load_state(folder, session_id)), budget)
             except ServerUnavailable as exc:
                 log_line(folder, event, session_id, f"{exc}; opening the store instead")

@@ -38,7 +38,7 @@ LOG_MAX_BYTES = 1 << 20            # past this the log moves to hooks.log.1 (one
 TRANSCRIPT_READ_MAX_BYTES = 8 << 20  # one hook reads at most this much new transcript; the next reads on
 TOOL_TEXT_MAX_CHARS = 2_000        # a tool call's input or output is cut to this as it is read (its start and
                                    # end, what summaries use; the whole never leaves the transcript)
-DEFAULT_TIMEOUT_S = 8.0            # Config.hook_timeout_s / hook_end_timeout_s, for a client given no --timeout
+DEFAULT_TIMEOUT_S = 8.0            # Config.hooks.timeout_s / hook_end_timeout_s, for a client given no --timeout
 DEFAULT_END_TIMEOUT_S = 50.0
 STATE_KEEP_DAYS = 30               # a session state untouched this long is removed (looked at when a session ends)
 PROMPTS_KEPT = 20                  # digests of captured prompts kept until the transcript shows them
@@ -96,12 +96,19 @@ def digest(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
+def _setting(name: str) -> str | None:
+    """A hooks setting from the environment without importing Config (the hook's start stays light):
+    ``EPISODIC_HOOKS__<NAME>``, else the flat ``EPISODIC_HOOK_<NAME>`` of earlier releases."""
+    value = os.environ.get(f"EPISODIC_HOOKS__{name}")
+    return value if value is not None else os.environ.get(f"EPISODIC_HOOK_{name}")
+
+
 # --- where things are kept ---------------------------------------------------------------------------------
 def state_dir(configured: str | None = None) -> Path:
-    """`configured` (Config.hook_state_dir), else $EPISODIC_HOOK_STATE_DIR, else the user state directory's
+    """`configured` (Config.hooks.state_dir), else $EPISODIC_HOOKS__STATE_DIR, else the user state directory's
     episodic-memory/hooks (where platformdirs' user_state_dir puts it: $XDG_STATE_HOME or ~/.local/state on Linux,
     ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows)."""
-    chosen = configured or os.environ.get("EPISODIC_HOOK_STATE_DIR")
+    chosen = configured or _setting("STATE_DIR")
     if chosen:
         return Path(chosen).expanduser()
     if sys.platform == "win32":
@@ -414,14 +421,14 @@ def _direct(event: str, raw: bytes, options: dict[str, str], remaining: float) -
         if options.get(flag):
             command += [f"--{flag}", options[flag]]
     left = f"{max(remaining, 0.5):.2f}"
-    env = {**os.environ, "EPISODIC_HOOK_SERVER_URL": "", "EPISODIC_HOOK_TIMEOUT_S": left,
-           "EPISODIC_HOOK_END_TIMEOUT_S": left}
+    env = {**os.environ, "EPISODIC_HOOKS__SERVER_URL": "", "EPISODIC_HOOKS__TIMEOUT_S": left,
+           "EPISODIC_HOOKS__END_TIMEOUT_S": left}
     done = subprocess.run(command, input=raw, capture_output=True, timeout=remaining + 1.0, env=env, check=False)
     return done.stdout.decode("utf-8", "replace").strip()
 
 
 def _budget(event: str, options: dict[str, str]) -> float:
-    for value in (os.environ.get("EPISODIC_HOOK_END_TIMEOUT_S" if event in ENDING else "EPISODIC_HOOK_TIMEOUT_S"),
+    for value in (_setting("END_TIMEOUT_S" if event in ENDING else "TIMEOUT_S"),
                   options.get("timeout")):
         try:
             return float(value)  # type: ignore[arg-type]
@@ -440,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         raw = sys.stdin.buffer.read()
         budget = _budget(event, options)
-        server = options.get("server") or os.environ.get("EPISODIC_HOOK_SERVER_URL") or ""
+        server = options.get("server") or _setting("SERVER_URL") or ""
         if not server:
             text = _direct(event, raw, options, budget)
         else:
@@ -451,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
             state = load_state(folder, session_id)
             body = prepare(event, payload, state)
             try:
-                answer = forward(server, os.environ.get("EPISODIC_HOOK_SERVER_TOKEN"), event, body, budget)
+                answer = forward(server, _setting("SERVER_TOKEN"), event, body, budget)
             except ServerUnavailable as exc:
                 log_line(folder, event, session_id, f"{exc}; opening the store instead")
                 text = _direct(event, raw, options, budget - (time.monotonic() - started))

@@ -15,12 +15,12 @@ so `get_items` gives back exactly what was added, in order (`limit`: the latest 
 its role (``developer`` as ``system``), so recall and consolidation read the conversation as any other; a tool call,
 a tool's output, a reasoning summary or any other item becomes a `tool` turn of a one-line summary
 (``called get_weather({"city": "Paris"})``, ``get_weather returned: 18°C``), cut to
-`Config.agent_item_summary_chars`. `pop_item` removes the latest turn (`Memory.pop_turn`) and returns its item;
+`Config.capture.agent_item_summary_chars`. `pop_item` removes the latest turn (`Memory.pop_turn`) and returns its item;
 `clear_session` forgets the session (turns, items, what was consolidated from them, journal). Turns another door added
 to the same session (`add_turn`, the CLI, REST) come back as plain messages ``{"role", "content"}`` (a `tool` turn as
 an ``assistant`` one).
 
-Consolidation runs as for any session: every `Config.consolidate_every` turns in the background, and in full at
+Consolidation runs as for any session: every `Config.capture.consolidate_every` turns in the background, and in full at
 `await session.end()` (a later run of the session goes on as turns after an end do). `Memory.recall` finds what was
 said there like anything else; `forget(session_id=…)` reaches the items too.
 """
@@ -84,8 +84,8 @@ class EpisodicSession:
         for item in items:
             if not isinstance(item, Mapping):
                 raise TypeError(f"a session item must be a mapping, got {type(item).__name__}")
-            role, content = turn_of(item, self._call_names, max_chars=config.max_turn_chars,
-                                    summary_chars=config.agent_item_summary_chars)
+            role, content = turn_of(item, self._call_names, max_chars=config.capture.max_turn_chars,
+                                    summary_chars=config.capture.agent_item_summary_chars)
             turns.append({"role": role, "content": content, "session_id": self.session_id, "user_id": self.user_id,
                           "source": SOURCE, "metadata": {KEY: dict(item)}})
         await self.memory.add_turns(turns)

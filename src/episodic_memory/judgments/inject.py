@@ -13,7 +13,7 @@ def _judgments_of(source: Any) -> JudgmentMemory:
 
 
 def relevant_judgments(source: Any, message: str) -> list[SearchResult]:
-    """Up to `Config.judgment_inject_max` judgments for `message`, ranked with utility, that are relevant
+    """Up to `Config.judgments.inject_max` judgments for `message`, ranked with utility, that are relevant
     (dense cosine at least `judgment_inject_min_cosine`; a BM25 match when there is no embedder) and whose
     utility is above `judgment_inject_utility`. `source`: a `Memory` or its `JudgmentMemory`."""
     judgments = _judgments_of(source)
@@ -21,10 +21,10 @@ def relevant_judgments(source: Any, message: str) -> list[SearchResult]:
     if not message or not message.strip():
         return []
     dense = judgments.clients.embedder() is not None
-    found = judgments.search(message, top_k=max(cfg.judgment_inject_max * 4, 10), use_utility=True)
-    keep = [r for r in found if r.rank_utility > cfg.judgment_inject_utility
-            and (r.cosine is not None and r.cosine >= cfg.judgment_inject_min_cosine if dense else True)]
-    return keep[: cfg.judgment_inject_max]
+    found = judgments.search(message, top_k=max(cfg.judgments.inject_max * 4, 10), use_utility=True)
+    keep = [r for r in found if r.rank_utility > cfg.judgments.inject_utility
+            and (r.cosine is not None and r.cosine >= cfg.judgments.inject_min_cosine if dense else True)]
+    return keep[: cfg.judgments.inject_max]
 
 
 def format_judgment(r: SearchResult) -> str:
@@ -38,7 +38,7 @@ def format_judgment(r: SearchResult) -> str:
 
 def past_judgments_block(source: Any, message: str) -> str:
     """"" or a ``[Past judgments]`` block: the top judgments relevant to `message` whose utility clears
-    `Config.judgment_inject_utility`, each with its reasoning and, where the user corrected it,
+    `Config.judgments.inject_utility`, each with its reasoning and, where the user corrected it,
     "corrected: …"."""
     chosen = relevant_judgments(source, message)
     if not chosen:

@@ -15,9 +15,9 @@ what merely looks similar.
 hybrid, rank-based `similarity` orders the results. Without an embedder there is no cosine: `distance` is then
 1 − similarity and `min_score` a floor on it.
 
-Two utilities: the *ranking* utility (`Config.utility_mode`, by default smoothed: a Beta prior and decayed
+Two utilities: the *ranking* utility (`Config.judgments.utility_mode`, by default smoothed: a Beta prior and decayed
 verdicts; it ranks better, bench/judgments.py) orders results and gates `[Past judgments]`; the *reported*
-`utility_score` and the `export_triples` threshold follow `Config.utility_reported`, by default the library's plain
+`utility_score` and the `export_triples` threshold follow `Config.judgments.utility_reported`, by default the library's plain
 adopted / verdicts (0 when never verified), so a rejected-only judgment is never exported.
 """
 
@@ -78,7 +78,7 @@ class LibrarySearchResult:
 class SearchResult(LibrarySearchResult):
     """One judgment found by `search`. `distance` = 1 − cosine (smaller is closer); results are ordered by
     `score` (the hybrid similarity, or similarity × (1 + α · rank_utility) with ``use_utility``). `utility_score`
-    is the reported utility (`Config.utility_reported`), `rank_utility` the one ranking uses."""
+    is the reported utility (`Config.judgments.utility_reported`), `rank_utility` the one ranking uses."""
 
     score: float = 0.0
     similarity: float = 0.0
@@ -103,7 +103,7 @@ class Triple:
     id: str = ""
     reasoning: str = ""
     domain: str | None = None
-    utility: float = 0.0                 # the reported utility (Config.utility_reported)
+    utility: float = 0.0                 # the reported utility (Config.judgments.utility_reported)
     adopted: int = 0
     rejected: int = 0
     correction: str | None = None
@@ -185,9 +185,9 @@ class JudgmentMemory:
             metadata = {}
         if not isinstance(metadata, dict):
             raise ValueError(f"metadata must be a dict, got {type(metadata).__name__}")
-        if json_depth(metadata, self.config.max_json_depth) > self.config.max_json_depth:
-            raise ValueError(f"metadata is nested more than {self.config.max_json_depth} levels deep "
-                             "(Config.max_json_depth)")
+        if json_depth(metadata, self.config.capture.max_json_depth) > self.config.capture.max_json_depth:
+            raise ValueError(f"metadata is nested more than {self.config.capture.max_json_depth} levels deep "
+                             "(Config.capture.max_json_depth)")
         try:
             json.dumps(metadata)
         except (TypeError, ValueError) as exc:
@@ -238,7 +238,7 @@ class JudgmentMemory:
         deleted = self.rows.delete_judgments(self.user_id, list(dict.fromkeys(memory_ids)))
         if scrub and not self.clients.scrub():
             log.warning("judgments deleted, but a reader kept their bytes in %s's write-ahead log for %.0fs; a later "
-                        "forget or delete scrubs them", self.clients.path, self.clients.config.forget_scrub_wait_s)
+                        "forget or delete scrubs them", self.clients.path, self.clients.config.store.forget_scrub_wait_s)
         return len(deleted)
 
     # --- reading -------------------------------------------------------------------------------------
@@ -269,8 +269,8 @@ class JudgmentMemory:
                         scope=scope_of(self.user_id))
 
     def _reported(self, verdicts: Sequence[VerdictRow], o: Outcome) -> float:
-        """The utility shown as `utility_score` and used by `export_triples` (`Config.utility_reported`)."""
-        return plain_utility(verdicts) if self.config.utility_reported == "plain" else o.utility
+        """The utility shown as `utility_score` and used by `export_triples` (`Config.judgments.utility_reported`)."""
+        return plain_utility(verdicts) if self.config.judgments.utility_reported == "plain" else o.utility
 
     def count(self) -> int:
         return self.rows.judgment_count(self.user_id)
@@ -282,18 +282,18 @@ class JudgmentMemory:
         Found and ordered by hybrid similarity (BM25 + dense cosine fused by reciprocal rank, see the module
         docstring); results whose cosine with the query is below `min_score` are dropped. With `use_utility` they
         are ranked by similarity × (1 + α · ranking utility), α = `utility_weight` (default
-        `Config.utility_weight`, 0.5).
+        `Config.judgments.utility_weight`, 0.5).
         Raises ValueError for an empty query, top_k < 1 or a negative utility_weight.
         """
         query = _text(query, "query")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
             raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
-        alpha = self.config.utility_weight if utility_weight is None else float(utility_weight)
+        alpha = self.config.judgments.utility_weight if utility_weight is None else float(utility_weight)
         if alpha < 0:
             raise ValueError(f"utility_weight must be >= 0, got {utility_weight!r}")
         cfg = self.config
-        pool = max(top_k, cfg.candidate_pool)
-        w_bm25, w_dense = cfg.leg_weights.get(classify(query), (1.0, 1.0))
+        pool = max(top_k, cfg.retrieval.candidate_pool)
+        w_bm25, w_dense = cfg.retrieval.leg_weights.get(classify(query), (1.0, 1.0))
         cosines: dict[int, float] = {}
         legs: list[tuple[list[int], float]] = []  # (judgment ids best first, weight) of each leg that ran
 
@@ -309,7 +309,7 @@ class JudgmentMemory:
         if not any(ids for ids, _ in legs):
             return []
 
-        fusion = reciprocal_rank_fusion(legs, cfg.rrf_k)
+        fusion = reciprocal_rank_fusion(legs, cfg.retrieval.rrf_k)
         similarities = dict(zip(fusion.keys.tolist(), fusion.scores.tolist(), strict=True))
         rows = self.rows.judgments_by_id(self.user_id, list(similarities))
         if dense is not None and any(jid not in cosines for jid in rows):  # found by BM25 alone
@@ -356,8 +356,8 @@ class JudgmentMemory:
         if scores is None:
             match = fts_query(query)
             bm25 = [] if match is None else self.rows.search_judgments(
-                match, self.user_id, limit=self.config.candidate_pool, domain=domain)
-            fused = reciprocal_rank_fusion([([jid for jid, _ in bm25], 1.0)], self.config.rrf_k)
+                match, self.user_id, limit=self.config.retrieval.candidate_pool, domain=domain)
+            fused = reciprocal_rank_fusion([([jid for jid, _ in bm25], 1.0)], self.config.retrieval.rrf_k)
             scores = {k: s for k, s in zip(fused.keys.tolist(), fused.scores.tolist(), strict=True) if s >= floor}
         rows = self.rows.judgments_by_id(self.user_id, list(scores))
         return [(rows[jid], scores[jid]) for jid in sorted(rows)
@@ -378,7 +378,7 @@ class JudgmentMemory:
             log.exception("embedding failed; judgment search uses BM25 only")
             return None
         limit = pool * 4 if domain is not None else pool
-        hits = index.search(self.user_id, qvec, limit, floor=self.config.dense_floor, kind="judgment")
+        hits = index.search(self.user_id, qvec, limit, floor=self.config.retrieval.dense_floor, kind="judgment")
         if domain is not None:
             rows = self.rows.judgments_by_id(self.user_id, [h.item_id for h in hits])
             hits = [h for h in hits if h.item_id in rows and rows[h.item_id].domain == domain][:pool]
@@ -404,7 +404,7 @@ class JudgmentMemory:
 
     # --- export --------------------------------------------------------------------------------------
     def iter_triples(self, min_utility: float = 0.0) -> Iterator[Triple]:
-        """Triples of verified judgments whose reported utility (`Config.utility_reported`: by default adopted /
+        """Triples of verified judgments whose reported utility (`Config.judgments.utility_reported`: by default adopted /
         verdicts) is strictly greater than `min_utility`, streamed.
 
         A triple needs an outcome, so judgments never verified are not exported.

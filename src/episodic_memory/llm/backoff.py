@@ -3,8 +3,8 @@ key, a URL with nothing behind it), no call is made to it until the back-off is 
 
 The back-off is kept in an `OutageBook` (the store: `Memory` hands its own in), keyed by the backend's description,
 so that the next process — a CLI command a second later — does not try again at once, and a different LLM is not
-held back by this one's outage. Lengths: `Config.llm_outage_backoff_s`, doubled for each failure in a row, at most
-`Config.llm_outage_backoff_max_s`. A call that succeeds ends it.
+held back by this one's outage. Lengths: `Config.llm.outage_backoff_s`, doubled for each failure in a row, at most
+`Config.llm.outage_backoff_max_s`. A call that succeeds ends it.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class OutageBook(Protocol):
 
 def backoff_after(config: Config, failures: int) -> float:
     """Seconds of back-off after `failures` failed calls in a row."""
-    return min(config.llm_outage_backoff_max_s, config.llm_outage_backoff_s * 2.0 ** min(failures - 1, 60))
+    return min(config.llm.outage_backoff_max_s, config.llm.outage_backoff_s * 2.0 ** min(failures - 1, 60))
 
 
 class BackingOffClient(LLMClient):
@@ -111,7 +111,7 @@ class BackingOffClient(LLMClient):
         whole = exc.kind == "unreachable" or (exc.kind == "refused"
                                               and getattr(cause, "status", None) in WHOLE_LLM_STATUSES)
         cfg = self.config
-        if not whole or cfg.llm_outage_backoff_s <= 0:
+        if not whole or cfg.llm.outage_backoff_s <= 0:
             return None
         now = time.time()
         last = self._recorded()

@@ -47,7 +47,7 @@ class LLMConfigError(ValueError):
     """The configured backend cannot work (unknown name, missing key or model); the message says what to set."""
 
 
-NONE_DESCRIPTION = "none (no LLM: consolidation uses rules; set EPISODIC_LLM=anthropic or openai to use one)"
+NONE_DESCRIPTION = "none (no LLM: consolidation uses rules; set EPISODIC_LLM__BACKEND=anthropic or openai to use one)"
 
 
 class NoneBackend:

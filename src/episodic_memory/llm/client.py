@@ -88,8 +88,8 @@ def _check(backend: Any) -> None:
 class LLMClient:
     """A backend with the timeout, retries, backoff and concurrency limit of a `Config`.
 
-    ``LLMClient()``: the backend ``Config.from_env()`` / ``EPISODIC_LLM`` names, chosen on first use.
-    ``LLMClient(config=cfg)``: the backend ``cfg.llm`` names (else ``EPISODIC_LLM``); its model, base URL and key
+    ``LLMClient()``: the backend ``Config.from_env()`` / ``EPISODIC_LLM__BACKEND`` names, chosen on first use.
+    ``LLMClient(config=cfg)``: the backend ``cfg.llm.backend`` names (else ``EPISODIC_LLM__BACKEND``); its model, base URL and key
     fall back to their environment variables. ``LLMClient(backend, cfg)``: that object, with `cfg` (else the
     environment's config) for timeouts and retries.
 
@@ -111,7 +111,7 @@ class LLMClient:
         return self._config or Config.from_env()
 
     def backend(self) -> Any:
-        """The backend in use: the one given, else the one the config / ``EPISODIC_LLM`` names (built on first use,
+        """The backend in use: the one given, else the one the config / ``EPISODIC_LLM__BACKEND`` names (built on first use,
         raising `LLMConfigError` when that cannot work), else `NoneBackend`."""
         with self._lock:
             if self._backend is None:
@@ -167,15 +167,15 @@ class LLMClient:
         if isinstance(backend, NoneBackend):
             return None
         cfg = self.config
-        limiter = self._limit(cfg.llm_concurrency)
-        delay = cfg.llm_backoff_s
-        attempts = cfg.llm_retries + 1
+        limiter = self._limit(cfg.llm.concurrency)
+        delay = cfg.llm.backoff_s
+        attempts = cfg.llm.retries + 1
         for attempt in range(1, attempts + 1):
             try:
                 async with limiter:
                     started = time.perf_counter()
                     reply, usage, finish = await asyncio.wait_for(
-                        _call(backend, system_prompt, user_prompt, model), timeout=cfg.llm_timeout_s)
+                        _call(backend, system_prompt, user_prompt, model), timeout=cfg.llm.timeout_s)
             except LLMRefused as exc:  # with `fail`, the caller reports it: said here at INFO only
                 log.log(logging.INFO if fail else logging.WARNING, "llm %s: refused (%s); not retried", purpose, exc)
                 if fail:
@@ -183,15 +183,15 @@ class LLMClient:
                 return None
             except (LLMError, asyncio.TimeoutError, OSError) as exc:
                 if isinstance(exc, asyncio.TimeoutError):
-                    reason = f"timed out after {cfg.llm_timeout_s:g}s"
+                    reason = f"timed out after {cfg.llm.timeout_s:g}s"
                 else:
                     reason = str(exc) or type(exc).__name__
                 if attempt < attempts:
                     wait = delay
                     server_wait = getattr(exc, "retry_after", None)
                     if server_wait is not None:  # the server said when; never longer than one call may take
-                        wait = max(wait, min(float(server_wait), cfg.llm_timeout_s))
-                    log.info("llm %s: %s; retry %d of %d in %.2fs", purpose, reason, attempt, cfg.llm_retries, wait)
+                        wait = max(wait, min(float(server_wait), cfg.llm.timeout_s))
+                    log.info("llm %s: %s; retry %d of %d in %.2fs", purpose, reason, attempt, cfg.llm.retries, wait)
                     await asyncio.sleep(wait)
                     delay *= 2
                     continue
@@ -322,7 +322,7 @@ def client_for(config: Config | None, llm: Any = None) -> tuple[LLMClient, bool]
         return llm, False
     if llm is not None:
         return LLMClient(llm, config), False  # the backend stays the caller's to close
-    if config is not None and config.llm is not None:
+    if config is not None and config.llm.backend is not None:
         return LLMClient(None, config), True
     return PROCESS_DEFAULT, False
 

@@ -266,7 +266,7 @@ class AnthropicBackend(_HTTPBackend):
                  base_url: str = DEFAULT_ANTHROPIC_BASE_URL, max_tokens: int = 1024, timeout_s: float = 60.0) -> None:
         if not api_key:
             raise LLMConfigError("the anthropic backend needs an API key: set ANTHROPIC_API_KEY "
-                                 "(or choose EPISODIC_LLM=openai / none)")
+                                 "(or choose EPISODIC_LLM__BACKEND=openai / none)")
         super().__init__(model, base_url, max_tokens, timeout_s)
         self._api_key = api_key
 
@@ -303,9 +303,9 @@ class OpenAICompatibleBackend(_HTTPBackend):
         hosted = _is_openai_host(base_url)
         if hosted and not api_key:
             raise LLMConfigError(f"the openai backend at {base_url} needs an API key: set OPENAI_API_KEY, or point "
-                                 "OPENAI_BASE_URL / EPISODIC_LLM_BASE_URL at a local server (Ollama, vLLM, ...)")
+                                 "OPENAI_BASE_URL / EPISODIC_LLM__BASE_URL at a local server (Ollama, vLLM, ...)")
         if not model and not hosted:
-            raise LLMConfigError(f"the openai backend at {base_url} needs a model name: set EPISODIC_LLM_MODEL "
+            raise LLMConfigError(f"the openai backend at {base_url} needs a model name: set EPISODIC_LLM__MODEL "
                                  "(e.g. llama3.2 for Ollama)")
         super().__init__(model or DEFAULT_OPENAI_MODEL, base_url, max_tokens, timeout_s)
         self._api_key = api_key
@@ -351,8 +351,10 @@ def _is_openai_host(base_url: str) -> bool:
 
 
 def _setting(value: str | None, env: str) -> str | None:
-    """A config value, else its environment variable; blank counts as unset."""
-    value = value if value is not None else os.environ.get(env)
+    """A config value, else its environment variable (``EPISODIC_LLM__MODEL``, else the flat ``EPISODIC_LLM_MODEL``
+    of earlier releases); blank counts as unset."""
+    legacy = env.replace("__BACKEND", "").replace("__", "_")
+    value = value if value is not None else os.environ.get(env, os.environ.get(legacy))
     return value.strip() if value and value.strip() else None
 
 
@@ -360,34 +362,35 @@ _announced_key = False  # the backend chosen from ANTHROPIC_API_KEY alone was lo
 
 
 def backend_from_config(config: Config) -> Any:
-    """The backend `config` (else ``EPISODIC_LLM``) names; `NoneBackend` when nothing is configured.
+    """The backend `config` (else ``EPISODIC_LLM__BACKEND``) names; `NoneBackend` when nothing is configured.
 
     Nothing named but ``ANTHROPIC_API_KEY`` set: Anthropic, as the episodic-judgment library does (logged once);
-    ``EPISODIC_LLM=none`` (or ``Config(llm="none")``) refuses.
+    ``EPISODIC_LLM__BACKEND=none`` (or ``Config(llm={"backend": {"backend": "none"}})``) refuses.
 
     Raises `LLMConfigError` naming what is missing when the choice cannot work: an unknown name, anthropic without
     ANTHROPIC_API_KEY, OpenAI's own API without OPENAI_API_KEY, a local server without a model name.
     """
     global _announced_key
-    raw = _setting(config.llm, "EPISODIC_LLM")
+    raw = _setting(config.llm.backend, "EPISODIC_LLM__BACKEND")
     if raw is None and _setting(None, "ANTHROPIC_API_KEY"):
         raw = "anthropic"
         if not _announced_key:
             _announced_key = True
-            log.info("ANTHROPIC_API_KEY is set and EPISODIC_LLM is not: using the Anthropic backend "
-                     "(EPISODIC_LLM=none to run without an LLM)")
+            log.info("ANTHROPIC_API_KEY is set and EPISODIC_LLM__BACKEND is not: using the Anthropic backend "
+                     "(EPISODIC_LLM__BACKEND=none to run without an LLM)")
     name = (raw or "none").lower()
-    model = _setting(config.llm_model, "EPISODIC_LLM_MODEL")
-    base_url = _setting(config.llm_base_url, "EPISODIC_LLM_BASE_URL")
+    model = _setting(config.llm.model, "EPISODIC_LLM__MODEL")
+    base_url = _setting(config.llm.base_url, "EPISODIC_LLM__BASE_URL")
     if name in ("none", "off"):
         return NoneBackend()
     if name == "anthropic":
         return AnthropicBackend(_setting(None, "ANTHROPIC_API_KEY"), model or DEFAULT_ANTHROPIC_MODEL,
                                 base_url=base_url or _setting(None, "ANTHROPIC_BASE_URL") or DEFAULT_ANTHROPIC_BASE_URL,
-                                max_tokens=config.llm_max_tokens, timeout_s=config.llm_timeout_s)
+                                max_tokens=config.llm.max_tokens, timeout_s=config.llm.timeout_s)
     if name == "openai":
         return OpenAICompatibleBackend(model, api_key=_setting(None, "OPENAI_API_KEY"),
                                        base_url=base_url or _setting(None, "OPENAI_BASE_URL") or DEFAULT_OPENAI_BASE_URL,
-                                       max_tokens=config.llm_max_tokens, timeout_s=config.llm_timeout_s)
-    source = "EPISODIC_LLM" if (os.environ.get("EPISODIC_LLM") or "").strip() == raw else "Config.llm"
+                                       max_tokens=config.llm.max_tokens, timeout_s=config.llm.timeout_s)
+    source = next((name for name in ("EPISODIC_LLM__BACKEND", "EPISODIC_LLM") if (os.environ.get(name) or "").strip() == raw),
+                  "Config.llm.backend")
     raise LLMConfigError(f"unknown LLM backend {raw!r} (from {source}): use {', '.join(BACKEND_NAMES)}")

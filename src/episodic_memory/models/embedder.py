@@ -178,7 +178,7 @@ class OnnxTextModel:
                        for _ in range(self.workers)]
         self._session, self._tokenizer = self._lanes[0]
         # lane threads per (process, nice value): a batch runs at the priority of the thread that asked for it, so
-        # the background worker's embedding (niced: Config.background_nice) never takes a core from a caller's
+        # the background worker's embedding (niced: Config.capture.background_nice) never takes a core from a caller's
         self._pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
         self._pools_lock = threading.Lock()
         self._input_names = frozenset(i.name for i in self._session.get_inputs())
@@ -238,7 +238,7 @@ class OnnxEmbedder(VectorCaches, OnnxTextModel):
     """Mean-pooled, L2-normalised sentence embeddings from a BERT-style ONNX encoder."""
 
     preferred_output = "last_hidden_state"
-    multilingual = False  # the bundled MiniLM is English; a model of your own: Config.embedder_multilingual
+    multilingual = False  # the bundled MiniLM is English; a model of your own: Config.models.embedder_multilingual
 
     def __init__(
         self,
@@ -324,7 +324,7 @@ def _int8_embedder(convert: Callable[[Path], Path], model_id: str, threads: int)
     except Exception as exc:  # onnx missing or a conversion failure: say so, never switch models silently
         raise ModelUnavailableError(
             f"cannot prepare the int8 embedder {model_id} ({type(exc).__name__}: {exc}); "
-            f"set Config(embedder={SHIPPED_MODEL_ID!r}) to use the shipped graph as is") from exc
+            f"set Config(models={{'embedder': {SHIPPED_MODEL_ID!r}}}) to use the shipped graph as is") from exc
     return OnnxEmbedder(model, default_tokenizer_path(), model_id=model_id, threads=threads, batch_size=1,
                         max_length=DEFAULT_MAX_LENGTH, workers=threads)
 

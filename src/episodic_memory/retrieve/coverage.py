@@ -41,8 +41,8 @@ def diversify(ranked: list[int], sessions: dict[int, str], score: np.ndarray, ti
               config: Config) -> list[int]:
     """`ranked` (rows, best first) with its first `coverage_pool` re-picked: at each step the best of what is left
     by (tier, score − coverage_penalty × hits of its session already picked); the rest as they were."""
-    pool, rest = ranked[: config.coverage_pool], ranked[config.coverage_pool :]
-    if config.coverage_penalty <= 0 or len(pool) < 2:
+    pool, rest = ranked[: config.experimental.coverage_pool], ranked[config.experimental.coverage_pool :]
+    if config.experimental.coverage_penalty <= 0 or len(pool) < 2:
         return ranked
     picked: list[int] = []
     per_session: dict[str, int] = {}
@@ -51,7 +51,7 @@ def diversify(ranked: list[int], sessions: dict[int, str], score: np.ndarray, ti
         def value(row: int) -> tuple[int, float]:
             session = sessions.get(row)
             seen = per_session.get(session, 0) if session is not None else 0
-            return int(tier[row]), float(score[row]) - config.coverage_penalty * seen
+            return int(tier[row]), float(score[row]) - config.experimental.coverage_penalty * seen
 
         best = max(left, key=value)  # the first of equals: the earlier in `ranked`
         left.remove(best)

@@ -721,14 +721,14 @@ class Params:
     def from_config(cls, cfg: Config) -> Params:
         """The knobs as `cfg` sets them (each named: `weighted` and `margin` are no settings)."""
         return cls(
-            min_shared=cfg.currency_min_shared, min_overlap=cfg.currency_min_overlap, restated=cfg.currency_restated,
-            anchor=cfg.currency_anchor, topic_share=cfg.currency_topic_share, typed=cfg.currency_typed,
-            propagate=cfg.currency_propagate, answers=cfg.currency_answers, by_speaker=cfg.currency_by_speaker,
-            things=cfg.currency_things, adjacent=cfg.currency_adjacent, promote=cfg.currency_promote,
-            followups_cued=cfg.currency_followups_cued, phrase_words=cfg.currency_phrase_words,
-            tie_share=cfg.currency_tie_share, slot_pairs=cfg.currency_slot_pairs, cue_near=cfg.currency_cue_near,
-            units=cfg.currency_units, stated=cfg.currency_stated, skip_between=cfg.currency_skip_between,
-            best_slot=cfg.currency_best_slot)
+            min_shared=cfg.currency.min_shared, min_overlap=cfg.currency.min_overlap, restated=cfg.currency.restated,
+            anchor=cfg.currency.anchor, topic_share=cfg.currency.topic_share, typed=cfg.currency.typed,
+            propagate=cfg.currency.propagate, answers=cfg.currency.answers, by_speaker=cfg.currency.by_speaker,
+            things=cfg.currency.things, adjacent=cfg.currency.adjacent, promote=cfg.currency.promote,
+            followups_cued=cfg.currency.followups_cued, phrase_words=cfg.currency.phrase_words,
+            tie_share=cfg.currency.tie_share, slot_pairs=cfg.currency.slot_pairs, cue_near=cfg.currency.cue_near,
+            units=cfg.currency.units, stated=cfg.currency.stated, skip_between=cfg.currency.skip_between,
+            best_slot=cfg.currency.best_slot)
 
 
 def currency_scores(statements: Sequence[Statement], query: str | Question = "", params: Params | None = None, *,

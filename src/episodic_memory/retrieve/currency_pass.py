@@ -38,14 +38,14 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
     best `currency_pool` and the turns right after the best of them (retrieve/currency.py); notes: hit id ->
     what superseded it. `candidates`: the retriever's (keys, score, valid, item_id, extend); `filters`: its
     RecallFilters; `read_turns`: reads ranked rows' turns into `turns`. The query is read as `info.question`."""
-    if not cfg.currency_pool or len(ranked) < 2 or (cfg.currency_skip_dated and info.time_range):
+    if not cfg.currency.pool or len(ranked) < 2 or (cfg.currency.skip_dated and info.time_range):
         return candidates, ranked, {}
     if info.script != "spaced":  # its subjects, values and change cues are English: on other text it reads noise
         return candidates, ranked, {}
     question = info.question  # the query as currency reads it, once
-    if cfg.currency_skip_between and question.between:  # currency_scores would leave every score as it is
+    if cfg.currency.skip_between and question.between:  # currency_scores would leave every score as it is
         return candidates, ranked, {}
-    read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency_pool)
+    read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency.pool)
 
     def text_of(r: int) -> str | None:
         return others[r].text if r in others else getattr(turns.get(candidates.item_id(r)), "content", None)
@@ -54,9 +54,9 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
     # statement, and keeps its place (`aside`)
     head: list[int] = []
     aside: list[int] = []
-    for r in ranked[: cfg.currency_pool]:
+    for r in ranked[: cfg.currency.pool]:
         text = text_of(r)
-        (head if text is not None and len(text) <= cfg.currency_max_chars else aside).append(r)
+        (head if text is not None and len(text) <= cfg.currency.max_chars else aside).append(r)
     items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
     for item, r in zip(items, head, strict=True):
         item.score = float(candidates.score[r])
@@ -65,7 +65,7 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
     # is there to follow forward — currency_scores would read every text (their first reading is most of its
     # cost) to leave every score as it is
     asked = question.kind  # the kind of value the question asks for, if any
-    kind = asked if cfg.currency_typed else None
+    kind = asked if cfg.currency.typed else None
     possible = kind is None or any(may_hold(kind, item.text) for item in items)
     extra: list[int] = []  # turns outside the head, read: they enter only by superseding something
     # a question asking a kind of value: later turns may change its answer, and a correction right after an
@@ -76,11 +76,11 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
         # the turns after the best answers: a correction follows an answer, not the question's other matches
         # ("so, the team offsite"), which may rank above the answer and would use up the places
         best = [candidates.item_id(r) for r, item in zip(head, items, strict=True)
-                if candidates.keys[r] % KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency_followers]
-        extra += followers(store, cfg.currency_adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
+                if candidates.keys[r] % KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency.followers]
+        extra += followers(store, cfg.currency.adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
         # a turn read here enters only by superseding something, with a value of the kind asked for: one that
         # cannot hold one (`may_hold`, a regex) would only be read (its first reading is most of the cost)
-        extra = [i for i in extra if len(turns[i].content) <= cfg.currency_max_chars
+        extra = [i for i in extra if len(turns[i].content) <= cfg.currency.max_chars
                  and (kind is None or may_hold(kind, turns[i].content))]
     if kind is not None and not possible and not extra:
         return candidates, ranked, {}
@@ -105,7 +105,7 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
              for old, new in newest.items() if candidates.valid[rows[old]]}
     kept = [r for r in rows if candidates.valid[r]] + aside
     taken = set(rows)
-    tail = [r for r in ranked[cfg.currency_pool :] if r not in taken]
+    tail = [r for r in ranked[cfg.currency.pool :] if r not in taken]
     return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + tail, notes
 
 def later_turns(store: Store, cfg: Config, query: str | Question, items: list[Statement], turns: dict[int, StoredTurn],
@@ -113,16 +113,16 @@ def later_turns(store: Store, cfg: Config, query: str | Question, items: list[St
     """Ids of turns said after the best answers among `items` about what they are the value of, not in `known`
     (read into `turns`): BM25 over those words (but the store's common ones), from the answer's time on."""
     out: list[int] = []
-    for ts, terms in followup_seeds(items, query, cfg.currency_followups):
+    for ts, terms in followup_seeds(items, query, cfg.currency.followups):
         # as the BM25 legs do: terms in a large share of a big store cost most of the search and rank little
-        common = store.common_terms(terms, floor=cfg.bm25_common_floor, share=cfg.bm25_common_share,
+        common = store.common_terms(terms, floor=cfg.retrieval.bm25_common_floor, share=cfg.retrieval.bm25_common_share,
                                     user_id=filters.user_id)
         match = any_of([t for t in terms if t not in common])
         if match is None:
             continue
         until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
         # ranked and filtered in one pass: in a big store most matches were said before the answer
-        found = store.search_turns_filtered(match, filters.user_id, limit=cfg.currency_followup_hits,
+        found = store.search_turns_filtered(match, filters.user_id, limit=cfg.currency.followup_hits,
                                             session_id=filters.session_id, since=ts + 1e-3, until=until,
                                             source=filters.source, tags=filters.tags)
         out += [i for i, _ in found if i not in known and i not in out]

@@ -185,21 +185,21 @@ class DenseIndex:
         self.store = store
         self.model_id = model_id
         self.dim = dim
-        self.coarse_above = cfg.dense_coarse_above      # rows from which a user's matrix is scanned coarse to fine
-        self.coarse_dims = cfg.dense_coarse_dims
-        self.coarse_factor = cfg.dense_coarse_factor    # rows scored exactly: this many times the limit
-        self.coarse_block = cfg.dense_coarse_block      # rows per frozen 4-bit block (see `CoarseScan`)
-        self.coarse_threads = cfg.dense_coarse_threads  # onnxruntime threads per block scan
+        self.coarse_above = cfg.retrieval.dense_coarse_above      # rows from which a user's matrix is scanned coarse to fine
+        self.coarse_dims = cfg.retrieval.dense_coarse_dims
+        self.coarse_factor = cfg.retrieval.dense_coarse_factor    # rows scored exactly: this many times the limit
+        self.coarse_block = cfg.retrieval.dense_coarse_block      # rows per frozen 4-bit block (see `CoarseScan`)
+        self.coarse_threads = cfg.retrieval.dense_coarse_threads  # onnxruntime threads per block scan
         self.load_chunk = LOAD_CHUNK
         self._users: dict[str, _UserMatrix] = {}
         self._lock = threading.Lock()
         # its cache (retrieve/sidecar.py): big users' vectors in mapped files where the store says (None: nowhere)
-        self.sidecar_root = store.sidecar_dir() if cfg.dense_coarse_dims < dim else None
-        self.sidecar_above = cfg.vector_sidecar_above
-        self.sidecar_compact = cfg.vector_sidecar_compact
-        self.sidecar_checks = cfg.vector_sidecar_checks
-        self.sidecar_populate = cfg.vector_sidecar_populate
-        self.sidecar_int8_above = cfg.vector_sidecar_int8_above
+        self.sidecar_root = store.sidecar_dir() if cfg.retrieval.dense_coarse_dims < dim else None
+        self.sidecar_above = cfg.retrieval.vector_sidecar_above
+        self.sidecar_compact = cfg.retrieval.vector_sidecar_compact
+        self.sidecar_checks = cfg.retrieval.vector_sidecar_checks
+        self.sidecar_populate = cfg.retrieval.vector_sidecar_populate
+        self.sidecar_int8_above = cfg.retrieval.vector_sidecar_int8_above
 
     def sidecar(self, user_id: str) -> Sidecar | None:
         if self.sidecar_root is None:

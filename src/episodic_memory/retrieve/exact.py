@@ -4,12 +4,12 @@ every memory that holds none of them, whatever the legs and the boosts say.
 A query's lookups (`fts.lookups`): each quoted phrase, each identifier (a chunk with a digit, word characters
 joined by punctuation, or 7+ letters a-f: `ZQ-6614`, `v2.3.1`, `src/app/main.py`, `user@example.com`, `deadbee`),
 each other content word. An
-identifier is *rare* when the FTS indexes find it in at most `Config.exact_max_df` of the user's turns, and as few
+identifier is *rare* when the FTS indexes find it in at most `Config.retrieval.exact_max_df` of the user's turns, and as few
 derived memories; asking stops at one past that, so a common one costs a few row reads. A plain word counts when
 it is all the query looks up ("zelafun", "Quillmarsh?"), and inside a question only when it is *coined* (`coined`:
 outside the bundled embedder's WordPiece vocabulary, which splits it into meaningless pieces, so the dense leg
 cannot see it; not an inflection of a word of it nor a compound of two common ones) and held by at most
-`Config.exact_coined_max_df` (2) turns ("what did I decide about zelafun?"). A rare word
+`Config.retrieval.exact_coined_max_df` (2) turns ("what did I decide about zelafun?"). A rare word
 of the vocabulary inside a question is often not what the question is about (LoCoMo MRR 0.585 → 0.574 with every
 word held by ≤ 2 turns counted; with coined ones only 0.585: see docs/retrieval.md). A quoted phrase always counts
 (its best `exact_phrase_pool` holders by BM25).
@@ -109,10 +109,10 @@ def exact_tiers(store: Store, cfg: Config, query: str | Sequence[Lookup], user_i
     lone_word = len(found) == 1 and found[0].shape == "word"
     for lookup in found:
         coined_word = lookup.shape == "word" and not lone_word
-        if coined_word and (cfg.exact_coined_max_df <= 0 or not coined(lookup.text)):
+        if coined_word and (cfg.retrieval.exact_coined_max_df <= 0 or not coined(lookup.text)):
             continue
         if lookup.shape == "quoted":
-            pool = cfg.exact_phrase_pool
+            pool = cfg.retrieval.exact_phrase_pool
             turns = [i for i, _ in store.search_turns(lookup.match, user_id, limit=pool, session_id=session_id,
                                                       since=since, until=until)] if want_turns else []
             memories = [(k, i) for k, i, _ in store.search_memories(lookup.match, user_id, limit=pool,
@@ -120,7 +120,7 @@ def exact_tiers(store: Store, cfg: Config, query: str | Sequence[Lookup], user_i
         else:
             # a coined word's rarity is its turns (asked even when only derived memories are wanted); the
             # memories distilled from them may be more (a fact, an episode, a workstream each): exact_max_df
-            cap = cfg.exact_coined_max_df if coined_word else cfg.exact_max_df
+            cap = cfg.retrieval.exact_coined_max_df if coined_word else cfg.retrieval.exact_max_df
             if cap <= 0:
                 continue
             turns = store.exact_turns(lookup.match, user_id, limit=cap + 1, session_id=session_id, since=since,
@@ -129,7 +129,7 @@ def exact_tiers(store: Store, cfg: Config, query: str | Sequence[Lookup], user_i
                 continue
             if not want_turns:
                 turns = []
-            memory_cap = cfg.exact_max_df if coined_word else cap
+            memory_cap = cfg.retrieval.exact_max_df if coined_word else cap
             memories = store.exact_memories(lookup.match, user_id, limit=memory_cap + 1, kinds=kinds) if kinds else []
             if len(memories) > memory_cap:
                 continue

@@ -7,8 +7,8 @@ kind at `reindex`.
 
 A pass may be one user's (`user_id`): a recall embeds only its own user's backlog, never another's (on a shared
 server, one user's large writes would otherwise be embedded inside another user's request). And an item is
-embedded from at most `Config.embed_max_chars` of its text (the model reads 256 tokens at most anyway): a 1 MB turn
-costs what a page costs. A pass may also be bounded (`limit` items; a recall's is `Config.recall_embed_max_items`):
+embedded from at most `Config.models.embed_max_chars` of its text (the model reads 256 tokens at most anyway): a 1 MB turn
+costs what a page costs. A pass may also be bounded (`limit` items; a recall's is `Config.retrieval.recall_embed_max_items`):
 the watermark stays where it stopped, and the next pass goes on from there.
 """
 
@@ -71,7 +71,7 @@ class Indexer:
         upto = getattr(self.store, "turns_embedded_upto", None)  # the SQLite store's shortcut for a first pass
         if kind.name == "turn" and not after and upto is not None:
             after = self._checked_upto[(kind.name, model, None)] = upto(model)
-        cap = self.config.embed_max_chars
+        cap = self.config.models.embed_max_chars
         done = 0
         stopped = False  # at `limit`, before `newest`
         while newest is None or after < newest:
@@ -120,7 +120,7 @@ class Indexer:
 
 def embed_views(embedder: Embedder, items: list[Pending], cap: int) -> np.ndarray:
     """Each item's vector: of its text, or, when it has a second view (`Pending.also`), the normalised sum of
-    the two — a turn in context and the turn alone (`Config.blend_turn_vector`)."""
+    the two — a turn in context and the turn alone (`Config.experimental.blend_turn_vector`)."""
     import numpy as np
 
     extra = [i for i, p in enumerate(items) if p.also is not None]

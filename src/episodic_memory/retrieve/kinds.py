@@ -76,8 +76,8 @@ def _pending_turns(store: Store, config: Config, model: str, after: int, limit: 
     previous = store.previous_turns([t.id for t in turns]) if turns else {}
     out = []
     for t in turns:
-        text = embedding_text(t, previous.get(t.id), config.embed_context_chars, config.embed_short_turn_chars)
-        alone = embedding_text(t) if config.blend_turn_vector else text
+        text = embedding_text(t, previous.get(t.id), config.models.embed_context_chars, config.models.embed_short_turn_chars)
+        alone = embedding_text(t) if config.experimental.blend_turn_vector else text
         out.append(Pending(t.id, t.user_id, t.session_id, t.ts, text, alone if alone != text else None))
     return out
 

@@ -1,5 +1,5 @@
 """A learned ranker: one score per recall candidate from what the legs and the turn heads already give, in place of
-the hand-set sum of terms (`Config.ranker = "learned"`; "fused" keeps that sum, retriever.py's module docstring).
+the hand-set sum of terms (`Config.retrieval.ranker = "learned"`; "fused" keeps that sum, retriever.py's module docstring).
 
 The model is small and numpy-only: the features standardised, then a linear layer, or a linear layer plus one
 small hidden layer (tanh) when the shipped weights have one; trained listwise (a softmax over each question's
@@ -57,7 +57,7 @@ FEATURES: tuple[str, ...] = (
 INDEX = {name: i for i, name in enumerate(FEATURES)}
 # Features the training data cannot teach (the benchmarks' conversations are years old: every recency is ~0; few
 # standing preferences): not learned, added with their hand-set weight (the Config field named) to the score.
-FIXED = {"recency": "recency_weight", "standing": "standing_bonus"}
+FIXED = {"recency": "recency_weight", "standing": "standing_bonus"}  # fields of Config.retrieval
 
 
 class RankerWeightsError(ValueError):
@@ -90,7 +90,7 @@ class LearnedRanker:
         """Scores on the hand-set scale, the FIXED features added with `config`'s weights for them."""
         out = self.offset + self.scale * self.raw(x)
         for name, field in FIXED.items():
-            out += float(getattr(config, field)) * x[:, INDEX[name]]
+            out += float(getattr(config.retrieval, field)) * x[:, INDEX[name]]
         return out
 
     @classmethod
@@ -145,7 +145,7 @@ def load_ranker(path: str | Path | None = None) -> LearnedRanker:
                     text, source = Path(path).read_text(encoding="utf-8"), str(path)
             except OSError as exc:
                 raise RankerWeightsError(f"learned ranker weights {key}: cannot be read ({exc}); set "
-                                         "Config.ranker='fused' to rank without them") from None
+                                         "Config.retrieval.ranker='fused' to rank without them") from None
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as exc:

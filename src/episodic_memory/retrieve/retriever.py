@@ -164,7 +164,7 @@ def recency_bonus(ts: float, now: float, config: Config) -> float:
     """weight · 2^(−age / half-life): added to the fused score, never multiplied into it. Age is the distance from
     `now` either way: recalled as of a past moment, what was said after it is not the most recent."""
     age_days = abs(now - ts) / 86_400
-    return config.recency_weight * math.pow(0.5, age_days / config.recency_half_life_days)
+    return config.retrieval.recency_weight * math.pow(0.5, age_days / config.retrieval.recency_half_life_days)
 
 
 _NORMALISE = re.compile(r"\W+")
@@ -241,15 +241,15 @@ class Retriever:
         until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
         names = [n for n, _ in self.store.speakers(filters.user_id)]
         info = analyze(query, names, now=to_datetime(now))  # time phrases resolve against `now`, as recency does
-        w_bm25, w_dense = cfg.leg_weights.get(info.kind, (1.0, 1.0))
-        pool = max(k, cfg.candidate_pool)
+        w_bm25, w_dense = cfg.retrieval.leg_weights.get(info.kind, (1.0, 1.0))
+        pool = max(k, cfg.retrieval.candidate_pool)
         want_turns = filters.kind in (None, "turn")
         other_kinds = [name for name in KINDS if filters.kind in (None, name)]
-        embedder = self._embedder() if cfg.recall_legs != "keyword" else None
-        if embedder is not None and cfg.recall_legs == "hybrid" and not (
-                covers(embedder, info.script) if cfg.embedder_multilingual is None
-                else cfg.embedder_multilingual or info.script == "spaced"):
-            w_dense *= cfg.dense_weight_uncovered  # a script the embedder was not trained on: its votes are noise
+        embedder = self._embedder() if cfg.retrieval.recall_legs != "keyword" else None
+        if embedder is not None and cfg.retrieval.recall_legs == "hybrid" and not (
+                covers(embedder, info.script) if cfg.models.embedder_multilingual is None
+                else cfg.models.embedder_multilingual or info.script == "spaced"):
+            w_dense *= cfg.retrieval.dense_weight_uncovered  # a script the embedder was not trained on: its votes are noise
             if not w_dense:
                 embedder = None  # the keyword leg alone (and no query to embed)
         dense = self.dense_index() if embedder is not None else None
@@ -257,7 +257,7 @@ class Retriever:
             dense.sync(filters.user_id)  # the dense leg's one SQL read, before the BM25 legs take the connection
         allowed = (np.asarray(self.store.turn_ids_with(filters.user_id, source=filters.source, tags=filters.tags),
                               np.int64) if filters.narrowed else None)  # the turns the source and tag filters pass
-        match = info.match if cfg.recall_legs != "dense" or dense is None else None
+        match = info.match if cfg.retrieval.recall_legs != "dense" or dense is None else None
         # the BM25 legs (SQLite, which lets go of the GIL) run in a worker while this thread embeds the query and
         # scans the vectors (onnxruntime and numpy, which do too): the two halves overlap on two cores
         bm25 = _LEGS.submit(contextvars.copy_context().run,   # in the caller's read scope (Store.read_snapshot)
@@ -268,10 +268,10 @@ class Retriever:
             if dense is not None and embedder is not None:
                 # a speaker's name in the query says whose turns (speaker_bonus), not what about: embedded, it pulls
                 # in every short turn of that speaker's, whose vector is mostly the "Name:" it is embedded with
-                qvec = embedder.embed_query(query if cfg.dense_query_names else info.dense_text)
-                found = dense.search_arrays(filters.user_id, qvec, pool, floor=cfg.dense_floor, kind=filters.kind,
+                qvec = embedder.embed_query(query if cfg.experimental.dense_query_names else info.dense_text)
+                found = dense.search_arrays(filters.user_id, qvec, pool, floor=cfg.retrieval.dense_floor, kind=filters.kind,
                                             session_id=filters.session_id, since=filters.since, until=until,
-                                            center=0.0 if getattr(embedder, "centred", False) else cfg.dense_center,
+                                            center=0.0 if getattr(embedder, "centred", False) else cfg.retrieval.dense_center,
                                             synced=True, turn_ids=allowed)
         finally:  # whatever happened here, the worker is done with the connection before this thread reads on
             turn_keys, memory_keys, tiers, bm25_scores = bm25.result() if bm25 is not None else (
@@ -283,13 +283,13 @@ class Retriever:
         best = 0.0
         if turn_keys is not None and memory_keys is not None:
             legs += [("bm25", w_bm25, turn_keys, None), ("bm25_memory", w_bm25, memory_keys, None)]
-            best += w_bm25 / (cfg.rrf_k + 1)
+            best += w_bm25 / (cfg.retrieval.rrf_k + 1)
         if found is not None:
             legs.append(("dense", w_dense, found.item_ids * _KIND_BITS + found.kind_codes, found.similarities))
-            best += w_dense / (cfg.rrf_k + 1)
+            best += w_dense / (cfg.retrieval.rrf_k + 1)
         if not any(len(keys) for _, _, keys, _ in legs) and not tiers:
             return []
-        candidates = _Candidates.fuse(legs, cfg.rrf_k, best, bm25_scores)
+        candidates = _Candidates.fuse(legs, cfg.retrieval.rrf_k, best, bm25_scores)
         kept = np.zeros(0, np.int64)  # keys the derived pool below never drops
         if tiers:  # an exact lookup's holders are candidates whichever leg found them, if any did
             held = np.fromiter(tiers, np.int64, len(tiers))
@@ -302,8 +302,8 @@ class Retriever:
             kept = np.concatenate([kept, np.fromiter(standing, np.int64, len(standing))])
 
         derived = np.flatnonzero(candidates.keys % _KIND_BITS != 0)
-        if len(derived) > max(cfg.derived_pool, k):  # only the best derived memories are worth loading
-            dropped = derived[np.argsort(-candidates.fused[derived], kind="stable")[max(cfg.derived_pool, k):]]
+        if len(derived) > max(cfg.retrieval.derived_pool, k):  # only the best derived memories are worth loading
+            dropped = derived[np.argsort(-candidates.fused[derived], kind="stable")[max(cfg.retrieval.derived_pool, k):]]
             if len(kept):
                 dropped = dropped[~np.isin(candidates.keys[dropped], kept)]
             candidates = candidates.keep(np.setdiff1d(np.arange(len(candidates)), dropped))
@@ -321,7 +321,7 @@ class Retriever:
         # exact lookups first (their tier), then the score: np.lexsort sorts by its last key first, stably
         order = np.lexsort((-np.where(candidates.valid, candidates.score, -np.inf), -self._tiers(candidates, tiers)))
         ranked = order[candidates.valid[order]].tolist()
-        if cfg.list_coverage and info.list_question:  # retrieve/coverage.py
+        if cfg.experimental.list_coverage and info.list_question:  # retrieve/coverage.py
             ranked = diversify(ranked, self._sessions_of(candidates, turn_rows, heads, others), candidates.score,
                                self._tiers(candidates, tiers), cfg)
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
@@ -350,7 +350,7 @@ class Retriever:
                        ) -> tuple[_Candidates, dict[int, bool]]:
         """The candidates with the user's standing instructions that apply to the request (retrieve/standing.py),
         their dense similarity set where no leg gave one; and those facts' keys -> matched by their scope."""
-        if not self.config.standing_limit:
+        if not self.config.retrieval.standing_limit:
             return candidates, {}
         matches = self.standing.match(user_id, qvec, embedder)
         if not matches:
@@ -376,7 +376,7 @@ class Retriever:
         """`match` without the terms found in a large share of a big store (they cost most of the BM25 time and rank
         little), while rarer terms remain; None when every term is that common (the dense leg alone speaks)."""
         cfg = self.config
-        common = self.store.common_terms(terms, floor=cfg.bm25_common_floor, share=cfg.bm25_common_share,
+        common = self.store.common_terms(terms, floor=cfg.retrieval.bm25_common_floor, share=cfg.retrieval.bm25_common_share,
                                          user_id=user_id)
         return any_of([t for t in terms if t not in common]) if common else match
 
@@ -389,7 +389,7 @@ class Retriever:
         turns = memories = np.zeros(0, np.int64)
         tiers: Counter[int] = Counter()
         scores: dict[str, np.ndarray] = {}
-        if self.config.exact_lookup:
+        if self.config.retrieval.exact_lookup:
             tiers = exact_tiers(self.store, self.config, info.lookups, filters.user_id, want_turns=want_turns,
                                 kinds=other_kinds, session_id=filters.session_id, since=filters.since, until=until)
             if (whole := info.whole_forms) is not None:  # identifiers whole, quoted text as phrases
@@ -449,10 +449,10 @@ class Retriever:
         """`kind.loader`, through a per-process cache of its hits that any change to a derived memory or deletion
         of a turn (in any process: the counters of m007 and m009, `generation`, read by the caller before this
         loads anything: what is loaded is at least that new) empties. Each caller gets copies to mutate."""
-        if not kind.cacheable or as_of is not None or not self.config.derived_hit_cache:
+        if not kind.cacheable or as_of is not None or not self.config.retrieval.derived_hit_cache:
             return kind.load(self.store, user_id, ids, as_of)
         with self._derived_lock:
-            if generation != self._derived_generation or len(self._derived) > self.config.derived_hit_cache:
+            if generation != self._derived_generation or len(self._derived) > self.config.retrieval.derived_hit_cache:
                 self._derived.clear()
                 self._derived_generation = generation
             missing = [i for i in ids if (kind.name, user_id, i) not in self._derived]
@@ -466,11 +466,11 @@ class Retriever:
     def _rank(self, query: str, candidates: _Candidates, turn_rows: np.ndarray, heads: HeadColumns,
               others: dict[int, Hit], info: QueryInfo, now: float, tiers: Counter[int],
               standing: frozenset[int] | set[int] = frozenset()) -> None:
-        """Score every candidate: the hand-set terms (Config.ranker = "fused"), then, by default, the learned
+        """Score every candidate: the hand-set terms (Config.retrieval.ranker = "fused"), then, by default, the learned
         ranker's score from the features of retrieve/ranker.py in their place. `standing`: keys of the standing
         instructions that apply to the request (retrieve/standing.py), whatever their type and similarity."""
-        learned = self.config.ranker == "learned"
-        model = load_ranker(self.config.ranker_path) if learned else None  # a bad weights file: an error at once
+        learned = self.config.retrieval.ranker == "learned"
+        model = load_ranker(self.config.retrieval.ranker_path) if learned else None  # a bad weights file: an error at once
         terms: dict[str, np.ndarray] | None = {} if learned or self.feature_sink is not None else None
         self._score(candidates, turn_rows, heads, info, now, terms)
         self._score_others(candidates, others, info, now, terms, standing)
@@ -514,9 +514,9 @@ class Retriever:
         for leg, name in (("bm25", "rrf_bm25"), ("bm25_memory", "rrf_memory"), ("dense", "rrf_dense")):
             rank = candidates.ranks.get(leg)
             if rank is not None:
-                x[:, col[name]] = np.where(rank > 0, (cfg.rrf_k + 1) / (cfg.rrf_k + np.maximum(rank, 1)), 0.0)
+                x[:, col[name]] = np.where(rank > 0, (cfg.retrieval.rrf_k + 1) / (cfg.retrieval.rrf_k + np.maximum(rank, 1)), 0.0)
                 found += rank > 0
-        depth = math.log(max(cfg.candidate_pool, 2) + 1)
+        depth = math.log(max(cfg.retrieval.candidate_pool, 2) + 1)
         zero = np.zeros(len(candidates), np.int64)
         for ranks, name in (((candidates.ranks.get("bm25", zero), candidates.ranks.get("bm25_memory", zero)),
                              "log_bm25"), ((candidates.ranks.get("dense", zero),), "log_dense")):
@@ -566,7 +566,7 @@ class Retriever:
         if terms is not None and "rows" in terms:
             session = dict(zip(terms["rows"].tolist(), terms["session"].tolist(), strict=True))
         names = {n.lower() for n in info.names}
-        kind_bonus = {"fact": cfg.fact_recall_bonus}
+        kind_bonus = {"fact": cfg.consolidation.fact_recall_bonus}
         turn_rows: dict[int, int] = {}  # turn id -> row, for the turns scored
         if others:
             rows = np.flatnonzero((candidates.keys % _KIND_BITS == 0) & candidates.valid)
@@ -576,24 +576,24 @@ class Retriever:
             similarity = candidates.similarity[row]
             bonus = kind_bonus.get(hit.kind, 0.0)
             score = fused + bonus
-            standing = (hit.details.get("type") == "preference" and similarity >= cfg.standing_similarity  # NaN: False
+            standing = (hit.details.get("type") == "preference" and similarity >= cfg.retrieval.standing_similarity  # NaN: False
                         ) or int(candidates.keys[row]) in standing_keys
             if standing:
-                score += cfg.standing_bonus  # a standing preference or instruction applies wherever its topic comes up
+                score += cfg.retrieval.standing_bonus  # a standing preference or instruction applies wherever its topic comes up
             entities = {str(e).lower() for e in hit.details.get("entities", [])}
             # a fact is about whom it names (its entities: the speaker too, for "I …"), not whoever said it: "Mel's
             # kids love the beach", said by Caroline, is Melanie's
             named = bool(names and (names & entities or (
                 hit.kind != "fact" and hit.speaker and hit.speaker.lower() in names)))
             if named:
-                score += cfg.speaker_bonus
+                score += cfg.retrieval.speaker_bonus
             when = hit.details.get("event_time")
             event_ts = datetime.fromisoformat(when).timestamp() if when else (
                 hit.timestamp.timestamp() if hit.timestamp else None)
             in_time = bool(info.time_range and event_ts is not None
                            and info.time_range[0] <= event_ts < info.time_range[1])
             if in_time:
-                score += cfg.time_bonus
+                score += cfg.retrieval.time_bonus
             ts = hit.timestamp.timestamp() if hit.timestamp else now
             recent = recency_bonus(ts, now, cfg)
             score += recent
@@ -611,7 +611,7 @@ class Retriever:
             candidates.valid[row] = True
             if terms is not None:
                 for name, value in (("speaker", named), ("time", in_time), ("standing", standing),
-                                    ("recency", recent / cfg.recency_weight if cfg.recency_weight else 0.0),
+                                    ("recency", recent / cfg.retrieval.recency_weight if cfg.retrieval.recency_weight else 0.0),
                                     ("inherit", inherit), ("inherit_session", inherit_session)):
                     columns[name].append(float(value))
         if terms is not None:
@@ -637,7 +637,7 @@ class Retriever:
             at = np.minimum(np.searchsorted(sorted_positions, wanted), len(wanted) - 1)
             return np.where(sorted_positions[at] == wanted, values[by_position[at]], 0.0)
 
-        context = np.maximum(cfg.follow_weight * fused_at(position - 1), cfg.neighbour_weight * fused_at(position + 1))
+        context = np.maximum(cfg.retrieval.follow_weight * fused_at(position - 1), cfg.retrieval.neighbour_weight * fused_at(position + 1))
         # how much of the query a whole session is about: the sum of its three best turns, relative to the best
         sessions, session_of = np.unique(heads.sessions, return_inverse=True)
         order = np.lexsort((-fused, session_of))
@@ -646,22 +646,22 @@ class Retriever:
         place = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
         top3 = order[place < 3]
         strength = np.bincount(session_of[top3], weights=fused[top3], minlength=len(sessions))
-        session_weight = cfg.session_weight / (strength.max() or 1.0)
+        session_weight = cfg.retrieval.session_weight / (strength.max() or 1.0)
         score = fused + context + session_weight * strength[session_of]
         names = {n.lower() for n in info.names}
         named = np.zeros(len(rows), bool)
         if names:
             named_codes = [code for code, name in enumerate(heads.speaker_names) if name.lower() in names]
             named = np.isin(heads.speakers, named_codes)
-            score += cfg.speaker_bonus * named
+            score += cfg.retrieval.speaker_bonus * named
         in_time = np.zeros(len(rows), bool)
         if info.time_range:
             start, end = info.time_range
             in_time = (heads.ts >= start) & (heads.ts < end)
-            score += cfg.time_bonus * in_time
-        decay = math.log(2) / (cfg.recency_half_life_days * 86_400)  # recency_bonus, for arrays
+            score += cfg.retrieval.time_bonus * in_time
+        decay = math.log(2) / (cfg.retrieval.recency_half_life_days * 86_400)  # recency_bonus, for arrays
         recent = np.exp(-np.abs(now - heads.ts) * decay)  # time: |age|, as recency_bonus
-        score += cfg.recency_weight * recent
+        score += cfg.retrieval.recency_weight * recent
         candidates.score[rows] = score
         candidates.valid[rows] = True
         if terms is not None:
@@ -680,8 +680,8 @@ class Retriever:
         reranker = self._reranker()
         if reranker is None or not ranked:
             return ranked
-        self._read_turns(candidates, ranked, turns, user_id, 0, self.config.rerank_pool)
-        pool = [r for r in ranked[: self.config.rerank_pool]   # turns forgotten meanwhile are left out
+        self._read_turns(candidates, ranked, turns, user_id, 0, self.config.retrieval.rerank_pool)
+        pool = [r for r in ranked[: self.config.retrieval.rerank_pool]   # turns forgotten meanwhile are left out
                 if r in others or candidates.item_id(r) in turns]
         texts = [others[r].text if r in others else turn_text(turns[candidates.item_id(r)]) for r in pool]
         try:
@@ -691,10 +691,10 @@ class Retriever:
             return ranked
         relevance = 1.0 / (1.0 + np.exp(-logits))
         for r, relevant in zip(pool, relevance, strict=True):
-            candidates.score[r] = float(relevant) + self.config.rerank_keep * candidates.score[r]
+            candidates.score[r] = float(relevant) + self.config.retrieval.rerank_keep * candidates.score[r]
         tier = self._tiers(candidates, tiers)
         return sorted(pool, key=lambda r: (tier[r], candidates.score[r]), reverse=True) + ranked[
-            self.config.rerank_pool :]
+            self.config.retrieval.rerank_pool :]
 
     def _hits(self, candidates: _Candidates, ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit],
               k: int, user_id: str, tiers: Counter[int]) -> list[Hit]:

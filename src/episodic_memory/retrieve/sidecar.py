@@ -8,7 +8,7 @@ which brings the files in step with the index's watermark (the newest vector id,
 a trigger bumps) — rebuilt when absent, stale, truncated, of another model or failing its spot checks, and never
 read past what the database confirms — and then maps them (`Sidecar.map`).
 
-    <store's sidecar_dir>/                 (`Config.vector_sidecar_dir`; default `<db>.vectors/`)
+    <store's sidecar_dir>/                 (`Config.retrieval.vector_sidecar_dir`; default `<db>.vectors/`)
         lock                               a file lock: one writer at a time (readers take no lock)
         u-<sha256(user \\0 model)[:24]>/
             header.json                    format, model, user, dim, build id, rows, capacity, watermark, deletion
@@ -16,7 +16,7 @@ read past what the database confirms — and then maps them (`Sidecar.map`).
             d-<build id>/                  one build's columns, `capacity` rows each (rows past `rows`: unused)
                 vectors.f32                float32 × dim, as in the `vectors` table
                 vectors.i8 scales.f32      the same rows in int8, each with its scale (`quantize_rows`): what a
-                                           recall maps of a big sidecar (`Config.vector_sidecar_int8_above`)
+                                           recall maps of a big sidecar (`Config.retrieval.vector_sidecar_int8_above`)
                 ids.i64 items.i64 kinds.i8 sessions.i32 ts.f64
                 codes.u8 steps.f32         the 4-bit coarse codes (`retrieve.coarse`) and row steps
                 centrality-<n>.f32         row · mean (the mean of the first n rows, in the header)
@@ -28,7 +28,7 @@ Rules (tested in tests/test_sidecar.py):
 - Rows are appended past `rows`, then the header says so: a reader never maps a row the header does not count.
 - A deletion in the database zeroes the row in place (vector, codes, columns; kind −1): the file never shrinks while
   another process may have it mapped, and the deleted vector's bytes leave the file at once. Past
-  `Config.vector_sidecar_compact` dead rows, or when anything does not check out, the sidecar is built again under a
+  `Config.retrieval.vector_sidecar_compact` dead rows, or when anything does not check out, the sidecar is built again under a
   new build id and the old build's files are zeroed, then unlinked.
 - A Memory's scrub (forget, fact and judgment deletion) reconciles every sidecar of the store with the database
   (`sweep`) before the store's own scrub: nothing forgotten stays in them. Other deletions (superseded facts, a

@@ -8,18 +8,18 @@ topic ("implement a login feature"): in a long history the turns about that topi
 is never a candidate (the standing bonus, retriever.py, only lifts the ones a leg found).
 
 So every recall with an embedder also looks at all of the user's standing instructions: the instructions
-(`is_instruction`) among their newest `Config.standing_limit` current preference and correction facts
+(`is_instruction`) among their newest `Config.retrieval.standing_limit` current preference and correction facts
 (consolidation files a standing instruction as a preference, consolidate/extract.py, and a corrected one as a
 correction), read once per change of the store's derived memories and kept per process:
 
 - an instruction that says *when* it applies ("when I ask about implementation details", "whenever we discuss the
   budget", "for probability questions": `scope_of`) is matched by that scope, embedded alone: a request shares the
-  scope's words, not the instruction's. A request at `Config.standing_scope_similarity` or closer brings the
+  scope's words, not the instruction's. A request at `Config.retrieval.standing_scope_similarity` or closer brings the
   instruction in as a candidate with the standing bonus, and gives it a place in the top k (at most
-  `Config.standing_max` of them, each just above the k-th hit: it governs the request, it does not outrank it);
+  `Config.retrieval.standing_max` of them, each just above the k-th hit: it governs the request, it does not outrank it);
   its hit carries `details["standing"] = True`, which the injector (inject.py) chooses first;
 - an instruction without a scope ("Always answer in German", "Please never use semicolons") is matched by its own
-  vector, as the dense leg would: at `Config.standing_similarity` it is a candidate with the standing bonus, found
+  vector, as the dense leg would: at `Config.retrieval.standing_similarity` it is a candidate with the standing bonus, found
   by a leg or not. A preference that is about the person, not about how to answer ("my favourite book is …", "I
   love hiking"), keeps to what the legs found: brought in from outside them, one outranked the turns that answer.
 
@@ -150,10 +150,10 @@ class StandingFacts:
         if len(held.scoped):
             scope[held.scoped] = held.scopes @ q
         with np.errstate(invalid="ignore"):
-            by_scope = scope >= cfg.standing_scope_similarity
-            chosen = np.flatnonzero((own >= cfg.standing_similarity) | by_scope)
+            by_scope = scope >= cfg.retrieval.standing_scope_similarity
+            chosen = np.flatnonzero((own >= cfg.retrieval.standing_similarity) | by_scope)
         # the best scope matches take the places in the top k; the others are candidates with the bonus
-        placed = set(sorted(np.flatnonzero(by_scope).tolist(), key=lambda i: -scope[i])[: cfg.standing_max])
+        placed = set(sorted(np.flatnonzero(by_scope).tolist(), key=lambda i: -scope[i])[: cfg.retrieval.standing_max])
         return [StandingMatch(int(held.ids[i]), float(own[i]), float(scope[i]), i in placed) for i in chosen.tolist()]
 
     def _read(self, user_id: str, embedder: Embedder) -> _Held:
@@ -168,7 +168,7 @@ class StandingFacts:
         # what someone likes ("my favourite book is …") is a preference fact too, but about them, not about how to
         # answer: brought in from outside the legs, one outranked the turns that answered (docs/retrieval.md). An
         # instruction corrected ("Actually, show 5 options when I ask about restaurants") is a correction fact.
-        facts = [f for f in self.store.facts(user_id, types=STANDING_TYPES, limit=self.config.standing_limit)
+        facts = [f for f in self.store.facts(user_id, types=STANDING_TYPES, limit=self.config.retrieval.standing_limit)
                  if is_instruction(f.text)]
         ids = [f.id for f in facts]
         known = held.by_id if held is not None and held.model == model else {}

@@ -3,12 +3,12 @@
 A query that asks about the end of something (finish, complete, end, wrap up, quit, leave, move, stop, graduate,
 retire) or its start (start, begin, join, launch, sign up, take up, enrol) has a *phase*. A candidate whose text
 reports that phase (a past form of one of those verbs, "it's done"; for a start also the progressive "I'm starting")
-gets `Config.phase_bonus`; one that reports only the opposite phase gets `Config.phase_penalty` taken off. A query
+gets `Config.retrieval.phase_bonus`; one that reports only the opposite phase gets `Config.retrieval.phase_penalty` taken off. A query
 that asks about both ("between finishing X and starting Y") favours either kind of report and penalises neither.
 
 English only, a small closed lexicon (no lemmatiser: `consolidate/lemmas.py` sits in a higher layer), microseconds a
 text. The texts of the candidate turns are read only for a query that has a phase, and only for the best
-`Config.phase_pool` of them.
+`Config.retrieval.phase_pool` of them.
 """
 
 from __future__ import annotations
@@ -126,8 +126,8 @@ def adjustment(text: str, phase: str, config: Config) -> float:
     end, start = reports(text)
     wanted, other = {END: (end, start), START: (start, end), BOTH: (end or start, False)}[phase]
     if wanted:
-        return config.phase_bonus
-    return -config.phase_penalty if other else 0.0
+        return config.retrieval.phase_bonus
+    return -config.retrieval.phase_penalty if other else 0.0
 
 
 def phase_scores(store: Store, config: Config, phase: str | None, user_id: str, keys: np.ndarray,
@@ -135,10 +135,10 @@ def phase_scores(store: Store, config: Config, phase: str | None, user_id: str, 
     """The adjustment per candidate row (zeros when the query has no phase): the best `phase_pool` valid turns by
     score are read from the store, derived memories use their hit's text."""
     out = np.zeros(len(keys))
-    if phase is None or not (config.phase_bonus or config.phase_penalty) or not len(keys):
+    if phase is None or not (config.retrieval.phase_bonus or config.retrieval.phase_penalty) or not len(keys):
         return out
     turn_rows = np.flatnonzero(valid & (keys % kind_bits == 0))
-    turn_rows = turn_rows[np.argsort(-score[turn_rows], kind="stable")[: config.phase_pool]]
+    turn_rows = turn_rows[np.argsort(-score[turn_rows], kind="stable")[: config.retrieval.phase_pool]]
     ids = (keys[turn_rows] // kind_bits).tolist()
     turns = store.turns_by_id(user_id, ids) if ids else {}
     for row, turn_id in zip(turn_rows.tolist(), ids, strict=True):

@@ -1,19 +1,19 @@
 """How well a judgment has proven itself: the share of verdicts that adopted it.
 
-Two ways to count, chosen by `Config.utility_mode`:
+Two ways to count, chosen by `Config.judgments.utility_mode`:
 
 - ``plain``: adopted / verdicts, 0 when never verified. One lucky adoption is certainty (1.0) and a verdict
   from two years ago counts as much as today's.
 - ``smoothed`` (default): the mean of a Beta posterior over decayed counts,
 
-      w_i      = 2^(−age_i / half-life)                         (Config.utility_half_life_days)
+      w_i      = 2^(−age_i / half-life)                         (Config.judgments.utility_half_life_days)
       adopted  = Σ w_i over adoptions,  rejected = Σ w_i over rejections
-      utility  = (a + adopted) / (a + b + adopted + rejected)   (Config.utility_prior = (a, b))
+      utility  = (a + adopted) / (a + b + adopted + rejected)   (Config.judgments.utility_prior = (a, b))
 
   With the default prior (1, 1) an unverified judgment sits at 0.5, one adoption gives 0.67 (not 1.0), and an
   old verdict fades back towards the prior.
 
-Ranking: score = similarity × (1 + α · utility), α = `Config.utility_weight`.
+Ranking: score = similarity × (1 + α · utility), α = `Config.judgments.utility_weight`.
 """
 
 from __future__ import annotations
@@ -74,10 +74,10 @@ def smoothed_utility(verdicts: Iterable[VerdictLike], now: float, prior: tuple[f
 
 def utility(verdicts: Iterable[VerdictLike], config: Config, now: float) -> float:
     """A judgment's utility in [0, 1] as `config` counts it (`utility_mode`, prior, half-life)."""
-    if config.utility_mode == "plain":
+    if config.judgments.utility_mode == "plain":
         return plain_utility(verdicts)
-    a, b = config.utility_prior  # a pair even when a list was assigned to the config after validation
-    return smoothed_utility(verdicts, now, (a, b), config.utility_half_life_days)
+    a, b = config.judgments.utility_prior  # a pair even when a list was assigned to the config after validation
+    return smoothed_utility(verdicts, now, (a, b), config.judgments.utility_half_life_days)
 
 
 def rank_score(similarity: float, utility_score: float, weight: float) -> float:

@@ -7,7 +7,7 @@ that names neither
 
 - the address the request came in on (its IP literal, as `scope["server"]` gives it), at its port;
 - when that address is loopback: ``127.0.0.1``, ``localhost`` or ``::1``, at that port;
-- nor one of the configured names (`Config.server_allowed_hosts`, `episodic serve --allowed-host`): ``name``
+- nor one of the configured names (`Config.server.allowed_hosts`, `episodic serve --allowed-host`): ``name``
   matches any port, ``name:port`` that port only, ``*`` every host (no check).
 
 The check is on with auth too: a token already keeps a rebinding page out, the check keeps a mistake (a token left
@@ -70,7 +70,7 @@ class AllowedHosts:
             await self.app(scope, receive, send)
             return
         payload = json.dumps({"detail": f"this server does not answer for Host {host!r}: name it in "
-                                        "--allowed-host (Config.server_allowed_hosts) if it is yours"}).encode()
+                                        "--allowed-host (Config.server.allowed_hosts) if it is yours"}).encode()
         await send({"type": "http.response.start", "status": 421,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(payload)).encode()), (b"connection", b"close")]})

@@ -1,6 +1,6 @@
 """How much the REST server takes on at once, and how its background work gives way to requests (issue 16).
 
-Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EPISODIC_SERVER_<NAME>``):
+Every threshold lives in `Config.server` (`config.py`; each can be set as ``EPISODIC_SERVER__<NAME>``):
 
 - **Workers, shared fairly.** A request's Memory calls run on threads (rest.py: the routes' `AsyncMemory` on the
   server's pool of `workers` request threads; the inspector's sync pages on anyio's pool, 40 threads by default): on 2
@@ -13,8 +13,8 @@ Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EP
   A request with a body of `heavy_body_bytes` or more (a turn of tens of thousands of characters: parsing,
   journaling and full-text indexing it costs milliseconds of CPU per 10 kB) also takes one of `heavy_running`
   places (half the cores): big writes queue among themselves and leave the other cores to everyone else.
-- **A body is read before a place is taken** (issue 41), within `Config.server_body_timeout_s` of the headers
-  (else **408**, nothing done, the connection closed) and up to `Config.server_max_body_bytes` (else **413**): a
+- **A body is read before a place is taken** (issue 41), within `Config.server.body_timeout_s` of the headers
+  (else **408**, nothing done, the connection closed) and up to `Config.server.max_body_bytes` (else **413**): a
   slowly sent body holds no place to run in and no heavy place, so it delays nobody but its sender. Its size, now
   known, says whether it is heavy.
 - **Admission (back-pressure).** At most `max_inflight` requests are executing or waiting; one more gets **429**
@@ -23,7 +23,7 @@ Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EP
   most `per_client_max` of the places, so a single user's flood is refused before it fills the queue in front of
   everyone else. ``/v1/health`` is never refused. Nothing is dropped silently: every request is answered.
 - **Background work gives way.** The consolidation worker (extraction, embedding of new turns) runs at a lower OS
-  priority (`background_nice`; Linux, per thread: the scheduler lowers it, its embedding follows), and before each job, while requests are in flight, it waits: long enough that its
+  priority (`Config.capture.background_nice`; Linux, per thread: the scheduler lowers it, its embedding follows), and before each job, while requests are in flight, it waits: long enough that its
   jobs take at most `background_share` of the wall time (a job that took 100 ms is followed by 300 ms of waiting at
   0.25), at least `background_defer_s`, at most `background_max_wait_s`. It starts at once when no request is in
   flight. Under sustained load it still runs, at its share, and its backlog (turns not yet consolidated: stored,
@@ -33,8 +33,8 @@ Every threshold lives in `ServerLimits` (defaults below; each can be set as ``EP
   any share), past `backlog_refuse_turns` a new turn gets 429 + ``Retry-After`` (nothing stored) until the
   worker has caught up below it: writes wait for consolidation rather than piling up without bound.
 - **A recall embeds little inline.** A recall first embeds its own user's new turns (never another user's), at most
-  `Config.recall_embed_max_items`; the server lowers that to `recall_embed_max_items` so that a recall after a burst
-  of writes costs a few embeddings, not hundreds: the worker embeds the rest, and BM25 finds them meanwhile.
+  `Config.retrieval.recall_embed_max_items`, 4 in the server when it is not set, so that a recall after a burst of
+  writes costs a few embeddings, not hundreds: the worker embeds the rest, and BM25 finds them meanwhile.
 """
 
 from __future__ import annotations
@@ -47,15 +47,15 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, fields
 from typing import Any
 
 import anyio
 from starlette.authentication import BaseUser
 
+from ..config import Config, ServerSettings
+
 log = logging.getLogger(__name__)
 
-ENV_PREFIX = "EPISODIC_SERVER_"
 NEVER_REFUSED = frozenset({"/v1/health"})
 
 
@@ -66,54 +66,16 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-@dataclass(frozen=True)
-class ServerLimits:
-    workers: int = 0                   # threads running requests; 0: 4 per core, at least 8
-    max_inflight: int = 0              # executing + waiting, beyond which a request gets 429; 0: 8 × workers
-    per_client_max: int = 0            # one token's (or address's) share of max_inflight; 0: half of it
-    per_client_running: int = 0        # one client's requests running at once; 0: half the workers (at least 1)
-    heavy_body_bytes: int = 64 * 1024  # a request body this big or bigger is heavy ...
-    heavy_running: int = 0             # ... and at most this many heavy ones run at once; 0: half the cores
-    retry_after_s: int = 1             # the Retry-After of a 429
-    background_nice: int = 10          # added to the consolidation worker thread's nice value (0: leave it)
-    background_share: float = 0.25     # under load, the worker's share of wall time (it waits between jobs) ...
-    background_backlog_turns: int = 256  # ... while fewer turns than this wait for consolidation; past it, more
-    backlog_refuse_turns: int = 8192   # past this many turns waiting for consolidation, a new turn gets 429 (0: never)
-    background_defer_s: float = 0.05   # under load, the least a background job waits for a quiet moment
-    background_max_wait_s: float = 2.0  # ... and the most: under sustained load it still runs, slowly
-    recall_embed_max_items: int = 4    # the most new items of its own user a recall embeds first
-    access_log: bool = False           # uvicorn's access log (a line per request, recall queries included)
-    auth_threads: int = 2              # threads looking up bearer tokens (before a request waits for a place)
+ServerLimits = ServerSettings
+"""The server's limits: `Config.server` (``EPISODIC_SERVER__<NAME>``); `server_limits` works out each 0."""
 
-    def __post_init__(self) -> None:
-        workers = self.workers or max(8, 4 * _cores())
-        inflight = self.max_inflight or 8 * workers
-        object.__setattr__(self, "workers", workers)
-        object.__setattr__(self, "max_inflight", max(inflight, 1))
-        object.__setattr__(self, "per_client_max", min(self.per_client_max or max(1, inflight // 2), inflight))
-        object.__setattr__(self, "per_client_running", min(self.per_client_running or max(1, workers // 2), workers))
-        object.__setattr__(self, "heavy_running", self.heavy_running or max(1, _cores() // 2))
-        for name in ("workers", "auth_threads", "retry_after_s", "recall_embed_max_items", "background_defer_s",
-                     "background_max_wait_s", "background_backlog_turns", "backlog_refuse_turns"):
-            if getattr(self, name) < (1 if name in ("workers", "auth_threads") else 0):
-                raise ValueError(f"ServerLimits.{name} is out of range: {getattr(self, name)}")
-        if not 0 < self.background_share <= 1:
-            raise ValueError(f"ServerLimits.background_share must be in (0, 1]: {self.background_share}")
 
-    @classmethod
-    def from_env(cls, **overrides: Any) -> ServerLimits:
-        """Defaults, then ``EPISODIC_SERVER_<NAME>`` variables, then `overrides` (None: not overridden)."""
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            raw = os.environ.get(ENV_PREFIX + f.name.upper())
-            if raw is not None:
-                kind = type(getattr(cls, f.name))
-                try:
-                    values[f.name] = raw.strip().lower() in ("1", "true", "yes", "on") if kind is bool else kind(raw)
-                except ValueError:
-                    raise ValueError(f"{ENV_PREFIX}{f.name.upper()}={raw!r} is not a {kind.__name__}") from None
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
+def server_limits(limits: ServerSettings | None = None, **overrides: Any) -> ServerSettings:
+    """`limits` (default: `Config.from_env().server`) with `overrides` (None: not overridden), each limit of 0
+    ("work it out") replaced by its value on this machine."""
+    base = limits if limits is not None else Config.from_env().server
+    given = {name: value for name, value in overrides.items() if value is not None}
+    return ServerSettings.model_validate({**base.model_dump(), **given}).resolved(_cores())
 
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -278,7 +240,7 @@ async def read_body(scope: dict[str, Any], receive: Receive, send: Send, max_byt
                     return None
     except TimeoutError:
         await send_json(send, 408, {"detail": f"the request body did not arrive within {timeout_s:g} s "
-                                              "(Config.server_body_timeout_s): nothing was done"})
+                                              "(Config.server.body_timeout_s): nothing was done"})
         return None
     return b"".join(chunks)
 

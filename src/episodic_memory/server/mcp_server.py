@@ -4,7 +4,7 @@ The server acts as one user (``--user``, default ``default``) on one memory file
 call on `Memory`, and its result is structured content (an object its output schema describes) with the same JSON as
 text for clients that read only text. Turns sent with `remember` and no session id go to one session per server run.
 A session is consolidated (its facts, loops and workstreams made) when it ends: by `end_session`, after
-`Config.mcp_session_idle_s` without a turn, or when the server stops (stdin closed, SIGTERM, SIGINT, SIGHUP).
+`Config.server.mcp_session_idle_s` without a turn, or when the server stops (stdin closed, SIGTERM, SIGINT, SIGHUP).
 """
 
 from __future__ import annotations
@@ -592,11 +592,11 @@ def run(db_path: str | Path, *, user_id: str = DEFAULT_USER, http_port: int | No
         config: Config | None = None, embedder: Embedder | None = None, read_agents: Iterable[str] = (),
         write_agents: Iterable[str] = ()) -> None:
     """Serve until the client disconnects (stdio) or the process is interrupted (HTTP on 127.0.0.1:`http_port`).
-    The sessions this server wrote to are ended when it stops, and meanwhile after `Config.mcp_session_idle_s`."""
+    The sessions this server wrote to are ended when it stops, and meanwhile after `Config.server.mcp_session_idle_s`."""
     memory = Memory(db_path, user_id=user_id, config=config, embedder=embedder)
     tools = MemoryTools(memory, read_agents=read_agents, write_agents=write_agents)
     server = create_server(tools)
-    tools.watch_idle(memory.config.mcp_session_idle_s)
+    tools.watch_idle(memory.config.server.mcp_session_idle_s)
     try:
         if http_port is None:
             anyio.run(_serve_stdio, server, tools)  # server.run("stdio"), answering every request

@@ -7,10 +7,10 @@ embedder.
 Consolidation: scheduling lives in `consolidate.scheduler.ConsolidationScheduler`. A plain `Memory` may consolidate
 inside `add_turn`, which would make a write wait for extraction (and an LLM), so the server's pool
 (`background=True`) gives its Memories one shared scheduler that always runs in the background, on a single worker
-thread per process: a write queues its session; the worker consolidates once `Config.consolidate_every` new turns
+thread per process: a write queues its session; the worker consolidates once `Config.capture.consolidate_every` new turns
 have gathered, and otherwise just embeds new turns so the next recall finds them ready. Nothing is consolidated
 when a Memory is opened; `scheduler.start()` (at server start) has the worker consolidate every session flagged by
-crash recovery or idleness, and `start_sweeper()` has it look every `Config.server_sweep_s` for sessions owed a
+crash recovery or idleness, and `start_sweeper()` has it look every `Config.server.sweep_s` for sessions owed a
 consolidation that no process is running (another server process's, killed before it consolidated them). The
 scheduler's per-session lock keeps the worker and an explicit session end (`Memory.end_session`) from
 consolidating the same session at once; across processes, the session's consolidation lease does.
@@ -54,28 +54,26 @@ class MemoryPool:
     With `background` (the REST server) they all use `scheduler`, which consolidates on its worker thread (through
     leases too), `maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`, and the worker
     checkpoints the file's WAL after its jobs; without it, each consolidates as a plain `Memory` does. The worker runs
-    `background_nice` steps below the request threads (default `Config.background_nice`).
+    `Config.capture.background_nice` steps below the request threads.
     """
 
     def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,
                  max_open: int | None = None, *, background: bool = False,
-                 maintenance_user: str = DEFAULT_USER, recall_embed_max_items: int | None = None,
-                 gate: Callable[[], None] | None = None, background_nice: int | None = None) -> None:
+                 maintenance_user: str = DEFAULT_USER, gate: Callable[[], None] | None = None) -> None:
         self.path = str(path)
         self.config = config
         self.background = background
         self.maintenance_user = maintenance_user
         # flagged sessions wait for `scheduler.start()`: opening a Memory in a request never consolidates
-        self._memory_config = config.model_copy(update={"consolidate_on_open": False}) if background else config
-        if recall_embed_max_items is not None and recall_embed_max_items < config.recall_embed_max_items:
-            # a recall embeds a few of its user's new turns first, not hundreds: the worker embeds the rest
-            self._memory_config = self._memory_config.model_copy(
-                update={"recall_embed_max_items": recall_embed_max_items})
+        self._memory_config = config.replace({"capture.consolidate_on_open": False}) if background else config
+        if background:  # a recall embeds a few of its user's new turns first, not hundreds: the worker embeds the rest
+            first = config.retrieval.embed_first(server=True)
+            self._memory_config = self._memory_config.replace({"retrieval.recall_embed_max_items": first})
         self._gate = gate  # called before each job of the worker (see server/limits.py: it gives way to requests)
         self._unconsolidated: Counter[tuple[str, str]] = Counter()  # turns added here, not yet consolidated
         self._counts_lock = threading.Lock()  # never held while opening a Memory: `backlog` runs on the event loop
         self._backlog = (0.0, 0)  # (when, value): recounted at most every BACKLOG_EVERY_S
-        self.max_open = max(1, max_open if max_open is not None else config.server_max_open_users)
+        self.max_open = max(1, max_open if max_open is not None else config.server.max_open_users)
         self._embedder = embedder
         self._memories: OrderedDict[str, Memory] = OrderedDict()  # least recently used first
         self._leases: Counter[str] = Counter()
@@ -83,10 +81,10 @@ class MemoryPool:
         self._lock = threading.Lock()
         self._closed = False
         self.scheduler = ConsolidationScheduler(
-            self._consolidate, self._session, every=config.consolidate_every, background=True, index=self._index,
+            self._consolidate, self._session, every=config.capture.consolidate_every, background=True, index=self._index,
             pending=self._flagged, shared=True, daemon=True, name=WORKER_NAME,
             run_in_windows=lambda u, s, final, points: self._consolidate(u, s, final, windows=True),
-            nice=config.background_nice if background_nice is None else background_nice, housekeeping=self._housekeeping)
+            nice=config.capture.background_nice, housekeeping=self._housekeeping)
         self._sweep_stop = threading.Event()
         self._sweeper: threading.Thread | None = None
 
@@ -124,13 +122,13 @@ class MemoryPool:
 
     def backlog(self, fresh: bool = False) -> int:
         """About how many turns stored through this pool wait for a consolidation that is due (a session with
-        `Config.consolidate_every` new turns or more; the background worker's share of the CPU grows with it: see
+        `Config.capture.consolidate_every` new turns or more; the background worker's share of the CPU grows with it: see
         server/limits.py). Counted again at most every BACKLOG_EVERY_S unless `fresh`."""
         now = time.monotonic()
         when, value = self._backlog
         if now - when < BACKLOG_EVERY_S and not fresh:
             return value
-        every = self.config.consolidate_every
+        every = self.config.capture.consolidate_every
         with self._counts_lock:
             value = sum(n for n in self._unconsolidated.values() if n >= every)
         self._backlog = (now, value)
@@ -223,23 +221,23 @@ class MemoryPool:
     # --- sessions nobody is consolidating -------------------------------------------------------------
     def sweep(self) -> int:
         """Queue for the worker every session owed a consolidation that no process is running and no turn has
-        touched for `Config.server_sweep_idle_s`: a server process queues its own sessions as their turns arrive,
+        touched for `Config.server.sweep_idle_s`: a server process queues its own sessions as their turns arrive,
         so these are another process's that died (kill -9: nothing flagged them) or that stopped with its queue
         flagged. The consolidation lease still decides who runs each. Returns how many were queued."""
         now = time.time()
         with self.lease(self.maintenance_user) as mem:
-            owed = mem.store.sessions_owed(self.config.consolidate_every, now - self.config.server_sweep_idle_s, now)
+            owed = mem.store.sessions_owed(self.config.capture.consolidate_every, now - self.config.server.sweep_idle_s, now)
         for user_id, session_id, ended in owed:
             self.scheduler.submit(user_id, session_id, final=ended)
         return len(owed)
 
     def start_sweeper(self) -> None:
-        """`sweep` every `Config.server_sweep_s` seconds on a thread of its own, until `close` (0: never)."""
-        if not self.background or self.config.server_sweep_s <= 0 or self._sweeper is not None:
+        """`sweep` every `Config.server.sweep_s` seconds on a thread of its own, until `close` (0: never)."""
+        if not self.background or self.config.server.sweep_s <= 0 or self._sweeper is not None:
             return
 
         def run() -> None:
-            while not self._sweep_stop.wait(self.config.server_sweep_s):
+            while not self._sweep_stop.wait(self.config.server.sweep_s):
                 try:
                     self.sweep()
                 except Exception:  # a busy or briefly unreachable database: the next pass tries again

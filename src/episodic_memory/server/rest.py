@@ -57,7 +57,7 @@ from ..util import MAX_INT, check_id, has_words, to_epoch, to_iso
 from .auth import TokenAuth, may, refused
 from .hooks import add_hook_routes
 from .hosts import AllowedHosts, is_loopback
-from .limits import Admission, BackgroundGate, InFlight, ServerLimits
+from .limits import Admission, BackgroundGate, InFlight, ServerLimits, server_limits
 from .pool import WORKER_NAME, MemoryPool
 from .render import brief_data, scoped, to_data
 from .tokens import TokenStore
@@ -121,7 +121,7 @@ class _Body(BaseModel):
 
 class TurnIn(_Body):
     role: Role = Field(description="who spoke")
-    content: str = Field(description="the text (at most Config.max_turn_chars characters)")
+    content: str = Field(description="the text (at most Config.capture.max_turn_chars characters)")
     session_id: Id
     speaker: Annotated[str, Field(max_length=256)] | None = None
     timestamp: datetime | None = Field(None, description="ISO-8601; naive times are UTC; default now")
@@ -143,7 +143,7 @@ class TurnIn(_Body):
 
 
 class TurnsIn(_Body):
-    turns: list[TurnIn] = Field(min_length=1, description="the turns, in order (at most Config.server_max_batch_turns)")
+    turns: list[TurnIn] = Field(min_length=1, description="the turns, in order (at most Config.server.max_batch_turns)")
 
 
 class ForgetIn(_Body):
@@ -290,18 +290,17 @@ def create_app(
     `auth=False` serves `user_id` to every caller without a token (loopback only: see `check_host`). `config`
     defaults to `Config.from_env()`; consolidation runs on a background worker (see `pool.py`).
     `embedder` overrides the configured model (tests pass a fake). `max_body_bytes` defaults to
-    `Config.server_max_body_bytes`. `limits` (default `ServerLimits.from_env()`): the request threads, the
+    `Config.server.max_body_bytes`. `limits` (default `config.server`): the request threads, the
     admission bound (429 past it) and how background work gives way to requests (see `limits.py`).
-    `allowed_hosts` (default `Config.server_allowed_hosts`): Host names answered besides the address a request came
+    `allowed_hosts` (default `Config.server.allowed_hosts`): Host names answered besides the address a request came
     in on and, on loopback, the loopback names; any other Host gets 421 (see `hosts.py`).
     """
     mem_config = config or Config.from_env()
-    limits = limits or ServerLimits.from_env()
+    limits = server_limits(limits or mem_config.server)
     inflight = InFlight()
     gate = BackgroundGate(limits, inflight.busy, WORKER_NAME)
     pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id,
-                      recall_embed_max_items=limits.recall_embed_max_items, gate=gate,
-                      background_nice=limits.background_nice)
+                      gate=gate)
     gate.backlog = pool.backlog
     tokens = TokenStore.open(db_path, mem_config) if auth else None
     # where the routes' Memory calls run (`user_memory`): as many threads as requests may run at once (limits.py)
@@ -318,7 +317,7 @@ def create_app(
         try:
             yield
         finally:
-            pool.close(mem_config.server_stop_grace_s)
+            pool.close(mem_config.server.stop_grace_s)
             if tokens is not None:
                 tokens.close()
             request_threads.shutdown(wait=False)  # idle threads end; one still running is a straggler (serve)
@@ -331,14 +330,14 @@ def create_app(
                     "token's user.",
         lifespan=lifespan,
     )
-    limit = max_body_bytes if max_body_bytes is not None else mem_config.server_max_body_bytes
+    limit = max_body_bytes if max_body_bytes is not None else mem_config.server.max_body_bytes
     # the last added runs first: Host (421), then the token (401), then admission (429), the body (408, 413), a place
     app.add_middleware(Admission, limits=limits, inflight=inflight, backlog=pool.backlog, max_body_bytes=limit,
-                       body_timeout_s=mem_config.server_body_timeout_s)
+                       body_timeout_s=mem_config.server.body_timeout_s)
     app.add_middleware(AuthenticationMiddleware, backend=TokenAuth(tokens, user_id, limits.auth_threads),
                        on_error=refused)
     app.add_middleware(AllowedHosts, allowed=list(allowed_hosts if allowed_hosts is not None
-                                                  else mem_config.server_allowed_hosts))
+                                                  else mem_config.server.allowed_hosts))
     app.state.pool, app.state.tokens, app.state.request_threads = pool, tokens, request_threads
     app.state.limits, app.state.inflight = limits, inflight
     app.state.user_id = user_id
@@ -374,10 +373,10 @@ def create_app(
         or none (a 422 names the turn and the field); one fsync and one transaction per session, then the reply with
         their ids in order. A turn sent again (the same `id`, role and content in its session) is stored once, as on
         `/v1/turns`; an `id` its session has for another turn is a 409."""
-        if len(batch.turns) > mem_config.server_max_batch_turns:
+        if len(batch.turns) > mem_config.server.max_batch_turns:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY,
                                 f"turns: {len(batch.turns):,} in one batch, over the limit of "
-                                f"{mem_config.server_max_batch_turns:,} (Config.server_max_batch_turns)")
+                                f"{mem_config.server.max_batch_turns:,} (Config.server.max_batch_turns)")
         await mem.run(_refuse_reused_ids, mem.memory, batch.turns)
         ids = await mem.add_turns([t.as_turn() for t in batch.turns])
         return {"ids": ids, "session_ids": list(dict.fromkeys(t.session_id for t in batch.turns))}
@@ -551,20 +550,20 @@ def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, aut
           user_id: str = DEFAULT_USER, log_level: str = "info", limits: ServerLimits | None = None,
           allowed_hosts: Sequence[str] = ()) -> None:
     """Run the app with uvicorn until interrupted. SIGINT / SIGTERM stop it within about twice
-    `Config.server_stop_grace_s`: requests get that long to finish, then consolidation (`MemoryPool.close`).
-    `limits` default to `ServerLimits.from_env()`; the access log is off unless `limits.access_log` (a line per
+    `Config.server.stop_grace_s`: requests get that long to finish, then consolidation (`MemoryPool.close`).
+    `limits` default to `Config.from_env().server`; the access log is off unless `limits.access_log` (a line per
     request costs time, and a recall's line holds its query). `allowed_hosts` are answered besides the
-    configured ones (`Config.server_allowed_hosts`) and the bound address: see `hosts.py`."""
+    configured ones (`Config.server.allowed_hosts`) and the bound address: see `hosts.py`."""
     import uvicorn
 
     check_host(host, auth)
     config = Config.from_env()
-    limits = limits or ServerLimits.from_env()
-    hosts = [*config.server_allowed_hosts, *allowed_hosts]
+    limits = server_limits(limits or config.server)
+    hosts = [*config.server.allowed_hosts, *allowed_hosts]
     uvicorn.run(create_app(db_path, auth=auth, user_id=user_id, config=config, limits=limits, allowed_hosts=hosts),
                 host=host,
                 port=port, log_level=log_level, access_log=limits.access_log,
-                timeout_graceful_shutdown=math.ceil(config.server_stop_grace_s))
+                timeout_graceful_shutdown=math.ceil(config.server.stop_grace_s))
     _end_without_stragglers()
 
 

@@ -64,8 +64,8 @@ class TokenStore:
             return None
         now = time.time()
         with self._lock:
-            # last_used is written at most every Config.token_touch_every_s: a write per request would contend
-            due = now - self._touched.get(record.id, 0.0) >= self.store.config.token_touch_every_s
+            # last_used is written at most every Config.server.token_touch_every_s: a write per request would contend
+            due = now - self._touched.get(record.id, 0.0) >= self.store.config.server.token_touch_every_s
             if due:
                 self._touched[record.id] = now
         if due:

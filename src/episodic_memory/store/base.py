@@ -94,7 +94,7 @@ class TurnStore(Protocol):
 
     def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
         """A consolidation run of the session failed: flag it, count the failure and put the next retry off
-        (`Config.consolidation_retry_after`); listings of flagged or owed sessions skip it until then. A run that
+        (`Config.consolidation.retry_after`); listings of flagged or owed sessions skip it until then. A run that
         succeeds clears the count. Returns when it may be retried."""
         ...
 
@@ -739,7 +739,7 @@ class Store(TurnStore, SearchStore, VectorStore, FactStore, ThreadStore, Judgmen
 
     def scrub(self) -> bool:
         """Make deleted text unrecoverable from the storage's files. False when it could not be done within
-        `Config.forget_scrub_wait_s` (a reader held on to old data): the bytes may still be there."""
+        `Config.store.forget_scrub_wait_s` (a reader held on to old data): the bytes may still be there."""
         ...
 
     def file_size(self) -> int:

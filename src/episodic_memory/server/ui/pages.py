@@ -73,9 +73,9 @@ class _Redirect(Exception):
 def add_inspector(app: FastAPI, config: Config | None = None) -> None:
     """Serve the inspector at `/` of the REST app (`app.state` holds the pool, the token store and the user)."""
     config = config or Config()
-    app.state.browser_sessions = BrowserSessions(config.ui_session_idle_s, config.ui_max_sessions,
-                                                 config.ui_max_sessions_per_user)
-    app.state.login_forms = LoginForms(config.ui_login_form_s)
+    app.state.browser_sessions = BrowserSessions(config.server.ui_session_idle_s, config.server.ui_max_sessions,
+                                                 config.server.ui_max_sessions_per_user)
+    app.state.login_forms = LoginForms(config.server.ui_login_form_s)
     app.mount("/static", StaticFiles(directory=str(_ASSETS / "static")), name="static")
     app.include_router(router)
 

@@ -9,7 +9,7 @@ still guards every form.
 
 Only a successful login makes a session (issue 41): the login form's own anti-forgery token needs none
 (`LoginForms`, a signed double-submit cookie), so anonymous visitors cannot fill the store and push logged-in users
-out, and one user's logins are capped (`Config.ui_max_sessions_per_user`) so one token cannot either.
+out, and one user's logins are capped (`Config.server.ui_max_sessions_per_user`) so one token cannot either.
 """
 
 from __future__ import annotations

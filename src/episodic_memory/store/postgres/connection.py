@@ -46,13 +46,13 @@ class PgConnection(SQLCore):
         self.path = redact(url)
         self._lock = threading.RLock()
         self.writes = 0  # write transactions this process began (another process's writes: see their TTLs)
-        self.read_only = self.config.read_only
+        self.read_only = self.config.store.read_only
         with psycopg.connect(url, autocommit=True) as db:
             # read-only: nothing migrated (the schema must be this version's), and every transaction read-only
             self.schema_version = check_version(db, self.path) if self.read_only else migrate(db, self.path)
-        self._pool = ConnectionPool(url, min_size=1, max_size=self.config.pg_pool_size, kwargs={"autocommit": True},
+        self._pool = ConnectionPool(url, min_size=1, max_size=self.config.store.pg_pool_size, kwargs={"autocommit": True},
                                     configure=_configure_read_only if self.read_only else _configure, open=True,
-                                    timeout=self.config.busy_timeout_ms / 1000)
+                                    timeout=self.config.store.busy_timeout_ms / 1000)
 
     # --- plumbing ------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -121,6 +121,6 @@ def _configure(db: psycopg.Connection) -> None:
 
 
 def _configure_read_only(db: psycopg.Connection) -> None:
-    """A pooled connection of a read-only store (`Config.read_only`): the server refuses every write."""
+    """A pooled connection of a read-only store (`Config.store.read_only`): the server refuses every write."""
     _configure(db)
     db.execute("SET default_transaction_read_only = on")

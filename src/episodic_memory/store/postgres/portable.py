@@ -59,7 +59,7 @@ class PortablePg(PortableCore, PgConnection):
             records = self.export_records()
             tokens = self._query("SELECT user_id, token_hash, label, created_at, last_used, revoked_at, "
                                  "read_agents, write_agents FROM api_tokens ORDER BY id")
-            copy = SQLiteStore(tmp, self.config.model_copy(update={"read_only": False}))
+            copy = SQLiteStore(tmp, self.config.replace({"store.read_only": False}))
             try:
                 copy.import_records(records)
                 with copy.transaction() as db:

@@ -32,14 +32,14 @@ class PostgresStore(StoreCore, FactPg, ThreadPg, JudgmentPg, TokenCore, Portable
         """VACUUM the tables that hold text, so deleted rows' space is reclaimed and reused.
 
         VACUUM cannot reclaim a row that a transaction of another connection may still see: while one holds an old
-        snapshot (`backend_xmin` in `pg_stat_activity`), this waits for it, up to `Config.forget_scrub_wait_s`, and
+        snapshot (`backend_xmin` in `pg_stat_activity`), this waits for it, up to `Config.store.forget_scrub_wait_s`, and
         returns False when one still did (the deleted rows may still be in the tables).
 
         What a database server cannot promise: the bytes of a deleted row may stay in free space of a data file
         until overwritten, in WAL segments until they are recycled, and in replicas, base backups and WAL archives
         for as long as those are kept. `VACUUM FULL` (rewrites each table, but locks it against every process
         meanwhile) is left to an operator's maintenance window."""
-        deadline = time.monotonic() + self.config.forget_scrub_wait_s
+        deadline = time.monotonic() + self.config.store.forget_scrub_wait_s
         with self._pool.connection() as db:
             while True:
                 row = db.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "

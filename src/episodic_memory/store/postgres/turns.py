@@ -16,7 +16,7 @@ A search is two round trips: the first stems the match and builds its tsquery (m
 ranks with that tsquery written into the SQL as a constant. A tsquery computed inside the ranking query hides its
 words from the planner, which then cannot tell a rare word from a common one and checks every row of the user
 (100k turns: a scan where the GIN index reads a few hundred rows). A user's document count and average length are
-kept until this process writes, or for `Config.pg_bm25_stats_ttl_s` of another's writes (summing them over a big
+kept until this process writes, or for `Config.store.pg_bm25_stats_ttl_s` of another's writes (summing them over a big
 user's sessions cost more than the ranking).
 """
 
@@ -227,7 +227,7 @@ class TurnPg(TurnCore, PgConnection):
         `connection`), so "every turn up to the newest held" is a safe watermark; a deletion anywhere (the
         `turn_deletions` counter) clears the table."""
         ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
-        cap = self.config.turn_head_cache
+        cap = self.config.retrieval.turn_head_cache
         generation = self._meta("turn_deletions")
         with self._lock:
             if generation != self._heads_generation or len(self._heads) > cap or not cap:
@@ -275,7 +275,7 @@ class TurnPg(TurnCore, PgConnection):
 
     def _bm25_df(self, user_id: str, lexemes: list[str], tsquery: str) -> list[float]:
         """For each stem, how many of the user's turns match `tsquery` and hold it (what `bm25_sql` counts over
-        unfiltered candidates), kept `Config.pg_bm25_stats_ttl_s`. Each count is its own constant tsquery, so
+        unfiltered candidates), kept `Config.store.pg_bm25_stats_ttl_s`. Each count is its own constant tsquery, so
         the GIN index finds the rows."""
         def count() -> tuple[float, ...]:
             counts = {lexeme: 0.0 for lexeme in lexemes}
@@ -295,11 +295,11 @@ class TurnPg(TurnCore, PgConnection):
         return list(self._bm25_cached(("df", user_id, tsquery), count))
 
     def _bm25_cached(self, key: tuple[str, ...], compute: Callable[[], tuple[float, ...]]) -> tuple[float, ...]:
-        """`compute()`, kept until this process writes or for `Config.pg_bm25_stats_ttl_s` (another's writes)."""
+        """`compute()`, kept until this process writes or for `Config.store.pg_bm25_stats_ttl_s` (another's writes)."""
         now, writes = time.monotonic(), self.writes
         with self._lock:
             known = self._bm25_user_stats.get(key)
-        if known is not None and known[1] == writes and now - known[0] < self.config.pg_bm25_stats_ttl_s:
+        if known is not None and known[1] == writes and now - known[0] < self.config.store.pg_bm25_stats_ttl_s:
             return known[2]
         found = compute()
         with self._lock:
@@ -375,7 +375,7 @@ class TurnPg(TurnCore, PgConnection):
         return found
 
     def _bm25_stats(self, table: str, user_id: str) -> tuple[float, float]:
-        """(documents, average length in stems) of a user's rows in `table`, kept `Config.pg_bm25_stats_ttl_s`."""
+        """(documents, average length in stems) of a user's rows in `table`, kept `Config.store.pg_bm25_stats_ttl_s`."""
         def read() -> tuple[float, ...]:
             if table == "turns":
                 row = self._query("SELECT coalesce(sum(turn_count), 0), coalesce(sum(lexemes)::float8 / "

@@ -79,7 +79,7 @@ class EditCore(SQLCore):
                              (user_id, session_id))
             if episode and episode[0] is not None:   # whether it is confirmed counts its sessions' memories
                 lock_workstreams(tx, [episode[0]])
-                rollup(tx, episode[0], self.config.workstream_confirm_share)
+                rollup(tx, episode[0], self.config.workstreams.confirm_share)
             return True
 
     def reopen_loop(self, user_id: str, loop_id: int, note: str | None = None) -> bool:

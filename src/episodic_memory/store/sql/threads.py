@@ -237,14 +237,14 @@ class ThreadCore(SQLCore):
         with self._write() as tx:
             ws = int(tx.insert("INSERT INTO workstreams (user_id, name, created_at, updated_at) VALUES (?, '', ?, ?)",
                                (user_id, now, now)) or 0)
-            _move(tx, episode_id, ws, self.config.workstream_confirm_share)
+            _move(tx, episode_id, ws, self.config.workstreams.confirm_share)
         return ws
 
     def attach_episode(self, episode_id: int, workstream_id: int) -> None:
         """Move an episode (and the loops its session raised) into a workstream; the one it leaves is rolled up,
         and deleted when it is left empty."""
         with self._write() as tx:
-            _move(tx, episode_id, workstream_id, self.config.workstream_confirm_share)
+            _move(tx, episode_id, workstream_id, self.config.workstreams.confirm_share)
 
     def detach_episode(self, episode_id: int) -> None:
         """Take an episode (and its session's loops) out of its workstream: it belongs to no thread of work. The
@@ -257,12 +257,12 @@ class ThreadCore(SQLCore):
             lock_workstreams(tx, [row[2]])
             tx.execute("UPDATE episodes SET workstream_id = NULL WHERE id = ?", (episode_id,))
             tx.execute("UPDATE loops SET workstream_id = NULL WHERE user_id = ? AND session_id = ?", (row[0], row[1]))
-            rollup(tx, row[2], self.config.workstream_confirm_share)
+            rollup(tx, row[2], self.config.workstreams.confirm_share)
 
     def refresh_workstream(self, workstream_id: int) -> None:
         with self._write() as tx:
             lock_workstreams(tx, [workstream_id])
-            rollup(tx, workstream_id, self.config.workstream_confirm_share)
+            rollup(tx, workstream_id, self.config.workstreams.confirm_share)
 
     def needs_name(self, workstream_id: int) -> bool:
         """True when the LLM has not named the workstream since its sessions last changed."""
@@ -334,7 +334,7 @@ class ThreadCore(SQLCore):
             for episode_id in detach:
                 place(episode_id, None)
             for ws in sorted(touched):
-                rollup(tx, ws, self.config.workstream_confirm_share)
+                rollup(tx, ws, self.config.workstreams.confirm_share)
         return out
 
     # --- loops ---------------------------------------------------------------------------------------
@@ -442,7 +442,7 @@ class ThreadCore(SQLCore):
         if scope.per_session:
             for ws in sorted(touched):
                 tx.execute("UPDATE workstreams SET name_source = 'keyphrases' WHERE id = ?", (ws,))
-                gone += not rollup(tx, ws, self.config.workstream_confirm_share)
+                gone += not rollup(tx, ws, self.config.workstreams.confirm_share)
         else:
             gone = tx.execute(f"DELETE FROM workstreams WHERE {where}", params).rowcount
         counts["workstreams"] = gone

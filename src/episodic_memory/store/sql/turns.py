@@ -131,13 +131,13 @@ class TurnCore(SQLCore):
 
     def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
         """A consolidation run of the session failed: flag it and put its next retry off by
-        `Config.consolidation_retry_s`, doubled for each failure in a row (at most `consolidation_retry_max_s`).
+        `Config.consolidation.retry_s`, doubled for each failure in a row (at most `consolidation_retry_max_s`).
         Returns when it may be retried."""
         with self._write() as tx:
             row = tx.one("SELECT consolidation_failures FROM sessions WHERE user_id = ? AND session_id = ?"
                          + tx.dialect.for_update, (user_id, session_id))
             failures = (row[0] if row else 0) + 1
-            retry_at = time.time() + self.config.consolidation_retry_after(failures)
+            retry_at = time.time() + self.config.consolidation.retry_after(failures)
             tx.execute(f"UPDATE sessions SET needs_consolidation = {tx.dialect.true}, consolidation_failures = ?, "
                        "retry_at = ? WHERE user_id = ? AND session_id = ?", (failures, retry_at, user_id, session_id))
             return retry_at

@@ -23,7 +23,7 @@ from .migrations import check_version, migrate
 class Connection(SQLCore):
     """One SQLite file (WAL, busy timeout, foreign keys, migrated at open) and the lock that guards it.
 
-    `Config.read_only`: opened with ``mode=ro`` (nothing migrated, every write refused by SQLite), and ``immutable``
+    `Config.store.read_only`: opened with ``mode=ro`` (nothing migrated, every write refused by SQLite), and ``immutable``
     when no ``-wal`` file exists (no writer has the file open), so that reading creates no ``-wal``/``-shm`` files
     either. A file that cannot be opened as a store raises `StoreOpenError`, one line saying why.
     """
@@ -33,7 +33,7 @@ class Connection(SQLCore):
     def __init__(self, path: str | Path, config: Config | None = None) -> None:
         self.config = config or Config()
         self.in_memory = str(path) == MEMORY_PATH
-        self.read_only = self.config.read_only and not self.in_memory
+        self.read_only = self.config.store.read_only and not self.in_memory
         self.path = str(path) if self.in_memory else str(Path(path).expanduser().resolve())
         self._lock = threading.RLock()
         self._checkpoint_lock = threading.Lock()
@@ -61,14 +61,14 @@ class Connection(SQLCore):
         elif not self.in_memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False,
-                             timeout=self.config.busy_timeout_ms / 1000)
+                             timeout=self.config.store.busy_timeout_ms / 1000)
         # what memory_fts's triggers index a derived memory's Chinese/Japanese/… text as (migration 15)
         db.create_function("episodic_segmented", 1, segmented, deterministic=True)
         return db
 
     def _prepare(self) -> int:
         """Pragmas, then the schema: migrated (or, read-only, checked). Returns its version."""
-        self.db.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
+        self.db.execute(f"PRAGMA busy_timeout = {int(self.config.store.busy_timeout_ms)}")
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA secure_delete = ON")
         if self.read_only:
@@ -77,7 +77,7 @@ class Connection(SQLCore):
             self.db.execute("PRAGMA journal_mode = WAL")
             # The JSONL journal is the durable record; NORMAL is crash-safe for the process, and fast.
             self.db.execute("PRAGMA synchronous = NORMAL")
-            self.db.execute(f"PRAGMA wal_autocheckpoint = {int(self.config.wal_checkpoint_pages)}")
+            self.db.execute(f"PRAGMA wal_autocheckpoint = {int(self.config.store.wal_checkpoint_pages)}")
         return migrate(self.db, self.path)
 
     # --- plumbing ------------------------------------------------------------------------------------
@@ -93,18 +93,18 @@ class Connection(SQLCore):
         """Copy the WAL's committed pages into the database file, so the next writer can start the WAL over.
         PASSIVE: it waits for no reader or writer, and it runs on a connection of its own, so writers on this one
         do not queue behind it (SQLite lets them append to the WAL meanwhile). The background worker calls it
-        after each job; it runs at most every `Config.wal_checkpoint_every_s`. A commit checkpoints inline only
-        past `Config.wal_checkpoint_pages`."""
+        after each job; it runs at most every `Config.store.wal_checkpoint_every_s`. A commit checkpoints inline only
+        past `Config.store.wal_checkpoint_pages`."""
         if self.in_memory or self.read_only:
             return
         with self._checkpoint_lock:
             now = time.monotonic()
-            if now - self._checkpointed_at < self.config.wal_checkpoint_every_s:
+            if now - self._checkpointed_at < self.config.store.wal_checkpoint_every_s:
                 return
             self._checkpointed_at = now
             if self._checkpointer is None:
                 self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                                     timeout=self.config.busy_timeout_ms / 1000)
+                                                     timeout=self.config.store.busy_timeout_ms / 1000)
                 self._checkpointer.execute("PRAGMA busy_timeout = 0")  # busy: skip, the next run tries again
             with suppress(sqlite3.OperationalError):  # another process checkpointing or resetting the WAL
                 self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()

@@ -51,7 +51,7 @@ class PortableSQL(PortableCore, Connection):
                     with self._lock:
                         self.db.backup(copy)
                 else:  # a connection of its own: the copy never waits on this process's lock
-                    source = sqlite3.connect(self.path, timeout=self.config.busy_timeout_ms / 1000)
+                    source = sqlite3.connect(self.path, timeout=self.config.store.busy_timeout_ms / 1000)
                     try:
                         source.backup(copy)
                     finally:

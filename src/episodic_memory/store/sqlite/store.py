@@ -29,7 +29,7 @@ class SQLiteStore(StoreCore, FactSQL, ThreadSQL, JudgmentSQL, TokenCore, Portabl
         a Memory sweeps it first, `retrieve.sidecar.sweep`.)
 
         A reader holding an old snapshot (another process in a transaction) keeps the WAL from being checkpointed,
-        and with it the deleted pages. The checkpoint is retried for `Config.forget_scrub_wait_s`; returns False
+        and with it the deleted pages. The checkpoint is retried for `Config.store.forget_scrub_wait_s`; returns False
         when the bytes may still be in the file after that."""
         root = self.sidecar_dir()
         if root is not None and root.is_dir():  # turn heads kept beside the file: nothing forgotten stays
@@ -40,7 +40,7 @@ class SQLiteStore(StoreCore, FactSQL, ThreadSQL, JudgmentSQL, TokenCore, Portabl
             if self.in_memory:
                 self.db.execute("VACUUM")
                 return True
-            deadline = time.monotonic() + self.config.forget_scrub_wait_s
+            deadline = time.monotonic() + self.config.store.forget_scrub_wait_s
             self._checkpoint(deadline)
             self.db.execute("VACUUM")
             return self._checkpoint(deadline)
@@ -58,7 +58,7 @@ class SQLiteStore(StoreCore, FactSQL, ThreadSQL, JudgmentSQL, TokenCore, Portabl
                     return False
                 time.sleep(step_ms / 1000)
         finally:
-            self.db.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
+            self.db.execute(f"PRAGMA busy_timeout = {int(self.config.store.busy_timeout_ms)}")
 
 if TYPE_CHECKING:  # checked by mypy: SQLiteStore implements every operation of the Store protocol
     def _implements_store(store: SQLiteStore) -> Store:

@@ -149,7 +149,7 @@ class TurnSQL(TurnCore, Connection):
         without their text.
 
         Kept per process as columns (`store.heads`), every turn read at the first call while the store's turn ids
-        stay under `Config.turn_head_cache` (then only newer turns), by id past that. A turn never changes and its
+        stay under `Config.retrieval.turn_head_cache` (then only newer turns), by id past that. A turn never changes and its
         id is never reused, so only a deletion (in any process: the `turn_deletions` counter) makes an entry wrong,
         and then the whole table goes."""
         import numpy as np
@@ -157,7 +157,7 @@ class TurnSQL(TurnCore, Connection):
         from ..heads import HeadTable
 
         ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
-        cap = self.config.turn_head_cache
+        cap = self.config.retrieval.turn_head_cache
         generation = self._meta("turn_deletions")
         with self._lock:
             if self._heads is None:
@@ -172,7 +172,7 @@ class TurnSQL(TurnCore, Connection):
                 self._heads_saved = len(self._heads)
             found = self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
             held = len(self._heads)
-            if (snapshot is not None and held >= self.config.vector_sidecar_above
+            if (snapshot is not None and held >= self.config.retrieval.vector_sidecar_above
                     and held - self._heads_saved >= max(1, held // 10)):
                 from ..heads import save_snapshot
 
@@ -194,7 +194,7 @@ class TurnSQL(TurnCore, Connection):
         if not path.exists():
             return None
         return load_snapshot(path, generation, self.max_turn_id(), self._read_heads,
-                             self.config.vector_sidecar_checks)
+                             self.config.retrieval.vector_sidecar_checks)
 
     def sweep_head_snapshot(self) -> None:
         """Remove the turn heads' snapshot (zeroed first) when a turn was deleted since it was written."""
@@ -413,10 +413,10 @@ class TurnSQL(TurnCore, Connection):
     def sidecar_dir(self) -> Path | None:
         """Where the dense index keeps its cache of these vectors (`retrieve.sidecar`), and this store the turn heads'
         snapshot, or None: off, in memory or read-only."""
-        if not self.config.vector_sidecar or self.in_memory or self.read_only:
+        if not self.config.retrieval.vector_sidecar or self.in_memory or self.read_only:
             return None
-        if self.config.vector_sidecar_dir:
-            return Path(self.config.vector_sidecar_dir).expanduser()
+        if self.config.retrieval.vector_sidecar_dir:
+            return Path(self.config.retrieval.vector_sidecar_dir).expanduser()
         return Path(self.path + ".vectors")
 
     # --- stats ---------------------------------------------------------------------------------------
