@@ -12,21 +12,15 @@ its value came from; docs/config.md is its table.
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from pydantic_settings import (
-    BaseSettings,
-    EnvSettingsSource,
-    NoDecode,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-)
 
 APP_NAME = "episodic-memory"
 DEFAULT_USER = "default"
@@ -474,7 +468,7 @@ class ConsolidationSettings(_Group):
         True, description="without an LLM, the learned decisions (consolidate/learned.py: to-dos taken on and "
         "reported done, which loop a report closes, values changed, what is worth keeping) decide where the rules "
         "did; off, or with an embedder the models were not trained over, the rules decide alone")
-    rules_off: Annotated[list[str], NoDecode] = Field(
+    rules_off: list[str] = Field(
         default_factory=list, description="hand-written rules switched off, by name (episodic_memory.heuristics."
         "REGISTRY; `bench/truth.py --ablate` measures each); EPISODIC_RULES_OFF takes them comma-separated")
     learned_models_path: str | None = Field(
@@ -647,7 +641,7 @@ class ServerSettings(_Group):
     body_timeout_s: float = Field(
         30.0, gt=0, description="a REST request's body must arrive within this many seconds of its headers (else "
         "408, nothing done); it is read before the request takes a place to run in, so a slow sender holds none")
-    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+    allowed_hosts: list[str] = Field(
         default_factory=list, description="Host header values the REST server answers besides the address a request "
         "came in on (and, on loopback, 127.0.0.1, localhost and ::1): a name matches any port, name:port one port, "
         "'*' every host (no check). Any other Host gets 421: a DNS-rebinding page never reaches the memories. "
@@ -832,10 +826,39 @@ def _nest(values: Mapping[str, Any], how: str) -> dict[str, Any]:
     return out
 
 
+@functools.cache
+def _environment_source() -> tuple[Any, Any]:
+    """pydantic-settings' reader of ``EPISODIC_<GROUP>__<FIELD>`` over Config's groups. Built at the first read of the
+    environment: the package imports asyncio (~60 ms), which `Config()` and the CLI's light commands never pay."""
+    from pydantic import create_model
+    from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
+
+    class Groups(BaseSettings):
+        model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter=ENV_NESTED, extra="ignore",
+                                          case_sensitive=False)
+
+    class Source(EnvSettingsSource):
+        def decode_complex_value(self, field_name: str, field: Any, value: Any) -> Any:
+            try:
+                return super().decode_complex_value(field_name, field, value)
+            except ValueError:  # not JSON: "a.example, b.example" for a list; the field's validator reads it
+                return value
+
+    fields: dict[str, Any] = {group: (cls, Field(default_factory=cls)) for group, cls in GROUPS.items()}
+    return Source, create_model("Environment", __base__=Groups, **fields)
+
+
+def _read_environment() -> dict[str, dict[str, Any]]:
+    if not any(name.upper().startswith(ENV_PREFIX) and ENV_NESTED in name for name in os.environ):
+        return {}  # nothing of ours to read: pydantic-settings is not even imported
+    source, model = _environment_source()
+    return dict(source(model)())  # the variables as they are now (a source reads them when made)
+
+
 def environment() -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """The settings the environment gives, by group, and for each ``group.field`` the variable it came from
     (``EPISODIC_<GROUP>__<FIELD>``, or a flat ``EPISODIC_<NAME>`` of earlier releases, with a warning)."""
-    nested = EnvSettingsSource(Config, case_sensitive=False)()
+    nested = _read_environment()
     origin: dict[str, str] = {}
     for group, values in nested.items():
         for name in values:
@@ -849,11 +872,11 @@ def environment() -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     return nested, origin
 
 
-class Config(BaseSettings):
+class Config(BaseModel):
     """Every setting, in groups (`GROUPS`). Defaults are the original write-ups' numbers unless a field says
     otherwise; docs/config.md lists them all. `Config()` reads no environment: `Config.from_env()` does."""
 
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_nested_delimiter=ENV_NESTED, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     store: StoreSettings = Field(default_factory=StoreSettings)
     capture: CaptureSettings = Field(default_factory=CaptureSettings)
@@ -869,15 +892,6 @@ class Config(BaseSettings):
     server: ServerSettings = Field(default_factory=ServerSettings)
     hooks: HookSettings = Field(default_factory=HookSettings)
     experimental: ExperimentalSettings = Field(default_factory=ExperimentalSettings)
-
-    @classmethod
-    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
-                                   env_settings: PydanticBaseSettingsSource,
-                                   dotenv_settings: PydanticBaseSettingsSource,
-                                   file_secret_settings: PydanticBaseSettingsSource,
-                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """`Config()` is its arguments and the defaults only: `from_env` reads the environment (`environment`)."""
-        return (init_settings,)
 
     @model_validator(mode="before")
     @classmethod
