@@ -32,8 +32,13 @@ def query_terms(text: str, *, keep_stopwords: bool = False, singles: bool = True
     else:
         words = [t for w in _WORD_OR_RUN.findall(text)
                  for t in ((terms(w) if singles else expand(w)) if has_script(w) else [w.lower()])]
-    content = words if keep_stopwords else [w for w in words if w not in STOPWORDS]
-    return list(dict.fromkeys(content or words))
+    words = list(dict.fromkeys(words))
+    return words if keep_stopwords else content_terms(words)
+
+
+def content_terms(words: list[str]) -> list[str]:
+    """`words` (`query_terms(..., keep_stopwords=True)`) without the stopwords; all of them if nothing else is left."""
+    return [w for w in words if w not in STOPWORDS] or words
 
 
 def fts_query(text: str, *, keep_stopwords: bool = False) -> str | None:
@@ -45,7 +50,7 @@ def fts_query(text: str, *, keep_stopwords: bool = False) -> str | None:
     return any_of(query_terms(text, keep_stopwords=keep_stopwords))
 
 
-def any_of(terms: list[str]) -> str | None:
+def any_of(terms: Sequence[str]) -> str | None:
     """An FTS5 MATCH expression for any of `terms` (word tokens, as `query_terms` returns them); None if empty."""
     return " OR ".join(f'"{t}"' for t in terms) if terms else None
 
