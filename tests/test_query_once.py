@@ -32,7 +32,7 @@ from .fakes import HashingEmbedder
 # every function that reads a query's text, in the module that defines it
 ANALYSERS: dict[str, Any] = {
     "analyze": query, "classify": query, "find_names": query, "time_range": query, "strip_names": query,
-    "query_terms": fts, "fts_query": fts, "lookups": fts, "whole_forms": fts, "is_list_question": coverage,
+    "query_terms": fts, "fts_query": fts, "lookups": fts, "is_list_question": coverage,
     "asked_kind": currency, "asks_between": currency, "asks_several": currency, "query_phase": timing,
     "script_of": scripts,
 }
@@ -81,7 +81,7 @@ def test_one_recall_analyses_its_query_once(tmp_path: Path, monkeypatch: pytest.
     for name in ("analyze", "classify", "query_terms", "find_names", "time_range", "script_of", "lookups",
                  "is_list_question", "asked_kind", "asks_between", "asks_several", "strip_names"):
         assert counts[name] == 1, (name, counts)
-    assert counts["fts_query"] == counts["whole_forms"] == 0  # read from QueryInfo.match and .whole_forms
+    assert counts["fts_query"] == 0  # read from QueryInfo.match
     if text.startswith("When"):
         assert counts["query_phase"] == 1
 
@@ -91,7 +91,7 @@ def test_what_the_passes_read_is_what_the_helpers_give() -> None:
     info = analyze(text, ["Ben"])
     assert info.match == fts.fts_query(text)
     assert info.lookups == fts.lookups(text)
-    assert info.whole_forms == fts.whole_forms(text)
+    assert info.whole_forms == fts.whole_forms(fts.lookups(text))
     assert info.dense_text == query.strip_names(text, ["Ben"]) != text
     assert info.list_question is coverage.is_list_question(text) is True
     assert info.question == Question.of(text)

@@ -138,14 +138,9 @@ def lookups(text: str) -> list[Lookup]:
     return list(out.values())
 
 
-def whole_forms(text: str) -> str | None:
-    """The identifiers' and quoted phrases' own expressions of `text`, OR-ed (None when it has none): OR-ed into
-    the BM25 leg's terms, they rank the memories that hold an identifier whole above those that hold its pieces
-    apart."""
-    return forms_of(lookups(text))
-
-
-def forms_of(found: Sequence[Lookup]) -> str | None:
-    """`whole_forms` of the lookups `found` (a query's, as `lookups` returns them)."""
+def whole_forms(found: Sequence[Lookup]) -> str | None:
+    """The identifiers' and quoted phrases' own expressions among a query's lookups `found` (`lookups`), OR-ed (None
+    when it has none): OR-ed into the BM25 leg's terms, they rank the memories that hold an identifier whole above
+    those that hold its pieces apart."""
     forms = [f"({x.match})" for x in found if x.shape != "word"]
     return " OR ".join(forms) if forms else None

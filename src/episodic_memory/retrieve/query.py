@@ -86,7 +86,7 @@ class QueryInfo:
     @cached_property
     def whole_forms(self) -> str | None:
         """Its identifiers and quoted phrases whole, OR-ed into the BM25 leg (`fts.whole_forms`)."""
-        return fts.forms_of(self.lookups)
+        return fts.whole_forms(self.lookups)
 
     @cached_property
     def dense_text(self) -> str:
