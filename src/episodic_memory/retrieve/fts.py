@@ -131,8 +131,8 @@ def lookups(text: str) -> list[Lookup]:
             match = identifier_match(chunk)
             if match is not None:
                 out.setdefault(match, Lookup(chunk, match, "identifier"))
-        else:
-            for word in query_terms(chunk):
+        else:  # no run of Chinese, … in it: its words are the plain regex's
+            for word in map(str.lower, _WORD.findall(chunk)):
                 if word not in STOPWORDS:
                     out.setdefault(_phrase([word]), Lookup(word, _phrase([word]), "word"))
     return list(out.values())

@@ -11,6 +11,7 @@ from functools import cached_property
 
 from ..lang.english import MONTHS, WEEKDAYS
 from ..store.scripts import has_script, script_of
+from ..util import memo_text
 from . import fts
 from .coverage import is_list_question
 from .currency import Question
@@ -126,7 +127,7 @@ def find_names(text: str, known: Iterable[str], words: Iterable[str] | None = No
     folded: str | None = None
     found = []
     for name in known:
-        parts = query_terms(name, keep_stopwords=True, singles=False)
+        parts = _name_words(name)
         if not parts:
             continue
         if (len(parts) == 1 and parts[0] in words) or (len(parts) > 1 and " ".join(parts) in lowered) or (
@@ -138,6 +139,12 @@ def find_names(text: str, known: Iterable[str], words: Iterable[str] | None = No
             if _folded(name.strip()) in folded:
                 found.append(name)
     return found
+
+
+@memo_text()
+def _name_words(name: str) -> tuple[str, ...]:
+    """A known name's words as `find_names` matches them: read once while the name is in use, not every recall."""
+    return tuple(query_terms(name, keep_stopwords=True, singles=False))
 
 
 def _folded(text: str) -> str:
