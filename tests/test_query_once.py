@@ -105,3 +105,15 @@ def test_currency_reads_a_question_as_it_reads_its_text() -> None:
                   currency.Statement("Update: the rent is now $950 a month.", 2.0, 1.0)]
     for text in ("How much is the rent?", "How many days between the rent going up and the move?"):
         assert currency.currency_scores(statements, Question.of(text)) == currency.currency_scores(statements, text)
+
+
+@pytest.mark.parametrize("text", ["what is  it", "Who is Caroline?", "Where is caroline's  dog?", "王小明上周说了什么？",
+                                  "我的 the 猫 ZQ-6614", "İstanbul with Ben", "the 3 things", "!!!"])
+def test_the_words_read_once_are_the_words_each_helper_reads(text: str) -> None:
+    """The query's words, read once (`QueryInfo.words`), give each pass what reading the text again would."""
+    known = ["Caroline", "Ben", "王小明"]
+    info = analyze(text, known)
+    assert list(info.terms) == fts.query_terms(text)
+    assert list(info.words or ()) == fts.query_terms(text, keep_stopwords=True, singles=False)
+    assert list(info.names) == query.find_names(text, known)
+    assert info.dense_text == query.strip_names(text, list(info.names))
