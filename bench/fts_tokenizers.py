@@ -48,10 +48,10 @@ def _chunks(text: str) -> str | None:
 
 def variants() -> dict[str, tuple[str, Callable[[str], str | None]]]:
     import_episodic()
-    from episodic_memory.retrieve.fts import fts_query, whole_forms
+    from episodic_memory.retrieve.fts import fts_query, lookups, whole_forms
 
     def with_forms(text: str) -> str | None:
-        words, whole = fts_query(text), whole_forms(text)
+        words, whole = fts_query(text), whole_forms(lookups(text))
         return " OR ".join(x for x in (words, whole) if x) or None
 
     return {

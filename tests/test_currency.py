@@ -8,6 +8,7 @@ import pytest
 
 from episodic_memory import Config, Memory
 from episodic_memory.retrieve.currency import (
+    Question,
     Statement,
     asked_kind,
     asks_several,
@@ -126,9 +127,9 @@ def test_answers_are_followed_forward_by_what_they_are_the_value_of() -> None:
     assert subject_terms("Quick recap of the reno: the finish date: July 12; the tile: slate", "date") == [
         "reno", "finish", "date"]
     best = Statement("Quick recap: the finish date: July 12.", T0, 2.0)
-    seeds = followup_seeds([Statement("so, the reno", T0, 3.0), best], "When is the reno done?", 3)
+    seeds = followup_seeds([Statement("so, the reno", T0, 3.0), best], Question.of("When is the reno done?"), 3)
     assert seeds == [(T0, ["finish", "date"])]
-    assert followup_seeds([best], "Which tile are we using?", 3) == []   # no kind of value asked for
+    assert followup_seeds([best], Question.of("Which tile are we using?"), 3) == []   # no kind of value asked for
 
 
 # --- demotion order ------------------------------------------------------------------------------------------------

@@ -49,8 +49,8 @@ def test_exact_lookups_count_no_chinese_word_inside_a_question(db_path: Path) ->
         mem.add_turn("user", "王总的手机号是13910237788请帮我存一下", session_id="s")
         for q in ("朵朵 发烧 多少度？", "我女儿 朵朵 怎么了"):
             assert not any(coined(x.text) for x in lookups(q)), q
-            assert exact_tiers(mem.store, mem.config, q, "default", want_turns=True, kinds=[]) == {}, q
-        tiers = exact_tiers(mem.store, mem.config, "13910237788是谁的号码？", "default", want_turns=True, kinds=[])
+            assert exact_tiers(mem.store, mem.config, lookups(q), "default", want_turns=True, kinds=[]) == {}, q
+        tiers = exact_tiers(mem.store, mem.config, lookups("13910237788是谁的号码？"), "default", want_turns=True, kinds=[])
         assert len(tiers) == 1  # digits are no language's: the number is looked up exactly
 
 

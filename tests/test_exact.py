@@ -304,5 +304,5 @@ def test_identifier_forms(chunk: str, forms: str) -> None:
 @given(st.text(max_size=80))
 def test_whole_forms_are_safe_fts(text: str) -> None:
     """Whatever the text, the expressions are quoted strings joined by OR (nothing else reaches MATCH)."""
-    for expr in filter(None, [whole_forms(text), *(x.match for x in lookups(text))]):
+    for expr in filter(None, [whole_forms(lookups(text)), *(x.match for x in lookups(text))]):
         assert re.fullmatch(r'(\(?"[^"]+"\*?\)?)( OR \(?"[^"]+"\*?\)?)*', expr), expr

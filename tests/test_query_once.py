@@ -32,7 +32,7 @@ from .fakes import HashingEmbedder
 # every function that reads a query's text, in the module that defines it
 ANALYSERS: dict[str, Any] = {
     "analyze": query, "classify": query, "find_names": query, "time_range": query, "strip_names": query,
-    "query_terms": fts, "fts_query": fts, "lookups": fts, "whole_forms": fts, "is_list_question": coverage,
+    "query_terms": fts, "fts_query": fts, "lookups": fts, "is_list_question": coverage,
     "asked_kind": currency, "asks_between": currency, "asks_several": currency, "query_phase": timing,
     "script_of": scripts,
 }
@@ -42,14 +42,14 @@ READERS = (query, fts, exact, coverage, currency, currency_pass, retriever, timi
 
 
 def _count_calls(monkeypatch: pytest.MonkeyPatch, text: str) -> Counter[str]:
-    """Calls of each analyser with `text` as its first argument (query_terms: per set of keyword arguments)."""
+    """Calls of each analyser with `text` as its first argument, whatever its other arguments."""
     counts: Counter[str] = Counter()
 
     def counting(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(fn)
         def call(*args: Any, **kwargs: Any) -> Any:
             if args and args[0] == text:
-                counts[name + (repr(sorted(kwargs.items())) if name == "query_terms" and kwargs else "")] += 1
+                counts[name] += 1
             return fn(*args, **kwargs)
         return call
 
@@ -78,10 +78,10 @@ def test_one_recall_analyses_its_query_once(tmp_path: Path, monkeypatch: pytest.
         hits = mem.recall(text, k=3, now=T0 + timedelta(days=40))
     assert hits
     assert counts and all(n == 1 for n in counts.values()), counts
-    for name in ("analyze", "classify", "find_names", "time_range", "script_of", "lookups", "is_list_question",
-                 "asked_kind", "asks_between", "asks_several", "strip_names"):
+    for name in ("analyze", "classify", "query_terms", "find_names", "time_range", "script_of", "lookups",
+                 "is_list_question", "asked_kind", "asks_between", "asks_several", "strip_names"):
         assert counts[name] == 1, (name, counts)
-    assert counts["fts_query"] == counts["whole_forms"] == 0  # read from QueryInfo.match and .whole_forms
+    assert counts["fts_query"] == 0  # read from QueryInfo.match
     if text.startswith("When"):
         assert counts["query_phase"] == 1
 
@@ -91,7 +91,7 @@ def test_what_the_passes_read_is_what_the_helpers_give() -> None:
     info = analyze(text, ["Ben"])
     assert info.match == fts.fts_query(text)
     assert info.lookups == fts.lookups(text)
-    assert info.whole_forms == fts.whole_forms(text)
+    assert info.whole_forms == fts.whole_forms(fts.lookups(text))
     assert info.dense_text == query.strip_names(text, ["Ben"]) != text
     assert info.list_question is coverage.is_list_question(text) is True
     assert info.question == Question.of(text)
@@ -105,5 +105,15 @@ def test_currency_reads_a_question_as_it_reads_its_text() -> None:
                   currency.Statement("Update: the rent is now $950 a month.", 2.0, 1.0)]
     for text in ("How much is the rent?", "How many days between the rent going up and the move?"):
         assert currency.currency_scores(statements, Question.of(text)) == currency.currency_scores(statements, text)
-        assert currency.followup_seeds(statements, Question.of(text), 2) == currency.followup_seeds(
-            statements, text, 2)
+
+
+@pytest.mark.parametrize("text", ["what is  it", "Who is Caroline?", "Where is caroline's  dog?", "王小明上周说了什么？",
+                                  "我的 the 猫 ZQ-6614", "İstanbul with Ben", "the 3 things", "!!!"])
+def test_the_words_read_once_are_the_words_each_helper_reads(text: str) -> None:
+    """The query's words, read once (`QueryInfo.words`), give each pass what reading the text again would."""
+    known = ["Caroline", "Ben", "王小明"]
+    info = analyze(text, known)
+    assert list(info.terms) == fts.query_terms(text)
+    assert list(info.words or ()) == fts.query_terms(text, keep_stopwords=True, singles=False)
+    assert list(info.names) == query.find_names(text, known)
+    assert info.dense_text == query.strip_names(text, list(info.names))

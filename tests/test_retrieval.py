@@ -212,7 +212,7 @@ def test_query_classifier() -> None:
     assert classify("Why would Sarah object to the plan?") == "reasoning"
     assert classify("favourite food") == "general"
     info = analyze("what did maya say last May", ["Maya"], now=datetime(2026, 11, 30, tzinfo=timezone.utc))
-    assert info.names == ["Maya"] and info.time_range is not None
+    assert info.names == ("Maya",) and info.time_range is not None
     assert datetime.fromtimestamp(info.time_range[0], timezone.utc) == datetime(2026, 5, 1, tzinfo=timezone.utc)
     assert time_range("I may come by") is None
     assert time_range("what did we do 3 weeks ago") is not None

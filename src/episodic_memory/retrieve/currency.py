@@ -1118,12 +1118,12 @@ def subject_terms(text: str, kind: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def followup_seeds(statements: Sequence[Statement], query: str | Question, limit: int
+def followup_seeds(statements: Sequence[Statement], query: Question, limit: int
                    ) -> list[tuple[float, list[str]]]:
     """For the `limit` best statements giving an answer of the kind the query asks for: (when said, the words of
     what it is the value of) — to look for later statements about the same thing that no leg found ("We moved the
     finish date to …" for "when is the reno supposed to wrap up?", after a recap said "the finish date: July 12")."""
-    kind = query.kind if isinstance(query, Question) else asked_kind(query)
+    kind = query.kind
     if not kind or limit <= 0:
         return []
     out: list[tuple[float, list[str]]] = []

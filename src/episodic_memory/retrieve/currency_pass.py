@@ -108,7 +108,7 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
     tail = [r for r in ranked[cfg.currency.pool :] if r not in taken]
     return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + tail, notes
 
-def later_turns(store: Store, cfg: Config, query: str | Question, items: list[Statement], turns: dict[int, StoredTurn],
+def later_turns(store: Store, cfg: Config, query: Question, items: list[Statement], turns: dict[int, StoredTurn],
                 known: set[int], filters: Any) -> list[int]:
     """Ids of turns said after the best answers among `items` about what they are the value of, not in `known`
     (read into `turns`): BM25 over those words (but the store's common ones), from the answer's time on."""

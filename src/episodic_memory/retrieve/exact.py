@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from ..config import Config
 from ..store.base import Store
-from .fts import Lookup, lookups
+from .fts import Lookup
 from .kinds import KIND_BITS, KIND_CODES
 
 # a known word with an inflection is known: (ending, what the stem ends with instead); "es" after a sibilant or "o"
@@ -99,13 +99,12 @@ def coined(word: str) -> bool:
     return not any(word[:i] in common and word[i:] in common for i in range(3, len(word) - 2))
 
 
-def exact_tiers(store: Store, cfg: Config, query: str | Sequence[Lookup], user_id: str, *, want_turns: bool,
+def exact_tiers(store: Store, cfg: Config, found: Sequence[Lookup], user_id: str, *, want_turns: bool,
                 kinds: Sequence[str], session_id: str | None = None, since: float | None = None,
                 until: float | None = None) -> Counter[int]:
-    """Candidate key -> how many of the query's exact lookups that memory holds (only keys holding one).
-    `query`: its text, or its lookups as `fts.lookups` found them (`QueryInfo.lookups`)."""
+    """Candidate key -> how many of the query's exact lookups `found` (`QueryInfo.lookups`) each memory holds
+    (only keys holding one)."""
     tiers: Counter[int] = Counter()
-    found = lookups(query) if isinstance(query, str) else query
     lone_word = len(found) == 1 and found[0].shape == "word"
     for lookup in found:
         coined_word = lookup.shape == "word" and not lone_word

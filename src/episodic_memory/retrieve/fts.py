@@ -32,8 +32,13 @@ def query_terms(text: str, *, keep_stopwords: bool = False, singles: bool = True
     else:
         words = [t for w in _WORD_OR_RUN.findall(text)
                  for t in ((terms(w) if singles else expand(w)) if has_script(w) else [w.lower()])]
-    content = words if keep_stopwords else [w for w in words if w not in STOPWORDS]
-    return list(dict.fromkeys(content or words))
+    words = list(dict.fromkeys(words))
+    return words if keep_stopwords else content_terms(words)
+
+
+def content_terms(words: list[str]) -> list[str]:
+    """`words` (`query_terms(..., keep_stopwords=True)`) without the stopwords; all of them if nothing else is left."""
+    return [w for w in words if w not in STOPWORDS] or words
 
 
 def fts_query(text: str, *, keep_stopwords: bool = False) -> str | None:
@@ -45,7 +50,7 @@ def fts_query(text: str, *, keep_stopwords: bool = False) -> str | None:
     return any_of(query_terms(text, keep_stopwords=keep_stopwords))
 
 
-def any_of(terms: list[str]) -> str | None:
+def any_of(terms: Sequence[str]) -> str | None:
     """An FTS5 MATCH expression for any of `terms` (word tokens, as `query_terms` returns them); None if empty."""
     return " OR ".join(f'"{t}"' for t in terms) if terms else None
 
@@ -126,21 +131,16 @@ def lookups(text: str) -> list[Lookup]:
             match = identifier_match(chunk)
             if match is not None:
                 out.setdefault(match, Lookup(chunk, match, "identifier"))
-        else:
-            for word in query_terms(chunk):
+        else:  # no run of Chinese, … in it: its words are the plain regex's
+            for word in map(str.lower, _WORD.findall(chunk)):
                 if word not in STOPWORDS:
                     out.setdefault(_phrase([word]), Lookup(word, _phrase([word]), "word"))
     return list(out.values())
 
 
-def whole_forms(text: str) -> str | None:
-    """The identifiers' and quoted phrases' own expressions of `text`, OR-ed (None when it has none): OR-ed into
-    the BM25 leg's terms, they rank the memories that hold an identifier whole above those that hold its pieces
-    apart."""
-    return forms_of(lookups(text))
-
-
-def forms_of(found: Sequence[Lookup]) -> str | None:
-    """`whole_forms` of the lookups `found` (a query's, as `lookups` returns them)."""
+def whole_forms(found: Sequence[Lookup]) -> str | None:
+    """The identifiers' and quoted phrases' own expressions among a query's lookups `found` (`lookups`), OR-ed (None
+    when it has none): OR-ed into the BM25 leg's terms, they rank the memories that hold an identifier whole above
+    those that hold its pieces apart."""
     forms = [f"({x.match})" for x in found if x.shape != "word"]
     return " OR ".join(forms) if forms else None

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import cached_property
 
 from ..lang.english import MONTHS, WEEKDAYS
 from ..store.scripts import has_script, script_of
+from ..util import memo_text
 from . import fts
 from .coverage import is_list_question
 from .currency import Question
-from .fts import STOPWORDS, Lookup, any_of, query_terms
+from .fts import STOPWORDS, Lookup, any_of, content_terms, query_terms
 from .timing import query_phase
 
 _TEMPORAL = re.compile(
@@ -55,7 +56,7 @@ _DAY_WORDS: list[tuple[re.Pattern[str], int]] = [  # a day named relative to tod
 _DAY = timedelta(days=1)
 
 
-@dataclass
+@dataclass(frozen=True)
 class QueryInfo:
     """What the analyser found in a query: a recall analyses its query once, into this, and every pass reads it.
 
@@ -64,11 +65,14 @@ class QueryInfo:
 
     text: str
     kind: str                                   # temporal | reasoning | exact | general
-    terms: list[str]
-    names: list[str] = field(default_factory=list)        # known names mentioned (as stored)
+    terms: tuple[str, ...]                      # what the BM25 legs search for (`fts.query_terms`)
+    names: tuple[str, ...] = ()                 # known names mentioned (as stored)
     time_range: tuple[float, float] | None = None         # epoch seconds [start, end)
     phase: str | None = None                              # asks about an end, a start or both (retrieve/timing.py)
     script: str = "spaced"                                # spaced | unsegmented | mixed (store/scripts.py script_of)
+    # every word, stop words kept, a run of Chinese, … as its pairs (query_terms(keep_stopwords=True,
+    # singles=False)): what names are matched against; None: read from the text when needed
+    words: tuple[str, ...] | None = None
 
     @cached_property
     def match(self) -> str | None:
@@ -83,12 +87,12 @@ class QueryInfo:
     @cached_property
     def whole_forms(self) -> str | None:
         """Its identifiers and quoted phrases whole, OR-ed into the BM25 leg (`fts.whole_forms`)."""
-        return fts.forms_of(self.lookups)
+        return fts.whole_forms(self.lookups)
 
     @cached_property
     def dense_text(self) -> str:
         """The text the dense leg embeds when names stay out of it (`strip_names`)."""
-        return strip_names(self.text, self.names)
+        return strip_names(self.text, self.names, self.words)
 
     @cached_property
     def list_question(self) -> bool:
@@ -111,18 +115,19 @@ def classify(text: str) -> str:
     return "general"
 
 
-def find_names(text: str, known: Iterable[str]) -> list[str]:
+def find_names(text: str, known: Iterable[str], words: Iterable[str] | None = None) -> list[str]:
     """Known names mentioned in `text`, matched as whole words, case-insensitively (not by capital letters).
+    `words`: the text's (`QueryInfo.words`), when they have been read already.
 
     A name written in a script without spaces (`王小明`, `김지훈`) is matched as a substring: inside
     `王小明上周说了什么` or `김지훈이` there is no word boundary to match at. One character alone is too common a
     substring to be a name, so such a name needs two."""
-    words = set(query_terms(text, keep_stopwords=True, singles=False))
+    words = set(query_terms(text, keep_stopwords=True, singles=False) if words is None else words)
     lowered = text.lower()
     folded: str | None = None
     found = []
     for name in known:
-        parts = query_terms(name, keep_stopwords=True, singles=False)
+        parts = _name_words(name)
         if not parts:
             continue
         if (len(parts) == 1 and parts[0] in words) or (len(parts) > 1 and " ".join(parts) in lowered) or (
@@ -136,14 +141,20 @@ def find_names(text: str, known: Iterable[str]) -> list[str]:
     return found
 
 
+@memo_text()
+def _name_words(name: str) -> tuple[str, ...]:
+    """A known name's words as `find_names` matches them: read once while the name is in use, not every recall."""
+    return tuple(query_terms(name, keep_stopwords=True, singles=False))
+
+
 def _folded(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
-def strip_names(text: str, names: Iterable[str]) -> str:
+def strip_names(text: str, names: Sequence[str], words: Iterable[str] | None = None) -> str:
     """`text` without the given names (whole words, any case, with a possessive 's; a name in a script without
     spaces wherever it stands, as `find_names` finds it); `text` itself when nothing but stopwords would be left
-    ("Who is Caroline?")."""
+    ("Who is Caroline?"). `words`: the text's (`QueryInfo.words`), what is left when no name is taken out."""
     out = text
     for name in names:
         if has_script(name):
@@ -151,7 +162,8 @@ def strip_names(text: str, names: Iterable[str]) -> str:
             continue
         out = re.sub(rf"\b{re.escape(name)}(?:['’]s|s['’])?(?!\w)", " ", out, flags=re.I)
     out = re.sub(r"\s+", " ", out).strip()
-    return out if any(w not in STOPWORDS for w in query_terms(out, keep_stopwords=True)) else text
+    left = query_terms(out, keep_stopwords=True) if names or words is None else words
+    return out if any(w not in STOPWORDS for w in left) else text
 
 
 def _month_range(year: int, month: int) -> tuple[datetime, datetime]:
@@ -300,7 +312,9 @@ def analyze(text: str, known_names: Iterable[str] = (), now: datetime | None = N
     """`now`: what time phrases count from (default: the wall clock). A phase (an end or a start asked about) only
     for a question about time ("when did X finish", "how many days between starting X and ..."): in "why did X
     start" the start is the topic, not the turn wanted (measured, docs/retrieval.md)."""
-    kind = classify(text)
-    return QueryInfo(text=text, kind=kind, terms=query_terms(text), names=find_names(text, known_names),
-                     time_range=time_range(text, now), phase=query_phase(text) if kind == "temporal" else None,
-                     script=script_of(text))
+    kind, script = classify(text), script_of(text)
+    words = query_terms(text, keep_stopwords=True, singles=False)
+    # spaced, the terms are those words without their stop words; a run of Chinese, … adds its single characters
+    terms = content_terms(words) if script == "spaced" else query_terms(text)
+    return QueryInfo(text, kind, tuple(terms), tuple(find_names(text, known_names, words)), time_range(text, now),
+                     query_phase(text) if kind == "temporal" else None, script, tuple(words))

@@ -20,7 +20,7 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -372,7 +372,7 @@ class Retriever:
             return np.zeros(len(candidates), np.int64)
         return np.fromiter((tiers.get(key, 0) for key in candidates.keys.tolist()), np.int64, len(candidates))
 
-    def bm25_match(self, match: str, terms: list[str], user_id: str | None = None) -> str | None:
+    def bm25_match(self, match: str, terms: Sequence[str], user_id: str | None = None) -> str | None:
         """`match` without the terms found in a large share of a big store (they cost most of the BM25 time and rank
         little), while rarer terms remain; None when every term is that common (the dense leg alone speaks)."""
         cfg = self.config
