@@ -163,10 +163,10 @@ def test_the_answer_is_in_the_phrase_naming_most_of_the_question() -> None:
 
 
 def test_params_name_each_currency_setting_with_the_configs_default() -> None:
-    """`Params.from_config` reads each `currency_*` setting by name (no prefix lookup), and a Params made with no
+    """`Params.from_config` reads each `currency.*` setting by name (no prefix lookup), and a Params made with no
     arguments is the configured default: the two lists of defaults cannot drift apart."""
     assert Params.from_config(Config()) == Params()
     changed = Params.from_config(Config(currency={"min_shared": 2, "tie_share": 0.5, "best_slot": False}))
     assert (changed.min_shared, changed.tie_share, changed.best_slot) == (2, 0.5, False)
-    read = {f"currency_{name}" for name in Params.__dataclass_fields__} & set(Config.model_fields)
+    read = set(Params.__dataclass_fields__) & set(Config().currency.model_fields)
     assert len(read) == len(Params.__dataclass_fields__) - 2   # weighted and margin are no settings

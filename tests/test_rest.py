@@ -24,7 +24,7 @@ from fastapi import FastAPI  # noqa: E402
 from episodic_memory import Memory  # noqa: E402
 from episodic_memory.cli import main  # noqa: E402
 from episodic_memory.config import Config  # noqa: E402
-from episodic_memory.server.limits import ServerLimits  # noqa: E402
+from episodic_memory.server.limits import ServerLimits, server_limits  # noqa: E402
 from episodic_memory.server.rest import check_host, create_app  # noqa: E402
 from episodic_memory.server.tokens import TokenStore, hash_token  # noqa: E402
 from episodic_memory.store import is_postgres_url  # noqa: E402
@@ -440,7 +440,7 @@ def test_serve_command_warns(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     limits = calls[-1].pop("limits")
     assert calls[-1].pop("allowed_hosts") == ()  # the bound address and the loopback names only (hosts.py)
     assert calls[-1] == {"path": str(db_path), "host": "127.0.0.1", "port": 9999, "auth": False, "user_id": "me"}
-    assert limits == ServerLimits()  # the defaults (no EPISODIC_SERVER_* set here)
+    assert limits == server_limits(ServerLimits())  # the defaults, worked out (no EPISODIC_SERVER__* set here)
     result = CliRunner().invoke(main, ["serve", "--db", str(db_path), "--threads", "3", "--max-inflight", "5",
                                        "--access-log"])
     limits = calls[-1]["limits"]
