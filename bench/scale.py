@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "src") not in sys.path:  # run from a clone without `pip install -e .`
     sys.path.append(str(ROOT / "src"))
 
+from compat import make_config, setting  # noqa: E402
 from episodic_memory import Memory  # noqa: E402
 from episodic_memory.config import Config  # noqa: E402
 from episodic_memory.models.embedder import DEFAULT_MODEL_ID, load_embedder  # noqa: E402
@@ -58,8 +59,9 @@ SPAN_START = datetime(2024, 6, 1, tzinfo=timezone.utc).timestamp()
 SPAN_SECONDS = 2 * 365 * 86_400
 TARGETS_P50_MS = {10_000: 5.0, 100_000: 10.0, 1_000_000: 30.0}
 TARGET_INGEST = 300.0  # turns/s
-BULK = Config(capture={"consolidate_every": 10**9, "consolidate_on_open": False, "fsync_journal": False})
-TIMED = Config(capture={"consolidate_every": 10**9, "consolidate_on_open": False})  # fsync on, as shipped
+BULK = make_config(Config, {"capture.consolidate_every": 10**9, "capture.consolidate_on_open": False,
+                            "capture.fsync_journal": False})
+TIMED = make_config(Config, {"capture.consolidate_every": 10**9, "capture.consolidate_on_open": False})  # fsync on
 
 
 def log(msg: str) -> None:
@@ -434,7 +436,7 @@ def embedding_tokens(sessions: list[list[dict[str, Any]]]) -> float | None:
         tok.enable_truncation(max_length=DEFAULT_MAX_LENGTH)
     except Exception:
         return None
-    chars = Config().models.embed_context_chars
+    chars = setting(Config(), "models.embed_context_chars")
     texts = []
     for s in sessions:
         previous = None
@@ -451,7 +453,7 @@ def measure_fresh_ingest(corpus: Corpus, workdir: Path, n_turns: int, live_turns
     root.mkdir(parents=True)
     try:
         t0 = time.perf_counter()
-        load_embedder("default", Config().models.threads)
+        load_embedder("default", setting(Config(), "models.threads"))
         model_load_s = time.perf_counter() - t0
         sessions = list(corpus.sessions(n_turns, first_session=800_000))
         log(f"ingest: {n_turns} turns into a fresh store (add_turns per session + index())")
@@ -558,7 +560,7 @@ def build_store(corpus: Corpus, size: int, args: argparse.Namespace) -> tuple[Pa
     timed_n = min(args.ingest_sample, size // 2)
     bulk_n = size - timed_n
     real_n = min(args.real_vectors, bulk_n)
-    embedder = load_embedder("default", Config().models.threads)
+    embedder = load_embedder("default", setting(Config(), "models.threads"))
     info: dict[str, Any] = {"size": size, "built": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                             "git_commit": _git("rev-parse", "HEAD"), "synthetic_vectors": args.synthetic_vectors}
     t_build = time.perf_counter()
@@ -647,7 +649,8 @@ def drop_statistics(db: sqlite3.Connection) -> None:
 
 REAL_VERSION = 1
 REAL_SHIFT_DAYS = 365  # copy r of the conversations is said r years before copy 0 (every copy a distinct past)
-REAL_BUILD = Config(capture={"consolidate_every": 10**9, "consolidate_on_open": False, "fsync_journal": False})
+REAL_BUILD = make_config(Config, {"capture.consolidate_every": 10**9, "capture.consolidate_on_open": False,
+                                  "capture.fsync_journal": False})
 
 
 def _load_locomo(path: Path) -> list[Any]:
@@ -759,7 +762,8 @@ def copy_real_store(real: Path, size: int, args: argparse.Namespace) -> tuple[Pa
     db = tmp / "memory.db"
     shutil.copy(base_db, db)
     copies = size // REAL_BASE
-    with Memory(db, config=REAL_BUILD.replace({"models.embedder": "off"})) as mem:
+    with Memory(db, config=make_config(Config, {"capture.consolidate_every": 10**9, "capture.consolidate_on_open": False,
+                                            "capture.fsync_journal": False, "models.embedder": "off"})) as mem:
         base_rows = mem.store.db.execute("SELECT max(id) FROM vectors").fetchone()[0]
         for k in range(1, copies):
             copy = tmp / f"copy{k}.jsonl"
@@ -843,7 +847,7 @@ def measure_real(db: Path, real: Path, n_queries: int, seed: int, warmup: int, b
     recall_qs = queries[1 + warmup : 1 + warmup + n_queries]
     out: dict[str, Any] = {"loadavg_start": loadavg(), "queries": len(recall_qs)}
     cfg = Config()  # the defaults (no reranker), not EPISODIC_* variables
-    embedder = load_embedder(cfg.models.embedder, cfg.models.threads)
+    embedder = load_embedder(setting(cfg, "models.embedder"), setting(cfg, "models.threads"))
     t0 = time.perf_counter()
     mem = Memory(db, config=cfg)
     out["open_s"] = round(time.perf_counter() - t0, 4)
@@ -1173,7 +1177,7 @@ def measure(db: Path, n_queries: int, seed: int, warmup: int, budget_s: float) -
         "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}, "loadavg_start": loadavg()}
     cfg = Config()  # the defaults (no reranker), not EPISODIC_* variables
     t0 = time.perf_counter()
-    embedder = load_embedder(cfg.models.embedder, cfg.models.threads)
+    embedder = load_embedder(setting(cfg, "models.embedder"), setting(cfg, "models.threads"))
     out["model_load_s"] = round(time.perf_counter() - t0, 3)
     out["rss_model_loaded"] = rss_mb()
 
@@ -1219,7 +1223,7 @@ def measure(db: Path, n_queries: int, seed: int, warmup: int, budget_s: float) -
     out["loadavg_recall"] = loadavg()
 
     # each leg alone, on other distinct queries (uncached query embeddings)
-    pool = max(10, cfg.retrieval.candidate_pool)
+    pool = max(10, setting(cfg, "retrieval.candidate_pool"))
     m = dense.sync(USER)
     legs: dict[str, list[float]] = {k: [] for k in (
         "query_embedding", "bm25", "dense", "fetch_candidates", "dense_matmul", "dense_sync", "bm25_fts_only")}
@@ -1236,7 +1240,7 @@ def measure(db: Path, n_queries: int, seed: int, warmup: int, budget_s: float) -
             match = mem.retriever.bm25_match(match, query_terms(q))
         rows = mem.store.search_turns(match, USER, limit=pool) if match else []
         t2 = time.perf_counter()
-        hits = dense.search(USER, qvec, pool, floor=cfg.retrieval.dense_floor, center=cfg.retrieval.dense_center)
+        hits = dense.search(USER, qvec, pool, floor=setting(cfg, "retrieval.dense_floor"), center=setting(cfg, "retrieval.dense_center"))
         t3 = time.perf_counter()
         # what recall does next: read every candidate turn (both legs' hits) back from SQLite
         mem.store.turn_heads(USER, {i for i, _ in rows} | {h.item_id for h in hits})
@@ -1253,7 +1257,7 @@ def measure(db: Path, n_queries: int, seed: int, warmup: int, budget_s: float) -
                           "fetch_candidates": (t3, t4), "dense_matmul": (t4, t5), "dense_sync": (t5, t6),
                           "bm25_fts_only": (t6, t7)}.items():
             legs[k].append((b - a) * 1000)
-        above_floor.append(int((sims >= cfg.retrieval.dense_floor).sum()))
+        above_floor.append(int((sims >= setting(cfg, "retrieval.dense_floor")).sum()))
         bm25_rows.append(len(rows))
     out["legs_ms"] = {k: percentiles(v) for k, v in legs.items()}
     p50 = {k: v["p50"] for k, v in out["legs_ms"].items()}

@@ -64,10 +64,11 @@ def make_turns(n: int, text: str, session_turns: int) -> list[dict[str, Any]]:
 
 # --- one run, in a child process (so each tree imports its own package) ----------------------------------
 def run_live(turns_file: str, mode: str, session_turns: int) -> dict[str, Any]:
+    from compat import make_config
     from episodic_memory import Config, Memory
 
     turns = json.loads(Path(turns_file).read_text())
-    config = Config(capture={"consolidate_in_background": "off" if mode == "inline" else "on"})
+    config = make_config(Config, {"capture.consolidate_in_background": "off" if mode == "inline" else "on"})
     with tempfile.TemporaryDirectory() as tmp:
         mem = Memory(Path(tmp) / "live.db", config=config)
         mem.index()  # the model loads before the clock starts
@@ -84,7 +85,8 @@ def run_live(turns_file: str, mode: str, session_turns: int) -> dict[str, Any]:
         mem.close()  # waits for the background consolidation
         drained = time.perf_counter() - t0
         cpu = time.process_time() - cpu0
-        check = Memory(Path(tmp) / "live.db", config=Config(capture={"consolidate_on_open": False}, models={"embedder": "off"}))
+        check = Memory(Path(tmp) / "live.db", config=make_config(Config, {"capture.consolidate_on_open": False,
+                                                                             "models.embedder": "off"}))
         pending = len(check.store.sessions_needing_consolidation())
         stored = check.stats()["turns"]
         check.close()
