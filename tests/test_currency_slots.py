@@ -143,7 +143,7 @@ def test_a_correction_in_a_request_still_supersedes_by_its_subject() -> None:
 
 def test_config_carries_the_new_knobs() -> None:
     cfg = Config()
-    params = Params.from_config(cfg)
+    params = cfg.currency
     assert params.phrase_words == cfg.currency.phrase_words == 12
     assert params.slot_pairs and params.cue_near and params.units and params.stated and params.skip_between
     assert params.tie_share == cfg.currency.tie_share
@@ -162,11 +162,7 @@ def test_the_answer_is_in_the_phrase_naming_most_of_the_question() -> None:
     assert _superseded(old, change, query)
 
 
-def test_params_name_each_currency_setting_with_the_configs_default() -> None:
-    """`Params.from_config` reads each `currency.*` setting by name (no prefix lookup), and a Params made with no
-    arguments is the configured default: the two lists of defaults cannot drift apart."""
-    assert Params.from_config(Config()) == Params()
-    changed = Params.from_config(Config(currency={"min_shared": 2, "tie_share": 0.5, "best_slot": False}))
-    assert (changed.min_shared, changed.tie_share, changed.best_slot) == (2, 0.5, False)
-    read = set(Params.__dataclass_fields__) & set(Config().currency.model_fields)
-    assert len(read) == len(Params.__dataclass_fields__) - 2   # weighted and margin are no settings
+def test_the_currency_pass_takes_its_knobs_from_config_currency() -> None:
+    """One list of knobs and defaults: `Params` is Config's currency group."""
+    assert Params is type(Config().currency)
+    assert Params(best_slot=False) == Config(currency={"best_slot": False}).currency

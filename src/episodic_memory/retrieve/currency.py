@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 
-from ..config import Config
+from ..config import CurrencySettings
 from ..lang.english import MONTHS, stem
 from ..util import clear_on_forget, forgettable, memo_text
 from .fts import STOPWORDS
@@ -688,47 +688,10 @@ class Statement:
     assistant: bool = False     # an assistant's turn: it may echo a value, it corrects nothing right after
 
 
-@dataclass(frozen=True)
-class Params:
-    """The knobs of `currency_scores`: Config's `currency_*` fields, with the same defaults (see their
-    descriptions)."""
+Params = CurrencySettings
+"""The knobs of `currency_scores`: the `currency` group of Config (`Config.currency`; see the fields' descriptions)."""
 
-    min_shared: int = 1
-    min_overlap: float = 0.5
-    restated: bool = True
-    anchor: bool = False
-    topic_share: float = 1.0
-    typed: bool = True
-    propagate: bool = True
-    answers: bool = True
-    by_speaker: bool = True
-    things: int = 2
-    adjacent: int = 2
-    promote: bool = True
-    weighted: bool = True
-    margin: float = 1e-4
-    followups_cued: bool = True
-    phrase_words: int = 12
-    tie_share: float = 0.1
-    slot_pairs: bool = True
-    cue_near: bool = True
-    units: bool = True
-    stated: bool = True
-    skip_between: bool = True
-    best_slot: bool = True
-
-    @classmethod
-    def from_config(cls, cfg: Config) -> Params:
-        """The knobs as `cfg` sets them (each named: `weighted` and `margin` are no settings)."""
-        return cls(
-            min_shared=cfg.currency.min_shared, min_overlap=cfg.currency.min_overlap, restated=cfg.currency.restated,
-            anchor=cfg.currency.anchor, topic_share=cfg.currency.topic_share, typed=cfg.currency.typed,
-            propagate=cfg.currency.propagate, answers=cfg.currency.answers, by_speaker=cfg.currency.by_speaker,
-            things=cfg.currency.things, adjacent=cfg.currency.adjacent, promote=cfg.currency.promote,
-            followups_cued=cfg.currency.followups_cued, phrase_words=cfg.currency.phrase_words,
-            tie_share=cfg.currency.tie_share, slot_pairs=cfg.currency.slot_pairs, cue_near=cfg.currency.cue_near,
-            units=cfg.currency.units, stated=cfg.currency.stated, skip_between=cfg.currency.skip_between,
-            best_slot=cfg.currency.best_slot)
+MARGIN = 1e-4  # a superseded statement scores at least this far below the newest statement that superseded it
 
 
 def currency_scores(statements: Sequence[Statement], query: str | Question = "", params: Params | None = None, *,
@@ -758,7 +721,7 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     sigs = [drop_names(signature(s.text, names), ignore, lower) for s in statements]
     topic = common_values(sigs, p.topic_share) if p.topic_share < 1.0 else frozenset()
     sigs = [as_subject(sig, topic) for sig in sigs]
-    weight = rarity(sigs) if p.weighted else None
+    weight = rarity(sigs)
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
     kind = asked_q.kind if p.typed and query else None
     # a question asking a kind of value reads each statement's answer next to its subject (`focused`: its clauses
@@ -874,7 +837,7 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     final = list(claims)
     for i in by_time:  # newest first: every statement superseding i is final already
         if i in superseded_by:
-            final[i] = min(claims[i], min(final[j] for j in superseded_by[i]) - p.margin)
+            final[i] = min(claims[i], min(final[j] for j in superseded_by[i]) - MARGIN)
     newest = {old: max(news, key=lambda j: (statements[j].ts, -j)) for old, news in superseded_by.items()}
     return final, newest
 

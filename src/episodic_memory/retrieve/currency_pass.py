@@ -17,7 +17,6 @@ from ..store.base import Store
 from ..store.records import StoredTurn
 from ..util import to_datetime
 from .currency import (
-    Params,
     Question,
     Statement,
     currency_scores,
@@ -95,7 +94,7 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
     items += [turn_statement(turns[i]) for i in extra]
     for item, r in zip(items[len(head):], rows[len(head):], strict=True):
         item.score = float(candidates.score[r]) if candidates.valid[r] else floor
-    scores, newest = currency_scores(items, question, Params.from_config(cfg), ignore_names=speakers)
+    scores, newest = currency_scores(items, question, cfg.currency, ignore_names=speakers)
     if not newest:
         return candidates, ranked, {}
     candidates.score[rows] = scores
