@@ -43,6 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if __package__ in (None, ""):   # run as a script: `bench.*` from the repo root (bench/datasets.py shadows no one)
     sys.path[0] = str(ROOT)
 OUT = ROOT / "bench" / "results" / "consolidation_cost.json"
+
+from bench.compat import setting  # noqa: E402
+
 CORPORA = ("synthetic", "locomo")
 
 
@@ -68,6 +71,7 @@ def load_turns(corpus: str, n: int, data: Path | None, first: int = 0) -> list[d
 
 def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = None) -> dict[str, Any]:
     sys.path[:0] = [src, str(ROOT)]
+    from bench.compat import make_config
     from episodic_memory import Config, Memory
 
     warm = tempfile.mkdtemp(prefix="cc-warm-")
@@ -102,7 +106,7 @@ def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = 
     d = tempfile.mkdtemp(prefix="cc-")
     # inline: each step's CPU is read with process_time, which counts every thread; a background worker running
     # beside the caller would blur which is which (the work is the same either way)
-    mem = Memory(os.path.join(d, "m.db"), config=Config(capture={"consolidate_in_background": "off"}))
+    mem = Memory(os.path.join(d, "m.db"), config=make_config(Config, {"capture.consolidate_in_background": "off"}))
     embedder = mem.embedder()
     mem.index()
     if embedder is not None:
@@ -179,7 +183,7 @@ def consolidation_floor(path: str, embedder: Any, config: Any) -> dict[str, Any]
         if hasattr(embedder, "cache_clear"):
             embedder.cache_clear()
         embed = getattr(embedder, "embed_once", embedder.embed)
-        cap = config.models.embed_max_chars
+        cap = setting(config, "models.embed_max_chars")
         t0 = time.process_time()
         for turns in by_session.values():
             embed([embedding_text(t, turns[i - 1] if i else None)[:cap] for i, t in enumerate(turns)])

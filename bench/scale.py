@@ -43,6 +43,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "src") not in sys.path:  # run from a clone without `pip install -e .`
     sys.path.append(str(ROOT / "src"))
+if str(ROOT / "bench") not in sys.path:  # imported as bench.scale too
+    sys.path.append(str(ROOT / "bench"))
 
 from compat import make_config, setting  # noqa: E402
 from episodic_memory import Memory  # noqa: E402
