@@ -337,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = args.workdir or Path(tempfile.mkdtemp(prefix="bench-exact-"))
     tmp.mkdir(parents=True, exist_ok=True)
     path = tmp / "mem.db"
-    has_flag = "exact_lookup" in episodic.Config().retrieval.model_fields
+    has_flag = "exact_lookup" in type(episodic.Config().retrieval).model_fields
     results: dict[str, Any] = {}
     try:
         ingest_s = None
