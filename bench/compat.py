@@ -12,6 +12,8 @@ _RENAMED = {"models.threads": "model_threads", "llm.backend": "llm", "consolidat
 
 
 def _flat(dotted: str) -> str:
+    """The flat name of ``group.field`` by the prefix rule of config.LEGACY_NAMES; only the renames the bench scripts
+    use are listed (`_RENAMED`): a script reading another renamed setting on an older tree adds it there."""
     group, name = dotted.split(".", 1)
     return _RENAMED.get(dotted, _PREFIX.get(group, "") + name)
 
