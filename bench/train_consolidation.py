@@ -117,6 +117,50 @@ def sentence_examples(convs: list[LabelledConversation], rng: random.Random) -> 
     return out
 
 
+def reply_examples(convs: list[LabelledConversation]) -> list[SentenceExample]:
+    """The assistant's answer to each thing the user said (its opening, as consolidation reads it), labelled by
+    what the user's part was: a to-do taken on, one reported done, a value changed. Every answer is kept, repeats
+    too, so that a reply said after anything ("Noted.") learns how little it tells."""
+    out: list[SentenceExample] = []
+    for conv in convs:
+        for u in conv.utterances:
+            opening = learned.reply_opening(u.reply)
+            if opening:
+                out.append(SentenceExample(opening, conv.bank, {
+                    "reply_done": int(u.kind == "close"), "reply_todo": int(u.kind == "open"),
+                    "reply_change": int(u.kind == "slot" and u.value_index > 0)}))
+    return out
+
+
+def train_reply_heads(convs: list[LabelledConversation], cache: VectorCache, kind: str
+                      ) -> tuple[list[HeadReport], dict[str, tuple[Fitted, float]]]:
+    """The reply heads, each chosen by leaving one bank out, then fitted on all."""
+    examples = reply_examples(convs)
+    texts = [e.text for e in examples]
+    x = learned.sentence_inputs(cache.vectors(texts), texts)
+    banks = np.array([e.bank for e in examples])
+    reports, final = [], {}
+    for head in learned.REPLY_HEADS:
+        y = np.array([e.labels[head] for e in examples])
+        report, _ = cross_validate(head, x, y, banks, kind)
+        reports.append(report)
+        final[head] = (fit(x, y, report.l2, kind), report.line)
+        log(f"{head}: {len(y)} replies, {int(y.sum())} positive; L2 {report.l2}, line {report.line:.2f}")
+    return reports, final
+
+
+def add_heads(path: Path, heads: dict[str, tuple[Fitted, float]], meta: dict[str, Any]) -> None:
+    """Write `heads` into the models file at `path`, every other array kept as it is."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    staged = path.with_suffix(".new.npz")
+    write_models(staged, heads, str(arrays["embedder_id"]), meta)
+    with np.load(staged, allow_pickle=False) as data:
+        arrays.update({k: data[k] for k in data.files if k != "embedder_id"})
+    staged.unlink()
+    np.savez_compressed(path, **arrays)
+
+
 # --- embeddings, cached ---------------------------------------------------------------------------------------
 
 class VectorCache:
@@ -482,6 +526,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lobo", type=Path, default=None, metavar="DIR",
                    help="instead: one model per training bank left out, DIR/no-BANK.npz (bench/truth.py --lobo DIR)")
     p.add_argument("--held", nargs="+", default=None, help="with --lobo: only these banks left out in turn")
+    p.add_argument("--replies-only", action="store_true",
+                   help="train only the reply heads and add them to --out, every other head left as it is")
     p.add_argument("--lobo-out", type=Path, default=None, metavar="DIR",
                    help="also write, per bank, the models cross-validation trained without it (DIR/no-BANK.npz)")
     args = p.parse_args(argv)
@@ -501,6 +547,16 @@ def main(argv: list[str] | None = None) -> int:
              for i in range(args.per_seed)]
     log(f"{len(convs)} conversations, {sum(len(c.utterances) for c in convs)} utterances")
     cache = VectorCache(args.cache)
+    reply_reports, reply_heads = train_reply_heads(convs, cache, args.model)
+    cache.save()
+    if args.replies_only:
+        print_report(reply_reports)
+        meta = {"replies_trained": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "replies_commit": git_commit(), "replies_banks": args.banks}
+        if not args.no_write:
+            add_heads(args.out, reply_heads, meta)
+            log(f"added {', '.join(reply_heads)} to {args.out}")
+        return 0
 
     examples = sentence_examples(convs, rng)
     texts = [e.text for e in examples]
@@ -508,8 +564,8 @@ def main(argv: list[str] | None = None) -> int:
     banks = np.array([e.bank for e in examples])
     cache.save()
     log(f"{len(examples)} sentences")
-    reports: list[HeadReport] = []
-    final: dict[str, tuple[Fitted, float]] = {}
+    reports: list[HeadReport] = list(reply_reports)
+    final: dict[str, tuple[Fitted, float]] = dict(reply_heads)
     out_of_fold: dict[str, dict[str, Fitted]] = defaultdict(dict)   # held-out bank → head → model without it
     for head in learned.SENTENCE_HEADS:
         rows = np.array([head in e.labels for e in examples])

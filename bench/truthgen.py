@@ -112,6 +112,7 @@ class Utterance:
     value: str = ""           # slot: the value as labelled
     slot_kind: str = ""       # slot: number | date | name | place | thing
     pool: str = ""            # pair: CHITCHAT / REQUESTS / asks (a thread's own)
+    reply: str = ""           # the assistant's answer to it, as composed (a joined turn shows the last one's)
 
     @property
     def durable(self) -> bool:
@@ -169,7 +170,7 @@ def utterances(bank: str, seed: int, index: int) -> LabelledConversation:
         session = session_of[id(current)]
         day = (current["start"] - writer.sessions[0]["start"]).total_seconds() / 86_400
         u = Utterance(text=gen.sentence(made["u"]) if e["k"] != "opener" else made["u"], kind=e["k"],
-                      session=session, day=day, types=list(made.get("types", [])))
+                      session=session, day=day, types=list(made.get("types", [])), reply=made.get("a") or "")
         if e["k"] == "slot":
             slot, j = e["slot"], e["j"]
             u.slot = f"{slot['thread'].replace(' ', '_')}.{slot['id']}"

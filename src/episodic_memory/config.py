@@ -446,6 +446,9 @@ class ConsolidationSettings(_Group):
     supersedes_line: float | None = Field(
         None, ge=0, le=1, description="learned: a statement supersedes its most likely earlier fact at this "
         "probability or above (None: the line chosen when the model was trained)")
+    reply_supersedes_line: float = Field(
+        0.5, ge=0, le=1, description="learned: the line for supersedes_line when the assistant's answer to the "
+        "statement takes it as a value changed ('Got it - 16, not 14.'; `loops.read_replies` switches both off)")
     referee_learned_line: float = Field(
         0.995, ge=0, le=1, description="with an LLM: when the supersedes model is this sure that a candidate gives a "
         "new value for the stored fact, the referee is not asked (1: always ask)")
@@ -591,6 +594,21 @@ class LoopSettings(_Group):
     completion_gate: float = Field(
         0.05, ge=0, le=1, description="sentences below this completion probability are not matched against open "
         "loops at all (a cost cut: the pair model decides)")
+    read_replies: bool = Field(
+        True, description="the assistant's answer to a turn is a second reader of it (`reply_*` models): an answer "
+        "that takes the turn as a to-do taken on or one done lowers the line for it to the two below")
+    reply_commitment_line: float = Field(
+        0.15, ge=0, le=1, description="the turn's likeliest commitment opens a loop at this probability when the "
+        "answer takes it as a to-do (instead of commitment_line)")
+    reply_veto_line: float = Field(
+        0.2, ge=0, le=1, description="a turn whose answer is no acknowledgement of a to-do at all (a recap, an "
+        "answer to a question, a shrug: the answer's to-do probability below this) raises no loop, unless the "
+        "sentence's own commitment probability reaches reply_veto_sure (1: never)")
+    reply_veto_sure: float = Field(
+        0.97, ge=0, le=1, description="see reply_veto_line")
+    reply_closes_line: float = Field(
+        0.85, ge=0, le=1, description="the turn's likeliest (sentence, open loop) pair closes that loop at this "
+        "probability when the answer takes the turn as a to-do done (instead of closes_line)")
 
 
 class InjectSettings(_Group):

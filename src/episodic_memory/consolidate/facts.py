@@ -90,6 +90,7 @@ class FactConsolidator:
         self.counts: Counter[str] = Counter()
         self.use_llm = _llm_usable(clients.llm)
         self.threads = learned.ThreadVectors(clients.store, user_id)
+        self.replies: learned.Replies | None = None
 
     # --- the pipeline ------------------------------------------------------------------------------------
     def session_speakers(self, session_id: str, turns: list[StoredTurn]) -> set[str]:
@@ -115,6 +116,9 @@ class FactConsolidator:
                                          participants=self.session_speakers(session_id, turns),
                                          judge=self.judge()))
         candidates = _unique(candidates)
+        models = self.learned_models()
+        if models is not None and self.config.loops.read_replies and self.embedder is not None:
+            self.replies = learned.Replies(learned.SentenceJudge(models, self.embedder), turns)
         vectors = self._embed([c.text for c in candidates])
         sample = NoveltySample([f.text for f in self.facts.facts(self.user_id, limit=self.config.consolidation.novelty_sample)])
         added: list[int] = []
@@ -223,6 +227,7 @@ class FactConsolidator:
         speaker_of = self.clients.store.turn_heads(self.user_id, turn_ids).speaker_of() if turn_ids else {}
         mine = {t.speaker for t in c.sources}
         eligible: list[Fact] = []
+        answered_change = models is not None and self.answered("reply_change", c)
         for f, sim in pool.values():
             if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
                 continue  # the same turn
@@ -249,7 +254,7 @@ class FactConsolidator:
                         best = (1.0 + fc, f)
                 continue
             if models is not None and vector is not None:
-                if (not counts_a_part(said, f.text) and (cued or shows_a_change(said, f.text))
+                if (not counts_a_part(said, f.text) and (cued or answered_change or shows_a_change(said, f.text))
                         and one_slot(said, cfg.consolidation.supersede_max_words) and one_slot(f.text, cfg.consolidation.supersede_max_words)
                         and all(short_turn(t.content, cfg.consolidation.learned_max_turn_words) for t in c.sources)):
                     eligible.append(f)
@@ -261,8 +266,8 @@ class FactConsolidator:
             score = m.score + sim + (cfg.consolidation.slot_session_bonus if f.session_id == session_id else 0.0)
             if best is None or score > best[0]:
                 best = (score, f)
-        if models is not None and vector is not None and (
-                target_or_none := self.learned_change(c, said, vector, eligible, session_id)) is not None:
+        if models is not None and vector is not None and (target_or_none := self.learned_change(
+                c, said, vector, eligible, session_id, answered_change)) is not None:
             best = (3.0, target_or_none)
         if best is None:
             return self.earlier_statement(c, said, session_id) if cued and rule_on("facts.earlier_statement") else None
@@ -291,10 +296,15 @@ class FactConsolidator:
         usable = learned.pair_head(models, "supersedes", len(SUPERSEDES_FEATURES)) is not None
         return models if usable or learned.recording() else None
 
+    def answered(self, head: str, c: Candidate) -> bool:
+        """The assistant's answer to the turn this candidate came from takes it as `head` says (`learned.Replies`)."""
+        return self.replies is not None and any(self.replies.says(t, head) for t in c.sources[-1:])
+
     def learned_change(self, c: Candidate, said: str, vector: np.ndarray, facts: list[Fact],
-                       session_id: str) -> Fact | None:
+                       session_id: str, answered_change: bool = False) -> Fact | None:
         """The fact this statement gives a new value for, by the pair model (`supersede.supersedes_features`): the
-        candidate most likely to be the same slot with another value, when it clears the line."""
+        candidate most likely to be the same slot with another value, when it clears the line (a lower one,
+        `Config.consolidation.reply_supersedes_line`, when the assistant's answer took it as a change)."""
         if not facts or self.embedder is None:
             return None
         models = self.learned_models()
@@ -319,6 +329,8 @@ class FactConsolidator:
         if head is None:
             return None
         line = self.config.consolidation.supersedes_line if self.config.consolidation.supersedes_line is not None else head.threshold
+        if answered_change:
+            line = min(line, self.config.consolidation.reply_supersedes_line)
         p = head.probability(np.stack(rows))
         best = int(np.argmax(p))
         if p[best] < line:

@@ -6,7 +6,10 @@ What varies with wording is decided by models trained on labelled conversations 
 - per sentence (`SentenceJudge`): is it worth keeping (`durable`), does it take on a to-do (`commitment`), does it
   report one done (`completion`), does it change a value said before (`change`);
 - per pair (`PairJudge`): does this sentence report *this* open loop done (`closes`), does this statement give a
-  new value for what *this* earlier fact stated (`supersedes`).
+  new value for what *this* earlier fact stated (`supersedes`);
+- per reply (`SentenceJudge.reply`): does the assistant's answer to a person's turn take it as a to-do taken on
+  (`reply_todo`), one reported done (`reply_done`) or a value changed (`reply_change`) — a second reader of the
+  same turn, in other words than the person's ("Nice, crossing that off." after "The samples showed up.").
 
 A sentence is described by its embedding plus a few grammatical signals the embedding blurs — tense and aspect,
 modality, negation, person, punctuation (`grammar_features`): closed-class words and word endings, the same for
@@ -42,6 +45,7 @@ MODEL_FILE = "data/consolidation_models.npz"
 MINILM_FAMILY = "minilm-l6-v2"
 SENTENCE_HEADS = ("durable", "commitment", "completion", "change")
 PAIR_HEADS = ("closes", "supersedes")
+REPLY_HEADS = ("reply_done", "reply_todo", "reply_change")
 
 # --- grammar: closed-class words, endings and punctuation -----------------------------------------------------
 #: function words whose presence tells tense, aspect, modality, negation, person and sentence type. Closed
@@ -247,7 +251,7 @@ def _read(path: Any) -> Models | None:
                     arrays.get("grammar_dim"), GRAMMAR_DIM)
         return None
     heads = {}
-    for name in (*SENTENCE_HEADS, *PAIR_HEADS):
+    for name in (*SENTENCE_HEADS, *PAIR_HEADS, *REPLY_HEADS):
         if f"{name}.weights" in arrays:
             hidden = arrays.get(f"{name}.hidden")
             heads[name] = Head(
@@ -300,6 +304,52 @@ class SentenceJudge:
 
     def head(self, name: str) -> Head | None:
         return self.models.heads.get(name)
+
+    def reply(self, text: str) -> dict[str, float] | None:
+        """How the assistant's answer takes the turn before it: reply head → probability, read from the answer's
+        opening (`reply_opening`); None when the models have no reply heads or the answer is empty."""
+        opening = reply_opening(text)
+        if not opening or not all(h in self.models.heads for h in REPLY_HEADS):
+            return None
+        x = sentence_inputs(np.asarray(self.embedder.embed([opening]), np.float32), [opening])
+        with one_blas_thread:
+            return {h: float(self.models.heads[h].probability(x)[0]) for h in REPLY_HEADS}
+
+
+class Replies:
+    """The assistant's answer to each person's turn of a batch (the next turn, when it is the assistant's), read
+    only when asked: one short embedding per answer a decision needs."""
+
+    def __init__(self, judge: SentenceJudge, turns: Sequence[Any]) -> None:
+        self.judge = judge
+        self.answers = {t.id: n.content for t, n in zip(turns, turns[1:], strict=False)
+                        if t.role != "assistant" and n.role == "assistant" and n.session_id == t.session_id}
+        self._read: dict[int, dict[str, float] | None] = {}
+
+    def says(self, turn: Any, head: str) -> bool:
+        """The answer to `turn` takes it as `head` says (at that head's trained line)."""
+        h = self.judge.head(head)
+        p = self.probability(turn, head)
+        return h is not None and p is not None and p >= h.threshold
+
+    def probability(self, turn: Any, head: str) -> float | None:
+        """The reply head's probability for the answer to `turn`; None when there is no answer (yet) to read."""
+        if turn.id not in self.answers:
+            return None
+        if turn.id not in self._read:
+            self._read[turn.id] = self.judge.reply(self.answers[turn.id])
+        scores = self._read[turn.id]
+        return None if scores is None else scores[head]
+
+
+_OPENING = re.compile(r"(?<=[.!?])\s+")
+
+
+def reply_opening(text: str) -> str:
+    """An answer's first sentence, where an acknowledgement sits ("Nice, crossing that off. Next …"); at most 200
+    characters, so a long answer costs one short embedding."""
+    first = _OPENING.split(text.strip(), maxsplit=1)[0] if text.strip() else ""
+    return first[:200]
 
 
 def same_family(model_id: str | None, trained_on: str) -> bool:

@@ -226,8 +226,9 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
         closures = clients.llm.run(_resolve_llm(clients.llm, open_loops, new_turns)) if open_loops else []
     judge = learned.judge_for(clients.embedder(), cfg.consolidation.learned_models_path) if cfg.consolidation.learned else None
     detector = "llm" if candidates is not None else "learned" if judge is not None else "rules"
+    replies = learned.Replies(judge, new_turns) if judge is not None and cfg.loops.read_replies else None
     if candidates is None:
-        candidates = [c for t in new_turns for c in (detect_learned(t, judge, cfg) if judge is not None
+        candidates = [c for t in new_turns for c in (detect_learned(t, judge, cfg, replies) if judge is not None
                                                      else detect_rules(t))]
     rules_close = closures is None
 
@@ -243,7 +244,8 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
     for turn in new_turns:
         if rules_close and judge is not None:
             for done, quote in learned_closures(judge, turn, info, [lp for lp, _ in known if lp.id not in done_ids
-                                                                    and lp.id not in closed_now], cfg, threads):
+                                                                    and lp.id not in closed_now], cfg, threads,
+                                                replies):
                 _close(clients, info, Closure(done.id, turn, quote, "learned"))
                 closed_now.add(done.id)
         lemma_close = rules_close and (judge is None or rule_on("loops.lemma_close"))
@@ -275,9 +277,12 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
 
 # --- learned -------------------------------------------------------------------------------------------
 
-def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config) -> list[Candidate]:
+def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
+                   replies: learned.Replies | None = None) -> list[Candidate]:
     """The loops a person's turn raises, by the commitment model: each sentence whose probability clears the line
-    (`Config.loops.commitment_line`, else the trained one) is a to-do; its text is what it asks done (`loop_text`)."""
+    (`Config.loops.commitment_line`, else the trained one) is a to-do; its text is what it asks done (`loop_text`).
+    When none does and the assistant's answer takes the turn as a to-do taken on, its likeliest sentence is one
+    at `Config.loops.reply_commitment_line`."""
     if turn.role in _NOT_PEOPLE:
         return []
     said = sentences(_unquoted_if_on(without_notes(turn.content)))
@@ -289,10 +294,18 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config) 
     # from one, and the model is spared embedding it
     statements = [s for s in said if not s.rstrip().endswith("?")]
     scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
+    raised = [s for s in said
+              if scores.get(s, 0.0) >= line or (rule_on("loops.explicit_cues") and explicit_to_do(s))]
+    if not raised and scores and replies is not None:
+        likeliest = max(scores, key=scores.__getitem__)
+        if scores[likeliest] >= cfg.loops.reply_commitment_line and replies.says(turn, "reply_todo"):
+            raised = [likeliest]
+    if raised and replies is not None and (
+            (todo := replies.probability(turn, "reply_todo")) is not None and todo < cfg.loops.reply_veto_line):
+        # the answer acknowledges no to-do: a recap asked for ("remind me where we've got to"), a shrug
+        raised = [s for s in raised if scores.get(s, 0.0) >= cfg.loops.reply_veto_sure]
     out: list[Candidate] = []
-    for sentence in said:
-        if scores.get(sentence, 0.0) < line and not (rule_on("loops.explicit_cues") and explicit_to_do(sentence)):
-            continue
+    for sentence in raised:
         text = loop_text(sentence)
         if len(loop_stems(text)) >= 1 and len(text) >= 8:
             due = _DUE.search(sentence)
@@ -319,11 +332,14 @@ def explicit_to_do(sentence: str) -> bool:
 
 
 def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: SessionInfo, open_loops: list[Loop],
-                     cfg: Config, threads: learned.ThreadVectors | None = None) -> list[tuple[Loop, str]]:
+                     cfg: Config, threads: learned.ThreadVectors | None = None,
+                     replies: learned.Replies | None = None) -> list[tuple[Loop, str]]:
     """The open loops a person's turn reports done, by the pair model: for each sentence that may report something
     done (`Config.loops.completion_gate`), the open loop (raised before it) it most likely closes, when that probability
     clears the line (`Config.loops.closes_line`, else the trained one). One sentence closes one loop; the sentence is
-    the evidence."""
+    the evidence. When no sentence clears it and the assistant's answer takes the turn as a to-do done, the
+    likeliest pair of the turn closes at `Config.loops.reply_closes_line` (any sentence, whatever its completion
+    probability: "The samples showed up this morning." — "Nice, crossing that off.")."""
     if turn.role in _NOT_PEOPLE:
         return []
     eligible = [lp for lp in open_loops if _later(turn, lp)]
@@ -338,8 +354,10 @@ def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: Sessi
     loop_vectors = np.asarray(judge.embedder.embed([lp.text for lp in eligible]), np.float32)
     out: list[tuple[Loop, str]] = []
     taken: set[int] = set()
+    answered_done = replies is not None and replies.says(turn, "reply_done")
+    likeliest: tuple[float, Loop, str] | None = None
     for i, sentence in enumerate(said):
-        if scores["completion"][i] < cfg.loops.completion_gate:
+        if scores["completion"][i] < cfg.loops.completion_gate and not answered_done:
             continue
         cos = loop_vectors @ vectors[i]
         rows = []
@@ -359,6 +377,10 @@ def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: Sessi
         if p[best] >= line and eligible[best].id not in taken:
             taken.add(eligible[best].id)
             out.append((eligible[best], f"{turn.speaker or turn.role}: {sentence}"))
+        elif likeliest is None or p[best] > likeliest[0]:
+            likeliest = (float(p[best]), eligible[best], sentence)
+    if answered_done and not out and likeliest is not None and likeliest[0] >= cfg.loops.reply_closes_line:
+        out.append((likeliest[1], f"{turn.speaker or turn.role}: {likeliest[2]}"))
     return out
 
 

@@ -1,0 +1,102 @@
+"""The assistant's answer as a second reader of a turn (consolidate/learned.py `Replies`): the reply models read an
+answer's opening; a to-do taken on, one reported done in other words, a value changed and a recap asked for are
+decided with the answer as they are not without it (`Config.loops.read_replies`). The phrasings here are in none of
+the banks the models were trained on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from episodic_memory import Config, Memory
+from episodic_memory.consolidate import learned
+from episodic_memory.models.embedder import load_embedder
+
+OFF = {"loops": {"read_replies": False}}
+
+
+def run(turns: list[tuple[str, str, str]], **config: Any) -> Memory:
+    """A memory that took `turns` (session, role, text), one minute apart, every session ended."""
+    mem = Memory(":memory:", config=Config(**config))
+    for i, (session, role, text) in enumerate(turns):
+        mem.add_turn(role, text, session_id=session, timestamp=f"2026-11-{2 + 3 * int(session[1:]):02d}T10:{i:02d}:00Z")
+    for session in dict.fromkeys(t[0] for t in turns):
+        mem.end_session(session)
+    return mem
+
+
+def loops(turns: list[tuple[str, str, str]], **config: Any) -> list[tuple[str, str]]:
+    with run(turns, **config) as mem:
+        return [(lp.text, lp.status) for lp in mem.loops(status="all")]
+
+
+def test_the_reply_models_ship_and_read_an_answers_opening() -> None:
+    models = learned.load_models()
+    assert models is not None and set(learned.REPLY_HEADS) <= set(models.heads)
+    assert learned.reply_opening("Brilliant, that's done. Anything else for today?") == "Brilliant, that's done."
+    assert learned.reply_opening("  ") == ""
+    assert len(learned.reply_opening("x" * 500)) == 200
+    judge = learned.judge_for(load_embedder(None))
+    assert judge is not None
+    done = judge.reply("Superb - that's sorted then, I'll mark it complete.")
+    todo = judge.reply("Right, I'll remind you about it on Thursday.")
+    change = judge.reply("Noted: 16 now, not 14.")
+    chatter = judge.reply("Sunny spells later, apparently.")
+    assert done and todo and change and chatter
+    line = {h: models.heads[h].threshold for h in learned.REPLY_HEADS}
+    assert done["reply_done"] >= line["reply_done"] > done["reply_todo"]
+    assert todo["reply_todo"] >= line["reply_todo"] > todo["reply_done"]
+    assert change["reply_change"] >= line["reply_change"]
+    assert all(chatter[h] < line[h] for h in learned.REPLY_HEADS)
+
+
+def test_an_answer_is_the_next_assistant_turn_of_the_same_session() -> None:
+    judge = learned.judge_for(load_embedder(None))
+    assert judge is not None
+    with run([("s1", "user", "I have to get the boiler serviced."), ("s1", "assistant", "On your list now."),
+              ("s2", "user", "The boiler is purring.")]) as mem:
+        turns = mem.session_turns("s1") + mem.session_turns("s2")
+    replies = learned.Replies(judge, turns)
+    assert list(replies.answers.values()) == ["On your list now."]
+    assert replies.probability(turns[2], "reply_done") is None   # no answer yet: nothing to read
+    assert not replies.says(turns[2], "reply_done")
+
+
+BOILER = [("s1", "user", "I have to get the boiler serviced before winter."),
+          ("s1", "assistant", "Okay, I'll keep that one on your list."),
+          ("s2", "user", "The engineer was round this morning and the boiler is purring."),
+          ("s2", "assistant", "Brilliant, I'll strike that off your list.")]
+
+
+def test_a_report_of_the_resulting_state_closes_its_loop_when_the_answer_takes_it_as_done() -> None:
+    assert loops(BOILER) == [("get the boiler serviced before winter", "closed")]
+    assert loops(BOILER, **OFF) == [("get the boiler serviced before winter", "open")]
+    # the same report answered as news, not as a to-do done, leaves the loop open
+    as_news = [*BOILER[:3], ("s2", "assistant", "Glad to hear the engineer came.")]
+    assert loops(as_news) == [("get the boiler serviced before winter", "open")]
+
+
+def test_a_to_do_taken_on_in_passing_opens_a_loop_when_the_answer_takes_it_as_one() -> None:
+    turns = [("s1", "user", "I need to ring Aunt Maeve about what she can eat at the wedding."),
+             ("s1", "assistant", "Okay, I'll keep that one on your list.")]
+    assert loops(turns) == [("ring Aunt Maeve about what she can eat at the wedding", "open")]
+    assert loops(turns, **OFF) == []
+
+
+def test_a_recap_asked_for_raises_no_loop() -> None:
+    turns = [("s1", "user", "Could you remind me where we are with the house move?"),
+             ("s1", "assistant", "Here's where the move stands: boxes packed, van booked for Saturday.")]
+    assert loops(turns) == []
+    assert loops(turns, **OFF) == [("where we are with the house move", "open")]
+
+
+@pytest.mark.parametrize("config", [{}, OFF])
+def test_a_new_value_is_linked_to_the_old_one_when_the_answer_takes_it_as_a_change(config: dict[str, Any]) -> None:
+    turns = [("s1", "user", "Priya is running the stall at the fair."), ("s1", "assistant", "Good to know."),
+             ("s2", "user", "Tom's running the stall at the fair, Priya's off sick."),
+             ("s2", "assistant", "Noted, that replaces what I had.")]
+    with run(turns, **config) as mem:
+        current = {f.text: f.current for f in mem.facts(include_superseded=True)}
+    assert current["Tom's running the stall at the fair, Priya's off sick."]
+    assert current["Priya is running the stall at the fair."] is (config == OFF)
