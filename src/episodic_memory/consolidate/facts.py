@@ -47,6 +47,7 @@ from .supersede import (
     compare,
     frame,
     has_change_cue,
+    names_old_value,
     read_slot,
     rewrite_value,
     supersedes_features,
@@ -210,16 +211,21 @@ class FactConsolidator:
         for f, s in neighbours:
             pool.setdefault(f.id, (f, s))
         extra: list[Fact] = []
-        if (match := fts_query(said)) is not None:
-            ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24, kinds=["fact"])
-                   if i not in pool]   # the neighbours are read already
-            extra.extend(self.facts.facts_by_id(self.user_id, ids).values())
+        models = self.learned_models()
+        answered_change = models is not None and self.answered("reply_change", c)
+        answer = self.replies.answer(c.sources[-1]) if answered_change and self.replies is not None else None
+        # the assistant's answer to a change often names its subject ("Okay, your car budget is £8k now."): its
+        # words find the old statement too
+        for text in (said, answer) if answer else (said,):
+            if (match := fts_query(text)) is not None:
+                ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24,
+                                                                           kinds=["fact"]) if i not in pool]
+                extra.extend(self.facts.facts_by_id(self.user_id, ids).values())   # the neighbours are read already
         if cued:
             extra.extend(self.facts.facts(self.user_id, limit=cfg.consolidation.slot_recent_facts))
         for f in extra:
             if f.current and f.id not in pool:
                 pool[f.id] = (f, lexical_similarity(said, f.text))
-        models = self.learned_models()
         best: tuple[float, Fact] | None = None
         restates_a_rule = cued or is_instruction(said)
         corrects = c.replaces is not None or _CORRECTS.search(said) is not None
@@ -227,7 +233,6 @@ class FactConsolidator:
         speaker_of = self.clients.store.turn_heads(self.user_id, turn_ids).speaker_of() if turn_ids else {}
         mine = {t.speaker for t in c.sources}
         eligible: list[Fact] = []
-        answered_change = models is not None and self.answered("reply_change", c)
         for f, sim in pool.values():
             if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
                 continue  # the same turn
@@ -266,8 +271,11 @@ class FactConsolidator:
             score = m.score + sim + (cfg.consolidation.slot_session_bonus if f.session_id == session_id else 0.0)
             if best is None or score > best[0]:
                 best = (score, f)
-        if models is not None and vector is not None and (target_or_none := self.learned_change(
-                c, said, vector, eligible, session_id, answered_change)) is not None:
+        named = [f for f in eligible if answer and names_old_value(answer, said, f.text)]
+        if len(named) == 1:   # the answer names the old value: "Got it - 16, not 14."
+            best = (3.0, named[0])
+        elif models is not None and vector is not None and (target_or_none := self.learned_change(
+                c, said, vector, eligible, session_id, answered_change, answer)) is not None:
             best = (3.0, target_or_none)
         if best is None:
             return self.earlier_statement(c, said, session_id) if cued and rule_on("facts.earlier_statement") else None
@@ -301,7 +309,7 @@ class FactConsolidator:
         return self.replies is not None and any(self.replies.says(t, head) for t in c.sources[-1:])
 
     def learned_change(self, c: Candidate, said: str, vector: np.ndarray, facts: list[Fact],
-                       session_id: str, answered_change: bool = False) -> Fact | None:
+                       session_id: str, answered_change: bool = False, answer: str | None = None) -> Fact | None:
         """The fact this statement gives a new value for, by the pair model (`supersede.supersedes_features`): the
         candidate most likely to be the same slot with another value, when it clears the line (a lower one,
         `Config.consolidation.reply_supersedes_line`, when the assistant's answer took it as a change)."""
@@ -312,6 +320,9 @@ class FactConsolidator:
         head = learned.pair_head(models, "supersedes", len(SUPERSEDES_FEATURES))
         judge = learned.SentenceJudge(models, self.embedder)
         change = float(judge.scores([said])["change"][0]) if "change" in models.heads else 0.0
+        if answer:   # the statement as the answer restates it: "capping it at £8k" — "your car budget now £8k"
+            said = f"{said} {learned.reply_opening(answer)}"
+            vector = np.asarray(self.embedder.embed([said]), np.float32)[0]
         cos = np.asarray(self.embedder.embed([f.text for f in facts]), np.float32) @ np.asarray(vector, np.float32)
         frames = np.asarray(self.embedder.embed([frame(said)] + [frame(f.text) for f in facts]), np.float32)
         frame_cos = frames[1:] @ frames[0]

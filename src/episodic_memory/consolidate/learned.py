@@ -332,6 +332,9 @@ class Replies:
         p = self.probability(turn, head)
         return h is not None and p is not None and p >= h.threshold
 
+    def answer(self, turn: Any) -> str | None:
+        return self.answers.get(turn.id)
+
     def probability(self, turn: Any, head: str) -> float | None:
         """The reply head's probability for the answer to `turn`; None when there is no answer (yet) to read."""
         if turn.id not in self.answers:

@@ -170,6 +170,16 @@ def has_change_cue(text: str) -> bool:
     return bool(CHANGE_CUE.search(text)) or not _named_wrong(text).empty()
 
 
+def names_old_value(answer: str, said: str, old: str) -> bool:
+    """An answer to a change names a value of `old` that the statement does not give: "Got it - 16, not 14.",
+    "Okay, changing the date from May 3 to May 5." (numbers and dates anywhere in the answer; a name only where
+    the answer says it is the old one)."""
+    a, s, o = read_slot(answer), read_slot(said), read_slot(old)
+    wrong = replaced_values(answer)   # "…, not the 10th of July": old even when the statement says it too
+    return bool(((a.numbers - s.numbers) | wrong.numbers) & o.numbers or ((a.dates - s.dates) | wrong.dates) & o.dates
+                or any(not same_name(n, s.names) and same_name(n, o.names) for n in wrong.names))
+
+
 def values_differ(new: str, old: str) -> bool:
     """Both name a value of one kind (a number, a date, a name) and `new`'s are not `old`'s: "the plot costs £112"
     is not "the plot costs £60" said again, however alike the words."""
