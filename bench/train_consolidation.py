@@ -2,6 +2,7 @@
 
     python bench/train_consolidation.py [--seeds 16] [--per-seed 2] [--cache /tmp/episodic-consolidation]
                                         [--no-write] [--out src/episodic_memory/data/consolidation_models.npz]
+                                        [--replies-only]
 
 1. Conversations from the truth-bench generator, for every training bank (`bench/truthgen.py` TRAIN_BANKS: the
    shared dev bank and the two written here), seeds 1..--seeds, --per-seed conversations each. Each user utterance
@@ -16,6 +17,10 @@
    line chosen from the other folds). The L2 strength and the decision line are chosen here, never on the bank
    kept for testing (`untuned`: bench/truth.py reports it; nothing here reads it).
 5. Trained on all training banks, the weights and their cross-validated figures are written as one .npz.
+6. The reply heads (`learned.REPLY_HEADS`): the assistant's answer to each user part (its opening), labelled by what
+   the part was (a to-do taken on, one reported done, a value changed). `--replies-only` trains just these and adds
+   them to an existing file, every other head left byte for byte (the models written with `--lobo-out` have none:
+   a held-out bank is then measured without the answer read).
 
 numpy only: logistic regression fitted by Newton's method with an L2 penalty; features standardised.
 """

@@ -20,7 +20,7 @@ from episodic_memory.consolidate.facts import (
     shows_a_change,
 )
 from episodic_memory.consolidate.loops import detect_rules, loop_text
-from episodic_memory.consolidate.supersede import has_change_cue
+from episodic_memory.consolidate.supersede import has_change_cue, names_old_value
 from episodic_memory.heuristics import BY_NAME, REGISTRY, rule_on, rules_off
 from episodic_memory.store.records import StoredTurn
 
@@ -117,6 +117,8 @@ PROBES: dict[str, Callable[[Config], object]] = {
     "facts.rewrite_value": lambda c: _memory_facts(
         c, ("s1", "Maya", "The deck needs 12 slides."), ("s2", "Maya", "Actually it's 14, not 12.")),
     "facts.change_needs_a_value": lambda c: shows_a_change("Here's my current code:", "Here's what I have so far:"),
+    "facts.answer_names_old": lambda c: rule_on("facts.answer_names_old") and names_old_value(
+        "Got it - 16 slides, not 14.", "The deck needs 16 slides.", "The deck needs 14 slides."),
     "facts.part_of_whole": lambda c: counts_a_part("13 of the 14 slides are final.", "The deck needs 14 slides."),
     "facts.long_statements": lambda c: one_slot("word " * 40, Config().consolidation.supersede_max_words),
     "facts.long_turns": lambda c: short_turn("word " * 100, Config().consolidation.learned_max_turn_words),

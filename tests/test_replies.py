@@ -100,3 +100,46 @@ def test_a_new_value_is_linked_to_the_old_one_when_the_answer_takes_it_as_a_chan
         current = {f.text: f.current for f in mem.facts(include_superseded=True)}
     assert current["Tom's running the stall at the fair, Priya's off sick."]
     assert current["Priya is running the stall at the fair."] is (config == OFF)
+
+
+def test_an_answer_names_the_old_value_a_change_replaces() -> None:
+    from episodic_memory.consolidate.supersede import names_old_value
+
+    assert names_old_value("Got it - 16 slides, not 14.", "The deck needs 16 slides.", "The deck needs 14 slides.")
+    assert names_old_value("Okay, changing the fitting from May 3 to May 5.", "Fitting is May 5 now.",
+                           "The fitting is on May 3.")
+    # the statement itself names the old date; the answer marks it as the old one
+    assert names_old_value("Updated - the fitting is May 5, not May 3.", "May 5 for the fitting, May 3 fell through.",
+                           "The fitting is on May 3.")
+    assert names_old_value("Right, Tom rather than Priya then.", "Tom is running the stall.",
+                           "Priya is running the stall.")
+    assert not names_old_value("Got it - 16 slides.", "The deck needs 16 slides.", "The deck needs 14 slides.")
+    assert not names_old_value("Okay, Tom it is.", "Tom is running the stall.", "Priya is running the stall.")
+
+
+def test_a_change_said_without_its_subject_replaces_the_fact_its_answer_names() -> None:
+    """Among many facts with amounts, "capping it at £8k" is the car budget because the answer says so."""
+    turns = [("s1", "user", "The grant bid is for £231k."), ("s1", "assistant", "Noted."),
+             ("s1", "user", "Budget for the car is £11,000 max."), ("s1", "assistant", "Noted."),
+             ("s1", "user", "Rent for the allotment plot is £77 a year."), ("s1", "assistant", "Noted."),
+             ("s2", "user", "Numbers updated, capping it at £8k."),
+             ("s2", "assistant", "Okay, your car budget is now £8k.")]
+    with run(turns) as mem:
+        replaced = [f.text for f in mem.facts(include_superseded=True) if not f.current]
+    assert replaced == ["Budget for the car is £11,000 max."]
+
+
+def test_a_long_answer_is_read_whole_before_it_vetoes_a_loop() -> None:
+    """An answer that lists what it took on further down ("- To-do: …") acknowledges the to-do."""
+    said = "I'll send the updated model to Sarah by Friday, after the hiring plan tab is done."
+    listed = ("- Sensitivity table stays, with retention on one axis\n- The second axis could be the hiring pace\n"
+              "- To-do: send the updated model to Sarah by Friday")
+    assert loops([("s1", "user", said), ("s1", "assistant", listed)]) == [
+        ("send the updated model to Sarah by Friday, after the hiring plan tab is done", "open")]
+    judge = learned.judge_for(load_embedder(None))
+    assert judge is not None
+    opening, whole = judge.reply(listed), judge.reply(listed, whole=True)
+    assert opening is not None and whole is not None
+    assert opening["reply_todo"] < Config().loops.reply_veto_line <= whole["reply_todo"]
+    assert learned.reply_parts("Two reminders set:\n- Tonight: book the flight. Then rest.") == [
+        "Two reminders set:", "Tonight:", "book the flight.", "Then rest."]

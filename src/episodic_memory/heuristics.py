@@ -76,6 +76,9 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("facts.part_of_whole", "a count of a part of a whole ('13 of the 14 slides are final') is progress on the "
          "whole, not a new value for it", "13 of the 14 slides are final. (after: The deck needs 14 slides)",
          "no supersession"),
+    Rule("facts.answer_names_old", "a change the assistant's answer names the old value of ('Got it - 16, not 14.') "
+         "replaces the fact holding that value", "Got it - 16 slides, not 14. (answering: The deck needs 16 slides; "
+         "after: The deck needs 14 slides)", "that fact is the one replaced"),
     Rule("facts.another_persons", "one person's news never replaces another person's fact unless it corrects it",
          "Caroline: the zoo closes on June 30 (after Melanie: I took the kids on June 9)", "no supersession"),
     Rule("facts.standing_rule", "a standing instruction changes only when corrected, or said again reading the same "

@@ -47,9 +47,11 @@ from .supersede import (
     compare,
     frame,
     has_change_cue,
-    names_old_value,
+    holds_any,
+    old_values_named,
     read_slot,
     rewrite_value,
+    same_name,
     supersedes_features,
     values_differ,
 )
@@ -92,6 +94,8 @@ class FactConsolidator:
         self.use_llm = _llm_usable(clients.llm)
         self.threads = learned.ThreadVectors(clients.store, user_id)
         self.replies: learned.Replies | None = None
+        self._candidates: list[Candidate] = []
+        self._answered: dict[int, Candidate] = {}   # turn id → the statement its answer speaks to
 
     # --- the pipeline ------------------------------------------------------------------------------------
     def session_speakers(self, session_id: str, turns: list[StoredTurn]) -> set[str]:
@@ -116,7 +120,7 @@ class FactConsolidator:
                                              self.embedder, self.config.consolidation.fact_exemplar_k),
                                          participants=self.session_speakers(session_id, turns),
                                          judge=self.judge()))
-        candidates = _unique(candidates)
+        candidates = self._candidates = _unique(candidates)
         models = self.learned_models()
         if models is not None and self.config.loops.read_replies and self.embedder is not None:
             self.replies = learned.Replies(learned.SentenceJudge(models, self.embedder), turns)
@@ -213,11 +217,12 @@ class FactConsolidator:
         extra: list[Fact] = []
         models = self.learned_models()
         answered_change = models is not None and self.answered("reply_change", c)
-        answer = self.replies.answer(c.sources[-1]) if answered_change and self.replies is not None else None
+        answer = (learned.reply_opening(self.replies.answer(c.sources[-1]) or "")
+                  if answered_change and self.replies is not None else None)   # the acknowledgement, not a list after it
         # the assistant's answer to a change often names its subject ("Okay, your car budget is £8k now."): its
         # words find the old statement too
-        for text in (said, answer) if answer else (said,):
-            if (match := fts_query(text)) is not None:
+        for searched in (said, answer) if answer else (said,):
+            if (match := fts_query(searched)) is not None:
                 ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24,
                                                                            kinds=["fact"]) if i not in pool]
                 extra.extend(self.facts.facts_by_id(self.user_id, ids).values())   # the neighbours are read already
@@ -271,9 +276,12 @@ class FactConsolidator:
             score = m.score + sim + (cfg.consolidation.slot_session_bonus if f.session_id == session_id else 0.0)
             if best is None or score > best[0]:
                 best = (score, f)
-        named = [f for f in eligible if answer and names_old_value(answer, said, f.text)]
-        if len(named) == 1:   # the answer names the old value: "Got it - 16, not 14."
-            best = (3.0, named[0])
+        olds = old_values_named(answer, said) if answer and rule_on("facts.answer_names_old") else None
+        if olds is not None and not olds.empty():
+            # the answer names the old value ("Got it - 16, not 14."): the fact replaced is one stating it, or none
+            eligible = [f for f in eligible if holds_any(olds, f.text)]
+        if olds is not None and not olds.empty() and len(eligible) == 1:
+            best = (3.0, eligible[0])
         elif models is not None and vector is not None and (target_or_none := self.learned_change(
                 c, said, vector, eligible, session_id, answered_change, answer)) is not None:
             best = (3.0, target_or_none)
@@ -305,8 +313,23 @@ class FactConsolidator:
         return models if usable or learned.recording() else None
 
     def answered(self, head: str, c: Candidate) -> bool:
-        """The assistant's answer to the turn this candidate came from takes it as `head` says (`learned.Replies`)."""
-        return self.replies is not None and any(self.replies.says(t, head) for t in c.sources[-1:])
+        """The assistant's answer to the turn this candidate came from takes it as `head` says (`learned.Replies`),
+        and the candidate is a statement of its turn the answer speaks to: the likeliest change of the turn's
+        statements ("Thanks for the correction." answers the correction, not the news said after it), or one giving
+        a value the answer names."""
+        if self.replies is None or not self.replies.says(c.sources[-1], head):
+            return False
+        turn = c.sources[-1].id
+        if turn not in self._answered:
+            mine = [x for x in self._candidates if x.sources[-1].id == turn]
+            scores = self.replies.judge.scores([x.said or x.text for x in mine]).get("change")
+            self._answered[turn] = mine[int(np.argmax(scores))] if scores is not None and len(mine) else c
+        if self._answered[turn] is c:
+            return True
+        opening = read_slot(learned.reply_opening(self.replies.answer(c.sources[-1]) or ""))
+        said = read_slot(c.said or c.text)   # or the answer names a value it gives: "Okay, the officiant is Haruto."
+        return bool(opening.numbers & said.numbers or opening.dates & said.dates
+                    or any(same_name(n, said.names) for n in opening.names))
 
     def learned_change(self, c: Candidate, said: str, vector: np.ndarray, facts: list[Fact],
                        session_id: str, answered_change: bool = False, answer: str | None = None) -> Fact | None:
@@ -321,7 +344,7 @@ class FactConsolidator:
         judge = learned.SentenceJudge(models, self.embedder)
         change = float(judge.scores([said])["change"][0]) if "change" in models.heads else 0.0
         if answer:   # the statement as the answer restates it: "capping it at £8k" — "your car budget now £8k"
-            said = f"{said} {learned.reply_opening(answer)}"
+            said = f"{said} {answer}"
             vector = np.asarray(self.embedder.embed([said]), np.float32)[0]
         cos = np.asarray(self.embedder.embed([f.text for f in facts]), np.float32) @ np.asarray(vector, np.float32)
         frames = np.asarray(self.embedder.embed([frame(said)] + [frame(f.text) for f in facts]), np.float32)

@@ -305,15 +305,18 @@ class SentenceJudge:
     def head(self, name: str) -> Head | None:
         return self.models.heads.get(name)
 
-    def reply(self, text: str) -> dict[str, float] | None:
+    def reply(self, text: str, whole: bool = False) -> dict[str, float] | None:
         """How the assistant's answer takes the turn before it: reply head → probability, read from the answer's
-        opening (`reply_opening`); None when the models have no reply heads or the answer is empty."""
-        opening = reply_opening(text)
-        if not opening or not all(h in self.models.heads for h in REPLY_HEADS):
+        opening (`reply_opening`), or with `whole` the highest over its first sentences and lines (a long answer may
+        acknowledge further down: "- To-do: send the model to Sarah"); None when the models have no reply heads or
+        the answer is empty."""
+        parts = reply_parts(text) if whole else [reply_opening(text)]
+        parts = [p for p in parts if p]
+        if not parts or not all(h in self.models.heads for h in REPLY_HEADS):
             return None
-        x = sentence_inputs(np.asarray(self.embedder.embed([opening]), np.float32), [opening])
+        x = sentence_inputs(np.asarray(self.embedder.embed(parts), np.float32), parts)
         with one_blas_thread:
-            return {h: float(self.models.heads[h].probability(x)[0]) for h in REPLY_HEADS}
+            return {h: float(self.models.heads[h].probability(x).max()) for h in REPLY_HEADS}
 
 
 class Replies:
@@ -324,7 +327,7 @@ class Replies:
         self.judge = judge
         self.answers = {t.id: n.content for t, n in zip(turns, turns[1:], strict=False)
                         if t.role != "assistant" and n.role == "assistant" and n.session_id == t.session_id}
-        self._read: dict[int, dict[str, float] | None] = {}
+        self._read: dict[tuple[int, bool], dict[str, float] | None] = {}
 
     def says(self, turn: Any, head: str) -> bool:
         """The answer to `turn` takes it as `head` says (at that head's trained line)."""
@@ -335,17 +338,26 @@ class Replies:
     def answer(self, turn: Any) -> str | None:
         return self.answers.get(turn.id)
 
-    def probability(self, turn: Any, head: str) -> float | None:
-        """The reply head's probability for the answer to `turn`; None when there is no answer (yet) to read."""
+    def probability(self, turn: Any, head: str, whole: bool = False) -> float | None:
+        """The reply head's probability for the answer to `turn` (its opening; with `whole`, anywhere in its first
+        sentences); None when there is no answer (yet) to read."""
         if turn.id not in self.answers:
             return None
-        if turn.id not in self._read:
-            self._read[turn.id] = self.judge.reply(self.answers[turn.id])
-        scores = self._read[turn.id]
+        if (turn.id, whole) not in self._read:
+            self._read[turn.id, whole] = self.judge.reply(self.answers[turn.id], whole)
+        scores = self._read[turn.id, whole]
         return None if scores is None else scores[head]
 
 
 _OPENING = re.compile(r"(?<=[.!?])\s+")
+
+
+_PARTS = re.compile(r"(?<=[.!?:])\s+|\n+")
+
+
+def reply_parts(text: str, most: int = 6) -> list[str]:
+    """An answer's first `most` sentences and lines, each at most 200 characters."""
+    return [p.strip().lstrip("-•*·>").strip()[:200] for p in _PARTS.split(text.strip())[:most] if p.strip()]
 
 
 def reply_opening(text: str) -> str:

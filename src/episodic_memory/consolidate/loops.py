@@ -294,15 +294,16 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     # from one, and the model is spared embedding it
     statements = [s for s in said if not s.rstrip().endswith("?")]
     scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
-    raised = [s for s in said
-              if scores.get(s, 0.0) >= line or (rule_on("loops.explicit_cues") and explicit_to_do(s))]
+    explicit = {s for s in said if rule_on("loops.explicit_cues") and explicit_to_do(s)}
+    raised = [s for s in said if scores.get(s, 0.0) >= line or s in explicit]
     if not raised and scores and replies is not None:
         likeliest = max(scores, key=scores.__getitem__)
         if scores[likeliest] >= cfg.loops.reply_commitment_line and replies.says(turn, "reply_todo"):
             raised = [likeliest]
-    if raised and replies is not None and (
-            (todo := replies.probability(turn, "reply_todo")) is not None and todo < cfg.loops.reply_veto_line):
-        # the answer acknowledges no to-do: a recap asked for ("remind me where we've got to"), a shrug
+    if raised and replies is not None and (todo := replies.probability(turn, "reply_todo", whole=True)) is not None \
+            and todo < cfg.loops.reply_veto_line:
+        # the answer acknowledges no to-do anywhere: a recap asked for ("where have we got to?"), a shrug; an
+        # explicit to-do ("remind me to …") and a sure one stand
         raised = [s for s in raised if scores.get(s, 0.0) >= cfg.loops.reply_veto_sure]
     out: list[Candidate] = []
     for sentence in raised:

@@ -170,14 +170,25 @@ def has_change_cue(text: str) -> bool:
     return bool(CHANGE_CUE.search(text)) or not _named_wrong(text).empty()
 
 
+def old_values_named(answer: str, said: str) -> Slot:
+    """The values an answer to a change names as the old ones: numbers and dates it says that the statement does
+    not ("Got it - 16, not 14.", "Okay, changing the date from May 3 to May 5."), and any value it marks as the
+    replaced one ("…, not the 10th of July", "Tom rather than Priya"), even when the statement says it too."""
+    a, s = read_slot(answer), read_slot(said)
+    wrong = replaced_values(answer)
+    return Slot(numbers=(a.numbers - s.numbers) | wrong.numbers, dates=(a.dates - s.dates) | wrong.dates,
+                names={n for n in wrong.names if not same_name(n, s.names)})
+
+
+def holds_any(values: Slot, text: str) -> bool:
+    """`text` states one of `values`."""
+    o = read_slot(text)
+    return bool(values.numbers & o.numbers or values.dates & o.dates or any(same_name(n, o.names) for n in values.names))
+
+
 def names_old_value(answer: str, said: str, old: str) -> bool:
-    """An answer to a change names a value of `old` that the statement does not give: "Got it - 16, not 14.",
-    "Okay, changing the date from May 3 to May 5." (numbers and dates anywhere in the answer; a name only where
-    the answer says it is the old one)."""
-    a, s, o = read_slot(answer), read_slot(said), read_slot(old)
-    wrong = replaced_values(answer)   # "…, not the 10th of July": old even when the statement says it too
-    return bool(((a.numbers - s.numbers) | wrong.numbers) & o.numbers or ((a.dates - s.dates) | wrong.dates) & o.dates
-                or any(not same_name(n, s.names) and same_name(n, o.names) for n in wrong.names))
+    """An answer to a change names a value `old` states as the old one (`old_values_named`)."""
+    return holds_any(old_values_named(answer, said), old)
 
 
 def values_differ(new: str, old: str) -> bool:
