@@ -595,8 +595,9 @@ class LoopSettings(_Group):
         0.05, ge=0, le=1, description="sentences below this completion probability are not matched against open "
         "loops at all (a cost cut: the pair model decides)")
     read_replies: bool = Field(
-        True, description="the assistant's answer to a turn is a second reader of it (`reply_*` models): an answer "
-        "that takes the turn as a to-do taken on or one done lowers the line for it to the two below")
+        True, description="the assistant's answer to a turn is a second reader of it (`reply_*` models): a to-do "
+        "taken on or done, or a value changed, as the answer takes it, is decided at the lines below and "
+        "consolidation.reply_supersedes_line; off: none of them is read (docs/consolidation.md)")
     reply_commitment_line: float = Field(
         0.15, ge=0, le=1, description="the turn's likeliest commitment opens a loop at this probability when the "
         "answer takes it as a to-do (instead of commitment_line)")
