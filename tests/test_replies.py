@@ -143,3 +143,10 @@ def test_a_long_answer_is_read_whole_before_it_vetoes_a_loop() -> None:
     assert opening["reply_todo"] < Config().loops.reply_veto_line <= whole["reply_todo"]
     assert learned.reply_parts("Two reminders set:\n- Tonight: book the flight. Then rest.") == [
         "Two reminders set:", "Tonight:", "book the flight.", "Then rest."]
+
+
+def test_a_question_asking_for_a_reminder_opens_a_loop_when_the_answer_takes_it_on() -> None:
+    turns = [("s1", "user", "Could you nudge me to renew the parking permit tomorrow?"),
+             ("s1", "assistant", "Okay, I'll remind you tomorrow.")]
+    assert [status for _, status in loops(turns)] == ["open"]
+    assert loops(turns, **OFF) == []

@@ -296,9 +296,16 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
     explicit = {s for s in said if rule_on("loops.explicit_cues") and explicit_to_do(s)}
     raised = [s for s in said if scores.get(s, 0.0) >= line or s in explicit]
-    if not raised and scores and replies is not None:
-        likeliest = max(scores, key=scores.__getitem__)
-        if scores[likeliest] >= cfg.loops.reply_commitment_line and replies.says(turn, "reply_todo"):
+    if not raised and replies is not None and (
+            len(scores) < len(said) or max(scores.values(), default=0.0) >= cfg.loops.reply_commitment_line
+    ) and replies.says(turn, "reply_todo"):
+        # the answer takes the turn as a to-do: its likeliest sentence, a question asking for one too ("Could you
+        # nudge me to apply for the licence tomorrow?" — "Will do, I'll nudge you in the morning.")
+        asked = [s for s in said if s not in scores]
+        if asked:
+            scores.update(zip(asked, judge.scores(asked)["commitment"], strict=True))
+        likeliest = max(scores, key=scores.__getitem__) if scores else None
+        if likeliest is not None and scores[likeliest] >= cfg.loops.reply_commitment_line:
             raised = [likeliest]
     if raised and replies is not None and (todo := replies.probability(turn, "reply_todo", whole=True)) is not None \
             and todo < cfg.loops.reply_veto_line:
