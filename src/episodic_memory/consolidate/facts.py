@@ -51,7 +51,6 @@ from .supersede import (
     old_values_named,
     read_slot,
     rewrite_value,
-    same_name,
     supersedes_features,
     values_differ,
 )
@@ -326,10 +325,8 @@ class FactConsolidator:
             self._answered[turn] = mine[int(np.argmax(scores))] if scores is not None and len(mine) else c
         if self._answered[turn] is c:
             return True
-        opening = read_slot(learned.reply_opening(self.replies.answer(c.sources[-1]) or ""))
-        said = read_slot(c.said or c.text)   # or the answer names a value it gives: "Okay, the officiant is Haruto."
-        return bool(opening.numbers & said.numbers or opening.dates & said.dates
-                    or any(same_name(n, said.names) for n in opening.names))
+        # or the answer names a value it gives: "Okay, the officiant is Haruto."
+        return holds_any(read_slot(learned.reply_opening(self.replies.answer(c.sources[-1]) or "")), c.said or c.text)
 
     def learned_change(self, c: Candidate, said: str, vector: np.ndarray, facts: list[Fact],
                        session_id: str, answered_change: bool = False, answer: str | None = None) -> Fact | None:

@@ -300,7 +300,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
             len(scores) < len(said) or max(scores.values(), default=0.0) >= cfg.loops.reply_commitment_line
     ) and replies.says(turn, "reply_todo"):
         # the answer takes the turn as a to-do: its likeliest sentence, a question asking for one too ("Could you
-        # nudge me to apply for the licence tomorrow?" — "Will do, I'll nudge you in the morning.")
+        # nudge me to renew the parking permit tomorrow?" — "Okay, I'll remind you tomorrow.")
         asked = [s for s in said if s not in scores]
         if asked:
             scores.update(zip(asked, judge.scores(asked)["commitment"], strict=True))
@@ -309,8 +309,8 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
             raised = [likeliest]
     if raised and replies is not None and (todo := replies.probability(turn, "reply_todo", whole=True)) is not None \
             and todo < cfg.loops.reply_veto_line:
-        # the answer acknowledges no to-do anywhere: a recap asked for ("where have we got to?"), a shrug; an
-        # explicit to-do ("remind me to …") and a sure one stand
+        # the answer acknowledges no to-do anywhere: a recap asked for ("could you remind me where we've got to?"),
+        # a shrug; only a sentence the model is sure of stands
         raised = [s for s in raised if scores.get(s, 0.0) >= cfg.loops.reply_veto_sure]
     out: list[Candidate] = []
     for sentence in raised:
