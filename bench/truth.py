@@ -8,7 +8,9 @@ Every metric follows the data's README (`../shared/data/truth-dev/README.md`):
   names only old values); value@10 (any of the slot's values in the top 10);
 - facts (episodic): precision (current facts citing a durable turn), recall (durable turns cited by any fact),
   supersession (changed slots whose fact from the last value's turn is current and has, in its history, a
-  superseded fact from an earlier value's turn);
+  superseded fact from an earlier value's turn), false supersessions (of the links replacing a fact that cites a
+  durable turn, those where the new fact cites no later value's turn of a slot whose earlier value's turn the old
+  fact cites: a fact hidden by news about something else);
 - workstreams (episodic): session -> its episode's confirmed workstream (or none) against the labelled threads,
   V-measure and adjusted Rand index; confirmed workstreams against threads;
 - loops (episodic): a detected loop matches a labelled to-do when one of its source turns is within one turn of
@@ -410,6 +412,12 @@ def run_episodic(tc: TruthConversation, legs: str | None = None) -> ConvRun:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def explains(value_turns: Sequence[Sequence[str]], new: set[str], old: set[str]) -> bool:
+    """A supersession link is explained by the labels when `new` (the turns the new fact cites) holds a later value's
+    turn of a slot (`value_turns`: each slot's value turns in order) and `old` an earlier value's turn of it."""
+    return any(t in new and old & set(turns[:j]) for turns in value_turns for j, t in enumerate(turns))
+
+
 def consolidation_metrics(mem: Any, tc: TruthConversation) -> dict[str, Any]:
     """Facts, workstreams and loops of one conversation's store, scored against its labels (public API only)."""
     labels = tc.labels
@@ -443,8 +451,14 @@ def consolidation_metrics(mem: Any, tc: TruthConversation) -> dict[str, Any]:
                     break
         per_slot[slot["id"]] = ok
         superseded_ok += ok
+    value_turns = [[v["turn_id"] for v in slot["values"]] for slot in labels["slots"]]
+    by_id = {f.id: f for f in every}
+    links = [(f, by_id[f.supersedes]) for f in every if f.supersedes is not None and f.supersedes in by_id
+             and cited(by_id[f.supersedes]) & durable]   # a link hiding chatter hides nothing
     facts = {
         "precision": _ratio(precise, len(current)),
+        "false_supersessions": _ratio(sum(not explains(value_turns, cited(n), cited(o)) for n, o in links),
+                                      len(links)),
         "recall": _ratio(len(covered), len(durable)),
         "supersession": _ratio(superseded_ok, len(changed)),
         "current_facts": len(current),
@@ -544,6 +558,7 @@ def overall_consolidation(per_conv: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "precision": _sum_ratio([f["precision"] for f in facts]),
             "recall": _sum_ratio([f["recall"] for f in facts]),
             "supersession": _sum_ratio([f["supersession"] for f in facts]),
+            "false_supersessions": _sum_ratio([f["false_supersessions"] for f in facts]),
             "current_facts": sum(f["current_facts"] for f in facts),
             "all_facts": sum(f["all_facts"] for f in facts),
             "current_by_type": dict(types.most_common()),
@@ -685,6 +700,7 @@ def overall_table(summaries: dict[str, dict[str, Any]]) -> tuple[list[str], list
     cons("facts: precision (current, cite a durable turn)", _r, "facts", "precision")
     cons("facts: recall (durable turns cited)", _r, "facts", "recall")
     cons("facts: supersession (changed slots)", _r, "facts", "supersession")
+    cons("facts: false supersessions (durable facts replaced by no later value)", _r, "facts", "false_supersessions")
     row("facts: current / all (with superseded)",
         [f"{_get(s, 'overall', 'facts', 'current_facts')} / {_get(s, 'overall', 'facts', 'all_facts')}"
          if _get(s, "overall", "facts") else "-" for s in summaries.values()])

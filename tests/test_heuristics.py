@@ -15,6 +15,7 @@ from episodic_memory.consolidate.extract import classify_sentence, clean, extrac
 from episodic_memory.consolidate.facts import (
     counts_a_part,
     not_a_restatement,
+    old_values,
     one_slot,
     short_turn,
     shows_a_change,
@@ -119,6 +120,8 @@ PROBES: dict[str, Callable[[Config], object]] = {
     "facts.change_needs_a_value": lambda c: shows_a_change("Here's my current code:", "Here's what I have so far:"),
     "facts.answer_names_old": lambda c: rule_on("facts.answer_names_old") and names_old_value(
         "Got it - 16 slides, not 14.", "The deck needs 16 slides.", "The deck needs 14 slides."),
+    "facts.statement_names_old": lambda c: old_values(
+        "It's Pune now for our destination city, not Bengaluru.", None, True).names,
     "facts.part_of_whole": lambda c: counts_a_part("13 of the 14 slides are final.", "The deck needs 14 slides."),
     "facts.long_statements": lambda c: one_slot("word " * 40, Config().consolidation.supersede_max_words),
     "facts.long_turns": lambda c: short_turn("word " * 100, Config().consolidation.learned_max_turn_words),

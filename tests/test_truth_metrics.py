@@ -6,7 +6,7 @@ import math
 
 import pytest
 from bench.metrics import adjusted_rand_index, v_measure
-from bench.truth import dates_in, match_loops, names_value, numbers_in, score_slot, summarise_slots
+from bench.truth import dates_in, explains, match_loops, names_value, numbers_in, score_slot, summarise_slots
 
 # --- value normalisation (the data README's examples) -------------------------------------------------
 
@@ -119,3 +119,11 @@ def test_the_never_tuned_banks_are_pooled_and_the_gap_is_read_on_them() -> None:
     assert loops[-1] == "0.20"
     header, rows = side_by_side({"dev": summary(0.9), "untuned": summary(0.5)})
     assert header[-1] == "gap dev↔untuned" and [r for r in rows if r[0] == "loops F1"][0][-1] == "0.40"
+
+
+def test_a_supersession_is_explained_only_by_a_later_value_of_the_same_slot() -> None:
+    slots = [["t1", "t5", "t9"], ["t2", "t6"]]
+    assert explains(slots, {"t5"}, {"t1"}) and explains(slots, {"t9"}, {"t1", "t3"}) and explains(slots, {"t6"}, {"t2"})
+    assert not explains(slots, {"t1"}, {"t5"})        # backwards
+    assert not explains(slots, {"t6"}, {"t1"})        # another slot's value
+    assert not explains(slots, {"t7"}, {"t1"})        # news of no slot

@@ -79,6 +79,11 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("facts.answer_names_old", "a change the assistant's answer names the old value of ('Got it - 16, not 14.') "
          "replaces the fact holding that value", "Got it - 16 slides, not 14. (answering: The deck needs 16 slides; "
          "after: The deck needs 14 slides)", "that fact is the one replaced"),
+    Rule("facts.statement_names_old", "a change that names the value it replaces ('It's Pune now, not Bengaluru', "
+         "'Shazia, never Harpreet', 'from Araminta to Ermengarde') replaces a fact holding that value, whatever its "
+         "shape (the pair model picks among several, at consolidation.reply_supersedes_line)",
+         "It's Pune now for our destination city, not Bengaluru. (after: We're moving to Bengaluru)",
+         "that fact is the one replaced"),
     Rule("facts.another_persons", "one person's news never replaces another person's fact unless it corrects it",
          "Caroline: the zoo closes on June 30 (after Melanie: I took the kids on June 9)", "no supersession"),
     Rule("facts.standing_rule", "a standing instruction changes only when corrected, or said again reading the same "

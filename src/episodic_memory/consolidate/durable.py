@@ -46,8 +46,8 @@ MEMO = re.compile(
     r"(?: that| this)?\s*[,:—–-]?\s+", _I)
 QUESTION_START = re.compile(
     _LEAD + r"(?:what|what's|whats|how|why|where|which|who|whom|whose|when's|is it|is that|is there|are there|are we|"
-    r"am i|do you|do i|do we|does|did you|did i|did we|can i|can we|can you|could you|will you|should i|should we|"
-    r"would it|would you|shall we|"
+    r"am i|do you|do i|do we|does|did you|did i|did we|can i|can we|can you(?! believe)|could you|will you|should i|"
+    r"should we|would it|would you(?! believe)|shall we|"
     r"any (?:tips|ideas|thoughts|advice|suggestions|recommendations)|anything|thoughts)\b", _I)
 HYPOTHETICAL = re.compile(
     _LEAD + r"(?:if\b|what if|maybe\b|perhaps\b|someday|some day|one day|i wonder|wondering|i might|might\b|"

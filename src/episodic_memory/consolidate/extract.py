@@ -194,8 +194,11 @@ def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
     """The fact's text: discourse markers off the front; for a correction, the ", not 12" clause taken out and
     returned as what it replaces."""
     text = _DISCOURSE.sub("", sentence).strip()
-    if (head := _PREAMBLE.match(text)) and not re.search(r"\d", head.group(0)):
-        text = text[head.end():]  # "Some context before we dig in: I'm Maya …" → "I'm Maya …"
+    if ((head := _PREAMBLE.match(text)) and not re.search(r"\d", head.group(0))
+            and len(text[head.end():].split()) >= 3):
+        # "Some context before we dig in: I'm Maya …" → "I'm Maya …"; not "On the dog trainer: Tariq.", whose
+        # head says what the value is of
+        text = text[head.end():]
     replaces = None
     if fact_type == "correction" and rule_on("facts.not_clause") and (m := _NOT_CLAUSE.search(text)):
         replaces = m.group(1).strip(" ,.")

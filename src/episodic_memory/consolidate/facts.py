@@ -44,10 +44,12 @@ from .fact_types import FACT_TYPES
 from .gate import DROPPED, NoveltySample, contradicts, lexical_similarity, passes_novelty, route
 from .supersede import (
     SUPERSEDES_FEATURES,
+    Slot,
     compare,
     frame,
     has_change_cue,
     holds_any,
+    named_old_values,
     old_values_named,
     read_slot,
     rewrite_value,
@@ -237,6 +239,7 @@ class FactConsolidator:
         speaker_of = self.clients.store.turn_heads(self.user_id, turn_ids).speaker_of() if turn_ids else {}
         mine = {t.speaker for t in c.sources}
         eligible: list[Fact] = []
+        admissible: list[Fact] = []   # past the checks of who said it and of standing rules, before the shape ones
         for f, sim in pool.values():
             if f.source_ids and set(f.source_ids) <= {t.id for t in c.sources}:
                 continue  # the same turn
@@ -263,6 +266,7 @@ class FactConsolidator:
                         best = (1.0 + fc, f)
                 continue
             if models is not None and vector is not None:
+                admissible.append(f)
                 if (not counts_a_part(said, f.text) and (cued or answered_change or shows_a_change(said, f.text))
                         and one_slot(said, cfg.consolidation.supersede_max_words) and one_slot(f.text, cfg.consolidation.supersede_max_words)
                         and all(short_turn(t.content, cfg.consolidation.learned_max_turn_words) for t in c.sources)):
@@ -275,14 +279,16 @@ class FactConsolidator:
             score = m.score + sim + (cfg.consolidation.slot_session_bonus if f.session_id == session_id else 0.0)
             if best is None or score > best[0]:
                 best = (score, f)
-        olds = old_values_named(answer, said) if answer and rule_on("facts.answer_names_old") else None
-        if olds is not None and not olds.empty():
-            # the answer names the old value ("Got it - 16, not 14."): the fact replaced is one stating it, or none
-            eligible = [f for f in eligible if holds_any(olds, f.text)]
-        if olds is not None and not olds.empty() and len(eligible) == 1:
+        olds = old_values(said, answer, cued or answered_change)
+        named = not olds.empty()
+        if named:
+            # the statement or the answer names the old value ("…, not Bengaluru", "Got it - 16, not 14."): the
+            # fact replaced is one stating it, whatever its shape, or none
+            eligible = [f for f in admissible if holds_any(olds, f.text)]
+        if named and len(eligible) == 1:
             best = (3.0, eligible[0])
         elif models is not None and vector is not None and (target_or_none := self.learned_change(
-                c, said, vector, eligible, session_id, answered_change, answer)) is not None:
+                c, said, vector, eligible, session_id, answered_change or named, answer)) is not None:
             best = (3.0, target_or_none)
         if best is None:
             return self.earlier_statement(c, said, session_id) if cued and rule_on("facts.earlier_statement") else None
@@ -329,10 +335,11 @@ class FactConsolidator:
         return holds_any(read_slot(learned.reply_opening(self.replies.answer(c.sources[-1]) or "")), c.said or c.text)
 
     def learned_change(self, c: Candidate, said: str, vector: np.ndarray, facts: list[Fact],
-                       session_id: str, answered_change: bool = False, answer: str | None = None) -> Fact | None:
+                       session_id: str, taken_as_change: bool = False, answer: str | None = None) -> Fact | None:
         """The fact this statement gives a new value for, by the pair model (`supersede.supersedes_features`): the
         candidate most likely to be the same slot with another value, when it clears the line (a lower one,
-        `Config.consolidation.reply_supersedes_line`, when the assistant's answer took it as a change)."""
+        `Config.consolidation.reply_supersedes_line`, when the assistant's answer took it as a change or the
+        old value is named)."""
         if not facts or self.embedder is None:
             return None
         models = self.learned_models()
@@ -359,12 +366,13 @@ class FactConsolidator:
                        f"{c.sources[0].id}/{c.text[:40]}", said)
         if head is None:
             return None
-        line = self.config.consolidation.supersedes_line if self.config.consolidation.supersedes_line is not None else head.threshold
-        if answered_change:
-            line = min(line, self.config.consolidation.reply_supersedes_line)
+        trained = self.config.consolidation.supersedes_line
+        least = trained if trained is not None else head.threshold
+        if taken_as_change:
+            least = min(least, self.config.consolidation.reply_supersedes_line)
         p = head.probability(np.stack(rows))
         best = int(np.argmax(p))
-        if p[best] < line:
+        if p[best] < least:
             return None
         return facts[best]
 
@@ -571,6 +579,19 @@ PROFILE_ORDER = ["identity", "relationship", "preference", "decision", "correcti
 _CORRECTS = re.compile(r"\b(?:actually|correction|scratch that|misspoke|i meant|rather than|instead of|no longer|"
                        r"(?:moved|pushed|changed|switched|rescheduled)\b[^.;!?]{0,30}\b(?:to|from)\b|wrong|"
                        r"not\s+[\w$€£.,:-]+\s*(?:[,.;!—–]|$))", re.IGNORECASE)
+
+
+def old_values(said: str, answer: str | None, changing: bool) -> Slot:
+    """The values said to be the replaced ones, by the statement (`supersede.named_old_values`; `changing`: it is
+    said as a change) or by the assistant's answer taking it as one (`supersede.old_values_named`)."""
+    out = Slot()
+    found = ([old_values_named(answer, said)] if answer and rule_on("facts.answer_names_old") else []) + (
+        [named_old_values(said, changing)] if rule_on("facts.statement_names_old") else [])
+    for slot in found:
+        out.numbers |= slot.numbers
+        out.dates |= slot.dates
+        out.names |= slot.names
+    return out
 
 
 def shows_a_change(new: str, old: str) -> bool:

@@ -142,6 +142,12 @@ def replaced_values(text: str) -> Slot:
     return out
 
 
+def _bare_name(raw: str) -> set[str]:
+    """A capitalised value `read_slot` reads no name in, alone ("Bengaluru." is a sentence's first word to it)."""
+    raw = raw.strip(" .,;:!?'’\"")
+    return {raw.lower()} if raw[:1].isupper() else set()
+
+
 def _named_wrong(text: str) -> Slot:
     """The values a statement names as wrong ("17, not 16", "X rather than Tallinn"): a change cue of its own."""
     out = Slot()
@@ -149,7 +155,7 @@ def _named_wrong(text: str) -> Slot:
         part = read_slot(" " + m.group(1))
         out.numbers |= part.numbers
         out.dates |= part.dates
-        out.names |= part.names or ({m.group(1).strip().lower()} if m.group(1)[:1].isupper() else set())
+        out.names |= part.names or _bare_name(m.group(1))
         out.subject |= part.subject
     return out
 
@@ -175,9 +181,33 @@ def old_values_named(answer: str, said: str) -> Slot:
     not ("Got it - 16, not 14.", "Okay, changing the date from May 3 to May 5."), and any value it marks as the
     replaced one ("…, not the 10th of July", "Tom rather than Priya"), even when the statement says it too."""
     a, s = read_slot(answer), read_slot(said)
-    wrong = replaced_values(answer)
+    wrong = named_old_values(answer, True)
     return Slot(numbers=(a.numbers - s.numbers) | wrong.numbers, dates=(a.dates - s.dates) | wrong.dates,
                 names={n for n in wrong.names if not same_name(n, s.names)})
+
+
+# what a statement or an answer marks as the value replaced, besides `replaced_values`: "Shazia, never Harpreet",
+# "Union Kitchen Share (was Hearthside Commissary)", "Abacuspad replaces Quillbooks", "swapped 25 April out for …"
+_MARKED_OLD = re.compile(
+    r"(?:,\s*never\s+|\(\s*was\s+|\breplaces\s+|\bswapped\s+)"
+    r"((?:the\s+)?[\w€$£%.,'’&-]+(?:\s+[\w€$£%'’&-]+){0,3}?)(?=\s*(?:[—–;.!,)]|\s-\s|$|\s+(?:out|for|now|and|but)\b))", _I)
+
+
+def named_old_values(text: str, changing: bool) -> Slot:
+    """The values `text` marks as the replaced ones, for finding the fact a change replaces: `replaced_values`,
+    the marks of `_MARKED_OLD`, and, when `changing` (the text says it is a change: a cue, or the assistant's
+    answer taking it as one), the names in "from X to Y" too ("it has gone from Araminta to Ermengarde")."""
+    base = replaced_values(text)
+    out = Slot(numbers=set(base.numbers), dates=set(base.dates), names=set(base.names))
+    parts = [m.group(1) for m in _MARKED_OLD.finditer(text)]
+    if changing:
+        parts += [m.group(1) for m in _FROM_TO.finditer(text)]
+    for raw in parts:
+        part = read_slot(" " + raw)
+        out.numbers |= part.numbers
+        out.dates |= part.dates
+        out.names |= part.names or _bare_name(raw)
+    return out
 
 
 def holds_any(values: Slot, text: str) -> bool:
