@@ -828,6 +828,8 @@ SIDE_BY_SIDE = [
     ("fact precision", ("overall", "facts", "precision", "value"), ">=", 0.85),
     ("fact recall", ("overall", "facts", "recall", "value"), ">=", 0.70),
     ("supersession recall", ("overall", "facts", "supersession", "value"), ">=", 0.80),
+    ("false supersessions (durable facts replaced by no later value)",
+     ("overall", "facts", "false_supersessions", "value"), None, None),
     ("workstream V-measure", ("overall", "workstreams", "v_measure"), ">=", 0.70),
     ("confirmed − threads (all conversations)", ("overall", "workstreams", "confirmed_minus_threads"), None, None),
     ("conversations with confirmed within ±1", ("overall", "workstreams", "confirmed_within_one"), ">=", 1.0),

@@ -150,3 +150,21 @@ def test_a_question_asking_for_a_reminder_opens_a_loop_when_the_answer_takes_it_
              ("s1", "assistant", "Okay, I'll remind you tomorrow.")]
     assert [status for _, status in loops(turns)] == ["open"]
     assert loops(turns, **OFF) == []
+
+
+@pytest.mark.parametrize("news", [
+    "Marisol is our landlady and honestly she's been lovely about the moving out.",
+    "Copper Kettle Bakery upped the October order to 40 loaves.",
+    "Hollis in the grants office is handling the draft budget.",
+])
+def test_news_about_a_loops_people_or_things_closes_nothing_unless_the_answer_takes_it_as_done(news: str) -> None:
+    todo = {"Marisol": "I still have to tell Marisol we're moving out.",
+            "Copper": "I've got to invoice Copper Kettle Bakery for the October order this week.",
+            "Hollis": "I'll send the draft budget to Hollis for sign-off by Monday."}[news.split()[0]]
+    turns = [("s1", "user", todo), ("s1", "assistant", "Noted."), ("s2", "user", news), ("s2", "assistant", "Good to know.")]
+    assert [status for _, status in loops(turns)] == ["open"]
+    # the pair model alone (the old gate, 0.05) took the shared names for a report of it done
+    assert [status for _, status in loops(turns, loops={"completion_gate": 0.05})] == ["closed"]
+    done = turns[:2] + [("s2", "user", news), ("s2", "assistant", "Lovely, I'll tick that off.")]
+    if news.startswith("Hollis"):
+        assert [status for _, status in loops(done)] == ["closed"]

@@ -591,9 +591,11 @@ class LoopSettings(_Group):
         0.98, ge=0, le=1, description="a sentence closes its best-matching open loop at this probability or above "
         "(None: the trained line, 0.90; 0.98: when unsure a loop stays open — on banks held out of training, false "
         "closures 0.09 → 0.06, closure recall 0.44 → 0.38; docs/consolidation.md)")
-    completion_gate: float = Field(
-        0.05, ge=0, le=1, description="sentences below this completion probability are not matched against open "
-        "loops at all (a cost cut: the pair model decides)")
+    completion_gate: float | None = Field(
+        None, ge=0, le=1, description="a sentence below this completion probability (None: the completion model's "
+        "trained line) is matched against the open loops only when the assistant's answer takes its turn as a to-do "
+        "done: 'Oisin is our landlord' names the loop's person and reports nothing done (on banks never tuned on, "
+        "false closures 0.057 → 0.024 from 0.05; docs/consolidation.md)")
     read_replies: bool = Field(
         True, description="the assistant's answer to a turn is a second reader of it (`reply_*` models): a to-do "
         "taken on or done, or a value changed, as the answer takes it, is decided at the lines below and "

@@ -342,10 +342,10 @@ def explicit_to_do(sentence: str) -> bool:
 def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: SessionInfo, open_loops: list[Loop],
                      cfg: Config, threads: learned.ThreadVectors | None = None,
                      replies: learned.Replies | None = None) -> list[tuple[Loop, str]]:
-    """The open loops a person's turn reports done, by the pair model: for each sentence that may report something
-    done (`Config.loops.completion_gate`), the open loop (raised before it) it most likely closes, when that probability
-    clears the line (`Config.loops.closes_line`, else the trained one). One sentence closes one loop; the sentence is
-    the evidence. When no sentence clears it and the assistant's answer takes the turn as a to-do done, the
+    """The open loops a person's turn reports done, by the pair model: for each sentence that reads as a report of
+    something done (`Config.loops.completion_gate`, else the completion model's line), the open loop (raised before
+    it) it most likely closes, when that probability clears the line (`Config.loops.closes_line`, else the trained
+    one). One sentence closes one loop; the sentence is the evidence. When no sentence clears it and the assistant's answer takes the turn as a to-do done, the
     likeliest pair of the turn closes at `Config.loops.reply_closes_line` (any sentence, whatever its completion
     probability: "The samples showed up this morning." — "Nice, crossing that off.")."""
     if turn.role in _NOT_PEOPLE:
@@ -364,9 +364,12 @@ def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: Sessi
     taken: set[int] = set()
     answered_done = replies is not None and replies.says(turn, "reply_done")
     likeliest: tuple[float, Loop, str] | None = None
+    done_head = judge.head("completion")
+    gate = (cfg.loops.completion_gate if cfg.loops.completion_gate is not None
+            else done_head.threshold if done_head is not None else 0.0)
     for i, sentence in enumerate(said):
-        if scores["completion"][i] < cfg.loops.completion_gate and not answered_done:
-            continue
+        if scores["completion"][i] < gate and not answered_done:
+            continue   # a statement about the loop's people or things, not a report of it done
         cos = loop_vectors @ vectors[i]
         rows = []
         for k, lp in enumerate(eligible):
