@@ -78,3 +78,17 @@ def test_would_you_believe_with_a_full_stop_is_news() -> None:
     assert sentence_kind("Can you believe they moved it again.") == STATEMENT
     assert sentence_kind("Would you believe it?") == QUESTION
     assert sentence_kind("Would you book the table for me") == QUESTION
+
+
+def test_news_of_another_date_replaces_nothing_unless_the_pair_model_is_sure() -> None:
+    turns = [("s1", "user", "I've joined a sailing club this autumn."), ("s1", "assistant", "Nice."),
+             ("s1", "user", "Open mic is the 28th of November."), ("s1", "assistant", "Noted."),
+             ("s1", "user", "My sister Odile plays bass in the band."), ("s1", "assistant", "Fun."),
+             ("s2", "user", "Regatta is 6 December, all day apparently."), ("s2", "assistant", "Sounds like a long day.")]
+    assert dict(facts(turns)).get("Open mic is the 28th of November.") is True
+    # at the cued line the regatta's date replaced the open mic's: news is held to a higher one
+    loose = dict(facts(turns, consolidation={"news_supersedes_line": 0.9}))
+    assert loose.get("Open mic is the 28th of November.") is False
+    # a change said as one still replaces the fact at the trained line
+    changed = turns[:6] + [("s2", "user", "Open mic got moved to the 5th of December."), ("s2", "assistant", "Ok.")]
+    assert dict(facts(changed)).get("Open mic is the 28th of November.") is False

@@ -337,9 +337,10 @@ class FactConsolidator:
     def learned_change(self, c: Candidate, said: str, vector: np.ndarray, facts: list[Fact],
                        session_id: str, taken_as_change: bool = False, answer: str | None = None) -> Fact | None:
         """The fact this statement gives a new value for, by the pair model (`supersede.supersedes_features`): the
-        candidate most likely to be the same slot with another value, when it clears the line (a lower one,
-        `Config.consolidation.reply_supersedes_line`, when the assistant's answer took it as a change or the
-        old value is named)."""
+        candidate most likely to be the same slot with another value, when it clears the line: the trained one for
+        a statement said as a change (a cue), a lower one (`Config.consolidation.reply_supersedes_line`) when the
+        assistant's answer took it as a change or the old value is named, a higher one
+        (`Config.consolidation.news_supersedes_line`) for one said as news."""
         if not facts or self.embedder is None:
             return None
         models = self.learned_models()
@@ -370,6 +371,8 @@ class FactConsolidator:
         least = trained if trained is not None else head.threshold
         if taken_as_change:
             least = min(least, self.config.consolidation.reply_supersedes_line)
+        elif not self._cued(c):   # said as news: two dates of one kind that differ are not one slot on that alone
+            least = max(least, self.config.consolidation.news_supersedes_line)
         p = head.probability(np.stack(rows))
         best = int(np.argmax(p))
         if p[best] < least:
