@@ -345,9 +345,10 @@ def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: Sessi
     """The open loops a person's turn reports done, by the pair model: for each sentence that reads as a report of
     something done (`Config.loops.completion_gate`, else the completion model's line), the open loop (raised before
     it) it most likely closes, when that probability clears the line (`Config.loops.closes_line`, else the trained
-    one). One sentence closes one loop; the sentence is the evidence. When no sentence clears it and the assistant's answer takes the turn as a to-do done, the
-    likeliest pair of the turn closes at `Config.loops.reply_closes_line` (any sentence, whatever its completion
-    probability: "The samples showed up this morning." — "Nice, crossing that off.")."""
+    one). One sentence closes one loop; the sentence is the evidence. When no sentence clears it and the assistant's
+    answer takes the turn as a to-do done, the likeliest pair of the turn closes at `Config.loops.reply_closes_line`
+    (any sentence, whatever its completion probability: "The samples showed up this morning." — "Nice, crossing
+    that off.")."""
     if turn.role in _NOT_PEOPLE:
         return []
     eligible = [lp for lp in open_loops if _later(turn, lp)]
