@@ -92,3 +92,11 @@ def test_news_of_another_date_replaces_nothing_unless_the_pair_model_is_sure() -
     # a change said as one still replaces the fact at the trained line
     changed = turns[:6] + [("s2", "user", "Open mic got moved to the 5th of December."), ("s2", "assistant", "Ok.")]
     assert dict(facts(changed)).get("Open mic is the 28th of November.") is False
+
+
+def test_a_number_named_as_the_old_one_is_not_enough_to_pick_the_fact() -> None:
+    cats = [("s1", "user", "We adopted 2 cats from the shelter in May."), ("s1", "assistant", "Lovely."),
+            ("s2", "user", "Honestly the meeting ran 3 hours, not 2."), ("s2", "assistant", "Oof.")]
+    assert dict(facts(cats)).get("We adopted 2 cats from the shelter in May.") is True
+    meeting = [("s1", "user", "The meeting usually runs 2 hours."), ("s1", "assistant", "Okay.")] + cats[2:]
+    assert dict(facts(meeting)).get("The meeting usually runs 2 hours.") is False

@@ -81,7 +81,8 @@ REGISTRY: tuple[Rule, ...] = (
          "after: The deck needs 14 slides)", "that fact is the one replaced"),
     Rule("facts.statement_names_old", "a change that names the value it replaces ('It's Pune now, not Bengaluru', "
          "'Shazia, never Harpreet', 'from Araminta to Ermengarde') replaces a fact holding that value, whatever its "
-         "shape (the pair model picks among several, at consolidation.reply_supersedes_line)",
+         "shape (the pair model picks among several, at consolidation.reply_supersedes_line; a number alone is no "
+         "name or date: its holders go to the pair model at its usual line)",
          "It's Pune now for our destination city, not Bengaluru. (after: We're moving to Bengaluru)",
          "that fact is the one replaced"),
     Rule("facts.another_persons", "one person's news never replaces another person's fact unless it corrects it",

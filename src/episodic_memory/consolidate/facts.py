@@ -280,15 +280,15 @@ class FactConsolidator:
             if best is None or score > best[0]:
                 best = (score, f)
         olds = old_values(said, answer, cued or answered_change)
-        named = not olds.empty()
-        if named:
+        specific = Slot(dates=olds.dates, names=olds.names)   # a number alone ("3 hours, not 2") is not specific
+        if not olds.empty():
             # the statement or the answer names the old value ("…, not Bengaluru", "Got it - 16, not 14."): the
             # fact replaced is one stating it, whatever its shape, or none
             eligible = [f for f in admissible if holds_any(olds, f.text)]
-        if named and len(eligible) == 1:
+        if not specific.empty() and len(eligible) == 1 and holds_any(specific, eligible[0].text):
             best = (3.0, eligible[0])
         elif models is not None and vector is not None and (target_or_none := self.learned_change(
-                c, said, vector, eligible, session_id, answered_change or named, answer)) is not None:
+                c, said, vector, eligible, session_id, answered_change or not specific.empty(), answer)) is not None:
             best = (3.0, target_or_none)
         if best is None:
             return self.earlier_statement(c, said, session_id) if cued and rule_on("facts.earlier_statement") else None
