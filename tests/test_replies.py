@@ -168,3 +168,13 @@ def test_news_about_a_loops_people_or_things_closes_nothing_unless_the_answer_ta
     done = turns[:2] + [("s2", "user", news), ("s2", "assistant", "Lovely, I'll tick that off.")]
     if news.startswith("Hollis"):
         assert [status for _, status in loops(done)] == ["closed"]
+
+
+def test_a_lead_in_with_nothing_to_do_in_it_is_not_the_loops_text() -> None:
+    from episodic_memory.consolidate.loops import loop_text
+
+    said = "Quick thing before it slips my mind, it is down to me to renew the van insurance."
+    assert loop_text(said) == "it is down to me to renew the van insurance"
+    assert loop_text("Quick thing before it slips my mind.") == "Quick thing before it slips my mind"   # nothing else
+    assert loops([("s1", "user", said), ("s1", "assistant", "Okay, that's on your list.")]) == [
+        ("it is down to me to renew the van insurance", "open")]

@@ -435,7 +435,9 @@ def loop_text(sentence: str) -> str:
         return _clean(added.group("x").strip("'‘’\"“”"))
     for rule in _RULES:
         m = rule.pattern.search(sentence)
-        if m is not None and "x" in m.groupdict() and m.group("x"):
+        # an object of no content words is none: "just a quick one before I forget, it's on me to sort out the
+        # ram lease" is not a to-do to "just a quick one"
+        if m is not None and "x" in m.groupdict() and m.group("x") and loop_stems(_clean(m.group("x"))):
             return _clean(m.group("x"))
     return _clean(_LEAD_IN.sub("", sentence)) or _clean(sentence)
 
@@ -489,6 +491,9 @@ def _clean(text: str) -> str:
     text = _LABEL.sub("", text.strip())
     text = re.sub(r"^([^:]{3,40}):\s+(?=still|pending|waiting)", r"\1 ", text)   # "Sensitivity table: still …"
     if (cut := _CLAUSE_END.search(text)) is not None and cut.start() >= 12:
+        rest = re.sub(r"^[\s,;—–]*(?:(?:and|but|so)\s+)?", "", text[cut.start():], flags=re.IGNORECASE)
+        if not loop_stems(text[: cut.start()]) and loop_stems(rest):
+            return _clean(rest)   # a lead-in with nothing to do in it: "just a quick one before I forget, it's on me …"
         text = text[: cut.start()]
     text = re.sub(r"^(?:i|we) (?:still )?(?:need|have|'ve got|’ve got|got) to\s+", "", text, flags=re.IGNORECASE)
     text = " ".join(text.split()).rstrip(" .,;:!?")
