@@ -103,7 +103,10 @@ def test_a_new_value_is_linked_to_the_old_one_when_the_answer_takes_it_as_a_chan
 
 
 def test_an_answer_names_the_old_value_a_change_replaces() -> None:
-    from episodic_memory.consolidate.supersede import names_old_value
+    from episodic_memory.consolidate.supersede import holds_any, old_values_named
+
+    def names_old_value(answer: str, said: str, old: str) -> bool:
+        return holds_any(old_values_named(answer, said), old)
 
     assert names_old_value("Got it - 16 slides, not 14.", "The deck needs 16 slides.", "The deck needs 14 slides.")
     assert names_old_value("Okay, changing the fitting from May 3 to May 5.", "Fitting is May 5 now.",

@@ -587,14 +587,9 @@ _CORRECTS = re.compile(r"\b(?:actually|correction|scratch that|misspoke|i meant|
 def old_values(said: str, answer: str | None, changing: bool) -> Slot:
     """The values said to be the replaced ones, by the statement (`supersede.named_old_values`; `changing`: it is
     said as a change) or by the assistant's answer taking it as one (`supersede.old_values_named`)."""
-    out = Slot()
     found = ([old_values_named(answer, said)] if answer and rule_on("facts.answer_names_old") else []) + (
         [named_old_values(said, changing)] if rule_on("facts.statement_names_old") else [])
-    for slot in found:
-        out.numbers |= slot.numbers
-        out.dates |= slot.dates
-        out.names |= slot.names
-    return out
+    return Slot().values(*found)
 
 
 def shows_a_change(new: str, old: str) -> bool:

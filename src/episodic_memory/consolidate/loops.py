@@ -435,10 +435,8 @@ def loop_text(sentence: str) -> str:
         return _clean(added.group("x").strip("'‘’\"“”"))
     for rule in _RULES:
         m = rule.pattern.search(sentence)
-        # an object of no content words is none: "just a quick one before I forget, it's on me to sort out the
-        # ram lease" is not a to-do to "just a quick one"
-        if m is not None and "x" in m.groupdict() and m.group("x") and loop_stems(_clean(m.group("x"))):
-            return _clean(m.group("x"))
+        if m is not None and "x" in m.groupdict() and m.group("x") and loop_stems(text := _clean(m.group("x"))):
+            return text   # an object of no content words is none: the next reading may find one
     return _clean(_LEAD_IN.sub("", sentence)) or _clean(sentence)
 
 

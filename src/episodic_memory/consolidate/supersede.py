@@ -88,6 +88,12 @@ class Slot:
     def empty(self) -> bool:
         return not (self.numbers or self.dates or self.names)
 
+    def values(self, *others: Slot) -> Slot:
+        """A new Slot of this one's values and `others'` (no subject): a cached Slot is never changed."""
+        return Slot(numbers=self.numbers.union(*(o.numbers for o in others)),
+                    dates=self.dates.union(*(o.dates for o in others)),
+                    names=self.names.union(*(o.names for o in others)))
+
 
 @memo_text()
 def read_slot(text: str) -> Slot:
@@ -197,8 +203,7 @@ def named_old_values(text: str, changing: bool) -> Slot:
     """The values `text` marks as the replaced ones, for finding the fact a change replaces: `replaced_values`,
     the marks of `_MARKED_OLD`, and, when `changing` (the text says it is a change: a cue, or the assistant's
     answer taking it as one), the names in "from X to Y" too ("it has gone from Araminta to Ermengarde")."""
-    base = replaced_values(text)
-    out = Slot(numbers=set(base.numbers), dates=set(base.dates), names=set(base.names))
+    out = replaced_values(text).values()
     parts = [m.group(1) for m in _MARKED_OLD.finditer(text)]
     if changing:
         parts += [m.group(1) for m in _FROM_TO.finditer(text)]
@@ -214,11 +219,6 @@ def holds_any(values: Slot, text: str) -> bool:
     """`text` states one of `values`."""
     o = read_slot(text)
     return bool(values.numbers & o.numbers or values.dates & o.dates or any(same_name(n, o.names) for n in values.names))
-
-
-def names_old_value(answer: str, said: str, old: str) -> bool:
-    """An answer to a change names a value `old` states as the old one (`old_values_named`)."""
-    return holds_any(old_values_named(answer, said), old)
 
 
 def values_differ(new: str, old: str) -> bool:
