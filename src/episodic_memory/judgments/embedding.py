@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..models.base import lru_put
 from ..models.embedder import Embedder
 
 
@@ -65,9 +66,7 @@ class CallableEmbedder:
                 return self._cache[text]
         vec = self._vector(text)
         with self._lock:
-            self._cache[text] = vec
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+            lru_put(self._cache, text, vec, self._cache_size)
         return vec
 
     def __repr__(self) -> str:

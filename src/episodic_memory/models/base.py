@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -50,6 +50,16 @@ class CacheInfo(NamedTuple):
     maxsize: int
 
 
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
+
+
+def lru_put(cache: OrderedDict[_K, _V], key: _K, value: _V, size: int) -> None:
+    """Keep `value` as the newest entry of an LRU `cache` and drop the oldest past `size` (the caller holds the
+    cache's lock)."""
+    cache[key] = value
+    while len(cache) > size:
+        cache.popitem(last=False)
 
 
 class VectorCaches:
@@ -98,9 +108,7 @@ class VectorCaches:
                     out[missing[text]] = vec
                     kept = vec.copy()
                     kept.flags.writeable = False
-                    self._texts[text] = kept
-                while len(self._texts) > self._texts_size:
-                    self._texts.popitem(last=False)
+                    lru_put(self._texts, text, kept, self._texts_size)
         return out
 
     def embed_once(self, texts: Sequence[str]) -> np.ndarray:
@@ -121,9 +129,7 @@ class VectorCaches:
         vec.flags.writeable = False
         if self._cache_size:
             with self._lock:
-                self._cache[text] = vec
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+                lru_put(self._cache, text, vec, self._cache_size)
         return vec
 
     def cache_info(self) -> CacheInfo:
