@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import click
 from rich.markup import escape
 from rich.table import Table
@@ -11,12 +14,22 @@ from ..store.records import Fact
 from ..util import to_datetime
 from ._common import ROW_ID, age, console, dump, listed, open_memory, store_command
 
+_T = TypeVar("_T")
+
 
 def _line(fact: Fact) -> str:
     state = "" if fact.current else f"  [dim](until {to_datetime(fact.valid_to):%Y-%m-%d})[/dim]"
     repeats = f" ×{fact.recurrence}" if fact.recurrence > 1 else ""
     return (f"[bold cyan]#{fact.id}[/bold cyan] [magenta]{fact.type}[/magenta]{repeats} {escape(fact.text)}  "
             f"[dim]({age(to_datetime(fact.created_at))}, {fact.route})[/dim]{state}")
+
+
+def _looked_up(look_up: Callable[[], _T], param_hint: str) -> _T:
+    """What `look_up()` finds; its KeyError (nothing by that id or name) is a usage error naming `param_hint`."""
+    try:
+        return look_up()
+    except KeyError as exc:
+        raise click.BadParameter(exc.args[0], param_hint=param_hint) from None
 
 
 @store_command()
@@ -40,10 +53,7 @@ def facts(ctx: click.Context, db: str | None, user_id: str | None, include_super
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def history(ctx: click.Context, db: str | None, user_id: str | None, fact_id: int, as_json: bool) -> None:
     """Walk a fact's supersession chain, newest first."""
-    try:
-        chain = open_memory(ctx, db, user_id, reads=True).fact_history(fact_id)
-    except KeyError as exc:
-        raise click.BadParameter(exc.args[0], param_hint="FACT_ID") from None
+    chain = _looked_up(lambda: open_memory(ctx, db, user_id, reads=True).fact_history(fact_id), "FACT_ID")
     if as_json:
         dump([f.to_dict() for f in chain])
         return
@@ -73,10 +83,7 @@ def entities(ctx: click.Context, db: str | None, user_id: str | None, as_json: b
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def profile(ctx: click.Context, db: str | None, user_id: str | None, name: str, as_json: bool) -> None:
     """What is known about NAME (an entity's name or alias, any case)."""
-    try:
-        data = open_memory(ctx, db, user_id, reads=True).profile(name)
-    except KeyError as exc:
-        raise click.BadParameter(exc.args[0], param_hint="NAME") from None
+    data = _looked_up(lambda: open_memory(ctx, db, user_id, reads=True).profile(name), "NAME")
     if as_json:
         dump(data)
         return
