@@ -142,51 +142,51 @@ _EVAL = (r"(?:great|awesome|amazing|cool|nice|lovely|beautiful|gorgeous|sweet|to
          r"exhausting|overwhelming|frustrating|heartbreaking|devastating|hard work|great work|a good one)")
 _INTENSIFIER = r"(?:so|really|such|very|truly|absolutely|pretty|super|just|totally|quite|a|an|the|most|incredibly|"\
                r"seriously|sooo+|soo|extremely|definitely|certainly|always|also|still)"
-_REACTION = (
+_REACTION = tuple(re.compile(pattern, _I) for pattern in (
     # thanks, congratulations, wishes
-    re.compile(r"^(?:thanks|thank you|thx|ty|many thanks|congrats|congratulations|good luck|best of luck|well done|"
-               r"happy birthday|cheers|bless you|take care|get well soon|hugs)\b", _I),
+    r"^(?:thanks|thank you|thx|ty|many thanks|congrats|congratulations|good luck|best of luck|well done|"
+    r"happy birthday|cheers|bless you|take care|get well soon|hugs)\b",
     # "That's great news", "That sounds so peaceful and calming", "It must have been tough for you"
-    re.compile(rf"^(?:that|this|it|what)(?:'s|’s| is| was| sounds| sounded| looks| looked| seems| seemed| feels"
-               rf"| must (?:have )?be(?:en)?| must be| would be| will be| has been| had to be| can be)\s+"
-               rf"(?:{_INTENSIFIER}\s+)*{_EVAL}(?:\s*(?:,|and|&)\s*(?:{_INTENSIFIER}\s+)*{_EVAL})*"
-               rf"(?:\s+(?:news|idea|stuff|thing|work|time|job|one|pic|photo|picture|to hear|to see|for you|of you|"
-               rf"for (?:both|all) of you|for your family|for them|to me))?\s*[.!…]*$", _I),
+    rf"^(?:that|this|it|what)(?:'s|’s| is| was| sounds| sounded| looks| looked| seems| seemed| feels"
+    rf"| must (?:have )?be(?:en)?| must be| would be| will be| has been| had to be| can be)\s+"
+    rf"(?:{_INTENSIFIER}\s+)*{_EVAL}(?:\s*(?:,|and|&)\s*(?:{_INTENSIFIER}\s+)*{_EVAL})*"
+    rf"(?:\s+(?:news|idea|stuff|thing|work|time|job|one|pic|photo|picture|to hear|to see|for you|of you|"
+    rf"for (?:both|all) of you|for your family|for them|to me))?\s*[.!…]*$",
     # "They're adorable!", "Those look amazing"
-    re.compile(rf"^(?:they|these|those)(?:'re|’re| are| were| look| looked| sound| seem)\s+(?:{_INTENSIFIER}\s+)*"
-               rf"{_EVAL}(?:\s*(?:,|and|&)\s*(?:{_INTENSIFIER}\s+)*{_EVAL})*\s*[.!…]*$", _I),
+    rf"^(?:they|these|those)(?:'re|’re| are| were| look| looked| sound| seem)\s+(?:{_INTENSIFIER}\s+)*"
+    rf"{_EVAL}(?:\s*(?:,|and|&)\s*(?:{_INTENSIFIER}\s+)*{_EVAL})*\s*[.!…]*$",
     # "Nice work!", "Great job!", "So cool!"
-    re.compile(rf"^(?:{_INTENSIFIER}\s+)*{_EVAL}(?:\s+(?:work|job|one|idea|stuff|pic|photo|picture|shot|news|"
-               rf"choice|move|call))?\s*[.!…]*$", _I),
+    rf"^(?:{_INTENSIFIER}\s+)*{_EVAL}(?:\s+(?:work|job|one|idea|stuff|pic|photo|picture|shot|news|"
+    rf"choice|move|call))?\s*[.!…]*$",
     # "You're the best for supporting me"
-    re.compile(r"^you(?:'re|’re| are) (?:the best|a lifesaver|a star|a rockstar|so kind|so sweet|too kind)\b", _I),
+    r"^you(?:'re|’re| are) (?:the best|a lifesaver|a star|a rockstar|so kind|so sweet|too kind)\b",
     # "What a great idea", "How exciting"
-    re.compile(rf"^(?:what (?:a|an)|how)\s+(?:{_INTENSIFIER}\s+)*{_EVAL}\b.{{0,30}}$", _I),
+    rf"^(?:what (?:a|an)|how)\s+(?:{_INTENSIFIER}\s+)*{_EVAL}\b.{{0,30}}$",
     # "You're right", "You did amazing", "You look great"
-    re.compile(rf"^you(?:'re|’re| are| were| did| look| looked| sound| have been|'ve been)\s+(?:{_INTENSIFIER}\s+)*"
-               rf"(?:{_EVAL}|an inspiration|a star|a rockstar|the best)\b.{{0,24}}$", _I),
+    rf"^you(?:'re|’re| are| were| did| look| looked| sound| have been|'ve been)\s+(?:{_INTENSIFIER}\s+)*"
+    rf"(?:{_EVAL}|an inspiration|a star|a rockstar|the best)\b.{{0,24}}$",
     # "Proud of you for starting your own business!", "You must be so excited", "Your support means a lot"
-    re.compile(r"^(?:(?:so|really|super)\s+)?proud of you\b", _I),
-    re.compile(r"^you must (?:be|have been|feel|have felt)\s+(?:(?:so|really|very|super)\s+)*(?:excited|thrilled|proud|"
-               r"nervous|stoked|happy|glad|relieved|exhausted|tired|devastated|heartbroken|over the moon)\b", _I),
-    re.compile(r"^your (?:\w+\s+)?(?:support|help|kindness|words|encouragement|friendship)\W+(?:\w+\W+){0,2}?"
-               r"means? (?:a lot|so much|the world|everything)\b", _I),
+    r"^(?:(?:so|really|super)\s+)?proud of you\b",
+    r"^you must (?:be|have been|feel|have felt)\s+(?:(?:so|really|very|super)\s+)*(?:excited|thrilled|proud|"
+    r"nervous|stoked|happy|glad|relieved|exhausted|tired|devastated|heartbroken|over the moon)\b",
+    r"^your (?:\w+\s+)?(?:support|help|kindness|words|encouragement|friendship)\W+(?:\w+\W+){0,2}?"
+    r"means? (?:a lot|so much|the world|everything)\b",
     # "Your group sounds awesome", "That sign looks serious", "Sounds like the parade was an awesome experience"
-    re.compile(rf"^(?:your|that|this|those|these) (?:[\w'’-]+\s+){{0,2}}(?:sounds?|looks?|seems?)\s+"
-               rf"(?:like\s+)?(?:{_INTENSIFIER}\s+)*(?:{_EVAL}|serious|scary|delicious)"
-               rf"(?:\s+(?:to me|for you|experience|time|idea|one))?\s*[.!…]*$", _I),
-    re.compile(rf"^(?:it |that )?sounds like\b[^:;\d]{{0,60}}\b{_EVAL}\b[^:;\d]*$", _I),
+    rf"^(?:your|that|this|those|these) (?:[\w'’-]+\s+){{0,2}}(?:sounds?|looks?|seems?)\s+"
+    rf"(?:like\s+)?(?:{_INTENSIFIER}\s+)*(?:{_EVAL}|serious|scary|delicious)"
+    rf"(?:\s+(?:to me|for you|experience|time|idea|one))?\s*[.!…]*$",
+    rf"^(?:it |that )?sounds like\b[^:;\d]{{0,60}}\b{_EVAL}\b[^:;\d]*$",
     # "Way to go!", "You've got this", "You're gonna kill it", "You're doing an awesome job"
-    re.compile(r"^(?:way to go|you(?:'ve|’ve| have)? got this|keep (?:it )?up|you(?:'re|’re| are) (?:gonna|going to) "
-               r"(?:kill|crush|rock|nail|ace) it|you(?:'re|’re| are) (?:killing|crushing|rocking|nailing|acing) it)\b", _I),
-    re.compile(rf"^you(?:'re|’re| are) doing (?:an? |such an? )?(?:{_INTENSIFIER}\s+)*{_EVAL} (?:job|work)\b", _I),
+    r"^(?:way to go|you(?:'ve|’ve| have)? got this|keep (?:it )?up|you(?:'re|’re| are) (?:gonna|going to) "
+    r"(?:kill|crush|rock|nail|ace) it|you(?:'re|’re| are) (?:killing|crushing|rocking|nailing|acing) it)\b",
+    rf"^you(?:'re|’re| are) doing (?:an? |such an? )?(?:{_INTENSIFIER}\s+)*{_EVAL} (?:job|work)\b",
     # "I'm so happy for you", "I'm proud of you for …", "I'm sorry to hear that", "I hope you're okay"
-    re.compile(r"^i(?:'m|’m| am)\s+(?:(?:so|really|very|super|truly|just)\s+)*(?:happy|glad|proud|sorry|thrilled|"
-               r"excited|stoked|delighted|pleased)\s+(?:for you|of you|to hear|you)\b", _I),
-    re.compile(r"^i (?:really |do |truly )?hope (?:you|you're|you’re|your|that you|it all|everything)\b", _I),
+    r"^i(?:'m|’m| am)\s+(?:(?:so|really|very|super|truly|just)\s+)*(?:happy|glad|proud|sorry|thrilled|"
+    r"excited|stoked|delighted|pleased)\s+(?:for you|of you|to hear|you)\b",
+    r"^i (?:really |do |truly )?hope (?:you|you're|you’re|your|that you|it all|everything)\b",
     # "Sorry to hear about your job", "Sorry about the setback"
-    re.compile(r"^(?:so |really |very )?sorry (?:to hear|about|for your|for the)\b", _I),
-)
+    r"^(?:so |really |very )?sorry (?:to hear|about|for your|for the)\b",
+))
 
 
 _TRAILING_NOTE = re.compile(r"\s*\[[^\[\]]*\]\s*$")  # "[photo attached]", "[edited]": a note on the message
