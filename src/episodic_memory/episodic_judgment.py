@@ -14,6 +14,7 @@ ranking. This door owns the `Memory` it opens, so it lives above `memory.py`.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,7 @@ class Triple:
     outcome: dict[str, Any]
 
 
-class EpisodicMemory:
+class EpisodicMemory(AbstractContextManager["EpisodicMemory"]):
     """Judgment memory with its own store: ``EpisodicMemory()`` in memory, ``EpisodicMemory(db_path="memory.db")``
     in the one SQLite file the rest of the memory uses (same tables, same migrations).
 
@@ -138,9 +139,6 @@ class EpisodicMemory:
 
     def close(self) -> None:
         self.memory.close()
-
-    def __enter__(self) -> EpisodicMemory:
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
