@@ -30,7 +30,7 @@ def _dead(owner: str) -> bool:
     except ProcessLookupError:
         return True
     except OSError:  # it exists, as another user's process
-        return False
+        pass
     return False
 
 
