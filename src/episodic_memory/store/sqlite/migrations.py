@@ -136,6 +136,45 @@ def m002_vectors(db: sqlite3.Connection) -> None:
         """)
 
 
+# a derived memory's text in memory_fts, by table: (kind code, kind, text expression over `new`, columns that change it)
+_MEMORY_TEXTS = {
+    "facts": (1, "fact", "new.text", "text"),
+    "episodes": (2, "episode", "new.summary", "summary"),
+    "workstreams": (3, "workstream", "new.name || char(10) || new.keyphrases", "name, keyphrases"),
+    "judgments": (4, "judgment", "new.trigger || char(10) || new.judgment || char(10) || new.reasoning",
+                  "trigger, judgment, reasoning"),
+}
+# what an update trigger did besides the index before m015, kept as it was
+_UPDATE_EXTRA = {
+    "facts": "DELETE FROM vectors WHERE kind = 'fact' AND item_id = new.id;",
+    "judgments": "DELETE FROM vectors WHERE kind = 'judgment' AND item_id = new.id;",
+}
+
+
+def _update_extra(table: str, indent: str) -> str:
+    """`_UPDATE_EXTRA`'s statement of `table` on a line of its own at `indent` (nothing for a table without one)."""
+    return f"\n{indent}{_UPDATE_EXTRA[table]}" if table in _UPDATE_EXTRA else ""
+
+
+def _memory_fts_triggers(table: str) -> str:
+    """The triggers keeping `memory_fts` (and `vectors`) in step with a derived memory's table, as m003 and m004
+    made them (m005's judgments have their own, wrapped otherwise; m015 makes the insert and update ones again)."""
+    code, kind, body, columns = _MEMORY_TEXTS[table]
+    return f"""
+        CREATE TRIGGER {table}_fts_insert AFTER INSERT ON {table} BEGIN
+            INSERT INTO memory_fts (rowid, text, kind, item_id, user_id)
+            VALUES (new.id * 8 + {code}, {body}, '{kind}', new.id, new.user_id);
+        END;
+        CREATE TRIGGER {table}_fts_delete AFTER DELETE ON {table} BEGIN
+            DELETE FROM memory_fts WHERE rowid = old.id * 8 + {code};
+            DELETE FROM vectors WHERE kind = '{kind}' AND item_id = old.id;
+        END;
+        CREATE TRIGGER {table}_fts_update AFTER UPDATE OF {columns} ON {table} BEGIN
+            UPDATE memory_fts SET text = {body} WHERE rowid = new.id * 8 + {code};{_update_extra(table, 12 * " ")}
+        END;
+        """
+
+
 def m003_facts_and_entities(db: sqlite3.Connection) -> None:
     _run(db, """
         CREATE TABLE facts (
@@ -204,19 +243,8 @@ def m003_facts_and_entities(db: sqlite3.Connection) -> None:
             text, kind UNINDEXED, item_id UNINDEXED, user_id UNINDEXED,
             tokenize = 'porter unicode61 remove_diacritics 2'
         );
-        CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts BEGIN
-            INSERT INTO memory_fts (rowid, text, kind, item_id, user_id)
-            VALUES (new.id * 8 + 1, new.text, 'fact', new.id, new.user_id);
-        END;
-        CREATE TRIGGER facts_fts_delete AFTER DELETE ON facts BEGIN
-            DELETE FROM memory_fts WHERE rowid = old.id * 8 + 1;
-            DELETE FROM vectors WHERE kind = 'fact' AND item_id = old.id;
-        END;
-        CREATE TRIGGER facts_fts_update AFTER UPDATE OF text ON facts BEGIN
-            UPDATE memory_fts SET text = new.text WHERE rowid = new.id * 8 + 1;
-            DELETE FROM vectors WHERE kind = 'fact' AND item_id = new.id;
-        END;
         """)
+    _run(db, _memory_fts_triggers("facts"))
 
 
 def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
@@ -288,32 +316,11 @@ def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
         CREATE INDEX loops_by_session ON loops (user_id, session_id);
         CREATE INDEX loops_by_closing_session ON loops (user_id, closed_session);
         CREATE INDEX loops_by_workstream ON loops (workstream_id);
-
-        -- An episode's recall vector is replaced by threads.py (not here): re-embedding on every summary update
-        -- would bump the vector deletion generation every few turns.
-        CREATE TRIGGER episodes_fts_insert AFTER INSERT ON episodes BEGIN
-            INSERT INTO memory_fts (rowid, text, kind, item_id, user_id)
-            VALUES (new.id * 8 + 2, new.summary, 'episode', new.id, new.user_id);
-        END;
-        CREATE TRIGGER episodes_fts_delete AFTER DELETE ON episodes BEGIN
-            DELETE FROM memory_fts WHERE rowid = old.id * 8 + 2;
-            DELETE FROM vectors WHERE kind = 'episode' AND item_id = old.id;
-        END;
-        CREATE TRIGGER episodes_fts_update AFTER UPDATE OF summary ON episodes BEGIN
-            UPDATE memory_fts SET text = new.summary WHERE rowid = new.id * 8 + 2;
-        END;
-        CREATE TRIGGER workstreams_fts_insert AFTER INSERT ON workstreams BEGIN
-            INSERT INTO memory_fts (rowid, text, kind, item_id, user_id)
-            VALUES (new.id * 8 + 3, new.name || char(10) || new.keyphrases, 'workstream', new.id, new.user_id);
-        END;
-        CREATE TRIGGER workstreams_fts_delete AFTER DELETE ON workstreams BEGIN
-            DELETE FROM memory_fts WHERE rowid = old.id * 8 + 3;
-            DELETE FROM vectors WHERE kind = 'workstream' AND item_id = old.id;
-        END;
-        CREATE TRIGGER workstreams_fts_update AFTER UPDATE OF name, keyphrases ON workstreams BEGIN
-            UPDATE memory_fts SET text = new.name || char(10) || new.keyphrases WHERE rowid = new.id * 8 + 3;
-        END;
         """)
+    # An episode's recall vector is replaced by threads.py (not here): re-embedding on every summary update would
+    # bump the vector deletion generation every few turns.
+    _run(db, _memory_fts_triggers("episodes"))
+    _run(db, _memory_fts_triggers("workstreams"))
 
 
 def m005_judgments(db: sqlite3.Connection) -> None:
@@ -562,22 +569,12 @@ def m016_turn_owner_in_fts(db: sqlite3.Connection) -> None:
     """)
 
 
-# a derived memory's text in memory_fts, by kind: (table, code, kind, text expression over `new`, columns that change it)
-_MEMORY_TEXTS = (
-    ("facts", 1, "fact", "new.text", "text"),
-    ("episodes", 2, "episode", "new.summary", "summary"),
-    ("workstreams", 3, "workstream", "new.name || char(10) || new.keyphrases", "name, keyphrases"),
-    ("judgments", 4, "judgment", "new.trigger || char(10) || new.judgment || char(10) || new.reasoning",
-     "trigger, judgment, reasoning"),
-)
-
-
 def _memory_fts_segmented(db: sqlite3.Connection) -> None:
     """m015's part for derived memories: `memory_fts` gains a `segmented` column, filled by the insert and update
     triggers through `episodic_segmented` (`store.scripts.segmented`, registered on every connection the store
     opens). The table is made again and its rows copied; the delete triggers (by rowid) stay as they are."""
     _run(db, "CREATE TEMP TABLE _memory_fts_rows AS SELECT rowid AS r, text, kind, item_id, user_id FROM memory_fts;")
-    for table, _, _, _, _ in _MEMORY_TEXTS:
+    for table in _MEMORY_TEXTS:
         _run(db, f"DROP TRIGGER {table}_fts_insert;\nDROP TRIGGER {table}_fts_update;")
     _run(db, """
         DROP TABLE memory_fts;
@@ -589,7 +586,7 @@ def _memory_fts_segmented(db: sqlite3.Connection) -> None:
             SELECT r, text, kind, item_id, user_id, episodic_segmented(text) FROM _memory_fts_rows;
         DROP TABLE _memory_fts_rows;
     """)
-    for table, code, kind, body, columns in _MEMORY_TEXTS:
+    for table, (code, kind, body, columns) in _MEMORY_TEXTS.items():
         _run(db, f"""
             CREATE TRIGGER {table}_fts_insert AFTER INSERT ON {table} BEGIN
                 INSERT INTO memory_fts (rowid, text, kind, item_id, user_id, segmented)
@@ -597,17 +594,9 @@ def _memory_fts_segmented(db: sqlite3.Connection) -> None:
             END;
             CREATE TRIGGER {table}_fts_update AFTER UPDATE OF {columns} ON {table} BEGIN
                 UPDATE memory_fts SET text = {body}, segmented = episodic_segmented({body})
-                WHERE rowid = new.id * 8 + {code};{_UPDATE_EXTRA.get(table, "")}
+                WHERE rowid = new.id * 8 + {code};{_update_extra(table, 16 * " ")}
             END;
         """)
-
-
-# what an update trigger did besides the index before m015, kept as it was
-_UPDATE_EXTRA = {
-    "facts": "\n                DELETE FROM vectors WHERE kind = 'fact' AND item_id = new.id;",
-    "judgments": "\n                DELETE FROM vectors WHERE kind = 'judgment' AND item_id = new.id;",
-}
-
 
 
 def m017_turn_postings(db: sqlite3.Connection) -> None:
