@@ -15,16 +15,16 @@ if TYPE_CHECKING:  # numpy is imported by what uses these columns: opening a sto
 class TurnRecord:
     """One conversation turn as journaled and stored."""
 
-    uid: str
+    uid: str                     # the journal record's id: replaying a journal is idempotent on it
     user_id: str
     session_id: str
-    seq: int
+    seq: int                     # order within the session
     role: str
     content: str
-    ts: float
-    ingested_at: float
+    ts: float                    # when the turn happened (UTC epoch seconds)
+    ingested_at: float           # when it was journaled
     speaker: str | None = None
-    turn_id: str | None = None
+    turn_id: str | None = None   # the caller's own id
     source: str | None = None
     tags: tuple[str, ...] | None = None
     metadata: str | None = None  # a JSON object's text, exactly as it is stored
