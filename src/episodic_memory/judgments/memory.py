@@ -116,7 +116,7 @@ class Triple:
 class Judgment:
     """A stored judgment with its verdict counts (what `get` returns)."""
 
-    id: str
+    id: str                              # the public id, "mem_…" (not the row id)
     trigger: str
     judgment: str
     reasoning: str
