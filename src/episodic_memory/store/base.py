@@ -407,10 +407,6 @@ class ThreadStore(Protocol):
         """How many facts each session yielded (durable and demoted, current or superseded)."""
         ...
 
-    def turn_vectors(self, user_id: str, session_id: str, model: str) -> dict[int, bytes]:
-        """The stored vectors (of `model`) of a session's turns, by turn row id."""
-        ...
-
     def session_terms(self, episode_id: int) -> dict[str, float]:
         """An episode's distinctive-word profile (stem → weight)."""
         ...

@@ -45,8 +45,8 @@ ROLLUP_EPISODES = 200  # a workstream's centroid and keyphrases follow its lates
 
 
 class ThreadCore(SQLCore):
-    """Episodes, workstreams and open loops (a mixin of both stores; a backend adds `upsert_episode` and
-    `turn_vectors`, and reads turns' ids through its turns mixin)."""
+    """Episodes, workstreams and open loops (a mixin of both stores; a backend adds `upsert_episode`, and
+    reads turns' ids through its turns mixin)."""
 
     if TYPE_CHECKING:
         def source_ids(self, user_id: str, ids: Iterable[int]) -> dict[int, str]: ...

@@ -8,8 +8,6 @@ from typing import Any
 from ..sql.judgments import JudgmentCore
 from .turns import MEMORY_BM25, TurnSQL, memory_words
 
-FTS_CODE = 4  # memory_fts rowid = id * 8 + FTS_CODE
-
 
 class JudgmentSQL(JudgmentCore, TurnSQL):
     """Judgments and their verdicts (a mixin of `SQLiteStore`; their vectors go through `TurnSQL.add_vectors`)."""
