@@ -297,8 +297,6 @@ class TurnPg(TurnCore, PgConnection):
 
     def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                     since: float | None = None, until: float | None = None) -> list[int]:
-        """Ids of a user's turns that `match` (an exact lookup: phrases joined by OR) finds, unranked, at most
-        `limit`."""
         query, params = exact_tsquery(match)
         params.update(user=user_id, limit=limit, session=session_id, since=since, until=until)
         where = [cond for cond, value in (("session_id = %(session)s", session_id), ("ts >= %(since)s", since),
@@ -309,7 +307,6 @@ class TurnPg(TurnCore, PgConnection):
 
     def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                        ) -> list[tuple[str, int]]:
-        """(kind, item_id) of a user's derived memories that `match` finds, unranked, at most `limit`."""
         query, params = exact_tsquery(match)
         params.update(user=user_id, limit=limit, kinds=list(kinds or []))
         kind_filter = " AND kind = ANY(%(kinds)s)" if kinds else ""
@@ -319,7 +316,6 @@ class TurnPg(TurnCore, PgConnection):
 
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                         ) -> list[tuple[str, int, float]]:
-        """BM25 over the user's derived memories: (kind, item_id, score), best first."""
         rows = self._search_memory_fts(match, user_id, limit=limit, kinds=kinds)
         return [(kind, item_id, score) for kind, item_id, score in rows]
 

@@ -14,8 +14,6 @@ class JudgmentSQL(JudgmentCore, TurnSQL):
 
     def search_judgments(self, match: str, user_id: str, *, limit: int,
                          domain: str | None = None) -> list[tuple[int, float]]:
-        """BM25 over the user's judgments (trigger, judgment and reasoning) in `memory_fts`: (id, score), best
-        first, score made positive. `match` must be a safe MATCH expression (see retrieve.fts_query)."""
         sql = (f"SELECT j.id, -{MEMORY_BM25} AS score FROM memory_fts "
                "JOIN judgments j ON j.id = memory_fts.item_id WHERE memory_fts MATCH ? "
                "AND memory_fts.kind = 'judgment' AND memory_fts.user_id = ? AND j.user_id = ?")
