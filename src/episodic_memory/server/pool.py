@@ -36,14 +36,11 @@ BACKLOG_EVERY_S = 0.5  # how stale `MemoryPool.backlog` may be (it is read on ev
 class MemoryPool:
     """`Memory` objects by user id, opened on first use; at most `max_open` are kept.
 
-    Requests and the worker hold a `lease` while they use one; when more than `max_open` are open, the least
-    recently used ones that nobody holds are closed (their users' next request opens them again: the file is the
-    state, a `Memory` only caches it).
-
-    With `background` (the REST server) they all use `scheduler`, which consolidates on its worker thread (through
-    leases too), `maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`, and the worker
-    checkpoints the file's WAL after its jobs; without it, each consolidates as a plain `Memory` does. The worker runs
-    `Config.capture.background_nice` steps below the request threads.
+    Requests and the worker hold a `lease` while they use one; past `max_open`, the least recently used ones that
+    nobody holds are closed (the file is the state, a `Memory` only caches it). With `background` (the REST server)
+    they all use `scheduler`, which consolidates on its worker thread, `Config.capture.background_nice` steps below
+    the request threads (`maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`); without
+    it, each consolidates as a plain `Memory` does.
     """
 
     def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,
