@@ -15,6 +15,7 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from typing import Any
 
 import anyio
@@ -64,8 +65,9 @@ class InFlight:
 
 
 class FairSlots:
-    """`n` places to run requests in, handed out fairly among clients (see the module's docstring). Used on the
-    event loop only."""
+    """`n` places to run requests in, handed out fairly among clients: a freed place goes to the waiting client with
+    the fewest requests running (the longest waiting among equals), and no client runs more than `per_client` at
+    once. Used on the event loop only."""
 
     def __init__(self, n: int, per_client: int) -> None:
         self.free = n
@@ -152,7 +154,7 @@ class Admission:
             body = await read_body(scope, receive, send, self.max_body_bytes, self.body_timeout_s)
             if body is None:
                 return  # answered (400, 408, 413), or the caller left
-            async with self.heavy if len(body) >= self.limits.heavy_body_bytes else _NO_WAIT:
+            async with self.heavy if len(body) >= self.limits.heavy_body_bytes else nullcontext():
                 await self.slots.acquire(client)
                 try:
                     await self.app(scope, _replay(body, receive), send)
@@ -163,17 +165,6 @@ class Admission:
             counts.per_client[client] -= 1
             if counts.per_client[client] <= 0:
                 del counts.per_client[client]
-
-
-class _NoWait:
-    async def __aenter__(self) -> None:
-        return None
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-_NO_WAIT = _NoWait()
 
 
 async def read_body(scope: dict[str, Any], receive: Receive, send: Send, max_bytes: int,
