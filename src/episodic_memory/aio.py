@@ -12,11 +12,9 @@ which other code can fill with slow work: a loop with many tasks keeps running w
 encodes. A `Memory` is safe to share between threads (the store serialises on its lock; concurrent `add_turn`s are
 committed as one group), so the calls of many tasks run side by side without a lock of their own here.
 
-The verbs are named one by one (not forwarded by `__getattr__`), each made by `_twin` from the `Memory` verb and typed
-through its parameters (a ParamSpec), so type checkers and editors see them, and `help()` shows `Memory`'s signature and
-docstring; tests/test_aio.py checks that every public verb of `Memory` has its twin here, with the same parameters, or is named in
-`SYNC_ONLY`. A call whose awaiting task is cancelled before it started does not run; one already running finishes
-on its thread (a turn being written is written).
+The verbs are named one by one (`_twin`), so type checkers, editors and `help()` see `Memory`'s signatures;
+tests/test_aio.py checks that every public verb of `Memory` has its twin here or is named in `SYNC_ONLY`. A call
+whose awaiting task is cancelled before it started does not run; one already running finishes on its thread.
 """
 
 from __future__ import annotations

@@ -267,7 +267,7 @@ class Memory:
         records = self.recorder.record(new)
         ids = self.store.ids_for_uids([r.uid for r in records])
         for user_id, session_id in dict.fromkeys((t.user_id, t.session_id) for t in new):
-            self._maybe_consolidate(user_id, session_id)
+            self.scheduler.turns_added(user_id, session_id)
         return [r.turn_id if r.turn_id is not None else str(ids[r.uid]) for r in records]
 
     def unseen_turns(self, turns: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -365,10 +365,7 @@ class Memory:
         """`user_id` (or this memory's user), once the final runs of its ended sessions are done: what a read
         returns after `end_session` includes that session's consolidation. A scheduler shared by a server's
         Memories is not waited for (its reads never wait on consolidation)."""
-        uid = self._user(user_id)
-        if not self.scheduler.shared:
-            self.scheduler.wait_ended(uid)
-        return uid
+        return self._settled_owner(self._user(user_id))
 
     def _across(self, user_id: str | None, agents: Iterable[str] | None, read: Callable[[str], list[T]], *,
                 newest: Callable[[T], Any], limit: int | None = None) -> list[T]:
@@ -392,9 +389,6 @@ class Memory:
             self.scheduler.wait()
 
     # --- consolidation -------------------------------------------------------------------------------
-    def _maybe_consolidate(self, user_id: str, session_id: str) -> None:
-        self.scheduler.turns_added(user_id, session_id)
-
     def _llm_on(self) -> bool:
         """Whether consolidation would call an LLM (a configuration that cannot work takes the rules)."""
         try:

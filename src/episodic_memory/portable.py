@@ -5,22 +5,12 @@ The format (version 1): the first line is a header,
 ``{"format": "episodic-memory-export", "version": 1, "schema_version": …, "exported_at": …, "user_id": …,
 "counts": {kind: n}}``, then one record a line, ``{"kind": …, …}``, kinds in this order: session, turn, entity,
 fact, entity_edge, workstream, episode, loop, judgment, route_count. A record holds its table's columns (times as
-UTC epoch seconds, exactly as stored; binary columns as ``{"base64": …}``) and what hangs off it: an entity's
-`aliases`, a fact's `entities`, an episode's `terms`, a judgment's `verdicts`. Ids that mean something outside the
-store travel as they are (user, session and caller turn ids, a turn's journal `uid`, judgment `memory_id`s); row ids
-(`id`, and the references to them: `source_ids`, `supersedes`, `workstream_id`, …) are the exporting store's, and
-an import maps each to the row it gets. Vectors are not exported: they belong to a model, and an import embeds
-what it added with the importing store's.
+UTC epoch seconds; binary columns as ``{"base64": …}``) and what hangs off it (an entity's `aliases`, a fact's
+`entities`, an episode's `terms`, a judgment's `verdicts`). Row ids are the exporting store's; an import maps each
+to the row it gets. Vectors are not exported: an import embeds what it added.
 
-An import reads and checks the whole file before it writes anything, then writes it in one transaction: all or
-nothing. Every field is checked by the rules of the front doors (`portable_schema`: ids, times, roles, tags, text
-up to `Config.capture.max_turn_chars`, finite numbers), every reference must be to a record of the file and of the same
-user, and a turn uid or judgment id the store holds for another user is refused; the first problem is raised as
-`PortableFormatError` ("FILE:LINE: kind 'field' …"). It is idempotent, per user: a turn with a journal uid (or a
-caller turn id in its session) the user holds, a fact or loop with the same origin, a session's episode, an entity
-of the same name, a judgment with the same id or the same trigger and judgment are kept as they are. Turns added to
-a session the store already holds go after its turns, in the file's order. `user_id=` imports a file of one user as
-another user (its turn uids and judgment ids derived anew, so the copy can sit beside the original).
+An import checks the whole file (`portable_schema`) before it writes anything, then writes it in one transaction,
+and keeps what the user already holds; the first problem is raised as `PortableFormatError` ("FILE:LINE: …").
 """
 
 from __future__ import annotations

@@ -1,7 +1,4 @@
-"""Small helpers used across the package: times (epoch seconds <-> ISO-8601) and chunking for SQL `IN (...)` lists.
-
-Low level on purpose: it imports nothing from the package, so any module can use it.
-"""
+"""Small helpers used across the package. Low level on purpose: it imports nothing from the package."""
 
 from __future__ import annotations
 
@@ -211,19 +208,13 @@ def forget_remembered_texts() -> None:
 
 
 class TextMemos:
-    """Every per-text memo of the process (`memo_text`) under one budget of bytes.
+    """Every per-text memo of the process (`memo_text`) under one budget of bytes (an estimate: the result's
+    objects two levels deep, not the text, which the store's rows share); the oldest entry of any memo goes first.
+    First in, first out: a hit is one dict lookup with no bookkeeping (word-level memos are called thousands of
+    times a recall).
 
-    Each memo bounded by a count filled at its own pace: a server's RSS rose for its first ~10k distinct texts
-    (~60–70 MB of analyses) and churned after. Under one budget the memos together hold at most `budget` bytes
-    (an estimate: the result's objects two levels deep and the entry, not the text, which the store's rows and
-    the other memos share), and the oldest entry of any memo goes first. First in, first out: a hit is one dict
-    lookup with no bookkeeping, which matters for the word-level memos called thousands of times a recall.
-
-    Sizing an entry (`footprint`) cost more than some of the analyses it sized (~30 µs, ~0.5 ms of a recall that
-    reads ~80 new texts): each memo sizes its first `EXACT_FIRST` entries and one in `SAMPLE_EVERY` after (drawn
-    at random), and counts the others at a moving mean of those it sized (the newest sample weighing `1 /
-    SAMPLE_EVERY`: long texts after short ones move it within a few hundred entries; a plain mean of everything
-    since start-up undercounted 0.7× there). The budget bounds the sum; an entry's share is an estimate."""
+    Sizing an entry (`footprint`, ~30 µs) cost more than some analyses, so each memo sizes its first `EXACT_FIRST`
+    entries and one in `SAMPLE_EVERY` after (drawn at random), and counts the others at a moving mean of those."""
 
     ENTRY_BYTES = 160  # a dict slot, the order's tuple and the key's share
     EXACT_FIRST = 32
@@ -309,13 +300,8 @@ _MISSING = object()
 
 
 def memo_text(longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[..., R]]:
-    """Memoise a function of a text (its first argument) in `TEXT_MEMOS`, for texts up to `longest` characters;
-    a longer one is worked out at every call (a few huge turns would otherwise take the budget).
-
-    Consolidation reads a session's turns again at every run, and recall reads the same candidates' texts across
-    the questions of a conversation: what is worked out from one text is kept, so each is read once while it is
-    in use. What a memoised function returns is shared: immutable (tuples, frozensets), handed out as fresh lists
-    by callers."""
+    """Memoise a function of a text (its first argument) in `TEXT_MEMOS`, for texts up to `longest` characters
+    (a few huge turns would otherwise take the budget). What it returns is shared, so it must be immutable."""
     def wrap(fn: Callable[..., R]) -> Callable[..., R]:
         memo = TEXT_MEMOS.new_memo()
         get, keep = memo.get, TEXT_MEMOS.keep

@@ -6,18 +6,9 @@
     flush_buffer()                                               # on heartbeat
     context = recall_recent(hours=24)                            # next session
 
-How its two layers map onto this store (docs/compat.md):
-
-- `raw_memories` (content, source, tags, session) are turns: `log_exchange` records the user's and the agent's turn
-  with their `source` and `tags`.
-- curated `memories` (category, importance 1–10) are facts: `remember` stores one by hand. Categories map onto fact
-  types (`CATEGORIES`: identity → identity, user → preference, lesson → lesson, goal → goal, fact → knowledge; any
-  fact type name is accepted as well) and importance onto the fact's salience (importance / 10).
-
-Durability differs from Memory Anchor's in one way, to the good: `log_exchange` writes both turns through the
-fsynced journal before it returns, so an exchange survives a crash even if `flush_buffer` never runs. The "buffer"
-is the exchanges logged since the last flush; `flush_buffer` consolidates them (facts, the session's episode, open
-loops) and says how many turns it flushed.
+`raw_memories` are turns and curated `memories` are facts (`CATEGORIES` maps categories onto fact types, importance
+onto salience): docs/compat.md, "Memory Anchor compatibility". `log_exchange` writes both turns through the fsynced
+journal before it returns; `flush_buffer` consolidates the exchanges logged since the last flush.
 """
 
 from __future__ import annotations

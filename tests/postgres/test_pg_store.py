@@ -424,7 +424,7 @@ def test_vectors_round_trip_through_pgvector(store: PostgresStore) -> None:
     (row,) = store.load_vectors("u", "m")
     assert row[1:4] == ("turn", t.id, "s") and np.array_equal(np.frombuffer(row[5], np.float32), vec)
     assert store._query("SELECT pg_typeof(vec)::text FROM vectors") == [("vector",)]
-    assert store.turn_vectors("u", "s", "m") == {t.id: vec.tobytes()}
+    assert store.item_vectors("u", "m", "turn", [t.id]) == {t.id: vec.tobytes()}
     assert store.vector_watermark("u", "m")[0] == row[0] and store.count_missing_vectors("m") == 0
     before = store.vector_watermark("u", "m")[1]
     assert store.delete_vectors_not_of("m") == 0 and store.vector_watermark("u", "m")[1] == before  # none deleted

@@ -25,8 +25,6 @@ from ..util import forgettable
 MONTHS: dict[str, int] = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 MONTHS["sept"] = 9
-#: the month names as a regex alternation, longest first ("september" before "sep")
-MONTH_PATTERN = "|".join(sorted(MONTHS, key=len, reverse=True))
 #: a month as written in running text: "March", "Mar", "Mar." — never "may" as a bare modal is told apart by the
 #: caller (a date needs its day)
 MONTH_WORD_PATTERN = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"

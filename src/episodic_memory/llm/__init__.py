@@ -1,35 +1,14 @@
 """The one LLM seam: every model call in the library goes through an `LLMClient`'s `ask` / `ask_json`.
 
-A backend is any object with ``async ask(system_prompt, user_prompt, *, model=None) -> str``. Built in:
-Anthropic, OpenAI-compatible (OpenAI, Ollama, vLLM, LM Studio, llama.cpp) and none. With no backend the library
-still captures, stores and recalls; consolidation falls back to rules.
-
-Which client a call uses:
-
-1. ``Memory(..., llm=x)``: `x`, an `LLMClient`, or a backend object (wrapped in a client that follows the Memory's
-   config for timeouts and retries). It stays the caller's: ``Memory.close()`` does not close it.
-2. ``Memory(..., config=Config(llm={"backend": "openai", "base_url": ..., "model": ...}))`` — a Config given with `llm` set:
-   a client of the Memory's own, its backend built from that Config (``EPISODIC_LLM__BACKEND`` is not consulted; unset model,
-   base URL and API key still fall back to their environment variables). ``Memory.close()`` closes it.
-3. Otherwise (no Config given, so ``Config.from_env()``; or a Config whose `llm` is None): the process default,
-   looked up at each call, so `set_backend` called after the Memory was made still takes effect.
-
-``Memory.llm`` is that client; consolidation and the Memory's own decisions use it. The module functions here
+A backend is any object with ``async ask(system_prompt, user_prompt, *, model=None) -> str``. Built in: Anthropic,
+OpenAI-compatible (OpenAI, Ollama, vLLM, LM Studio, llama.cpp) and none; with none, consolidation falls back to rules.
+Which client a Memory uses (`client_for`) is in docs/architecture.md, "The LLM seam". The module functions here
 (`ask`, `ask_json`, `enabled`, `describe`, `get_backend`, `config`, `run`) use the process default: the client
-`set_backend(obj, config)` installs, else one that chooses from config / ``EPISODIC_LLM__BACKEND`` (``anthropic | openai |
-none``) on first use.
+`set_backend(obj, config)` installs, else one that chooses from ``EPISODIC_LLM__BACKEND`` on first use.
 
-`ask` adds what every caller needs: a timeout, retries with backoff (honouring a server's ``retry-after``), a
-concurrency limit per client that holds across threads and event loops, and a log line per call naming its purpose
-and token counts. It never raises for a model failure: it returns None and logs why.
-
-A configuration that cannot work (an unknown ``EPISODIC_LLM__BACKEND``, anthropic without ``ANTHROPIC_API_KEY``, ...) is
-not a model failure: the backend is chosen on first use (`get_backend`, `enabled`, `ask`), and that raises
-`LLMConfigError` naming the missing variable. Importing the library never does; `describe()` reports the problem
-instead of raising.
-
-Connections: a built-in backend keeps one pooled HTTP client per event loop, reused across calls; `run` runs every
-sync call on one long-lived event loop (a daemon thread), so sequential sync calls share their connections.
+`ask` never raises for a model failure: it returns None and logs why. A configuration that cannot work (an unknown
+backend, anthropic without ``ANTHROPIC_API_KEY``, ...) raises `LLMConfigError` on first use, never at import;
+`describe()` reports it instead of raising.
 """
 
 from __future__ import annotations

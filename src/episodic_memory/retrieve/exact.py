@@ -1,18 +1,11 @@
 """Exact lookups (issue 23): the memories holding a query's rare identifier, rare word or quoted phrase rank above
 every memory that holds none of them, whatever the legs and the boosts say.
 
-A query's lookups (`fts.lookups`): each quoted phrase, each identifier (a chunk with a digit, word characters
-joined by punctuation, or 7+ letters a-f: `ZQ-6614`, `v2.3.1`, `src/app/main.py`, `user@example.com`, `deadbee`),
-each other content word. An
-identifier is *rare* when the FTS indexes find it in at most `Config.retrieval.exact_max_df` of the user's turns, and as few
-derived memories; asking stops at one past that, so a common one costs a few row reads. A plain word counts when
-it is all the query looks up ("zelafun", "Quillmarsh?"), and inside a question only when it is *coined* (`coined`:
-outside the bundled embedder's WordPiece vocabulary, which splits it into meaningless pieces, so the dense leg
-cannot see it; not an inflection of a word of it nor a compound of two common ones) and held by at most
-`Config.retrieval.exact_coined_max_df` (2) turns ("what did I decide about zelafun?"). A rare word
-of the vocabulary inside a question is often not what the question is about (LoCoMo MRR 0.585 → 0.574 with every
-word held by ≤ 2 turns counted; with coined ones only 0.585: see docs/retrieval.md). A quoted phrase always counts
-(its best `exact_phrase_pool` holders by BM25).
+A query's lookups (`fts.lookups`) are its quoted phrases, identifiers (`ZQ-6614`, `v2.3.1`, `src/app/main.py`) and
+other content words. An identifier counts when it is rare (at most `Config.retrieval.exact_max_df` turns); a plain
+word when it is all the query looks up, or inside a question when it is *coined* (`coined`) and held by at most
+`Config.retrieval.exact_coined_max_df` turns; a quoted phrase always. docs/retrieval.md has why (and the LoCoMo
+figures).
 
 The result is a tier per candidate key (item_id × 8 + kind code): how many of the lookups it holds. The retriever
 orders by tier first, its score second, and keeps that order through the rerank, currency and de-duplication.

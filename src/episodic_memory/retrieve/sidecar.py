@@ -1,12 +1,10 @@
-"""The vector sidecar: the dense index's cache of a user's vectors of one model, column files beside the database.
+"""The vector sidecar: the dense index's cache of a user's vectors of one model, column files beside the database,
+memory-mapped in O(1) where reading a million rows out of the `vectors` table took ~9 s.
 
-A process opens them in O(1) (memory-mapped; nothing is parsed), where reading a million rows out of the `vectors`
-table took ~9 s. The database stays the source of truth: the store says where the cache may live
-(`VectorStore.sidecar_dir`) and supplies the rows; it never reads or writes the files below (only its turn heads'
-snapshot, `heads.npz`, beside them). The index calls `Sidecar.sync` once per recall that finds the database moved,
-which brings the files in step with the index's watermark (the newest vector id, and the `vector_deletions` counter
-a trigger bumps) — rebuilt when absent, stale, truncated, of another model or failing its spot checks, and never
-read past what the database confirms — and then maps them (`Sidecar.map`).
+The database stays the source of truth: `Sidecar.sync` brings the files in step with the index's watermark (the newest
+vector id and the `vector_deletions` counter), rebuilding them when anything does not check out, zeroes deleted rows in
+place, and `sweep` reconciles every sidecar with the database before a scrub. docs/retrieval.md ("The 1M cold start:
+a vector sidecar") has the rules and their tests (tests/test_sidecar.py).
 
     <store's sidecar_dir>/                 (`Config.retrieval.vector_sidecar_dir`; default `<db>.vectors/`)
         lock                               a file lock: one writer at a time (readers take no lock)
@@ -22,17 +20,6 @@ read past what the database confirms — and then maps them (`Sidecar.map`).
                 centrality-<n>.f32         row · mean (the mean of the first n rows, in the header)
                 basis.npy                  principal directions (dim × r) and, as a last row, their spreads
                 sessions.jsonl             session names, one JSON value a line: a row's session code is its line
-
-Rules (tested in tests/test_sidecar.py):
-
-- Rows are appended past `rows`, then the header says so: a reader never maps a row the header does not count.
-- A deletion in the database zeroes the row in place (vector, codes, columns; kind −1): the file never shrinks while
-  another process may have it mapped, and the deleted vector's bytes leave the file at once. Past
-  `Config.retrieval.vector_sidecar_compact` dead rows, or when anything does not check out, the sidecar is built again under a
-  new build id and the old build's files are zeroed, then unlinked.
-- A Memory's scrub (forget, fact and judgment deletion) reconciles every sidecar of the store with the database
-  (`sweep`) before the store's own scrub: nothing forgotten stays in them. Other deletions (superseded facts, a
-  reindex) are zeroed at the next recall's sync, as the rows they were.
 """
 
 from __future__ import annotations

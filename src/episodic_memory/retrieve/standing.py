@@ -1,30 +1,12 @@
 """Standing instructions reach the recalls they apply to, however long the history.
 
-A user's standing instruction ("Always include version numbers when I ask about libraries", "Never use semicolons in
-JavaScript examples") or preference ("I prefer step-by-step explanations") holds from the moment it is said; an agent
-has to see it with every request it governs. The dense leg ranks the few hundred vectors nearest the request, and an
-instruction is mostly about *what to do* ("format code snippets with syntax highlighting"), not about the request's
-topic ("implement a login feature"): in a long history the turns about that topic fill the pool and the instruction
-is never a candidate (the standing bonus, retriever.py, only lifts the ones a leg found).
-
-So every recall with an embedder also looks at all of the user's standing instructions: the instructions
-(`is_instruction`) among their newest `Config.retrieval.standing_limit` current preference and correction facts
-(consolidation files a standing instruction as a preference, consolidate/extract.py, and a corrected one as a
-correction), read once per change of the store's derived memories and kept per process:
-
-- an instruction that says *when* it applies ("when I ask about implementation details", "whenever we discuss the
-  budget", "for probability questions": `scope_of`) is matched by that scope, embedded alone: a request shares the
-  scope's words, not the instruction's. A request at `Config.retrieval.standing_scope_similarity` or closer brings the
-  instruction in as a candidate with the standing bonus, and gives it a place in the top k (at most
-  `Config.retrieval.standing_max` of them, each just above the k-th hit: it governs the request, it does not outrank it);
-  its hit carries `details["standing"] = True`, which the injector (inject.py) chooses first;
-- an instruction without a scope ("Always answer in German", "Please never use semicolons") is matched by its own
-  vector, as the dense leg would: at `Config.retrieval.standing_similarity` it is a candidate with the standing bonus, found
-  by a leg or not. A preference that is about the person, not about how to answer ("my favourite book is …", "I
-  love hiking"), keeps to what the legs found: brought in from outside them, one outranked the turns that answer.
-
-Scopes are read in English (the phrasings above and their kin); an instruction in another language is matched by its
-own vector only.
+An instruction is mostly about *what to do* ("format code snippets with syntax highlighting"), not the request's topic,
+so in a long history the dense leg's pool fills with the topic's turns and never holds it. So every recall with an
+embedder also looks at all of the user's standing instructions (`is_instruction` among the newest
+`Config.retrieval.standing_limit` current preference and correction facts, kept per process): one with a scope
+("when I ask about implementation details", `scope_of`) is matched by its scope's vector and given a place in the top
+k; one without is matched by its own vector. docs/retrieval.md, "Standing instructions reach the recalls they apply
+to", has the thresholds and the measurements. Scopes are read in English.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ from ..config import Config
 from ..store.records import VerdictRow
 
 DAY = 86_400.0
-MODES = ("smoothed", "plain")
 
 
 class VerdictLike(Protocol):  # read-only: a frozen VerdictRow will do

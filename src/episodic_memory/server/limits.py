@@ -1,40 +1,8 @@
 """How much the REST server takes on at once, and how its background work gives way to requests (issue 16).
 
-Every threshold lives in `Config.server` (`config.py`; each can be set as ``EPISODIC_SERVER__<NAME>``):
-
-- **Workers, shared fairly.** A request's Memory calls run on threads (rest.py: the routes' `AsyncMemory` on the
-  server's pool of `workers` request threads; the inspector's sync pages on anyio's pool, 40 threads by default): on 2
-  cores, 20 concurrent recalls would fight over the GIL and every one of them be slow. The server runs at most
-  `workers` requests at once (anyio's pool is capped to match); the others wait on the event loop, costing nothing,
-  in one queue per client (the token's user, settled by `auth.TokenAuth` before anything waits; without a user,
-  the address). A freed place goes to the waiting client with the fewest
-  requests running (the longest waiting among equals), and no client runs more than `per_client_running` at once:
-  one user's eight 100 kB posts leave places for another user's recall instead of queueing it behind them.
-  A request with a body of `heavy_body_bytes` or more (a turn of tens of thousands of characters: parsing,
-  journaling and full-text indexing it costs milliseconds of CPU per 10 kB) also takes one of `heavy_running`
-  places (half the cores): big writes queue among themselves and leave the other cores to everyone else.
-- **A body is read before a place is taken** (issue 41), within `Config.server.body_timeout_s` of the headers
-  (else **408**, nothing done, the connection closed) and up to `Config.server.max_body_bytes` (else **413**): a
-  slowly sent body holds no place to run in and no heavy place, so it delays nobody but its sender. Its size, now
-  known, says whether it is heavy.
-- **Admission (back-pressure).** At most `max_inflight` requests are executing or waiting; one more gets **429**
-  with ``Retry-After`` before its body is read, so nothing is half done: a 429 turn was not
-  stored, and sending it again is safe. One client (one user, or one address without a token) may hold at
-  most `per_client_max` of the places, so a single user's flood is refused before it fills the queue in front of
-  everyone else. ``/v1/health`` is never refused. Nothing is dropped silently: every request is answered.
-- **Background work gives way.** The consolidation worker (extraction, embedding of new turns) runs at a lower OS
-  priority (`Config.capture.background_nice`; Linux, per thread: the scheduler lowers it, its embedding follows), and before each job, while requests are in flight, it waits: long enough that its
-  jobs take at most `background_share` of the wall time (a job that took 100 ms is followed by 300 ms of waiting at
-  0.25), at least `background_defer_s`, at most `background_max_wait_s`. It starts at once when no request is in
-  flight. Under sustained load it still runs, at its share, and its backlog (turns not yet consolidated: stored,
-  and found by BM25 meanwhile) is kept bounded: past `background_backlog_turns` the share grows in proportion to
-  the backlog (at 4 × that with the default share, the worker no longer waits), so requests slow down rather than
-  consolidation falling ever further behind. If it falls behind all the same (a machine too busy for the worker at
-  any share), past `backlog_refuse_turns` a new turn gets 429 + ``Retry-After`` (nothing stored) until the
-  worker has caught up below it: writes wait for consolidation rather than piling up without bound.
-- **A recall embeds little inline.** A recall first embeds its own user's new turns (never another user's), at most
-  `Config.retrieval.recall_embed_max_items`, 4 in the server when it is not set, so that a recall after a burst of
-  writes costs a few embeddings, not hundreds: the worker embeds the rest, and BM25 finds them meanwhile.
+Every threshold lives in `Config.server`. What each bound does, and why (admission, bodies read before a place is
+taken, places shared fairly among clients, the consolidation worker's share of wall time and its backlog), is in
+docs/security.md, "Limits: no caller stalls the others".
 """
 
 from __future__ import annotations
@@ -47,6 +15,7 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from typing import Any
 
 import anyio
@@ -96,8 +65,9 @@ class InFlight:
 
 
 class FairSlots:
-    """`n` places to run requests in, handed out fairly among clients (see the module's docstring). Used on the
-    event loop only."""
+    """`n` places to run requests in, handed out fairly among clients: a freed place goes to the waiting client with
+    the fewest requests running (the longest waiting among equals), and no client runs more than `per_client` at
+    once. Used on the event loop only."""
 
     def __init__(self, n: int, per_client: int) -> None:
         self.free = n
@@ -184,7 +154,7 @@ class Admission:
             body = await read_body(scope, receive, send, self.max_body_bytes, self.body_timeout_s)
             if body is None:
                 return  # answered (400, 408, 413), or the caller left
-            async with self.heavy if len(body) >= self.limits.heavy_body_bytes else _NO_WAIT:
+            async with self.heavy if len(body) >= self.limits.heavy_body_bytes else nullcontext():
                 await self.slots.acquire(client)
                 try:
                     await self.app(scope, _replay(body, receive), send)
@@ -195,17 +165,6 @@ class Admission:
             counts.per_client[client] -= 1
             if counts.per_client[client] <= 0:
                 del counts.per_client[client]
-
-
-class _NoWait:
-    async def __aenter__(self) -> None:
-        return None
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-_NO_WAIT = _NoWait()
 
 
 async def read_body(scope: dict[str, Any], receive: Receive, send: Send, max_bytes: int,

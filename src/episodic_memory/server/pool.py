@@ -1,24 +1,13 @@
 """One `Memory` per user on one file, and the background consolidation they share, for the REST server.
 
-Isolation: every request gets the `Memory` opened for its token's user, so no code path can hand it another user's
-id. All of them share the file (SQLite WAL; writes serialised by the recorder's thread + file lock) and one loaded
-embedder.
+Every request gets the `Memory` opened for its token's user, so no code path can hand it another user's id. All of
+them share the file and one loaded embedder, and one `ConsolidationScheduler` that always runs in the background on a
+single worker thread (a write never waits for extraction or an LLM). `start_sweeper()` has it look every
+`Config.server.sweep_s` for sessions owed a consolidation that no process is running.
 
-Consolidation: scheduling lives in `consolidate.scheduler.ConsolidationScheduler`. A plain `Memory` may consolidate
-inside `add_turn`, which would make a write wait for extraction (and an LLM), so the server's pool
-(`background=True`) gives its Memories one shared scheduler that always runs in the background, on a single worker
-thread per process: a write queues its session; the worker consolidates once `Config.capture.consolidate_every` new turns
-have gathered, and otherwise just embeds new turns so the next recall finds them ready. Nothing is consolidated
-when a Memory is opened; `scheduler.start()` (at server start) has the worker consolidate every session flagged by
-crash recovery or idleness, and `start_sweeper()` has it look every `Config.server.sweep_s` for sessions owed a
-consolidation that no process is running (another server process's, killed before it consolidated them). The
-scheduler's per-session lock keeps the worker and an explicit session end (`Memory.end_session`) from
-consolidating the same session at once; across processes, the session's consolidation lease does.
-
-Stopping (`close`, at server shutdown) does not wait for a consolidation that may take minutes (LLM calls): the
-sessions queued or being consolidated are flagged in the store first, the runs under way get a grace period, and
-whatever is still running then is left to end with the process. The turns are durable already; a flagged session
-is consolidated at the next start.
+`close` (at shutdown) does not wait for a consolidation that may take minutes: queued and running sessions are
+flagged in the store first, the runs under way get a grace period, and a flagged session is consolidated at the next
+start (its turns are durable already).
 """
 
 from __future__ import annotations
@@ -47,14 +36,11 @@ BACKLOG_EVERY_S = 0.5  # how stale `MemoryPool.backlog` may be (it is read on ev
 class MemoryPool:
     """`Memory` objects by user id, opened on first use; at most `max_open` are kept.
 
-    Requests and the worker hold a `lease` while they use one; when more than `max_open` are open, the least
-    recently used ones that nobody holds are closed (their users' next request opens them again: the file is the
-    state, a `Memory` only caches it).
-
-    With `background` (the REST server) they all use `scheduler`, which consolidates on its worker thread (through
-    leases too), `maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`, and the worker
-    checkpoints the file's WAL after its jobs; without it, each consolidates as a plain `Memory` does. The worker runs
-    `Config.capture.background_nice` steps below the request threads.
+    Requests and the worker hold a `lease` while they use one; past `max_open`, the least recently used ones that
+    nobody holds are closed (the file is the state, a `Memory` only caches it). With `background` (the REST server)
+    they all use `scheduler`, which consolidates on its worker thread, `Config.capture.background_nice` steps below
+    the request threads (`maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`); without
+    it, each consolidates as a plain `Memory` does.
     """
 
     def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,

@@ -1,14 +1,10 @@
-"""The store interface: every operation the rest of the library asks of its storage, as `typing.Protocol`s.
+"""The store interface: every operation the rest of the library asks of its storage, as `typing.Protocol`s
+(docs/architecture.md, "The store interface").
 
-`Store` is what `Memory`, capture, consolidation, recall, judgments and the servers hold. It has two
-implementations: `SQLiteStore` (`store.sqlite`, one file) and `PostgresStore` (`store.postgres`, PostgreSQL +
-pgvector). The signatures speak in records (`store.records`), builtins and numpy arrays: no connection, cursor or
-transaction crosses this seam. The `match` argument of the search methods is a match expression from
-`retrieve.fts` (FTS5 syntax: quoted word tokens joined by OR), passed through as the caller built it; SQLite hands
-it to FTS5, PostgreSQL translates it to a `tsquery`.
-
-Every read that takes a `user_id` returns only that user's rows; the maintenance reads that span users say so.
-The smaller protocols group the operations by concern; `Store` is all of them plus the file's lifecycle.
+The signatures speak in records (`store.records`), builtins and numpy arrays: no connection, cursor or transaction
+crosses this seam. The `match` argument of the search methods is a match expression from `retrieve.fts` (quoted word
+tokens joined by OR). Every read that takes a `user_id` returns only that user's rows; the maintenance reads that
+span users say so. The smaller protocols group the operations by concern; `Store` is all of them plus the lifecycle.
 """
 
 from __future__ import annotations
@@ -405,10 +401,6 @@ class ThreadStore(Protocol):
 
     def session_fact_counts(self, user_id: str, session_ids: Sequence[str]) -> dict[str, int]:
         """How many facts each session yielded (durable and demoted, current or superseded)."""
-        ...
-
-    def turn_vectors(self, user_id: str, session_id: str, model: str) -> dict[int, bytes]:
-        """The stored vectors (of `model`) of a session's turns, by turn row id."""
         ...
 
     def session_terms(self, episode_id: int) -> dict[str, float]:

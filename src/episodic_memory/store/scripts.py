@@ -1,18 +1,11 @@
 """Scripts written without spaces between words (Chinese, Japanese, Korean, Thai, …): what the lexical index holds.
 
-FTS5's `unicode61` tokenizer (and PostgreSQL's default parser) keeps a run of Han or kana characters as ONE token,
-so a word inside it never matches: `東京` does not find `明日東京に行きます`. Python's stdlib `sqlite3` cannot
-register an FTS5 tokenizer, so the index holds an expansion instead (`segmented`, a column of its own; English text
-has none): each run of these scripts as its overlapping character pairs (a run of one character as itself), and
-the digits and Latin letters written inside such a run as tokens of their own (`电话13812345678` holds
-`13812345678`). A run of Han, kana or Hangul also holds its characters one by one (after every pair, so that a
-phrase of pairs stays whole): a Chinese
-character, a kana or a Hangul syllable carries meaning alone (`季` in `夏季` answers `季节`), and BM25 over pairs and
-single characters together beats either alone (a long-known result for Chinese; measured: docs/retrieval.md). Thai,
-Lao, Khmer and Myanmar letters alone do not, so their runs hold pairs only. The query side (`retrieve.fts`) turns
-the query's runs into the same terms, OR-ed, so BM25 ranks a turn higher the more of them it holds. Pairs are the
-usual lexical unit for these scripts when no dictionary segmenter is at hand: most Chinese words are two characters,
-and a longer word is the phrase of its pairs (a quoted phrase is matched as its pairs alone).
+FTS5's `unicode61` tokenizer (and PostgreSQL's default parser) keeps a run of Han or kana characters as ONE token, so
+`東京` does not find `明日東京に行きます`, and Python's `sqlite3` cannot register a tokenizer of its own. So the index
+holds an expansion (`segmented`, a column of its own): each run of these scripts as its overlapping character pairs,
+the digits and Latin letters inside a run as tokens of their own, and for Han, kana and Hangul (whose characters carry
+meaning alone) the single characters too, after the pairs; Thai, Lao, Khmer and Myanmar runs hold pairs only.
+`retrieve.fts` turns a query's runs into the same terms, OR-ed. docs/retrieval.md has the measurements.
 
 Kept below the store so that the store's writers (turns, migrations, import) and the query builders agree.
 """

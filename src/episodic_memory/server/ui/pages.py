@@ -237,10 +237,8 @@ def logout(request: Request, csrf: str = Form("")) -> Response:
 
 @router.get("/")
 def home(request: Request, hours: float = 24) -> Response:
-    request.state.ui_started = time.perf_counter()
-    viewer = _viewer(request)
     hours = min(max(hours, 1.0), 24 * 365)
-    with _memory(request, viewer) as mem:
+    with _viewing(request) as (viewer, mem):
         brief = mem.brief(hours=hours)
         stats = mem.stats()
         sessions = mem.sessions()
@@ -272,10 +270,8 @@ def _in_window(started: float | None, last: float | None, since: float, until: f
 
 @router.get("/timeline")
 def timeline(request: Request, page: int = 1) -> Response:
-    request.state.ui_started = time.perf_counter()
-    viewer = _viewer(request)
     page = max(1, min(page, 100_000))
-    with _memory(request, viewer) as mem:
+    with _viewing(request) as (viewer, mem):
         sessions = mem.sessions()
         shown = sessions[(page - 1) * PAGE_SESSIONS: page * PAGE_SESSIONS]
         episodes = {s.session_id: mem.episode(s.session_id) for s in shown}

@@ -9,7 +9,7 @@ import time
 
 from ..records import NewEpisode
 from ..sql.threads import ThreadCore, set_terms
-from .turns import TurnPg, vector_bytes
+from .turns import TurnPg
 
 
 class ThreadPg(ThreadCore, TurnPg):
@@ -37,8 +37,3 @@ class ThreadPg(ThreadCore, TurnPg):
             episode_id = int(row[0])
             set_terms(tx, new, episode_id)
             return episode_id, old is None or old[1] != new.summary
-
-    def turn_vectors(self, user_id: str, session_id: str, model: str) -> dict[int, bytes]:
-        return {int(i): vector_bytes(v) for i, v in self._query(
-            "SELECT t.id, v.vec FROM turns t JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id "
-            "AND v.model = %s WHERE t.user_id = %s AND t.session_id = %s", (model, user_id, session_id), binary=True)}

@@ -1,23 +1,10 @@
 """SQL for sessions, turns, turn heads, search over turns and derived memories, and vectors (PostgreSQL).
 
-Every read takes a `user_id` and filters by it (maintenance reads across users say so).
-
-Search: `retrieve.fts` builds an FTS5 match expression (quoted word tokens joined by OR). `tsquery_words` takes the
-words back out; the database stems them with the `episodic` text search configuration, finds the rows whose
-`tsvector` holds any of them, and ranks those by BM25 computed in SQL, not `ts_rank`: term frequency from the
-tsvector's positions (a speaker's words, label C, count half, as FTS5's column weight 0.5), document frequency over
-the user's matching rows, document length as the tsvector's distinct stems. A search of single stems OR-ed (what
-`retrieve.fts` writes), unfiltered or filtered by time only, reads the postings table `turn_terms` (m017: per user
-and stem, each turn's weight, length and time, from the index alone; `postings_bm25`); a phrase, a prefix or a
-session, source or tag filter ranks the matching turns' own tsvectors (GIN index, `bm25_sql`). Both give the same
-scores to the last bit (tested).
-
-A search is two round trips: the first stems the match and builds its tsquery (memoised per match), the second
-ranks with that tsquery written into the SQL as a constant. A tsquery computed inside the ranking query hides its
-words from the planner, which then cannot tell a rare word from a common one and checks every row of the user
-(100k turns: a scan where the GIN index reads a few hundred rows). A user's document count and average length are
-kept until this process writes, or for `Config.store.pg_bm25_stats_ttl_s` of another's writes (summing them over a big
-user's sessions cost more than the ranking).
+Every read takes a `user_id` and filters by it (maintenance reads across users say so). Search ranks by BM25
+computed in SQL, not `ts_rank`, over the postings table `turn_terms` (`postings_bm25`) or the matching turns' own
+tsvectors (`bm25_sql`), with the same scores to the last bit; the tsquery is built in a first round trip and written
+into the ranking query as a constant, so the planner sees its words. docs/postgres.md, "Full-text search: BM25 in
+SQL, not `ts_rank`", says why each choice was made.
 """
 
 from __future__ import annotations
@@ -310,8 +297,6 @@ class TurnPg(TurnCore, PgConnection):
 
     def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                     since: float | None = None, until: float | None = None) -> list[int]:
-        """Ids of a user's turns that `match` (an exact lookup: phrases joined by OR) finds, unranked, at most
-        `limit`."""
         query, params = exact_tsquery(match)
         params.update(user=user_id, limit=limit, session=session_id, since=since, until=until)
         where = [cond for cond, value in (("session_id = %(session)s", session_id), ("ts >= %(since)s", since),
@@ -322,7 +307,6 @@ class TurnPg(TurnCore, PgConnection):
 
     def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                        ) -> list[tuple[str, int]]:
-        """(kind, item_id) of a user's derived memories that `match` finds, unranked, at most `limit`."""
         query, params = exact_tsquery(match)
         params.update(user=user_id, limit=limit, kinds=list(kinds or []))
         kind_filter = " AND kind = ANY(%(kinds)s)" if kinds else ""
@@ -332,7 +316,6 @@ class TurnPg(TurnCore, PgConnection):
 
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                         ) -> list[tuple[str, int, float]]:
-        """BM25 over the user's derived memories: (kind, item_id, score), best first."""
         rows = self._search_memory_fts(match, user_id, limit=limit, kinds=kinds)
         return [(kind, item_id, score) for kind, item_id, score in rows]
 

@@ -19,19 +19,16 @@ class EditCore(SQLCore):
     """Hand edits (a mixin of both stores)."""
 
     def turns_by_caller_id(self, user_id: str, turn_id: str) -> list[StoredTurn]:
-        """The user's turns with this caller id (unique in a session, so one per session), oldest first."""
         rows = self._rows(f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.user_id = ? AND t.turn_id = ? "
                           "ORDER BY t.ts, t.id", (user_id, turn_id))
         return [_turn(r) for r in rows]
 
     def pin_fact(self, user_id: str, fact_id: int, pinned: bool) -> bool:
-        """Pin (or unpin) a fact; False when the user has no such fact."""
         with self._write() as tx:
             return bool(tx.execute("UPDATE facts SET pinned = ?, updated_at = ? WHERE id = ? AND user_id = ?",
                                    (int(pinned), time.time(), fact_id, user_id)).rowcount > 0)
 
     def pinned_facts(self, user_id: str, limit: int | None = None) -> list[dict[str, Any]]:
-        """The user's pinned facts, current ones only, newest first: id, type, text, session_id, created_at."""
         rows = self._rows(
             "SELECT id, type, text, session_id, created_at FROM facts WHERE user_id = ? AND pinned = 1 "
             "AND valid_to IS NULL ORDER BY created_at DESC, id DESC" + ("" if limit is None else " LIMIT ?"),
@@ -83,8 +80,6 @@ class EditCore(SQLCore):
             return True
 
     def reopen_loop(self, user_id: str, loop_id: int, note: str | None = None) -> bool:
-        """Open a closed loop again (its closing is forgotten; `note` says why); False when the user has no such
-        loop."""
         with self._write() as tx:
             return bool(tx.execute(
                 "UPDATE loops SET status = 'open', closed_at = NULL, closed_session = NULL, closed_by = NULL, "

@@ -71,7 +71,6 @@ class FactCore(SQLCore):
 
     def bump_fact(self, user_id: str, fact_id: int, source_ids: Iterable[int], *, salience_add: float,
                   durable_floor: float) -> None:
-        """A restatement: one more recurrence, a little more salience, its turns added to the sources."""
         with self._write() as tx:
             row = tx.one(f"SELECT salience, source_ids FROM facts WHERE id = ? AND user_id = ?{tx.dialect.for_update}",
                          (fact_id, user_id))
@@ -100,7 +99,6 @@ class FactCore(SQLCore):
     def facts(self, user_id: str, *, include_superseded: bool = False, session_id: str | None = None,
               types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None
               ) -> list[Fact]:
-        """Facts newest first: current ones only unless `include_superseded`."""
         where = ["user_id = ?"]
         params: list[Any] = [user_id]
         if not include_superseded:
@@ -124,7 +122,6 @@ class FactCore(SQLCore):
         return list(facts.values())
 
     def fact_history(self, user_id: str, fact_id: int) -> list[Fact]:
-        """The supersession chain through `fact_id`, newest first. KeyError when there is no such fact."""
         start = self.facts_by_id(user_id, [fact_id]).get(fact_id)
         if start is None:
             raise KeyError(f"no fact {fact_id} for user {user_id!r}")
@@ -146,7 +143,6 @@ class FactCore(SQLCore):
         return chain
 
     def facts_missing_vectors(self, model: str, limit: int, after: int = 0, user_id: str | None = None) -> list[Fact]:
-        """Facts (of `user_id`, else every user) with id > `after` that have no vector of `model`, oldest first."""
         mine, params = ("", [after]) if user_id is None else (" AND f.user_id = ?", [after, user_id])
         rows = self._rows(
             f"SELECT {_FACT_COLUMNS} FROM facts f WHERE id > ?{mine} AND NOT EXISTS (SELECT 1 FROM vectors v "
@@ -243,7 +239,6 @@ class FactCore(SQLCore):
                        related.get(r[0], [])) for r in rows]
 
     def entity(self, user_id: str, name: str) -> Entity | None:
-        """An entity by its name or any alias, case-insensitively."""
         d = self.dialect
         rows = self._rows(
             f"SELECT entity_id FROM entity_aliases WHERE user_id = ? AND {d.same_name('alias')} UNION "

@@ -58,7 +58,6 @@ class JudgmentCore(SQLCore):
 
     def add_verdict(self, user_id: str, memory_id: str, adopted: bool, correction: str | None,
                     ts: float) -> bool:
-        """Record a verdict on one of the user's judgments. False when the user has no such judgment."""
         with self._write() as tx:
             row = tx.one("SELECT id FROM judgments WHERE memory_id = ? AND user_id = ?", (memory_id, user_id))
             if row is None:
@@ -69,7 +68,6 @@ class JudgmentCore(SQLCore):
             return True
 
     def delete_judgments(self, user_id: str, memory_ids: Sequence[str]) -> list[str]:
-        """Delete judgments (their verdicts, FTS rows and vectors go with them). Returns the ids deleted."""
         deleted: list[str] = []
         with self._write() as tx:
             for memory_id in memory_ids:
@@ -91,7 +89,6 @@ class JudgmentCore(SQLCore):
 
     def iter_judgments(self, user_id: str, *, domain: str | None = None,
                        chunk: int = 500) -> Iterator[list[JudgmentRow]]:
-        """A user's judgments in id order, `chunk` at a time (streams: never the whole table in memory)."""
         after = 0
         while True:
             sql = f"SELECT {_COLUMNS} FROM judgments WHERE user_id = ? AND id > ?"
@@ -106,7 +103,6 @@ class JudgmentCore(SQLCore):
             after = rows[-1][0]
 
     def verdicts(self, ids: Sequence[int]) -> dict[int, list[VerdictRow]]:
-        """Every verdict of these judgments, oldest first."""
         out: dict[int, list[VerdictRow]] = {i: [] for i in ids}
         for jid, adopted, correction, ts in self._rows_in(
                 "SELECT judgment_id, adopted, correction, ts FROM judgment_verdicts "
@@ -119,7 +115,6 @@ class JudgmentCore(SQLCore):
 
     # --- vectors -------------------------------------------------------------------------------------
     def judgments_missing_vectors(self, model: str, after_id: int, limit: int) -> list[JudgmentRow]:
-        """Judgments (any user) with id > `after_id` and no vector of `model`, in id order."""
         rows = self._rows(
             f"SELECT {_COLUMNS} FROM judgments j WHERE j.id > ? AND NOT EXISTS (SELECT 1 FROM vectors v "
             "WHERE v.kind = 'judgment' AND v.item_id = j.id AND v.model = ?) ORDER BY j.id LIMIT ?",

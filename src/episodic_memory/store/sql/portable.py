@@ -87,7 +87,6 @@ class PortableCore(SQLCore):
         def _snapshot(self) -> AbstractContextManager[Tx]: ...
 
     def users(self) -> list[str]:
-        """Every user with a session (a maintenance read across users), sorted."""
         return [r[0] for r in self._rows("SELECT DISTINCT user_id FROM sessions ORDER BY user_id")]
 
     def portable_columns(self) -> dict[str, set[str]]:
@@ -96,8 +95,6 @@ class PortableCore(SQLCore):
                 for kind, table in PORTABLE_TABLES.items()}
 
     def id_owners(self, kind: str, ids: Sequence[str]) -> dict[str, str]:
-        """The user holding each of `ids` here, for the ids a store holds once across users: a turn's journal uid
-        (`kind` "turn"), a judgment's memory id ("judgment"). Ids not here are left out."""
         table, column = {"turn": ("turns", "uid"), "judgment": ("judgments", "memory_id")}[kind]
         return {key: user for key, user in self._rows_in(
             f"SELECT {column}, user_id FROM {table} WHERE {column} IN ({{marks}})", list(dict.fromkeys(ids)))}

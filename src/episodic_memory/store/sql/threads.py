@@ -45,8 +45,8 @@ ROLLUP_EPISODES = 200  # a workstream's centroid and keyphrases follow its lates
 
 
 class ThreadCore(SQLCore):
-    """Episodes, workstreams and open loops (a mixin of both stores; a backend adds `upsert_episode` and
-    `turn_vectors`, and reads turns' ids through its turns mixin)."""
+    """Episodes, workstreams and open loops (a mixin of both stores; a backend adds `upsert_episode`, and
+    reads turns' ids through its turns mixin)."""
 
     if TYPE_CHECKING:
         def source_ids(self, user_id: str, ids: Iterable[int]) -> dict[int, str]: ...
@@ -58,7 +58,6 @@ class ThreadCore(SQLCore):
         return _episode(rows[0]) if rows else None
 
     def episode_vector(self, episode_id: int) -> tuple[np.ndarray, str] | None:
-        """An episode's thread vector and the model that made it."""
         rows = self._rows("SELECT vec, vec_model FROM episodes WHERE id = ? AND vec IS NOT NULL", (episode_id,))
         import numpy as np
 
@@ -66,7 +65,6 @@ class ThreadCore(SQLCore):
 
     def episodes(self, user_id: str, *, limit: int | None = None, ids: Iterable[int] | None = None,
                  workstream_id: int | None = None, with_facts: bool = True) -> list[Episode]:
-        """Episodes newest first (by the time of their last turn), with their sessions' facts attached."""
         # asked by id, look them up by id: on user_id SQLite's planner walks every episode of the user (0.76 vs
         # 0.08 ms for 17 of 5,000 episodes)
         hint = self.dialect.noindex if ids is not None else ""
@@ -89,15 +87,12 @@ class ThreadCore(SQLCore):
         return found
 
     def derived_counts(self, user_id: str) -> dict[str, int]:
-        """How many facts (current and superseded), episodes, workstreams (hypotheses too), loops, entities and
-        judgments the user has."""
         kinds = ("facts", "episodes", "workstreams", "loops", "entities", "judgments")
         row = self._rows("SELECT " + ", ".join(f"(SELECT count(*) FROM {kind} WHERE user_id = ?)" for kind in kinds),
                          [user_id] * len(kinds))[0]
         return {kind: int(n) for kind, n in zip(kinds, row, strict=True)}
 
     def session_facts(self, user_id: str, session_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-        """The facts extracted from each session (durable and demoted, current or superseded), oldest first."""
         out: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for session_id, fact_id, type_, text, route, current, sources in self._rows_in(
                 "SELECT session_id, id, type, text, route, valid_to IS NULL, source_ids FROM facts "
@@ -108,13 +103,11 @@ class ThreadCore(SQLCore):
         return dict(out)
 
     def session_fact_counts(self, user_id: str, session_ids: Sequence[str]) -> dict[str, int]:
-        """How many facts each session yielded (durable and demoted, current or superseded)."""
         return {s: int(n) for s, n in self._rows_in(
             "SELECT session_id, count(*) FROM facts WHERE user_id = ? AND session_id IN ({marks}) GROUP BY session_id",
             list(dict.fromkeys(session_ids)), before=[user_id])}
 
     def session_terms(self, episode_id: int) -> dict[str, float]:
-        """An episode's distinctive-word profile (stem → weight)."""
         return dict(self._rows("SELECT term, tf FROM episode_terms WHERE episode_id = ?", (episode_id,)))
 
     def term_frequencies(self, user_id: str, terms: Iterable[str], exclude_episode: int | None = None
@@ -153,14 +146,12 @@ class ThreadCore(SQLCore):
                                (episode_id, model)))
 
     def episodes_missing_vectors(self, model: str, limit: int) -> list[tuple[int, str, str, float, str]]:
-        """(id, user_id, session_id, ended_at, summary) of episodes (every user) with no recall vector of `model`."""
         return [(int(i), u, s, t, summary) for i, u, s, t, summary in self._rows(
             "SELECT e.id, e.user_id, e.session_id, e.ended_at, e.summary FROM episodes e WHERE NOT EXISTS "
             "(SELECT 1 FROM vectors v WHERE v.kind = 'episode' AND v.item_id = e.id AND v.model = ?) "
             "ORDER BY e.id LIMIT ?", (model, limit))]
 
     def set_recall_vector(self, episode: Episode, model: str, vec: bytes) -> None:
-        """Store (or replace) the embedding of an episode's summary, for recall."""
         with self._write("vectors") as tx:
             tx.execute("DELETE FROM vectors WHERE kind = 'episode' AND item_id = ?", (episode.id,))
             tx.execute("INSERT INTO vectors (kind, item_id, user_id, session_id, ts, model, vec) "
@@ -171,7 +162,6 @@ class ThreadCore(SQLCore):
     def workstreams(self, user_id: str, *, include_hypotheses: bool = False,
                     ids: Iterable[int] | None = None, active_since: float | None = None,
                     limit: int | None = None) -> list[Workstream]:
-        """Workstreams, most recently active first, with their fact and open-loop counts."""
         d = self.dialect
         sql = (f"SELECT {_WORKSTREAM_COLUMNS}, "
                "(SELECT count(*) FROM facts f JOIN episodes e ON f.user_id = e.user_id AND f.session_id = e.session_id "
@@ -217,7 +207,6 @@ class ThreadCore(SQLCore):
 
     def centroids(self, user_id: str, model: str, exclude: int | None = None
                   ) -> tuple[list[int], np.ndarray]:
-        """(ids, matrix) of a user's workstream centroids made with `model`."""
         rows = self._rows(
             "SELECT id, centroid FROM workstreams WHERE user_id = ? AND centroid_model = ? "
             f"AND id {self.dialect.is_not} ? ORDER BY id", (user_id, model, exclude))
@@ -228,7 +217,6 @@ class ThreadCore(SQLCore):
         return [int(r[0]) for r in rows], np.stack([np.frombuffer(r[1], np.float32) for r in rows])
 
     def workstream_size(self, workstream_id: int) -> int:
-        """How many episodes (sessions) a workstream holds."""
         return int(self._rows("SELECT count(*) FROM episodes WHERE workstream_id = ?", (workstream_id,))[0][0])
 
     def create_workstream(self, user_id: str, episode_id: int) -> int:
@@ -241,8 +229,6 @@ class ThreadCore(SQLCore):
         return ws
 
     def attach_episode(self, episode_id: int, workstream_id: int) -> None:
-        """Move an episode (and the loops its session raised) into a workstream; the one it leaves is rolled up,
-        and deleted when it is left empty."""
         with self._write() as tx:
             _move(tx, episode_id, workstream_id, self.config.workstreams.confirm_share)
 
@@ -265,13 +251,11 @@ class ThreadCore(SQLCore):
             rollup(tx, workstream_id, self.config.workstreams.confirm_share)
 
     def needs_name(self, workstream_id: int) -> bool:
-        """True when the LLM has not named the workstream since its sessions last changed."""
         rows = self._rows("SELECT name_source <> 'llm' OR named_sessions <> sessions FROM workstreams WHERE id = ?",
                           (workstream_id,))
         return bool(rows and rows[0][0])
 
     def rename_workstream(self, workstream_id: int, name: str) -> None:
-        """A name chosen by the LLM (kept until its sessions change, or a forget resets it to keyphrases)."""
         with self._write() as tx:
             tx.execute("UPDATE workstreams SET name = ?, name_source = 'llm', named_sessions = sessions, updated_at = ? "
                        "WHERE id = ?", (name, time.time(), workstream_id))
@@ -286,7 +270,6 @@ class ThreadCore(SQLCore):
                 for r in reversed(rows)]
 
     def episodes_terms(self, episode_ids: Sequence[int]) -> dict[int, dict[str, float]]:
-        """Each episode's distinctive-word profile (stem → weight), by episode id."""
         out: dict[int, dict[str, float]] = defaultdict(dict)
         for episode_id, term, tf in self._rows_in(
                 "SELECT episode_id, term, tf FROM episode_terms WHERE episode_id IN ({marks})", list(episode_ids)):
@@ -340,7 +323,6 @@ class ThreadCore(SQLCore):
     # --- loops ---------------------------------------------------------------------------------------
     def loops(self, user_id: str, status: str = "open", *, ids: Iterable[int] | None = None,
               workstream_id: int | None = None, limit: int | None = None) -> list[Loop]:
-        """A user's loops (`status` open, closed or all), newest first, with their source turns' ids."""
         if status not in LOOP_STATUSES:
             raise ValueError(f"status must be one of {', '.join(LOOP_STATUSES)}, got {status!r}")
         sql = (f"SELECT {_LOOP_COLUMNS} FROM loops l LEFT JOIN workstreams w ON w.id = l.workstream_id "
@@ -360,7 +342,6 @@ class ThreadCore(SQLCore):
         return [_loop(r) for r in self._rows(sql, (user_id, closed_since))]
 
     def insert_loop(self, new: NewLoop) -> int | None:
-        """Store a new loop; None when its origin is already stored (a re-run)."""
         with self._write() as tx:
             return tx.insert(
                 "INSERT INTO loops (user_id, session_id, workstream_id, text, due, detector, source_ids, "
@@ -369,7 +350,6 @@ class ThreadCore(SQLCore):
                  json.dumps(new.source_ids), new.origin, new.created_at, new.created_at, time.time()), ignore=True)
 
     def mention_loop(self, loop_id: int, when: float) -> None:
-        """A loop said again (still open): counted, never duplicated."""
         with self._write() as tx:
             tx.execute(f"UPDATE loops SET mentions = mentions + 1, last_mentioned = {tx.dialect.greatest}"
                        "(last_mentioned, ?), updated_at = ? WHERE id = ?", (when, time.time(), loop_id))
@@ -377,7 +357,6 @@ class ThreadCore(SQLCore):
     def close_loop(self, user_id: str, loop_id: int, *, closed_by: str, closed_at: float | None = None,
                    session_id: str | None = None, evidence: str | None = None, evidence_ids: Sequence[int] = (),
                    note: str | None = None) -> Loop:
-        """Close a loop. KeyError when the user has no loop with that id; a closed loop is returned unchanged."""
         with self._write() as tx:
             row = tx.one(f"SELECT status FROM loops WHERE id = ? AND user_id = ?{tx.dialect.for_update}",
                          (loop_id, user_id))
@@ -395,7 +374,6 @@ class ThreadCore(SQLCore):
     # --- the startup briefing ------------------------------------------------------------------------
     def sessions_between(self, user_id: str, since: float, until: float, limit: int
                          ) -> list[tuple[SessionInfo, str | None]]:
-        """Sessions with a turn in [since, until], newest first, with their episode summaries."""
         rows = self._rows(
             "SELECT s.user_id, s.session_id, s.status, s.started_at, s.last_turn_at, s.turn_count, "
             "s.consolidated_turns, s.needs_consolidation, s.ended_at, e.summary FROM sessions s "
@@ -406,7 +384,6 @@ class ThreadCore(SQLCore):
 
     def facts_between(self, user_id: str, types: Sequence[str], since: float, until: float,
                       limit: int) -> list[dict[str, Any]]:
-        """Current facts of `types` stated in [since, until], newest first."""
         where, values = self.dialect.any("type", types)
         rows = self._rows(
             f"SELECT id, type, text, session_id, created_at FROM facts WHERE user_id = ? AND valid_to IS NULL AND {where} "

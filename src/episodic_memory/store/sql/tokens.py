@@ -43,7 +43,6 @@ class TokenCore(SQLCore):
         return [_record(r) for r in rows]
 
     def revoke_token(self, token_id: int) -> TokenRecord | None:
-        """Mark a token revoked (kept for the record). None when no token has that id."""
         with self._write() as tx:
             tx.execute("UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?", (time.time(), token_id))
             fault_point("tokens.revoke_uncommitted")

@@ -50,7 +50,6 @@ class TurnCore(SQLCore):
         return file, int(offset), int(next_seq)
 
     def journal_offsets(self) -> dict[str, int]:
-        """Every session's journal file and the bytes of it already stored (all users: used by recovery)."""
         rows = self._rows("SELECT journal_file, journal_offset FROM sessions WHERE journal_file IS NOT NULL")
         return {file: int(offset) for file, offset in rows}
 
@@ -80,7 +79,6 @@ class TurnCore(SQLCore):
                        "AND session_id = ?", (user_id, session_id))
 
     def mark_idle_sessions(self, idle_before: float) -> int:
-        """Flag open sessions with unconsolidated turns and no activity since `idle_before` (all users)."""
         d = self.dialect
         with self._write() as tx:
             return int(tx.execute(
@@ -89,8 +87,6 @@ class TurnCore(SQLCore):
 
     def claim_consolidation(self, user_id: str, session_id: str, owner: str, *, until: float, now: float,
                             replacing: str | None = None) -> str | None:
-        """Claim (or renew) the right to consolidate a session until `until`: None when `owner` holds it now (or
-        there is no such session), else the owner that does. A lapsed claim, or `replacing`'s, is taken over."""
         with self._write() as tx:
             tx.execute(
                 "UPDATE sessions SET lease_owner = ?, lease_until = ? WHERE user_id = ? AND session_id = ? AND "
@@ -120,7 +116,6 @@ class TurnCore(SQLCore):
             "ORDER BY updated_at LIMIT ?", (every, idle_before, now, now, limit))]
 
     def record_consolidated(self, user_id: str, session_id: str, upto_seq: int) -> None:
-        """Consolidation has handled every turn with seq < `upto_seq`."""
         with self._write() as tx:
             greatest = tx.dialect.greatest
             tx.execute(
@@ -149,13 +144,11 @@ class TurnCore(SQLCore):
 
     # --- turns ---------------------------------------------------------------------------------------
     def known_turn_ids(self, user_id: str, session_id: str) -> set[str]:
-        """The caller ids already stored in a session."""
         return {r[0] for r in self._rows("SELECT turn_id FROM turns WHERE user_id = ? AND session_id = ? "
                                          "AND turn_id IS NOT NULL", (user_id, session_id))}
 
     def stored_turns(self, user_id: str, session_id: str, turn_ids: Sequence[str]
                      ) -> dict[tuple[str, str, str], tuple[str, int]]:
-        """The turns of a session with these caller ids: (turn_id, role, content) → (uid, seq)."""
         rows = self._rows_in("SELECT turn_id, role, content, uid, seq FROM turns WHERE turn_id IN ({marks}) "
                              "AND user_id = ? AND session_id = ? ORDER BY seq DESC",
                              list(dict.fromkeys(turn_ids)), after=[user_id, session_id])
@@ -183,7 +176,6 @@ class TurnCore(SQLCore):
         return [_turn(r) for r in self._rows(sql, params)]
 
     def turn_ids_with(self, user_id: str, *, source: str | None = None, tags: Sequence[str] = ()) -> list[int]:
-        """Row ids of the user's turns from `source` carrying every one of `tags`, ascending."""
         where, params = ["t.user_id = ?"], [user_id]
         tag_filter(where, params, source, tags)
         return [int(r[0]) for r in self._rows(f"SELECT t.id FROM turns t WHERE {' AND '.join(where)} ORDER BY t.id",
@@ -196,7 +188,6 @@ class TurnCore(SQLCore):
         return {r[0]: _turn(r) for r in rows}
 
     def source_ids(self, user_id: str, ids: Iterable[int]) -> dict[int, str]:
-        """Turn row id → the caller's id (the row id as text where none): what a hit's `source_ids` show."""
         return {int(i): s for i, s in self._rows_in(
             "SELECT id, coalesce(turn_id, CAST(id AS TEXT)) FROM turns WHERE id IN ({marks}) AND "
             f"{self.dialect.noindex}user_id = ?", [int(i) for i in dict.fromkeys(ids)], after=[user_id])}
@@ -210,7 +201,6 @@ class TurnCore(SQLCore):
                              [int(i) for i in dict.fromkeys(ids)])
 
     def previous_turns(self, ids: Sequence[int]) -> dict[int, StoredTurn]:
-        """For each turn id, the turn just before it in its session (when there is one)."""
         rows = self._rows_in(
             f"SELECT cur.id, {_TURN_COLUMNS} FROM turns cur JOIN turns t ON t.user_id = cur.user_id "
             "AND t.session_id = cur.session_id AND t.seq = cur.seq - 1 WHERE cur.id IN ({marks})",
@@ -218,7 +208,6 @@ class TurnCore(SQLCore):
         return {r[0]: _turn(r[1:]) for r in rows}
 
     def speakers(self, user_id: str) -> list[tuple[str, int]]:
-        """Names the store knows for a user, with how many turns each spoke."""
         return [(n, int(c)) for n, c in self._rows("SELECT name, turns FROM speakers WHERE user_id = ?", (user_id,))]
 
     def counts(self, user_id: str) -> dict[str, int]:
@@ -233,7 +222,6 @@ class TurnCore(SQLCore):
     # --- vectors -------------------------------------------------------------------------------------
     def turns_missing_vectors(self, model: str, after_id: int, limit: int, user_id: str | None = None
                               ) -> list[StoredTurn]:
-        """Turns (of `user_id`, else any user) with id > `after_id` and no vector of `model`, in id order."""
         mine, params = ("", [after_id]) if user_id is None else (" AND t.user_id = ?", [after_id, user_id])
         rows = self._rows(
             f"SELECT {_TURN_COLUMNS} FROM turns t WHERE t.id > ?{mine} AND NOT EXISTS (SELECT 1 FROM vectors v "
@@ -246,13 +234,11 @@ class TurnCore(SQLCore):
             "AND v.item_id = t.id AND v.model = ?)", (model,))[0][0])
 
     def vector_watermark(self, user_id: str, model: str) -> tuple[int, int]:
-        """(newest vector id of this user and model, deletion generation): what a reader must sync to."""
         newest = self._rows("SELECT coalesce(max(id), 0) FROM vectors WHERE user_id = ? AND model = ?",
                             (user_id, model))[0][0]
         return int(newest), self._meta("vector_deletions")
 
     def count_vectors(self, user_id: str, model: str, after_id: int, upto_id: int) -> int:
-        """How many vectors `load_vectors` has between the two ids (an index range count)."""
         return int(self._rows("SELECT count(*) FROM vectors WHERE user_id = ? AND model = ? AND id > ? AND id <= ?",
                               (user_id, model, after_id, upto_id))[0][0])
 
@@ -261,6 +247,5 @@ class TurnCore(SQLCore):
             "SELECT model, count(*) FROM vectors WHERE user_id = ? GROUP BY model", (user_id,))}
 
     def delete_vectors_not_of(self, model: str) -> int:
-        """Drop vectors made by any other model (after a reindex)."""
         with self._write() as tx:
             return int(tx.execute("DELETE FROM vectors WHERE model <> ?", (model,)).rowcount)

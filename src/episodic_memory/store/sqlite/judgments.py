@@ -8,16 +8,12 @@ from typing import Any
 from ..sql.judgments import JudgmentCore
 from .turns import MEMORY_BM25, TurnSQL, memory_words
 
-FTS_CODE = 4  # memory_fts rowid = id * 8 + FTS_CODE
-
 
 class JudgmentSQL(JudgmentCore, TurnSQL):
     """Judgments and their verdicts (a mixin of `SQLiteStore`; their vectors go through `TurnSQL.add_vectors`)."""
 
     def search_judgments(self, match: str, user_id: str, *, limit: int,
                          domain: str | None = None) -> list[tuple[int, float]]:
-        """BM25 over the user's judgments (trigger, judgment and reasoning) in `memory_fts`: (id, score), best
-        first, score made positive. `match` must be a safe MATCH expression (see retrieve.fts_query)."""
         sql = (f"SELECT j.id, -{MEMORY_BM25} AS score FROM memory_fts "
                "JOIN judgments j ON j.id = memory_fts.item_id WHERE memory_fts MATCH ? "
                "AND memory_fts.kind = 'judgment' AND memory_fts.user_id = ? AND j.user_id = ?")

@@ -38,9 +38,3 @@ class ThreadSQL(ThreadCore, TurnSQL):
                 (*values, row[0]))
             set_terms(tx, new, row[0])
             return row[0], row[1] != new.summary
-
-    def turn_vectors(self, user_id: str, session_id: str, model: str) -> dict[int, bytes]:
-        """The stored vectors (of `model`) of a session's turns, by turn row id."""
-        return dict(self._query(
-            "SELECT t.id, v.vec FROM turns t JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id AND v.model = ? "
-            "WHERE t.user_id = ? AND t.session_id = ?", (model, user_id, session_id)))

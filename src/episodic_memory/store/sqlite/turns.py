@@ -76,10 +76,6 @@ class TurnSQL(TurnCore, Connection):
 
     # --- turns (sessions and the simple reads: `store/sql/turns.py`) ------------------------------------
     def insert_turns(self, records: Sequence[TurnRecord], journal_file: str, journal_offset: int) -> int:
-        """Store journaled turns of one session (idempotent on `uid`) and advance its journal offset.
-
-        Returns how many were new.
-        """
         if not records:
             return 0
         first = records[0]
@@ -209,8 +205,6 @@ class TurnSQL(TurnCore, Connection):
             remove_snapshot(path)
 
     def derived_generation(self) -> tuple[int, ...]:
-        """Counters that move whenever a derived memory changes or a turn is deleted (in any process): what a cache
-        of derived memories' recall hits is valid for."""
         return tuple(v for _, v in self._query(
             "SELECT key, value FROM store_meta WHERE key IN ('derived_changes', 'turn_deletions') ORDER BY key"))
 
@@ -279,7 +273,6 @@ class TurnSQL(TurnCore, Connection):
 
     def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                        ) -> list[tuple[str, int]]:
-        """(kind, item_id) of a user's derived memories that `match` finds, unranked, at most `limit`."""
         where, params = ["user_id = ?"], [memory_words(match, user_id, not self._only_user(user_id)), user_id]
         if kinds:
             where.append(f"kind IN ({','.join('?' * len(kinds))})")
@@ -334,7 +327,6 @@ class TurnSQL(TurnCore, Connection):
     # --- vectors -------------------------------------------------------------------------------------
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                         ) -> list[tuple[str, int, float]]:
-        """BM25 over derived memories (facts, episodes, judgments, …): (kind, item_id, score), higher is better."""
         words = memory_words(match, user_id, not self._only_user(user_id))
         if (not kinds or _MEMORY_KINDS.keys() <= set(kinds)) and self._only_user_memories(user_id):
             # nothing to filter: the user's and kind columns read for every match would only cost time (2.6 → 1.6
@@ -357,7 +349,6 @@ class TurnSQL(TurnCore, Connection):
         return self._query("SELECT coalesce(max(id), 0) FROM turns")[0][0]
 
     def add_vectors(self, model: str, rows: Sequence[tuple[str, int, str, str | None, float | None, bytes]]) -> int:
-        """Store vectors: (kind, item_id, user_id, session_id, ts, float32 bytes). Existing ones are kept."""
         with self.transaction() as db:
             cur = db.executemany(
                 "INSERT OR IGNORE INTO vectors (kind, item_id, user_id, session_id, ts, model, vec) "
@@ -368,8 +359,6 @@ class TurnSQL(TurnCore, Connection):
 
     def load_vectors(self, user_id: str, model: str, after_id: int = 0, upto_id: int | None = None,
                      limit: int = -1) -> list[tuple[int, str, int, str, float, bytes]]:
-        """(vector id, kind, item_id, session_id, ts, bytes) of a user's vectors with after_id < id ≤ upto_id, in id
-        order, at most `limit` of them (−1: all)."""
         return self._query(
             "SELECT id, kind, item_id, session_id, ts, vec FROM vectors WHERE user_id = ? AND model = ? AND id > ? "
             "AND id <= ? ORDER BY id LIMIT ?",
