@@ -1,5 +1,6 @@
 """A recall analyses its query once (issue 44): `analyze` builds one `QueryInfo`, and every pass — the BM25 legs,
-the exact lookups, the dense query, list coverage, the phase, currency — reads it instead of the text again."""
+the exact lookups, the dense query, list coverage, the phase, currency — reads it instead of the text again; a query
+in Chinese, … is split into its pairs once."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from episodic_memory import Config, Memory
 from episodic_memory.retrieve import (
@@ -32,7 +35,7 @@ from .fakes import HashingEmbedder
 # every function that reads a query's text, in the module that defines it
 ANALYSERS: dict[str, Any] = {
     "analyze": query, "classify": query, "find_names": query, "time_range": query, "strip_names": query,
-    "query_terms": fts, "fts_query": fts, "lookups": fts, "is_list_question": coverage,
+    "query_terms": fts, "words_and_terms": fts, "fts_query": fts, "lookups": fts, "is_list_question": coverage,
     "asked_kind": currency, "asks_between": currency, "asks_several": currency, "query_phase": timing,
     "script_of": scripts,
 }
@@ -78,10 +81,10 @@ def test_one_recall_analyses_its_query_once(tmp_path: Path, monkeypatch: pytest.
         hits = mem.recall(text, k=3, now=T0 + timedelta(days=40))
     assert hits
     assert counts and all(n == 1 for n in counts.values()), counts
-    for name in ("analyze", "classify", "query_terms", "find_names", "time_range", "script_of", "lookups",
+    for name in ("analyze", "classify", "words_and_terms", "find_names", "time_range", "script_of", "lookups",
                  "is_list_question", "asked_kind", "asks_between", "asks_several", "strip_names"):
         assert counts[name] == 1, (name, counts)
-    assert counts["fts_query"] == 0  # read from QueryInfo.match
+    assert counts["fts_query"] == counts["query_terms"] == 0  # read from QueryInfo.match, .words and .terms
     if text.startswith("When"):
         assert counts["query_phase"] == 1
 
@@ -117,3 +120,53 @@ def test_the_words_read_once_are_the_words_each_helper_reads(text: str) -> None:
     assert list(info.words or ()) == fts.query_terms(text, keep_stopwords=True, singles=False)
     assert list(info.names) == query.find_names(text, known)
     assert info.dense_text == query.strip_names(text, list(info.names))
+
+
+CJK_TURNS = ["王小明下周三去上海出差", "我的iPhone密码改成了新的", "王小明说周末想去爬山", "明日東京タワーに行きます"]
+
+
+@pytest.mark.parametrize("text", ["王小明下周去哪里出差？", "我的iPhone密码是什么", "東京タワーに行くのはいつ？"])
+def test_a_cjk_recall_splits_its_query_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """Its words (pairs) and its terms (pairs and single characters) come from one reading, not two."""
+    with Memory(tmp_path / "m.db", config=Config(capture={"consolidate_every": 10**9}),
+                embedder=HashingEmbedder()) as mem:
+        for day, said in enumerate(CJK_TURNS):
+            mem.add_turn("user", said, session_id=f"s{day}", speaker="王小明", timestamp=T0 + timedelta(days=day))
+        mem.recall("热身", k=3)
+        counts = _count_calls(monkeypatch, text)
+        hits = mem.recall(text, k=3, now=T0 + timedelta(days=40))
+    assert hits
+    assert counts and all(n == 1 for n in counts.values()), counts
+    assert counts["words_and_terms"] == counts["analyze"] == counts["lookups"] == 1, counts
+    assert counts["query_terms"] == 0, counts
+
+
+@pytest.mark.parametrize("text", ["王小明下周去哪里出差？", "我的iPhone密码是什么", "東京タワーに行くのはいつ？",
+                                  "김지훈이 지난주에 뭐라고 했어?", "ราคาเท่าไหร่"])
+def test_the_analysis_splits_each_run_once(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """Every token with Chinese, … in it is expanded into its pairs once, and its single characters read once."""
+    calls: Counter[tuple[str, str]] = Counter()
+    for name in ("expand", "singles"):
+        original = getattr(scripts, name)
+
+        def counting(token: str, _name: str = name, _fn: Callable[..., Any] = original) -> Any:
+            calls[_name, token] += 1
+            return _fn(token)
+        for module in (scripts, fts):
+            for attr, value in list(vars(module).items()):
+                if value is original:
+                    monkeypatch.setattr(module, attr, counting)
+    info = analyze(text, ["王小明", "김지훈"])
+    assert info.terms and calls and all(n == 1 for n in calls.values()), calls
+
+
+_PIECES = [*"王小明上周说东京タワー에김지훈ราคา,.?！　々", " ", "iPhone", "13", "the", "of", "'s", "ZQ-6614", "Ｉｓ１２"]
+_TEXT = st.lists(st.sampled_from(_PIECES), max_size=16).map("".join)
+
+
+@given(_TEXT)
+def test_one_reading_gives_what_two_readings_gave(text: str) -> None:
+    words, terms = fts.words_and_terms(text)
+    assert words == fts.query_terms(text, keep_stopwords=True, singles=False)
+    assert terms == fts.query_terms(text)
+

@@ -15,7 +15,7 @@ from ..util import memo_text
 from . import fts
 from .coverage import is_list_question
 from .currency import Question
-from .fts import STOPWORDS, Lookup, any_of, content_terms, query_terms
+from .fts import STOPWORDS, Lookup, any_of, query_terms, words_and_terms
 from .timing import query_phase
 
 _TEMPORAL = re.compile(
@@ -313,8 +313,6 @@ def analyze(text: str, known_names: Iterable[str] = (), now: datetime | None = N
     for a question about time ("when did X finish", "how many days between starting X and ..."): in "why did X
     start" the start is the topic, not the turn wanted (measured, docs/retrieval.md)."""
     kind, script = classify(text), script_of(text)
-    words = query_terms(text, keep_stopwords=True, singles=False)
-    # spaced, the terms are those words without their stop words; a run of Chinese, … adds its single characters
-    terms = content_terms(words) if script == "spaced" else query_terms(text)
+    words, terms = words_and_terms(text)  # the text read once: its words, and the terms searched for
     return QueryInfo(text, kind, tuple(terms), tuple(find_names(text, known_names, words)), time_range(text, now),
                      query_phase(text) if kind == "temporal" else None, script, tuple(words))
