@@ -51,6 +51,7 @@ from .util import (
     forget_remembered_texts,
     give_back_freed_memory,
     has_words,
+    to_datetime,
     to_epoch,
 )
 from .util import check_unicode as _check_unicode
@@ -606,6 +607,7 @@ class Memory:
         Give it when replaying or importing dated history, where the wall clock is years past the conversation.
         `now` filters nothing: memories after it are still recalled (use `until` or `as_of` for that).
         """
+        from .retrieve.query import analyze
         from .retrieve.retriever import RecallFilters
 
         filters = RecallFilters(
@@ -627,7 +629,10 @@ class Memory:
         with self.store.read_snapshot(), rules_off(self.config.consolidation.rules_off):   # counters read once for the recall
             for owner in owners:
                 self._index_quietly(owner, self.config.retrieval.embed_first())
-                for hit in self.retriever.recall(query, k, replace(filters, user_id=owner), now=at):
+            at = time.time() if at is None else at  # one moment for every scope: recency and time phrases count from it
+            info = analyze(query, now=to_datetime(at))  # the query read once; each scope finds its own names in it
+            for owner in owners:
+                for hit in self.retriever.recall(query, k, replace(filters, user_id=owner), now=at, info=info):
                     hit = hit.copy()
                     hit.details["scope"] = scope_of(owner)
                     hits.append(hit)
