@@ -180,11 +180,8 @@ class Memory:
                 if self._embedder is None and not self._embedder_failed:
                     from .models.embedder import load_embedder
 
-                    try:
-                        self._embedder = load_embedder(self.config.models.embedder, self.config.models.threads)
-                    except Exception as exc:
-                        self._embedder_failed = True
-                        log.warning("embedder %r unavailable (%s); recall uses BM25 only", self.config.models.embedder, exc)
+                    self._embedder, self._embedder_failed = self._load_model(
+                        load_embedder, self.config.models.embedder, "embedder %r unavailable (%s); recall uses BM25 only")
         return self._embedder
 
     def _embedder_id(self) -> str | None:
@@ -206,13 +203,19 @@ class Memory:
                 if self._reranker is None and not self._reranker_failed:
                     from .models.reranker import load_reranker
 
-                    try:
-                        self._reranker = load_reranker(self.config.models.reranker, self.config.models.threads)
-                    except Exception as exc:
-                        self._reranker_failed = True
-                        log.warning("reranker %r unavailable (%s); recall runs without reranking",
-                                    self.config.models.reranker, exc)
+                    self._reranker, self._reranker_failed = self._load_model(
+                        load_reranker, self.config.models.reranker,
+                        "reranker %r unavailable (%s); recall runs without reranking")
         return self._reranker
+
+    def _load_model(self, load: Callable[[str, int], T], spec: str, warning: str) -> tuple[T | None, bool]:
+        """`load(spec, threads)` (`embedder`, `reranker`) and whether it failed: then None, and `warning` logged (a
+        %-format of the spec and the error); recall goes on without the model."""
+        try:
+            return load(spec, self.config.models.threads), False
+        except Exception as exc:
+            log.warning(warning, spec, exc)
+            return None, True
 
     def index(self, progress: Callable[[int], None] | None = None, user_id: str | None = None) -> int:
         """Embed every stored turn (of `user_id`, else of every user) that has no vector of the current model yet.
