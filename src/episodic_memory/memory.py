@@ -51,6 +51,7 @@ from .util import (
     forget_remembered_texts,
     give_back_freed_memory,
     has_words,
+    to_datetime,
     to_epoch,
 )
 from .util import check_unicode as _check_unicode
@@ -179,11 +180,8 @@ class Memory:
                 if self._embedder is None and not self._embedder_failed:
                     from .models.embedder import load_embedder
 
-                    try:
-                        self._embedder = load_embedder(self.config.models.embedder, self.config.models.threads)
-                    except Exception as exc:
-                        self._embedder_failed = True
-                        log.warning("embedder %r unavailable (%s); recall uses BM25 only", self.config.models.embedder, exc)
+                    self._embedder, self._embedder_failed = self._load_model(
+                        load_embedder, self.config.models.embedder, "embedder %r unavailable (%s); recall uses BM25 only")
         return self._embedder
 
     def _embedder_id(self) -> str | None:
@@ -205,13 +203,19 @@ class Memory:
                 if self._reranker is None and not self._reranker_failed:
                     from .models.reranker import load_reranker
 
-                    try:
-                        self._reranker = load_reranker(self.config.models.reranker, self.config.models.threads)
-                    except Exception as exc:
-                        self._reranker_failed = True
-                        log.warning("reranker %r unavailable (%s); recall runs without reranking",
-                                    self.config.models.reranker, exc)
+                    self._reranker, self._reranker_failed = self._load_model(
+                        load_reranker, self.config.models.reranker,
+                        "reranker %r unavailable (%s); recall runs without reranking")
         return self._reranker
+
+    def _load_model(self, load: Callable[[str, int], T], spec: str, warning: str) -> tuple[T | None, bool]:
+        """`load(spec, threads)` (`embedder`, `reranker`) and whether it failed: then None, and `warning` logged (a
+        %-format of the spec and the error); recall goes on without the model."""
+        try:
+            return load(spec, self.config.models.threads), False
+        except Exception as exc:
+            log.warning(warning, spec, exc)
+            return None, True
 
     def index(self, progress: Callable[[int], None] | None = None, user_id: str | None = None) -> int:
         """Embed every stored turn (of `user_id`, else of every user) that has no vector of the current model yet.
@@ -600,6 +604,7 @@ class Memory:
         Give it when replaying or importing dated history, where the wall clock is years past the conversation.
         `now` filters nothing: memories after it are still recalled (use `until` or `as_of` for that).
         """
+        from .retrieve.query import analyze
         from .retrieve.retriever import RecallFilters
 
         filters = RecallFilters(
@@ -621,7 +626,10 @@ class Memory:
         with self.store.read_snapshot(), rules_off(self.config.consolidation.rules_off):   # counters read once for the recall
             for owner in owners:
                 self._index_quietly(owner, self.config.retrieval.embed_first())
-                for hit in self.retriever.recall(query, k, replace(filters, user_id=owner), now=at):
+            at = time.time() if at is None else at  # one moment for every scope: recency and time phrases count from it
+            info = analyze(query, now=to_datetime(at))  # the query read once; each scope finds its own names in it
+            for owner in owners:
+                for hit in self.retriever.recall(query, k, replace(filters, user_id=owner), now=at, info=info):
                     hit = hit.copy()
                     hit.details["scope"] = scope_of(owner)
                     hits.append(hit)

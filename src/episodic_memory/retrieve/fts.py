@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..store.scripts import SCRIPT_CHARS, expand, has_script, split_runs, terms, tokens
+from ..store.scripts import singles as single_characters
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _WORD_OR_RUN = re.compile(f"(?:\\w|[{SCRIPT_CHARS}])+", re.UNICODE)  # also a run with Thai vowel marks (not \\w)
@@ -34,6 +35,25 @@ def query_terms(text: str, *, keep_stopwords: bool = False, singles: bool = True
                  for t in ((terms(w) if singles else expand(w)) if has_script(w) else [w.lower()])]
     words = list(dict.fromkeys(words))
     return words if keep_stopwords else content_terms(words)
+
+
+def words_and_terms(text: str) -> tuple[list[str], list[str]]:
+    """`query_terms(text, keep_stopwords=True, singles=False)` and `query_terms(text)` from one reading of `text` (a
+    recall's analysis needs both: `query.analyze`): a token with Chinese, … in it is split into its pairs once, for
+    both, and its single characters follow them among the terms."""
+    if not has_script(text):  # the usual case: the terms are the words without their stop words
+        words = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
+        return words, content_terms(words)
+    words, found = [], []
+    for w in _WORD_OR_RUN.findall(text):
+        if has_script(w):
+            pairs = list(expand(w))
+            words += pairs
+            found += [*pairs, *single_characters(w)]  # `store.scripts.terms`
+        else:
+            words.append(w.lower())
+            found.append(w.lower())
+    return list(dict.fromkeys(words)), content_terms(list(dict.fromkeys(found)))
 
 
 def content_terms(words: list[str]) -> list[str]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from functools import cached_property
+from typing import Any, Generic, TypeVar, overload
 
 from ..lang.english import MONTHS, WEEKDAYS
 from ..store.scripts import has_script, script_of
@@ -15,7 +16,7 @@ from ..util import memo_text
 from . import fts
 from .coverage import is_list_question
 from .currency import Question
-from .fts import STOPWORDS, Lookup, any_of, content_terms, query_terms
+from .fts import STOPWORDS, Lookup, any_of, query_terms, words_and_terms
 from .timing import query_phase
 
 _TEMPORAL = re.compile(
@@ -54,6 +55,27 @@ _DAY_WORDS: list[tuple[re.Pattern[str], int]] = [  # a day named relative to tod
     (re.compile(r"\btomorrow\b", re.I), 1),
 ]
 _DAY = timedelta(days=1)
+_T = TypeVar("_T")
+
+
+class _once(Generic[_T]):
+    """A property read from the query's text alone, worked out at its first use and kept where the analysis's copies
+    for other names (`QueryInfo.for_names`) find it too: a recall over several scopes works it out once."""
+
+    def __init__(self, read: Callable[[QueryInfo], _T]) -> None:
+        self.read, self.name, self.__doc__ = read, read.__name__, read.__doc__
+
+    @overload
+    def __get__(self, info: None, owner: type | None = None) -> _once[_T]: ...
+    @overload
+    def __get__(self, info: QueryInfo, owner: type | None = None) -> _T: ...
+    def __get__(self, info: QueryInfo | None, owner: type | None = None) -> _T | _once[_T]:
+        if info is None:  # read from the class (help, docs): the property itself
+            return self
+        if self.name not in info._kept:
+            info._kept[self.name] = self.read(info)
+        value: _T = info._kept[self.name]
+        return value
 
 
 @dataclass(frozen=True)
@@ -61,7 +83,7 @@ class QueryInfo:
     """What the analyser found in a query: a recall analyses its query once, into this, and every pass reads it.
 
     The fields are found by `analyze`; the properties below are what only some passes need, each worked out at its
-    first use and kept (the text is never analysed again in that recall)."""
+    first use and kept (the text is never analysed again in that recall, whatever scopes it reads: `for_names`)."""
 
     text: str
     kind: str                                   # temporal | reasoning | exact | general
@@ -73,18 +95,25 @@ class QueryInfo:
     # every word, stop words kept, a run of Chinese, … as its pairs (query_terms(keep_stopwords=True,
     # singles=False)): what names are matched against; None: read from the text when needed
     words: tuple[str, ...] | None = None
+    _kept: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the `_once` properties' values
 
-    @cached_property
+    def for_names(self, known: Iterable[str]) -> QueryInfo:
+        """This analysis with the names found among `known` (another scope's speakers) in place of its own, all
+        else as it is: the words already read are matched against them (`find_names`), nothing is read again."""
+        names = tuple(find_names(self.text, known, self.words))
+        return self if names == self.names else replace(self, names=names)
+
+    @_once
     def match(self) -> str | None:
         """The BM25 legs' FTS5 expression: the terms OR-ed (`fts.fts_query` of the text)."""
         return any_of(self.terms)
 
-    @cached_property
+    @_once
     def lookups(self) -> list[Lookup]:
         """What the query may be looking up exactly (`fts.lookups`; retrieve/exact.py)."""
         return fts.lookups(self.text)
 
-    @cached_property
+    @_once
     def whole_forms(self) -> str | None:
         """Its identifiers and quoted phrases whole, OR-ed into the BM25 leg (`fts.whole_forms`)."""
         return fts.whole_forms(self.lookups)
@@ -94,12 +123,12 @@ class QueryInfo:
         """The text the dense leg embeds when names stay out of it (`strip_names`)."""
         return strip_names(self.text, self.names, self.words)
 
-    @cached_property
+    @_once
     def list_question(self) -> bool:
         """It asks for several things of a kind (retrieve/coverage.py `is_list_question`)."""
         return is_list_question(self.text)
 
-    @cached_property
+    @_once
     def question(self) -> Question:
         """What the currency pass reads of it: the kind of value asked, a time between, several answers, the past."""
         return Question.of(self.text)
@@ -313,8 +342,7 @@ def analyze(text: str, known_names: Iterable[str] = (), now: datetime | None = N
     for a question about time ("when did X finish", "how many days between starting X and ..."): in "why did X
     start" the start is the topic, not the turn wanted (measured, docs/retrieval.md)."""
     kind, script = classify(text), script_of(text)
-    words = query_terms(text, keep_stopwords=True, singles=False)
-    # spaced, the terms are those words without their stop words; a run of Chinese, … adds its single characters
-    terms = content_terms(words) if script == "spaced" else query_terms(text)
-    return QueryInfo(text, kind, tuple(terms), tuple(find_names(text, known_names, words)), time_range(text, now),
+    words, terms = words_and_terms(text)  # the text read once: its words, and the terms searched for
+    info = QueryInfo(text, kind, tuple(terms), (), time_range(text, now),
                      query_phase(text) if kind == "temporal" else None, script, tuple(words))
+    return info.for_names(known_names) if known_names else info

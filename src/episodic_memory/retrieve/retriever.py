@@ -230,7 +230,10 @@ class Retriever:
             self._derived_generation = ()
 
     # --- recall --------------------------------------------------------------------------------------
-    def recall(self, query: str, k: int, filters: RecallFilters, *, now: float | None = None) -> list[Hit]:
+    def recall(self, query: str, k: int, filters: RecallFilters, *, now: float | None = None,
+               info: QueryInfo | None = None) -> list[Hit]:
+        """`info`: `query` analysed already (`query.analyze`, its time phrases resolved against `now`), as a recall
+        over several scopes does once for all of them (`Memory.recall`); this scope's names are found in it here."""
         if filters.kind is not None and filters.kind != "turn" and filters.kind not in CODES:
             known = ", ".join(["turn", *CODES])
             raise ValueError(f"unknown kind {filters.kind!r}: use one of {known}")
@@ -240,7 +243,8 @@ class Retriever:
         now = time.time() if now is None else now
         until = filters.until if filters.as_of is None else min(filters.as_of, filters.until or filters.as_of)
         names = [n for n, _ in self.store.speakers(filters.user_id)]
-        info = analyze(query, names, now=to_datetime(now))  # time phrases resolve against `now`, as recency does
+        # time phrases resolve against `now`, as recency does
+        info = analyze(query, names, now=to_datetime(now)) if info is None else info.for_names(names)
         w_bm25, w_dense = cfg.retrieval.leg_weights.get(info.kind, (1.0, 1.0))
         pool = max(k, cfg.retrieval.candidate_pool)
         want_turns = filters.kind in (None, "turn")
