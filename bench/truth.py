@@ -384,13 +384,16 @@ def run_bm25s(tc: TruthConversation) -> ConvRun:
 
 #: Config overrides for every store the episodic runner makes (bench/truth.py --ablate switches rules off here)
 CONFIG_OVERRIDES: dict[str, Any] = {}
+#: consolidation inline, each run inside `add_turn` / `end_session`, unless --config says otherwise: a background
+#: worker that falls behind on a loaded machine consolidates larger windows, and the figures moved with the load
+INLINE = {"capture.consolidate_in_background": "off"}
 
 
 def run_episodic(tc: TruthConversation, legs: str | None = None) -> ConvRun:
     """`legs`: Config.retrieval.recall_legs ("keyword", "dense": recall through one leg alone, same store)."""
     episodic = import_episodic()
     tmp = Path(tempfile.mkdtemp(prefix=f"bench-truth-{tc.conv_id.replace('/', '-')}-"))
-    overrides = {**CONFIG_OVERRIDES, **({"retrieval.recall_legs": legs} if legs else {})}
+    overrides = {**INLINE, **CONFIG_OVERRIDES, **({"retrieval.recall_legs": legs} if legs else {})}
     mem = episodic.Memory(tmp / "mem.db", config=episodic.Config.from_env(overrides))
     try:
         start = time.perf_counter()
@@ -1019,7 +1022,7 @@ def run_sets(args: argparse.Namespace) -> int:
             print_table(name, h, r)
     payload = {"meta": {"sets": list(args.sets), "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                         "git_commit": git_commit(), "git_dirty": git_dirty(), "llm": llm_in_use(),
-                        "config_overrides": CONFIG_OVERRIDES, "wall_seconds": round(wall, 1),
+                        "config_overrides": {**INLINE, **CONFIG_OVERRIDES}, "wall_seconds": round(wall, 1),
                         "python": platform.python_version()},
                "results": groups}
     out.parent.mkdir(parents=True, exist_ok=True)
