@@ -27,6 +27,7 @@ def turn(content: str, role: str = "user") -> StoredTurn:
 @pytest.mark.parametrize(("said", "loop"), [
     ("To-do: send the updated model to Sarah by Friday", "send the updated model to Sarah by Friday"),
     ("Also remind me to book the Lisbon flight tonight, I keep forgetting.", "book the Lisbon flight tonight"),
+    ("Please remind me about the boiler service on Tuesday.", "the boiler service on Tuesday"),
     ("The quotes haven't come in, so we still need to decide on the Airflow hosting.", "decide on the Airflow hosting"),
     ("Sensitivity table: still pending Sarah's sign-off.", "Sensitivity table still pending Sarah's sign-off"),
     ("I'll send the contract to Tomás by Monday and he can countersign.", "send the contract to Tomás by Monday"),
@@ -55,6 +56,10 @@ def test_rules_raise_explicit_loops(said: str, loop: str) -> None:
     "That must feel awesome to see your script come alive!",
     "I keep a painting in my room to remind me to stay true to myself.",
     "It helps me keep track of ideas and milestones.",
+    # a recap asked for: a question about what is known, not a reminder
+    "Could you remind me what we agreed with the printer?",
+    "remind me where the kickoff is being held",
+    "Can you remind me how much is left in the hardware budget?",
 ])
 def test_rules_keep_quiet_on_what_is_not_a_loop(said: str) -> None:
     assert detect_rules(turn(said)) == []

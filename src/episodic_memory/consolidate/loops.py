@@ -94,9 +94,11 @@ _RULES: list[_Rule] = [
     _rule(r"\b(?:my|our) (?:to-?do|todo)(?: list)?(?: for [^:]{1,30})?\s*:\s*(?P<x>.+)"),
     _rule(r"^(?:add|put)(?: this| it)? (?:to|on) (?:my|the) (?:to-?do |todo )?list\s*:\s*(?P<x>.+)"),
     # reminding and noting asked for ("Remind me to …", "can you keep track that …"), not "it reminds me why …",
-    # "a painting to remind me to stay true", "it helps me keep track of ideas"
+    # "a painting to remind me to stay true", "it helps me keep track of ideas", nor a recap asked for ("can you
+    # remind me how we're fixed for the ewes?", "remind me what the budget was": a question about what is known)
     _rule(r"(?:(?:^(?:\W*(?:also|and|oh|ok(?:ay)?|so|hey|btw|actually|one more thing|quick one|just)\b)*\W*|"
-          r"\b(?:please|pls|you|you to)\s+)(?:remind me|keep track (?:that|of)|(?:make a )?note (?:that|of))|"
+          r"\b(?:please|pls|you|you to)\s+)(?:remind me(?!\s+(?:how|what|where|who|whom|which|why|whether|if)\b)|"
+          r"keep track (?:that|of)|(?:make a )?note (?:that|of))|"
           r"(?:don'?t|do not) let me forget|make sure i|help me remember|i (?:must|need to|have to) remember)\b"
           r"(?:\s+(?:to|about|that|of))?"
           rf"(?:\s+(?:i|we)\s+(?:still\s+)?{_OBLIGE})?\s+{_TASK}(?P<x>[a-z].+)", asks=True),
