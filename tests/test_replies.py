@@ -85,10 +85,13 @@ def test_a_to_do_taken_on_in_passing_opens_a_loop_when_the_answer_takes_it_as_on
 
 
 def test_a_recap_asked_for_raises_no_loop() -> None:
-    turns = [("s1", "user", "Could you remind me where we are with the house move?"),
+    turns = [("s1", "user", "Could you remind me about the house move, where are we?"),
              ("s1", "assistant", "Here's where the move stands: boxes packed, van booked for Saturday.")]
     assert loops(turns) == []
-    assert loops(turns, **OFF) == [("where we are with the house move", "open")]
+    assert loops(turns, **OFF) == [("the house move, where are we", "open")]
+    # "remind me where/what/how …" is a recap asked for by its words: no loop, answer read or not
+    asked = [("s1", "user", "Could you remind me where we are with the house move?"), turns[1]]
+    assert loops(asked) == loops(asked, **OFF) == []
 
 
 @pytest.mark.parametrize("config", [{}, OFF])
