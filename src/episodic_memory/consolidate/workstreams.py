@@ -1,39 +1,17 @@
 """The workstream step of consolidation: which thread of work does this session's episode belong to?
 
-A session is matched on what is distinctive about it (`consolidate/distinct.py`): what people stated (not
-questions, not requests to the assistant), each word weighed by its idf against the user's own sessions. The
-match of a workstream is
-
-    (1 - s) × cosine(episode thread vector, workstream centroid) + s × tf-idf cosine(session words, workstream words)
-
-with s = Config.workstreams.lexical_share, and
-
-    match ≥ Config.workstreams.attach (and a distinctive word in common)   attach (the centroid and word profile move)
-    Config.workstreams.judge_floor ≤ match < attach                         the LLM judges: attach to which, or spawn;
-                                                                           without one, attach when the nearest is
-                                                                           decisive (Config.workstreams.decisive_ratio
-                                                                           × the runner-up), else spawn
-    below                                                                  spawn a new workstream (a hypothesis)
-
-A session that states fewer than Config.workstreams.min_terms distinctive words (chit-chat, one-off requests) joins
-no workstream. Without an embedder the thread vectors are bags of words, whose cosines run lower: the `_lexical`
-thresholds apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed
-ones surface.
-
-A session that attaches to one workstream and is also above the attach line (with a distinctive word in common)
-for a hypothesis — a workstream of one session — bridges them: the hypothesis's session joins the workstream too
-(`Config.workstreams.bridge`). A thread whose first two sessions shared no distinctive word spawned two
-hypotheses; the session that names what both said links them before the second one gets confirmed on its own.
-Two workstreams of several sessions are not merged by one session. After an attach, the hypotheses among the
-workstreams nearest the session (`Config.workstreams.recheck`) are matched again against the grown workstream.
+A session is matched on what is distinctive about it (`consolidate/distinct.py`): (1 - s) × the cosine of its
+thread vector and a workstream's centroid + s × the tf-idf cosine of their words (s =
+Config.workstreams.lexical_share). At or above `attach`, with a distinctive word in common, it attaches; in the
+band from `judge_floor` the LLM judges (without one: attach when the nearest is decisive, else spawn); below, it
+spawns a hypothesis, confirmed once a second session attaches (only confirmed ones surface). Without an embedder
+the thread vectors are bags of words, whose cosines run lower: the `_lexical` thresholds apply. Bridging,
+re-matching hypotheses, and why: docs/consolidation.md, "Workstreams from what is distinctive" and "Round 2".
 
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
-more about what it belongs to; when it moves, the workstream it leaves is deleted.
-
-All of the above is incremental, and so depends on the order sessions come in. At each session end without an LLM
-judge, the user's latest episodes are re-clustered at once (`consolidate/recluster.py`): split threads merge back,
-chance groupings dissolve, and the clusters keep the ids of the workstreams most of their sessions were in.
+more about what it belongs to; when it moves, the workstream it leaves is deleted. All of this depends on the order
+sessions come in: `consolidate/recluster.py` groups the latest episodes again at once at each session end.
 """
 
 from __future__ import annotations

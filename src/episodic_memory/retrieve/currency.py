@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import repeat
 
 from ..config import CurrencySettings
@@ -39,15 +39,14 @@ FILLER = frozenset(
     mr mrs ms mx dr prof""".split()
 )
 
-_MONTHS = MONTHS
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _DATES = (
     re.compile(rf"(?<![\w$.,])(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b", re.IGNORECASE),  # 14 March, 14th of March
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?![.,]?\d)", re.IGNORECASE),          # March 14, Mar 14th
 )
 # a month named as a whole word: what every date above needs (`_dates`, `may_hold`)
-_MONTH_WORD = re.compile(r"\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_MONTH_WORD = re.compile(r"\b(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _NUMBER = re.compile(
     r"(?<![\w.])\$?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
     r"(?:(?P<k>[kK])\b|\s*(?P<scale>thousand|million|m)\b|(?:st|nd|rd|th)\b)?",
@@ -71,7 +70,7 @@ _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 
 
 _ASCII_WORD = re.compile(r"\w+")
-_MONTH_NAMES = frozenset(_MONTHS)
+_MONTH_NAMES = frozenset(MONTHS)
 
 
 def names_month(text: str) -> bool:
@@ -111,12 +110,6 @@ NOT_NAMES = frozenset(
     monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun today
     tomorrow yesterday tonight morning evening afternoon night dear dr mr mrs ms mx prof""".split()
 )
-_CAPITALISED = re.compile(r"[A-Z][A-Za-z'’]*")
-
-
-def _stem(word: str) -> str:
-    """Snowball's stem (lang/english.py): coach / coaching, race / racing, counter / counters are one."""
-    return stem(word)
 
 
 def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
@@ -130,7 +123,7 @@ def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
             if not 1 <= day <= 31 or any(m.start() < e and s < m.end() for s, e in spans):
                 continue
             spans.append(m.span())
-            found.add(f"date:{_MONTHS[m.group('month').lower()]}-{day}")
+            found.add(f"date:{MONTHS[m.group('month').lower()]}-{day}")
     return found, spans
 
 
@@ -274,7 +267,7 @@ def _unpossessive(word: str) -> str:
 
 def _not_name(word: str) -> bool:
     w = _unpossessive(word.lower())
-    return ("'" in w or "’" in w or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in _MONTHS
+    return ("'" in w or "’" in w or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in MONTHS
             or w in _NUMBER_WORDS)
 
 
@@ -353,7 +346,7 @@ def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
     return values_in(text), words, segments, capitalised
 
 
-_NOT_CONTENT = STOPWORDS | FILLER | frozenset(_MONTHS) | frozenset(_NUMBER_WORDS)
+_NOT_CONTENT = STOPWORDS | FILLER | frozenset(MONTHS) | frozenset(_NUMBER_WORDS)
 _TOKEN_STEMS: dict[str, str] = {}  # a `_WORD` token -> its content stem ("": none); see _content_stems
 _TOKEN_STEMS_MAX = 200_000
 
@@ -372,12 +365,12 @@ def _content_stems(tokens: list[str]) -> set[str]:
         stems.clear()
     out: set[str] = set()
     for token in set(tokens):
-        stem = stems.get(token)
-        if stem is None:
+        found = stems.get(token)
+        if found is None:
             w = _unpossessive(token.lower()).strip("'’")
-            stem = stems[token] = _stem(w) if w.isalpha() and len(w) > 2 and w not in _NOT_CONTENT else ""
-        if stem:
-            out.add(stem)
+            found = stems[token] = stem(w) if w.isalpha() and len(w) > 2 and w not in _NOT_CONTENT else ""
+        if found:
+            out.add(found)
     return out
 
 
@@ -395,11 +388,11 @@ def _signature(text: str, known_names: frozenset[str]) -> Signature:
     for word in capitalised:  # a sentence's first word: "Carlos is coaching me."
         if word in known_names and not any(word in v.split() for v in values):
             values.add(f"name:{word}")
-    name_words = frozenset(_stem(w) for v in values if v.startswith("name:") for w in v[5:].split())
+    name_words = frozenset(stem(w) for v in values if v.startswith("name:") for w in v[5:].split())
     replaced: set[str] = set()
     replaced_words: set[str] = set()
     for segment in segments:
-        replaced_words.update(_stem(w.lower()) for w in _WORD.findall(segment) if w.isalpha())
+        replaced_words.update(stem(w.lower()) for w in _WORD.findall(segment) if w.isalpha())
         said = values_in(segment)
         replaced.update(v for v in values if v in said or (
             v.startswith("name:") and re.search(rf"\b{re.escape(v[5:])}\b", segment.lower())))
@@ -505,7 +498,7 @@ def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
     of letters between non-word characters."""
     tokens = {_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()}  # each distinct one once
     pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
-    return pieces, frozenset(map(_stem, pieces))
+    return pieces, frozenset(map(stem, pieces))
 
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
@@ -584,10 +577,7 @@ def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = froze
 def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
     """Values that `share` or more of the statements carry (at least three): the topic they share, not a value
     that tells one of them from another."""
-    df: dict[str, int] = {}
-    for sig in signatures:
-        for v in sig.values:
-            df[v] = df.get(v, 0) + 1
+    df = Counter(v for sig in signatures for v in sig.values)
     floor = max(3.0, share * len(signatures))
     return frozenset(v for v, c in df.items() if c >= floor)
 
@@ -728,23 +718,13 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     # read again, a first reading costs): only for the statements a pair below asks it of, when it first does.
     # `sigs` stays unfocused (focusing changes no words or values, which is all the rest reads)
     focus_kind = query_sig is not None and bool(kind)
-    focused_kind: dict[int, Signature] = {}
+
+    @cache
+    def focus_of(i: int) -> Signature:  # also for a question asking no kind: "which laptop …" answered by a name
+        return focused(sigs[i], texts[i], query_sig, names, p.phrase_words) if query_sig is not None else sigs[i]
 
     def sig_of(i: int) -> Signature:  # sigs[i], focused for a question asking a kind of value
-        if not focus_kind:
-            return sigs[i]
-        found = focused_kind.get(i)
-        if found is None:
-            found = focused_kind[i] = focused(sigs[i], texts[i], query_sig, names, p.phrase_words)  # type: ignore[arg-type]
-        return found
-
-    focused_sigs: dict[int, Signature] = {}
-
-    def focus_of(i: int) -> Signature:  # for a question asking no kind: "which laptop …" answered by a name
-        if i not in focused_sigs:
-            focused_sigs[i] = (focused(sigs[i], texts[i], query_sig, names, p.phrase_words) if query_sig is not None
-                               else sigs[i])
-        return focused_sigs[i]
+        return focus_of(i) if focus_kind else sigs[i]
 
     # a number or date many candidates carry ties no two of them ("->-> 1,12" markers, the year everything is in)
     untied = common_values(sigs, p.tie_share) if p.tie_share < 1.0 else frozenset()
@@ -757,24 +737,17 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     answered: set[tuple[int, int]] = set()
     # what the pairs below ask of each text, read when a pair first needs it (a first reading costs) and then
     # looked up here (not in the per-text caches, once per pair)
-    history: dict[int, bool] = {}
-    change_of: dict[int, bool] = {}
-    asked_of: dict[int, frozenset[str]] = {}
-
+    @cache
     def past(i: int) -> bool:
-        if i not in history:
-            history[i] = tells_history(texts[i])
-        return history[i]
+        return tells_history(texts[i])
 
+    @cache
     def changes(i: int) -> bool:
-        if i not in change_of:
-            change_of[i] = announces_change(texts[i])
-        return change_of[i]
+        return announces_change(texts[i])
 
+    @cache
     def asked(i: int) -> frozenset[str]:
-        if i not in asked_of:
-            asked_of[i] = asked_values(texts[i]) if p.stated else frozenset()
-        return asked_of[i]
+        return asked_values(texts[i]) if p.stated else frozenset()
 
     speakers = [s.speaker for s in statements] if p.by_speaker else [None] * n
     for pos, new in enumerate(by_time):
@@ -1074,7 +1047,7 @@ def subject_terms(text: str, kind: str) -> list[str]:
         for word in _WORD.findall(clause):
             w = word.lower()
             if (word[0].isalpha() and word[0].islower() and len(w) > 2 and w not in STOPWORDS and w not in FILLER
-                    and w not in _MONTHS and w not in _NUMBER_WORDS and w not in NOT_NAMES):
+                    and w not in MONTHS and w not in _NUMBER_WORDS and w not in NOT_NAMES):
                 out.append(w)
         if kind == "name":  # a later mention of the name itself: "Dr. Okafor retired", "Paws Clinic closed down"
             out += [w for v in values_in(clause) if v.startswith("name:") for w in v[5:].split() if len(w) > 2]
