@@ -2,7 +2,7 @@
 
 Incremental attach decisions (`consolidate/workstreams.py`) depend on the order sessions arrive in. At each session
 end without an LLM judge, the user's latest `Config.workstreams.recluster_window` episodes are clustered again by
-average linkage over the match `workstreams.choose` uses, on thread vectors centred on the window's mean; small
+average linkage over the match `workstreams._rank` uses, on thread vectors centred on the window's mean; small
 clusters join a decisive thread, loose ones dissolve, and the clusters take the existing workstream ids by overlap,
 so only the episodes that move are written (`Store.regroup_episodes`). The rules, their settings, the cost and the
 measurements: docs/consolidation.md, "Round 3: re-clustering a user's episodes at once".

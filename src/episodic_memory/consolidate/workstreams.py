@@ -116,18 +116,6 @@ def _session_match(clients: MemoryClients, episode: Episode) -> _Words | None:
     return _Words({t: tf[t] for t in distinct}, df, n)
 
 
-def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
-           match: _Words | None = None) -> int | None:
-    """The workstream to attach to, or None to spawn (or stay alone).
-
-    The match of a workstream: (1 - s) × the cosine of the episode's thread vector with its centroid (same model
-    only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
-    distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
-    two sessions of a young store, where no word is common yet."""
-    ranked, above, eligible = _rank(clients, episode, vec, model, exclude, match)
-    return above[0] if above else _judge_band(clients, episode, ranked, model, eligible)
-
-
 def _judge_band(clients: MemoryClients, episode: Episode, ranked: list[tuple[int, float]], model: str,
                 eligible: set[int] | None = None) -> int | None:
     """Below the attach line: the LLM judges the workstreams in the band. Without one, the nearest workstream when
@@ -168,7 +156,12 @@ def _lines(clients: MemoryClients, model: str) -> tuple[float, float]:
 def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
           match: _Words | None) -> tuple[list[tuple[int, float]], list[int], set[int]]:
     """(every candidate workstream with its match, best first; the workstreams at or above the attach line the
-    session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common)."""
+    session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common).
+
+    The match of a workstream: (1 - s) × the cosine of the episode's thread vector with its centroid (same model
+    only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
+    distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
+    two sessions of a young store, where no word is common yet."""
     cfg = clients.config
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
     share = cfg.workstreams.lexical_share if match is not None else 0.0

@@ -19,7 +19,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import repeat
 
@@ -127,6 +127,13 @@ def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
     return found, spans
 
 
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with the characters of `spans` turned into spaces (same length)."""
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 def _number_value(m: re.Match[str]) -> str:
     number = float(m.group("int").replace(",", "") + (m.group("frac") or ""))
     if m.group("k"):
@@ -159,9 +166,7 @@ def number_units(text: str) -> frozenset[tuple[str, str]]:
     text = plain(text)
     _, spans = _dates(text)
     spans += [m.span() for m in _TIME.finditer(text)]
-    masked = text
-    for start, end in sorted(spans, reverse=True):
-        masked = masked[:start] + " " * (end - start) + masked[end:]
+    masked = _blank(text, spans)
     out: set[tuple[str, str]] = set()
     for m in _NUMBER.finditer(masked):
         value = _number_value(m)
@@ -201,9 +206,14 @@ def asked_values(text: str) -> frozenset[str]:
     return frozenset(asked - stated)
 
 
+def _units(value: str, text: str) -> set[str]:
+    """What number `value` counts where `text` says it (`number_units`)."""
+    return {u for v, u in number_units(text) if v == value}
+
+
 def _shared_unit(value: str, a_text: str, b_text: str) -> bool:
     """Both texts say number `value` with one unit."""
-    return bool({u for v, u in number_units(a_text) if v == value} & {u for v, u in number_units(b_text) if v == value})
+    return bool(_units(value, a_text) & _units(value, b_text))
 
 
 def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) -> bool:
@@ -212,8 +222,7 @@ def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) ->
     another bare number)."""
     if not (a.startswith("num:") and b.startswith("num:")):
         return True
-    units_a = {u for v, u in number_units(a_text) if v == a}
-    units_b = {u for v, u in number_units(b_text) if v == b}
+    units_a, units_b = _units(a, a_text), _units(b, b_text)
     if strict:
         return units_a == units_b == set() or bool(units_a & units_b)
     return not units_a or not units_b or bool(units_a & units_b)
@@ -232,9 +241,7 @@ def values_in(text: str) -> frozenset[str]:
         if hour < 24 and minute < 60 and not any(m.start() < e and s < m.end() for s, e in spans):
             spans.append(m.span())
             values.add(f"time:{hour}-{minute:02d}")
-    masked = text
-    for start, end in sorted(spans, reverse=True):
-        masked = masked[:start] + " " * (end - start) + masked[end:]
+    masked = _blank(text, spans)
     for m in _NUMBER.finditer(masked):
         values.add(_number_value(m))
     for word in _LOWER_RUN.findall(masked.lower()):
@@ -460,8 +467,7 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
             focus.update(part.values)
             words.update(part.words)
             slots.append((part.values & sig.values, part.words))
-    return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
-                     sig.replaced_words, frozenset(words), tuple(slots))
+    return replace(sig, focus=frozenset(focus & sig.values), focus_words=frozenset(words), slots=tuple(slots))
 
 
 # Where a long sentence's phrases part: a comma (not one inside a number or a date: "$1,950", "March 30, 2024")
@@ -570,8 +576,7 @@ def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = froze
         return word in words or word in speakers or (len(word) >= 3 and any(n.startswith(word) for n in speakers))
 
     keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
-    return Signature(sig.words, keep, sig.name_words, sig.replaced & keep, sig.focus, sig.replaced_words,
-                     sig.focus_words, sig.slots)
+    return replace(sig, values=keep, replaced=sig.replaced & keep)
 
 
 def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
@@ -586,8 +591,8 @@ def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
     """`sig` with the `topic` values moved from its values to its subject words."""
     if not topic or not sig.values & topic:
         return sig
-    return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words, sig.replaced - topic,
-                     sig.focus, sig.replaced_words, sig.focus_words, sig.slots)
+    return replace(sig, words=sig.words | (sig.values & topic), values=sig.values - topic,
+                   replaced=sig.replaced - topic)
 
 
 _ASKS = (
