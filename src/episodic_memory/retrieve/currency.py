@@ -755,6 +755,7 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
         return asked_values(texts[i]) if p.stated else frozenset()
 
     speakers = [s.speaker for s in statements] if p.by_speaker else [None] * n
+    near = p.phrase_words if p.cue_near else None  # `follows_up`: the change word said where the new value is
     for pos, new in enumerate(by_time):
         # what it brings is among its values: without one of the kind, nothing (and no need to focus it)
         brings = frozenset(v for v in _answers(sig_of(new)) if v.startswith(kind)) if kind and any(
@@ -779,24 +780,19 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                     sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
-            elif (p.answers and kind and query_sig is not None and not several
-                    and competing_answers(sig_of(old), sig_of(new), query_sig, kind, untied=untied,
-                                          slot_pairs=p.slot_pairs, best_slot=p.best_slot, texts=(texts[old], texts[new]) if p.units else None,
-                                          asked=asked(new))) or (
-                    kind and query_sig is not None and p.followups_cued and not several
-                    and follows_up(sig_of(old), sig_of(new), texts[new], query_sig, kind,
-                                   near=p.phrase_words if p.cue_near else None,
-                                   old_text=texts[old] if p.units else None,
+            elif query_sig is not None and not several and ((
+                    p.answers and kind and competing_answers(
+                        sig_of(old), sig_of(new), query_sig, kind, untied=untied, slot_pairs=p.slot_pairs,
+                        best_slot=p.best_slot, texts=(texts[old], texts[new]) if p.units else None,
+                        asked=asked(new))) or (
+                    kind and p.followups_cued and follows_up(
+                        sig_of(old), sig_of(new), texts[new], query_sig, kind, near=near,
+                        old_text=texts[old] if p.units else None, asked=asked(new))) or (
+                    not kind and p.followups_cued and _names(sigs[new].asserted) and changes(new)
+                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name", near=near,
                                    asked=asked(new))) or (
-                    not kind and query_sig is not None and p.followups_cued and not several
-                    and _names(sigs[new].asserted)
-                    and changes(new)
-                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name",
-                                   near=p.phrase_words if p.cue_near else None,
-                                   asked=asked(new))) or (
-                    things and not kind and query_sig is not None and not several
-                    and competing_things(sigs[old], sigs[new], query_sig, things)
-                    and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
+                    things and not kind and competing_things(sigs[old], sigs[new], query_sig, things)
+                    and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap)):
                 superseded_by.setdefault(old, []).append(new)
                 answered.add((old, new))  # two answers to the question: no subject of their own to spread along
     if p.propagate:
