@@ -1,16 +1,10 @@
 """Currency at recall time: a later statement about the same subject with a different value outranks the earlier one.
 
-Pure functions over plain data (texts, event times, scores); the retriever hands them its best candidates.
-
-- `values_in(text)`: the value-like tokens of a text — numbers (money with k / thousand / million, number words),
-  calendar dates (month and day, in either order), and capitalised names (a capitalised word that is not the first
-  of its sentence, or a run of two or more).
-- `signature(text)`: the text's content words (stop words and values left out, crudely stemmed) and its values.
-- `supersedes(old, new)`: `new` speaks about `old`'s subject (their content words overlap enough, shared names
-  count as subject) and brings a value `old` does not have.
-- `currency_scores(statements, ...)`: new scores for the candidates. Within every superseding pair the newer one
-  (by event time: the time the turn was said, never the order it was stored in) takes at least the older one's
-  score and the older one drops just below it.
+Pure functions over plain data (texts, event times, scores); the retriever hands them its best candidates
+(`retrieve/currency_pass.py`). `values_in` reads a text's values, `signature` its content words (stemmed) and
+values, `supersedes` and the tests after it decide which pairs supersede, and `currency_scores` rescores the
+candidates by event time (when a turn was said, never the order it was stored in). What counts as a value, each
+way a later statement supersedes, and what was measured: docs/consolidation.md, "Currency at recall time".
 """
 
 from __future__ import annotations
@@ -230,8 +224,9 @@ def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) ->
 
 @memo_text()
 def values_in(text: str) -> frozenset[str]:
-    """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" (see the module's
-    docstring)."""
+    """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" — numbers (money with k /
+    thousand / million, number words), calendar dates (month and day, in either order), clock times, and
+    capitalised names (a capitalised word that is not the first of its sentence, or a run of two or more)."""
     text = plain(text)
     values, spans = _dates(text)
     for m in _TIME.finditer(text):
