@@ -25,6 +25,5 @@ def default_steps() -> list[ConsolidationStep]:
     from .loops import consolidate_loops
     from .workstreams import consolidate_workstream
 
-    steps: list[ConsolidationStep] = [consolidate_facts]
-    steps += [consolidate_episode, consolidate_workstream, consolidate_loops]   # after facts: episodes list them
-    return steps
+    # facts first: episodes list them
+    return [consolidate_facts, consolidate_episode, consolidate_workstream, consolidate_loops]

@@ -2,23 +2,9 @@
 
 In a chat between people, a name is often the listener's, not the subject's: "Caroline, my family's been great"
 (Melanie speaking) is about Melanie's family; "That's great news, Caroline!" is about nothing at all — a reaction to
-what Caroline said, which her own turn holds. Taken as facts, such sentences filed a fact "about" Caroline for every
-time Melanie thanked or cheered her (her profile read as Melanie's words), and crowded recall with replies.
-
-- `addressees(sentence, participants)`: the names a sentence addresses its listener by (a vocative): a participant's
-  name, or the start of one ("Mel" for Melanie), opening the sentence before a comma, closing it after a comma or
-  a cue word ("That's so cool Joanna!", but not "I had lunch with Joanna!"), or right after a greeting, thanks or
-  interjection ("Hey Mel!", "Wow, Caroline, that looks amazing!").
-- `without_address(sentence, participants)`: the sentence without a vocative at its start or end.
-- `is_reaction(sentence, participants)`: thanks, congratulations, sympathy, praise of the listener or of what they
-  said ("That sounds great", "You're right", "I'm so happy for you", "I hope you're okay") — said to someone, stating
-  nothing about anyone's world.
-- `leans_back(sentence, participants)`: the sentence's subject is a pronoun for something said before it ("They
-  give me the strength to keep going.", "It's part-time, in the fashion department."): on its own, a reader cannot
-  tell what it is about.
-
-English, a closed list of evaluative words and openings; a participant is a speaker of the turns consolidated, so a
-name that is nobody's in the conversation is never taken for an address.
+what Caroline said, which her own turn holds. English, a closed list of evaluative words and openings; a participant
+is a speaker of the turns consolidated, so a name that is nobody's in the conversation is never taken for an
+address. Why, and what it changed: docs/consolidation.md, "Chats between people: who a sentence is said to".
 """
 
 from __future__ import annotations
@@ -101,7 +87,10 @@ def _closes(before: str, after: str) -> bool:
 
 
 def addressees(sentence: str, participants: Iterable[str]) -> list[str]:
-    """The names `sentence` addresses its listener by, as written."""
+    """The names `sentence` addresses its listener by (vocatives), as written: a participant's name, or the start of
+    one ("Mel" for Melanie), opening the sentence before a comma, closing it after a comma or a cue word ("That's so
+    cool Joanna!", but not "I had lunch with Joanna!"), or right after a greeting, thanks or interjection ("Hey
+    Mel!", "Wow, Caroline, that looks amazing!")."""
     return [sentence[s:e] for s, e in _spans(sentence, list(participants))]
 
 
@@ -194,7 +183,8 @@ _TRAILING_FACES = re.compile(r"(?:\s*(?:[:;]-?[)(DP]|[\U0001F300-\U0001FAFF\u260
 
 
 def is_reaction(sentence: str, participants: Iterable[str] = ()) -> bool:
-    """Whether `sentence` only reacts to its listener (thanks, praise, sympathy, wishes): see the module docstring.
+    """Whether `sentence` only reacts to its listener — thanks, congratulations, sympathy, praise of them or of what
+    they said ("That sounds great", "You're right", "I hope you're okay") — stating nothing about anyone's world.
     Interjections and a vocative at either end are read past ("Wow, Caroline, that looks amazing!")."""
     people = list(participants)
     text = _TRAILING_FACES.sub("", _TRAILING_NOTE.sub("", without_address(sentence.strip(), people)))
@@ -221,6 +211,7 @@ _LEANING = re.compile(r"^(?:it|its|it's|it’s|that|that's|that’s|this|these|t
 
 
 def leans_back(sentence: str, participants: Iterable[str] = ()) -> bool:
-    """Whether `sentence` opens (past interjections and a vocative) with a pronoun for something said before it."""
+    """Whether `sentence` opens (past interjections and a vocative) with a pronoun for something said before it
+    ("They give me the strength to keep going."): on its own, a reader cannot tell what it is about."""
     people = list(participants)
     return _LEANING.match(_past_opening(without_address(sentence.strip(), people), people)) is not None

@@ -1,15 +1,9 @@
 """What is distinctive about a session: the words of what people stated, weighed against the user's own vocabulary.
 
 A thread of work is recognised by what is particular to it — "Skylark", "Vantage Foods", "countertops", "permit" —
-not by the conversational filler every session shares ("back again", "thanks, that's all"), nor by one-off requests
-("translate this", "give me a packing list"), whose words belong to no thread. So:
-
-- only *statements* count: turns by people (role "user") that are not questions and not requests to the assistant;
-- each content-word stem weighs its idf against the user's episodes (document frequency kept in the store,
-  `episode_terms`); a word in more than `Config.workstreams.common_share` of them is common and weighs nothing;
-- a turn's distinctiveness is the sum of its words' idf: the thread vector is the mean of the statement turns'
-  vectors weighted by it (filler and requests weigh nothing), and the session's word profile is its statements'
-  stems (tf-idf cosine against a workstream's profile is the lexical half of the match).
+not by the filler every session shares, nor by one-off requests ("translate this"), whose words belong to no
+thread: only statements count, each word weighed by its idf against the user's episodes (`episode_terms`). How,
+and what it measured: docs/consolidation.md, "Workstreams from what is distinctive".
 """
 
 from __future__ import annotations

@@ -211,13 +211,12 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
     weights = turn_weights(said, df, n + 1, cfg.workstreams.common_share)
     embedder = clients.embedder()
     if embedder is not None:
-        # each statement embedded on its own: a stored turn vector carries the turn before it when both are short
-        # (often the assistant's "Noted."), which makes any two sessions alike
         picked = [(t, w) for t, w in zip(turns, weights, strict=True) if w > 0]
         if not picked:
             return None, None
-        # each statement on its own (the embedder keeps recent texts: a session's earlier statements, seen at
-        # every consolidation, are not computed again)
+        # each statement embedded on its own: a stored turn vector carries the turn before it when both are short
+        # (often the assistant's "Noted."), which makes any two sessions alike (the embedder keeps recent texts: a
+        # session's earlier statements, seen at every consolidation, are not computed again)
         matrix = np.asarray(embedder.embed([t.content for t, _ in picked]), np.float32)
         acc = (matrix * np.asarray([w for _, w in picked], np.float32)[:, None]).sum(axis=0)
         norm = float(np.linalg.norm(acc))

@@ -176,13 +176,9 @@ def lexical_vector(texts: Iterable[str], dim: int = 1024) -> np.ndarray | None:
     return vec / np.linalg.norm(vec)
 
 
-def _phrase_runs(sentence: str) -> list[list[str]]:
-    """Maximal runs of content words, broken at punctuation and stopwords."""
-    return [list(run) for run in _runs(sentence)]
-
-
 @memo_text()
 def _runs(sentence: str) -> tuple[tuple[str, ...], ...]:
+    """Maximal runs of content words, broken at punctuation and stopwords."""
     runs: list[list[str]] = []
     for chunk in _PHRASE_BREAK.split(sentence):
         run: list[str] = []
@@ -325,7 +321,7 @@ def _run_words(sentence: str) -> frozenset[str]:
 def _sentence_phrases(sentence: str, people: frozenset[str]) -> tuple[tuple[tuple[str, ...], str, str], ...]:
     """A sentence's phrase runs, split at `people`: (the stems of the run's words, the phrase, its key) each."""
     out = []
-    for run in _split_at_people(_phrase_runs(sentence), set(people)):
+    for run in _split_at_people(_runs(sentence), set(people)):
         while len(run) > 1 and run[-1].lower().endswith(("ed", "ing")) and len(run[-1]) > 4:
             run = run[:-1]   # "export failed", "table signed": a verb, not part of the thing
         if len(run) > 3:
@@ -343,7 +339,7 @@ def _inner(key: str) -> tuple[str, ...]:
     return tuple({" ".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)} - {key})
 
 
-def _split_at_people(runs: list[list[str]], people: set[str]) -> list[list[str]]:
+def _split_at_people(runs: Iterable[Sequence[str]], people: set[str]) -> list[list[str]]:
     """A person inside a run splits it ("uses Sarah's split churn" → "uses", "Sarah", "split churn")."""
     out: list[list[str]] = []
     for run in runs:

@@ -74,9 +74,7 @@ def lemma(word: str) -> str:
         return IRREGULAR[w]
     if w in NOMINAL:
         return NOMINAL[w]
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith("ied"):
+    if len(w) > 4 and w.endswith(("ies", "ied")):
         return w[:-3] + "y"
     if len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes", "zzes")):
         return w[:-2]

@@ -1,29 +1,11 @@
 """Batch re-clustering of a user's workstreams: the latest episodes grouped at once, mapped onto the existing ids.
 
-Incremental attach decisions (`consolidate/workstreams.py`) depend on the order sessions arrive in: a thread whose
-first two sessions share no distinctive word spawns two workstreams that both get confirmed before a session links
-them, and a session matched against young workstreams stays alone. At each session end (without an LLM judge, whose
-decisions stand), the user's latest `Config.workstreams.recluster_window` episodes are clustered again, all at once:
-
-- the match of two sessions is the one `workstreams.choose` uses — (1 - s) × dense cosine + s × tf-idf cosine of
-  their distinctive words (current idf), s = `Config.workstreams.lexical_share` — except that the thread vectors
-  are first *centred* on the window's mean: every session of a user shares a direction (their style, their life),
-  which keeps raw cosines high between any two of them;
-- average linkage: the two clusters with the highest mean match merge while it is at or above
-  `workstream_recluster_link` and they share a distinctive word; a session stating fewer than
-  `workstream_min_terms` distinctive words is not clustered and stays where the incremental step put it;
-- a cluster of one or two sessions then joins the nearest cluster of three or more when it is decisive
-  (`workstream_recluster_small_floor`, `_small_ratio`): a thread's session that says little;
-- a cluster of two or three sessions whose mean match is below `workstream_recluster_cohesion` is dissolved
-  (chance pairs, recurring small talk).
-
-The clusters are mapped onto the existing workstream ids by overlap (largest clusters first, each id once), so ids,
-names and loop links stay; only episodes whose workstream changes are written, in one transaction
-(`Store.regroup_episodes`). Cost per session end: two reads of at most W episodes (vectors, words) and one
-document-frequency lookup of their words; O(W² · d) for the similarities and O(W²) per merge for the linkage on a
-W × W matrix, W capped by the window (measured, docs/consolidation.md "Round 3": 80–170 ms at 1k episodes, 280–370
-ms at 10k, most of it the document frequencies). Older episodes keep their workstreams; a cluster that overlaps one
-of them takes its id. Below `workstream_recluster_min_sessions` sessions nothing is re-clustered.
+Incremental attach decisions (`consolidate/workstreams.py`) depend on the order sessions arrive in. At each session
+end without an LLM judge, the user's latest `Config.workstreams.recluster_window` episodes are clustered again by
+average linkage over the match `workstreams._rank` uses, on thread vectors centred on the window's mean; small
+clusters join a decisive thread, loose ones dissolve, and the clusters take the existing workstream ids by overlap,
+so only the episodes that move are written (`Store.regroup_episodes`). The rules, their settings, the cost and the
+measurements: docs/consolidation.md, "Round 3: re-clustering a user's episodes at once".
 """
 
 from __future__ import annotations

@@ -1,24 +1,12 @@
 """When consolidation runs: one scheduler that `Memory` and the REST server share.
 
-It knows nothing of `Memory`: it is given a `run(user_id, session_id, final) -> bool` that consolidates one session,
-a `session_info(user_id, session_id)` reader, and optionally an `index(user_id, session_id)` that only embeds new
-turns and a `pending()` lister of the sessions flagged for consolidation. It owns:
-
-- the policy: a session is consolidated once `every` new turns have gathered (`turns_added`; at once for a turn
-  that arrives after the session ended), at its end
-  (`run_now(..., final=True)`), and when flagged by crash recovery, idleness or an earlier failure
-  (`consolidate_flagged` inline, or `start` in the background);
-- inline or background: `background()` is asked at each trigger; background runs go to one worker thread, started
-  when there is work and ended when there is none (so an unclosed owner does not keep the process alive, and queued
-  work still finishes at exit unless the thread is a daemon);
-- one queued run per session at most (a run takes every turn not consolidated when it starts);
-- a lock per session, so the worker, a session end and `wait` never consolidate one session at once, and a line per
-  user: a user's runs go one at a time, in the order their jobs were taken off the queue, whichever thread runs them;
-- waiting (one session, one user's, or everything: a queued run is taken and run by the waiter, a running one is
-  waited for) and closing (queued work finishes; with a timeout, a log line says what is left for the next start).
-
-A background run that raises is logged and leaves the session as it was: the next trigger, or the next start, retries
-it. An inline run (`turns_added` in inline mode, `run_now`) raises to its caller.
+It knows nothing of `Memory`: it is given the callables it needs (`ConsolidationScheduler.__init__`). The policy
+(`every` new turns, `turns_added`; at once for a turn after the session ended; at its end, `run_now(...,
+final=True)`; flagged sessions, `consolidate_flagged` or `start`), inline or on one worker thread, one queued run
+per session, a lock per session and a line per user: docs/architecture.md, "Threads and processes". The worker is
+started when there is work and ends when there is none (an unclosed owner does not keep the process alive; queued
+work still finishes at exit unless it is a daemon). A background run that raises is logged and leaves the session
+as it was, for the next trigger or start to retry; an inline run (`turns_added` inline, `run_now`) raises.
 """
 
 from __future__ import annotations
@@ -91,12 +79,11 @@ class ConsolidationScheduler:
         consolidation is due. `pending` lists the flagged sessions. `shared`: the scheduler outlives the Memories
         using it (their `close` leaves it be). `daemon`: the worker does not hold up the interpreter's exit.
         `run_in_windows`, when given, is what a background job runs instead of `run`: it is also given the turn
-        counts at which the session became due, so it can consolidate in the windows inline runs would have had.
+        counts at which the session became due, so it can consolidate in the windows inline runs would have had
+        (`Memory.consolidate_in_windows`).
         `nice`: how many steps below its starter's priority the worker thread runs (Linux: per thread; see
         `Config.capture.background_nice`). `housekeeping` is called by the worker after each job (a WAL checkpoint)."""
         self._run = run
-        # a background job's run, given the turn counts at which the session became due (the ends of the windows
-        # inline runs would have had: see `Memory.consolidate_in_windows`)
         self._run_in_windows = run_in_windows or (lambda u, s, final, points: run(u, s, final))
         self._info = session_info
         self._every = every if callable(every) else (lambda: every)
@@ -132,9 +119,10 @@ class ConsolidationScheduler:
     def every(self) -> int:
         return self._every()
 
-    def due(self, info: SessionState) -> bool:
-        """`every` new turns have gathered, or a session that has ended got a turn (no end will come for it)."""
-        new = info.turn_count - info.consolidated_turns
+    def due(self, info: SessionState, since: int | None = None) -> bool:
+        """`every` new turns have gathered (since turn count `since`; default: what was consolidated), or a session
+        that has ended got a turn (no end will come for it)."""
+        new = info.turn_count - (info.consolidated_turns if since is None else since)
         return new >= self.every or (new > 0 and getattr(info, "status", None) == "ended")
 
     def turns_added(self, user_id: str, session_id: str) -> None:
@@ -150,13 +138,10 @@ class ConsolidationScheduler:
             key = (user_id, session_id)
             with self._lock:
                 since = max(info.consolidated_turns, self._last_point.get(key, 0))
-            if info.turn_count - since >= self.every or (info.turn_count > since and getattr(
-                    info, "status", None) == "ended"):
+            if self.due(info, since):
                 self.submit(user_id, session_id, force=True, point=info.turn_count)
             return
-        if not self.due(info):
-            return
-        else:
+        if self.due(info):
             with self.session_lock(user_id, session_id):
                 self._run(user_id, session_id, False)
 

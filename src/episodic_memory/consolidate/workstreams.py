@@ -1,39 +1,17 @@
 """The workstream step of consolidation: which thread of work does this session's episode belong to?
 
-A session is matched on what is distinctive about it (`consolidate/distinct.py`): what people stated (not
-questions, not requests to the assistant), each word weighed by its idf against the user's own sessions. The
-match of a workstream is
-
-    (1 - s) × cosine(episode thread vector, workstream centroid) + s × tf-idf cosine(session words, workstream words)
-
-with s = Config.workstreams.lexical_share, and
-
-    match ≥ Config.workstreams.attach (and a distinctive word in common)   attach (the centroid and word profile move)
-    Config.workstreams.judge_floor ≤ match < attach                         the LLM judges: attach to which, or spawn;
-                                                                           without one, attach when the nearest is
-                                                                           decisive (Config.workstreams.decisive_ratio
-                                                                           × the runner-up), else spawn
-    below                                                                  spawn a new workstream (a hypothesis)
-
-A session that states fewer than Config.workstreams.min_terms distinctive words (chit-chat, one-off requests) joins
-no workstream. Without an embedder the thread vectors are bags of words, whose cosines run lower: the `_lexical`
-thresholds apply. A workstream is a hypothesis until a second session attaches (then confirmed); only confirmed
-ones surface.
-
-A session that attaches to one workstream and is also above the attach line (with a distinctive word in common)
-for a hypothesis — a workstream of one session — bridges them: the hypothesis's session joins the workstream too
-(`Config.workstreams.bridge`). A thread whose first two sessions shared no distinctive word spawned two
-hypotheses; the session that names what both said links them before the second one gets confirmed on its own.
-Two workstreams of several sessions are not merged by one session. After an attach, the hypotheses among the
-workstreams nearest the session (`Config.workstreams.recheck`) are matched again against the grown workstream.
+A session is matched on what is distinctive about it (`consolidate/distinct.py`): (1 - s) × the cosine of its
+thread vector and a workstream's centroid + s × the tf-idf cosine of their words (s =
+Config.workstreams.lexical_share). At or above `attach`, with a distinctive word in common, it attaches; in the
+band from `judge_floor` the LLM judges (without one: attach when the nearest is decisive, else spawn); below, it
+spawns a hypothesis, confirmed once a second session attaches (only confirmed ones surface). Without an embedder
+the thread vectors are bags of words, whose cosines run lower: the `_lexical` thresholds apply. Bridging,
+re-matching hypotheses, and why: docs/consolidation.md, "Workstreams from what is distinctive" and "Round 2".
 
 An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
 workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
-more about what it belongs to; when it moves, the workstream it leaves is deleted.
-
-All of the above is incremental, and so depends on the order sessions come in. At each session end without an LLM
-judge, the user's latest episodes are re-clustered at once (`consolidate/recluster.py`): split threads merge back,
-chance groupings dissolve, and the clusters keep the ids of the workstreams most of their sessions were in.
+more about what it belongs to; when it moves, the workstream it leaves is deleted. All of this depends on the order
+sessions come in: `consolidate/recluster.py` groups the latest episodes again at once at each session end.
 """
 
 from __future__ import annotations
@@ -138,18 +116,6 @@ def _session_match(clients: MemoryClients, episode: Episode) -> _Words | None:
     return _Words({t: tf[t] for t in distinct}, df, n)
 
 
-def choose(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
-           match: _Words | None = None) -> int | None:
-    """The workstream to attach to, or None to spawn (or stay alone).
-
-    The match of a workstream: (1 - s) × the cosine of the episode's thread vector with its centroid (same model
-    only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
-    distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
-    two sessions of a young store, where no word is common yet."""
-    ranked, above, eligible = _rank(clients, episode, vec, model, exclude, match)
-    return above[0] if above else _judge_band(clients, episode, ranked, model, eligible)
-
-
 def _judge_band(clients: MemoryClients, episode: Episode, ranked: list[tuple[int, float]], model: str,
                 eligible: set[int] | None = None) -> int | None:
     """Below the attach line: the LLM judges the workstreams in the band. Without one, the nearest workstream when
@@ -190,7 +156,12 @@ def _lines(clients: MemoryClients, model: str) -> tuple[float, float]:
 def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
           match: _Words | None) -> tuple[list[tuple[int, float]], list[int], set[int]]:
     """(every candidate workstream with its match, best first; the workstreams at or above the attach line the
-    session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common)."""
+    session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common).
+
+    The match of a workstream: (1 - s) × the cosine of the episode's thread vector with its centroid (same model
+    only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
+    distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
+    two sessions of a young store, where no word is common yet."""
     cfg = clients.config
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
     share = cfg.workstreams.lexical_share if match is not None else 0.0

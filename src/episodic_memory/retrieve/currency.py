@@ -1,16 +1,10 @@
 """Currency at recall time: a later statement about the same subject with a different value outranks the earlier one.
 
-Pure functions over plain data (texts, event times, scores); the retriever hands them its best candidates.
-
-- `values_in(text)`: the value-like tokens of a text — numbers (money with k / thousand / million, number words),
-  calendar dates (month and day, in either order), and capitalised names (a capitalised word that is not the first
-  of its sentence, or a run of two or more).
-- `signature(text)`: the text's content words (stop words and values left out, crudely stemmed) and its values.
-- `supersedes(old, new)`: `new` speaks about `old`'s subject (their content words overlap enough, shared names
-  count as subject) and brings a value `old` does not have.
-- `currency_scores(statements, ...)`: new scores for the candidates. Within every superseding pair the newer one
-  (by event time: the time the turn was said, never the order it was stored in) takes at least the older one's
-  score and the older one drops just below it.
+Pure functions over plain data (texts, event times, scores); the retriever hands them its best candidates
+(`retrieve/currency_pass.py`). `values_in` reads a text's values, `signature` its content words (stemmed) and
+values, `supersedes` and the tests after it decide which pairs supersede, and `currency_scores` rescores the
+candidates by event time (when a turn was said, never the order it was stored in). What counts as a value, each
+way a later statement supersedes, and what was measured: docs/consolidation.md, "Currency at recall time".
 """
 
 from __future__ import annotations
@@ -19,8 +13,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 from itertools import repeat
 
 from ..config import CurrencySettings
@@ -39,15 +33,14 @@ FILLER = frozenset(
     mr mrs ms mx dr prof""".split()
 )
 
-_MONTHS = MONTHS
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _DATES = (
     re.compile(rf"(?<![\w$.,])(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b", re.IGNORECASE),  # 14 March, 14th of March
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b(?![.,]?\d)", re.IGNORECASE),          # March 14, Mar 14th
 )
 # a month named as a whole word: what every date above needs (`_dates`, `may_hold`)
-_MONTH_WORD = re.compile(r"\b(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_MONTH_WORD = re.compile(r"\b(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _NUMBER = re.compile(
     r"(?<![\w.])\$?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
     r"(?:(?P<k>[kK])\b|\s*(?P<scale>thousand|million|m)\b|(?:st|nd|rd|th)\b)?",
@@ -71,7 +64,7 @@ _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 
 
 _ASCII_WORD = re.compile(r"\w+")
-_MONTH_NAMES = frozenset(_MONTHS)
+_MONTH_NAMES = frozenset(MONTHS)
 
 
 def names_month(text: str) -> bool:
@@ -111,12 +104,6 @@ NOT_NAMES = frozenset(
     monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun today
     tomorrow yesterday tonight morning evening afternoon night dear dr mr mrs ms mx prof""".split()
 )
-_CAPITALISED = re.compile(r"[A-Z][A-Za-z'’]*")
-
-
-def _stem(word: str) -> str:
-    """Snowball's stem (lang/english.py): coach / coaching, race / racing, counter / counters are one."""
-    return stem(word)
 
 
 def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
@@ -130,8 +117,15 @@ def _dates(text: str) -> tuple[set[str], list[tuple[int, int]]]:
             if not 1 <= day <= 31 or any(m.start() < e and s < m.end() for s, e in spans):
                 continue
             spans.append(m.span())
-            found.add(f"date:{_MONTHS[m.group('month').lower()]}-{day}")
+            found.add(f"date:{MONTHS[m.group('month').lower()]}-{day}")
     return found, spans
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with the characters of `spans` turned into spaces (same length)."""
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _number_value(m: re.Match[str]) -> str:
@@ -166,9 +160,7 @@ def number_units(text: str) -> frozenset[tuple[str, str]]:
     text = plain(text)
     _, spans = _dates(text)
     spans += [m.span() for m in _TIME.finditer(text)]
-    masked = text
-    for start, end in sorted(spans, reverse=True):
-        masked = masked[:start] + " " * (end - start) + masked[end:]
+    masked = _blank(text, spans)
     out: set[tuple[str, str]] = set()
     for m in _NUMBER.finditer(masked):
         value = _number_value(m)
@@ -208,9 +200,14 @@ def asked_values(text: str) -> frozenset[str]:
     return frozenset(asked - stated)
 
 
+def _units(value: str, text: str) -> set[str]:
+    """What number `value` counts where `text` says it (`number_units`)."""
+    return {u for v, u in number_units(text) if v == value}
+
+
 def _shared_unit(value: str, a_text: str, b_text: str) -> bool:
     """Both texts say number `value` with one unit."""
-    return bool({u for v, u in number_units(a_text) if v == value} & {u for v, u in number_units(b_text) if v == value})
+    return bool(_units(value, a_text) & _units(value, b_text))
 
 
 def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) -> bool:
@@ -219,8 +216,7 @@ def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) ->
     another bare number)."""
     if not (a.startswith("num:") and b.startswith("num:")):
         return True
-    units_a = {u for v, u in number_units(a_text) if v == a}
-    units_b = {u for v, u in number_units(b_text) if v == b}
+    units_a, units_b = _units(a, a_text), _units(b, b_text)
     if strict:
         return units_a == units_b == set() or bool(units_a & units_b)
     return not units_a or not units_b or bool(units_a & units_b)
@@ -228,8 +224,9 @@ def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) ->
 
 @memo_text()
 def values_in(text: str) -> frozenset[str]:
-    """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" (see the module's
-    docstring)."""
+    """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" — numbers (money with k /
+    thousand / million, number words), calendar dates (month and day, in either order), clock times, and
+    capitalised names (a capitalised word that is not the first of its sentence, or a run of two or more)."""
     text = plain(text)
     values, spans = _dates(text)
     for m in _TIME.finditer(text):
@@ -239,9 +236,7 @@ def values_in(text: str) -> frozenset[str]:
         if hour < 24 and minute < 60 and not any(m.start() < e and s < m.end() for s, e in spans):
             spans.append(m.span())
             values.add(f"time:{hour}-{minute:02d}")
-    masked = text
-    for start, end in sorted(spans, reverse=True):
-        masked = masked[:start] + " " * (end - start) + masked[end:]
+    masked = _blank(text, spans)
     for m in _NUMBER.finditer(masked):
         values.add(_number_value(m))
     for word in _LOWER_RUN.findall(masked.lower()):
@@ -274,7 +269,7 @@ def _unpossessive(word: str) -> str:
 
 def _not_name(word: str) -> bool:
     w = _unpossessive(word.lower())
-    return ("'" in w or "’" in w or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in _MONTHS
+    return ("'" in w or "’" in w or w in STOPWORDS or w in FILLER or w in NOT_NAMES or w in MONTHS
             or w in _NUMBER_WORDS)
 
 
@@ -353,7 +348,7 @@ def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
     return values_in(text), words, segments, capitalised
 
 
-_NOT_CONTENT = STOPWORDS | FILLER | frozenset(_MONTHS) | frozenset(_NUMBER_WORDS)
+_NOT_CONTENT = STOPWORDS | FILLER | frozenset(MONTHS) | frozenset(_NUMBER_WORDS)
 _TOKEN_STEMS: dict[str, str] = {}  # a `_WORD` token -> its content stem ("": none); see _content_stems
 _TOKEN_STEMS_MAX = 200_000
 
@@ -372,12 +367,12 @@ def _content_stems(tokens: list[str]) -> set[str]:
         stems.clear()
     out: set[str] = set()
     for token in set(tokens):
-        stem = stems.get(token)
-        if stem is None:
+        found = stems.get(token)
+        if found is None:
             w = _unpossessive(token.lower()).strip("'’")
-            stem = stems[token] = _stem(w) if w.isalpha() and len(w) > 2 and w not in _NOT_CONTENT else ""
-        if stem:
-            out.add(stem)
+            found = stems[token] = stem(w) if w.isalpha() and len(w) > 2 and w not in _NOT_CONTENT else ""
+        if found:
+            out.add(found)
     return out
 
 
@@ -395,11 +390,11 @@ def _signature(text: str, known_names: frozenset[str]) -> Signature:
     for word in capitalised:  # a sentence's first word: "Carlos is coaching me."
         if word in known_names and not any(word in v.split() for v in values):
             values.add(f"name:{word}")
-    name_words = frozenset(_stem(w) for v in values if v.startswith("name:") for w in v[5:].split())
+    name_words = frozenset(stem(w) for v in values if v.startswith("name:") for w in v[5:].split())
     replaced: set[str] = set()
     replaced_words: set[str] = set()
     for segment in segments:
-        replaced_words.update(_stem(w.lower()) for w in _WORD.findall(segment) if w.isalpha())
+        replaced_words.update(stem(w.lower()) for w in _WORD.findall(segment) if w.isalpha())
         said = values_in(segment)
         replaced.update(v for v in values if v in said or (
             v.startswith("name:") and re.search(rf"\b{re.escape(v[5:])}\b", segment.lower())))
@@ -467,8 +462,7 @@ def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] =
             focus.update(part.values)
             words.update(part.words)
             slots.append((part.values & sig.values, part.words))
-    return Signature(sig.words, sig.values, sig.name_words, sig.replaced, frozenset(focus & sig.values),
-                     sig.replaced_words, frozenset(words), tuple(slots))
+    return replace(sig, focus=frozenset(focus & sig.values), focus_words=frozenset(words), slots=tuple(slots))
 
 
 # Where a long sentence's phrases part: a comma (not one inside a number or a date: "$1,950", "March 30, 2024")
@@ -505,7 +499,7 @@ def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
     of letters between non-word characters."""
     tokens = {_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()}  # each distinct one once
     pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
-    return pieces, frozenset(map(_stem, pieces))
+    return pieces, frozenset(map(stem, pieces))
 
 
 def known_names(texts: Sequence[str]) -> frozenset[str]:
@@ -577,17 +571,13 @@ def drop_names(sig: Signature, speakers: set[str], words: frozenset[str] = froze
         return word in words or word in speakers or (len(word) >= 3 and any(n.startswith(word) for n in speakers))
 
     keep = frozenset(v for v in sig.values if not (v.startswith("name:") and all(named(w) for w in v[5:].split())))
-    return Signature(sig.words, keep, sig.name_words, sig.replaced & keep, sig.focus, sig.replaced_words,
-                     sig.focus_words, sig.slots)
+    return replace(sig, values=keep, replaced=sig.replaced & keep)
 
 
 def common_values(signatures: Sequence[Signature], share: float) -> frozenset[str]:
     """Values that `share` or more of the statements carry (at least three): the topic they share, not a value
     that tells one of them from another."""
-    df: dict[str, int] = {}
-    for sig in signatures:
-        for v in sig.values:
-            df[v] = df.get(v, 0) + 1
+    df = Counter(v for sig in signatures for v in sig.values)
     floor = max(3.0, share * len(signatures))
     return frozenset(v for v, c in df.items() if c >= floor)
 
@@ -596,8 +586,8 @@ def as_subject(sig: Signature, topic: frozenset[str]) -> Signature:
     """`sig` with the `topic` values moved from its values to its subject words."""
     if not topic or not sig.values & topic:
         return sig
-    return Signature(sig.words | (sig.values & topic), sig.values - topic, sig.name_words, sig.replaced - topic,
-                     sig.focus, sig.replaced_words, sig.focus_words, sig.slots)
+    return replace(sig, words=sig.words | (sig.values & topic), values=sig.values - topic,
+                   replaced=sig.replaced - topic)
 
 
 _ASKS = (
@@ -728,23 +718,13 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     # read again, a first reading costs): only for the statements a pair below asks it of, when it first does.
     # `sigs` stays unfocused (focusing changes no words or values, which is all the rest reads)
     focus_kind = query_sig is not None and bool(kind)
-    focused_kind: dict[int, Signature] = {}
+
+    @cache
+    def focus_of(i: int) -> Signature:  # also for a question asking no kind: "which laptop …" answered by a name
+        return focused(sigs[i], texts[i], query_sig, names, p.phrase_words) if query_sig is not None else sigs[i]
 
     def sig_of(i: int) -> Signature:  # sigs[i], focused for a question asking a kind of value
-        if not focus_kind:
-            return sigs[i]
-        found = focused_kind.get(i)
-        if found is None:
-            found = focused_kind[i] = focused(sigs[i], texts[i], query_sig, names, p.phrase_words)  # type: ignore[arg-type]
-        return found
-
-    focused_sigs: dict[int, Signature] = {}
-
-    def focus_of(i: int) -> Signature:  # for a question asking no kind: "which laptop …" answered by a name
-        if i not in focused_sigs:
-            focused_sigs[i] = (focused(sigs[i], texts[i], query_sig, names, p.phrase_words) if query_sig is not None
-                               else sigs[i])
-        return focused_sigs[i]
+        return focus_of(i) if focus_kind else sigs[i]
 
     # a number or date many candidates carry ties no two of them ("->-> 1,12" markers, the year everything is in)
     untied = common_values(sigs, p.tie_share) if p.tie_share < 1.0 else frozenset()
@@ -757,26 +737,20 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     answered: set[tuple[int, int]] = set()
     # what the pairs below ask of each text, read when a pair first needs it (a first reading costs) and then
     # looked up here (not in the per-text caches, once per pair)
-    history: dict[int, bool] = {}
-    change_of: dict[int, bool] = {}
-    asked_of: dict[int, frozenset[str]] = {}
-
+    @cache
     def past(i: int) -> bool:
-        if i not in history:
-            history[i] = tells_history(texts[i])
-        return history[i]
+        return tells_history(texts[i])
 
+    @cache
     def changes(i: int) -> bool:
-        if i not in change_of:
-            change_of[i] = announces_change(texts[i])
-        return change_of[i]
+        return announces_change(texts[i])
 
+    @cache
     def asked(i: int) -> frozenset[str]:
-        if i not in asked_of:
-            asked_of[i] = asked_values(texts[i]) if p.stated else frozenset()
-        return asked_of[i]
+        return asked_values(texts[i]) if p.stated else frozenset()
 
     speakers = [s.speaker for s in statements] if p.by_speaker else [None] * n
+    near = p.phrase_words if p.cue_near else None  # `follows_up`: the change word said where the new value is
     for pos, new in enumerate(by_time):
         # what it brings is among its values: without one of the kind, nothing (and no need to focus it)
         brings = frozenset(v for v in _answers(sig_of(new)) if v.startswith(kind)) if kind and any(
@@ -801,24 +775,19 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                     sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)
-            elif (p.answers and kind and query_sig is not None and not several
-                    and competing_answers(sig_of(old), sig_of(new), query_sig, kind, untied=untied,
-                                          slot_pairs=p.slot_pairs, best_slot=p.best_slot, texts=(texts[old], texts[new]) if p.units else None,
-                                          asked=asked(new))) or (
-                    kind and query_sig is not None and p.followups_cued and not several
-                    and follows_up(sig_of(old), sig_of(new), texts[new], query_sig, kind,
-                                   near=p.phrase_words if p.cue_near else None,
-                                   old_text=texts[old] if p.units else None,
+            elif query_sig is not None and not several and ((
+                    p.answers and kind and competing_answers(
+                        sig_of(old), sig_of(new), query_sig, kind, untied=untied, slot_pairs=p.slot_pairs,
+                        best_slot=p.best_slot, texts=(texts[old], texts[new]) if p.units else None,
+                        asked=asked(new))) or (
+                    kind and p.followups_cued and follows_up(
+                        sig_of(old), sig_of(new), texts[new], query_sig, kind, near=near,
+                        old_text=texts[old] if p.units else None, asked=asked(new))) or (
+                    not kind and p.followups_cued and _names(sigs[new].asserted) and changes(new)
+                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name", near=near,
                                    asked=asked(new))) or (
-                    not kind and query_sig is not None and p.followups_cued and not several
-                    and _names(sigs[new].asserted)
-                    and changes(new)
-                    and follows_up(focus_of(old), sigs[new], texts[new], query_sig, "name",
-                                   near=p.phrase_words if p.cue_near else None,
-                                   asked=asked(new))) or (
-                    things and not kind and query_sig is not None and not several
-                    and competing_things(sigs[old], sigs[new], query_sig, things)
-                    and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
+                    things and not kind and competing_things(sigs[old], sigs[new], query_sig, things)
+                    and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap)):
                 superseded_by.setdefault(old, []).append(new)
                 answered.add((old, new))  # two answers to the question: no subject of their own to spread along
     if p.propagate:
@@ -1074,7 +1043,7 @@ def subject_terms(text: str, kind: str) -> list[str]:
         for word in _WORD.findall(clause):
             w = word.lower()
             if (word[0].isalpha() and word[0].islower() and len(w) > 2 and w not in STOPWORDS and w not in FILLER
-                    and w not in _MONTHS and w not in _NUMBER_WORDS and w not in NOT_NAMES):
+                    and w not in MONTHS and w not in _NUMBER_WORDS and w not in NOT_NAMES):
                 out.append(w)
         if kind == "name":  # a later mention of the name itself: "Dr. Okafor retired", "Paws Clinic closed down"
             out += [w for v in values_in(clause) if v.startswith("name:") for w in v[5:].split() if len(w) > 2]
