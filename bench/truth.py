@@ -775,10 +775,10 @@ def llm_in_use() -> dict[str, Any]:
 
 #: what `python bench/truth.py` reports side by side. truth-dev is what the rules were first tuned on; dev@901
 #: is the same phrase bank with seeds nothing was tuned or trained on (training uses 1..40); untuned@901 and the
-#: three other never-tuned banks (`bench/truthgen.py` UNTUNED_BANKS) were written from the generator's README
+#: four other never-tuned banks (`bench/truthgen.py` UNTUNED_BANKS) were written from the generator's README
 #: alone, never tuned or trained on — pooled, they are the "never tuned" column the targets are read on.
 DEFAULT_SETS = ("truth-dev", "dev@901x4", "dev@902x4", "untuned@901x4", "untuned@902x4", "texter@901x4",
-                "formal@901x4", "chatty@901x4")
+                "formal@901x4", "chatty@901x4", "slack@901x4")
 UNTUNED_PREFIX = "untuned"
 NEVER_TUNED = "never tuned"   # every never-tuned bank's sets, pooled
 

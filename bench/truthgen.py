@@ -43,9 +43,11 @@ REPO_BANKS = Path(__file__).resolve().parent / "banks"
 TRAIN_BANKS = ("dev", "terse", "wordy", "brisk", "learner", "ramble")
 UNTUNED_BANK = "untuned"
 #: banks written from the generator's README by helpers who had not read the code, never trained or tuned on:
-#: `untuned` (the first), and three in other voices — `texter` (typed fast on a phone), `formal` (a senior
-#: professional, indirect and passive), `chatty` (regional English, points made by implication)
-UNTUNED_BANKS = (UNTUNED_BANK, "texter", "formal", "chatty")
+#: `untuned` (the first), and four in other voices — `texter` (typed fast on a phone), `formal` (a senior
+#: professional, indirect and passive), `chatty` (regional English, points made by implication), `slack`
+#: (workplace chat: clipped, jargon, arrows and :emoji: codes; written last, by a helper who read neither the code
+#: nor the other banks)
+UNTUNED_BANKS = (UNTUNED_BANK, "texter", "formal", "chatty", "slack")
 BANK_ROLES = {"dev": "train (the shared dev bank)", **{b: "train (written here)" for b in TRAIN_BANKS[1:]},
               **{b: "never tuned on (written from the README alone)" for b in UNTUNED_BANKS}}
 #: seeds the training script draws from; the report seeds of bench/truth.py are disjoint from them

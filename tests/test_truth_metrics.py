@@ -108,6 +108,7 @@ def test_the_never_tuned_banks_are_pooled_and_the_gap_is_read_on_them() -> None:
 
     assert not set(TRAIN_BANKS) & set(UNTUNED_BANKS)
     assert pooled_groups("texter@901x4") == ["texter", NEVER_TUNED]
+    assert pooled_groups("slack@901x4") == ["slack", NEVER_TUNED]
     assert pooled_groups("dev@901x4") == ["dev"] and pooled_groups("truth-dev") == ["truth-dev"]
 
     def summary(f1: float) -> dict:
