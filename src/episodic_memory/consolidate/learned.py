@@ -1,23 +1,12 @@
 """Learned decisions of consolidation: small logistic models over the embedder's sentence vectors.
 
 What varies with wording is decided by models trained on labelled conversations in many phrasings
-(`bench/train_consolidation.py`, from the truth-bench generator's banks), not by phrase lists:
-
-- per sentence (`SentenceJudge`): is it worth keeping (`durable`), does it take on a to-do (`commitment`), does it
-  report one done (`completion`), does it change a value said before (`change`);
-- per pair (`PairJudge`): does this sentence report *this* open loop done (`closes`), does this statement give a
-  new value for what *this* earlier fact stated (`supersedes`);
-- per reply (`SentenceJudge.reply`): does the assistant's answer to a person's turn take it as a to-do taken on
-  (`reply_todo`), one reported done (`reply_done`) or a value changed (`reply_change`) — a second reader of the
-  same turn, in other words than the person's ("Nice, crossing that off." after "The samples showed up.").
-
-A sentence is described by its embedding plus a few grammatical signals the embedding blurs — tense and aspect,
-modality, negation, person, punctuation (`grammar_features`): closed-class words and word endings, the same for
-every topic. A pair is described by how alike the two are (cosine, shared words, shared names, values of the same
-kind that differ) and by the first sentence's own scores.
-
-The weights ship in the package (`data/consolidation_models.npz`), trained over one embedder (`EMBEDDER_ID`):
-with another embedder, or none, the learned decisions are off and the rules decide alone.
+(`bench/train_consolidation.py`, from the truth-bench generator's banks), not by phrase lists: per sentence
+(`SentenceJudge`: durable, commitment, completion, change), per pair (`pair_head`: closes, supersedes) and per
+reply (`SentenceJudge.reply`: the assistant's answer, a second reader of the person's turn). What each reads and
+where it acts: docs/consolidation.md, "The models". The weights ship in the package
+(`data/consolidation_models.npz`), trained over one embedder family: with another embedder, or none, the learned
+decisions are off and the rules decide alone.
 """
 
 from __future__ import annotations
@@ -111,7 +100,6 @@ def tokens(text: str) -> list[str]:
 _FIRST = frozenset("i we".split())
 _THIRD = frozenset("he she they it".split())
 _MODAL = frozenset("will 'll shall must should need needs have has got going 'm ought can could".split())
-_OBLIGE_NEXT = frozenset("to".split())
 _TIME = frozenset("tomorrow tonight today week weekend month monday tuesday wednesday thursday friday saturday sunday "
                   "mon tue tues wed thu thur thurs fri sat sun morning afternoon evening end day soon later next "
                   "january february march april may june july august september october november december".split())
@@ -122,12 +110,7 @@ _PAST_AUX = frozenset("was were had did 've".split())
 def _person_modal(toks: list[str], people: frozenset[str]) -> bool:
     """A subject of `people` followed within three words by a modal or an obligation ("I really need to",
     "we'll", "she has to")."""
-    for i, t in enumerate(toks):
-        if t in people:
-            for u in toks[i + 1:i + 4]:
-                if u in _MODAL:
-                    return True
-    return False
+    return any(t in people and any(u in _MODAL for u in toks[i + 1:i + 4]) for i, t in enumerate(toks))
 
 
 def _deadline(toks: list[str]) -> bool:
@@ -350,8 +333,6 @@ class Replies:
 
 
 _OPENING = re.compile(r"(?<=[.!?])\s+")
-
-
 _PARTS = re.compile(r"(?<=[.!?:])\s+|\n+")
 
 
@@ -412,7 +393,6 @@ class ThreadVectors:
         if va is None or vb is None or va.shape != vb.shape:
             return None
         return float(va @ vb / max(1e-9, float(np.linalg.norm(va) * np.linalg.norm(vb))))
-
 
 
 # --- a sink for training: the pair features consolidation computes, with what they were computed on ---------
