@@ -1,21 +1,11 @@
 """The open-loop step of consolidation: what was left to do, and what got done.
 
-Detection is strict: most sessions raise nothing, and nothing is the right answer for them. With an LLM, a
-precision-first prompt; without one (or when it fails), rules over what the person (never the assistant) said:
-explicit to-dos ("To-do: …", "my to-do for this week: …"), reminders ("remind me to …", "don't let me forget to
-…", "keep track that I need to …"), first-person obligations and promises ("I need to …", "I've got to …", "I
-promised I'd …", "I'll … by Friday"), what is pending or awaited ("Pending: Dana's sign-off", "still waiting on
-…"). The loop is the to-do's object ("write the rollback runbook"). Never a hypothetical ("if we shipped weekly …"),
-a musing ("maybe I should …"), a question, a quoted passage, or a role ("asked me to own …"). A loop said again is
-counted as a mention (the assistant's recap may restate one), never stored twice.
-
-Resolution is stricter: a loop closes only on a later turn of the person that reports it done (`done_statements`:
-a verb in the past or "done/finished/went out/has it now", and no negation, future, plan, condition, partial
-progress or question), and that matches the loop (`best_evidence_match`): by lemma (`lemmas.py`: wrote = write,
-signed off = sign-off) or by embedding similarity with an act that completes it; the loop's object must be named,
-and the act must be the loop's own ("booked the hotel" does not close "book flights"). The closing sentence is
-quoted as the evidence. With an LLM, the LLM names the loop and quotes the words, which must appear in that turn.
-When unsure, it stays open. Loops belong to the workstream of the session that raised them.
+Detection is strict (most sessions raise nothing) and resolution stricter (when unsure, a loop stays open). Without
+an LLM (or when it fails), rules and the learned models read what the person, never the assistant, said: what they
+raise, what they never read as a loop and what closes one are in docs/consolidation.md, "Loops that close". A loop
+said again (the assistant's recap may restate one) is counted as a mention, never stored twice. With an LLM, a
+precision-first prompt detects, and the LLM names the loop a turn closes and quotes the words, which must appear in
+that turn. Loops belong to the workstream of the session that raised them.
 """
 
 from __future__ import annotations
@@ -201,13 +191,9 @@ def _loop_stems(text: str) -> frozenset[str]:
     return frozenset(content_keys(_FILLER.sub(" ", _SUBORDINATE.sub("", text))) - _DONE_WORDS - _MARKER_KEYS)
 
 
-def _all_stems(text: str) -> set[str]:
-    """A loop's words with its subordinate clause ("before it goes live"): evidence may name those too."""
-    return set(_all_stems_of(text))
-
-
 @memo_text()
-def _all_stems_of(text: str) -> frozenset[str]:
+def _all_stems(text: str) -> frozenset[str]:
+    """A loop's words with its subordinate clause ("before it goes live"): evidence may name those too."""
     return frozenset(content_keys(_FILLER.sub(" ", text)) - _DONE_WORDS - _MARKER_KEYS)
 
 
@@ -550,17 +536,9 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
 
 def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]], cfg: Config,
                         similarity: dict[int, float] | None = None) -> Loop | None:
-    """The loop a done-statement reports done, if any, and the best one if several:
-
-    - by lemma: what was done is one of the loop's words ("wrote" for "write the runbook", "signed off" for
-      "Dana's sign-off"), or the statement says "done" outright; and it covers at least `loop_resolve_overlap` of
-      the loop's words, two of them (all of a one-word loop);
-    - by meaning: the embedding cosine of statement and loop (`similarity`, loop id → cosine) is at least
-      `loop_close_cosine`, they share at least one word, and what was done is the loop's act or an act that
-      completes whatever it is done to ("submitted", "sent", "signed") — "Gabe did well in the system design
-      round" is about the loop "get my notes on Gabe into the system", but does not report it done.
-
-    Ties go to the older loop."""
+    """The loop a done-statement reports done, if any, and the best one if several (ties go to the older loop):
+    by lemma, or by meaning (`similarity`: loop id → the embedding cosine of statement and loop), the loop's object
+    named and the act its own or one that completes it (docs/consolidation.md, "Loops that close")."""
     best, best_score = None, 0.0
     for lp, stems in sorted(loops, key=lambda x: (x[0].created_at, x[0].id)):
         if not stems:
