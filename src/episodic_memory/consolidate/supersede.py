@@ -142,27 +142,28 @@ def replaced_values(text: str) -> Slot:
     Cached like `read_slot`: never change the Slot returned."""
     out = _named_wrong(text)
     for m in _FROM_TO.finditer(text):
-        part = read_slot(" " + m.group(1))
-        out.numbers |= part.numbers
-        out.dates |= part.dates
+        _add_values(out, m.group(1), names=False)
     return out
 
 
-def _bare_name(raw: str) -> set[str]:
-    """A capitalised value `read_slot` reads no name in, alone ("Bengaluru." is a sentence's first word to it)."""
-    raw = raw.strip(" .,;:!?'’\"")
-    return {raw.lower()} if raw[:1].isupper() else set()
+def _add_values(out: Slot, raw: str, *, names: bool = True, subject: bool = False) -> None:
+    """Adds to `out` the numbers and dates of a value as said, with `names` its names (a capitalised value
+    `read_slot` reads no name in, alone: "Bengaluru." is a sentence's first word to it), with `subject` its words."""
+    part = read_slot(" " + raw)
+    out.numbers |= part.numbers
+    out.dates |= part.dates
+    if names:
+        bare = raw.strip(" .,;:!?'’\"")
+        out.names |= part.names or ({bare.lower()} if bare[:1].isupper() else set())
+    if subject:
+        out.subject |= part.subject
 
 
 def _named_wrong(text: str) -> Slot:
     """The values a statement names as wrong ("17, not 16", "X rather than Tallinn"): a change cue of its own."""
     out = Slot()
     for m in _REPLACED.finditer(text):
-        part = read_slot(" " + m.group(1))
-        out.numbers |= part.numbers
-        out.dates |= part.dates
-        out.names |= part.names or _bare_name(m.group(1))
-        out.subject |= part.subject
+        _add_values(out, m.group(1), subject=True)
     return out
 
 
@@ -208,10 +209,7 @@ def named_old_values(text: str, changing: bool) -> Slot:
     if changing:
         parts += [m.group(1) for m in _FROM_TO.finditer(text)]
     for raw in parts:
-        part = read_slot(" " + raw)
-        out.numbers |= part.numbers
-        out.dates |= part.dates
-        out.names |= part.names or _bare_name(raw)
+        _add_values(out, raw)
     return out
 
 
