@@ -249,14 +249,13 @@ class FactConsolidator:
                 # zoo on June 9" (Melanie), nor "Sorry about your job, but … sounds awesome now" for "Lost my job":
                 # one person's news replaces another's only when it corrects it ("Actually it's May 5, not May 3")
                 continue
-            if (not restates_a_rule and rule_on("facts.standing_rule") and f.type in STANDING_TYPES
-                    and is_instruction(f.text)):
+            standing = rule_on("facts.standing_rule") and f.type in STANDING_TYPES and is_instruction(f.text)
+            if standing and not restates_a_rule:
                 # a standing rule ("Always show 3 options when I ask about restaurants") changes when it is said
                 # again or corrected, not when a statement shares its words with another number ("We ended up
                 # with 5 options when I asked about restaurants near the office")
                 continue
-            if (not cued and rule_on("facts.standing_rule") and f.type in STANDING_TYPES and is_instruction(f.text)
-                    and self.embedder is not None):
+            if standing and not cued and self.embedder is not None:
                 # a rule said anew replaces one that reads the same with its values blanked ("Always show 3 options
                 # when I ask about restaurants" → 5), not another rule on a near topic ("Always include tree
                 # diagrams …", then "Always combine formulas with diagrams …"), however alike the words
@@ -459,11 +458,10 @@ class FactConsolidator:
             return False
         said = c.said or c.text
         change = float(learned.SentenceJudge(models, self.embedder).scores([said])["change"][0])
-        frames = np.asarray(self.embedder.embed([frame(said), frame(best.text)]), np.float32)
         features = supersedes_features(said, best.text, cosine=similarity, best_other=0.0, change=change,
                                        same_session=best.session_id == (c.sources[0].session_id if c.sources else ""),
                                        age_days=(c.created_at - best.created_at) / 86_400,
-                                       frame_cosine=float(frames[0] @ frames[1]))
+                                       frame_cosine=self.frame_cosine(said, best.text))
         return float(head.probability(features[None])[0]) >= cfg.consolidation.referee_learned_line
 
     def nearest(self, c: Candidate, vector: np.ndarray | None, limit: int = 8) -> list[tuple[Fact, float]]:
@@ -574,7 +572,6 @@ def profile_text(facts: list[Fact], stored: str | None) -> str:
 # Who someone is comes first in a profile; what they did last Tuesday, last.
 PROFILE_ORDER = ["identity", "relationship", "preference", "decision", "correction", "commitment", "plan",
                  "knowledge", "event"]
-
 
 
 # What says a value said before was wrong or has moved (a change cue such as a closing "now" or "but" is not enough
