@@ -328,7 +328,9 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         # a long turn (a request with its context, code) goes through the word gates first, as without the models
         short_turn = len(turn.content.split()) <= cfg.consolidation.learned_max_turn_words
         for raw in map(_stated_part, sentences(turn.content)):  # "…, can you …": what it states, not the ask
-            bare = _strip_memo(_DISCOURSE.sub("", raw).strip() or raw)
+            unmarked = _DISCOURSE.sub("", raw).strip() or raw
+            bare = _strip_memo(unmarked)
+            sentence = raw if bare == unmarked else bare  # cue words kept
             kind = sentence_kind(bare)
             if (kind == REQUEST_KIND and not rule_on("facts.request")) or (
                     kind == QUESTION and not rule_on("facts.question")):
@@ -336,10 +338,9 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             if kind == REQUEST_KIND:
                 break  # what follows a request is the material to work on
             cue_here = has_change_cue(raw)
-            if judge is not None and short_turn and kind != QUESTION and not (
-                    rule_on("facts.reaction") and is_reaction(bare, participants)) and not (
-                    cue_here and rule_on("facts.bare_cue") and is_bare_cue(raw)) and len(bare.split()) >= 2:
-                sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare
+            says_nothing = (rule_on("facts.reaction") and is_reaction(bare, participants)) or (
+                cue_here and rule_on("facts.bare_cue") and is_bare_cue(raw))
+            if judge is not None and short_turn and kind != QUESTION and not says_nothing and len(bare.split()) >= 2:
                 by_cue = classify_sentence(sentence, datetime.now(timezone.utc))
                 typed = by_cue or classify_statement(sentence) or ("knowledge", 0.55)
                 if (cue_here or cue_before) and typed[0] not in ("correction", "decision"):
@@ -348,31 +349,26 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
                                          cue_before))
                 cue_before = False
                 continue
-            if kind != STATEMENT or is_filler(bare) or (rule_on("facts.reaction") and is_reaction(bare, participants)) or (
-                    cue_here and rule_on("facts.bare_cue") and is_bare_cue(raw)):
-                cue_before = cue_before or cue_here
-                kept_before = False
-                continue
-            sentence = raw if bare == (_DISCOURSE.sub("", raw).strip() or raw) else bare  # cue words kept
-            found = classify_sentence(sentence, datetime.now(timezone.utc))
-            if found is not None:
-                pending.append(_Sentence(sentence, turn, found, True, cue_before))
+            item: _Sentence | None = None
+            if kind != STATEMENT or is_filler(bare) or says_nothing:
+                pass
+            elif (found := classify_sentence(sentence, datetime.now(timezone.utc))) is not None:
+                item = _Sentence(sentence, turn, found, True, cue_before)
             elif not kept_before and leans_back(bare, participants) and not _names_value(bare):
                 # a plain statement about what the other person said ("They give me the strength to keep going."
                 # opening a reply) tells a reader nothing on its own, unless it brings a value ("it's 14 now");
                 # after a kept statement of the same turn it goes on about that one, and a cue ("It was the
                 # moment I decided …") says what it is about
-                cue_before = cue_before or cue_here
-                kept_before = False
-                continue
+                pass
             elif (plain := classify_statement(sentence)) is not None:
                 if cue_here or cue_before:  # "Change of plan: …", "My race shoe is now …": a change of a value
                     plain = ("correction", 0.7)
-                pending.append(_Sentence(sentence, turn, plain, cue_here or cue_before, cue_before))
-            else:
+                item = _Sentence(sentence, turn, plain, cue_here or cue_before, cue_before)
+            if item is None:
                 cue_before = cue_before or cue_here
                 kept_before = False
                 continue
+            pending.append(item)
             kept_before = True
             cue_before = False
     if judge is not None:
