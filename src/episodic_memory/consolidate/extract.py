@@ -99,7 +99,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9€$£])")
 FILLER = re.compile(
     r"^(?:ok(?:ay)?|sure|thanks?|thank you|cool|great|nice|got it|sounds good|lol|haha|yes|no|yep|nope|right|"
     r"hi|hello|hey|bye|good (?:morning|night|call)|perfect|awesome|noted)\b[\s,.!]*", _I)
-_ASSISTANT_ROLES = {"assistant", "system", "tool", "function", "model"}
+#: the roles that are not a person of the conversation
+ASSISTANT_ROLES = frozenset({"assistant", "system", "tool", "function", "model"})
 
 
 def sentences(text: str) -> list[str]:
@@ -267,7 +268,7 @@ def _starts_sentence(text: str, pos: int) -> bool:
 def statements(turn: StoredTurn) -> list[str]:
     """The sentences of a person's turn that state something (no questions, requests and what follows them,
     hypotheticals or filler)."""
-    if turn.role.lower() in _ASSISTANT_ROLES:
+    if turn.role.lower() in ASSISTANT_ROLES:
         return []
     out = []
     for raw in map(stated_part, sentences(turn.content)):
@@ -321,7 +322,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
     # whom a name at a sentence's edge may address
     participants = sorted({t.speaker for t in turns if t.speaker} | {p for p in participants if p})
     for turn in turns:
-        if turn.role.lower() in _ASSISTANT_ROLES:
+        if turn.role.lower() in ASSISTANT_ROLES:
             continue
         cue_before = False
         kept_before = False  # the sentence just before, in this turn, was kept

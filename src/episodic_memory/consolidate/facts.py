@@ -1,12 +1,7 @@
-"""The facts step of consolidation: extract → route → gate → referee → store.
-
-    extract   candidates from the new turns (the LLM when configured, else rules)
-    route     salience: durable / episodic / dropped (filler)
-    gate      gzip novelty against a sample of stored facts: a restatement bumps recurrence instead
-    dedup     nearest stored fact by cosine: ≥ duplicate → recurrence bump; in the supersede band → the referee
-              (the LLM); without an LLM, slot matching first (`supersede.py`): a statement that changes an earlier
-              fact's value supersedes it — by event time, so a late-ingested older statement is stored superseded
-    store     the fact, its vector, its entities (and their co-occurrence edges); profiles refreshed
+"""The facts step of consolidation: extract → route → gate → referee → store; each stage, with an LLM and without,
+in the table that opens docs/consolidation.md. Without an LLM, slot matching (`supersede.py`) comes first: a
+statement that changes an earlier fact's value supersedes it by event time, so a late-ingested older statement is
+stored superseded.
 
 Idempotent: a candidate from the same turns with the same text is recognised and skipped.
 """

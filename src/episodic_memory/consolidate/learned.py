@@ -344,8 +344,7 @@ def reply_parts(text: str, most: int = 6) -> list[str]:
 def reply_opening(text: str) -> str:
     """An answer's first sentence, where an acknowledgement sits ("Nice, crossing that off. Next …"); at most 200
     characters, so a long answer costs one short embedding."""
-    first = _OPENING.split(text.strip(), maxsplit=1)[0] if text.strip() else ""
-    return first[:200]
+    return _OPENING.split(text.strip(), maxsplit=1)[0][:200]
 
 
 def same_family(model_id: str | None, trained_on: str) -> bool:

@@ -25,6 +25,7 @@ from ..lang.english import LEAD_IN_PATTERN, MONTH_WORD_PATTERN, WEEKDAY_PATTERN
 from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
 from ..util import memo_text
 from . import learned
+from .extract import ASSISTANT_ROLES
 from .keyphrases import overlap, sentences, words
 from .lemmas import COMPLETION_ACTS, NOMINAL, content_keys, is_past, key
 from .notes import without_notes
@@ -271,7 +272,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     (`Config.loops.commitment_line`, else the trained one) is a to-do; its text is what it asks done (`loop_text`).
     When none does and the assistant's answer takes the turn as a to-do taken on, its likeliest sentence is one
     at `Config.loops.reply_commitment_line`."""
-    if turn.role in _NOT_PEOPLE:
+    if turn.role in ASSISTANT_ROLES:
         return []
     said = sentences(_unquoted_if_on(without_notes(turn.content)))
     if not said:
@@ -337,7 +338,7 @@ def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: Sessi
     answer takes the turn as a to-do done, the likeliest pair of the turn closes at `Config.loops.reply_closes_line`
     (any sentence, whatever its completion probability: "The samples showed up this morning." — "Nice, crossing
     that off.")."""
-    if turn.role in _NOT_PEOPLE:
+    if turn.role in ASSISTANT_ROLES:
         return []
     eligible = [lp for lp in open_loops if _later(turn, lp)]
     said = [s for s in sentences(_unquoted_if_on(without_notes(turn.content)))
@@ -426,9 +427,6 @@ def loop_text(sentence: str) -> str:
         if m is not None and "x" in m.groupdict() and m.group("x") and loop_stems(text := _clean(m.group("x"))):
             return text   # an object of no content words is none: the next reading may find one
     return _clean(_LEAD_IN.sub("", sentence)) or _clean(sentence)
-
-
-_NOT_PEOPLE = frozenset({"assistant", "system", "tool", "function", "model"})
 
 
 # --- rules ---------------------------------------------------------------------------------------------
