@@ -393,27 +393,9 @@ def demo(db: str | None, queries: tuple[str, ...]) -> None:
             print_loops(mem)
 
 
-main.add_command(mcp_command)
-main.add_command(serve)
-main.add_command(ui)
-main.add_command(token)
-
-main.add_command(judge)
-main.add_command(pg)
-main.add_command(hooks)
-main.add_command(hook)
-main.add_command(config_command)
-
-for command in (export_command, import_command, backup_command, migrate_command, vault):
-    main.add_command(command)
-
-for command in (facts, history, entities, profile):
-    main.add_command(command)
-
-for command in (loops, workstreams, loop, brief):
-    main.add_command(command)
-
-for command in (show, fact):
+for command in (mcp_command, serve, ui, token, judge, pg, hooks, hook, config_command, export_command,
+                import_command, backup_command, migrate_command, vault, facts, history, entities, profile,
+                loops, workstreams, loop, brief, show, fact):
     main.add_command(command)
 loop.add_command(loop_reopen)
 loop.add_command(loop_add)

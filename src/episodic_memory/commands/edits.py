@@ -23,13 +23,13 @@ def _turn_dict(t: StoredTurn) -> dict[str, object]:
             "speaker": t.speaker, "content": t.content, "timestamp": to_iso(t.ts)}
 
 
-def print_turns(turns: list[StoredTurn], *, full: bool = True) -> None:
+def print_turns(turns: list[StoredTurn]) -> None:
     """Turns one after the other: who, when, their caller id, and what was said."""
     for t in turns:
         who = t.speaker or t.role
         console.print(f"[bold cyan]{escape(who)}[/bold cyan] [dim]· {(to_iso(t.ts) or '')[:16].replace('T', ' ')} UTC · "
                       f"{escape(t.session_id)} · #{escape(t.source_id)}[/dim]", highlight=False)
-        console.print(escape(t.content if full else t.content[:300]), highlight=False)
+        console.print(escape(t.content), highlight=False)
         console.print()
 
 
