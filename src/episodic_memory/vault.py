@@ -1,21 +1,5 @@
-"""The vault: a user's memories as an Obsidian-friendly folder of markdown notes.
-
-    Home.md                      what the vault holds, with links to every note
-    Workstreams/<name>.md        its episodes, its sessions' facts, its open and closed loops
-    Entities/<name>.md           its profile, aliases, facts, and links to the entities it appears with
-    Days/<YYYY-MM-DD>.md         the sessions that started that day (UTC) and the decisions and corrections made
-
-Notes link by name (``[[Maya]]``, ``[[2026-11-02]]``); every name is unique in the vault. Writing is idempotent (a
-note whose text is unchanged is not touched) and atomic (a temporary file renamed into place); a manifest
-(``.episodic-vault.json``) lists the notes written here, so a note that no longer has anything to say — after a
-forget, say — is removed, and a file the vault did not write is never overwritten or removed. `Config.store.vault_dir`
-keeps one folder per user (``<vault_dir>/<readable id>-<hash of the id>/``: `user_vault`) in sync after each
-consolidation and forget.
-
-The vault never reads, writes or removes through a link: a folder or a note replaced by a symlink is an error
-(`VaultError`), so nothing outside the vault's folder is touched, whatever its manifest lists. Note names are at most
-`NAME_BYTES` UTF-8 bytes (a longer name is cut on a character boundary and given a short hash, to stay distinct).
-"""
+"""The vault: a user's memories as an Obsidian-friendly folder of markdown notes (Home.md, Workstreams/,
+Entities/, Days/), kept by a manifest and never written through a link (README, "The vault")."""
 
 from __future__ import annotations
 
@@ -173,12 +157,9 @@ class _Context:
 
 
 def _front_matter(**fields: Any) -> str:
-    lines = ["---"]
-    for key, value in fields.items():
-        if value is None:
-            continue
-        lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
-    return "\n".join(lines + ["---", ""])
+    lines = [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in fields.items()
+             if value is not None]
+    return "\n".join(["---", *lines, "---", ""])
 
 
 def _workstream_note(w: Workstream, episodes: list[Episode], loops: list[Loop], ctx: _Context) -> str:
@@ -187,18 +168,14 @@ def _workstream_note(w: Workstream, episodes: list[Episode], loops: list[Loop], 
                          keyphrases=list(w.keyphrases)),
            f"# {w.name}", ""]
     out += ["## Episodes", ""]
-    for e in sorted(episodes, key=lambda e: e.started_at or e.created_at):
+    episodes = sorted(episodes, key=lambda e: e.started_at or e.created_at)
+    for e in episodes:
         day = _day(e.started_at or e.created_at)
         link = f"[[{ctx.day_note[day]}]]" if day in ctx.day_note else day
         out.append(f"- {link} · `{e.session_id}` — {_one_line(e.summary)}")
     out += ["", "## Facts", ""]
-    seen = 0
-    for e in sorted(episodes, key=lambda e: e.started_at or e.created_at):
-        for f in e.facts:
-            out.append(ctx.fact_line(ctx.facts.get(f["id"]), f["text"], f["type"], f["current"]))
-            seen += 1
-    if not seen:
-        out.append("_none yet_")
+    out += [ctx.fact_line(ctx.facts.get(f["id"]), f["text"], f["type"], f["current"])
+            for e in episodes for f in e.facts] or ["_none yet_"]
     out += ["", "## Open loops", ""]
     out += [_loop_line(lp, ctx) for lp in loops if lp.status == "open"] or ["_none_"]
     closed = [lp for lp in loops if lp.status != "open"]
