@@ -1,10 +1,6 @@
-"""Reading conversation transcripts (JSON Lines) into turns, with errors that name file, line and field.
-
-A line ends at ``\n`` only (a U+2028 or U+0085 inside a JSON string is text, not a line break); a UTF-8 byte-order
-mark at the start is skipped. Every line is checked with the rules `Memory.add_turns` applies, so a file that
-parses is stored whole. A file whose text opens with ``[`` is one JSON array of the same objects instead (what a
-script's ``json.dump(turns)`` writes); its errors name the line each object starts on.
-"""
+"""Reading conversation transcripts (JSON Lines, or a JSON array of the same objects) into turns, each checked
+with the rules `Memory.add_turns` applies; errors name file, line and field (README, "Command line"). A line
+ends at ``\n`` only: a U+2028 inside a JSON string is text, not a line break."""
 
 from __future__ import annotations
 
@@ -19,7 +15,7 @@ from typing import Any
 
 from .config import Config
 from .memory import ROLES, check_source, check_tags
-from .util import check_id, to_epoch
+from .util import check_id, check_unicode, to_epoch
 
 SAMPLE_NAME = "sample_conversation.jsonl"
 LINE_BYTES_PER_CHAR = 8  # a line may take this many bytes per allowed character of content (escapes, other fields)
@@ -202,11 +198,7 @@ def _checked(data: Any, default_session: str, max_turn_chars: int) -> dict[str, 
     texts += [("tags", tag) for tag in tags] if isinstance(tags, list) else []
     for name, value in texts:
         if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise ValueError(f"field '{name}' is not valid Unicode text: a lone surrogate "
-                                 f"{value[exc.start]!r} at character {exc.start}") from None
+            check_unicode(value, f"field '{name}'")
     timestamp = data.get("timestamp")
     if timestamp is not None:
         try:

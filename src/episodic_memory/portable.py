@@ -1,16 +1,9 @@
-"""A store you can take with you: export to a versioned JSON Lines file (gzip when the name ends in ``.gz``), import
-it into any store, and back the whole file up.
+"""A store you can take with you: export to a versioned JSON Lines file (gzip when the name ends in ``.gz``),
+import it into any store (README, "Taking the store with you"; docs/security.md, "Import").
 
-The format (version 1): the first line is a header,
-``{"format": "episodic-memory-export", "version": 1, "schema_version": …, "exported_at": …, "user_id": …,
-"counts": {kind: n}}``, then one record a line, ``{"kind": …, …}``, kinds in this order: session, turn, entity,
-fact, entity_edge, workstream, episode, loop, judgment, route_count. A record holds its table's columns (times as
-UTC epoch seconds; binary columns as ``{"base64": …}``) and what hangs off it (an entity's `aliases`, a fact's
-`entities`, an episode's `terms`, a judgment's `verdicts`). Row ids are the exporting store's; an import maps each
-to the row it gets. Vectors are not exported: an import embeds what it added.
-
-An import checks the whole file (`portable_schema`) before it writes anything, then writes it in one transaction,
-and keeps what the user already holds; the first problem is raised as `PortableFormatError` ("FILE:LINE: …").
+The format (version 1): a header line (`export_store`), then a record a line in the order of `KINDS`,
+``{"kind": …, …}`` with its table's columns (times as UTC epoch seconds, binary ones as ``{"base64": …}``) and
+what hangs off it (an entity's `aliases`, a fact's `entities`, an episode's `terms`, a judgment's `verdicts`).
 """
 
 from __future__ import annotations

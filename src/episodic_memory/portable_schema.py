@@ -1,11 +1,5 @@
-"""What each record of an export file may hold (`episodic_memory.portable`): one pydantic model per kind.
-
-Every field is checked with the rules of the front doors (`Memory.add_turn`, `add_fact`, `judgments.store`, …):
-ids by `util.check_id`, times by `util.in_range` (years 1–9999, never NaN), a turn's role, source and tags as
-`add_turn` takes them, free text up to `Config.capture.max_turn_chars`, numbers finite, counts within a PostgreSQL integer.
-What passes can be read back by every listing, recall and the vault; what does not is refused, with the field
-named, before anything is written. References between records (row ids) are checked by `portable.read_export`.
-"""
+"""What each record of an export file may hold (`episodic_memory.portable`): a pydantic model per kind, every
+field checked with the rules of the front doors (docs/security.md, "Import")."""
 
 from __future__ import annotations
 
@@ -25,10 +19,8 @@ MAX_COUNT = 2**31 - 1  # PostgreSQL's `integer`: a count or position that either
 
 
 def _id(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be blank")
     try:
-        return check_id(value, "")
+        return check_id(_non_blank(value), "")
     except ValueError as exc:
         raise ValueError(str(exc).strip()) from None
 
