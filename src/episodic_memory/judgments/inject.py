@@ -7,16 +7,11 @@ from typing import Any
 from .memory import JudgmentMemory, SearchResult
 
 
-def _judgments_of(source: Any) -> JudgmentMemory:
-    """A `JudgmentMemory` as given, or the `.judgments` of what has them (a `Memory`)."""
-    return source if isinstance(source, JudgmentMemory) else source.judgments
-
-
 def relevant_judgments(source: Any, message: str) -> list[SearchResult]:
     """Up to `Config.judgments.inject_max` judgments for `message`, ranked with utility, that are relevant
     (dense cosine at least `judgment_inject_min_cosine`; a BM25 match when there is no embedder) and whose
     utility is above `judgment_inject_utility`. `source`: a `Memory` or its `JudgmentMemory`."""
-    judgments = _judgments_of(source)
+    judgments = source if isinstance(source, JudgmentMemory) else source.judgments
     cfg = judgments.config
     if not message or not message.strip():
         return []

@@ -1,24 +1,9 @@
-"""Judgment memory: how to act in a situation, ranked by how often acting so was proven right.
+"""Judgment memory: how to act in a situation (trigger → judgment → reasoning), found by hybrid retrieval and
+ranked by how often acting so was proven right (README, "Judgments: how to act, ranked by what worked").
 
-A judgment is (trigger, judgment, reasoning): the situation, what to do, why. Search finds the judgments whose
-situation matches a query by the project's hybrid retrieval (BM25 over `memory_fts` and dense cosine, fused by
-reciprocal rank); `verify` records whether the user adopted one (and what they said instead), and
-``search(..., use_utility=True)`` ranks by similarity × (1 + α · utility) so what was proven right rises above
-what merely looks similar.
-
-    cosine     = query embedding · judgment embedding                            (both normalised)
     distance   = 1 − cosine                                  (the episodic-judgment library's; smaller is closer)
     similarity = Σ_leg w_leg / (rrf_k + rank_leg)  ÷  Σ_leg w_leg / (rrf_k + 1)   (1.0 = first in every leg)
     score      = similarity, or similarity × (1 + α · ranking utility) with use_utility: the order of the results
-
-`distance` and `min_score` (a floor on the cosine) mean what they mean in the episodic-judgment library; the
-hybrid, rank-based `similarity` orders the results. Without an embedder there is no cosine: `distance` is then
-1 − similarity and `min_score` a floor on it.
-
-Two utilities: the *ranking* utility (`Config.judgments.utility_mode`, by default smoothed: a Beta prior and decayed
-verdicts; it ranks better, bench/judgments.py) orders results and gates `[Past judgments]`; the *reported*
-`utility_score` and the `export_triples` threshold follow `Config.judgments.utility_reported`, by default the library's plain
-adopted / verdicts (0 when never verified), so a rejected-only judgment is never exported.
 """
 
 from __future__ import annotations
@@ -202,7 +187,10 @@ class JudgmentMemory:
             merge_metadata=_merge_metadata,
         )
         if created:
-            self._embed_quietly()
+            try:
+                self.embed_pending()
+            except Exception:
+                log.exception("embedding a judgment failed; BM25 finds it, and the next search embeds it")
         return row.memory_id
 
     def verify(self, memory_id: str, adopted: bool, user_correction: str | None = None, *,
@@ -395,12 +383,6 @@ class JudgmentMemory:
     def embed_pending(self, embedder: Embedder | None = None) -> int:
         """Embed every judgment without a vector of the current model (new ones, or after a model change)."""
         return self.clients.indexer.embed_pending(kinds=[JUDGMENT_KIND], embedder=embedder)
-
-    def _embed_quietly(self) -> None:
-        try:
-            self.embed_pending()
-        except Exception:
-            log.exception("embedding a judgment failed; BM25 finds it, and the next search embeds it")
 
     # --- export --------------------------------------------------------------------------------------
     def iter_triples(self, min_utility: float = 0.0) -> Iterator[Triple]:
