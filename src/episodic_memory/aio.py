@@ -1,20 +1,9 @@
-"""`AsyncMemory`: `Memory`'s verbs as coroutines, for code that runs on an event loop.
+"""`AsyncMemory`: `Memory`'s verbs as coroutines, run on a small pool of threads of its own, never on the
+event loop nor on its default executor (README, "Async code"; docs/architecture.md, "Threads and processes").
 
-    from episodic_memory import AsyncMemory
-
-    async with AsyncMemory("memory.db") as mem:
-        await mem.add_turn("user", "The deck needs 14 slides", session_id="s1")
-        hits = await mem.recall("how many slides")
-
-Every verb that touches the store, the journal or a model runs the `Memory` verb of the same name on a small pool of
-threads of the AsyncMemory's own (`Config.capture.async_threads`), never on the loop and never on the loop's default executor,
-which other code can fill with slow work: a loop with many tasks keeps running while SQLite fsyncs or the embedder
-encodes. A `Memory` is safe to share between threads (the store serialises on its lock; concurrent `add_turn`s are
-committed as one group), so the calls of many tasks run side by side without a lock of their own here.
-
-The verbs are named one by one (`_twin`), so type checkers, editors and `help()` see `Memory`'s signatures;
-tests/test_aio.py checks that every public verb of `Memory` has its twin here or is named in `SYNC_ONLY`. A call
-whose awaiting task is cancelled before it started does not run; one already running finishes on its thread.
+The verbs are named one by one (`_twin`), so type checkers, editors and `help()` see `Memory`'s signatures
+(tests/test_aio.py holds them to `Memory`'s verbs, save `SYNC_ONLY`). A call whose task is cancelled before it
+started does not run; one already running finishes on its thread.
 """
 
 from __future__ import annotations
@@ -44,7 +33,6 @@ SYNC_ONLY = {
 }
 
 
-
 def _takes_the_arguments_of(source: Callable[P, object]
                             ) -> Callable[[Callable[..., R]], Callable[Concatenate[Any, P], R]]:
     """A `(self, *args, **kwargs)` method typed, and signed for `help()`, as taking `source`'s parameters (which it
@@ -56,6 +44,7 @@ def _takes_the_arguments_of(source: Callable[P, object]
         return method
 
     return sign
+
 
 def _twin(verb: Callable[Concatenate[Memory, P], R], note: str = ""
           ) -> Callable[Concatenate[AsyncMemory, P], Coroutine[Any, Any, R]]:

@@ -1,16 +1,5 @@
-"""`EpisodicMemory`: the episodic-judgment library's class (a compatibility API), onto the same store as `Memory`.
-
-Its users write ``EpisodicMemory()`` / ``EpisodicMemory(db_path="memory.db", embedder=fn)`` and call `store`,
-`search`, `verify`, `get`, `count` and `export_triples`; they get what that library gives (its `MemoryRecord`,
-`SearchResult` and `Triple`, field for field) and the behaviour its own tests pin down
-(tests/test_seed_judgment_contract.py runs them): every `store` is a new memory, `search` ranks by the cosine of the
-embeddings (times 1 + weight · utility with `use_utility`), `utility_score` is adopted / verdicts, `get` of an
-unknown id is None.
-
-The project's own judgment API, `Memory.judgments` (`judgments/memory.py`, reachable here as `.judgments`), keeps
-its richer behaviour under its own names: duplicates merge, hybrid BM25 + dense search, smoothed and decayed
-ranking. This door owns the `Memory` it opens, so it lives above `memory.py`.
-"""
+"""`EpisodicMemory`: the episodic-judgment library's class (a compatibility API), onto the same store as
+`Memory`. What it promises: docs/compat.md, "episodic-judgment compatibility"."""
 
 from __future__ import annotations
 
@@ -60,14 +49,8 @@ class Triple:
 
 
 class EpisodicMemory(AbstractContextManager["EpisodicMemory"]):
-    """Judgment memory with its own store: ``EpisodicMemory()`` in memory, ``EpisodicMemory(db_path="memory.db")``
-    in the one SQLite file the rest of the memory uses (same tables, same migrations).
-
-    `embedder` is any ``callable(str) -> list[float]``, an object with the library's ``embed(text)`` method, or an
-    `Embedder`; by default the bundled one (`Config.models.embedder`, all-MiniLM-L6-v2). `memory` is the `Memory` it opened,
-    `judgments` the project's richer API over the same judgments. `close()` closes the store; it is also a context
-    manager.
-    """
+    """Judgment memory with a store of its own (in memory, or the file `db_path`): `memory` is the `Memory` it
+    opened, `judgments` the project's richer API over the same judgments."""
 
     def __init__(self, embedder: Any = None, db_path: str | Path = MEMORY_PATH, *,
                  user_id: str = DEFAULT_USER, config: Config | None = None) -> None:

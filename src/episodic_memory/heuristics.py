@@ -1,14 +1,6 @@
 """Every hand-written rule left in consolidation and in currency at recall, as data: what it does, how to switch it
-off, a case it decides, and what it was measured to be worth.
+off, a case it decides (docs/consolidation.md, "The rules, as data", has what each was measured to be worth).
 
-Wording varies; rules that depend on wording are where a memory stops generalising. So each rule here is named,
-switchable and measured: `python bench/truth.py --ablate` switches each one off in turn and reports its effect on
-the dev phrase bank and on the bank no rule was tuned on (`bench/banks/untuned.py`). A rule that does not earn its
-keep on the untuned bank goes. Where wording varies, the learned models of `consolidate/learned.py` decide instead
-(commitment, completion, which loop a report closes, a changed value, what is worth keeping).
-
-A rule is switched off by its `switch`: a Config override. Most rules of consolidation have no setting of their own
-and are named in `Config.consolidation.rules_off`; the rules of currency at recall have their `currency_*` setting.
 `rule_on(name)` is what a rule's site asks; `rules_off(names)` is set around each consolidation run and recall.
 """
 

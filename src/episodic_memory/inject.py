@@ -1,18 +1,5 @@
-"""`EpisodicInjector`: memory an agent prepends to the user's message (never to the system prompt).
-
-One injector per agent session. Each `get_context(user_message)` is one turn:
-
-    [Ongoing work]       the top confirmed workstreams and their open loops — once, on the session's first turn
-    [Recalled context]   at most `Config.inject.max_memories` memories from `Memory.recall`, each with its kind
-                         and age. A memory injected in this session is not repeated until
-                         `Config.inject.repeat_after_turns` turns have passed, so a topic that comes back can
-                         bring it back. A short reply is shown with the turn it answers, under it.
-    [Past judgments]     judgments relevant to the message whose proven utility clears
-                         `Config.judgments.inject_utility`, with their reasoning and any correction
-
-The whole block is capped at `Config.inject.token_budget` tokens (estimated at 4 characters a token); what does not
-fit is left out (and counts as not injected).
-"""
+"""`EpisodicInjector`: memory an agent prepends to the user's message (never to the system prompt), within
+`Config.inject.token_budget` tokens (README, "Where were we?")."""
 
 from __future__ import annotations
 

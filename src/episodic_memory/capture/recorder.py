@@ -1,20 +1,11 @@
-"""Crash-safe capture: journal first, then SQLite, all under one cross-process lock.
+"""Crash-safe capture: journal first, then the store, under one cross-process lock (README, "How capture stays
+safe"; docs/write-path.md, "Group commit").
 
-Order of a write, under the lock:
-1. catch up: anything in this session's journal past the stored offset (a writer that died) goes in first;
-2. append the new turns to the journal and fsync;
-3. insert them into SQLite and advance the stored offset, in one transaction.
-A turn is acknowledged when `record` returns. If the process dies after 2, the recovery sweep (or the next
-writer of that session) replays the journal; `uid` makes the replay idempotent, so nothing is stored twice.
-
-Group commit: callers of `record` in one process that arrive while another holds the lock queue up, and the next
-to take the lock writes every queued call at once — one journal append and fsync per session, one transaction per
-session — and acknowledges them all. One writer alone pays what it always did; many pay one fsync per session
-between them. The lock and the queue belong to the file, not to a `Recorder`: the Memories a server opens per user
-on one file share them (otherwise they would wait for each other on the file lock, which polls).
-
-Forgetting (`forget`) is crash-atomic the same way: a tombstone first, then rows, journals and bytes, the tombstone
-last; whoever takes the lock next finishes a forget a crash interrupted, before any journal is replayed.
+A write, under the lock: the session's journal past the stored offset (a writer that died) goes in first; the
+new turns are appended to the journal and fsynced, then stored with the new offset in one transaction (`uid`
+makes a replay idempotent). The group-commit lock and queue belong to the file, not to a `Recorder`: a
+server's Memories of one file share them (else they would wait for each other on the file lock, which polls).
+A forget is crash-atomic the same way: a tombstone first, then rows, journals and bytes, the tombstone last.
 """
 
 from __future__ import annotations
