@@ -331,12 +331,9 @@ class Memory:
         return turn
 
     def end_session(self, session_id: str, user_id: str | None = None, *, wait: bool | None = None) -> None:
-        """Close a session and have whatever it has not consolidated yet consolidated.
-
-        With background consolidation (the default) it returns once the end is durable: the session is flagged
-        (a crash before its run is made good at the next open) and its final run queued; the next read of this
-        user's memory (recall, facts, episodes, …) waits for it. `wait=True` (or `Config.capture.end_session_waits`)
-        consolidates before returning, as inline mode always does."""
+        """Close a session and have what it has not consolidated yet consolidated: by default it returns once
+        the end is durable and the final run queued (the user's next read waits for it); `wait=True` or
+        `Config.capture.end_session_waits` waits for the run (docs/write-path.md, "Session end")."""
         user_id = self._user(user_id)
         wait = self.config.capture.end_session_waits if wait is None else wait
         if wait or not self._consolidates_in_background():
@@ -437,11 +434,9 @@ class Memory:
 
     def consolidate_in_windows(self, user_id: str, session_id: str, *, final: bool = False,
                                points: Sequence[int] = ()) -> bool:
-        """`consolidate` in the windows inline runs would have had: up to each of `points` (the session's turn
-        counts when it became due: after every `Config.capture.consolidate_every` turns written one at a time, after each
-        batch of `add_turns`), or without points `consolidate_every` turns at a time; then the rest when the
-        session has ended or is flagged (or this is its `final` run). A background worker that got to a session
-        late (under load, or behind an LLM) so remembers exactly what it would have remembered on time."""
+        """`consolidate` in the windows inline runs would have had: up to each of `points` (the turn counts at
+        which the session became due), or `consolidate_every` turns at a time; then the rest when the session
+        is over or flagged, or this is its `final` run (docs/write-path.md, "Windows")."""
         every = self.config.capture.consolidate_every
         info = self.store.session(user_id, session_id)
         ends = iter(sorted(p for p in points if info is not None and p > info.consolidated_turns))
@@ -461,15 +456,12 @@ class Memory:
         return True
 
     def consolidate(self, user_id: str, session_id: str, *, final: bool = False, max_turns: int | None = None) -> bool:
-        """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed, or another
-        process is consolidating the session (it is then left flagged for later).
+        """Hand a session's unconsolidated turns to the consolidation steps. False if a step failed (the
+        session is then flagged: `_consolidation_failed`) or another process consolidates the session.
 
-        A failed step leaves the turns untouched and the session flagged, so it is retried: at an open or a sweep
-        once `Config.consolidation.retry_s` has passed (doubled after each failure in a row), or at its next turn.
-        `final` (at session end) runs the steps even when no turn is new, for the work done once a session is over
-        (entity profiles, the episode's final vector); it waits up to `Config.consolidation.lease_wait_s` for
-        another process's run of the session to end. `max_turns` takes at most that many of the new turns (the
-        background worker consolidates in windows of `Config.capture.consolidate_every`).
+        `final` (at session end) runs the steps even when no turn is new (entity profiles, the episode's final
+        vector) and waits up to `Config.consolidation.lease_wait_s` for another process's run of the session.
+        `max_turns` takes at most that many of the new turns (`consolidate_in_windows`).
         """
         if self.store.session(user_id, session_id) is None:
             return True
@@ -506,10 +498,8 @@ class Memory:
         if not turns and not final:
             self.store.record_consolidated(user_id, session_id, info.consolidated_turns)
             return True
-        # issue 18: an LLM configuration that cannot work (a missing key) is said once, and this run takes the
-        # rules, so the session is consolidated rather than pending forever. An unreachable LLM postpones the session
-        # (its turns stored and searchable) to a retry, said in one line — until its newest turn has waited
-        # Config.llm.outage_rules_after_s: then the run falls back to the rules from the step that failed on.
+        # an LLM configuration that cannot work takes the rules; an unreachable one postpones the run
+        # (`_run_steps`) until its newest turn waited Config.llm.outage_rules_after_s (README, "Using an LLM")
         clients = self.clients if self.llm.usable() else replace(self.clients, llm=llm.RULES_ONLY)
         with rules_off(self.config.consolidation.rules_off):
             return self._run_steps(clients, user_id, session_id, info, turns, final)
@@ -589,20 +579,17 @@ class Memory:
     ) -> list[Hit]:
         """The `k` memories most relevant to `query`, best first.
 
-        `agents` adds those agents' scopes to the user's (`episodic_memory.scopes`): each scope is recalled on its
-        own, by the same scoring, and the hits merged by score; each hit's `details["scope"]` says whose it is
-        ("user" or "agent:<name>").
+        `agents` adds those agents' scopes to the user's, each recalled on its own, the hits merged by score;
+        `details["scope"]` says whose a hit is (README, "Agent scopes").
 
         `kind` keeps one kind (turn, fact, …); `as_of` answers with what was believed then (the facts valid at
         that time, and only what had been said by then). `source` and `tags` keep the turns from that source
         carrying every one of the tags, and the memories distilled from such turns. A query without a letter or digit
         recalls nothing.
 
-        `now` (a datetime, an ISO-8601 string or epoch seconds; naive means UTC) is the moment the question is asked:
-        recency is scored and time phrases ("last week", "3 days ago", "in May", "last Friday") are resolved against
-        it, in UTC. Default: the wall clock, or `as_of` when that is given (asking as of a past moment asks then).
-        Give it when replaying or importing dated history, where the wall clock is years past the conversation.
-        `now` filters nothing: memories after it are still recalled (use `until` or `as_of` for that).
+        `now` (a datetime, an ISO-8601 string or epoch seconds; naive means UTC) is the moment the question is
+        asked: recency and time phrases ("last week") count from it; default the wall clock, or `as_of`. It
+        filters nothing (docs/retrieval.md, "Time: now, relative dates and state changes").
         """
         from .retrieve.query import analyze
         from .retrieve.retriever import RecallFilters
@@ -828,15 +815,10 @@ class Memory:
     ) -> dict[str, int]:
         """Delete a session, a user, or everything — rows, FTS entries and journals — then scrub the file.
 
-        `forget(agent=NAME)` removes that agent's scope alone, `forget(agent=NAME, session_id=…)` one session of
-        it: no user's memories are touched, as forgetting a user never touches an agent's.
-
-        `forget(session_id=…)` acts on the memory's user unless `user_id` is given; `forget(user_id=…)` removes that
-        user; `forget(all=True)` removes every user. Crash-atomic (a forget killed half-way is finished at the next
-        open). A session is forgotten once no process is consolidating it (waiting up to
-        `Config.consolidation.lease_wait_s`), so no run in flight writes it back. The result counts what went;
-        `scrubbed` is 0 when another reader kept the deleted bytes in the file past `Config.store.forget_scrub_wait_s` (a
-        warning is logged; the rows are gone either way).
+        `forget(session_id=…)` acts on the memory's user unless `user_id` is given; `forget(user_id=…)`
+        removes that user, `forget(all=True)` every user, `forget(agent=NAME)` (with `session_id=…`: one
+        session of it) that agent's scope alone. The result counts what went; `scrubbed` is 0 when a reader
+        kept the deleted bytes in the file. What forget promises: README, "How capture stays safe".
         """
         if all and (session_id or user_id or agent):
             raise ValueError("forget(all=True) takes no session_id, user_id or agent")
