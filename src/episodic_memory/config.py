@@ -1,14 +1,6 @@
-"""Every threshold and knob in one place: `Config`, in groups.
-
-`Config()` gives the defaults. A group's fields are set in code (``Config(capture={"consolidate_every": 4})``,
-``config.replace({"capture.consolidate_every": 4})``) or from the environment, ``EPISODIC_<GROUP>__<FIELD>``
-(``EPISODIC_CAPTURE__CONSOLIDATE_EVERY=4``, read by `Config.from_env` through pydantic-settings).
-
-The flat names of earlier releases (``Config(consolidate_every=4)``, ``config.consolidate_every``,
-``EPISODIC_CONSOLIDATE_EVERY``, the server's ``EPISODIC_SERVER_WORKERS``) still work for this release, each with a
-DeprecationWarning naming its new place (`LEGACY_NAMES`). `episodic config` prints every setting in effect and where
-its value came from; docs/config.md is its table.
-"""
+"""Every threshold and knob in one place: `Config`, in groups (`GROUPS`), set in code or from
+``EPISODIC_<GROUP>__<FIELD>`` (`Config.from_env`); the flat names of earlier releases still work, with a
+DeprecationWarning (`LEGACY_NAMES`). docs/config.md has the rules and the table of every setting."""
 
 from __future__ import annotations
 
@@ -806,16 +798,11 @@ _LEGACY_EXCEPTIONS = {
 }
 
 
-def _legacy_names() -> dict[str, tuple[str, str]]:
-    names: dict[str, tuple[str, str]] = {}
-    for group, cls in GROUPS.items():
-        for name in cls.model_fields:
-            names[_LEGACY_PREFIX.get(group, "") + name] = (group, name)
-    names.update({flat: (dotted.split(".")[0], dotted.split(".")[1]) for flat, dotted in _LEGACY_EXCEPTIONS.items()})
-    return names
-
-
-LEGACY_NAMES: dict[str, tuple[str, str]] = _legacy_names()
+LEGACY_NAMES: dict[str, tuple[str, str]] = {
+    **{_LEGACY_PREFIX.get(group, "") + name: (group, name)
+       for group, cls in GROUPS.items() for name in cls.model_fields},
+    **{flat: (dotted.split(".")[0], dotted.split(".")[1]) for flat, dotted in _LEGACY_EXCEPTIONS.items()},
+}
 """Every flat name of earlier releases (keyword, attribute, ``EPISODIC_<NAME>``): its (group, field)."""
 
 
