@@ -1,8 +1,5 @@
-"""`MemoryClients`: the collaborators a Memory's parts share, built once by `Memory` and handed down.
-
-Consolidation steps, the judgment memory and the briefing receive this bundle, never the `Memory` itself: what
-they may touch is written here, and none of them imports `memory.py` (docs/architecture.md).
-"""
+"""`MemoryClients`: what a Memory's parts (consolidation steps, the judgment memory, the briefing) may use,
+handed to them instead of the `Memory` itself (docs/architecture.md, "The bundle")."""
 
 from __future__ import annotations
 

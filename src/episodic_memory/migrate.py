@@ -1,10 +1,6 @@
-"""Moving a whole store to another one — a SQLite file to PostgreSQL, or back — and proving nothing was lost.
-
-It goes through the export format (`portable`): the source is opened as a `Memory` (so its journals are replayed
-first: every acknowledged turn travels), exported whole to a temporary file, imported into the destination (which
-embeds what it added with its own model), and then checked: per user, the count of every kind must match, and a
-sample of the source's turns, each recalled by its own words in both stores, must come back first in each.
-"""
+"""Moving a whole store to another one — a SQLite file to PostgreSQL, or back — through the export format, and
+proving nothing was lost: per user the counts of every kind, and a sample of turns recalled first in both
+stores (docs/postgres.md)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Agent scopes (issue 46): memory that belongs to an agent rather than to one user.
-
-Every row already carries an owner (`user_id`). An agent's scope is an owner of its own, stored as
-``agent:<name>``: a `Memory(path, agent="coach")` writes there, and a user's reads take their own scope plus the
-agents they may read (`Memory.recall(q, agents=[...])`). The prefix is reserved: a *user* id that starts with it is
-refused at every door (`check_user`), so no user can be, or pose as, an agent's scope.
-"""
+"""Agent scopes (issue 46): memory that belongs to an agent rather than to one user, stored under the owner
+``agent:<name>``, a prefix no user id may take (README, "Agent scopes")."""
 
 from __future__ import annotations
 

@@ -337,10 +337,9 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 def give_back_freed_memory(at_most_every_s: float = 0.0) -> bool:
-    """Hand the C heap's free pages back to the system (glibc's `malloc_trim`; nothing elsewhere), at most once
-    every `at_most_every_s` seconds a process. glibc keeps what Python and numpy free below the top of its heaps:
-    a user's first coarse index (~70 MB of temporaries at 8k vectors) and the churn of full caches stayed in a
-    server's RSS for good. Takes a few ms; returns whether it ran."""
+    """Hand the C heap's free pages back to the system (glibc's `malloc_trim`; nothing elsewhere), at most
+    once every `at_most_every_s` seconds a process (docs/write-path.md, "Freed memory goes back"). Takes a few
+    ms; returns whether it ran."""
     global _trimmed_at
     trim = _malloc_trim()
     if trim is None:
@@ -355,10 +354,9 @@ def give_back_freed_memory(at_most_every_s: float = 0.0) -> bool:
 
 
 class OneBlasThread:
-    """numpy's BLAS kept to one thread while any search runs (threadpoolctl; the first search in sets it, the last
-    out restores what the host process had). A BLAS product split over both cores of a small machine wins ~0.3 ms
-    alone but leaves a spinning BLAS thread on the core the BM25 legs and the next embedding need: recall p50 at
-    10k 7.2 → 5.9 ms with one thread (docs/retrieval.md)."""
+    """numpy's BLAS kept to one thread while any search runs (threadpoolctl; the first search in sets it, the
+    last out restores what the host process had): a second BLAS thread spins on the core the BM25 legs need
+    (docs/retrieval.md)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -387,10 +385,8 @@ class OneBlasThread:
 one_blas_thread = OneBlasThread()  # the dense scan (retrieve/dense.py) and re-clustering share it
 
 
-# --- thread priority -------------------------------------------------------------------------------------------
-# Linux keeps a nice value per thread, so background work (consolidation, its embedding) can run below the threads
-# that acknowledge turns and answer recalls: on a busy machine a caller then never waits for a core behind it.
-# Elsewhere the OS sets priority per process, and these are no-ops.
+# --- thread priority: a nice value per thread on Linux (docs/write-path.md, "Background work runs below the
+# callers"); elsewhere the OS sets priority per process, and these are no-ops
 PER_THREAD_NICE = sys.platform == "linux"
 
 
