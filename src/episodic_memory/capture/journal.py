@@ -20,6 +20,16 @@ from ..store.records import TurnRecord
 log = logging.getLogger(__name__)
 
 
+@contextlib.contextmanager
+def _opened(path: Path, flags: int, mode: int = 0o777) -> Iterator[int]:
+    """A file descriptor of `path` (in binary mode on Windows), closed at the end."""
+    fd = os.open(path, flags | getattr(os, "O_BINARY", 0), mode)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
 def _slug(text: str, limit: int = 40) -> str:
     """A readable, filesystem-safe name that cannot collide (a hash of the exact text is kept)."""
     readable = re.sub(r"[^A-Za-z0-9._-]+", "_", text)[:limit].strip("._") or "x"
@@ -86,8 +96,7 @@ class Journal:
         path = self.path(relative)
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records).encode()
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
-        try:
+        with _opened(path, os.O_RDWR | os.O_CREAT, 0o600) as fd:
             size = os.fstat(fd).st_size
             if size:
                 os.lseek(fd, size - 1, os.SEEK_SET)
@@ -101,22 +110,17 @@ class Journal:
             if self.fsync:
                 os.fsync(fd)
             return size + len(payload)
-        finally:
-            os.close(fd)
 
     def cut_torn_tail(self, relative: str) -> None:
         """Drop a partial last line (only ever left by an interrupted, unacknowledged write)."""
         path = self.path(relative)
-        fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
-        try:
+        with _opened(path, os.O_RDWR) as fd:
             size = os.fstat(fd).st_size
             os.lseek(fd, max(size - 1, 0), os.SEEK_SET)
             if size and os.read(fd, 1) != b"\n":
                 self._cut_torn_tail(fd, path, size)
                 if self.fsync:
                     os.fsync(fd)
-        finally:
-            os.close(fd)
 
     @staticmethod
     def _cut_torn_tail(fd: int, path: Path, size: int) -> int:
@@ -202,13 +206,10 @@ class Journal:
         name = "scrub.json" if scope.scrub_only else f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}.json"
         path = folder / name
         tmp = path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
-        try:
+        with _opened(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600) as fd:
             os.write(fd, json.dumps(asdict(scope)).encode())
             if self.fsync:
                 os.fsync(fd)
-        finally:
-            os.close(fd)
         os.replace(tmp, path)
         self._sync_dir(folder)
         return path
@@ -249,8 +250,5 @@ class Journal:
         """Make a file's creation or removal in `folder` durable (where the platform can)."""
         if not self.fsync or os.name == "nt":
             return
-        fd = os.open(folder, os.O_RDONLY)
-        try:
+        with _opened(folder, os.O_RDONLY) as fd:
             os.fsync(fd)
-        finally:
-            os.close(fd)

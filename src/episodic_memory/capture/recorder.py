@@ -222,18 +222,16 @@ class Recorder:
             fault_point("capture.after_store")
         return records
 
-    def _catch_up(self, user_id: str, session_id: str, relative: str) -> int:
+    def _catch_up(self, user_id: str, session_id: str, relative: str) -> None:
         _, offset, _ = self.store.journal_state(user_id, session_id)
         if self.journal.size(relative) <= offset:
-            return 0
+            return
         read = self.journal.read(relative, offset)
-        new = self.store.insert_turns(read.records, relative, read.end_offset) if read.records else 0
         if not read.records:
             self.store.advance_journal_offset(user_id, session_id, relative, read.end_offset)
-        if new:
+        elif new := self.store.insert_turns(read.records, relative, read.end_offset):
             log.warning("session %s/%s: recovered %d journaled turn(s) a crashed writer left unstored",
                         user_id, session_id, new)
-        return new
 
     def recover(self) -> RecoveryReport:
         """The start-up sweep: replay every journal past its stored offset; flag those sessions for consolidation."""
