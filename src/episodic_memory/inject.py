@@ -76,12 +76,9 @@ class EpisodicInjector:
 
     # --- sections ----------------------------------------------------------------------------------------
     def _sections(self, user_message: str) -> list[Section]:
-        sections = []
-        if self.turn == 1:
-            sections.append(Section("[Ongoing work]", self._ongoing_work()))
-        sections.append(Section("[Recalled context]", self._recalled(user_message)))
-        sections.append(Section("[Past judgments]", self._past_judgments(user_message)))
-        return sections
+        sections = [Section("[Ongoing work]", self._ongoing_work())] if self.turn == 1 else []
+        return [*sections, Section("[Recalled context]", self._recalled(user_message)),
+                Section("[Past judgments]", self._past_judgments(user_message))]
 
     def _past_judgments(self, user_message: str) -> list[Line]:
         """Judgments relevant to the message that have proven themselves (utility above

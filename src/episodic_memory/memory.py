@@ -427,10 +427,7 @@ class Memory:
 
     def wait_for_consolidation(self, session_id: str | None = None, user_id: str | None = None) -> None:
         """Block until background consolidation is done (of one session, or of all when `session_id` is None)."""
-        if session_id is None:
-            self.scheduler.wait()
-        else:
-            self.scheduler.wait(self._user(user_id), session_id)
+        self.scheduler.wait(None if session_id is None else self._user(user_id), session_id)
 
     def consolidate_in_windows(self, user_id: str, session_id: str, *, final: bool = False,
                                points: Sequence[int] = ()) -> bool:
