@@ -62,12 +62,9 @@ def _twin(verb: Callable[Concatenate[Memory, P], R], note: str = ""
 
 
 class AsyncMemory:
-    """A `Memory` whose verbs are coroutines, run on threads of its own (see the module docstring).
-
-    `AsyncMemory(path, …)` opens a Memory with `Memory`'s arguments (a quick, blocking open: `await
-    AsyncMemory.open(…)` opens it off the loop) and closes it with itself; `AsyncMemory.from_memory(mem)` wraps one
-    you opened, and leaves it to you to close. `async with` closes it.
-    """
+    """A `Memory` whose verbs are coroutines, run on threads of its own: `AsyncMemory(path, …)` opens one with
+    `Memory`'s arguments (`await AsyncMemory.open(…)`: off the loop), `AsyncMemory.from_memory(mem)` wraps one
+    you opened and leaves it to you to close."""
 
     @_takes_the_arguments_of(Memory)
     def __init__(self, *args: Any, **kwargs: Any) -> None:

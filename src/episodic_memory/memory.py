@@ -1,9 +1,5 @@
-"""`Memory`: the front door. Every other entry point (CLI, servers, the compatibility APIs) goes through it.
-
-Consolidation: `Memory.consolidate` runs the steps over one session; when it runs (every `Config.capture.consolidate_every`
-new turns, at `end_session`, for flagged sessions at open; inline or in a worker thread) is decided by
-`consolidate.scheduler.ConsolidationScheduler`, `Memory.scheduler` (the REST server gives its Memories a shared one).
-"""
+"""`Memory`: the front door. Every other entry point (CLI, servers, the compatibility APIs) goes through it;
+when consolidation runs is `Memory.scheduler`'s to decide (docs/architecture.md, "Threads and processes")."""
 
 from __future__ import annotations
 

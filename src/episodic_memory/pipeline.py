@@ -10,12 +10,9 @@ from .store.records import Fact
 
 
 async def consolidate_buffer(buffer: SessionBuffer) -> list[Fact]:
-    """Consolidate the turns of the buffer's session not consolidated yet; returns the facts this added.
-
-    Runs in a worker thread (the store and the embedder block), through the memory's scheduler: after a run of the
-    session already queued or under way, never beside it. If a step fails — the LLM unreachable, say — the turns stay
-    as they are and the session is retried at the next open; nothing is lost.
-    """
+    """Consolidate the turns of the buffer's session not consolidated yet, in a worker thread, through the
+    memory's scheduler (after a run of the session already queued or under way, never beside it); returns the
+    facts this added."""
     memory, user_id, session_id = buffer.memory, buffer.user_id, buffer.session_id
     before = {f.id for f in memory.facts(user_id, include_superseded=True, session_id=session_id)}
     await asyncio.to_thread(memory.scheduler.run_now, user_id, session_id)

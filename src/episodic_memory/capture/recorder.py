@@ -268,13 +268,10 @@ class Recorder:
 
     # --- forgetting ----------------------------------------------------------------------------------
     def forget(self, scope: ForgetScope) -> dict[str, Any]:
-        """Delete a session, a user or everything (`scope`): rows, journals, then the bytes (`Store.scrub`).
-
-        Crash-atomic: a tombstone naming the scope is written and fsynced before anything is deleted and removed
-        last, so a forget killed half-way is finished by the next `recover` or `record` (whichever takes the lock
-        first), before they replay any journal. The result has the counts deleted and `scrubbed`: 0 when the bytes
-        could not yet be taken out of the file (a reader held on to them); the scrub is then retried at the next
-        `recover`."""
+        """Delete a session, a user or everything (`scope`): rows, journals, then the bytes (`Store.scrub`),
+        crash-atomic (a tombstone first, removed last: README, "How capture stays safe"). The result has the
+        counts deleted and `scrubbed`: 0 when a reader held on to the bytes; the scrub is then retried at the
+        next `recover`."""
         with self.locked():
             self._finish_forgets(scrub=False)
             tombstone = self.journal.write_tombstone(scope)

@@ -1,9 +1,6 @@
-"""`episodic hooks install claude-code [--project|--user] [--uninstall]` and `episodic hook EVENT`: the memory of a
-coding agent, through its harness's hooks (docs/hooks.md).
-
-The event handling (integrations/claude_code.py, which loads the injector) is imported when `hook` runs: the other
-commands load none of it.
-"""
+"""`episodic hooks install claude-code` and `episodic hook EVENT`: the memory of a coding agent, through its
+harness's hooks (docs/hooks.md). The event handling (integrations/claude_code.py, which loads the injector) is
+imported only when `hook` runs."""
 
 from __future__ import annotations
 

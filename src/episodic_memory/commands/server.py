@@ -1,7 +1,5 @@
 """`episodic mcp`, `episodic serve` and `episodic token ...`: the agent-facing servers and their API tokens.
-
-The servers need the `server` extra; they are imported only when their command runs, so the core CLI works
-without it. Token commands need nothing extra.
+The servers (the `server` extra) are imported only when their command runs: the core CLI works without them.
 """
 
 from __future__ import annotations
@@ -105,14 +103,11 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
     """Run the REST API (FastAPI; OpenAPI at /docs). Requests need a bearer token: episodic token create."""
     rest = _server_module("rest")
     limits_module = _server_module("limits")
-    try:
-        limits = limits_module.server_limits(workers=threads, max_inflight=max_inflight, access_log=access_log)
-    except (ValueError, TypeError) as exc:
-        raise click.UsageError(str(exc)) from None
     auth = not no_auth
     try:
+        limits = limits_module.server_limits(workers=threads, max_inflight=max_inflight, access_log=access_log)
         rest.check_host(host, auth)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         raise click.UsageError(str(exc)) from None
     path, user = store_path(ctx, db), given_user(ctx, user_id) or DEFAULT_USER
     if no_auth:

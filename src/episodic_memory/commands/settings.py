@@ -1,10 +1,5 @@
-"""`episodic config`: every setting in effect, and where its value came from.
-
-Every setting is a field of a group of `Config` (`config.py`), named ``group.field``, set by
-``EPISODIC_<GROUP>__<FIELD>`` (or a flat name of earlier releases, with a warning). A value comes from its default
-or from the environment; `--changed` shows only the ones the environment sets, `--markdown` prints the table of
-docs/config.md (every setting, its default and what it does).
-"""
+"""`episodic config`: every setting in effect, and where its value came from (its default or the environment
+variable that set it); `--markdown` prints the table of docs/config.md."""
 
 from __future__ import annotations
 
