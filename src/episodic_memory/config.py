@@ -871,10 +871,8 @@ def environment() -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """The settings the environment gives, by group, and for each ``group.field`` the variable it came from
     (``EPISODIC_<GROUP>__<FIELD>``, or a flat ``EPISODIC_<NAME>`` of earlier releases, with a warning)."""
     nested = _read_environment()
-    origin: dict[str, str] = {}
-    for group, values in nested.items():
-        for name in values:
-            origin[f"{group}.{name}"] = f"{ENV_PREFIX}{group.upper()}{ENV_NESTED}{name.upper()}"
+    origin = {f"{group}.{name}": f"{ENV_PREFIX}{group.upper()}{ENV_NESTED}{name.upper()}"
+              for group, values in nested.items() for name in values}
     for flat, (group, name) in LEGACY_NAMES.items():
         raw = os.environ.get(f"{ENV_PREFIX}{flat.upper()}")
         if raw is not None and f"{group}.{name}" not in origin:

@@ -70,12 +70,9 @@ class EpisodicMemory(AbstractContextManager["EpisodicMemory"]):
 
     def search(self, query: str, top_k: int = 5, domain: str | None = None, min_score: float = 0.0,
                use_utility: bool = False, utility_weight: float = 0.5) -> list[SearchResult]:
-        """The `top_k` judgments whose cosine with `query` is at least `min_score`, best first.
-
-        Ranked by cosine, or with `use_utility` by cosine × (1 + utility_weight × utility_score); equal scores
-        keep the order the judgments were stored in. Without an embedder the BM25 similarity stands in for the
-        cosine. ValueError for an empty query, top_k < 1 or a negative utility_weight.
-        """
+        """The `top_k` judgments whose cosine with `query` is at least `min_score`, best first, ranked as the
+        library ranks them (docs/compat.md). ValueError for an empty query, top_k < 1 or a negative
+        utility_weight."""
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
             raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
         if utility_weight < 0:

@@ -405,9 +405,7 @@ class Memory:
 
     def _consolidates_in_background(self) -> bool:
         mode = self.config.capture.consolidate_in_background
-        if mode == "auto":
-            return self._llm_on()
-        return mode == "on"
+        return self._llm_on() if mode == "auto" else mode == "on"
 
     def llm_outage(self) -> Outage | None:
         """The back-off in force from this store's LLM (`llm.backoff`): when it is asked again and why; None when

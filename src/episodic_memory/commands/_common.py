@@ -102,11 +102,9 @@ def writable(path: str) -> bool:
 
 def open_memory(ctx: click.Context, db: str | None, user_id: str | None, *, reads: bool = False,
                 existing: bool = False) -> Memory:
-    """The Memory a command uses, closed when it ends. A command that only `reads` never waits on the LLM: it
-    leaves the sessions pending consolidation to the next writer (Config.capture.consolidate_on_open_with_llm; without an
-    LLM it consolidates them with the rules, as any open does), and it opens a store it cannot write read-only
-    (Config.store.read_only): nothing is written, no -wal/-shm left behind. A command that `reads`, or needs an
-    `existing` store (export, backup), refuses a store file that is not there (`_check_exists`)."""
+    """The Memory a command uses, closed when it ends. A command that only `reads` never waits on the LLM
+    (README, "Using an LLM") and opens a store it cannot write read-only; one that `reads` or needs an
+    `existing` store (export, backup) refuses a store file that is not there (`_check_exists`)."""
     path = store_path(ctx, db)
     user = given_user(ctx, user_id) or DEFAULT_USER
     try:

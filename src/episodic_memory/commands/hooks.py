@@ -12,7 +12,7 @@ import click
 from rich.markup import escape
 
 from ..config import DEFAULT_USER, Config, default_db_path
-from ..integrations.claude_code_io import EVENTS, log_line, state_dir
+from ..integrations.claude_code_io import log_line, state_dir
 from ..integrations.claude_code_settings import (
     SettingsError,
     hook_commands,
@@ -117,6 +117,3 @@ def hook(ctx: click.Context, db: str | None, user_id: str | None, event: str) ->
     if not result.finished:  # the work is still going in a thread: the harness gets its answer now
         sys.stdout.flush()
         os._exit(0)
-
-
-__all__ = ["EVENTS", "hook", "hooks"]
