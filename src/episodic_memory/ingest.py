@@ -200,15 +200,12 @@ def _checked(data: Any, default_session: str, max_turn_chars: int) -> dict[str, 
         if isinstance(value, str):
             check_unicode(value, f"field '{name}'")
     timestamp = data.get("timestamp")
-    if timestamp is not None:
-        try:
-            to_epoch(timestamp, "field 'timestamp'")
-        except (TypeError, ValueError) as exc:
-            raise ValueError(str(exc)) from None
     try:
+        if timestamp is not None:
+            to_epoch(timestamp, "field 'timestamp'")
         source = check_source(data.get("source"), "field 'source'")
         tags = check_tags(data.get("tags"), "field 'tags'")
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise ValueError(str(exc)) from None
     session = data.get("session_id")
     turn_id = data.get("id")

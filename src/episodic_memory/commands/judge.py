@@ -14,14 +14,9 @@ from rich.table import Table
 from ._common import COUNT, db_option, dump, fail, listed, open_memory, store_command
 
 if TYPE_CHECKING:  # `episodic` loads judgment memory (and numpy) only for a `judge` command
-    from ..judgments.memory import Judgment, JudgmentMemory, SearchResult
+    from ..judgments.memory import Judgment, SearchResult
 
 console = Console(soft_wrap=True)  # long judgments stay on one line (greppable)
-
-
-def _judgments(ctx: click.Context, db: str | None, user_id: str | None, *, existing: bool = False) -> JudgmentMemory:
-    """The store's judgments; `existing` (search, list, export: reading) refuses a store file that is not there."""
-    return open_memory(ctx, db, user_id, existing=existing).judgments
 
 
 def _counts(adopted: int, rejected: int, utility: float) -> str:
@@ -70,7 +65,7 @@ def add(ctx: click.Context, db: str | None, user_id: str | None, trigger: str, j
             meta = json.loads(metadata)
         except json.JSONDecodeError as exc:
             raise click.BadParameter(f"not JSON: {exc}", param_hint="--metadata") from None
-    judgments = _judgments(ctx, db, user_id)
+    judgments = open_memory(ctx, db, user_id).judgments
     before = judgments.count()
     try:
         memory_id = judgments.store(trigger, judgment, reasoning, domain=domain, metadata=meta)
@@ -99,7 +94,7 @@ def search(ctx: click.Context, db: str | None, user_id: str | None, query: str, 
            domain: str | None, min_score: float, use_utility: bool, utility_weight: float | None,
            as_json: bool) -> None:
     """Judgments for situations like QUERY; [distance] first (smaller is closer)."""
-    judgments = _judgments(ctx, db, user_id, existing=True)
+    judgments = open_memory(ctx, db, user_id, existing=True).judgments
     try:
         results = judgments.search(query, top_k=top_k, domain=domain, min_score=min_score,
                                    use_utility=use_utility, utility_weight=utility_weight)
@@ -120,7 +115,7 @@ def verify(ctx: click.Context, db: str | None, user_id: str | None, memory_id: s
     """Record whether judgment MEMORY_ID was adopted (--adopted) or rejected (--rejected)."""
     if adopted is None:
         raise click.UsageError("say --adopted or --rejected")
-    judgments = _judgments(ctx, db, user_id)
+    judgments = open_memory(ctx, db, user_id).judgments
     try:
         j: Judgment = judgments.verify(memory_id, adopted, user_correction=correction)
     except KeyError as exc:
@@ -148,7 +143,7 @@ def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility:
     """Export verified judgments as (context, judgment, outcome) triples: a table, --json, or --jsonl."""
     if as_json and as_jsonl:
         raise click.UsageError("--json and --jsonl are exclusive")
-    judgments = _judgments(ctx, db, user_id, existing=True)
+    judgments = open_memory(ctx, db, user_id, existing=True).judgments
     to_file = out not in (None, "-")
     if as_json:
         dicts = [t.to_dict() for t in judgments.iter_triples(min_utility)]
@@ -180,7 +175,7 @@ def export(ctx: click.Context, db: str | None, user_id: str | None, min_utility:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def list_command(ctx: click.Context, db: str | None, user_id: str | None, domain: str | None, as_json: bool) -> None:
     """Every judgment, in the order they were stored, with its verdicts and utility."""
-    found = _judgments(ctx, db, user_id, existing=True).list_judgments(domain=domain)
+    found = open_memory(ctx, db, user_id, existing=True).judgments.list_judgments(domain=domain)
     if listed(found, as_json, "no judgments yet", console):
         return
     for j in found:
@@ -198,7 +193,7 @@ def list_command(ctx: click.Context, db: str | None, user_id: str | None, domain
 def forget(ctx: click.Context, db: str | None, user_id: str | None, memory_ids: tuple[str, ...],
            as_json: bool) -> None:
     """Delete judgments MEMORY_IDS for good (verdicts, search index, vectors), then scrub the file."""
-    judgments = _judgments(ctx, db, user_id)
+    judgments = open_memory(ctx, db, user_id).judgments
     try:
         n = judgments.delete(*memory_ids)
     except KeyError as exc:
