@@ -9,7 +9,7 @@ import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -772,13 +772,6 @@ class ExperimentalSettings(_Group):
                                     "already in the list (list questions)")
 
 
-GROUPS: dict[str, type[_Group]] = {
-    "store": StoreSettings, "capture": CaptureSettings, "models": ModelSettings, "retrieval": RetrievalSettings,
-    "currency": CurrencySettings, "llm": LLMSettings, "consolidation": ConsolidationSettings,
-    "workstreams": WorkstreamSettings, "loops": LoopSettings, "inject": InjectSettings, "judgments": JudgmentSettings,
-    "server": ServerSettings, "hooks": HookSettings, "experimental": ExperimentalSettings,
-}
-
 # A flat name of earlier releases is its group's prefix and the field's name (``currency_pool``: currency.pool),
 # or the group's field of the same name (``rrf_k``: retrieval.rrf_k), unless it is listed here.
 _LEGACY_PREFIX = {"currency": "currency_", "workstreams": "workstream_", "inject": "inject_", "hooks": "hook_",
@@ -796,14 +789,6 @@ _LEGACY_EXCEPTIONS = {
     "ui_login_form_s": "server.ui_login_form_s", "server_background_nice": "capture.background_nice",
     "server_recall_embed_max_items": "retrieval.recall_embed_max_items",
 }
-
-
-LEGACY_NAMES: dict[str, tuple[str, str]] = {
-    **{_LEGACY_PREFIX.get(group, "") + name: (group, name)
-       for group, cls in GROUPS.items() for name in cls.model_fields},
-    **{flat: (dotted.split(".")[0], dotted.split(".")[1]) for flat, dotted in _LEGACY_EXCEPTIONS.items()},
-}
-"""Every flat name of earlier releases (keyword, attribute, ``EPISODIC_<NAME>``): its (group, field)."""
 
 
 def _deprecated(flat: str, how: str) -> None:
@@ -947,3 +932,14 @@ class Config(BaseModel):
             raise ValueError("bad setting in the environment: " + "; ".join(bad)) from None
         given = {k: v for k, v in {**(changes or {}), **overrides}.items() if v is not None}
         return merged.replace(given) if given else merged
+
+
+GROUPS: dict[str, type[_Group]] = {name: cast("type[_Group]", field.annotation)
+                                   for name, field in Config.model_fields.items()}
+
+LEGACY_NAMES: dict[str, tuple[str, str]] = {
+    **{_LEGACY_PREFIX.get(group, "") + name: (group, name)
+       for group, cls in GROUPS.items() for name in cls.model_fields},
+    **{flat: (dotted.split(".")[0], dotted.split(".")[1]) for flat, dotted in _LEGACY_EXCEPTIONS.items()},
+}
+"""Every flat name of earlier releases (keyword, attribute, ``EPISODIC_<NAME>``): its (group, field)."""
