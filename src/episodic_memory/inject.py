@@ -236,11 +236,10 @@ def _one_line(text: str, limit: int) -> str:
 
 def replies(memory: Memory, hits: list[Hit], user_id: str | None = None, *, max_chars: int = 200,
             context_chars: int = 160) -> dict[str, str]:
-    """For each short memory among `hits` that only makes sense with the turn it answers ("Yes! It was amazing."
-    after "Did you go to the parade?"), by hit id: "replying to <who>: “<that turn, cut short>”". A turn
-    qualifies when the turn before it is another speaker's and asks something, or when it leans back on it (an
-    answer word, a pronoun first); a fact drawn from one turn only when it leans back (a fact is meant to stand
-    alone). A turn already among `hits` is not said again."""
+    """For each short memory among `hits` that only makes sense with the turn it answers, by hit id: "replying
+    to <who>: “<that turn, cut short>”". A turn qualifies when the turn before it is another speaker's and
+    asks something, or when it leans back on it (an answer word, a pronoun first); a fact only when it leans
+    back. A turn already among `hits` is not said again."""
     short = [h for h in hits if len(h.text) <= max_chars and (
         h.kind == "turn" or (h.kind == "fact" and _leans_back(h.text)))]
     before = memory.turns_before(short, user_id) if short else {}

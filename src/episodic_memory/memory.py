@@ -243,10 +243,8 @@ class Memory:
         metadata: Mapping[str, Any] | None = None,
     ) -> str:
         """Record one turn: journaled and fsynced, then stored. Returns its id (`turn_id` when given).
-
-        `source` (where it came from: "telegram", "cli", …) and `tags` are kept with the turn and its journal line;
-        `recall(q, source=…, tags=[…])` filters on them. `metadata`, a JSON object, is kept with the turn as well
-        (never searched) and comes back as `StoredTurn.metadata` (an agent framework's own item, say)."""
+        `source`, `tags` (recall filters on them) and `metadata` (a JSON object, never searched) are kept with
+        it (README, "Library")."""
         return self.add_turns(
             [{"role": role, "content": content, "session_id": session_id, "speaker": speaker,
               "timestamp": timestamp, "turn_id": turn_id, "user_id": user_id, "source": source, "tags": tags,
@@ -311,11 +309,9 @@ class Memory:
                                                max_depth=self.config.capture.max_json_depth))
 
     def pop_turn(self, session_id: str, user_id: str | None = None) -> StoredTurn | None:
-        """Remove the session's latest turn and return it (None when the session has none): an agent framework's
-        undo (`integrations.openai_agents.EpisodicSession.pop_item`). Its search entries and vectors go with it; a
-        consolidation of the session under way finishes first. Facts already drawn from it stay until the session
-        is forgotten, and its journal line stays in the journal (a journal is only replayed past what the store
-        holds): `forget` is the verb that promises the text is gone."""
+        """Remove the session's latest turn and return it (None when it has none): an agent framework's undo.
+        Its search entries and vectors go with it, after a consolidation of the session under way; facts drawn
+        from it stay until the session is forgotten (`forget` promises the text is gone)."""
         if self.config.store.read_only:
             raise PermissionError(f"{self.path} is open read-only (Config.store.read_only): no turn can be removed")
         uid = self._user(user_id)

@@ -98,11 +98,9 @@ def _encode(record: dict[str, Any]) -> dict[str, Any]:
 
 # --- import --------------------------------------------------------------------------------------------
 def read_export(path: str | Path, store: Store, *, user_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """Read and check a whole export file against `store`: every field by the rules of the front doors
-    (`portable_schema`), every reference to a record of the file and of the same user, the header's counts, and
-    that no turn or judgment id is another user's in `store`. `user_id` imports a file of one user as that user.
-
-    Raises `PortableFormatError` naming the file, line and field of the first problem; nothing is written."""
+    """Read and check a whole export file against `store` (docs/security.md, "Import"); `user_id` imports a
+    file of one user as that user. Raises `PortableFormatError` naming the file, line and field of the first
+    problem; nothing is written."""
     name, config = str(path), store.config
     try:
         lines = list(_lines(Path(path)))

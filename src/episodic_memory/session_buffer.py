@@ -11,10 +11,8 @@ from .store.records import StoredTurn
 
 
 class SessionBuffer:
-    """Append a session's turns; each is journaled and fsynced before `append_turn` returns.
-
-    Consolidation runs every `Config.capture.consolidate_every` turns and at `end()`.
-    """
+    """Append a session's turns, each journaled and fsynced before `append_turn` returns; consolidated every
+    `Config.capture.consolidate_every` turns and at `end()`."""
 
     def __init__(self, session_id: str, *, memory: Memory | None = None, user_id: str | None = None) -> None:
         self.session_id = session_id

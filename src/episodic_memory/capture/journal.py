@@ -88,11 +88,8 @@ class Journal:
             return 0
 
     def append(self, relative: str, records: Sequence[TurnRecord]) -> int:
-        """Append records as whole lines, fsync, and return the file's new size.
-
-        A partial last line left by a crash is cut off first: it was never acknowledged, and appending after it
-        would glue the next record onto garbage.
-        """
+        """Append records as whole lines, fsync, and return the file's new size. A partial last line a crash
+        left is cut off first: it was never acknowledged, and the next record would be glued onto it."""
         path = self.path(relative)
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records).encode()

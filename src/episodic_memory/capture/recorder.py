@@ -193,9 +193,8 @@ class Recorder:
             call.done = True
 
     def _record_session(self, user_id: str, session_id: str, turns: list[NewTurn]) -> list[TurnRecord]:
-        """Journal and store one session's turns. A turn the session already has with the same `turn_id`, role and
-        content is not stored again (a retry of a call that failed after its journal line was written, and was
-        replayed since): its stored record is returned instead."""
+        """Journal and store one session's turns. A turn the session already has with the same `turn_id`, role
+        and content (a retried call) is not stored again: its stored record is returned instead."""
         relative = self.journal.relative_path(user_id, session_id)
         if self.journal.enabled:
             self._catch_up(user_id, session_id, relative)

@@ -157,10 +157,9 @@ class JudgmentMemory:
         """Store a judgment; returns its id ("mem_…").
 
         Storing the same trigger and judgment again (up to case and spacing) returns the first one's id: its
-        verdicts keep counting, the first wording stays, the metadata is merged. ``merge=False`` stores a new
-        judgment every time, as the episodic-judgment library does (`EpisodicMemory`, its compatibility door).
-        Raises ValueError when trigger, judgment or reasoning is empty, the domain is blank, or the metadata
-        is not a JSON-serialisable dict.
+        verdicts keep counting, the first wording stays, the metadata is merged; ``merge=False``
+        (`EpisodicMemory`) stores a new judgment every time. ValueError when trigger, judgment or reasoning is
+        empty, the domain is blank, or the metadata is not a JSON-serialisable dict.
         """
         trigger, judgment, reasoning = (_text(trigger, "trigger"), _text(judgment, "judgment"),
                                         _text(reasoning, "reasoning"))
@@ -195,12 +194,11 @@ class JudgmentMemory:
 
     def verify(self, memory_id: str, adopted: bool, user_correction: str | None = None, *,
                at: datetime | str | float | None = None) -> Judgment:
-        """Record whether the user adopted the judgment, and what they said instead (`user_correction`).
+        """Record whether the user adopted the judgment, and what they said instead (`user_correction`);
+        returns the judgment with its updated utility. `at` backdates the verdict (imports, tests).
 
-        Returns the judgment with its updated utility. `at` backdates the verdict (imports, tests); default
-        now. Raises KeyError for an id this user does not have (ValueError for one that is no id: blank, a
-        control character), TypeError when `adopted` is not a bool,
-        ValueError for a blank correction.
+        KeyError for an id this user does not have (ValueError for one that is no id), TypeError when
+        `adopted` is not a bool, ValueError for a blank correction.
         """
         if not isinstance(adopted, bool):
             raise TypeError(f"adopted must be True or False, got {adopted!r}")
@@ -265,14 +263,11 @@ class JudgmentMemory:
 
     def search(self, query: str, top_k: int = 5, domain: str | None = None, min_score: float = 0.0,
                use_utility: bool = False, utility_weight: float | None = None) -> list[SearchResult]:
-        """The `top_k` judgments for `query`, best first.
-
-        Found and ordered by hybrid similarity (BM25 + dense cosine fused by reciprocal rank, see the module
-        docstring); results whose cosine with the query is below `min_score` are dropped. With `use_utility` they
-        are ranked by similarity × (1 + α · ranking utility), α = `utility_weight` (default
-        `Config.judgments.utility_weight`, 0.5).
-        Raises ValueError for an empty query, top_k < 1 or a negative utility_weight.
-        """
+        """The `top_k` judgments for `query`, best first: found and ordered by hybrid similarity (see the
+        module docstring), those whose cosine with the query is below `min_score` dropped; with `use_utility`
+        ranked by similarity × (1 + α · ranking utility), α = `utility_weight` (default
+        `Config.judgments.utility_weight`). ValueError for an empty query, top_k < 1 or a negative
+        utility_weight."""
         query = _text(query, "query")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
             raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
@@ -322,12 +317,10 @@ class JudgmentMemory:
 
     def closeness(self, query: str, domain: str | None = None, floor: float = -1.0
                   ) -> list[tuple[JudgmentRow, float]]:
-        """Every judgment (of `domain`) with its closeness to `query`, at or above `floor`, in the order stored.
-
-        Closeness is the cosine of the query's and the judgment's embeddings, every judgment with a vector scored
-        (the episodic-judgment library's brute-force search, which `EpisodicMemory.search` ranks by); without an
-        embedder (or when embedding fails) it is the BM25 leg's rank-based similarity of the `candidate_pool` best.
-        """
+        """Every judgment (of `domain`) with its closeness to `query`, at or above `floor`, in the order
+        stored: the cosine of their embeddings, every judgment with a vector scored (the episodic-judgment
+        library's search); without an embedder, or when embedding fails, the BM25 leg's rank-based similarity
+        of the `candidate_pool` best."""
         query = _text(query, "query")
         embedder, index = self.clients.embedder(), self.clients.dense_index()
         scores: dict[int, float] | None = None
@@ -386,11 +379,8 @@ class JudgmentMemory:
 
     # --- export --------------------------------------------------------------------------------------
     def iter_triples(self, min_utility: float = 0.0) -> Iterator[Triple]:
-        """Triples of verified judgments whose reported utility (`Config.judgments.utility_reported`: by default adopted /
-        verdicts) is strictly greater than `min_utility`, streamed.
-
-        A triple needs an outcome, so judgments never verified are not exported.
-        """
+        """Triples of verified judgments (a triple needs an outcome) whose reported utility
+        (`Config.judgments.utility_reported`) is strictly greater than `min_utility`, streamed."""
         now = time.time()
         for chunk in self.rows.iter_judgments(self.user_id):
             verdicts = self.rows.verdicts([r.id for r in chunk])
