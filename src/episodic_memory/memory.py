@@ -109,13 +109,12 @@ class Memory:
         self.store: Store = open_store(self.path, self.config)
         # read-only: nothing to journal, nothing to recover; a server database is its own durable log
         if self.store.in_memory or self.config.store.read_only or is_postgres_url(self.store.path):
-            journal, lock_path = Journal(None), None
+            self.journal, lock_path = Journal(None), None
         else:
             db_path = Path(self.store.path)
-            journal = Journal(journal_dir_for(db_path), fsync=self.config.capture.fsync_journal)
+            self.journal = Journal(journal_dir_for(db_path), fsync=self.config.capture.fsync_journal)
             lock_path = db_path.with_name(db_path.name + ".lock")
-        self.journal = journal
-        self.recorder = Recorder(self.store, journal, lock_path, self.config, scrub=self._scrub)
+        self.recorder = Recorder(self.store, self.journal, lock_path, self.config, scrub=self._scrub)
         self.indexer = Indexer(self.store, self.embedder, self.config)
         # consolidation's calls back off from an LLM that just failed, remembered in the store (`llm.backoff`)
         self.llm_backoff = BackingOffClient(self.llm, self.store)

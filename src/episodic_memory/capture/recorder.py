@@ -258,8 +258,7 @@ class Recorder:
                     report.sessions.append((user_id, session_id))
                 if read.torn_tail:
                     self.journal.cut_torn_tail(relative)
-            idle_before = time.time() - self.config.capture.session_idle_minutes * 60
-            self.store.mark_idle_sessions(idle_before)
+            self.store.mark_idle_sessions(time.time() - self.config.capture.session_idle_minutes * 60)
         if report.turns_recovered:
             log.warning("recovery: replayed %d turn(s) from %d journal(s)", report.turns_recovered,
                         len(report.sessions))

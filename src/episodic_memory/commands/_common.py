@@ -80,16 +80,12 @@ def store_path(ctx: click.Context, db: str | None) -> str:
     """The store a command acts on: its --db, else the one before the command, else the default. An empty --db is
     an error, not the default store. Noted in `ctx.meta` for the messages about it, with where it came from
     ("--db", "$EPISODIC_DB", or None for the default store)."""
-    given: str | None = None
-    for value in (db, ctx.find_root().params.get("db")):
-        if value is not None:
-            if not value.strip():
-                raise click.ClickException("--db is empty: give the memory file's path (or leave --db out for the "
-                                           "default store)")
-            path, given = value, "--db"
-            break
-    else:
-        path, given = str(default_db_path()), "$EPISODIC_DB" if os.environ.get("EPISODIC_DB") else None
+    value = db if db is not None else ctx.find_root().params.get("db")
+    if value is not None and not value.strip():
+        raise click.ClickException("--db is empty: give the memory file's path (or leave --db out for the "
+                                   "default store)")
+    path = value if value is not None else str(default_db_path())
+    given = "--db" if value is not None else "$EPISODIC_DB" if os.environ.get("EPISODIC_DB") else None
     ctx.meta["episodic.db"], ctx.meta["episodic.db_given"] = path, given
     return path
 

@@ -69,9 +69,7 @@ def entities(ctx: click.Context, db: str | None, user_id: str | None, as_json: b
     found = open_memory(ctx, db, user_id, reads=True).entities()
     if listed(found, as_json, "no entities yet"):
         return
-    table = Table(box=None)
-    for column in ("name", "facts", "also known as", "appears with"):
-        table.add_column(column)
+    table = Table("name", "facts", "also known as", "appears with", box=None)
     for e in found:
         table.add_row(escape(e.name), str(e.facts), escape(", ".join(e.aliases)),
                       escape(", ".join(f"{n} ({w})" for n, w in e.related[:4])))

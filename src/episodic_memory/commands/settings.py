@@ -72,9 +72,7 @@ def config_command(changed: bool, as_json: bool, as_markdown: bool) -> None:
         click.echo(json.dumps([{"name": s.name, "value": s.value, "default": s.default,
                                 "source": s.source} for s in rows], indent=2, default=str))
         return
-    table = Table(show_edge=False, pad_edge=False)
-    for column in ("setting", "value", "source"):
-        table.add_column(column)
+    table = Table("setting", "value", "source", show_edge=False, pad_edge=False)
     for s in rows:
         source = "[dim]default[/dim]" if s.source == "default" else escape(s.source)
         if s.source not in ("default", s.env):
