@@ -90,11 +90,9 @@ class Memory:
         llm: LLMClient | Backend | None = None,
         agent: str | None = None,
     ) -> None:
-        """Open (or create) the store at `path`. `embedder`/`reranker` override the models named in `config`; `llm`
-        (a backend or an `LLMClient`) the LLM (see `episodic_memory.llm` for which client a Memory uses).
-
-        `agent` opens an agent's scope instead of a user's (`episodic_memory.scopes`): what this Memory writes,
-        reads and forgets is that agent's, shared by the users whose reads name it (`recall(q, agents=[...])`)."""
+        """Open (or create) the store at `path`. `embedder`/`reranker` override the models named in `config`,
+        `llm` (a backend or an `LLMClient`) the LLM (`episodic_memory.llm`); `agent` opens that agent's scope
+        instead of a user's (README, "Agent scopes")."""
         self.config = config or Config.from_env()
         TEXT_MEMOS.set_budget(int(self.config.retrieval.text_memo_mb * (1 << 20)))  # process-wide, like the memos
         self.llm, self._owns_llm = client_for(config, llm)
@@ -669,11 +667,10 @@ class Memory:
 
     def add_fact(self, text: str, *, type: str = "knowledge", importance: int | None = None,  # noqa: A002
                  session_id: str = CURATED_SESSION, user_id: str | None = None) -> int:
-        """Store a fact by hand (a curated memory: the Memory Anchor layer's `remember`). Returns its id.
-
-        It skips extraction and the salience router: it is durable, with confidence 1 and no source turns.
-        `importance` (1–10) becomes its salience (importance / 10); without one, the type's prior. Storing the
-        same text and type again returns the same id and counts one more recurrence."""
+        """Store a fact by hand (a curated memory: the Memory Anchor layer's `remember`, docs/compat.md):
+        durable, confidence 1, no source turns, its salience `importance` / 10 (without one, the type's
+        prior). Returns its id; the same text and type again returns the same id and counts one more
+        recurrence."""
         if not isinstance(text, str) or not text.strip():
             raise ValueError(f"text must be a non-empty string, got {text!r}")
         if type not in FACT_TYPES:
@@ -779,9 +776,8 @@ class Memory:
     def brief(self, hours: float = 24, user_id: str | None = None, *, now: datetime | str | None = None,
               agents: Iterable[str] | None = None) -> Brief:
         """The startup briefing: the last `hours`' sessions, decisions and corrections, the open loops and the
-        active workstreams (`now` for a briefing as of another time). With `agents`, each list holds those agents'
-        items too, newest first (`_merge_briefs`: every dict item gets a `scope`, loops and workstreams say theirs
-        by `user_id`)."""
+        active workstreams (`now`: as of another time). With `agents`, each list holds those agents' items
+        too, newest first (`_merge_briefs`)."""
         owners = self._scopes(self._settled(user_id), agents)
         at = None if now is None else to_epoch(now, "now")
         if len(owners) == 1:

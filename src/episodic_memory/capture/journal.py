@@ -102,8 +102,7 @@ class Journal:
             os.lseek(fd, size, os.SEEK_SET)
             view = memoryview(payload)
             while view:
-                written = os.write(fd, view)
-                view = view[written:]
+                view = view[os.write(fd, view):]
             if self.fsync:
                 os.fsync(fd)
             return size + len(payload)

@@ -252,8 +252,7 @@ class Recorder:
                 for rec in read.records:
                     by_session.setdefault((rec.user_id, rec.session_id), []).append(rec)
                 for (user_id, session_id), recs in by_session.items():
-                    new = self.store.insert_turns(recs, relative, read.end_offset)
-                    report.turns_recovered += new
+                    report.turns_recovered += self.store.insert_turns(recs, relative, read.end_offset)
                     self.store.mark_for_consolidation(user_id, session_id)
                     report.sessions.append((user_id, session_id))
                 if read.torn_tail:

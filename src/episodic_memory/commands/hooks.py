@@ -110,8 +110,7 @@ def hook(ctx: click.Context, db: str | None, user_id: str | None, event: str) ->
         log_line(state_dir(), event, None, f"configuration: {exc}")
         return
     path = db or ctx.find_root().params.get("db") or str(default_db_path())
-    user = given_user(ctx, user_id) or DEFAULT_USER
-    result = run(event, raw, db=path, user_id=user, config=config)
+    result = run(event, raw, db=path, user_id=given_user(ctx, user_id) or DEFAULT_USER, config=config)
     if result.text:
         click.echo(result.text)
     if not result.finished:  # the work is still going in a thread: the harness gets its answer now
