@@ -845,17 +845,13 @@ def _environment_source() -> tuple[Any, Any]:
     return Source, create_model("Environment", __base__=Groups, **fields)
 
 
-def _read_environment() -> dict[str, dict[str, Any]]:
-    if not any(name.upper().startswith(ENV_PREFIX) and ENV_NESTED in name for name in os.environ):
-        return {}  # nothing of ours to read: pydantic-settings is not even imported
-    source, model = _environment_source()
-    return dict(source(model)())  # the variables as they are now (a source reads them when made)
-
-
 def environment() -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """The settings the environment gives, by group, and for each ``group.field`` the variable it came from
     (``EPISODIC_<GROUP>__<FIELD>``, or a flat ``EPISODIC_<NAME>`` of earlier releases, with a warning)."""
-    nested = _read_environment()
+    nested: dict[str, dict[str, Any]] = {}  # no variable of ours set: pydantic-settings is not even imported
+    if any(name.upper().startswith(ENV_PREFIX) and ENV_NESTED in name for name in os.environ):
+        source, model = _environment_source()
+        nested = dict(source(model)())  # the variables as they are now (a source reads them when made)
     origin = {f"{group}.{name}": f"{ENV_PREFIX}{group.upper()}{ENV_NESTED}{name.upper()}"
               for group, values in nested.items() for name in values}
     for flat, (group, name) in LEGACY_NAMES.items():
