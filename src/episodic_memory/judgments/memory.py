@@ -390,7 +390,10 @@ class JudgmentMemory:
                 o = outcome(verdicts[row.id], self.config, now)
                 reported = self._reported(verdicts[row.id], o)
                 if reported > min_utility:
-                    yield _triple(row, o, reported)
+                    yield Triple(context=row.trigger, judgment=row.judgment, outcome=o.describe(),
+                                 id=row.memory_id, reasoning=row.reasoning, domain=row.domain,
+                                 utility=reported, adopted=o.adopted, rejected=o.rejected,
+                                 correction=o.correction)
 
     def export_triples(self, min_utility: float = 0.0) -> list[Triple]:
         """Every triple (context = trigger, judgment, outcome) with utility strictly above `min_utility`."""
@@ -426,9 +429,3 @@ class JudgmentMemory:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.clients.path!r}, user_id={self.user_id!r})"
-
-
-def _triple(row: JudgmentRow, o: Outcome, reported: float) -> Triple:
-    return Triple(context=row.trigger, judgment=row.judgment, outcome=o.describe(), id=row.memory_id,
-                  reasoning=row.reasoning, domain=row.domain, utility=reported, adopted=o.adopted,
-                  rejected=o.rejected, correction=o.correction)
