@@ -310,11 +310,8 @@ class Recorder:
     def _finish_forgets(self, *, scrub: bool = True) -> int:
         """Finish the forgets a crash interrupted (their tombstones are left), oldest first; with `scrub`, retry
         the scrubs a reader held up too (at open: not before every write). Under the lock. Returns how many."""
-        done = 0
-        for path, scope in self.journal.tombstones():
-            if scope.scrub_only and not scrub:
-                continue
+        pending = [(p, s) for p, s in self.journal.tombstones() if scrub or not s.scrub_only]
+        for path, scope in pending:
             log.warning("finishing a forget interrupted by a crash or held up by a reader (%s)", scope)
             self._finish(path, scope)
-            done += 1
-        return done
+        return len(pending)
