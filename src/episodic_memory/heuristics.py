@@ -20,7 +20,6 @@ class Rule:
     probe: str                      # a case it decides (tests/test_heuristics.py runs each)
     decides: str                    # what it does with the probe
     switch: dict[str, Any] = field(default_factory=dict)   # Config overrides that turn it off
-    effect: str = ""                # measured: bench/truth.py --ablate (docs/consolidation.md has the table)
 
     def off(self) -> dict[str, Any]:
         return self.switch or {"consolidation.rules_off": [self.name]}
