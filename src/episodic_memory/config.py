@@ -85,8 +85,7 @@ class CaptureSettings(_Group):
     end_session_waits: bool = Field(
         False, description="`end_session` returns once the session's end is durable and its final consolidation is "
         "queued (a read of that user's memory waits for it); true: it waits for the consolidation itself")
-    # issue 18 door: what a door (Memory, REST, MCP, `episodic ingest`) accepts. Not the embedding cap, which
-    # only limits what is embedded of a long turn.
+    # what a door (Memory, REST, MCP, `episodic ingest`) accepts; not the embedding cap (embed_max_chars)
     max_turn_chars: int = Field(
         100_000, ge=1, description="a turn's content over this many characters is refused with a clear error; "
         "`episodic ingest` refuses a line over 8 times this many bytes before parsing it")
