@@ -16,7 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,16 +128,9 @@ class Recorder:
     def locked(self) -> Iterator[None]:
         """The cross-process ingest lock (and a thread lock inside this process), shared by every writer of the
         file in this process."""
-        w = self._writers
-        with w.thread_lock:
-            if w.file_lock is None:
-                yield
-                return
-            w.file_lock.acquire(timeout=self.config.store.lock_timeout_s)
-            try:
-                yield
-            finally:
-                w.file_lock.release()
+        w, timeout = self._writers, self.config.store.lock_timeout_s
+        with w.thread_lock, nullcontext() if w.file_lock is None else w.file_lock.acquire(timeout=timeout):
+            yield
 
     def record(self, turns: Sequence[NewTurn]) -> list[TurnRecord]:
         """Journal and store turns (any sessions); returns them with their uid and order, once they are durable.
