@@ -61,8 +61,7 @@ def print_hits(hits: list[Hit], replies: dict[str, str] | None = None) -> None:
             label = f"fact · {hit.details.get('type')}"
             previous = hit.details.get("previous")
             if previous and previous.get("until") and text.endswith(f"(previously: {previous['value']})"):
-                until = previous["until"][:10]
-                text = text[: -1] + f", until {until})"
+                text = text[: -1] + f", until {previous['until'][:10]})"
         kind, _, number = hit.id.partition(":")  # "turn:6": `episodic show 6`; "fact:3": `episodic history 3`
         ref = f"[dim]#{escape(number)}[/dim] " if number and kind in ("turn", "fact") else ""
         console.print(f"[bold cyan]\\[{escape(label)}][/bold cyan] {ref}{escape(who + text)}  "

@@ -80,8 +80,7 @@ def _check_recall(src: Memory, dst: Memory, users: list[str], sample: int, seed:
         turns = [t for t in src.store.session_turns(user, session_id) if len(t.content.split()) >= 4]
         if not turns:
             continue
-        turn = rng.choice(turns)
-        query = " ".join(turn.content.split()[:24])
+        query = " ".join(rng.choice(turns).content.split()[:24])
         report.recall_checked += 1
         first = [h.text for h in src.recall(query, k=1, user_id=user, kind="turn")]
         again = [h.text for h in dst.recall(query, k=1, user_id=user, kind="turn")]

@@ -121,8 +121,7 @@ class Journal:
     @staticmethod
     def _cut_torn_tail(fd: int, path: Path, size: int) -> int:
         os.lseek(fd, 0, os.SEEK_SET)
-        data = os.read(fd, size)
-        keep = data.rfind(b"\n") + 1
+        keep = os.read(fd, size).rfind(b"\n") + 1
         log.warning("journal %s: dropping a torn last line (%d bytes) left by an interrupted write", path, size - keep)
         os.ftruncate(fd, keep)
         return keep
@@ -159,10 +158,8 @@ class Journal:
 
     def files(self) -> Iterator[str]:
         """Relative paths of every journal file."""
-        if self.root is None:
-            return
-        for path in sorted(self.root.glob("*/*.jsonl")):
-            yield path.relative_to(self.root).as_posix()
+        if self.root is not None:
+            yield from (p.relative_to(self.root).as_posix() for p in sorted(self.root.glob("*/*.jsonl")))
 
     def delete(self, relative: str) -> None:
         if self.root is None:
@@ -181,9 +178,7 @@ class Journal:
         """Every journal (the tombstones stay: the last step of a forget removes its own)."""
         if self.root is None or not self.root.exists():
             return
-        for entry in self.root.iterdir():
-            if entry.name == TOMBSTONES:
-                continue
+        for entry in (e for e in self.root.iterdir() if e.name != TOMBSTONES):
             if entry.is_dir():
                 shutil.rmtree(entry)
             else:
@@ -237,10 +232,9 @@ class Journal:
         return out
 
     def remove_tombstone(self, path: Path | None) -> None:
-        if path is None:
-            return
-        path.unlink(missing_ok=True)
-        self._sync_dir(path.parent)
+        if path is not None:
+            path.unlink(missing_ok=True)
+            self._sync_dir(path.parent)
 
     def _sync_dir(self, folder: Path) -> None:
         """Make a file's creation or removal in `folder` durable (where the platform can)."""

@@ -62,9 +62,8 @@ def install_command(ctx: click.Context, harness: str, scope: str, remove: bool, 
             return
         config = Config.from_env()
         store = _store(ctx, db)
-        user = ctx.find_root().params.get("user_id")
         entries = hook_commands(hook_timeout_s=config.hooks.timeout_s, end_timeout_s=config.hooks.end_timeout_s,
-                                db=store, user=user, server=server)
+                                db=store, user=ctx.find_root().params.get("user_id"), server=server)
         change = install(path, entries)
     except (SettingsError, OSError) as exc:
         fail(ctx, str(exc))
