@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +21,7 @@ from pgvector import Vector
 from psycopg import sql
 
 from ...config import Config
-from ..heads import HeadTable
-from ..records import HeadColumns, StoredTurn, TurnRecord
+from ..records import StoredTurn, TurnRecord
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
 from ..rows import turn_row as _turn
 from ..scripts import SCRIPT_CHARS, segmented
@@ -121,10 +120,6 @@ def _tag_filter(where: list[str], params: dict[str, Any], source: str | None, ta
         params[f"tag{n}"] = tag
 
 
-def to_vector(vec: bytes) -> Vector:
-    return Vector(np.frombuffer(vec, np.float32))
-
-
 def vector_bytes(vec: Any) -> bytes:
     return np.asarray(vec.to_numpy() if isinstance(vec, Vector) else vec, np.float32).tobytes()
 
@@ -134,8 +129,6 @@ class TurnPg(TurnCore, PgConnection):
 
     def __init__(self, url: str, config: Config | None = None) -> None:
         super().__init__(url, config)
-        self._heads = HeadTable()
-        self._heads_generation = -1
         self._common: dict[tuple[str | None, int, str], bool] = {}   # (user or None, cap, term) → too common
         self._common_generation, self._common_size = -1, 0
         self._bm25_queries: dict[str, tuple[list[str], str]] = {}  # match -> (stems, tsquery constant)
@@ -207,21 +200,6 @@ class TurnPg(TurnCore, PgConnection):
                 "WHERE s.user_id = %(user)s AND s.session_id = %(session)s",
                 {"now": time.time(), "seq": turn.seq, "user": user_id, "session": session_id})
             return turn
-
-    def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
-        """Session, position, speaker and time of many turns (those of `user_id` that exist), kept per process as
-        columns (`store.heads`) like the SQLite store does: turn ids are handed out and committed in order (see
-        `connection`), so "every turn up to the newest held" is a safe watermark; a deletion anywhere (the
-        `turn_deletions` counter) clears the table."""
-        ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
-        cap = self.config.retrieval.turn_head_cache
-        generation = self._meta("turn_deletions")
-        with self._lock:
-            if generation != self._heads_generation or len(self._heads) > cap or not cap:
-                self._heads.clear()
-                self._heads_generation = generation
-            bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
-            return self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
 
     def derived_generation(self) -> tuple[int, ...]:
         counters = self._counters()
@@ -416,7 +394,7 @@ class TurnPg(TurnCore, PgConnection):
             cur.executemany(
                 "INSERT INTO vectors (kind, item_id, user_id, session_id, ts, model, vec) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                [(k, i, u, s, ts, model, to_vector(v)) for k, i, u, s, ts, v in rows], returning=False)
+                [(k, i, u, s, ts, model, self._vector(v)) for k, i, u, s, ts, v in rows], returning=False)
             return max(cur.rowcount, 0)
 
     def load_vectors(self, user_id: str, model: str, after_id: int = 0, upto_id: int | None = None,

@@ -12,7 +12,6 @@ from typing import Any
 from urllib.request import pathname2url
 
 from ...config import MEMORY_PATH, Config
-from ...util import chunks
 from ..errors import StoreOpenError, explain
 from ..scripts import segmented
 from ..sql.core import SQLCore
@@ -125,14 +124,6 @@ class Connection(SQLCore):
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
             return self.db.execute(sql, params).fetchall()
-
-    def _query_in(self, sql: str, values: Sequence[Any], *after: Any) -> list[Any]:
-        """`sql` with `{marks}` standing for `values`, run in chunks (SQLite limits the variables of a statement);
-        `after` are the parameters that follow them."""
-        rows: list[Any] = []
-        for chunk in chunks(values):
-            rows += self._query(sql.replace("{marks}", ",".join("?" * len(chunk))), [*chunk, *after])
-        return rows
 
     def file_size(self) -> int:
         if self.in_memory:

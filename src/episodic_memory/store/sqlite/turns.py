@@ -6,27 +6,22 @@ Every read takes a `user_id` and filters by it (maintenance reads across users s
 from __future__ import annotations
 
 import json
-import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...config import Config
-from ..records import HeadColumns, StoredTurn, TurnRecord
+from ..records import StoredTurn, TurnRecord
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
 from ..rows import turn_row as _turn
 from ..scripts import segmented
 from ..sql.turns import TurnCore, tag_filter
 from .connection import Connection
 
-log = logging.getLogger(__name__)
-
-if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, not by opening the store
+if TYPE_CHECKING:  # numpy is loaded by the first recall, not by opening the store
     import numpy as np
-
-    from ..heads import HeadTable
 
 
 #: BM25 weights of turns_fts's columns: content, speaker, segmented, user_id (a filter, never a score)
@@ -58,6 +53,20 @@ def _users_words(match: str, user_id: str, columns: str = _TURN_TEXT) -> str:
     return f'{_words_of(match, columns)} AND user_id : "{user_id.replace(chr(34), chr(34) * 2)}"'
 
 
+def _filters(user_id: str, session_id: str | None, since: float | None, until: float | None,
+             source: str | None = None, tags: Sequence[str] = ()) -> tuple[list[str], list[Any]]:
+    """Conditions on turns `t` (and their parameters): `user_id`'s, in a session, said in [since, until], from
+    `source` and carrying `tags`."""
+    where = ["t.user_id = ?"]
+    params: list[Any] = [user_id]
+    for clause, value in (("t.session_id = ?", session_id), ("t.ts >= ?", since), ("t.ts <= ?", until)):
+        if value is not None:
+            where.append(clause)
+            params.append(value)
+    tag_filter(where, params, source, tags)
+    return where, params
+
+
 def memory_words(match: str, user_id: str, shared: bool) -> str:
     """`match` over derived memories' text, of `user_id`'s only when the file is `shared` by several users."""
     return _users_words(match, user_id, MEMORY_TEXT) if shared else _words_of(match, MEMORY_TEXT)
@@ -68,9 +77,6 @@ class TurnSQL(TurnCore, Connection):
 
     def __init__(self, path: str | Path, config: Config | None = None) -> None:
         super().__init__(path, config)
-        self._heads: HeadTable | None = None  # see turn_heads
-        self._heads_generation = -1
-        self._heads_saved = 0  # turns held when the heads' snapshot was last written or read
         self._common: dict[tuple[str | None, int, str], bool] = {}  # (user or None, cap, term) -> too common
         self._common_generation, self._common_size = -1, 0
 
@@ -140,58 +146,6 @@ class TurnSQL(TurnCore, Connection):
                 self._heads.clear()
             return turn
 
-    def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
-        """Session, position, speaker and time of many turns (those of `user_id` that exist): what ranking reads,
-        without their text.
-
-        Kept per process as columns (`store.heads`), every turn read at the first call while the store's turn ids
-        stay under `Config.retrieval.turn_head_cache` (then only newer turns), by id past that. A turn never changes and its
-        id is never reused, so only a deletion (in any process: the `turn_deletions` counter) makes an entry wrong,
-        and then the whole table goes."""
-        import numpy as np
-
-        from ..heads import HeadTable
-
-        ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
-        cap = self.config.retrieval.turn_head_cache
-        generation = self._meta("turn_deletions")
-        with self._lock:
-            if self._heads is None:
-                self._heads = HeadTable()
-            if generation != self._heads_generation or len(self._heads) > cap or not cap:
-                self._heads.clear()
-                self._heads_generation = generation
-            bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
-            snapshot = self._head_snapshot() if bulk else None
-            if snapshot is not None and not len(self._heads) and ids.size:  # a first bulk read: from the snapshot?
-                self._heads = self._load_head_snapshot(snapshot, generation) or self._heads
-                self._heads_saved = len(self._heads)
-            found = self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
-            held = len(self._heads)
-            if (snapshot is not None and held >= self.config.retrieval.vector_sidecar_above
-                    and held - self._heads_saved >= max(1, held // 10)):
-                from ..heads import save_snapshot
-
-                self._heads_saved = held
-                try:
-                    save_snapshot(self._heads, snapshot, generation)  # a tenth more turns than the last one held
-                except OSError as exc:  # a folder it cannot write: the heads are read from the database
-                    log.warning("turn heads snapshot %s not written: %s", snapshot, exc)
-            return found
-
-    def _head_snapshot(self) -> Path | None:
-        """Where the turn heads' snapshot lives (in the sidecar folder), or None."""
-        root = self.sidecar_dir()
-        return root / "heads.npz" if root is not None else None
-
-    def _load_head_snapshot(self, path: Path, generation: int) -> HeadTable | None:
-        from ..heads import load_snapshot
-
-        if not path.exists():
-            return None
-        return load_snapshot(path, generation, self.max_turn_id(), self._read_heads,
-                             self.config.retrieval.vector_sidecar_checks)
-
     def sweep_head_snapshot(self) -> None:
         """Remove the turn heads' snapshot (zeroed first) when a turn was deleted since it was written."""
         from ..heads import load_meta, remove_snapshot
@@ -219,18 +173,7 @@ class TurnSQL(TurnCore, Connection):
 
         Returns (turn id, bm25) best first, with bm25 made positive: higher is better.
         """
-        where = ["t.user_id = ?"]
-        params: list[Any] = [user_id]
-        if session_id is not None:
-            where.append("t.session_id = ?")
-            params.append(session_id)
-        if since is not None:
-            where.append("t.ts >= ?")
-            params.append(since)
-        if until is not None:
-            where.append("t.ts <= ?")
-            params.append(until)
-        tag_filter(where, params, source, tags)
+        where, params = _filters(user_id, session_id, since, until, source, tags)
         ranked = f"SELECT rowid, -{_BM25} AS score FROM turns_fts WHERE turns_fts MATCH ?"
         only_user = self._only_user(user_id)
         if len(where) == 1 and only_user:  # nothing to filter: the join would only cost time
@@ -259,17 +202,12 @@ class TurnSQL(TurnCore, Connection):
                     since: float | None = None, until: float | None = None) -> list[int]:
         """Ids of a user's turns that `match` finds, unranked, at most `limit`: asking costs at most `limit`
         matching rows however common the match is (an exact lookup's holders, and whether they are few)."""
-        where: list[str] = ["t.user_id = ?"]
-        params: list[Any] = [_users_words(match, user_id), user_id]
-        for clause, value in (("t.session_id = ?", session_id), ("t.ts >= ?", since), ("t.ts <= ?", until)):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
+        where, params = _filters(user_id, session_id, since, until)
         # CROSS JOIN: the matches first, then their rows (SQLite keeps that order); the planner may otherwise walk
         # every turn of the user and ask FTS5 about each
         return [int(i) for i, in self._query(
             "SELECT t.id FROM turns_fts CROSS JOIN turns t ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND "
-            f"{' AND '.join(where)} LIMIT ?", [*params, limit])]
+            f"{' AND '.join(where)} LIMIT ?", [_users_words(match, user_id), *params, limit])]
 
     def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                        ) -> list[tuple[str, int]]:
@@ -366,9 +304,9 @@ class TurnSQL(TurnCore, Connection):
         )
 
     def item_vectors(self, user_id: str, model: str, kind: str, item_ids: Sequence[int]) -> dict[int, bytes]:
-        return {int(i): v for i, v in self._query_in(
+        return {int(i): v for i, v in self._rows_in(
             "SELECT item_id, vec FROM vectors WHERE item_id IN ({marks}) AND kind = ? AND model = ? AND user_id = ?",
-            list(item_ids), kind, model, user_id)} if item_ids else {}
+            list(item_ids), after=[kind, model, user_id])}
 
     def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray:
         """(From the index alone.)"""
@@ -415,14 +353,8 @@ class TurnSQL(TurnCore, Connection):
         """`search_turns` ranking every match joined to its turn in one statement: with filters that drop most
         matches (currency's follow-ups: turns said after an answer), `search_turns`' slices of the best matches
         come back short and are ranked again, two or three times (real text at 10k turns: 5.3 → 2.2 ms)."""
-        where = ["t.user_id = ?"]
-        params: list[Any] = [_users_words(match, user_id), user_id]
-        for clause, value in (("t.session_id = ?", session_id), ("t.ts >= ?", since), ("t.ts <= ?", until)):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
-        tag_filter(where, params, source, tags)
+        where, params = _filters(user_id, session_id, since, until, source, tags)
         return [(int(i), float(score)) for i, score in self._query(
             f"SELECT t.id, -{_BM25} AS score FROM turns_fts CROSS JOIN turns t "
             f"ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND {' AND '.join(where)} ORDER BY score DESC LIMIT ?",
-            [*params, limit])]
+            [_users_words(match, user_id), *params, limit])]
