@@ -1,10 +1,8 @@
-"""SQL for sessions, turns, turn heads, search over turns and derived memories, and vectors (PostgreSQL).
+"""PostgreSQL's own SQL for turns: storing and popping them, search over turns and derived memories, vectors.
 
-Every read takes a `user_id` and filters by it (maintenance reads across users say so). Search ranks by BM25
-computed in SQL, not `ts_rank`, over the postings table `turn_terms` (`postings_bm25`) or the matching turns' own
-tsvectors (`bm25_sql`), with the same scores to the last bit; the tsquery is built in a first round trip and written
-into the ranking query as a constant, so the planner sees its words. docs/postgres.md, "Full-text search: BM25 in
-SQL, not `ts_rank`", says why each choice was made.
+Search ranks by BM25 computed in SQL over the postings table `turn_terms` (`postings_bm25`) or the matching
+turns' own tsvectors (`bm25_sql`), with the same scores to the last bit (docs/postgres.md, "Full-text search:
+BM25 in SQL, not `ts_rank`").
 """
 
 from __future__ import annotations
@@ -136,10 +134,8 @@ class TurnPg(TurnCore, PgConnection):
 
     # --- turns (sessions and the simple reads: `store/sql/turns.py`) ------------------------------------
     def insert_turns(self, records: Sequence[TurnRecord], journal_file: str, journal_offset: int) -> int:
-        """Store turns of one session, idempotent on `uid` and on the caller's `turn_id` (unique constraints, so
-        two processes sending the same turn store it once). Each new turn's `seq` is given here, under the
-        session's row lock, after the turns already stored: concurrent writers of one session never collide.
-        Returns how many were new; when it returns they are committed."""
+        """Also idempotent on the caller's `turn_id`. Each new turn's `seq` is given here, under the session's
+        row lock, after the turns already stored: concurrent writers of one session never collide."""
         if not records:
             return 0
         first = records[0]
@@ -179,9 +175,7 @@ class TurnPg(TurnCore, PgConnection):
             return inserted
 
     def pop_turn(self, user_id: str, session_id: str) -> StoredTurn | None:
-        """Delete the session's latest turn and return it (None when it has none), under the session's row lock:
-        as SQLite's `pop_turn` (index entries, postings and vectors go by trigger; counts and the consolidation
-        watermark follow)."""
+        """Under the session's row lock; index entries, postings and vectors go by trigger."""
         with self.transaction() as db:
             db.execute("SELECT 1 FROM sessions WHERE user_id = %s AND session_id = %s FOR UPDATE",
                        (user_id, session_id))
@@ -212,10 +206,7 @@ class TurnPg(TurnCore, PgConnection):
     def search_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                      since: float | None = None, until: float | None = None, source: str | None = None,
                      tags: Sequence[str] = ()) -> list[tuple[int, float]]:
-        """BM25 over the user's turns (see the module's docstring): (turn id, score) best first, higher is better.
-        Document frequencies and lengths are the user's own; filters narrow the ranked rows, not the statistics:
-        with filters, only the rows that pass are scored, with the frequencies counted over every match
-        (`_bm25_df`), so a narrow filter (currency's "said after the answer") reads a few rows, not every match."""
+        """Statistics are the user's own; filters narrow the ranked rows, not the statistics (`_bm25_df`)."""
         query = self._bm25_query(match)
         if query is None:
             return []
@@ -240,8 +231,7 @@ class TurnPg(TurnCore, PgConnection):
 
     def _bm25_df(self, user_id: str, lexemes: list[str], tsquery: str) -> list[float]:
         """For each stem, how many of the user's turns match `tsquery` and hold it (what `bm25_sql` counts over
-        unfiltered candidates), kept `Config.store.pg_bm25_stats_ttl_s`. Each count is its own constant tsquery, so
-        the GIN index finds the rows."""
+        unfiltered candidates), kept as `_bm25_cached` keeps it."""
         def count() -> tuple[float, ...]:
             counts = {lexeme: 0.0 for lexeme in lexemes}
             if lexemes and _single_stems(tsquery):  # a turn matches when it holds any of the stems: its postings
@@ -351,11 +341,9 @@ class TurnPg(TurnCore, PgConnection):
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float, user_id: str | None = None
                      ) -> set[str]:
-        """The terms found in more than max(floor, share × turns) turns: of `user_id`'s (BM25 here scores only the
-        user's matching rows, so that is what a term costs, and whether it tells the user's turns apart), else of
-        the store. A user with no more turns than the cap has no common term, and asking costs no round trip;
-        otherwise the terms not seen yet are counted in one statement, each count stopping at the cap. Verdicts
-        are kept until the store grows by a tenth or loses a turn."""
+        """Of `user_id`'s turns (BM25 here scores only theirs), else of the store; the terms not seen yet are
+        counted in one statement, each stopping at the cap. Verdicts are kept until the store grows by a tenth
+        or loses a turn."""
         counters = self._counters()
         size, generation = counters["turns"], counters["turn_deletions"]
         turns = self._bm25_stats("turns", user_id)[0] if user_id is not None else size
@@ -387,7 +375,6 @@ class TurnPg(TurnCore, PgConnection):
         return self._counters()["turns"]
 
     def add_vectors(self, model: str, rows: Sequence[tuple[str, int, str, str | None, float | None, bytes]]) -> int:
-        """Store vectors (float32 bytes, as pgvector `vector`s). Existing ones are kept."""
         if not rows:
             return 0
         with self.transaction("vectors") as db, db.cursor() as cur:

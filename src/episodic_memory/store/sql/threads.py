@@ -1,19 +1,10 @@
-"""SQL for episodes, workstreams and open loops (tables from migration m004): "where were we?", written once for
-both backends.
+"""SQL for episodes, workstreams and open loops (tables from migration m004), written once for both backends.
 
-An episode is one session in a few sentences. Episodes that are about the same thing form a workstream; a
-workstream's derived columns (centroid, status, keyphrase name, activity) are always recomputed from its episodes by
-`rollup`, so consolidation and forgetting agree on them. Open loops are the things left to do, each raised in one
-session and owned by that session's workstream. On PostgreSQL a workstream's rows are changed under a row lock on
-the workstream (`lock_workstreams`), so two processes consolidating sessions of one thread roll it up one after the
-other; SQLite has one writer at a time.
-
-Two vectors per episode, on purpose: `episodes.vec` is its *thread vector* (the mean of its statements' vectors
-weighted by how distinctive their words are, or a bag of words without an embedder), used only to match
-workstreams, with its distinctive words in `episode_terms` (the user's vocabulary: document frequencies, and an
-inverted index word → episodes); the recall vector in `vectors` (kind
-'episode') embeds the summary text. The recall vector is written once and replaced only after the session has
-ended, because every replacement is a deletion, and a deletion makes every reader reload its vector matrix.
+A workstream's derived columns (centroid, status, keyphrase name, activity) are always recomputed from its
+episodes by `rollup`, so consolidation and forgetting agree on them (on PostgreSQL under a row lock).
+An episode has two vectors: `episodes.vec`, its thread vector (workstream matching only; its words in
+`episode_terms`), and its recall vector in `vectors`, which embeds the summary and is replaced only after the
+session ended: every replacement is a deletion, and a deletion makes every reader reload its vector matrix.
 """
 
 from __future__ import annotations
@@ -464,8 +455,6 @@ def lock_workstreams(tx: Tx, ids: Iterable[int]) -> None:
         tx.all_in(f"SELECT id FROM workstreams WHERE id IN ({{marks}}) ORDER BY id{tx.dialect.for_update}", ids)
 
 
-
-
 def _move(tx: Tx, episode_id: int, workstream_id: int, share: float) -> None:
     row = tx.one(f"SELECT user_id, session_id, workstream_id FROM episodes WHERE id = ?{tx.dialect.for_update}",
                  (episode_id,))
@@ -538,5 +527,3 @@ def rollup(tx: Tx, workstream_id: int, share: float) -> bool:
         tx.execute("UPDATE workstreams SET name = ? WHERE id = ?",
                    (keyphrase_name(phrases, members[-1][3]), workstream_id))
     return True
-
-

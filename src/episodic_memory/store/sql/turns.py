@@ -1,5 +1,5 @@
-"""SQL for sessions, turns, the turn-head cache and the counts of their vectors, written once for both backends. A
-backend adds how turns are stored and popped, search, and how vectors are stored and read."""
+"""SQL for sessions, turns, the turn-head cache and the counts of their vectors, written once for both
+backends. A backend adds how turns are stored and popped, search, and how vectors are stored and read."""
 
 from __future__ import annotations
 
@@ -213,10 +213,9 @@ class TurnCore(SQLCore):
             f"{self.dialect.noindex}user_id = ?", [int(i) for i in dict.fromkeys(ids)], after=[user_id])}
 
     def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
-        """Kept per process as columns (`store.heads`), every turn read at the first call while the store's turn ids
-        stay under `Config.retrieval.turn_head_cache` (then only newer turns), by id past that. A turn never changes
-        and its id is never reused, so only a deletion (in any process: the `turn_deletions` counter) makes an entry
-        wrong, and then the whole table goes."""
+        """Kept per process as columns (`store.heads`): every turn read at the first call while the turn ids
+        stay under `Config.retrieval.turn_head_cache` (then only newer turns), by id past that. A turn never
+        changes and its id is never reused, so only a deletion (`turn_deletions`) makes the whole table go."""
         import numpy as np
 
         from ..heads import HeadTable
@@ -232,10 +231,11 @@ class TurnCore(SQLCore):
                 self._heads_generation = generation
             bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
             snapshot = self._head_snapshot() if bulk else None
-            if snapshot is not None and not len(self._heads) and ids.size:  # a first bulk read: from the snapshot?
+            if snapshot is not None and not len(self._heads) and ids.size:  # a first bulk read: the snapshot?
                 self._heads = self._load_head_snapshot(snapshot, generation) or self._heads
                 self._heads_saved = len(self._heads)
-            found = self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
+            newer = self._read_newer_heads if bulk else None
+            found = self._heads.lookup(user_id, ids, self._read_heads, newer)
             held = len(self._heads)
             if (snapshot is not None and held >= self.config.retrieval.vector_sidecar_above
                     and held - self._heads_saved >= max(1, held // 10)):
@@ -243,7 +243,7 @@ class TurnCore(SQLCore):
 
                 self._heads_saved = held
                 try:
-                    save_snapshot(self._heads, snapshot, generation)  # a tenth more turns than the last one held
+                    save_snapshot(self._heads, snapshot, generation)  # a tenth more turns than the last one
                 except OSError as exc:  # a folder it cannot write: the heads are read from the database
                     log.warning("turn heads snapshot %s not written: %s", snapshot, exc)
             return found

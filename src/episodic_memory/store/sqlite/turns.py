@@ -1,7 +1,5 @@
-"""SQL for sessions, turns, turn heads, BM25 over turns and derived memories, and vectors.
-
-Every read takes a `user_id` and filters by it (maintenance reads across users say so).
-"""
+"""SQLite's own SQL for turns: storing and popping them, FTS5 search over turns and derived memories, and
+vectors."""
 
 from __future__ import annotations
 
@@ -103,8 +101,7 @@ class TurnSQL(TurnCore, Connection):
                      segmented(r.content), r.metadata),
                 )
                 inserted += cur.rowcount
-            # One aggregate over the session's own rows (the session index): separate min(ts)/max(ts) lookups
-            # let SQLite walk the (user_id, ts) index instead, which grew to 0.35 s a write at 1M turns.
+            # one aggregate over the session's rows (min(ts)/max(ts) lookups walk the (user_id, ts) index)
             count, first_ts, last_ts = db.execute(
                 "SELECT count(*), min(ts), max(ts) FROM turns INDEXED BY turns_by_session "
                 "WHERE user_id = ? AND session_id = ?",
@@ -123,10 +120,7 @@ class TurnSQL(TurnCore, Connection):
             return inserted
 
     def pop_turn(self, user_id: str, session_id: str) -> StoredTurn | None:
-        """Delete the session's latest turn and return it (None when the session has none): an agent framework's
-        undo. Its index entries and vectors go with it (triggers; the `turn_deletions` counter tells other
-        processes' caches). The session's counts follow, and its consolidation watermark steps back before the
-        turn, so a turn stored in its place is consolidated. What consolidation already drew from it stays."""
+        """What consolidation already drew from the turn stays; a turn stored in its place is consolidated."""
         with self.transaction() as db:
             row = db.execute(
                 f"SELECT {_TURN_COLUMNS} FROM turns t INDEXED BY turns_by_session WHERE t.user_id = ? "
@@ -163,26 +157,21 @@ class TurnSQL(TurnCore, Connection):
             "SELECT key, value FROM store_meta WHERE key IN ('derived_changes', 'turn_deletions') ORDER BY key"))
 
     def read_snapshot(self) -> AbstractContextManager[None]:
-        """A no-op: a counter is a local read of microseconds here (PostgreSQL's store reads them once a recall)."""
+        """A no-op: a counter is a local read here."""
         return nullcontext()
 
     def search_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                      since: float | None = None, until: float | None = None, source: str | None = None,
                      tags: Sequence[str] = ()) -> list[tuple[int, float]]:
-        """BM25 over turns through FTS5. `match` must be a safe MATCH expression (see retrieve.fts_query).
-
-        Returns (turn id, bm25) best first, with bm25 made positive: higher is better.
-        """
+        """FTS5's bm25, made positive."""
         where, params = _filters(user_id, session_id, since, until, source, tags)
         ranked = f"SELECT rowid, -{_BM25} AS score FROM turns_fts WHERE turns_fts MATCH ?"
         only_user = self._only_user(user_id)
         if len(where) == 1 and only_user:  # nothing to filter: the join would only cost time
             return [(int(i), float(score)) for i, score in self._query(
                 f"{ranked} ORDER BY score DESC LIMIT ?", (_words_of(match), limit))]
-        # Rank inside FTS5 first and join only the best rows: joining every match before sorting costs a row
-        # lookup per match (tens of thousands at 1M turns). In a store of several users FTS5 is asked for this
-        # user's matches only. Other filters are applied after, so take a generous slice and fall back to ranking
-        # every match when the filters ate too much of it.
+        # rank inside FTS5 and join only the best rows (joining every match first costs a lookup per match);
+        # the filters apply after, so take a generous slice, and rank every match when they ate too much of it
         match = _words_of(match) if only_user else _users_words(match, user_id)
         sql = (
             f"SELECT t.id, f.score FROM ({ranked} ORDER BY score DESC LIMIT ?) f "
@@ -200,8 +189,7 @@ class TurnSQL(TurnCore, Connection):
 
     def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                     since: float | None = None, until: float | None = None) -> list[int]:
-        """Ids of a user's turns that `match` finds, unranked, at most `limit`: asking costs at most `limit`
-        matching rows however common the match is (an exact lookup's holders, and whether they are few)."""
+        """Asking costs at most `limit` matching rows however common the match is."""
         where, params = _filters(user_id, session_id, since, until)
         # CROSS JOIN: the matches first, then their rows (SQLite keeps that order); the planner may otherwise walk
         # every turn of the user and ask FTS5 about each
@@ -220,8 +208,7 @@ class TurnSQL(TurnCore, Connection):
             [*params, limit])]
 
     def _only_user_memories(self, user_id: str) -> bool:
-        """Every derived memory in the store (every `memory_fts` row: its triggers copy the user of each) is
-        `user_id`'s: two index seeks per table."""
+        """Every derived memory (every `memory_fts` row) is `user_id`'s: two index seeks per table."""
         return all(low is None or low == high == user_id for low, high in [tuple(row) for row in self._query(
             " UNION ALL ".join(f"SELECT (SELECT min(user_id) FROM {table}), (SELECT max(user_id) FROM {table})"
                                for table in _MEMORY_KINDS.values()))])
@@ -233,12 +220,9 @@ class TurnSQL(TurnCore, Connection):
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float, user_id: str | None = None
                      ) -> set[str]:
-        """The terms found in more than max(floor, share × turns) turns: of `user_id`'s in a store several users
-        share (FTS5 is asked for the user's matches only, so that is what a term costs, and whether it tells the
-        user's turns apart), else of the store. A user with no more turns than the cap has no common term.
-
-        Each term's count stops at that cap, so asking costs at most cap row ids; verdicts are kept until the store
-        grows by a tenth or loses a turn."""
+        """Of `user_id`'s turns in a store several users share (FTS5 reads only their matches), else of the
+        store. Each count stops at the cap; verdicts are kept until the store grows by a tenth or loses a
+        turn."""
         size, generation = self._query(
             "SELECT coalesce(max(id), 0), (SELECT value FROM store_meta WHERE key = 'turn_deletions') FROM turns")[0]
         scope = user_id if user_id is not None and not self._only_user(user_id) else None
@@ -267,8 +251,7 @@ class TurnSQL(TurnCore, Connection):
                         ) -> list[tuple[str, int, float]]:
         words = memory_words(match, user_id, not self._only_user(user_id))
         if (not kinds or _MEMORY_KINDS.keys() <= set(kinds)) and self._only_user_memories(user_id):
-            # nothing to filter: the user's and kind columns read for every match would only cost time (2.6 → 1.6
-            # ms a question at 10k real turns); the rowid says the kind and the id (the triggers write it so)
+            # nothing to filter: the rowid says the kind and the id (the triggers write it so)
             rows = self._query(f"SELECT rowid, -{MEMORY_BM25} AS score FROM memory_fts WHERE memory_fts MATCH ? "
                                "ORDER BY score DESC LIMIT ?", (words, limit))
             found = [(_MEMORY_CODES.get(rowid % 8), rowid // 8, score) for rowid, score in rows]
@@ -309,7 +292,6 @@ class TurnSQL(TurnCore, Connection):
             list(item_ids), after=[kind, model, user_id])}
 
     def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray:
-        """(From the index alone.)"""
         import numpy as np
 
         with self._lock:
@@ -321,10 +303,8 @@ class TurnSQL(TurnCore, Connection):
         return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
     def turns_embedded_upto(self, model: str) -> int:
-        """A turn id up to which every turn (of every user) has a vector of `model`, read off two index counts (a
-        vector is a turn's at most once, and goes with it): the newest turn vector's item id when as many turns as
-        turn vectors lie up to it, else 0. ~10× cheaper than looking each turn's vector up (the indexer's first
-        pass of a process, at 1M turns: ~0.8 s)."""
+        """A turn id up to which every turn has a vector of `model`, from two index counts: the newest turn
+        vector's item id when as many turns as turn vectors lie up to it, else 0."""
         top = self._query("SELECT coalesce(max(item_id), 0) FROM vectors WHERE kind = 'turn' AND model = ?",
                           (model,))[0][0]
         if not top:
@@ -338,8 +318,7 @@ class TurnSQL(TurnCore, Connection):
         return int(top) if turns == vectors else 0
 
     def sidecar_dir(self) -> Path | None:
-        """Where the dense index keeps its cache of these vectors (`retrieve.sidecar`), and this store the turn heads'
-        snapshot, or None: off, in memory or read-only."""
+        """Also where the turn heads' snapshot lives; None when off, in memory or read-only."""
         if not self.config.retrieval.vector_sidecar or self.in_memory or self.read_only:
             return None
         if self.config.retrieval.vector_sidecar_dir:
@@ -350,9 +329,8 @@ class TurnSQL(TurnCore, Connection):
     def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                               since: float | None = None, until: float | None = None, source: str | None = None,
                               tags: Sequence[str] = ()) -> list[tuple[int, float]]:
-        """`search_turns` ranking every match joined to its turn in one statement: with filters that drop most
-        matches (currency's follow-ups: turns said after an answer), `search_turns`' slices of the best matches
-        come back short and are ranked again, two or three times (real text at 10k turns: 5.3 → 2.2 ms)."""
+        """Every match joined to its turn in one statement: `search_turns`' slices would come back short and
+        be ranked again (docs/retrieval.md, "Currency's follow-up searches")."""
         where, params = _filters(user_id, session_id, since, until, source, tags)
         return [(int(i), float(score)) for i, score in self._query(
             f"SELECT t.id, -{_BM25} AS score FROM turns_fts CROSS JOIN turns t "
