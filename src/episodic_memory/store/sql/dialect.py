@@ -1,12 +1,8 @@
 """What the shared SQL (`store/sql/`) needs to know of a backend: a `Dialect` (how a statement is written) and a
 `Tx` (how it runs inside a write transaction).
 
-Shared statements are written once, with ``?`` marks, in the SQL both engines speak; the few places where the two
-differ take their words from the dialect (`is_not`, `nulls_last`, `for_update`, `noindex`, `greatest`, `everything`,
-`true`, `indexed`, `same_name`, …),
-an id list is ``col IN ({marks})`` (SQLite: one mark a value, run in chunks; PostgreSQL: ``col = ANY(%s)``, one
-array), and a shared statement holds no ``%`` (PostgreSQL's marks are ``%s``: `Dialect.sql` turns each ``?`` into
-one). Nothing here imports a driver: the backends hand in their connections.
+An id list is ``col IN ({marks})`` (SQLite: one mark a value, run in chunks; PostgreSQL: ``col = ANY(%s)``,
+one array), and a shared statement holds no ``%`` (`Dialect.sql` turns each ``?`` into PostgreSQL's ``%s``).
 """
 
 from __future__ import annotations

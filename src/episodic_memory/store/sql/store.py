@@ -1,5 +1,4 @@
-"""`StoreCore`: forgetting, which spans every mixin (each backend's store class adds what is its own: scrubbing
-the deleted bytes)."""
+"""`StoreCore`: forgetting, which spans every mixin."""
 
 from __future__ import annotations
 
@@ -24,10 +23,6 @@ class StoreCore(SQLCore):
         return [self._forget_facts, self._forget_judgments, self._forget_threads, self._forget_tokens]
 
     def forget(self, *, user_id: str | None = None, session_id: str | None = None) -> dict[str, Any]:
-        """Delete a session (user_id + session_id), a user (user_id), or everything (neither), in one transaction.
-
-        Returns the counts deleted and the journal files of the deleted sessions.
-        """
         if session_id is not None and user_id is None:
             raise ValueError("forgetting a session needs its user_id")
         scope = Scope(user_id, session_id, self.dialect.everything)

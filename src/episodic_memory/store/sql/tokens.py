@@ -1,7 +1,4 @@
-"""SQL for the REST server's bearer tokens (table `api_tokens`, migration m006). Only token hashes are stored.
-
-Forgetting a user (or everything) deletes that user's tokens too: a forgotten user cannot keep a key to the store.
-"""
+"""SQL for the REST server's bearer tokens (table `api_tokens`, migration m006), stored by hash."""
 
 from __future__ import annotations
 

@@ -56,10 +56,8 @@ class TurnCore(SQLCore):
 
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
-        """(journal file, bytes already stored, the next turn's seq) of a session; (None, 0, 0) when unknown.
-
-        The next seq follows the highest stored one, not the count: a journal line lost to corruption leaves a gap,
-        and a count would hand its seq out a second time."""
+        """The next seq follows the highest stored one, not the count: a gap (a journal line lost to
+        corruption) never hands a seq out twice."""
         rows = self._rows(
             f"SELECT journal_file, journal_offset, (SELECT coalesce(max(seq) + 1, 0) FROM turns"
             f"{self.dialect.indexed('turns_by_session')} WHERE user_id = ? AND session_id = ?) FROM sessions "
@@ -121,8 +119,7 @@ class TurnCore(SQLCore):
                        "AND session_id = ? AND lease_owner = ?", (user_id, session_id, owner))
 
     def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
-        """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read); a session
-        whose last run failed only once its back-off is over (`record_consolidation_failure`)."""
+        """A session whose last run failed only once its back-off is over."""
         return [(u, s) for u, s in self._rows(
             f"SELECT user_id, session_id FROM sessions WHERE needs_consolidation = {self.dialect.true} "
             "AND (retry_at IS NULL OR retry_at <= ?) ORDER BY updated_at", (time.time(),))]
@@ -145,9 +142,6 @@ class TurnCore(SQLCore):
                 (upto_seq, upto_seq, user_id, session_id))
 
     def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
-        """A consolidation run of the session failed: flag it and put its next retry off by
-        `Config.consolidation.retry_s`, doubled for each failure in a row (at most `consolidation_retry_max_s`).
-        Returns when it may be retried."""
         with self._write() as tx:
             row = tx.one("SELECT consolidation_failures FROM sessions WHERE user_id = ? AND session_id = ?"
                          + tx.dialect.for_update, (user_id, session_id))
