@@ -22,9 +22,8 @@ from .migrations import check_version, migrate
 class Connection(SQLCore):
     """One SQLite file (WAL, busy timeout, foreign keys, migrated at open) and the lock that guards it.
 
-    `Config.store.read_only`: opened with ``mode=ro`` (nothing migrated, every write refused by SQLite), and ``immutable``
-    when no ``-wal`` file exists (no writer has the file open), so that reading creates no ``-wal``/``-shm`` files
-    either. A file that cannot be opened as a store raises `StoreOpenError`, one line saying why.
+    `Config.store.read_only`: ``mode=ro``, and ``immutable`` when no ``-wal`` file exists (no writer has the
+    file open), so that reading creates no ``-wal``/``-shm`` files either.
     """
 
     dialect = SQLITE
@@ -89,11 +88,8 @@ class Connection(SQLCore):
             self.db.close()
 
     def checkpoint(self) -> None:
-        """Copy the WAL's committed pages into the database file, so the next writer can start the WAL over.
-        PASSIVE: it waits for no reader or writer, and it runs on a connection of its own, so writers on this one
-        do not queue behind it (SQLite lets them append to the WAL meanwhile). The background worker calls it
-        after each job; it runs at most every `Config.store.wal_checkpoint_every_s`. A commit checkpoints inline only
-        past `Config.store.wal_checkpoint_pages`."""
+        """PASSIVE, on a connection of its own: it waits for no reader or writer, and writers on this one
+        do not queue behind it. At most every `Config.store.wal_checkpoint_every_s`."""
         if self.in_memory or self.read_only:
             return
         with self._checkpoint_lock:
@@ -110,8 +106,7 @@ class Connection(SQLCore):
 
     @contextmanager
     def transaction(self, *locks: str) -> Iterator[sqlite3.Connection]:
-        """A write transaction (BEGIN IMMEDIATE): all or nothing. (`locks`: PostgreSQL's; one writer at a time
-        here.)"""
+        """A write transaction (BEGIN IMMEDIATE): all or nothing (`locks` are PostgreSQL's)."""
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
