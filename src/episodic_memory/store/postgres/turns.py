@@ -217,10 +217,8 @@ class TurnPg(TurnCore, PgConnection):
         where = [cond for cond, value in (("t.session_id = %(session)s", session_id), ("t.ts >= %(since)s", since),
                                           ("t.ts <= %(until)s", until)) if value is not None]
         _tag_filter(where, params, source, tags)
-        if session_id is None and source is None and not tags and _single_stems(tsquery):
-            times = "".join(f" AND {cond}" for cond, value in (("ts >= %(since)s", since), ("ts <= %(until)s", until))
-                            if value is not None)
-            ranking = postings_bm25(time_filter=times)
+        if session_id is None and source is None and not tags and _single_stems(tsquery):  # where: times only
+            ranking = postings_bm25(time_filter="".join(f" AND {w.removeprefix('t.')}" for w in where))
         else:
             if where:
                 params["df"] = self._bm25_df(user_id, lexemes, tsquery)
@@ -284,8 +282,7 @@ class TurnPg(TurnCore, PgConnection):
 
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                         ) -> list[tuple[str, int, float]]:
-        rows = self._search_memory_fts(match, user_id, limit=limit, kinds=kinds)
-        return [(kind, item_id, score) for kind, item_id, score in rows]
+        return self._search_memory_fts(match, user_id, limit=limit, kinds=kinds)
 
     def _search_memory_fts(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None,
                            extra: str = "", extra_params: dict[str, Any] | None = None
@@ -409,7 +406,6 @@ class TurnPg(TurnCore, PgConnection):
         """None: the dense index keeps no cache of a server's vectors."""
         return None
 
-    # --- stats ---------------------------------------------------------------------------------------
     def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                               since: float | None = None, until: float | None = None, source: str | None = None,
                               tags: Sequence[str] = ()) -> list[tuple[int, float]]:
