@@ -22,10 +22,8 @@ class StoreVersionError(StoreOpenError):
 
 
 def pending(recorded: Sequence[str], known: Sequence[str], where: str) -> list[int]:
-    """The places in `known` (a backend's migration names, in order) of those `recorded` has no row for, in order.
-
-    Raises `StoreVersionError` when `recorded` names a migration that `known` does not.
-    """
+    """The places in `known` (a backend's migration names, in order) of those `recorded` has no row for;
+    `StoreVersionError` when `recorded` names one `known` does not."""
     names = set(known)
     newer = [name for name in recorded if name not in names]
     if newer:

@@ -1,11 +1,6 @@
-"""The connection pool every SQL mixin of `PostgresStore` shares: one database, migrated at open.
-
-Every statement runs on a pooled connection with `synchronous_commit = on`: when a write returns, its transaction is
-committed and flushed on the server. Ids come from identities; where a reader keeps a watermark on them (turns,
-facts, judgments and vectors: the indexer and the dense index read "everything past id N"), the writer holds a
-transaction-scoped advisory lock for that table, so ids become visible in the order they were handed out and no
-reader skips a row that committed late.
-"""
+"""The connection pool every SQL mixin of `PostgresStore` shares: one database, migrated at open, every
+commit durable (`synchronous_commit = on`), and the advisory locks that make ids become visible in the
+order they were handed out (docs/postgres.md, "Many processes")."""
 
 from __future__ import annotations
 

@@ -85,8 +85,7 @@ class FactCore(SQLCore):
         if not ids:
             return {}
         where, values = self.dialect.any("id", ids)
-        # +user_id (SQLite): looked up by id (with an index on user_id the planner read every fact of the user: at
-        # 178k facts 96 ms a call against 0.6)
+        # +user_id (SQLite): looked up by id, not every fact of the user by the user_id index
         rows = self._rows(f"SELECT {_FACT_COLUMNS} FROM facts WHERE {self.dialect.noindex}user_id = ? AND {where}",
                           [user_id, *values])
         facts = {f.id: f for f in map(_fact, rows)}

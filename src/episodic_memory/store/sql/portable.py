@@ -1,10 +1,7 @@
-"""SQL for taking a store with you: every row of a user as plain records (export), written back with fresh row
-ids (import). A backend adds how it reads one snapshot, its tables' columns, and a backup.
-
-The records are the tables' own columns (a column a later migration adds travels without a change here),
-JSON columns decoded, booleans as 0/1, plus what hangs off a row (`EXTRA_FIELDS`): an export of either backend
-imports into the other.
-"""
+"""SQL for taking a store with you: every row of a user as plain records (export), written back with fresh
+row ids (import), an export of either backend importing into the other. The records are the tables' own
+columns (a column a later migration adds travels without a change here), JSON decoded, booleans as 0/1,
+plus what hangs off a row (`EXTRA_FIELDS`)."""
 
 from __future__ import annotations
 

@@ -21,10 +21,8 @@ from .migrations import check_version, migrate
 
 class Connection(SQLCore):
     """One SQLite file (WAL, busy timeout, foreign keys, migrated at open) and the lock that guards it.
-
-    `Config.store.read_only`: ``mode=ro``, and ``immutable`` when no ``-wal`` file exists (no writer has the
-    file open), so that reading creates no ``-wal``/``-shm`` files either.
-    """
+    Read-only (`Config.store.read_only`): ``mode=ro``, and ``immutable`` when no ``-wal`` file exists (no
+    writer has the file open), so that reading creates no ``-wal``/``-shm`` files either."""
 
     dialect = SQLITE
 

@@ -30,8 +30,7 @@ _TURN_TEXT = "content speaker segmented"
 MEMORY_TEXT = "text segmented"
 
 
-# The kinds in memory_fts, by the code of their rowid (item_id * 8 + code, written by their tables' triggers), and
-# the table each is of.
+# the kinds in memory_fts, each by its table and by the code of its rowid (item_id * 8 + code)
 _MEMORY_KINDS = {"fact": "facts", "episode": "episodes", "workstream": "workstreams", "judgment": "judgments"}
 _MEMORY_CODES = {1: "fact", 2: "episode", 3: "workstream", 4: "judgment"}
 
@@ -325,7 +324,6 @@ class TurnSQL(TurnCore, Connection):
             return Path(self.config.retrieval.vector_sidecar_dir).expanduser()
         return Path(self.path + ".vectors")
 
-    # --- stats ---------------------------------------------------------------------------------------
     def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                               since: float | None = None, until: float | None = None, source: str | None = None,
                               tags: Sequence[str] = ()) -> list[tuple[int, float]]:
