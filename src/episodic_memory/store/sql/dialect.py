@@ -1,9 +1,6 @@
-"""What the shared SQL (`store/sql/`) needs to know of a backend: a `Dialect` (how a statement is written) and a
-`Tx` (how it runs inside a write transaction).
-
-An id list is ``col IN ({marks})`` (SQLite: one mark a value, run in chunks; PostgreSQL: ``col = ANY(%s)``,
-one array), and a shared statement holds no ``%`` (`Dialect.sql` turns each ``?`` into PostgreSQL's ``%s``).
-"""
+"""What the shared SQL (`store/sql/`) needs to know of a backend: a `Dialect` (how a statement is written)
+and a `Tx` (how it runs inside a write transaction). An id list is ``col IN ({marks})``; a shared statement
+holds no ``%`` (`Dialect.sql` turns each ``?`` into PostgreSQL's ``%s``)."""
 
 from __future__ import annotations
 
@@ -109,10 +106,8 @@ class Tx:
     def all_in(self, sql: str, values: Sequence[Any], before: Sequence[Any] = (), after: Sequence[Any] = ()
                ) -> list[Any]:
         """The rows of `sql` with ``IN ({marks})`` standing for `values` (`Dialect.runs`)."""
-        rows: list[Any] = []
-        for text, params in self.dialect.runs(sql, values, before, after):
-            rows += self.db.execute(text, params).fetchall()
-        return rows
+        runs = self.dialect.runs(sql, values, before, after)
+        return [row for text, params in runs for row in self.db.execute(text, params).fetchall()]
 
     def many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """One statement for each of `rows` (none: nothing runs)."""
