@@ -57,11 +57,10 @@ def exact_tsquery(match: str) -> tuple[str, dict[str, Any]]:
 
 
 def bm25_sql(candidates: str, *, given_df: bool = False) -> str:
-    """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s, %(lexemes)s (the query's
-    stems), %(n)s documents and %(avgdl)s. Yields (key, score), unsorted; each score sums its terms in one order, so
-    it is the same to the last bit at every run. Arithmetic in float8 (an integer plus 0.5 is `numeric` in
-    PostgreSQL, several times slower). Document frequencies are counted over the candidates, or with `given_df`
-    taken from %(df)s (one per stem, counted over the rows the filters would have dropped too)."""
+    """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s, %(lexemes)s (the
+    query's stems), %(n)s documents and %(avgdl)s. Yields (key, score), unsorted. Document frequencies are
+    counted over the candidates, or with `given_df` taken from %(df)s (one per stem, counted over the rows
+    the filters would have dropped too)."""
     df = ("df AS (SELECT * FROM unnest(%(lexemes)s::text[], %(df)s::float8[]) AS d(lexeme, n))," if given_df
           else "df AS (SELECT lexeme, count(DISTINCT key)::float8 AS n FROM tf GROUP BY lexeme),")
     return f"""
@@ -88,11 +87,9 @@ def _scored(rows: str) -> str:
 
 
 def postings_bm25(*, time_filter: str = "") -> str:
-    """BM25 over the user's turns from the postings table (m017): the same scores as `bm25_sql` over the turns that
-    match, to the last bit, without reading a turn — one index range per stem, each row the stem's weight in its
-    turn, the turn's length and time. For single stems OR-ed (what `retrieve.fts` writes) the turns holding any stem
-    are the matches. `time_filter` (conditions on `ts`) narrows the ranked rows; the document frequencies are
-    counted over all of them, in the same pass. Yields (key, score), unsorted."""
+    """BM25 over the user's turns from the postings table (m017), for single stems OR-ed: the same scores
+    as `bm25_sql` over the turns that match, without reading a turn. `time_filter` (conditions on `ts`)
+    narrows the ranked rows, not the document frequencies. Yields (key, score), unsorted."""
     return f"""
         every AS (SELECT turn_id AS key, lexeme, tf::float8 AS tf, dl::float8 AS dl, ts FROM turn_terms
                   WHERE user_id = %(user)s AND lexeme = ANY(%(lexemes)s::text[])),
