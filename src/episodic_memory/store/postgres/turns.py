@@ -23,7 +23,7 @@ from ..records import StoredTurn, TurnRecord
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
 from ..rows import turn_row as _turn
 from ..scripts import SCRIPT_CHARS, segmented
-from ..sql.turns import TurnCore
+from ..sql.turns import TurnCore, tag_filter
 from .connection import PgConnection
 
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
@@ -102,17 +102,6 @@ def postings_bm25(*, time_filter: str = "") -> str:
 def _single_stems(tsquery: str) -> bool:
     """Whether a tsquery constant from `_bm25_query` is single stems OR-ed: no phrase (`<->`), no prefix (`:*`)."""
     return "<" not in tsquery and ":*" not in tsquery
-
-
-def _tag_filter(where: list[str], params: dict[str, Any], source: str | None, tags: Sequence[str]) -> None:
-    """Conditions on turns `t`: from `source`, carrying every one of `tags` (named parameters, `user` excluded)."""
-    if source is not None:
-        where.append("t.source = %(source)s")
-        params["source"] = source
-    for n, tag in enumerate(dict.fromkeys(tags)):
-        where.append(f"EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = %(tag{n})s "
-                     "AND g.turn_id = t.id)")
-        params[f"tag{n}"] = tag
 
 
 def vector_bytes(vec: Any) -> bytes:
@@ -213,7 +202,7 @@ class TurnPg(TurnCore, PgConnection):
                                   "session": session_id, "since": since, "until": until}
         where = [cond for cond, value in (("t.session_id = %(session)s", session_id), ("t.ts >= %(since)s", since),
                                           ("t.ts <= %(until)s", until)) if value is not None]
-        _tag_filter(where, params, source, tags)
+        tag_filter(where, params, source, tags)
         if session_id is None and source is None and not tags and _single_stems(tsquery):  # where: times only
             ranking = postings_bm25(time_filter="".join(f" AND {w.removeprefix('t.')}" for w in where))
         else:

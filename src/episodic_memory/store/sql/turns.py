@@ -26,14 +26,22 @@ if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, no
 log = logging.getLogger(__name__)
 
 
-def tag_filter(where: list[str], params: list[Any], source: str | None, tags: Sequence[str]) -> None:
-    """Conditions on turns `t`: from `source`, carrying every one of `tags`."""
+def tag_filter(where: list[str], params: list[Any] | dict[str, Any], source: str | None, tags: Sequence[str]
+               ) -> None:
+    """Conditions on turns `t`: from `source`, carrying every one of `tags`. `params`: a list for ``?`` marks,
+    or a dict for named ones (``%(source)s``, ``%(tag0)s``, …: PostgreSQL's search)."""
+    def mark(name: str, value: Any) -> str:
+        if isinstance(params, dict):
+            params[name] = value
+            return f"%({name})s"
+        params.append(value)
+        return "?"
+
     if source is not None:
-        where.append("t.source = ?")
-        params.append(source)
-    for tag in dict.fromkeys(tags):
-        where.append("EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = ? AND g.turn_id = t.id)")
-        params.append(tag)
+        where.append(f"t.source = {mark('source', source)}")
+    for n, tag in enumerate(dict.fromkeys(tags)):
+        where.append("EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND "
+                     f"g.tag = {mark(f'tag{n}', tag)} AND g.turn_id = t.id)")
 
 
 class TurnCore(SQLCore):
