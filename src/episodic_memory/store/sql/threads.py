@@ -1,11 +1,8 @@
-"""SQL for episodes, workstreams and open loops (tables from migration m004), written once for both backends.
-
-A workstream's derived columns (centroid, status, keyphrase name, activity) are always recomputed from its
-episodes by `rollup`, so consolidation and forgetting agree on them (on PostgreSQL under a row lock).
-An episode has two vectors: `episodes.vec`, its thread vector (workstream matching only; its words in
-`episode_terms`), and its recall vector in `vectors`, which embeds the summary and is replaced only after the
-session ended: every replacement is a deletion, and a deletion makes every reader reload its vector matrix.
-"""
+"""SQL for episodes, workstreams and open loops (tables from migration m004), written once for both
+backends. A workstream's derived columns (centroid, status, keyphrase name, activity) are always recomputed
+from its episodes by `rollup`, so consolidation and forgetting agree on them. An episode's thread vector
+(`episodes.vec`) only matches workstreams; its recall vector (in `vectors`) is replaced only after the
+session ended: every replacement is a deletion, which makes every reader reload its vector matrix."""
 
 from __future__ import annotations
 

@@ -41,10 +41,9 @@ def _words_of(match: str, columns: str = _TURN_TEXT) -> str:
 
 
 def _users_words(match: str, user_id: str, columns: str = _TURN_TEXT) -> str:
-    """`match` over the text of `user_id`'s rows: FTS5 intersects the matches with the user's own (its id a phrase of
-    the `user_id` column), so ranking reads no other user's matches. A phrase can also match a longer id ("ann" in
-    "ann smith"): the caller keeps exactly the user's rows. An id without a letter or digit has no token to match
-    on: then only the caller filters."""
+    """`match` over the text of `user_id`'s rows: FTS5 intersects the matches with the user's own (its id a
+    phrase of the `user_id` column). A phrase can also match a longer id ("ann" in "ann smith"), and an id
+    without a letter or digit has no token: the caller keeps exactly the user's rows."""
     if not any(ch.isalnum() for ch in user_id):
         return _words_of(match, columns)
     return f'{_words_of(match, columns)} AND user_id : "{user_id.replace(chr(34), chr(34) * 2)}"'
