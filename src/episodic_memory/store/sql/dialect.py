@@ -18,7 +18,6 @@ MARKS = " IN ({marks})"
 class Dialect:
     """The words a shared statement takes from its backend."""
 
-    name: str
     qmark: bool        # statements run as written (``?`` marks); else each ``?`` becomes ``%s``
     is_not: str        # null-safe "differs from"
     nulls_last: str    # after ``DESC``: where NULLs go (SQLite puts them last already)
@@ -77,10 +76,10 @@ def _percent_marks(text: str) -> str:
     return text.replace("?", "%s")
 
 
-SQLITE = Dialect(name="sqlite", qmark=True, is_not="IS NOT", nulls_last="", for_update="", noindex="+",
+SQLITE = Dialect(qmark=True, is_not="IS NOT", nulls_last="", for_update="", noindex="+",
                  greatest="max", everything="1 = 1", folds_case=True,
                  true="1", false="0", indexes=True)
-POSTGRES = Dialect(name="postgres", qmark=False, is_not="IS DISTINCT FROM", nulls_last=" NULLS LAST",
+POSTGRES = Dialect(qmark=False, is_not="IS DISTINCT FROM", nulls_last=" NULLS LAST",
                    for_update=" FOR UPDATE", noindex="", greatest="greatest", everything="true",
                    folds_case=False, true="true", false="false", indexes=False)
 
