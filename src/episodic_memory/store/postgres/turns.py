@@ -1,9 +1,7 @@
-"""PostgreSQL's own SQL for turns: storing and popping them, search over turns and derived memories, vectors.
-
-Search ranks by BM25 computed in SQL over the postings table `turn_terms` (`postings_bm25`) or the matching
-turns' own tsvectors (`bm25_sql`), with the same scores to the last bit (docs/postgres.md, "Full-text search:
-BM25 in SQL, not `ts_rank`").
-"""
+"""PostgreSQL's own SQL for turns: storing and popping them, search over turns and derived memories,
+vectors. Search ranks by BM25 computed in SQL over the postings table `turn_terms` (`postings_bm25`) or the
+matching turns' own tsvectors (`bm25_sql`), with the same scores to the last bit (docs/postgres.md,
+"Full-text search: BM25 in SQL, not `ts_rank`")."""
 
 from __future__ import annotations
 
