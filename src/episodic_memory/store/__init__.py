@@ -1,10 +1,5 @@
-"""Storage. `base.py` is the interface the rest of the library holds (the `Store` protocol), `records.py` the records
-it speaks in, and two packages implement it: `sqlite/` in one SQLite file (`SQLiteStore`) and `postgres/` in a
-PostgreSQL + pgvector database (`PostgresStore`, the `postgres` extra). The SQL both share is written once in
-`sql/`, against a small dialect each backend's connection names; `sql/`, `sqlite/` and `postgres/` are the only
-places in the library that write SQL for a store (`rows.py`: the column lists and row mappers all read with;
-`schema.py`: the migrations both record by name). `heads.py` (the per-process turn-head cache) and `naming.py`
-(workstream names from keyphrases) touch no database.
+"""Storage: the `Store` protocol (`base.py`) and its two backends, `sqlite/` (`SQLiteStore`) and `postgres/`
+(`PostgresStore`), with the SQL both share in `sql/` (docs/architecture.md, "The store interface").
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""The store interface: every operation the rest of the library asks of its storage, as `typing.Protocol`s
-(docs/architecture.md, "The store interface").
-
-The signatures speak in records (`store.records`), builtins and numpy arrays: no connection, cursor or transaction
-crosses this seam. The `match` argument of the search methods is a match expression from `retrieve.fts` (quoted word
-tokens joined by OR). Every read that takes a `user_id` returns only that user's rows; the maintenance reads that
-span users say so. The smaller protocols group the operations by concern; `Store` is all of them plus the lifecycle.
-"""
+"""The store interface, as `typing.Protocol`s grouped by concern (docs/architecture.md, "The store
+interface"): records, builtins and numpy arrays cross it, no connection, cursor or transaction. Every read
+that takes a `user_id` returns only that user's rows; the maintenance reads that span users say so."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""Supersession chains mended when facts go: what either backend does before it deletes a session's facts.
-
-A chain is facts linked both ways (`supersedes` → the older fact, `superseded_by` → the newer one). Deleting a
-fact in the middle links its neighbours; deleting the newest makes the newest fact that remains current again —
-as `Store.delete_fact` does for one fact. Forgetting a session deletes many facts at once, possibly several of one
-chain: each remaining fact is linked past the deleted ones to the next remaining fact, or becomes current when none
-remains above it.
-"""
+"""Supersession chains mended when a forget deletes many facts at once, possibly several of one chain: each
+remaining fact is linked past the deleted ones to the next remaining fact, or becomes current when none
+remains above it (as `Store.delete_fact` does for one fact)."""
 
 from __future__ import annotations
 

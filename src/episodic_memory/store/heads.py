@@ -1,10 +1,6 @@
-"""Turn heads as columns: the session, position, speaker and time of turns, kept per process for ranking.
-
-Recall scores a few hundred candidate turns per query by where they sit and who said them. Held as numpy columns
-addressed by turn id, that is a handful of array lookups instead of a Python object per candidate. A turn never
-changes and its id is never reused, so an entry only goes wrong when a turn is deleted; the store then clears the
-whole table (see `SQLiteStore.turn_heads`).
-"""
+"""Turn heads as columns: the session, position, speaker and time of turns, kept per process for ranking
+(numpy columns addressed by turn id: a handful of array lookups instead of a Python object per candidate).
+The store clears the table when a turn is deleted (`TurnCore.turn_heads`)."""
 
 from __future__ import annotations
 

@@ -43,8 +43,7 @@ def rollup_keyphrases(per_episode: Sequence[Sequence[Sequence[Any]]], limit: int
 def keyphrase_name(phrases: Sequence[str], summary: str = "") -> str:
     """A name without an LLM: its top two keyphrases ("Sensitivity table · Airflow")."""
     if not phrases:
-        head = " ".join(summary.split()[:6])
-        return head or "(untitled)"
+        return " ".join(summary.split()[:6]) or "(untitled)"
     picked: list[str] = []
     for phrase in phrases:   # two phrases that do not share a word ("spotted leaves", not "… · spotted plants")
         if not any(set(phrase.lower().split()) & set(p.lower().split()) for p in picked):

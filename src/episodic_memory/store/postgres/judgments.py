@@ -13,8 +13,7 @@ class JudgmentPg(JudgmentCore, TurnPg):
 
     def search_judgments(self, match: str, user_id: str, *, limit: int,
                          domain: str | None = None) -> list[tuple[int, float]]:
-        """BM25 over the user's judgments (trigger, judgment and reasoning), scored among the user's derived
-        memories like `search_memories`: (id, score), best first."""
+        """Scored among the user's derived memories, like `search_memories`."""
         extra, params = "", {}
         if domain is not None:
             extra = " AND EXISTS (SELECT 1 FROM judgments j WHERE j.id = m.item_id AND j.domain = %(domain)s)"

@@ -1,19 +1,7 @@
-"""PostgreSQL's schema migrations, in step with the SQLite ones (`store/sqlite/migrations.py`): the same names in the
-same order, the same tables, PostgreSQL's types. Recorded by name, as SQLite's are (`store/schema.py`).
-
-Applied in one transaction under an advisory lock, so two processes opening one database at once do not race: the
-second waits, then finds the schema current. Add a migration by appending a function with the next free number, as
-on SQLite; never edit or rename a shipped one.
-
-Differences from SQLite, on purpose:
-- ids are `bigint` identities; vectors are pgvector `vector` columns; JSON lists stay `text` (the records parse them).
-- full-text search is a stored `tsvector` per row (text search configuration `episodic`: the English Snowball
-  stemmer with *no* stopword list, like FTS5's porter tokenizer; accents folded by `unaccent`), GIN-indexed;
-  `memory_fts` is a table kept by triggers as in SQLite, rowid = item_id × 8 + kind code.
-- case-insensitive names (`COLLATE NOCASE`) are unique indexes on `lower(...)`.
-- the change counters in `store_meta` move once per statement that changed rows (statement-level triggers over
-  the statement's transition table), not once per row.
-"""
+"""PostgreSQL's schema migrations, in step with the SQLite ones (`store/sqlite/migrations.py`): the same
+names in the same order, the same tables in PostgreSQL's types (tsvector columns for search, `lower()`
+unique indexes for names, counters moved once per statement), recorded by name (`store/schema.py`) and
+applied in one transaction under an advisory lock (docs/postgres.md)."""
 
 from __future__ import annotations
 
@@ -525,19 +513,10 @@ def m016_turn_owner_in_fts(db: psycopg.Connection) -> None:
 
 
 def m017_turn_postings(db: psycopg.Connection) -> None:
-    """A postings table for BM25 over turns, and the speaker's weight made distinct.
-
-    - `turn_terms`: one row per (user, stem, turn) with the stem's weight in the turn, the turn's length in stems and
-      its time (a search "said after" filters on it).
-      Ranking by unnesting every matching turn's `tsvector` cost most of a recall for a user with 100k turns (~3,000
-      matching rows for a three-word question); the postings of the query's stems are one index range each, read
-      from the index alone. Kept by statement-level triggers on `turns` (insert, a changed `tsv`, delete, also by
-      cascade), so it never disagrees with the turns; the turns already stored are indexed here.
-    - A speaker's words were weighted `D`, which is also every unweighted word's label: BM25 counted every position
-      of every row 0.5, not only the speaker's. The speaker is now `C` (counted 0.5, as FTS5's column weight), the
-      rest 1. The generated column is made again, as in m015.
-
-    SQLite's FTS5 needs none of this: its m017 is a no-op."""
+    """A postings table for BM25 over turns (`turn_terms`: one row per user, stem and turn, with the stem's
+    weight in the turn, the turn's length and time), kept by statement-level triggers on `turns`; and the
+    speaker's words weighted `C` (0.5, as FTS5's column weight), not `D`, every unweighted word's label
+    too. docs/postgres.md, "Full-text search", has the measurements."""
     db.execute("""
         DROP INDEX turns_fts;
         ALTER TABLE turns DROP COLUMN tsv;

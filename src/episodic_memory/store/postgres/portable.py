@@ -1,8 +1,5 @@
-"""Export, import and backup on PostgreSQL: the shared SQL of `store/sql/portable.py` (so an export of either
-backend imports into the other), read in one repeatable-read snapshot, and a consistent copy of the whole store
-(backup, as a SQLite file). What only a PostgreSQL database has (a turn's `tsv`, a session's `lexemes`) never
-travels and is computed again here.
-"""
+"""Export, import and backup on PostgreSQL: the shared SQL of `store/sql/portable.py`, read in one
+repeatable-read snapshot. What only PostgreSQL has (a turn's `tsv`, a session's `lexemes`) is made again."""
 
 from __future__ import annotations
 
@@ -48,11 +45,9 @@ class PortablePg(PortableCore, PgConnection):
                 (user_id, session_id, user_id, session_id))
 
     def backup(self, dest: str) -> None:
-        """A consistent copy of the whole store at `dest`, as a SQLite store file (it opens like any store): every
-        user's records from one snapshot (`export_records`) and the REST tokens, written beside `dest` and renamed
-        into place, so `dest` is never half a store. Writers carry on meanwhile. Vectors are not copied: a Memory
-        with an embedder computes them again when it opens the copy. (A copy of the database itself is
-        `pg_dump`'s job.)"""
+        """As a SQLite store file: every user's records from one snapshot and the REST tokens. Vectors are
+        not copied: a Memory with an embedder computes them again (a copy of the database itself is
+        `pg_dump`'s job)."""
         from ..sqlite.store import SQLiteStore
 
         with written_beside(dest, fresh=True) as tmp:

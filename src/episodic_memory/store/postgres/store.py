@@ -22,23 +22,12 @@ _TEXT_TABLES = ("turns", "turn_terms", "sessions", "memory_fts", "facts", "entit
 
 
 class PostgresStore(StoreCore, FactPg, ThreadPg, JudgmentPg, TokenCore, PortablePg, EditCore, BackoffCore):
-    """The store in one PostgreSQL database (with pgvector), shared by any number of processes and hosts:
-    sessions, turns, vectors and search (`TurnPg`), facts and entities (`FactPg`), episodes, workstreams and loops
-    (`ThreadPg`), judgments (`JudgmentPg`), REST tokens (`TokenCore`), export / import / backup (`PortablePg`),
-    hand edits (`EditCore`) and the LLM back-off (`BackoffCore`); forgetting is `StoreCore`'s. It implements
-    `episodic_memory.store.base.Store`; `store.open_store("postgresql://…")` opens it."""
+    """The store in one PostgreSQL database (with pgvector), shared by any number of processes and hosts: the
+    shared mixins and PostgreSQL's own over one pool. It implements `episodic_memory.store.base.Store`."""
 
     def scrub(self) -> bool:
-        """VACUUM the tables that hold text, so deleted rows' space is reclaimed and reused.
-
-        VACUUM cannot reclaim a row that a transaction of another connection may still see: while one holds an old
-        snapshot (`backend_xmin` in `pg_stat_activity`), this waits for it, up to `Config.store.forget_scrub_wait_s`, and
-        returns False when one still did (the deleted rows may still be in the tables).
-
-        What a database server cannot promise: the bytes of a deleted row may stay in free space of a data file
-        until overwritten, in WAL segments until they are recycled, and in replicas, base backups and WAL archives
-        for as long as those are kept. `VACUUM FULL` (rewrites each table, but locks it against every process
-        meanwhile) is left to an operator's maintenance window."""
+        """VACUUM the tables that hold text, once no other connection holds an old snapshot (waited for up
+        to `Config.store.forget_scrub_wait_s`). What it cannot promise: docs/postgres.md, "Forgetting"."""
         deadline = time.monotonic() + self.config.store.forget_scrub_wait_s
         with self._pool.connection() as db:
             while True:

@@ -1,6 +1,5 @@
-"""Episodes, workstreams and open loops on PostgreSQL: the shared SQL of `store/sql/threads.py` (the rules are
-written there), with what is PostgreSQL's own: an episode's upsert (one statement, safe against a concurrent one)
-and the turn vectors of a session (pgvector, read in binary)."""
+"""Episodes, workstreams and open loops on PostgreSQL: the shared SQL of `store/sql/threads.py`, with an
+episode's upsert (one statement, safe against a concurrent one)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,14 @@
-"""SQL for sessions, turns, turn heads, search over turns and derived memories, and vectors (PostgreSQL).
-
-Every read takes a `user_id` and filters by it (maintenance reads across users say so). Search ranks by BM25
-computed in SQL, not `ts_rank`, over the postings table `turn_terms` (`postings_bm25`) or the matching turns' own
-tsvectors (`bm25_sql`), with the same scores to the last bit; the tsquery is built in a first round trip and written
-into the ranking query as a constant, so the planner sees its words. docs/postgres.md, "Full-text search: BM25 in
-SQL, not `ts_rank`", says why each choice was made.
-"""
+"""PostgreSQL's own SQL for turns: storing and popping them, search over turns and derived memories,
+vectors. Search ranks by BM25 computed in SQL over the postings table `turn_terms` (`postings_bm25`) or the
+matching turns' own tsvectors (`bm25_sql`), with the same scores to the last bit (docs/postgres.md,
+"Full-text search: BM25 in SQL, not `ts_rank`")."""
 
 from __future__ import annotations
 
 import json
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +17,11 @@ from pgvector import Vector
 from psycopg import sql
 
 from ...config import Config
-from ..heads import HeadTable
-from ..records import HeadColumns, StoredTurn, TurnRecord
+from ..records import StoredTurn, TurnRecord
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
 from ..rows import turn_row as _turn
 from ..scripts import SCRIPT_CHARS, segmented
-from ..sql.turns import TurnCore
+from ..sql.turns import TurnCore, tag_filter
 from .connection import PgConnection
 
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
@@ -60,11 +55,10 @@ def exact_tsquery(match: str) -> tuple[str, dict[str, Any]]:
 
 
 def bm25_sql(candidates: str, *, given_df: bool = False) -> str:
-    """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s, %(lexemes)s (the query's
-    stems), %(n)s documents and %(avgdl)s. Yields (key, score), unsorted; each score sums its terms in one order, so
-    it is the same to the last bit at every run. Arithmetic in float8 (an integer plus 0.5 is `numeric` in
-    PostgreSQL, several times slower). Document frequencies are counted over the candidates, or with `given_df`
-    taken from %(df)s (one per stem, counted over the rows the filters would have dropped too)."""
+    """BM25 over `candidates`, a query of (key, tsv) rows that match; it may use %(user)s, %(lexemes)s (the
+    query's stems), %(n)s documents and %(avgdl)s. Yields (key, score), unsorted. Document frequencies are
+    counted over the candidates, or with `given_df` taken from %(df)s (one per stem, counted over the rows
+    the filters would have dropped too)."""
     df = ("df AS (SELECT * FROM unnest(%(lexemes)s::text[], %(df)s::float8[]) AS d(lexeme, n))," if given_df
           else "df AS (SELECT lexeme, count(DISTINCT key)::float8 AS n FROM tf GROUP BY lexeme),")
     return f"""
@@ -91,11 +85,9 @@ def _scored(rows: str) -> str:
 
 
 def postings_bm25(*, time_filter: str = "") -> str:
-    """BM25 over the user's turns from the postings table (m017): the same scores as `bm25_sql` over the turns that
-    match, to the last bit, without reading a turn — one index range per stem, each row the stem's weight in its
-    turn, the turn's length and time. For single stems OR-ed (what `retrieve.fts` writes) the turns holding any stem
-    are the matches. `time_filter` (conditions on `ts`) narrows the ranked rows; the document frequencies are
-    counted over all of them, in the same pass. Yields (key, score), unsorted."""
+    """BM25 over the user's turns from the postings table (m017), for single stems OR-ed: the same scores
+    as `bm25_sql` over the turns that match, without reading a turn. `time_filter` (conditions on `ts`)
+    narrows the ranked rows, not the document frequencies. Yields (key, score), unsorted."""
     return f"""
         every AS (SELECT turn_id AS key, lexeme, tf::float8 AS tf, dl::float8 AS dl, ts FROM turn_terms
                   WHERE user_id = %(user)s AND lexeme = ANY(%(lexemes)s::text[])),
@@ -110,21 +102,6 @@ def _single_stems(tsquery: str) -> bool:
     return "<" not in tsquery and ":*" not in tsquery
 
 
-def _tag_filter(where: list[str], params: dict[str, Any], source: str | None, tags: Sequence[str]) -> None:
-    """Conditions on turns `t`: from `source`, carrying every one of `tags` (named parameters, `user` excluded)."""
-    if source is not None:
-        where.append("t.source = %(source)s")
-        params["source"] = source
-    for n, tag in enumerate(dict.fromkeys(tags)):
-        where.append(f"EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = %(tag{n})s "
-                     "AND g.turn_id = t.id)")
-        params[f"tag{n}"] = tag
-
-
-def to_vector(vec: bytes) -> Vector:
-    return Vector(np.frombuffer(vec, np.float32))
-
-
 def vector_bytes(vec: Any) -> bytes:
     return np.asarray(vec.to_numpy() if isinstance(vec, Vector) else vec, np.float32).tobytes()
 
@@ -134,8 +111,6 @@ class TurnPg(TurnCore, PgConnection):
 
     def __init__(self, url: str, config: Config | None = None) -> None:
         super().__init__(url, config)
-        self._heads = HeadTable()
-        self._heads_generation = -1
         self._common: dict[tuple[str | None, int, str], bool] = {}   # (user or None, cap, term) → too common
         self._common_generation, self._common_size = -1, 0
         self._bm25_queries: dict[str, tuple[list[str], str]] = {}  # match -> (stems, tsquery constant)
@@ -143,10 +118,8 @@ class TurnPg(TurnCore, PgConnection):
 
     # --- turns (sessions and the simple reads: `store/sql/turns.py`) ------------------------------------
     def insert_turns(self, records: Sequence[TurnRecord], journal_file: str, journal_offset: int) -> int:
-        """Store turns of one session, idempotent on `uid` and on the caller's `turn_id` (unique constraints, so
-        two processes sending the same turn store it once). Each new turn's `seq` is given here, under the
-        session's row lock, after the turns already stored: concurrent writers of one session never collide.
-        Returns how many were new; when it returns they are committed."""
+        """Also idempotent on the caller's `turn_id`. Each new turn's `seq` is given here, under the session's
+        row lock, after the turns already stored: concurrent writers of one session never collide."""
         if not records:
             return 0
         first = records[0]
@@ -186,9 +159,7 @@ class TurnPg(TurnCore, PgConnection):
             return inserted
 
     def pop_turn(self, user_id: str, session_id: str) -> StoredTurn | None:
-        """Delete the session's latest turn and return it (None when it has none), under the session's row lock:
-        as SQLite's `pop_turn` (index entries, postings and vectors go by trigger; counts and the consolidation
-        watermark follow)."""
+        """Under the session's row lock; index entries, postings and vectors go by trigger."""
         with self.transaction() as db:
             db.execute("SELECT 1 FROM sessions WHERE user_id = %s AND session_id = %s FOR UPDATE",
                        (user_id, session_id))
@@ -208,21 +179,6 @@ class TurnPg(TurnCore, PgConnection):
                 {"now": time.time(), "seq": turn.seq, "user": user_id, "session": session_id})
             return turn
 
-    def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
-        """Session, position, speaker and time of many turns (those of `user_id` that exist), kept per process as
-        columns (`store.heads`) like the SQLite store does: turn ids are handed out and committed in order (see
-        `connection`), so "every turn up to the newest held" is a safe watermark; a deletion anywhere (the
-        `turn_deletions` counter) clears the table."""
-        ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
-        cap = self.config.retrieval.turn_head_cache
-        generation = self._meta("turn_deletions")
-        with self._lock:
-            if generation != self._heads_generation or len(self._heads) > cap or not cap:
-                self._heads.clear()
-                self._heads_generation = generation
-            bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
-            return self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
-
     def derived_generation(self) -> tuple[int, ...]:
         counters = self._counters()
         return counters["derived_changes"], counters["turn_deletions"]
@@ -234,10 +190,7 @@ class TurnPg(TurnCore, PgConnection):
     def search_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                      since: float | None = None, until: float | None = None, source: str | None = None,
                      tags: Sequence[str] = ()) -> list[tuple[int, float]]:
-        """BM25 over the user's turns (see the module's docstring): (turn id, score) best first, higher is better.
-        Document frequencies and lengths are the user's own; filters narrow the ranked rows, not the statistics:
-        with filters, only the rows that pass are scored, with the frequencies counted over every match
-        (`_bm25_df`), so a narrow filter (currency's "said after the answer") reads a few rows, not every match."""
+        """Statistics are the user's own; filters narrow the ranked rows, not the statistics (`_bm25_df`)."""
         query = self._bm25_query(match)
         if query is None:
             return []
@@ -247,11 +200,9 @@ class TurnPg(TurnCore, PgConnection):
                                   "session": session_id, "since": since, "until": until}
         where = [cond for cond, value in (("t.session_id = %(session)s", session_id), ("t.ts >= %(since)s", since),
                                           ("t.ts <= %(until)s", until)) if value is not None]
-        _tag_filter(where, params, source, tags)
-        if session_id is None and source is None and not tags and _single_stems(tsquery):
-            times = "".join(f" AND {cond}" for cond, value in (("ts >= %(since)s", since), ("ts <= %(until)s", until))
-                            if value is not None)
-            ranking = postings_bm25(time_filter=times)
+        tag_filter(where, params, source, tags)
+        if session_id is None and source is None and not tags and _single_stems(tsquery):  # where: times only
+            ranking = postings_bm25(time_filter="".join(f" AND {w.removeprefix('t.')}" for w in where))
         else:
             if where:
                 params["df"] = self._bm25_df(user_id, lexemes, tsquery)
@@ -262,8 +213,7 @@ class TurnPg(TurnCore, PgConnection):
 
     def _bm25_df(self, user_id: str, lexemes: list[str], tsquery: str) -> list[float]:
         """For each stem, how many of the user's turns match `tsquery` and hold it (what `bm25_sql` counts over
-        unfiltered candidates), kept `Config.store.pg_bm25_stats_ttl_s`. Each count is its own constant tsquery, so
-        the GIN index finds the rows."""
+        unfiltered candidates), kept as `_bm25_cached` keeps it."""
         def count() -> tuple[float, ...]:
             counts = {lexeme: 0.0 for lexeme in lexemes}
             if lexemes and _single_stems(tsquery):  # a turn matches when it holds any of the stems: its postings
@@ -316,8 +266,7 @@ class TurnPg(TurnCore, PgConnection):
 
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                         ) -> list[tuple[str, int, float]]:
-        rows = self._search_memory_fts(match, user_id, limit=limit, kinds=kinds)
-        return [(kind, item_id, score) for kind, item_id, score in rows]
+        return self._search_memory_fts(match, user_id, limit=limit, kinds=kinds)
 
     def _search_memory_fts(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None,
                            extra: str = "", extra_params: dict[str, Any] | None = None
@@ -373,11 +322,9 @@ class TurnPg(TurnCore, PgConnection):
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float, user_id: str | None = None
                      ) -> set[str]:
-        """The terms found in more than max(floor, share × turns) turns: of `user_id`'s (BM25 here scores only the
-        user's matching rows, so that is what a term costs, and whether it tells the user's turns apart), else of
-        the store. A user with no more turns than the cap has no common term, and asking costs no round trip;
-        otherwise the terms not seen yet are counted in one statement, each count stopping at the cap. Verdicts
-        are kept until the store grows by a tenth or loses a turn."""
+        """Of `user_id`'s turns (BM25 here scores only theirs), else of the store; the terms not seen yet are
+        counted in one statement, each stopping at the cap. Verdicts are kept until the store grows by a tenth
+        or loses a turn."""
         counters = self._counters()
         size, generation = counters["turns"], counters["turn_deletions"]
         turns = self._bm25_stats("turns", user_id)[0] if user_id is not None else size
@@ -409,14 +356,13 @@ class TurnPg(TurnCore, PgConnection):
         return self._counters()["turns"]
 
     def add_vectors(self, model: str, rows: Sequence[tuple[str, int, str, str | None, float | None, bytes]]) -> int:
-        """Store vectors (float32 bytes, as pgvector `vector`s). Existing ones are kept."""
         if not rows:
             return 0
         with self.transaction("vectors") as db, db.cursor() as cur:
             cur.executemany(
                 "INSERT INTO vectors (kind, item_id, user_id, session_id, ts, model, vec) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                [(k, i, u, s, ts, model, to_vector(v)) for k, i, u, s, ts, v in rows], returning=False)
+                [(k, i, u, s, ts, model, self._vector(v)) for k, i, u, s, ts, v in rows], returning=False)
             return max(cur.rowcount, 0)
 
     def load_vectors(self, user_id: str, model: str, after_id: int = 0, upto_id: int | None = None,
@@ -444,7 +390,6 @@ class TurnPg(TurnCore, PgConnection):
         """None: the dense index keeps no cache of a server's vectors."""
         return None
 
-    # --- stats ---------------------------------------------------------------------------------------
     def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                               since: float | None = None, until: float | None = None, source: str | None = None,
                               tags: Sequence[str] = ()) -> list[tuple[int, float]]:

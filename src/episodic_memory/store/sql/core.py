@@ -70,10 +70,8 @@ class SQLCore:
     def _rows_in(self, sql: str, values: Sequence[Any], before: Sequence[Any] = (), after: Sequence[Any] = ()
                  ) -> list[Any]:
         """The rows of a shared statement with ``IN ({marks})`` standing for `values` (`Dialect.runs`)."""
-        rows: list[Any] = []
-        for text, params in self.dialect.runs(sql, values, before, after):
-            rows += self._query(text, params)
-        return rows
+        runs = self.dialect.runs(sql, values, before, after)
+        return [row for text, params in runs for row in self._query(text, params)]
 
     @contextmanager
     def _write(self, *locks: str) -> Iterator[Tx]:

@@ -1,13 +1,6 @@
-"""What the shared SQL (`store/sql/`) needs to know of a backend: a `Dialect` (how a statement is written) and a
-`Tx` (how it runs inside a write transaction).
-
-Shared statements are written once, with ``?`` marks, in the SQL both engines speak; the few places where the two
-differ take their words from the dialect (`is_not`, `nulls_last`, `for_update`, `noindex`, `greatest`, `everything`,
-`true`, `indexed`, `same_name`, …),
-an id list is ``col IN ({marks})`` (SQLite: one mark a value, run in chunks; PostgreSQL: ``col = ANY(%s)``, one
-array), and a shared statement holds no ``%`` (PostgreSQL's marks are ``%s``: `Dialect.sql` turns each ``?`` into
-one). Nothing here imports a driver: the backends hand in their connections.
-"""
+"""What the shared SQL (`store/sql/`) needs to know of a backend: a `Dialect` (how a statement is written)
+and a `Tx` (how it runs inside a write transaction). An id list is ``col IN ({marks})``; a shared statement
+holds no ``%`` (`Dialect.sql` turns each ``?`` into PostgreSQL's ``%s``)."""
 
 from __future__ import annotations
 
@@ -25,7 +18,6 @@ MARKS = " IN ({marks})"
 class Dialect:
     """The words a shared statement takes from its backend."""
 
-    name: str
     qmark: bool        # statements run as written (``?`` marks); else each ``?`` becomes ``%s``
     is_not: str        # null-safe "differs from"
     nulls_last: str    # after ``DESC``: where NULLs go (SQLite puts them last already)
@@ -84,10 +76,10 @@ def _percent_marks(text: str) -> str:
     return text.replace("?", "%s")
 
 
-SQLITE = Dialect(name="sqlite", qmark=True, is_not="IS NOT", nulls_last="", for_update="", noindex="+",
+SQLITE = Dialect(qmark=True, is_not="IS NOT", nulls_last="", for_update="", noindex="+",
                  greatest="max", everything="1 = 1", folds_case=True,
                  true="1", false="0", indexes=True)
-POSTGRES = Dialect(name="postgres", qmark=False, is_not="IS DISTINCT FROM", nulls_last=" NULLS LAST",
+POSTGRES = Dialect(qmark=False, is_not="IS DISTINCT FROM", nulls_last=" NULLS LAST",
                    for_update=" FOR UPDATE", noindex="", greatest="greatest", everything="true",
                    folds_case=False, true="true", false="false", indexes=False)
 
@@ -113,10 +105,8 @@ class Tx:
     def all_in(self, sql: str, values: Sequence[Any], before: Sequence[Any] = (), after: Sequence[Any] = ()
                ) -> list[Any]:
         """The rows of `sql` with ``IN ({marks})`` standing for `values` (`Dialect.runs`)."""
-        rows: list[Any] = []
-        for text, params in self.dialect.runs(sql, values, before, after):
-            rows += self.db.execute(text, params).fetchall()
-        return rows
+        runs = self.dialect.runs(sql, values, before, after)
+        return [row for text, params in runs for row in self.db.execute(text, params).fetchall()]
 
     def many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """One statement for each of `rows` (none: nothing runs)."""

@@ -1,7 +1,5 @@
-"""SQL for what a person changes by hand: a turn found by its caller id, a fact pinned or forgotten, a loop reopened.
-
-(Editing a fact's text is a new fact superseding it: `FactCore.insert_fact`. Adding a loop: `ThreadCore.insert_loop`.)
-"""
+"""SQL for what a person changes by hand: a turn found by its caller id, a fact pinned or forgotten, a loop
+reopened (editing a fact's text is a new fact superseding it: `FactCore.insert_fact`)."""
 
 from __future__ import annotations
 
@@ -36,11 +34,7 @@ class EditCore(SQLCore):
         return [{"id": int(r[0]), "type": r[1], "text": r[2], "session_id": r[3], "created_at": r[4]} for r in rows]
 
     def delete_fact(self, user_id: str, fact_id: int) -> bool:
-        """Delete one fact; False when the user has no such fact.
-
-        Its supersession chain is mended: the facts on either side of it are linked to each other, and when it was
-        the current one, the fact it had replaced is current again. Entities no fact names any more go with it, and
-        the edges between what it named are recounted."""
+        """The edges between what the fact named are recounted, and its session's workstream rolled up."""
         with self._write() as tx:
             row = tx.one("SELECT supersedes, superseded_by, session_id FROM facts WHERE id = ? AND user_id = ?"
                          + tx.dialect.for_update, (fact_id, user_id))

@@ -1,5 +1,5 @@
 """SQL for facts, their supersession chains, entities and the router's counts (tables from migration m003),
-written once for both backends; a backend adds its newest fact id and how a forget renames entities."""
+written once for both backends."""
 
 from __future__ import annotations
 
@@ -29,11 +29,8 @@ class FactCore(SQLCore):
         return int(rows[0][0]) if rows else None
 
     def insert_fact(self, fact: NewFact, *, supersedes: int | None = None, superseded_by: int | None = None) -> int:
-        """Store a fact (and close the validity of the one it supersedes, in the same transaction).
-
-        `superseded_by`: the fact is older news than that (current) fact — a statement ingested late whose event
-        time comes before it. It is stored already superseded and takes its place in the chain by time: above the
-        newest fact of the chain older than it (if any), below the oldest one newer than it."""
+        """`superseded_by`: a late-ingested statement older than that fact, stored already superseded and
+        placed in the chain by time: above the newest fact older than it, below the oldest one newer."""
         now = time.time()
         with self._write("facts") as tx:
             valid_to = None
@@ -88,8 +85,7 @@ class FactCore(SQLCore):
         if not ids:
             return {}
         where, values = self.dialect.any("id", ids)
-        # +user_id (SQLite): looked up by id (with an index on user_id the planner read every fact of the user: at
-        # 178k facts 96 ms a call against 0.6)
+        # +user_id (SQLite): looked up by id, not every fact of the user by the user_id index
         rows = self._rows(f"SELECT {_FACT_COLUMNS} FROM facts WHERE {self.dialect.noindex}user_id = ? AND {where}",
                           [user_id, *values])
         facts = {f.id: f for f in map(_fact, rows)}
@@ -180,9 +176,8 @@ class FactCore(SQLCore):
 
     # --- entities ------------------------------------------------------------------------------------
     def link_entities(self, user_id: str, fact_id: int, names: Iterable[str]) -> list[int]:
-        """Attach `names` to a fact: each resolved through aliases (case-insensitively) or created; names that
-        appear together get an edge. On PostgreSQL concurrent writers of one user are serialised on a per-user
-        advisory lock (entity resolution reads, then writes)."""
+        """On PostgreSQL the writers of one user's entities are serialised (`_lock_entities`): resolution
+        reads, then writes."""
         now = time.time()
         ids: list[int] = []
         d = self.dialect
@@ -280,11 +275,9 @@ class FactCore(SQLCore):
 
     # --- forgetting ----------------------------------------------------------------------------------
     def _forget_facts(self, tx: Tx, scope: Scope) -> dict[str, int]:
-        """Facts of the forgotten scope go; then entities no fact names any more, and names (aliases) no remaining
-        fact used (an entity whose name goes takes the longest name it keeps: `_forget_names`); edges are
-        recounted, profiles reset (they are written again from the facts that remain), and the forgotten turns
-        leave the sources of the facts that restated them. Chains through the deleted facts are mended first
-        (`store/chains.py`): a fact a forgotten session had superseded is current again."""
+        """Facts of the forgotten scope go, their chains mended first (`store/chains.py`); then entities
+        and names no remaining fact uses (`_forget_names`); edges are recounted, profiles reset, and
+        forgotten turns leave the sources of the facts that restated them."""
         where, params = scope.where, scope.params
         if scope.per_session:
             _mend_chains(tx, where, params)

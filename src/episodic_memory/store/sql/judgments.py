@@ -1,8 +1,5 @@
-"""SQL for judgment memory: judgments, their verdicts, and the forget step (a backend adds BM25 over them).
-
-Rows only: ranking, utility and embeddings live in `episodic_memory.judgments`. The tables, and the triggers
-that keep `memory_fts` and `vectors` in step, are in migration m005 (PostgreSQL: m003's trigger).
-"""
+"""SQL for judgment memory (tables from migration m005): judgments, their verdicts, and the forget step. Rows
+only: ranking, utility and embeddings live in `episodic_memory.judgments`."""
 
 from __future__ import annotations
 
@@ -30,12 +27,8 @@ class JudgmentCore(SQLCore):
                                  reasoning: str, domain: str | None, metadata: dict[str, Any], dedup_key: str,
                                  merge_metadata: Callable[[str | None, dict[str, Any]], str]
                                  ) -> tuple[JudgmentRow, bool]:
-        """Store a judgment, or merge into the user's row with the same `dedup_key`. Returns (row, created).
-
-        A merge keeps the first wording, fills a missing domain and passes (old metadata, new metadata) to
-        `merge_metadata`, which returns the JSON to keep. (Two processes storing the same judgment at once on
-        PostgreSQL: the second waits on the first's lock and merges.)
-        """
+        """A merge keeps the first wording and fills a missing domain; on PostgreSQL a second writer of the
+        same judgment waits on the first's row lock, then merges."""
         now = time.time()
         with self._write("judgments") as tx:
             old = tx.one(f"SELECT {_COLUMNS} FROM judgments WHERE user_id = ? AND dedup_key = ?{tx.dialect.for_update}",
@@ -127,10 +120,8 @@ class JudgmentCore(SQLCore):
 
     # --- forgetting ----------------------------------------------------------------------------------
     def _forget_judgments(self, tx: Tx, scope: Scope) -> dict[str, int]:
-        """The forget step: a user's (or everyone's) judgments and verdicts; triggers take FTS rows and vectors.
-
-        Judgments belong to no session, so forgetting one session leaves them.
-        """
+        """A user's (or everyone's) judgments and verdicts; forgetting one session leaves them (they belong
+        to none)."""
         if scope.per_session:
             return {}
         verdicts = tx.execute(

@@ -1,12 +1,7 @@
-"""SQL for taking a store with you: every row of a user as plain records (export), those records written back with
-fresh row ids (import). A backend adds how it reads one snapshot, its tables' columns, and a consistent copy of
-the whole store (backup).
-
-The records are the tables' own columns (so a column a later migration adds travels without a change here), JSON
-columns decoded, booleans as 0/1, plus what hangs off a row: an entity's aliases, a fact's entities, an episode's
-terms, a judgment's verdicts. So an export of either backend imports into the other. Row ids in them are the
-source store's; `import_records` maps every one to the id its row gets here.
-"""
+"""SQL for taking a store with you: every row of a user as plain records (export), written back with fresh
+row ids (import), an export of either backend importing into the other. The records are the tables' own
+columns (a column a later migration adds travels without a change here), JSON decoded, booleans as 0/1,
+plus what hangs off a row (`EXTRA_FIELDS`)."""
 
 from __future__ import annotations
 
@@ -90,7 +85,6 @@ class PortableCore(SQLCore):
         return [r[0] for r in self._rows("SELECT DISTINCT user_id FROM sessions ORDER BY user_id")]
 
     def portable_columns(self) -> dict[str, set[str]]:
-        """Record kind → the fields its records may carry here (the table's columns and its extras)."""
         return {kind: (set(self._columns(table)) - self.LOCAL_COLUMNS.get(table, set())) | EXTRA_FIELDS.get(kind, set())
                 for kind, table in PORTABLE_TABLES.items()}
 
@@ -100,7 +94,6 @@ class PortableCore(SQLCore):
             f"SELECT {column}, user_id FROM {table} WHERE {column} IN ({{marks}})", list(dict.fromkeys(ids)))}
 
     def export_records(self, user_id: str | None = None) -> list[tuple[str, dict[str, Any]]]:
-        """Every row of one user (or of every user), as (kind, record), read in one snapshot."""
         everything = self.dialect.everything
         where, params = ("user_id = ?", [user_id]) if user_id is not None else (everything, [])
         out: list[tuple[str, dict[str, Any]]] = []
@@ -148,14 +141,10 @@ class PortableCore(SQLCore):
         raise NotImplementedError
 
     def import_records(self, records: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, int]:
-        """Write exported records in one transaction: rows of the same user already here (the same turn uid or
-        caller turn id in its session, fact or loop origin, session, episode of a session, entity name, judgment
-        id) are kept as they are and only mapped; every other row gets a fresh id and every reference is mapped to
-        it. New turns of a session already here go after its turns (`appended`). Returns the rows added per kind.
-
-        The records must be valid (`episodic_memory.portable` checks them); a constraint the database still refuses
-        rolls everything back.
-        """
+        """Rows of the same user already here (the same turn uid or caller turn id in its session, fact or
+        loop origin, session, episode of a session, entity name, judgment id) are only mapped; new turns of
+        a session already here go after its turns (`appended`). A constraint the database still refuses
+        rolls everything back."""
         ids: dict[str, dict[int, int]] = {k: {} for k in ("turn", "entity", "fact", "workstream", "episode")}
         added = dict.fromkeys(PORTABLE_TABLES, 0)
         by_kind: dict[str, list[dict[str, Any]]] = {k: [] for k in PORTABLE_TABLES}

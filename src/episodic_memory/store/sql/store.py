@@ -1,5 +1,4 @@
-"""`StoreCore`: forgetting, which spans every mixin (each backend's store class adds what is its own: scrubbing
-the deleted bytes)."""
+"""`StoreCore`: forgetting, which spans every mixin."""
 
 from __future__ import annotations
 
@@ -12,22 +11,17 @@ class StoreCore(SQLCore):
     """Forgetting a session, a user or everything, in one transaction, across the mixins' forget steps."""
 
     if TYPE_CHECKING:
-        _heads: Any  # the turn-head cache of this process (SQLite: None until read)
+        _heads: Any  # the turn-head cache of this process (None until read)
         _forget_facts: ForgetStep
         _forget_judgments: ForgetStep
         _forget_threads: ForgetStep
         _forget_tokens: ForgetStep
 
     def _forget_steps(self) -> list[ForgetStep]:
-        """What the derived memories' mixins delete when a scope is forgotten, in this order, before its turns and
-        sessions go."""
+        """The derived memories' forget steps, in the order they run before the turns and sessions go."""
         return [self._forget_facts, self._forget_judgments, self._forget_threads, self._forget_tokens]
 
     def forget(self, *, user_id: str | None = None, session_id: str | None = None) -> dict[str, Any]:
-        """Delete a session (user_id + session_id), a user (user_id), or everything (neither), in one transaction.
-
-        Returns the counts deleted and the journal files of the deleted sessions.
-        """
         if session_id is not None and user_id is None:
             raise ValueError("forgetting a session needs its user_id")
         scope = Scope(user_id, session_id, self.dialect.everything)

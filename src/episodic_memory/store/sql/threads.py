@@ -1,20 +1,8 @@
-"""SQL for episodes, workstreams and open loops (tables from migration m004): "where were we?", written once for
-both backends.
-
-An episode is one session in a few sentences. Episodes that are about the same thing form a workstream; a
-workstream's derived columns (centroid, status, keyphrase name, activity) are always recomputed from its episodes by
-`rollup`, so consolidation and forgetting agree on them. Open loops are the things left to do, each raised in one
-session and owned by that session's workstream. On PostgreSQL a workstream's rows are changed under a row lock on
-the workstream (`lock_workstreams`), so two processes consolidating sessions of one thread roll it up one after the
-other; SQLite has one writer at a time.
-
-Two vectors per episode, on purpose: `episodes.vec` is its *thread vector* (the mean of its statements' vectors
-weighted by how distinctive their words are, or a bag of words without an embedder), used only to match
-workstreams, with its distinctive words in `episode_terms` (the user's vocabulary: document frequencies, and an
-inverted index word → episodes); the recall vector in `vectors` (kind
-'episode') embeds the summary text. The recall vector is written once and replaced only after the session has
-ended, because every replacement is a deletion, and a deletion makes every reader reload its vector matrix.
-"""
+"""SQL for episodes, workstreams and open loops (tables from migration m004), written once for both
+backends. A workstream's derived columns (centroid, status, keyphrase name, activity) are always recomputed
+from its episodes by `rollup`, so consolidation and forgetting agree on them. An episode's thread vector
+(`episodes.vec`) only matches workstreams; its recall vector (in `vectors`) is replaced only after the
+session ended: every replacement is a deletion, which makes every reader reload its vector matrix."""
 
 from __future__ import annotations
 
@@ -65,8 +53,7 @@ class ThreadCore(SQLCore):
 
     def episodes(self, user_id: str, *, limit: int | None = None, ids: Iterable[int] | None = None,
                  workstream_id: int | None = None, with_facts: bool = True) -> list[Episode]:
-        # asked by id, look them up by id: on user_id SQLite's planner walks every episode of the user (0.76 vs
-        # 0.08 ms for 17 of 5,000 episodes)
+        # asked by id, look them up by id (on user_id SQLite's planner walks every episode of the user)
         hint = self.dialect.noindex if ids is not None else ""
         narrowed = _narrow(self.dialect, f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE {hint}user_id = ?",
                            [user_id], "", ids, workstream_id, "coalesce(ended_at, created_at) DESC, id DESC", limit)
@@ -112,8 +99,6 @@ class ThreadCore(SQLCore):
 
     def term_frequencies(self, user_id: str, terms: Iterable[str], exclude_episode: int | None = None
                          ) -> tuple[int, dict[str, int]]:
-        """(how many of the user's episodes have distinctive words, in how many of them each of `terms` is): the
-        document frequencies of the user's own vocabulary, `exclude_episode` left out."""
         is_not = self.dialect.is_not
         total = self._rows("SELECT count(DISTINCT episode_id) FROM episode_terms WHERE user_id = ? "
                            f"AND episode_id {is_not} ?", (user_id, exclude_episode))[0][0]
@@ -124,8 +109,7 @@ class ThreadCore(SQLCore):
 
     def workstream_terms(self, user_id: str, terms: Iterable[str], exclude: int | None = None,
                          limit: int = 20) -> dict[int, dict[str, float]]:
-        """The word profiles (stem → summed weight over its latest episodes) of the user's workstreams that share
-        any of `terms` (at most `limit` of them, most shared words first); `exclude` left out."""
+        """A profile: stem → summed weight over the workstream's latest episodes; at most `limit` of them."""
         shared: dict[int, int] = defaultdict(int)
         for ws, n in self._rows_in(
                 "SELECT e.workstream_id, count(DISTINCT t.term) FROM episode_terms t JOIN episodes e ON e.id = "
@@ -195,7 +179,6 @@ class ThreadCore(SQLCore):
 
     def workstream_names(self, user_id: str, ids: Iterable[int], *, include_hypotheses: bool = False
                          ) -> dict[int, str]:
-        """id → name of workstreams (confirmed ones unless asked): what a recall hit shows, without the counts."""
         ids = list(dict.fromkeys(int(i) for i in ids))
         if not ids:
             return {}
@@ -220,7 +203,6 @@ class ThreadCore(SQLCore):
         return int(self._rows("SELECT count(*) FROM episodes WHERE workstream_id = ?", (workstream_id,))[0][0])
 
     def create_workstream(self, user_id: str, episode_id: int) -> int:
-        """Spawn a workstream (a hypothesis) around one episode."""
         now = time.time()
         with self._write() as tx:
             ws = int(tx.insert("INSERT INTO workstreams (user_id, name, created_at, updated_at) VALUES (?, '', ?, ?)",
@@ -233,8 +215,6 @@ class ThreadCore(SQLCore):
             _move(tx, episode_id, workstream_id, self.config.workstreams.confirm_share)
 
     def detach_episode(self, episode_id: int) -> None:
-        """Take an episode (and its session's loops) out of its workstream: it belongs to no thread of work. The
-        workstream it leaves is rolled up, and deleted when it is left empty."""
         with self._write() as tx:
             row = tx.one(f"SELECT user_id, session_id, workstream_id FROM episodes WHERE id = ?{tx.dialect.for_update}",
                          (episode_id,))
@@ -262,8 +242,6 @@ class ThreadCore(SQLCore):
 
     # --- batch re-clustering (consolidate/recluster.py) ----------------------------------------------
     def thread_window(self, user_id: str, limit: int) -> list[tuple[int, int | None, bytes | None, str | None]]:
-        """(episode id, workstream id, thread vector, its model) of the user's latest `limit` episodes, oldest
-        first: what a batch re-clustering of workstreams works on."""
         rows = self._rows("SELECT id, workstream_id, vec, vec_model FROM episodes WHERE user_id = ? "
                           "ORDER BY ended_at DESC, id DESC LIMIT ?", (user_id, limit))   # episodes_by_time
         return [(int(r[0]), None if r[1] is None else int(r[1]), None if r[2] is None else bytes(r[2]), r[3])
@@ -278,10 +256,6 @@ class ThreadCore(SQLCore):
 
     def regroup_episodes(self, user_id: str, groups: Sequence[tuple[int | None, Sequence[int]]],
                          detach: Sequence[int] = ()) -> list[int]:
-        """Apply a re-clustering in one transaction: each group's episodes (and the loops their sessions raised)
-        move into the group's workstream (None, or one that no longer exists: a new one is created); the
-        episodes in `detach` leave theirs. Every workstream touched is rolled up once (deleted when left empty).
-        Returns each group's workstream id."""
         now = time.time()
         out: list[int] = []
         moves = [(target, e) for target, members in groups for e in members] + [(None, e) for e in detach]
@@ -393,12 +367,9 @@ class ThreadCore(SQLCore):
 
     # --- forgetting ----------------------------------------------------------------------------------
     def _forget_threads(self, tx: Tx, scope: Scope) -> dict[str, int]:
-        """Episodes, loops and workstreams of the forgotten scope (their FTS rows and vectors go by trigger).
-
-        Forgetting one session also reopens the loops it closed (their evidence quoted it), and rolls up the
-        workstreams it belonged to: one left without episodes goes; the others get their centroid, status, keyphrases
-        and name recomputed from what is left (an LLM name is reset, it may have used the forgotten words).
-        """
+        """Episodes, loops and workstreams of the forgotten scope. Forgetting one session also reopens the
+        loops it closed (their evidence quoted it) and rolls up its workstreams (an LLM name may have used
+        its words: reset)."""
         where, params = scope.where, scope.params
         touched: set[int] = set()
         if scope.per_session:
@@ -464,8 +435,6 @@ def lock_workstreams(tx: Tx, ids: Iterable[int]) -> None:
         tx.all_in(f"SELECT id FROM workstreams WHERE id IN ({{marks}}) ORDER BY id{tx.dialect.for_update}", ids)
 
 
-
-
 def _move(tx: Tx, episode_id: int, workstream_id: int, share: float) -> None:
     row = tx.one(f"SELECT user_id, session_id, workstream_id FROM episodes WHERE id = ?{tx.dialect.for_update}",
                  (episode_id,))
@@ -500,10 +469,8 @@ def _distinctiveness(tx: Tx, user_id: str, per_episode: list[Any]) -> Callable[[
 
 
 def rollup(tx: Tx, workstream_id: int, share: float) -> bool:
-    """Recompute a workstream from its episodes (centroid, status, activity, keyphrases, keyphrase name); the
-    centroid and keyphrases from its latest `ROLLUP_EPISODES`.
-
-    A workstream left without episodes is deleted. Returns whether it still exists."""
+    """Recompute a workstream from its episodes (centroid and keyphrases from its latest
+    `ROLLUP_EPISODES`); one left without episodes is deleted. Returns whether it still exists."""
     head = tx.one("SELECT user_id, name_source FROM workstreams WHERE id = ?", (workstream_id,))
     if head is None:
         return False
@@ -538,5 +505,3 @@ def rollup(tx: Tx, workstream_id: int, share: float) -> bool:
         tx.execute("UPDATE workstreams SET name = ? WHERE id = ?",
                    (keyphrase_name(phrases, members[-1][3]), workstream_id))
     return True
-
-

@@ -1,7 +1,4 @@
-"""SQL for the REST server's bearer tokens (table `api_tokens`, migration m006). Only token hashes are stored.
-
-Forgetting a user (or everything) deletes that user's tokens too: a forgotten user cannot keep a key to the store.
-"""
+"""SQL for the REST server's bearer tokens (table `api_tokens`, migration m006), stored by hash."""
 
 from __future__ import annotations
 
@@ -36,10 +33,8 @@ class TokenCore(SQLCore):
         return _record(rows[0]) if rows else None
 
     def list_tokens(self, user_id: str | None = None) -> list[TokenRecord]:
-        if user_id is None:
-            rows = self._rows(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY id")
-        else:
-            rows = self._rows(f"SELECT {_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY id", (user_id,))
+        where, params = ("", ()) if user_id is None else (" WHERE user_id = ?", (user_id,))
+        rows = self._rows(f"SELECT {_COLUMNS} FROM api_tokens{where} ORDER BY id", params)
         return [_record(r) for r in rows]
 
     def revoke_token(self, token_id: int) -> TokenRecord | None:

@@ -1,34 +1,62 @@
-"""SQL for sessions, turns and the counts of their vectors, written once for both backends: what capture and
-consolidation's bookkeeping ask. A backend adds how turns are stored and popped (SQLite counts a session from its
-rows; PostgreSQL also hands out `seq` under the session's row lock and counts lexemes), search, the turn-head
-cache, and how vectors are stored and read (pgvector, read in binary)."""
+"""SQL for sessions, turns, the turn-head cache and the counts of their vectors, written once for both
+backends. A backend adds how turns are stored and popped, search, and how vectors are stored and read."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable, Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ..records import SessionInfo, StoredTurn
+from ..records import HeadColumns, SessionInfo, StoredTurn
 from ..rows import SESSION_SELECT as _SESSION_SELECT
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
 from ..rows import session_row as _session
 from ..rows import turn_row as _turn
 from .core import SQLCore
 
+if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, not by opening the store
+    import threading
 
-def tag_filter(where: list[str], params: list[Any], source: str | None, tags: Sequence[str]) -> None:
-    """Conditions on turns `t`: from `source`, carrying every one of `tags`."""
+    import numpy as np
+
+    from ..heads import HeadTable
+
+log = logging.getLogger(__name__)
+
+
+def tag_filter(where: list[str], params: list[Any] | dict[str, Any], source: str | None, tags: Sequence[str]
+               ) -> None:
+    """Conditions on turns `t`: from `source`, carrying every one of `tags`. `params`: a list for ``?`` marks,
+    or a dict for named ones (``%(source)s``, ``%(tag0)s``, …: PostgreSQL's search)."""
+    def mark(name: str, value: Any) -> str:
+        if isinstance(params, dict):
+            params[name] = value
+            return f"%({name})s"
+        params.append(value)
+        return "?"
+
     if source is not None:
-        where.append("t.source = ?")
-        params.append(source)
-    for tag in dict.fromkeys(tags):
-        where.append("EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND g.tag = ? AND g.turn_id = t.id)")
-        params.append(tag)
+        where.append(f"t.source = {mark('source', source)}")
+    for n, tag in enumerate(dict.fromkeys(tags)):
+        where.append("EXISTS (SELECT 1 FROM turn_tags g WHERE g.user_id = t.user_id AND "
+                     f"g.tag = {mark(f'tag{n}', tag)} AND g.turn_id = t.id)")
 
 
 class TurnCore(SQLCore):
     """Sessions and turns (a mixin of both stores, under each backend's turns mixin)."""
+
+    _heads: HeadTable | None = None  # the turn-head cache (`turn_heads`), made at its first use
+    _heads_generation = -1
+    _heads_saved = 0  # turns held when the heads' snapshot was last written or read
+
+    if TYPE_CHECKING:  # each backend's
+        _lock: threading.RLock
+
+        def max_turn_id(self) -> int: ...
+
+        def sidecar_dir(self) -> Path | None: ...
 
     def _meta(self, key: str) -> int:
         """A `store_meta` counter (turn_deletions, vector_deletions, derived_changes, …)."""
@@ -36,10 +64,8 @@ class TurnCore(SQLCore):
 
     # --- sessions ------------------------------------------------------------------------------------
     def journal_state(self, user_id: str, session_id: str) -> tuple[str | None, int, int]:
-        """(journal file, bytes already stored, the next turn's seq) of a session; (None, 0, 0) when unknown.
-
-        The next seq follows the highest stored one, not the count: a journal line lost to corruption leaves a gap,
-        and a count would hand its seq out a second time."""
+        """The next seq follows the highest stored one, not the count: a gap (a journal line lost to
+        corruption) never hands a seq out twice."""
         rows = self._rows(
             f"SELECT journal_file, journal_offset, (SELECT coalesce(max(seq) + 1, 0) FROM turns"
             f"{self.dialect.indexed('turns_by_session')} WHERE user_id = ? AND session_id = ?) FROM sessions "
@@ -101,8 +127,7 @@ class TurnCore(SQLCore):
                        "AND session_id = ? AND lease_owner = ?", (user_id, session_id, owner))
 
     def sessions_needing_consolidation(self) -> list[tuple[str, str]]:
-        """(user_id, session_id) pairs flagged for consolidation, across users (a maintenance read); a session
-        whose last run failed only once its back-off is over (`record_consolidation_failure`)."""
+        """A session whose last run failed only once its back-off is over."""
         return [(u, s) for u, s in self._rows(
             f"SELECT user_id, session_id FROM sessions WHERE needs_consolidation = {self.dialect.true} "
             "AND (retry_at IS NULL OR retry_at <= ?) ORDER BY updated_at", (time.time(),))]
@@ -125,9 +150,6 @@ class TurnCore(SQLCore):
                 (upto_seq, upto_seq, user_id, session_id))
 
     def record_consolidation_failure(self, user_id: str, session_id: str) -> float:
-        """A consolidation run of the session failed: flag it and put its next retry off by
-        `Config.consolidation.retry_s`, doubled for each failure in a row (at most `consolidation_retry_max_s`).
-        Returns when it may be retried."""
         with self._write() as tx:
             row = tx.one("SELECT consolidation_failures FROM sessions WHERE user_id = ? AND session_id = ?"
                          + tx.dialect.for_update, (user_id, session_id))
@@ -191,6 +213,55 @@ class TurnCore(SQLCore):
         return {int(i): s for i, s in self._rows_in(
             "SELECT id, coalesce(turn_id, CAST(id AS TEXT)) FROM turns WHERE id IN ({marks}) AND "
             f"{self.dialect.noindex}user_id = ?", [int(i) for i in dict.fromkeys(ids)], after=[user_id])}
+
+    def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
+        """Kept per process as columns (`store.heads`): every turn read at the first call while the turn ids
+        stay under `Config.retrieval.turn_head_cache` (then only newer turns), by id past that. A turn never
+        changes and its id is never reused, so only a deletion (`turn_deletions`) makes the whole table go."""
+        import numpy as np
+
+        from ..heads import HeadTable
+
+        ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
+        cap = self.config.retrieval.turn_head_cache
+        generation = self._meta("turn_deletions")
+        with self._lock:
+            if self._heads is None:
+                self._heads = HeadTable()
+            if generation != self._heads_generation or len(self._heads) > cap or not cap:
+                self._heads.clear()
+                self._heads_generation = generation
+            bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
+            snapshot = self._head_snapshot() if bulk else None
+            if snapshot is not None and not len(self._heads) and ids.size:  # a first bulk read: the snapshot?
+                self._heads = self._load_head_snapshot(snapshot, generation) or self._heads
+                self._heads_saved = len(self._heads)
+            newer = self._read_newer_heads if bulk else None
+            found = self._heads.lookup(user_id, ids, self._read_heads, newer)
+            held = len(self._heads)
+            if (snapshot is not None and held >= self.config.retrieval.vector_sidecar_above
+                    and held - self._heads_saved >= max(1, held // 10)):
+                from ..heads import save_snapshot
+
+                self._heads_saved = held
+                try:
+                    save_snapshot(self._heads, snapshot, generation)  # a tenth more turns than the last one
+                except OSError as exc:  # a folder it cannot write: the heads are read from the database
+                    log.warning("turn heads snapshot %s not written: %s", snapshot, exc)
+            return found
+
+    def _head_snapshot(self) -> Path | None:
+        """Where the turn heads' snapshot lives (in the sidecar folder), or None."""
+        root = self.sidecar_dir()
+        return root / "heads.npz" if root is not None else None
+
+    def _load_head_snapshot(self, path: Path, generation: int) -> HeadTable | None:
+        from ..heads import load_snapshot
+
+        if not path.exists():
+            return None
+        return load_snapshot(path, generation, self.max_turn_id(), self._read_heads,
+                             self.config.retrieval.vector_sidecar_checks)
 
     def _read_newer_heads(self, after: int, limit: int) -> list[tuple[int, str, int, str | None, float, str]]:
         return self._rows("SELECT id, session_id, seq, speaker, ts, user_id FROM turns WHERE id > ? ORDER BY id "

@@ -12,7 +12,6 @@ from typing import Any
 from urllib.request import pathname2url
 
 from ...config import MEMORY_PATH, Config
-from ...util import chunks
 from ..errors import StoreOpenError, explain
 from ..scripts import segmented
 from ..sql.core import SQLCore
@@ -22,11 +21,8 @@ from .migrations import check_version, migrate
 
 class Connection(SQLCore):
     """One SQLite file (WAL, busy timeout, foreign keys, migrated at open) and the lock that guards it.
-
-    `Config.store.read_only`: opened with ``mode=ro`` (nothing migrated, every write refused by SQLite), and ``immutable``
-    when no ``-wal`` file exists (no writer has the file open), so that reading creates no ``-wal``/``-shm`` files
-    either. A file that cannot be opened as a store raises `StoreOpenError`, one line saying why.
-    """
+    Read-only (`Config.store.read_only`): ``mode=ro``, and ``immutable`` when no ``-wal`` file exists (no
+    writer has the file open), so that reading creates no ``-wal``/``-shm`` files either."""
 
     dialect = SQLITE
 
@@ -90,11 +86,8 @@ class Connection(SQLCore):
             self.db.close()
 
     def checkpoint(self) -> None:
-        """Copy the WAL's committed pages into the database file, so the next writer can start the WAL over.
-        PASSIVE: it waits for no reader or writer, and it runs on a connection of its own, so writers on this one
-        do not queue behind it (SQLite lets them append to the WAL meanwhile). The background worker calls it
-        after each job; it runs at most every `Config.store.wal_checkpoint_every_s`. A commit checkpoints inline only
-        past `Config.store.wal_checkpoint_pages`."""
+        """PASSIVE, on a connection of its own: it waits for no reader or writer, and writers on this one
+        do not queue behind it. At most every `Config.store.wal_checkpoint_every_s`."""
         if self.in_memory or self.read_only:
             return
         with self._checkpoint_lock:
@@ -111,8 +104,7 @@ class Connection(SQLCore):
 
     @contextmanager
     def transaction(self, *locks: str) -> Iterator[sqlite3.Connection]:
-        """A write transaction (BEGIN IMMEDIATE): all or nothing. (`locks`: PostgreSQL's; one writer at a time
-        here.)"""
+        """A write transaction (BEGIN IMMEDIATE): all or nothing (`locks` are PostgreSQL's)."""
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -125,14 +117,6 @@ class Connection(SQLCore):
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
             return self.db.execute(sql, params).fetchall()
-
-    def _query_in(self, sql: str, values: Sequence[Any], *after: Any) -> list[Any]:
-        """`sql` with `{marks}` standing for `values`, run in chunks (SQLite limits the variables of a statement);
-        `after` are the parameters that follow them."""
-        rows: list[Any] = []
-        for chunk in chunks(values):
-            rows += self._query(sql.replace("{marks}", ",".join("?" * len(chunk))), [*chunk, *after])
-        return rows
 
     def file_size(self) -> int:
         if self.in_memory:

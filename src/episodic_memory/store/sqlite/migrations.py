@@ -1,8 +1,5 @@
 """SQLite's schema migrations, applied in list order and recorded in the file by name (`store/schema.py`).
-
-Add a migration as a function ``mNNN_what_it_does`` with the next free number (`MIGRATIONS` lists every such function
-by number), and its twin to PostgreSQL's, `store/postgres/migrations.py`; never edit or rename one that has shipped.
-"""
+Never edit or rename one that has shipped (docs/architecture.md, "Migrations")."""
 
 from __future__ import annotations
 
@@ -14,11 +11,8 @@ from ..scripts import segmented
 
 
 def _run(db: sqlite3.Connection, script: str) -> None:
-    """Run a script statement by statement, inside the caller's transaction.
-
-    (`executescript` would commit first.) Statements end with ``;`` at the end of a line; a trigger body ends
-    with ``END;``.
-    """
+    """Run a script statement by statement, inside the caller's transaction (`executescript` would commit
+    first). Statements end with ``;`` at the end of a line; a trigger body ends with ``END;``."""
     statement: list[str] = []
     in_trigger = False
     for line in script.splitlines():
@@ -248,7 +242,7 @@ def m003_facts_and_entities(db: sqlite3.Connection) -> None:
 
 
 def m004_episodes_workstreams_loops(db: sqlite3.Connection) -> None:
-    """Episodes, workstreams and open loops (issue 5); their SQL lives in store/sqlite/threads.py."""
+    """Episodes, workstreams and open loops (issue 5); their SQL lives in store/sql/threads.py."""
     _run(db, """
         CREATE TABLE workstreams (
             id             INTEGER PRIMARY KEY AUTOINCREMENT,  -- memory_fts rowid = id * 8 + 3
@@ -481,10 +475,9 @@ def m014_pinned_facts(db: sqlite3.Connection) -> None:
 
 
 def m015_unsegmented_scripts(db: sqlite3.Connection) -> None:
-    """Chinese, Japanese, Korean, Thai, … in the turns' index (issue 17): `turns.segmented` holds what
-    `store.scripts.segmented` makes of a turn's text (character pairs of those scripts' runs, the numbers and Latin
-    words inside them), NULL for text without them; `turns_fts` gains it as a third column. FTS5 cannot add a
-    column, so the index is made again from the turns (every turn is re-indexed: seconds per 100k turns)."""
+    """Chinese, Japanese, Korean, Thai, … in the turns' index (issue 17): `turns.segmented` holds
+    `store.scripts.segmented` of a turn's text, a third column of `turns_fts`. FTS5 cannot add a column:
+    the index is made again from the turns."""
     _run(db, """
         ALTER TABLE turns ADD COLUMN segmented TEXT;  -- store/scripts.py; NULL without Chinese/Japanese/Korean/Thai
         DROP TRIGGER turns_fts_insert;
@@ -521,14 +514,9 @@ def m015_unsegmented_scripts(db: sqlite3.Connection) -> None:
 
 
 def m016_turn_owner_in_fts(db: sqlite3.Connection) -> None:
-    """Issue 20: in a store shared by many users (a server's), a search ranked every user's matches and then kept
-    the asking user's — at 1,000 users × 200 turns ~10 ms a search and ~25 ms a currency follow-up, for a user
-    with 200 turns. `turns_fts` gains `user_id` (the turns' own column, tokenised like the text) as a fourth
-    column: a search asks FTS5 for `{content speaker segmented} : (…) AND user_id : "<id>"`, and BM25 weighs
-    the column 0. Its tokens still count in a turn's length (FTS5 sums every column): one more for every turn, and
-    for the average (measured: docs/retrieval.md). The index is made again from the turns. `memory_fts` (derived
-    memories) had the same problem, and its `user_id` column, stored but not indexed, is now indexed: the table is
-    made again and its rows copied (its triggers name the same columns and stay)."""
+    """Issue 20: `turns_fts` gains `user_id` (the turns' own column, tokenised like the text) as a fourth
+    column, and `memory_fts` indexes its `user_id`, so a search of a store shared by many users asks FTS5
+    for the user's matches only (docs/retrieval.md, "Many users in one file"). Both indexes are made again."""
     _run(db, """
         DROP TRIGGER turns_fts_insert;
         DROP TRIGGER turns_fts_delete;
@@ -570,9 +558,9 @@ def m016_turn_owner_in_fts(db: sqlite3.Connection) -> None:
 
 
 def _memory_fts_segmented(db: sqlite3.Connection) -> None:
-    """m015's part for derived memories: `memory_fts` gains a `segmented` column, filled by the insert and update
-    triggers through `episodic_segmented` (`store.scripts.segmented`, registered on every connection the store
-    opens). The table is made again and its rows copied; the delete triggers (by rowid) stay as they are."""
+    """m015's part for derived memories: `memory_fts` is made again with a `segmented` column, filled by
+    the insert and update triggers through `episodic_segmented` (registered on every connection the store
+    opens)."""
     _run(db, "CREATE TEMP TABLE _memory_fts_rows AS SELECT rowid AS r, text, kind, item_id, user_id FROM memory_fts;")
     for table in _MEMORY_TEXTS:
         _run(db, f"DROP TRIGGER {table}_fts_insert;\nDROP TRIGGER {table}_fts_update;")

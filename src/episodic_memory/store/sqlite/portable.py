@@ -41,9 +41,8 @@ class PortableSQL(PortableCore, Connection):
                 (user_id, session_id))
 
     def backup(self, dest: str) -> None:
-        """A consistent copy of the whole store at `dest` (the SQLite online backup API: one step, so writers in
-        other processes carry on and the copy is the database as of one moment). Written beside `dest` and renamed
-        into place, so `dest` is never half a database."""
+        """The SQLite online backup API, in one step: writers in other processes carry on, and the copy is
+        the database as of one moment."""
         with written_beside(dest) as tmp:
             copy = sqlite3.connect(tmp)
             try:

@@ -17,20 +17,13 @@ from .threads import ThreadSQL
 
 
 class SQLiteStore(StoreCore, FactSQL, ThreadSQL, JudgmentSQL, TokenCore, PortableSQL, EditCore, BackoffCore):
-    """The store in one SQLite file: sessions, turns, vectors and search (`TurnSQL`), facts and entities
-    (`FactSQL`), episodes, workstreams and loops (`ThreadSQL`), judgments (`JudgmentSQL`), REST tokens
-    (`TokenCore`), export / import / backup (`PortableSQL`), hand edits (`EditCore`) and the LLM back-off
-    (`BackoffCore`), all over one `Connection`; forgetting is `StoreCore`'s. It implements
+    """The store in one SQLite file: the shared mixins and SQLite's own over one `Connection`. It implements
     `episodic_memory.store.base.Store`."""
 
     def scrub(self) -> bool:
-        """Make deleted text unrecoverable from the file: the turn heads' snapshot beside it dropped when stale, FTS
-        segments merged, the WAL checkpointed, the file vacuumed. (The dense index's cache beside it is its own:
-        a Memory sweeps it first, `retrieve.sidecar.sweep`.)
-
-        A reader holding an old snapshot (another process in a transaction) keeps the WAL from being checkpointed,
-        and with it the deleted pages. The checkpoint is retried for `Config.store.forget_scrub_wait_s`; returns False
-        when the bytes may still be in the file after that."""
+        """The turn heads' snapshot beside the file dropped when stale, FTS segments merged, the WAL
+        checkpointed, the file vacuumed. A reader holding an old snapshot keeps the WAL from being
+        checkpointed: it is retried for `Config.store.forget_scrub_wait_s`."""
         root = self.sidecar_dir()
         if root is not None and root.is_dir():  # turn heads kept beside the file: nothing forgotten stays
             self.sweep_head_snapshot()

@@ -1,5 +1,5 @@
-"""Episodes, workstreams and open loops on SQLite: the shared SQL of `store/sql/threads.py` (the rules are written
-there), with what is SQLite's own: an episode's upsert and the turn vectors of a session."""
+"""Episodes, workstreams and open loops on SQLite: the shared SQL of `store/sql/threads.py`, with an episode's
+upsert."""
 
 from __future__ import annotations
 
@@ -15,9 +15,7 @@ class ThreadSQL(ThreadCore, TurnSQL):
     """Episodes, workstreams and open loops (a mixin of `SQLiteStore`; reads turns' ids through `TurnSQL`)."""
 
     def upsert_episode(self, new: NewEpisode) -> tuple[int, bool]:
-        """Create or update a session's one episode. Returns (episode id, whether its summary changed).
-
-        Its workstream is not rolled up here: the workstream step that follows always does."""
+        """Its workstream is not rolled up here: the workstream step that follows always does."""
         now = time.time()
         with self._write() as tx:
             row = tx.one("SELECT id, summary FROM episodes WHERE user_id = ? AND session_id = ?",

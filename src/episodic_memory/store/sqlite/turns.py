@@ -1,32 +1,25 @@
-"""SQL for sessions, turns, turn heads, BM25 over turns and derived memories, and vectors.
-
-Every read takes a `user_id` and filters by it (maintenance reads across users say so).
-"""
+"""SQLite's own SQL for turns: storing and popping them, FTS5 search over turns and derived memories, and
+vectors."""
 
 from __future__ import annotations
 
 import json
-import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...config import Config
-from ..records import HeadColumns, StoredTurn, TurnRecord
+from ..records import StoredTurn, TurnRecord
 from ..rows import TURN_COLUMNS as _TURN_COLUMNS
 from ..rows import turn_row as _turn
 from ..scripts import segmented
 from ..sql.turns import TurnCore, tag_filter
 from .connection import Connection
 
-log = logging.getLogger(__name__)
-
-if TYPE_CHECKING:  # numpy and the head table are loaded by the first recall, not by opening the store
+if TYPE_CHECKING:  # numpy is loaded by the first recall, not by opening the store
     import numpy as np
-
-    from ..heads import HeadTable
 
 
 #: BM25 weights of turns_fts's columns: content, speaker, segmented, user_id (a filter, never a score)
@@ -37,8 +30,7 @@ _TURN_TEXT = "content speaker segmented"
 MEMORY_TEXT = "text segmented"
 
 
-# The kinds in memory_fts, by the code of their rowid (item_id * 8 + code, written by their tables' triggers), and
-# the table each is of.
+# the kinds in memory_fts, each by its table and by the code of its rowid (item_id * 8 + code)
 _MEMORY_KINDS = {"fact": "facts", "episode": "episodes", "workstream": "workstreams", "judgment": "judgments"}
 _MEMORY_CODES = {1: "fact", 2: "episode", 3: "workstream", 4: "judgment"}
 
@@ -49,13 +41,26 @@ def _words_of(match: str, columns: str = _TURN_TEXT) -> str:
 
 
 def _users_words(match: str, user_id: str, columns: str = _TURN_TEXT) -> str:
-    """`match` over the text of `user_id`'s rows: FTS5 intersects the matches with the user's own (its id a phrase of
-    the `user_id` column), so ranking reads no other user's matches. A phrase can also match a longer id ("ann" in
-    "ann smith"): the caller keeps exactly the user's rows. An id without a letter or digit has no token to match
-    on: then only the caller filters."""
+    """`match` over the text of `user_id`'s rows: FTS5 intersects the matches with the user's own (its id a
+    phrase of the `user_id` column). A phrase can also match a longer id ("ann" in "ann smith"), and an id
+    without a letter or digit has no token: the caller keeps exactly the user's rows."""
     if not any(ch.isalnum() for ch in user_id):
         return _words_of(match, columns)
     return f'{_words_of(match, columns)} AND user_id : "{user_id.replace(chr(34), chr(34) * 2)}"'
+
+
+def _filters(user_id: str, session_id: str | None, since: float | None, until: float | None,
+             source: str | None = None, tags: Sequence[str] = ()) -> tuple[list[str], list[Any]]:
+    """Conditions on turns `t` (and their parameters): `user_id`'s, in a session, said in [since, until], from
+    `source` and carrying `tags`."""
+    where = ["t.user_id = ?"]
+    params: list[Any] = [user_id]
+    for clause, value in (("t.session_id = ?", session_id), ("t.ts >= ?", since), ("t.ts <= ?", until)):
+        if value is not None:
+            where.append(clause)
+            params.append(value)
+    tag_filter(where, params, source, tags)
+    return where, params
 
 
 def memory_words(match: str, user_id: str, shared: bool) -> str:
@@ -68,9 +73,6 @@ class TurnSQL(TurnCore, Connection):
 
     def __init__(self, path: str | Path, config: Config | None = None) -> None:
         super().__init__(path, config)
-        self._heads: HeadTable | None = None  # see turn_heads
-        self._heads_generation = -1
-        self._heads_saved = 0  # turns held when the heads' snapshot was last written or read
         self._common: dict[tuple[str | None, int, str], bool] = {}  # (user or None, cap, term) -> too common
         self._common_generation, self._common_size = -1, 0
 
@@ -97,8 +99,7 @@ class TurnSQL(TurnCore, Connection):
                      segmented(r.content), r.metadata),
                 )
                 inserted += cur.rowcount
-            # One aggregate over the session's own rows (the session index): separate min(ts)/max(ts) lookups
-            # let SQLite walk the (user_id, ts) index instead, which grew to 0.35 s a write at 1M turns.
+            # one aggregate over the session's rows (min(ts)/max(ts) lookups walk the (user_id, ts) index)
             count, first_ts, last_ts = db.execute(
                 "SELECT count(*), min(ts), max(ts) FROM turns INDEXED BY turns_by_session "
                 "WHERE user_id = ? AND session_id = ?",
@@ -117,10 +118,7 @@ class TurnSQL(TurnCore, Connection):
             return inserted
 
     def pop_turn(self, user_id: str, session_id: str) -> StoredTurn | None:
-        """Delete the session's latest turn and return it (None when the session has none): an agent framework's
-        undo. Its index entries and vectors go with it (triggers; the `turn_deletions` counter tells other
-        processes' caches). The session's counts follow, and its consolidation watermark steps back before the
-        turn, so a turn stored in its place is consolidated. What consolidation already drew from it stays."""
+        """What consolidation already drew from the turn stays; a turn stored in its place is consolidated."""
         with self.transaction() as db:
             row = db.execute(
                 f"SELECT {_TURN_COLUMNS} FROM turns t INDEXED BY turns_by_session WHERE t.user_id = ? "
@@ -140,58 +138,6 @@ class TurnSQL(TurnCore, Connection):
                 self._heads.clear()
             return turn
 
-    def turn_heads(self, user_id: str, ids: Iterable[int] | np.ndarray) -> HeadColumns:
-        """Session, position, speaker and time of many turns (those of `user_id` that exist): what ranking reads,
-        without their text.
-
-        Kept per process as columns (`store.heads`), every turn read at the first call while the store's turn ids
-        stay under `Config.retrieval.turn_head_cache` (then only newer turns), by id past that. A turn never changes and its
-        id is never reused, so only a deletion (in any process: the `turn_deletions` counter) makes an entry wrong,
-        and then the whole table goes."""
-        import numpy as np
-
-        from ..heads import HeadTable
-
-        ids = np.fromiter(ids, np.int64) if not isinstance(ids, np.ndarray) else ids
-        cap = self.config.retrieval.turn_head_cache
-        generation = self._meta("turn_deletions")
-        with self._lock:
-            if self._heads is None:
-                self._heads = HeadTable()
-            if generation != self._heads_generation or len(self._heads) > cap or not cap:
-                self._heads.clear()
-                self._heads_generation = generation
-            bulk = bool(cap) and (not ids.size or int(ids.max()) <= cap)
-            snapshot = self._head_snapshot() if bulk else None
-            if snapshot is not None and not len(self._heads) and ids.size:  # a first bulk read: from the snapshot?
-                self._heads = self._load_head_snapshot(snapshot, generation) or self._heads
-                self._heads_saved = len(self._heads)
-            found = self._heads.lookup(user_id, ids, self._read_heads, self._read_newer_heads if bulk else None)
-            held = len(self._heads)
-            if (snapshot is not None and held >= self.config.retrieval.vector_sidecar_above
-                    and held - self._heads_saved >= max(1, held // 10)):
-                from ..heads import save_snapshot
-
-                self._heads_saved = held
-                try:
-                    save_snapshot(self._heads, snapshot, generation)  # a tenth more turns than the last one held
-                except OSError as exc:  # a folder it cannot write: the heads are read from the database
-                    log.warning("turn heads snapshot %s not written: %s", snapshot, exc)
-            return found
-
-    def _head_snapshot(self) -> Path | None:
-        """Where the turn heads' snapshot lives (in the sidecar folder), or None."""
-        root = self.sidecar_dir()
-        return root / "heads.npz" if root is not None else None
-
-    def _load_head_snapshot(self, path: Path, generation: int) -> HeadTable | None:
-        from ..heads import load_snapshot
-
-        if not path.exists():
-            return None
-        return load_snapshot(path, generation, self.max_turn_id(), self._read_heads,
-                             self.config.retrieval.vector_sidecar_checks)
-
     def sweep_head_snapshot(self) -> None:
         """Remove the turn heads' snapshot (zeroed first) when a turn was deleted since it was written."""
         from ..heads import load_meta, remove_snapshot
@@ -209,37 +155,21 @@ class TurnSQL(TurnCore, Connection):
             "SELECT key, value FROM store_meta WHERE key IN ('derived_changes', 'turn_deletions') ORDER BY key"))
 
     def read_snapshot(self) -> AbstractContextManager[None]:
-        """A no-op: a counter is a local read of microseconds here (PostgreSQL's store reads them once a recall)."""
+        """A no-op: a counter is a local read here."""
         return nullcontext()
 
     def search_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                      since: float | None = None, until: float | None = None, source: str | None = None,
                      tags: Sequence[str] = ()) -> list[tuple[int, float]]:
-        """BM25 over turns through FTS5. `match` must be a safe MATCH expression (see retrieve.fts_query).
-
-        Returns (turn id, bm25) best first, with bm25 made positive: higher is better.
-        """
-        where = ["t.user_id = ?"]
-        params: list[Any] = [user_id]
-        if session_id is not None:
-            where.append("t.session_id = ?")
-            params.append(session_id)
-        if since is not None:
-            where.append("t.ts >= ?")
-            params.append(since)
-        if until is not None:
-            where.append("t.ts <= ?")
-            params.append(until)
-        tag_filter(where, params, source, tags)
+        """FTS5's bm25, made positive."""
+        where, params = _filters(user_id, session_id, since, until, source, tags)
         ranked = f"SELECT rowid, -{_BM25} AS score FROM turns_fts WHERE turns_fts MATCH ?"
         only_user = self._only_user(user_id)
         if len(where) == 1 and only_user:  # nothing to filter: the join would only cost time
             return [(int(i), float(score)) for i, score in self._query(
                 f"{ranked} ORDER BY score DESC LIMIT ?", (_words_of(match), limit))]
-        # Rank inside FTS5 first and join only the best rows: joining every match before sorting costs a row
-        # lookup per match (tens of thousands at 1M turns). In a store of several users FTS5 is asked for this
-        # user's matches only. Other filters are applied after, so take a generous slice and fall back to ranking
-        # every match when the filters ate too much of it.
+        # rank inside FTS5 and join only the best rows (joining every match first costs a lookup per match);
+        # the filters apply after, so take a generous slice, and rank every match when they ate too much of it
         match = _words_of(match) if only_user else _users_words(match, user_id)
         sql = (
             f"SELECT t.id, f.score FROM ({ranked} ORDER BY score DESC LIMIT ?) f "
@@ -257,19 +187,13 @@ class TurnSQL(TurnCore, Connection):
 
     def exact_turns(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                     since: float | None = None, until: float | None = None) -> list[int]:
-        """Ids of a user's turns that `match` finds, unranked, at most `limit`: asking costs at most `limit`
-        matching rows however common the match is (an exact lookup's holders, and whether they are few)."""
-        where: list[str] = ["t.user_id = ?"]
-        params: list[Any] = [_users_words(match, user_id), user_id]
-        for clause, value in (("t.session_id = ?", session_id), ("t.ts >= ?", since), ("t.ts <= ?", until)):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
+        """Asking costs at most `limit` matching rows however common the match is."""
+        where, params = _filters(user_id, session_id, since, until)
         # CROSS JOIN: the matches first, then their rows (SQLite keeps that order); the planner may otherwise walk
         # every turn of the user and ask FTS5 about each
         return [int(i) for i, in self._query(
             "SELECT t.id FROM turns_fts CROSS JOIN turns t ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND "
-            f"{' AND '.join(where)} LIMIT ?", [*params, limit])]
+            f"{' AND '.join(where)} LIMIT ?", [_users_words(match, user_id), *params, limit])]
 
     def exact_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                        ) -> list[tuple[str, int]]:
@@ -282,8 +206,7 @@ class TurnSQL(TurnCore, Connection):
             [*params, limit])]
 
     def _only_user_memories(self, user_id: str) -> bool:
-        """Every derived memory in the store (every `memory_fts` row: its triggers copy the user of each) is
-        `user_id`'s: two index seeks per table."""
+        """Every derived memory (every `memory_fts` row) is `user_id`'s: two index seeks per table."""
         return all(low is None or low == high == user_id for low, high in [tuple(row) for row in self._query(
             " UNION ALL ".join(f"SELECT (SELECT min(user_id) FROM {table}), (SELECT max(user_id) FROM {table})"
                                for table in _MEMORY_KINDS.values()))])
@@ -295,12 +218,9 @@ class TurnSQL(TurnCore, Connection):
 
     def common_terms(self, terms: Sequence[str], *, floor: int, share: float, user_id: str | None = None
                      ) -> set[str]:
-        """The terms found in more than max(floor, share × turns) turns: of `user_id`'s in a store several users
-        share (FTS5 is asked for the user's matches only, so that is what a term costs, and whether it tells the
-        user's turns apart), else of the store. A user with no more turns than the cap has no common term.
-
-        Each term's count stops at that cap, so asking costs at most cap row ids; verdicts are kept until the store
-        grows by a tenth or loses a turn."""
+        """Of `user_id`'s turns in a store several users share (FTS5 reads only their matches), else of the
+        store. Each count stops at the cap; verdicts are kept until the store grows by a tenth or loses a
+        turn."""
         size, generation = self._query(
             "SELECT coalesce(max(id), 0), (SELECT value FROM store_meta WHERE key = 'turn_deletions') FROM turns")[0]
         scope = user_id if user_id is not None and not self._only_user(user_id) else None
@@ -329,8 +249,7 @@ class TurnSQL(TurnCore, Connection):
                         ) -> list[tuple[str, int, float]]:
         words = memory_words(match, user_id, not self._only_user(user_id))
         if (not kinds or _MEMORY_KINDS.keys() <= set(kinds)) and self._only_user_memories(user_id):
-            # nothing to filter: the user's and kind columns read for every match would only cost time (2.6 → 1.6
-            # ms a question at 10k real turns); the rowid says the kind and the id (the triggers write it so)
+            # nothing to filter: the rowid says the kind and the id (the triggers write it so)
             rows = self._query(f"SELECT rowid, -{MEMORY_BM25} AS score FROM memory_fts WHERE memory_fts MATCH ? "
                                "ORDER BY score DESC LIMIT ?", (words, limit))
             found = [(_MEMORY_CODES.get(rowid % 8), rowid // 8, score) for rowid, score in rows]
@@ -366,12 +285,11 @@ class TurnSQL(TurnCore, Connection):
         )
 
     def item_vectors(self, user_id: str, model: str, kind: str, item_ids: Sequence[int]) -> dict[int, bytes]:
-        return {int(i): v for i, v in self._query_in(
+        return {int(i): v for i, v in self._rows_in(
             "SELECT item_id, vec FROM vectors WHERE item_id IN ({marks}) AND kind = ? AND model = ? AND user_id = ?",
-            list(item_ids), kind, model, user_id)} if item_ids else {}
+            list(item_ids), after=[kind, model, user_id])}
 
     def vector_ids(self, user_id: str, model: str, upto_id: int) -> np.ndarray:
-        """(From the index alone.)"""
         import numpy as np
 
         with self._lock:
@@ -383,10 +301,8 @@ class TurnSQL(TurnCore, Connection):
         return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
     def turns_embedded_upto(self, model: str) -> int:
-        """A turn id up to which every turn (of every user) has a vector of `model`, read off two index counts (a
-        vector is a turn's at most once, and goes with it): the newest turn vector's item id when as many turns as
-        turn vectors lie up to it, else 0. ~10× cheaper than looking each turn's vector up (the indexer's first
-        pass of a process, at 1M turns: ~0.8 s)."""
+        """A turn id up to which every turn has a vector of `model`, from two index counts: the newest turn
+        vector's item id when as many turns as turn vectors lie up to it, else 0."""
         top = self._query("SELECT coalesce(max(item_id), 0) FROM vectors WHERE kind = 'turn' AND model = ?",
                           (model,))[0][0]
         if not top:
@@ -400,29 +316,20 @@ class TurnSQL(TurnCore, Connection):
         return int(top) if turns == vectors else 0
 
     def sidecar_dir(self) -> Path | None:
-        """Where the dense index keeps its cache of these vectors (`retrieve.sidecar`), and this store the turn heads'
-        snapshot, or None: off, in memory or read-only."""
+        """Also where the turn heads' snapshot lives; None when off, in memory or read-only."""
         if not self.config.retrieval.vector_sidecar or self.in_memory or self.read_only:
             return None
         if self.config.retrieval.vector_sidecar_dir:
             return Path(self.config.retrieval.vector_sidecar_dir).expanduser()
         return Path(self.path + ".vectors")
 
-    # --- stats ---------------------------------------------------------------------------------------
     def search_turns_filtered(self, match: str, user_id: str, *, limit: int, session_id: str | None = None,
                               since: float | None = None, until: float | None = None, source: str | None = None,
                               tags: Sequence[str] = ()) -> list[tuple[int, float]]:
-        """`search_turns` ranking every match joined to its turn in one statement: with filters that drop most
-        matches (currency's follow-ups: turns said after an answer), `search_turns`' slices of the best matches
-        come back short and are ranked again, two or three times (real text at 10k turns: 5.3 → 2.2 ms)."""
-        where = ["t.user_id = ?"]
-        params: list[Any] = [_users_words(match, user_id), user_id]
-        for clause, value in (("t.session_id = ?", session_id), ("t.ts >= ?", since), ("t.ts <= ?", until)):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
-        tag_filter(where, params, source, tags)
+        """Every match joined to its turn in one statement: `search_turns`' slices would come back short and
+        be ranked again (docs/retrieval.md, "Currency's follow-up searches")."""
+        where, params = _filters(user_id, session_id, since, until, source, tags)
         return [(int(i), float(score)) for i, score in self._query(
             f"SELECT t.id, -{_BM25} AS score FROM turns_fts CROSS JOIN turns t "
             f"ON t.id = turns_fts.rowid WHERE turns_fts MATCH ? AND {' AND '.join(where)} ORDER BY score DESC LIMIT ?",
-            [*params, limit])]
+            [_users_words(match, user_id), *params, limit])]
