@@ -1,16 +1,9 @@
 """The REST API: a FastAPI app over `Memory`, one user per bearer token. `create_app(db_path)` builds it.
 
-Every route under ``/v1/`` except ``/v1/health`` needs ``Authorization: Bearer <token>`` (``episodic token create``)
-and acts only on that token's user: the user is never read from a request. ``auth=False`` (``episodic serve
---no-auth``) acts as one user with no token, for loopback use only. The OpenAPI document is at ``/docs``.
-
-Before a route runs, in this order: the Host header is checked (`hosts.py`, 421), the token (`auth.py`, 401), the
-admission bound (`limits.py`, 429), then the body is read (408, 413) and the request waits for a place to run in.
-What the server promises, and the tests that hold it to that: docs/security.md.
-
-The routes run on the event loop and hand every store, journal and model call to the user's `AsyncMemory`, whose
-verbs run on the server's request threads (`ServerLimits.workers` of them, one pool shared by every user's Memory:
-as many as requests may run at once, so a running request always finds one).
+Every ``/v1/`` route but ``/v1/health`` acts only on its token's user (``auth=False``: one user, loopback
+only). What runs before a route (Host 421, token 401, admission 429, body 408/413), and what the server
+promises: docs/security.md. The routes run on the event loop and hand every Memory call to the user's
+`AsyncMemory`, on the server's request threads (`ServerLimits.workers`: as many as requests may run at once).
 """
 
 from __future__ import annotations
@@ -561,8 +554,7 @@ def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, aut
     limits = server_limits(limits or config.server)
     hosts = [*config.server.allowed_hosts, *allowed_hosts]
     uvicorn.run(create_app(db_path, auth=auth, user_id=user_id, config=config, limits=limits, allowed_hosts=hosts),
-                host=host,
-                port=port, log_level=log_level, access_log=limits.access_log,
+                host=host, port=port, log_level=log_level, access_log=limits.access_log,
                 timeout_graceful_shutdown=math.ceil(config.server.stop_grace_s))
     _end_without_stragglers()
 

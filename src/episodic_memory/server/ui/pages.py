@@ -1,10 +1,8 @@
-"""The inspector's pages: server-rendered HTML over the same `Memory` verbs the REST API uses.
+"""The inspector's pages (docs/inspector.md): server-rendered HTML over the `Memory` verbs the REST API uses.
 
-Every page acts for the browser session's user only (see `sessions.py`); every form that changes something is a
-POST carrying the session's CSRF token. Every id put into a URL is percent-encoded (the `url` filter: an id of
-``../loops/1/close?`` stays one path segment), and the routes that take a string id take the rest of the path
-(``{id:path}``), so an id with a ``/`` in it routes too. Pages are plain HTML with inline SVG charts; one small script file adds
-keyboard shortcuts and nothing a page needs to work.
+Every page acts for the browser session's user only (`sessions.py`); every form that changes something is a
+POST carrying the session's CSRF token. Every id put into a URL is one percent-encoded path segment (the `url`
+filter), and the routes that take a string id take the rest of the path (``{id:path}``).
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """Browser sessions of the inspector: who is looking, and the anti-forgery token of their forms.
 
-The browser never holds an API token. Logging in with one creates a server-side session: the cookie carries only a
-random session id (`HttpOnly`, `SameSite=Strict`, `Secure` behind https); the session keeps the token's hash so a
-revoked token (or a user forgotten with their tokens) ends every browser session made with it at the next request.
-Every state-changing form carries the session's CSRF token, compared in constant time. With auth off (`serve
---no-auth`, loopback only) a visitor gets a session for the server's one user without logging in; the CSRF token
-still guards every form.
-
-Only a successful login makes a session (issue 41): the login form's own anti-forgery token needs none
-(`LoginForms`, a signed double-submit cookie), so anonymous visitors cannot fill the store and push logged-in users
-out, and one user's logins are capped (`Config.server.ui_max_sessions_per_user`) so one token cannot either.
+The cookie carries only a random session id, never the API token; only a successful login makes a session (the
+login form's token is `LoginForms`' signed double-submit cookie). What is promised: docs/inspector.md, "Who
+can see what", and docs/security.md, "Inspector: logins and forms".
 """
 
 from __future__ import annotations
