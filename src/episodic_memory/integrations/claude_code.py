@@ -1,16 +1,9 @@
-"""Claude Code's hook events over a `Memory`: what ``episodic hook EVENT`` does (docs/hooks.md).
+"""Claude Code's hook events over a `Memory`: what ``episodic hook EVENT`` does (docs/hooks.md, "What each
+event does").
 
-    SessionStart       [Ongoing work] (confirmed workstreams, their open loops) and the last day's briefing
-    UserPromptSubmit   the prompt becomes a user turn; [Recalled context] for it is the answer
-    Stop               the reply since the last capture, read from the transcript, becomes an assistant turn: its
-                       text, and each tool call with its output summarised in one line, never stored whole
-    SessionEnd,        what the transcript has not given yet is captured, then the session ends and is consolidated
-    PreCompact
-
-A session is the harness's `session_id`; every turn's `source` is the project (the repository of the event's
-`cwd`), and the recall takes the project's memories first. `handle` is where an event meets the memory, in this
-process (`run`) or a server's (server/hooks.py), with the state its caller keeps between events
-(claude_code_io.py). The blocks are the injector's and the briefing's own (inject.py, brief.py).
+`handle` is where an event meets the memory, in this process (`run`) or a server's (server/hooks.py), with the
+state its caller keeps between events (claude_code_io.py). A session is the harness's `session_id`; every
+turn's `source` is the project (the repository of the event's `cwd`).
 """
 
 from __future__ import annotations

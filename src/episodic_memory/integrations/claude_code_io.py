@@ -1,20 +1,10 @@
-"""A coding-agent hook on the harness's machine, with the standard library only.
+"""A coding-agent hook on the harness's machine, with the standard library only: the event, its project, each
+session's state file, the transcript's new lines and the hook log.
 
-What happens before the memory is touched: the event read from standard input, the project (the repository of the
-event's `cwd`), each session's state file (how far into its transcript the last capture read, the injector's turn
-and what it injected, the prompts already captured), the new lines of the transcript, and the hook log.
-`episodic hook EVENT` (commands/hooks.py → integrations/claude_code.py) uses it in process.
-
-Run by its path, it is the fast client of a running `episodic serve`: it imports nothing of the package (whose
-import alone takes about 0.35 s), sends the event with the new transcript lines to ``POST /v1/hooks/claude-code/EVENT``
-(server/hooks.py) and prints the answer. When no server answers (refused, no such route, body too large), it runs
-``python -m episodic_memory hook EVENT`` instead, which opens the store itself:
-
-    python .../episodic_memory/integrations/claude_code_io.py UserPromptSubmit --server http://127.0.0.1:8765
-
-It never fails the harness: whatever goes wrong is a line in the log, nothing on standard output, exit 0. What it
-imports is kept to what a start needs (no argparse, no urllib, no dataclasses; subprocess only to fall back): the
-client's start is most of a hook's round trip through a server (bench/hooks.py).
+Run by its path, it is the fast client of a running `episodic serve`, falling back to ``python -m
+episodic_memory hook EVENT`` when no server answers (docs/hooks.md, "Faster: through a running server"); it
+never fails the harness. It imports only what a start needs (no argparse, urllib or dataclasses): the client's
+start is most of a hook's round trip (bench/hooks.py).
 """
 
 from __future__ import annotations

@@ -1,12 +1,5 @@
-"""Claude Code's settings file, with this package's hook entries merged in and taken out again
-(`episodic hooks install claude-code [--project|--user] [--uninstall]`).
-
-Install adds one matcher group per event, ``{"hooks": [{"type": "command", "command": …, "timeout": …}]}``, after
-whatever the event already has; installing again changes nothing, or replaces an older entry of ours (another
-path, another store) in place of keeping two. Uninstall removes exactly the entries whose command is ours (this
-package's `hook` command or fast client, for that event) and the groups, events and ``hooks`` object that held only
-them. Every other key, hook and ordering in the file is kept; the file is written whole (indented JSON, renamed into
-place), and a file that is not a JSON object of the documented shape is refused, untouched.
+"""Claude Code's settings file with this package's hook entries merged in, or taken out again (`episodic hooks
+install claude-code`); what is kept, replaced and refused: docs/hooks.md.
 """
 
 from __future__ import annotations
