@@ -527,16 +527,14 @@ def create_server(tools: MemoryTools) -> MCPServer:
         if (session_id is None) == (not everything):
             raise ValueError("give exactly one of session_id or everything=true")
         scoped = tools.scope(agent)  # the user's Memory without an agent (its `agent` None)
-        if session_id is not None:
-            session = check_id(session_id, "session_id")
+        session = None if session_id is None else check_id(session_id, "session_id")
+        if session is not None:
             result = scoped.forget(session_id=session)
-            tools.dropped(session, scoped.agent)
         elif agent is not None:
             result = scoped.forget(agent=scoped.agent)
-            tools.dropped(None, scoped.agent)
         else:
             result = mem.forget(user_id=mem.user_id)
-            tools.dropped()
+        tools.dropped(session, scoped.agent)
         return {"forgot": result}
 
     @server.resource(ONGOING_WORK_URI, name="ongoing-work", mime_type="application/json",

@@ -292,8 +292,7 @@ def create_app(
     limits = server_limits(limits or mem_config.server)
     inflight = InFlight()
     gate = BackgroundGate(limits, inflight.busy, WORKER_NAME)
-    pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id,
-                      gate=gate)
+    pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id, gate=gate)
     gate.backlog = pool.backlog
     tokens = TokenStore.open(db_path, mem_config) if auth else None
     # where the routes' Memory calls run (`user_memory`): as many threads as requests may run at once (limits.py)

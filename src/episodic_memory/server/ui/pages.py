@@ -206,9 +206,8 @@ def login_form(request: Request, next: str | None = None) -> Response:   # noqa:
 def login(request: Request, token: str = Form(""), csrf: str = Form(""), next: str = Form("/")) -> Response:  # noqa: A002
     sessions = _sessions(request)
     target = _safe_next(next)
-    if request.app.state.tokens is None:
-        raise _Redirect("/login?" + urlencode({"next": target}))
-    if not request.app.state.login_forms.check(request.cookies.get(LOGIN_COOKIE), csrf):
+    forms = request.app.state.login_forms
+    if request.app.state.tokens is None or not forms.check(request.cookies.get(LOGIN_COOKIE), csrf):
         raise _Redirect("/login?" + urlencode({"next": target}))
     user = request.app.state.tokens.user_for(token.strip()) if token.strip() else None
     if user is None:
