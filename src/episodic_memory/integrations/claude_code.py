@@ -27,9 +27,8 @@ from .claude_code_io import (
     EVENTS,
     PROMPTS_KEPT,
     HookState,
-    ServerUnavailable,
+    answered,
     digest,
-    forward,
     load_state,
     log_line,
     output_text,
@@ -390,22 +389,14 @@ def _run(event: str, raw: bytes, db: str, user_id: str, config: Config, budget: 
         session_id = check_id(payload.get("session_id"), "session_id")
         if event not in EVENTS:
             raise ValueError(f"unknown hook event {event!r}: one of {', '.join(EVENTS)}")
-        output: Any = None
-        state: Any = None
-        if config.hooks.server_url:
-            try:
-                reply = forward(config.hooks.server_url, config.hooks.server_token, event,
-                                prepare(event, payload, load_state(folder, session_id)), budget)
-            except ServerUnavailable as exc:
-                log_line(folder, event, session_id, f"{exc}; opening the store instead")
-            else:
-                output, state = reply.get("output"), reply.get("state")
-        if output is None:
-            body = prepare(event, payload, load_state(folder, session_id))
-            with Memory(db, user_id=user_id, config=hook_config(config, event)) as mem:
-                output, state = handle(mem, event, body)
-                save_state(folder, HookState.from_dict(state, session_id))
-        else:
+        hooks = config.hooks
+        if hooks.server_url:
+            text = answered(hooks.server_url, hooks.server_token, event, payload, folder, session_id, budget)
+            if text is not None:
+                return text
+        body = prepare(event, payload, load_state(folder, session_id))
+        with Memory(db, user_id=user_id, config=hook_config(config, event)) as mem:
+            output, state = handle(mem, event, body)
             save_state(folder, HookState.from_dict(state, session_id))
         if event in ENDING:
             prune_states(folder)

@@ -391,6 +391,22 @@ def output_text(output: Any) -> str:
     return json.dumps(output, ensure_ascii=False) if isinstance(output, dict) and output else ""
 
 
+def answered(server: str, token: str | None, event: str, payload: dict[str, Any], folder: Path,
+             session_id: str, budget: float) -> str | None:
+    """What the hook prints, as `server` answered the event (the session's state kept); None, logged, when
+    no server answers (the store is opened instead)."""
+    body = prepare(event, payload, load_state(folder, session_id))
+    try:
+        answer = forward(server, token, event, body, budget)
+    except ServerUnavailable as exc:
+        log_line(folder, event, session_id, f"{exc}; opening the store instead")
+        return None
+    save_state(folder, HookState.from_dict(answer.get("state"), session_id))
+    if event in ENDING:
+        prune_states(folder)
+    return output_text(answer.get("output"))
+
+
 def _options(argv: list[str]) -> tuple[str, dict[str, str]]:
     """`EVENT [--server URL] [--timeout S] [--db PATH] [--user ID]` (argparse costs a start ~10 ms)."""
     event, options, words = "", {}, iter(argv)
@@ -439,24 +455,15 @@ def main(argv: list[str] | None = None) -> int:
         budget = _budget(event, options)
         server = options.get("server") or _setting("SERVER_URL") or ""
         if not server:
-            text = _direct(event, raw, options, budget)
+            text: str | None = _direct(event, raw, options, budget)
         else:
             payload = read_event(raw)
             session_id = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
             if event not in EVENTS or not session_id:
                 raise ValueError(f"nothing to do: event {event!r}, session id {session_id!r}")
-            state = load_state(folder, session_id)
-            body = prepare(event, payload, state)
-            try:
-                answer = forward(server, _setting("SERVER_TOKEN"), event, body, budget)
-            except ServerUnavailable as exc:
-                log_line(folder, event, session_id, f"{exc}; opening the store instead")
+            text = answered(server, _setting("SERVER_TOKEN"), event, payload, folder, session_id, budget)
+            if text is None:
                 text = _direct(event, raw, options, budget - (time.monotonic() - started))
-            else:
-                save_state(folder, HookState.from_dict(answer.get("state"), session_id))
-                text = output_text(answer.get("output"))
-                if event in ENDING:
-                    prune_states(folder)
     except Exception as exc:  # noqa: BLE001 - a hook never fails the harness: the log says what happened
         log_line(folder, event, session_id, f"{type(exc).__name__}: {exc}")
         return 0
