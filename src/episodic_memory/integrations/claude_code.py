@@ -343,10 +343,9 @@ def budget_of(config: Config, event: str) -> float:
 
 
 def hook_config(config: Config, event: str) -> Config:
-    """The Config a hook process opens the store with: it waits on a busy store no longer than its budget, and it
-    consolidates only for the events that end the session. A hook that consolidated mid-session (every
-    `consolidate_every` turns, or pending sessions at open) would make the harness wait; the session is
-    consolidated when it ends or compacts (and, with a server, by the server's own worker as usual)."""
+    """The Config a hook process opens the store with: it waits on a busy store no longer than its budget, and
+    consolidates only at the events that end the session (mid-session the harness would wait; a server's own
+    worker consolidates as usual)."""
     budget = budget_of(config, event)
     changes: dict[str, Any] = {"store.busy_timeout_ms": int(budget * 1000), "store.lock_timeout_s": budget,
                                "consolidation.lease_wait_s": min(config.consolidation.lease_wait_s, budget)}

@@ -233,8 +233,8 @@ class LLMClient:
             return None
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Run a coroutine from sync code, even when the calling thread already has an event loop running:
-        on the one long-lived loop of `runner`, so pooled HTTP connections are reused."""
+        """Run a coroutine from sync code, even when the calling thread already has an event loop running: on
+        the one long-lived loop of `runner`, so pooled HTTP connections are reused."""
         from .runner import runner
 
         return runner.run(coro)

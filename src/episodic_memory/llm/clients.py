@@ -349,14 +349,13 @@ _announced_key = False  # the backend chosen from ANTHROPIC_API_KEY alone was lo
 
 
 def backend_from_config(config: Config) -> Any:
-    """The backend `config` (else ``EPISODIC_LLM__BACKEND``) names; `NoneBackend` when nothing is configured.
+    """The backend `config` (else ``EPISODIC_LLM__BACKEND``) names; `NoneBackend` when nothing is, or
+    ``none`` is. Nothing named but ``ANTHROPIC_API_KEY`` set: Anthropic, as the episodic-judgment library
+    does (logged once).
 
-    Nothing named but ``ANTHROPIC_API_KEY`` set: Anthropic, as the episodic-judgment library does (logged once);
-    ``EPISODIC_LLM__BACKEND=none`` (or ``Config(llm={"backend": {"backend": "none"}})``) refuses.
-
-    Raises `LLMConfigError` naming what is missing when the choice cannot work: an unknown name, anthropic without
-    ANTHROPIC_API_KEY, OpenAI's own API without OPENAI_API_KEY, a local server without a model name.
-    """
+    Raises `LLMConfigError` naming what is missing when the choice cannot work: an unknown name, anthropic
+    without ANTHROPIC_API_KEY, OpenAI's own API without OPENAI_API_KEY, a local server without a model
+    name."""
     global _announced_key
     raw = _setting(config.llm.backend, "EPISODIC_LLM__BACKEND")
     if raw is None and _setting(None, "ANTHROPIC_API_KEY"):

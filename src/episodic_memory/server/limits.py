@@ -1,8 +1,7 @@
 """How much the REST server takes on at once, and how its background work gives way to requests (issue 16).
 
-Every threshold lives in `Config.server`. What each bound does, and why (admission, bodies read before a place is
-taken, places shared fairly among clients, the consolidation worker's share of wall time and its backlog), is in
-docs/security.md, "Limits: no caller stalls the others".
+Every threshold lives in `Config.server`; what each bound does, and why: docs/security.md, "Limits: no caller
+stalls the others".
 """
 
 from __future__ import annotations

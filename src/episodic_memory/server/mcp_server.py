@@ -1,10 +1,7 @@
 """The MCP server: `Memory`'s verbs as MCP tools (official `mcp` SDK, v2 `MCPServer`), over stdio or HTTP.
 
-The server acts as one user (``--user``, default ``default``) on one memory file. It holds no logic: each tool is a
-call on `Memory`, and its result is structured content (an object its output schema describes) with the same JSON as
-text for clients that read only text. Turns sent with `remember` and no session id go to one session per server run.
-A session is consolidated (its facts, loops and workstreams made) when it ends: by `end_session`, after
-`Config.server.mcp_session_idle_s` without a turn, or when the server stops (stdin closed, SIGTERM, SIGINT, SIGHUP).
+It acts as one user on one memory file and holds no logic: each tool is a call on `Memory`, its result
+structured content (the same JSON as text). When it ends sessions: README.md, "MCP and REST servers".
 """
 
 from __future__ import annotations
@@ -213,12 +210,9 @@ def _named(key: Key) -> str:
 
 
 class MemoryTools:
-    """The tools of one server: one `Memory`, one user, one default session, one injector, and the sessions this
-    server wrote turns to and has not ended yet (ended when idle, and all of them at `close`).
-
-    A session is tracked by its scope and id (`Key`: None for the user's, else the agent's name): the same session
-    id may be open in the user's scope and an agent's, each ended in its own; each scope has its own default
-    session (`default_for`)."""
+    """The tools of one server: one `Memory`, one user, one injector, and the sessions this server wrote turns
+    to and has not ended yet (ended when idle, and all at `close`), each by its scope and id (`Key`), with a
+    default session per scope (`default_for`)."""
 
     def __init__(self, memory: Memory, *, read_agents: Iterable[str] = (), write_agents: Iterable[str] = ()) -> None:
         self.memory = memory

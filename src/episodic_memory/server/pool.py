@@ -27,14 +27,12 @@ BACKLOG_EVERY_S = 0.5  # how stale `MemoryPool.backlog` may be (it is read on ev
 
 
 class MemoryPool:
-    """`Memory` objects by user id, opened on first use; at most `max_open` are kept.
+    """`Memory` objects by user id, opened on first use; at most `max_open` are kept: past it, the least
+    recently used that nobody holds (a `lease`) are closed (the file is the state, a `Memory` only caches it).
 
-    Requests and the worker hold a `lease` while they use one; past `max_open`, the least recently used ones that
-    nobody holds are closed (the file is the state, a `Memory` only caches it). With `background` (the REST server)
-    they all use `scheduler`, which consolidates on its worker thread, `Config.capture.background_nice` steps below
-    the request threads (`maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`); without
-    it, each consolidates as a plain `Memory` does.
-    """
+    With `background` (the REST server) they all use `scheduler`, which consolidates on its worker thread,
+    `Config.capture.background_nice` steps below the request threads (`maintenance_user`'s Memory lists the
+    flagged sessions at `scheduler.start()`); without it, each consolidates as a plain `Memory` does."""
 
     def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,
                  max_open: int | None = None, *, background: bool = False,
@@ -198,9 +196,8 @@ class MemoryPool:
     # --- sessions nobody is consolidating -------------------------------------------------------------
     def sweep(self) -> int:
         """Queue for the worker every session owed a consolidation that no process is running and no turn has
-        touched for `Config.server.sweep_idle_s`: a server process queues its own sessions as their turns arrive,
-        so these are another process's that died (kill -9: nothing flagged them) or that stopped with its queue
-        flagged. The consolidation lease still decides who runs each. Returns how many were queued."""
+        touched for `Config.server.sweep_idle_s` (another process's, that died or stopped with its queue
+        flagged); the consolidation lease still decides who runs each. Returns how many were queued."""
         now = time.time()
         with self.lease(self.maintenance_user) as mem:
             owed = mem.store.sessions_owed(self.config.capture.consolidate_every, now - self.config.server.sweep_idle_s, now)

@@ -281,12 +281,9 @@ def create_app(
     """The REST app over the memory file `db_path`.
 
     `auth=False` serves `user_id` to every caller without a token (loopback only: see `check_host`). `config`
-    defaults to `Config.from_env()`; consolidation runs on a background worker (see `pool.py`).
-    `embedder` overrides the configured model (tests pass a fake). `max_body_bytes` defaults to
-    `Config.server.max_body_bytes`. `limits` (default `config.server`): the request threads, the
-    admission bound (429 past it) and how background work gives way to requests (see `limits.py`).
-    `allowed_hosts` (default `Config.server.allowed_hosts`): Host names answered besides the address a request came
-    in on and, on loopback, the loopback names; any other Host gets 421 (see `hosts.py`).
+    defaults to `Config.from_env()`; `limits` (the request threads, admission, background work: limits.py),
+    `max_body_bytes` and `allowed_hosts` (a Host not answered gets 421: hosts.py) default to its `server`
+    group; `embedder` overrides the configured model (tests pass a fake).
     """
     mem_config = config or Config.from_env()
     limits = server_limits(limits or mem_config.server)
@@ -543,9 +540,9 @@ def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, aut
           allowed_hosts: Sequence[str] = ()) -> None:
     """Run the app with uvicorn until interrupted. SIGINT / SIGTERM stop it within about twice
     `Config.server.stop_grace_s`: requests get that long to finish, then consolidation (`MemoryPool.close`).
-    `limits` default to `Config.from_env().server`; the access log is off unless `limits.access_log` (a line per
-    request costs time, and a recall's line holds its query). `allowed_hosts` are answered besides the
-    configured ones (`Config.server.allowed_hosts`) and the bound address: see `hosts.py`."""
+    `limits` default to `Config.from_env().server`; the access log is off unless `limits.access_log` (a
+    recall's line holds its query). `allowed_hosts` are answered besides the configured ones: see
+    `hosts.py`."""
     import uvicorn
 
     check_host(host, auth)

@@ -84,10 +84,9 @@ def csrf_ok(session: BrowserSession, sent: str | None) -> bool:
 
 
 class LoginForms:
-    """The login form's anti-forgery token, kept by no one: a signed double-submit cookie. The form page sets a
-    cookie (`LOGIN_COOKIE`, `SameSite=Strict`) holding a random nonce and puts ``<issued>.<HMAC(key, nonce,
-    issued)>`` in the form; a login must send both, within `max_age_s`. Another site can neither read the cookie nor
-    make the HMAC without the server's key (made at start: a restart voids open forms)."""
+    """The login form's anti-forgery token, kept by no one: a signed double-submit cookie (a random nonce in
+    `LOGIN_COOKIE`, ``<issued>.<HMAC(key, nonce, issued)>`` in the form), good for `max_age_s`; the key is
+    made at start (a restart voids open forms)."""
 
     def __init__(self, max_age_s: float = 3600.0) -> None:
         self.max_age_s = max_age_s
