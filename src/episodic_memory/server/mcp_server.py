@@ -367,8 +367,11 @@ def create_server(tools: MemoryTools) -> MCPServer:
     mem = tools.memory
     server = _Server("episodic-memory", version=__version__, instructions=INSTRUCTIONS)
 
-    @server.tool(annotations=WRITES)
-    @_explained
+    def tool(annotations: ToolAnnotations) -> Callable[[F], F]:
+        """A tool whose bad input reaches the model as its message (`_explained`)."""
+        return lambda fn: server.tool(annotations=annotations)(_explained(fn))
+
+    @tool(WRITES)
     def remember(
         content: Annotated[str, Field(description="the text of the turn")],
         role: Annotated[str, Field(description="who said it: user or assistant")] = "user",
@@ -387,8 +390,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         tools.wrote(session, scoped.agent)
         return {"id": turn_id, "session_id": session}
 
-    @server.tool(annotations=WRITES)
-    @_explained
+    @tool(WRITES)
     def end_session(
         session_id: Annotated[str | None, Field(description="the conversation to end; default: this server "
                                                             "run's session")] = None,
@@ -408,8 +410,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         return {"session_id": session, "status": "ended",
                 "next_session_id": tools.default_for(scope) if was_default else None}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def recall(
         query: Annotated[str, Field(description="what to remember, in words")],
         k: Annotated[int, Field(strict=True, ge=1, le=100, description="how many memories")] = 10,
@@ -421,8 +422,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         """Search long-term memory. Returns the hits, best first."""
         return {"hits": [h.to_dict() for h in mem.recall(query, k=k, now=now, agents=tools.readable(agents))]}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def context(
         message: Annotated[str, Field(description="the user's new message")],
     ) -> Annotated[CallToolResult, Recollection]:
@@ -431,8 +431,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         block = tools.injector().get_context(message)
         return CallToolResult(content=[TextContent(type="text", text=block)], structured_content={"context": block})
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def loops(
         status: Annotated[str, Field(description="open, closed or all")] = "open",
         agents: Annotated[list[str] | None, Field(description="also these agents' loops (each one's scope says "
@@ -442,8 +441,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         appear once it has ended or every few turns)."""
         return {"loops": [scoped(x) for x in mem.loops(status=status, agents=tools.readable(agents))]}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def workstreams(
         include_hypotheses: Annotated[StrictBool, Field(description="also threads seen in one session so far")
                                       ] = False,
@@ -454,8 +452,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         found = mem.workstreams(include_hypotheses=include_hypotheses, agents=tools.readable(agents))
         return {"workstreams": [scoped(w) for w in found]}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def brief(
         hours: Annotated[float, Field(strict=True, gt=0, le=24 * 365, description="how far back to look")] = 24,
         agents: Annotated[list[str] | None, Field(description="also these agents' sessions, decisions, loops and "
@@ -465,8 +462,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         """A briefing to start a session with: what happened in the last `hours`, open loops, active work."""
         return cast(Brief, brief_data(mem.brief(hours=hours, agents=tools.readable(agents))))
 
-    @server.tool(annotations=WRITES)
-    @_explained
+    @tool(WRITES)
     def judgment_store(
         trigger: Annotated[str, Field(description="the situation that called for a decision")],
         judgment: Annotated[str, Field(description="what was decided or recommended")],
@@ -478,8 +474,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         """Store a judgment so that similar situations later can reuse it."""
         return {"id": tools.scope(agent).judgments.store(trigger, judgment, reasoning, domain=domain)}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def judgment_search(
         query: Annotated[str, Field(description="the situation at hand")],
         top_k: Annotated[int, Field(strict=True, ge=1, le=100)] = 5,
@@ -493,8 +488,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
                                        use_utility=use_utility)
         return {"judgments": [to_data(r) for r in results]}
 
-    @server.tool(annotations=WRITES)
-    @_explained
+    @tool(WRITES)
     def judgment_verify(
         judgment_id: Annotated[str, Field(description="the id from judgment_store or judgment_search")],
         adopted: Annotated[StrictBool, Field(description="true if the judgment was followed, false if rejected")],
@@ -506,8 +500,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         result = tools.scope(agent).judgments.verify(check_id(judgment_id, "judgment_id"), adopted, user_correction=user_correction)
         return {"id": judgment_id, "adopted": adopted, "result": to_data(result)}
 
-    @server.tool(annotations=DESTRUCTIVE)
-    @_explained
+    @tool(DESTRUCTIVE)
     def forget(
         session_id: Annotated[str | None, Field(description="delete this conversation")] = None,
         everything: Annotated[StrictBool, Field(description="delete ALL memories of this user")] = False,
