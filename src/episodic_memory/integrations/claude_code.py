@@ -110,10 +110,8 @@ def _prompt(mem: Memory, state: HookState, payload: Mapping[str, Any], project: 
     cfg = mem.config
     mem.add_turn("user", prompt[: cfg.capture.max_turn_chars], session_id=state.session_id, source=project)
     state.prompts = [*state.prompts, digest(prompt)][-PROMPTS_KEPT:]  # the transcript's copy is not captured again
-    source: Memory = mem
-    if project and cfg.hooks.prefer_project:
-        source = cast(Memory, ProjectFirst(mem, project))
-    injector = _SessionInjector(source, state)
+    source = ProjectFirst(mem, project) if project and cfg.hooks.prefer_project else mem
+    injector = _SessionInjector(cast(Memory, source), state)
     block = injector.get_context(prompt).strip()
     injector.keep(state)
     return block
@@ -272,9 +270,8 @@ def exchanges(entries: Iterable[Any], state: HookState, config: Config) -> tuple
 
 
 def _capture(mem: Memory, state: HookState, payload: Mapping[str, Any], project: str | None,
-             entries: list[Any]) -> int:
-    """Store the transcript's new turns (and the event's own reply when the transcript does not have it yet);
-    returns how many were stored."""
+             entries: list[Any]) -> None:
+    """Store the transcript's new turns (and the event's own reply, when the transcript lacks it yet)."""
     cfg = mem.config
     drafts, seen = exchanges(entries, state, cfg)
     reply = next((payload[k] for k in EVENT_REPLY if isinstance(payload.get(k), str) and payload[k].strip()), None)
@@ -290,7 +287,6 @@ def _capture(mem: Memory, state: HookState, payload: Mapping[str, Any], project:
     fresh = mem.unseen_turns(turns)
     if fresh:
         mem.add_turns(fresh)
-    return len(fresh)
 
 
 def _blocks(content: Any) -> list[Mapping[str, Any]]:
