@@ -44,10 +44,8 @@ def _retry_after(value: str | None) -> float | None:
     """Seconds to wait from a ``retry-after`` header: a number of seconds or an HTTP date."""
     if not value:
         return None
-    try:
+    with contextlib.suppress(ValueError):
         return max(0.0, float(value))
-    except ValueError:
-        pass
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):

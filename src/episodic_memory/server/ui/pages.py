@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from importlib import resources
 from typing import Any
@@ -545,9 +545,7 @@ def _forget_entity_facts(mem: Memory, name: str) -> dict[str, int]:
     ids |= {f.id for f in mem.facts(include_superseded=True) if name in f.entities}
     gone = 0
     for fact_id in sorted(ids, reverse=True):
-        try:
+        with suppress(KeyError):   # mended away with a chain forgotten before it
             mem.forget_fact(fact_id)
             gone += 1
-        except KeyError:
-            pass   # mended away with a chain forgotten before it
     return {"facts": gone, "scrubbed": 1}
