@@ -143,14 +143,12 @@ class ProjectFirst:
     def recall(self, query: str, k: int = 10, user_id: str | None = None, **filters: Any) -> list[Hit]:
         own = self._memory.recall(query, k, user_id, source=self._project, **filters)
         rest = self._memory.recall(query, k, user_id, **filters)
-        merged: list[Hit] = []
-        seen: set[str] = set()
+        merged: dict[str, Hit] = {}  # by id, the first of each
         for pair in zip_longest(own, rest):
             for hit in pair:
-                if hit is not None and hit.id not in seen:
-                    seen.add(hit.id)
-                    merged.append(hit)
-        return merged[:k]
+                if hit is not None:
+                    merged.setdefault(hit.id, hit)
+        return list(merged.values())[:k]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._memory, name)

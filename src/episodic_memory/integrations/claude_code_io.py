@@ -95,9 +95,8 @@ def _setting(name: str) -> str | None:
 
 # --- where things are kept ---------------------------------------------------------------------------------
 def state_dir(configured: str | None = None) -> Path:
-    """`configured` (Config.hooks.state_dir), else $EPISODIC_HOOKS__STATE_DIR, else the user state directory's
-    episodic-memory/hooks (where platformdirs' user_state_dir puts it: $XDG_STATE_HOME or ~/.local/state on Linux,
-    ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows)."""
+    """`configured` (Config.hooks.state_dir), else $EPISODIC_HOOKS__STATE_DIR, else episodic-memory/hooks in
+    the user state directory (where platformdirs' user_state_dir puts it)."""
     chosen = configured or _setting("STATE_DIR")
     if chosen:
         return Path(chosen).expanduser()
