@@ -158,14 +158,10 @@ def _plain(error: Any, arguments: list[str]) -> str:
         return f"{name} is required"
     if kind == "extra_forbidden":
         return f"{name} is not an argument of this tool (it takes {', '.join(arguments)})"
-    if kind.startswith("bool_"):
-        return f"{name} must be true or false, got {got}"
-    if kind.startswith("int_"):
-        return f"{name} must be a whole number, got {got}"
-    if kind.startswith("float_"):
-        return f"{name} must be a number, got {got}"
-    if kind.startswith("string_"):
-        return f"{name} must be text, got {got}"
+    wanted = {"bool": "true or false", "int": "a whole number", "float": "a number", "string": "text"}
+    family, underscore, _ = kind.partition("_")
+    if underscore and family in wanted:
+        return f"{name} must be {wanted[family]}, got {got}"
     bounds = {"greater_than_equal": ("at least", "ge"), "greater_than": ("greater than", "gt"),
               "less_than_equal": ("at most", "le"), "less_than": ("less than", "lt")}
     if kind in bounds:
