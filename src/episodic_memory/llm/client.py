@@ -1,7 +1,5 @@
-"""`LLMClient`: one way to reach a model — a backend, the `Config` its calls follow, and their concurrency limit.
-
-The module functions of `episodic_memory.llm` (`ask`, `enabled`, ...) use the process default client, which
-`llm.set_backend` replaces; a `Memory` given its own LLM configuration has a client of its own (`Memory.llm`).
+"""`LLMClient`: one way to reach a model — a backend, the `Config` its calls follow, and their concurrency
+limit. Which client a `Memory` uses (`client_for`): docs/architecture.md, "The LLM seam".
 """
 
 from __future__ import annotations
