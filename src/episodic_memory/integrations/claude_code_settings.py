@@ -135,12 +135,11 @@ def _take_ours(groups: list[dict[str, Any]], event: str) -> tuple[list[dict[str,
     for group in groups:
         entries = group.get("hooks", [])
         mine = [h for h in entries if isinstance(h, dict) and is_ours(h.get("command"), event)]
+        rest = [h for h in entries if h not in mine]  # (an entry equal to one of ours is ours too)
+        ours += mine
         if not mine:
             kept_groups.append(group)
-            continue
-        ours += mine
-        rest = [h for h in entries if not (isinstance(h, dict) and is_ours(h.get("command"), event))]
-        if rest:
+        elif rest:
             kept_groups.append({**group, "hooks": rest})
     return kept_groups, ours
 
@@ -168,12 +167,8 @@ def install(path: Path, entries: dict[str, dict[str, Any]]) -> Change:
 def uninstall(path: Path, events: tuple[str, ...] = EVENTS) -> Change:
     """Take our entries for `events` out of the settings at `path` (and what held only them)."""
     change = Change(path, [], [], [])
-    if not path.exists():
-        return change
-    data = read_settings(path)
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return change
+    data = read_settings(path)  # {} without a file; "hooks", when there, is an object
+    hooks = data.get("hooks", {})
     for event in events:
         if event not in hooks:
             continue
