@@ -500,7 +500,6 @@ def forget(request: Request, csrf: str = Form(""), target: str = Form(""), sessi
     expected = {"session": session, "entity": entity, "everything": viewer.user_id}.get(target)
     with _memory(request, viewer) as mem:
         before = _counts(mem)
-        sessions = mem.sessions()
         error = None
         if expected is None:
             error = "Choose what to forget."
@@ -511,7 +510,7 @@ def forget(request: Request, csrf: str = Form(""), target: str = Form(""), sessi
         elif confirm.strip() != expected:
             error = f"To confirm, type {expected!r} exactly."
         if error:
-            return _page(request, "forget.html", viewer, code=422, sessions=sessions, chosen=session,
+            return _page(request, "forget.html", viewer, code=422, sessions=mem.sessions(), chosen=session,
                          stats=before, result=None, error=error, entities=mem.entities())
         if target == "entity":
             forgot = _forget_entity_facts(mem, entity)
