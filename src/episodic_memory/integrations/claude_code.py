@@ -1,16 +1,9 @@
-"""Claude Code's hook events over a `Memory`: what ``episodic hook EVENT`` does (docs/hooks.md).
+"""Claude Code's hook events over a `Memory`: what ``episodic hook EVENT`` does (docs/hooks.md, "What each
+event does").
 
-    SessionStart       [Ongoing work] (confirmed workstreams, their open loops) and the last day's briefing
-    UserPromptSubmit   the prompt becomes a user turn; [Recalled context] for it is the answer
-    Stop               the reply since the last capture, read from the transcript, becomes an assistant turn: its
-                       text, and each tool call with its output summarised in one line, never stored whole
-    SessionEnd,        what the transcript has not given yet is captured, then the session ends and is consolidated
-    PreCompact
-
-A session is the harness's `session_id`; every turn's `source` is the project (the repository of the event's
-`cwd`), and the recall takes the project's memories first. `handle` is where an event meets the memory, in this
-process (`run`) or a server's (server/hooks.py), with the state its caller keeps between events
-(claude_code_io.py). The blocks are the injector's and the briefing's own (inject.py, brief.py).
+`handle` is where an event meets the memory, in this process (`run`) or a server's (server/hooks.py), with the
+state its caller keeps between events (claude_code_io.py). A session is the harness's `session_id`; every
+turn's `source` is the project (the repository of the event's `cwd`).
 """
 
 from __future__ import annotations
@@ -34,9 +27,8 @@ from .claude_code_io import (
     EVENTS,
     PROMPTS_KEPT,
     HookState,
-    ServerUnavailable,
+    answered,
     digest,
-    forward,
     load_state,
     log_line,
     output_text,
@@ -118,10 +110,8 @@ def _prompt(mem: Memory, state: HookState, payload: Mapping[str, Any], project: 
     cfg = mem.config
     mem.add_turn("user", prompt[: cfg.capture.max_turn_chars], session_id=state.session_id, source=project)
     state.prompts = [*state.prompts, digest(prompt)][-PROMPTS_KEPT:]  # the transcript's copy is not captured again
-    source: Memory = mem
-    if project and cfg.hooks.prefer_project:
-        source = cast(Memory, ProjectFirst(mem, project))
-    injector = _SessionInjector(source, state)
+    source = ProjectFirst(mem, project) if project and cfg.hooks.prefer_project else mem
+    injector = _SessionInjector(cast(Memory, source), state)
     block = injector.get_context(prompt).strip()
     injector.keep(state)
     return block
@@ -153,14 +143,12 @@ class ProjectFirst:
     def recall(self, query: str, k: int = 10, user_id: str | None = None, **filters: Any) -> list[Hit]:
         own = self._memory.recall(query, k, user_id, source=self._project, **filters)
         rest = self._memory.recall(query, k, user_id, **filters)
-        merged: list[Hit] = []
-        seen: set[str] = set()
+        merged: dict[str, Hit] = {}  # by id, the first of each
         for pair in zip_longest(own, rest):
             for hit in pair:
-                if hit is not None and hit.id not in seen:
-                    seen.add(hit.id)
-                    merged.append(hit)
-        return merged[:k]
+                if hit is not None:
+                    merged.setdefault(hit.id, hit)
+        return list(merged.values())[:k]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._memory, name)
@@ -280,9 +268,8 @@ def exchanges(entries: Iterable[Any], state: HookState, config: Config) -> tuple
 
 
 def _capture(mem: Memory, state: HookState, payload: Mapping[str, Any], project: str | None,
-             entries: list[Any]) -> int:
-    """Store the transcript's new turns (and the event's own reply when the transcript does not have it yet);
-    returns how many were stored."""
+             entries: list[Any]) -> None:
+    """Store the transcript's new turns (and the event's own reply, when the transcript lacks it yet)."""
     cfg = mem.config
     drafts, seen = exchanges(entries, state, cfg)
     reply = next((payload[k] for k in EVENT_REPLY if isinstance(payload.get(k), str) and payload[k].strip()), None)
@@ -298,7 +285,6 @@ def _capture(mem: Memory, state: HookState, payload: Mapping[str, Any], project:
     fresh = mem.unseen_turns(turns)
     if fresh:
         mem.add_turns(fresh)
-    return len(fresh)
 
 
 def _blocks(content: Any) -> list[Mapping[str, Any]]:
@@ -351,10 +337,9 @@ def budget_of(config: Config, event: str) -> float:
 
 
 def hook_config(config: Config, event: str) -> Config:
-    """The Config a hook process opens the store with: it waits on a busy store no longer than its budget, and it
-    consolidates only for the events that end the session. A hook that consolidated mid-session (every
-    `consolidate_every` turns, or pending sessions at open) would make the harness wait; the session is
-    consolidated when it ends or compacts (and, with a server, by the server's own worker as usual)."""
+    """The Config a hook process opens the store with: it waits on a busy store no longer than its budget, and
+    consolidates only at the events that end the session (mid-session the harness would wait; a server's own
+    worker consolidates as usual)."""
     budget = budget_of(config, event)
     changes: dict[str, Any] = {"store.busy_timeout_ms": int(budget * 1000), "store.lock_timeout_s": budget,
                                "consolidation.lease_wait_s": min(config.consolidation.lease_wait_s, budget)}
@@ -397,22 +382,14 @@ def _run(event: str, raw: bytes, db: str, user_id: str, config: Config, budget: 
         session_id = check_id(payload.get("session_id"), "session_id")
         if event not in EVENTS:
             raise ValueError(f"unknown hook event {event!r}: one of {', '.join(EVENTS)}")
-        output: Any = None
-        state: Any = None
-        if config.hooks.server_url:
-            try:
-                reply = forward(config.hooks.server_url, config.hooks.server_token, event,
-                                prepare(event, payload, load_state(folder, session_id)), budget)
-            except ServerUnavailable as exc:
-                log_line(folder, event, session_id, f"{exc}; opening the store instead")
-            else:
-                output, state = reply.get("output"), reply.get("state")
-        if output is None:
-            body = prepare(event, payload, load_state(folder, session_id))
-            with Memory(db, user_id=user_id, config=hook_config(config, event)) as mem:
-                output, state = handle(mem, event, body)
-                save_state(folder, HookState.from_dict(state, session_id))
-        else:
+        hooks = config.hooks
+        if hooks.server_url:
+            text = answered(hooks.server_url, hooks.server_token, event, payload, folder, session_id, budget)
+            if text is not None:
+                return text
+        body = prepare(event, payload, load_state(folder, session_id))
+        with Memory(db, user_id=user_id, config=hook_config(config, event)) as mem:
+            output, state = handle(mem, event, body)
             save_state(folder, HookState.from_dict(state, session_id))
         if event in ENDING:
             prune_states(folder)

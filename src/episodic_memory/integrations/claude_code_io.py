@@ -1,20 +1,10 @@
-"""A coding-agent hook on the harness's machine, with the standard library only.
+"""A coding-agent hook on the harness's machine, with the standard library only: the event, its project, each
+session's state file, the transcript's new lines and the hook log.
 
-What happens before the memory is touched: the event read from standard input, the project (the repository of the
-event's `cwd`), each session's state file (how far into its transcript the last capture read, the injector's turn
-and what it injected, the prompts already captured), the new lines of the transcript, and the hook log.
-`episodic hook EVENT` (commands/hooks.py → integrations/claude_code.py) uses it in process.
-
-Run by its path, it is the fast client of a running `episodic serve`: it imports nothing of the package (whose
-import alone takes about 0.35 s), sends the event with the new transcript lines to ``POST /v1/hooks/claude-code/EVENT``
-(server/hooks.py) and prints the answer. When no server answers (refused, no such route, body too large), it runs
-``python -m episodic_memory hook EVENT`` instead, which opens the store itself:
-
-    python .../episodic_memory/integrations/claude_code_io.py UserPromptSubmit --server http://127.0.0.1:8765
-
-It never fails the harness: whatever goes wrong is a line in the log, nothing on standard output, exit 0. What it
-imports is kept to what a start needs (no argparse, no urllib, no dataclasses; subprocess only to fall back): the
-client's start is most of a hook's round trip through a server (bench/hooks.py).
+Run by its path, it is the fast client of a running `episodic serve`, falling back to ``python -m
+episodic_memory hook EVENT`` when no server answers (docs/hooks.md, "Faster: through a running server"); it
+never fails the harness. It imports only what a start needs (no argparse, urllib or dataclasses): the client's
+start is most of a hook's round trip (bench/hooks.py).
 """
 
 from __future__ import annotations
@@ -105,9 +95,8 @@ def _setting(name: str) -> str | None:
 
 # --- where things are kept ---------------------------------------------------------------------------------
 def state_dir(configured: str | None = None) -> Path:
-    """`configured` (Config.hooks.state_dir), else $EPISODIC_HOOKS__STATE_DIR, else the user state directory's
-    episodic-memory/hooks (where platformdirs' user_state_dir puts it: $XDG_STATE_HOME or ~/.local/state on Linux,
-    ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows)."""
+    """`configured` (Config.hooks.state_dir), else $EPISODIC_HOOKS__STATE_DIR, else episodic-memory/hooks in
+    the user state directory (where platformdirs' user_state_dir puts it)."""
     chosen = configured or _setting("STATE_DIR")
     if chosen:
         return Path(chosen).expanduser()
@@ -401,6 +390,22 @@ def output_text(output: Any) -> str:
     return json.dumps(output, ensure_ascii=False) if isinstance(output, dict) and output else ""
 
 
+def answered(server: str, token: str | None, event: str, payload: dict[str, Any], folder: Path,
+             session_id: str, budget: float) -> str | None:
+    """What the hook prints, as `server` answered the event (the session's state kept); None, logged, when
+    no server answers (the store is opened instead)."""
+    body = prepare(event, payload, load_state(folder, session_id))
+    try:
+        answer = forward(server, token, event, body, budget)
+    except ServerUnavailable as exc:
+        log_line(folder, event, session_id, f"{exc}; opening the store instead")
+        return None
+    save_state(folder, HookState.from_dict(answer.get("state"), session_id))
+    if event in ENDING:
+        prune_states(folder)
+    return output_text(answer.get("output"))
+
+
 def _options(argv: list[str]) -> tuple[str, dict[str, str]]:
     """`EVENT [--server URL] [--timeout S] [--db PATH] [--user ID]` (argparse costs a start ~10 ms)."""
     event, options, words = "", {}, iter(argv)
@@ -449,24 +454,15 @@ def main(argv: list[str] | None = None) -> int:
         budget = _budget(event, options)
         server = options.get("server") or _setting("SERVER_URL") or ""
         if not server:
-            text = _direct(event, raw, options, budget)
+            text: str | None = _direct(event, raw, options, budget)
         else:
             payload = read_event(raw)
             session_id = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
             if event not in EVENTS or not session_id:
                 raise ValueError(f"nothing to do: event {event!r}, session id {session_id!r}")
-            state = load_state(folder, session_id)
-            body = prepare(event, payload, state)
-            try:
-                answer = forward(server, _setting("SERVER_TOKEN"), event, body, budget)
-            except ServerUnavailable as exc:
-                log_line(folder, event, session_id, f"{exc}; opening the store instead")
+            text = answered(server, _setting("SERVER_TOKEN"), event, payload, folder, session_id, budget)
+            if text is None:
                 text = _direct(event, raw, options, budget - (time.monotonic() - started))
-            else:
-                save_state(folder, HookState.from_dict(answer.get("state"), session_id))
-                text = output_text(answer.get("output"))
-                if event in ENDING:
-                    prune_states(folder)
     except Exception as exc:  # noqa: BLE001 - a hook never fails the harness: the log says what happened
         log_line(folder, event, session_id, f"{type(exc).__name__}: {exc}")
         return 0

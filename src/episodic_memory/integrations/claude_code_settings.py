@@ -1,12 +1,5 @@
-"""Claude Code's settings file, with this package's hook entries merged in and taken out again
-(`episodic hooks install claude-code [--project|--user] [--uninstall]`).
-
-Install adds one matcher group per event, ``{"hooks": [{"type": "command", "command": …, "timeout": …}]}``, after
-whatever the event already has; installing again changes nothing, or replaces an older entry of ours (another
-path, another store) in place of keeping two. Uninstall removes exactly the entries whose command is ours (this
-package's `hook` command or fast client, for that event) and the groups, events and ``hooks`` object that held only
-them. Every other key, hook and ordering in the file is kept; the file is written whole (indented JSON, renamed into
-place), and a file that is not a JSON object of the documented shape is refused, untouched.
+"""Claude Code's settings file with this package's hook entries merged in, or taken out again (`episodic hooks
+install claude-code`); what is kept, replaced and refused: docs/hooks.md.
 """
 
 from __future__ import annotations
@@ -142,12 +135,11 @@ def _take_ours(groups: list[dict[str, Any]], event: str) -> tuple[list[dict[str,
     for group in groups:
         entries = group.get("hooks", [])
         mine = [h for h in entries if isinstance(h, dict) and is_ours(h.get("command"), event)]
+        rest = [h for h in entries if h not in mine]  # (an entry equal to one of ours is ours too)
+        ours += mine
         if not mine:
             kept_groups.append(group)
-            continue
-        ours += mine
-        rest = [h for h in entries if not (isinstance(h, dict) and is_ours(h.get("command"), event))]
-        if rest:
+        elif rest:
             kept_groups.append({**group, "hooks": rest})
     return kept_groups, ours
 
@@ -175,12 +167,8 @@ def install(path: Path, entries: dict[str, dict[str, Any]]) -> Change:
 def uninstall(path: Path, events: tuple[str, ...] = EVENTS) -> Change:
     """Take our entries for `events` out of the settings at `path` (and what held only them)."""
     change = Change(path, [], [], [])
-    if not path.exists():
-        return change
-    data = read_settings(path)
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return change
+    data = read_settings(path)  # {} without a file; "hooks", when there, is an object
+    hooks = data.get("hooks", {})
     for event in events:
         if event not in hooks:
             continue

@@ -1,21 +1,9 @@
-"""A LangGraph store backed by a `Memory`: ``pip install ".[langgraph]"`` in a checkout.
+"""A LangGraph store backed by a `Memory`: ``pip install ".[langgraph]"``, then
+``EpisodicStore(Memory("memory.db"))``.
 
-    from episodic_memory import Memory
-    from episodic_memory.integrations.langgraph import EpisodicStore
-
-    store = EpisodicStore(Memory("memory.db"))   # or an AsyncMemory: the async methods share its threads
-    store.put(("maya", "preferences"), "format", {"text": "Maya prefers bullet points"})
-    store.search(("maya",), query="how does Maya like answers formatted")   # recall, scored
-    graph = builder.compile(store=store)
-
-How namespaces map: the first element is the user (`user_id`), the item's namespace below it and its key name its
-session, ``lg:["preferences", "format"]``. A `put` appends the value (as JSON) as a turn of that session — journaled
-and fsynced like every turn, so a put that returned survives a crash; a later `put` of the key appends a new version
-and `get` returns the newest. `delete` forgets the session: every version, its search entries and its journal go.
-`search` with a query is `Memory.recall` for the user, its hits (turns, and facts consolidation drew from them)
-mapped to the items they came from, best score first; without a query it lists the namespace's items, newest first.
-`filter` compares value fields (equality, nested dicts, ``$eq $ne $gt $gte $lt $lte``). ``index=False`` keeps an
-item out of query search; otherwise the whole value is indexed. TTLs are not supported.
+An item is a session of its user (the namespace's first element), ``lg:["preferences", "format"]``, and each
+`put` a turn of it (the newest is the value). How namespaces, puts, search and filters map: README.md,
+"LangGraph".
 """
 
 from __future__ import annotations
@@ -53,7 +41,7 @@ _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
 
 
 class EpisodicStore(BaseStore):
-    """`BaseStore` over a `Memory` (see the module docstring for how namespaces, puts and search map)."""
+    """`BaseStore` over a `Memory` (how namespaces, puts and search map: README.md, "LangGraph")."""
 
     supports_ttl = False
 

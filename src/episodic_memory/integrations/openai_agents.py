@@ -1,28 +1,9 @@
-"""An OpenAI Agents SDK session backed by a `Memory`: ``pip install ".[openai-agents]"`` in a checkout.
+"""An OpenAI Agents SDK session backed by a `Memory`: ``pip install ".[openai-agents]"``, then
+``EpisodicSession("chat-42", AsyncMemory("memory.db"))`` as a `Runner.run` session; ``await session.end()``
+consolidates it.
 
-    from agents import Agent, Runner
-    from episodic_memory import AsyncMemory
-    from episodic_memory.integrations.openai_agents import EpisodicSession
-
-    memory = AsyncMemory("memory.db")
-    session = EpisodicSession("chat-42", memory)
-    result = await Runner.run(agent, "What did we decide about the deck?", session=session)
-    await session.end()          # the conversation is over: consolidate it (facts, episode, open loops)
-
-The SDK's history is the store's session of the same id (of the memory's user, or `user_id`): every item the SDK adds
-becomes one turn, journaled and fsynced before `add_items` returns, and keeps the item whole in the turn's metadata,
-so `get_items` gives back exactly what was added, in order (`limit`: the latest N). A message's turn is its text with
-its role (``developer`` as ``system``), so recall and consolidation read the conversation as any other; a tool call,
-a tool's output, a reasoning summary or any other item becomes a `tool` turn of a one-line summary
-(``called get_weather({"city": "Paris"})``, ``get_weather returned: 18°C``), cut to
-`Config.capture.agent_item_summary_chars`. `pop_item` removes the latest turn (`Memory.pop_turn`) and returns its item;
-`clear_session` forgets the session (turns, items, what was consolidated from them, journal). Turns another door added
-to the same session (`add_turn`, the CLI, REST) come back as plain messages ``{"role", "content"}`` (a `tool` turn as
-an ``assistant`` one).
-
-Consolidation runs as for any session: every `Config.capture.consolidate_every` turns in the background, and in full at
-`await session.end()` (a later run of the session goes on as turns after an end do). `Memory.recall` finds what was
-said there like anything else; `forget(session_id=…)` reaches the items too.
+The SDK's history is the store's session of that id: one turn per item, the item kept whole in the turn's
+metadata. How items become turns: README.md, "OpenAI Agents SDK".
 """
 
 from __future__ import annotations

@@ -1,14 +1,12 @@
 """The one LLM seam: every model call in the library goes through an `LLMClient`'s `ask` / `ask_json`.
 
-A backend is any object with ``async ask(system_prompt, user_prompt, *, model=None) -> str``. Built in: Anthropic,
-OpenAI-compatible (OpenAI, Ollama, vLLM, LM Studio, llama.cpp) and none; with none, consolidation falls back to rules.
-Which client a Memory uses (`client_for`) is in docs/architecture.md, "The LLM seam". The module functions here
-(`ask`, `ask_json`, `enabled`, `describe`, `get_backend`, `config`, `run`) use the process default: the client
-`set_backend(obj, config)` installs, else one that chooses from ``EPISODIC_LLM__BACKEND`` on first use.
+A backend is any object with ``async ask(system_prompt, user_prompt, *, model=None) -> str``; built in:
+Anthropic, OpenAI-compatible and none (consolidation then uses rules). Which client a Memory uses:
+docs/architecture.md, "The LLM seam". The module functions here use the process default client (`set_backend`
+replaces it).
 
-`ask` never raises for a model failure: it returns None and logs why. A configuration that cannot work (an unknown
-backend, anthropic without ``ANTHROPIC_API_KEY``, ...) raises `LLMConfigError` on first use, never at import;
-`describe()` reports it instead of raising.
+`ask` never raises for a model failure: it returns None and logs why. A configuration that cannot work raises
+`LLMConfigError` on first use, never at import; `describe()` reports it instead.
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
-"""Backing off an LLM that cannot be used: after a call found it unreachable, or turned away as a whole (a refused
-key, a URL with nothing behind it), no call is made to it until the back-off is over.
+"""Backing off an LLM that cannot be used: after a call found it unreachable, or turned away as a whole (a
+refused key, a URL with nothing behind it), no call is made to it until the back-off is over.
 
-The back-off is kept in an `OutageBook` (the store: `Memory` hands its own in), keyed by the backend's description,
-so that the next process — a CLI command a second later — does not try again at once, and a different LLM is not
-held back by this one's outage. Lengths: `Config.llm.outage_backoff_s`, doubled for each failure in a row, at most
-`Config.llm.outage_backoff_max_s`. A call that succeeds ends it.
+The back-off is kept in an `OutageBook` (the store), keyed by the backend's description, so that the next
+process does not try again at once and another LLM is not held back. Lengths: `Config.llm.outage_backoff_s`,
+doubled for each failure in a row (docs/config.md).
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""`LLMClient`: one way to reach a model — a backend, the `Config` its calls follow, and their concurrency limit.
-
-The module functions of `episodic_memory.llm` (`ask`, `enabled`, ...) use the process default client, which
-`llm.set_backend` replaces; a `Memory` given its own LLM configuration has a client of its own (`Memory.llm`).
+"""`LLMClient`: one way to reach a model — a backend, the `Config` its calls follow, and their concurrency
+limit. Which client a `Memory` uses (`client_for`): docs/architecture.md, "The LLM seam".
 """
 
 from __future__ import annotations
@@ -182,10 +180,8 @@ class LLMClient:
                     raise LLMFailed(f"{purpose}: {exc}", kind="refused") from exc
                 return None
             except (LLMError, asyncio.TimeoutError, OSError) as exc:
-                if isinstance(exc, asyncio.TimeoutError):
-                    reason = f"timed out after {cfg.llm.timeout_s:g}s"
-                else:
-                    reason = str(exc) or type(exc).__name__
+                reason = (f"timed out after {cfg.llm.timeout_s:g}s" if isinstance(exc, asyncio.TimeoutError)
+                          else str(exc) or type(exc).__name__)
                 if attempt < attempts:
                     wait = delay
                     server_wait = getattr(exc, "retry_after", None)
@@ -235,11 +231,8 @@ class LLMClient:
             return None
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Run a coroutine from sync code, even when the calling thread already has an event loop running.
-
-        Every client's sync calls run on one long-lived event loop (a daemon thread), so that pooled HTTP
-        connections are reused from one call to the next.
-        """
+        """Run a coroutine from sync code, even when the calling thread already has an event loop running: on
+        the one long-lived loop of `runner`, so pooled HTTP connections are reused."""
         from .runner import runner
 
         return runner.run(coro)

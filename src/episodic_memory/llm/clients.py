@@ -1,11 +1,10 @@
 """The built-in backends — Anthropic and OpenAI-compatible HTTP clients — and the choice between them.
 
 Both speak plain HTTP through httpx and map failures onto the seam's two errors: `LLMError` (worth retrying:
-network, timeout, 408/409/429/5xx, a malformed body) and `LLMRefused` (not: any other 4xx, carrying the server's
-own message). A backend keeps one pooled ``httpx.AsyncClient`` per event loop (connections belong to the loop they
-were opened on), reused across calls: `llm.run` runs sync calls on one long-lived loop, so they share connections;
-calls awaited on a loop of the caller's own get a pool of their own there, closed when that loop shuts down its
-async generators (``asyncio.run`` does). `close()` / `aclose()` close every pool; a later call opens a new one.
+network, timeout, 408/409/429/5xx, a malformed body) and `LLMRefused` (not: any other 4xx, carrying the
+server's own message). A backend keeps one pooled ``httpx.AsyncClient`` per event loop (connections belong to
+the loop they were opened on), closed with that loop's async generators; `close()` / `aclose()` close every
+pool.
 """
 
 from __future__ import annotations
@@ -45,10 +44,8 @@ def _retry_after(value: str | None) -> float | None:
     """Seconds to wait from a ``retry-after`` header: a number of seconds or an HTTP date."""
     if not value:
         return None
-    try:
+    with contextlib.suppress(ValueError):
         return max(0.0, float(value))
-    except ValueError:
-        pass
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
@@ -56,9 +53,12 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _count(value: Any) -> int:
-    """A token count as the server gave it; anything odd counts as 0 (usage is for the log, not worth failing)."""
-    return value if isinstance(value, int) and value >= 0 else 0
+def _usage(usage: Any, tokens_in: str, tokens_out: str) -> dict[str, int] | None:
+    """A reply's token counts; an odd one counts as 0 (usage is for the log, not worth failing)."""
+    if not isinstance(usage, dict):
+        return None
+    counts = {"input_tokens": usage.get(tokens_in), "output_tokens": usage.get(tokens_out)}
+    return {k: v if isinstance(v, int) and v >= 0 else 0 for k, v in counts.items()}
 
 
 def _server_message(response: httpx.Response) -> str:
@@ -99,10 +99,6 @@ async def _keep(client: httpx.AsyncClient, loop: asyncio.AbstractEventLoop) -> A
             await client.aclose()
 
 
-async def _close_keeper(keeper: AsyncGenerator[None, None]) -> None:
-    await keeper.aclose()
-
-
 _closing: set[asyncio.Task[None]] = set()  # closes under way, kept until done
 
 
@@ -127,7 +123,7 @@ def _close_pool(pool: _Pool, wait_s: float | None = 5.0) -> None:
 
 
 def _start_close(pool: _Pool, done: concurrent.futures.Future[None]) -> None:
-    task = asyncio.ensure_future(_close_keeper(pool.keeper))
+    task = asyncio.ensure_future(pool.keeper.aclose())
     _closing.add(task)
 
     def finished(task: asyncio.Task[None]) -> None:
@@ -214,7 +210,7 @@ class _HTTPBackend:
         others = []
         for pool in self._take_pools():
             if pool.loop is loop:
-                await _close_keeper(pool.keeper)
+                await pool.keeper.aclose()
             else:
                 others.append(pool)
         for pool in others:
@@ -283,10 +279,7 @@ class AnthropicBackend(_HTTPBackend):
             raise self._malformed("no content list")
         text = "".join(block.get("text") or "" for block in content
                        if isinstance(block, dict) and block.get("type") == "text")
-        usage = data.get("usage")
-        if isinstance(usage, dict):
-            self.last_usage = {"input_tokens": _count(usage.get("input_tokens")),
-                               "output_tokens": _count(usage.get("output_tokens"))}
+        self.last_usage = _usage(data.get("usage"), "input_tokens", "output_tokens")
         self.last_finish = data.get("stop_reason")
         return "" if self.last_finish == "refusal" else text
 
@@ -300,7 +293,7 @@ class OpenAICompatibleBackend(_HTTPBackend):
 
     def __init__(self, model: str | None = None, *, base_url: str = DEFAULT_OPENAI_BASE_URL,
                  api_key: str | None = None, max_tokens: int = 1024, timeout_s: float = 60.0) -> None:
-        hosted = _is_openai_host(base_url)
+        hosted = (urlsplit(base_url).hostname or "").lower() == "api.openai.com"
         if hosted and not api_key:
             raise LLMConfigError(f"the openai backend at {base_url} needs an API key: set OPENAI_API_KEY, or point "
                                  "OPENAI_BASE_URL / EPISODIC_LLM__BASE_URL at a local server (Ollama, vLLM, ...)")
@@ -331,10 +324,7 @@ class OpenAICompatibleBackend(_HTTPBackend):
         message = choices[0].get("message")
         if not isinstance(message, dict):
             raise self._malformed("no message in choices[0]")
-        usage = data.get("usage")
-        if isinstance(usage, dict):
-            self.last_usage = {"input_tokens": _count(usage.get("prompt_tokens")),
-                               "output_tokens": _count(usage.get("completion_tokens"))}
+        self.last_usage = _usage(data.get("usage"), "prompt_tokens", "completion_tokens")
         self.last_finish = choices[0].get("finish_reason")
         if message.get("refusal"):
             self.last_finish = "refusal"
@@ -343,11 +333,6 @@ class OpenAICompatibleBackend(_HTTPBackend):
         if isinstance(content, list):  # some servers send content parts
             content = "".join(p.get("text") or "" for p in content if isinstance(p, dict))
         return content if isinstance(content, str) else ""
-
-
-def _is_openai_host(base_url: str) -> bool:
-    host = (urlsplit(base_url).hostname or "").lower()
-    return host == "api.openai.com"
 
 
 def _setting(value: str | None, env: str) -> str | None:
@@ -362,14 +347,13 @@ _announced_key = False  # the backend chosen from ANTHROPIC_API_KEY alone was lo
 
 
 def backend_from_config(config: Config) -> Any:
-    """The backend `config` (else ``EPISODIC_LLM__BACKEND``) names; `NoneBackend` when nothing is configured.
+    """The backend `config` (else ``EPISODIC_LLM__BACKEND``) names; `NoneBackend` when nothing is, or
+    ``none`` is. Nothing named but ``ANTHROPIC_API_KEY`` set: Anthropic, as the episodic-judgment library
+    does (logged once).
 
-    Nothing named but ``ANTHROPIC_API_KEY`` set: Anthropic, as the episodic-judgment library does (logged once);
-    ``EPISODIC_LLM__BACKEND=none`` (or ``Config(llm={"backend": {"backend": "none"}})``) refuses.
-
-    Raises `LLMConfigError` naming what is missing when the choice cannot work: an unknown name, anthropic without
-    ANTHROPIC_API_KEY, OpenAI's own API without OPENAI_API_KEY, a local server without a model name.
-    """
+    Raises `LLMConfigError` naming what is missing when the choice cannot work: an unknown name, anthropic
+    without ANTHROPIC_API_KEY, OpenAI's own API without OPENAI_API_KEY, a local server without a model
+    name."""
     global _announced_key
     raw = _setting(config.llm.backend, "EPISODIC_LLM__BACKEND")
     if raw is None and _setting(None, "ANTHROPIC_API_KEY"):

@@ -40,13 +40,9 @@ def parse_json(reply: str | None, expect: type | None = None) -> Any:
 
 
 def _values_in(text: str):
-    """Each JSON value that starts at a '[' or '{' in `text`, repaired when cut off or comma-sloppy."""
-    starts = [i for i, ch in enumerate(text) if ch in "[{"]
-    tried = 0
-    for start in starts:
-        if tried >= 8:
-            break
-        tried += 1
+    """Each JSON value that starts at one of the first 8 '[' or '{' in `text`, repaired when cut off or
+    comma-sloppy."""
+    for start in [i for i, ch in enumerate(text) if ch in "[{"][:8]:
         chunk = text[start:]
         end = _matching_end(chunk)
         piece = chunk[:end] if end else _close_truncated(chunk)

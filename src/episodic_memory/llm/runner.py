@@ -1,8 +1,6 @@
-"""Where sync callers' coroutines run: one event loop in a daemon thread, for the whole process.
-
-Pooled HTTP connections belong to the event loop they were opened on. Running every sync call (`LLMClient.run`)
-on the same long-lived loop is what lets ten sequential calls share one connection rather than open ten (a new
-loop per call, as ``asyncio.run`` makes, would start from a cold pool each time).
+"""Where sync callers' coroutines run: one event loop in a daemon thread, for the whole process, so that
+sequential calls share pooled HTTP connections (a new loop per call, as ``asyncio.run`` makes, would start
+from a cold pool each time).
 """
 
 from __future__ import annotations

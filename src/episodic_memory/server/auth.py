@@ -1,15 +1,8 @@
-"""Who a REST request acts for: its bearer token's user, settled before the request may wait for a place to run in.
+"""Who a REST request acts for: its bearer token's user, settled before the request may wait for a place.
 
-`TokenAuth` is Starlette's `AuthenticationMiddleware` backend. Every ``/v1/`` route but ``/v1/health`` needs a live
-token: a missing, unknown or revoked one gets **401** at once, before the body is read and without taking any of
-the server's places (`limits.Admission`), so junk tokens cost a hashed lookup each and nothing else. The token is
-looked up on a few threads of its own (`ServerLimits.auth_threads`): the event loop never waits on the database,
-and a flood of lookups never takes the request threads. With auth off every request is the server's one user.
-
-The user lands in ``scope["user"]``; `limits` counts each user's share on it (not on the raw header, which a caller
-could vary at will), and the routes act for it only. The agent scopes the token may read and write
-(`episodic_memory.scopes`) land in ``scope["auth"].scopes`` as ``read:<agent>`` and ``write:<agent>`` (`grants`);
-with auth off the one local user may read and write every agent (``read:*``, ``write:*``).
+`TokenAuth` is Starlette's `AuthenticationMiddleware` backend: a missing, unknown or revoked token gets 401 at
+once, looked up on threads of its own (`ServerLimits.auth_threads`); docs/security.md, "Auth" and "Limits".
+The user lands in ``scope["user"]``, the agent scopes the token may use in ``scope["auth"].scopes``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """``POST /v1/hooks/claude-code/{event}``: a coding agent's hook event, handled by the server's memory of the
-token's user — the fast path of the Claude Code hooks (docs/hooks.md).
+token's user — the fast path of the Claude Code hooks (docs/hooks.md, "Faster: through a running server").
 
-The hook's client (integrations/claude_code_io.py, run by its path: no package import, ~35 ms to start) sends
-what `claude_code_io.prepare` makes — the event as the harness gave it, its project, the session's state and the
-transcript's new lines, read on the harness's machine — and prints the ``output`` of the answer, keeping its
-``state``. The server reads no file a request names. `rest.create_app` registers it with the dependency that
-names the request's user: ``add_hook_routes(app, current_user)``; the route leases that user's `Memory` from the
-app's pool (`app.state.pool`) and runs on a request thread.
+The body is what `claude_code_io.prepare` made on the harness's machine: the server reads no file a request
+names.
 """
 
 # no `from __future__ import annotations`: FastAPI reads the route's annotations, and the dependency they name is

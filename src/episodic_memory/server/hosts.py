@@ -1,26 +1,15 @@
-"""Which Host headers the REST server answers: the guard against DNS rebinding (issue 41, item 1).
+"""Which Host headers the REST server answers (421 for any other): the guard against DNS rebinding (issue 41).
 
-A web page at ``attacker.example`` whose name the attacker re-points at 127.0.0.1 makes the browser send requests
-to the local server with ``Host: attacker.example``: without a check, a `--no-auth` server hands that page the
-memories, and the inspector hands it a session and its anti-forgery token. `AllowedHosts` answers **421** to any Host
-that names neither
-
-- the address the request came in on (its IP literal, as `scope["server"]` gives it), at its port;
-- when that address is loopback: ``127.0.0.1``, ``localhost`` or ``::1``, at that port;
-- nor one of the configured names (`Config.server.allowed_hosts`, `episodic serve --allowed-host`): ``name``
-  matches any port, ``name:port`` that port only, ``*`` every host (no check).
-
-The check is on with auth too: a token already keeps a rebinding page out, the check keeps a mistake (a token left
-in a browser session) from mattering. It is the idea of the MCP transport's own check (its 421), applied to every
-request before anything else runs.
+The rule, and why it is on with auth too: docs/security.md, "Allowed hosts: 421".
 """
 
 from __future__ import annotations
 
 import ipaddress
-import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
+
+from .limits import send_json
 
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -69,12 +58,8 @@ class AllowedHosts:
         if host is not None and self.allows(host, scope.get("server")):
             await self.app(scope, receive, send)
             return
-        payload = json.dumps({"detail": f"this server does not answer for Host {host!r}: name it in "
-                                        "--allowed-host (Config.server.allowed_hosts) if it is yours"}).encode()
-        await send({"type": "http.response.start", "status": 421,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(payload)).encode()), (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": payload})
+        await send_json(send, 421, {"detail": f"this server does not answer for Host {host!r}: name it in "
+                                              "--allowed-host (Config.server.allowed_hosts) if it is yours"})
 
     def allows(self, host_header: str, server: Sequence[Any] | None) -> bool:
         name, port = split_host(host_header)

@@ -1,8 +1,7 @@
 """How much the REST server takes on at once, and how its background work gives way to requests (issue 16).
 
-Every threshold lives in `Config.server`. What each bound does, and why (admission, bodies read before a place is
-taken, places shared fairly among clients, the consolidation worker's share of wall time and its backlog), is in
-docs/security.md, "Limits: no caller stalls the others".
+Every threshold lives in `Config.server`; what each bound does, and why: docs/security.md, "Limits: no caller
+stalls the others".
 """
 
 from __future__ import annotations
@@ -26,6 +25,8 @@ from ..config import Config, ServerSettings
 log = logging.getLogger(__name__)
 
 NEVER_REFUSED = frozenset({"/v1/health"})
+TOO_MANY = (b'{"detail":"the server is busy: nothing was done; send the request again after Retry-After '
+            b'seconds"}')
 
 
 def _cores() -> int:
@@ -146,7 +147,7 @@ class Admission:
                 or (self.limits.backlog_refuse_turns and scope.get("method") == "POST"
                     and scope.get("path") == "/v1/turns" and self.backlog() > self.limits.backlog_refuse_turns)):
             counts.refused += 1
-            await _too_many(send, self.limits.retry_after_s)
+            await send_json(send, 429, TOO_MANY, (b"retry-after", str(self.limits.retry_after_s).encode()))
             return
         counts.total += 1
         counts.per_client[client] += 1
@@ -218,12 +219,13 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
-async def send_json(send: Send, code: int, data: dict[str, Any]) -> None:
-    """A JSON answer that closes the connection (what a caller may still be sending is never read)."""
-    payload = json.dumps(data).encode()
+async def send_json(send: Send, code: int, data: dict[str, Any] | bytes,
+                    header: tuple[bytes, bytes] = (b"connection", b"close")) -> None:
+    """A JSON answer, by default closing the connection (what a caller may still be sending is never read)."""
+    payload = data if isinstance(data, bytes) else json.dumps(data).encode()
     await send({"type": "http.response.start", "status": code,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
-                            (b"connection", b"close")]})
+                            header]})
     await send({"type": "http.response.body", "body": payload})
 
 
@@ -234,15 +236,6 @@ def client_key(scope: dict[str, Any]) -> bytes:
         return b"user:" + user.display_name.encode("utf-8", "surrogatepass")
     client = scope.get("client")
     return b"addr:" + repr(client[0] if client else None).encode()
-
-
-async def _too_many(send: Send, retry_after_s: int) -> None:
-    payload = (b'{"detail":"the server is busy: nothing was done; send the request again after Retry-After '
-               b'seconds"}')
-    await send({"type": "http.response.start", "status": 429,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
-                            (b"retry-after", str(retry_after_s).encode())]})
-    await send({"type": "http.response.body", "body": payload})
 
 
 class BackgroundGate:

@@ -1,10 +1,7 @@
 """The MCP server: `Memory`'s verbs as MCP tools (official `mcp` SDK, v2 `MCPServer`), over stdio or HTTP.
 
-The server acts as one user (``--user``, default ``default``) on one memory file. It holds no logic: each tool is a
-call on `Memory`, and its result is structured content (an object its output schema describes) with the same JSON as
-text for clients that read only text. Turns sent with `remember` and no session id go to one session per server run.
-A session is consolidated (its facts, loops and workstreams made) when it ends: by `end_session`, after
-`Config.server.mcp_session_idle_s` without a turn, or when the server stops (stdin closed, SIGTERM, SIGINT, SIGHUP).
+It acts as one user on one memory file and holds no logic: each tool is a call on `Memory`, its result
+structured content (the same JSON as text). When it ends sessions: README.md, "MCP and REST servers".
 """
 
 from __future__ import annotations
@@ -161,14 +158,10 @@ def _plain(error: Any, arguments: list[str]) -> str:
         return f"{name} is required"
     if kind == "extra_forbidden":
         return f"{name} is not an argument of this tool (it takes {', '.join(arguments)})"
-    if kind.startswith("bool_"):
-        return f"{name} must be true or false, got {got}"
-    if kind.startswith("int_"):
-        return f"{name} must be a whole number, got {got}"
-    if kind.startswith("float_"):
-        return f"{name} must be a number, got {got}"
-    if kind.startswith("string_"):
-        return f"{name} must be text, got {got}"
+    wanted = {"bool": "true or false", "int": "a whole number", "float": "a number", "string": "text"}
+    family, underscore, _ = kind.partition("_")
+    if underscore and family in wanted:
+        return f"{name} must be {wanted[family]}, got {got}"
     bounds = {"greater_than_equal": ("at least", "ge"), "greater_than": ("greater than", "gt"),
               "less_than_equal": ("at most", "le"), "less_than": ("less than", "lt")}
     if kind in bounds:
@@ -213,12 +206,9 @@ def _named(key: Key) -> str:
 
 
 class MemoryTools:
-    """The tools of one server: one `Memory`, one user, one default session, one injector, and the sessions this
-    server wrote turns to and has not ended yet (ended when idle, and all of them at `close`).
-
-    A session is tracked by its scope and id (`Key`: None for the user's, else the agent's name): the same session
-    id may be open in the user's scope and an agent's, each ended in its own; each scope has its own default
-    session (`default_for`)."""
+    """The tools of one server: one `Memory`, one user, one injector, and the sessions this server wrote turns
+    to and has not ended yet (ended when idle, and all at `close`), each by its scope and id (`Key`), with a
+    default session per scope (`default_for`)."""
 
     def __init__(self, memory: Memory, *, read_agents: Iterable[str] = (), write_agents: Iterable[str] = ()) -> None:
         self.memory = memory
@@ -373,8 +363,11 @@ def create_server(tools: MemoryTools) -> MCPServer:
     mem = tools.memory
     server = _Server("episodic-memory", version=__version__, instructions=INSTRUCTIONS)
 
-    @server.tool(annotations=WRITES)
-    @_explained
+    def tool(annotations: ToolAnnotations) -> Callable[[F], F]:
+        """A tool whose bad input reaches the model as its message (`_explained`)."""
+        return lambda fn: server.tool(annotations=annotations)(_explained(fn))
+
+    @tool(WRITES)
     def remember(
         content: Annotated[str, Field(description="the text of the turn")],
         role: Annotated[str, Field(description="who said it: user or assistant")] = "user",
@@ -393,8 +386,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         tools.wrote(session, scoped.agent)
         return {"id": turn_id, "session_id": session}
 
-    @server.tool(annotations=WRITES)
-    @_explained
+    @tool(WRITES)
     def end_session(
         session_id: Annotated[str | None, Field(description="the conversation to end; default: this server "
                                                             "run's session")] = None,
@@ -414,8 +406,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         return {"session_id": session, "status": "ended",
                 "next_session_id": tools.default_for(scope) if was_default else None}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def recall(
         query: Annotated[str, Field(description="what to remember, in words")],
         k: Annotated[int, Field(strict=True, ge=1, le=100, description="how many memories")] = 10,
@@ -427,8 +418,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         """Search long-term memory. Returns the hits, best first."""
         return {"hits": [h.to_dict() for h in mem.recall(query, k=k, now=now, agents=tools.readable(agents))]}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def context(
         message: Annotated[str, Field(description="the user's new message")],
     ) -> Annotated[CallToolResult, Recollection]:
@@ -437,8 +427,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         block = tools.injector().get_context(message)
         return CallToolResult(content=[TextContent(type="text", text=block)], structured_content={"context": block})
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def loops(
         status: Annotated[str, Field(description="open, closed or all")] = "open",
         agents: Annotated[list[str] | None, Field(description="also these agents' loops (each one's scope says "
@@ -448,8 +437,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         appear once it has ended or every few turns)."""
         return {"loops": [scoped(x) for x in mem.loops(status=status, agents=tools.readable(agents))]}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def workstreams(
         include_hypotheses: Annotated[StrictBool, Field(description="also threads seen in one session so far")
                                       ] = False,
@@ -460,8 +448,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         found = mem.workstreams(include_hypotheses=include_hypotheses, agents=tools.readable(agents))
         return {"workstreams": [scoped(w) for w in found]}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def brief(
         hours: Annotated[float, Field(strict=True, gt=0, le=24 * 365, description="how far back to look")] = 24,
         agents: Annotated[list[str] | None, Field(description="also these agents' sessions, decisions, loops and "
@@ -471,8 +458,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         """A briefing to start a session with: what happened in the last `hours`, open loops, active work."""
         return cast(Brief, brief_data(mem.brief(hours=hours, agents=tools.readable(agents))))
 
-    @server.tool(annotations=WRITES)
-    @_explained
+    @tool(WRITES)
     def judgment_store(
         trigger: Annotated[str, Field(description="the situation that called for a decision")],
         judgment: Annotated[str, Field(description="what was decided or recommended")],
@@ -484,8 +470,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         """Store a judgment so that similar situations later can reuse it."""
         return {"id": tools.scope(agent).judgments.store(trigger, judgment, reasoning, domain=domain)}
 
-    @server.tool(annotations=READ_ONLY)
-    @_explained
+    @tool(READ_ONLY)
     def judgment_search(
         query: Annotated[str, Field(description="the situation at hand")],
         top_k: Annotated[int, Field(strict=True, ge=1, le=100)] = 5,
@@ -499,8 +484,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
                                        use_utility=use_utility)
         return {"judgments": [to_data(r) for r in results]}
 
-    @server.tool(annotations=WRITES)
-    @_explained
+    @tool(WRITES)
     def judgment_verify(
         judgment_id: Annotated[str, Field(description="the id from judgment_store or judgment_search")],
         adopted: Annotated[StrictBool, Field(description="true if the judgment was followed, false if rejected")],
@@ -512,8 +496,7 @@ def create_server(tools: MemoryTools) -> MCPServer:
         result = tools.scope(agent).judgments.verify(check_id(judgment_id, "judgment_id"), adopted, user_correction=user_correction)
         return {"id": judgment_id, "adopted": adopted, "result": to_data(result)}
 
-    @server.tool(annotations=DESTRUCTIVE)
-    @_explained
+    @tool(DESTRUCTIVE)
     def forget(
         session_id: Annotated[str | None, Field(description="delete this conversation")] = None,
         everything: Annotated[StrictBool, Field(description="delete ALL memories of this user")] = False,
@@ -527,16 +510,14 @@ def create_server(tools: MemoryTools) -> MCPServer:
         if (session_id is None) == (not everything):
             raise ValueError("give exactly one of session_id or everything=true")
         scoped = tools.scope(agent)  # the user's Memory without an agent (its `agent` None)
-        if session_id is not None:
-            session = check_id(session_id, "session_id")
+        session = None if session_id is None else check_id(session_id, "session_id")
+        if session is not None:
             result = scoped.forget(session_id=session)
-            tools.dropped(session, scoped.agent)
         elif agent is not None:
             result = scoped.forget(agent=scoped.agent)
-            tools.dropped(None, scoped.agent)
         else:
             result = mem.forget(user_id=mem.user_id)
-            tools.dropped()
+        tools.dropped(session, scoped.agent)
         return {"forgot": result}
 
     @server.resource(ONGOING_WORK_URI, name="ongoing-work", mime_type="application/json",

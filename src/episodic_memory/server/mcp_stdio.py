@@ -1,9 +1,7 @@
-"""MCP over stdio, where every request gets an answer.
-
-The SDK's stdio transport drops a line it cannot read without a word: a lone surrogate (``"\\ud800"``, which Python's
-`json` reads but pydantic's parser refuses), or a line that is not JSON-RPC. The client then waits for its own
-timeout. Here such a request is answered with a JSON-RPC error naming what was wrong (the field holding the lone
-surrogate), and the refusal is logged (never the line itself).
+"""MCP over stdio, where every request gets an answer: the SDK's transport drops a line it cannot read (a lone
+surrogate, which `json` reads but pydantic refuses; a line that is not JSON-RPC), and the client waits for its
+timeout. Here such a line is answered with a JSON-RPC error naming what was wrong, and logged (never the
+line).
 """
 
 from __future__ import annotations

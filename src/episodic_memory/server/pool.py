@@ -1,13 +1,6 @@
-"""One `Memory` per user on one file, and the background consolidation they share, for the REST server.
-
-Every request gets the `Memory` opened for its token's user, so no code path can hand it another user's id. All of
-them share the file and one loaded embedder, and one `ConsolidationScheduler` that always runs in the background on a
-single worker thread (a write never waits for extraction or an LLM). `start_sweeper()` has it look every
-`Config.server.sweep_s` for sessions owed a consolidation that no process is running.
-
-`close` (at shutdown) does not wait for a consolidation that may take minutes: queued and running sessions are
-flagged in the store first, the runs under way get a grace period, and a flagged session is consolidated at the next
-start (its turns are durable already).
+"""One `Memory` per user on one file, and the background consolidation they share, for the REST server
+(docs/architecture.md, "Threads and processes"): a request gets the `Memory` of its token's user only, and
+never waits for a consolidation.
 """
 
 from __future__ import annotations
@@ -34,14 +27,12 @@ BACKLOG_EVERY_S = 0.5  # how stale `MemoryPool.backlog` may be (it is read on ev
 
 
 class MemoryPool:
-    """`Memory` objects by user id, opened on first use; at most `max_open` are kept.
+    """`Memory` objects by user id, opened on first use; at most `max_open` are kept: past it, the least
+    recently used that nobody holds (a `lease`) are closed (the file is the state, a `Memory` only caches it).
 
-    Requests and the worker hold a `lease` while they use one; past `max_open`, the least recently used ones that
-    nobody holds are closed (the file is the state, a `Memory` only caches it). With `background` (the REST server)
-    they all use `scheduler`, which consolidates on its worker thread, `Config.capture.background_nice` steps below
-    the request threads (`maintenance_user`'s Memory lists the flagged sessions at `scheduler.start()`); without
-    it, each consolidates as a plain `Memory` does.
-    """
+    With `background` (the REST server) they all use `scheduler`, which consolidates on its worker thread,
+    `Config.capture.background_nice` steps below the request threads (`maintenance_user`'s Memory lists the
+    flagged sessions at `scheduler.start()`); without it, each consolidates as a plain `Memory` does."""
 
     def __init__(self, path: str | Path, config: Config, embedder: Embedder | None = None,
                  max_open: int | None = None, *, background: bool = False,
@@ -55,7 +46,7 @@ class MemoryPool:
         if background:  # a recall embeds a few of its user's new turns first, not hundreds: the worker embeds the rest
             first = config.retrieval.embed_first(server=True)
             self._memory_config = self._memory_config.replace({"retrieval.recall_embed_max_items": first})
-        self._gate = gate  # called before each job of the worker (see server/limits.py: it gives way to requests)
+        self._gate = gate or (lambda: None)  # before each worker job: it gives way to requests (limits.py)
         self._unconsolidated: Counter[tuple[str, str]] = Counter()  # turns added here, not yet consolidated
         self._counts_lock = threading.Lock()  # never held while opening a Memory: `backlog` runs on the event loop
         self._backlog = (0.0, 0)  # (when, value): recounted at most every BACKLOG_EVERY_S
@@ -153,8 +144,7 @@ class MemoryPool:
 
     # --- what the scheduler runs (each under a lease, so the Memory stays open meanwhile) ------------
     def _consolidate(self, user_id: str, session_id: str, final: bool, windows: bool = False) -> bool:
-        if self._gate is not None:
-            self._gate()
+        self._gate()
         key = (user_id, session_id)
         with self._lock:
             self._running[key] += 1
@@ -180,8 +170,7 @@ class MemoryPool:
             return mem.store.session(user_id, session_id)
 
     def _index(self, user_id: str, session_id: str) -> None:
-        if self._gate is not None:
-            self._gate()
+        self._gate()
         with self.lease(user_id) as mem:
             mem.index(user_id=user_id)  # this user's new turns only: each user's backlog is their own
 
@@ -207,9 +196,8 @@ class MemoryPool:
     # --- sessions nobody is consolidating -------------------------------------------------------------
     def sweep(self) -> int:
         """Queue for the worker every session owed a consolidation that no process is running and no turn has
-        touched for `Config.server.sweep_idle_s`: a server process queues its own sessions as their turns arrive,
-        so these are another process's that died (kill -9: nothing flagged them) or that stopped with its queue
-        flagged. The consolidation lease still decides who runs each. Returns how many were queued."""
+        touched for `Config.server.sweep_idle_s` (another process's, that died or stopped with its queue
+        flagged); the consolidation lease still decides who runs each. Returns how many were queued."""
         now = time.time()
         with self.lease(self.maintenance_user) as mem:
             owed = mem.store.sessions_owed(self.config.capture.consolidate_every, now - self.config.server.sweep_idle_s, now)

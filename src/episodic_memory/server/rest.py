@@ -1,16 +1,9 @@
 """The REST API: a FastAPI app over `Memory`, one user per bearer token. `create_app(db_path)` builds it.
 
-Every route under ``/v1/`` except ``/v1/health`` needs ``Authorization: Bearer <token>`` (``episodic token create``)
-and acts only on that token's user: the user is never read from a request. ``auth=False`` (``episodic serve
---no-auth``) acts as one user with no token, for loopback use only. The OpenAPI document is at ``/docs``.
-
-Before a route runs, in this order: the Host header is checked (`hosts.py`, 421), the token (`auth.py`, 401), the
-admission bound (`limits.py`, 429), then the body is read (408, 413) and the request waits for a place to run in.
-What the server promises, and the tests that hold it to that: docs/security.md.
-
-The routes run on the event loop and hand every store, journal and model call to the user's `AsyncMemory`, whose
-verbs run on the server's request threads (`ServerLimits.workers` of them, one pool shared by every user's Memory:
-as many as requests may run at once, so a running request always finds one).
+Every ``/v1/`` route but ``/v1/health`` acts only on its token's user (``auth=False``: one user, loopback
+only). What runs before a route (Host 421, token 401, admission 429, body 408/413), and what the server
+promises: docs/security.md. The routes run on the event loop and hand every Memory call to the user's
+`AsyncMemory`, on the server's request threads (`ServerLimits.workers`: as many as requests may run at once).
 """
 
 from __future__ import annotations
@@ -288,19 +281,15 @@ def create_app(
     """The REST app over the memory file `db_path`.
 
     `auth=False` serves `user_id` to every caller without a token (loopback only: see `check_host`). `config`
-    defaults to `Config.from_env()`; consolidation runs on a background worker (see `pool.py`).
-    `embedder` overrides the configured model (tests pass a fake). `max_body_bytes` defaults to
-    `Config.server.max_body_bytes`. `limits` (default `config.server`): the request threads, the
-    admission bound (429 past it) and how background work gives way to requests (see `limits.py`).
-    `allowed_hosts` (default `Config.server.allowed_hosts`): Host names answered besides the address a request came
-    in on and, on loopback, the loopback names; any other Host gets 421 (see `hosts.py`).
+    defaults to `Config.from_env()`; `limits` (the request threads, admission, background work: limits.py),
+    `max_body_bytes` and `allowed_hosts` (a Host not answered gets 421: hosts.py) default to its `server`
+    group; `embedder` overrides the configured model (tests pass a fake).
     """
     mem_config = config or Config.from_env()
     limits = server_limits(limits or mem_config.server)
     inflight = InFlight()
     gate = BackgroundGate(limits, inflight.busy, WORKER_NAME)
-    pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id,
-                      gate=gate)
+    pool = MemoryPool(db_path, mem_config, embedder, background=True, maintenance_user=user_id, gate=gate)
     gate.backlog = pool.backlog
     tokens = TokenStore.open(db_path, mem_config) if auth else None
     # where the routes' Memory calls run (`user_memory`): as many threads as requests may run at once (limits.py)
@@ -551,9 +540,9 @@ def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, aut
           allowed_hosts: Sequence[str] = ()) -> None:
     """Run the app with uvicorn until interrupted. SIGINT / SIGTERM stop it within about twice
     `Config.server.stop_grace_s`: requests get that long to finish, then consolidation (`MemoryPool.close`).
-    `limits` default to `Config.from_env().server`; the access log is off unless `limits.access_log` (a line per
-    request costs time, and a recall's line holds its query). `allowed_hosts` are answered besides the
-    configured ones (`Config.server.allowed_hosts`) and the bound address: see `hosts.py`."""
+    `limits` default to `Config.from_env().server`; the access log is off unless `limits.access_log` (a
+    recall's line holds its query). `allowed_hosts` are answered besides the configured ones: see
+    `hosts.py`."""
     import uvicorn
 
     check_host(host, auth)
@@ -561,8 +550,7 @@ def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, aut
     limits = server_limits(limits or config.server)
     hosts = [*config.server.allowed_hosts, *allowed_hosts]
     uvicorn.run(create_app(db_path, auth=auth, user_id=user_id, config=config, limits=limits, allowed_hosts=hosts),
-                host=host,
-                port=port, log_level=log_level, access_log=limits.access_log,
+                host=host, port=port, log_level=log_level, access_log=limits.access_log,
                 timeout_graceful_shutdown=math.ceil(config.server.stop_grace_s))
     _end_without_stragglers()
 

@@ -1,7 +1,5 @@
-"""Per-user bearer tokens for the REST API.
-
-A token is ``em_`` + 32 random bytes (``secrets.token_urlsafe``); the store keeps only its SHA-256, so a copy of
-the database file does not hand out working tokens. A token is shown once, when it is made.
+"""Per-user bearer tokens for the REST API: ``em_`` + 32 random bytes, shown once; the store keeps only the
+SHA-256, so a copy of the database file hands out no working token.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
-"""The inspector's pages: server-rendered HTML over the same `Memory` verbs the REST API uses.
+"""The inspector's pages (docs/inspector.md): server-rendered HTML over the `Memory` verbs the REST API uses.
 
-Every page acts for the browser session's user only (see `sessions.py`); every form that changes something is a
-POST carrying the session's CSRF token. Every id put into a URL is percent-encoded (the `url` filter: an id of
-``../loops/1/close?`` stays one path segment), and the routes that take a string id take the rest of the path
-(``{id:path}``), so an id with a ``/`` in it routes too. Pages are plain HTML with inline SVG charts; one small script file adds
-keyboard shortcuts and nothing a page needs to work.
+Every page acts for the browser session's user only (`sessions.py`); every form that changes something is a
+POST carrying the session's CSRF token. Every id put into a URL is one percent-encoded path segment (the `url`
+filter), and the routes that take a string id take the rest of the path (``{id:path}``).
 """
 
 from __future__ import annotations
@@ -12,7 +10,7 @@ from __future__ import annotations
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from importlib import resources
 from typing import Any
@@ -208,9 +206,8 @@ def login_form(request: Request, next: str | None = None) -> Response:   # noqa:
 def login(request: Request, token: str = Form(""), csrf: str = Form(""), next: str = Form("/")) -> Response:  # noqa: A002
     sessions = _sessions(request)
     target = _safe_next(next)
-    if request.app.state.tokens is None:
-        raise _Redirect("/login?" + urlencode({"next": target}))
-    if not request.app.state.login_forms.check(request.cookies.get(LOGIN_COOKIE), csrf):
+    forms = request.app.state.login_forms
+    if request.app.state.tokens is None or not forms.check(request.cookies.get(LOGIN_COOKIE), csrf):
         raise _Redirect("/login?" + urlencode({"next": target}))
     user = request.app.state.tokens.user_for(token.strip()) if token.strip() else None
     if user is None:
@@ -503,7 +500,6 @@ def forget(request: Request, csrf: str = Form(""), target: str = Form(""), sessi
     expected = {"session": session, "entity": entity, "everything": viewer.user_id}.get(target)
     with _memory(request, viewer) as mem:
         before = _counts(mem)
-        sessions = mem.sessions()
         error = None
         if expected is None:
             error = "Choose what to forget."
@@ -514,7 +510,7 @@ def forget(request: Request, csrf: str = Form(""), target: str = Form(""), sessi
         elif confirm.strip() != expected:
             error = f"To confirm, type {expected!r} exactly."
         if error:
-            return _page(request, "forget.html", viewer, code=422, sessions=sessions, chosen=session,
+            return _page(request, "forget.html", viewer, code=422, sessions=mem.sessions(), chosen=session,
                          stats=before, result=None, error=error, entities=mem.entities())
         if target == "entity":
             forgot = _forget_entity_facts(mem, entity)
@@ -548,9 +544,7 @@ def _forget_entity_facts(mem: Memory, name: str) -> dict[str, int]:
     ids |= {f.id for f in mem.facts(include_superseded=True) if name in f.entities}
     gone = 0
     for fact_id in sorted(ids, reverse=True):
-        try:
+        with suppress(KeyError):   # mended away with a chain forgotten before it
             mem.forget_fact(fact_id)
             gone += 1
-        except KeyError:
-            pass   # mended away with a chain forgotten before it
     return {"facts": gone, "scrubbed": 1}

@@ -1,15 +1,8 @@
 """Browser sessions of the inspector: who is looking, and the anti-forgery token of their forms.
 
-The browser never holds an API token. Logging in with one creates a server-side session: the cookie carries only a
-random session id (`HttpOnly`, `SameSite=Strict`, `Secure` behind https); the session keeps the token's hash so a
-revoked token (or a user forgotten with their tokens) ends every browser session made with it at the next request.
-Every state-changing form carries the session's CSRF token, compared in constant time. With auth off (`serve
---no-auth`, loopback only) a visitor gets a session for the server's one user without logging in; the CSRF token
-still guards every form.
-
-Only a successful login makes a session (issue 41): the login form's own anti-forgery token needs none
-(`LoginForms`, a signed double-submit cookie), so anonymous visitors cannot fill the store and push logged-in users
-out, and one user's logins are capped (`Config.server.ui_max_sessions_per_user`) so one token cannot either.
+The cookie carries only a random session id, never the API token; only a successful login makes a session (the
+login form's token is `LoginForms`' signed double-submit cookie). What is promised: docs/inspector.md, "Who
+can see what", and docs/security.md, "Inspector: logins and forms".
 """
 
 from __future__ import annotations
@@ -91,10 +84,9 @@ def csrf_ok(session: BrowserSession, sent: str | None) -> bool:
 
 
 class LoginForms:
-    """The login form's anti-forgery token, kept by no one: a signed double-submit cookie. The form page sets a
-    cookie (`LOGIN_COOKIE`, `SameSite=Strict`) holding a random nonce and puts ``<issued>.<HMAC(key, nonce,
-    issued)>`` in the form; a login must send both, within `max_age_s`. Another site can neither read the cookie nor
-    make the HMAC without the server's key (made at start: a restart voids open forms)."""
+    """The login form's anti-forgery token, kept by no one: a signed double-submit cookie (a random nonce in
+    `LOGIN_COOKIE`, ``<issued>.<HMAC(key, nonce, issued)>`` in the form), good for `max_age_s`; the key is
+    made at start (a restart voids open forms)."""
 
     def __init__(self, max_age_s: float = 3600.0) -> None:
         self.max_age_s = max_age_s
