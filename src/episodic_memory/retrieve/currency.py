@@ -1,10 +1,8 @@
 """Currency at recall time: a later statement about the same subject with a different value outranks the earlier one.
 
-Pure functions over plain data (texts, event times, scores); the retriever hands them its best candidates
-(`retrieve/currency_pass.py`). `values_in` reads a text's values, `signature` its content words (stemmed) and
-values, `supersedes` and the tests after it decide which pairs supersede, and `currency_scores` rescores the
-candidates by event time (when a turn was said, never the order it was stored in). What counts as a value, each
-way a later statement supersedes, and what was measured: docs/consolidation.md, "Currency at recall time".
+Pure functions over texts, event times and scores, fed the best candidates by `retrieve/currency_pass.py`;
+`currency_scores` is the entry point. What counts as a value, each way a later statement supersedes, and what was
+measured: docs/consolidation.md, "Currency at recall time".
 """
 
 from __future__ import annotations
@@ -205,11 +203,6 @@ def _units(value: str, text: str) -> set[str]:
     return {u for v, u in number_units(text) if v == value}
 
 
-def _shared_unit(value: str, a_text: str, b_text: str) -> bool:
-    """Both texts say number `value` with one unit."""
-    return bool(_units(value, a_text) & _units(value, b_text))
-
-
 def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) -> bool:
     """Whether value `a` (said in `a_text`) and value `b` (in `b_text`) can be values of one thing: not a number of
     money and a share, a ratio and a distance … (a bare number, a date, a name: any; `strict`: a bare number only
@@ -283,11 +276,8 @@ _APOSTROPHES = "'’"
 @memo_text()
 def names_in(text: str) -> frozenset[str]:
     """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
-    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall").
-
-    The runs are found by a regex, not word by word: the words of `_TOKEN` (letters and apostrophes, or a run of
-    anything else but spaces) cover every character but spaces, so a run is broken by any token that is not a
-    capitalised word, and by nothing else."""
+    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall"). A run is found by one
+    regex: `_TOKEN`'s words cover every character but spaces, so any token but a capitalised word breaks it."""
     text = plain(text)
     out: set[str] = set()
     pos = 0
@@ -492,11 +482,8 @@ def _content_count(text: str) -> int:
 @memo_text()
 def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Every lower-case word a signature of `text` can hold a stem of (in its words or its name words) or name a
-    value with, and their stems: more than it holds (a superset is all `focused` needs to pass a clause by).
-
-    Its words and names are made of its tokens (`_WORD`, `_TOKEN`: letters and apostrophes), lower-cased, a final
-    's dropped, with or without the apostrophes at their ends; the capitalised words of the known names are runs
-    of letters between non-word characters."""
+    value with, and their stems: a superset of what it holds, all `focused` needs to pass a clause by (its tokens
+    lower-cased, a final 's off, with and without edge apostrophes; and the runs of letters, for known names)."""
     tokens = {_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()}  # each distinct one once
     pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
     return pieces, frozenset(map(stem, pieces))
@@ -617,10 +604,7 @@ def asks_between(query: str) -> bool:
 def asked_kind(query: str) -> str | None:
     """The kind of value a question asks for: "num" (how much / many / long …), "date" (when, what day), "name"
     (who, where); None for any (what, which, …)."""
-    for pattern, kind in _ASKS:
-        if pattern.search(query):
-            return kind
-    return None
+    return next((kind for pattern, kind in _ASKS if pattern.search(query)), None)
 
 
 @dataclass(frozen=True)
@@ -688,13 +672,10 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                     ignore_names: Iterable[str] = ()) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
-    For every pair where a later statement (event time; equal times and unknown times are left alone) supersedes
-    an earlier one, the later one takes at least the earlier one's score (`promote`) and the earlier one is put
-    `margin` below every statement superseding it. The result does not depend on the order of `statements`.
-
-    `query`: what was asked (its names are the subject, not values; with `anchor`, a pair must share something
-    the query asks about, read once if given as a `Question`); `ignore_names`: names that are never values (the
-    people talking)."""
+    When a later statement (event time; equal and unknown times are left alone) supersedes an earlier one, the later
+    one takes at least the earlier one's score (`promote`) and the earlier one goes `MARGIN` below every statement
+    superseding it; the result does not depend on the order of `statements`. `query`: what was asked (its names are
+    the subject, not values); `ignore_names`: names that are never values (the people talking)."""
     p = params or Params()
     asked_q = query if isinstance(query, Question) else Question.of(query)
     query = asked_q.text
@@ -714,9 +695,8 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     weight = rarity(sigs)
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
     kind = asked_q.kind if p.typed and query else None
-    # a question asking a kind of value reads each statement's answer next to its subject (`focused`: its clauses
-    # read again, a first reading costs): only for the statements a pair below asks it of, when it first does.
-    # `sigs` stays unfocused (focusing changes no words or values, which is all the rest reads)
+    # a question asking a kind of value reads answers next to their subject (`focused`, costly: only for the
+    # statements a pair asks it of); `sigs` stays unfocused (focusing changes no words or values)
     focus_kind = query_sig is not None and bool(kind)
 
     @cache
@@ -735,8 +715,7 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                      key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
     superseded_by: dict[int, list[int]] = {}
     answered: set[tuple[int, int]] = set()
-    # what the pairs below ask of each text, read when a pair first needs it (a first reading costs) and then
-    # looked up here (not in the per-text caches, once per pair)
+    # what the pairs below ask of each text: read when first needed, then looked up here (not in per-text caches)
     @cache
     def past(i: int) -> bool:
         return tells_history(texts[i])
@@ -814,23 +793,16 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
 def competing_answers(old: Signature, new: Signature, query: Signature, kind: str, *,
                       untied: frozenset[str] = frozenset(), slot_pairs: bool = False, best_slot: bool = False,
                       texts: tuple[str, str] | None = None, asked: frozenset[str] = frozenset()) -> bool:
-    """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
-    other does not, and they are about what the query asks — each carries one of its words or names ("this year's
-    QueryConf happens in Montreal" … "QueryConf is in Valencia this year") — or they agree on another number or date
-    ("co-speaker: Pablo; talk date: June 1" after "put me on June 1 … sharing the stage with Rita"; a person both
-    mention ties nothing, nor does a value in `untied`: one many candidates carry).
-
-    The two answers must be of the same thing: their local contexts share a word beyond the question's, or the new
-    one's covers every question word the old one's did (not "the deck needs 14 slides" … "the two new slides").
-    `slot_pairs`: that holds of one answer's context and the other's (`Signature.slots`), not of all the words of
-    every context about the question each statement has (a long turn has many); `best_slot`: only the contexts
-    that give each one's answer (`answer_slots`). `texts` (old's, new's) given, two
-    numbers are answers of one thing only when they count the same (`same_unit`: not $12.99 and 22%). `asked`:
-    values the new statement only asks about (`asked_values`), no answers it gives."""
+    """Rule c, two answers to one question: each gives an answer of the `kind` asked for that the other does not,
+    both carry a word or name of the query or agree on another value (not a name, nor one in `untied`), and the
+    answers are of the same thing (their contexts share a word beyond the question's, or the new one's covers the
+    question words the old one's had: not "the deck needs 14 slides" … "the two new slides"). docs/consolidation.md,
+    "Narrower slots", has `slot_pairs` (context against context, `Signature.slots`), `best_slot` (`answer_slots`),
+    `texts` (old's, new's: numbers must count the same, `same_unit`) and `asked` (`asked_values`)."""
     subject = query.words | query.values
     agree = {v for v in (old.asserted & new.asserted) - query.values - untied if not v.startswith("name:")}
     if texts is not None:  # a bare number both say ("3", "12") ties nothing: a date, an amount, a measure does
-        agree = {v for v in agree if not v.startswith("num:") or _shared_unit(v, texts[0], texts[1])}
+        agree = {v for v in agree if not v.startswith("num:") or _units(v, texts[0]) & _units(v, texts[1])}
     touch = bool((old.words | old.values) & subject and (new.words | new.values) & subject)
     if not (touch or agree):
         return False
@@ -931,17 +903,12 @@ def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
 
 def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, kind: str,
                near: int | None = None, old_text: str | None = None, asked: frozenset[str] = frozenset()) -> bool:
-    """A later statement that announces a change of a value of the `kind` asked for without the subject's words
-    ("The landlord bumped it up, we're paying $1,950 from March" after "Rent on the flat is $1,800"): the earlier
-    one gives an answer next to what the question asks, the later one a new answer of that kind with a word that
-    says something changed, and it refers back ("it", "they") or shares a word or name with the earlier one or
-    the question. The caller keeps it to one speaker. `near` given: the change word must be said in the new
-    value's local context (its sentence, or its phrase of a sentence longer than `near` content words, see
-    `local_contexts`), and so must the shared word or the word referring back: "I increased keyword density by
-    22%" changes a density, not a subscription's price.
-    `old_text` given: the new value must count what an old one does (`same_unit`, strictly: nothing ties the
-    two statements but the change, so "->-> 3,5" or "4 more" is no new "$500"); `asked`: values the new
-    statement only asks about (`asked_values`) are no new answers."""
+    """Rule f, a change in other words ("The landlord bumped it up, we're paying $1,950" after "Rent on the flat is
+    $1,800"): a new answer of the `kind` asked for, a change word, and a word referring back or shared with the
+    earlier answer or the question (docs/consolidation.md, "Currency at recall time"). The caller keeps it to one
+    speaker. `near`: the change word and the tie must be said in the new value's local context (`local_contexts`);
+    `old_text`: the new value must count what an old one does (`same_unit`, strictly: nothing else ties the two);
+    `asked`: values the new statement only asks about (`asked_values`) are no new answers."""
     if not old.focus or not announces_change(new_text):
         return False
     old_answers = {v for v in old.focus - old.replaced - query.values if v.startswith(kind)}
@@ -1074,11 +1041,10 @@ def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None]
                         query: Signature | None = None, kind: str | None = None,
                         skip: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
                         untied: frozenset[str] = frozenset()) -> None:
-    """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement
-    said before `new` that carries one of `old`'s values of a kind `new` brings a new one of (a number for a number;
-    the `kind` asked for, if any; not one the query names) and none of the values `new` brings is superseded by
-    `new` too (an acknowledgement, a recap), and so on from those; not from the pairs in `skip`, nor along a value
-    in `untied` (one many candidates carry: "2024"). In place."""
+    """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement said
+    before `new` carrying one of `old`'s values of a kind `new` brings a new one of (the `kind` asked, if any; not one
+    the query names), and none of `new`'s, is superseded by `new` too, and so on from those (an acknowledgement, a
+    recap); not from the pairs in `skip`, nor along a value in `untied` ("2024"). `superseded_by`, in place."""
     asked = (query.values if query is not None else frozenset()) | untied
     queue = [(old, new) for old, news in superseded_by.items() for new in news if (old, new) not in skip]
     while queue:
