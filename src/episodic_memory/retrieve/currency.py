@@ -1,8 +1,8 @@
 """Currency at recall time: a later statement about the same subject with a different value outranks the earlier one.
 
 Pure functions over texts, event times and scores, fed the best candidates by `retrieve/currency_pass.py`;
-`currency_scores` is the entry point. What counts as a value, each way a later statement supersedes, and what was
-measured: docs/consolidation.md, "Currency at recall time".
+`currency_scores` is the entry point. What counts as a value, each way a later statement supersedes, and what
+was measured: docs/consolidation.md, "Currency at recall time".
 """
 
 from __future__ import annotations
@@ -275,9 +275,9 @@ _APOSTROPHES = "'’"
 
 @memo_text()
 def names_in(text: str) -> frozenset[str]:
-    """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
-    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall"). A run is found by one
-    regex: `_TOKEN`'s words cover every character but spaces, so any token but a capitalised word breaks it."""
+    """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word),
+    or a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall"). Runs come from
+    one regex: `_TOKEN`'s words cover all but spaces, so any token but a capitalised word breaks a run."""
     text = plain(text)
     out: set[str] = set()
     pos = 0
@@ -481,9 +481,9 @@ def _content_count(text: str) -> int:
 
 @memo_text()
 def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Every lower-case word a signature of `text` can hold a stem of (in its words or its name words) or name a
-    value with, and their stems: a superset of what it holds, all `focused` needs to pass a clause by (its tokens
-    lower-cased, a final 's off, with and without edge apostrophes; and the runs of letters, for known names)."""
+    """Every lower-case word a signature of `text` can hold a stem of (in its words or its name words) or name
+    a value with, and their stems: a superset, all `focused` needs to pass a clause by (its tokens
+    lower-cased, a final 's off, with and without edge apostrophes; its runs of letters, for known names)."""
     tokens = {_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()}  # each distinct one once
     pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
     return pieces, frozenset(map(stem, pieces))
@@ -672,10 +672,10 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                     ignore_names: Iterable[str] = ()) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
-    When a later statement (event time; equal and unknown times are left alone) supersedes an earlier one, the later
-    one takes at least the earlier one's score (`promote`) and the earlier one goes `MARGIN` below every statement
-    superseding it; the result does not depend on the order of `statements`. `query`: what was asked (its names are
-    the subject, not values); `ignore_names`: names that are never values (the people talking)."""
+    When a later statement (event time; equal and unknown times are left alone) supersedes an earlier one, the
+    later one takes at least the earlier one's score (`promote`) and the earlier one goes `MARGIN` below all
+    that supersede it; the result does not depend on the order of `statements`. `query`: what was asked (its
+    names are the subject, not values); `ignore_names`: names that are never values (the people talking)."""
     p = params or Params()
     asked_q = query if isinstance(query, Question) else Question.of(query)
     query = asked_q.text
@@ -715,7 +715,7 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                      key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
     superseded_by: dict[int, list[int]] = {}
     answered: set[tuple[int, int]] = set()
-    # what the pairs below ask of each text: read when first needed, then looked up here (not in per-text caches)
+    # what the pairs below ask of each text: read when first needed, then looked up here (not in text caches)
     @cache
     def past(i: int) -> bool:
         return tells_history(texts[i])
@@ -793,12 +793,12 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
 def competing_answers(old: Signature, new: Signature, query: Signature, kind: str, *,
                       untied: frozenset[str] = frozenset(), slot_pairs: bool = False, best_slot: bool = False,
                       texts: tuple[str, str] | None = None, asked: frozenset[str] = frozenset()) -> bool:
-    """Rule c, two answers to one question: each gives an answer of the `kind` asked for that the other does not,
-    both carry a word or name of the query or agree on another value (not a name, nor one in `untied`), and the
-    answers are of the same thing (their contexts share a word beyond the question's, or the new one's covers the
-    question words the old one's had: not "the deck needs 14 slides" … "the two new slides"). docs/consolidation.md,
-    "Narrower slots", has `slot_pairs` (context against context, `Signature.slots`), `best_slot` (`answer_slots`),
-    `texts` (old's, new's: numbers must count the same, `same_unit`) and `asked` (`asked_values`)."""
+    """Rule c, two answers to one question: each gives an answer of the `kind` asked for that the other does
+    not, both carry a word or name of the query or agree on another value (no name, none in `untied`), and
+    the answers are of one thing (their contexts share a word beyond the question's, or the new one's covers
+    the question words the old one's had: not "the deck needs 14 slides" … "the two new slides"). See
+    docs/consolidation.md, "Narrower slots", for `slot_pairs` (context against context, `Signature.slots`),
+    `best_slot` (`answer_slots`), `texts` (numbers count the same: `same_unit`), `asked` (`asked_values`)."""
     subject = query.words | query.values
     agree = {v for v in (old.asserted & new.asserted) - query.values - untied if not v.startswith("name:")}
     if texts is not None:  # a bare number both say ("3", "12") ties nothing: a date, an amount, a measure does
@@ -903,11 +903,11 @@ def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
 
 def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, kind: str,
                near: int | None = None, old_text: str | None = None, asked: frozenset[str] = frozenset()) -> bool:
-    """Rule f, a change in other words ("The landlord bumped it up, we're paying $1,950" after "Rent on the flat is
-    $1,800"): a new answer of the `kind` asked for, a change word, and a word referring back or shared with the
-    earlier answer or the question (docs/consolidation.md, "Currency at recall time"). The caller keeps it to one
-    speaker. `near`: the change word and the tie must be said in the new value's local context (`local_contexts`);
-    `old_text`: the new value must count what an old one does (`same_unit`, strictly: nothing else ties the two);
+    """Rule f, a change in other words ("The landlord bumped it up, we're paying $1,950" after "Rent on the
+    flat is $1,800"): a new answer of the `kind` asked for, a change word, and a word referring back or shared
+    with the earlier answer or the question (docs/consolidation.md, "Currency at recall time"); the caller
+    keeps it to one speaker. `near`: the change word and the tie must be said in the new value's local context
+    (`local_contexts`); `old_text`: the new value must count what an old one does (`same_unit`, strictly);
     `asked`: values the new statement only asks about (`asked_values`) are no new answers."""
     if not old.focus or not announces_change(new_text):
         return False
@@ -1041,10 +1041,10 @@ def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None]
                         query: Signature | None = None, kind: str | None = None,
                         skip: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
                         untied: frozenset[str] = frozenset()) -> None:
-    """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement said
-    before `new` carrying one of `old`'s values of a kind `new` brings a new one of (the `kind` asked, if any; not one
-    the query names), and none of `new`'s, is superseded by `new` too, and so on from those (an acknowledgement, a
-    recap); not from the pairs in `skip`, nor along a value in `untied` ("2024"). `superseded_by`, in place."""
+    """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, each earlier
+    statement carrying one of `old`'s values of a kind `new` brings a new one of (the `kind` asked, if any;
+    not one the query names), and none of `new`'s, is superseded by `new` too (an acknowledgement, a recap),
+    and so on from those; not from the pairs in `skip`, nor along a value in `untied` ("2024"). In place."""
     asked = (query.values if query is not None else frozenset()) | untied
     queue = [(old, new) for old, news in superseded_by.items() for new in news if (old, new) not in skip]
     while queue:
