@@ -1,10 +1,8 @@
 """The vector sidecar: the dense index's cache of a user's vectors of one model, column files beside the database,
 memory-mapped in O(1) where reading a million rows out of the `vectors` table took ~9 s.
 
-The database stays the source of truth: `Sidecar.sync` brings the files in step with the index's watermark (the newest
-vector id and the `vector_deletions` counter), rebuilding them when anything does not check out, zeroes deleted rows in
-place, and `sweep` reconciles every sidecar with the database before a scrub. docs/retrieval.md ("The 1M cold start:
-a vector sidecar") has the rules and their tests (tests/test_sidecar.py).
+The database stays the source of truth (`Sidecar.sync`, `sweep`): docs/retrieval.md, "The 1M cold start: a
+vector sidecar", has the rules and their tests.
 
     <store's sidecar_dir>/                 (`Config.retrieval.vector_sidecar_dir`; default `<db>.vectors/`)
         lock                               a file lock: one writer at a time (readers take no lock)
@@ -27,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import shutil
 import threading
@@ -284,13 +283,20 @@ class Sidecar:
     def data(self, h: dict[str, Any]) -> Path:
         return self.dir / f"d-{h['build']}"
 
+    def _layout(self, h: dict[str, Any]) -> dict[str, tuple[str, np.dtype[Any], tuple[int, ...]]]:
+        """Column name -> (file, dtype, shape of a row): the vectors (and as int8 rows, `q8`), the coarse
+        codes, the centralities, and COLUMNS'."""
+        layout: dict[str, tuple[str, np.dtype[Any], tuple[int, ...]]] = {
+            "vectors": ("vectors.f32", np.dtype(np.float32), (self.dim,)),
+            "q8": ("vectors.i8", np.dtype(np.int8), (self.dim,)),
+            "codes": ("codes.u8", np.dtype(np.uint8), (self.width,)),
+            "centrality": (h["centrality"], np.dtype(np.float32), ())}
+        layout.update({name: (file, dtype, ()) for name, (file, dtype) in COLUMNS.items()})
+        return layout
+
     def _sizes(self, capacity: int, h: dict[str, Any]) -> dict[str, int]:
-        sizes = {file: capacity * dtype.itemsize for file, dtype in COLUMNS.values()}
-        sizes["vectors.f32"] = capacity * self.dim * 4
-        sizes["vectors.i8"] = capacity * self.dim
-        sizes["codes.u8"] = capacity * self.width
-        sizes[h["centrality"]] = capacity * 4
-        return sizes
+        return {file: capacity * dtype.itemsize * math.prod(row)
+                for file, dtype, row in self._layout(h).values()}
 
     # --- writing ---------------------------------------------------------------------------------------
     def new_build(self, capacity: int) -> dict[str, Any]:
@@ -319,25 +325,15 @@ class Sidecar:
     def write_rows(self, h: dict[str, Any], start: int, columns: dict[str, np.ndarray]) -> None:
         """Write rows from `start` (names: vectors — also as int8 rows and their scales —, codes, centrality and
         COLUMNS')."""
-        data = self.data(h)
+        data, layout = self.data(h), self._layout(h)
         if "vectors" in columns:
             columns = dict(columns)
             columns["q8"], columns["scales"] = quantize_rows(columns["vectors"])
         for name, values in columns.items():
-            if name == "vectors":
-                file, size = "vectors.f32", self.dim * 4
-            elif name == "q8":
-                file, size = "vectors.i8", self.dim
-            elif name == "codes":
-                file, size = "codes.u8", self.width
-            elif name == "centrality":
-                file, size = h["centrality"], 4
-            else:
-                file, size = COLUMNS[name][0], COLUMNS[name][1].itemsize
-                values = values.astype(COLUMNS[name][1], copy=False)
+            file, dtype, row = layout[name]
             with open(data / file, "r+b") as fh:
-                fh.seek(start * size)
-                fh.write(np.ascontiguousarray(values).tobytes())
+                fh.seek(start * dtype.itemsize * math.prod(row))
+                fh.write(np.ascontiguousarray(values, dtype).tobytes())
 
     def append_sessions(self, h: dict[str, Any], names: Sequence[str | None]) -> None:
         if not names:
@@ -363,13 +359,8 @@ class Sidecar:
         sessions = np.memmap(data / COLUMNS["sessions"][0], dtype=np.int32, mode="r", shape=(cap,))
         kinds = np.memmap(data / COLUMNS["kinds"][0], dtype=np.int8, mode="r", shape=(cap,))
         touched = np.unique(np.asarray(sessions[rows]))
-        files: dict[str, tuple[Any, tuple[int, ...]]] = {
-            "vectors.f32": (np.float32, (cap, self.dim)), "vectors.i8": (np.int8, (cap, self.dim)),
-            "codes.u8": (np.uint8, (cap, self.width)),
-            h["centrality"]: (np.float32, (cap,))}
-        files.update({file: (dtype, (cap,)) for file, dtype in COLUMNS.values()})
-        for file, (dtype, shape) in files.items():
-            mapped = np.memmap(data / file, dtype=dtype, mode="r+", shape=shape)
+        for file, dtype, row in self._layout(h).values():
+            mapped = np.memmap(data / file, dtype=dtype, mode="r+", shape=(cap, *row))
             mapped[rows] = DEAD if file == "kinds.i8" else 0
             mapped.flush()
             del mapped
@@ -422,26 +413,15 @@ class Sidecar:
     def map(self, h: dict[str, Any], populate: str | None = None, vectors: bool = True) -> dict[str, np.ndarray]:
         """Every column (without `vectors`: but the vectors and their int8 rows `q8`) mapped read-only over the
         build's capacity (callers slice `rows`). `populate` ("vectors" or "q8"): that one mapped in at once."""
-        data, cap = self.data(h), h["capacity"]
-        out: dict[str, np.ndarray] = {}
+        data, cap, layout = self.data(h), h["capacity"], self._layout(h)
         if not cap:
-            out["vectors"] = np.zeros((0, self.dim), np.float32)
-            out["q8"] = np.zeros((0, self.dim), np.int8)
-            out["codes"] = np.zeros((0, self.width), np.uint8)
-            out["centrality"] = np.zeros(0, np.float32)
-            out.update({name: np.zeros(0, dtype) for name, (_, dtype) in COLUMNS.items()})
-            return out
-        if vectors:
-            out["vectors"] = np.memmap(data / "vectors.f32", dtype=np.float32, mode="r", shape=(cap, self.dim))
-            out["q8"] = np.memmap(data / "vectors.i8", dtype=np.int8, mode="r", shape=(cap, self.dim))
-            if populate == "vectors":
-                _populate(out["vectors"], data / "vectors.f32", h["rows"] * self.dim * 4)
-            elif populate == "q8":
-                _populate(out["q8"], data / "vectors.i8", h["rows"] * self.dim)
-        out["codes"] = np.memmap(data / "codes.u8", dtype=np.uint8, mode="r", shape=(cap, self.width))
-        out["centrality"] = np.memmap(data / h["centrality"], dtype=np.float32, mode="r", shape=(cap,))
-        for name, (file, dtype) in COLUMNS.items():
-            out[name] = np.memmap(data / file, dtype=dtype, mode="r", shape=(cap,))
+            return {name: np.zeros((0, *row), dtype) for name, (_, dtype, row) in layout.items()}
+        out: dict[str, np.ndarray] = {
+            name: np.memmap(data / file, dtype=dtype, mode="r", shape=(cap, *row))
+            for name, (file, dtype, row) in layout.items() if vectors or name not in ("vectors", "q8")}
+        if vectors and populate in ("vectors", "q8"):
+            file, dtype, _ = layout[populate]
+            _populate(out[populate], data / file, h["rows"] * self.dim * dtype.itemsize)
         return out
 
     def save_basis(self, h: dict[str, Any], basis: np.ndarray, spread: np.ndarray) -> None:
@@ -458,10 +438,8 @@ class Sidecar:
 
 
 def _populate(mapped: np.ndarray, path: Path, size: int) -> None:
-    """Map the pages of a file mapping in one call (MADV_POPULATE_READ) instead of a page fault per row touched
-    (the exact scores of a coarse scan's shortlist touch ~2,000 random rows a recall), in a thread of its own: it
-    first reads the file through (the GIL released; from the disk when the page cache lost it: ~18 s for 1.5 GB
-    here, which the first recall must not wait for), then maps it (~0.1 s from the page cache)."""
+    """Map the pages of a file mapping in one call (MADV_POPULATE_READ), not a page fault per row touched, in
+    a thread of its own that first reads the file through (from the disk: seconds a recall must not wait)."""
     mm = getattr(mapped, "_mmap", None)
     if mm is None or not size:
         return
