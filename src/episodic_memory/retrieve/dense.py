@@ -1,16 +1,9 @@
 """The dense leg: vectors live in the SQLite file; each process keeps a numpy matrix in sync with it.
 
-Sync is by watermark, not rebuild: vector ids only grow, so a reader loads just the rows newer than the last one it
-saw. A deletion bumps a generation counter in the file, and only then does a reader reload that user's rows. So a
-process sees what another wrote without reopening, and opening a store costs one read of the user's vectors — no
-re-embedding, no index build. (Measured choice: see docs/retrieval.md.)
-
-A big matrix is scanned coarse to fine: its rows projected on their top principal directions (128 of 384) and
-rounded to 4 bits score every row (68 bytes a row read, against 1,536 for the exact scan), and only the best few
-times `limit` are scored exactly (`retrieve.coarse`).
-
-A big user's vectors are read from the index's cache (`retrieve.sidecar`): mapped files where the store says, kept in
-step with the database by the same watermark. The index calls the cache and the store, never the reverse.
+Sync is by watermark, not rebuild: vector ids only grow, so a reader loads just the rows newer than the
+last one it saw, and reloads a user's rows only when a deletion bumps a generation counter (docs/retrieval.md,
+"Dense leg: where the vectors live"). A big matrix is scanned coarse to fine (`retrieve.coarse`); a big user's
+vectors are read from the index's cache (`retrieve.sidecar`), which the index calls, never the reverse.
 """
 
 from __future__ import annotations
@@ -135,7 +128,6 @@ class _UserMatrix:
         return self.centrality
 
 
-
 def _top_rows(scores: np.ndarray, k: int, sample: int = 20_000) -> np.ndarray:
     """The indices of the `k` highest scores, in no order. A cut read off a strided sample keeps ~3 × k rows, and
     only those are partitioned (an argpartition of a million scores costs ~3 ms, this under 1)."""
@@ -148,9 +140,6 @@ def _top_rows(scores: np.ndarray, k: int, sample: int = 20_000) -> np.ndarray:
         if len(rows) >= k:  # else (an unlucky sample, or few rows left by the filters) the full partition below
             return rows[np.argpartition(-scores[rows], k - 1)[:k]]
     return np.argpartition(-scores, k - 1)[:k]  # (kth near the low end: many tied -inf rows stay fast)
-
-
-
 
 
 @dataclass
@@ -273,7 +262,6 @@ class DenseIndex:
                 maps["q8"] = m.q8 if m.q8 is not None else side.map(h)["q8"]
         if m is None:
             m = _UserMatrix(self.dim, sidecar=True, build=h["build"])
-            m.codes = {}
             basis_spread = side.load_basis(h)
             if basis_spread is not None and rows:
                 m.basis, spread = basis_spread
@@ -325,15 +313,11 @@ class DenseIndex:
     ) -> DenseFound:
         """Top `limit` items by cosine (vectors are normalised, so a dot product), at or above `floor`.
 
-        With `center` > 0 they are ranked by q · d − center · (mean row · d), i.e. against q − center · mean (at 1,
-        the dot product in the mean-centred space): hubs, items close to the whole collection (greetings, "Cool!
-        What did it look like?"), stop matching every query. The floor and the returned similarity stay the raw
-        cosine. Cost: one vector subtraction (row · mean is kept per row).
-
-        `turn_ids` (sorted): the only turns that may be found (derived items are not filtered by it).
-
-        `synced=True` skips reading the watermark: the caller synced this user just before (recall does, so that the
-        search itself runs no SQL while the BM25 legs hold the connection)."""
+        With `center` > 0 they are ranked against q − center · mean, so that hubs (greetings, "Cool! What did
+        it look like?") stop matching every query (docs/retrieval.md, "The dense query: names out, hubs
+        down"); the floor and the returned similarity stay the raw cosine. `turn_ids` (sorted): the only turns
+        that may be found (derived items are not filtered by it). `synced=True`: the caller synced this user
+        just before (no SQL here: the BM25 legs hold the connection)."""
         m = self._users.get(user_id) if synced else None  # synced: the caller has just synced it (no SQL here)
         if m is None:
             m = self.sync(user_id)
@@ -399,6 +383,3 @@ class DenseIndex:
             keep = kind_codes != DEAD
             rows, row_sims, kind_codes = rows[keep], row_sims[keep], kind_codes[keep]
         return DenseFound(kind_codes, np.asarray(items[rows]), row_sims)
-
-    def size(self, user_id: str) -> int:
-        return len(self.sync(user_id))
