@@ -31,9 +31,8 @@ _REASONING = re.compile(
 )
 _EXACT = re.compile(r"\"[^\"]+\"|'[^']+'|\b\d[\d.,:/-]*\b")
 _YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
-_MONTH_YEAR = re.compile(r"\b(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?,?(?:\s+(19\d\d|20\d\d))?\b",
-                         re.I)
 _MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_WORDS})\.?,?(?:\s+(19\d\d|20\d\d))?\b", re.I)
 _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\.?,?\s+(19\d\d|20\d\d)\b", re.I)
 _MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(19\d\d|20\d\d)\b", re.I)
 _ISO_DAY = re.compile(r"\b(19\d\d|20\d\d)-(\d\d)-(\d\d)\b")

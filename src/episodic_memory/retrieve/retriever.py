@@ -488,20 +488,15 @@ class Retriever:
                                           candidates.score[rows].copy(), self._tiers(candidates, tiers)[rows],
                                           {int(np.searchsorted(rows, r)): others[r].source_ids for r in others
                                            if candidates.valid[r]}, [sessions.get(r) for r in rows.tolist()]))
-        # the model was fitted on recalls where both the BM25 and the dense legs found turns: without one of them
-        # (no embedder, nothing over the dense floor, a query of stop words) its inputs are unlike anything it saw,
-        # and a turn found by one leg alone lost to the derived memories' hand-set scores, so those scores stand
+        # the model was fitted on recalls where both the BM25 and the dense legs found turns: without one, the
+        # hand-set scores stand (docs/retrieval.md, "A learned ranker")
         both_legs = all(leg in candidates.ranks and candidates.ranks[leg].any() for leg in ("bm25", "dense"))
         if model is not None and len(rows) and both_legs:
-            # turns take the model's score; derived memories keep the hand-set one, a fact at least its share of
-            # its source turn's new score plus its bonus (below). Learned for every kind, it lifted summaries
-            # (the benchmarks reward one for the many turns behind it) and lowered facts, and a summary or turn
-            # still naming an old value came first more often (truth bench; docs/retrieval.md)
+            # turns take the model's score, derived memories keep the hand-set one (docs/retrieval.md)
             turns_only = candidates.keys[rows] % _KIND_BITS == 0
             candidates.score[rows[turns_only]] = model.score(features[rows[turns_only]], self.config)
-            # as with the hand-set terms, a memory distilled from matching turns scores at least its share of the
-            # best of them, plus its kind's bonus: the summary before what it summarises (the currency pass and
-            # the near-duplicate collapse rely on it)
+            # as with the hand-set terms, a fact scores at least its share of its best source turn plus its
+            # bonus (the currency pass and the near-duplicate collapse rely on it)
             for row, source, share, bonus in terms["inherits"].tolist() if "inherits" in terms else ():
                 r, src = int(row), int(source)
                 if candidates.keys[r] % _KIND_BITS == CODES.get("fact", 0):
@@ -761,9 +756,8 @@ class Retriever:
 
 
 class _SourceSets:
-    """Each kept hit's source ids as a set beside its list, so a store holding one text many times (a template, a
-    greeting, a store built from copies) merges each duplicate in O(1), not by scanning the list. A list replaced or
-    changed elsewhere is noticed (another object, another length) and its set made again."""
+    """Each kept hit's source ids as a set beside its list, so that merging a duplicate is O(1); a list
+    replaced or changed elsewhere (another object, another length) gets its set made again."""
 
     def __init__(self) -> None:
         self._sets: dict[int, tuple[list[str], set[str]]] = {}
