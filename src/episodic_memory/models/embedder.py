@@ -81,28 +81,18 @@ def encode_feeds(
     return {k: v for k, v in feeds.items() if k in input_names}, mask
 
 
-def length_order(texts: Sequence[str]) -> list[int]:
-    """Indices sorting texts by length, so each batch pads to similar lengths."""
-    return sorted(range(len(texts)), key=lambda i: len(texts[i]))
-
-
-def find_model_file(directory: Path) -> Path:
-    """``model.onnx`` at the root of ``directory`` or under ``onnx/``."""
-    for candidate in (directory / "model.onnx", directory / "onnx" / "model.onnx"):
-        if candidate.is_file():
-            return candidate
-    raise ModelUnavailableError(f"no model.onnx in {directory} (looked at the root and onnx/)")
-
-
 def model_files(directory: str | Path) -> tuple[Path, Path]:
-    """(model.onnx, tokenizer.json) inside a local model directory."""
+    """(model.onnx, at the root or under onnx/; tokenizer.json) inside a local model directory."""
     root = Path(directory).expanduser()
     if not root.is_dir():
         raise ModelUnavailableError(f"model directory not found: {root}")
     tokenizer = root / "tokenizer.json"
     if not tokenizer.is_file():
         raise ModelUnavailableError(f"no tokenizer.json in {root}")
-    return find_model_file(root), tokenizer
+    model = next((p for p in (root / "model.onnx", root / "onnx" / "model.onnx") if p.is_file()), None)
+    if model is None:
+        raise ModelUnavailableError(f"no model.onnx in {root} (looked at the root and onnx/)")
+    return model, tokenizer
 
 
 def hf_snapshot(repo_id: str) -> Path:
@@ -187,7 +177,7 @@ class OnnxTextModel:
         """Run `run(batch, lane)` on length-sorted batches of `items` (sorted by `keys`), the batches dealt out
         to the lanes in turn; rows come back in input order."""
         out = np.empty((len(items), *shape), dtype=np.float32)
-        order = length_order(keys)
+        order = sorted(range(len(keys)), key=lambda i: len(keys[i]))  # each batch pads to similar lengths
         batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
 
         def run_lane(lane: _Lane, mine: list[list[int]]) -> None:

