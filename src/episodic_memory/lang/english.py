@@ -87,10 +87,9 @@ overcome overcame overcome | oversee oversaw overseen | undergo underwent underg
 
 _SNOWBALL = snowballstemmer.stemmer("english")
 
-# The stems of the ~21,700 whole English words of the MiniLM vocabulary, worked out once by this stemmer and shipped
-# (data/english_stems.txt.gz, `scripts/stem_table.py`): `snowballstemmer` is pure Python (~50 µs a word), and a
-# process that reads texts for the first time (a recall's currency pass, a consolidation run) stemmed every word
-# it met anew — a third of a text's first reading. A word outside the table is stemmed as before.
+# The stems of the ~21,700 whole English words of the MiniLM vocabulary, worked out once by this stemmer and
+# shipped (`scripts/stem_table.py`): `snowballstemmer` is pure Python (docs/retrieval.md, "A shipped stem
+# table"). A word outside the table is stemmed as it comes.
 STEM_TABLE = "english_stems.txt.gz"
 _STEM_TABLE_CHECKS = 64   # entries checked against the stemmer at load: another Snowball version, no table
 _stems: dict[str, str] | None = None

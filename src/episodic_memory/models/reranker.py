@@ -63,11 +63,8 @@ _RERANKERS_LOCK = threading.Lock()
 
 
 def load_reranker(spec: str | None, threads: int = 2) -> Reranker | None:
-    """A reranker for ``spec`` (local directory or ``hf:owner/name``); None when off.
-
-    Raises ModelUnavailableError when a configured model cannot be had, so that the caller
-    decides whether to run without reranking. One instance per (spec, threads) is kept.
-    """
+    """A reranker for ``spec`` (local directory or ``hf:owner/name``), one instance per (spec, threads); None
+    when off. ModelUnavailableError when a configured model cannot be had: the caller decides what then."""
     key = (spec or "").strip()
     if key.lower() in _OFF_SPECS:
         return None

@@ -1,9 +1,8 @@
 """The coarse scan of a big matrix: its rows' 4-bit codes on their top principal directions, scored in onnxruntime.
 
-A row projected on 128 of its 384 directions and rounded to 4 bits is 68 bytes read against 1,536 for the exact
-scan; only the best few times `limit` rows are then scored exactly (`retrieve.dense`). The int4 × int8 kernels numpy
-lacks are onnxruntime's (loaded anyway for the embedder). The codes are packed as `MatMulNBits` holds them, which is
-also how the dense index's cache keeps them (`retrieve.sidecar`).
+Only the best few times `limit` rows are then scored exactly (`retrieve.dense`). The codes are packed as
+onnxruntime's `MatMulNBits` holds them (numpy has no fast int4 product), which is also how the dense index's
+cache keeps them (`retrieve.sidecar`). docs/retrieval.md, "Coarse-to-fine dense scan", has the measurements.
 """
 
 from __future__ import annotations
@@ -16,12 +15,10 @@ import numpy as np
 class CoarseScan:
     """Approximate ranking scores of every row, from 4-bit codes of its coordinates on the principal directions.
 
-    Each coordinate is divided by its spread over the fitting sample (the query's weights take the spreads back),
-    then rounded on one step per row (its largest / 7); a shortlist of 7 × the pool wins back what rounding costs.
-    Rows are frozen in blocks of up to `block`, each an onnxruntime session of one `MatMulNBits` (numpy has no fast
-    int4 product) holding the block's codes as a constant: 64 bytes a row where float32 took 512, on a memory-bound
-    scan. Rows added later are scored in numpy until `block` of them are frozen together. docs/retrieval.md has the
-    measurements."""
+    Each coordinate is divided by its spread over the fitting sample (the query's weights take the spreads
+    back), then rounded on one step per row (its largest / 7). Rows are frozen in blocks of up to `block`,
+    each an onnxruntime session of one `MatMulNBits` holding the block's codes as a constant; rows added later
+    are scored in numpy until `block` of them are frozen together."""
 
     def __init__(self, basis: np.ndarray, spread: np.ndarray, block: int, threads: int) -> None:
         self.basis, self.spread, self.block, self.threads = basis, spread, block, threads  # (`fit`)
