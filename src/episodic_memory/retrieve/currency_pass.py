@@ -37,32 +37,25 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
     best `currency_pool` and the turns right after the best of them (retrieve/currency.py); notes: hit id ->
     what superseded it. `candidates`: the retriever's (keys, score, valid, item_id, extend); `filters`: its
     RecallFilters; `read_turns`: reads ranked rows' turns into `turns`. The query is read as `info.question`."""
-    if not cfg.currency.pool or len(ranked) < 2 or (cfg.currency.skip_dated and info.time_range):
-        return candidates, ranked, {}
-    if info.script != "spaced":  # its subjects, values and change cues are English: on other text it reads noise
+    if not cfg.currency.pool or len(ranked) < 2 or (cfg.currency.skip_dated and info.time_range) or (
+            info.script != "spaced"):  # its subjects, values and change cues are English: elsewhere, noise
         return candidates, ranked, {}
     question = info.question  # the query as currency reads it, once
     if cfg.currency.skip_between and question.between:  # currency_scores would leave every score as it is
         return candidates, ranked, {}
     read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency.pool)
-
-    def text_of(r: int) -> str | None:
-        return others[r].text if r in others else getattr(turns.get(candidates.item_id(r)), "content", None)
-
     # a long text (a document, code, a list, a recap of many things) holds many values: it is not compared as one
     # statement, and keeps its place (`aside`)
     head: list[int] = []
     aside: list[int] = []
     for r in ranked[: cfg.currency.pool]:
-        text = text_of(r)
+        text = others[r].text if r in others else getattr(turns.get(candidates.item_id(r)), "content", None)
         (head if text is not None and len(text) <= cfg.currency.max_chars else aside).append(r)
     items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
     for item, r in zip(items, head, strict=True):
         item.score = float(candidates.score[r])
-    # a question asking a date, a time or a number is answered only by a statement bringing one (`currency_typed`):
-    # when no text can hold one (`may_hold`: no month, no digit …), nothing supersedes anything, and no answer
-    # is there to follow forward — currency_scores would read every text (their first reading is most of its
-    # cost) to leave every score as it is
+    # a question asking a date, a time or a number is answered only by a statement bringing one: when no text
+    # can hold one (`may_hold`), nothing supersedes anything and currency_scores need not read a text
     asked = question.kind  # the kind of value the question asks for, if any
     kind = asked if cfg.currency.typed else None
     possible = kind is None or any(may_hold(kind, item.text) for item in items)
@@ -77,8 +70,7 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
         best = [candidates.item_id(r) for r, item in zip(head, items, strict=True)
                 if candidates.keys[r] % KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency.followers]
         extra += followers(store, cfg.currency.adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
-        # a turn read here enters only by superseding something, with a value of the kind asked for: one that
-        # cannot hold one (`may_hold`, a regex) would only be read (its first reading is most of the cost)
+        # a turn read here enters only by superseding something with a value of the kind asked (`may_hold`)
         extra = [i for i in extra if len(turns[i].content) <= cfg.currency.max_chars
                  and (kind is None or may_hold(kind, turns[i].content))]
     if kind is not None and not possible and not extra:

@@ -54,6 +54,7 @@ _DAY_WORDS: list[tuple[re.Pattern[str], int]] = [  # a day named relative to tod
     (re.compile(r"\btomorrow\b", re.I), 1),
 ]
 _DAY = timedelta(days=1)
+_STEP = {"last": -1, "this": 0, "next": 1}
 _T = TypeVar("_T")
 
 
@@ -246,18 +247,12 @@ def _span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     if m := _WEEKDAY.search(lowered):
         return _weekday(m.group(1), WEEKDAYS[m.group(2)], day0, week0)
     if m := _WEEK_BEFORE_LAST.search(lowered):
-        unit = m.group(1)
-        if unit == "week":
-            return week0 - timedelta(days=14) - _DAY, week0 - timedelta(days=7) + _DAY
-        if unit == "month":
-            first = _add_months(month0, -2)
-            return first, _add_months(first, 1)
-        return year0.replace(year=year0.year - 2), year0.replace(year=year0.year - 1)
+        return _calendar(None, -2, m.group(1), now, day0, week0, month0, year0)
     named = _named_month(text, lowered)
     if m := _CALENDAR.search(lowered):
         if m.group(3) == "year" and named and named[1] is None:  # "in May last year"
-            return _month_range(year0.year + {"last": -1, "this": 0, "next": 1}[m.group(2)], named[0])
-        return _calendar(m.group(1), m.group(2), m.group(3), now, day0, week0, month0, year0)
+            return _month_range(year0.year + _STEP[m.group(2)], named[0])
+        return _calendar(m.group(1), _STEP[m.group(2)], m.group(3), now, day0, week0, month0, year0)
     if named:
         month, year, last = named
         if year is None:  # "in May": the most recent May not after now; "last May", said in May, is a year back
@@ -299,11 +294,10 @@ def _weekday(which: str, weekday: int, day0: datetime, week0: datetime) -> tuple
     return day - _DAY, day + 2 * _DAY
 
 
-def _calendar(modifier: str | None, which: str, unit: str, now: datetime, day0: datetime, week0: datetime,
+def _calendar(modifier: str | None, step: int, unit: str, now: datetime, day0: datetime, week0: datetime,
               month0: datetime, year0: datetime) -> tuple[datetime, datetime]:
-    """last / this / next week, weekend, month or year; "earlier this month" ends now, "later this week" starts now.
-    Weeks get a day of slack each side (a week is fuzzy in speech), months and years none."""
-    step = {"last": -1, "this": 0, "next": 1}[which]
+    """The week, weekend, month or year `step` from this one; "earlier this month" ends now, "later this week"
+    starts now. Weeks get a day of slack each side (a week is fuzzy in speech), months and years none."""
     if unit == "week":
         start, end = week0 + timedelta(days=7 * step) - _DAY, week0 + timedelta(days=7 * step + 7) + _DAY
     elif unit == "weekend":  # Saturday and Sunday; "last weekend" is the one before this week's Monday
