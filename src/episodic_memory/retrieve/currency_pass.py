@@ -129,16 +129,10 @@ def followers(store: Store, reach: int, ids: list[int], turns: dict[int, StoredT
     out = []
     for i, turn in found.items():
         source = next((t for j, t in after.items() if 0 < i - j <= reach), None)
-        if source is None or turn.session_id != source.session_id or not 0 < turn.seq - source.seq <= reach:
-            continue
-        if filters.session_id is not None and turn.session_id != filters.session_id:
-            continue
-        if (filters.since is not None and turn.ts < filters.since) or (
-                filters.until is not None and turn.ts > filters.until) or (
-                filters.as_of is not None and turn.ts > filters.as_of) or not filters.admits(turn):
-            continue
-        turns[i] = turn
-        out.append(i)
+        if (source is not None and turn.session_id == source.session_id and 0 < turn.seq - source.seq <= reach
+                and filters.in_scope(turn.session_id, turn.ts) and filters.admits(turn)):
+            turns[i] = turn
+            out.append(i)
     return sorted(out)
 
 

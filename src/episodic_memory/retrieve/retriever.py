@@ -89,6 +89,12 @@ class RecallFilters:
         """The turn passes the source and tag filters."""
         return (self.source is None or turn.source == self.source) and set(self.tags) <= set(turn.tags)
 
+    def in_scope(self, session_id: str | None, ts: float | None) -> bool:
+        """In the session and the time window filtered for (an unknown time passes)."""
+        return (self.session_id is None or session_id == self.session_id) and (ts is None or not (
+            (self.since is not None and ts < self.since) or (self.until is not None and ts > self.until)
+            or (self.as_of is not None and ts > self.as_of)))
+
 
 def _keys(kinds: list[str], item_ids: np.ndarray) -> np.ndarray:
     codes = np.fromiter((KIND_CODES[k] for k in kinds), np.int64, len(kinds))
@@ -437,15 +443,9 @@ class Retriever:
             for item_id, hit in self._derived_hits(KINDS[kind], filters.user_id, list(rows), filters.as_of,
                                                    generation).items():
                 ts = hit.timestamp.timestamp() if hit.timestamp else None
-                if filters.session_id is not None and hit.session_id != filters.session_id:
-                    continue
-                if allowed is not None and allowed.isdisjoint(hit.details.get("source_turns", ())):
-                    continue
-                if ts is not None and ((filters.since is not None and ts < filters.since) or (
-                        filters.until is not None and ts > filters.until) or (
-                        filters.as_of is not None and ts > filters.as_of)):
-                    continue
-                out[rows[item_id]] = hit
+                if filters.in_scope(hit.session_id, ts) and (
+                        allowed is None or not allowed.isdisjoint(hit.details.get("source_turns", ()))):
+                    out[rows[item_id]] = hit
         return out
 
     def _derived_hits(self, kind: Kind, user_id: str, ids: list[int], as_of: float | None,
