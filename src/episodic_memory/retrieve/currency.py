@@ -74,9 +74,8 @@ def names_month(text: str) -> bool:
 
 
 def _opens_sentence(text: str, end: int) -> bool:
-    """`_SENTENCE_START.search(text[:end])`, reading only the end of text[:end] that a match can start in (after
-    the trailing whitespace: the punctuation, quote or "Name:" before it), not the whole prefix again for every
-    capitalised word of a long text. (`^` still matches only at the real start: `search`'s pos does not move it.)"""
+    """`_SENTENCE_START.search(text[:end])`, reading only the tail a match can start in (the punctuation,
+    quote or "Name:" before the trailing whitespace); `^` still matches only at the real start."""
     k = end
     while k > 0 and text[k - 1].isspace():
         k -= 1
@@ -185,9 +184,8 @@ _REQUEST = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b", re.I)
 
 @memo_text()
 def asked_values(text: str) -> frozenset[str]:
-    """The values `text` says only in a question or a request ("I'm worried my $12.99/month subscription might not
-    be enough, can you help?"): what it asks about, not what it states; a value also said in a statement of the
-    same text is stated."""
+    """The values `text` says only in a question or a request ("…, can you help?"): what it asks about, not
+    what it states (a value also said in a statement of the same text is stated)."""
     asked: set[str] = set()
     stated: set[str] = set()
     for m in _SENTENCE.finditer(plain(text)):
@@ -349,9 +347,9 @@ def _forget_token_stems() -> None:
 
 
 def _content_stems(tokens: list[str]) -> set[str]:
-    """The content-word stems of `_WORD` tokens: lower-cased, a final 's and the apostrophes at the ends dropped,
-    alphabetic, longer than two letters, no stop word, filler, month or number word; stemmed. Worked out once per
-    distinct token (a pure function of it; a text repeats its words, and texts share theirs) and kept."""
+    """The content-word stems of `_WORD` tokens (lower-cased, a final 's and edge apostrophes dropped,
+    alphabetic, over two letters, no stop word, filler, month or number word), each distinct token worked out
+    once and kept."""
     stems = _TOKEN_STEMS
     if len(stems) > _TOKEN_STEMS_MAX:
         stems.clear()
@@ -407,8 +405,7 @@ _GONE = re.compile(
     r"could not|can['’]t|double-booked|fell through|ran out|kept running out|stopped|went bust|went under|"
     r"is out|are out|dropped out|pulled out|is off|are off|was full|were full|is full|is booked up|was booked up)\b",
     re.IGNORECASE)
-# The words without which `_GONE` cannot match (its verbs, or both words of a two-word one): the regex backtracks
-# from every clause start (~27 µs a text) and matches in few texts; this test of the text's words takes ~3 µs.
+# The words without which `_GONE` cannot match (its verbs, or both words of a two-word one): a cheap pre-test.
 _GONE_WORDS = frozenset("retired closed shut moved left quit sold cancelled canceled couldn stopped fell bust full "
                         "booked double".split())
 _GONE_PAIRS = (("could", "not"), ("can", "t"), ("went", "under"))
@@ -431,10 +428,9 @@ _CLAUSE = re.compile(r"(?:[;!?\n]|\.(?!\d))+\s*|\s+[-–—]\s+")  # not the poi
 
 def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset(),
             phrase_words: int = 0) -> Signature:
-    """`sig` with `focus`: the values said in a local context of `text` (a sentence; a phrase of a sentence longer
-    than `phrase_words` content words, see `local_contexts`) that names something the query asks about (the answer
-    sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides), and
-    `slots`: each such context's values and words."""
+    """`sig` with `focus`: the values said in a local context of `text` (`local_contexts`) that names
+    something the query asks about (the answer sits next to its subject: "kept for two weeks" in a recap's
+    other line answers nothing about slides), and `slots`: each such context's values and words."""
     asked = query.words | query.values
     # a value that is no name may be anywhere; a name only where its words are
     any_value = any(not v.startswith("name:") for v in query.values)
@@ -462,10 +458,9 @@ _PHRASE = re.compile(r",\s+(?!\d)|\s+(?:but|so|because|while|whereas|although|th
 
 @memo_text()
 def local_contexts(text: str, phrase_words: int = 0) -> tuple[str, ...]:
-    """The pieces of `text` a value is read with: its sentences (clauses), and a sentence of more than
-    `phrase_words` content words (0: never) split into its phrases — a long run-on sentence says several things
-    ("I'm worried my $12.99/month Canva Pro subscription …, but I've adjusted my relocation budget to $3,500"), the
-    words next to a value are those of its phrase."""
+    """The pieces of `text` a value is read with: its sentences (clauses), a sentence of more than
+    `phrase_words` content words (0: never) split into its phrases (a long run-on sentence says several
+    things: "…, but I've adjusted my relocation budget to $3,500")."""
     out: list[str] = []
     for clause in _CLAUSE.split(plain(text)):
         if phrase_words and _content_count(clause) > phrase_words:
@@ -834,9 +829,9 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
 
 
 def answer_slots(sig: Signature, query: Signature, kind: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    """The local contexts of `sig` (`Signature.slots`) that give its answer: of those with a value of the `kind`
-    asked for, the ones naming the most of the question's words and names ("my reading challenge goal to 12 books",
-    not "my weekly reading pace" two phrases on, for "how many books for my reading challenge?")."""
+    """The local contexts of `sig` (`Signature.slots`) with a value of the `kind` asked for that name the most
+    of the question's words and names ("my reading challenge goal to 12 books", not "my weekly reading pace").
+    """
     def named(slot: tuple[frozenset[str], frozenset[str]]) -> int:
         return len(slot[1] & query.words) + len(slot[0] & query.values)
 
@@ -964,9 +959,8 @@ _CORRECTION_WORDS = 3
 
 
 def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signature, kind: str, reach: int) -> bool:
-    """A correction right after: `new` comes at most `reach` turns after `old` in the same session and swaps an
-    answer of the `kind` asked for ("We're heading to Hollow Pines Lodge." … "Actually no, Larkfield Manor"),
-    saying little else (at most three words of its own)."""
+    """A correction right after (rule e): `new` comes at most `reach` turns after `old` in the same session
+    and swaps an answer of the `kind` asked for, saying little else ("Actually no, Larkfield Manor")."""
     if old.session is None or old.session != new.session or old.seq is None or new.seq is None or new.assistant:
         return False  # an assistant's reply ("Lovely canals.") corrects nothing
     if not 0 < new.seq - old.seq <= reach or len(new_sig.words - old_sig.words) > _CORRECTION_WORDS:
@@ -1019,9 +1013,8 @@ def subject_terms(text: str, kind: str) -> list[str]:
 
 def followup_seeds(statements: Sequence[Statement], query: Question, limit: int
                    ) -> list[tuple[float, list[str]]]:
-    """For the `limit` best statements giving an answer of the kind the query asks for: (when said, the words of
-    what it is the value of) — to look for later statements about the same thing that no leg found ("We moved the
-    finish date to …" for "when is the reno supposed to wrap up?", after a recap said "the finish date: July 12")."""
+    """For the `limit` best statements giving an answer of the kind the query asks for: (when said, the words
+    of what it is the value of), to look for later statements about the same thing that no leg found."""
     kind = query.kind
     if not kind or limit <= 0:
         return []

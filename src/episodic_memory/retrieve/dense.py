@@ -113,9 +113,8 @@ class _UserMatrix:
         return self.vectors[: self._size]
 
     def centralities(self) -> np.ndarray:
-        """Each row's dot product with the mean row. The mean is recomputed once the rows grew by a twentieth (a
-        collection's mean barely moves as it grows), so this costs O(new rows) per call, amortised. (A sidecar's
-        are kept in it, the mean in its header: `Sidecar.sync`.)"""
+        """Each row's dot product with the mean row, the mean recomputed once the rows grew by a twentieth:
+        O(new rows) per call, amortised (a sidecar keeps its own: `Sidecar.sync`)."""
         if self.sidecar:
             return self.centrality
         if self.mean is None or self._size > 1.05 * self.mean_size:

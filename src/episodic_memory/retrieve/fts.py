@@ -24,10 +24,8 @@ STOPWORDS = frozenset(
 
 def query_terms(text: str, *, keep_stopwords: bool = False, singles: bool = True) -> list[str]:
     """Lower-cased word tokens of `text`, stopwords dropped (all kept if nothing else is left), de-duplicated.
-
-    A token with Chinese, Japanese, Korean, Thai, … in it is its index terms (`store.scripts.terms`): the runs'
-    character pairs and single characters and the numbers and Latin words inside it, so that OR-ed, a turn ranks
-    higher the more of them it holds. `singles=False`: the pairs alone (words to compare, not to search with)."""
+    A token with Chinese, Japanese, Korean, Thai, … in it is its index terms (`store.scripts.terms`);
+    `singles=False`: its character pairs alone (words to compare, not to search with)."""
     if not has_script(text):  # the usual case, at the plain regex's speed
         words = [w.lower() for w in _WORD.findall(text)]
     else:
@@ -38,9 +36,8 @@ def query_terms(text: str, *, keep_stopwords: bool = False, singles: bool = True
 
 
 def words_and_terms(text: str) -> tuple[list[str], list[str]]:
-    """`query_terms(text, keep_stopwords=True, singles=False)` and `query_terms(text)` from one reading of `text` (a
-    recall's analysis needs both: `query.analyze`): a token with Chinese, … in it is split into its pairs once, for
-    both, and its single characters follow them among the terms."""
+    """`query_terms(text, keep_stopwords=True, singles=False)` and `query_terms(text)` from one reading of
+    `text` (`query.analyze` needs both): a token with Chinese, … in it is split into its pairs once."""
     if not has_script(text):  # the usual case: the terms are the words without their stop words
         words = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
         return words, content_terms(words)
@@ -119,9 +116,8 @@ def identifier_match(chunk: str) -> str | None:
 
 
 def lookups(text: str) -> list[Lookup]:
-    """What `text` may be looking up exactly: its quoted phrases, its identifiers (a chunk with a digit, word
-    characters joined by punctuation, or 7+ letters a-f only: a hash prefix) and its other content words, each
-    once, in order."""
+    """What `text` may be looking up exactly, each once, in order: its quoted phrases, identifiers (a chunk
+    with a digit, word characters joined by punctuation, or 7+ letters a-f only) and other content words."""
     out: dict[str, Lookup] = {}
     for m in _QUOTED.finditer(text):
         quoted = next(g for g in m.groups() if g)

@@ -80,10 +80,8 @@ class _once(Generic[_T]):
 
 @dataclass(frozen=True)
 class QueryInfo:
-    """What the analyser found in a query: a recall analyses its query once, into this, and every pass reads it.
-
-    The fields are found by `analyze`; the properties below are what only some passes need, each worked out at its
-    first use and kept (the text is never analysed again in that recall, whatever scopes it reads: `for_names`)."""
+    """What the analyser found in a query, once per recall: the fields by `analyze`, the properties (what only
+    some passes need) at their first use, kept across the scopes the recall reads (`for_names`)."""
 
     text: str
     kind: str                                   # temporal | reasoning | exact | general
@@ -146,11 +144,9 @@ def classify(text: str) -> str:
 
 def find_names(text: str, known: Iterable[str], words: Iterable[str] | None = None) -> list[str]:
     """Known names mentioned in `text`, matched as whole words, case-insensitively (not by capital letters).
-    `words`: the text's (`QueryInfo.words`), when they have been read already.
-
-    A name written in a script without spaces (`王小明`, `김지훈`) is matched as a substring: inside
-    `王小明上周说了什么` or `김지훈이` there is no word boundary to match at. One character alone is too common a
-    substring to be a name, so such a name needs two."""
+    `words`: the text's (`QueryInfo.words`), when they have been read already. A name in a script without
+    spaces (`王小明`) is matched as a substring of two characters or more: there is no word boundary to match at.
+    """
     words = set(query_terms(text, keep_stopwords=True, singles=False) if words is None else words)
     lowered = text.lower()
     folded: str | None = None

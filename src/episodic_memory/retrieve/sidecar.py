@@ -457,9 +457,9 @@ def _warm(mm: Any, path: Path, size: int) -> None:
 
 
 def sweep(store: VectorStore) -> int:
-    """Reconcile every sidecar of `store` with its database: rows whose vector is gone are zeroed, a (user, model)
-    with no vector left loses its folder. Returns the rows zeroed. (A Memory's scrub, before the store's: nothing
-    forgotten stays in the files.)"""
+    """Reconcile every sidecar of `store` with its database (a Memory's scrub, before the store's): rows whose
+    vector is gone are zeroed, a (user, model) with no vector left loses its folder. Returns the rows zeroed.
+    """
     root = store.sidecar_dir()
     if root is None or not root.is_dir():
         return 0

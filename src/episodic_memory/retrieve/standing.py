@@ -99,9 +99,9 @@ class _Held:
 
 
 class StandingFacts:
-    """Per process: each user's standing instructions with their vectors, read again when the store's derived
-    memories change (`Store.derived_generation`), what was read before carried over. Only instructions are held
-    (a liking is never brought in), for the `USERS_HELD` users who recalled last."""
+    """Per process: the standing instructions of the `USERS_HELD` users who recalled last, with their vectors,
+    read again when the store's derived memories change (`Store.derived_generation`), what was read carried
+    over."""
 
     USERS_HELD = 256
 
@@ -191,9 +191,9 @@ def _forget_standing() -> None:
 
 
 def place_standing(scores: np.ndarray, valid: np.ndarray, rows: list[int], k: int, margin: float = 1e-3) -> None:
-    """Lift the candidates `rows` (standing instructions matched by their scope) just above the k-th best score of
-    the other valid candidates, unless they are above it already: each gets a place in the top k, below what the
-    request found itself."""
+    """Lift the candidates `rows` (standing instructions matched by their scope) just above the k-th best
+    score of the other valid candidates, unless above it already: a place in the top k, below what the request
+    found."""
     if not rows:
         return
     others = np.ones(len(scores), bool)
