@@ -37,9 +37,9 @@ class Embedder(Protocol):
 
 
 def covers(embedder: Embedder, script: str) -> bool:
-    """Whether `embedder`'s vectors are evidence for a text in `script` (store/scripts.py `script_of`): a model that
-    says it is multilingual covers every script; any other (the bundled MiniLM was trained on English) only text
-    written with spaces between words."""
+    """Whether `embedder`'s vectors are evidence for a text in `script` (store/scripts.py `script_of`): every
+    script for a model that says it is multilingual, else (the bundled MiniLM is English) only the spaced
+    ones."""
     return script == "spaced" or bool(getattr(embedder, "multilingual", False))
 
 
@@ -63,10 +63,9 @@ def lru_put(cache: OrderedDict[_K, _V], key: _K, value: _V, size: int) -> None:
 
 
 class VectorCaches:
-    """What every bundled embedder keeps between calls: the latest texts' vectors (consolidation embeds one sentence
-    several ways within seconds: the durable vote, the fact, the thread's statements), and an LRU of query vectors.
-    Both are read-only arrays. A subclass sets `dim` and gives `_embed_texts` (many texts, in order) and
-    `_embed_query_text` (one query)."""
+    """What every bundled embedder keeps between calls, as read-only arrays: the latest texts' vectors
+    (consolidation embeds one sentence several ways within seconds) and an LRU of query vectors. A subclass
+    sets `dim` and gives `_embed_texts` (many texts, in order) and `_embed_query_text` (one query)."""
 
     dim: int
 

@@ -41,9 +41,9 @@ _SLOWER_FUSIONS = ["SkipLayerNormFusion"]  # measured slower than what they fuse
 
 
 def make_session(model_path: str | Path, threads: int) -> onnxruntime.InferenceSession:
-    """A CPU inference session using ``threads`` intra-op threads and one inter-op thread. Idle threads sleep
-    instead of spinning (spinning halved throughput on a shared small machine); `SkipLayerNormalization` is not
-    fused in (its kernel was ~6× slower than what it replaces: docs/retrieval.md)."""
+    """A CPU inference session of ``threads`` intra-op threads and one inter-op thread; idle threads sleep
+    (spinning halved throughput on a shared small machine), `SkipLayerNormalization` is not fused in (slower:
+    docs/retrieval.md)."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
@@ -141,9 +141,9 @@ class _Lane(NamedTuple):
 
 
 class OnnxTextModel:
-    """onnxruntime sessions ("lanes") with their tokenizers, the graph's input names, and batching by length.
-    `threads` cores are shared by `workers` lanes of threads // workers intra-op threads each: several lanes run
-    different batches at once, what small inputs need (docs/retrieval.md)."""
+    """onnxruntime sessions ("lanes") with their tokenizers, the graph's input names, and batching by length:
+    `workers` lanes of threads // workers intra-op threads each run different batches at once
+    (docs/retrieval.md)."""
 
     preferred_output = ""
 

@@ -27,11 +27,9 @@ class UnsupportedGraphError(ValueError):
 
 
 def build_fused_bert(source: str | Path, target: str | Path, *, num_heads: int) -> None:
-    """Write to `target` the encoder in `source` (a float32 BERT export, weights folded) as a fused graph.
-
-    Inputs `input_ids`, `attention_mask`, `token_type_ids` (int64, padding on the right); output
-    `last_hidden_state` (float32 ``[batch, seq, hidden]``).
-    """
+    """Write to `target` the encoder in `source` (a float32 BERT export, weights folded) as a fused graph:
+    inputs `input_ids`, `attention_mask`, `token_type_ids` (int64, padding on the right); output
+    `last_hidden_state` (float32 ``[batch, seq, hidden]``)."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
