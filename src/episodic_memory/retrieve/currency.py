@@ -969,10 +969,8 @@ def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signat
             and any(v.startswith(kind) for v in new_sig.asserted - old_sig.values))
 
 
-# What a value of each kind needs in a text, whatever piece of it is read (its clauses, phrases, sentences and
-# segments part it at punctuation or spaces, never inside a word): a date names a month as a whole word (`_DATES`),
-# a clock time has a digit (`_TIME`), a number a digit or a number word (`_NUMBER`, `_NUMBER_WORDS`; "one" and
-# "zero" are never values).
+# What a value of each kind needs in any piece of a text (pieces part at punctuation or spaces, never inside a
+# word): a month named as a whole word, a digit, a number word but "one" and "zero".
 _DIGIT = re.compile(r"\d")
 _COUNTING_WORDS = frozenset(w for w in _NUMBER_WORDS if w not in ("one", "zero"))
 

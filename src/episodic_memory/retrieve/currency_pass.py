@@ -60,13 +60,11 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
     kind = asked if cfg.currency.typed else None
     possible = kind is None or any(may_hold(kind, item.text) for item in items)
     extra: list[int] = []  # turns outside the head, read: they enter only by superseding something
-    # a question asking a kind of value: later turns may change its answer, and a correction right after an
-    # answer often names nothing but the new answer, so neither is found by a leg
+    # later turns may change the answer, and a correction right after one names little else: no leg finds them
     if filters.kind in (None, "turn") and asked is not None:
         head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % KIND_BITS == 0}
         extra = later_turns(store, cfg, question, items, turns, head_ids, filters) if possible else []
-        # the turns after the best answers: a correction follows an answer, not the question's other matches
-        # ("so, the team offsite"), which may rank above the answer and would use up the places
+        # the turns after the best answers, not after the question's other matches (docs/retrieval.md)
         best = [candidates.item_id(r) for r, item in zip(head, items, strict=True)
                 if candidates.keys[r] % KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency.followers]
         extra += followers(store, cfg.currency.adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))

@@ -88,9 +88,7 @@ def _mentions(words: list[str], phase: str, *, reports: bool) -> bool:
             continue  # "how many are left", "on the left" (not "we left Paris", "she just left")
         if particle is not None and particle not in words[i + 1 : i + 4]:
             continue  # "kicked" alone is not a start, "kicked off" is
-        if not reports:
-            return True
-        if which == "past" or (which == "ing" and phase == START):
+        if not reports or which == "past" or (which == "ing" and phase == START):
             return True
     return False
 
