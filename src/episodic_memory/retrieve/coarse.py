@@ -175,14 +175,11 @@ def _matmul_nbits_model(packed: np.ndarray, steps: np.ndarray, r: int) -> bytes:
 
 def _varint(value: int) -> bytes:
     out = bytearray()
-    while True:
-        byte = value & 0x7F
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
         value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+    out.append(value)
+    return bytes(out)
 
 
 def grow(array: np.ndarray, capacity: int, size: int) -> np.ndarray:
