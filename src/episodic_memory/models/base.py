@@ -55,8 +55,7 @@ _V = TypeVar("_V")
 
 
 def lru_put(cache: OrderedDict[_K, _V], key: _K, value: _V, size: int) -> None:
-    """Keep `value` as the newest entry of an LRU `cache` and drop the oldest past `size` (the caller holds the
-    cache's lock)."""
+    """Put `value` in an LRU `cache` as its newest entry, dropping the oldest past `size` (under its lock)."""
     cache[key] = value
     while len(cache) > size:
         cache.popitem(last=False)
@@ -84,8 +83,7 @@ class VectorCaches:
         raise NotImplementedError
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed texts; rows come back in input order. Texts embedded lately (and repeats within `texts`) are
-        computed once."""
+        """Embed texts, rows in input order; texts embedded lately (and repeats) are computed once."""
         texts = list(texts)
         if not self._texts_size:
             return self.embed_once(texts)

@@ -31,8 +31,7 @@ class CoarseScan:
     @classmethod
     def from_codes(cls, basis: np.ndarray, spread: np.ndarray, packed: np.ndarray, steps: np.ndarray, block: int,
                    threads: int) -> CoarseScan:
-        """The scan of rows coded before (`code_rows`, kept in the index's cache): every row frozen, as
-        `_UserMatrix.reduce` leaves them."""
+        """The scan of rows coded before (`code_rows`), all frozen as `_UserMatrix.reduce` leaves them."""
         scan = cls(basis, spread, block, threads)
         blocks = tuple(_int4_session_packed(np.asarray(packed[start : start + block]),
                                             np.asarray(steps[start : start + block]), basis.shape[1], threads)

@@ -604,8 +604,7 @@ def asked_kind(query: str) -> str | None:
 
 @dataclass(frozen=True)
 class Question:
-    """What currency reads of a question, read once per recall (`QueryInfo.question`) however many of its
-    functions ask."""
+    """What currency reads of a question, once per recall (`QueryInfo.question`)."""
 
     text: str
     kind: str | None           # asked_kind

@@ -87,8 +87,7 @@ def coined(word: str) -> bool:
 def exact_tiers(store: Store, cfg: Config, found: Sequence[Lookup], user_id: str, *, want_turns: bool,
                 kinds: Sequence[str], session_id: str | None = None, since: float | None = None,
                 until: float | None = None) -> Counter[int]:
-    """Candidate key -> how many of the query's exact lookups `found` (`QueryInfo.lookups`) each memory holds
-    (only keys holding one)."""
+    """Candidate key -> how many of the query's lookups `found` each memory holds (only keys holding one)."""
     tiers: Counter[int] = Counter()
     lone_word = len(found) == 1 and found[0].shape == "word"
     for lookup in found:

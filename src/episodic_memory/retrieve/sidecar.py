@@ -284,8 +284,7 @@ class Sidecar:
         return self.dir / f"d-{h['build']}"
 
     def _layout(self, h: dict[str, Any]) -> dict[str, tuple[str, np.dtype[Any], tuple[int, ...]]]:
-        """Column name -> (file, dtype, shape of a row): the vectors (and as int8 rows, `q8`), the coarse
-        codes, the centralities, and COLUMNS'."""
+        """Column name -> (file, dtype, row shape): vectors, int8 rows `q8`, codes, centrality, COLUMNS'."""
         layout: dict[str, tuple[str, np.dtype[Any], tuple[int, ...]]] = {
             "vectors": ("vectors.f32", np.dtype(np.float32), (self.dim,)),
             "q8": ("vectors.i8", np.dtype(np.int8), (self.dim,)),
@@ -323,8 +322,7 @@ class Sidecar:
         h["capacity"] = capacity
 
     def write_rows(self, h: dict[str, Any], start: int, columns: dict[str, np.ndarray]) -> None:
-        """Write rows from `start` (names: vectors — also as int8 rows and their scales —, codes, centrality and
-        COLUMNS')."""
+        """Write rows from `start` (columns of `_layout`; vectors also as their int8 rows and scales)."""
         data, layout = self.data(h), self._layout(h)
         if "vectors" in columns:
             columns = dict(columns)
