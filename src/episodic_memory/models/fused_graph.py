@@ -49,16 +49,14 @@ def build_fused_bert(source: str | Path, target: str | Path, *, num_heads: int) 
         initializers.append(numpy_helper.from_array(np.ascontiguousarray(value, dtype=np.float32), name))
         return name
 
-    def weight(name: str) -> np.ndarray:
+    def stored(name: str) -> str:  # the export's initializer of that name, as one of the new graph's
         if name not in weights:
             raise UnsupportedGraphError(f"{source}: no initializer {name!r}")
-        return weights[name]
+        return const(name, weights[name])
 
     def layer_norm(x: str, module: str, out: str) -> None:
-        nodes.append(helper.make_node(
-            "LayerNormalization", [x, const(f"{module}.weight", weight(f"{module}.weight")),
-                                   const(f"{module}.bias", weight(f"{module}.bias"))],
-            [out], axis=-1, epsilon=epsilon))
+        inputs = [x, stored(f"{module}.weight"), stored(f"{module}.bias")]
+        nodes.append(helper.make_node("LayerNormalization", inputs, [out], axis=-1, epsilon=epsilon))
 
     def dense(x: str, module: str, out: str, *, bias_op: str = "Add") -> None:
         matrix, bias = linear[module]
@@ -73,11 +71,9 @@ def build_fused_bert(source: str | Path, target: str | Path, *, num_heads: int) 
     nodes.append(helper.make_node(
         "EmbedLayerNormalization",
         ["input_ids.int32", "token_type_ids.int32",
-         const(f"{emb}.word_embeddings.weight", weight(f"{emb}.word_embeddings.weight")),
-         const(f"{emb}.position_embeddings.weight", weight(f"{emb}.position_embeddings.weight")),
-         const(f"{emb}.token_type_embeddings.weight", weight(f"{emb}.token_type_embeddings.weight")),
-         const(f"{emb}.LayerNorm.weight", weight(f"{emb}.LayerNorm.weight")),
-         const(f"{emb}.LayerNorm.bias", weight(f"{emb}.LayerNorm.bias")),
+         *[stored(f"{emb}.{name}") for name in ("word_embeddings.weight", "position_embeddings.weight",
+                                                 "token_type_embeddings.weight", "LayerNorm.weight",
+                                                 "LayerNorm.bias")],
          "attention_mask.int32"],
         ["hidden.0", "mask_index"], domain="com.microsoft", epsilon=epsilon))
 
