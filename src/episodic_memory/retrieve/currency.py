@@ -160,20 +160,17 @@ def number_units(text: str) -> frozenset[tuple[str, str]]:
     masked = _blank(text, spans)
     out: set[tuple[str, str]] = set()
     for m in _NUMBER.finditer(masked):
-        value = _number_value(m)
-        if _MONEY_BEFORE.search(masked, max(0, m.start() - 3), m.start()) or "$" in m.group():
-            out.add((value, "money"))
-            continue
-        if m.start() > 0 and masked[m.start() - 1] in "/:" and m.start() > 1 and masked[m.start() - 2].isdigit():
-            out.add((value, "ratio"))
-            continue
-        for pattern, unit in _UNIT_AFTER:
-            if pattern.match(masked, m.end()):
-                out.add((value, unit))
-                break
+        start = m.start()
+        if _MONEY_BEFORE.search(masked, max(0, start - 3), start) or "$" in m.group():
+            unit: str | None = "money"
+        elif start > 1 and masked[start - 1] in "/:" and masked[start - 2].isdigit():
+            unit = "ratio"
         else:
-            if re.fullmatch(r"(?:19|20)\d\d", m.group()):
-                out.add((value, "year"))  # "in 2024", "March 30, 2024"
+            unit = next((u for pattern, u in _UNIT_AFTER if pattern.match(masked, m.end())), None)
+            if unit is None and re.fullmatch(r"(?:19|20)\d\d", m.group()):
+                unit = "year"  # "in 2024", "March 30, 2024"
+        if unit is not None:
+            out.add((_number_value(m), unit))
     return frozenset(out)
 
 
