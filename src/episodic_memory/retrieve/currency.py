@@ -185,8 +185,7 @@ def asked_values(text: str) -> frozenset[str]:
     what it states (a value also said in a statement of the same text is stated)."""
     asked: set[str] = set()
     stated: set[str] = set()
-    for m in _SENTENCE.finditer(plain(text)):
-        sentence = m.group()
+    for sentence in _SENTENCE.findall(plain(text)):
         if not sentence.strip():
             continue
         (asked if sentence.rstrip().endswith("?") or _REQUEST.search(sentence) else stated).update(values_in(sentence))

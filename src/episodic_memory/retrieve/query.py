@@ -243,12 +243,12 @@ def _span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     if m := _WEEKDAY.search(lowered):
         return _weekday(m.group(1), WEEKDAYS[m.group(2)], day0, week0)
     if m := _WEEK_BEFORE_LAST.search(lowered):
-        return _calendar(None, -2, m.group(1), now, day0, week0, month0, year0)
+        return _calendar(None, -2, m.group(1), now, week0, month0, year0)
     named = _named_month(text, lowered)
     if m := _CALENDAR.search(lowered):
         if m.group(3) == "year" and named and named[1] is None:  # "in May last year"
             return _month_range(year0.year + _STEP[m.group(2)], named[0])
-        return _calendar(m.group(1), _STEP[m.group(2)], m.group(3), now, day0, week0, month0, year0)
+        return _calendar(m.group(1), _STEP[m.group(2)], m.group(3), now, week0, month0, year0)
     if named:
         month, year, last = named
         if year is None:  # "in May": the most recent May not after now; "last May", said in May, is a year back
@@ -290,8 +290,8 @@ def _weekday(which: str, weekday: int, day0: datetime, week0: datetime) -> tuple
     return day - _DAY, day + 2 * _DAY
 
 
-def _calendar(modifier: str | None, step: int, unit: str, now: datetime, day0: datetime, week0: datetime,
-              month0: datetime, year0: datetime) -> tuple[datetime, datetime]:
+def _calendar(modifier: str | None, step: int, unit: str, now: datetime, week0: datetime, month0: datetime,
+              year0: datetime) -> tuple[datetime, datetime]:
     """The week, weekend, month or year `step` from this one; "earlier this month" ends now, "later this week"
     starts now. Weeks get a day of slack each side (a week is fuzzy in speech), months and years none."""
     if unit == "week":

@@ -331,7 +331,7 @@ class Retriever:
         order = np.lexsort((-np.where(candidates.valid, candidates.score, -np.inf), -self._tiers(candidates, tiers)))
         ranked = order[candidates.valid[order]].tolist()
         if cfg.experimental.list_coverage and info.list_question:  # retrieve/coverage.py
-            ranked = diversify(ranked, self._sessions_of(candidates, turn_rows, heads, others), candidates.score,
+            ranked = diversify(ranked, self._sessions_of(turn_rows, heads, others), candidates.score,
                                self._tiers(candidates, tiers), cfg)
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id, tiers)
@@ -482,7 +482,7 @@ class Retriever:
         features = self._features(candidates, terms)
         rows = np.flatnonzero(candidates.valid)
         if self.feature_sink is not None:
-            sessions = self._sessions_of(candidates, turn_rows, heads, others)
+            sessions = self._sessions_of(turn_rows, heads, others)
             self.feature_sink(FeatureDump(query, info, candidates.keys[rows], features[rows],
                                           candidates.score[rows].copy(), self._tiers(candidates, tiers)[rows],
                                           {int(np.searchsorted(rows, r)): others[r].source_ids for r in others
@@ -541,8 +541,7 @@ class Retriever:
         return x
 
     @staticmethod
-    def _sessions_of(candidates: _Candidates, turn_rows: np.ndarray, heads: HeadColumns, others: dict[int, Hit]
-                     ) -> dict[int, str]:
+    def _sessions_of(turn_rows: np.ndarray, heads: HeadColumns, others: dict[int, Hit]) -> dict[int, str]:
         """Row -> session id, for the candidates whose session is known (list-question coverage)."""
         out = {r: hit.session_id for r, hit in others.items() if hit.session_id is not None}
         if len(heads.ids):
