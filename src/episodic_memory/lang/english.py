@@ -1,9 +1,8 @@
 """English, in one place: the month and weekday tables, interjections, irregular verbs and the stemmer that the
 rules of consolidation and recall share.
 
-What is here is the language, not a phrase bank: closed tables (months, weekdays, irregular past forms) and the
-Snowball English stemmer (the `snowballstemmer` package, the Porter2 algorithm) instead of hand-written suffix
-rules. A rule that only holds for English reads its words from here, so that it is plain which rules are English.
+Closed tables and the Snowball (Porter2) stemmer, no phrase bank nor hand-written suffix rules: a rule that
+only holds for English reads its words from here, so that it is plain which rules are English.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
-"""Currency at recall time, the retriever's side: which candidates `currency.currency_scores` sees (the best
-`currency_pool`, plus turns outside them that may be changes: said after the best answers about what they are the
-value of, or right after the best candidates), and what it does to the ranking and the hits.
-
-Kept out of `retriever.py` (a few lines there call it); `currency.py` holds the pure functions.
+"""Currency at recall time, the retriever's side (`currency.py` holds the pure functions): which candidates
+`currency.currency_scores` sees (the best `currency_pool`, plus turns outside them that may be changes: said
+after the best answers about what they are the value of, or right after the best candidates), and what it does
+to the ranking and the hits.
 """
 
 from __future__ import annotations

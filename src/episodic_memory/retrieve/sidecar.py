@@ -7,12 +7,10 @@ vector sidecar", has the rules and their tests.
     <store's sidecar_dir>/                 (`Config.retrieval.vector_sidecar_dir`; default `<db>.vectors/`)
         lock                               a file lock: one writer at a time (readers take no lock)
         u-<sha256(user \\0 model)[:24]>/
-            header.json                    format, model, user, dim, build id, rows, capacity, watermark, deletion
-                                           generation, dead rows, mean; replaced whole (tmp + rename), written last
+            header.json                    the build's header (`new_build`): replaced whole, written last
             d-<build id>/                  one build's columns, `capacity` rows each (rows past `rows`: unused)
                 vectors.f32                float32 × dim, as in the `vectors` table
-                vectors.i8 scales.f32      the same rows in int8, each with its scale (`quantize_rows`): what a
-                                           recall maps of a big sidecar (`Config.retrieval.vector_sidecar_int8_above`)
+                vectors.i8 scales.f32      the same rows in int8, a scale each (`quantize_rows`), for big ones
                 ids.i64 items.i64 kinds.i8 sessions.i32 ts.f64
                 codes.u8 steps.f32         the 4-bit coarse codes (`retrieve.coarse`) and row steps
                 centrality-<n>.f32         row · mean (the mean of the first n rows, in the header)

@@ -1,10 +1,9 @@
 """State changes in recall: "when did X finish" should find the turn that reports the end, not the one where X began.
 
-A query that asks about the end or the start of something has a *phase*; a candidate whose text reports that
-phase gets `Config.retrieval.phase_bonus`, one that reports only the opposite phase loses
-`Config.retrieval.phase_penalty` (docs/retrieval.md, "Time: now, relative dates and state changes"). English
-only, a small closed lexicon, read for the best `Config.retrieval.phase_pool` candidates of a query with a
-phase.
+A query about the end or the start of something has a *phase*: a candidate whose text reports it gets
+`phase_bonus`, one that reports only the opposite phase loses `phase_penalty`; English only, a small closed
+lexicon, read for the best `phase_pool` candidates (Config.retrieval; docs/retrieval.md, "Time: now, relative
+dates and state changes").
 """
 
 from __future__ import annotations
