@@ -13,12 +13,10 @@ import numpy as np
 
 
 class CoarseScan:
-    """Approximate ranking scores of every row, from 4-bit codes of its coordinates on the principal directions.
-
-    Each coordinate is divided by its spread over the fitting sample (the query's weights take the spreads
-    back), then rounded on one step per row (its largest / 7). Rows are frozen in blocks of up to `block`,
-    each an onnxruntime session of one `MatMulNBits` holding the block's codes as a constant; rows added later
-    are scored in numpy until `block` of them are frozen together."""
+    """Approximate ranking scores of every row: 4-bit codes of its coordinates on the principal directions
+    (each over its spread in the fitting sample), on one step per row (its largest / 7). Rows are frozen in
+    blocks of up to `block`, each an onnxruntime `MatMulNBits` session holding the codes as a constant; later
+    rows are scored in numpy until `block` of them are frozen together."""
 
     def __init__(self, basis: np.ndarray, spread: np.ndarray, block: int, threads: int) -> None:
         self.basis, self.spread, self.block, self.threads = basis, spread, block, threads  # (`fit`)

@@ -182,9 +182,8 @@ def _dedup_key(text: str) -> str:
 
 @dataclass
 class FeatureDump:
-    """What one recall's ranking saw, for `bench/train_ranker.py`: the valid candidates' keys, features
-    (retrieve/ranker.py FEATURES), hand-set scores and exact tiers, and the source turns of the derived ones
-    (by position in these arrays)."""
+    """What one recall's ranking saw, for `bench/train_ranker.py`: the valid candidates' keys, features,
+    hand-set scores and exact tiers, and the derived ones' source turns (by position in these arrays)."""
 
     query: str
     info: QueryInfo
@@ -552,9 +551,8 @@ class Retriever:
     def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float,
                       terms: dict[str, np.ndarray] | None = None,
                       standing_keys: frozenset[int] | set[int] = frozenset()) -> None:
-        """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
-        turns that matched scores at least as well as the best of them (it is their summary). `terms`: the
-        learned ranker's features of them are added to it."""
+        """Derived memories: fused + the kind's bonus + name and time matches + recency, at least their share
+        of a matching source turn's score; `terms`: their learned-ranker features are added to it."""
         cfg = self.config
         columns: dict[str, list[float]] = {name: [] for name in (
             "speaker", "time", "standing", "recency", "inherit", "inherit_session")}
