@@ -7,6 +7,7 @@ module stays cheap. Nothing is downloaded at run time unless the caller asks for
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import threading
@@ -104,10 +105,8 @@ def hf_snapshot(repo_id: str) -> Path:
             f"hf:{repo_id} needs huggingface_hub (pip install huggingface_hub), or pass a local directory"
         ) from exc
     patterns = ["*.json", "*.txt", "model.onnx", "onnx/model.onnx"]
-    try:
+    with contextlib.suppress(Exception):  # not cached yet: try the hub below
         return Path(snapshot_download(repo_id, allow_patterns=patterns, local_files_only=True))
-    except Exception:  # not cached yet: try the hub below
-        pass
     try:
         return Path(snapshot_download(repo_id, allow_patterns=patterns))
     except Exception as exc:

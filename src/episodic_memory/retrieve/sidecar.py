@@ -388,13 +388,10 @@ class Sidecar:
         if not data.is_dir():
             return
         for path in data.iterdir():
-            try:
-                with open(path, "r+b") as fh:
-                    size = os.fstat(fh.fileno()).st_size
-                    for at in range(0, size, 1 << 24):
-                        fh.write(b"\0" * min(1 << 24, size - at))
-            except OSError:
-                pass
+            with contextlib.suppress(OSError), open(path, "r+b") as fh:
+                size = os.fstat(fh.fileno()).st_size
+                for at in range(0, size, 1 << 24):
+                    fh.write(b"\0" * min(1 << 24, size - at))
         shutil.rmtree(data, ignore_errors=True)
 
     def remove(self) -> None:
