@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -89,10 +90,7 @@ def int8_compute_model(source: str | Path, directory: Path | None = None) -> Pat
 def fused_int8_model(source: str | Path, directory: Path | None = None, *, num_heads: int = MINILM_HEADS) -> Path:
     """`source` (a BERT export) rebuilt as onnxruntime's fused transformer graph (fused_graph.py), then quantised
     like `int8_compute_model`: attention becomes `QAttention`, every other weight product an int8 one."""
-
-    def convert(src: Path, target: Path, step: Step) -> None:
-        _convert_fused(src, target, num_heads, step)
-
+    convert = partial(_convert_fused, num_heads=num_heads)
     return _cached(Path(source), f"int8-fused{num_heads}", FUSED_FORMAT, convert, 3, directory)
 
 
@@ -155,7 +153,7 @@ def _convert_dynamic(source: Path, target: Path, step: Step) -> None:
         os.replace(converted, target)  # atomic: a reader never sees half a file
 
 
-def _convert_fused(source: Path, target: Path, num_heads: int, step: Step) -> None:
+def _convert_fused(source: Path, target: Path, step: Step, *, num_heads: int) -> None:
     from onnx import TensorProto
 
     from .fused_graph import build_fused_bert

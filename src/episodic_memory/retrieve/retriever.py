@@ -54,19 +54,14 @@ log = logging.getLogger(__name__)
 # Where recall's BM25 legs run while the calling thread embeds the query (two workers: concurrent recalls of a
 # server do not queue behind one another). A forked child gets a pool of its own: the parent's threads are not
 # there, and a submit to their pool would wait forever.
-def _new_legs_pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(2, thread_name_prefix="episodic-bm25")
-
-
-_LEGS = _new_legs_pool()
-
-
-def _after_fork() -> None:
+def _new_legs_pool() -> None:
     global _LEGS
-    _LEGS = _new_legs_pool()
+    _LEGS = ThreadPoolExecutor(2, thread_name_prefix="episodic-bm25")
 
 
-os.register_at_fork(after_in_child=_after_fork)
+_LEGS: ThreadPoolExecutor
+_new_legs_pool()
+os.register_at_fork(after_in_child=_new_legs_pool)
 
 
 @dataclass
