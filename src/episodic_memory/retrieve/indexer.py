@@ -104,9 +104,7 @@ class Indexer:
     def pending(self) -> int:
         """How many turns still lack a vector of the current model (a full count: for stats, not the hot path)."""
         embedder = self._embedder()
-        if embedder is None:
-            return 0
-        return self.store.count_missing_vectors(embedder.model_id)
+        return 0 if embedder is None else self.store.count_missing_vectors(embedder.model_id)
 
     def forget_watermarks(self) -> None:
         with self._lock:

@@ -30,6 +30,7 @@ _REASONING = re.compile(
     re.I,
 )
 _EXACT = re.compile(r"\"[^\"]+\"|'[^']+'|\b\d[\d.,:/-]*\b")
+_KINDS = (("temporal", _TEMPORAL), ("exact", _EXACT), ("reasoning", _REASONING))  # in the order tried
 _YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
 _MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_WORDS})\.?,?(?:\s+(19\d\d|20\d\d))?\b", re.I)
@@ -133,13 +134,7 @@ class QueryInfo:
 
 
 def classify(text: str) -> str:
-    if _TEMPORAL.search(text):
-        return "temporal"
-    if _EXACT.search(text):
-        return "exact"
-    if _REASONING.search(text):
-        return "reasoning"
-    return "general"
+    return next((kind for kind, pattern in _KINDS if pattern.search(text)), "general")
 
 
 def find_names(text: str, known: Iterable[str], words: Iterable[str] | None = None) -> list[str]:
