@@ -198,9 +198,8 @@ def _units(value: str, text: str) -> set[str]:
 
 
 def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) -> bool:
-    """Whether value `a` (said in `a_text`) and value `b` (in `b_text`) can be values of one thing: not a number of
-    money and a share, a ratio and a distance … (a bare number, a date, a name: any; `strict`: a bare number only
-    another bare number)."""
+    """Whether value `a` (said in `a_text`) and `b` (in `b_text`) can be values of one thing: not money and a
+    share, a ratio and a distance … (a bare number, a date, a name: any; `strict`: bare only with bare)."""
     if not (a.startswith("num:") and b.startswith("num:")):
         return True
     units_a, units_b = _units(a, a_text), _units(b, b_text)
@@ -824,9 +823,8 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
 
 
 def answer_slots(sig: Signature, query: Signature, kind: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    """The local contexts of `sig` (`Signature.slots`) with a value of the `kind` asked for that name the most
-    of the question's words and names ("my reading challenge goal to 12 books", not "my weekly reading pace").
-    """
+    """The local contexts of `sig` with a value of the `kind` asked that name the most of the question's words
+    and names ("my reading challenge goal to 12 books", not "my weekly reading pace")."""
     def named(slot: tuple[frozenset[str], frozenset[str]]) -> int:
         return len(slot[1] & query.words) + len(slot[0] & query.values)
 
@@ -883,9 +881,8 @@ def announces_change(text: str) -> bool:
 
 
 def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
-    """Each statement names something the other does not (not a name the question carries) and neither says the
-    other's no longer holds: for a question asking a number, date or time, two things each with its own value
-    ("Maya goes to bed at 7:30" … "Leo goes to bed at 8:30")."""
+    """Each names something of its own (not a name the question carries) and neither says the other's no
+    longer holds: "Maya goes to bed at 7:30" … "Leo goes to bed at 8:30"."""
     old_own = _names(old.asserted) - new.values - query.values
     new_own = _names(new.asserted) - old.values - query.values
     return bool(old_own and new_own) and not (old_own & new.replaced)
@@ -936,9 +933,8 @@ def changed_values(text: str, phrase_words: int) -> frozenset[str]:
 
 
 def competing_things(old: Signature, new: Signature, query: Signature, min_shared: int = 2) -> bool:
-    """For a question that asks for no particular kind of value ("which tile …"): both statements share at least
-    `min_shared` of the question's words or names, and each has words of its own besides (the thing named, in
-    lower case: "penny tile" … "slate")."""
+    """Rule d, for a question asking no kind of value ("which tile …"): both share at least `min_shared` of
+    its words or names, and each has words of its own besides (the thing named: "penny tile" … "slate")."""
     if len((old.words & new.words & query.words) | (old.values & new.values & query.values)) < min_shared:
         return False
     old_own = (old.words - new.words - query.words) | (old.words & new.replaced_words - query.words)

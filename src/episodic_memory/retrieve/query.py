@@ -322,9 +322,8 @@ def _specific_day(text: str) -> datetime | None:
 
 
 def analyze(text: str, known_names: Iterable[str] = (), now: datetime | None = None) -> QueryInfo:
-    """`now`: what time phrases count from (default: the wall clock). A phase (an end or a start asked about) only
-    for a question about time ("when did X finish", "how many days between starting X and ..."): in "why did X
-    start" the start is the topic, not the turn wanted (measured, docs/retrieval.md)."""
+    """`now`: what time phrases count from (default: the wall clock). A phase (an end or a start asked about)
+    only for a question about time: in "why did X start" the start is the topic (docs/retrieval.md)."""
     kind, script = classify(text), script_of(text)
     words, terms = words_and_terms(text)  # the text read once: its words, and the terms searched for
     info = QueryInfo(text, kind, tuple(terms), (), time_range(text, now),

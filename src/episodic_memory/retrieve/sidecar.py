@@ -125,9 +125,8 @@ class Sidecar:
         return h, held
 
     def _checks_out(self, store: VectorStore, h: dict[str, Any], generation: int, checks: int) -> bool:
-        """Spot checks of a build against the database: its newest live row and `checks` − 1 random others have the
-        same id, kind, item and vector bytes there (a deleted one may be missing only if a deletion is not
-        reconciled yet)."""
+        """Spot checks of a build: its newest live row and `checks` − 1 random others have the same id, kind,
+        item and vector bytes in the database (a deleted one may be missing before `reconcile`)."""
         rows = int(h["rows"])
         if not rows:
             return True
@@ -451,8 +450,7 @@ def _warm(mm: Any, path: Path, size: int) -> None:
 
 def sweep(store: VectorStore) -> int:
     """Reconcile every sidecar of `store` with its database (a Memory's scrub, before the store's): rows whose
-    vector is gone are zeroed, a (user, model) with no vector left loses its folder. Returns the rows zeroed.
-    """
+    vector is gone zeroed, a (user, model) with no vector left removed. Returns the rows zeroed."""
     root = store.sidecar_dir()
     if root is None or not root.is_dir():
         return 0
