@@ -37,9 +37,8 @@ class Embedder(Protocol):
 
 
 def covers(embedder: Embedder, script: str) -> bool:
-    """Whether `embedder`'s vectors are evidence for a text in `script` (store/scripts.py `script_of`): every
-    script for a model that says it is multilingual, else (the bundled MiniLM is English) only the spaced
-    ones."""
+    """Whether `embedder`'s vectors are evidence for a text in `script` (store/scripts.py `script_of`): any
+    script for a model that says it is multilingual, else (the bundled MiniLM is English) only spaced text."""
     return script == "spaced" or bool(getattr(embedder, "multilingual", False))
 
 

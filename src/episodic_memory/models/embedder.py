@@ -42,9 +42,8 @@ _SLOWER_FUSIONS = ["SkipLayerNormFusion"]  # measured slower than what they fuse
 
 
 def make_session(model_path: str | Path, threads: int) -> onnxruntime.InferenceSession:
-    """A CPU inference session of ``threads`` intra-op threads and one inter-op thread; idle threads sleep
-    (spinning halved throughput on a shared small machine), `SkipLayerNormalization` is not fused in (slower:
-    docs/retrieval.md)."""
+    """A CPU session of ``threads`` intra-op threads and one inter-op thread; idle threads sleep (spinning
+    halved throughput here), `SkipLayerNormalization` is not fused in (slower: docs/retrieval.md)."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
@@ -141,8 +140,7 @@ class _Lane(NamedTuple):
 
 class OnnxTextModel:
     """onnxruntime sessions ("lanes") with their tokenizers, the graph's input names, and batching by length:
-    `workers` lanes of threads // workers intra-op threads each run different batches at once
-    (docs/retrieval.md)."""
+    `workers` lanes of threads // workers intra-op threads each run batches side by side."""
 
     preferred_output = ""
 

@@ -342,9 +342,8 @@ def _forget_token_stems() -> None:
 
 
 def _content_stems(tokens: list[str]) -> set[str]:
-    """The content-word stems of `_WORD` tokens (lower-cased, a final 's and edge apostrophes dropped,
-    alphabetic, over two letters, no stop word, filler, month or number word), each distinct token worked out
-    once and kept."""
+    """The content-word stems of `_WORD` tokens (lower-cased, a final 's and edge apostrophes off, alphabetic,
+    over two letters, no stop word, filler, month or number word), each distinct token worked out once."""
     stems = _TOKEN_STEMS
     if len(stems) > _TOKEN_STEMS_MAX:
         stems.clear()
@@ -423,9 +422,8 @@ _CLAUSE = re.compile(r"(?:[;!?\n]|\.(?!\d))+\s*|\s+[-–—]\s+")  # not the poi
 
 def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset(),
             phrase_words: int = 0) -> Signature:
-    """`sig` with `focus`: the values said in a local context of `text` (`local_contexts`) that names
-    something the query asks about (the answer sits next to its subject: "kept for two weeks" in a recap's
-    other line answers nothing about slides), and `slots`: each such context's values and words."""
+    """`sig` with `focus`, the values said in a local context of `text` (`local_contexts`) naming something
+    the query asks about, and `slots`: each such context's values and words."""
     asked = query.words | query.values
     # a value that is no name may be anywhere; a name only where its words are
     any_value = any(not v.startswith("name:") for v in query.values)
@@ -453,9 +451,8 @@ _PHRASE = re.compile(r",\s+(?!\d)|\s+(?:but|so|because|while|whereas|although|th
 
 @memo_text()
 def local_contexts(text: str, phrase_words: int = 0) -> tuple[str, ...]:
-    """The pieces of `text` a value is read with: its sentences (clauses), a sentence of more than
-    `phrase_words` content words (0: never) split into its phrases (a long run-on sentence says several
-    things: "…, but I've adjusted my relocation budget to $3,500")."""
+    """The pieces of `text` a value is read with: its sentences (clauses), one of more than `phrase_words`
+    content words (0: never) split into its phrases (a long run-on sentence says several things)."""
     out: list[str] = []
     for clause in _CLAUSE.split(plain(text)):
         if phrase_words and _content_count(clause) > phrase_words:

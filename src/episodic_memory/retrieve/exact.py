@@ -70,8 +70,7 @@ def _inflected(word: str, known: frozenset[str]) -> bool:
 
 def coined(word: str) -> bool:
     """A made-up word the dense leg cannot see ("zelafun"): letters only, no word of the vocabulary, nor an
-    inflection of one, nor one behind a common prefix, nor a compound of two common words (docs/retrieval.md).
-    """
+    inflection of one, nor one behind a common prefix, nor a compound of two common words."""
     known = known_words()
     word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() if not word.isascii() else word
     if not known or not word.isalpha() or len(word) < 4:  # accents go, as in the tokenizer

@@ -23,9 +23,8 @@ STOPWORDS = frozenset(
 
 
 def query_terms(text: str, *, keep_stopwords: bool = False, singles: bool = True) -> list[str]:
-    """Lower-cased word tokens of `text`, stopwords dropped (all kept if nothing else is left), de-duplicated.
-    A token with Chinese, Japanese, Korean, Thai, … in it is its index terms (`store.scripts.terms`);
-    `singles=False`: its character pairs alone (words to compare, not to search with)."""
+    """Lower-cased word tokens of `text`, stopwords dropped (unless nothing else is left), de-duplicated; a
+    token with Chinese, … in it is its index terms (`store.scripts.terms`), or its pairs (`singles=False`)."""
     if not has_script(text):  # the usual case, at the plain regex's speed
         words = [w.lower() for w in _WORD.findall(text)]
     else:

@@ -443,9 +443,8 @@ class Retriever:
 
     def _derived_hits(self, kind: Kind, user_id: str, ids: list[int], as_of: float | None,
                       generation: tuple[int, ...]) -> dict[int, Hit]:
-        """`kind.loader`, through a per-process cache of its hits emptied by any change of `generation` (the
-        counters of m007 and m009, read by the caller before this loads anything); each caller gets copies to
-        mutate."""
+        """`kind.loader` through a per-process cache of its hits, emptied by any change of `generation` (read
+        by the caller before anything loads: m007 and m009's counters); each caller gets copies to mutate."""
         if not kind.cacheable or as_of is not None or not self.config.retrieval.derived_hit_cache:
             return kind.load(self.store, user_id, ids, as_of)
         with self._derived_lock:
@@ -463,9 +462,8 @@ class Retriever:
     def _rank(self, query: str, candidates: _Candidates, turn_rows: np.ndarray, heads: HeadColumns,
               others: dict[int, Hit], info: QueryInfo, now: float, tiers: Counter[int],
               standing: frozenset[int] | set[int] = frozenset()) -> None:
-        """Score every candidate: the hand-set terms, then, by default, the learned ranker's score in their
-        place. `standing`: keys of the standing instructions that apply to the request, whatever their type
-        and similarity."""
+        """Score every candidate: the hand-set terms, then (by default) the learned ranker's score in their
+        place; `standing`: keys of the standing instructions that apply (whatever type or similarity)."""
         learned = self.config.retrieval.ranker == "learned"
         model = load_ranker(self.config.retrieval.ranker_path) if learned else None  # a bad weights file: an error at once
         terms: dict[str, np.ndarray] | None = {} if learned or self.feature_sink is not None else None

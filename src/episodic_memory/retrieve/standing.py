@@ -100,8 +100,7 @@ class _Held:
 
 class StandingFacts:
     """Per process: the standing instructions of the `USERS_HELD` users who recalled last, with their vectors,
-    read again when the store's derived memories change (`Store.derived_generation`), what was read carried
-    over."""
+    read again when the derived memories change (`Store.derived_generation`), what was read carried over."""
 
     USERS_HELD = 256
 
@@ -192,8 +191,7 @@ def _forget_standing() -> None:
 
 def place_standing(scores: np.ndarray, valid: np.ndarray, rows: list[int], k: int, margin: float = 1e-3) -> None:
     """Lift the candidates `rows` (standing instructions matched by their scope) just above the k-th best
-    score of the other valid candidates, unless above it already: a place in the top k, below what the request
-    found."""
+    score of the other valid candidates if below it: a place in the top k, below what the request found."""
     if not rows:
         return
     others = np.ones(len(scores), bool)
