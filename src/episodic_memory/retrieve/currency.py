@@ -468,9 +468,8 @@ def _content_count(text: str) -> int:
 
 @memo_text()
 def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Every lower-case word a signature of `text` can hold a stem of (in its words or its name words) or name
-    a value with, and their stems: a superset, all `focused` needs to pass a clause by (its tokens
-    lower-cased, a final 's off, with and without edge apostrophes; its runs of letters, for known names)."""
+    """Every lower-case word a signature of `text` can hold a stem of or name a value with, and their stems: a
+    superset for `focused` (tokens less a final 's, with and without edge apostrophes; letter runs)."""
     tokens = {_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()}  # each distinct one once
     pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
     return pieces, frozenset(map(stem, pieces))

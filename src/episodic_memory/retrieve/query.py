@@ -138,10 +138,9 @@ def classify(text: str) -> str:
 
 
 def find_names(text: str, known: Iterable[str], words: Iterable[str] | None = None) -> list[str]:
-    """Known names mentioned in `text`, matched as whole words, case-insensitively (not by capital letters).
-    `words`: the text's (`QueryInfo.words`), when they have been read already. A name in a script without
-    spaces (`王小明`) is matched as a substring of two characters or more: there is no word boundary to match at.
-    """
+    """Known names mentioned in `text`, as whole words, case-insensitively (not by capital letters); `words`:
+    the text's (`QueryInfo.words`), if read already. A name in a script without spaces (`王小明`) is matched as a
+    substring of two characters or more: there is no word boundary to match at."""
     words = set(query_terms(text, keep_stopwords=True, singles=False) if words is None else words)
     lowered = text.lower()
     folded: str | None = None
@@ -172,9 +171,8 @@ def _folded(text: str) -> str:
 
 
 def strip_names(text: str, names: Sequence[str], words: Iterable[str] | None = None) -> str:
-    """`text` without the given names (whole words, any case, with a possessive 's; a name in a script without
-    spaces wherever it stands, as `find_names` finds it); `text` itself when nothing but stopwords would be left
-    ("Who is Caroline?"). `words`: the text's (`QueryInfo.words`), what is left when no name is taken out."""
+    """`text` without the given names (whole words, any case, with a possessive 's, as `find_names` finds
+    them); `text` itself if only stopwords would be left ("Who is Caroline?"). `words`: `QueryInfo.words`."""
     out = text
     for name in names:
         if has_script(name):
