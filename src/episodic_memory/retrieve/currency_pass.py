@@ -32,10 +32,9 @@ from .query import QueryInfo
 def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str], candidates: Any,
                   ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit], filters: Any,
                   read_turns: Callable[..., None]) -> tuple[Any, list[int], dict[str, str]]:
-    """A later statement about the same subject with a different value outranks the earlier one, among the
-    best `currency_pool` and the turns right after the best of them (retrieve/currency.py); notes: hit id ->
-    what superseded it. `candidates`: the retriever's (keys, score, valid, item_id, extend); `filters`: its
-    RecallFilters; `read_turns`: reads ranked rows' turns into `turns`. The query is read as `info.question`."""
+    """Currency among the best `currency_pool` and the turns after the best of them (retrieve/currency.py);
+    notes: hit id -> what superseded it. `candidates`: the retriever's (keys, score, valid, item_id, extend);
+    `filters`: its RecallFilters; `read_turns`: reads ranked rows' turns into `turns`."""
     if not cfg.currency.pool or len(ranked) < 2 or (cfg.currency.skip_dated and info.time_range) or (
             info.script != "spaced"):  # its subjects, values and change cues are English: elsewhere, noise
         return candidates, ranked, {}

@@ -216,9 +216,8 @@ class DenseIndex:
                     m = None
             basis = None
             if m is None or m.generation != generation:
-                # a deletion (a superseded fact's vector, say): the rows are read again, but the principal
-                # directions fitted on them are kept while the matrix is within a fifth of its size then (refitting
-                # them at every deletion cost a consolidation run ~1 s at 10k vectors)
+                # a deletion: the rows are read again, but the principal directions kept while the matrix is
+                # within a fifth of the size they were fitted at (a refit at each deletion cost seconds)
                 if m is not None and m.basis is not None:
                     basis, fitted = m.basis, m.fitted_size
                 m = _UserMatrix(self.dim, vectors=np.zeros((0, self.dim), np.float32), generation=generation)

@@ -183,10 +183,8 @@ class Sidecar:
     def _append(self, store: VectorStore, h: dict[str, Any], newest: int,
                 known: tuple[int, dict[str | None, int]] | None) -> None:
         """Write the user's vectors past the build's watermark, up to `newest`."""
-        if known is not None and known[0] == h["sessions_bytes"]:
-            codes = dict(known[1])
-        else:
-            codes = {name: i for i, name in enumerate(self.read_sessions(h))}
+        codes = dict(known[1]) if known is not None and known[0] == h["sessions_bytes"] else {
+            name: i for i, name in enumerate(self.read_sessions(h))}
         basis_spread = self.load_basis(h)
         mean = np.asarray(h["mean"], np.float32) if h["mean"] is not None else None
         for chunk in vector_chunks(store, self.user_id, self.model, h["watermark"], newest, self.chunk):
