@@ -24,8 +24,7 @@ from ..util import forgettable
 MONTHS: dict[str, int] = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 MONTHS["sept"] = 9
-#: a month as written in running text: "March", "Mar", "Mar." — never "may" as a bare modal is told apart by the
-#: caller (a date needs its day)
+#: a month as written in running text ("March", "Mar", "Mar."); the caller tells the modal "may" apart
 MONTH_WORD_PATTERN = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
                       r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
 

@@ -1,8 +1,7 @@
 """Sentence embedders: all-MiniLM-L6-v2 (int8 ONNX) by default, any local or hub ONNX model on request.
 
-onnxruntime and tokenizers are imported only when a model is loaded, so importing this
-module stays cheap. Nothing is downloaded at run time unless the caller asks for an
-``hf:owner/name`` spec explicitly.
+onnxruntime and tokenizers are imported only when a model is loaded (importing this module stays cheap);
+nothing is downloaded at run time unless the caller asks for an ``hf:owner/name`` spec.
 """
 
 from __future__ import annotations

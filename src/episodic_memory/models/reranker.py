@@ -1,8 +1,7 @@
 """Cross-encoder rerankers (ms-marco-MiniLM-L-6-v2 style) on onnxruntime.
 
-No cross-encoder ships on PyPI, so there is no default: ``load_reranker(None)`` is None and
-retrieval runs without reranking. A reranker comes from a local directory or, when the
-user has network access, ``hf:owner/name``.
+No cross-encoder ships on PyPI, so there is no default (``load_reranker(None)`` is None: no reranking); a
+reranker comes from a local directory or, with network access, ``hf:owner/name``.
 """
 
 from __future__ import annotations
