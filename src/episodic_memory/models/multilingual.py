@@ -54,10 +54,6 @@ class E5Embedder(VectorCaches):
     def __repr__(self) -> str:
         return f"E5Embedder(model_id={self.model_id!r}, dim={self.dim})"
 
-    def covers(self, script: str) -> bool:
-        """Every script: the model was trained on ~100 languages."""
-        return True
-
     def _run(self, texts: list[str], query: bool) -> np.ndarray:
         out = np.empty((len(texts), self.dim), np.float32)
         for start in range(0, len(texts), self._batch):

@@ -53,9 +53,6 @@ class _UserMatrix:
     _capacity: int = 0
     _size: int = 0
 
-    def append(self, rows: Sequence[VectorRow]) -> None:
-        self.extend([rows], len(rows))
-
     def extend(self, chunks: Iterable[Sequence[VectorRow]], total: int) -> None:
         """Append the rows of `chunks` (at most `total`, in id order). A first load reads a big store in chunks:
         each chunk's vectors are copied straight into their place, and every column grows once."""
