@@ -128,9 +128,8 @@ def _int4_session_packed(packed: np.ndarray, steps: np.ndarray, r: int, threads:
 
 def _matmul_nbits_model(packed: np.ndarray, steps: np.ndarray, r: int) -> bytes:
     """The serialized ONNX model of one `MatMulNBits` node: scores (1, n) = weights (1, r) × the rows' 4-bit
-    codes (block_size: the packed width) times their steps, the codes and steps constants. Written as protobuf
-    directly (importing `onnx` cost a first recall seconds: docs/retrieval.md), byte strings joined once at
-    the end."""
+    codes (block_size: the packed width) times their steps, both constants; written as protobuf directly
+    (importing `onnx` cost a first recall seconds: docs/retrieval.md)."""
     n, half = packed.shape
     width = 2 * half
     Parts = list[bytes | memoryview]

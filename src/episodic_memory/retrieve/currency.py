@@ -210,9 +210,8 @@ def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) ->
 
 @memo_text()
 def values_in(text: str) -> frozenset[str]:
-    """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" — numbers (money with k /
-    thousand / million, number words), calendar dates (month and day, in either order), clock times, and
-    capitalised names (a capitalised word that is not the first of its sentence, or a run of two or more)."""
+    """Value-like tokens of `text`: numbers ("num:48000", with k / thousand / million, number words), dates
+    ("date:3-14"), clock times ("time:8-20") and capitalised names ("name:jamal": see `names_in`)."""
     text = plain(text)
     values, spans = _dates(text)
     for m in _TIME.finditer(text):
@@ -268,9 +267,8 @@ _APOSTROPHES = "'’"
 
 @memo_text()
 def names_in(text: str) -> frozenset[str]:
-    """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word),
-    or a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall"). Runs come from
-    one regex: `_TOKEN`'s words cover all but spaces, so any token but a capitalised word breaks a run."""
+    """Capitalised names, lower-cased: a capitalised word not opening a sentence (and no stop word), or a run
+    of two or more anywhere ("Pier Nine Hall"), found by one regex (any other `_TOKEN` token breaks a run)."""
     text = plain(text)
     out: set[str] = set()
     pos = 0

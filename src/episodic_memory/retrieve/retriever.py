@@ -6,8 +6,6 @@ Scoring of one candidate (all weights in `Config`):
     context  = neighbour_weight · max(fused of the turns next to it in its session)
     boosts   = speaker_bonus (a name in the query spoke it) + time_bonus (its time matches a time phrase)
     score    = fused + context + boosts + recency_weight · 2^(−age / half-life)
-
-Recency is its own additive term, never multiplied into the fused score.
 """
 
 from __future__ import annotations
