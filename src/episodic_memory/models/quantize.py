@@ -40,9 +40,8 @@ def cache_dir() -> Path:
 
 
 def fallback_dir() -> Path:
-    """Where conversions go when the cache directory cannot be created (a read-only home): one folder per user
-    in the system's temporary directory, which later processes find again; if that name is not this user's own
-    private directory, a fresh private one, removed when the process exits."""
+    """Where conversions go when the cache directory cannot be created: a per-user folder in the temporary
+    directory, which later processes find again; if not this user's private one, a fresh private one."""
     getuid = getattr(os, "getuid", None)
     if getuid is not None:
         shared = Path(tempfile.gettempdir()) / f"episodic-models-{getuid()}"

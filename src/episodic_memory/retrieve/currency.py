@@ -494,9 +494,8 @@ def _lower_words(text: str) -> frozenset[str]:
 
 
 def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | None = None) -> tuple[int, float]:
-    """(shared subject items, their weighted share of the smaller side's subject): content words, plus the names
-    both carry (a name only one side carries is a value, not subject). `weight`: per word (default 1), e.g. how
-    rare the word is among the candidates — a word most of them share is the query's topic, not a subject."""
+    """(shared subject items, their weighted share of the smaller side's subject): content words and the names
+    both carry (one side's alone is a value). `weight`: per word (default 1), e.g. rarity among candidates."""
     w = weight or {}
     names = _names(a.values) & _names(b.values)
     shared = (a.words & b.words) | names
