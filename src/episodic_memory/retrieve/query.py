@@ -149,9 +149,8 @@ def find_names(text: str, known: Iterable[str], words: Iterable[str] | None = No
         parts = _name_words(name)
         if not parts:
             continue
-        if (len(parts) == 1 and parts[0] in words) or (len(parts) > 1 and " ".join(parts) in lowered) or (
-            len(parts) > 1 and parts[0] in words and len(parts[0]) > 2
-        ):
+        if (parts[0] in words if len(parts) == 1
+                else " ".join(parts) in lowered or (parts[0] in words and len(parts[0]) > 2)):
             found.append(name)
         elif has_script(name) and len(name.strip()) >= 2:
             folded = _folded(text) if folded is None else folded
