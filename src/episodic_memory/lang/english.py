@@ -1,9 +1,8 @@
 """English, in one place: the month and weekday tables, interjections, irregular verbs and the stemmer that the
 rules of consolidation and recall share.
 
-What is here is the language, not a phrase bank: closed tables (months, weekdays, irregular past forms) and the
-Snowball English stemmer (the `snowballstemmer` package, the Porter2 algorithm) instead of hand-written suffix
-rules. A rule that only holds for English reads its words from here, so that it is plain which rules are English.
+Closed tables and the Snowball (Porter2) stemmer, no phrase bank nor hand-written suffix rules: a rule that
+only holds for English reads its words from here, so that it is plain which rules are English.
 """
 
 from __future__ import annotations
@@ -25,8 +24,7 @@ from ..util import forgettable
 MONTHS: dict[str, int] = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 MONTHS["sept"] = 9
-#: a month as written in running text: "March", "Mar", "Mar." — never "may" as a bare modal is told apart by the
-#: caller (a date needs its day)
+#: a month as written in running text ("March", "Mar", "Mar."); the caller tells the modal "may" apart
 MONTH_WORD_PATTERN = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
                       r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
 
@@ -87,10 +85,9 @@ overcome overcame overcome | oversee oversaw overseen | undergo underwent underg
 
 _SNOWBALL = snowballstemmer.stemmer("english")
 
-# The stems of the ~21,700 whole English words of the MiniLM vocabulary, worked out once by this stemmer and shipped
-# (data/english_stems.txt.gz, `scripts/stem_table.py`): `snowballstemmer` is pure Python (~50 µs a word), and a
-# process that reads texts for the first time (a recall's currency pass, a consolidation run) stemmed every word
-# it met anew — a third of a text's first reading. A word outside the table is stemmed as before.
+# The stems of the ~21,700 whole English words of the MiniLM vocabulary, worked out once by this stemmer and
+# shipped (`scripts/stem_table.py`): `snowballstemmer` is pure Python (docs/retrieval.md, "A shipped stem
+# table"). A word outside the table is stemmed as it comes.
 STEM_TABLE = "english_stems.txt.gz"
 _STEM_TABLE_CHECKS = 64   # entries checked against the stemmer at load: another Snowball version, no table
 _stems: dict[str, str] | None = None

@@ -21,15 +21,9 @@ if TYPE_CHECKING:
     from episodic_memory.models.reranker import OnnxCrossEncoder, Reranker, load_reranker
 
 _EXPORTS = {
-    "DEFAULT_MODEL_ID": "embedder",
-    "Embedder": "embedder",
-    "ModelUnavailableError": "embedder",
-    "OnnxEmbedder": "embedder",
-    "default_embedder": "embedder",
-    "load_embedder": "embedder",
-    "OnnxCrossEncoder": "reranker",
-    "Reranker": "reranker",
-    "load_reranker": "reranker",
+    **dict.fromkeys(("DEFAULT_MODEL_ID", "Embedder", "ModelUnavailableError", "OnnxEmbedder",
+                     "default_embedder", "load_embedder"), "embedder"),
+    **dict.fromkeys(("OnnxCrossEncoder", "Reranker", "load_reranker"), "reranker"),
 }
 
 __all__ = [

@@ -37,9 +37,8 @@ class Embedder(Protocol):
 
 
 def covers(embedder: Embedder, script: str) -> bool:
-    """Whether `embedder`'s vectors are evidence for a text in `script` (store/scripts.py `script_of`): a model that
-    says it is multilingual covers every script; any other (the bundled MiniLM was trained on English) only text
-    written with spaces between words."""
+    """Whether `embedder`'s vectors are evidence for a text in `script` (store/scripts.py `script_of`): any
+    script for a model that says it is multilingual, else (the bundled MiniLM is English) only spaced text."""
     return script == "spaced" or bool(getattr(embedder, "multilingual", False))
 
 
@@ -55,18 +54,16 @@ _V = TypeVar("_V")
 
 
 def lru_put(cache: OrderedDict[_K, _V], key: _K, value: _V, size: int) -> None:
-    """Keep `value` as the newest entry of an LRU `cache` and drop the oldest past `size` (the caller holds the
-    cache's lock)."""
+    """Put `value` in an LRU `cache` as its newest entry, dropping the oldest past `size` (under its lock)."""
     cache[key] = value
     while len(cache) > size:
         cache.popitem(last=False)
 
 
 class VectorCaches:
-    """What every bundled embedder keeps between calls: the latest texts' vectors (consolidation embeds one sentence
-    several ways within seconds: the durable vote, the fact, the thread's statements), and an LRU of query vectors.
-    Both are read-only arrays. A subclass sets `dim` and gives `_embed_texts` (many texts, in order) and
-    `_embed_query_text` (one query)."""
+    """What every bundled embedder keeps between calls, as read-only arrays: the latest texts' vectors
+    (consolidation embeds one sentence several ways within seconds) and an LRU of query vectors. A subclass
+    sets `dim` and gives `_embed_texts` (many texts, in order) and `_embed_query_text` (one query)."""
 
     dim: int
 
@@ -85,8 +82,7 @@ class VectorCaches:
         raise NotImplementedError
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed texts; rows come back in input order. Texts embedded lately (and repeats within `texts`) are
-        computed once."""
+        """Embed texts, rows in input order; texts embedded lately (and repeats) are computed once."""
         texts = list(texts)
         if not self._texts_size:
             return self.embed_once(texts)

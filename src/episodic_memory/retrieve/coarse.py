@@ -1,9 +1,8 @@
 """The coarse scan of a big matrix: its rows' 4-bit codes on their top principal directions, scored in onnxruntime.
 
-A row projected on 128 of its 384 directions and rounded to 4 bits is 68 bytes read against 1,536 for the exact
-scan; only the best few times `limit` rows are then scored exactly (`retrieve.dense`). The int4 × int8 kernels numpy
-lacks are onnxruntime's (loaded anyway for the embedder). The codes are packed as `MatMulNBits` holds them, which is
-also how the dense index's cache keeps them (`retrieve.sidecar`).
+Only the best few times `limit` rows are then scored exactly (`retrieve.dense`). The codes are packed as
+onnxruntime's `MatMulNBits` holds them (numpy has no fast int4 product), which is also how the dense index's
+cache keeps them (`retrieve.sidecar`). docs/retrieval.md, "Coarse-to-fine dense scan", has the measurements.
 """
 
 from __future__ import annotations
@@ -14,14 +13,10 @@ import numpy as np
 
 
 class CoarseScan:
-    """Approximate ranking scores of every row, from 4-bit codes of its coordinates on the principal directions.
-
-    Each coordinate is divided by its spread over the fitting sample (the query's weights take the spreads back),
-    then rounded on one step per row (its largest / 7); a shortlist of 7 × the pool wins back what rounding costs.
-    Rows are frozen in blocks of up to `block`, each an onnxruntime session of one `MatMulNBits` (numpy has no fast
-    int4 product) holding the block's codes as a constant: 64 bytes a row where float32 took 512, on a memory-bound
-    scan. Rows added later are scored in numpy until `block` of them are frozen together. docs/retrieval.md has the
-    measurements."""
+    """Approximate ranking scores of every row: 4-bit codes of its coordinates on the principal directions
+    (each over its spread in the fitting sample), on one step per row (its largest / 7). Rows are frozen in
+    blocks of up to `block`, each an onnxruntime `MatMulNBits` session holding the codes as a constant; later
+    rows are scored in numpy until `block` of them are frozen together."""
 
     def __init__(self, basis: np.ndarray, spread: np.ndarray, block: int, threads: int) -> None:
         self.basis, self.spread, self.block, self.threads = basis, spread, block, threads  # (`fit`)
@@ -34,8 +29,7 @@ class CoarseScan:
     @classmethod
     def from_codes(cls, basis: np.ndarray, spread: np.ndarray, packed: np.ndarray, steps: np.ndarray, block: int,
                    threads: int) -> CoarseScan:
-        """The scan of rows coded before (`code_rows`, kept in the index's cache): every row frozen, as
-        `_UserMatrix.reduce` leaves them."""
+        """The scan of rows coded before (`code_rows`), all frozen as `_UserMatrix.reduce` leaves them."""
         scan = cls(basis, spread, block, threads)
         blocks = tuple(_int4_session_packed(np.asarray(packed[start : start + block]),
                                             np.asarray(steps[start : start + block]), basis.shape[1], threads)
@@ -133,12 +127,9 @@ def _int4_session_packed(packed: np.ndarray, steps: np.ndarray, r: int, threads:
 
 
 def _matmul_nbits_model(packed: np.ndarray, steps: np.ndarray, r: int) -> bytes:
-    """The serialized ONNX model of one `MatMulNBits` node: scores (1, n) = weights (1, r) × the rows' 4-bit codes
-    (block_size: the packed width) times their steps; the codes and steps are constants.
-
-    Written as protobuf directly: importing the `onnx` package to build it cost 0.5–2 s of a process's first
-    recall, more than the sidecar saves. Messages are lists of byte strings joined once at the end, so the codes are
-    copied once. (tests/test_sidecar.py checks it against the `onnx` helpers' model.)"""
+    """The serialized ONNX model of one `MatMulNBits` node: scores (1, n) = weights (1, r) × the rows' 4-bit
+    codes (block_size: the packed width) times their steps, both constants; written as protobuf directly
+    (importing `onnx` cost a first recall seconds: docs/retrieval.md)."""
     n, half = packed.shape
     width = 2 * half
     Parts = list[bytes | memoryview]
@@ -180,14 +171,11 @@ def _matmul_nbits_model(packed: np.ndarray, steps: np.ndarray, r: int) -> bytes:
 
 def _varint(value: int) -> bytes:
     out = bytearray()
-    while True:
-        byte = value & 0x7F
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
         value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+    out.append(value)
+    return bytes(out)
 
 
 def grow(array: np.ndarray, capacity: int, size: int) -> np.ndarray:

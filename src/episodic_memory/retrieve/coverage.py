@@ -1,10 +1,9 @@
 """Coverage for list questions: "which cities has she visited?", "what are his hobbies?", "what activities…".
 
-Their answer is spread over several sessions (one city a trip), and the best-scoring hits tend to be one session's
-near-duplicates of the same topic. When a question asks for several things, the top of the ranked list is
-re-picked greedily: each hit's score loses `coverage_penalty` for every hit of its own session already picked, so
-a hit from a session not in the list yet overtakes a same-session hit scoring a little better. Exact-lookup tiers
-stay above everything (a tier is never crossed). A per-session cap cost 0.05–0.10 R@10 before: the penalty is soft.
+Their answer is spread over several sessions (one city a trip), and the best-scoring hits tend to be one
+session's near-duplicates: the top of the ranked list is re-picked greedily, each hit losing
+`coverage_penalty` for every hit of its own session already picked; a tier is never crossed. Off by default
+(docs/retrieval.md, "List questions").
 """
 
 from __future__ import annotations

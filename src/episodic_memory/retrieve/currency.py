@@ -1,10 +1,8 @@
 """Currency at recall time: a later statement about the same subject with a different value outranks the earlier one.
 
-Pure functions over plain data (texts, event times, scores); the retriever hands them its best candidates
-(`retrieve/currency_pass.py`). `values_in` reads a text's values, `signature` its content words (stemmed) and
-values, `supersedes` and the tests after it decide which pairs supersede, and `currency_scores` rescores the
-candidates by event time (when a turn was said, never the order it was stored in). What counts as a value, each
-way a later statement supersedes, and what was measured: docs/consolidation.md, "Currency at recall time".
+Pure functions over texts, event times and scores, fed the best candidates by `retrieve/currency_pass.py`;
+`currency_scores` is the entry point. What counts as a value, each way a later statement supersedes, and what
+was measured: docs/consolidation.md, "Currency at recall time".
 """
 
 from __future__ import annotations
@@ -76,9 +74,8 @@ def names_month(text: str) -> bool:
 
 
 def _opens_sentence(text: str, end: int) -> bool:
-    """`_SENTENCE_START.search(text[:end])`, reading only the end of text[:end] that a match can start in (after
-    the trailing whitespace: the punctuation, quote or "Name:" before it), not the whole prefix again for every
-    capitalised word of a long text. (`^` still matches only at the real start: `search`'s pos does not move it.)"""
+    """`_SENTENCE_START.search(text[:end])`, reading only the tail a match can start in (the punctuation,
+    quote or "Name:" before the trailing whitespace); `^` still matches only at the real start."""
     k = end
     while k > 0 and text[k - 1].isspace():
         k -= 1
@@ -163,20 +160,17 @@ def number_units(text: str) -> frozenset[tuple[str, str]]:
     masked = _blank(text, spans)
     out: set[tuple[str, str]] = set()
     for m in _NUMBER.finditer(masked):
-        value = _number_value(m)
-        if _MONEY_BEFORE.search(masked, max(0, m.start() - 3), m.start()) or "$" in m.group():
-            out.add((value, "money"))
-            continue
-        if m.start() > 0 and masked[m.start() - 1] in "/:" and m.start() > 1 and masked[m.start() - 2].isdigit():
-            out.add((value, "ratio"))
-            continue
-        for pattern, unit in _UNIT_AFTER:
-            if pattern.match(masked, m.end()):
-                out.add((value, unit))
-                break
+        start = m.start()
+        if _MONEY_BEFORE.search(masked, max(0, start - 3), start) or "$" in m.group():
+            unit: str | None = "money"
+        elif start > 1 and masked[start - 1] in "/:" and masked[start - 2].isdigit():
+            unit = "ratio"
         else:
-            if re.fullmatch(r"(?:19|20)\d\d", m.group()):
-                out.add((value, "year"))  # "in 2024", "March 30, 2024"
+            unit = next((u for pattern, u in _UNIT_AFTER if pattern.match(masked, m.end())), None)
+            if unit is None and re.fullmatch(r"(?:19|20)\d\d", m.group()):
+                unit = "year"  # "in 2024", "March 30, 2024"
+        if unit is not None:
+            out.add((_number_value(m), unit))
     return frozenset(out)
 
 
@@ -187,13 +181,11 @@ _REQUEST = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b", re.I)
 
 @memo_text()
 def asked_values(text: str) -> frozenset[str]:
-    """The values `text` says only in a question or a request ("I'm worried my $12.99/month subscription might not
-    be enough, can you help?"): what it asks about, not what it states; a value also said in a statement of the
-    same text is stated."""
+    """The values `text` says only in a question or a request ("…, can you help?"): what it asks about, not
+    what it states (a value also said in a statement of the same text is stated)."""
     asked: set[str] = set()
     stated: set[str] = set()
-    for m in _SENTENCE.finditer(plain(text)):
-        sentence = m.group()
+    for sentence in _SENTENCE.findall(plain(text)):
         if not sentence.strip():
             continue
         (asked if sentence.rstrip().endswith("?") or _REQUEST.search(sentence) else stated).update(values_in(sentence))
@@ -205,15 +197,9 @@ def _units(value: str, text: str) -> set[str]:
     return {u for v, u in number_units(text) if v == value}
 
 
-def _shared_unit(value: str, a_text: str, b_text: str) -> bool:
-    """Both texts say number `value` with one unit."""
-    return bool(_units(value, a_text) & _units(value, b_text))
-
-
 def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) -> bool:
-    """Whether value `a` (said in `a_text`) and value `b` (in `b_text`) can be values of one thing: not a number of
-    money and a share, a ratio and a distance … (a bare number, a date, a name: any; `strict`: a bare number only
-    another bare number)."""
+    """Whether value `a` (said in `a_text`) and `b` (in `b_text`) can be values of one thing: not money and a
+    share, a ratio and a distance … (a bare number, a date, a name: any; `strict`: bare only with bare)."""
     if not (a.startswith("num:") and b.startswith("num:")):
         return True
     units_a, units_b = _units(a, a_text), _units(b, b_text)
@@ -224,9 +210,8 @@ def same_unit(a: str, a_text: str, b: str, b_text: str, strict: bool = False) ->
 
 @memo_text()
 def values_in(text: str) -> frozenset[str]:
-    """Value-like tokens of `text`: "num:48000", "date:3-14", "time:8-20", "name:jamal" — numbers (money with k /
-    thousand / million, number words), calendar dates (month and day, in either order), clock times, and
-    capitalised names (a capitalised word that is not the first of its sentence, or a run of two or more)."""
+    """Value-like tokens of `text`: numbers ("num:48000", with k / thousand / million, number words), dates
+    ("date:3-14"), clock times ("time:8-20") and capitalised names ("name:jamal": see `names_in`)."""
     text = plain(text)
     values, spans = _dates(text)
     for m in _TIME.finditer(text):
@@ -282,12 +267,8 @@ _APOSTROPHES = "'’"
 
 @memo_text()
 def names_in(text: str) -> frozenset[str]:
-    """Capitalised names, lower-cased: a capitalised word that does not open a sentence (and is no stop word), or
-    a run of two or more capitalised words anywhere ("Glasshouse Loft", "Pier Nine Hall").
-
-    The runs are found by a regex, not word by word: the words of `_TOKEN` (letters and apostrophes, or a run of
-    anything else but spaces) cover every character but spaces, so a run is broken by any token that is not a
-    capitalised word, and by nothing else."""
+    """Capitalised names, lower-cased: a capitalised word not opening a sentence (and no stop word), or a run
+    of two or more anywhere ("Pier Nine Hall"), found by one regex (any other `_TOKEN` token breaks a run)."""
     text = plain(text)
     out: set[str] = set()
     pos = 0
@@ -359,9 +340,8 @@ def _forget_token_stems() -> None:
 
 
 def _content_stems(tokens: list[str]) -> set[str]:
-    """The content-word stems of `_WORD` tokens: lower-cased, a final 's and the apostrophes at the ends dropped,
-    alphabetic, longer than two letters, no stop word, filler, month or number word; stemmed. Worked out once per
-    distinct token (a pure function of it; a text repeats its words, and texts share theirs) and kept."""
+    """The content-word stems of `_WORD` tokens (lower-cased, a final 's and edge apostrophes off, alphabetic,
+    over two letters, no stop word, filler, month or number word), each distinct token worked out once."""
     stems = _TOKEN_STEMS
     if len(stems) > _TOKEN_STEMS_MAX:
         stems.clear()
@@ -417,8 +397,7 @@ _GONE = re.compile(
     r"could not|can['’]t|double-booked|fell through|ran out|kept running out|stopped|went bust|went under|"
     r"is out|are out|dropped out|pulled out|is off|are off|was full|were full|is full|is booked up|was booked up)\b",
     re.IGNORECASE)
-# The words without which `_GONE` cannot match (its verbs, or both words of a two-word one): the regex backtracks
-# from every clause start (~27 µs a text) and matches in few texts; this test of the text's words takes ~3 µs.
+# The words without which `_GONE` cannot match (its verbs, or both words of a two-word one): a cheap pre-test.
 _GONE_WORDS = frozenset("retired closed shut moved left quit sold cancelled canceled couldn stopped fell bust full "
                         "booked double".split())
 _GONE_PAIRS = (("could", "not"), ("can", "t"), ("went", "under"))
@@ -441,10 +420,8 @@ _CLAUSE = re.compile(r"(?:[;!?\n]|\.(?!\d))+\s*|\s+[-–—]\s+")  # not the poi
 
 def focused(sig: Signature, text: str, query: Signature, known: frozenset[str] = frozenset(),
             phrase_words: int = 0) -> Signature:
-    """`sig` with `focus`: the values said in a local context of `text` (a sentence; a phrase of a sentence longer
-    than `phrase_words` content words, see `local_contexts`) that names something the query asks about (the answer
-    sits next to its subject: "kept for two weeks" in a recap's other line answers nothing about slides), and
-    `slots`: each such context's values and words."""
+    """`sig` with `focus`, the values said in a local context of `text` (`local_contexts`) naming something
+    the query asks about, and `slots`: each such context's values and words."""
     asked = query.words | query.values
     # a value that is no name may be anywhere; a name only where its words are
     any_value = any(not v.startswith("name:") for v in query.values)
@@ -472,10 +449,8 @@ _PHRASE = re.compile(r",\s+(?!\d)|\s+(?:but|so|because|while|whereas|although|th
 
 @memo_text()
 def local_contexts(text: str, phrase_words: int = 0) -> tuple[str, ...]:
-    """The pieces of `text` a value is read with: its sentences (clauses), and a sentence of more than
-    `phrase_words` content words (0: never) split into its phrases — a long run-on sentence says several things
-    ("I'm worried my $12.99/month Canva Pro subscription …, but I've adjusted my relocation budget to $3,500"), the
-    words next to a value are those of its phrase."""
+    """The pieces of `text` a value is read with: its sentences (clauses), one of more than `phrase_words`
+    content words (0: never) split into its phrases (a long run-on sentence says several things)."""
     out: list[str] = []
     for clause in _CLAUSE.split(plain(text)):
         if phrase_words and _content_count(clause) > phrase_words:
@@ -491,12 +466,8 @@ def _content_count(text: str) -> int:
 
 @memo_text()
 def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Every lower-case word a signature of `text` can hold a stem of (in its words or its name words) or name a
-    value with, and their stems: more than it holds (a superset is all `focused` needs to pass a clause by).
-
-    Its words and names are made of its tokens (`_WORD`, `_TOKEN`: letters and apostrophes), lower-cased, a final
-    's dropped, with or without the apostrophes at their ends; the capitalised words of the known names are runs
-    of letters between non-word characters."""
+    """Every lower-case word a signature of `text` can hold a stem of or name a value with, and their stems: a
+    superset for `focused` (tokens less a final 's, with and without edge apostrophes; letter runs)."""
     tokens = {_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()}  # each distinct one once
     pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
     return pieces, frozenset(map(stem, pieces))
@@ -523,9 +494,8 @@ def _lower_words(text: str) -> frozenset[str]:
 
 
 def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | None = None) -> tuple[int, float]:
-    """(shared subject items, their weighted share of the smaller side's subject): content words, plus the names
-    both carry (a name only one side carries is a value, not subject). `weight`: per word (default 1), e.g. how
-    rare the word is among the candidates — a word most of them share is the query's topic, not a subject."""
+    """(shared subject items, their weighted share of the smaller side's subject): content words and the names
+    both carry (one side's alone is a value). `weight`: per word (default 1), e.g. rarity among candidates."""
     w = weight or {}
     names = _names(a.values) & _names(b.values)
     shared = (a.words & b.words) | names
@@ -617,16 +587,12 @@ def asks_between(query: str) -> bool:
 def asked_kind(query: str) -> str | None:
     """The kind of value a question asks for: "num" (how much / many / long …), "date" (when, what day), "name"
     (who, where); None for any (what, which, …)."""
-    for pattern, kind in _ASKS:
-        if pattern.search(query):
-            return kind
-    return None
+    return next((kind for pattern, kind in _ASKS if pattern.search(query)), None)
 
 
 @dataclass(frozen=True)
 class Question:
-    """What currency reads of a question, read once per recall (`QueryInfo.question`) however many of its
-    functions ask."""
+    """What currency reads of a question, once per recall (`QueryInfo.question`)."""
 
     text: str
     kind: str | None           # asked_kind
@@ -688,13 +654,10 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                     ignore_names: Iterable[str] = ()) -> tuple[list[float], dict[int, int]]:
     """New scores for `statements` and, for each one superseded, the index of the newest statement that did it.
 
-    For every pair where a later statement (event time; equal times and unknown times are left alone) supersedes
-    an earlier one, the later one takes at least the earlier one's score (`promote`) and the earlier one is put
-    `margin` below every statement superseding it. The result does not depend on the order of `statements`.
-
-    `query`: what was asked (its names are the subject, not values; with `anchor`, a pair must share something
-    the query asks about, read once if given as a `Question`); `ignore_names`: names that are never values (the
-    people talking)."""
+    When a later statement (event time; equal and unknown times are left alone) supersedes an earlier one, the
+    later one takes at least the earlier one's score (`promote`) and the earlier one goes `MARGIN` below all
+    that supersede it; the result does not depend on the order of `statements`. `query`: what was asked (its
+    names are the subject, not values); `ignore_names`: names that are never values (the people talking)."""
     p = params or Params()
     asked_q = query if isinstance(query, Question) else Question.of(query)
     query = asked_q.text
@@ -714,9 +677,8 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     weight = rarity(sigs)
     query_sig = as_subject(drop_names(signature(query, names), ignore, lower), topic) if query else None
     kind = asked_q.kind if p.typed and query else None
-    # a question asking a kind of value reads each statement's answer next to its subject (`focused`: its clauses
-    # read again, a first reading costs): only for the statements a pair below asks it of, when it first does.
-    # `sigs` stays unfocused (focusing changes no words or values, which is all the rest reads)
+    # a question asking a kind of value reads answers next to their subject (`focused`, costly: only for the
+    # statements a pair asks it of); `sigs` stays unfocused (focusing changes no words or values)
     focus_kind = query_sig is not None and bool(kind)
 
     @cache
@@ -735,8 +697,7 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                      key=lambda i: (-statements[i].ts, i))  # type: ignore[operator]
     superseded_by: dict[int, list[int]] = {}
     answered: set[tuple[int, int]] = set()
-    # what the pairs below ask of each text, read when a pair first needs it (a first reading costs) and then
-    # looked up here (not in the per-text caches, once per pair)
+    # what the pairs below ask of each text: read when first needed, then looked up here (not in text caches)
     @cache
     def past(i: int) -> bool:
         return tells_history(texts[i])
@@ -814,23 +775,16 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
 def competing_answers(old: Signature, new: Signature, query: Signature, kind: str, *,
                       untied: frozenset[str] = frozenset(), slot_pairs: bool = False, best_slot: bool = False,
                       texts: tuple[str, str] | None = None, asked: frozenset[str] = frozenset()) -> bool:
-    """Two answers to one question: each gives an answer of the `kind` asked for (a number, date or name) that the
-    other does not, and they are about what the query asks — each carries one of its words or names ("this year's
-    QueryConf happens in Montreal" … "QueryConf is in Valencia this year") — or they agree on another number or date
-    ("co-speaker: Pablo; talk date: June 1" after "put me on June 1 … sharing the stage with Rita"; a person both
-    mention ties nothing, nor does a value in `untied`: one many candidates carry).
-
-    The two answers must be of the same thing: their local contexts share a word beyond the question's, or the new
-    one's covers every question word the old one's did (not "the deck needs 14 slides" … "the two new slides").
-    `slot_pairs`: that holds of one answer's context and the other's (`Signature.slots`), not of all the words of
-    every context about the question each statement has (a long turn has many); `best_slot`: only the contexts
-    that give each one's answer (`answer_slots`). `texts` (old's, new's) given, two
-    numbers are answers of one thing only when they count the same (`same_unit`: not $12.99 and 22%). `asked`:
-    values the new statement only asks about (`asked_values`), no answers it gives."""
+    """Rule c, two answers to one question: each gives an answer of the `kind` asked for that the other does
+    not, both carry a word or name of the query or agree on another value (no name, none in `untied`), and
+    the answers are of one thing (their contexts share a word beyond the question's, or the new one's covers
+    the question words the old one's had: not "the deck needs 14 slides" … "the two new slides"). See
+    docs/consolidation.md, "Narrower slots", for `slot_pairs` (context against context, `Signature.slots`),
+    `best_slot` (`answer_slots`), `texts` (numbers count the same: `same_unit`), `asked` (`asked_values`)."""
     subject = query.words | query.values
     agree = {v for v in (old.asserted & new.asserted) - query.values - untied if not v.startswith("name:")}
     if texts is not None:  # a bare number both say ("3", "12") ties nothing: a date, an amount, a measure does
-        agree = {v for v in agree if not v.startswith("num:") or _shared_unit(v, texts[0], texts[1])}
+        agree = {v for v in agree if not v.startswith("num:") or _units(v, texts[0]) & _units(v, texts[1])}
     touch = bool((old.words | old.values) & subject and (new.words | new.values) & subject)
     if not (touch or agree):
         return False
@@ -862,9 +816,8 @@ def competing_answers(old: Signature, new: Signature, query: Signature, kind: st
 
 
 def answer_slots(sig: Signature, query: Signature, kind: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
-    """The local contexts of `sig` (`Signature.slots`) that give its answer: of those with a value of the `kind`
-    asked for, the ones naming the most of the question's words and names ("my reading challenge goal to 12 books",
-    not "my weekly reading pace" two phrases on, for "how many books for my reading challenge?")."""
+    """The local contexts of `sig` with a value of the `kind` asked that name the most of the question's words
+    and names ("my reading challenge goal to 12 books", not "my weekly reading pace")."""
     def named(slot: tuple[frozenset[str], frozenset[str]]) -> int:
         return len(slot[1] & query.words) + len(slot[0] & query.values)
 
@@ -921,9 +874,8 @@ def announces_change(text: str) -> bool:
 
 
 def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
-    """Each statement names something the other does not (not a name the question carries) and neither says the
-    other's no longer holds: for a question asking a number, date or time, two things each with its own value
-    ("Maya goes to bed at 7:30" … "Leo goes to bed at 8:30")."""
+    """Each names something of its own (not a name the question carries) and neither says the other's no
+    longer holds: "Maya goes to bed at 7:30" … "Leo goes to bed at 8:30"."""
     old_own = _names(old.asserted) - new.values - query.values
     new_own = _names(new.asserted) - old.values - query.values
     return bool(old_own and new_own) and not (old_own & new.replaced)
@@ -931,17 +883,12 @@ def two_named_things(old: Signature, new: Signature, query: Signature) -> bool:
 
 def follows_up(old: Signature, new: Signature, new_text: str, query: Signature, kind: str,
                near: int | None = None, old_text: str | None = None, asked: frozenset[str] = frozenset()) -> bool:
-    """A later statement that announces a change of a value of the `kind` asked for without the subject's words
-    ("The landlord bumped it up, we're paying $1,950 from March" after "Rent on the flat is $1,800"): the earlier
-    one gives an answer next to what the question asks, the later one a new answer of that kind with a word that
-    says something changed, and it refers back ("it", "they") or shares a word or name with the earlier one or
-    the question. The caller keeps it to one speaker. `near` given: the change word must be said in the new
-    value's local context (its sentence, or its phrase of a sentence longer than `near` content words, see
-    `local_contexts`), and so must the shared word or the word referring back: "I increased keyword density by
-    22%" changes a density, not a subscription's price.
-    `old_text` given: the new value must count what an old one does (`same_unit`, strictly: nothing ties the
-    two statements but the change, so "->-> 3,5" or "4 more" is no new "$500"); `asked`: values the new
-    statement only asks about (`asked_values`) are no new answers."""
+    """Rule f, a change in other words ("The landlord bumped it up, we're paying $1,950" after "Rent on the
+    flat is $1,800"): a new answer of the `kind` asked for, a change word, and a word referring back or shared
+    with the earlier answer or the question (docs/consolidation.md, "Currency at recall time"); the caller
+    keeps it to one speaker. `near`: the change word and the tie must be said in the new value's local context
+    (`local_contexts`); `old_text`: the new value must count what an old one does (`same_unit`, strictly);
+    `asked`: values the new statement only asks about (`asked_values`) are no new answers."""
     if not old.focus or not announces_change(new_text):
         return False
     old_answers = {v for v in old.focus - old.replaced - query.values if v.startswith(kind)}
@@ -979,9 +926,8 @@ def changed_values(text: str, phrase_words: int) -> frozenset[str]:
 
 
 def competing_things(old: Signature, new: Signature, query: Signature, min_shared: int = 2) -> bool:
-    """For a question that asks for no particular kind of value ("which tile …"): both statements share at least
-    `min_shared` of the question's words or names, and each has words of its own besides (the thing named, in
-    lower case: "penny tile" … "slate")."""
+    """Rule d, for a question asking no kind of value ("which tile …"): both share at least `min_shared` of
+    its words or names, and each has words of its own besides (the thing named: "penny tile" … "slate")."""
     if len((old.words & new.words & query.words) | (old.values & new.values & query.values)) < min_shared:
         return False
     old_own = (old.words - new.words - query.words) | (old.words & new.replaced_words - query.words)
@@ -997,9 +943,8 @@ _CORRECTION_WORDS = 3
 
 
 def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signature, kind: str, reach: int) -> bool:
-    """A correction right after: `new` comes at most `reach` turns after `old` in the same session and swaps an
-    answer of the `kind` asked for ("We're heading to Hollow Pines Lodge." … "Actually no, Larkfield Manor"),
-    saying little else (at most three words of its own)."""
+    """A correction right after (rule e): `new` comes at most `reach` turns after `old` in the same session
+    and swaps an answer of the `kind` asked for, saying little else ("Actually no, Larkfield Manor")."""
     if old.session is None or old.session != new.session or old.seq is None or new.seq is None or new.assistant:
         return False  # an assistant's reply ("Lovely canals.") corrects nothing
     if not 0 < new.seq - old.seq <= reach or len(new_sig.words - old_sig.words) > _CORRECTION_WORDS:
@@ -1008,10 +953,8 @@ def corrects(old: Statement, new: Statement, old_sig: Signature, new_sig: Signat
             and any(v.startswith(kind) for v in new_sig.asserted - old_sig.values))
 
 
-# What a value of each kind needs in a text, whatever piece of it is read (its clauses, phrases, sentences and
-# segments part it at punctuation or spaces, never inside a word): a date names a month as a whole word (`_DATES`),
-# a clock time has a digit (`_TIME`), a number a digit or a number word (`_NUMBER`, `_NUMBER_WORDS`; "one" and
-# "zero" are never values).
+# What a value of each kind needs in any piece of a text (pieces part at punctuation or spaces, never inside a
+# word): a month named as a whole word, a digit, a number word but "one" and "zero".
 _DIGIT = re.compile(r"\d")
 _COUNTING_WORDS = frozenset(w for w in _NUMBER_WORDS if w not in ("one", "zero"))
 
@@ -1052,9 +995,8 @@ def subject_terms(text: str, kind: str) -> list[str]:
 
 def followup_seeds(statements: Sequence[Statement], query: Question, limit: int
                    ) -> list[tuple[float, list[str]]]:
-    """For the `limit` best statements giving an answer of the kind the query asks for: (when said, the words of
-    what it is the value of) — to look for later statements about the same thing that no leg found ("We moved the
-    finish date to …" for "when is the reno supposed to wrap up?", after a recap said "the finish date: July 12")."""
+    """For the `limit` best statements giving an answer of the kind the query asks for: (when said, the words
+    of what it is the value of), to look for later statements about the same thing that no leg found."""
     kind = query.kind
     if not kind or limit <= 0:
         return []
@@ -1074,11 +1016,10 @@ def spread_supersession(sigs: Sequence[Signature], times: Sequence[float | None]
                         query: Signature | None = None, kind: str | None = None,
                         skip: set[tuple[int, int]] = frozenset(),  # type: ignore[assignment]
                         untied: frozenset[str] = frozenset()) -> None:
-    """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, every statement
-    said before `new` that carries one of `old`'s values of a kind `new` brings a new one of (a number for a number;
-    the `kind` asked for, if any; not one the query names) and none of the values `new` brings is superseded by
-    `new` too (an acknowledgement, a recap), and so on from those; not from the pairs in `skip`, nor along a value
-    in `untied` (one many candidates carry: "2024"). In place."""
+    """A value once replaced is stale wherever it was said before: when `new` supersedes `old`, each earlier
+    statement carrying one of `old`'s values of a kind `new` brings a new one of (the `kind` asked, if any;
+    not one the query names), and none of `new`'s, is superseded by `new` too (an acknowledgement, a recap),
+    and so on from those; not from the pairs in `skip`, nor along a value in `untied` ("2024"). In place."""
     asked = (query.values if query is not None else frozenset()) | untied
     queue = [(old, new) for old, news in superseded_by.items() for new in news if (old, new) not in skip]
     while queue:

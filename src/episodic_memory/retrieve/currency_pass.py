@@ -1,8 +1,7 @@
-"""Currency at recall time, the retriever's side: which candidates `currency.currency_scores` sees (the best
-`currency_pool`, plus turns outside them that may be changes: said after the best answers about what they are the
-value of, or right after the best candidates), and what it does to the ranking and the hits.
-
-Kept out of `retriever.py` (a few lines there call it); `currency.py` holds the pure functions.
+"""Currency at recall time, the retriever's side (`currency.py` holds the pure functions): which candidates
+`currency.currency_scores` sees (the best `currency_pool`, plus turns outside them that may be changes: said
+after the best answers about what they are the value of, or right after the best candidates), and what it does
+to the ranking and the hits.
 """
 
 from __future__ import annotations
@@ -33,52 +32,41 @@ from .query import QueryInfo
 def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str], candidates: Any,
                   ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit], filters: Any,
                   read_turns: Callable[..., None]) -> tuple[Any, list[int], dict[str, str]]:
-    """A later statement about the same subject with a different value outranks the earlier one, among the
-    best `currency_pool` and the turns right after the best of them (retrieve/currency.py); notes: hit id ->
-    what superseded it. `candidates`: the retriever's (keys, score, valid, item_id, extend); `filters`: its
-    RecallFilters; `read_turns`: reads ranked rows' turns into `turns`. The query is read as `info.question`."""
-    if not cfg.currency.pool or len(ranked) < 2 or (cfg.currency.skip_dated and info.time_range):
-        return candidates, ranked, {}
-    if info.script != "spaced":  # its subjects, values and change cues are English: on other text it reads noise
+    """Currency among the best `currency_pool` and the turns after the best of them (retrieve/currency.py);
+    notes: hit id -> what superseded it. `candidates`: the retriever's (keys, score, valid, item_id, extend);
+    `filters`: its RecallFilters; `read_turns`: reads ranked rows' turns into `turns`."""
+    if not cfg.currency.pool or len(ranked) < 2 or (cfg.currency.skip_dated and info.time_range) or (
+            info.script != "spaced"):  # its subjects, values and change cues are English: elsewhere, noise
         return candidates, ranked, {}
     question = info.question  # the query as currency reads it, once
     if cfg.currency.skip_between and question.between:  # currency_scores would leave every score as it is
         return candidates, ranked, {}
     read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency.pool)
-
-    def text_of(r: int) -> str | None:
-        return others[r].text if r in others else getattr(turns.get(candidates.item_id(r)), "content", None)
-
     # a long text (a document, code, a list, a recap of many things) holds many values: it is not compared as one
     # statement, and keeps its place (`aside`)
     head: list[int] = []
     aside: list[int] = []
     for r in ranked[: cfg.currency.pool]:
-        text = text_of(r)
+        text = others[r].text if r in others else getattr(turns.get(candidates.item_id(r)), "content", None)
         (head if text is not None and len(text) <= cfg.currency.max_chars else aside).append(r)
     items = [statement(others[r]) if r in others else turn_statement(turns[candidates.item_id(r)]) for r in head]
     for item, r in zip(items, head, strict=True):
         item.score = float(candidates.score[r])
-    # a question asking a date, a time or a number is answered only by a statement bringing one (`currency_typed`):
-    # when no text can hold one (`may_hold`: no month, no digit …), nothing supersedes anything, and no answer
-    # is there to follow forward — currency_scores would read every text (their first reading is most of its
-    # cost) to leave every score as it is
+    # a question asking a date, a time or a number is answered only by a statement bringing one: when no text
+    # can hold one (`may_hold`), nothing supersedes anything and currency_scores need not read a text
     asked = question.kind  # the kind of value the question asks for, if any
     kind = asked if cfg.currency.typed else None
     possible = kind is None or any(may_hold(kind, item.text) for item in items)
     extra: list[int] = []  # turns outside the head, read: they enter only by superseding something
-    # a question asking a kind of value: later turns may change its answer, and a correction right after an
-    # answer often names nothing but the new answer, so neither is found by a leg
+    # later turns may change the answer, and a correction right after one names little else: no leg finds them
     if filters.kind in (None, "turn") and asked is not None:
         head_ids = {candidates.item_id(r) for r in head if candidates.keys[r] % KIND_BITS == 0}
         extra = later_turns(store, cfg, question, items, turns, head_ids, filters) if possible else []
-        # the turns after the best answers: a correction follows an answer, not the question's other matches
-        # ("so, the team offsite"), which may rank above the answer and would use up the places
+        # the turns after the best answers, not after the question's other matches (docs/retrieval.md)
         best = [candidates.item_id(r) for r, item in zip(head, items, strict=True)
                 if candidates.keys[r] % KIND_BITS == 0 and gives_answer(asked, item.text)][: cfg.currency.followers]
         extra += followers(store, cfg.currency.adjacent, best + extra, turns, filters, exclude=head_ids | set(extra))
-        # a turn read here enters only by superseding something, with a value of the kind asked for: one that
-        # cannot hold one (`may_hold`, a regex) would only be read (its first reading is most of the cost)
+        # a turn read here enters only by superseding something with a value of the kind asked (`may_hold`)
         extra = [i for i in extra if len(turns[i].content) <= cfg.currency.max_chars
                  and (kind is None or may_hold(kind, turns[i].content))]
     if kind is not None and not possible and not extra:
@@ -137,16 +125,10 @@ def followers(store: Store, reach: int, ids: list[int], turns: dict[int, StoredT
     out = []
     for i, turn in found.items():
         source = next((t for j, t in after.items() if 0 < i - j <= reach), None)
-        if source is None or turn.session_id != source.session_id or not 0 < turn.seq - source.seq <= reach:
-            continue
-        if filters.session_id is not None and turn.session_id != filters.session_id:
-            continue
-        if (filters.since is not None and turn.ts < filters.since) or (
-                filters.until is not None and turn.ts > filters.until) or (
-                filters.as_of is not None and turn.ts > filters.as_of) or not filters.admits(turn):
-            continue
-        turns[i] = turn
-        out.append(i)
+        if (source is not None and turn.session_id == source.session_id and 0 < turn.seq - source.seq <= reach
+                and filters.in_scope(turn.session_id, turn.ts) and filters.admits(turn)):
+            turns[i] = turn
+            out.append(i)
     return sorted(out)
 
 

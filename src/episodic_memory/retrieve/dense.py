@@ -1,16 +1,9 @@
 """The dense leg: vectors live in the SQLite file; each process keeps a numpy matrix in sync with it.
 
-Sync is by watermark, not rebuild: vector ids only grow, so a reader loads just the rows newer than the last one it
-saw. A deletion bumps a generation counter in the file, and only then does a reader reload that user's rows. So a
-process sees what another wrote without reopening, and opening a store costs one read of the user's vectors — no
-re-embedding, no index build. (Measured choice: see docs/retrieval.md.)
-
-A big matrix is scanned coarse to fine: its rows projected on their top principal directions (128 of 384) and
-rounded to 4 bits score every row (68 bytes a row read, against 1,536 for the exact scan), and only the best few
-times `limit` are scored exactly (`retrieve.coarse`).
-
-A big user's vectors are read from the index's cache (`retrieve.sidecar`): mapped files where the store says, kept in
-step with the database by the same watermark. The index calls the cache and the store, never the reverse.
+Sync is by watermark, not rebuild: vector ids only grow, so a reader loads just the rows newer than the
+last one it saw, and reloads a user's rows only when a deletion bumps a generation counter (docs/retrieval.md,
+"Dense leg: where the vectors live"). A big matrix is scanned coarse to fine (`retrieve.coarse`); a big user's
+vectors are read from the index's cache (`retrieve.sidecar`), which the index calls, never the reverse.
 """
 
 from __future__ import annotations
@@ -59,9 +52,6 @@ class _UserMatrix:
     scales: np.ndarray | None = None     # shortlist is scored on instead of `vectors` (None: float32)
     _capacity: int = 0
     _size: int = 0
-
-    def append(self, rows: Sequence[VectorRow]) -> None:
-        self.extend([rows], len(rows))
 
     def extend(self, chunks: Iterable[Sequence[VectorRow]], total: int) -> None:
         """Append the rows of `chunks` (at most `total`, in id order). A first load reads a big store in chunks:
@@ -120,9 +110,8 @@ class _UserMatrix:
         return self.vectors[: self._size]
 
     def centralities(self) -> np.ndarray:
-        """Each row's dot product with the mean row. The mean is recomputed once the rows grew by a twentieth (a
-        collection's mean barely moves as it grows), so this costs O(new rows) per call, amortised. (A sidecar's
-        are kept in it, the mean in its header: `Sidecar.sync`.)"""
+        """Each row's dot product with the mean row, the mean recomputed once the rows grew by a twentieth:
+        O(new rows) per call, amortised (a sidecar keeps its own: `Sidecar.sync`)."""
         if self.sidecar:
             return self.centrality
         if self.mean is None or self._size > 1.05 * self.mean_size:
@@ -133,7 +122,6 @@ class _UserMatrix:
             fresh = self.vectors[len(self.centrality) : self._size] @ self.mean
             self.centrality = np.concatenate([self.centrality, fresh])
         return self.centrality
-
 
 
 def _top_rows(scores: np.ndarray, k: int, sample: int = 20_000) -> np.ndarray:
@@ -148,9 +136,6 @@ def _top_rows(scores: np.ndarray, k: int, sample: int = 20_000) -> np.ndarray:
         if len(rows) >= k:  # else (an unlucky sample, or few rows left by the filters) the full partition below
             return rows[np.argpartition(-scores[rows], k - 1)[:k]]
     return np.argpartition(-scores, k - 1)[:k]  # (kth near the low end: many tied -inf rows stay fast)
-
-
-
 
 
 @dataclass
@@ -228,9 +213,8 @@ class DenseIndex:
                     m = None
             basis = None
             if m is None or m.generation != generation:
-                # a deletion (a superseded fact's vector, say): the rows are read again, but the principal
-                # directions fitted on them are kept while the matrix is within a fifth of its size then (refitting
-                # them at every deletion cost a consolidation run ~1 s at 10k vectors)
+                # a deletion: the rows are read again, but the principal directions kept while the matrix is
+                # within a fifth of the size they were fitted at (a refit at each deletion cost seconds)
                 if m is not None and m.basis is not None:
                     basis, fitted = m.basis, m.fitted_size
                 m = _UserMatrix(self.dim, vectors=np.zeros((0, self.dim), np.float32), generation=generation)
@@ -273,7 +257,6 @@ class DenseIndex:
                 maps["q8"] = m.q8 if m.q8 is not None else side.map(h)["q8"]
         if m is None:
             m = _UserMatrix(self.dim, sidecar=True, build=h["build"])
-            m.codes = {}
             basis_spread = side.load_basis(h)
             if basis_spread is not None and rows:
                 m.basis, spread = basis_spread
@@ -325,15 +308,11 @@ class DenseIndex:
     ) -> DenseFound:
         """Top `limit` items by cosine (vectors are normalised, so a dot product), at or above `floor`.
 
-        With `center` > 0 they are ranked by q · d − center · (mean row · d), i.e. against q − center · mean (at 1,
-        the dot product in the mean-centred space): hubs, items close to the whole collection (greetings, "Cool!
-        What did it look like?"), stop matching every query. The floor and the returned similarity stay the raw
-        cosine. Cost: one vector subtraction (row · mean is kept per row).
-
-        `turn_ids` (sorted): the only turns that may be found (derived items are not filtered by it).
-
-        `synced=True` skips reading the watermark: the caller synced this user just before (recall does, so that the
-        search itself runs no SQL while the BM25 legs hold the connection)."""
+        With `center` > 0 they are ranked against q − center · mean, so that hubs (greetings, "Cool! What did
+        it look like?") stop matching every query (docs/retrieval.md, "The dense query: names out, hubs
+        down"); the floor and the returned similarity stay the raw cosine. `turn_ids` (sorted): the only turns
+        that may be found (derived items are not filtered by it). `synced=True`: the caller synced this user
+        just before (no SQL here: the BM25 legs hold the connection)."""
         m = self._users.get(user_id) if synced else None  # synced: the caller has just synced it (no SQL here)
         if m is None:
             m = self.sync(user_id)
@@ -399,6 +378,3 @@ class DenseIndex:
             keep = kind_codes != DEAD
             rows, row_sims, kind_codes = rows[keep], row_sims[keep], kind_codes[keep]
         return DenseFound(kind_codes, np.asarray(items[rows]), row_sims)
-
-    def size(self, user_id: str) -> int:
-        return len(self.sync(user_id))

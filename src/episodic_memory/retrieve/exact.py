@@ -1,14 +1,8 @@
 """Exact lookups (issue 23): the memories holding a query's rare identifier, rare word or quoted phrase rank above
 every memory that holds none of them, whatever the legs and the boosts say.
 
-A query's lookups (`fts.lookups`) are its quoted phrases, identifiers (`ZQ-6614`, `v2.3.1`, `src/app/main.py`) and
-other content words. An identifier counts when it is rare (at most `Config.retrieval.exact_max_df` turns); a plain
-word when it is all the query looks up, or inside a question when it is *coined* (`coined`) and held by at most
-`Config.retrieval.exact_coined_max_df` turns; a quoted phrase always. docs/retrieval.md has why (and the LoCoMo
-figures).
-
-The result is a tier per candidate key (item_id × 8 + kind code): how many of the lookups it holds. The retriever
-orders by tier first, its score second, and keeps that order through the rerank, currency and de-duplication.
+The result is a tier per candidate key (item_id × 8 + kind code): how many of the lookups it holds, which the
+retriever orders by before the score. What counts, and why: docs/retrieval.md, "Exact matches".
 """
 
 from __future__ import annotations
@@ -75,11 +69,8 @@ def _inflected(word: str, known: frozenset[str]) -> bool:
 
 
 def coined(word: str) -> bool:
-    """A made-up or unknown word ("zelafun", "quillmarsh"): letters only, neither a word of the vocabulary nor an
-    inflection of one (`desserts`, `renovated`, `formatting`) nor one of those behind a common prefix (`rebranding`,
-    `unplugged`), nor a compound of two of its most common words of 3+ letters (`offsite`, `roadtrip`, `setback`).
-    The WordPiece tokenizer splits it into pieces that carry no meaning of their own (`ze ##la ##fu ##n`), so the
-    dense leg cannot see it."""
+    """A made-up word the dense leg cannot see ("zelafun"): letters only, no word of the vocabulary, nor an
+    inflection of one, nor one behind a common prefix, nor a compound of two common words."""
     known = known_words()
     word = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() if not word.isascii() else word
     if not known or not word.isalpha() or len(word) < 4:  # accents go, as in the tokenizer
@@ -95,8 +86,7 @@ def coined(word: str) -> bool:
 def exact_tiers(store: Store, cfg: Config, found: Sequence[Lookup], user_id: str, *, want_turns: bool,
                 kinds: Sequence[str], session_id: str | None = None, since: float | None = None,
                 until: float | None = None) -> Counter[int]:
-    """Candidate key -> how many of the query's exact lookups `found` (`QueryInfo.lookups`) each memory holds
-    (only keys holding one)."""
+    """Candidate key -> how many of the query's lookups `found` each memory holds (only keys holding one)."""
     tiers: Counter[int] = Counter()
     lone_word = len(found) == 1 and found[0].shape == "word"
     for lookup in found:

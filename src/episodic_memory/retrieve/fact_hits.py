@@ -60,7 +60,6 @@ def load_fact_hits(store: Store, user_id: str, ids: list[int], as_of: float | No
     return hits
 
 
-
 def _one(speakers: set[str | None]) -> str | None:
     """The speaker of a fact whose turns one person said ("I took my kids to the park": whose kids?), else None."""
     return next(iter(speakers)) if len(speakers) == 1 else None

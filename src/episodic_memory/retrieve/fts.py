@@ -23,11 +23,8 @@ STOPWORDS = frozenset(
 
 
 def query_terms(text: str, *, keep_stopwords: bool = False, singles: bool = True) -> list[str]:
-    """Lower-cased word tokens of `text`, stopwords dropped (all kept if nothing else is left), de-duplicated.
-
-    A token with Chinese, Japanese, Korean, Thai, … in it is its index terms (`store.scripts.terms`): the runs'
-    character pairs and single characters and the numbers and Latin words inside it, so that OR-ed, a turn ranks
-    higher the more of them it holds. `singles=False`: the pairs alone (words to compare, not to search with)."""
+    """Lower-cased word tokens of `text`, stopwords dropped (unless nothing else is left), de-duplicated; a
+    token with Chinese, … in it is its index terms (`store.scripts.terms`), or its pairs (`singles=False`)."""
     if not has_script(text):  # the usual case, at the plain regex's speed
         words = [w.lower() for w in _WORD.findall(text)]
     else:
@@ -38,9 +35,8 @@ def query_terms(text: str, *, keep_stopwords: bool = False, singles: bool = True
 
 
 def words_and_terms(text: str) -> tuple[list[str], list[str]]:
-    """`query_terms(text, keep_stopwords=True, singles=False)` and `query_terms(text)` from one reading of `text` (a
-    recall's analysis needs both: `query.analyze`): a token with Chinese, … in it is split into its pairs once, for
-    both, and its single characters follow them among the terms."""
+    """`query_terms(text, keep_stopwords=True, singles=False)` and `query_terms(text)` from one reading of
+    `text` (`query.analyze` needs both): a token with Chinese, … in it is split into its pairs once."""
     if not has_script(text):  # the usual case: the terms are the words without their stop words
         words = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
         return words, content_terms(words)
@@ -62,11 +58,8 @@ def content_terms(words: list[str]) -> list[str]:
 
 
 def fts_query(text: str, *, keep_stopwords: bool = False) -> str | None:
-    """An FTS5 MATCH expression that ORs the query's terms, each quoted as a string; None when there are none.
-
-    Quoting makes operators (AND, OR, NOT, NEAR), column filters (``a:b``), prefixes (``*``), carets and
-    parentheses plain words, so any input is valid syntax.
-    """
+    """An FTS5 MATCH expression that ORs the query's terms, each quoted (so operators, column filters,
+    prefixes and parentheses are plain words: any input is valid syntax); None when there are none."""
     return any_of(query_terms(text, keep_stopwords=keep_stopwords))
 
 
@@ -90,10 +83,8 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 @dataclass(frozen=True)
 class Lookup:
-    """One thing a query may be looking up exactly: a quoted phrase, an identifier, or a word.
-
-    `match` is a safe FTS5 expression for the memories holding it (every written form of an identifier, OR-ed).
-    """
+    """One thing a query may be looking up exactly: a quoted phrase, an identifier, or a word; `match` is a
+    safe FTS5 expression for the memories holding it."""
 
     text: str
     match: str
@@ -105,13 +96,8 @@ def _phrase(pieces: list[str]) -> str:
 
 
 def identifier_match(chunk: str) -> str | None:
-    """The FTS5 expression for an identifier as the index holds it, in the forms it is written.
-
-    The index splits `ZQ-6614` into `zq 6614`: the identifier is the phrase of its pieces, or letters and digits
-    written together (`ZQ6614`), or a number without its thousands separators (`48000` for `48,000`); `2.3.1` is
-    also `v2.3.1`; 7 to 40 hex characters are also the prefix of a longer hash (`a1b2c3d` of `a1b2c3d4e5f6`, and
-    prefixes of digits only or a-f letters only: `4821937`, `deadbee`); `ZQ6614` is also `ZQ-6614`.
-    """
+    """The FTS5 expression for an identifier in every form the index may hold it, OR-ed: `ZQ-6614` as
+    "zq 6614" or "zq6614", `48,000` as "48000", `2.3.1` also as "v2.3.1", a hash as a prefix, …"""
     pieces = [p.lower() for p in _PIECE.findall(chunk)]
     if not pieces:
         return None
@@ -129,9 +115,8 @@ def identifier_match(chunk: str) -> str | None:
 
 
 def lookups(text: str) -> list[Lookup]:
-    """What `text` may be looking up exactly: its quoted phrases, its identifiers (a chunk with a digit, word
-    characters joined by punctuation, or 7+ letters a-f only: a hash prefix) and its other content words, each
-    once, in order."""
+    """What `text` may be looking up exactly, each once, in order: its quoted phrases, identifiers (a chunk
+    with a digit, word characters joined by punctuation, or 7+ letters a-f only) and other content words."""
     out: dict[str, Lookup] = {}
     for m in _QUOTED.finditer(text):
         quoted = next(g for g in m.groups() if g)
@@ -159,8 +144,7 @@ def lookups(text: str) -> list[Lookup]:
 
 
 def whole_forms(found: Sequence[Lookup]) -> str | None:
-    """The identifiers' and quoted phrases' own expressions among a query's lookups `found` (`lookups`), OR-ed (None
-    when it has none): OR-ed into the BM25 leg's terms, they rank the memories that hold an identifier whole above
-    those that hold its pieces apart."""
+    """The identifiers' and quoted phrases' own expressions among `found` (`lookups`), OR-ed (None if none):
+    in the BM25 leg's terms, a memory holding an identifier whole outranks one holding its pieces apart."""
     forms = [f"({x.match})" for x in found if x.shape != "word"]
     return " OR ".join(forms) if forms else None

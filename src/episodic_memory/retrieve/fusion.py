@@ -23,9 +23,8 @@ class Fused:
 
 def reciprocal_rank_fusion(legs: Sequence[tuple[np.ndarray | Sequence[int], float]], rrf_k: float,
                            best: float | None = None) -> Fused:
-    """legs: (integer keys best first, weight) each; a key appears at most once per leg. `best` divides the sums; by
-    default Σ w / (rrf_k + 1) over the legs. A caller whose lists split one leg between them (disjoint keys) counts
-    that leg once in the `best` it passes."""
+    """legs: (integer keys best first, weight), a key at most once per leg; `best` divides the sums (default:
+    Σ w / (rrf_k + 1)). A caller splitting one leg into lists of disjoint keys counts it once in `best`."""
     if best is None:
         best = sum(weight / (rrf_k + 1) for _, weight in legs)
     all_keys = np.concatenate([np.asarray(keys, np.int64) for keys, _ in legs])

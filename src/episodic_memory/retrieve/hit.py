@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -43,21 +43,9 @@ class Hit:
         return twin
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "text": self.text,
-            "score": self.score,
-            "timestamp": self.timestamp.isoformat() if self.timestamp else None,
-            "session_id": self.session_id,
-            "source_ids": list(self.source_ids),
-            "speaker": self.speaker,
-            "role": self.role,
-            "user_id": self.user_id,
-            "details": self.details,
-            "source": self.source,
-            "tags": list(self.tags),
-        }
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {**out, "timestamp": self.timestamp.isoformat() if self.timestamp else None,
+                "source_ids": list(self.source_ids), "tags": list(self.tags)}
 
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d|me|my|mine|we|we're|we’re|we've|we’ve|us|our)\b",

@@ -1,15 +1,10 @@
 """Embedding what is stored: items of every kind without a vector of the current model get one, in batches.
 
-One loop for every kind (`retrieve.kinds.REGISTRY` says how each lists its pending items and what text it embeds).
-Capture never waits for this: it runs at consolidation and before a recall for the kinds that are embedded by
-every pass (turns, facts: only items newer than the last check are looked at, by id watermark), and for every
-kind at `reindex`.
-
-A pass may be one user's (`user_id`): a recall embeds only its own user's backlog, never another's (on a shared
-server, one user's large writes would otherwise be embedded inside another user's request). And an item is
-embedded from at most `Config.models.embed_max_chars` of its text (the model reads 256 tokens at most anyway): a 1 MB turn
-costs what a page costs. A pass may also be bounded (`limit` items; a recall's is `Config.retrieval.recall_embed_max_items`):
-the watermark stays where it stopped, and the next pass goes on from there.
+One loop for every kind (`retrieve.kinds.REGISTRY` says how each lists its pending items and what text it
+embeds), run at consolidation and before a recall for the kinds every pass embeds (turns, facts; by id
+watermark), and for every kind at `reindex`. A pass may be one user's (a recall embeds only its own user's
+backlog) and bounded (`limit` items: the watermark stays where it stopped); an item is embedded from at most
+`Config.models.embed_max_chars` of its text (docs/architecture.md, docs/write-path.md).
 """
 
 from __future__ import annotations
@@ -109,9 +104,7 @@ class Indexer:
     def pending(self) -> int:
         """How many turns still lack a vector of the current model (a full count: for stats, not the hot path)."""
         embedder = self._embedder()
-        if embedder is None:
-            return 0
-        return self.store.count_missing_vectors(embedder.model_id)
+        return 0 if embedder is None else self.store.count_missing_vectors(embedder.model_id)
 
     def forget_watermarks(self) -> None:
         with self._lock:

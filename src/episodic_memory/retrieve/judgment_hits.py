@@ -14,10 +14,8 @@ from .utility import outcome
 
 def load_judgment_hits(store: Store, user_id: str, ids: list[int],
                        as_of: float | None) -> dict[int, Hit]:
-    """A hit per judgment of `user_id` among `ids` (judgments have no history, so `as_of` is ignored).
-
-    The hit's text is the judgment; its trigger, reasoning, utility and latest correction are in `details`.
-    """
+    """A hit per judgment of `user_id` among `ids` (judgments have no history: `as_of` is ignored); its
+    trigger, reasoning, utility and latest correction are in `details`."""
     rows = store.judgments_by_id(user_id, ids)
     verdicts = store.verdicts(list(rows))
     now = time.time()

@@ -1,15 +1,7 @@
 """The registry of memory kinds: everything recall and the indexer need to know about a kind, in one entry.
 
-Recall ranks raw turns and derived memories (facts, episodes, workstreams, judgments) together. A kind joins it by
-
-- a `code`: its `memory_fts` rowid is item_id * 8 + code (written by the triggers of its migration), and a
-  recall candidate's key is item_id * 8 + code;
-- a `loader` that turns item ids into `Hit`s (text, time, session, source turn ids); raw turns have none: the
-  retriever reads them itself;
-- `pending`: the items that have no vector of a model yet, with the text to embed (None: the kind's vectors are
-  made elsewhere, e.g. workstream centroids by consolidation).
-
-Adding a kind is one `Kind(...)` here, plus its table and verbs in the store (docs/architecture.md).
+Recall ranks raw turns and derived memories (facts, episodes, workstreams, judgments) together. Adding a kind
+is one `Kind(...)` here, plus its table and verbs in the store (docs/architecture.md, "Memory kinds").
 """
 
 from __future__ import annotations

@@ -30,10 +30,10 @@ _REASONING = re.compile(
     re.I,
 )
 _EXACT = re.compile(r"\"[^\"]+\"|'[^']+'|\b\d[\d.,:/-]*\b")
+_KINDS = (("temporal", _TEMPORAL), ("exact", _EXACT), ("reasoning", _REASONING))  # in the order tried
 _YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
-_MONTH_YEAR = re.compile(r"\b(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?,?(?:\s+(19\d\d|20\d\d))?\b",
-                         re.I)
 _MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_WORDS})\.?,?(?:\s+(19\d\d|20\d\d))?\b", re.I)
 _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\.?,?\s+(19\d\d|20\d\d)\b", re.I)
 _MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(19\d\d|20\d\d)\b", re.I)
 _ISO_DAY = re.compile(r"\b(19\d\d|20\d\d)-(\d\d)-(\d\d)\b")
@@ -55,6 +55,7 @@ _DAY_WORDS: list[tuple[re.Pattern[str], int]] = [  # a day named relative to tod
     (re.compile(r"\btomorrow\b", re.I), 1),
 ]
 _DAY = timedelta(days=1)
+_STEP = {"last": -1, "this": 0, "next": 1}
 _T = TypeVar("_T")
 
 
@@ -80,10 +81,8 @@ class _once(Generic[_T]):
 
 @dataclass(frozen=True)
 class QueryInfo:
-    """What the analyser found in a query: a recall analyses its query once, into this, and every pass reads it.
-
-    The fields are found by `analyze`; the properties below are what only some passes need, each worked out at its
-    first use and kept (the text is never analysed again in that recall, whatever scopes it reads: `for_names`)."""
+    """What the analyser found in a query, once per recall: the fields by `analyze`, the properties (what only
+    some passes need) at their first use, kept across the scopes the recall reads (`for_names`)."""
 
     text: str
     kind: str                                   # temporal | reasoning | exact | general
@@ -135,22 +134,13 @@ class QueryInfo:
 
 
 def classify(text: str) -> str:
-    if _TEMPORAL.search(text):
-        return "temporal"
-    if _EXACT.search(text):
-        return "exact"
-    if _REASONING.search(text):
-        return "reasoning"
-    return "general"
+    return next((kind for kind, pattern in _KINDS if pattern.search(text)), "general")
 
 
 def find_names(text: str, known: Iterable[str], words: Iterable[str] | None = None) -> list[str]:
-    """Known names mentioned in `text`, matched as whole words, case-insensitively (not by capital letters).
-    `words`: the text's (`QueryInfo.words`), when they have been read already.
-
-    A name written in a script without spaces (`王小明`, `김지훈`) is matched as a substring: inside
-    `王小明上周说了什么` or `김지훈이` there is no word boundary to match at. One character alone is too common a
-    substring to be a name, so such a name needs two."""
+    """Known names mentioned in `text`, as whole words, case-insensitively (not by capital letters); `words`:
+    the text's (`QueryInfo.words`), if read already. A name in a script without spaces (`王小明`) is matched as a
+    substring of two characters or more: there is no word boundary to match at."""
     words = set(query_terms(text, keep_stopwords=True, singles=False) if words is None else words)
     lowered = text.lower()
     folded: str | None = None
@@ -159,9 +149,8 @@ def find_names(text: str, known: Iterable[str], words: Iterable[str] | None = No
         parts = _name_words(name)
         if not parts:
             continue
-        if (len(parts) == 1 and parts[0] in words) or (len(parts) > 1 and " ".join(parts) in lowered) or (
-            len(parts) > 1 and parts[0] in words and len(parts[0]) > 2
-        ):
+        if (parts[0] in words if len(parts) == 1
+                else " ".join(parts) in lowered or (parts[0] in words and len(parts[0]) > 2)):
             found.append(name)
         elif has_script(name) and len(name.strip()) >= 2:
             folded = _folded(text) if folded is None else folded
@@ -181,9 +170,8 @@ def _folded(text: str) -> str:
 
 
 def strip_names(text: str, names: Sequence[str], words: Iterable[str] | None = None) -> str:
-    """`text` without the given names (whole words, any case, with a possessive 's; a name in a script without
-    spaces wherever it stands, as `find_names` finds it); `text` itself when nothing but stopwords would be left
-    ("Who is Caroline?"). `words`: the text's (`QueryInfo.words`), what is left when no name is taken out."""
+    """`text` without the given names (whole words, any case, with a possessive 's, as `find_names` finds
+    them); `text` itself if only stopwords would be left ("Who is Caroline?"). `words`: `QueryInfo.words`."""
     out = text
     for name in names:
         if has_script(name):
@@ -247,18 +235,12 @@ def _span(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     if m := _WEEKDAY.search(lowered):
         return _weekday(m.group(1), WEEKDAYS[m.group(2)], day0, week0)
     if m := _WEEK_BEFORE_LAST.search(lowered):
-        unit = m.group(1)
-        if unit == "week":
-            return week0 - timedelta(days=14) - _DAY, week0 - timedelta(days=7) + _DAY
-        if unit == "month":
-            first = _add_months(month0, -2)
-            return first, _add_months(first, 1)
-        return year0.replace(year=year0.year - 2), year0.replace(year=year0.year - 1)
+        return _calendar(None, -2, m.group(1), now, week0, month0, year0)
     named = _named_month(text, lowered)
     if m := _CALENDAR.search(lowered):
         if m.group(3) == "year" and named and named[1] is None:  # "in May last year"
-            return _month_range(year0.year + {"last": -1, "this": 0, "next": 1}[m.group(2)], named[0])
-        return _calendar(m.group(1), m.group(2), m.group(3), now, day0, week0, month0, year0)
+            return _month_range(year0.year + _STEP[m.group(2)], named[0])
+        return _calendar(m.group(1), _STEP[m.group(2)], m.group(3), now, week0, month0, year0)
     if named:
         month, year, last = named
         if year is None:  # "in May": the most recent May not after now; "last May", said in May, is a year back
@@ -300,11 +282,10 @@ def _weekday(which: str, weekday: int, day0: datetime, week0: datetime) -> tuple
     return day - _DAY, day + 2 * _DAY
 
 
-def _calendar(modifier: str | None, which: str, unit: str, now: datetime, day0: datetime, week0: datetime,
-              month0: datetime, year0: datetime) -> tuple[datetime, datetime]:
-    """last / this / next week, weekend, month or year; "earlier this month" ends now, "later this week" starts now.
-    Weeks get a day of slack each side (a week is fuzzy in speech), months and years none."""
-    step = {"last": -1, "this": 0, "next": 1}[which]
+def _calendar(modifier: str | None, step: int, unit: str, now: datetime, week0: datetime, month0: datetime,
+              year0: datetime) -> tuple[datetime, datetime]:
+    """The week, weekend, month or year `step` from this one; "earlier this month" ends now, "later this week"
+    starts now. Weeks get a day of slack each side (a week is fuzzy in speech), months and years none."""
     if unit == "week":
         start, end = week0 + timedelta(days=7 * step) - _DAY, week0 + timedelta(days=7 * step + 7) + _DAY
     elif unit == "weekend":  # Saturday and Sunday; "last weekend" is the one before this week's Monday
@@ -338,9 +319,8 @@ def _specific_day(text: str) -> datetime | None:
 
 
 def analyze(text: str, known_names: Iterable[str] = (), now: datetime | None = None) -> QueryInfo:
-    """`now`: what time phrases count from (default: the wall clock). A phase (an end or a start asked about) only
-    for a question about time ("when did X finish", "how many days between starting X and ..."): in "why did X
-    start" the start is the topic, not the turn wanted (measured, docs/retrieval.md)."""
+    """`now`: what time phrases count from (default: the wall clock). A phase (an end or a start asked about)
+    only for a question about time: in "why did X start" the start is the topic (docs/retrieval.md)."""
     kind, script = classify(text), script_of(text)
     words, terms = words_and_terms(text)  # the text read once: its words, and the terms searched for
     info = QueryInfo(text, kind, tuple(terms), (), time_range(text, now),

@@ -1,11 +1,9 @@
 """A learned ranker: one score per recall candidate from what the legs and the turn heads already give, in place of
 the hand-set sum of terms (`Config.retrieval.ranker = "learned"`; "fused" keeps that sum, retriever.py's module docstring).
 
-The model is small and numpy-only: the features standardised, then a linear layer, or a linear layer plus one
-small hidden layer (tanh) when the shipped weights have one; trained listwise (a softmax over each question's
-candidates, the evidence turns as targets) by `bench/train_ranker.py`, which writes `data/ranker.json`.
-The output is mapped onto the scale of the hand-set score (`scale`, `offset`), so what reads scores after ranking
-(the currency pass's margins, an optional cross-encoder's blend) sees numbers of the size it was tuned for.
+The model is small and numpy-only (standardised features, an optional tanh layer, a linear output), trained by
+`bench/train_ranker.py` into `data/ranker.json` (docs/retrieval.md, "A learned ranker"); its output is mapped
+onto the hand-set score's scale (`scale`, `offset`), which what reads scores after ranking was tuned for.
 
 Every feature is a column over the candidates of one recall, 0 where it does not apply:
 """

@@ -6,8 +6,6 @@ Scoring of one candidate (all weights in `Config`):
     context  = neighbour_weight · max(fused of the turns next to it in its session)
     boosts   = speaker_bonus (a name in the query spoke it) + time_bonus (its time matches a time phrase)
     score    = fused + context + boosts + recency_weight · 2^(−age / half-life)
-
-Recency is its own additive term, never multiplied into the fused score.
 """
 
 from __future__ import annotations
@@ -54,19 +52,14 @@ log = logging.getLogger(__name__)
 # Where recall's BM25 legs run while the calling thread embeds the query (two workers: concurrent recalls of a
 # server do not queue behind one another). A forked child gets a pool of its own: the parent's threads are not
 # there, and a submit to their pool would wait forever.
-def _new_legs_pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(2, thread_name_prefix="episodic-bm25")
-
-
-_LEGS = _new_legs_pool()
-
-
-def _after_fork() -> None:
+def _new_legs_pool() -> None:
     global _LEGS
-    _LEGS = _new_legs_pool()
+    _LEGS = ThreadPoolExecutor(2, thread_name_prefix="episodic-bm25")
 
 
-os.register_at_fork(after_in_child=_after_fork)
+_LEGS: ThreadPoolExecutor
+_new_legs_pool()
+os.register_at_fork(after_in_child=_new_legs_pool)
 
 
 @dataclass
@@ -89,6 +82,12 @@ class RecallFilters:
         """The turn passes the source and tag filters."""
         return (self.source is None or turn.source == self.source) and set(self.tags) <= set(turn.tags)
 
+    def in_scope(self, session_id: str | None, ts: float | None) -> bool:
+        """In the session and the time window filtered for (an unknown time passes)."""
+        return (self.session_id is None or session_id == self.session_id) and (ts is None or not (
+            (self.since is not None and ts < self.since) or (self.until is not None and ts > self.until)
+            or (self.as_of is not None and ts > self.as_of)))
+
 
 def _keys(kinds: list[str], item_ids: np.ndarray) -> np.ndarray:
     codes = np.fromiter((KIND_CODES[k] for k in kinds), np.int64, len(kinds))
@@ -97,9 +96,8 @@ def _keys(kinds: list[str], item_ids: np.ndarray) -> np.ndarray:
 
 @dataclass
 class _Candidates:
-    """Everything the legs found, one row per distinct memory, in order of first appearance (ties keep that order).
-
-    Columns instead of an object per candidate: a recall fuses and scores several hundred of them."""
+    """Everything the legs found, one row per distinct memory, in order of first appearance (ties keep that
+    order); columns, not an object per candidate: a recall fuses and scores several hundred of them."""
 
     keys: np.ndarray                      # item_id * 8 + kind code
     fused: np.ndarray                     # reciprocal-rank fusion, 1.0 = first in every leg
@@ -177,9 +175,8 @@ def _dedup_key(text: str) -> str:
 
 @dataclass
 class FeatureDump:
-    """What one recall's ranking saw, for `bench/train_ranker.py`: the valid candidates' keys, features
-    (retrieve/ranker.py FEATURES), hand-set scores and exact tiers, and the source turns of the derived ones
-    (by position in these arrays)."""
+    """What one recall's ranking saw, for `bench/train_ranker.py`: the valid candidates' keys, features,
+    hand-set scores and exact tiers, and the derived ones' source turns (by position in these arrays)."""
 
     query: str
     info: QueryInfo
@@ -326,7 +323,7 @@ class Retriever:
         order = np.lexsort((-np.where(candidates.valid, candidates.score, -np.inf), -self._tiers(candidates, tiers)))
         ranked = order[candidates.valid[order]].tolist()
         if cfg.experimental.list_coverage and info.list_question:  # retrieve/coverage.py
-            ranked = diversify(ranked, self._sessions_of(candidates, turn_rows, heads, others), candidates.score,
+            ranked = diversify(ranked, self._sessions_of(turn_rows, heads, others), candidates.score,
                                self._tiers(candidates, tiers), cfg)
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id, tiers)
@@ -437,22 +434,15 @@ class Retriever:
             for item_id, hit in self._derived_hits(KINDS[kind], filters.user_id, list(rows), filters.as_of,
                                                    generation).items():
                 ts = hit.timestamp.timestamp() if hit.timestamp else None
-                if filters.session_id is not None and hit.session_id != filters.session_id:
-                    continue
-                if allowed is not None and allowed.isdisjoint(hit.details.get("source_turns", ())):
-                    continue
-                if ts is not None and ((filters.since is not None and ts < filters.since) or (
-                        filters.until is not None and ts > filters.until) or (
-                        filters.as_of is not None and ts > filters.as_of)):
-                    continue
-                out[rows[item_id]] = hit
+                if filters.in_scope(hit.session_id, ts) and (
+                        allowed is None or not allowed.isdisjoint(hit.details.get("source_turns", ()))):
+                    out[rows[item_id]] = hit
         return out
 
     def _derived_hits(self, kind: Kind, user_id: str, ids: list[int], as_of: float | None,
                       generation: tuple[int, ...]) -> dict[int, Hit]:
-        """`kind.loader`, through a per-process cache of its hits that any change to a derived memory or deletion
-        of a turn (in any process: the counters of m007 and m009, `generation`, read by the caller before this
-        loads anything: what is loaded is at least that new) empties. Each caller gets copies to mutate."""
+        """`kind.loader` through a per-process cache of its hits, emptied by any change of `generation` (read
+        by the caller before anything loads: m007 and m009's counters); each caller gets copies to mutate."""
         if not kind.cacheable or as_of is not None or not self.config.retrieval.derived_hit_cache:
             return kind.load(self.store, user_id, ids, as_of)
         with self._derived_lock:
@@ -470,9 +460,8 @@ class Retriever:
     def _rank(self, query: str, candidates: _Candidates, turn_rows: np.ndarray, heads: HeadColumns,
               others: dict[int, Hit], info: QueryInfo, now: float, tiers: Counter[int],
               standing: frozenset[int] | set[int] = frozenset()) -> None:
-        """Score every candidate: the hand-set terms (Config.retrieval.ranker = "fused"), then, by default, the learned
-        ranker's score from the features of retrieve/ranker.py in their place. `standing`: keys of the standing
-        instructions that apply to the request (retrieve/standing.py), whatever their type and similarity."""
+        """Score every candidate: the hand-set terms, then (by default) the learned ranker's score in their
+        place; `standing`: keys of the standing instructions that apply (whatever type or similarity)."""
         learned = self.config.retrieval.ranker == "learned"
         model = load_ranker(self.config.retrieval.ranker_path) if learned else None  # a bad weights file: an error at once
         terms: dict[str, np.ndarray] | None = {} if learned or self.feature_sink is not None else None
@@ -483,25 +472,20 @@ class Retriever:
         features = self._features(candidates, terms)
         rows = np.flatnonzero(candidates.valid)
         if self.feature_sink is not None:
-            sessions = self._sessions_of(candidates, turn_rows, heads, others)
+            sessions = self._sessions_of(turn_rows, heads, others)
             self.feature_sink(FeatureDump(query, info, candidates.keys[rows], features[rows],
                                           candidates.score[rows].copy(), self._tiers(candidates, tiers)[rows],
                                           {int(np.searchsorted(rows, r)): others[r].source_ids for r in others
                                            if candidates.valid[r]}, [sessions.get(r) for r in rows.tolist()]))
-        # the model was fitted on recalls where both the BM25 and the dense legs found turns: without one of them
-        # (no embedder, nothing over the dense floor, a query of stop words) its inputs are unlike anything it saw,
-        # and a turn found by one leg alone lost to the derived memories' hand-set scores, so those scores stand
+        # the model was fitted on recalls where both the BM25 and the dense legs found turns: without one, the
+        # hand-set scores stand (docs/retrieval.md, "A learned ranker")
         both_legs = all(leg in candidates.ranks and candidates.ranks[leg].any() for leg in ("bm25", "dense"))
         if model is not None and len(rows) and both_legs:
-            # turns take the model's score; derived memories keep the hand-set one, a fact at least its share of
-            # its source turn's new score plus its bonus (below). Learned for every kind, it lifted summaries
-            # (the benchmarks reward one for the many turns behind it) and lowered facts, and a summary or turn
-            # still naming an old value came first more often (truth bench; docs/retrieval.md)
+            # turns take the model's score, derived memories keep the hand-set one (docs/retrieval.md)
             turns_only = candidates.keys[rows] % _KIND_BITS == 0
             candidates.score[rows[turns_only]] = model.score(features[rows[turns_only]], self.config)
-            # as with the hand-set terms, a memory distilled from matching turns scores at least its share of the
-            # best of them, plus its kind's bonus: the summary before what it summarises (the currency pass and
-            # the near-duplicate collapse rely on it)
+            # as with the hand-set terms, a fact scores at least its share of its best source turn plus its
+            # bonus (the currency pass and the near-duplicate collapse rely on it)
             for row, source, share, bonus in terms["inherits"].tolist() if "inherits" in terms else ():
                 r, src = int(row), int(source)
                 if candidates.keys[r] % _KIND_BITS == CODES.get("fact", 0):
@@ -547,8 +531,7 @@ class Retriever:
         return x
 
     @staticmethod
-    def _sessions_of(candidates: _Candidates, turn_rows: np.ndarray, heads: HeadColumns, others: dict[int, Hit]
-                     ) -> dict[int, str]:
+    def _sessions_of(turn_rows: np.ndarray, heads: HeadColumns, others: dict[int, Hit]) -> dict[int, str]:
         """Row -> session id, for the candidates whose session is known (list-question coverage)."""
         out = {r: hit.session_id for r, hit in others.items() if hit.session_id is not None}
         if len(heads.ids):
@@ -559,9 +542,8 @@ class Retriever:
     def _score_others(self, candidates: _Candidates, others: dict[int, Hit], info: QueryInfo, now: float,
                       terms: dict[str, np.ndarray] | None = None,
                       standing_keys: frozenset[int] | set[int] = frozenset()) -> None:
-        """Derived memories: fused + the kind's bonus + name and time matches + recency; a memory distilled from
-        turns that matched scores at least as well as the best of them (it is their summary). `terms`: the
-        learned ranker's features of them are added to it."""
+        """Derived memories: fused + the kind's bonus + name and time matches + recency, at least their share
+        of a matching source turn's score; `terms`: their learned-ranker features are added to it."""
         cfg = self.config
         columns: dict[str, list[float]] = {name: [] for name in (
             "speaker", "time", "standing", "recency", "inherit", "inherit_session")}
@@ -761,9 +743,8 @@ class Retriever:
 
 
 class _SourceSets:
-    """Each kept hit's source ids as a set beside its list, so a store holding one text many times (a template, a
-    greeting, a store built from copies) merges each duplicate in O(1), not by scanning the list. A list replaced or
-    changed elsewhere is noticed (another object, another length) and its set made again."""
+    """Each kept hit's source ids as a set beside its list, so that merging a duplicate is O(1); a list
+    replaced or changed elsewhere (another object, another length) gets its set made again."""
 
     def __init__(self) -> None:
         self._sets: dict[int, tuple[list[str], set[str]]] = {}

@@ -1,20 +1,16 @@
 """The vector sidecar: the dense index's cache of a user's vectors of one model, column files beside the database,
 memory-mapped in O(1) where reading a million rows out of the `vectors` table took ~9 s.
 
-The database stays the source of truth: `Sidecar.sync` brings the files in step with the index's watermark (the newest
-vector id and the `vector_deletions` counter), rebuilding them when anything does not check out, zeroes deleted rows in
-place, and `sweep` reconciles every sidecar with the database before a scrub. docs/retrieval.md ("The 1M cold start:
-a vector sidecar") has the rules and their tests (tests/test_sidecar.py).
+The database stays the source of truth (`Sidecar.sync`, `sweep`): docs/retrieval.md, "The 1M cold start: a
+vector sidecar", has the rules and their tests.
 
     <store's sidecar_dir>/                 (`Config.retrieval.vector_sidecar_dir`; default `<db>.vectors/`)
         lock                               a file lock: one writer at a time (readers take no lock)
         u-<sha256(user \\0 model)[:24]>/
-            header.json                    format, model, user, dim, build id, rows, capacity, watermark, deletion
-                                           generation, dead rows, mean; replaced whole (tmp + rename), written last
+            header.json                    the build's header (`new_build`): replaced whole, written last
             d-<build id>/                  one build's columns, `capacity` rows each (rows past `rows`: unused)
                 vectors.f32                float32 × dim, as in the `vectors` table
-                vectors.i8 scales.f32      the same rows in int8, each with its scale (`quantize_rows`): what a
-                                           recall maps of a big sidecar (`Config.retrieval.vector_sidecar_int8_above`)
+                vectors.i8 scales.f32      the same rows in int8, a scale each (`quantize_rows`), for big ones
                 ids.i64 items.i64 kinds.i8 sessions.i32 ts.f64
                 codes.u8 steps.f32         the 4-bit coarse codes (`retrieve.coarse`) and row steps
                 centrality-<n>.f32         row · mean (the mean of the first n rows, in the header)
@@ -27,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import shutil
 import threading
@@ -128,9 +125,8 @@ class Sidecar:
         return h, held
 
     def _checks_out(self, store: VectorStore, h: dict[str, Any], generation: int, checks: int) -> bool:
-        """Spot checks of a build against the database: its newest live row and `checks` − 1 random others have the
-        same id, kind, item and vector bytes there (a deleted one may be missing only if a deletion is not
-        reconciled yet)."""
+        """Spot checks of a build: its newest live row and `checks` − 1 random others have the same id, kind,
+        item and vector bytes in the database (a deleted one may be missing before `reconcile`)."""
         rows = int(h["rows"])
         if not rows:
             return True
@@ -187,10 +183,8 @@ class Sidecar:
     def _append(self, store: VectorStore, h: dict[str, Any], newest: int,
                 known: tuple[int, dict[str | None, int]] | None) -> None:
         """Write the user's vectors past the build's watermark, up to `newest`."""
-        if known is not None and known[0] == h["sessions_bytes"]:
-            codes = dict(known[1])
-        else:
-            codes = {name: i for i, name in enumerate(self.read_sessions(h))}
+        codes = dict(known[1]) if known is not None and known[0] == h["sessions_bytes"] else {
+            name: i for i, name in enumerate(self.read_sessions(h))}
         basis_spread = self.load_basis(h)
         mean = np.asarray(h["mean"], np.float32) if h["mean"] is not None else None
         for chunk in vector_chunks(store, self.user_id, self.model, h["watermark"], newest, self.chunk):
@@ -284,13 +278,19 @@ class Sidecar:
     def data(self, h: dict[str, Any]) -> Path:
         return self.dir / f"d-{h['build']}"
 
+    def _layout(self, h: dict[str, Any]) -> dict[str, tuple[str, np.dtype[Any], tuple[int, ...]]]:
+        """Column name -> (file, dtype, row shape): vectors, int8 rows `q8`, codes, centrality, COLUMNS'."""
+        layout: dict[str, tuple[str, np.dtype[Any], tuple[int, ...]]] = {
+            "vectors": ("vectors.f32", np.dtype(np.float32), (self.dim,)),
+            "q8": ("vectors.i8", np.dtype(np.int8), (self.dim,)),
+            "codes": ("codes.u8", np.dtype(np.uint8), (self.width,)),
+            "centrality": (h["centrality"], np.dtype(np.float32), ())}
+        layout.update({name: (file, dtype, ()) for name, (file, dtype) in COLUMNS.items()})
+        return layout
+
     def _sizes(self, capacity: int, h: dict[str, Any]) -> dict[str, int]:
-        sizes = {file: capacity * dtype.itemsize for file, dtype in COLUMNS.values()}
-        sizes["vectors.f32"] = capacity * self.dim * 4
-        sizes["vectors.i8"] = capacity * self.dim
-        sizes["codes.u8"] = capacity * self.width
-        sizes[h["centrality"]] = capacity * 4
-        return sizes
+        return {file: capacity * dtype.itemsize * math.prod(row)
+                for file, dtype, row in self._layout(h).values()}
 
     # --- writing ---------------------------------------------------------------------------------------
     def new_build(self, capacity: int) -> dict[str, Any]:
@@ -317,27 +317,16 @@ class Sidecar:
         h["capacity"] = capacity
 
     def write_rows(self, h: dict[str, Any], start: int, columns: dict[str, np.ndarray]) -> None:
-        """Write rows from `start` (names: vectors — also as int8 rows and their scales —, codes, centrality and
-        COLUMNS')."""
-        data = self.data(h)
+        """Write rows from `start` (columns of `_layout`; vectors also as their int8 rows and scales)."""
+        data, layout = self.data(h), self._layout(h)
         if "vectors" in columns:
             columns = dict(columns)
             columns["q8"], columns["scales"] = quantize_rows(columns["vectors"])
         for name, values in columns.items():
-            if name == "vectors":
-                file, size = "vectors.f32", self.dim * 4
-            elif name == "q8":
-                file, size = "vectors.i8", self.dim
-            elif name == "codes":
-                file, size = "codes.u8", self.width
-            elif name == "centrality":
-                file, size = h["centrality"], 4
-            else:
-                file, size = COLUMNS[name][0], COLUMNS[name][1].itemsize
-                values = values.astype(COLUMNS[name][1], copy=False)
+            file, dtype, row = layout[name]
             with open(data / file, "r+b") as fh:
-                fh.seek(start * size)
-                fh.write(np.ascontiguousarray(values).tobytes())
+                fh.seek(start * dtype.itemsize * math.prod(row))
+                fh.write(np.ascontiguousarray(values, dtype).tobytes())
 
     def append_sessions(self, h: dict[str, Any], names: Sequence[str | None]) -> None:
         if not names:
@@ -363,13 +352,8 @@ class Sidecar:
         sessions = np.memmap(data / COLUMNS["sessions"][0], dtype=np.int32, mode="r", shape=(cap,))
         kinds = np.memmap(data / COLUMNS["kinds"][0], dtype=np.int8, mode="r", shape=(cap,))
         touched = np.unique(np.asarray(sessions[rows]))
-        files: dict[str, tuple[Any, tuple[int, ...]]] = {
-            "vectors.f32": (np.float32, (cap, self.dim)), "vectors.i8": (np.int8, (cap, self.dim)),
-            "codes.u8": (np.uint8, (cap, self.width)),
-            h["centrality"]: (np.float32, (cap,))}
-        files.update({file: (dtype, (cap,)) for file, dtype in COLUMNS.values()})
-        for file, (dtype, shape) in files.items():
-            mapped = np.memmap(data / file, dtype=dtype, mode="r+", shape=shape)
+        for file, dtype, row in self._layout(h).values():
+            mapped = np.memmap(data / file, dtype=dtype, mode="r+", shape=(cap, *row))
             mapped[rows] = DEAD if file == "kinds.i8" else 0
             mapped.flush()
             del mapped
@@ -401,13 +385,10 @@ class Sidecar:
         if not data.is_dir():
             return
         for path in data.iterdir():
-            try:
-                with open(path, "r+b") as fh:
-                    size = os.fstat(fh.fileno()).st_size
-                    for at in range(0, size, 1 << 24):
-                        fh.write(b"\0" * min(1 << 24, size - at))
-            except OSError:
-                pass
+            with contextlib.suppress(OSError), open(path, "r+b") as fh:
+                size = os.fstat(fh.fileno()).st_size
+                for at in range(0, size, 1 << 24):
+                    fh.write(b"\0" * min(1 << 24, size - at))
         shutil.rmtree(data, ignore_errors=True)
 
     def remove(self) -> None:
@@ -422,26 +403,15 @@ class Sidecar:
     def map(self, h: dict[str, Any], populate: str | None = None, vectors: bool = True) -> dict[str, np.ndarray]:
         """Every column (without `vectors`: but the vectors and their int8 rows `q8`) mapped read-only over the
         build's capacity (callers slice `rows`). `populate` ("vectors" or "q8"): that one mapped in at once."""
-        data, cap = self.data(h), h["capacity"]
-        out: dict[str, np.ndarray] = {}
+        data, cap, layout = self.data(h), h["capacity"], self._layout(h)
         if not cap:
-            out["vectors"] = np.zeros((0, self.dim), np.float32)
-            out["q8"] = np.zeros((0, self.dim), np.int8)
-            out["codes"] = np.zeros((0, self.width), np.uint8)
-            out["centrality"] = np.zeros(0, np.float32)
-            out.update({name: np.zeros(0, dtype) for name, (_, dtype) in COLUMNS.items()})
-            return out
-        if vectors:
-            out["vectors"] = np.memmap(data / "vectors.f32", dtype=np.float32, mode="r", shape=(cap, self.dim))
-            out["q8"] = np.memmap(data / "vectors.i8", dtype=np.int8, mode="r", shape=(cap, self.dim))
-            if populate == "vectors":
-                _populate(out["vectors"], data / "vectors.f32", h["rows"] * self.dim * 4)
-            elif populate == "q8":
-                _populate(out["q8"], data / "vectors.i8", h["rows"] * self.dim)
-        out["codes"] = np.memmap(data / "codes.u8", dtype=np.uint8, mode="r", shape=(cap, self.width))
-        out["centrality"] = np.memmap(data / h["centrality"], dtype=np.float32, mode="r", shape=(cap,))
-        for name, (file, dtype) in COLUMNS.items():
-            out[name] = np.memmap(data / file, dtype=dtype, mode="r", shape=(cap,))
+            return {name: np.zeros((0, *row), dtype) for name, (_, dtype, row) in layout.items()}
+        out: dict[str, np.ndarray] = {
+            name: np.memmap(data / file, dtype=dtype, mode="r", shape=(cap, *row))
+            for name, (file, dtype, row) in layout.items() if vectors or name not in ("vectors", "q8")}
+        if vectors and populate in ("vectors", "q8"):
+            file, dtype, _ = layout[populate]
+            _populate(out[populate], data / file, h["rows"] * self.dim * dtype.itemsize)
         return out
 
     def save_basis(self, h: dict[str, Any], basis: np.ndarray, spread: np.ndarray) -> None:
@@ -458,10 +428,8 @@ class Sidecar:
 
 
 def _populate(mapped: np.ndarray, path: Path, size: int) -> None:
-    """Map the pages of a file mapping in one call (MADV_POPULATE_READ) instead of a page fault per row touched
-    (the exact scores of a coarse scan's shortlist touch ~2,000 random rows a recall), in a thread of its own: it
-    first reads the file through (the GIL released; from the disk when the page cache lost it: ~18 s for 1.5 GB
-    here, which the first recall must not wait for), then maps it (~0.1 s from the page cache)."""
+    """Map the pages of a file mapping in one call (MADV_POPULATE_READ), not a page fault per row touched, in
+    a thread of its own that first reads the file through (from the disk: seconds a recall must not wait)."""
     mm = getattr(mapped, "_mmap", None)
     if mm is None or not size:
         return
@@ -479,9 +447,8 @@ def _warm(mm: Any, path: Path, size: int) -> None:
 
 
 def sweep(store: VectorStore) -> int:
-    """Reconcile every sidecar of `store` with its database: rows whose vector is gone are zeroed, a (user, model)
-    with no vector left loses its folder. Returns the rows zeroed. (A Memory's scrub, before the store's: nothing
-    forgotten stays in the files.)"""
+    """Reconcile every sidecar of `store` with its database (a Memory's scrub, before the store's): rows whose
+    vector is gone zeroed, a (user, model) with no vector left removed. Returns the rows zeroed."""
     root = store.sidecar_dir()
     if root is None or not root.is_dir():
         return 0

@@ -1,12 +1,10 @@
 """Standing instructions reach the recalls they apply to, however long the history.
 
-An instruction is mostly about *what to do* ("format code snippets with syntax highlighting"), not the request's topic,
-so in a long history the dense leg's pool fills with the topic's turns and never holds it. So every recall with an
-embedder also looks at all of the user's standing instructions (`is_instruction` among the newest
-`Config.retrieval.standing_limit` current preference and correction facts, kept per process): one with a scope
-("when I ask about implementation details", `scope_of`) is matched by its scope's vector and given a place in the top
-k; one without is matched by its own vector. docs/retrieval.md, "Standing instructions reach the recalls they apply
-to", has the thresholds and the measurements. Scopes are read in English.
+An instruction is mostly about *what to do*, not the request's topic, so in a long history the dense leg's
+pool never holds it: every recall with an embedder also looks at all of the user's standing instructions, one
+with a scope (`scope_of`) matched by its scope's vector and given a place in the top k, one without by its own
+vector. docs/retrieval.md, "Standing instructions reach the recalls they apply to", has the rules and the
+measurements. Scopes are read in English.
 """
 
 from __future__ import annotations
@@ -101,9 +99,8 @@ class _Held:
 
 
 class StandingFacts:
-    """Per process: each user's standing instructions with their vectors, read again when the store's derived
-    memories change (`Store.derived_generation`), what was read before carried over. Only instructions are held
-    (a liking is never brought in), for the `USERS_HELD` users who recalled last."""
+    """Per process: the standing instructions of the `USERS_HELD` users who recalled last, with their vectors,
+    read again when the derived memories change (`Store.derived_generation`), what was read carried over."""
 
     USERS_HELD = 256
 
@@ -147,9 +144,8 @@ class StandingFacts:
                 self._held.move_to_end(user_id)
         if held is not None and held.generation == generation and held.model == model:
             return held
-        # what someone likes ("my favourite book is …") is a preference fact too, but about them, not about how to
-        # answer: brought in from outside the legs, one outranked the turns that answered (docs/retrieval.md). An
-        # instruction corrected ("Actually, show 5 options when I ask about restaurants") is a correction fact.
+        # only instructions: a liking ("my favourite book is …") brought in from outside the legs outranked
+        # the turns that answered (docs/retrieval.md); a corrected instruction is a correction fact
         facts = [f for f in self.store.facts(user_id, types=STANDING_TYPES, limit=self.config.retrieval.standing_limit)
                  if is_instruction(f.text)]
         ids = [f.id for f in facts]
@@ -194,9 +190,8 @@ def _forget_standing() -> None:
 
 
 def place_standing(scores: np.ndarray, valid: np.ndarray, rows: list[int], k: int, margin: float = 1e-3) -> None:
-    """Lift the candidates `rows` (standing instructions matched by their scope) just above the k-th best score of
-    the other valid candidates, unless they are above it already: each gets a place in the top k, below what the
-    request found itself."""
+    """Lift the candidates `rows` (standing instructions matched by their scope) just above the k-th best
+    score of the other valid candidates if below it: a place in the top k, below what the request found."""
     if not rows:
         return
     others = np.ones(len(scores), bool)

@@ -11,15 +11,11 @@ def turn_text(turn: StoredTurn) -> str:
 
 def embedding_text(turn: StoredTurn, previous: StoredTurn | None = None, context_chars: int = 200,
                    short_turn_chars: int = 300) -> str:
-    """What a turn is embedded as: with its speaker (so "what did Caroline say" finds Caroline's turns) and, in a
-    quick exchange of short turns, the start of the turn before it when another party said it (so an answer carries
-    its question). A long turn stands on its own: a long neighbour's opening would drown it; so does a turn after
-    one of the same party's own (one message after another, often about unrelated things: measured,
-    docs/retrieval.md)."""
+    """What a turn is embedded as: its speaker (so "what did Caroline say" finds her turns) and, in a quick
+    exchange of short turns, after the start of another party's turn before it (docs/retrieval.md)."""
     text = turn_text(turn)
-    if previous is None or len(turn.content) >= short_turn_chars or len(previous.content) >= short_turn_chars:
-        return text
-    if (previous.role, previous.speaker) == (turn.role, turn.speaker):
+    if (previous is None or len(turn.content) >= short_turn_chars or len(previous.content) >= short_turn_chars
+            or (previous.role, previous.speaker) == (turn.role, turn.speaker)):
         return text
     return f"{turn_text(previous)[:context_chars]}\n{text}"
 

@@ -42,4 +42,3 @@ def load_workstream_hits(store: Store, user_id: str, ids: list[int], as_of: floa
                      "keyphrases": w.keyphrases[:5]},
         )
     return hits
-

@@ -1,14 +1,9 @@
 """State changes in recall: "when did X finish" should find the turn that reports the end, not the one where X began.
 
-A query that asks about the end of something (finish, complete, end, wrap up, quit, leave, move, stop, graduate,
-retire) or its start (start, begin, join, launch, sign up, take up, enrol) has a *phase*. A candidate whose text
-reports that phase (a past form of one of those verbs, "it's done"; for a start also the progressive "I'm starting")
-gets `Config.retrieval.phase_bonus`; one that reports only the opposite phase gets `Config.retrieval.phase_penalty` taken off. A query
-that asks about both ("between finishing X and starting Y") favours either kind of report and penalises neither.
-
-English only, a small closed lexicon (no lemmatiser: `consolidate/lemmas.py` sits in a higher layer), microseconds a
-text. The texts of the candidate turns are read only for a query that has a phase, and only for the best
-`Config.retrieval.phase_pool` of them.
+A query about the end or the start of something has a *phase*: a candidate whose text reports it gets
+`phase_bonus`, one that reports only the opposite phase loses `phase_penalty`; English only, a small closed
+lexicon, read for the best `phase_pool` candidates (Config.retrieval; docs/retrieval.md, "Time: now, relative
+dates and state changes").
 """
 
 from __future__ import annotations
@@ -27,9 +22,8 @@ END, START, BOTH = "end", "start", "both"
 def _verb_forms(base: str, past: str, participle: str | None = None, ing: str | None = None) -> dict[str, str]:
     """Every form of a verb -> which form it is (base, past, ing)."""
     stem = base[:-1] if base.endswith("e") else base
-    forms = {base: "base", base + "s" if not base.endswith(("sh", "ch", "s")) else base + "es": "base",
-             past: "past", participle or past: "past", ing or stem + "ing": "ing"}
-    return forms
+    return {base: "base", base + "s" if not base.endswith(("sh", "ch", "s")) else base + "es": "base",
+            past: "past", participle or past: "past", ing or stem + "ing": "ing"}
 
 
 _END_VERBS = [
@@ -93,9 +87,7 @@ def _mentions(words: list[str], phase: str, *, reports: bool) -> bool:
             continue  # "how many are left", "on the left" (not "we left Paris", "she just left")
         if particle is not None and particle not in words[i + 1 : i + 4]:
             continue  # "kicked" alone is not a start, "kicked off" is
-        if not reports:
-            return True
-        if which == "past" or (which == "ing" and phase == START):
+        if not reports or which == "past" or (which == "ing" and phase == START):
             return True
     return False
 

@@ -50,9 +50,7 @@ def verdict_weight(ts: float, now: float, half_life_days: float) -> float:
 def plain_utility(verdicts: Iterable[VerdictLike]) -> float:
     """adopted / verdicts (0.0 when there are none): that library's ratio, no prior, no decay."""
     verdicts = list(verdicts)
-    if not verdicts:
-        return 0.0
-    return sum(v.adopted for v in verdicts) / len(verdicts)
+    return sum(v.adopted for v in verdicts) / len(verdicts) if verdicts else 0.0
 
 
 def smoothed_utility(verdicts: Iterable[VerdictLike], now: float, prior: tuple[float, float] = (1.0, 1.0),
