@@ -265,6 +265,10 @@ class CurrencySettings(_Group):
         600, ge=0, description="a candidate longer than this (a document, code, a list, a recap) holds many values and "
         "takes no part in currency: it neither supersedes nor is superseded (BEAM's turns, median 1,432 characters: "
         "R@10 and the pass's cost, docs/consolidation.md; LoCoMo's and truth-dev's are all shorter)")
+    stored_links: bool = Field(
+        True, description="a turn stating a value a stored fact has since replaced (consolidation linked the two) "
+        "ranks right below the current fact, or a turn it rests on, when that is a candidate too "
+        "(retrieve/currency_pass.py replaced_values)")
     min_shared: int = Field(1, ge=1, description="subject words (or names) two statements must share to be "
                                      "about the same subject")
     min_overlap: float = Field(

@@ -7,6 +7,7 @@ to the ranking and the hits.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,16 +17,19 @@ from ..store.base import Store
 from ..store.records import StoredTurn
 from ..util import to_datetime
 from .currency import (
+    MARGIN,
     Question,
     Statement,
     currency_scores,
     followup_seeds,
     gives_answer,
+    local_contexts,
     may_hold,
+    signature,
 )
 from .fts import any_of
 from .hit import Hit
-from .kinds import KIND_BITS
+from .kinds import CODES, KIND_BITS
 from .query import QueryInfo
 
 
@@ -160,3 +164,100 @@ def annotate_superseded(hits: list[Hit], notes: dict[str, str]) -> list[Hit]:
         if hit.id in notes:
             hit.details["superseded"] = notes[hit.id]
     return hits
+
+
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """A current fact and what its supersession chain replaced: the values the older facts said that it does not,
+    and their subject words (`currency.signature`)."""
+
+    fact: Any
+    new_turns: frozenset[int]
+    values: frozenset[str]
+    new_values: frozenset[str]
+    words: frozenset[str]       # the older facts'
+
+
+class Replacements(dict[str, list[Replacement]]):
+    """The user's supersession chains by each value they replaced (compiled once per change to the facts)."""
+
+    @classmethod
+    def of(cls, chains: list[tuple[Any, list[Any]]]) -> Replacements:
+        out = cls()
+        for new, olds in chains:
+            new_sig = signature(new.text)
+            old_sigs = [signature(f.text) for f in olds]
+            values = frozenset().union(*(s.asserted for s in old_sigs)) - new_sig.asserted
+            item = Replacement(new, frozenset(new.source_ids), values, new_sig.asserted,
+                               frozenset().union(*(s.words for s in old_sigs)))
+            for value in values:
+                out.setdefault(value, []).append(item)
+        return out
+
+    def stale(self, turn: StoredTurn, asked: frozenset[str], max_chars: int) -> Replacement | None:
+        """The newest replacement of what `turn` said about what the query asks (`asked`: its subject words): the
+        clause of it holding all of the query's words it has said, before the change, a replaced value and not the
+        current one, with a subject word of the older facts'. (A superseded fact resting on the turn is not enough: a turn says several
+        things, and a link may be wrong.)"""
+        whole = signature(turn.content)
+        here = asked & whole.words   # the query's words in the turn: the clause asked about holds them all
+        if len(turn.content) > max_chars or not here or not whole.asserted & self.keys():
+            return None
+        found = [x for clause in local_contexts(turn.content) for sig in [signature(clause)]
+                 if here <= sig.words for v in sig.asserted & self.keys() for x in self[v]
+                 if turn.ts < x.fact.created_at and turn.id not in x.new_turns and not sig.asserted & x.new_values
+                 and sig.words & x.words]
+        return max(found, key=lambda x: x.fact.created_at) if found else None
+
+
+def replaced_values(cfg: Config, query: str, candidates: Any, ranked: list[int], turns: dict[int, StoredTurn],
+                    filters: Any, found: Replacements, read_turns: Callable[..., None],
+                    load: Callable[[Any], dict[int, Hit]]) -> tuple[Any, list[int], dict[str, str]]:
+    """A turn stating a value a stored fact has since replaced (`Replacements.stale`) ranks right below the current
+    fact, which takes its place (joining the candidates if no leg found it; a turn the fact rests on when the
+    filters leave the fact out). Notes: hit id -> what replaced it. Consolidation's links read at recall: the
+    text-only pass above misses a change that names no subject ("Ugh I said Lamu didn't I, I meant Goa.").
+    `load`: the retriever's loader of derived hits for candidate rows (filters applied)."""
+    if not found or not cfg.currency.stored_links or filters.as_of is not None or len(ranked) < 2:
+        return candidates, ranked, {}
+    read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency.pool)
+    head = [r for r in ranked[: cfg.currency.pool] if candidates.keys[r] % KIND_BITS == 0
+            and candidates.item_id(r) in turns]
+    asked = signature(query).words
+    stale: dict[int, Replacement] = {}
+    for r in head:
+        if (x := found.stale(turns[candidates.item_id(r)], asked, cfg.currency.max_chars)) is not None:
+            stale[r] = x
+    if not stale:
+        return candidates, ranked, {}
+    fact_code = CODES["fact"]
+    row_of = {int(key): r for r, key in enumerate(candidates.keys.tolist())}
+    wanted = {x.fact.id * KIND_BITS + fact_code for x in stale.values()}
+    loaded: dict[int, Hit] = {}
+    if filters.kind in (None, "fact"):
+        new_keys = [k for k in wanted if k not in row_of]
+        if new_keys:
+            start = len(candidates)
+            candidates = candidates.extend(np.asarray(new_keys, np.int64))
+            row_of.update({k: start + j for j, k in enumerate(new_keys)})
+        loaded = load(candidates)
+    notes: dict[str, str] = {}
+    for old, x in sorted(stale.items(), key=lambda item: -ranked.index(item[0])):   # the lowest first
+        place = {r: i for i, r in enumerate(ranked)}
+        row = row_of.get(x.fact.id * KIND_BITS + fact_code)
+        if row is None or row not in loaded:   # filtered out (another session, a time window): a turn it rests on
+            turns_of = [row_of[i * KIND_BITS] for i in x.new_turns
+                        if i * KIND_BITS in row_of and candidates.valid[row_of[i * KIND_BITS]]]
+            row = min(turns_of, key=lambda r: place.get(r, len(place))) if turns_of else None
+        if row is None:
+            continue
+        if row not in place or place[row] > place[old]:   # the current value takes the stale one's place
+            candidates.valid[row] = True
+            candidates.score[row] = max(float(candidates.score[row]), float(candidates.score[old]) + MARGIN)
+            if row in place:
+                ranked.remove(row)
+            ranked.insert(ranked.index(old), row)
+        notes[f"turn:{candidates.item_id(old)}"] = superseded_note(Statement(x.fact.text, x.fact.created_at, 0.0))
+    return candidates, ranked, notes

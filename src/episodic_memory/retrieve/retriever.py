@@ -32,7 +32,7 @@ from ..store.base import Store
 from ..store.records import HeadColumns, StoredTurn
 from ..util import memo_text, to_datetime
 from .coverage import diversify
-from .currency_pass import annotate_superseded, currency_pass
+from .currency_pass import Replacements, annotate_superseded, currency_pass, replaced_values
 from .dense import DenseIndex
 from .exact import exact_tiers
 from .fts import any_of
@@ -208,6 +208,7 @@ class Retriever:
         self._dense: DenseIndex | None = None
         self._derived: dict[tuple[str, str, int], Hit | None] = {}  # (kind, user, id) -> hit; see _derived_hits
         self._derived_generation: tuple[int, ...] = ()
+        self._chains: dict[str, tuple[tuple[int, ...], Replacements]] = {}
         self._derived_lock = threading.Lock()  # concurrent recalls (a server): one loads, none caches a stale hit
         self.standing = StandingFacts(store, config)  # the user's standing instructions, for every recall
 
@@ -329,6 +330,12 @@ class Retriever:
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id, tiers)
         candidates, ranked, notes = currency_pass(self.store, cfg, info, names, candidates, ranked, turns, others,
                                                   filters, self._read_turns)  # retrieve/currency_pass.py
+        if info.script == "spaced":  # the values and subject words of stored changes are read as currency reads them
+            candidates, ranked, replaced = replaced_values(
+                cfg, query, candidates, ranked, turns, filters, self._replacements(filters.user_id), self._read_turns,
+                lambda c: others.update(self._load_others(c, filters, None if allowed is None else set(allowed.tolist())))
+                or others)
+            notes = {**replaced, **notes}
         if tiers:  # currency reorders within a tier, never across: a later statement not holding it stays below
             tier = self._tiers(candidates, tiers)
             ranked.sort(key=lambda r: -tier[r])
@@ -438,6 +445,20 @@ class Retriever:
                         allowed is None or not allowed.isdisjoint(hit.details.get("source_turns", ()))):
                     out[rows[item_id]] = hit
         return out
+
+    def _replacements(self, user_id: str) -> Replacements:
+        """The user's supersession chains, compiled once per change to the derived memories."""
+        if not self.config.currency.stored_links:
+            return Replacements()
+        generation = self.store.derived_generation()
+        with self._derived_lock:
+            cached = self._chains.get(user_id)
+            if cached is not None and cached[0] == generation:
+                return cached[1]
+        found = Replacements.of(self.store.replacements(user_id))
+        with self._derived_lock:
+            self._chains[user_id] = (generation, found)
+        return found
 
     def _derived_hits(self, kind: Kind, user_id: str, ids: list[int], as_of: float | None,
                       generation: tuple[int, ...]) -> dict[int, Hit]:

@@ -304,6 +304,10 @@ class FactStore(Protocol):
         """Facts newest first: current ones only unless `include_superseded`."""
         ...
 
+    def replacements(self, user_id: str) -> list[tuple[Fact, list[Fact]]]:
+        """Each current fact that superseded others, with every fact its chain replaced (newest first)."""
+        ...
+
     def fact_history(self, user_id: str, fact_id: int) -> list[Fact]:
         """The supersession chain through `fact_id`, newest first. KeyError when there is no such fact."""
         ...

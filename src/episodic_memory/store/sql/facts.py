@@ -138,6 +138,26 @@ class FactCore(SQLCore):
             fact = found
         return chain
 
+    def replacements(self, user_id: str) -> list[tuple[Fact, list[Fact]]]:
+        """Each current fact that superseded others, with every fact its chain replaced (newest first)."""
+        rows = self._rows(f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND superseded_by IS NOT NULL",
+                          (user_id,))
+        old = {f.id: f for f in map(_fact, rows)}
+        if not old:
+            return []
+
+        def end(fact_id: int) -> int:
+            seen = {fact_id}
+            while fact_id in old and (nxt := old[fact_id].superseded_by) is not None and nxt not in seen:
+                seen.add(fact_id := nxt)
+            return fact_id
+
+        ends: dict[int, list[Fact]] = {}
+        for f in sorted(old.values(), key=lambda f: -f.created_at):
+            ends.setdefault(end(f.id), []).append(f)
+        current = {i: f for i, f in self.facts_by_id(user_id, ends).items() if f.current}
+        return [(current[i], olds) for i, olds in ends.items() if i in current]
+
     def facts_missing_vectors(self, model: str, limit: int, after: int = 0, user_id: str | None = None) -> list[Fact]:
         mine, params = ("", [after]) if user_id is None else (" AND f.user_id = ?", [after, user_id])
         rows = self._rows(
