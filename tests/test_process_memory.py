@@ -68,7 +68,7 @@ def test_the_background_worker_gives_memory_back_at_most_every_interval(tmp_path
 def test_give_back_freed_memory_runs_at_most_once_an_interval(monkeypatch: pytest.MonkeyPatch) -> None:
     if util._malloc_trim() is None:
         pytest.skip("not glibc")
-    monkeypatch.setattr(util, "_trimmed_at", 0.0)
+    monkeypatch.setattr(util, "_trimmed_at", float("-inf"))
     assert util.give_back_freed_memory(3600) is True
     assert util.give_back_freed_memory(3600) is False  # within the hour: not again
     assert util.give_back_freed_memory() is True  # no interval: every call

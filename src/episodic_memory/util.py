@@ -320,7 +320,7 @@ def memo_text(longest: int = 2_000) -> Callable[[Callable[..., R]], Callable[...
     return wrap
 
 
-_trimmed_at = 0.0
+_trimmed_at = float("-inf")   # never: the first call runs, however young the monotonic clock
 _trim_lock = threading.Lock()
 
 
