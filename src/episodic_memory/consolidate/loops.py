@@ -1,11 +1,6 @@
-"""The open-loop step of consolidation: what was left to do, and what got done.
-
-Detection is strict (most sessions raise nothing) and resolution stricter (when unsure, a loop stays open). Without
-an LLM (or when it fails), rules and the learned models read what the person, never the assistant, said: what they
-raise, what they never read as a loop and what closes one are in docs/consolidation.md, "Loops that close". A loop
-said again (the assistant's recap may restate one) is counted as a mention, never stored twice. With an LLM, a
-precision-first prompt detects, and the LLM names the loop a turn closes and quotes the words, which must appear in
-that turn. Loops belong to the workstream of the session that raised them.
+"""The open-loop step of consolidation: what was left to do, and what got done (docs/consolidation.md,
+"Loops that close"). Detection is strict and resolution stricter: when unsure, a loop stays open. A loop said
+again is a mention, never stored twice; with an LLM, the closing quote must appear in the turn it names.
 """
 
 from __future__ import annotations
@@ -268,10 +263,8 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
 
 def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
                    replies: learned.Replies | None = None) -> list[Candidate]:
-    """The loops a person's turn raises, by the commitment model: each sentence whose probability clears the line
-    (`Config.loops.commitment_line`, else the trained one) is a to-do; its text is what it asks done (`loop_text`).
-    When none does and the assistant's answer takes the turn as a to-do taken on, its likeliest sentence is one
-    at `Config.loops.reply_commitment_line`."""
+    """The loops a person's turn raises: the sentences the commitment model puts over the line, else (the
+    answer taking the turn as a to-do) its likeliest one at `Config.loops.reply_commitment_line`."""
     if turn.role in ASSISTANT_ROLES:
         return []
     said = sentences(_unquoted_if_on(without_notes(turn.content)))
@@ -331,13 +324,9 @@ def explicit_to_do(sentence: str) -> bool:
 def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: SessionInfo, open_loops: list[Loop],
                      cfg: Config, threads: learned.ThreadVectors | None = None,
                      replies: learned.Replies | None = None) -> list[tuple[Loop, str]]:
-    """The open loops a person's turn reports done, by the pair model: for each sentence that reads as a report of
-    something done (`Config.loops.completion_gate`, else the completion model's line), the open loop (raised before
-    it) it most likely closes, when that probability clears the line (`Config.loops.closes_line`, else the trained
-    one). One sentence closes one loop; the sentence is the evidence. When no sentence clears it and the assistant's
-    answer takes the turn as a to-do done, the likeliest pair of the turn closes at `Config.loops.reply_closes_line`
-    (any sentence, whatever its completion probability: "The samples showed up this morning." — "Nice, crossing
-    that off.")."""
+    """The open loops a person's turn reports done, by the pair model: per sentence past the completion gate,
+    the loop it most likely closes over the line (one each; the sentence is the evidence), else (the answer
+    taking the turn as a to-do done) the likeliest pair at `Config.loops.reply_closes_line`."""
     if turn.role in ASSISTANT_ROLES:
         return []
     eligible = [lp for lp in open_loops if _later(turn, lp)]
@@ -554,9 +543,8 @@ def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]],
         by_lemma = did_it and shared >= min(2, len(stems)) and cover >= cfg.loops.resolve_overlap
         by_meaning = cosine >= cfg.loops.close_cosine and did_it
         score = cover + cosine
-        if (by_lemma or by_meaning) and not _names_object(lp.text, said.keys | said.context):
-            continue   # "booked the hotel" is not "book flights for the summit"
-        if (by_lemma or by_meaning) and score > best_score:
+        if ((by_lemma or by_meaning) and score > best_score   # the object named: "booked the hotel" is not
+                and _names_object(lp.text, said.keys | said.context)):   # "book flights for the summit"
             best, best_score = lp, score
     return best
 
@@ -589,13 +577,8 @@ _DELIVER_ACTS = frozenset(key(w) for w in "send submit deliver file post publish
 
 
 def _acts_of(loop_text: str) -> tuple[set[str], bool, bool]:
-    """What reports a loop done: (its own acts, whether any completing act may, whether "done"/"finished" may).
-
-    A to-do that starts with its verb is done by that verb ("wrote" for "write the runbook"), by "done", by a
-    delivery when it makes something ("submitted" for "write up my feedback"), and by any completing act
-    ("submitted") only when its verb is a light one ("get my notes into the system"). A loop that
-    names an act as a noun ("Dana's sign-off") is done only by that act ("Dana signed off"), not by "I finished
-    the budget slides for Dana"; one that names none ("Olga is waiting on my bio") by any report of done."""
+    """What reports a loop done: (its own acts, whether any completing act may, whether "done"/"finished"
+    may); the cases are in docs/consolidation.md, "Loops that close"."""
     tokens = words(loop_text)
     if loop_object(loop_text):
         verb = key(tokens[0])
@@ -623,10 +606,7 @@ class _Meaning:
         self.loops: dict[int, np.ndarray] = {}
 
     def similarities(self, sentence: str, loops: list[tuple[Loop, set[str]]]) -> dict[int, float]:
-        if not loops:
-            return {}
-        embedder = self.clients.embedder()
-        if embedder is None:
+        if not loops or (embedder := self.clients.embedder()) is None:
             return {}
         missing = [lp for lp, _ in loops if lp.id not in self.loops]
         vectors = embedder.embed([sentence] + [lp.text for lp in missing])
