@@ -240,16 +240,10 @@ class FactConsolidator:
                 continue  # the same turn
             if not corrects and rule_on("facts.another_persons") and _another_persons(
                     mine, {speaker_of.get(i) for i in f.source_ids}):
-                # "The Oak Park zoo closes on June 30" (Caroline) is no new date for "I took my kids to the Oak Park
-                # zoo on June 9" (Melanie), nor "Sorry about your job, but … sounds awesome now" for "Lost my job":
-                # one person's news replaces another's only when it corrects it ("Actually it's May 5, not May 3")
-                continue
+                continue   # one person's news replaces another's only to correct it (docs/consolidation.md)
             standing = rule_on("facts.standing_rule") and f.type in STANDING_TYPES and is_instruction(f.text)
             if standing and not restates_a_rule:
-                # a standing rule ("Always show 3 options when I ask about restaurants") changes when it is said
-                # again or corrected, not when a statement shares its words with another number ("We ended up
-                # with 5 options when I asked about restaurants near the office")
-                continue
+                continue   # a standing rule changes when said again or corrected (docs/consolidation.md)
             if standing and not cued and self.embedder is not None:
                 # a rule said anew replaces one that reads the same with its values blanked ("Always show 3 options
                 # when I ask about restaurants" → 5), not another rule on a near topic ("Always include tree
@@ -312,10 +306,8 @@ class FactConsolidator:
         return models if usable or learned.recording() else None
 
     def answered(self, head: str, c: Candidate) -> bool:
-        """The assistant's answer to the turn this candidate came from takes it as `head` says (`learned.Replies`),
-        and the candidate is a statement of its turn the answer speaks to: the likeliest change of the turn's
-        statements ("Thanks for the correction." answers the correction, not the news said after it), or one giving
-        a value the answer names."""
+        """The assistant's answer to the candidate's turn takes it as `head` says (`learned.Replies`), and
+        speaks to this candidate: the turn's likeliest change, or one giving a value the answer names."""
         if self.replies is None or not self.replies.says(c.sources[-1], head):
             return False
         turn = c.sources[-1].id
@@ -331,10 +323,8 @@ class FactConsolidator:
     def learned_change(self, c: Candidate, said: str, vector: np.ndarray, facts: list[Fact],
                        session_id: str, taken_as_change: bool = False, answer: str | None = None) -> Fact | None:
         """The fact this statement gives a new value for, by the pair model (`supersede.supersedes_features`): the
-        candidate most likely to be the same slot with another value, when it clears the line: the trained one for
-        a statement said as a change (a cue), a lower one (`Config.consolidation.reply_supersedes_line`) when the
-        assistant's answer took it as a change or the old value is named, a higher one
-        (`Config.consolidation.news_supersedes_line`) for one said as news."""
+        likeliest, over the trained line (lower, `reply_supersedes_line`, when taken as a change; higher,
+        `news_supersedes_line`, for news)."""
         if not facts or self.embedder is None:
             return None
         models = self.learned_models()
@@ -369,9 +359,7 @@ class FactConsolidator:
             least = max(least, self.config.consolidation.news_supersedes_line)
         p = head.probability(np.stack(rows))
         best = int(np.argmax(p))
-        if p[best] < least:
-            return None
-        return facts[best]
+        return None if p[best] < least else facts[best]
 
     def frame_cosine(self, a: str, b: str) -> float:
         """How alike two statements read with their values blanked (`supersede.frame`)."""
@@ -477,14 +465,12 @@ class FactConsolidator:
         return [(f, s) for f, s in scored if f.current][:limit]
 
     def _bump(self, fact: Fact, sources: list[int], why: str) -> None:
-        self.facts.bump_fact(self.user_id, fact.id, sources, salience_add=self._bump_size(fact),
-                             durable_floor=self.config.consolidation.durable_floor)
+        """A repeat: +recurrence_bonus salience, never past the cap."""
+        cc = self.config.consolidation
+        already = cc.recurrence_bonus * (fact.recurrence - 1)
+        self.facts.bump_fact(self.user_id, fact.id, sources, durable_floor=cc.durable_floor,
+                             salience_add=max(0.0, min(cc.recurrence_bonus, cc.recurrence_cap - already)))
         self.counts[why] += 1
-
-    def _bump_size(self, fact: Fact) -> float:
-        """+recurrence_bonus per repeat, never past the cap."""
-        already = self.config.consolidation.recurrence_bonus * (fact.recurrence - 1)
-        return max(0.0, min(self.config.consolidation.recurrence_bonus, self.config.consolidation.recurrence_cap - already))
 
     def _embed(self, texts: list[str]) -> np.ndarray | None:
         if not texts or self.embedder is None:
