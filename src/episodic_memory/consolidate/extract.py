@@ -112,14 +112,6 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-def _stated_part(sentence: str) -> str:
-    return stated_part(sentence) if rule_on("facts.stated_part") else sentence
-
-
-def _strip_memo(sentence: str) -> str:
-    return strip_memo(sentence) if rule_on("facts.memo") else sentence
-
-
 def is_filler(text: str) -> bool:
     """Pleasantries and acknowledgements with nothing to remember."""
     rest = FILLER.sub("", text.strip())
@@ -304,19 +296,10 @@ def _names_value(sentence: str) -> bool:
 def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote: ExemplarVote | None = None,
                   config: Config | None = None, participants: Iterable[str] = (),
                   judge: SentenceJudge | None = None) -> list[Candidate]:
-    """Typed facts from what the people in the conversation said (not the assistant).
-
-    Questions, requests to the assistant (and the material that follows them), hypotheticals and filler state
-    nothing. Sentences with a cue word are typed by the rules; plain declarative statements are typed by what they
-    do. With an embedder (`vote`), a sentence is kept when its exemplar margin clears `fact_cued_margin` (cued) or
-    `fact_statement_margin` (plain); without one, cued sentences are kept and plain ones only when they name a
-    value (a number, an amount, a date, a name mid-sentence). `participants`: the session's other speakers, besides
-    those of `turns` (a run of 8 turns may hold only one person's).
-
-    With the learned models (`judge`), what is worth keeping is the `durable` model's call for every statement
-    that is no question, request, reaction or bare cue — the word-list gates (hypotheticals, filler, statements the
-    cue rules cannot type) no longer drop a sentence before the model sees it; one no cue rule types is knowledge —
-    kept at `Config.consolidation.durable_line` (`durable_cued_line` for one a cue rule typed)."""
+    """Typed facts from what the people in the conversation said (not the assistant): what is kept is the
+    `durable` model's call (`judge`), else the exemplar vote's (`vote`), else the cue rules' and named values'
+    (docs/consolidation.md, "Facts worth keeping"). `participants`: the session's other speakers, besides
+    those of `turns` (a run of 8 turns may hold only one person's)."""
     cfg = config or Config()
     pending: list[_Sentence] = []
     # whom a name at a sentence's edge may address
@@ -328,9 +311,10 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         kept_before = False  # the sentence just before, in this turn, was kept
         # a long turn (a request with its context, code) goes through the word gates first, as without the models
         short_turn = len(turn.content.split()) <= cfg.consolidation.learned_max_turn_words
-        for raw in map(_stated_part, sentences(turn.content)):  # "…, can you …": what it states, not the ask
+        said = sentences(turn.content)   # "…, can you …": what it states, not the ask
+        for raw in map(stated_part, said) if rule_on("facts.stated_part") else said:
             unmarked = _DISCOURSE.sub("", raw).strip() or raw
-            bare = _strip_memo(unmarked)
+            bare = strip_memo(unmarked) if rule_on("facts.memo") else unmarked
             sentence = raw if bare == unmarked else bare  # cue words kept
             kind = sentence_kind(bare)
             if (kind == REQUEST_KIND and not rule_on("facts.request")) or (

@@ -1,12 +1,7 @@
-"""Learned decisions of consolidation: small logistic models over the embedder's sentence vectors.
-
-What varies with wording is decided by models trained on labelled conversations in many phrasings
-(`bench/train_consolidation.py`, from the truth-bench generator's banks), not by phrase lists: per sentence
-(`SentenceJudge`: durable, commitment, completion, change), per pair (`pair_head`: closes, supersedes) and per
-reply (`SentenceJudge.reply`: the assistant's answer, a second reader of the person's turn). What each reads and
-where it acts: docs/consolidation.md, "The models". The weights ship in the package
-(`data/consolidation_models.npz`), trained over one embedder family: with another embedder, or none, the learned
-decisions are off and the rules decide alone.
+"""Learned decisions of consolidation: small logistic models over the embedder's sentence vectors, per
+sentence (`SentenceJudge`), per pair (`pair_head`) and per reply (`SentenceJudge.reply`); see
+docs/consolidation.md, "The models". Trained by `bench/train_consolidation.py` over one embedder family: with
+another, or none, the rules decide alone.
 """
 
 from __future__ import annotations
@@ -289,10 +284,9 @@ class SentenceJudge:
         return self.models.heads.get(name)
 
     def reply(self, text: str, whole: bool = False) -> dict[str, float] | None:
-        """How the assistant's answer takes the turn before it: reply head → probability, read from the answer's
-        opening (`reply_opening`), or with `whole` the highest over its first sentences and lines (a long answer may
-        acknowledge further down: "- To-do: send the model to Sarah"); None when the models have no reply heads or
-        the answer is empty."""
+        """How the assistant's answer takes the turn before it: reply head → probability, read from its
+        opening (`reply_opening`), or with `whole` the highest over its first sentences and lines
+        (`reply_parts`); None when the models have no reply heads or the answer is empty."""
         parts = reply_parts(text) if whole else [reply_opening(text)]
         parts = [p for p in parts if p]
         if not parts or not all(h in self.models.heads for h in REPLY_HEADS):
@@ -356,9 +350,7 @@ def same_family(model_id: str | None, trained_on: str) -> bool:
 def models_for(embedder: Any, path: str | None = None) -> Models | None:
     """The shipped models (or those at `path`) when `embedder` is the one they were trained over (its family),
     else None."""
-    if embedder is None:
-        return None
-    models = load_models(path)
+    models = None if embedder is None else load_models(path)
     if models is None or not same_family(getattr(embedder, "model_id", None), models.embedder_id):
         return None
     return models
