@@ -1,17 +1,8 @@
 """The workstream step of consolidation: which thread of work does this session's episode belong to?
 
-A session is matched on what is distinctive about it (`consolidate/distinct.py`): (1 - s) × the cosine of its
-thread vector and a workstream's centroid + s × the tf-idf cosine of their words (s =
-Config.workstreams.lexical_share). At or above `attach`, with a distinctive word in common, it attaches; in the
-band from `judge_floor` the LLM judges (without one: attach when the nearest is decisive, else spawn); below, it
-spawns a hypothesis, confirmed once a second session attaches (only confirmed ones surface). Without an embedder
-the thread vectors are bags of words, whose cosines run lower: the `_lexical` thresholds apply. Bridging,
-re-matching hypotheses, and why: docs/consolidation.md, "Workstreams from what is distinctive" and "Round 2".
-
-An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
-workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
-more about what it belongs to; when it moves, the workstream it leaves is deleted. All of this depends on the order
-sessions come in: `consolidate/recluster.py` groups the latest episodes again at once at each session end.
+A session is matched on what is distinctive about it (`_rank`): at or above `attach` it attaches, in the band
+from `judge_floor` the LLM judges (without one: `decisive`), below it spawns a hypothesis; one alone in its
+workstream is matched again at each run. See docs/consolidation.md, "Workstreams from what is distinctive".
 """
 
 from __future__ import annotations
@@ -44,10 +35,8 @@ Given its episode summaries and keyphrases, give it a short name of 2 to 6 words
 
 
 def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
-    """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (a session
-    that states too little that is distinctive: chit-chat, one-off requests) leave it in none. At the session's
-    end, without an LLM judge, the user's latest episodes are then re-clustered at once (`consolidate/recluster.py`,
-    `Config.workstreams.recluster`)."""
+    """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (nothing
+    distinctive said) leave it in none; at the session's end, without an LLM, re-cluster the episodes."""
     _attach(clients, info)
     cfg = clients.config
     # once per session: the run that reaches its last turn (a late worker consolidates an ended session in windows)
@@ -133,9 +122,7 @@ def decisive(clients: MemoryClients, ranked: list[tuple[int, float]], model: str
              ) -> int | None:
     """Without a judge, a session in the band [judge floor, attach) joins its nearest workstream when that one is
     clearly the nearest: a distinctive word in common and a match at least `workstream_decisive_ratio` times the
-    runner-up's (any workstream's). A thread's session that says less than usual lands in the band of its own
-    thread and well below every other; a session near several workstreams (chit-chat, a mixed day) stays alone.
-    Only with an embedder: bag-of-words matches are too flat for the ratio (truth-dev without an embedder: worse)."""
+    runner-up's. Only with an embedder: bag-of-words matches are too flat for the ratio."""
     ratio = clients.config.workstreams.decisive_ratio
     if ratio <= 0 or model == LEXICAL_MODEL or not ranked:
         return None
@@ -157,11 +144,8 @@ def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str,
           match: _Words | None) -> tuple[list[tuple[int, float]], list[int], set[int]]:
     """(every candidate workstream with its match, best first; the workstreams at or above the attach line the
     session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common).
-
-    The match of a workstream: (1 - s) × the cosine of the episode's thread vector with its centroid (same model
-    only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
-    distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
-    two sessions of a young store, where no word is common yet."""
+    The match: (1 - s) × the thread vector's cosine with the centroid + s × the tf-idf cosine of their
+    distinctive words, s = `workstream_lexical_share`."""
     cfg = clients.config
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
     share = cfg.workstreams.lexical_share if match is not None else 0.0
@@ -209,9 +193,8 @@ def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]
 
 
 def _bridge(clients: MemoryClients, user_id: str, target: int, others: list[int]) -> None:
-    """The session just attached to `target` also matches `others` above the attach line: a hypothesis among them
-    (a workstream of one session, spawned when its session shared no distinctive word with `target`'s) is the
-    same thread, and its session joins `target` — the bridging session links them."""
+    """The session just attached to `target` also matches `others` above the attach line: a hypothesis (a
+    workstream of one session) among them is the same thread, and its session joins `target`."""
     for ws in others:
         if clients.store.workstream_size(ws) != 1:
             continue   # two settled workstreams are not merged on one session's word (measured: worse)
@@ -221,11 +204,9 @@ def _bridge(clients: MemoryClients, user_id: str, target: int, others: list[int]
 
 
 def _recheck(clients: MemoryClients, user_id: str, target: int, near: list[int]) -> None:
-    """The hypotheses (workstreams of one session) among the workstreams nearest the session that just joined
-    `target` (`near`, best first) are matched again, as their own session would be, now that `target` grew: one that now attaches to
-    `target` above the attach line joins it (not by the decisive rule: in a young store, with `target` the only
-    candidate, a word of filler would do). A lone session is otherwise matched only while its
-    own session is consolidated, against the workstreams as they were then."""
+    """The hypotheses (workstreams of one session) among `near` are matched again now that `target` grew: one
+    that now attaches to `target` above the attach line joins it (not by the decisive rule: in a young store,
+    a word of filler would do)."""
     store = clients.store
     for ws in near:
         if store.workstream_size(ws) != 1:
