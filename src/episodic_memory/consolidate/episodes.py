@@ -197,14 +197,9 @@ def extractive_summary(turns: list[StoredTurn], facts: list[dict], max_sentences
 
 def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredTurn], said: SessionWords,
                   episode_id: int | None) -> tuple[np.ndarray | None, str | None]:
-    """What workstreams are matched on: the mean of the session's statement turns' vectors, each weighted by how
-    distinctive its words are in the user's vocabulary (`consolidate/distinct.py`); filler, questions and requests
-    weigh nothing, so two chatty sessions no longer look alike.
-
-    Measured before (truth-dev, no LLM): the mean of all turn vectors joined with the summary's embedding made
-    every session of a conversation one workstream (V-measure 0.20). Without an embedder (or before any turn is
-    embedded): a hashed bag of words of the statement turns. None when the session states nothing distinctive.
-    """
+    """What workstreams are matched on: the mean of the session's statement turns' vectors, each weighted by
+    how distinctive its words are in the user's vocabulary (`consolidate/distinct.py`), or without an embedder
+    a hashed bag of their words; None when the session states nothing distinctive."""
     cfg = clients.config
     n, df = clients.store.term_frequencies(info.user_id, said.tf, exclude_episode=episode_id)
     df = {t: df.get(t, 0) + 1 for t in said.tf}   # this session counts as one of the documents
@@ -215,8 +210,7 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
         if not picked:
             return None, None
         # each statement embedded on its own: a stored turn vector carries the turn before it when both are short
-        # (often the assistant's "Noted."), which makes any two sessions alike (the embedder keeps recent texts: a
-        # session's earlier statements, seen at every consolidation, are not computed again)
+        # (often the assistant's "Noted."), which makes any two sessions alike
         matrix = np.asarray(embedder.embed([t.content for t, _ in picked]), np.float32)
         acc = (matrix * np.asarray([w for _, w in picked], np.float32)[:, None]).sum(axis=0)
         norm = float(np.linalg.norm(acc))
