@@ -1,10 +1,7 @@
-"""Who a sentence is said to, and what is only said to them.
-
-In a chat between people, a name is often the listener's, not the subject's: "Caroline, my family's been great"
-(Melanie speaking) is about Melanie's family; "That's great news, Caroline!" is about nothing at all — a reaction to
-what Caroline said, which her own turn holds. English, a closed list of evaluative words and openings; a participant
-is a speaker of the turns consolidated, so a name that is nobody's in the conversation is never taken for an
-address. Why, and what it changed: docs/consolidation.md, "Chats between people: who a sentence is said to".
+"""Who a sentence is said to, and what is only said to them: in a chat between people, a name is often the
+listener's, not the subject's ("Caroline, my family's been great"), and "That's great news, Caroline!" is
+about nothing at all. A participant is a speaker of the turns consolidated. See docs/consolidation.md, "Chats
+between people: who a sentence is said to".
 """
 
 from __future__ import annotations
@@ -41,11 +38,8 @@ def _is_participant(name: str, participants: Iterable[str]) -> bool:
     """`name` (one word) is a word of a participant's name, or the start of one ("Mel", "Caro", "Jo")."""
     word = name.lower()
     short_form = len(word) >= 3 or (len(word) == 2 and word not in _COMMON_PAIRS)
-    for person in participants:
-        parts = person.lower().split()
-        if word in parts or (short_form and any(p.startswith(word) for p in parts)):
-            return True
-    return False
+    return any(word in parts or (short_form and any(p.startswith(word) for p in parts))
+               for parts in (person.lower().split() for person in participants))
 
 
 def participant_named(name: str, participants: Iterable[str]) -> str:
@@ -72,8 +66,7 @@ def _spans(sentence: str, participants: Iterable[str]) -> list[tuple[int, int]]:
             end = nxt.end()
         before, after = sentence[:start], sentence[end:]
         opening = _BEFORE_ADDRESS.match(before) is not None and _AFTER_OPENING.match(after) is not None
-        closing = _closes(before, after)
-        if opening or closing:
+        if opening or _closes(before, after):
             out.append((start, end))
     return out
 

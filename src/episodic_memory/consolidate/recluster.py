@@ -1,11 +1,8 @@
 """Batch re-clustering of a user's workstreams: the latest episodes grouped at once, mapped onto the existing ids.
 
-Incremental attach decisions (`consolidate/workstreams.py`) depend on the order sessions arrive in. At each session
-end without an LLM judge, the user's latest `Config.workstreams.recluster_window` episodes are clustered again by
-average linkage over the match `workstreams._rank` uses, on thread vectors centred on the window's mean; small
-clusters join a decisive thread, loose ones dissolve, and the clusters take the existing workstream ids by overlap,
-so only the episodes that move are written (`Store.regroup_episodes`). The rules, their settings, the cost and the
-measurements: docs/consolidation.md, "Round 3: re-clustering a user's episodes at once".
+Incremental attach decisions depend on the order sessions arrive in: at each session end without an LLM, the
+latest episodes are clustered again (average linkage over the match of `workstreams._rank`); only those that
+move are written. See docs/consolidation.md, "Round 3: re-clustering a user's episodes at once".
 """
 
 from __future__ import annotations
@@ -143,9 +140,7 @@ def _join_small(sim: np.ndarray, shares: np.ndarray, clusters: list[list[int]], 
         return clusters
     joined: list[list[int]] = [list(c) for c in big]
     kept: list[list[int]] = []
-    for c in clusters:
-        if len(c) >= 3:
-            continue
+    for c in (c for c in clusters if len(c) < 3):
         scores = sorted(((float(sim[np.ix_(c, b)].mean()), k) for k, b in enumerate(big)), key=lambda x: (-x[0], x[1]))
         best, k = scores[0]
         runner_up = scores[1][0] if len(scores) > 1 else 0.0
@@ -182,9 +177,7 @@ def _map_ids(clusters: list[list[int]], current: dict[int, int | None]) -> list[
         if pick is not None:
             taken.add(pick)
         out.append((pick, c))
-    for c in clusters:
-        if len(c) != 1:
-            continue
+    for c in (c for c in clusters if len(c) == 1):
         ws = current[c[0]]
         keep = ws is not None and ws not in taken
         if keep:
