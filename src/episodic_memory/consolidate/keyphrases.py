@@ -220,16 +220,14 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
             tally = None   # someone new: the earlier sentences may split otherwise, so all are read again
     if tally is None:
         fresh = [s for text in texts for s in sentences(text)]
-        everyone = set(named)
-        for sentence in fresh:
-            everyone.update(_people_in(sentence))
-        tally = _Tally((), named, frozenset(everyone), Counter(), {}, Counter())
-    frozen = tally.people
+        everyone = named.union(p for sentence in fresh for p in _people_in(sentence))
+        tally = _Tally((), named, everyone, Counter(), {}, Counter())
+    people = tally.people
     counts, forms, word_freq = tally.counts, tally.forms, tally.word_freq
     for sentence in fresh:
         # only the people named in the sentence split it: so its phrases are read once, not again each time the
         # session names someone new (every run of a growing session)
-        for stems, phrase, key in _sentence_phrases(sentence, _run_words(sentence) & frozen):
+        for stems, phrase, key in _sentence_phrases(sentence, _run_words(sentence) & people):
             word_freq.update(stems)
             if not key:
                 continue
@@ -237,7 +235,6 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
             forms.setdefault(key, Counter())[phrase] += 1
     tally.texts = tuple(texts)
     _keep_tally(tally)
-    people = frozen
     base: dict[str, float] = {}
     for key, n in counts.items():
         parts = key.split()
@@ -303,12 +300,8 @@ def _keep_tally(tally: _Tally) -> None:
 def _people_in(sentence: str) -> tuple[str, ...]:
     """Capitalised words a sentence shows to be people: followed by a verb like "wants", or with a possessive."""
     tokens = _words(sentence)
-    out = []
-    for i, token in enumerate(tokens):
-        nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
-        if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
-            out.append(_bare(token).lower())
-    return tuple(out)
+    return tuple(_bare(token).lower() for token, nxt in zip(tokens, (*tokens[1:], ""), strict=True)
+                 if token[:1].isupper() and (nxt.lower() in _PERSON_VERBS or token.endswith(("'s", "’s"))))
 
 
 @memo_text()

@@ -1,11 +1,6 @@
-"""When consolidation runs: one scheduler that `Memory` and the REST server share.
-
-It knows nothing of `Memory`: it is given the callables it needs (`ConsolidationScheduler.__init__`). The policy
-(`every` new turns, `turns_added`; at once for a turn after the session ended; at its end, `run_now(...,
-final=True)`; flagged sessions, `consolidate_flagged` or `start`), inline or on one worker thread, one queued run
-per session, a lock per session and a line per user: docs/architecture.md, "Threads and processes". The worker is
-started when there is work and ends when there is none (an unclosed owner does not keep the process alive; queued
-work still finishes at exit unless it is a daemon). A background run that raises is logged and leaves the session
+"""When consolidation runs: one scheduler that `Memory` and the REST server share, given the callables it
+needs (`ConsolidationScheduler.__init__`). The policy, the worker thread, the locks and the per-user line:
+docs/architecture.md, "Threads and processes". A background run that raises is logged and leaves the session
 as it was, for the next trigger or start to retry; an inline run (`turns_added` inline, `run_now`) raises.
 """
 
