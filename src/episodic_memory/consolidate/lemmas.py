@@ -101,9 +101,8 @@ def key(word: str) -> str:
 def is_past(word: str) -> bool:
     """True for a verb in the past tense or a past participle ("sent", "wrote", "booked", "signed")."""
     w = word.lower().replace("’", "'")
-    if w in IRREGULAR_PAST:
-        return True
-    return len(w) > 4 and w.endswith("ed") and w not in _NOT_PAST and not w.endswith("eed")
+    return w in IRREGULAR_PAST or (
+        len(w) > 4 and w.endswith("ed") and w not in _NOT_PAST and not w.endswith("eed"))
 
 
 def content_keys(text: str, *, drop_time: bool = True) -> set[str]:
@@ -114,11 +113,9 @@ def content_keys(text: str, *, drop_time: bool = True) -> set[str]:
         low = token.lower().replace("’", "'")
         parts = [low] if low in NOMINAL else low.split("-")
         for part in parts:
-            if len(part) < 2 or (drop_time and part in TIME_WORDS):
-                continue
-            if part in STOPWORDS and lemma(part) not in _KEEP:
-                continue
-            if part.endswith("'s") and part[:-2] in STOPWORDS:
+            if (len(part) < 2 or (drop_time and part in TIME_WORDS)
+                    or (part in STOPWORDS and lemma(part) not in _KEEP)
+                    or (part.endswith("'s") and part[:-2] in STOPWORDS)):
                 continue
             out.add(key(part))
     return out

@@ -112,8 +112,7 @@ def read_slot(text: str) -> Slot:
     for m in _NAME.finditer(rest):
         words = [w for w in m.group(0).split() if w.lower().strip("'’") not in STOP and w.lower() not in MONTHS
                  and w.lower().strip("'’") not in NOT_NAMES]
-        start = m.start()
-        before = rest[:start].rstrip(" \"'(“‘")
+        before = rest[: m.start()].rstrip(" \"'(“‘")
         if not words:
             continue
         if (not before or before[-1] in ".!?:;—–-") and len(m.group(0).split()) == 1 and not (

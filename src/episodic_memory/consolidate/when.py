@@ -78,9 +78,7 @@ def _nearest_date(day0: datetime, month: int, day: int, future: bool | None) -> 
         except ValueError:
             continue
     if future is True:
-        ahead = [c for c in candidates if c >= day0]
-        candidates = ahead or candidates
+        candidates = [c for c in candidates if c >= day0] or candidates
     elif future is False:
-        behind = [c for c in candidates if c <= day0]
-        candidates = behind or candidates
+        candidates = [c for c in candidates if c <= day0] or candidates
     return min(candidates, key=lambda c: abs(c - day0), default=None)
