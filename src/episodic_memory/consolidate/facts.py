@@ -1,9 +1,6 @@
-"""The facts step of consolidation: extract → route → gate → referee → store; each stage, with an LLM and without,
-in the table that opens docs/consolidation.md. Without an LLM, slot matching (`supersede.py`) comes first: a
-statement that changes an earlier fact's value supersedes it by event time, so a late-ingested older statement is
-stored superseded.
-
-Idempotent: a candidate from the same turns with the same text is recognised and skipped.
+"""The facts step of consolidation: extract → route → gate → referee → store; each stage, with an LLM and
+without, in the table that opens docs/consolidation.md. Idempotent: a candidate from the same turns with the
+same text is recognised and skipped.
 """
 
 from __future__ import annotations

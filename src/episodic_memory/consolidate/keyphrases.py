@@ -201,16 +201,9 @@ def phrase_key(phrase: str) -> str:
 
 
 def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) -> list[tuple[str, str, float]]:
-    """The phrases `texts` keep coming back to: [(as written, normalised key, score)], best first.
-
-    Multi-word phrases are favoured over single words, and people (known `names`, or a capitalised word followed
-    by a verb like "wants"/"said", or written with a possessive) are pushed down: a thread is named after what it
-    is about, not who was in it.
-
-    A session is read again at every consolidation run, each time with a few more turns: when `texts` go on from
-    the texts of a recent call (with the same names, and no new person among the new sentences, so the earlier
-    sentences split as they did), only the new sentences are read, into that call's tallies (see `_Tally`).
-    """
+    """The phrases `texts` keep coming back to: [(as written, normalised key, score)], best first. Multi-word
+    phrases are favoured, people (`names`, `_people_in`) pushed down. When `texts` go on from a recent call's
+    (same names, no new person), only the new sentences are read, into that call's tallies (see `_Tally`)."""
     texts = list(texts)
     named = frozenset(n.lower() for n in names)
     tally = _take_tally(texts, named)

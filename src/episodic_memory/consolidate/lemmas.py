@@ -1,10 +1,6 @@
-"""A small rule-based lemmatiser for open loops: enough that a to-do and the news that it was done meet.
-
-"write the rollback runbook" and "I wrote the rollback runbook", "Dana's sign-off" and "Dana signed off",
-"book the flight" and "booked it": suffix rules, a short table of irregular verbs, a few nominalisations of
-verbs ("approval" → approve) and a handful of verbs that name the same act ("pick" / "choose"). Deterministic,
-dependency-free, English only. `key` is what gets compared: the lemma without a final "e", so that a rule that
-cannot tell "approv(e)d" from "book(e)d" never has to.
+"""A small rule-based lemmatiser for open loops, so that a to-do and the news it was done meet (see
+docs/consolidation.md, "Loops that close"). `key` is what gets compared: the lemma without a final "e", so
+that a rule that cannot tell "approv(e)d" from "book(e)d" never has to.
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """Does a new statement change the value of something an earlier fact stated? (No LLM.)
 
-A fact is read as a slot: its subject (content words, names included) and its values (numbers and amounts, dates,
-names). A candidate changes an earlier fact when
-
-- it carries a change cue ("actually", "correction", "scratch that", "misspoke", "change of plan", "moved to",
-  "is now", "instead", "updated", "rather than", "no longer", …) and either names the old value as the wrong one
-  ("17, not 16"; "Ljubljana rather than Tallinn") or shares the subject with a different value; or
-- without a cue, it shares most of the subject (`Config.consolidation.slot_overlap`, at least two words) and gives a different
-  number, date or name.
+A fact is read as a slot: its subject (content words, names included) and its values (numbers and amounts,
+dates, names); see docs/consolidation.md, "Corrections without cue words: slots".
 """
 
 from __future__ import annotations
