@@ -80,10 +80,9 @@ def _closes(before: str, after: str) -> bool:
 
 
 def addressees(sentence: str, participants: Iterable[str]) -> list[str]:
-    """The names `sentence` addresses its listener by (vocatives), as written: a participant's name, or the start of
-    one ("Mel" for Melanie), opening the sentence before a comma, closing it after a comma or a cue word ("That's so
-    cool Joanna!", but not "I had lunch with Joanna!"), or right after a greeting, thanks or interjection ("Hey
-    Mel!", "Wow, Caroline, that looks amazing!")."""
+    """The names `sentence` addresses its listener by (vocatives), as written: a participant's name or its
+    start, opening or closing the sentence ("That's so cool Joanna!", not "I had lunch with Joanna!"), or
+    after a greeting or interjection ("Hey Mel!")."""
     return [sentence[s:e] for s, e in _spans(sentence, list(participants))]
 
 

@@ -340,22 +340,17 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             elif (found := classify_sentence(sentence, datetime.now(timezone.utc))) is not None:
                 item = _Sentence(sentence, turn, found, True, cue_before)
             elif not kept_before and leans_back(bare, participants) and not _names_value(bare):
-                # a plain statement about what the other person said ("They give me the strength to keep going."
-                # opening a reply) tells a reader nothing on its own, unless it brings a value ("it's 14 now");
-                # after a kept statement of the same turn it goes on about that one, and a cue ("It was the
-                # moment I decided …") says what it is about
+                # a plain statement about what the other person said ("They give me the strength …") tells a
+                # reader nothing on its own, unless it brings a value or goes on from a kept statement
                 pass
             elif (plain := classify_statement(sentence)) is not None:
                 if cue_here or cue_before:  # "Change of plan: …", "My race shoe is now …": a change of a value
                     plain = ("correction", 0.7)
                 item = _Sentence(sentence, turn, plain, cue_here or cue_before, cue_before)
-            if item is None:
-                cue_before = cue_before or cue_here
-                kept_before = False
-                continue
-            pending.append(item)
-            kept_before = True
-            cue_before = False
+            if item is not None:
+                pending.append(item)
+            kept_before = item is not None
+            cue_before = item is None and (cue_before or cue_here)
     if judge is not None:
         head = judge.head("durable")
         line = cfg.consolidation.durable_line if cfg.consolidation.durable_line is not None else head.threshold if head else 0.5

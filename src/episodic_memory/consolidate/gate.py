@@ -41,10 +41,8 @@ def _normalise(text: str) -> bytes:
 
 
 def novelty(text: str, sample: Sequence[str]) -> float:
-    """How much of `text` is new given `sample`: the share of its compressed size the sample cannot explain.
-
-    (C(sample + text) − C(sample)) / C(text): about 0 for a restatement, about 1 for something unseen.
-    """
+    """How much of `text` is new given `sample`: (C(sample + text) − C(sample)) / C(text), the share of its
+    compressed size the sample cannot explain (about 0 for a restatement, about 1 for something unseen)."""
     if not sample:
         return 1.0
     body = b"\n".join(_normalise(s) for s in sample)

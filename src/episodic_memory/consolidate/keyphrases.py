@@ -162,11 +162,8 @@ def overlap(a: Iterable[str], b: Iterable[str]) -> tuple[int, float]:
 
 
 def lexical_vector(texts: Iterable[str], dim: int = 1024) -> np.ndarray | None:
-    """A hashed, sublinear bag of content-word stems, L2-normalised (None when there are no content words).
-
-    The stand-in for a thread vector when no embedder is configured: cosines between two sessions on one thread
-    run lower than with an embedding (about 0.3-0.45 on the bundled sample), see `Config.workstreams.attach_lexical`.
-    """
+    """A hashed, sublinear bag of content-word stems, L2-normalised (None when there are no content words):
+    the thread vector without an embedder, whose cosines run lower (`Config.workstreams.attach_lexical`)."""
     counts = Counter(s for text in texts for s in content_stems(text))
     if not counts:
         return None

@@ -97,10 +97,8 @@ def _tfidf(profiles: list[dict[str, float]], weight: dict[str, float]) -> np.nda
 
 def _average_linkage(sim: np.ndarray, shares: np.ndarray, line: float) -> list[list[int]]:
     """Agglomerative clustering, average linkage: merge the two clusters with the highest mean pairwise `sim` while
-    it is ≥ `line` and some pair across them shares a distinctive word (`shares`). Lists of row indices.
-
-    The sums of `sim` between clusters are kept, and after a merge only the merged cluster's row of means is
-    recomputed: O(n) a merge plus an O(n²) argmax."""
+    it is ≥ `line` and some pair across them shares a distinctive word (`shares`). Lists of row indices. After
+    a merge only the merged cluster's row of means is recomputed from the kept sums."""
     n = len(sim)
     total = sim.astype(np.float64)
     link = shares.copy()

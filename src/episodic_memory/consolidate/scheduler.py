@@ -67,17 +67,12 @@ class ConsolidationScheduler:
         nice: int | Callable[[], int] = 0,
         housekeeping: Callable[[], object] | None = None,
     ) -> None:
-        """`run` consolidates a session (`final` at its end) and returns False when a step failed; `session_info`
-        reads a session (None when there is none). `every`: new turns that make a session due. `background`: whether
-        triggered runs go to the worker (`every` and `background` may be callables, asked each time). `index`, when
-        given, makes a background scheduler look at every session that got turns, and embed them when no
-        consolidation is due. `pending` lists the flagged sessions. `shared`: the scheduler outlives the Memories
-        using it (their `close` leaves it be). `daemon`: the worker does not hold up the interpreter's exit.
-        `run_in_windows`, when given, is what a background job runs instead of `run`: it is also given the turn
-        counts at which the session became due, so it can consolidate in the windows inline runs would have had
-        (`Memory.consolidate_in_windows`).
-        `nice`: how many steps below its starter's priority the worker thread runs (Linux: per thread; see
-        `Config.capture.background_nice`). `housekeeping` is called by the worker after each job (a WAL checkpoint)."""
+        """`run` consolidates a session (`final` at its end) and returns False when a step failed;
+        `session_info` reads a session (None when there is none). `every`, `background` and `nice` (steps
+        below the starter's priority) may be callables. `index`: embed a session's turns when no consolidation
+        is due; `pending` lists the flagged sessions; `shared`: it outlives the Memories using it; `daemon`:
+        the worker does not hold up exit; `run_in_windows` also gets the turn counts it became due at;
+        `housekeeping` runs after each job (a WAL checkpoint)."""
         self._run = run
         self._run_in_windows = run_in_windows or (lambda u, s, final, points: run(u, s, final))
         self._info = session_info
@@ -144,7 +139,9 @@ class ConsolidationScheduler:
         """Consolidate a session here and now (at its end: `final`), after any run of it queued or under way."""
         with self.session_lock(user_id, session_id):
             self._work((user_id, session_id))
-            with self._user_turn(user_id, self._ticket(user_id)):
+            with self._lock:
+                ticket = self._take_ticket(user_id)
+            with self._user_turn(user_id, ticket):
                 return self._run(user_id, session_id, final)
 
     def consolidate_flagged(self) -> int:
@@ -267,10 +264,6 @@ class ConsolidationScheduler:
             self._last_point.pop(key, None)
 
     # --- locks, waiting, closing ---------------------------------------------------------------------
-    def _ticket(self, user_id: str) -> int:
-        with self._lock:
-            return self._take_ticket(user_id)
-
     def _take_ticket(self, user_id: str) -> int:
         """A place in the user's line of runs, taken (holding `_lock`) when a job is taken off the queue."""
         self._tickets += 1
@@ -289,11 +282,9 @@ class ConsolidationScheduler:
 
     @contextmanager
     def _user_turn(self, user_id: str, ticket: int) -> Iterator[None]:
-        """Taken around every run, inside the session's lock: a user's sessions are consolidated one at a time, and
-        in the order their jobs were taken off the queue (a later session's corrections supersede what an earlier
-        one said, and a loop raised in one session is closed by the next: two threads taking jobs one after the
-        other — the worker and a waiter — must not run them the other way round). It cannot deadlock: a run waits
-        only for runs taken before it, which hold everything they need but their turn."""
+        """Taken around every run, inside the session's lock: a user's sessions are consolidated one at a
+        time, in the order their jobs were taken off the queue (a later session's corrections supersede an
+        earlier one's). It cannot deadlock: a run waits only for runs taken before it."""
         with self._turn:
             while min(self._outstanding[user_id]) != ticket:
                 self._turn.wait()

@@ -24,10 +24,8 @@ _RELATIVE = {
 
 
 def resolve_when(text: str, said_at: datetime, *, future: bool | None = None) -> datetime | None:
-    """The day `text` refers to, given it was said at `said_at` (UTC midnight of that day), or None.
-
-    A bare weekday ("on Friday") points forward for plans and commitments (`future=True`) and back otherwise.
-    None too when the day falls outside the years 1–9999 (said near either end, or "in 99999999 days").
+    """The day `text` refers to, given it was said at `said_at` (UTC midnight of that day), or None (also
+    outside the years 1–9999). A bare weekday ("on Friday") points forward when `future` and back otherwise.
     """
     try:
         return _resolve_when(text, said_at, future)
