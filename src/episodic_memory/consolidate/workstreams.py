@@ -8,7 +8,6 @@ workstream is matched again at each run. See docs/consolidation.md, "Workstreams
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -55,16 +54,14 @@ def _attach(clients: MemoryClients, info: SessionInfo) -> None:
     if current is not None and store.workstream_size(current) > 1:
         store.refresh_workstream(current)   # settled: its centroid follows the updated episode
         return
-    found = store.episode_vector(episode.id)
-    match = _session_match(clients, episode)
-    if found is None or match is None:   # nothing distinctive: no thread of work
+    ranking = _rank(clients, episode, current)
+    if ranking is None:   # nothing distinctive: no thread of work
         if current is not None:
             store.detach_episode(episode.id)
             log.info("episode %s (session %s) left workstream %s: nothing distinctive", episode.id,
                      info.session_id, current)
         return
-    vec, model = found
-    ranked, above, eligible = _rank(clients, episode, vec, model, current, match)
+    model, ranked, above, eligible = ranking
     target = above[0] if above else _judge_band(clients, episode, ranked, model, eligible)
     if target is not None:
         store.attach_episode(episode.id, target)
@@ -83,26 +80,6 @@ def _attach(clients: MemoryClients, info: SessionInfo) -> None:
         target = current
     if clients.llm.enabled():
         _name(clients, info.user_id, target)
-
-
-@dataclass
-class _Words:
-    """The session's distinctive words and the current document frequencies of the user's vocabulary."""
-    tf: dict[str, float]
-    df: dict[str, int]
-    n: int
-
-
-def _session_match(clients: MemoryClients, episode: Episode) -> _Words | None:
-    """The session's word profile for matching, or None when it states fewer than `workstream_min_terms`
-    distinctive words."""
-    cfg = clients.config
-    tf = clients.store.session_terms(episode.id)
-    n, df = clients.store.term_frequencies(episode.user_id, tf)
-    distinct = [t for t in tf if idf(t, df, n, cfg.workstreams.common_share) > 0]
-    if len(distinct) < max(1, cfg.workstreams.min_terms):
-        return None
-    return _Words({t: tf[t] for t in distinct}, df, n)
 
 
 def _judge_band(clients: MemoryClients, episode: Episode, ranked: list[tuple[int, float]], model: str,
@@ -140,34 +117,42 @@ def _lines(clients: MemoryClients, model: str) -> tuple[float, float]:
             else (cfg.workstreams.attach, cfg.workstreams.judge_floor))
 
 
-def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
-          match: _Words | None) -> tuple[list[tuple[int, float]], list[int], set[int]]:
-    """(every candidate workstream with its match, best first; the workstreams at or above the attach line the
-    session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common).
-    The match: (1 - s) × the thread vector's cosine with the centroid + s × the tf-idf cosine of their
-    distinctive words, s = `workstream_lexical_share`."""
+def _rank(clients: MemoryClients, episode: Episode, exclude: int | None
+          ) -> tuple[str, list[tuple[int, float]], list[int], set[int]] | None:
+    """None when the session has no thread vector or states fewer than `workstream_min_terms` distinctive
+    words; else (its vector's model; every candidate workstream with its match, best first; those at or above
+    the attach line it may attach to, best first; those it may attach to at all: a distinctive word in
+    common). The match: (1 - s) × the thread vector's cosine with the centroid + s × the tf-idf cosine of
+    their distinctive words, s = `workstream_lexical_share`."""
     cfg = clients.config
+    found = clients.store.episode_vector(episode.id)
+    terms = clients.store.session_terms(episode.id)
+    n, df = clients.store.term_frequencies(episode.user_id, terms)
+    tf = {t: terms[t] for t in terms if idf(t, df, n, cfg.workstreams.common_share) > 0}
+    if found is None or len(tf) < max(1, cfg.workstreams.min_terms):
+        return None
+    vec, model = found
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
-    share = cfg.workstreams.lexical_share if match is not None else 0.0
+    share = cfg.workstreams.lexical_share
     scores: dict[int, float] = {}
     if ids:
         dense = matrix @ vec.astype(np.float32)
         scores = {ws: (1 - share) * float(x) for ws, x in zip(ids, dense, strict=True)}
     profiles: dict[int, dict[str, float]] = {}
-    if match is not None and share > 0:
-        profiles = clients.store.workstream_terms(episode.user_id, match.tf, exclude=exclude)
-        missing = {t for p in profiles.values() for t in p} - set(match.df)
-        df = dict(match.df)
+    if share > 0:
+        profiles = clients.store.workstream_terms(episode.user_id, tf, exclude=exclude)
+        missing = {t for p in profiles.values() for t in p} - set(df)
+        df = dict(df)
         if missing:
             df.update(clients.store.term_frequencies(episode.user_id, missing)[1])
-        mine = profile_weights(match.tf, df, match.n, cfg.workstreams.common_share)   # weighed once, not per ws
+        mine = profile_weights(tf, df, n, cfg.workstreams.common_share)   # weighed once, not per ws
         for ws, profile in profiles.items():
-            lexical = weighted_cosine(mine, profile_weights(profile, df, match.n, cfg.workstreams.common_share))
+            lexical = weighted_cosine(mine, profile_weights(profile, df, n, cfg.workstreams.common_share))
             scores[ws] = scores.get(ws, 0.0) + share * lexical
     ranked = sorted(scores.items(), key=lambda x: (-x[1], x[0]))
     eligible = [ws for ws, _ in ranked if ws in profiles or not cfg.workstreams.attach_needs_shared_word or share == 0]
     attach, _ = _lines(clients, model)
-    return ranked, [ws for ws in eligible if scores[ws] >= attach], set(eligible)
+    return model, ranked, [ws for ws in eligible if scores[ws] >= attach], set(eligible)
 
 
 def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]]) -> int | None:
@@ -214,16 +199,10 @@ def _recheck(clients: MemoryClients, user_id: str, target: int, near: list[int])
         members = store.episodes(user_id, workstream_id=ws, with_facts=False)
         if len(members) != 1:
             continue
-        episode = members[0]
-        found = store.episode_vector(episode.id)
-        match = _session_match(clients, episode)
-        if found is None or match is None:
-            continue
-        vec, model = found
-        ranked, above, eligible = _rank(clients, episode, vec, model, ws, match)
-        if above and above[0] == target:
-            store.attach_episode(episode.id, target)
-            log.info("episode %s (a hypothesis) re-matched into workstream %s", episode.id, target)
+        ranking = _rank(clients, members[0], ws)
+        if ranking is not None and ranking[2] and ranking[2][0] == target:
+            store.attach_episode(members[0].id, target)
+            log.info("episode %s (a hypothesis) re-matched into workstream %s", members[0].id, target)
 
 
 def _name(clients: MemoryClients, user_id: str, workstream_id: int) -> None:
