@@ -190,12 +190,11 @@ class FactConsolidator:
     def _pool_size(self, c: Candidate) -> int:
         """How many nearest current facts `consider` reads: 8 for the duplicate check, more for the change check
         (`slot_recent_facts` when cued, `supersede_candidates` with the learned models)."""
-        size = 8
-        if not self.use_llm and self._cued(c):
-            size = max(size, self.config.consolidation.slot_recent_facts)
-        if not self.use_llm and self.learned_models() is not None:
-            size = max(size, self.config.consolidation.supersede_candidates)
-        return size
+        if self.use_llm:
+            return 8
+        cc = self.config.consolidation
+        return max(8, cc.slot_recent_facts if self._cued(c) else 8,
+                   cc.supersede_candidates if self.learned_models() is not None else 8)
 
     def slot_change(self, c: Candidate, neighbours: list[tuple[Fact, float]], session_id: str,
                     vector: np.ndarray | None = None) -> Fact | None:
@@ -480,9 +479,7 @@ class FactConsolidator:
 
     def known_names(self) -> dict[str, str]:
         """Names the store already knows (speakers, entities and their aliases), lower-cased → canonical."""
-        names: dict[str, str] = {}
-        for name, _ in self.clients.store.speakers(self.user_id):
-            names[name.lower()] = name
+        names = {name.lower(): name for name, _ in self.clients.store.speakers(self.user_id)}
         for entity in self.facts.entities(self.user_id):
             names[entity.name.lower()] = entity.name
             for alias in entity.aliases:

@@ -110,12 +110,10 @@ def _person_modal(toks: list[str], people: frozenset[str]) -> bool:
 
 def _deadline(toks: list[str]) -> bool:
     """"by Friday", "before the end of the month", "tomorrow", "this week": a time the thing is due."""
-    for i, t in enumerate(toks):
-        if t in _DEADLINE_LEAD and any(u in _TIME for u in toks[i + 1:i + 5]):
-            return True
-        if t in ("tomorrow", "tonight") or (t in ("this", "next") and i + 1 < len(toks) and toks[i + 1] in _TIME):
-            return True
-    return False
+    return any((t in _DEADLINE_LEAD and any(u in _TIME for u in toks[i + 1:i + 5]))
+               or t in ("tomorrow", "tonight")
+               or (t in ("this", "next") and i + 1 < len(toks) and toks[i + 1] in _TIME)
+               for i, t in enumerate(toks))
 
 
 @lru_cache(maxsize=8192)
