@@ -272,8 +272,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
         return []
     head = judge.head("commitment")
     line = cfg.loops.commitment_line if cfg.loops.commitment_line is not None else head.threshold if head else 1.0
-    # a question takes nothing on ("Should I book the venue?"): only an explicit ask to be reminded raises a loop
-    # from one, and the model is spared embedding it
+    # a question takes nothing on: only an explicit ask to be reminded raises a loop from one (never embedded)
     statements = [s for s in said if not s.rstrip().endswith("?")]
     scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
     explicit = {s for s in said if rule_on("loops.explicit_cues") and explicit_to_do(s)}
@@ -281,8 +280,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     if not raised and replies is not None and (
             len(scores) < len(said) or max(scores.values(), default=0.0) >= cfg.loops.reply_commitment_line
     ) and replies.says(turn, "reply_todo"):
-        # the answer takes the turn as a to-do: its likeliest sentence, a question asking for one too ("Could you
-        # nudge me to renew the parking permit tomorrow?" — "Okay, I'll remind you tomorrow.")
+        # the answer takes the turn as a to-do: its likeliest sentence, a question asking for one too
         asked = [s for s in said if s not in scores]
         if asked:
             scores.update(zip(asked, judge.scores(asked)["commitment"], strict=True))
@@ -291,8 +289,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
             raised = [likeliest]
     if raised and replies is not None and (todo := replies.probability(turn, "reply_todo", whole=True)) is not None \
             and todo < cfg.loops.reply_veto_line:
-        # the answer acknowledges no to-do anywhere: a recap asked for ("could you remind me where we've got to?"),
-        # a shrug; only a sentence the model is sure of stands
+        # the answer acknowledges no to-do (a recap asked for): only a sentence the model is sure of stands
         raised = [s for s in raised if scores.get(s, 0.0) >= cfg.loops.reply_veto_sure]
     out: list[Candidate] = []
     for sentence in raised:
@@ -489,10 +486,8 @@ class DoneStatement:
 
 
 def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneStatement]:
-    """The sentences of a person's `turn` that report something done — a verb in the past tense ("wrote",
-    "signed off", "booked") or a word that says so ("done", "finished") — and nothing that says not (yet): no
-    negation, future, plan, condition or question. A short answer ("I did!") is read with the question it
-    answers (the last question of the turn before). The assistant's turns report nothing."""
+    """The sentences of a person's `turn` that report something done and nothing that says not (yet); a short
+    answer ("I did!") is read with the question it answers (the last question of the turn before)."""
     if turn.role == "assistant":
         return []
     out = []

@@ -174,8 +174,7 @@ class ConsolidationScheduler:
     def submit(self, user_id: str, session_id: str, force: bool = False, *, final: bool = False,
                point: int | None = None) -> None:
         """Have the worker look at a session soon: consolidate it if due by then (always when `force`; as its
-        final run when `final`), else embed its new turns (when `index` is set). A session already queued is not
-        queued twice."""
+        final run when `final`), else embed its new turns (when `index` is set). Queued once at most."""
         key = (user_id, session_id)
         with self._lock:
             if self._stopped:

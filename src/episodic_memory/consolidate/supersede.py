@@ -178,8 +178,7 @@ def has_change_cue(text: str) -> bool:
 
 def old_values_named(answer: str, said: str) -> Slot:
     """The values an answer to a change names as the old ones: numbers and dates it says that the statement does
-    not ("Got it - 16, not 14.", "Okay, changing the date from May 3 to May 5."), and any value it marks as the
-    replaced one ("…, not the 10th of July", "Tom rather than Priya"), even when the statement says it too."""
+    not ("Got it - 16, not 14."), and any value it marks as the replaced one (even one the statement says)."""
     a, s = read_slot(answer), read_slot(said)
     wrong = named_old_values(answer, True)
     return Slot(numbers=(a.numbers - s.numbers) | wrong.numbers, dates=(a.dates - s.dates) | wrong.dates,
@@ -194,9 +193,8 @@ _MARKED_OLD = re.compile(
 
 
 def named_old_values(text: str, changing: bool) -> Slot:
-    """The values `text` marks as the replaced ones, for finding the fact a change replaces: `replaced_values`,
-    the marks of `_MARKED_OLD`, and, when `changing` (the text says it is a change: a cue, or the assistant's
-    answer taking it as one), the names in "from X to Y" too ("it has gone from Araminta to Ermengarde")."""
+    """The values `text` marks as the replaced ones: `replaced_values`, the marks of `_MARKED_OLD`, and when
+    `changing` (said or taken as a change) the names in "from X to Y" too."""
     out = replaced_values(text).values()
     parts = [m.group(1) for m in _MARKED_OLD.finditer(text)]
     if changing:
