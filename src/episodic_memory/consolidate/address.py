@@ -175,9 +175,8 @@ _TRAILING_FACES = re.compile(r"(?:\s*(?:[:;]-?[)(DP]|[\U0001F300-\U0001FAFF\u260
 
 
 def is_reaction(sentence: str, participants: Iterable[str] = ()) -> bool:
-    """Whether `sentence` only reacts to its listener — thanks, congratulations, sympathy, praise of them or of what
-    they said ("That sounds great", "You're right", "I hope you're okay") — stating nothing about anyone's world.
-    Interjections and a vocative at either end are read past ("Wow, Caroline, that looks amazing!")."""
+    """Whether `sentence` only reacts to its listener ("That sounds great", "You're right"), stating nothing
+    about anyone's world; interjections and a vocative at either end are read past."""
     people = list(participants)
     text = _TRAILING_FACES.sub("", _TRAILING_NOTE.sub("", without_address(sentence.strip(), people)))
     if any(p.search(text) for p in _REACTION):

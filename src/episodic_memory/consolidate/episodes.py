@@ -127,9 +127,8 @@ def salient_turns(turns: list[StoredTurn], facts: list[dict]) -> list[StoredTurn
 
 
 def _sentence_scores(turns: list[StoredTurn], facts: list[dict]) -> list[tuple[StoredTurn, str, float]]:
-    """Each candidate sentence with its salience: how much of what the session keeps returning to it carries
-    (recurring content words), with a lift for decisions, changes and commitments, for what the person (not the
-    assistant) said, and for the turns facts were extracted from."""
+    """Each candidate sentence with its salience: the session's recurring content words it carries, lifted for
+    a cue, for what the person (not the assistant) said, and for the turns facts were extracted from."""
     tf = Counter(s for t in turns for s in content_stems(t.content))
     fact_turns = {i for f in facts if f["type"] in _FACT_TYPES_THAT_MATTER for i in f["source_turns"]}
     out = []

@@ -163,9 +163,8 @@ _FRAGMENT = re.compile(r"^(?:the\s+)?[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,3}\s+(?:
 
 
 def classify_statement(sentence: str) -> tuple[str, float] | None:
-    """A plain declarative sentence typed without a cue word ("The fund model uses a 9% discount rate." →
-    knowledge), or None when it is too short or has no verb. A verbless note that names a value ("DevConf in
-    Berlin on June 4") counts too. Whether it is worth keeping is decided elsewhere."""
+    """A plain declarative sentence (or a verbless note naming a value: "DevConf in Berlin on June 4") typed
+    without a cue word, or None when it is too short or has no verb."""
     if sentence.rstrip().endswith("?") or len(sentence.split()) < 4:
         return None
     if not _FINITE.search(sentence):

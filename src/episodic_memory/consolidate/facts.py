@@ -426,8 +426,8 @@ class FactConsolidator:
         return "add"
 
     def learned_first_pass(self, c: Candidate, best: Fact, similarity: float) -> bool:
-        """With an LLM, the referee's first pass: the supersedes model sure that `c` gives a new value for `best`
-        (at `Config.consolidation.referee_learned_line` or above) spares the LLM call. Anything less sure is the LLM's to rule."""
+        """With an LLM, the referee's first pass: the supersedes model sure (`referee_learned_line`) that `c`
+        gives a new value for `best` spares the LLM call."""
         cfg = self.config
         if not cfg.consolidation.learned or cfg.consolidation.referee_learned_line >= 1.0:
             return False
@@ -565,9 +565,8 @@ def old_values(said: str, answer: str | None, changing: bool) -> Slot:
 
 
 def shows_a_change(new: str, old: str) -> bool:
-    """What a change of value needs besides being alike (without a change cue): a value of one kind in both that
-    differs. Two alike statements with no value between them ("Here's my current code:", "I'm trying to refactor
-    my …") are two statements, not one slot changed."""
+    """What a change of value needs besides being alike (without a change cue): a value of one kind in both
+    that differs; two alike statements with no value between them are not one slot changed."""
     return not rule_on("facts.change_needs_a_value") or values_differ(new, old)
 
 

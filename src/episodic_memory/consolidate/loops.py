@@ -418,9 +418,8 @@ def loop_text(sentence: str) -> str:
 # --- rules ---------------------------------------------------------------------------------------------
 
 def detect_rules(turn: StoredTurn) -> list[Candidate]:
-    """The loops a turn raises by the rules (at most one per sentence): first-person commitments and reminders,
-    explicit to-dos and what is still pending — never a hypothetical, a musing or a question (except a request:
-    "can you remind me to …?")."""
+    """The loops a turn raises by the rules (at most one per sentence; docs/consolidation.md, "Loops that
+    close"): never a hypothetical, a musing or a question (except a request: "can you remind me to …?")."""
     out: list[Candidate] = []
     content = without_notes(turn.content)  # "[shares an image: …]" is nothing to do
     for added in _LIST_ADD.finditer(content):   # "put 'book the caterer' on my list": a quoted to-do, the person's
@@ -518,9 +517,8 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
 
 def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]], cfg: Config,
                         similarity: dict[int, float] | None = None) -> Loop | None:
-    """The loop a done-statement reports done, if any, and the best one if several (ties go to the older loop):
-    by lemma, or by meaning (`similarity`: loop id → the embedding cosine of statement and loop), the loop's object
-    named and the act its own or one that completes it (docs/consolidation.md, "Loops that close")."""
+    """The loop a done-statement reports done, if any, and the best one if several (ties go to the older
+    loop), by lemma or by meaning (`similarity`: loop id → cosine); see docs/consolidation.md."""
     best, best_score = None, 0.0
     for lp, stems in sorted(loops, key=lambda x: (x[0].created_at, x[0].id)):
         if not stems:

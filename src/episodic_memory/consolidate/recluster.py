@@ -131,8 +131,7 @@ def _average_linkage(sim: np.ndarray, shares: np.ndarray, line: float) -> list[l
 def _join_small(sim: np.ndarray, shares: np.ndarray, clusters: list[list[int]], floor: float, ratio: float
                 ) -> list[list[int]]:
     """A cluster of one or two sessions joins the cluster of three or more it matches best (mean match) when that
-    is ≥ `floor`, ≥ `ratio` × the runner-up's, and a distinctive word is shared: a thread's session that says
-    little is nearest its own thread by a margin, small talk is near none."""
+    is ≥ `floor`, ≥ `ratio` × the runner-up's, and a distinctive word is shared."""
     big = [c for c in clusters if len(c) >= 3]
     if not big:
         return clusters

@@ -306,9 +306,8 @@ def frame(text: str) -> str:
 def supersedes_features(new: str, old: str, *, cosine: float, best_other: float, change: float,
                         same_session: bool, age_days: float, thread_cosine: float | None = None,
                         frame_cosine: float = 0.0, frame_best_other: float = 0.0) -> np.ndarray:
-    """How a new statement and an earlier fact meet as one slot with two values: alike in meaning and words,
-    values of the same kind that differ, the old value named as the wrong one, and how much the new statement
-    reads as a change. `best_other`: its highest cosine with any other candidate fact."""
+    """How a new statement and an earlier fact meet as one slot with two values (`SUPERSEDES_FEATURES`).
+    `best_other`: its highest cosine with any other candidate fact."""
     a, b = read_slot(new), read_slot(old)
     gone = replaced_values(new)
     numbers, dates, names = a.numbers - gone.numbers, a.dates - gone.dates, a.names - gone.names

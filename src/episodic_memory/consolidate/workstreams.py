@@ -190,8 +190,7 @@ def _bridge(clients: MemoryClients, user_id: str, target: int, others: list[int]
 
 def _recheck(clients: MemoryClients, user_id: str, target: int, near: list[int]) -> None:
     """The hypotheses (workstreams of one session) among `near` are matched again now that `target` grew: one
-    that now attaches to `target` above the attach line joins it (not by the decisive rule: in a young store,
-    a word of filler would do)."""
+    that now attaches to `target` above the attach line (not by the decisive rule) joins it."""
     store = clients.store
     for ws in near:
         if store.workstream_size(ws) != 1:
