@@ -195,8 +195,7 @@ def _past_opening(text: str, people: list[str]) -> str:
     return text
 
 
-# a pronoun standing for something said before, as the sentence's subject ("there is …" and "it's raining" are
-# other uses, but the second, like "it's great to see …", says nothing to keep either)
+# a pronoun standing for something said before, as the sentence's subject
 _LEANING = re.compile(r"^(?:it|its|it's|it’s|that|that's|that’s|this|these|those|they|they're|they’re|they've|"
                       r"they’ve|they'll|they’ll|them|he|he's|he’s|she|she's|she’s)\b", _I)
 

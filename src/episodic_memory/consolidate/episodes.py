@@ -65,8 +65,7 @@ def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: li
         summary = Summary(previous.summary, previous.summarizer, previous.source_ids)
     else:
         summary = summarize(clients.llm, turns, facts, clients.config.consolidation.episode_summary_sentences)
-    # what people stated (not the assistant's replies, questions or one-off requests) names the thread
-    # (and not a bracketed note's words: "[shares an image: … a star filled sky]" named a thread "Star filled sky")
+    # what people stated (not replies, questions, requests or a bracketed note's words) names the thread
     stated = [without_notes(t.content) for t in turns if is_statement(t)] or [without_notes(t.content) for t in turns]
     phrases = keyphrases(stated, names=names, limit=clients.config.consolidation.episode_keyphrases)
     said = session_words(turns, clients.config.workstreams.name_boost)

@@ -188,8 +188,7 @@ def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
     text = _DISCOURSE.sub("", sentence).strip()
     if ((head := _PREAMBLE.match(text)) and not re.search(r"\d", head.group(0))
             and len(text[head.end():].split()) >= 3):
-        # "Some context before we dig in: I'm Maya …" → "I'm Maya …"; not "On the dog trainer: Tariq.", whose
-        # head says what the value is of
+        # "Some context before we dig in: I'm Maya …" → "I'm Maya …" (not "On the dog trainer: Tariq.")
         text = text[head.end():]
     replaces = None
     if fact_type == "correction" and rule_on("facts.not_clause") and (m := _NOT_CLAUSE.search(text)):

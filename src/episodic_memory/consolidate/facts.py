@@ -211,8 +211,7 @@ class FactConsolidator:
         answered_change = models is not None and self.answered("reply_change", c)
         answer = (learned.reply_opening(self.replies.answer(c.sources[-1]) or "")
                   if answered_change and self.replies is not None else None)   # the acknowledgement, not a list after it
-        # the assistant's answer to a change often names its subject ("Okay, your car budget is £8k now."): its
-        # words find the old statement too
+        # the assistant's answer to a change often names its subject: its words find the old statement too
         for searched in (said, answer) if answer else (said,):
             if (match := fts_query(searched)) is not None:
                 ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24,
@@ -241,9 +240,8 @@ class FactConsolidator:
             if standing and not restates_a_rule:
                 continue   # a standing rule changes when said again or corrected (docs/consolidation.md)
             if standing and not cued and self.embedder is not None:
-                # a rule said anew replaces one that reads the same with its values blanked ("Always show 3 options
-                # when I ask about restaurants" → 5), not another rule on a near topic ("Always include tree
-                # diagrams …", then "Always combine formulas with diagrams …"), however alike the words
+                # a rule said anew replaces one that reads the same with its values blanked, not another rule
+                # on a near topic, however alike the words
                 if values_differ(said, f.text):
                     fc = self.frame_cosine(said, f.text)
                     if fc >= cfg.consolidation.standing_frame_cosine and (best is None or 1.0 + fc > best[0]):
@@ -266,8 +264,7 @@ class FactConsolidator:
         olds = old_values(said, answer, cued or answered_change)
         specific = Slot(dates=olds.dates, names=olds.names)   # a number alone ("3 hours, not 2") is not specific
         if not olds.empty():
-            # the statement or the answer names the old value ("…, not Bengaluru", "Got it - 16, not 14."): the
-            # fact replaced is one stating it, whatever its shape, or none
+            # the old value is named ("…, not Bengaluru"): the fact replaced is one stating it, or none
             eligible = [f for f in admissible if holds_any(olds, f.text)]
         if not specific.empty() and len(eligible) == 1 and holds_any(specific, eligible[0].text):
             best = (3.0, eligible[0])
@@ -549,8 +546,7 @@ PROFILE_ORDER = ["identity", "relationship", "preference", "decision", "correcti
                  "knowledge", "event"]
 
 
-# What says a value said before was wrong or has moved (a change cue such as a closing "now" or "but" is not enough
-# across two people: replies use them)
+# What says a value said before was wrong or has moved (across two people, a closing "now" is not enough)
 _CORRECTS = re.compile(r"\b(?:actually|correction|scratch that|misspoke|i meant|rather than|instead of|no longer|"
                        r"(?:moved|pushed|changed|switched|rescheduled)\b[^.;!?]{0,30}\b(?:to|from)\b|wrong|"
                        r"not\s+[\w$€£.,:-]+\s*(?:[,.;!—–]|$))", re.IGNORECASE)

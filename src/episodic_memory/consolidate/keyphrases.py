@@ -215,8 +215,7 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
     people = tally.people
     counts, forms, word_freq = tally.counts, tally.forms, tally.word_freq
     for sentence in fresh:
-        # only the people named in the sentence split it: so its phrases are read once, not again each time the
-        # session names someone new (every run of a growing session)
+        # only the people named in the sentence split it: its phrases are read once, however many people come
         for stems, phrase, key in _sentence_phrases(sentence, _run_words(sentence) & people):
             word_freq.update(stems)
             if not key:

@@ -300,8 +300,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     return out
 
 
-#: the to-dos that say they are ones, word for word: "To-do: …", "my to-do list: …", "add to my list: …",
-#: "remind me to …", "don't let me forget …", "note to self: …" (the first rules of `_RULES`, and `_LIST_ADD`)
+#: the to-dos that say they are ones, word for word (the first rules of `_RULES`, and `_LIST_ADD`)
 _EXPLICIT = 4
 _PROMISE_BY = 7   # "I'll send the model to Sarah by Friday": a promise with a deadline
 

@@ -45,8 +45,7 @@ def recluster_user(clients: MemoryClients, user_id: str) -> int:
     eligible = [k for k, (e, _) in enumerate(placed)
                 if sum(t in weight for t in terms.get(e, {})) >= max(1, cfg.workstreams.min_terms)]
     ids = [placed[k][0] for k in eligible]
-    # a session stating too few distinctive words (now) is not moved: the incremental step placed it, and keeps it
-    # once its workstream has other sessions (in a young store a thread's own words can be in half the sessions)
+    # a session stating too few distinctive words (now) is not moved: the incremental step placed it
     clusters: list[list[int]] = []
     if ids:
         with one_blas_thread:   # one BLAS thread: small products split over threads wait ~30 ms for them on a busy machine
