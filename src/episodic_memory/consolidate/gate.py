@@ -16,9 +16,8 @@ DURABLE, EPISODIC, DROPPED = "durable", "episodic", "dropped"
 
 def salience(fact_type: str, confidence: float, repeats: int, config: Config) -> float:
     """The type's prior, scaled a little by confidence, plus the recurrence bonus (capped)."""
-    prior = FACT_TYPES[fact_type].prior
     bonus = min(config.consolidation.recurrence_bonus * repeats, config.consolidation.recurrence_cap)
-    return prior * (0.75 + 0.25 * confidence) + bonus
+    return FACT_TYPES[fact_type].prior * (0.75 + 0.25 * confidence) + bonus
 
 
 def route(candidate: Candidate, config: Config) -> tuple[str, float]:
@@ -115,9 +114,7 @@ def contradicts(new: str, old: str, replaces: str | None = None) -> bool:
     if replaces and re.search(rf"(?<![\w]){re.escape(replaces.lower())}(?![\w])", old.lower()):
         return True
     a, b = set(_NUMBER.findall(new)), set(_NUMBER.findall(old))
-    if a and b and a != b:
-        return True
-    return bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
+    return bool(a and b and a != b) or bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
 
 
 def lexical_similarity(a: str, b: str) -> float:

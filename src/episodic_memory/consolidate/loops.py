@@ -579,14 +579,10 @@ def _acts_of(loop_text: str) -> tuple[set[str], bool, bool]:
     return own, not own, not own
 
 
-def _similar(a: str, b: str) -> bool:
-    """The same key, or one with a typo in it ("referneces" / "references")."""
-    return a == b or (min(len(a), len(b)) >= 6 and SequenceMatcher(None, a, b).ratio() >= 0.85)
-
-
 def _names_object(loop_text: str, said: set[str]) -> bool:
-    obj = loop_object(loop_text)
-    return not obj or any(_similar(o, w) for o in obj for w in said)
+    obj = loop_object(loop_text)   # named: the same key, or one with a typo ("referneces" / "references")
+    return not obj or any(o == w or (min(len(o), len(w)) >= 6 and SequenceMatcher(None, o, w).ratio() >= 0.85)
+                          for o in obj for w in said)
 
 
 class _Meaning:
