@@ -96,8 +96,7 @@ def unaddressed(sentence: str, participants: Iterable[str]) -> str:
 def without_address(sentence: str, participants: Iterable[str]) -> str:
     """`sentence` without the vocative opening it ("Caroline, my family's been great" → "My family's been great")
     or closing it ("That helps, Mel!" → "That helps!"); one in the middle stays (the sentence reads on around it)."""
-    people = list(participants)
-    text = sentence
+    text, people = sentence, list(participants)
     spans = _spans(text, people)
     if spans and _closes(text[: spans[-1][0]], text[spans[-1][1] :]):
         start, end = spans[-1]

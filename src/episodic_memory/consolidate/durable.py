@@ -74,9 +74,8 @@ def sentence_kind(sentence: str) -> str:
 
 
 def stated_part(sentence: str) -> str:
-    """What a sentence states before it turns to ask the assistant: "We bumped the budget to 48k, can you redo the
-    plan?" → "We bumped the budget to 48k." (the ask is no fact; what it is asked on may be). A sentence that asks
-    from its start, or whose part before the ask is under three words ("Also, can you …"), is left as it is."""
+    """What a sentence states before it turns to ask the assistant ("We bumped the budget to 48k, can you redo
+    the plan?" → "We bumped the budget to 48k."); one that asks from (nearly) its start is left as it is."""
     m = ASKS_MIDWAY.search(sentence)
     if m is None:
         return sentence

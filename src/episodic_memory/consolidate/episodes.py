@@ -7,8 +7,7 @@
                  themselves (`episode_terms`): what workstreams are matched on (see `thread_vector`)
     recall       the summary in memory_fts (by trigger) and, with an embedder, its own vector (kind 'episode')
 
-Consolidation runs every few turns and at session end, so the step rewrites the session's one episode over all of
-its turns each time: running it twice over the same turns changes nothing.
+Each run rewrites the session's one episode over all of its turns: running it twice changes nothing.
 """
 
 from __future__ import annotations
@@ -219,9 +218,8 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
 
 def _sync_recall_vector(clients: MemoryClients, info: SessionInfo, episode_id: int, changed: bool,
                         summary: str) -> None:
-    """Store the summary's embedding for recall: when the episode has none of this model yet, or its summary
-    changed after the session ended (replacing a vector deletes one, which makes readers reload: once a session,
-    not every few turns). The summary is embedded only then (it is a long text, rewritten at every run)."""
+    """Store the summary's embedding for recall, only when the episode has none of this model yet or its
+    summary changed after the session ended (a replaced vector makes readers reload: once a session)."""
     embedder = clients.embedder()
     if embedder is None:
         return

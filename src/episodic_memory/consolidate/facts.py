@@ -188,8 +188,7 @@ class FactConsolidator:
         return c.cued or has_change_cue(c.said or c.text) or c.type == "correction" or c.replaces is not None
 
     def _pool_size(self, c: Candidate) -> int:
-        """How many nearest current facts `consider` reads: 8 for the duplicate check, more for the change check
-        (`slot_recent_facts` when cued, `supersede_candidates` with the learned models)."""
+        """How many nearest current facts `consider` reads: 8, more for the change check."""
         if self.use_llm:
             return 8
         cc = self.config.consolidation

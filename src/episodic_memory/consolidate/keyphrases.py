@@ -231,11 +231,9 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
         if len(parts) == 1 and (key in people or forms[key].most_common(1)[0][0].lower() in people):
             score *= 0.3
         base[key] = score
-    scored: list[tuple[str, float]] = []
-    for key, score in base.items():
-        # a phrase also gets half the credit of the shorter phrases inside it ("deck" → "Series B deck")
-        score += 0.5 * sum(base.get(k, 0.0) for k in _inner(key))
-        scored.append((key, round(score, 3)))
+    # a phrase also gets half the credit of the shorter phrases inside it ("deck" → "Series B deck")
+    scored = [(key, round(score + 0.5 * sum(base.get(k, 0.0) for k in _inner(key)), 3))
+              for key, score in base.items()]
     scored.sort(key=lambda x: (-x[1], x[0]))
     return [(_display(forms[key]), key, score) for key, score in _distinct(scored, limit)]   # only the kept shown
 

@@ -285,8 +285,7 @@ class SentenceJudge:
         """How the assistant's answer takes the turn before it: reply head → probability, read from its
         opening (`reply_opening`), or with `whole` the highest over its first sentences and lines
         (`reply_parts`); None when the models have no reply heads or the answer is empty."""
-        parts = reply_parts(text) if whole else [reply_opening(text)]
-        parts = [p for p in parts if p]
+        parts = [p for p in (reply_parts(text) if whole else [reply_opening(text)]) if p]
         if not parts or not all(h in self.models.heads for h in REPLY_HEADS):
             return None
         x = sentence_inputs(np.asarray(self.embedder.embed(parts), np.float32), parts)

@@ -379,9 +379,8 @@ CLOSES_FEATURES = ("cosine", "best_cosine", "cosine_margin", "loop_cover", "shar
 def closes_features(sentence: str, context: str, loop_text: str, *, cosine: float, best_other: float,
                     completion: float, commitment: float, same_session: bool, age_days: float,
                     open_loops: int, thread_cosine: float | None = None) -> np.ndarray:
-    """How a sentence of a turn (`context`: the whole turn) and one open loop meet. `best_other`: the highest
-    cosine of the sentence with any other open loop (a sentence names one thing done); `thread_cosine`: how alike
-    the two sessions' threads are (their episodes' thread vectors; None when either has none yet)."""
+    """How a sentence of a turn (`context`: the whole turn) and one open loop meet (`CLOSES_FEATURES`);
+    `thread_cosine`: how alike the two sessions' threads are (None when either has none yet)."""
     said = loop_stems(sentence)
     around = loop_stems(context) | said
     loop = loop_stems(loop_text)

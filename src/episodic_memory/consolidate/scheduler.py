@@ -183,13 +183,12 @@ class ConsolidationScheduler:
                 self._finals.add(key)
             if point is not None:
                 self._last_point[key] = point
-            job = self._jobs.get(key)
-            if job is not None:
-                job.force = job.force or force or final
-                job.final = job.final or final
-                job.points += [point] if point is not None else []
+            points = [point] if point is not None else []
+            if (job := self._jobs.get(key)) is not None:
+                job.force, job.final = job.force or force or final, job.final or final
+                job.points += points
                 return
-            self._jobs[key] = _Job(force or final, final, [point] if point is not None else [])
+            self._jobs[key] = _Job(force or final, final, points)
             self._queue.append(key)
             if self._worker is None:
                 self._worker = threading.Thread(target=self._drain, name=self._name, daemon=self._daemon)
