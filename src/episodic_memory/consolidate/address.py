@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..lang.english import INTERJECTION_PATTERN
+from ..lang.english import INTERJECTION_PATTERN as _INTERJECTION
 
 _I = re.IGNORECASE
-_INTERJECTION = INTERJECTION_PATTERN
 _BEFORE_ADDRESS = re.compile(rf"^\W*(?:{_INTERJECTION}\W*)*$", _I)   # only interjections and punctuation before
 # "Caroline, …", "Hey Mel!", "Thanks Mel - …", "Jon you've got this"
 _AFTER_OPENING = re.compile(r"^\s*(?:[,!?.:;—–-]|$|you(?:'[a-z]+|’[a-z]+)?\b|your\b)", _I)

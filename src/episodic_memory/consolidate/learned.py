@@ -32,9 +32,8 @@ PAIR_HEADS = ("closes", "supersedes")
 REPLY_HEADS = ("reply_done", "reply_todo", "reply_change")
 
 # --- grammar: closed-class words, endings and punctuation -----------------------------------------------------
-#: function words whose presence tells tense, aspect, modality, negation, person and sentence type. Closed
-#: classes (pronouns, auxiliaries, modals, particles, conjunctions, a few adverbs of time and degree) — they are the
-#: same whatever the topic, so a model that weighs them does not learn a bank's content words.
+#: function words whose presence tells tense, aspect, modality, negation, person and sentence type: closed
+#: classes, the same whatever the topic, so a model that weighs them does not learn a bank's content words.
 FUNCTION_WORDS = tuple(dict.fromkeys("""
 i me my mine we us our you your he him his she her they them their it its this that these those there here
 am is are was were be been being 's 're 'm

@@ -313,9 +313,8 @@ class ConsolidationScheduler:
         for. Do not call it holding a session lock of a session other than the one waited for."""
         if user_id is None and session_id is None:
             self._listed.wait()
-        with self._lock:  # the runs under way (or about to be) first, then the queue in its order: a user's runs
-            # stay in order (a job the worker has taken off the queue but not started is still in `_jobs`: without
-            # `_taken` it would come last here, and this thread would run the sessions queued after it first)
+        with self._lock:  # the runs under way first (and `_taken`, taken but not started: else it would come
+            # last and the sessions queued after it run first), then the queue in its order
             taken = [self._taken] if self._taken is not None else []
             keys = [k for k in [*self._running, *taken, *self._queue, *self._jobs]
                     if (user_id is None or k[0] == user_id) and (session_id is None or k[1] == session_id)]

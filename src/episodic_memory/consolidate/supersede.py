@@ -283,8 +283,7 @@ def rewrite_value(new: str, old: str) -> str | None:
     return re.sub(rf"(?<![\w]){re.escape(wrong)}(?![\w])", right[-1], old, count=1, flags=_I)
 
 
-#: what the pair model reads about a new statement and an earlier fact (`supersedes_features`); the model:
-#: learned.py
+#: what the pair model (learned.py) reads about a new statement and an earlier fact (`supersedes_features`)
 SUPERSEDES_FEATURES = ("cosine", "best_cosine", "cosine_margin", "subject_overlap", "shared_subject", "jaccard",
                        "both_numbers", "numbers_differ", "both_dates", "dates_differ", "both_names", "names_differ",
                        "named_wrong", "new_has_value", "old_has_value", "change", "same_session", "age_days",

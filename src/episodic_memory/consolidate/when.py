@@ -53,8 +53,7 @@ def _resolve_when(text: str, said_at: datetime, future: bool | None) -> datetime
             return this_week + timedelta(days=7)
         if which == "last":
             return this_week - timedelta(days=7) if this_week >= day0 else this_week
-        forward = which == "coming" or (which in ("", "on", "this") and future is True)
-        if forward:
+        if which == "coming" or (which in ("", "on", "this") and future is True):   # forward
             return this_week if this_week > day0 else this_week + timedelta(days=7)
         return this_week if this_week < day0 else this_week - timedelta(days=7)
     if in_n := _IN_N.search(text):
