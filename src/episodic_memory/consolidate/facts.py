@@ -92,8 +92,7 @@ class FactConsolidator:
 
     # --- the pipeline ------------------------------------------------------------------------------------
     def session_speakers(self, session_id: str, turns: list[StoredTurn]) -> set[str]:
-        """Who spoke in the session's recent turns before these (`Config.consolidation.participant_lookback`): the people a name
-        may address even when this run's turns are all one person's."""
+        """Who spoke in the session's recent turns before these: the people a name may address."""
         first = min(t.seq for t in turns)
         if first <= 0 or self.config.consolidation.participant_lookback <= 0:
             return set()
@@ -140,8 +139,7 @@ class FactConsolidator:
         sources = [t.id for t in c.sources]
         # one search serves the duplicate check (the nearest 8) and the change check's wider pool
         wide = self.nearest(c, vector, limit=self._pool_size(c))
-        neighbours = wide[:8]
-        best, similarity = neighbours[0] if neighbours else (None, 0.0)
+        best, similarity = wide[0] if wide else (None, 0.0)
         supersedes = superseded_by = None
         change = None if self.use_llm else self.slot_change(c, wide, session_id, vector)
         if change is not None:
@@ -505,8 +503,7 @@ class FactConsolidator:
 
 
 def _llm_usable(client: llm.LLMClient) -> bool:
-    """True with a working LLM configuration; a broken one (a missing key) is reported and the rules take over,
-    so that consolidation never stalls on configuration."""
+    """True with a working LLM configuration; a broken one is reported and the rules take over."""
     try:
         return client.enabled()
     except llm.LLMConfigError as exc:

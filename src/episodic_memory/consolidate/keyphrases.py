@@ -83,8 +83,7 @@ told replied likes prefers
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences and bullet lines of `text`, bullets stripped, empty ones dropped. A bracketed note stays (a
-    session's summary and keyphrases may say a photo was shared: LoCoMo R@10 −0.005 without them)."""
+    """Sentences and bullet lines of `text`, bullets stripped, empty ones dropped; a bracketed note stays."""
     return list(_sentences(text))
 
 

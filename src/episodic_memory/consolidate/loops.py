@@ -176,8 +176,8 @@ class Closure:
 
 
 def loop_stems(text: str) -> set[str]:
-    """What a loop is about: the lemma keys of its content words (`lemmas.content_keys`), times left out ("by
-    Friday" is when, not what), and so are the words that only mark it as a loop ("pending")."""
+    """What a loop is about: the lemma keys of its content words, without times ("by Friday") or the words
+    that only mark it as a loop ("pending")."""
     return set(_loop_stems(text))
 
 
@@ -585,8 +585,7 @@ def _names_object(loop_text: str, said: set[str]) -> bool:
 
 
 class _Meaning:
-    """Embedding cosines between a done-statement and loops, with the embedder loaded only when a statement needs
-    one (none: by lemma only)."""
+    """Embedding cosines between a done-statement and loops (the embedder loaded only when one is needed)."""
 
     def __init__(self, clients: MemoryClients) -> None:
         self.clients = clients
