@@ -1,10 +1,7 @@
 """Is a sentence worth keeping? Rules for the sure cases (questions, requests to the assistant, filler,
-hypotheticals), then a nearest-exemplar vote over the embedder for what the rules cannot tell.
-
-The exemplar bank (`data/fact_exemplars.jsonl`) is hand-written: durable statements about a person's world
-(identity, preferences, decisions, relationships, plans, commitments, events, knowledge, corrections) and noise
-(greetings, filler, questions, requests to the assistant, chit-chat, hypotheticals). A sentence's margin is the mean
-cosine of its `k` nearest durable exemplars minus that of its `k` nearest noise exemplars.
+hypotheticals), then a nearest-exemplar vote over the embedder for what the rules cannot tell: a sentence's
+margin is the mean cosine of its `k` nearest durable exemplars (`data/fact_exemplars.jsonl`) minus that of its
+`k` nearest noise exemplars (docs/consolidation.md, "Durable or noise").
 """
 
 from __future__ import annotations

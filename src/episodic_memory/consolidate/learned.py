@@ -293,8 +293,7 @@ class SentenceJudge:
 
 
 class Replies:
-    """The assistant's answer to each person's turn of a batch (the next turn, when it is the assistant's), read
-    only when asked: one short embedding per answer a decision needs."""
+    """The assistant's answer to each person's turn of a batch, read only when a decision needs it."""
 
     def __init__(self, judge: SentenceJudge, turns: Sequence[Any]) -> None:
         self.judge = judge
@@ -344,8 +343,7 @@ def same_family(model_id: str | None, trained_on: str) -> bool:
 
 
 def models_for(embedder: Any, path: str | None = None) -> Models | None:
-    """The shipped models (or those at `path`) when `embedder` is the one they were trained over (its family),
-    else None."""
+    """The shipped models (or those at `path`) when `embedder` is of the family they were trained over."""
     models = None if embedder is None else load_models(path)
     if models is None or not same_family(getattr(embedder, "model_id", None), models.embedder_id):
         return None
