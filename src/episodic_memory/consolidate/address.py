@@ -1,10 +1,7 @@
-"""Who a sentence is said to, and what is only said to them.
-
-In a chat between people, a name is often the listener's, not the subject's: "Caroline, my family's been great"
-(Melanie speaking) is about Melanie's family; "That's great news, Caroline!" is about nothing at all — a reaction to
-what Caroline said, which her own turn holds. English, a closed list of evaluative words and openings; a participant
-is a speaker of the turns consolidated, so a name that is nobody's in the conversation is never taken for an
-address. Why, and what it changed: docs/consolidation.md, "Chats between people: who a sentence is said to".
+"""Who a sentence is said to, and what is only said to them: in a chat between people, a name is often the
+listener's, not the subject's ("Caroline, my family's been great"), and "That's great news, Caroline!" is
+about nothing at all. A participant is a speaker of the turns consolidated. See docs/consolidation.md, "Chats
+between people: who a sentence is said to".
 """
 
 from __future__ import annotations
@@ -12,10 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..lang.english import INTERJECTION_PATTERN
+from ..lang.english import INTERJECTION_PATTERN as _INTERJECTION
 
 _I = re.IGNORECASE
-_INTERJECTION = INTERJECTION_PATTERN
 _BEFORE_ADDRESS = re.compile(rf"^\W*(?:{_INTERJECTION}\W*)*$", _I)   # only interjections and punctuation before
 # "Caroline, …", "Hey Mel!", "Thanks Mel - …", "Jon you've got this"
 _AFTER_OPENING = re.compile(r"^\s*(?:[,!?.:;—–-]|$|you(?:'[a-z]+|’[a-z]+)?\b|your\b)", _I)
@@ -41,11 +37,8 @@ def _is_participant(name: str, participants: Iterable[str]) -> bool:
     """`name` (one word) is a word of a participant's name, or the start of one ("Mel", "Caro", "Jo")."""
     word = name.lower()
     short_form = len(word) >= 3 or (len(word) == 2 and word not in _COMMON_PAIRS)
-    for person in participants:
-        parts = person.lower().split()
-        if word in parts or (short_form and any(p.startswith(word) for p in parts)):
-            return True
-    return False
+    return any(word in parts or (short_form and any(p.startswith(word) for p in parts))
+               for parts in (person.lower().split() for person in participants))
 
 
 def participant_named(name: str, participants: Iterable[str]) -> str:
@@ -72,8 +65,7 @@ def _spans(sentence: str, participants: Iterable[str]) -> list[tuple[int, int]]:
             end = nxt.end()
         before, after = sentence[:start], sentence[end:]
         opening = _BEFORE_ADDRESS.match(before) is not None and _AFTER_OPENING.match(after) is not None
-        closing = _closes(before, after)
-        if opening or closing:
+        if opening or _closes(before, after):
             out.append((start, end))
     return out
 
@@ -87,10 +79,9 @@ def _closes(before: str, after: str) -> bool:
 
 
 def addressees(sentence: str, participants: Iterable[str]) -> list[str]:
-    """The names `sentence` addresses its listener by (vocatives), as written: a participant's name, or the start of
-    one ("Mel" for Melanie), opening the sentence before a comma, closing it after a comma or a cue word ("That's so
-    cool Joanna!", but not "I had lunch with Joanna!"), or right after a greeting, thanks or interjection ("Hey
-    Mel!", "Wow, Caroline, that looks amazing!")."""
+    """The names `sentence` addresses its listener by (vocatives), as written: a participant's name or its
+    start, opening or closing the sentence ("That's so cool Joanna!", not "I had lunch with Joanna!"), or
+    after a greeting or interjection ("Hey Mel!")."""
     return [sentence[s:e] for s, e in _spans(sentence, list(participants))]
 
 
@@ -104,8 +95,7 @@ def unaddressed(sentence: str, participants: Iterable[str]) -> str:
 def without_address(sentence: str, participants: Iterable[str]) -> str:
     """`sentence` without the vocative opening it ("Caroline, my family's been great" → "My family's been great")
     or closing it ("That helps, Mel!" → "That helps!"); one in the middle stays (the sentence reads on around it)."""
-    people = list(participants)
-    text = sentence
+    text, people = sentence, list(participants)
     spans = _spans(text, people)
     if spans and _closes(text[: spans[-1][0]], text[spans[-1][1] :]):
         start, end = spans[-1]
@@ -183,9 +173,8 @@ _TRAILING_FACES = re.compile(r"(?:\s*(?:[:;]-?[)(DP]|[\U0001F300-\U0001FAFF\u260
 
 
 def is_reaction(sentence: str, participants: Iterable[str] = ()) -> bool:
-    """Whether `sentence` only reacts to its listener — thanks, congratulations, sympathy, praise of them or of what
-    they said ("That sounds great", "You're right", "I hope you're okay") — stating nothing about anyone's world.
-    Interjections and a vocative at either end are read past ("Wow, Caroline, that looks amazing!")."""
+    """Whether `sentence` only reacts to its listener ("That sounds great", "You're right"), stating nothing
+    about anyone's world; interjections and a vocative at either end are read past."""
     people = list(participants)
     text = _TRAILING_FACES.sub("", _TRAILING_NOTE.sub("", without_address(sentence.strip(), people)))
     if any(p.search(text) for p in _REACTION):
@@ -204,8 +193,7 @@ def _past_opening(text: str, people: list[str]) -> str:
     return text
 
 
-# a pronoun standing for something said before, as the sentence's subject ("there is …" and "it's raining" are
-# other uses, but the second, like "it's great to see …", says nothing to keep either)
+# a pronoun standing for something said before, as the sentence's subject
 _LEANING = re.compile(r"^(?:it|its|it's|it’s|that|that's|that’s|this|these|those|they|they're|they’re|they've|"
                       r"they’ve|they'll|they’ll|them|he|he's|he’s|she|she's|she’s)\b", _I)
 

@@ -1,9 +1,7 @@
 """What is distinctive about a session: the words of what people stated, weighed against the user's own vocabulary.
 
-A thread of work is recognised by what is particular to it — "Skylark", "Vantage Foods", "countertops", "permit" —
-not by the filler every session shares, nor by one-off requests ("translate this"), whose words belong to no
-thread: only statements count, each word weighed by its idf against the user's episodes (`episode_terms`). How,
-and what it measured: docs/consolidation.md, "Workstreams from what is distinctive".
+Only statements count, each word weighed by its idf against the user's episodes (`episode_terms`); see
+docs/consolidation.md, "Workstreams from what is distinctive".
 """
 
 from __future__ import annotations

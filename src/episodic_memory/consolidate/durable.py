@@ -1,10 +1,7 @@
 """Is a sentence worth keeping? Rules for the sure cases (questions, requests to the assistant, filler,
-hypotheticals), then a nearest-exemplar vote over the embedder for what the rules cannot tell.
-
-The exemplar bank (`data/fact_exemplars.jsonl`) is hand-written: durable statements about a person's world
-(identity, preferences, decisions, relationships, plans, commitments, events, knowledge, corrections) and noise
-(greetings, filler, questions, requests to the assistant, chit-chat, hypotheticals). A sentence's margin is the mean
-cosine of its `k` nearest durable exemplars minus that of its `k` nearest noise exemplars.
+hypotheticals), then a nearest-exemplar vote over the embedder for what the rules cannot tell: a sentence's
+margin is the mean cosine of its `k` nearest durable exemplars (`data/fact_exemplars.jsonl`) minus that of its
+`k` nearest noise exemplars (docs/consolidation.md, "Durable or noise").
 """
 
 from __future__ import annotations
@@ -74,9 +71,8 @@ def sentence_kind(sentence: str) -> str:
 
 
 def stated_part(sentence: str) -> str:
-    """What a sentence states before it turns to ask the assistant: "We bumped the budget to 48k, can you redo the
-    plan?" → "We bumped the budget to 48k." (the ask is no fact; what it is asked on may be). A sentence that asks
-    from its start, or whose part before the ask is under three words ("Also, can you …"), is left as it is."""
+    """What a sentence states before it turns to ask the assistant ("We bumped the budget to 48k, can you redo
+    the plan?" → "We bumped the budget to 48k."); one that asks from (nearly) its start is left as it is."""
     m = ASKS_MIDWAY.search(sentence)
     if m is None:
         return sentence
@@ -101,12 +97,8 @@ class Exemplar:
 
 def load_exemplars() -> list[Exemplar]:
     raw = resources.files("episodic_memory").joinpath("data/fact_exemplars.jsonl").read_text(encoding="utf-8")
-    out = []
-    for line in raw.splitlines():
-        if line.strip():
-            item = json.loads(line)
-            out.append(Exemplar(item["text"], item["label"], item.get("kind", "")))
-    return out
+    items = [json.loads(line) for line in raw.splitlines() if line.strip()]
+    return [Exemplar(item["text"], item["label"], item.get("kind", "")) for item in items]
 
 
 _BANKS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -135,8 +127,7 @@ class ExemplarVote:
             return np.zeros(0, dtype=np.float32)
         durable, noise = self._bank()
         vectors = np.asarray(self.embedder.embed(texts), dtype=np.float32)
-        # one BLAS thread: from ~10 sentences numpy splits the product over two threads, and the second one spins
-        # ~5 ms after it (measured: 7.9 ms of CPU a run against 0.2 ms on one thread), on the core the embedder needs
+        # one BLAS thread: from ~10 sentences a second one spins after the product, on the embedder's core
         with one_blas_thread:
             return _top_mean(vectors @ durable.T, self.k) - _top_mean(vectors @ noise.T, self.k)
 

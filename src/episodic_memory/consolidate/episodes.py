@@ -7,8 +7,7 @@
                  themselves (`episode_terms`): what workstreams are matched on (see `thread_vector`)
     recall       the summary in memory_fts (by trigger) and, with an embedder, its own vector (kind 'episode')
 
-Consolidation runs every few turns and at session end, so the step rewrites the session's one episode over all of
-its turns each time: running it twice over the same turns changes nothing.
+Each run rewrites the session's one episode over all of its turns: running it twice changes nothing.
 """
 
 from __future__ import annotations
@@ -65,8 +64,7 @@ def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: li
         summary = Summary(previous.summary, previous.summarizer, previous.source_ids)
     else:
         summary = summarize(clients.llm, turns, facts, clients.config.consolidation.episode_summary_sentences)
-    # what people stated (not the assistant's replies, questions or one-off requests) names the thread
-    # (and not a bracketed note's words: "[shares an image: … a star filled sky]" named a thread "Star filled sky")
+    # what people stated (not replies, questions, requests or a bracketed note's words) names the thread
     stated = [without_notes(t.content) for t in turns if is_statement(t)] or [without_notes(t.content) for t in turns]
     phrases = keyphrases(stated, names=names, limit=clients.config.consolidation.episode_keyphrases)
     said = session_words(turns, clients.config.workstreams.name_boost)
@@ -127,9 +125,8 @@ def salient_turns(turns: list[StoredTurn], facts: list[dict]) -> list[StoredTurn
 
 
 def _sentence_scores(turns: list[StoredTurn], facts: list[dict]) -> list[tuple[StoredTurn, str, float]]:
-    """Each candidate sentence with its salience: how much of what the session keeps returning to it carries
-    (recurring content words), with a lift for decisions, changes and commitments, for what the person (not the
-    assistant) said, and for the turns facts were extracted from."""
+    """Each candidate sentence with its salience: the session's recurring content words it carries, lifted for
+    a cue, for what the person (not the assistant) said, and for the turns facts were extracted from."""
     tf = Counter(s for t in turns for s in content_stems(t.content))
     fact_turns = {i for f in facts if f["type"] in _FACT_TYPES_THAT_MATTER for i in f["source_turns"]}
     out = []
@@ -197,14 +194,9 @@ def extractive_summary(turns: list[StoredTurn], facts: list[dict], max_sentences
 
 def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredTurn], said: SessionWords,
                   episode_id: int | None) -> tuple[np.ndarray | None, str | None]:
-    """What workstreams are matched on: the mean of the session's statement turns' vectors, each weighted by how
-    distinctive its words are in the user's vocabulary (`consolidate/distinct.py`); filler, questions and requests
-    weigh nothing, so two chatty sessions no longer look alike.
-
-    Measured before (truth-dev, no LLM): the mean of all turn vectors joined with the summary's embedding made
-    every session of a conversation one workstream (V-measure 0.20). Without an embedder (or before any turn is
-    embedded): a hashed bag of words of the statement turns. None when the session states nothing distinctive.
-    """
+    """What workstreams are matched on: the mean of the session's statement turns' vectors, each weighted by
+    how distinctive its words are in the user's vocabulary (`consolidate/distinct.py`), or without an embedder
+    a hashed bag of their words; None when the session states nothing distinctive."""
     cfg = clients.config
     n, df = clients.store.term_frequencies(info.user_id, said.tf, exclude_episode=episode_id)
     df = {t: df.get(t, 0) + 1 for t in said.tf}   # this session counts as one of the documents
@@ -215,8 +207,7 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
         if not picked:
             return None, None
         # each statement embedded on its own: a stored turn vector carries the turn before it when both are short
-        # (often the assistant's "Noted."), which makes any two sessions alike (the embedder keeps recent texts: a
-        # session's earlier statements, seen at every consolidation, are not computed again)
+        # (often the assistant's "Noted."), which makes any two sessions alike
         matrix = np.asarray(embedder.embed([t.content for t, _ in picked]), np.float32)
         acc = (matrix * np.asarray([w for _, w in picked], np.float32)[:, None]).sum(axis=0)
         norm = float(np.linalg.norm(acc))
@@ -227,9 +218,8 @@ def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredT
 
 def _sync_recall_vector(clients: MemoryClients, info: SessionInfo, episode_id: int, changed: bool,
                         summary: str) -> None:
-    """Store the summary's embedding for recall: when the episode has none of this model yet, or its summary
-    changed after the session ended (replacing a vector deletes one, which makes readers reload: once a session,
-    not every few turns). The summary is embedded only then (it is a long text, rewritten at every run)."""
+    """Store the summary's embedding for recall, only when the episode has none of this model yet or its
+    summary changed after the session ended (a replaced vector makes readers reload: once a session)."""
     embedder = clients.embedder()
     if embedder is None:
         return

@@ -112,14 +112,6 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-def _stated_part(sentence: str) -> str:
-    return stated_part(sentence) if rule_on("facts.stated_part") else sentence
-
-
-def _strip_memo(sentence: str) -> str:
-    return strip_memo(sentence) if rule_on("facts.memo") else sentence
-
-
 def is_filler(text: str) -> bool:
     """Pleasantries and acknowledgements with nothing to remember."""
     rest = FILLER.sub("", text.strip())
@@ -171,9 +163,8 @@ _FRAGMENT = re.compile(r"^(?:the\s+)?[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,3}\s+(?:
 
 
 def classify_statement(sentence: str) -> tuple[str, float] | None:
-    """A plain declarative sentence typed without a cue word ("The fund model uses a 9% discount rate." →
-    knowledge), or None when it is too short or has no verb. A verbless note that names a value ("DevConf in
-    Berlin on June 4") counts too. Whether it is worth keeping is decided elsewhere."""
+    """A plain declarative sentence (or a verbless note naming a value: "DevConf in Berlin on June 4") typed
+    without a cue word, or None when it is too short or has no verb."""
     if sentence.rstrip().endswith("?") or len(sentence.split()) < 4:
         return None
     if not _FINITE.search(sentence):
@@ -197,8 +188,7 @@ def clean(sentence: str, fact_type: str) -> tuple[str, str | None]:
     text = _DISCOURSE.sub("", sentence).strip()
     if ((head := _PREAMBLE.match(text)) and not re.search(r"\d", head.group(0))
             and len(text[head.end():].split()) >= 3):
-        # "Some context before we dig in: I'm Maya …" → "I'm Maya …"; not "On the dog trainer: Tariq.", whose
-        # head says what the value is of
+        # "Some context before we dig in: I'm Maya …" → "I'm Maya …" (not "On the dog trainer: Tariq.")
         text = text[head.end():]
     replaces = None
     if fact_type == "correction" and rule_on("facts.not_clause") and (m := _NOT_CLAUSE.search(text)):
@@ -304,19 +294,10 @@ def _names_value(sentence: str) -> bool:
 def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote: ExemplarVote | None = None,
                   config: Config | None = None, participants: Iterable[str] = (),
                   judge: SentenceJudge | None = None) -> list[Candidate]:
-    """Typed facts from what the people in the conversation said (not the assistant).
-
-    Questions, requests to the assistant (and the material that follows them), hypotheticals and filler state
-    nothing. Sentences with a cue word are typed by the rules; plain declarative statements are typed by what they
-    do. With an embedder (`vote`), a sentence is kept when its exemplar margin clears `fact_cued_margin` (cued) or
-    `fact_statement_margin` (plain); without one, cued sentences are kept and plain ones only when they name a
-    value (a number, an amount, a date, a name mid-sentence). `participants`: the session's other speakers, besides
-    those of `turns` (a run of 8 turns may hold only one person's).
-
-    With the learned models (`judge`), what is worth keeping is the `durable` model's call for every statement
-    that is no question, request, reaction or bare cue — the word-list gates (hypotheticals, filler, statements the
-    cue rules cannot type) no longer drop a sentence before the model sees it; one no cue rule types is knowledge —
-    kept at `Config.consolidation.durable_line` (`durable_cued_line` for one a cue rule typed)."""
+    """Typed facts from what the people in the conversation said (not the assistant): what is kept is the
+    `durable` model's call (`judge`), else the exemplar vote's (`vote`), else the cue rules' and named values'
+    (docs/consolidation.md, "Facts worth keeping"). `participants`: the session's other speakers, besides
+    those of `turns` (a run of 8 turns may hold only one person's)."""
     cfg = config or Config()
     pending: list[_Sentence] = []
     # whom a name at a sentence's edge may address
@@ -328,9 +309,10 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         kept_before = False  # the sentence just before, in this turn, was kept
         # a long turn (a request with its context, code) goes through the word gates first, as without the models
         short_turn = len(turn.content.split()) <= cfg.consolidation.learned_max_turn_words
-        for raw in map(_stated_part, sentences(turn.content)):  # "…, can you …": what it states, not the ask
+        said = sentences(turn.content)   # "…, can you …": what it states, not the ask
+        for raw in map(stated_part, said) if rule_on("facts.stated_part") else said:
             unmarked = _DISCOURSE.sub("", raw).strip() or raw
-            bare = _strip_memo(unmarked)
+            bare = strip_memo(unmarked) if rule_on("facts.memo") else unmarked
             sentence = raw if bare == unmarked else bare  # cue words kept
             kind = sentence_kind(bare)
             if (kind == REQUEST_KIND and not rule_on("facts.request")) or (
@@ -356,22 +338,17 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             elif (found := classify_sentence(sentence, datetime.now(timezone.utc))) is not None:
                 item = _Sentence(sentence, turn, found, True, cue_before)
             elif not kept_before and leans_back(bare, participants) and not _names_value(bare):
-                # a plain statement about what the other person said ("They give me the strength to keep going."
-                # opening a reply) tells a reader nothing on its own, unless it brings a value ("it's 14 now");
-                # after a kept statement of the same turn it goes on about that one, and a cue ("It was the
-                # moment I decided …") says what it is about
+                # a plain statement about what the other person said ("They give me the strength …") tells a
+                # reader nothing on its own, unless it brings a value or goes on from a kept statement
                 pass
             elif (plain := classify_statement(sentence)) is not None:
                 if cue_here or cue_before:  # "Change of plan: …", "My race shoe is now …": a change of a value
                     plain = ("correction", 0.7)
                 item = _Sentence(sentence, turn, plain, cue_here or cue_before, cue_before)
-            if item is None:
-                cue_before = cue_before or cue_here
-                kept_before = False
-                continue
-            pending.append(item)
-            kept_before = True
-            cue_before = False
+            if item is not None:
+                pending.append(item)
+            kept_before = item is not None
+            cue_before = item is None and (cue_before or cue_here)
     if judge is not None:
         head = judge.head("durable")
         line = cfg.consolidation.durable_line if cfg.consolidation.durable_line is not None else head.threshold if head else 0.5

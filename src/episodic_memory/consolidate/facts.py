@@ -1,9 +1,6 @@
-"""The facts step of consolidation: extract → route → gate → referee → store; each stage, with an LLM and without,
-in the table that opens docs/consolidation.md. Without an LLM, slot matching (`supersede.py`) comes first: a
-statement that changes an earlier fact's value supersedes it by event time, so a late-ingested older statement is
-stored superseded.
-
-Idempotent: a candidate from the same turns with the same text is recognised and skipped.
+"""The facts step of consolidation: extract → route → gate → referee → store; each stage, with an LLM and
+without, in the table that opens docs/consolidation.md. Idempotent: a candidate from the same turns with the
+same text is recognised and skipped.
 """
 
 from __future__ import annotations
@@ -95,8 +92,7 @@ class FactConsolidator:
 
     # --- the pipeline ------------------------------------------------------------------------------------
     def session_speakers(self, session_id: str, turns: list[StoredTurn]) -> set[str]:
-        """Who spoke in the session's recent turns before these (`Config.consolidation.participant_lookback`): the people a name
-        may address even when this run's turns are all one person's."""
+        """Who spoke in the session's recent turns before these: the people a name may address."""
         first = min(t.seq for t in turns)
         if first <= 0 or self.config.consolidation.participant_lookback <= 0:
             return set()
@@ -143,8 +139,7 @@ class FactConsolidator:
         sources = [t.id for t in c.sources]
         # one search serves the duplicate check (the nearest 8) and the change check's wider pool
         wide = self.nearest(c, vector, limit=self._pool_size(c))
-        neighbours = wide[:8]
-        best, similarity = neighbours[0] if neighbours else (None, 0.0)
+        best, similarity = wide[0] if wide else (None, 0.0)
         supersedes = superseded_by = None
         change = None if self.use_llm else self.slot_change(c, wide, session_id, vector)
         if change is not None:
@@ -191,14 +186,12 @@ class FactConsolidator:
         return c.cued or has_change_cue(c.said or c.text) or c.type == "correction" or c.replaces is not None
 
     def _pool_size(self, c: Candidate) -> int:
-        """How many nearest current facts `consider` reads: 8 for the duplicate check, more for the change check
-        (`slot_recent_facts` when cued, `supersede_candidates` with the learned models)."""
-        size = 8
-        if not self.use_llm and self._cued(c):
-            size = max(size, self.config.consolidation.slot_recent_facts)
-        if not self.use_llm and self.learned_models() is not None:
-            size = max(size, self.config.consolidation.supersede_candidates)
-        return size
+        """How many nearest current facts `consider` reads: 8, more for the change check."""
+        if self.use_llm:
+            return 8
+        cc = self.config.consolidation
+        return max(8, cc.slot_recent_facts if self._cued(c) else 8,
+                   cc.supersede_candidates if self.learned_models() is not None else 8)
 
     def slot_change(self, c: Candidate, neighbours: list[tuple[Fact, float]], session_id: str,
                     vector: np.ndarray | None = None) -> Fact | None:
@@ -215,8 +208,7 @@ class FactConsolidator:
         answered_change = models is not None and self.answered("reply_change", c)
         answer = (learned.reply_opening(self.replies.answer(c.sources[-1]) or "")
                   if answered_change and self.replies is not None else None)   # the acknowledgement, not a list after it
-        # the assistant's answer to a change often names its subject ("Okay, your car budget is £8k now."): its
-        # words find the old statement too
+        # the assistant's answer to a change often names its subject: its words find the old statement too
         for searched in (said, answer) if answer else (said,):
             if (match := fts_query(searched)) is not None:
                 ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24,
@@ -240,20 +232,13 @@ class FactConsolidator:
                 continue  # the same turn
             if not corrects and rule_on("facts.another_persons") and _another_persons(
                     mine, {speaker_of.get(i) for i in f.source_ids}):
-                # "The Oak Park zoo closes on June 30" (Caroline) is no new date for "I took my kids to the Oak Park
-                # zoo on June 9" (Melanie), nor "Sorry about your job, but … sounds awesome now" for "Lost my job":
-                # one person's news replaces another's only when it corrects it ("Actually it's May 5, not May 3")
-                continue
+                continue   # one person's news replaces another's only to correct it (docs/consolidation.md)
             standing = rule_on("facts.standing_rule") and f.type in STANDING_TYPES and is_instruction(f.text)
             if standing and not restates_a_rule:
-                # a standing rule ("Always show 3 options when I ask about restaurants") changes when it is said
-                # again or corrected, not when a statement shares its words with another number ("We ended up
-                # with 5 options when I asked about restaurants near the office")
-                continue
+                continue   # a standing rule changes when said again or corrected (docs/consolidation.md)
             if standing and not cued and self.embedder is not None:
-                # a rule said anew replaces one that reads the same with its values blanked ("Always show 3 options
-                # when I ask about restaurants" → 5), not another rule on a near topic ("Always include tree
-                # diagrams …", then "Always combine formulas with diagrams …"), however alike the words
+                # a rule said anew replaces one that reads the same with its values blanked, not another rule
+                # on a near topic, however alike the words
                 if values_differ(said, f.text):
                     fc = self.frame_cosine(said, f.text)
                     if fc >= cfg.consolidation.standing_frame_cosine and (best is None or 1.0 + fc > best[0]):
@@ -276,8 +261,7 @@ class FactConsolidator:
         olds = old_values(said, answer, cued or answered_change)
         specific = Slot(dates=olds.dates, names=olds.names)   # a number alone ("3 hours, not 2") is not specific
         if not olds.empty():
-            # the statement or the answer names the old value ("…, not Bengaluru", "Got it - 16, not 14."): the
-            # fact replaced is one stating it, whatever its shape, or none
+            # the old value is named ("…, not Bengaluru"): the fact replaced is one stating it, or none
             eligible = [f for f in admissible if holds_any(olds, f.text)]
         if not specific.empty() and len(eligible) == 1 and holds_any(specific, eligible[0].text):
             best = (3.0, eligible[0])
@@ -312,10 +296,8 @@ class FactConsolidator:
         return models if usable or learned.recording() else None
 
     def answered(self, head: str, c: Candidate) -> bool:
-        """The assistant's answer to the turn this candidate came from takes it as `head` says (`learned.Replies`),
-        and the candidate is a statement of its turn the answer speaks to: the likeliest change of the turn's
-        statements ("Thanks for the correction." answers the correction, not the news said after it), or one giving
-        a value the answer names."""
+        """The assistant's answer to the candidate's turn takes it as `head` says (`learned.Replies`), and
+        speaks to this candidate: the turn's likeliest change, or one giving a value the answer names."""
         if self.replies is None or not self.replies.says(c.sources[-1], head):
             return False
         turn = c.sources[-1].id
@@ -331,10 +313,8 @@ class FactConsolidator:
     def learned_change(self, c: Candidate, said: str, vector: np.ndarray, facts: list[Fact],
                        session_id: str, taken_as_change: bool = False, answer: str | None = None) -> Fact | None:
         """The fact this statement gives a new value for, by the pair model (`supersede.supersedes_features`): the
-        candidate most likely to be the same slot with another value, when it clears the line: the trained one for
-        a statement said as a change (a cue), a lower one (`Config.consolidation.reply_supersedes_line`) when the
-        assistant's answer took it as a change or the old value is named, a higher one
-        (`Config.consolidation.news_supersedes_line`) for one said as news."""
+        likeliest, over the trained line (lower, `reply_supersedes_line`, when taken as a change; higher,
+        `news_supersedes_line`, for news)."""
         if not facts or self.embedder is None:
             return None
         models = self.learned_models()
@@ -369,9 +349,7 @@ class FactConsolidator:
             least = max(least, self.config.consolidation.news_supersedes_line)
         p = head.probability(np.stack(rows))
         best = int(np.argmax(p))
-        if p[best] < least:
-            return None
-        return facts[best]
+        return None if p[best] < least else facts[best]
 
     def frame_cosine(self, a: str, b: str) -> float:
         """How alike two statements read with their values blanked (`supersede.frame`)."""
@@ -442,8 +420,8 @@ class FactConsolidator:
         return "add"
 
     def learned_first_pass(self, c: Candidate, best: Fact, similarity: float) -> bool:
-        """With an LLM, the referee's first pass: the supersedes model sure that `c` gives a new value for `best`
-        (at `Config.consolidation.referee_learned_line` or above) spares the LLM call. Anything less sure is the LLM's to rule."""
+        """With an LLM, the referee's first pass: the supersedes model sure (`referee_learned_line`) that `c`
+        gives a new value for `best` spares the LLM call."""
         cfg = self.config
         if not cfg.consolidation.learned or cfg.consolidation.referee_learned_line >= 1.0:
             return False
@@ -477,14 +455,12 @@ class FactConsolidator:
         return [(f, s) for f, s in scored if f.current][:limit]
 
     def _bump(self, fact: Fact, sources: list[int], why: str) -> None:
-        self.facts.bump_fact(self.user_id, fact.id, sources, salience_add=self._bump_size(fact),
-                             durable_floor=self.config.consolidation.durable_floor)
+        """A repeat: +recurrence_bonus salience, never past the cap."""
+        cc = self.config.consolidation
+        already = cc.recurrence_bonus * (fact.recurrence - 1)
+        self.facts.bump_fact(self.user_id, fact.id, sources, durable_floor=cc.durable_floor,
+                             salience_add=max(0.0, min(cc.recurrence_bonus, cc.recurrence_cap - already)))
         self.counts[why] += 1
-
-    def _bump_size(self, fact: Fact) -> float:
-        """+recurrence_bonus per repeat, never past the cap."""
-        already = self.config.consolidation.recurrence_bonus * (fact.recurrence - 1)
-        return max(0.0, min(self.config.consolidation.recurrence_bonus, self.config.consolidation.recurrence_cap - already))
 
     def _embed(self, texts: list[str]) -> np.ndarray | None:
         if not texts or self.embedder is None:
@@ -497,9 +473,7 @@ class FactConsolidator:
 
     def known_names(self) -> dict[str, str]:
         """Names the store already knows (speakers, entities and their aliases), lower-cased → canonical."""
-        names: dict[str, str] = {}
-        for name, _ in self.clients.store.speakers(self.user_id):
-            names[name.lower()] = name
+        names = {name.lower(): name for name, _ in self.clients.store.speakers(self.user_id)}
         for entity in self.facts.entities(self.user_id):
             names[entity.name.lower()] = entity.name
             for alias in entity.aliases:
@@ -529,8 +503,7 @@ class FactConsolidator:
 
 
 def _llm_usable(client: llm.LLMClient) -> bool:
-    """True with a working LLM configuration; a broken one (a missing key) is reported and the rules take over,
-    so that consolidation never stalls on configuration."""
+    """True with a working LLM configuration; a broken one is reported and the rules take over."""
     try:
         return client.enabled()
     except llm.LLMConfigError as exc:
@@ -569,8 +542,7 @@ PROFILE_ORDER = ["identity", "relationship", "preference", "decision", "correcti
                  "knowledge", "event"]
 
 
-# What says a value said before was wrong or has moved (a change cue such as a closing "now" or "but" is not enough
-# across two people: replies use them)
+# What says a value said before was wrong or has moved (across two people, a closing "now" is not enough)
 _CORRECTS = re.compile(r"\b(?:actually|correction|scratch that|misspoke|i meant|rather than|instead of|no longer|"
                        r"(?:moved|pushed|changed|switched|rescheduled)\b[^.;!?]{0,30}\b(?:to|from)\b|wrong|"
                        r"not\s+[\w$€£.,:-]+\s*(?:[,.;!—–]|$))", re.IGNORECASE)
@@ -585,9 +557,8 @@ def old_values(said: str, answer: str | None, changing: bool) -> Slot:
 
 
 def shows_a_change(new: str, old: str) -> bool:
-    """What a change of value needs besides being alike (without a change cue): a value of one kind in both that
-    differs. Two alike statements with no value between them ("Here's my current code:", "I'm trying to refactor
-    my …") are two statements, not one slot changed."""
+    """What a change of value needs besides being alike (without a change cue): a value of one kind in both
+    that differs; two alike statements with no value between them are not one slot changed."""
     return not rule_on("facts.change_needs_a_value") or values_differ(new, old)
 
 

@@ -16,9 +16,8 @@ DURABLE, EPISODIC, DROPPED = "durable", "episodic", "dropped"
 
 def salience(fact_type: str, confidence: float, repeats: int, config: Config) -> float:
     """The type's prior, scaled a little by confidence, plus the recurrence bonus (capped)."""
-    prior = FACT_TYPES[fact_type].prior
     bonus = min(config.consolidation.recurrence_bonus * repeats, config.consolidation.recurrence_cap)
-    return prior * (0.75 + 0.25 * confidence) + bonus
+    return FACT_TYPES[fact_type].prior * (0.75 + 0.25 * confidence) + bonus
 
 
 def route(candidate: Candidate, config: Config) -> tuple[str, float]:
@@ -41,10 +40,8 @@ def _normalise(text: str) -> bytes:
 
 
 def novelty(text: str, sample: Sequence[str]) -> float:
-    """How much of `text` is new given `sample`: the share of its compressed size the sample cannot explain.
-
-    (C(sample + text) − C(sample)) / C(text): about 0 for a restatement, about 1 for something unseen.
-    """
+    """How much of `text` is new given `sample`: (C(sample + text) − C(sample)) / C(text), the share of its
+    compressed size the sample cannot explain (about 0 for a restatement, about 1 for something unseen)."""
     if not sample:
         return 1.0
     body = b"\n".join(_normalise(s) for s in sample)
@@ -117,9 +114,7 @@ def contradicts(new: str, old: str, replaces: str | None = None) -> bool:
     if replaces and re.search(rf"(?<![\w]){re.escape(replaces.lower())}(?![\w])", old.lower()):
         return True
     a, b = set(_NUMBER.findall(new)), set(_NUMBER.findall(old))
-    if a and b and a != b:
-        return True
-    return bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
+    return bool(a and b and a != b) or bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
 
 
 def lexical_similarity(a: str, b: str) -> float:

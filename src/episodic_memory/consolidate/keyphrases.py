@@ -83,8 +83,7 @@ told replied likes prefers
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences and bullet lines of `text`, bullets stripped, empty ones dropped. A bracketed note stays (a
-    session's summary and keyphrases may say a photo was shared: LoCoMo R@10 −0.005 without them)."""
+    """Sentences and bullet lines of `text`, bullets stripped, empty ones dropped; a bracketed note stays."""
     return list(_sentences(text))
 
 
@@ -162,11 +161,8 @@ def overlap(a: Iterable[str], b: Iterable[str]) -> tuple[int, float]:
 
 
 def lexical_vector(texts: Iterable[str], dim: int = 1024) -> np.ndarray | None:
-    """A hashed, sublinear bag of content-word stems, L2-normalised (None when there are no content words).
-
-    The stand-in for a thread vector when no embedder is configured: cosines between two sessions on one thread
-    run lower than with an embedding (about 0.3-0.45 on the bundled sample), see `Config.workstreams.attach_lexical`.
-    """
+    """A hashed, sublinear bag of content-word stems, L2-normalised (None when there are no content words):
+    the thread vector without an embedder, whose cosines run lower (`Config.workstreams.attach_lexical`)."""
     counts = Counter(s for text in texts for s in content_stems(text))
     if not counts:
         return None
@@ -201,16 +197,9 @@ def phrase_key(phrase: str) -> str:
 
 
 def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) -> list[tuple[str, str, float]]:
-    """The phrases `texts` keep coming back to: [(as written, normalised key, score)], best first.
-
-    Multi-word phrases are favoured over single words, and people (known `names`, or a capitalised word followed
-    by a verb like "wants"/"said", or written with a possessive) are pushed down: a thread is named after what it
-    is about, not who was in it.
-
-    A session is read again at every consolidation run, each time with a few more turns: when `texts` go on from
-    the texts of a recent call (with the same names, and no new person among the new sentences, so the earlier
-    sentences split as they did), only the new sentences are read, into that call's tallies (see `_Tally`).
-    """
+    """The phrases `texts` keep coming back to: [(as written, normalised key, score)], best first. Multi-word
+    phrases are favoured, people (`names`, `_people_in`) pushed down. When `texts` go on from a recent call's
+    (same names, no new person), only the new sentences are read, into that call's tallies (see `_Tally`)."""
     texts = list(texts)
     named = frozenset(n.lower() for n in names)
     tally = _take_tally(texts, named)
@@ -220,16 +209,13 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
             tally = None   # someone new: the earlier sentences may split otherwise, so all are read again
     if tally is None:
         fresh = [s for text in texts for s in sentences(text)]
-        everyone = set(named)
-        for sentence in fresh:
-            everyone.update(_people_in(sentence))
-        tally = _Tally((), named, frozenset(everyone), Counter(), {}, Counter())
-    frozen = tally.people
+        everyone = named.union(p for sentence in fresh for p in _people_in(sentence))
+        tally = _Tally((), named, everyone, Counter(), {}, Counter())
+    people = tally.people
     counts, forms, word_freq = tally.counts, tally.forms, tally.word_freq
     for sentence in fresh:
-        # only the people named in the sentence split it: so its phrases are read once, not again each time the
-        # session names someone new (every run of a growing session)
-        for stems, phrase, key in _sentence_phrases(sentence, _run_words(sentence) & frozen):
+        # only the people named in the sentence split it: its phrases are read once, however many people come
+        for stems, phrase, key in _sentence_phrases(sentence, _run_words(sentence) & people):
             word_freq.update(stems)
             if not key:
                 continue
@@ -237,7 +223,6 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
             forms.setdefault(key, Counter())[phrase] += 1
     tally.texts = tuple(texts)
     _keep_tally(tally)
-    people = frozen
     base: dict[str, float] = {}
     for key, n in counts.items():
         parts = key.split()
@@ -245,11 +230,9 @@ def keyphrases(texts: Sequence[str], names: Iterable[str] = (), limit: int = 8) 
         if len(parts) == 1 and (key in people or forms[key].most_common(1)[0][0].lower() in people):
             score *= 0.3
         base[key] = score
-    scored: list[tuple[str, float]] = []
-    for key, score in base.items():
-        # a phrase also gets half the credit of the shorter phrases inside it ("deck" → "Series B deck")
-        score += 0.5 * sum(base.get(k, 0.0) for k in _inner(key))
-        scored.append((key, round(score, 3)))
+    # a phrase also gets half the credit of the shorter phrases inside it ("deck" → "Series B deck")
+    scored = [(key, round(score + 0.5 * sum(base.get(k, 0.0) for k in _inner(key)), 3))
+              for key, score in base.items()]
     scored.sort(key=lambda x: (-x[1], x[0]))
     return [(_display(forms[key]), key, score) for key, score in _distinct(scored, limit)]   # only the kept shown
 
@@ -303,12 +286,8 @@ def _keep_tally(tally: _Tally) -> None:
 def _people_in(sentence: str) -> tuple[str, ...]:
     """Capitalised words a sentence shows to be people: followed by a verb like "wants", or with a possessive."""
     tokens = _words(sentence)
-    out = []
-    for i, token in enumerate(tokens):
-        nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
-        if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
-            out.append(_bare(token).lower())
-    return tuple(out)
+    return tuple(_bare(token).lower() for token, nxt in zip(tokens, (*tokens[1:], ""), strict=True)
+                 if token[:1].isupper() and (nxt.lower() in _PERSON_VERBS or token.endswith(("'s", "’s"))))
 
 
 @memo_text()

@@ -1,12 +1,7 @@
-"""Learned decisions of consolidation: small logistic models over the embedder's sentence vectors.
-
-What varies with wording is decided by models trained on labelled conversations in many phrasings
-(`bench/train_consolidation.py`, from the truth-bench generator's banks), not by phrase lists: per sentence
-(`SentenceJudge`: durable, commitment, completion, change), per pair (`pair_head`: closes, supersedes) and per
-reply (`SentenceJudge.reply`: the assistant's answer, a second reader of the person's turn). What each reads and
-where it acts: docs/consolidation.md, "The models". The weights ship in the package
-(`data/consolidation_models.npz`), trained over one embedder family: with another embedder, or none, the learned
-decisions are off and the rules decide alone.
+"""Learned decisions of consolidation: small logistic models over the embedder's sentence vectors, per
+sentence (`SentenceJudge`), per pair (`pair_head`) and per reply (`SentenceJudge.reply`); see
+docs/consolidation.md, "The models". Trained by `bench/train_consolidation.py` over one embedder family: with
+another, or none, the rules decide alone.
 """
 
 from __future__ import annotations
@@ -37,9 +32,8 @@ PAIR_HEADS = ("closes", "supersedes")
 REPLY_HEADS = ("reply_done", "reply_todo", "reply_change")
 
 # --- grammar: closed-class words, endings and punctuation -----------------------------------------------------
-#: function words whose presence tells tense, aspect, modality, negation, person and sentence type. Closed
-#: classes (pronouns, auxiliaries, modals, particles, conjunctions, a few adverbs of time and degree) — they are the
-#: same whatever the topic, so a model that weighs them does not learn a bank's content words.
+#: function words whose presence tells tense, aspect, modality, negation, person and sentence type: closed
+#: classes, the same whatever the topic, so a model that weighs them does not learn a bank's content words.
 FUNCTION_WORDS = tuple(dict.fromkeys("""
 i me my mine we us our you your he him his she her they them their it its this that these those there here
 am is are was were be been being 's 're 'm
@@ -115,12 +109,10 @@ def _person_modal(toks: list[str], people: frozenset[str]) -> bool:
 
 def _deadline(toks: list[str]) -> bool:
     """"by Friday", "before the end of the month", "tomorrow", "this week": a time the thing is due."""
-    for i, t in enumerate(toks):
-        if t in _DEADLINE_LEAD and any(u in _TIME for u in toks[i + 1:i + 5]):
-            return True
-        if t in ("tomorrow", "tonight") or (t in ("this", "next") and i + 1 < len(toks) and toks[i + 1] in _TIME):
-            return True
-    return False
+    return any((t in _DEADLINE_LEAD and any(u in _TIME for u in toks[i + 1:i + 5]))
+               or t in ("tomorrow", "tonight")
+               or (t in ("this", "next") and i + 1 < len(toks) and toks[i + 1] in _TIME)
+               for i, t in enumerate(toks))
 
 
 @lru_cache(maxsize=8192)
@@ -289,12 +281,10 @@ class SentenceJudge:
         return self.models.heads.get(name)
 
     def reply(self, text: str, whole: bool = False) -> dict[str, float] | None:
-        """How the assistant's answer takes the turn before it: reply head → probability, read from the answer's
-        opening (`reply_opening`), or with `whole` the highest over its first sentences and lines (a long answer may
-        acknowledge further down: "- To-do: send the model to Sarah"); None when the models have no reply heads or
-        the answer is empty."""
-        parts = reply_parts(text) if whole else [reply_opening(text)]
-        parts = [p for p in parts if p]
+        """How the assistant's answer takes the turn before it: reply head → probability, read from its
+        opening (`reply_opening`), or with `whole` the highest over its first sentences and lines
+        (`reply_parts`); None when the models have no reply heads or the answer is empty."""
+        parts = [p for p in (reply_parts(text) if whole else [reply_opening(text)]) if p]
         if not parts or not all(h in self.models.heads for h in REPLY_HEADS):
             return None
         x = sentence_inputs(np.asarray(self.embedder.embed(parts), np.float32), parts)
@@ -303,8 +293,7 @@ class SentenceJudge:
 
 
 class Replies:
-    """The assistant's answer to each person's turn of a batch (the next turn, when it is the assistant's), read
-    only when asked: one short embedding per answer a decision needs."""
+    """The assistant's answer to each person's turn of a batch, read only when a decision needs it."""
 
     def __init__(self, judge: SentenceJudge, turns: Sequence[Any]) -> None:
         self.judge = judge
@@ -354,11 +343,8 @@ def same_family(model_id: str | None, trained_on: str) -> bool:
 
 
 def models_for(embedder: Any, path: str | None = None) -> Models | None:
-    """The shipped models (or those at `path`) when `embedder` is the one they were trained over (its family),
-    else None."""
-    if embedder is None:
-        return None
-    models = load_models(path)
+    """The shipped models (or those at `path`) when `embedder` is of the family they were trained over."""
+    models = None if embedder is None else load_models(path)
     if models is None or not same_family(getattr(embedder, "model_id", None), models.embedder_id):
         return None
     return models

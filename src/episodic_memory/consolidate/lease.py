@@ -1,8 +1,7 @@
 """A session's consolidation lease: a claim in the store that one process (of any on the file) consolidates it.
 
-Threads of one process are kept apart by the scheduler's session locks; processes by this claim. It lapses after
-`Config.consolidation.lease_s` unless renewed (between steps), and a claim of a process that died on this machine
-is taken over at once, so a crash mid-consolidation never holds a session up until the claim lapses.
+It lapses after `lease_s` unless renewed; a dead local process's claim is taken over at once (see
+docs/architecture.md, "Threads and processes").
 """
 
 from __future__ import annotations

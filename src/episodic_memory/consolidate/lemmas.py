@@ -1,10 +1,6 @@
-"""A small rule-based lemmatiser for open loops: enough that a to-do and the news that it was done meet.
-
-"write the rollback runbook" and "I wrote the rollback runbook", "Dana's sign-off" and "Dana signed off",
-"book the flight" and "booked it": suffix rules, a short table of irregular verbs, a few nominalisations of
-verbs ("approval" → approve) and a handful of verbs that name the same act ("pick" / "choose"). Deterministic,
-dependency-free, English only. `key` is what gets compared: the lemma without a final "e", so that a rule that
-cannot tell "approv(e)d" from "book(e)d" never has to.
+"""A small rule-based lemmatiser for open loops, so that a to-do and the news it was done meet (see
+docs/consolidation.md, "Loops that close"). `key` is what gets compared: the lemma without a final "e", so
+that a rule that cannot tell "approv(e)d" from "book(e)d" never has to.
 """
 
 from __future__ import annotations
@@ -101,9 +97,8 @@ def key(word: str) -> str:
 def is_past(word: str) -> bool:
     """True for a verb in the past tense or a past participle ("sent", "wrote", "booked", "signed")."""
     w = word.lower().replace("’", "'")
-    if w in IRREGULAR_PAST:
-        return True
-    return len(w) > 4 and w.endswith("ed") and w not in _NOT_PAST and not w.endswith("eed")
+    return w in IRREGULAR_PAST or (
+        len(w) > 4 and w.endswith("ed") and w not in _NOT_PAST and not w.endswith("eed"))
 
 
 def content_keys(text: str, *, drop_time: bool = True) -> set[str]:
@@ -114,11 +109,9 @@ def content_keys(text: str, *, drop_time: bool = True) -> set[str]:
         low = token.lower().replace("’", "'")
         parts = [low] if low in NOMINAL else low.split("-")
         for part in parts:
-            if len(part) < 2 or (drop_time and part in TIME_WORDS):
-                continue
-            if part in STOPWORDS and lemma(part) not in _KEEP:
-                continue
-            if part.endswith("'s") and part[:-2] in STOPWORDS:
+            if (len(part) < 2 or (drop_time and part in TIME_WORDS)
+                    or (part in STOPWORDS and lemma(part) not in _KEEP)
+                    or (part.endswith("'s") and part[:-2] in STOPWORDS)):
                 continue
             out.add(key(part))
     return out

@@ -1,11 +1,6 @@
-"""The open-loop step of consolidation: what was left to do, and what got done.
-
-Detection is strict (most sessions raise nothing) and resolution stricter (when unsure, a loop stays open). Without
-an LLM (or when it fails), rules and the learned models read what the person, never the assistant, said: what they
-raise, what they never read as a loop and what closes one are in docs/consolidation.md, "Loops that close". A loop
-said again (the assistant's recap may restate one) is counted as a mention, never stored twice. With an LLM, a
-precision-first prompt detects, and the LLM names the loop a turn closes and quotes the words, which must appear in
-that turn. Loops belong to the workstream of the session that raised them.
+"""The open-loop step of consolidation: what was left to do, and what got done (docs/consolidation.md,
+"Loops that close"). Detection is strict and resolution stricter: when unsure, a loop stays open. A loop said
+again is a mention, never stored twice; with an LLM, the closing quote must appear in the turn it names.
 """
 
 from __future__ import annotations
@@ -181,8 +176,8 @@ class Closure:
 
 
 def loop_stems(text: str) -> set[str]:
-    """What a loop is about: the lemma keys of its content words (`lemmas.content_keys`), times left out ("by
-    Friday" is when, not what), and so are the words that only mark it as a loop ("pending")."""
+    """What a loop is about: the lemma keys of its content words, without times ("by Friday") or the words
+    that only mark it as a loop ("pending")."""
     return set(_loop_stems(text))
 
 
@@ -268,10 +263,8 @@ def consolidate_loops(clients: MemoryClients, info: SessionInfo, new_turns: list
 
 def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
                    replies: learned.Replies | None = None) -> list[Candidate]:
-    """The loops a person's turn raises, by the commitment model: each sentence whose probability clears the line
-    (`Config.loops.commitment_line`, else the trained one) is a to-do; its text is what it asks done (`loop_text`).
-    When none does and the assistant's answer takes the turn as a to-do taken on, its likeliest sentence is one
-    at `Config.loops.reply_commitment_line`."""
+    """The loops a person's turn raises: the sentences the commitment model puts over the line, else (the
+    answer taking the turn as a to-do) its likeliest one at `Config.loops.reply_commitment_line`."""
     if turn.role in ASSISTANT_ROLES:
         return []
     said = sentences(_unquoted_if_on(without_notes(turn.content)))
@@ -279,8 +272,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
         return []
     head = judge.head("commitment")
     line = cfg.loops.commitment_line if cfg.loops.commitment_line is not None else head.threshold if head else 1.0
-    # a question takes nothing on ("Should I book the venue?"): only an explicit ask to be reminded raises a loop
-    # from one, and the model is spared embedding it
+    # a question takes nothing on: only an explicit ask to be reminded raises a loop from one (never embedded)
     statements = [s for s in said if not s.rstrip().endswith("?")]
     scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
     explicit = {s for s in said if rule_on("loops.explicit_cues") and explicit_to_do(s)}
@@ -288,8 +280,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     if not raised and replies is not None and (
             len(scores) < len(said) or max(scores.values(), default=0.0) >= cfg.loops.reply_commitment_line
     ) and replies.says(turn, "reply_todo"):
-        # the answer takes the turn as a to-do: its likeliest sentence, a question asking for one too ("Could you
-        # nudge me to renew the parking permit tomorrow?" — "Okay, I'll remind you tomorrow.")
+        # the answer takes the turn as a to-do: its likeliest sentence, a question asking for one too
         asked = [s for s in said if s not in scores]
         if asked:
             scores.update(zip(asked, judge.scores(asked)["commitment"], strict=True))
@@ -298,8 +289,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
             raised = [likeliest]
     if raised and replies is not None and (todo := replies.probability(turn, "reply_todo", whole=True)) is not None \
             and todo < cfg.loops.reply_veto_line:
-        # the answer acknowledges no to-do anywhere: a recap asked for ("could you remind me where we've got to?"),
-        # a shrug; only a sentence the model is sure of stands
+        # the answer acknowledges no to-do (a recap asked for): only a sentence the model is sure of stands
         raised = [s for s in raised if scores.get(s, 0.0) >= cfg.loops.reply_veto_sure]
     out: list[Candidate] = []
     for sentence in raised:
@@ -310,8 +300,7 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     return out
 
 
-#: the to-dos that say they are ones, word for word: "To-do: …", "my to-do list: …", "add to my list: …",
-#: "remind me to …", "don't let me forget …", "note to self: …" (the first rules of `_RULES`, and `_LIST_ADD`)
+#: the to-dos that say they are ones, word for word (the first rules of `_RULES`, and `_LIST_ADD`)
 _EXPLICIT = 4
 _PROMISE_BY = 7   # "I'll send the model to Sarah by Friday": a promise with a deadline
 
@@ -331,13 +320,9 @@ def explicit_to_do(sentence: str) -> bool:
 def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: SessionInfo, open_loops: list[Loop],
                      cfg: Config, threads: learned.ThreadVectors | None = None,
                      replies: learned.Replies | None = None) -> list[tuple[Loop, str]]:
-    """The open loops a person's turn reports done, by the pair model: for each sentence that reads as a report of
-    something done (`Config.loops.completion_gate`, else the completion model's line), the open loop (raised before
-    it) it most likely closes, when that probability clears the line (`Config.loops.closes_line`, else the trained
-    one). One sentence closes one loop; the sentence is the evidence. When no sentence clears it and the assistant's
-    answer takes the turn as a to-do done, the likeliest pair of the turn closes at `Config.loops.reply_closes_line`
-    (any sentence, whatever its completion probability: "The samples showed up this morning." — "Nice, crossing
-    that off.")."""
+    """The open loops a person's turn reports done, by the pair model: per sentence past the completion gate,
+    the loop it most likely closes over the line (one each; the sentence is the evidence), else (the answer
+    taking the turn as a to-do done) the likeliest pair at `Config.loops.reply_closes_line`."""
     if turn.role in ASSISTANT_ROLES:
         return []
     eligible = [lp for lp in open_loops if _later(turn, lp)]
@@ -394,9 +379,8 @@ CLOSES_FEATURES = ("cosine", "best_cosine", "cosine_margin", "loop_cover", "shar
 def closes_features(sentence: str, context: str, loop_text: str, *, cosine: float, best_other: float,
                     completion: float, commitment: float, same_session: bool, age_days: float,
                     open_loops: int, thread_cosine: float | None = None) -> np.ndarray:
-    """How a sentence of a turn (`context`: the whole turn) and one open loop meet. `best_other`: the highest
-    cosine of the sentence with any other open loop (a sentence names one thing done); `thread_cosine`: how alike
-    the two sessions' threads are (their episodes' thread vectors; None when either has none yet)."""
+    """How a sentence of a turn (`context`: the whole turn) and one open loop meet (`CLOSES_FEATURES`);
+    `thread_cosine`: how alike the two sessions' threads are (None when either has none yet)."""
     said = loop_stems(sentence)
     around = loop_stems(context) | said
     loop = loop_stems(loop_text)
@@ -432,9 +416,8 @@ def loop_text(sentence: str) -> str:
 # --- rules ---------------------------------------------------------------------------------------------
 
 def detect_rules(turn: StoredTurn) -> list[Candidate]:
-    """The loops a turn raises by the rules (at most one per sentence): first-person commitments and reminders,
-    explicit to-dos and what is still pending — never a hypothetical, a musing or a question (except a request:
-    "can you remind me to …?")."""
+    """The loops a turn raises by the rules (at most one per sentence; docs/consolidation.md, "Loops that
+    close"): never a hypothetical, a musing or a question (except a request: "can you remind me to …?")."""
     out: list[Candidate] = []
     content = without_notes(turn.content)  # "[shares an image: …]" is nothing to do
     for added in _LIST_ADD.finditer(content):   # "put 'book the caterer' on my list": a quoted to-do, the person's
@@ -500,10 +483,8 @@ class DoneStatement:
 
 
 def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneStatement]:
-    """The sentences of a person's `turn` that report something done — a verb in the past tense ("wrote",
-    "signed off", "booked") or a word that says so ("done", "finished") — and nothing that says not (yet): no
-    negation, future, plan, condition or question. A short answer ("I did!") is read with the question it
-    answers (the last question of the turn before). The assistant's turns report nothing."""
+    """The sentences of a person's `turn` that report something done and nothing that says not (yet); a short
+    answer ("I did!") is read with the question it answers (the last question of the turn before)."""
     if turn.role == "assistant":
         return []
     out = []
@@ -534,9 +515,8 @@ def done_statements(turn: StoredTurn, previous: StoredTurn | None) -> list[DoneS
 
 def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]], cfg: Config,
                         similarity: dict[int, float] | None = None) -> Loop | None:
-    """The loop a done-statement reports done, if any, and the best one if several (ties go to the older loop):
-    by lemma, or by meaning (`similarity`: loop id → the embedding cosine of statement and loop), the loop's object
-    named and the act its own or one that completes it (docs/consolidation.md, "Loops that close")."""
+    """The loop a done-statement reports done, if any, and the best one if several (ties go to the older
+    loop), by lemma or by meaning (`similarity`: loop id → cosine); see docs/consolidation.md."""
     best, best_score = None, 0.0
     for lp, stems in sorted(loops, key=lambda x: (x[0].created_at, x[0].id)):
         if not stems:
@@ -554,9 +534,8 @@ def best_evidence_match(said: DoneStatement, loops: list[tuple[Loop, set[str]]],
         by_lemma = did_it and shared >= min(2, len(stems)) and cover >= cfg.loops.resolve_overlap
         by_meaning = cosine >= cfg.loops.close_cosine and did_it
         score = cover + cosine
-        if (by_lemma or by_meaning) and not _names_object(lp.text, said.keys | said.context):
-            continue   # "booked the hotel" is not "book flights for the summit"
-        if (by_lemma or by_meaning) and score > best_score:
+        if ((by_lemma or by_meaning) and score > best_score   # the object named: "booked the hotel" is not
+                and _names_object(lp.text, said.keys | said.context)):   # "book flights for the summit"
             best, best_score = lp, score
     return best
 
@@ -589,13 +568,8 @@ _DELIVER_ACTS = frozenset(key(w) for w in "send submit deliver file post publish
 
 
 def _acts_of(loop_text: str) -> tuple[set[str], bool, bool]:
-    """What reports a loop done: (its own acts, whether any completing act may, whether "done"/"finished" may).
-
-    A to-do that starts with its verb is done by that verb ("wrote" for "write the runbook"), by "done", by a
-    delivery when it makes something ("submitted" for "write up my feedback"), and by any completing act
-    ("submitted") only when its verb is a light one ("get my notes into the system"). A loop that
-    names an act as a noun ("Dana's sign-off") is done only by that act ("Dana signed off"), not by "I finished
-    the budget slides for Dana"; one that names none ("Olga is waiting on my bio") by any report of done."""
+    """What reports a loop done: (its own acts, whether any completing act may, whether "done"/"finished"
+    may); the cases are in docs/consolidation.md, "Loops that close"."""
     tokens = words(loop_text)
     if loop_object(loop_text):
         verb = key(tokens[0])
@@ -604,29 +578,21 @@ def _acts_of(loop_text: str) -> tuple[set[str], bool, bool]:
     return own, not own, not own
 
 
-def _similar(a: str, b: str) -> bool:
-    """The same key, or one with a typo in it ("referneces" / "references")."""
-    return a == b or (min(len(a), len(b)) >= 6 and SequenceMatcher(None, a, b).ratio() >= 0.85)
-
-
 def _names_object(loop_text: str, said: set[str]) -> bool:
-    obj = loop_object(loop_text)
-    return not obj or any(_similar(o, w) for o in obj for w in said)
+    obj = loop_object(loop_text)   # named: the same key, or one with a typo ("referneces" / "references")
+    return not obj or any(o == w or (min(len(o), len(w)) >= 6 and SequenceMatcher(None, o, w).ratio() >= 0.85)
+                          for o in obj for w in said)
 
 
 class _Meaning:
-    """Embedding cosines between a done-statement and loops, with the embedder loaded only when a statement needs
-    one (none: by lemma only)."""
+    """Embedding cosines between a done-statement and loops (the embedder loaded only when one is needed)."""
 
     def __init__(self, clients: MemoryClients) -> None:
         self.clients = clients
         self.loops: dict[int, np.ndarray] = {}
 
     def similarities(self, sentence: str, loops: list[tuple[Loop, set[str]]]) -> dict[int, float]:
-        if not loops:
-            return {}
-        embedder = self.clients.embedder()
-        if embedder is None:
+        if not loops or (embedder := self.clients.embedder()) is None:
             return {}
         missing = [lp for lp, _ in loops if lp.id not in self.loops]
         vectors = embedder.embed([sentence] + [lp.text for lp in missing])

@@ -1,11 +1,8 @@
 """Batch re-clustering of a user's workstreams: the latest episodes grouped at once, mapped onto the existing ids.
 
-Incremental attach decisions (`consolidate/workstreams.py`) depend on the order sessions arrive in. At each session
-end without an LLM judge, the user's latest `Config.workstreams.recluster_window` episodes are clustered again by
-average linkage over the match `workstreams._rank` uses, on thread vectors centred on the window's mean; small
-clusters join a decisive thread, loose ones dissolve, and the clusters take the existing workstream ids by overlap,
-so only the episodes that move are written (`Store.regroup_episodes`). The rules, their settings, the cost and the
-measurements: docs/consolidation.md, "Round 3: re-clustering a user's episodes at once".
+Incremental attach decisions depend on the order sessions arrive in: at each session end without an LLM, the
+latest episodes are clustered again (average linkage over the match of `workstreams._rank`); only those that
+move are written. See docs/consolidation.md, "Round 3: re-clustering a user's episodes at once".
 """
 
 from __future__ import annotations
@@ -48,8 +45,7 @@ def recluster_user(clients: MemoryClients, user_id: str) -> int:
     eligible = [k for k, (e, _) in enumerate(placed)
                 if sum(t in weight for t in terms.get(e, {})) >= max(1, cfg.workstreams.min_terms)]
     ids = [placed[k][0] for k in eligible]
-    # a session stating too few distinctive words (now) is not moved: the incremental step placed it, and keeps it
-    # once its workstream has other sessions (in a young store a thread's own words can be in half the sessions)
+    # a session stating too few distinctive words (now) is not moved: the incremental step placed it
     clusters: list[list[int]] = []
     if ids:
         with one_blas_thread:   # one BLAS thread: small products split over threads wait ~30 ms for them on a busy machine
@@ -100,10 +96,8 @@ def _tfidf(profiles: list[dict[str, float]], weight: dict[str, float]) -> np.nda
 
 def _average_linkage(sim: np.ndarray, shares: np.ndarray, line: float) -> list[list[int]]:
     """Agglomerative clustering, average linkage: merge the two clusters with the highest mean pairwise `sim` while
-    it is ≥ `line` and some pair across them shares a distinctive word (`shares`). Lists of row indices.
-
-    The sums of `sim` between clusters are kept, and after a merge only the merged cluster's row of means is
-    recomputed: O(n) a merge plus an O(n²) argmax."""
+    it is ≥ `line` and some pair across them shares a distinctive word (`shares`). Lists of row indices. After
+    a merge only the merged cluster's row of means is recomputed from the kept sums."""
     n = len(sim)
     total = sim.astype(np.float64)
     link = shares.copy()
@@ -136,16 +130,13 @@ def _average_linkage(sim: np.ndarray, shares: np.ndarray, line: float) -> list[l
 def _join_small(sim: np.ndarray, shares: np.ndarray, clusters: list[list[int]], floor: float, ratio: float
                 ) -> list[list[int]]:
     """A cluster of one or two sessions joins the cluster of three or more it matches best (mean match) when that
-    is ≥ `floor`, ≥ `ratio` × the runner-up's, and a distinctive word is shared: a thread's session that says
-    little is nearest its own thread by a margin, small talk is near none."""
+    is ≥ `floor`, ≥ `ratio` × the runner-up's, and a distinctive word is shared."""
     big = [c for c in clusters if len(c) >= 3]
     if not big:
         return clusters
     joined: list[list[int]] = [list(c) for c in big]
     kept: list[list[int]] = []
-    for c in clusters:
-        if len(c) >= 3:
-            continue
+    for c in (c for c in clusters if len(c) < 3):
         scores = sorted(((float(sim[np.ix_(c, b)].mean()), k) for k, b in enumerate(big)), key=lambda x: (-x[0], x[1]))
         best, k = scores[0]
         runner_up = scores[1][0] if len(scores) > 1 else 0.0
@@ -182,9 +173,7 @@ def _map_ids(clusters: list[list[int]], current: dict[int, int | None]) -> list[
         if pick is not None:
             taken.add(pick)
         out.append((pick, c))
-    for c in clusters:
-        if len(c) != 1:
-            continue
+    for c in (c for c in clusters if len(c) == 1):
         ws = current[c[0]]
         keep = ws is not None and ws not in taken
         if keep:

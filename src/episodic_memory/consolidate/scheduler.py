@@ -1,11 +1,6 @@
-"""When consolidation runs: one scheduler that `Memory` and the REST server share.
-
-It knows nothing of `Memory`: it is given the callables it needs (`ConsolidationScheduler.__init__`). The policy
-(`every` new turns, `turns_added`; at once for a turn after the session ended; at its end, `run_now(...,
-final=True)`; flagged sessions, `consolidate_flagged` or `start`), inline or on one worker thread, one queued run
-per session, a lock per session and a line per user: docs/architecture.md, "Threads and processes". The worker is
-started when there is work and ends when there is none (an unclosed owner does not keep the process alive; queued
-work still finishes at exit unless it is a daemon). A background run that raises is logged and leaves the session
+"""When consolidation runs: one scheduler that `Memory` and the REST server share, given the callables it
+needs (`ConsolidationScheduler.__init__`). The policy, the worker thread, the locks and the per-user line:
+docs/architecture.md, "Threads and processes". A background run that raises is logged and leaves the session
 as it was, for the next trigger or start to retry; an inline run (`turns_added` inline, `run_now`) raises.
 """
 
@@ -72,17 +67,12 @@ class ConsolidationScheduler:
         nice: int | Callable[[], int] = 0,
         housekeeping: Callable[[], object] | None = None,
     ) -> None:
-        """`run` consolidates a session (`final` at its end) and returns False when a step failed; `session_info`
-        reads a session (None when there is none). `every`: new turns that make a session due. `background`: whether
-        triggered runs go to the worker (`every` and `background` may be callables, asked each time). `index`, when
-        given, makes a background scheduler look at every session that got turns, and embed them when no
-        consolidation is due. `pending` lists the flagged sessions. `shared`: the scheduler outlives the Memories
-        using it (their `close` leaves it be). `daemon`: the worker does not hold up the interpreter's exit.
-        `run_in_windows`, when given, is what a background job runs instead of `run`: it is also given the turn
-        counts at which the session became due, so it can consolidate in the windows inline runs would have had
-        (`Memory.consolidate_in_windows`).
-        `nice`: how many steps below its starter's priority the worker thread runs (Linux: per thread; see
-        `Config.capture.background_nice`). `housekeeping` is called by the worker after each job (a WAL checkpoint)."""
+        """`run` consolidates a session (`final` at its end) and returns False when a step failed;
+        `session_info` reads a session (None when there is none). `every`, `background` and `nice` (steps
+        below the starter's priority) may be callables. `index`: embed a session's turns when no consolidation
+        is due; `pending` lists the flagged sessions; `shared`: it outlives the Memories using it; `daemon`:
+        the worker does not hold up exit; `run_in_windows` also gets the turn counts it became due at;
+        `housekeeping` runs after each job (a WAL checkpoint)."""
         self._run = run
         self._run_in_windows = run_in_windows or (lambda u, s, final, points: run(u, s, final))
         self._info = session_info
@@ -149,7 +139,9 @@ class ConsolidationScheduler:
         """Consolidate a session here and now (at its end: `final`), after any run of it queued or under way."""
         with self.session_lock(user_id, session_id):
             self._work((user_id, session_id))
-            with self._user_turn(user_id, self._ticket(user_id)):
+            with self._lock:
+                ticket = self._take_ticket(user_id)
+            with self._user_turn(user_id, ticket):
                 return self._run(user_id, session_id, final)
 
     def consolidate_flagged(self) -> int:
@@ -182,8 +174,7 @@ class ConsolidationScheduler:
     def submit(self, user_id: str, session_id: str, force: bool = False, *, final: bool = False,
                point: int | None = None) -> None:
         """Have the worker look at a session soon: consolidate it if due by then (always when `force`; as its
-        final run when `final`), else embed its new turns (when `index` is set). A session already queued is not
-        queued twice."""
+        final run when `final`), else embed its new turns (when `index` is set). Queued once at most."""
         key = (user_id, session_id)
         with self._lock:
             if self._stopped:
@@ -192,13 +183,12 @@ class ConsolidationScheduler:
                 self._finals.add(key)
             if point is not None:
                 self._last_point[key] = point
-            job = self._jobs.get(key)
-            if job is not None:
-                job.force = job.force or force or final
-                job.final = job.final or final
-                job.points += [point] if point is not None else []
+            points = [point] if point is not None else []
+            if (job := self._jobs.get(key)) is not None:
+                job.force, job.final = job.force or force or final, job.final or final
+                job.points += points
                 return
-            self._jobs[key] = _Job(force or final, final, [point] if point is not None else [])
+            self._jobs[key] = _Job(force or final, final, points)
             self._queue.append(key)
             if self._worker is None:
                 self._worker = threading.Thread(target=self._drain, name=self._name, daemon=self._daemon)
@@ -272,10 +262,6 @@ class ConsolidationScheduler:
             self._last_point.pop(key, None)
 
     # --- locks, waiting, closing ---------------------------------------------------------------------
-    def _ticket(self, user_id: str) -> int:
-        with self._lock:
-            return self._take_ticket(user_id)
-
     def _take_ticket(self, user_id: str) -> int:
         """A place in the user's line of runs, taken (holding `_lock`) when a job is taken off the queue."""
         self._tickets += 1
@@ -294,11 +280,9 @@ class ConsolidationScheduler:
 
     @contextmanager
     def _user_turn(self, user_id: str, ticket: int) -> Iterator[None]:
-        """Taken around every run, inside the session's lock: a user's sessions are consolidated one at a time, and
-        in the order their jobs were taken off the queue (a later session's corrections supersede what an earlier
-        one said, and a loop raised in one session is closed by the next: two threads taking jobs one after the
-        other — the worker and a waiter — must not run them the other way round). It cannot deadlock: a run waits
-        only for runs taken before it, which hold everything they need but their turn."""
+        """Taken around every run, inside the session's lock: a user's sessions are consolidated one at a
+        time, in the order their jobs were taken off the queue (a later session's corrections supersede an
+        earlier one's). It cannot deadlock: a run waits only for runs taken before it."""
         with self._turn:
             while min(self._outstanding[user_id]) != ticket:
                 self._turn.wait()
@@ -329,9 +313,8 @@ class ConsolidationScheduler:
         for. Do not call it holding a session lock of a session other than the one waited for."""
         if user_id is None and session_id is None:
             self._listed.wait()
-        with self._lock:  # the runs under way (or about to be) first, then the queue in its order: a user's runs
-            # stay in order (a job the worker has taken off the queue but not started is still in `_jobs`: without
-            # `_taken` it would come last here, and this thread would run the sessions queued after it first)
+        with self._lock:  # the runs under way first (and `_taken`, taken but not started: else it would come
+            # last and the sessions queued after it run first), then the queue in its order
             taken = [self._taken] if self._taken is not None else []
             keys = [k for k in [*self._running, *taken, *self._queue, *self._jobs]
                     if (user_id is None or k[0] == user_id) and (session_id is None or k[1] == session_id)]

@@ -1,13 +1,7 @@
 """Does a new statement change the value of something an earlier fact stated? (No LLM.)
 
-A fact is read as a slot: its subject (content words, names included) and its values (numbers and amounts, dates,
-names). A candidate changes an earlier fact when
-
-- it carries a change cue ("actually", "correction", "scratch that", "misspoke", "change of plan", "moved to",
-  "is now", "instead", "updated", "rather than", "no longer", …) and either names the old value as the wrong one
-  ("17, not 16"; "Ljubljana rather than Tallinn") or shares the subject with a different value; or
-- without a cue, it shares most of the subject (`Config.consolidation.slot_overlap`, at least two words) and gives a different
-  number, date or name.
+A fact is read as a slot: its subject (content words, names included) and its values (numbers and amounts,
+dates, names); see docs/consolidation.md, "Corrections without cue words: slots".
 """
 
 from __future__ import annotations
@@ -112,8 +106,7 @@ def read_slot(text: str) -> Slot:
     for m in _NAME.finditer(rest):
         words = [w for w in m.group(0).split() if w.lower().strip("'’") not in STOP and w.lower() not in MONTHS
                  and w.lower().strip("'’") not in NOT_NAMES]
-        start = m.start()
-        before = rest[:start].rstrip(" \"'(“‘")
+        before = rest[: m.start()].rstrip(" \"'(“‘")
         if not words:
             continue
         if (not before or before[-1] in ".!?:;—–-") and len(m.group(0).split()) == 1 and not (
@@ -185,8 +178,7 @@ def has_change_cue(text: str) -> bool:
 
 def old_values_named(answer: str, said: str) -> Slot:
     """The values an answer to a change names as the old ones: numbers and dates it says that the statement does
-    not ("Got it - 16, not 14.", "Okay, changing the date from May 3 to May 5."), and any value it marks as the
-    replaced one ("…, not the 10th of July", "Tom rather than Priya"), even when the statement says it too."""
+    not ("Got it - 16, not 14."), and any value it marks as the replaced one (even one the statement says)."""
     a, s = read_slot(answer), read_slot(said)
     wrong = named_old_values(answer, True)
     return Slot(numbers=(a.numbers - s.numbers) | wrong.numbers, dates=(a.dates - s.dates) | wrong.dates,
@@ -201,9 +193,8 @@ _MARKED_OLD = re.compile(
 
 
 def named_old_values(text: str, changing: bool) -> Slot:
-    """The values `text` marks as the replaced ones, for finding the fact a change replaces: `replaced_values`,
-    the marks of `_MARKED_OLD`, and, when `changing` (the text says it is a change: a cue, or the assistant's
-    answer taking it as one), the names in "from X to Y" too ("it has gone from Araminta to Ermengarde")."""
+    """The values `text` marks as the replaced ones: `replaced_values`, the marks of `_MARKED_OLD`, and when
+    `changing` (said or taken as a change) the names in "from X to Y" too."""
     out = replaced_values(text).values()
     parts = [m.group(1) for m in _MARKED_OLD.finditer(text)]
     if changing:
@@ -292,8 +283,7 @@ def rewrite_value(new: str, old: str) -> str | None:
     return re.sub(rf"(?<![\w]){re.escape(wrong)}(?![\w])", right[-1], old, count=1, flags=_I)
 
 
-#: what the pair model reads about a new statement and an earlier fact (`supersedes_features`); the model:
-#: learned.py
+#: what the pair model (learned.py) reads about a new statement and an earlier fact (`supersedes_features`)
 SUPERSEDES_FEATURES = ("cosine", "best_cosine", "cosine_margin", "subject_overlap", "shared_subject", "jaccard",
                        "both_numbers", "numbers_differ", "both_dates", "dates_differ", "both_names", "names_differ",
                        "named_wrong", "new_has_value", "old_has_value", "change", "same_session", "age_days",
@@ -315,9 +305,8 @@ def frame(text: str) -> str:
 def supersedes_features(new: str, old: str, *, cosine: float, best_other: float, change: float,
                         same_session: bool, age_days: float, thread_cosine: float | None = None,
                         frame_cosine: float = 0.0, frame_best_other: float = 0.0) -> np.ndarray:
-    """How a new statement and an earlier fact meet as one slot with two values: alike in meaning and words,
-    values of the same kind that differ, the old value named as the wrong one, and how much the new statement
-    reads as a change. `best_other`: its highest cosine with any other candidate fact."""
+    """How a new statement and an earlier fact meet as one slot with two values (`SUPERSEDES_FEATURES`).
+    `best_other`: its highest cosine with any other candidate fact."""
     a, b = read_slot(new), read_slot(old)
     gone = replaced_values(new)
     numbers, dates, names = a.numbers - gone.numbers, a.dates - gone.dates, a.names - gone.names

@@ -24,10 +24,8 @@ _RELATIVE = {
 
 
 def resolve_when(text: str, said_at: datetime, *, future: bool | None = None) -> datetime | None:
-    """The day `text` refers to, given it was said at `said_at` (UTC midnight of that day), or None.
-
-    A bare weekday ("on Friday") points forward for plans and commitments (`future=True`) and back otherwise.
-    None too when the day falls outside the years 1–9999 (said near either end, or "in 99999999 days").
+    """The day `text` refers to, given it was said at `said_at` (UTC midnight of that day), or None (also
+    outside the years 1–9999). A bare weekday ("on Friday") points forward when `future` and back otherwise.
     """
     try:
         return _resolve_when(text, said_at, future)
@@ -55,8 +53,7 @@ def _resolve_when(text: str, said_at: datetime, future: bool | None) -> datetime
             return this_week + timedelta(days=7)
         if which == "last":
             return this_week - timedelta(days=7) if this_week >= day0 else this_week
-        forward = which == "coming" or (which in ("", "on", "this") and future is True)
-        if forward:
+        if which == "coming" or (which in ("", "on", "this") and future is True):   # forward
             return this_week if this_week > day0 else this_week + timedelta(days=7)
         return this_week if this_week < day0 else this_week - timedelta(days=7)
     if in_n := _IN_N.search(text):
@@ -78,9 +75,7 @@ def _nearest_date(day0: datetime, month: int, day: int, future: bool | None) -> 
         except ValueError:
             continue
     if future is True:
-        ahead = [c for c in candidates if c >= day0]
-        candidates = ahead or candidates
+        candidates = [c for c in candidates if c >= day0] or candidates
     elif future is False:
-        behind = [c for c in candidates if c <= day0]
-        candidates = behind or candidates
+        candidates = [c for c in candidates if c <= day0] or candidates
     return min(candidates, key=lambda c: abs(c - day0), default=None)

@@ -1,23 +1,13 @@
 """The workstream step of consolidation: which thread of work does this session's episode belong to?
 
-A session is matched on what is distinctive about it (`consolidate/distinct.py`): (1 - s) × the cosine of its
-thread vector and a workstream's centroid + s × the tf-idf cosine of their words (s =
-Config.workstreams.lexical_share). At or above `attach`, with a distinctive word in common, it attaches; in the
-band from `judge_floor` the LLM judges (without one: attach when the nearest is decisive, else spawn); below, it
-spawns a hypothesis, confirmed once a second session attaches (only confirmed ones surface). Without an embedder
-the thread vectors are bags of words, whose cosines run lower: the `_lexical` thresholds apply. Bridging,
-re-matching hypotheses, and why: docs/consolidation.md, "Workstreams from what is distinctive" and "Round 2".
-
-An episode stays in the workstream it joined once that workstream has other sessions too. An episode alone in its
-workstream (a fresh spawn) is matched again at each consolidation of its session, since a longer session says
-more about what it belongs to; when it moves, the workstream it leaves is deleted. All of this depends on the order
-sessions come in: `consolidate/recluster.py` groups the latest episodes again at once at each session end.
+A session is matched on what is distinctive about it (`_rank`): at or above `attach` it attaches, in the band
+from `judge_floor` the LLM judges (without one: `decisive`), below it spawns a hypothesis; one alone in its
+workstream is matched again at each run. See docs/consolidation.md, "Workstreams from what is distinctive".
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -44,10 +34,8 @@ Given its episode summaries and keyphrases, give it a short name of 2 to 6 words
 
 
 def consolidate_workstream(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
-    """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (a session
-    that states too little that is distinctive: chit-chat, one-off requests) leave it in none. At the session's
-    end, without an LLM judge, the user's latest episodes are then re-clustered at once (`consolidate/recluster.py`,
-    `Config.workstreams.recluster`)."""
+    """Consolidation step: attach the session's episode to a workstream, ask the judge, spawn one, or (nothing
+    distinctive said) leave it in none; at the session's end, without an LLM, re-cluster the episodes."""
     _attach(clients, info)
     cfg = clients.config
     # once per session: the run that reaches its last turn (a late worker consolidates an ended session in windows)
@@ -66,16 +54,14 @@ def _attach(clients: MemoryClients, info: SessionInfo) -> None:
     if current is not None and store.workstream_size(current) > 1:
         store.refresh_workstream(current)   # settled: its centroid follows the updated episode
         return
-    found = store.episode_vector(episode.id)
-    match = _session_match(clients, episode)
-    if found is None or match is None:   # nothing distinctive: no thread of work
+    ranking = _rank(clients, episode, current)
+    if ranking is None:   # nothing distinctive: no thread of work
         if current is not None:
             store.detach_episode(episode.id)
             log.info("episode %s (session %s) left workstream %s: nothing distinctive", episode.id,
                      info.session_id, current)
         return
-    vec, model = found
-    ranked, above, eligible = _rank(clients, episode, vec, model, current, match)
+    model, ranked, above, eligible = ranking
     target = above[0] if above else _judge_band(clients, episode, ranked, model, eligible)
     if target is not None:
         store.attach_episode(episode.id, target)
@@ -96,26 +82,6 @@ def _attach(clients: MemoryClients, info: SessionInfo) -> None:
         _name(clients, info.user_id, target)
 
 
-@dataclass
-class _Words:
-    """The session's distinctive words and the current document frequencies of the user's vocabulary."""
-    tf: dict[str, float]
-    df: dict[str, int]
-    n: int
-
-
-def _session_match(clients: MemoryClients, episode: Episode) -> _Words | None:
-    """The session's word profile for matching, or None when it states fewer than `workstream_min_terms`
-    distinctive words."""
-    cfg = clients.config
-    tf = clients.store.session_terms(episode.id)
-    n, df = clients.store.term_frequencies(episode.user_id, tf)
-    distinct = [t for t in tf if idf(t, df, n, cfg.workstreams.common_share) > 0]
-    if len(distinct) < max(1, cfg.workstreams.min_terms):
-        return None
-    return _Words({t: tf[t] for t in distinct}, df, n)
-
-
 def _judge_band(clients: MemoryClients, episode: Episode, ranked: list[tuple[int, float]], model: str,
                 eligible: set[int] | None = None) -> int | None:
     """Below the attach line: the LLM judges the workstreams in the band. Without one, the nearest workstream when
@@ -133,9 +99,7 @@ def decisive(clients: MemoryClients, ranked: list[tuple[int, float]], model: str
              ) -> int | None:
     """Without a judge, a session in the band [judge floor, attach) joins its nearest workstream when that one is
     clearly the nearest: a distinctive word in common and a match at least `workstream_decisive_ratio` times the
-    runner-up's (any workstream's). A thread's session that says less than usual lands in the band of its own
-    thread and well below every other; a session near several workstreams (chit-chat, a mixed day) stays alone.
-    Only with an embedder: bag-of-words matches are too flat for the ratio (truth-dev without an embedder: worse)."""
+    runner-up's. Only with an embedder: bag-of-words matches are too flat for the ratio."""
     ratio = clients.config.workstreams.decisive_ratio
     if ratio <= 0 or model == LEXICAL_MODEL or not ranked:
         return None
@@ -153,37 +117,42 @@ def _lines(clients: MemoryClients, model: str) -> tuple[float, float]:
             else (cfg.workstreams.attach, cfg.workstreams.judge_floor))
 
 
-def _rank(clients: MemoryClients, episode: Episode, vec: np.ndarray, model: str, exclude: int | None,
-          match: _Words | None) -> tuple[list[tuple[int, float]], list[int], set[int]]:
-    """(every candidate workstream with its match, best first; the workstreams at or above the attach line the
-    session may attach to, best first; the workstreams it may attach to at all: a distinctive word in common).
-
-    The match of a workstream: (1 - s) × the cosine of the episode's thread vector with its centroid (same model
-    only) + s × the tf-idf cosine of their distinctive words, s = `workstream_lexical_share`. Attaching needs a
-    distinctive word in common (`workstream_attach_needs_shared_word`): a dense cosine alone runs high between any
-    two sessions of a young store, where no word is common yet."""
+def _rank(clients: MemoryClients, episode: Episode, exclude: int | None
+          ) -> tuple[str, list[tuple[int, float]], list[int], set[int]] | None:
+    """None when the session has no thread vector or states fewer than `workstream_min_terms` distinctive
+    words; else (its vector's model; every candidate workstream with its match, best first; those at or above
+    the attach line it may attach to, best first; those it may attach to at all: a distinctive word in
+    common). The match: (1 - s) × the thread vector's cosine with the centroid + s × the tf-idf cosine of
+    their distinctive words, s = `workstream_lexical_share`."""
     cfg = clients.config
+    found = clients.store.episode_vector(episode.id)
+    terms = clients.store.session_terms(episode.id)
+    n, df = clients.store.term_frequencies(episode.user_id, terms)
+    tf = {t: terms[t] for t in terms if idf(t, df, n, cfg.workstreams.common_share) > 0}
+    if found is None or len(tf) < max(1, cfg.workstreams.min_terms):
+        return None
+    vec, model = found
     ids, matrix = clients.store.centroids(episode.user_id, model, exclude=exclude)
-    share = cfg.workstreams.lexical_share if match is not None else 0.0
+    share = cfg.workstreams.lexical_share
     scores: dict[int, float] = {}
     if ids:
         dense = matrix @ vec.astype(np.float32)
         scores = {ws: (1 - share) * float(x) for ws, x in zip(ids, dense, strict=True)}
     profiles: dict[int, dict[str, float]] = {}
-    if match is not None and share > 0:
-        profiles = clients.store.workstream_terms(episode.user_id, match.tf, exclude=exclude)
-        missing = {t for p in profiles.values() for t in p} - set(match.df)
-        df = dict(match.df)
+    if share > 0:
+        profiles = clients.store.workstream_terms(episode.user_id, tf, exclude=exclude)
+        missing = {t for p in profiles.values() for t in p} - set(df)
+        df = dict(df)
         if missing:
             df.update(clients.store.term_frequencies(episode.user_id, missing)[1])
-        mine = profile_weights(match.tf, df, match.n, cfg.workstreams.common_share)   # weighed once, not per ws
+        mine = profile_weights(tf, df, n, cfg.workstreams.common_share)   # weighed once, not per ws
         for ws, profile in profiles.items():
-            lexical = weighted_cosine(mine, profile_weights(profile, df, match.n, cfg.workstreams.common_share))
+            lexical = weighted_cosine(mine, profile_weights(profile, df, n, cfg.workstreams.common_share))
             scores[ws] = scores.get(ws, 0.0) + share * lexical
     ranked = sorted(scores.items(), key=lambda x: (-x[1], x[0]))
     eligible = [ws for ws, _ in ranked if ws in profiles or not cfg.workstreams.attach_needs_shared_word or share == 0]
     attach, _ = _lines(clients, model)
-    return ranked, [ws for ws in eligible if scores[ws] >= attach], set(eligible)
+    return model, ranked, [ws for ws in eligible if scores[ws] >= attach], set(eligible)
 
 
 def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]]) -> int | None:
@@ -209,9 +178,8 @@ def judge(clients: MemoryClients, episode: Episode, band: list[tuple[int, float]
 
 
 def _bridge(clients: MemoryClients, user_id: str, target: int, others: list[int]) -> None:
-    """The session just attached to `target` also matches `others` above the attach line: a hypothesis among them
-    (a workstream of one session, spawned when its session shared no distinctive word with `target`'s) is the
-    same thread, and its session joins `target` — the bridging session links them."""
+    """The session just attached to `target` also matches `others` above the attach line: a hypothesis (a
+    workstream of one session) among them is the same thread, and its session joins `target`."""
     for ws in others:
         if clients.store.workstream_size(ws) != 1:
             continue   # two settled workstreams are not merged on one session's word (measured: worse)
@@ -221,11 +189,8 @@ def _bridge(clients: MemoryClients, user_id: str, target: int, others: list[int]
 
 
 def _recheck(clients: MemoryClients, user_id: str, target: int, near: list[int]) -> None:
-    """The hypotheses (workstreams of one session) among the workstreams nearest the session that just joined
-    `target` (`near`, best first) are matched again, as their own session would be, now that `target` grew: one that now attaches to
-    `target` above the attach line joins it (not by the decisive rule: in a young store, with `target` the only
-    candidate, a word of filler would do). A lone session is otherwise matched only while its
-    own session is consolidated, against the workstreams as they were then."""
+    """The hypotheses (workstreams of one session) among `near` are matched again now that `target` grew: one
+    that now attaches to `target` above the attach line (not by the decisive rule) joins it."""
     store = clients.store
     for ws in near:
         if store.workstream_size(ws) != 1:
@@ -233,16 +198,10 @@ def _recheck(clients: MemoryClients, user_id: str, target: int, near: list[int])
         members = store.episodes(user_id, workstream_id=ws, with_facts=False)
         if len(members) != 1:
             continue
-        episode = members[0]
-        found = store.episode_vector(episode.id)
-        match = _session_match(clients, episode)
-        if found is None or match is None:
-            continue
-        vec, model = found
-        ranked, above, eligible = _rank(clients, episode, vec, model, ws, match)
-        if above and above[0] == target:
-            store.attach_episode(episode.id, target)
-            log.info("episode %s (a hypothesis) re-matched into workstream %s", episode.id, target)
+        ranking = _rank(clients, members[0], ws)
+        if ranking is not None and ranking[2] and ranking[2][0] == target:
+            store.attach_episode(members[0].id, target)
+            log.info("episode %s (a hypothesis) re-matched into workstream %s", members[0].id, target)
 
 
 def _name(clients: MemoryClients, user_id: str, workstream_id: int) -> None:
