@@ -235,13 +235,8 @@ def _offsite_answer_then_correction(mem: Memory) -> None:
     mem.end_session("s1")
 
 
-# The two tests below read the text pass alone: with the stored links (tests/test_replaced_values.py) the
-# correction's fact takes the answer's place, and its turn is behind that fact's hit.
-TEXT_PASS = Config(models={"embedder": "off"}, currency={"stored_links": False})
-
-
 def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
-    with Memory(":memory:", config=TEXT_PASS) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         _offsite_answer_then_correction(mem)
         # the turns (the session's episode names both)
         texts = [h.text for h in mem.recall("Where is the team offsite?", k=5) if h.kind == "turn"]
@@ -253,7 +248,7 @@ def test_a_correction_no_leg_finds_is_read_after_the_answer() -> None:
 def test_the_turns_after_the_best_answers_are_read_not_after_the_best_matches() -> None:
     """Turns that match the question better but answer nothing ("so, the team offsite") rank above the answer:
     the correction after the answer is still read (it follows an answer, not a match)."""
-    with Memory(":memory:", config=TEXT_PASS) as mem:
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         for i, text in enumerate(["so, the team offsite", "where is the team offsite going to be, the team offsite?",
                                   "The team offsite, the team offsite!", "team offsite: where, the team offsite",
                                   "Where, where is the team offsite", "the team offsite again"]):
@@ -264,14 +259,6 @@ def test_the_turns_after_the_best_answers_are_read_not_after_the_best_matches() 
         answer = texts.index("We're heading to Hollow Pines Lodge for the offsite.")
         assert answer >= 5, texts  # below five better matches: the case this is about
         assert "Actually no, Larkfield Manor, I had that wrong." in texts[:answer], texts
-
-
-def test_with_the_stored_links_the_correction_comes_first_as_its_fact() -> None:
-    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
-        _offsite_answer_then_correction(mem)
-        hits = mem.recall("Where is the team offsite?", k=5)
-        first = next(h for h in hits if "Larkfield" in h.text or "Hollow Pines" in h.text)
-        assert "Larkfield" in first.text and "Hollow Pines" not in first.text.split("(previously")[0], hits
 
 
 def test_an_answer_gives_a_value_of_the_kind_asked() -> None:

@@ -1,6 +1,6 @@
-"""Recall reads consolidation's supersession links: a turn stating a value a stored fact has since replaced ranks
-below the current fact, which joins the candidates when no leg found it (retrieve/currency_pass.py
-`replaced_values`)."""
+"""Recall reads consolidation's supersession links (`Config.experimental.stored_links`, off by default: it cost
+BEAM recall): a turn stating a value a stored fact has since replaced ranks below the current fact, which joins the
+candidates when no leg found it (retrieve/currency_pass.py `replaced_values`)."""
 
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ def _fact(mem: Memory, sid: str, text: str, day: float, sources: list[int], supe
         origin=f"{sid}{text}", extractor="rules"), supersedes=supersedes)
 
 
-def _memory(db_path: str, **currency: object) -> Memory:
+def _memory(db_path: str, stored_links: bool = True) -> Memory:
     """Turns stored, facts written by hand (no consolidation): the venue changed from Hotel Lumen to the Old Mill
     in a turn that names no venue, so no leg finds it for "what is the offsite venue?"."""
-    config = Config(capture={"consolidate_every": 1000}, currency=currency)
+    config = Config(capture={"consolidate_every": 1000}, experimental={"stored_links": stored_links})
     mem = Memory(db_path, config=config, embedder=HashingEmbedder(dim=256))
     play_session(mem, "s1", [RECAP, STATED], day=0, end=False)
     play_session(mem, "s2", ["Quick update on the offsite.", CHANGE], day=5, end=False)
@@ -53,7 +53,8 @@ def test_the_current_value_comes_before_the_turns_stating_the_replaced_one(db_pa
         assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
-def test_switched_off_the_replaced_value_comes_first(db_path: str) -> None:
+def test_off_by_default_the_replaced_value_comes_first(db_path: str) -> None:
+    assert not Config().experimental.stored_links
     with _memory(db_path, stored_links=False) as mem:
         hits = mem.recall("what is the offsite venue?", k=5)
         assert "Lumen" in _first_venue(hits)

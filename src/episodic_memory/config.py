@@ -265,10 +265,6 @@ class CurrencySettings(_Group):
         600, ge=0, description="a candidate longer than this (a document, code, a list, a recap) holds many values and "
         "takes no part in currency: it neither supersedes nor is superseded (BEAM's turns, median 1,432 characters: "
         "R@10 and the pass's cost, docs/consolidation.md; LoCoMo's and truth-dev's are all shorter)")
-    stored_links: bool = Field(
-        True, description="a turn stating a value a stored fact has since replaced (consolidation linked the two) "
-        "ranks right below the current fact, or a turn it rests on, when that is a candidate too "
-        "(retrieve/currency_pass.py replaced_values)")
     min_shared: int = Field(1, ge=1, description="subject words (or names) two statements must share to be "
                                      "about the same subject")
     min_overlap: float = Field(
@@ -767,6 +763,11 @@ class ExperimentalSettings(_Group):
     dense_query_names: bool = Field(
         False, description="embed the query with the store's speaker names in it; off: names are taken out of the "
         "embedded query (speaker_bonus carries them), LoCoMo R@10 0.779 → 0.802 (docs/retrieval.md)")
+    stored_links: bool = Field(
+        False, description="recall reads consolidation's supersession links: a turn stating a value a stored fact "
+        "has since replaced ranks right below the current fact, which takes its place (retrieve/currency_pass.py "
+        "replaced_values). Never-tuned current-first 0.851 → 0.862, but BEAM-100k R@10 0.609 → 0.589 and its "
+        "median recall ×5 (docs/consolidation.md)")
     list_coverage: bool = Field(False, description="a question asking for several things (which cities…, what are "
                                 "X's hobbies) favours hits from sessions not yet in the list over near-duplicates "
                                 "(off: it lowered list questions' R@10 on LoCoMo dev, docs/retrieval.md)")

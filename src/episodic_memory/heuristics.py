@@ -118,8 +118,6 @@ REGISTRY: tuple[Rule, ...] = (
     _currency("currency.skip_between", "a question about the time between two things is left as ranked"),
     _currency("currency.best_slot", "a statement's answer is in the local context naming the most of the question"),
     _currency("currency.skip_dated", "a question with a time range is left as ranked"),
-    _currency("currency.stored_links", "a turn stating a value a stored fact has since replaced ranks below the "
-              "current fact"),
 )
 BY_NAME = {r.name: r for r in REGISTRY}
 

@@ -220,7 +220,7 @@ def replaced_values(cfg: Config, query: str, candidates: Any, ranked: list[int],
     filters leave the fact out). Notes: hit id -> what replaced it. Consolidation's links read at recall: the
     text-only pass above misses a change that names no subject ("Ugh I said Lamu didn't I, I meant Goa.").
     `load`: the retriever's loader of derived hits for candidate rows (filters applied)."""
-    if not found or not cfg.currency.stored_links or filters.as_of is not None or len(ranked) < 2:
+    if not found or not cfg.experimental.stored_links or filters.as_of is not None or len(ranked) < 2:
         return candidates, ranked, {}
     read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency.pool)
     head = [r for r in ranked[: cfg.currency.pool] if candidates.keys[r] % KIND_BITS == 0

@@ -330,7 +330,7 @@ class Retriever:
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id, tiers)
         candidates, ranked, notes = currency_pass(self.store, cfg, info, names, candidates, ranked, turns, others,
                                                   filters, self._read_turns)  # retrieve/currency_pass.py
-        if info.script == "spaced":  # the values and subject words of stored changes are read as currency reads them
+        if cfg.experimental.stored_links and info.script == "spaced":  # read as currency reads values and subjects
             candidates, ranked, replaced = replaced_values(
                 cfg, query, candidates, ranked, turns, filters, self._replacements(filters.user_id), self._read_turns,
                 lambda c: others.update(self._load_others(c, filters, None if allowed is None else set(allowed.tolist())))
@@ -448,7 +448,7 @@ class Retriever:
 
     def _replacements(self, user_id: str) -> Replacements:
         """The user's supersession chains, compiled once per change to the derived memories."""
-        if not self.config.currency.stored_links:
+        if not self.config.experimental.stored_links:
             return Replacements()
         generation = self.store.derived_generation()
         with self._derived_lock:
