@@ -198,3 +198,13 @@ def test_a_thread_whose_sessions_leave_nothing_stays_a_hypothesis_until_they_do(
         session(mem, "s4", DECK, day=3)                 # two of four
         [ws] = mem.workstreams()
         assert (ws.sessions, ws.status) == (4, "confirmed")
+
+
+def test_keyphrases_read_sentences_with_no_words() -> None:
+    """A sentence of punctuation or emoji alone (BEAM has them) has no people and no phrases; it fails nothing."""
+    from episodic_memory.consolidate.keyphrases import _people_in, keyphrases
+
+    assert _people_in("") == _people_in("...") == ()
+    assert _people_in("Maya wants the deck by Friday.") == ("maya",)
+    assert [p for _, p, _ in keyphrases(["...", "🙂", "Maya wants the deck by Friday."], names=set(), limit=3)] == [
+        "deck", "maya"]

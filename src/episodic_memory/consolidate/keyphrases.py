@@ -286,8 +286,12 @@ def _keep_tally(tally: _Tally) -> None:
 def _people_in(sentence: str) -> tuple[str, ...]:
     """Capitalised words a sentence shows to be people: followed by a verb like "wants", or with a possessive."""
     tokens = _words(sentence)
-    return tuple(_bare(token).lower() for token, nxt in zip(tokens, (*tokens[1:], ""), strict=True)
-                 if token[:1].isupper() and (nxt.lower() in _PERSON_VERBS or token.endswith(("'s", "’s"))))
+    out = []
+    for i, token in enumerate(tokens):
+        nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+        if token[:1].isupper() and (nxt in _PERSON_VERBS or token.endswith(("'s", "’s"))):
+            out.append(_bare(token).lower())
+    return tuple(out)
 
 
 @memo_text()
