@@ -766,8 +766,8 @@ class ExperimentalSettings(_Group):
     stored_links: bool = Field(
         False, description="recall reads consolidation's supersession links: a turn stating a value a stored fact "
         "has since replaced ranks right below the current fact, which takes its place (retrieve/currency_pass.py "
-        "replaced_values). Never-tuned current-first 0.851 → 0.862, but BEAM-100k R@10 0.609 → 0.589 and its "
-        "median recall ×5 (docs/consolidation.md)")
+        "replaced_values). Never-tuned current-first 0.851 → 0.862, but BEAM-100k R@10 0.610 → 0.590 and its "
+        "median recall ×4.5 (docs/consolidation.md)")
     list_coverage: bool = Field(False, description="a question asking for several things (which cities…, what are "
                                 "X's hobbies) favours hits from sessions not yet in the list over near-duplicates "
                                 "(off: it lowered list questions' R@10 on LoCoMo dev, docs/retrieval.md)")
