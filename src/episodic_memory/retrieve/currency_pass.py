@@ -14,7 +14,7 @@ import numpy as np
 
 from ..config import Config
 from ..store.base import Store
-from ..store.records import StoredTurn
+from ..store.records import Fact, StoredTurn
 from ..util import to_datetime
 from .currency import (
     MARGIN,
@@ -173,7 +173,7 @@ class Replacement:
     """A current fact and what its supersession chain replaced: the values the older facts said that it does not,
     and their subject words (`currency.signature`)."""
 
-    fact: Any
+    fact: Fact
     new_turns: frozenset[int]
     values: frozenset[str]
     new_values: frozenset[str]
@@ -184,7 +184,7 @@ class Replacements(dict[str, list[Replacement]]):
     """The user's supersession chains by each value they replaced (compiled once per change to the facts)."""
 
     @classmethod
-    def of(cls, chains: list[tuple[Any, list[Any]]]) -> Replacements:
+    def of(cls, chains: list[tuple[Fact, list[Fact]]]) -> Replacements:
         out = cls()
         for new, olds in chains:
             new_sig = signature(new.text)

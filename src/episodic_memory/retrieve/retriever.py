@@ -311,7 +311,8 @@ class Retriever:
             candidates = candidates.keep(np.setdiff1d(np.arange(len(candidates)), dropped))
         turn_rows = np.flatnonzero(candidates.keys % _KIND_BITS == 0)
         heads = self.store.turn_heads(filters.user_id, candidates.keys[turn_rows] // _KIND_BITS)
-        others = self._load_others(candidates, filters, None if allowed is None else set(allowed.tolist()))
+        admitted = None if allowed is None else set(allowed.tolist())
+        others = self._load_others(candidates, filters, admitted)
         scoped = {key for key, by_scope in standing.items() if by_scope}
         self._rank(query, candidates, turn_rows, heads, others, info, now, tiers, set(standing))
         # time: a query about an end (a start) favours what reports one (retrieve/timing.py)
@@ -331,10 +332,13 @@ class Retriever:
         candidates, ranked, notes = currency_pass(self.store, cfg, info, names, candidates, ranked, turns, others,
                                                   filters, self._read_turns)  # retrieve/currency_pass.py
         if cfg.experimental.stored_links and info.script == "spaced":  # read as currency reads values and subjects
+            def load_others(grown: _Candidates) -> dict[int, Hit]:  # the hits of rows it adds join `others`
+                others.update(self._load_others(grown, filters, admitted))
+                return others
+
             candidates, ranked, replaced = replaced_values(
                 cfg, query, candidates, ranked, turns, filters, self._replacements(filters.user_id), self._read_turns,
-                lambda c: others.update(self._load_others(c, filters, None if allowed is None else set(allowed.tolist())))
-                or others)
+                load_others)
             notes = {**replaced, **notes}
         if tiers:  # currency reorders within a tier, never across: a later statement not holding it stays below
             tier = self._tiers(candidates, tiers)
