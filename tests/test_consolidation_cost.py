@@ -32,9 +32,12 @@ def test_the_incremental_novelty_sample_scores_exactly_as_the_plain_gate() -> No
         for _ in range(5):
             candidate = text()
             assert sample.novelty(candidate) == novelty(candidate, plain)
-            if rng.random() < 0.5:
-                sample.append(candidate)
-                plain.append(candidate)
+            # the text just scored, appended, makes the body the size it was scored with (not compressed again);
+            # another text, or two, does not
+            appended = {0: [candidate], 1: [text()], 2: [candidate, text()]}.get(rng.randrange(4), [])
+            for t in appended:
+                sample.append(t)
+                plain.append(t)
     assert NoveltySample().novelty("anything at all") == 1.0
 
 

@@ -117,7 +117,7 @@ class FactConsolidator:
         if models is not None and self.config.loops.read_replies and self.embedder is not None:
             self.replies = learned.Replies(learned.SentenceJudge(models, self.embedder), turns)
         vectors = self._embed([c.text for c in candidates])
-        sample = NoveltySample([f.text for f in self.facts.facts(self.user_id, limit=self.config.consolidation.novelty_sample)])
+        sample = NoveltySample(self.facts.current_fact_texts(self.user_id, self.config.consolidation.novelty_sample))
         added: list[int] = []
         for i, candidate in enumerate(candidates):
             fact_id = self.consider(candidate, session_id, None if vectors is None else vectors[i], sample)

@@ -304,6 +304,10 @@ class FactStore(Protocol):
         """Facts newest first: current ones only unless `include_superseded`."""
         ...
 
+    def current_fact_texts(self, user_id: str, limit: int) -> list[str]:
+        """The texts of the user's `limit` newest current facts, newest first (as `facts` orders them)."""
+        ...
+
     def replacements(self, user_id: str) -> list[tuple[Fact, list[Fact]]]:
         """Each current fact that superseded others, with every fact its chain replaced (newest first)."""
         ...

@@ -117,6 +117,12 @@ class FactCore(SQLCore):
         self._attach_entities(facts)
         return list(facts.values())
 
+    def current_fact_texts(self, user_id: str, limit: int) -> list[str]:
+        """`facts(user_id, limit=limit)`'s texts without the rows and their entities (the novelty gate's sample)."""
+        return [text for (text,) in self._rows(
+            "SELECT text FROM facts WHERE user_id = ? AND valid_to IS NULL ORDER BY created_at DESC, id DESC LIMIT ?",
+            (user_id, int(limit)))]
+
     def fact_history(self, user_id: str, fact_id: int) -> list[Fact]:
         start = self.facts_by_id(user_id, [fact_id]).get(fact_id)
         if start is None:
