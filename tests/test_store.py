@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -291,3 +292,10 @@ def test_the_novelty_samples_texts_are_those_of_the_newest_current_facts(mem: Me
         assert store.current_fact_texts("maya", n) == [f.text for f in store.facts("maya", limit=n)]
     assert "The deck has 12 slides" not in store.current_fact_texts("maya", 50)
     assert store.current_fact_texts("bob", 50) == ["Bob's deck has 9 slides"]
+    # consolidation reads facts without their entities: the same rows, `entities` left empty
+    store.link_entities("maya", old, ["Deck"])
+    full, bare = store.facts_by_id("maya", [old]), store.facts_by_id("maya", [old], entities=False)
+    assert full[old].entities == ["Deck"] and bare[old].entities == []
+    assert replace(bare[old], entities=["Deck"]) == full[old]
+    assert [replace(f, entities=[]) for f in store.facts("maya", include_superseded=True)] == store.facts(
+        "maya", include_superseded=True, entities=False)

@@ -80,7 +80,7 @@ class FactCore(SQLCore):
                 "route = CASE WHEN ? >= ? THEN 'durable' ELSE route END WHERE id = ?",
                 (salience, json.dumps(sources), time.time(), salience, durable_floor, fact_id))
 
-    def facts_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, Fact]:
+    def facts_by_id(self, user_id: str, ids: Iterable[int], *, entities: bool = True) -> dict[int, Fact]:
         ids = [int(i) for i in dict.fromkeys(ids)]
         if not ids:
             return {}
@@ -89,12 +89,13 @@ class FactCore(SQLCore):
         rows = self._rows(f"SELECT {_FACT_COLUMNS} FROM facts WHERE {self.dialect.noindex}user_id = ? AND {where}",
                           [user_id, *values])
         facts = {f.id: f for f in map(_fact, rows)}
-        self._attach_entities(facts)
+        if entities:
+            self._attach_entities(facts)
         return facts
 
     def facts(self, user_id: str, *, include_superseded: bool = False, session_id: str | None = None,
-              types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None
-              ) -> list[Fact]:
+              types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None,
+              entities: bool = True) -> list[Fact]:
         where = ["user_id = ?"]
         params: list[Any] = [user_id]
         if not include_superseded:
@@ -114,7 +115,8 @@ class FactCore(SQLCore):
             sql += " LIMIT ?"
             params.append(int(limit))
         facts = {f.id: f for f in map(_fact, self._rows(sql, params))}
-        self._attach_entities(facts)
+        if entities:
+            self._attach_entities(facts)
         return list(facts.values())
 
     def current_fact_texts(self, user_id: str, limit: int) -> list[str]:
