@@ -209,9 +209,12 @@ class FactCore(SQLCore):
         now = time.time()
         ids: list[int] = []
         d = self.dialect
+        names = list(dict.fromkeys(n.strip() for n in names if n and n.strip()))
+        if not names:   # nothing to write: no transaction (a third of consolidation's facts name no one)
+            return ids
         with self._write() as tx:
             self._lock_entities(tx, user_id)
-            for name in dict.fromkeys(n.strip() for n in names if n and n.strip()):
+            for name in names:
                 row = tx.one(f"SELECT entity_id FROM entity_aliases WHERE user_id = ? AND {d.same_name('alias')}",
                              (user_id, name))
                 if row is None:
