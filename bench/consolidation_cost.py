@@ -327,10 +327,15 @@ def median_of(runs: list[dict[str, Any]], field: str) -> dict[str, float]:
     return {k: round(statistics.median(r[field].get(k, 0.0) for r in runs), 3) for k in keys}
 
 
+def load_range(results: dict[str, dict[str, Any]], trees: list[str], corpus: str) -> str:
+    loads = [x for t in trees for x in results[t][corpus].get("load", [])]
+    return f" (load average {min(loads):.1f}–{max(loads):.1f})" if loads else ""
+
+
 def table(results: dict[str, dict[str, Any]], trees: list[str], corpus: str) -> str:
     rows = list(dict.fromkeys(k for t in trees for k in results[t][corpus]["cpu_ms_per_turn"]))
     out = [f"### {corpus} ({results[trees[0]][corpus]['turns']} turns): CPU ms per turn, median of "
-           f"{results[trees[0]][corpus]['repeats']}", "",
+           f"{results[trees[0]][corpus]['repeats']}{load_range(results, trees, corpus)}", "",
            "| | " + " | ".join(trees) + (f" | {trees[0]} / {trees[1]} |" if len(trees) == 2 else " |"),
            "|---|" + "---:|" * (len(trees) + (len(trees) == 2))]
     for k in [*rows, "consolidation"]:
@@ -398,10 +403,11 @@ def main(argv: list[str] | None = None) -> int:
                 res = run_child(trees[name], corpus, args.turns, args.data,
                                 vectors=recorded / f"{name}-{corpus}.pickle" if args.replay else None,
                                 replay=args.replay)
+                res["load"] = round(os.getloadavg()[0], 2)   # the 1-minute load average as the run ended
                 runs[name][corpus].append(res)
                 print(f"  run {r + 1}/{args.repeats} {corpus:9s} {name:10s} consolidation "
                       f"{res['consolidation_ms_per_turn']:.2f} ms/turn, total {res['cpu_ms_per_turn']['total']:.2f}"
-                      f", consolidate (all) ÷ floor {res.get('ratio_to_floor')}, load {os.getloadavg()[0]:.2f}",
+                      f", consolidate (all) ÷ floor {res.get('ratio_to_floor')}, load {res['load']:.2f}",
                       file=sys.stderr)
     if args.replay:
         shutil.rmtree(recorded, ignore_errors=True)
@@ -419,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
                 if all(x.get("ratio_to_floor") for x in rs) else None,
                 "embedded_per_turn": median_of(rs, "embedded_per_turn"),
                 "computed_per_turn": median_of(rs, "computed_per_turn"),
+                "load": [x["load"] for x in rs],
                 "runs": rs}
     print("\n\n".join(table(results, list(trees), c) for c in args.corpus))
     args.out.parent.mkdir(parents=True, exist_ok=True)
