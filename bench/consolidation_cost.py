@@ -18,6 +18,10 @@ and the texts handed to the embedder per turn, by purpose (the function that ask
 model actually computed (the rest came from its cache). The embedder, the exemplar bank and the regexes are warmed
 up on a separate store first, so one-off costs are not counted.
 
+`--replay` (issue 45) replaces the embedder's model by the vectors it computed for the same texts in an untimed run
+of the tree before: the same bits, so the same rows, and what is left is what consolidation costs besides the model
+(the floor is still measured with the model).
+
 Each `--tree NAME=SRC` imports the package from SRC (e.g. a baseline checkout:
 `git worktree add /tmp/base <commit>`); every (tree, corpus) run is a subprocess, trees alternating, repeated
 `--repeats` times; the table shows medians. Without `--tree`, this checkout's src is measured.
@@ -29,6 +33,7 @@ import argparse
 import functools
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -69,7 +74,11 @@ def load_turns(corpus: str, n: int, data: Path | None, first: int = 0) -> list[d
     return out[first: first + n]
 
 
-def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = None) -> dict[str, Any]:
+def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = None,
+          vectors: Path | None = None, replay: bool = False) -> dict[str, Any]:
+    """One run; with `vectors`, the vectors the model computed are written there (`replay` False) or read from
+    there in place of the model (`replay`: the texts a recording run computed cost a lookup; any other is computed
+    and counted as such)."""
     sys.path[:0] = [src, str(ROOT)]
     from bench.compat import make_config
     from episodic_memory import Config, Memory
@@ -121,6 +130,7 @@ def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = 
                 computed[purpose()] += len(items)
                 return in_order(items, *rest)
             embedder._in_length_order = counting_in_order  # type: ignore[attr-defined]
+    seen = replay_model(embedder, vectors, replay) if vectors is not None and embedder is not None else None
     mem.consolidation_steps = [timed(getattr(s, "__name__", str(s)).removeprefix("consolidate_"), s)
                                for s in mem.consolidation_steps]
     mem._index_quietly = timed("turn_embed", mem._index_quietly)  # type: ignore[method-assign]
@@ -131,6 +141,12 @@ def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = 
     mem.wait_for_consolidation()
     total = time.process_time() - t0
     mem.close()
+    if seen is not None:   # the model itself again (for the floor); what a recording run computed, kept
+        del embedder._embed_texts  # type: ignore[union-attr]
+        if not replay:
+            import pickle
+
+            vectors.write_bytes(pickle.dumps(seen))  # type: ignore[union-attr]
     if dump is not None:
         dump.write_text(json.dumps(export_store(os.path.join(d, "m.db"))), encoding="utf-8")
     floor = consolidation_floor(os.path.join(d, "m.db"), mem.embedder() if embedder is not None else None,
@@ -153,6 +169,28 @@ def child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = 
             "ratio_to_floor": round(cons / floor_ms["total"], 3) if floor_ms.get("total") else None,
             "embedded_per_turn": {k: round(v / n_turns, 3) for k, v in asked.most_common()},
             "computed_per_turn": {k: round(v / n_turns, 3) for k, v in computed.most_common()}}
+
+
+def replay_model(embedder: Any, path: Path, replay: bool) -> dict[str, bytes] | None:
+    """`--replay`: the embedder's model (`_embed_texts`, under its text cache) recorded into a dict of text ->
+    float32 bytes (returned, for the caller to write to `path`), or replaced by the dict read from `path` (the same
+    bits: every row consolidation writes is the model's run); None for an embedder of no such method."""
+    import pickle
+
+    import numpy as np
+
+    compute = getattr(embedder, "_embed_texts", None)
+    if compute is None:
+        return None
+    seen: dict[str, bytes] = pickle.loads(path.read_bytes()) if replay else {}
+
+    def recorded(texts: list[str]) -> Any:
+        missing = [t for t in dict.fromkeys(texts) if t not in seen]
+        if missing:
+            seen.update(zip(missing, (v.tobytes() for v in np.asarray(compute(missing), np.float32)), strict=True))
+        return np.stack([np.frombuffer(seen[t], np.float32) for t in texts]) if texts else compute(texts)
+    embedder._embed_texts = recorded
+    return seen
 
 
 def consolidation_floor(path: str, embedder: Any, config: Any) -> dict[str, Any]:
@@ -268,12 +306,15 @@ def ingest(mem: Any, turns: list[dict[str, Any]]) -> None:
 
 
 # --- the parent: runs, medians, the table ----------------------------------------------------------------------
-def run_child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = None) -> dict[str, Any]:
+def run_child(src: str, corpus: str, n: int, data: Path | None, dump: Path | None = None,
+              vectors: Path | None = None, replay: bool = False) -> dict[str, Any]:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", src, "--corpus", corpus, "--turns", str(n)]
     if data is not None:
         cmd += ["--data", str(data)]
     if dump is not None:
         cmd += ["--dump", str(dump)]
+    if vectors is not None:
+        cmd += ["--vectors", str(vectors)] + (["--replay"] if replay else [])
     env = {**os.environ, "PYTHONPATH": ""}
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
     if done.returncode != 0:
@@ -286,10 +327,15 @@ def median_of(runs: list[dict[str, Any]], field: str) -> dict[str, float]:
     return {k: round(statistics.median(r[field].get(k, 0.0) for r in runs), 3) for k in keys}
 
 
+def load_range(results: dict[str, dict[str, Any]], trees: list[str], corpus: str) -> str:
+    loads = [x for t in trees for x in results[t][corpus].get("load", [])]
+    return f" (load average {min(loads):.1f}–{max(loads):.1f})" if loads else ""
+
+
 def table(results: dict[str, dict[str, Any]], trees: list[str], corpus: str) -> str:
     rows = list(dict.fromkeys(k for t in trees for k in results[t][corpus]["cpu_ms_per_turn"]))
     out = [f"### {corpus} ({results[trees[0]][corpus]['turns']} turns): CPU ms per turn, median of "
-           f"{results[trees[0]][corpus]['repeats']}", "",
+           f"{results[trees[0]][corpus]['repeats']}{load_range(results, trees, corpus)}", "",
            "| | " + " | ".join(trees) + (f" | {trees[0]} / {trees[1]} |" if len(trees) == 2 else " |"),
            "|---|" + "---:|" * (len(trees) + (len(trees) == 2))]
     for k in [*rows, "consolidation"]:
@@ -328,27 +374,43 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check-same", action="store_true",
                    help="no timing: one run per tree and corpus, then its derived tables (facts, episodes, "
                         "workstreams, loops, entities, vectors, …) compared row for row with the first tree's")
+    p.add_argument("--replay", action="store_true",
+                   help="the embedder's model replaced by the vectors it computed for the same texts in an untimed "
+                        "run before (the same bits, the same rows): what consolidation costs besides the model "
+                        "(issue 45); the floor is still the model's")
     p.add_argument("--child", metavar="SRC", help=argparse.SUPPRESS)
     p.add_argument("--dump", type=Path, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--vectors", type=Path, default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        print(json.dumps(child(args.child, args.corpus[0], args.turns, args.data, args.dump)))
+        print(json.dumps(child(args.child, args.corpus[0], args.turns, args.data, args.dump, args.vectors,
+                               args.replay)))
         return 0
     trees = dict(t.split("=", 1) for t in args.tree) if args.tree else {"this": str(ROOT / "src")}
     trees = {name: str(Path(src).resolve()) for name, src in trees.items()}
     if args.check_same:
         return check_same(trees, args.corpus, args.turns, args.data)
     runs: dict[str, dict[str, list[dict[str, Any]]]] = {t: {c: [] for c in args.corpus} for t in trees}
+    recorded = Path(tempfile.mkdtemp(prefix="cc-vectors-")) if args.replay else Path()
+    if args.replay:   # each tree's vectors, recorded by a run of its own (untimed)
+        for corpus in args.corpus:
+            for name in trees:
+                run_child(trees[name], corpus, args.turns, args.data, vectors=recorded / f"{name}-{corpus}.pickle")
     for r in range(args.repeats):
         for corpus in args.corpus:
             order = list(trees) if r % 2 == 0 else list(reversed(trees))   # alternate who goes first
             for name in order:
-                res = run_child(trees[name], corpus, args.turns, args.data)
+                res = run_child(trees[name], corpus, args.turns, args.data,
+                                vectors=recorded / f"{name}-{corpus}.pickle" if args.replay else None,
+                                replay=args.replay)
+                res["load"] = round(os.getloadavg()[0], 2)   # the 1-minute load average as the run ended
                 runs[name][corpus].append(res)
                 print(f"  run {r + 1}/{args.repeats} {corpus:9s} {name:10s} consolidation "
                       f"{res['consolidation_ms_per_turn']:.2f} ms/turn, total {res['cpu_ms_per_turn']['total']:.2f}"
-                      f", consolidate (all) ÷ floor {res.get('ratio_to_floor')}, load {os.getloadavg()[0]:.2f}",
+                      f", consolidate (all) ÷ floor {res.get('ratio_to_floor')}, load {res['load']:.2f}",
                       file=sys.stderr)
+    if args.replay:
+        shutil.rmtree(recorded, ignore_errors=True)
     results: dict[str, dict[str, Any]] = {}
     for name in trees:
         results[name] = {}
@@ -363,11 +425,13 @@ def main(argv: list[str] | None = None) -> int:
                 if all(x.get("ratio_to_floor") for x in rs) else None,
                 "embedded_per_turn": median_of(rs, "embedded_per_turn"),
                 "computed_per_turn": median_of(rs, "computed_per_turn"),
+                "load": [x["load"] for x in rs],
                 "runs": rs}
     print("\n\n".join(table(results, list(trees), c) for c in args.corpus))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                                    "turns": args.turns, "results": results}, indent=1) + "\n", encoding="utf-8")
+                                    "turns": args.turns, "replay": args.replay, "results": results}, indent=1)
+                        + "\n", encoding="utf-8")
     print(f"\nwrote {args.out}")
     return 0
 

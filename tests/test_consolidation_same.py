@@ -7,6 +7,7 @@ import contextlib
 import math
 import random
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 import pytest
 from bench.consolidation_cost import compare_exports, export_store
@@ -146,3 +147,37 @@ def test_the_store_comparison_finds_a_changed_fact(tmp_path: object) -> None:
     assert all(v.startswith("same") for v in same.values()) and int(same["facts"].split("(")[1].split()[0]) > 0
     differs = compare_exports(exports[0], exports[2])
     assert differs["facts"].startswith("DIFFERENT")
+
+
+def test_the_bench_replays_the_vectors_a_run_computed_bit_for_bit(tmp_path: Path) -> None:
+    """`consolidation_cost.py --replay` (issue 45): the vectors a recording run's model computed, read back in
+    place of the model: the same bits, and the model not run for them (a text it never saw still is)."""
+    import pickle
+
+    import numpy as np
+    from bench.consolidation_cost import replay_model
+
+    from episodic_memory.models.base import VectorCaches
+
+    class Model(VectorCaches):
+        model_id, dim = "hashing-8", 8
+
+        def __init__(self) -> None:
+            self._init_caches(0, 0)
+            self.runs: list[str] = []
+
+        def _embed_texts(self, texts: list[str]) -> np.ndarray:
+            self.runs.extend(texts)
+            return np.random.default_rng(len(self.runs)).random((len(texts), self.dim), np.float32)
+
+    path = tmp_path / "vectors.pickle"
+    recording = Model()
+    seen = replay_model(recording, path, replay=False)
+    first = recording.embed(["a", "b", "a"])
+    assert seen is not None and recording.runs == ["a", "b"] and np.array_equal(first[0], first[2])
+    path.write_bytes(pickle.dumps(seen))
+    replaying = Model()
+    replay_model(replaying, path, replay=True)
+    again = replaying.embed_once(["b", "a"])
+    assert replaying.runs == [] and again.tobytes() == first[[1, 0]].tobytes()
+    assert replaying.embed(["c"]).shape == (1, 8) and replaying.runs == ["c"]

@@ -251,9 +251,9 @@ def test_the_currency_gate_leaves_every_recall_as_it_was(tmp_path: Path, monkeyp
 
 def test_derived_memories_ranked_on_rowids_alone_as_with_the_filters(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """BM25 over derived memories reads no column when every one is the user's and every kind is asked: the same
-    rows, in the same order (ties too), with the same scores as the filtered ranking; a second user's memory, or
-    some kinds only, take the filtered ranking."""
+    """BM25 over derived memories reads no column when every one is the user's (the kinds asked kept by their
+    rowid codes): the same rows, in the same order (ties too), with the same scores as the filtered ranking; a
+    second user's memory takes the filtered ranking."""
     from episodic_memory.retrieve.kinds import KIND_CODES, KINDS
     from episodic_memory.store.sqlite import turns as sql_turns
 
@@ -271,18 +271,20 @@ def test_derived_memories_ranked_on_rowids_alone_as_with_the_filters(tmp_path: P
             assert rowid == item_id * 8 + KIND_CODES[kind] and sql_turns._MEMORY_CODES[rowid % 8] == kind
         matches = ['"canoe"', '"lake" OR "green"', '"trip" OR "day" OR "leaks"', '"nothing"']
         assert store._only_user_memories("default")
-        fast = {(m, n): store.search_memories(m, "default", limit=n, kinds=list(KINDS)) for m in matches
-                for n in (1, 5, 300)}
+        subsets = [list(KINDS), ["fact"], ["episode"], ["fact", "episode"]]
+        fast = {(m, n, tuple(k)): store.search_memories(m, "default", limit=n, kinds=k) for m in matches
+                for n in (1, 5, 300) for k in subsets}
         monkeypatch.setattr(type(store), "_only_user_memories", lambda self, user_id: False)
-        for (m, n), rows in fast.items():
-            assert rows == store.search_memories(m, "default", limit=n, kinds=list(KINDS)), (m, n)
-        assert any(len(rows) > 5 for rows in fast.values())
+        for (m, n, k), rows in fast.items():
+            assert rows == store.search_memories(m, "default", limit=n, kinds=list(k)), (m, n, k)
+        assert any(len(rows) > 5 for (_, _, k), rows in fast.items() if k == ("fact",))
+        assert any(rows for (_, _, k), rows in fast.items() if k == ("episode",))
         monkeypatch.undo()
         assert all(k == "fact" for k, _, _ in store.search_memories('"canoe"', "default", limit=50, kinds=["fact"]))
         mem.add_fact("The canoe of bob is red.", user_id="bob")
         assert not store._only_user_memories("default")
         assert [r[:2] for r in store.search_memories('"canoe"', "default", limit=300)] == [
-            r[:2] for r in fast[('"canoe"', 300)]]
+            r[:2] for r in fast[('"canoe"', 300, tuple(KINDS))]]
 
 
 def _names_word_by_word(text: str) -> frozenset[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -269,3 +270,32 @@ def test_forget_reaches_every_concern_in_one_transaction() -> None:
         assert _rows(store, "bob") == {k: 0 for k in every}
     finally:
         store.close()
+
+
+def test_the_novelty_samples_texts_are_those_of_the_newest_current_facts(mem: Memory) -> None:
+    """`current_fact_texts` (the novelty gate's sample, issue 45) reads the texts `facts` would give, in its order:
+    current facts only, newest first, ties of time by id."""
+    store = mem.store
+
+    def fact(text: str, created_at: float, user_id: str = "maya", supersedes: int | None = None) -> int:
+        return store.insert_fact(NewFact(user_id=user_id, session_id="s1", type="decision", text=text,
+                                         route="durable", salience=1.0, confidence=1.0, event_ts=None,
+                                         created_at=created_at, source_ids=[], origin=f"o-{text}",
+                                         extractor="rules"), supersedes=supersedes)
+
+    old = fact("The deck has 12 slides", 1.0)
+    for i in range(6):
+        fact(f"Fact number {i}", 2.0 + i // 2)   # two at each time: the id orders them
+    fact("The deck has 14 slides", 3.5, supersedes=old)
+    fact("Bob's deck has 9 slides", 9.0, user_id="bob")
+    for n in (0, 1, 3, 7, 50):
+        assert store.current_fact_texts("maya", n) == [f.text for f in store.facts("maya", limit=n)]
+    assert "The deck has 12 slides" not in store.current_fact_texts("maya", 50)
+    assert store.current_fact_texts("bob", 50) == ["Bob's deck has 9 slides"]
+    # consolidation reads facts without their entities: the same rows, `entities` left empty
+    store.link_entities("maya", old, ["Deck"])
+    full, bare = store.facts_by_id("maya", [old]), store.facts_by_id("maya", [old], entities=False)
+    assert full[old].entities == ["Deck"] and bare[old].entities == []
+    assert replace(bare[old], entities=["Deck"]) == full[old]
+    assert [replace(f, entities=[]) for f in store.facts("maya", include_superseded=True)] == store.facts(
+        "maya", include_superseded=True, entities=False)

@@ -117,7 +117,7 @@ class FactConsolidator:
         if models is not None and self.config.loops.read_replies and self.embedder is not None:
             self.replies = learned.Replies(learned.SentenceJudge(models, self.embedder), turns)
         vectors = self._embed([c.text for c in candidates])
-        sample = NoveltySample([f.text for f in self.facts.facts(self.user_id, limit=self.config.consolidation.novelty_sample)])
+        sample = NoveltySample(self.facts.current_fact_texts(self.user_id, self.config.consolidation.novelty_sample))
         added: list[int] = []
         for i, candidate in enumerate(candidates):
             fact_id = self.consider(candidate, session_id, None if vectors is None else vectors[i], sample)
@@ -213,9 +213,9 @@ class FactConsolidator:
             if (match := fts_query(searched)) is not None:
                 ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=24,
                                                                            kinds=["fact"]) if i not in pool]
-                extra.extend(self.facts.facts_by_id(self.user_id, ids).values())   # the neighbours are read already
+                extra.extend(self.facts.facts_by_id(self.user_id, ids, entities=False).values())  # neighbours: read
         if cued:
-            extra.extend(self.facts.facts(self.user_id, limit=cfg.consolidation.slot_recent_facts))
+            extra.extend(self.facts.facts(self.user_id, limit=cfg.consolidation.slot_recent_facts, entities=False))
         for f in extra:
             if f.current and f.id not in pool:
                 pool[f.id] = (f, lexical_similarity(said, f.text))
@@ -225,6 +225,9 @@ class FactConsolidator:
         turn_ids = [] if corrects else sorted({i for f, _ in pool.values() for i in f.source_ids})
         speaker_of = self.clients.store.turn_heads(self.user_id, turn_ids).speaker_of() if turn_ids else {}
         mine = {t.speaker for t in c.sources}
+        # what a change of one value needs of the statement itself, whichever fact it would change
+        one_value = (one_slot(said, cfg.consolidation.supersede_max_words)
+                     and all(short_turn(t.content, cfg.consolidation.learned_max_turn_words) for t in c.sources))
         eligible: list[Fact] = []
         admissible: list[Fact] = []   # past the checks of who said it and of standing rules, before the shape ones
         for f, sim in pool.values():
@@ -246,9 +249,8 @@ class FactConsolidator:
                 continue
             if models is not None and vector is not None:
                 admissible.append(f)
-                if (not counts_a_part(said, f.text) and (cued or answered_change or shows_a_change(said, f.text))
-                        and one_slot(said, cfg.consolidation.supersede_max_words) and one_slot(f.text, cfg.consolidation.supersede_max_words)
-                        and all(short_turn(t.content, cfg.consolidation.learned_max_turn_words) for t in c.sources)):
+                if (one_value and one_slot(f.text, cfg.consolidation.supersede_max_words)
+                        and not counts_a_part(said, f.text) and (cued or answered_change or shows_a_change(said, f.text))):
                     eligible.append(f)
                 continue
             m = compare(said, f.text, cued=cued, min_overlap=cfg.consolidation.slot_overlap, cued_overlap=cfg.consolidation.slot_cued_overlap,
@@ -395,7 +397,7 @@ class FactConsolidator:
             origin=origin, extractor="rules"))
         self.facts.link_entities(self.user_id, fact_id, find_entities(text, self.known_names(), turn.speaker))
         self.counts["recovered"] += 1
-        return self.facts.facts_by_id(self.user_id, [fact_id]).get(fact_id)
+        return self.facts.facts_by_id(self.user_id, [fact_id], entities=False).get(fact_id)
 
     def referee(self, c: Candidate, best: Fact, similarity: float, changes: bool) -> str:
         """add / update / skip for a candidate near a stored fact."""
@@ -438,10 +440,11 @@ class FactConsolidator:
         return float(head.probability(features[None])[0]) >= cfg.consolidation.referee_learned_line
 
     def nearest(self, c: Candidate, vector: np.ndarray | None, limit: int = 8) -> list[tuple[Fact, float]]:
-        """Current facts closest to the candidate, best first: by cosine, or by word overlap without an embedder."""
+        """Current facts closest to the candidate, best first: by cosine, or by word overlap without an embedder.
+        (Consolidation reads no stored fact's entities: facts are read here and in `slot_change` without them.)"""
         if vector is not None and (dense := self.clients.dense_index()) is not None:
             hits = dense.search(self.user_id, vector, limit * 2, kind="fact")
-            facts = self.facts.facts_by_id(self.user_id, [h.item_id for h in hits])
+            facts = self.facts.facts_by_id(self.user_id, [h.item_id for h in hits], entities=False)
             scored = [(facts[h.item_id], h.similarity) for h in hits if h.item_id in facts]
         else:
             match = fts_query(c.text)
@@ -449,7 +452,7 @@ class FactConsolidator:
                 return []
             ids = [i for _, i, _ in self.clients.store.search_memories(match, self.user_id, limit=limit * 3,
                                                                        kinds=["fact"])]
-            facts = self.facts.facts_by_id(self.user_id, ids)
+            facts = self.facts.facts_by_id(self.user_id, ids, entities=False)
             scored = sorted(((f, lexical_similarity(c.text, f.text)) for f in facts.values()),
                             key=lambda x: x[1], reverse=True)
         return [(f, s) for f, s in scored if f.current][:limit]

@@ -54,7 +54,8 @@ def novelty(text: str, sample: Sequence[str]) -> float:
 class NoveltySample:
     """`novelty` against a sample that grows by appending, with the sample compressed once: its deflate stream is
     kept and copied for each text, so a text costs the compression of its own bytes. Deflate without a flush
-    emits the same bytes however its input is cut, so the sizes (and scores) are those of `novelty`."""
+    emits the same bytes however its input is cut, so the sizes (and scores) are those of `novelty`; for the same
+    reason the size of the sample with the text last scored is the new body's size once that text is appended."""
 
     def __init__(self, sample: Sequence[str] = ()) -> None:
         self._deflate = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_FIXED)
@@ -63,6 +64,7 @@ class NoveltySample:
         self._compressed = 0
         self._pending: list[str] = []
         self._body_size: int | None = None
+        self._last: tuple[str, int] | None = None   # the text last scored, and the sample's size with it
         for text in sample:
             self.append(text)
 
@@ -72,7 +74,8 @@ class NoveltySample:
     def append(self, text: str) -> None:
         self._pending.append(text)     # compressed when a novelty is asked for (a run may ask none)
         self._count += 1
-        self._body_size = None
+        last, self._last = self._last, None
+        self._body_size = last[1] if last is not None and last[0] == text and len(self._pending) == 1 else None
 
     def _size_with(self, tail: bytes) -> int:
         for text in self._pending:
@@ -89,8 +92,9 @@ class NoveltySample:
         if self._body_size is None:
             self._body_size = self._size_with(b"")
         new = _normalise(text)
-        extra = self._size_with(b"\n" + new) - self._body_size
-        return max(0.0, min(1.0, extra / max(_size(new), 1)))
+        with_text = self._size_with(b"\n" + new)
+        self._last = (text, with_text)
+        return max(0.0, min(1.0, (with_text - self._body_size) / max(_size(new), 1)))
 
 
 def passes_novelty(candidate: Candidate, sample: Sequence[str] | NoveltySample,

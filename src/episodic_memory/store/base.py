@@ -294,14 +294,20 @@ class FactStore(Protocol):
         """A restatement: one more recurrence, a little more salience, its turns added to the sources."""
         ...
 
-    def facts_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, Fact]:
-        """The user's facts among `ids` (current or superseded), with their entities."""
+    def facts_by_id(self, user_id: str, ids: Iterable[int], *, entities: bool = True) -> dict[int, Fact]:
+        """The user's facts among `ids` (current or superseded), with their entities (without: `entities` left
+        empty, one query fewer)."""
         ...
 
     def facts(self, user_id: str, *, include_superseded: bool = False, session_id: str | None = None,
-              types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None
-              ) -> list[Fact]:
-        """Facts newest first: current ones only unless `include_superseded`."""
+              types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None,
+              entities: bool = True) -> list[Fact]:
+        """Facts newest first: current ones only unless `include_superseded`; with their entities unless not
+        `entities`."""
+        ...
+
+    def current_fact_texts(self, user_id: str, limit: int) -> list[str]:
+        """The texts of the user's `limit` newest current facts, newest first (as `facts` orders them)."""
         ...
 
     def replacements(self, user_id: str) -> list[tuple[Fact, list[Fact]]]:

@@ -80,7 +80,7 @@ class FactCore(SQLCore):
                 "route = CASE WHEN ? >= ? THEN 'durable' ELSE route END WHERE id = ?",
                 (salience, json.dumps(sources), time.time(), salience, durable_floor, fact_id))
 
-    def facts_by_id(self, user_id: str, ids: Iterable[int]) -> dict[int, Fact]:
+    def facts_by_id(self, user_id: str, ids: Iterable[int], *, entities: bool = True) -> dict[int, Fact]:
         ids = [int(i) for i in dict.fromkeys(ids)]
         if not ids:
             return {}
@@ -89,12 +89,13 @@ class FactCore(SQLCore):
         rows = self._rows(f"SELECT {_FACT_COLUMNS} FROM facts WHERE {self.dialect.noindex}user_id = ? AND {where}",
                           [user_id, *values])
         facts = {f.id: f for f in map(_fact, rows)}
-        self._attach_entities(facts)
+        if entities:
+            self._attach_entities(facts)
         return facts
 
     def facts(self, user_id: str, *, include_superseded: bool = False, session_id: str | None = None,
-              types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None
-              ) -> list[Fact]:
+              types: Iterable[str] | None = None, since: float | None = None, limit: int | None = None,
+              entities: bool = True) -> list[Fact]:
         where = ["user_id = ?"]
         params: list[Any] = [user_id]
         if not include_superseded:
@@ -114,8 +115,15 @@ class FactCore(SQLCore):
             sql += " LIMIT ?"
             params.append(int(limit))
         facts = {f.id: f for f in map(_fact, self._rows(sql, params))}
-        self._attach_entities(facts)
+        if entities:
+            self._attach_entities(facts)
         return list(facts.values())
+
+    def current_fact_texts(self, user_id: str, limit: int) -> list[str]:
+        """`facts(user_id, limit=limit)`'s texts without the rows and their entities (the novelty gate's sample)."""
+        return [text for (text,) in self._rows(
+            "SELECT text FROM facts WHERE user_id = ? AND valid_to IS NULL ORDER BY created_at DESC, id DESC LIMIT ?",
+            (user_id, int(limit)))]
 
     def fact_history(self, user_id: str, fact_id: int) -> list[Fact]:
         start = self.facts_by_id(user_id, [fact_id]).get(fact_id)
@@ -201,9 +209,12 @@ class FactCore(SQLCore):
         now = time.time()
         ids: list[int] = []
         d = self.dialect
+        names = list(dict.fromkeys(n.strip() for n in names if n and n.strip()))
+        if not names:   # nothing to write: no transaction (a third of consolidation's facts name no one)
+            return ids
         with self._write() as tx:
             self._lock_entities(tx, user_id)
-            for name in dict.fromkeys(n.strip() for n in names if n and n.strip()):
+            for name in names:
                 row = tx.one(f"SELECT entity_id FROM entity_aliases WHERE user_id = ? AND {d.same_name('alias')}",
                              (user_id, name))
                 if row is None:

@@ -248,10 +248,15 @@ class TurnSQL(TurnCore, Connection):
     def search_memories(self, match: str, user_id: str, *, limit: int, kinds: Sequence[str] | None = None
                         ) -> list[tuple[str, int, float]]:
         words = memory_words(match, user_id, not self._only_user(user_id))
-        if (not kinds or _MEMORY_KINDS.keys() <= set(kinds)) and self._only_user_memories(user_id):
-            # nothing to filter: the rowid says the kind and the id (the triggers write it so)
-            rows = self._query(f"SELECT rowid, -{MEMORY_BM25} AS score FROM memory_fts WHERE memory_fts MATCH ? "
-                               "ORDER BY score DESC LIMIT ?", (words, limit))
+        wanted = set(kinds or ())
+        every = not wanted or _MEMORY_KINDS.keys() <= wanted
+        if (every or wanted <= _MEMORY_KINDS.keys()) and self._only_user_memories(user_id):
+            # no user to filter: the rowid says the kind and the id (the triggers write it so), so kinds are kept
+            # by their codes, not by reading each row's kind column (a quarter of the query's time)
+            codes = "" if every else (f" AND rowid % 8 IN "
+                                      f"({', '.join(str(c) for c, k in _MEMORY_CODES.items() if k in wanted)})")
+            rows = self._query(f"SELECT rowid, -{MEMORY_BM25} AS score FROM memory_fts WHERE memory_fts MATCH ?"
+                               f"{codes} ORDER BY score DESC LIMIT ?", (words, limit))
             found = [(_MEMORY_CODES.get(rowid % 8), rowid // 8, score) for rowid, score in rows]
             if all(kind is not None for kind, _, _ in found):  # else a kind this code does not know: the long way
                 return [(str(kind), int(item_id), score) for kind, item_id, score in found]
