@@ -198,6 +198,12 @@ def _refuse_reused_ids(mem: Memory, turns: Sequence[TurnIn]) -> None:
                                     "sent again with the same id, role and content is stored once)")
 
 
+def _add_turn(mem: Memory, turn: TurnIn) -> str:
+    """`_refuse_reused_ids`, then `Memory.add_turn`: what `POST /v1/turns` runs on its request thread."""
+    _refuse_reused_ids(mem, [turn])
+    return mem.add_turn(**turn.as_turn())
+
+
 @contextmanager
 def _found() -> Iterator[None]:
     """A KeyError (an id the user does not have) as a 404 that names it."""
@@ -249,18 +255,35 @@ async def user_memory(request: Request, user: Annotated[str, Depends(current_use
     if agent is not None:
         _allow(request, agent, write=request.method != "GET")
     threads: ThreadPoolExecutor = request.app.state.request_threads
-    lease = request.app.state.pool.lease(user if agent is None else agent_owner(agent))
-    entered = threads.submit(lease.__enter__)
-    try:
-        mem = await asyncio.wrap_future(entered)
-    except asyncio.CancelledError:  # the request was given up while the lease was being taken: give it back
-        entered.add_done_callback(lambda f: f.cancelled() or f.exception() is not None
-                                  or threads.submit(lease.__exit__, None, None, None))
-        raise
+    pool: MemoryPool = request.app.state.pool
+    owner = user if agent is None else agent_owner(agent)
+    # an open Memory is leased here on the loop (no thread hop); one to open is leased on a request thread
+    mem = pool.try_acquire(owner)
+    if mem is None:
+        entered = threads.submit(pool.acquire, owner)
+        try:
+            mem = await asyncio.wrap_future(entered)
+        except asyncio.CancelledError:  # the request was given up while the lease was being taken: give it back
+            entered.add_done_callback(lambda f: f.cancelled() or f.exception() is not None
+                                      or threads.submit(_release, pool, owner))
+            raise
     try:
         yield AsyncMemory.from_memory(mem, executor=threads)
     finally:  # shielded: a request given up now still gives its lease back
-        await asyncio.shield(asyncio.wrap_future(threads.submit(lease.__exit__, None, None, None)))
+        idle = pool.release(owner, wait=False)
+        if idle is None or idle:  # the lock was busy, or Memories to close: on a request thread
+            await asyncio.shield(asyncio.wrap_future(
+                threads.submit(_release, pool, owner) if idle is None else threads.submit(_close, idle)))
+
+
+def _release(pool: MemoryPool, owner: str) -> None:
+    """`MemoryPool.release`, and the Memories it leaves idle closed."""
+    _close(pool.release(owner) or [])
+
+
+def _close(memories: list[Memory]) -> None:
+    for old in memories:
+        old.close()
 
 
 Mem = Annotated[AsyncMemory, Depends(user_memory)]
@@ -352,8 +375,7 @@ def create_app(
         """Record one conversation turn (journaled and fsynced before the reply). Consolidation runs in the background.
         A turn sent again (the same `id`, role and content in its session) is stored once; an `id` its session
         already has for another turn is a 409."""
-        await mem.run(_refuse_reused_ids, mem.memory, [turn])
-        turn_id = await mem.add_turn(**turn.as_turn())
+        turn_id = await mem.run(_add_turn, mem.memory, turn)  # one thread hop: the check, then the write
         return {"id": turn_id, "session_id": turn.session_id}
 
     @app.post("/v1/turns/batch", status_code=status.HTTP_201_CREATED, tags=["capture"])
