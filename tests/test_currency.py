@@ -350,3 +350,50 @@ def test_a_which_question_follows_a_name_changed_with_a_cue() -> None:
 def test_a_value_word_refers_back() -> None:
     texts = ["Reading challenge: 52 books this year, one a week.", "Way behind. Lowering the target to 30, still a stretch."]
     assert _scores(texts, "How many books do I want to read this year?") == {0: 1}
+
+
+# --- the pairs of rule d at once (issue 45) --------------------------------------------------------------------------
+
+_THING_WORDS = ("deck slides budget launch invoice meeting garden bicycle python server latency queue journal tile "
+                "penny slate kitchen renovation camera lens concert ticket thesis chapter Carlos Oslo").split()
+
+
+def _thing_statements(seed: int, n: int = 30) -> list[Statement]:
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        words = [rng.choice(_THING_WORDS) for _ in range(rng.randint(3, 14))]
+        tail = rng.choice(["", " not slate", " from penny to slate", " two years ago", " rather than the deck",
+                           " it was 14 slides", ""])
+        out.append(Statement(" ".join(words).capitalize() + tail + ".", ts=T0 + rng.choice([0, 1, 2, 3, i]) * DAY,
+                             score=rng.random(), speaker=rng.choice([None, None, "Ann", "Bo"]),
+                             summary=rng.random() < 0.05))
+    return out
+
+
+def test_thing_test_answers_as_competing_things_for_every_pair() -> None:
+    from episodic_memory.retrieve.currency import ThingTest, competing_things
+
+    for seed in range(20):
+        sigs = [signature(s.text) for s in _thing_statements(seed)]
+        query = signature(" ".join(_THING_WORDS[seed % 7: seed % 7 + 3]))
+        for min_shared in (1, 2, 3):
+            test = ThingTest(sigs, query, min_shared)
+            for old in range(len(sigs)):
+                for new in range(len(sigs)):
+                    assert test(old, new) == competing_things(sigs[old], sigs[new], query, min_shared)
+
+
+def test_currency_scores_the_same_with_and_without_the_loop_of_rule_d(monkeypatch: pytest.MonkeyPatch) -> None:
+    from episodic_memory.retrieve import currency
+
+    queries = ["deck slides budget", "which tile for the kitchen", "penny slate", "what did Carlos say about Oslo",
+               "how many slides in the deck", "camera lens concert"]
+    runs = [(_thing_statements(seed), queries[seed % len(queries)]) for seed in range(30)]
+    fast = [currency_scores(statements, query, ignore_names=["Ann"]) for statements, query in runs]
+    monkeypatch.setattr(currency, "ThingTest", lambda *_: None)  # every pair through the general loop
+    slow = [currency_scores(statements, query, ignore_names=["Ann"]) for statements, query in runs]
+    assert fast == slow
+    assert any(newest for _, newest in fast)  # the pairs did supersede something

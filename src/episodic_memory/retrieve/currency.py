@@ -712,13 +712,29 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
 
     speakers = [s.speaker for s in statements] if p.by_speaker else [None] * n
     near = p.phrase_words if p.cue_near else None  # `follows_up`: the change word said where the new value is
+    # a question asking no kind of value and a statement asserting none: of the rules below only d (`competing_things`)
+    # can make it supersede anything; those pairs are tested by `ThingTest`, with the same answers, in a loop of their own
+    things_only = ThingTest(sigs, query_sig, things) if (
+        things and not kind and query_sig is not None and not several) else None
+    asserted = [sig.asserted for sig in sigs]
     for pos, new in enumerate(by_time):
         # what it brings is among its values: without one of the kind, nothing (and no need to focus it)
         brings = frozenset(v for v in _answers(sig_of(new)) if v.startswith(kind)) if kind and any(
             v.startswith(kind) for v in sigs[new].values) else frozenset()
-        if statements[new].summary or (kind and not brings) or (not kind and not things and not sigs[new].asserted):
+        if statements[new].summary or (kind and not brings) or (not kind and not things and not asserted[new]):
             continue  # it cannot supersede anything: a summary, or no value (of the kind asked for) to bring
         new_ts, new_speaker = statements[new].ts, speakers[new]
+        if things_only is not None and not asserted[new]:
+            if past(new):
+                continue
+            for old in by_time[pos + 1:]:
+                if (statements[old].ts != new_ts and (new_speaker is None or speakers[old] is None
+                                                      or speakers[old] == new_speaker)
+                        and not past(old) and things_only(old, new)
+                        and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
+                    superseded_by.setdefault(old, []).append(new)
+                    answered.add((old, new))
+            continue
         for old in by_time[pos + 1:]:
             if statements[old].ts == new_ts:
                 continue
@@ -932,6 +948,36 @@ def competing_things(old: Signature, new: Signature, query: Signature, min_share
         return False
     old_own = (old.words - new.words - query.words) | (old.words & new.replaced_words - query.words)
     return bool(new.words - old.words - query.words) and bool(old_own)
+
+
+class ThingTest:
+    """`competing_things(sigs[old], sigs[new], query, min_shared)` for any pair of a recall's statements, each
+    statement's words, values and words said to no longer hold written once as the bits of an int (one bit a
+    distinct string): a pair is a few integer operations instead of seven set operations. The same answer, pair for
+    pair (tests/test_currency.py holds it to `competing_things`)."""
+
+    def __init__(self, sigs: Sequence[Signature], query: Signature, min_shared: int) -> None:
+        index: dict[str, int] = {}
+
+        def bits(items: Iterable[str]) -> int:
+            out = 0
+            for item in items:
+                out |= 1 << index.setdefault(item, len(index))
+            return out
+
+        self.min_shared = min_shared
+        self.query_words, self.query_values = bits(query.words), bits(query.values)
+        self.words = [bits(s.words) for s in sigs]
+        self.values = [bits(s.values) for s in sigs]
+        self.replaced_words = [bits(s.replaced_words) for s in sigs]
+
+    def __call__(self, old: int, new: int) -> bool:
+        words, q = self.words, self.query_words
+        shared = (words[old] & words[new] & q) | (self.values[old] & self.values[new] & self.query_values)
+        if shared.bit_count() < self.min_shared:
+            return False
+        old_own = (words[old] & ~words[new] & ~q) | (words[old] & self.replaced_words[new] & ~q)
+        return bool(words[new] & ~words[old] & ~q) and bool(old_own)
 
 
 def _answers(sig: Signature) -> frozenset[str]:

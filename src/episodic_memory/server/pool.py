@@ -77,7 +77,7 @@ class MemoryPool:
         try:
             yield mem
         finally:
-            for old in self.release(user_id):  # closing waits for the file: not under the pool's lock
+            for old in self.release(user_id) or ():  # closing waits for the file: not under the pool's lock
                 old.close()
 
     def acquire(self, user_id: str) -> Memory:
