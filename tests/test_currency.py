@@ -373,17 +373,22 @@ def _thing_statements(seed: int, n: int = 30) -> list[Statement]:
     return out
 
 
-def test_thing_test_answers_as_competing_things_for_every_pair() -> None:
-    from episodic_memory.retrieve.currency import ThingTest, competing_things
+def test_thing_test_answers_as_competing_things_and_subject_overlap_for_every_pair() -> None:
+    from episodic_memory.retrieve.currency import ThingTest, competing_things, rarity, subject_overlap
 
     for seed in range(20):
-        sigs = [signature(s.text) for s in _thing_statements(seed)]
+        sigs = [signature(s.text, frozenset({"carlos", "oslo"})) for s in _thing_statements(seed)]
         query = signature(" ".join(_THING_WORDS[seed % 7: seed % 7 + 3]))
+        weight = rarity(sigs)
         for min_shared in (1, 2, 3):
-            test = ThingTest(sigs, query, min_shared)
+            test = ThingTest(sigs, query, min_shared, weight, 0.5)
             for old in range(len(sigs)):
                 for new in range(len(sigs)):
-                    assert test(old, new) == competing_things(sigs[old], sigs[new], query, min_shared)
+                    competing = competing_things(sigs[old], sigs[new], query, min_shared)
+                    overlap = subject_overlap(sigs[old], sigs[new], weight)[1]
+                    assert test.competing(old, new) == competing
+                    assert test.overlap(old, new) == overlap  # to the last bit
+                    assert test(old, new) == (competing and overlap >= 0.5)
 
 
 def test_currency_scores_the_same_with_and_without_the_loop_of_rule_d(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -714,7 +714,7 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     near = p.phrase_words if p.cue_near else None  # `follows_up`: the change word said where the new value is
     # a question asking no kind of value and a statement asserting none: of the rules below only d (`competing_things`)
     # can make it supersede anything; those pairs are tested by `ThingTest`, with the same answers, in a loop of their own
-    things_only = ThingTest(sigs, query_sig, things) if (
+    things_only = ThingTest(sigs, query_sig, things, weight, p.min_overlap) if (
         things and not kind and query_sig is not None and not several) else None
     asserted = [sig.asserted for sig in sigs]
     for pos, new in enumerate(by_time):
@@ -730,8 +730,7 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
             for old in by_time[pos + 1:]:
                 if (statements[old].ts != new_ts and (new_speaker is None or speakers[old] is None
                                                       or speakers[old] == new_speaker)
-                        and not past(old) and things_only(old, new)
-                        and subject_overlap(sigs[old], sigs[new], weight)[1] >= p.min_overlap):
+                        and not past(old) and things_only(old, new)):
                     superseded_by.setdefault(old, []).append(new)
                     answered.add((old, new))
             continue
@@ -951,12 +950,15 @@ def competing_things(old: Signature, new: Signature, query: Signature, min_share
 
 
 class ThingTest:
-    """`competing_things(sigs[old], sigs[new], query, min_shared)` for any pair of a recall's statements, each
-    statement's words, values and words said to no longer hold written once as the bits of an int (one bit a
-    distinct string): a pair is a few integer operations instead of seven set operations. The same answer, pair for
-    pair (tests/test_currency.py holds it to `competing_things`)."""
+    """Rule d for any pair of a recall's statements: `competing_things(sigs[old], sigs[new], query, min_shared)` and
+    `subject_overlap(sigs[old], sigs[new], weight)[1] >= min_overlap`, with what each statement brings worked out
+    once: its words, values and words said to no longer hold as the bits of an int (one bit a distinct string: a
+    pair's `competing_things` is a few integer operations instead of seven set operations), its names and the total
+    weight of its words. The same answer, pair for pair, and the same overlap to the last bit (tests/test_currency.py
+    holds it to the two functions)."""
 
-    def __init__(self, sigs: Sequence[Signature], query: Signature, min_shared: int) -> None:
+    def __init__(self, sigs: Sequence[Signature], query: Signature, min_shared: int, weight: Rarity,
+                 min_overlap: float) -> None:
         index: dict[str, int] = {}
 
         def bits(items: Iterable[str]) -> int:
@@ -965,19 +967,34 @@ class ThingTest:
                 out |= 1 << index.setdefault(item, len(index))
             return out
 
-        self.min_shared = min_shared
+        self.min_shared, self.min_overlap, self.weight = min_shared, min_overlap, weight
         self.query_words, self.query_values = bits(query.words), bits(query.values)
+        self.sigs = sigs
         self.words = [bits(s.words) for s in sigs]
         self.values = [bits(s.values) for s in sigs]
         self.replaced_words = [bits(s.replaced_words) for s in sigs]
+        self.names = [_names(s.values) for s in sigs]
+        self.totals = [weight.total(s.words) for s in sigs]
 
     def __call__(self, old: int, new: int) -> bool:
+        return self.competing(old, new) and self.overlap(old, new) >= self.min_overlap
+
+    def competing(self, old: int, new: int) -> bool:
+        """`competing_things(sigs[old], sigs[new], query, min_shared)`."""
         words, q = self.words, self.query_words
         shared = (words[old] & words[new] & q) | (self.values[old] & self.values[new] & self.query_values)
         if shared.bit_count() < self.min_shared:
             return False
         old_own = (words[old] & ~words[new] & ~q) | (words[old] & self.replaced_words[new] & ~q)
         return bool(words[new] & ~words[old] & ~q) and bool(old_own)
+
+    def overlap(self, old: int, new: int) -> float:
+        """`subject_overlap(sigs[old], sigs[new], weight)[1]`: the same sets summed in the same order."""
+        get = self.weight.get
+        names = self.names[old] & self.names[new]
+        shared = (self.sigs[old].words & self.sigs[new].words) | names
+        smaller = min(self.totals[old], self.totals[new]) + sum(map(get, names, repeat(1.0)))
+        return sum(map(get, shared, repeat(1.0))) / smaller if smaller else 0.0
 
 
 def _answers(sig: Signature) -> frozenset[str]:
