@@ -251,7 +251,8 @@ async def user_memory(request: Request, user: Annotated[str, Depends(current_use
                       agent: Annotated[str | None, AGENT] = None) -> AsyncIterator[AsyncMemory]:
     """The `AsyncMemory` of the request's user, or of the agent scope it names (`agent=`, when its token allows:
     reading for a GET, writing for any other method): the only ones a request can reach, held open (leased from the
-    pool, on a request thread: opening one reads the file) until the response."""
+    pool: on the loop when it is open and the pool's lock free, else on a request thread, since opening one reads the
+    file) until the response."""
     if agent is not None:
         _allow(request, agent, write=request.method != "GET")
     threads: ThreadPoolExecutor = request.app.state.request_threads
