@@ -389,6 +389,33 @@ def test_thing_test_answers_as_competing_things_and_subject_overlap_for_every_pa
                     assert test.competing(old, new) == competing
                     assert test.overlap(old, new) == overlap  # to the last bit
                     assert test(old, new) == (competing and overlap >= 0.5)
+            assert test._passes is not None  # the answers came from the matrices
+
+
+def test_thing_test_at_the_overlap_threshold_and_with_a_word_that_is_also_a_value() -> None:
+    from episodic_memory.retrieve.currency import (
+        Signature,
+        ThingTest,
+        competing_things,
+        rarity,
+        subject_overlap,
+    )
+
+    sigs = [signature(s.text) for s in _thing_statements(3)]
+    query = signature("deck slides budget")
+    weight = rarity(sigs)
+    overlaps = sorted({subject_overlap(a, b, weight)[1] for a in sigs for b in sigs} - {0.0})
+    for threshold in overlaps[:: max(1, len(overlaps) // 12)]:  # a pair exactly at it: decided by the exact sum
+        test = ThingTest(sigs, query, 1, weight, threshold)
+        for old in range(len(sigs)):
+            for new in range(len(sigs)):
+                assert test(old, new) == (competing_things(sigs[old], sigs[new], query, 1)
+                                          and subject_overlap(sigs[old], sigs[new], weight)[1] >= threshold)
+    odd = [Signature(frozenset({"deck", "num:3", "tile"}), frozenset()),
+           Signature(frozenset({"deck", "slate"}), frozenset({"num:3"}))]
+    test = ThingTest(odd, Signature(frozenset({"deck"}), frozenset({"num:3"})), 2, rarity(odd), 0.1)
+    assert test._passes is None  # "num:3" a word of one and a value of the other: the pairs one by one
+    assert test(0, 1) == competing_things(odd[0], odd[1], Signature(frozenset({"deck"}), frozenset({"num:3"})), 2)
 
 
 def test_currency_scores_the_same_with_and_without_the_loop_of_rule_d(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -955,7 +955,13 @@ class ThingTest:
     once: its words, values and words said to no longer hold as the bits of an int (one bit a distinct string: a
     pair's `competing_things` is a few integer operations instead of seven set operations), its names and the total
     weight of its words. The same answer, pair for pair, and the same overlap to the last bit (tests/test_currency.py
-    holds it to the two functions)."""
+    holds it to the two functions).
+
+    Every pair's answer is worked out at once (`_table`): the bits as 0/1 matrices, the shared counts and the
+    weighted overlaps as matrix products; a pair whose overlap comes within `OVERLAP_TOLERANCE` of `min_overlap`
+    (summed in another order, it may differ in the last bits) is decided by `overlap`, as `subject_overlap` would."""
+
+    OVERLAP_TOLERANCE = 1e-9  # the weights are positive: two orders of one sum differ by ~1e-15 of it
 
     def __init__(self, sigs: Sequence[Signature], query: Signature, min_shared: int, weight: Rarity,
                  min_overlap: float) -> None:
@@ -975,9 +981,56 @@ class ThingTest:
         self.replaced_words = [bits(s.replaced_words) for s in sigs]
         self.names = [_names(s.values) for s in sigs]
         self.totals = [weight.total(s.words) for s in sigs]
+        self.strings = list(index)  # bit i is strings[i]
+        self._passes = self._table()
 
     def __call__(self, old: int, new: int) -> bool:
+        if self._passes is not None:
+            return self._passes[old][new]
         return self.competing(old, new) and self.overlap(old, new) >= self.min_overlap
+
+    def _table(self) -> list[list[bool]] | None:
+        """`self(old, new)` for every pair, by matrices; None when a string is both a word and a value somewhere
+        (then the union of shared words and shared values is not the sum of their counts: `competing` decides)."""
+        import numpy as np
+
+        words_all = self.query_words
+        for bits in self.words:
+            words_all |= bits
+        values_all = self.query_values
+        for bits in self.values:
+            values_all |= bits
+        if words_all & values_all:
+            return None
+        n, width = len(self.sigs), len(self.strings)
+        size = max(1, (width + 7) // 8)
+
+        def matrix(rows: Sequence[int]) -> np.ndarray:
+            raw = np.frombuffer(b"".join(r.to_bytes(size, "little") for r in rows), np.uint8).reshape(len(rows), size)
+            return np.unpackbits(raw, axis=1, bitorder="little")[:, :width].astype(np.float64)
+
+        words, values, replaced = matrix(self.words), matrix(self.values), matrix(self.replaced_words)
+        query_words, query_values = matrix([self.query_words])[0], matrix([self.query_values])[0]
+        asked_words, asked_values = words * query_words, values * query_values
+        shared = asked_words @ asked_words.T + asked_values @ asked_values.T
+        own = words * (1.0 - query_words)  # words the query does not say
+        # own_left[o, x]: words of o's own that x does not have (`competing`'s `old.words - new.words - query.words`)
+        own_left = own.sum(axis=1)[:, None] - own @ words.T > 0
+        competing = (shared >= self.min_shared) & own_left.T & (own_left | (own @ replaced.T > 0))
+        weights = np.array([self.weight.get(item, 1.0) for item in self.strings], np.float64)
+        names = values * np.array([item.startswith("name:") for item in self.strings], np.float64)
+        shared_names = (names * weights) @ names.T
+        totals = np.asarray(self.totals, np.float64)
+        smaller = np.minimum(totals[:, None], totals[None, :]) + shared_names
+        mass = (words * weights) @ words.T + shared_names
+        overlap = np.divide(mass, smaller, out=np.zeros((n, n)), where=smaller > 0)
+        tolerance = self.OVERLAP_TOLERANCE
+        passes = competing & (overlap >= self.min_overlap + tolerance) & (smaller > tolerance)
+        unsure = competing & ~passes & ((overlap >= self.min_overlap - tolerance) | (smaller <= tolerance))
+        for old, new in zip(*np.nonzero(unsure), strict=True):
+            passes[old, new] = self.overlap(int(old), int(new)) >= self.min_overlap
+        table: list[list[bool]] = passes.tolist()
+        return table
 
     def competing(self, old: int, new: int) -> bool:
         """`competing_things(sigs[old], sigs[new], query, min_shared)`."""
