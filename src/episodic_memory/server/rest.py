@@ -216,10 +216,11 @@ def _found() -> Iterator[None]:
 BEARER = HTTPBearer(auto_error=False, description="a token from `episodic token create --user NAME`")
 
 
-def current_user(request: Request,
-                 _: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str:
+async def current_user(request: Request,
+                       _: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str:
     """The user of the request's bearer token, settled by `auth.TokenAuth` before the request was admitted (a
-    request without a live token got 401 there); the fixed user when auth is off."""
+    request without a live token got 401 there); the fixed user when auth is off. A coroutine, as every dependency
+    here that does not block: FastAPI runs a plain function on a worker thread (a hop a request, issue 45)."""
     if not request.user.is_authenticated:  # not a /v1/ route: never reached through one
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing bearer token",
                             headers={"WWW-Authenticate": "Bearer"})
@@ -240,7 +241,7 @@ def _allow(request: Request, agent: str, *, write: bool) -> None:
                             f"create one with `episodic token create --{'write' if write else 'read'}-agent NAME`")
 
 
-def readable_agents(request: Request, agents: Annotated[list[str] | None, AGENTS] = None) -> tuple[str, ...]:
+async def readable_agents(request: Request, agents: Annotated[list[str] | None, AGENTS] = None) -> tuple[str, ...]:
     """The agents whose scopes a read adds to its own (`agents=`), each allowed to the token."""
     for agent in agents or ():
         _allow(request, agent, write=False)
