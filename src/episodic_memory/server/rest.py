@@ -271,11 +271,24 @@ async def user_memory(request: Request, user: Annotated[str, Depends(current_use
             raise
     try:
         yield AsyncMemory.from_memory(mem, executor=threads)
-    finally:  # shielded: a request given up now still gives its lease back
-        idle = pool.release(owner, wait=False)
-        if idle is None or idle:  # the lock was busy, or Memories to close: on a request thread
-            await asyncio.shield(asyncio.wrap_future(
-                threads.submit(_release, pool, owner) if idle is None else threads.submit(_close, idle)))
+    except asyncio.CancelledError:
+        # given up (the server stopping past its grace): the lease goes back on a request thread, shielded, as it
+        # always did, and the request ends with the stop without a traceback (tests/test_serve_stop.py)
+        await asyncio.shield(asyncio.wrap_future(threads.submit(_release, pool, owner)))
+        raise
+    except BaseException:
+        await _give_back(pool, owner, threads)
+        raise
+    await _give_back(pool, owner, threads)
+
+
+async def _give_back(pool: MemoryPool, owner: str, threads: ThreadPoolExecutor) -> None:
+    """End a request's lease: on the loop when the pool's lock is free at once and no Memory is left to close, else on
+    a request thread (shielded: a request given up meanwhile still gives its lease back)."""
+    idle = pool.release(owner, wait=False)
+    if idle is None or idle:
+        await asyncio.shield(asyncio.wrap_future(
+            threads.submit(_release, pool, owner) if idle is None else threads.submit(_close, idle)))
 
 
 def _release(pool: MemoryPool, owner: str) -> None:
