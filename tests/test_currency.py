@@ -350,3 +350,82 @@ def test_a_which_question_follows_a_name_changed_with_a_cue() -> None:
 def test_a_value_word_refers_back() -> None:
     texts = ["Reading challenge: 52 books this year, one a week.", "Way behind. Lowering the target to 30, still a stretch."]
     assert _scores(texts, "How many books do I want to read this year?") == {0: 1}
+
+
+# --- the pairs of rule d at once (issue 45) --------------------------------------------------------------------------
+
+_THING_WORDS = ("deck slides budget launch invoice meeting garden bicycle python server latency queue journal tile "
+                "penny slate kitchen renovation camera lens concert ticket thesis chapter Carlos Oslo").split()
+
+
+def _thing_statements(seed: int, n: int = 30) -> list[Statement]:
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        words = [rng.choice(_THING_WORDS) for _ in range(rng.randint(3, 14))]
+        tail = rng.choice(["", " not slate", " from penny to slate", " two years ago", " rather than the deck",
+                           " it was 14 slides", ""])
+        out.append(Statement(" ".join(words).capitalize() + tail + ".", ts=T0 + rng.choice([0, 1, 2, 3, i]) * DAY,
+                             score=rng.random(), speaker=rng.choice([None, None, "Ann", "Bo"]),
+                             summary=rng.random() < 0.05))
+    return out
+
+
+def test_thing_test_answers_as_competing_things_and_subject_overlap_for_every_pair() -> None:
+    from episodic_memory.retrieve.currency import ThingTest, competing_things, rarity, subject_overlap
+
+    for seed in range(20):
+        sigs = [signature(s.text, frozenset({"carlos", "oslo"})) for s in _thing_statements(seed)]
+        query = signature(" ".join(_THING_WORDS[seed % 7: seed % 7 + 3]))
+        weight = rarity(sigs)
+        for min_shared in (1, 2, 3):
+            test = ThingTest(sigs, query, min_shared, weight, 0.5)
+            for old in range(len(sigs)):
+                for new in range(len(sigs)):
+                    competing = competing_things(sigs[old], sigs[new], query, min_shared)
+                    overlap = subject_overlap(sigs[old], sigs[new], weight)[1]
+                    assert test.competing(old, new) == competing
+                    assert test.overlap(old, new) == overlap  # to the last bit
+                    assert test(old, new) == (competing and overlap >= 0.5)
+            assert test._passes is not None  # the answers came from the matrices
+
+
+def test_thing_test_at_the_overlap_threshold_and_with_a_word_that_is_also_a_value() -> None:
+    from episodic_memory.retrieve.currency import (
+        Signature,
+        ThingTest,
+        competing_things,
+        rarity,
+        subject_overlap,
+    )
+
+    sigs = [signature(s.text) for s in _thing_statements(3)]
+    query = signature("deck slides budget")
+    weight = rarity(sigs)
+    overlaps = sorted({subject_overlap(a, b, weight)[1] for a in sigs for b in sigs} - {0.0})
+    for threshold in overlaps[:: max(1, len(overlaps) // 12)]:  # a pair exactly at it: decided by the exact sum
+        test = ThingTest(sigs, query, 1, weight, threshold)
+        for old in range(len(sigs)):
+            for new in range(len(sigs)):
+                assert test(old, new) == (competing_things(sigs[old], sigs[new], query, 1)
+                                          and subject_overlap(sigs[old], sigs[new], weight)[1] >= threshold)
+    odd = [Signature(frozenset({"deck", "num:3", "tile"}), frozenset()),
+           Signature(frozenset({"deck", "slate"}), frozenset({"num:3"}))]
+    test = ThingTest(odd, Signature(frozenset({"deck"}), frozenset({"num:3"})), 2, rarity(odd), 0.1)
+    assert test._passes is None  # "num:3" a word of one and a value of the other: the pairs one by one
+    assert test(0, 1) == competing_things(odd[0], odd[1], Signature(frozenset({"deck"}), frozenset({"num:3"})), 2)
+
+
+def test_currency_scores_the_same_with_and_without_the_loop_of_rule_d(monkeypatch: pytest.MonkeyPatch) -> None:
+    from episodic_memory.retrieve import currency
+
+    queries = ["deck slides budget", "which tile for the kitchen", "penny slate", "what did Carlos say about Oslo",
+               "how many slides in the deck", "camera lens concert"]
+    runs = [(_thing_statements(seed), queries[seed % len(queries)]) for seed in range(30)]
+    fast = [currency_scores(statements, query, ignore_names=["Ann"]) for statements, query in runs]
+    monkeypatch.setattr(currency, "ThingTest", lambda *_: None)  # every pair through the general loop
+    slow = [currency_scores(statements, query, ignore_names=["Ann"]) for statements, query in runs]
+    assert fast == slow
+    assert any(newest for _, newest in fast)  # the pairs did supersede something

@@ -535,6 +535,28 @@ def test_the_pool_keeps_at_most_max_open_users_and_never_closes_one_in_use(db_pa
     pool.close()
 
 
+def test_the_pool_leases_without_waiting_only_what_is_open_and_free(db_path: Path) -> None:
+    """What the event loop leases (issue 45): an open Memory while the pool's lock is free; else None, and
+    `release(wait=False)` does nothing while the lock is held (the request hands it to a thread)."""
+    from episodic_memory.server.pool import MemoryPool
+
+    pool = MemoryPool(db_path, Config(models={"embedder": "off"}), max_open=1)
+    assert pool.try_acquire("ann") is None  # not open yet: opening reads the file, on a request thread
+    ann = pool.acquire("ann")
+    assert pool.release("ann") == []
+    assert pool.try_acquire("ann") is ann
+    with pool._lock:  # another thread opening a Memory: the loop neither waits nor leases
+        assert pool.try_acquire("ann") is None
+        assert pool.release("ann", wait=False) is None
+    bob = pool.acquire("bob")  # ann is still held (one lease): not closed to make room
+    assert pool.open_users() == ["ann", "bob"]
+    assert pool.release("ann", wait=False) == [ann]  # now idle beyond max_open: the caller closes it
+    ann.close()
+    assert pool.release("bob") == [] and pool.open_users() == ["bob"]
+    bob.add_turn("user", "bob was here", session_id="s")
+    pool.close()
+
+
 def test_a_server_with_room_for_one_user_serves_many(db_path: Path) -> None:
     app = make_app(db_path, config=Config(models={"embedder": "off"}, capture={"consolidate_every": 4}, server={"max_open_users": 1}))
     users = ["alice", "bob", "carol"]

@@ -712,13 +712,28 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
 
     speakers = [s.speaker for s in statements] if p.by_speaker else [None] * n
     near = p.phrase_words if p.cue_near else None  # `follows_up`: the change word said where the new value is
+    # a question asking no kind of value and a statement asserting none: of the rules below only d (`competing_things`)
+    # can make it supersede anything; those pairs are tested by `ThingTest`, with the same answers, in a loop of their own
+    things_only = ThingTest(sigs, query_sig, things, weight, p.min_overlap) if (
+        things and not kind and query_sig is not None and not several) else None
+    asserted = [sig.asserted for sig in sigs]
     for pos, new in enumerate(by_time):
         # what it brings is among its values: without one of the kind, nothing (and no need to focus it)
         brings = frozenset(v for v in _answers(sig_of(new)) if v.startswith(kind)) if kind and any(
             v.startswith(kind) for v in sigs[new].values) else frozenset()
-        if statements[new].summary or (kind and not brings) or (not kind and not things and not sigs[new].asserted):
+        if statements[new].summary or (kind and not brings) or (not kind and not things and not asserted[new]):
             continue  # it cannot supersede anything: a summary, or no value (of the kind asked for) to bring
         new_ts, new_speaker = statements[new].ts, speakers[new]
+        if things_only is not None and not asserted[new]:
+            if past(new):
+                continue
+            for old in by_time[pos + 1:]:
+                if (statements[old].ts != new_ts and (new_speaker is None or speakers[old] is None
+                                                      or speakers[old] == new_speaker)
+                        and not past(old) and things_only(old, new)):
+                    superseded_by.setdefault(old, []).append(new)
+                    answered.add((old, new))
+            continue
         for old in by_time[pos + 1:]:
             if statements[old].ts == new_ts:
                 continue
@@ -932,6 +947,107 @@ def competing_things(old: Signature, new: Signature, query: Signature, min_share
         return False
     old_own = (old.words - new.words - query.words) | (old.words & new.replaced_words - query.words)
     return bool(new.words - old.words - query.words) and bool(old_own)
+
+
+class ThingTest:
+    """Rule d for any pair of a recall's statements: `competing_things(sigs[old], sigs[new], query, min_shared)` and
+    `subject_overlap(sigs[old], sigs[new], weight)[1] >= min_overlap`, with what each statement brings worked out
+    once: its words, values and words said to no longer hold as the bits of an int (one bit a distinct string: a
+    pair's `competing_things` is a few integer operations instead of seven set operations), its names and the total
+    weight of its words. The same answer, pair for pair, and the same overlap to the last bit (tests/test_currency.py
+    holds it to the two functions).
+
+    Every pair's answer is worked out at once (`_table`): the bits as 0/1 matrices, the shared counts and the
+    weighted overlaps as matrix products; a pair whose overlap comes within `OVERLAP_TOLERANCE` of `min_overlap`
+    (summed in another order, it may differ in the last bits) is decided by `overlap`, as `subject_overlap` would."""
+
+    OVERLAP_TOLERANCE = 1e-9  # the weights are positive: two orders of one sum differ by ~1e-15 of it
+
+    def __init__(self, sigs: Sequence[Signature], query: Signature, min_shared: int, weight: Rarity,
+                 min_overlap: float) -> None:
+        index: dict[str, int] = {}
+
+        def bits(items: Iterable[str]) -> int:
+            out = 0
+            for item in items:
+                out |= 1 << index.setdefault(item, len(index))
+            return out
+
+        self.min_shared, self.min_overlap, self.weight = min_shared, min_overlap, weight
+        self.query_words, self.query_values = bits(query.words), bits(query.values)
+        self.sigs = sigs
+        self.words = [bits(s.words) for s in sigs]
+        self.values = [bits(s.values) for s in sigs]
+        self.replaced_words = [bits(s.replaced_words) for s in sigs]
+        self.names = [_names(s.values) for s in sigs]
+        self.totals = [weight.total(s.words) for s in sigs]
+        self.strings = list(index)  # bit i is strings[i]
+        self._passes = self._table()
+
+    def __call__(self, old: int, new: int) -> bool:
+        if self._passes is not None:
+            return self._passes[old][new]
+        return self.competing(old, new) and self.overlap(old, new) >= self.min_overlap
+
+    def _table(self) -> list[list[bool]] | None:
+        """`self(old, new)` for every pair, by matrices; None when a string is both a word and a value somewhere
+        (then the union of shared words and shared values is not the sum of their counts: `competing` decides)."""
+        import numpy as np
+
+        words_all = self.query_words
+        for bits in self.words:
+            words_all |= bits
+        values_all = self.query_values
+        for bits in self.values:
+            values_all |= bits
+        if words_all & values_all:
+            return None
+        n, width = len(self.sigs), len(self.strings)
+        size = max(1, (width + 7) // 8)
+
+        def matrix(rows: Sequence[int]) -> np.ndarray:
+            raw = np.frombuffer(b"".join(r.to_bytes(size, "little") for r in rows), np.uint8).reshape(len(rows), size)
+            return np.unpackbits(raw, axis=1, bitorder="little")[:, :width].astype(np.float64)
+
+        words, values, replaced = matrix(self.words), matrix(self.values), matrix(self.replaced_words)
+        query_words, query_values = matrix([self.query_words])[0], matrix([self.query_values])[0]
+        asked_words, asked_values = words * query_words, values * query_values
+        shared = asked_words @ asked_words.T + asked_values @ asked_values.T
+        own = words * (1.0 - query_words)  # words the query does not say
+        # own_left[o, x]: words of o's own that x does not have (`competing`'s `old.words - new.words - query.words`)
+        own_left = own.sum(axis=1)[:, None] - own @ words.T > 0
+        competing = (shared >= self.min_shared) & own_left.T & (own_left | (own @ replaced.T > 0))
+        weights = np.array([self.weight.get(item, 1.0) for item in self.strings], np.float64)
+        names = values * np.array([item.startswith("name:") for item in self.strings], np.float64)
+        shared_names = (names * weights) @ names.T
+        totals = np.asarray(self.totals, np.float64)
+        smaller = np.minimum(totals[:, None], totals[None, :]) + shared_names
+        mass = (words * weights) @ words.T + shared_names
+        overlap = np.divide(mass, smaller, out=np.zeros((n, n)), where=smaller > 0)
+        tolerance = self.OVERLAP_TOLERANCE
+        passes = competing & (overlap >= self.min_overlap + tolerance) & (smaller > tolerance)
+        unsure = competing & ~passes & ((overlap >= self.min_overlap - tolerance) | (smaller <= tolerance))
+        for old, new in zip(*np.nonzero(unsure), strict=True):
+            passes[old, new] = self.overlap(int(old), int(new)) >= self.min_overlap
+        table: list[list[bool]] = passes.tolist()
+        return table
+
+    def competing(self, old: int, new: int) -> bool:
+        """`competing_things(sigs[old], sigs[new], query, min_shared)`."""
+        words, q = self.words, self.query_words
+        shared = (words[old] & words[new] & q) | (self.values[old] & self.values[new] & self.query_values)
+        if shared.bit_count() < self.min_shared:
+            return False
+        old_own = (words[old] & ~words[new] & ~q) | (words[old] & self.replaced_words[new] & ~q)
+        return bool(words[new] & ~words[old] & ~q) and bool(old_own)
+
+    def overlap(self, old: int, new: int) -> float:
+        """`subject_overlap(sigs[old], sigs[new], weight)[1]`: the same sets summed in the same order."""
+        get = self.weight.get
+        names = self.names[old] & self.names[new]
+        shared = (self.sigs[old].words & self.sigs[new].words) | names
+        smaller = min(self.totals[old], self.totals[new]) + sum(map(get, names, repeat(1.0)))
+        return sum(map(get, shared, repeat(1.0))) / smaller if smaller else 0.0
 
 
 def _answers(sig: Signature) -> frozenset[str]:

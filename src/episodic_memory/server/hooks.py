@@ -8,7 +8,7 @@ names.
 # no `from __future__ import annotations`: FastAPI reads the route's annotations, and the dependency they name is
 # local to `add_hook_routes`
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Request
@@ -29,7 +29,7 @@ class HookIn(BaseModel):
         default_factory=list, description="the transcript's new user and assistant lines (Stop, SessionEnd, PreCompact)")
 
 
-def add_hook_routes(app: FastAPI, user: Callable[..., str]) -> None:
+def add_hook_routes(app: FastAPI, user: Callable[..., Awaitable[str]]) -> None:
     """Add the hook route to `app`; `user` is the dependency that gives the request's user id."""
 
     @app.post("/v1/hooks/claude-code/{event}", tags=["hooks"])

@@ -73,17 +73,45 @@ class MemoryPool:
     @contextmanager
     def lease(self, user_id: str) -> Iterator[Memory]:
         """The user's `Memory`, kept open until the block ends."""
-        with self._lock:
-            mem = self._open(user_id)
-            self._leases[user_id] += 1
+        mem = self.acquire(user_id)
         try:
             yield mem
         finally:
-            with self._lock:
-                self._leases[user_id] -= 1
-                idle = self._take_idle_overflow()
-            for old in idle:  # closing waits for the file: not under the pool's lock
+            for old in self.release(user_id) or ():  # closing waits for the file: not under the pool's lock
                 old.close()
+
+    def acquire(self, user_id: str) -> Memory:
+        """The user's `Memory`, opened if need be, kept open until as many `release`s (what `lease` does)."""
+        with self._lock:
+            mem = self._open(user_id)
+            self._leases[user_id] += 1
+        return mem
+
+    def try_acquire(self, user_id: str) -> Memory | None:
+        """`acquire` when it cannot wait: the user's Memory is open and the pool's lock free at once (another
+        thread may hold it while it opens a Memory, which reads the file); None otherwise. For the event loop."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            mem = None if self._closed else self._memories.get(user_id)
+            if mem is not None:
+                self._memories.move_to_end(user_id)
+                self._leases[user_id] += 1
+            return mem
+        finally:
+            self._lock.release()
+
+    def release(self, user_id: str, *, wait: bool = True) -> list[Memory] | None:
+        """End one `acquire`: the Memories now beyond `max_open` that nobody holds, to be closed by the caller
+        (not under the pool's lock). With `wait=False` (the event loop) nothing is done, and None returned, when
+        the lock is not free at once."""
+        if not self._lock.acquire(blocking=wait):
+            return None
+        try:
+            self._leases[user_id] -= 1
+            return self._take_idle_overflow()
+        finally:
+            self._lock.release()
 
     def turns_added(self, user_id: str, session_id: str, n: int = 1) -> None:
         """Count turns a request stored (for `backlog`)."""

@@ -198,6 +198,12 @@ def _refuse_reused_ids(mem: Memory, turns: Sequence[TurnIn]) -> None:
                                     "sent again with the same id, role and content is stored once)")
 
 
+def _add_turn(mem: Memory, turn: TurnIn) -> str:
+    """`_refuse_reused_ids`, then `Memory.add_turn`: what `POST /v1/turns` runs on its request thread."""
+    _refuse_reused_ids(mem, [turn])
+    return mem.add_turn(**turn.as_turn())
+
+
 @contextmanager
 def _found() -> Iterator[None]:
     """A KeyError (an id the user does not have) as a 404 that names it."""
@@ -210,10 +216,11 @@ def _found() -> Iterator[None]:
 BEARER = HTTPBearer(auto_error=False, description="a token from `episodic token create --user NAME`")
 
 
-def current_user(request: Request,
-                 _: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str:
+async def current_user(request: Request,
+                       _: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str:
     """The user of the request's bearer token, settled by `auth.TokenAuth` before the request was admitted (a
-    request without a live token got 401 there); the fixed user when auth is off."""
+    request without a live token got 401 there); the fixed user when auth is off. A coroutine, as every dependency
+    here that does not block: FastAPI runs a plain function on a worker thread (a hop a request, issue 45)."""
     if not request.user.is_authenticated:  # not a /v1/ route: never reached through one
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "missing bearer token",
                             headers={"WWW-Authenticate": "Bearer"})
@@ -234,7 +241,7 @@ def _allow(request: Request, agent: str, *, write: bool) -> None:
                             f"create one with `episodic token create --{'write' if write else 'read'}-agent NAME`")
 
 
-def readable_agents(request: Request, agents: Annotated[list[str] | None, AGENTS] = None) -> tuple[str, ...]:
+async def readable_agents(request: Request, agents: Annotated[list[str] | None, AGENTS] = None) -> tuple[str, ...]:
     """The agents whose scopes a read adds to its own (`agents=`), each allowed to the token."""
     for agent in agents or ():
         _allow(request, agent, write=False)
@@ -245,22 +252,53 @@ async def user_memory(request: Request, user: Annotated[str, Depends(current_use
                       agent: Annotated[str | None, AGENT] = None) -> AsyncIterator[AsyncMemory]:
     """The `AsyncMemory` of the request's user, or of the agent scope it names (`agent=`, when its token allows:
     reading for a GET, writing for any other method): the only ones a request can reach, held open (leased from the
-    pool, on a request thread: opening one reads the file) until the response."""
+    pool: on the loop when it is open and the pool's lock free, else on a request thread, since opening one reads the
+    file) until the response."""
     if agent is not None:
         _allow(request, agent, write=request.method != "GET")
     threads: ThreadPoolExecutor = request.app.state.request_threads
-    lease = request.app.state.pool.lease(user if agent is None else agent_owner(agent))
-    entered = threads.submit(lease.__enter__)
-    try:
-        mem = await asyncio.wrap_future(entered)
-    except asyncio.CancelledError:  # the request was given up while the lease was being taken: give it back
-        entered.add_done_callback(lambda f: f.cancelled() or f.exception() is not None
-                                  or threads.submit(lease.__exit__, None, None, None))
-        raise
+    pool: MemoryPool = request.app.state.pool
+    owner = user if agent is None else agent_owner(agent)
+    # an open Memory is leased here on the loop (no thread hop); one to open is leased on a request thread
+    mem = pool.try_acquire(owner)
+    if mem is None:
+        entered = threads.submit(pool.acquire, owner)
+        try:
+            mem = await asyncio.wrap_future(entered)
+        except asyncio.CancelledError:  # the request was given up while the lease was being taken: give it back
+            entered.add_done_callback(lambda f: f.cancelled() or f.exception() is not None
+                                      or threads.submit(_release, pool, owner))
+            raise
     try:
         yield AsyncMemory.from_memory(mem, executor=threads)
-    finally:  # shielded: a request given up now still gives its lease back
-        await asyncio.shield(asyncio.wrap_future(threads.submit(lease.__exit__, None, None, None)))
+    except asyncio.CancelledError:
+        # given up (the server stopping past its grace): the lease goes back on a request thread, shielded, as it
+        # always did, and the request ends with the stop without a traceback (tests/test_serve_stop.py)
+        await asyncio.shield(asyncio.wrap_future(threads.submit(_release, pool, owner)))
+        raise
+    except BaseException:
+        await _give_back(pool, owner, threads)
+        raise
+    await _give_back(pool, owner, threads)
+
+
+async def _give_back(pool: MemoryPool, owner: str, threads: ThreadPoolExecutor) -> None:
+    """End a request's lease: on the loop when the pool's lock is free at once and no Memory is left to close, else on
+    a request thread (shielded: a request given up meanwhile still gives its lease back)."""
+    idle = pool.release(owner, wait=False)
+    if idle is None or idle:
+        await asyncio.shield(asyncio.wrap_future(
+            threads.submit(_release, pool, owner) if idle is None else threads.submit(_close, idle)))
+
+
+def _release(pool: MemoryPool, owner: str) -> None:
+    """`MemoryPool.release`, and the Memories it leaves idle closed."""
+    _close(pool.release(owner) or [])
+
+
+def _close(memories: list[Memory]) -> None:
+    for old in memories:
+        old.close()
 
 
 Mem = Annotated[AsyncMemory, Depends(user_memory)]
@@ -352,8 +390,7 @@ def create_app(
         """Record one conversation turn (journaled and fsynced before the reply). Consolidation runs in the background.
         A turn sent again (the same `id`, role and content in its session) is stored once; an `id` its session
         already has for another turn is a 409."""
-        await mem.run(_refuse_reused_ids, mem.memory, [turn])
-        turn_id = await mem.add_turn(**turn.as_turn())
+        turn_id = await mem.run(_add_turn, mem.memory, turn)  # one thread hop: the check, then the write
         return {"id": turn_id, "session_id": turn.session_id}
 
     @app.post("/v1/turns/batch", status_code=status.HTTP_201_CREATED, tags=["capture"])
