@@ -612,9 +612,9 @@ def _lower_ok():
     words = set()
     for t in texts:
         w = t.split(" ")[0].rstrip(",:")
-        if w[:1].isalpha() and w.replace("'", "").replace("-", "").isalpha() and w.split("'")[0] != "I":
-            if w[:1].islower() or t in frames:
-                words.add(w[:1].upper() + w[1:])
+        if (w[:1].isalpha() and w.replace("'", "").replace("-", "").isalpha() and w.split("'")[0] != "I"
+                and (w[:1].islower() or t in frames)):
+            words.add(w[:1].upper() + w[1:])
     return r"(?:" + "|".join(sorted(words)) + r")\b"
 
 
