@@ -27,6 +27,7 @@ LOCOMO = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "locom
 CHILD = str(Path(__file__).with_name("writer_child.py"))
 QUERIES = ["how many slides does the deck need", "when is the Airflow cutover", "formatting preferences",
            "what did Sarah confirm", "billing syncs", "rollback runbook"]
+RECALLED_AT = "2026-12-01T12:00:00+00:00"  # the moment `_hits` recalls at
 
 
 def _sample(mem: Memory) -> None:
@@ -47,8 +48,10 @@ def _judgments(mem: Memory) -> None:
 
 
 def _hits(mem: Memory, queries: list[str]) -> list[list[tuple[Any, ...]]]:
+    """Each query's hits, recalled at one fixed moment: recency counts from `now`, and two stores recalled seconds
+    apart on the wall clock could round a score differently."""
     return [[(h.kind, h.text, tuple(h.source_ids), h.session_id, h.speaker, round(h.score, 5))
-             for h in mem.recall(q, k=8)] for q in queries]
+             for h in mem.recall(q, k=8, now=RECALLED_AT)] for q in queries]
 
 
 def _histories(mem: Memory) -> dict[str, list[tuple[Any, ...]]]:
