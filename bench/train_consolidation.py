@@ -26,7 +26,7 @@ numpy only: logistic regression fitted by Newton's method with an L2 penalty; fe
 
 Reproducing the shipped file: its `meta.*` entries are the options it was trained with (`--seeds 12`, the
 defaults here). At those options the four sentence heads come out bit for bit (`--verify FILE` trains them alone and
-compares, ~15 min); the pair heads are recorded from consolidation as the code runs it today (under `PAIR_CONFIG`),
+compares, a few minutes once the sentence vectors are cached); the pair heads are recorded from consolidation as the code runs it today (under `PAIR_CONFIG`),
 so they follow the code and come within a few hundredths of the shipped figures, not bit for bit
 (docs/consolidation.md, "Retraining reproduces the shipped heads").
 """
