@@ -325,3 +325,32 @@ def test_processes_come_from_the_option_or_the_environment(monkeypatch: pytest.M
     assert server_limits().processes == 3 and server_limits(processes=2).processes == 2
     monkeypatch.setenv("EPISODIC_SERVER__PROCESSES", "0")
     assert server_limits().processes == _cores()
+
+
+def test_a_run_refused_by_another_processs_lease_flags_the_session_only_while_turns_wait(tmp_path: Path) -> None:
+    """Two server processes, one session: one holds the lease (it may have recorded its run already) when the other's
+    worker tries. Flagging it then with nothing left to do had the sweep run the session's final steps twice."""
+    from episodic_memory import Config, Memory
+
+    config = Config(models={"embedder": "off"}, llm={"backend": "none"}, capture={"consolidate_every": 100},
+                    consolidation={"lease_wait_s": 0.2})
+    with Memory(tmp_path / "m.db", config=config) as holder, Memory(tmp_path / "m.db", config=config) as other:
+        for i in range(3):
+            holder.add_turn("user", f"We decided step {i}.", session_id="s1")
+        holder.end_session("s1", wait=True)
+        assert holder.lease.claim("default", "s1")  # everything consolidated, the lease not yet given back
+
+        def flagged() -> bool:
+            info = other.store.session("default", "s1")
+            assert info is not None
+            return info.needs_consolidation
+
+        assert not other.consolidate("default", "s1") and not flagged()  # nothing waits: no second final run
+        assert not other.consolidate("default", "s1", final=True) and flagged()  # a final run is owed: flagged
+        holder.consolidate("default", "s1", final=True)
+        assert not flagged()
+        holder.add_turn("user", "A late turn.", session_id="s1")
+        holder.store.record_consolidated("default", "s1", 3)  # (as a run that took the first 3 would leave it)
+        assert holder.lease.claim("default", "s1")
+        assert not other.consolidate("default", "s1") and flagged()  # a turn waits: flagged for it
+        holder.lease.release("default", "s1")
