@@ -354,3 +354,28 @@ def test_a_run_refused_by_another_processs_lease_flags_the_session_only_while_tu
         assert holder.lease.claim("default", "s1")
         assert not other.consolidate("default", "s1") and flagged()  # a turn waits: flagged for it
         holder.lease.release("default", "s1")
+
+
+def test_the_sweep_recounts_turns_another_process_consolidated(tmp_path: Path) -> None:
+    """A server process's `backlog` counts the turns its own runs left unconsolidated; another process may
+    consolidate them. Never recounted, the stale counts grew until every new turn got 429 (backlog_refuse_turns)."""
+    from episodic_memory import Config, Memory
+    from episodic_memory.server.pool import MemoryPool
+
+    config = Config(models={"embedder": "off"}, llm={"backend": "none"}, capture={"consolidate_every": 4},
+                    server={"sweep_idle_s": 3600})
+    with Memory(tmp_path / "m.db", config=config.replace({"capture.consolidate_every": 100})) as other:
+        for i in range(12):
+            other.add_turn("user", f"We decided step {i}.", session_id="s1", user_id="u")
+        pool = MemoryPool(tmp_path / "m.db", config, background=True)
+        try:
+            pool.turns_added("u", "s1", 5)   # left by a run of this process; the other one added more since
+            pool.turns_added("u", "s2", 50)  # consolidated (here: gone) by the other process
+            assert pool.backlog(fresh=True) == 55
+            pool.sweep()
+            assert pool.backlog(fresh=True) == 12  # as the store says
+            other.end_session("s1", user_id="u", wait=True)
+            pool.sweep()
+            assert pool.backlog(fresh=True) == 0
+        finally:
+            pool.close()
