@@ -89,6 +89,8 @@ def serve_processes(spec: ServerSpec, host: str, port: int, app: AppFactory, aft
     """Serve `spec` on `host`:`port` from `spec.limits.processes` children until SIGINT / SIGTERM (port 0: a free
     port, logged, that every child serves), each running `app`, then `after` once its server stopped. Raises
     `ServerFailed` when a child cannot start or keeps dying."""
+    if os.name == "nt":  # a child cannot be asked to stop gracefully there (SIGTERM ends it at once)
+        raise ServerFailed("--processes over 1 needs Linux or macOS: serve one process on Windows")
     n = spec.limits.processes
     # uvicorn's own binding: its log line ("Uvicorn running on http://host:port"), SO_REUSEADDR, its exit code on a
     # port in use; the children listen on this socket (uvicorn's `Server.run(sockets=...)`, as its --workers do)
