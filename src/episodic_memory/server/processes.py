@@ -21,6 +21,7 @@ a fresh interpreter each, as on macOS; never a fork of a process with threads) t
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import multiprocessing
@@ -77,7 +78,6 @@ class _Child:
     index: int
     process: SpawnProcess
     ready: Event
-    started: float
 
 
 AppFactory = Callable[[ServerSpec, SharedInspector], tuple[Any, dict[str, Any]]]
@@ -126,7 +126,7 @@ class _Supervisor:
                                        args=(self.spec, self.sock, self.inspector, ready, self.app, self.after))
         process.start()
         log.info("server process %d of %d started [%d]", index + 1, self.spec.limits.processes, process.pid)
-        return _Child(index, process, ready, time.monotonic())
+        return _Child(index, process, ready)
 
     def _on_signal(self, sig: int, _: FrameType | None) -> None:
         self.signals.append(sig)
@@ -211,7 +211,8 @@ def _child_main(spec: ServerSpec, sock: socket.socket, inspector: SharedInspecto
     fault_point("serve.child_start")  # tests: a child that cannot start
     asgi, options = app(spec, inspector)
     server = _ChildServer(uvicorn.Config(asgi, **options), ready)
-    server.run(sockets=[sock])
+    with contextlib.suppress(KeyboardInterrupt):  # asked twice (uvicorn re-raises SIGINT once stopped): no traceback
+        server.run(sockets=[sock])
     if not server.started:
         raise SystemExit(STARTUP_FAILURE)
     after()
