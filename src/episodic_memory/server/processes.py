@@ -3,9 +3,10 @@
 One Python process runs one thread's Python at a time (the GIL): the REST server keeps about one core busy however
 many it has. The store already takes several processes on one database (one consolidation of a session at a time:
 its lease; caches follow the other processes' writes: docs/architecture.md, "Threads and processes"), so more
-cores take more processes. This supervisor binds the port once and starts N children (multiprocessing's `spawn`:
-a fresh interpreter each, as on macOS; never a fork of a process with threads) that each run the whole app
-(`rest.create_app`) on the one listening socket; the kernel hands each new connection to one of them.
+cores take more processes. This supervisor binds the port and starts N children (multiprocessing's `spawn`: a
+fresh interpreter each, as on macOS; never a fork of a process with threads) that each run the whole app
+(`rest.create_app`) on a socket it hands them: on Linux a socket per child on the one port (SO_REUSEPORT: the
+kernel spreads the connections evenly), elsewhere one socket they share (`_listening_sockets`).
 
 - A child that dies after it started serving is logged and started again; more than `RESTARTS` deaths within
   `RESTART_WINDOW_S` end the server with an error, as does a child that dies before it served (a broken database
@@ -31,6 +32,7 @@ import secrets
 import shutil
 import signal
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -92,27 +94,58 @@ def serve_processes(spec: ServerSpec, host: str, port: int, app: AppFactory, aft
     if os.name == "nt":  # a child cannot be asked to stop gracefully there (SIGTERM ends it at once)
         raise ServerFailed("--processes over 1 needs Linux or macOS: serve one process on Windows")
     n = spec.limits.processes
-    # uvicorn's own binding: its log line ("Uvicorn running on http://host:port"), SO_REUSEADDR, its exit code on a
-    # port in use; the children listen on this socket (uvicorn's `Server.run(sockets=...)`, as its --workers do)
-    sock = uvicorn.Config("episodic_memory.server.rest:create_app", host=host, port=port,
-                          log_level=spec.log_level).bind_socket()
+    uvicorn.Config("episodic_memory.server.rest:create_app", log_level=spec.log_level)  # its logging, as a child's
+    sockets = _listening_sockets(host, port, n)
     folder = Path(tempfile.mkdtemp(prefix="episodic-serve-"))  # private (0700): the inspector's logins
     try:
         SharedBrowserSessions.create(folder / "inspector.db")
-        supervisor = _Supervisor(spec, sock, SharedInspector(str(folder / "inspector.db"), secrets.token_bytes(32)),
+        supervisor = _Supervisor(spec, sockets, SharedInspector(str(folder / "inspector.db"), secrets.token_bytes(32)),
                                  app, after)
         supervisor.run(n)
     finally:
-        sock.close()
+        for sock in sockets:
+            sock.close()
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _listening_sockets(host: str, port: int, n: int) -> list[socket.socket]:
+    """The sockets the children serve, bound here (port 0: the port the first one got, logged). On Linux one per
+    child, on one port (SO_REUSEPORT): the kernel spreads new connections over them evenly. Elsewhere one, shared:
+    each connection goes to the child that accepts it first, which may take a whole burst of them (SO_REUSEPORT
+    does not spread connections on macOS). A socket outlives its child: what queued on it waits for the next one.
+    They listen once a child serves them: until then, connections are refused, as by the single-process server."""
+    reuse_port = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sockets: list[socket.socket] = []
+    try:
+        if reuse_port:  # the port is free: SO_REUSEPORT alone would let a second server of this user share it
+            with socket.socket(family, socket.SOCK_STREAM) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind((host, port))
+                port = probe.getsockname()[1]
+        for _ in range(n if reuse_port else 1):
+            sock = socket.socket(family, socket.SOCK_STREAM)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if reuse_port:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind((host, port))
+            port = sock.getsockname()[1]
+    except OSError as exc:
+        for sock in sockets:
+            sock.close()
+        raise ServerFailed(f"cannot serve on {host}:{port}: {exc}") from None
+    shown = f"[{host}]" if ":" in host else host
+    log.info("Uvicorn running on http://%s:%d (Press CTRL+C to quit)", shown, port)  # as one process says it
+    return sockets
+
+
 class _Supervisor:
-    def __init__(self, spec: ServerSpec, sock: socket.socket, inspector: SharedInspector, app: AppFactory,
+    def __init__(self, spec: ServerSpec, sockets: list[socket.socket], inspector: SharedInspector, app: AppFactory,
                  after: Callable[[], None]) -> None:
         self.spec = spec
         self.app, self.after = app, after
-        self.sock = sock
+        self.sockets = sockets
         self.inspector = inspector
         self.context = multiprocessing.get_context("spawn")
         self.children: list[_Child] = []
@@ -123,7 +156,8 @@ class _Supervisor:
     def _start(self, index: int) -> _Child:
         ready = self.context.Event()
         process = self.context.Process(target=_child_main, name=f"episodic-serve-{index}", daemon=False,
-                                       args=(self.spec, self.sock, self.inspector, ready, self.app, self.after))
+                                       args=(self.spec, self.sockets[index % len(self.sockets)], self.inspector,
+                                             ready, self.app, self.after))
         process.start()
         log.info("server process %d of %d started [%d]", index + 1, self.spec.limits.processes, process.pid)
         return _Child(index, process, ready)
