@@ -257,6 +257,18 @@ def test_a_child_that_cannot_start_stops_the_server_with_an_error(tmp_path: Path
     assert "stopped before it served" in served.stderr, served.stderr
 
 
+def test_children_that_keep_dying_stop_the_server_with_an_error(tmp_path: Path) -> None:
+    served = subprocess.run(
+        [sys.executable, "-m", "episodic_memory", "serve", "--db", str(tmp_path / "m.db"), "--no-auth", "--port", "0",
+         "--processes", "2"],
+        env={**{k: v for k, v in os.environ.items() if not k.startswith("EPISODIC_")}, "PYTHONPATH": SRC,
+             "EPISODIC_MODELS__EMBEDDER": "off", "EPISODIC_FAULT": "serve.child_served"},
+        capture_output=True, text=True, timeout=120)
+    assert served.returncode == 1, served.stderr
+    assert served.stderr.count("starting another") == 5, served.stderr  # RESTARTS, then no more
+    assert "server processes died 6 times within 60 s" in served.stderr, served.stderr
+
+
 def test_an_inspector_login_on_one_process_holds_on_the_other(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     token = subprocess.run([sys.executable, "-m", "episodic_memory", "token", "create", "--user", "maya", "--db",

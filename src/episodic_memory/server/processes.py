@@ -263,6 +263,7 @@ class _ChildServer(uvicorn.Server):
         await super().startup(sockets=sockets)
         if self.started:
             self.ready.set()
+            fault_point("serve.child_served")  # tests: a child that dies once it serves
 
 
 def _stop_with_parent() -> None:
