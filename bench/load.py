@@ -740,9 +740,10 @@ def main() -> int:
                             processes=args.processes)
             t0 = time.monotonic()
             spy = None
-            if profile:  # py-spy samples every thread of the server (cProfile would see only the event loop's)
-                spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.procs[0].pid), "--format", "raw",
-                                        "--nonblocking", "--rate", "200", "--output", profile,
+            if profile:  # py-spy samples every thread of the server (cProfile would see only the event loop's),
+                # and of its children (serve --processes N)
+                spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.procs[0].pid), "--subprocesses",
+                                        "--format", "raw", "--nonblocking", "--rate", "200", "--output", profile,
                                         "--duration", str(int(args.warmup + args.seconds))],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
