@@ -237,7 +237,7 @@ def _signal(child: _Child, sig: int) -> None:
 
 def _child_main(spec: ServerSpec, sock: socket.socket, inspector: SharedInspector, ready: Event, app: AppFactory,
                 after: Callable[[], None]) -> None:
-    """A child: the app on the shared socket until SIGTERM, then `after` (what the single-process server does
+    """A child: the app on its socket until SIGTERM, then `after` (what the single-process server does
     once uvicorn stopped)."""
     if hasattr(os, "setpgid"):
         os.setpgid(0, 0)  # a Ctrl-C in the terminal goes to the supervisor alone, which sends one SIGTERM
