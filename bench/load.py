@@ -699,6 +699,8 @@ def main() -> int:
                          "two=--processes --tree-arg two=2 compares one process with two on the same source)")
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                     help="an environment variable for the server (EPISODIC_* from the caller are dropped)")
+    ap.add_argument("--tree-env", action="append", default=[], metavar="NAME=VAR=VALUE",
+                    help="an environment variable for the tree NAME's server only (after --env)")
     ap.add_argument("--drain-seconds", type=float, default=60,
                     help="after the load, wait at most this long for the consolidation backlog to be worked off")
     ap.add_argument("--rss-every", type=float, default=1.0)
@@ -731,12 +733,20 @@ def main() -> int:
         if name not in {n for n, _ in trees}:
             ap.error(f"--tree-arg {item}: no --tree {name}=PATH")
         tree_args[name].append(arg)
+    tree_env: dict[str, dict[str, str]] = defaultdict(dict)
+    for item in args.tree_env:
+        name, _, assignment = item.partition("=")
+        var, sep, value = assignment.partition("=")
+        if name not in {n for n, _ in trees} or not sep:
+            ap.error(f"--tree-env {item}: give NAME=VAR=VALUE for a --tree NAME=PATH")
+        tree_env[name][var] = value
     env_extra = dict(e.split("=", 1) for e in args.env)
     runs: list[dict[str, Any]] = []
     for rnd in range(args.rounds):
         for name, src in trees:
             profile = f"{args.profile}.{name}.{rnd}" if args.profile else None
-            server = Server(name, src, args.users, [*args.server_arg, *tree_args[name]], env_extra, db=args.db,
+            server = Server(name, src, args.users, [*args.server_arg, *tree_args[name]],
+                            {**env_extra, **tree_env[name]}, db=args.db,
                             processes=args.processes)
             t0 = time.monotonic()
             spy = None
@@ -753,7 +763,7 @@ def main() -> int:
                     spy.wait(60)
                 log = server.stop()
             result.update(name=name, src=src, round=rnd, wall_s=round(time.monotonic() - t0, 1),
-                          server_args=[*args.server_arg, *tree_args[name]])
+                          server_args=[*args.server_arg, *tree_args[name]], server_env=tree_env[name])
             if args.floor_samples and not args.noisy_neighbour and "server_cpu_ms_per_req" in result:
                 acked = result["exactly_once"].get("acked_checked", 0)
                 floor = measure_floor(src, args, max(10, acked // max(1, args.users)))
