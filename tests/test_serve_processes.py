@@ -230,7 +230,10 @@ def test_one_sessions_turns_over_two_processes_are_stored_and_consolidated_once_
 
 
 def test_a_child_that_dies_is_started_again_and_children_of_a_killed_supervisor_stop(tmp_path: Path) -> None:
-    with serving(tmp_path / "m.db", "--no-auth") as served:
+    temp = tmp_path / "tmp"  # where the supervisor keeps the inspector's logins
+    temp.mkdir()
+    with serving(tmp_path / "m.db", "--no-auth", env={"TMPDIR": str(temp)}) as served:
+        assert len(list(temp.iterdir())) == 1
         first, second = served.children()
         os.kill(first, signal.SIGKILL)
         served.wait_for(rf"server process \d \[{first}\] died \(killed by signal 9\): starting another")
@@ -244,6 +247,7 @@ def test_a_child_that_dies_is_started_again_and_children_of_a_killed_supervisor_
         served.proc.wait()
         wait_gone([second, third], 10)
     assert "the supervisor" in served.output and "is gone: stopping" in served.output
+    assert list(temp.iterdir()) == []  # the folder its supervisor could not remove: its children did
 
 
 def test_a_child_that_cannot_start_stops_the_server_with_an_error(tmp_path: Path) -> None:

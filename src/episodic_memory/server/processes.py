@@ -241,7 +241,7 @@ def _child_main(spec: ServerSpec, sock: socket.socket, inspector: SharedInspecto
     once uvicorn stopped)."""
     if hasattr(os, "setpgid"):
         os.setpgid(0, 0)  # a Ctrl-C in the terminal goes to the supervisor alone, which sends one SIGTERM
-    _stop_with_parent()
+    _stop_with_parent(Path(inspector.sessions_db).parent)
     fault_point("serve.child_start")  # tests: a child that cannot start
     asgi, options = app(spec, inspector)
     server = _ChildServer(uvicorn.Config(asgi, **options), ready)
@@ -266,8 +266,9 @@ class _ChildServer(uvicorn.Server):
             fault_point("serve.child_served")  # tests: a child that dies once it serves
 
 
-def _stop_with_parent() -> None:
-    """Stop this child (SIGTERM to itself: the server's own graceful stop) when the supervisor is gone."""
+def _stop_with_parent(folder: Path) -> None:
+    """Stop this child (SIGTERM to itself: the server's own graceful stop) when the supervisor is gone, and remove
+    the supervisor's `folder`, which it did not live to remove (the inspector's logins: of no use any more)."""
     parent = multiprocessing.parent_process()
     if parent is None:
         return
@@ -275,6 +276,7 @@ def _stop_with_parent() -> None:
     def watch() -> None:
         multiprocessing.connection.wait([parent.sentinel])
         log.warning("the supervisor [%s] is gone: stopping", parent.pid)
+        shutil.rmtree(folder, ignore_errors=True)
         os.kill(os.getpid(), signal.SIGTERM)
 
     threading.Thread(target=watch, name="episodic-serve-parent", daemon=True).start()
