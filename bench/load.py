@@ -15,10 +15,13 @@ again (a 429 promises the turn was not stored).
 server accepts (``Config.capture.max_turn_chars``), in bursts of ``--noisy-burst`` concurrent posts.
 
 ``--tree base=/tmp/base-rest/src --tree new=src --rounds 2`` runs the trees alternately (base, new, base, new), each
-on its own fresh database, so a baseline checkout can be compared on the same noisy machine.
+on its own fresh database, so a baseline checkout can be compared on the same noisy machine; ``--tree-arg
+NAME=ARG`` gives one tree's server an argument of its own (``serve --processes 2`` against one process, say). A
+server's CPU, RSS and threads are its process's and its children's together.
 
     python bench/load.py --clients 20 --seconds 30 --users 3 --mix 0.5
     python bench/load.py --tree base=/tmp/base-rest/src --tree new=src --rounds 2 --seconds 20
+    python bench/load.py --tree one=src --tree two=src --tree-arg two=--processes --tree-arg two=2 --rounds 2
     python bench/load.py --noisy-neighbour --seconds 20
     python bench/load.py --seconds 600 --clients 20        # RSS over 10 minutes
 
@@ -270,7 +273,25 @@ class Server:
         self.killed.append(index)
 
     def _live(self) -> list[int]:
-        return [proc.pid for i, proc in enumerate(self.procs) if i not in self.killed]
+        """The live server processes and every process they started (`serve --processes N`'s children)."""
+        roots = [proc.pid for i, proc in enumerate(self.procs) if i not in self.killed]
+        children: dict[int, list[int]] = defaultdict(list)
+        try:
+            for entry in os.listdir("/proc"):
+                if entry.isdigit():
+                    try:
+                        with open(f"/proc/{entry}/stat") as f:
+                            children[int(f.read().rsplit(")", 1)[1].split()[1])].append(int(entry))
+                    except OSError:
+                        continue
+        except OSError:  # no /proc: the roots alone
+            return roots
+        found, todo = [], list(roots)
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo += children.get(pid, [])
+        return found
 
     def cpu_s(self) -> float:
         """CPU seconds of the live server processes, together."""
@@ -280,8 +301,8 @@ class Server:
                 with open(f"/proc/{pid}/stat") as f:
                     fields = f.read().rsplit(")", 1)[1].split()
                 total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-            except OSError:
-                return float("nan")
+            except OSError:  # it ended since it was listed
+                continue
         return total
 
     def rss_mb(self, field: str = "VmRSS") -> float:
@@ -292,8 +313,8 @@ class Server:
             try:
                 with open(f"/proc/{pid}/status") as f:
                     total += next(int(line.split()[1]) for line in f if line.startswith(f"{field}:")) / 1024
-            except (OSError, StopIteration):
-                return float("nan")
+            except (OSError, StopIteration):  # it ended since it was listed
+                continue
         return total
 
     def threads(self) -> int:
@@ -301,6 +322,10 @@ class Server:
             return sum(len(os.listdir(f"/proc/{pid}/task")) for pid in self._live())
         except OSError:
             return -1
+
+    def processes(self) -> int:
+        """Server processes, with their children (the supervisor and its server processes, with --processes)."""
+        return len(self._live())
 
     def stop(self) -> str:
         for proc in self.procs:
@@ -547,7 +572,7 @@ async def run_mixed(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         # with the background work the load left behind (worked off after it; the old server did it during)
         "client_cpu_s": round(client_cpu, 1), "client_cpu_share": round(client_cpu / wall, 2),
         "loadavg_before": [round(x, 2) for x in load0], "loadavg_after": [round(x, 2) for x in os.getloadavg()],
-        "server_threads": threads,
+        "server_threads": threads, "server_processes": server.processes(),
         "rss_mb": {"from_s": rss_from, "after_warmup": warm_rss[0], "max": max(warm_rss), "end": warm_rss[-1],
                    "growth_pct": round(100 * (warm_rss[-1] - warm_rss[0]) / warm_rss[0], 1),
                    "anon_after_warmup": warm_anon[0], "anon_end": warm_anon[-1],
@@ -669,8 +694,13 @@ def main() -> int:
                     help="run the server from this src directory (repeat to compare; default: this checkout)")
     ap.add_argument("--rounds", type=int, default=1, help="run each tree this many times, alternating")
     ap.add_argument("--server-arg", action="append", default=[], help="an extra argument to `serve`")
+    ap.add_argument("--tree-arg", action="append", default=[], metavar="NAME=ARG",
+                    help="an extra argument to `serve` for the tree NAME only (repeat, in order: --tree-arg "
+                         "two=--processes --tree-arg two=2 compares one process with two on the same source)")
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                     help="an environment variable for the server (EPISODIC_* from the caller are dropped)")
+    ap.add_argument("--tree-env", action="append", default=[], metavar="NAME=VAR=VALUE",
+                    help="an environment variable for the tree NAME's server only (after --env)")
     ap.add_argument("--drain-seconds", type=float, default=60,
                     help="after the load, wait at most this long for the consolidation backlog to be worked off")
     ap.add_argument("--rss-every", type=float, default=1.0)
@@ -697,18 +727,33 @@ def main() -> int:
     args = ap.parse_args()
 
     trees = [t.split("=", 1) for t in args.tree] or [["current", str(ROOT / "src")]]
+    tree_args: dict[str, list[str]] = defaultdict(list)
+    for item in args.tree_arg:
+        name, _, arg = item.partition("=")
+        if name not in {n for n, _ in trees}:
+            ap.error(f"--tree-arg {item}: no --tree {name}=PATH")
+        tree_args[name].append(arg)
+    tree_env: dict[str, dict[str, str]] = defaultdict(dict)
+    for item in args.tree_env:
+        name, _, assignment = item.partition("=")
+        var, sep, value = assignment.partition("=")
+        if name not in {n for n, _ in trees} or not sep:
+            ap.error(f"--tree-env {item}: give NAME=VAR=VALUE for a --tree NAME=PATH")
+        tree_env[name][var] = value
     env_extra = dict(e.split("=", 1) for e in args.env)
     runs: list[dict[str, Any]] = []
     for rnd in range(args.rounds):
         for name, src in trees:
             profile = f"{args.profile}.{name}.{rnd}" if args.profile else None
-            server = Server(name, src, args.users, args.server_arg, env_extra, db=args.db,
+            server = Server(name, src, args.users, [*args.server_arg, *tree_args[name]],
+                            {**env_extra, **tree_env[name]}, db=args.db,
                             processes=args.processes)
             t0 = time.monotonic()
             spy = None
-            if profile:  # py-spy samples every thread of the server (cProfile would see only the event loop's)
-                spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.procs[0].pid), "--format", "raw",
-                                        "--nonblocking", "--rate", "200", "--output", profile,
+            if profile:  # py-spy samples every thread of the server (cProfile would see only the event loop's),
+                # and of its children (serve --processes N)
+                spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.procs[0].pid), "--subprocesses",
+                                        "--format", "raw", "--nonblocking", "--rate", "200", "--output", profile,
                                         "--duration", str(int(args.warmup + args.seconds))],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
@@ -717,7 +762,8 @@ def main() -> int:
                 if spy is not None:
                     spy.wait(60)
                 log = server.stop()
-            result.update(name=name, src=src, round=rnd, wall_s=round(time.monotonic() - t0, 1))
+            result.update(name=name, src=src, round=rnd, wall_s=round(time.monotonic() - t0, 1),
+                          server_args=[*args.server_arg, *tree_args[name]], server_env=tree_env[name])
             if args.floor_samples and not args.noisy_neighbour and "server_cpu_ms_per_req" in result:
                 acked = result["exactly_once"].get("acked_checked", 0)
                 floor = measure_floor(src, args, max(10, acked // max(1, args.users)))

@@ -681,6 +681,9 @@ class ServerSettings(_Group):
     stop_grace_s: float = Field(1.0, ge=0, description="on SIGTERM, how long the REST server's requests, then "
                                        "its consolidation, may take to finish; what is unfinished is flagged for the "
                                        "next start")
+    processes: int = Field(1, ge=0, description="REST server processes sharing its one port (`episodic serve "
+                           "--processes N`): a Python process runs one request's Python at a time; each process loads "
+                           "its own embedder (its RAM, N times) and has its own limits below; 0: one per core")
     # request admission and the background worker under load (server/limits.py; docs/server.md)
     workers: int = Field(0, ge=0, description="threads running requests; 0: 4 per core, at least 8")
     max_inflight: int = Field(0, ge=0, description="requests executing and waiting, beyond which a request gets 429; "
@@ -719,7 +722,7 @@ class ServerSettings(_Group):
         workers = self.workers or max(8, 4 * cores)
         inflight = max(self.max_inflight or 8 * workers, 1)
         return self.model_copy(update={
-            "workers": workers, "max_inflight": inflight,
+            "processes": self.processes or cores, "workers": workers, "max_inflight": inflight,
             "per_client_max": min(self.per_client_max or max(1, inflight // 2), inflight),
             "per_client_running": min(self.per_client_running or max(1, workers // 2), workers),
             "heavy_running": self.heavy_running or max(1, cores // 2)})

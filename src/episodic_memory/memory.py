@@ -452,7 +452,10 @@ class Memory:
         if not self.lease.claim(user_id, session_id, wait=self.config.consolidation.lease_wait_s if final else 0):
             log.info("session %s/%s is being consolidated by another process; left flagged for later",
                      user_id, session_id)
-            self.store.mark_for_consolidation(user_id, session_id)
+            # not a final run: flagged only while turns wait. The holder may have recorded its run already (it
+            # clears the flag as it records): a flag set then, with nothing left, would have the sweep run the
+            # session's final steps a second time (two server processes, one session: tests/test_serve_processes.py)
+            self.store.mark_for_consolidation(user_id, session_id, behind_only=not final)
             return False
         try:
             return self._consolidate(user_id, session_id, final, max_turns)

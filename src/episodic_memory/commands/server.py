@@ -87,6 +87,10 @@ def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_po
               help=f"With --no-auth: the user every request acts as (default: {DEFAULT_USER!r}).")
 @click.option("--threads", type=click.IntRange(1, 1024), default=None, metavar="N",
               help="Threads running requests (default: 4 per core, at least 8; $EPISODIC_SERVER__WORKERS).")
+@click.option("--processes", type=click.IntRange(0, 256), default=None, metavar="N",
+              help="Server processes sharing the port: a process uses about one core (Python's GIL); each loads its "
+                   "own embedder (its RAM, N times) and has its own --threads and --max-inflight (default: 1; 0: one "
+                   "per core; $EPISODIC_SERVER__PROCESSES). See docs/server.md.")
 @click.option("--max-inflight", type=click.IntRange(1, 1 << 20), default=None, metavar="N",
               help="Requests under way (running or waiting) past which a request gets 429 + Retry-After "
                    "(default: 8 per thread; $EPISODIC_SERVER__MAX_INFLIGHT).")
@@ -98,14 +102,15 @@ def mcp_command(ctx: click.Context, db: str | None, user_id: str | None, http_po
                    "(DNS rebinding). Also $EPISODIC_SERVER__ALLOWED_HOSTS (comma-separated).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: bool, user_id: str | None,
-          threads: int | None, max_inflight: int | None, access_log: bool | None,
+          threads: int | None, processes: int | None, max_inflight: int | None, access_log: bool | None,
           allowed_hosts: tuple[str, ...]) -> None:
     """Run the REST API (FastAPI; OpenAPI at /docs). Requests need a bearer token: episodic token create."""
     rest = _server_module("rest")
     limits_module = _server_module("limits")
     auth = not no_auth
     try:
-        limits = limits_module.server_limits(workers=threads, max_inflight=max_inflight, access_log=access_log)
+        limits = limits_module.server_limits(workers=threads, processes=processes, max_inflight=max_inflight,
+                                             access_log=access_log)
         rest.check_host(host, auth)
     except (ValueError, TypeError) as exc:
         raise click.UsageError(str(exc)) from None
@@ -133,7 +138,10 @@ def serve(ctx: click.Context, host: str, port: int, db: str | None, no_auth: boo
                     "421 unless the name is given with --allowed-host NAME.", fg="yellow", err=True)
     if port:
         click.echo(f"memory inspector: http://{host}:{port}/  (API docs: /docs)", err=True)
-    rest.serve(path, host=host, port=port, auth=auth, user_id=user, limits=limits, allowed_hosts=allowed_hosts)
+    try:
+        rest.serve(path, host=host, port=port, auth=auth, user_id=user, limits=limits, allowed_hosts=allowed_hosts)
+    except _server_module("processes").ServerFailed as exc:  # --processes: a child failed to start, or kept dying
+        raise click.ClickException(str(exc)) from None
 
 
 def _names(users: list[str], most: int = 5) -> str:

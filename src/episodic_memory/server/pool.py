@@ -180,18 +180,22 @@ class MemoryPool:
             with self.lease(user_id) as mem:
                 done = (mem.consolidate_in_windows if windows else mem.consolidate)(user_id, session_id, final=final)
                 info = mem.store.session(user_id, session_id)
-            with self._counts_lock:
-                left = 0 if info is None else max(0, info.turn_count - info.consolidated_turns)
-                if left:
-                    self._unconsolidated[key] = left
-                else:
-                    self._unconsolidated.pop(key, None)
+            self._count_left(key, info)
             return done
         finally:
             with self._lock:
                 self._running[key] -= 1
                 if self._running[key] <= 0:
                     del self._running[key]
+
+    def _count_left(self, key: tuple[str, str], info: SessionInfo | None) -> None:
+        """Count the session's turns not consolidated, as the store says (for `backlog`)."""
+        with self._counts_lock:
+            left = 0 if info is None else max(0, info.turn_count - info.consolidated_turns)
+            if left:
+                self._unconsolidated[key] = left
+            else:
+                self._unconsolidated.pop(key, None)
 
     def _session(self, user_id: str, session_id: str) -> SessionInfo | None:
         with self.lease(user_id) as mem:
@@ -225,10 +229,18 @@ class MemoryPool:
     def sweep(self) -> int:
         """Queue for the worker every session owed a consolidation that no process is running and no turn has
         touched for `Config.server.sweep_idle_s` (another process's, that died or stopped with its queue
-        flagged); the consolidation lease still decides who runs each. Returns how many were queued."""
+        flagged); the consolidation lease still decides who runs each. Returns how many were queued. The turns
+        `backlog` counts are recounted from the store meanwhile."""
         now = time.time()
         with self.lease(self.maintenance_user) as mem:
             owed = mem.store.sessions_owed(self.config.capture.consolidate_every, now - self.config.server.sweep_idle_s, now)
+            # the turns counted as waiting, recounted: another server process may have consolidated them since
+            # (`serve --processes N`), and a count never recounted would hold `backlog` up, refusing turns past
+            # `backlog_refuse_turns`
+            with self._counts_lock:
+                counted = list(self._unconsolidated)
+            for key in counted:
+                self._count_left(key, mem.store.session(*key))
         for user_id, session_id, ended in owed:
             self.scheduler.submit(user_id, session_id, final=ended)
         return len(owed)

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, status
 from fastapi import Path as PathParam
@@ -55,6 +55,10 @@ from .pool import WORKER_NAME, MemoryPool
 from .render import brief_data, scoped, to_data
 from .tokens import TokenStore
 from .ui import add_inspector
+from .ui.sessions import SharedInspector
+
+if TYPE_CHECKING:
+    from .processes import ServerSpec
 
 log = logging.getLogger(__name__)
 
@@ -315,13 +319,15 @@ def create_app(
     max_body_bytes: int | None = None,
     limits: ServerLimits | None = None,
     allowed_hosts: Sequence[str] | None = None,
+    inspector: SharedInspector | None = None,
 ) -> FastAPI:
     """The REST app over the memory file `db_path`.
 
     `auth=False` serves `user_id` to every caller without a token (loopback only: see `check_host`). `config`
     defaults to `Config.from_env()`; `limits` (the request threads, admission, background work: limits.py),
     `max_body_bytes` and `allowed_hosts` (a Host not answered gets 421: hosts.py) default to its `server`
-    group; `embedder` overrides the configured model (tests pass a fake).
+    group; `embedder` overrides the configured model (tests pass a fake); `inspector`: the inspector's logins shared
+    by the processes of one server (`serve_processes`).
     """
     mem_config = config or Config.from_env()
     limits = server_limits(limits or mem_config.server)
@@ -568,7 +574,7 @@ def create_app(
         return figures
 
     add_hook_routes(app, current_user)  # coding-agent hooks (server/hooks.py, docs/hooks.md)
-    add_inspector(app, mem_config)
+    add_inspector(app, mem_config, inspector)
     return app
 
 
@@ -579,17 +585,36 @@ def serve(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8765, aut
     `Config.server.stop_grace_s`: requests get that long to finish, then consolidation (`MemoryPool.close`).
     `limits` default to `Config.from_env().server`; the access log is off unless `limits.access_log` (a
     recall's line holds its query). `allowed_hosts` are answered besides the configured ones: see
-    `hosts.py`."""
+    `hosts.py`. With `limits.processes` over 1, that many processes serve the one port (`processes.py`)."""
     import uvicorn
 
     check_host(host, auth)
     config = Config.from_env()
     limits = server_limits(limits or config.server)
     hosts = [*config.server.allowed_hosts, *allowed_hosts]
+    if limits.processes > 1:
+        from .processes import ServerSpec, serve_processes
+
+        serve_processes(ServerSpec(str(db_path), auth, user_id, limits, tuple(hosts), log_level), host, port,
+                        _child_app, _end_without_stragglers)
+        return
     uvicorn.run(create_app(db_path, auth=auth, user_id=user_id, config=config, limits=limits, allowed_hosts=hosts),
-                host=host, port=port, log_level=log_level, access_log=limits.access_log,
-                timeout_graceful_shutdown=math.ceil(config.server.stop_grace_s))
+                **uvicorn_options(config, limits, log_level), host=host, port=port)
     _end_without_stragglers()
+
+
+def uvicorn_options(config: Config, limits: ServerLimits, log_level: str) -> dict[str, Any]:
+    """What `serve` tells uvicorn besides the app and the address (one process or each of several)."""
+    return {"log_level": log_level, "access_log": limits.access_log,
+            "timeout_graceful_shutdown": math.ceil(config.server.stop_grace_s)}
+
+
+def _child_app(spec: ServerSpec, inspector: SharedInspector) -> tuple[FastAPI, dict[str, Any]]:
+    """In each process of `serve_processes`: the app, as `serve` makes it, and uvicorn's options."""
+    config = Config.from_env()
+    app = create_app(spec.db_path, auth=spec.auth, user_id=spec.user_id, config=config, limits=spec.limits,
+                     allowed_hosts=spec.allowed_hosts, inspector=inspector)
+    return app, uvicorn_options(config, spec.limits, spec.log_level)
 
 
 def _end_without_stragglers(wait_s: float = 0.5) -> None:

@@ -50,8 +50,9 @@ class TurnStore(Protocol):
         `owed` and has not happened yet). False when unknown."""
         ...
 
-    def mark_for_consolidation(self, user_id: str, session_id: str) -> None:
-        """Flag a session for consolidation (after a failed run, or by recovery)."""
+    def mark_for_consolidation(self, user_id: str, session_id: str, *, behind_only: bool = False) -> None:
+        """Flag a session for consolidation (after a failed run, or by recovery); with `behind_only`, only when it
+        has turns not consolidated yet."""
         ...
 
     def mark_idle_sessions(self, idle_before: float) -> int:

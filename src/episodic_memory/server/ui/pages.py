@@ -26,7 +26,16 @@ from ...memory import Memory
 from ...util import to_iso
 from ..tokens import hash_token
 from .charts import bar_chart, dot_chart, entity_graph
-from .sessions import COOKIE, LOGIN_COOKIE, BrowserSession, BrowserSessions, LoginForms, csrf_ok
+from .sessions import (
+    COOKIE,
+    LOGIN_COOKIE,
+    BrowserSession,
+    BrowserSessions,
+    LoginForms,
+    SharedBrowserSessions,
+    SharedInspector,
+    csrf_ok,
+)
 
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -68,12 +77,14 @@ class _Redirect(Exception):
         self.location = location
 
 
-def add_inspector(app: FastAPI, config: Config | None = None) -> None:
-    """Serve the inspector at `/` of the REST app (`app.state` holds the pool, the token store and the user)."""
+def add_inspector(app: FastAPI, config: Config | None = None, shared: SharedInspector | None = None) -> None:
+    """Serve the inspector at `/` of the REST app (`app.state` holds the pool, the token store and the user).
+    `shared`: the logins and the login forms' key of a server of several processes (`serve --processes N`)."""
     config = config or Config()
-    app.state.browser_sessions = BrowserSessions(config.server.ui_session_idle_s, config.server.ui_max_sessions,
-                                                 config.server.ui_max_sessions_per_user)
-    app.state.login_forms = LoginForms(config.server.ui_login_form_s)
+    limits = (config.server.ui_session_idle_s, config.server.ui_max_sessions, config.server.ui_max_sessions_per_user)
+    app.state.browser_sessions = (BrowserSessions(*limits) if shared is None
+                                  else SharedBrowserSessions(shared.sessions_db, *limits))
+    app.state.login_forms = LoginForms(config.server.ui_login_form_s, None if shared is None else shared.login_key)
     app.mount("/static", StaticFiles(directory=str(_ASSETS / "static")), name="static")
     app.include_router(router)
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 COOKIE = "episodic_ui"
 LOGIN_COOKIE = "episodic_login"   # the login form's nonce (path /login): see LoginForms
@@ -79,6 +83,88 @@ class BrowserSessions:
         return len(gone)
 
 
+@dataclass(frozen=True)
+class SharedInspector:
+    """What the processes of one server share for the inspector: the browser sessions' file and the login forms' key."""
+
+    sessions_db: str
+    login_key: bytes
+
+
+class SharedBrowserSessions(BrowserSessions):
+    """`BrowserSessions` kept in a SQLite file that every process of one `episodic serve --processes N` opens: a
+    login made on one process is known to the others (the kernel hands each connection to any of them). Same
+    bounds, same order of eviction (least recently seen first). The file is made by the supervisor in a folder of its
+    own (`server/processes.py`) and removed with it: a restart still logs everyone out."""
+
+    SCHEMA = ("CREATE TABLE IF NOT EXISTS browser_sessions (sid TEXT PRIMARY KEY, user_id TEXT, token_hash TEXT, "
+              "csrf TEXT NOT NULL, last_seen REAL NOT NULL)")
+
+    def __init__(self, path: str | Path, idle_s: float = 12 * 3600, max_sessions: int = 10_000,
+                 per_user: int = 32) -> None:
+        super().__init__(idle_s, max_sessions, per_user)
+        # one connection, under the lock (pages are few); BEGIN IMMEDIATE orders the processes
+        self._db = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+        with self._tx() as db:
+            db.execute(self.SCHEMA)
+
+    @classmethod
+    def create(cls, path: str | Path) -> None:
+        """Make the file (WAL: the processes' reads do not wait for a write)."""
+        with sqlite3.connect(str(path), isolation_level=None) as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(cls.SCHEMA)
+        db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def new(self, user_id: str | None, token_hash: str | None = None) -> BrowserSession:
+        session = BrowserSession(secrets.token_urlsafe(32), user_id, token_hash)
+        with self._tx() as db:
+            mine = [sid for (sid,) in db.execute("SELECT sid FROM browser_sessions WHERE user_id IS ? "
+                                                 "ORDER BY last_seen, rowid", (user_id,))]
+            db.executemany("DELETE FROM browser_sessions WHERE sid = ?",
+                           [(sid,) for sid in mine[:max(0, len(mine) - self.per_user + 1)]])
+            db.execute("INSERT INTO browser_sessions VALUES (?, ?, ?, ?, ?)",
+                       (session.sid, user_id, token_hash, session.csrf, session.last_seen))
+            db.execute("DELETE FROM browser_sessions WHERE sid IN (SELECT sid FROM browser_sessions "
+                       "ORDER BY last_seen, rowid LIMIT max(0, (SELECT count(*) FROM browser_sessions) - ?))",
+                       (self.max_sessions,))
+        return session
+
+    def get(self, sid: str | None) -> BrowserSession | None:
+        if not sid:
+            return None
+        now = time.time()
+        with self._tx() as db:
+            row = db.execute("SELECT user_id, token_hash, csrf, last_seen FROM browser_sessions WHERE sid = ?",
+                             (sid,)).fetchone()
+            if row is None:
+                return None
+            if now - row[3] > self.idle_s:
+                db.execute("DELETE FROM browser_sessions WHERE sid = ?", (sid,))
+                return None
+            db.execute("UPDATE browser_sessions SET last_seen = ? WHERE sid = ?", (now, sid))
+        return BrowserSession(sid, row[0], row[1], row[2], now)
+
+    def end(self, sid: str | None) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM browser_sessions WHERE sid = ?", (sid or "",))
+
+    def end_user(self, user_id: str) -> int:
+        with self._tx() as db:
+            return db.execute("DELETE FROM browser_sessions WHERE user_id = ?", (user_id,)).rowcount
+
+
 def csrf_ok(session: BrowserSession, sent: str | None) -> bool:
     return bool(sent) and secrets.compare_digest(session.csrf.encode(), (sent or "").encode())
 
@@ -86,11 +172,11 @@ def csrf_ok(session: BrowserSession, sent: str | None) -> bool:
 class LoginForms:
     """The login form's anti-forgery token, kept by no one: a signed double-submit cookie (a random nonce in
     `LOGIN_COOKIE`, ``<issued>.<HMAC(key, nonce, issued)>`` in the form), good for `max_age_s`; the key is
-    made at start (a restart voids open forms)."""
+    made at start (a restart voids open forms), or given (`key`: the one every process of one server signs with)."""
 
-    def __init__(self, max_age_s: float = 3600.0) -> None:
+    def __init__(self, max_age_s: float = 3600.0, key: bytes | None = None) -> None:
         self.max_age_s = max_age_s
-        self._key = secrets.token_bytes(32)
+        self._key = key or secrets.token_bytes(32)
 
     def issue(self) -> tuple[str, str]:
         """(the cookie's nonce, the form's token)."""

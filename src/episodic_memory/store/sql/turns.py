@@ -99,10 +99,11 @@ class TurnCore(SQLCore):
                 "needs_consolidation = (? OR turn_count > consolidated_turns) WHERE user_id = ? AND session_id = ?",
                 (now, now, owed, user_id, session_id)).rowcount > 0)
 
-    def mark_for_consolidation(self, user_id: str, session_id: str) -> None:
+    def mark_for_consolidation(self, user_id: str, session_id: str, *, behind_only: bool = False) -> None:
         with self._write() as tx:
             tx.execute(f"UPDATE sessions SET needs_consolidation = {tx.dialect.true} WHERE user_id = ? "
-                       "AND session_id = ?", (user_id, session_id))
+                       "AND session_id = ?" + (" AND turn_count > consolidated_turns" if behind_only else ""),
+                       (user_id, session_id))
 
     def mark_idle_sessions(self, idle_before: float) -> int:
         d = self.dialect
