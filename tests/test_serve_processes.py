@@ -250,24 +250,24 @@ def test_a_child_that_dies_is_started_again_and_children_of_a_killed_supervisor_
     assert list(temp.iterdir()) == []  # the folder its supervisor could not remove: its children did
 
 
-def test_a_child_that_cannot_start_stops_the_server_with_an_error(tmp_path: Path) -> None:
-    served = subprocess.run(
+def _serve_with_fault(tmp_path: Path, fault: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """`serve --processes 2` run to its end with the fault point `fault` armed in every process."""
+    return subprocess.run(
         [sys.executable, "-m", "episodic_memory", "serve", "--db", str(tmp_path / "m.db"), "--no-auth", "--port", "0",
          "--processes", "2"],
         env={**{k: v for k, v in os.environ.items() if not k.startswith("EPISODIC_")}, "PYTHONPATH": SRC,
-             "EPISODIC_MODELS__EMBEDDER": "off", "EPISODIC_FAULT": "serve.child_start"},
-        capture_output=True, text=True, timeout=60)
+             "EPISODIC_MODELS__EMBEDDER": "off", "EPISODIC_FAULT": fault},
+        capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_child_that_cannot_start_stops_the_server_with_an_error(tmp_path: Path) -> None:
+    served = _serve_with_fault(tmp_path, "serve.child_start", 60)
     assert served.returncode == 1, served.stderr
     assert "stopped before it served" in served.stderr, served.stderr
 
 
 def test_children_that_keep_dying_stop_the_server_with_an_error(tmp_path: Path) -> None:
-    served = subprocess.run(
-        [sys.executable, "-m", "episodic_memory", "serve", "--db", str(tmp_path / "m.db"), "--no-auth", "--port", "0",
-         "--processes", "2"],
-        env={**{k: v for k, v in os.environ.items() if not k.startswith("EPISODIC_")}, "PYTHONPATH": SRC,
-             "EPISODIC_MODELS__EMBEDDER": "off", "EPISODIC_FAULT": "serve.child_served"},
-        capture_output=True, text=True, timeout=120)
+    served = _serve_with_fault(tmp_path, "serve.child_served", 120)
     assert served.returncode == 1, served.stderr
     assert served.stderr.count("starting another") == 5, served.stderr  # RESTARTS, then no more
     assert "server processes died 6 times within 60 s" in served.stderr, served.stderr
