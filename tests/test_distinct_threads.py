@@ -199,3 +199,59 @@ def test_a_hypothesis_is_matched_again_when_a_near_workstream_grows() -> None:
             session(mem, sid, lines, day=day)
         garden = workstream_of(mem, "g3")
         assert workstream_of(mem, "g1") == garden == workstream_of(mem, "g2")
+
+
+
+class _CountingEmbedder:
+    """Each sentence a fixed vector of its own; every text the model is asked for, counted."""
+
+    model_id = "counting"
+    dim = 3
+    ROWS = {"We picked terrazzo for the countertops.": [1, 0, 0], "Ok so.": [0, 1, 0],
+            "Imogen owns the Skylark launch.": [0, 0, 1]}
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def embed(self, texts: Any) -> Any:
+        import numpy as np
+
+        self.asked.extend(texts)
+        return np.asarray([self.ROWS[t] for t in texts], np.float32)
+
+
+def test_the_thread_vector_reads_sentences_weighed_by_their_distinctive_words() -> None:
+    import numpy as np
+
+    from episodic_memory.config import Config
+    from episodic_memory.consolidate.distinct import sentence_weights
+    from episodic_memory.consolidate.episodes import thread_vector
+    from episodic_memory.store.records import SessionInfo
+
+    turns = [_turn("We picked terrazzo for the countertops. Ok so."), _turn("Imogen owns the Skylark launch."),
+             _turn("Ok so.")]
+    said = session_words(turns)
+    df = {t: 1 for t in said.tf}
+    embedder = _CountingEmbedder()
+
+    class _Store:
+        def term_frequencies(self, user_id: str, tf: Any, exclude_episode: Any = None) -> Any:
+            return 0, {}
+
+    class _Clients:
+        config = Config()
+        store = _Store()
+
+        def embedder(self) -> Any:
+            return embedder
+
+    info = SessionInfo("u", "s", "open", None, None, 3, 0, False)
+    vec, model = thread_vector(_Clients(), info, turns, said, None)  # type: ignore[arg-type]
+    # the sentences the learned models embed (the embedder's text cache holds them), not whole turns; a sentence
+    # (and a turn) with no distinctive word is left out, unembedded
+    assert embedder.asked == ["We picked terrazzo for the countertops.", "Imogen owns the Skylark launch."]
+    w = sentence_weights(["We picked terrazzo for the countertops.", "Ok so.", "Imogen owns the Skylark launch."],
+                         df, 1, 0.5)
+    assert w[1] == 0 and w[0] > 0 and w[2] > 0
+    expected = np.asarray([w[0], 0, w[2]], np.float32) / np.linalg.norm([w[0], w[2]])
+    assert model == "counting+distinct" and vec is not None and np.allclose(vec, expected)

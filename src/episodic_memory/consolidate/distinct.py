@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..store.records import StoredTurn
 from .keyphrases import content_stems, sentences, stem, words
 
@@ -64,6 +66,12 @@ def idf(term: str, df: Mapping[str, int], n: int, common_share: float) -> float:
 def turn_weights(words: SessionWords, df: Mapping[str, int], n: int, common_share: float) -> list[float]:
     """Each turn's distinctiveness: the summed idf of its words (0 for a turn that is not a statement)."""
     return [sum(idf(t, df, n, common_share) for t in s) for s in words.stems]
+
+
+def sentence_weights(sentences: Sequence[str], df: Mapping[str, int], n: int, common_share: float) -> np.ndarray:
+    """Each sentence's distinctiveness: the summed idf of its words that `df` knows (a session's own, there)."""
+    return np.asarray([sum(idf(t, df, n, common_share) for t in set(content_stems(s)) if t in df) for s in sentences],
+                      np.float32)
 
 
 def profile_cosine(a: Mapping[str, float], b: Mapping[str, float], df: Mapping[str, int], n: int,

@@ -24,7 +24,8 @@ import numpy as np
 from .. import llm
 from ..store.records import NewEpisode, SessionInfo, StoredTurn
 from ..util import memo_text
-from .distinct import SessionWords, is_statement, session_words, turn_weights
+from .distinct import SessionWords, is_statement, sentence_weights, session_words, turn_weights
+from .extract import sentences as sentences_of
 from .keyphrases import content_stems, keyphrases, lexical_vector, sentences, words
 from .notes import without_notes
 
@@ -194,22 +195,27 @@ def extractive_summary(turns: list[StoredTurn], facts: list[dict], max_sentences
 
 def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredTurn], said: SessionWords,
                   episode_id: int | None) -> tuple[np.ndarray | None, str | None]:
-    """What workstreams are matched on: the mean of the session's statement turns' vectors, each weighted by
-    how distinctive its words are in the user's vocabulary (`consolidate/distinct.py`), or without an embedder
-    a hashed bag of their words; None when the session states nothing distinctive."""
+    """What workstreams are matched on: the mean of the vectors of the sentences of the session's statements, each
+    weighted by how distinctive its words are in the user's vocabulary (`consolidate/distinct.py`), or without an
+    embedder a hashed bag of their words; None when the session states nothing distinctive."""
     cfg = clients.config
     n, df = clients.store.term_frequencies(info.user_id, said.tf, exclude_episode=episode_id)
     df = {t: df.get(t, 0) + 1 for t in said.tf}   # this session counts as one of the documents
     weights = turn_weights(said, df, n + 1, cfg.workstreams.common_share)
     embedder = clients.embedder()
     if embedder is not None:
-        picked = [(t, w) for t, w in zip(turns, weights, strict=True) if w > 0]
-        if not picked:
+        statements = [t.content for t, w in zip(turns, weights, strict=True) if w > 0]
+        if not statements:
             return None, None
-        # each statement embedded on its own: a stored turn vector carries the turn before it when both are short
-        # (often the assistant's "Noted."), which makes any two sessions alike
-        matrix = np.asarray(embedder.embed([t.content for t, _ in picked]), np.float32)
-        acc = (matrix * np.asarray([w for _, w in picked], np.float32)[:, None]).sum(axis=0)
+        # each statement read as its sentences, each weighted by how distinctive its own words are: the sentences
+        # are the texts the learned models have just embedded, so most come from the embedder's text cache (a
+        # statement costs no model call of its own, issue 45), and a stored turn vector would not do: it carries the
+        # turn before it when both are short (often the assistant's "Noted."), which makes any two sessions alike
+        texts = [s for text in statements for s in (sentences_of(text) or [text])]
+        w = sentence_weights(texts, df, n + 1, cfg.workstreams.common_share)
+        texts = [s for s, x in zip(texts, w, strict=True) if x > 0]   # a sentence of common words adds nothing
+        w = w[w > 0]
+        acc = (np.asarray(embedder.embed(texts), np.float32) * w[:, None]).sum(axis=0)
         norm = float(np.linalg.norm(acc))
         return ((acc / norm).astype(np.float32), f"{embedder.model_id}+distinct") if norm > 0 else (None, None)
     vec = lexical_vector(t.content for t, w in zip(turns, weights, strict=True) if w > 0)
