@@ -209,7 +209,7 @@ def summarise(run: SystemRun, ks: Sequence[int]) -> dict[str, Any]:
     return out
 
 
-def _fmt(value: Any, digits: int = 3) -> str:
+def fmt(value: Any, digits: int = 3) -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
@@ -245,13 +245,13 @@ def table_rows(summaries: dict[str, dict[str, Any]], ks: Sequence[int]) -> tuple
         rows.append(
             [
                 name + (" (error)" if s.get("error") else ""),
-                *[_fmt(o.get(f"R@{k}")) for k in ks],
-                _fmt(o.get("MRR")),
-                _fmt(o.get("NDCG@10")),
-                _fmt(o.get("n")),
-                *[_fmt(per.get(c, {}).get(f"R@{k_cat}")) for c in categories],
-                _fmt(s.get("ingest_seconds"), 1),
-                _fmt(s.get("median_recall_ms"), 1),
+                *[fmt(o.get(f"R@{k}")) for k in ks],
+                fmt(o.get("MRR")),
+                fmt(o.get("NDCG@10")),
+                fmt(o.get("n")),
+                *[fmt(per.get(c, {}).get(f"R@{k_cat}")) for c in categories],
+                fmt(s.get("ingest_seconds"), 1),
+                fmt(s.get("median_recall_ms"), 1),
             ]
         )
     return header, rows

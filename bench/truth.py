@@ -50,6 +50,7 @@ from bench.datasets import SHARED_DATA, Conversation, Session, Turn  # noqa: E40
 from bench.harness import (  # noqa: E402
     ROOT,
     _package_version,
+    fmt,
     git_commit,
     git_dirty,
     import_episodic,
@@ -648,14 +649,6 @@ def summarise(run: SystemRun, per_slot: bool) -> dict[str, Any]:
 # --------------------------------------------------------------------------- tables
 
 
-def _f(value: Any, digits: int = 3) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
 def _r(ratio: dict[str, Any] | None) -> str:
     if not ratio or ratio.get("value") is None:
         return "-"
@@ -709,14 +702,14 @@ def overall_table(summaries: dict[str, dict[str, Any]]) -> tuple[list[str], list
          if _get(s, "overall", "facts") else "-" for s in summaries.values()])
     cons("facts: current by type", lambda t: ", ".join(f"{k} {v}" for k, v in t.items()) if t else "-",
          "facts", "current_by_type")
-    cons("workstreams: V-measure (mean of conversations)", _f, "workstreams", "v_measure")
-    cons("workstreams: adjusted Rand (mean)", _f, "workstreams", "ari")
+    cons("workstreams: V-measure (mean of conversations)", fmt, "workstreams", "v_measure")
+    cons("workstreams: adjusted Rand (mean)", fmt, "workstreams", "ari")
     row("workstreams: confirmed / threads",
         [f"{_get(s, 'overall', 'workstreams', 'confirmed')} / {_get(s, 'overall', 'workstreams', 'threads')}"
          if _get(s, "overall", "workstreams") else "-" for s in summaries.values()])
-    cons("loops: precision", _f, "loops", "precision")
-    cons("loops: recall", _f, "loops", "recall")
-    cons("loops: F1", _f, "loops", "f1")
+    cons("loops: precision", fmt, "loops", "precision")
+    cons("loops: recall", fmt, "loops", "recall")
+    cons("loops: F1", fmt, "loops", "f1")
     row("loops: matched / detected / labelled",
         [f"{_get(s, 'overall', 'loops', 'matched')} / {_get(s, 'overall', 'loops', 'detected')} / "
          f"{_get(s, 'overall', 'loops', 'labelled')}" if _get(s, "overall", "loops") else "-"
@@ -727,8 +720,8 @@ def overall_table(summaries: dict[str, dict[str, Any]]) -> tuple[list[str], list
         [f"{_get(s, 'overall', 'loops', 'on_distractors')}; {_get(s, 'overall', 'loops', 'distractor_turns_raising')}"
          f"/{_get(s, 'overall', 'loops', 'distractor_turns')}" if _get(s, "overall", "loops") else "-"
          for s in summaries.values()])
-    row("ingest s", [_f(s.get("ingest_seconds"), 1) for s in summaries.values()])
-    row("median recall ms", [_f(s.get("median_recall_ms"), 1) for s in summaries.values()])
+    row("ingest s", [fmt(s.get("ingest_seconds"), 1) for s in summaries.values()])
+    row("median recall ms", [fmt(s.get("median_recall_ms"), 1) for s in summaries.values()])
     return header, rows
 
 
@@ -742,14 +735,14 @@ def per_conversation_table(summaries: dict[str, dict[str, Any]]) -> tuple[list[s
             cv = c["current_value"]
             has = "facts" in c
             rows.append([
-                name, conv_id, _f(cv["current_first"]["value"]), _f(cv["current_first_changed"]["value"]),
-                _f(cv["top1"]["value"]), _f(cv["stale_first"]["value"]), _f(cv["value_at_10"]["value"]),
+                name, conv_id, fmt(cv["current_first"]["value"]), fmt(cv["current_first_changed"]["value"]),
+                fmt(cv["top1"]["value"]), fmt(cv["stale_first"]["value"]), fmt(cv["value_at_10"]["value"]),
                 *([
-                    _f(c["facts"]["precision"]["value"]), _f(c["facts"]["recall"]["value"]),
+                    fmt(c["facts"]["precision"]["value"]), fmt(c["facts"]["recall"]["value"]),
                     _r(c["facts"]["supersession"]), str(c["facts"]["current_facts"]),
-                    _f(c["workstreams"]["v_measure"]), _f(c["workstreams"]["ari"]),
+                    fmt(c["workstreams"]["v_measure"]), fmt(c["workstreams"]["ari"]),
                     f"{c['workstreams']['confirmed']}/{c['workstreams']['threads']}",
-                    _f(c["loops"]["precision"]), _f(c["loops"]["recall"]), _f(c["loops"]["f1"]),
+                    fmt(c["loops"]["precision"]), fmt(c["loops"]["recall"]), fmt(c["loops"]["f1"]),
                     _r(c["loops"]["closure_recall"]), str(c["loops"]["false_closures"]),
                     str(c["loops"]["on_distractors"]),
                 ] if has else ["-"] * 13),
@@ -854,7 +847,7 @@ def side_by_side(groups: dict[str, dict[str, Any]]) -> tuple[list[str], list[lis
     rows = []
     for label, path, op, target in SIDE_BY_SIDE:
         values = [_get(groups[n], *path) for n in names]
-        cells = [_f(v) if isinstance(v, float) else str(v) if v is not None else "-" for v in values]
+        cells = [fmt(v) if isinstance(v, float) else str(v) if v is not None else "-" for v in values]
         goal = "" if op is None else f"{'≥' if op == '>=' else '≤'} {target:.2f}"
         dev, untuned = _get(groups.get("dev", {}), *path), _get(groups.get(unseen, {}), *path)
         gap = f"{abs(dev - untuned):.2f}" if isinstance(dev, float) and isinstance(untuned, float) else "-"
