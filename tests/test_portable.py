@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from episodic_memory import Memory
+from episodic_memory import Config, Memory
 from episodic_memory.cli import main
 from episodic_memory.ingest import parse_file, sample_path
 from episodic_memory.portable import FORMAT, PortableFormatError
@@ -257,3 +257,32 @@ def test_backup_is_consistent_while_another_process_writes(tmp_path: Path) -> No
     assert len(counts) == 3 and counts == sorted(counts) and 1 < counts[0] < 401
     with Memory(seen[-1]) as backup:  # opens like any store
         assert backup.stats()["turns"] == counts[-1]
+
+
+def test_an_import_finds_each_turn_by_its_index_not_by_every_turn_of_the_user(tmp_path: Path) -> None:
+    """Each imported turn is looked up by its journal uid, then by its caller id in its session, each through its
+    own index. One OR of the two made SQLite walk all of the user's turns for every turn imported: a copy of 10k
+    turns into a store of 100k took ~7 min, and takes ~2 s (bench/scale.py `copy_real_store`)."""
+    config = Config(models={"embedder": "off"})
+    with Memory(tmp_path / "a.db", config=config) as mem:
+        mem.add_turn("user", "My sister Ines lives in Porto.", session_id="s1", turn_id="t1")
+        mem.add_turn("user", "She moved there in 2019.", session_id="s1", turn_id="t2")
+        mem.export(tmp_path / "export.jsonl")
+        lines = (tmp_path / "export.jsonl").read_text().splitlines()
+        records = [json.loads(line) for line in lines[1:]]
+        for r in records:   # the same turns as another journal wrote them: found by their caller ids
+            if r["kind"] == "turn":
+                r["uid"] = "other-" + r["uid"]
+        (tmp_path / "again.jsonl").write_text("\n".join([lines[0], *map(json.dumps, records)]) + "\n")
+        statements: list[str] = []
+        mem.store.db.set_trace_callback(statements.append)
+        try:
+            added = mem.import_(tmp_path / "again.jsonl")
+        finally:
+            mem.store.db.set_trace_callback(None)
+        assert added["turn"] == 0 and len(mem.session_turns("s1")) == 2
+        lookups = [s for s in statements if s.lstrip().upper().startswith("SELECT ID FROM TURNS WHERE")]
+        assert len(lookups) == 4   # by uid (not found), then by caller id (found), for each of the two turns
+        for sql in lookups:
+            plan = " ".join(str(row[3]) for row in mem.store.db.execute("EXPLAIN QUERY PLAN " + sql).fetchall())
+            assert "uid=?" in plan or "turn_id=?" in plan, (sql, plan)
