@@ -172,6 +172,25 @@ def test_a_restatement_in_a_later_session_bumps_recurrence() -> None:
         assert sum(mem.stats()["routes"].get(r, 0) for r in ("restated", "duplicate")) == 1
 
 
+def test_forgetting_the_restating_session_takes_its_turns_from_the_facts_sources() -> None:
+    """A fact of session a restated in session b rests on a turn of each; forgetting b leaves the fact on a's turn
+    alone (`_drop_forgotten_sources`, which decodes only the source lists naming a forgotten turn's id)."""
+    with Memory(":memory:", embedder=HashingEmbedder()) as mem:
+        for i in range(11):   # turns enough that one id is a prefix of another (1 and 11): matched as numbers
+            mem.add_turn("user", f"small talk number {i}", session_id="a")
+        mem.add_turn("user", "I prefer bullet points over long paragraphs.", session_id="a")
+        mem.end_session("a")
+        mem.add_turn("user", "Like I said, I prefer bullet points over long paragraphs.", session_id="b")
+        mem.end_session("b")
+        [fact] = mem.facts()
+        a_turn = [t.id for t in mem.session_turns("a") if "bullet" in t.content]
+        b_turn = [t.id for t in mem.session_turns("b")]
+        assert sorted(fact.source_ids) == sorted(a_turn + b_turn)
+        mem.forget(session_id="b")
+        [fact] = mem.facts()
+        assert fact.source_ids == a_turn
+
+
 def test_without_an_embedder_dedup_falls_back_to_word_overlap() -> None:
     with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
         mem.add_turn("user", "The launch checklist needs 9 items.", session_id="a")

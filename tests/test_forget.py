@@ -144,3 +144,15 @@ def test_forget_leaves_no_text_of_the_session_in_the_processes_memos(db_path: Pa
         left = _held_in_process(marker.lower()) + _held_in_process(marker.title())
         assert left == [], f"containers still holding the forgotten text: {left}"
         assert mem.recall("apples", user_id="alice")
+
+
+def test_a_deleted_fact_finds_the_facts_pointing_at_it_by_index(tmp_path: Path) -> None:
+    """Deleting a fact sets NULL in the facts whose `supersedes` or `superseded_by` named it (foreign keys): SQLite
+    finds them by the m023 indexes, not by reading every fact of the file twice for each fact deleted."""
+    from episodic_memory import Config
+
+    with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as mem:
+        assert mem.store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        plan = " | ".join(str(row[3]) for row in mem.store.db.execute("EXPLAIN QUERY PLAN DELETE FROM facts WHERE id = 1"))
+        assert "SCAN facts" not in plan, plan
+        assert "facts_by_supersedes" in plan and "facts_by_superseded_by" in plan, plan

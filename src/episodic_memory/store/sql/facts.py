@@ -4,6 +4,7 @@ written once for both backends."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -14,6 +15,8 @@ from ..rows import FACT_COLUMNS as _FACT_COLUMNS
 from ..rows import fact_row as _fact
 from .core import Scope, SQLCore
 from .dialect import Tx
+
+_NUMBER = re.compile(r"\d+")   # the row ids in a JSON list of them
 
 
 class FactCore(SQLCore):
@@ -378,7 +381,10 @@ def _drop_forgotten_sources(tx: Tx, where: str, params: list[Any]) -> None:
     gone = {int(r[0]) for r in tx.execute(f"SELECT id FROM turns WHERE {where}", params)}
     if not gone:
         return
+    named = {str(i) for i in gone}
     for fact_id, sources in tx.all("SELECT id, source_ids FROM facts WHERE user_id = ?", params[:1]):
+        if named.isdisjoint(_NUMBER.findall(sources)):   # most name none of them: not decoded (every fact is read)
+            continue
         ids = json.loads(sources)
         kept = [i for i in ids if i not in gone]
         if len(kept) != len(ids):

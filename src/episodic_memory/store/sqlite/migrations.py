@@ -639,6 +639,17 @@ def m022_token_scopes(db: sqlite3.Connection) -> None:
         """)
 
 
+
+def m023_fact_chain_indexes(db: sqlite3.Connection) -> None:
+    """A fact deleted (`forget`, `fact forget`) sets NULL in the facts that pointed at it through `supersedes` and
+    `superseded_by` (their foreign keys): without an index on those columns SQLite read every fact of the file
+    twice for each fact deleted (a session of 47 facts forgotten in a store of 40k: 1.4 s of its 4.5). Partial: most
+    facts replace none and are replaced by none."""
+    _run(db, """
+        CREATE INDEX facts_by_supersedes ON facts (supersedes) WHERE supersedes IS NOT NULL;
+        CREATE INDEX facts_by_superseded_by ON facts (superseded_by) WHERE superseded_by IS NOT NULL;
+    """)
+
 MIGRATIONS: list[Migration] = listed(globals())  # every mNNN function above, by number
 SCHEMA_VERSION = len(MIGRATIONS)  # a store this code has opened has applied them all
 
