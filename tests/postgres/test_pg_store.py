@@ -339,6 +339,7 @@ def test_the_postings_follow_every_insert_and_deletion(pg_cluster: LocalCluster)
                    "DROP TABLE llm_backoff; "  # m019
                    "ALTER TABLE turns DROP COLUMN metadata; "  # m020 (m021 only rewrites: it runs again as is)
                    "ALTER TABLE api_tokens DROP COLUMN read_agents, DROP COLUMN write_agents; "  # m022
+                   "DROP INDEX facts_by_supersedes; DROP INDEX facts_by_superseded_by; "  # m023
                    "DELETE FROM _migrations WHERE version >= "
                    "(SELECT version FROM _migrations WHERE name = 'm017_turn_postings')")  # m017 and every later one
     store = PostgresStore(url, OFF)  # migrates: the postings of the turns already there
