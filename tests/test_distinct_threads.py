@@ -228,8 +228,8 @@ def test_the_thread_vector_reads_sentences_weighed_by_their_distinctive_words() 
     from episodic_memory.consolidate.episodes import thread_vector
     from episodic_memory.store.records import SessionInfo
 
-    turns = [_turn("We picked terrazzo for the countertops. Ok so."), _turn("Imogen owns the Skylark launch."),
-             _turn("Ok so.")]
+    turns = [_turn("We picked terrazzo for the countertops. Did Skylark pick a date? Ok so."),
+             _turn("Imogen owns the Skylark launch."), _turn("Ok so.")]
     said = session_words(turns)
     df = {t: 1 for t in said.tf}
     embedder = _CountingEmbedder()
@@ -248,10 +248,10 @@ def test_the_thread_vector_reads_sentences_weighed_by_their_distinctive_words() 
     info = SessionInfo("u", "s", "open", None, None, 3, 0, False)
     vec, model = thread_vector(_Clients(), info, turns, said, None)  # type: ignore[arg-type]
     # the sentences the learned models embed (the embedder's text cache holds them), not whole turns; a sentence
-    # (and a turn) with no distinctive word is left out, unembedded
+    # (and a turn) with no distinctive word is left out, unembedded, and so is a question
     assert embedder.asked == ["We picked terrazzo for the countertops.", "Imogen owns the Skylark launch."]
-    w = sentence_weights(["We picked terrazzo for the countertops.", "Ok so.", "Imogen owns the Skylark launch."],
-                         df, 1, 0.5)
-    assert w[1] == 0 and w[0] > 0 and w[2] > 0
+    w = sentence_weights(["We picked terrazzo for the countertops.", "Ok so.", "Imogen owns the Skylark launch.",
+                          "Did Skylark pick a date?"], df, 1, 0.5)
+    assert w[1] == 0 and w[3] == 0 and w[0] > 0 and w[2] > 0
     expected = np.asarray([w[0], 0, w[2]], np.float32) / np.linalg.norm([w[0], w[2]])
     assert model == "counting+distinct" and vec is not None and np.allclose(vec, expected)

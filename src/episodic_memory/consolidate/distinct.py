@@ -69,8 +69,10 @@ def turn_weights(words: SessionWords, df: Mapping[str, int], n: int, common_shar
 
 
 def sentence_weights(sentences: Sequence[str], df: Mapping[str, int], n: int, common_share: float) -> np.ndarray:
-    """Each sentence's distinctiveness: the summed idf of its words that `df` knows (a session's own, there)."""
-    return np.asarray([sum(idf(t, df, n, common_share) for t in set(content_stems(s)) if t in df) for s in sentences],
+    """Each sentence's distinctiveness: the summed idf of its words that `df` knows (a session's own, there); 0 for
+    a question, which asks and states nothing (as `is_statement` has it of a turn)."""
+    return np.asarray([0.0 if s.rstrip().endswith("?") else
+                       sum(idf(t, df, n, common_share) for t in set(content_stems(s)) if t in df) for s in sentences],
                       np.float32)
 
 
