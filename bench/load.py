@@ -752,7 +752,8 @@ def main() -> int:
             spy = None
             if profile:  # py-spy samples every thread of the server (cProfile would see only the event loop's),
                 # and of its children (serve --processes N)
-                spy = subprocess.Popen([shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(server.procs[0].pid), "--subprocesses",
+                py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))  # a venv not on PATH
+                spy = subprocess.Popen([py_spy, "record", "--pid", str(server.procs[0].pid), "--subprocesses",
                                         "--format", "raw", "--nonblocking", "--rate", "200", "--output", profile,
                                         "--duration", str(int(args.warmup + args.seconds))],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
