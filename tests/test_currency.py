@@ -429,3 +429,58 @@ def test_currency_scores_the_same_with_and_without_the_loop_of_rule_d(monkeypatc
     slow = [currency_scores(statements, query, ignore_names=["Ann"]) for statements, query in runs]
     assert fast == slow
     assert any(newest for _, newest in fast)  # the pairs did supersede something
+
+
+def test_a_plural_question_follows_a_statement_naming_the_value_it_replaces() -> None:
+    """'Which shoes …' reads as asking about several things, where two answers may both hold; a later statement
+    that names the earlier one's value as replaced still supersedes it (`currency.named_old`)."""
+    texts = ["Race shoes will be the Novablast.", "Sorry, I misspoke earlier - race shoes will be the Endorphin Speed, "
+             "not the Novablast."]
+    question = "Which shoes am I racing in?"
+    assert asks_several(question)
+    assert _scores(texts, question) == {0: 1}
+    statements = [Statement(t, T0 + i * 20 * DAY, 1.0 - 0.01 * i, speaker="user") for i, t in enumerate(texts)]
+    assert currency_scores(statements, question, Config(currency={"named_old": False}).currency)[1] == {}
+    # naming no replaced value, a plural question still takes two answers as both holding
+    assert _scores(["We booked the Alpenhof for the ski week.", "For the Naples leg we booked Hotel Sirena."],
+                   "Which hotels did we book?") == {}
+
+
+def _roaster_memory(**currency: bool) -> Memory:
+    mem = Memory(":memory:", config=Config(models={"embedder": "off"}, currency=currency))
+    for sid, when, text in (("s1", FIRST, "I think we've settled on Cairnbrook Coffee as the roaster."),
+                            ("s2", LATER, "Our coffee supplier is Velha Torra these days, not Cairnbrook Coffee.")):
+        mem.add_turn("user", text, session_id=sid, timestamp=when)
+        mem.end_session(sid)
+    return mem
+
+
+def test_a_rare_word_of_the_question_does_not_keep_a_replaced_value_first() -> None:
+    """'roaster' is in the old turn alone: an exact lookup's tier (retrieve/exact.py) puts its holder first; a later
+    statement naming that value as replaced outranks it all the same (`currency.stale_loses_tier`)."""
+    question = "Which roaster is supplying the café's coffee?"
+
+    def places(**currency: bool) -> tuple[int, int]:
+        with _roaster_memory(**currency) as mem:
+            hits = mem.recall(question, k=5)
+        old = next(i for i, h in enumerate(hits) if h.text == "I think we've settled on Cairnbrook Coffee as the roaster.")
+        assert hits[old].details.get("exact") == 1 and "superseded" in hits[old].details
+        new = next(i for i, h in enumerate(hits) if "Velha Torra these days" in h.text and h.kind in ("turn", "fact"))
+        return old, new
+
+    old, new = places()
+    assert new < old
+    old, new = places(stale_loses_tier=False)
+    assert old < new   # the tier held, as before
+
+
+def test_an_identifier_keeps_its_holder_first_whatever_replaced_it() -> None:
+    """An identifier asked for is looked up exactly: its holder stays first even when a later statement (not
+    holding it) names its value as replaced — the tier is lost only to a question's words."""
+    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
+        for sid, when, text in (("s1", FIRST, "Release ZQ-65468 ships with 14 slides in the deck."),
+                                ("s2", LATER, "The release deck has 16 slides now, not 14.")):
+            mem.add_turn("user", text, session_id=sid, timestamp=when)
+            mem.end_session(sid)
+        hits = mem.recall("how many slides for release ZQ-65468?", k=5)
+        assert hits[0].text == "Release ZQ-65468 ships with 14 slides in the deck.", [h.text for h in hits]

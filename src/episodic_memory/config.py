@@ -291,6 +291,21 @@ class CurrencySettings(_Group):
     by_speaker: bool = Field(
         True, description="a statement by one person never supersedes another person's (an assistant's turn and a "
         "fact speak for whoever they are about)")
+    named_old: bool = Field(
+        True, description="a later statement that names another's value as the one it replaces (\"the Endorphin "
+        "Speed, not the Novablast\", a fact's \"(previously: Novablast)\") supersedes it even when the question "
+        "reads as asking about several things (\"which shoes am I racing in?\": a plural, so two answers may "
+        "both hold otherwise)")
+    named_old_max_words: int = Field(
+        30, ge=0, description="...when that statement has at most this many words: in a long request a 'not' (\"I'm "
+        "not sure if that's the best use of my time before my November 25 interview\") names no value it replaces "
+        "(BEAM: docs/consolidation.md)")
+    stale_loses_tier: bool = Field(
+        True, description="a candidate superseded by a later statement that names its value as replaced (\"…, not Cairnbrook "
+        "Coffee\", a fact's \"(previously: …)\") is ranked no higher than that statement's exact-"
+        "lookup tier (retrieve/exact.py) when the question's lookups are words (no identifier, no quoted phrase): its "
+        "rare word ('roaster') held by the old value's turn alone does not keep the stale value first (off: currency "
+        "reorders within a tier only)")
     skip_dated: bool = Field(
         True, description="no currency for a question pinned to a time (\"in May 2023\", \"last year\"): it asks "
         "what held then, not now")

@@ -117,6 +117,10 @@ REGISTRY: tuple[Rule, ...] = (
     _currency("currency.stated", "only stated values count (not asked ones)"),
     _currency("currency.skip_between", "a question about the time between two things is left as ranked"),
     _currency("currency.best_slot", "a statement's answer is in the local context naming the most of the question"),
+    _currency("currency.named_old", "a statement naming the value it replaces supersedes its holder, whatever "
+              "the question"),
+    _currency("currency.stale_loses_tier", "a superseded candidate is ranked no higher than the exact-lookup tier "
+              "of the statement that superseded it"),
     _currency("currency.skip_dated", "a question with a time range is left as ranked"),
 )
 BY_NAME = {r.name: r for r in REGISTRY}

@@ -707,6 +707,10 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
         return announces_change(texts[i])
 
     @cache
+    def short(i: int) -> bool:  # a long request's "not" ("I'm not sure if … November 25") names no value replaced
+        return len(texts[i].split()) <= p.named_old_max_words
+
+    @cache
     def asked(i: int) -> frozenset[str]:
         return asked_values(texts[i]) if p.stated else frozenset()
 
@@ -747,7 +751,8 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
                     sigs[old], sigs[new], query_sig):
                 continue  # "the Rome trip starts May 4" … "the Oslo trip starts June 20": both true
             if (kind and p.adjacent and corrects(statements[old], statements[new], sigs[old], sigs[new], kind,
-                                                 p.adjacent)) or ((not several or changes(new)) and supersedes(
+                                                 p.adjacent)) or ((not several or changes(new) or (
+                    p.named_old and sigs[old].asserted & sigs[new].replaced and short(new))) and supersedes(
                     sigs[old], sigs[new], min_shared=p.min_shared, min_overlap=p.min_overlap, weight=weight,
                     query=query_sig, restated=p.restated, anchor=p.anchor)):
                 superseded_by.setdefault(old, []).append(new)

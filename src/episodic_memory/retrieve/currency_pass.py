@@ -35,16 +35,16 @@ from .query import QueryInfo
 
 def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str], candidates: Any,
                   ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit], filters: Any,
-                  read_turns: Callable[..., None]) -> tuple[Any, list[int], dict[str, str]]:
+                  read_turns: Callable[..., None]) -> tuple[Any, list[int], dict[str, str], dict[int, int]]:
     """Currency among the best `currency_pool` and the turns after the best of them (retrieve/currency.py);
-    notes: hit id -> what superseded it. `candidates`: the retriever's (keys, score, valid, item_id, extend);
+    notes: hit id -> what superseded it; and each superseded row -> the row of the newest statement that did. `candidates`: the retriever's (keys, score, valid, item_id, extend);
     `filters`: its RecallFilters; `read_turns`: reads ranked rows' turns into `turns`."""
     if not cfg.currency.pool or len(ranked) < 2 or (cfg.currency.skip_dated and info.time_range) or (
             info.script != "spaced"):  # its subjects, values and change cues are English: elsewhere, noise
-        return candidates, ranked, {}
+        return candidates, ranked, {}, {}
     question = info.question  # the query as currency reads it, once
     if cfg.currency.skip_between and question.between:  # currency_scores would leave every score as it is
-        return candidates, ranked, {}
+        return candidates, ranked, {}, {}
     read_turns(candidates, ranked, turns, filters.user_id, 0, cfg.currency.pool)
     # a long text (a document, code, a list, a recap of many things) holds many values: it is not compared as one
     # statement, and keeps its place (`aside`)
@@ -74,7 +74,7 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
         extra = [i for i in extra if len(turns[i].content) <= cfg.currency.max_chars
                  and (kind is None or may_hold(kind, turns[i].content))]
     if kind is not None and not possible and not extra:
-        return candidates, ranked, {}
+        return candidates, ranked, {}, {}
     row_of = {int(k) // KIND_BITS: row for row, k in enumerate(candidates.keys.tolist())
               if k % KIND_BITS == 0} if extra else {}
     unseen = [i for i in extra if i not in row_of]   # found by no leg: new rows
@@ -88,7 +88,7 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
         item.score = float(candidates.score[r]) if candidates.valid[r] else floor
     scores, newest = currency_scores(items, question, cfg.currency, ignore_names=speakers)
     if not newest:
-        return candidates, ranked, {}
+        return candidates, ranked, {}, {}
     candidates.score[rows] = scores
     outside = np.asarray(rows[len(head):], np.int64)
     candidates.valid[outside] |= np.asarray(scores[len(head):]) > floor  # read turns that superseded something
@@ -97,7 +97,10 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
     kept = [r for r in rows if candidates.valid[r]] + aside
     taken = set(rows)
     tail = [r for r in ranked[cfg.currency.pool :] if r not in taken]
-    return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + tail, notes
+    # a statement that names the value it replaces ("…, not Cairnbrook Coffee") outranks its holders in any tier
+    replaced_by = {rows[old]: rows[new] for old, new in newest.items() if candidates.valid[rows[old]]
+                   and signature(items[new].text).replaced & signature(items[old].text).values}
+    return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + tail, notes, replaced_by
 
 def later_turns(store: Store, cfg: Config, query: Question, items: list[Statement], turns: dict[int, StoredTurn],
                 known: set[int], filters: Any) -> list[int]:

@@ -329,8 +329,9 @@ class Retriever:
                                self._tiers(candidates, tiers), cfg)
         turns: dict[int, StoredTurn] = {}  # full turns (with their text), read only for what reaches the top
         ranked = self._rerank(query, candidates, ranked, turns, others, filters.user_id, tiers)
-        candidates, ranked, notes = currency_pass(self.store, cfg, info, names, candidates, ranked, turns, others,
-                                                  filters, self._read_turns)  # retrieve/currency_pass.py
+        candidates, ranked, notes, replaced_by = currency_pass(
+            self.store, cfg, info, names, candidates, ranked, turns, others, filters,
+            self._read_turns)  # retrieve/currency_pass.py
         if cfg.experimental.stored_links and info.script == "spaced":  # read as currency reads values and subjects
             def load_others(grown: _Candidates) -> dict[int, Hit]:  # the hits of rows it adds join `others`
                 others.update(self._load_others(grown, filters, admitted))
@@ -342,6 +343,12 @@ class Retriever:
             notes = {**replaced, **notes}
         if tiers:  # currency reorders within a tier, never across: a later statement not holding it stays below
             tier = self._tiers(candidates, tiers)
+            # ... but a question's rare words (no identifier, no quoted phrase) do not keep a value that a later
+            # statement names as replaced above that statement
+            words_only = len(info.lookups) > 1 and all(lookup.shape == "word" for lookup in info.lookups)
+            if cfg.currency.stale_loses_tier and words_only:
+                for old, new in replaced_by.items():
+                    tier[old] = min(tier[old], tier[new])
             ranked.sort(key=lambda r: -tier[r])
         hits = annotate_superseded(self._hits(candidates, ranked, turns, others, k, filters.user_id, tiers), notes)
         if scoped:  # the instructions that govern this request, for the injector (inject.py) to carry
