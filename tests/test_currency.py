@@ -328,12 +328,18 @@ def test_an_assistants_reply_right_after_corrects_nothing() -> None:
     assert currency_scores([old, reply], "Where is the team offsite?")[1] == {}
 
 
+def _said_then_changed(first: str, later: str, **currency: bool) -> Memory:
+    """A store (no embedder) where the user said `first` in one session and, a month later, `later` in another."""
+    mem = Memory(":memory:", config=Config(models={"embedder": "off"}, currency=currency))
+    for sid, when, text in (("s1", FIRST, first), ("s2", LATER, later)):
+        mem.add_turn("user", text, session_id=sid, timestamp=when)
+        mem.end_session(sid)
+    return mem
+
+
 def test_recall_puts_a_change_in_other_words_first() -> None:
-    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
-        for sid, when, text in (("s1", FIRST, "Our rent for the flat is $1,800 a month."),
-                                ("s2", LATER, "The landlord raised it, we're paying $1,950 now.")):
-            mem.add_turn("user", text, session_id=sid, timestamp=when)
-            mem.end_session(sid)
+    with _said_then_changed("Our rent for the flat is $1,800 a month.",
+                            "The landlord raised it, we're paying $1,950 now.") as mem:
         hits = mem.recall("How much rent do we pay for the flat?", k=10)
         texts = [h.text for h in hits]
         assert min(i for i, t in enumerate(texts) if "1,950" in t) < min(i for i, t in enumerate(texts) if "1,800" in t)
@@ -446,22 +452,14 @@ def test_a_plural_question_follows_a_statement_naming_the_value_it_replaces() ->
                    "Which hotels did we book?") == {}
 
 
-def _roaster_memory(**currency: bool) -> Memory:
-    mem = Memory(":memory:", config=Config(models={"embedder": "off"}, currency=currency))
-    for sid, when, text in (("s1", FIRST, "I think we've settled on Cairnbrook Coffee as the roaster."),
-                            ("s2", LATER, "Our coffee supplier is Velha Torra these days, not Cairnbrook Coffee.")):
-        mem.add_turn("user", text, session_id=sid, timestamp=when)
-        mem.end_session(sid)
-    return mem
-
-
 def test_a_rare_word_of_the_question_does_not_keep_a_replaced_value_first() -> None:
     """'roaster' is in the old turn alone: an exact lookup's tier (retrieve/exact.py) puts its holder first; a later
     statement naming that value as replaced outranks it all the same (`currency.stale_loses_tier`)."""
     question = "Which roaster is supplying the café's coffee?"
 
     def places(**currency: bool) -> tuple[int, int]:
-        with _roaster_memory(**currency) as mem:
+        with _said_then_changed("I think we've settled on Cairnbrook Coffee as the roaster.",
+                                "Our coffee supplier is Velha Torra these days, not Cairnbrook Coffee.", **currency) as mem:
             hits = mem.recall(question, k=5)
         old = next(i for i, h in enumerate(hits) if h.text == "I think we've settled on Cairnbrook Coffee as the roaster.")
         assert hits[old].details.get("exact") == 1 and "superseded" in hits[old].details
@@ -477,10 +475,7 @@ def test_a_rare_word_of_the_question_does_not_keep_a_replaced_value_first() -> N
 def test_an_identifier_keeps_its_holder_first_whatever_replaced_it() -> None:
     """An identifier asked for is looked up exactly: its holder stays first even when a later statement (not
     holding it) names its value as replaced — the tier is lost only to a question's words."""
-    with Memory(":memory:", config=Config(models={"embedder": "off"})) as mem:
-        for sid, when, text in (("s1", FIRST, "Release ZQ-65468 ships with 14 slides in the deck."),
-                                ("s2", LATER, "The release deck has 16 slides now, not 14.")):
-            mem.add_turn("user", text, session_id=sid, timestamp=when)
-            mem.end_session(sid)
+    with _said_then_changed("Release ZQ-65468 ships with 14 slides in the deck.",
+                            "The release deck has 16 slides now, not 14.") as mem:
         hits = mem.recall("how many slides for release ZQ-65468?", k=5)
         assert hits[0].text == "Release ZQ-65468 ships with 14 slides in the deck.", [h.text for h in hits]
