@@ -447,6 +447,14 @@ def test_a_plural_question_follows_a_statement_naming_the_value_it_replaces() ->
     assert _scores(texts, question) == {0: 1}
     statements = [Statement(t, T0 + i * 20 * DAY, 1.0 - 0.01 * i, speaker="user") for i, t in enumerate(texts)]
     assert currency_scores(statements, question, Config(currency={"named_old": False}).currency)[1] == {}
+    # a long request's "not" names no value it replaces (`currency.named_old_max_words`)
+    long = ("I'm thinking about which race shoes to bring, maybe the Endorphin Speed, but I'm not sure the Novablast "
+            "would not be better for the hilly course and the long training runs I still have planned this month.")
+    assert len(long.split()) > Config().currency.named_old_max_words
+    assert _scores([texts[0], long], question) == {}
+    unbounded = Config(currency={"named_old_max_words": 1000}).currency
+    assert currency_scores([statements[0], Statement(long, T0 + 20 * DAY, 0.99, speaker="user")], question,
+                           unbounded)[1] == {0: 1}   # what the bound is for
     # naming no replaced value, a plural question still takes two answers as both holding
     assert _scores(["We booked the Alpenhof for the ski week.", "For the Naples leg we booked Hotel Sirena."],
                    "Which hotels did we book?") == {}
