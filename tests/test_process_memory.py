@@ -72,3 +72,28 @@ def test_give_back_freed_memory_runs_at_most_once_an_interval(monkeypatch: pytes
     assert util.give_back_freed_memory(3600) is True
     assert util.give_back_freed_memory(3600) is False  # within the hour: not again
     assert util.give_back_freed_memory() is True  # no interval: every call
+
+
+def test_a_run_the_waiter_does_itself_is_followed_by_the_housekeeping(tmp_path: Path, trims: list[float],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`wait_for_consolidation` runs a queued run itself rather than wait for the worker; the housekeeping after it
+    (WAL folded in, memory given back) is done then too, not only after the worker's runs. Here the worker never
+    gets to start, as on a busy machine where the waiter takes every run first."""
+    import threading
+
+    from episodic_memory.consolidate import scheduler
+
+    class NeverStarts(threading.Thread):
+        def start(self) -> None:
+            pass
+
+        def join(self, timeout: float | None = None) -> None:
+            pass
+
+    monkeypatch.setattr(scheduler.threading, "Thread", NeverStarts)
+    cfg = Config(capture={"consolidate_in_background": "on", "consolidate_every": 4}, store={"memory_trim_every_s": 60})
+    with Memory(tmp_path / "m.db", config=cfg, embedder=HashingEmbedder()) as mem:
+        _add(mem, 0, 8)
+        mem.wait_for_consolidation()
+        assert mem.episodes(), "the waiter ran the consolidation itself"
+        assert trims and set(trims) == {60.0}

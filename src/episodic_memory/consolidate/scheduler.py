@@ -209,19 +209,23 @@ class ConsolidationScheduler:
             finally:
                 with self._lock:
                     self._taken = None
-            if self._housekeeping is not None:
-                try:
-                    self._housekeeping()
-                except Exception:
-                    log.exception("consolidation worker: housekeeping after %s/%s", *key)
+            self._tidy(key)
 
-    def _work(self, key: Key) -> None:
-        """Run the session's queued job, if it is still queued, under the session's lock."""
+    def _tidy(self, key: Key) -> None:
+        """The housekeeping after a run (`Memory.housekeeping`), whichever thread ran it."""
+        if self._housekeeping is not None:
+            try:
+                self._housekeeping()
+            except Exception:
+                log.exception("consolidation worker: housekeeping after %s/%s", *key)
+
+    def _work(self, key: Key) -> bool:
+        """Run the session's queued job, if it is still queued, under the session's lock (True: one was run)."""
         with self.session_lock(*key):
             with self._lock:
                 job = self._jobs.pop(key, None)
                 if job is None:
-                    return
+                    return False
                 if key in self._queue:  # a waiter runs it: no later job of the session is run at this place
                     self._queue.remove(key)
                 self._running[key] += 1
@@ -238,6 +242,7 @@ class ConsolidationScheduler:
                         self._finals.discard(key)
                         self._last_point.pop(key, None)
                     self._finished.notify_all()
+        return True
 
     def _look(self, key: Key, job: _Job, ticket: int) -> None:
         user_id, session_id = key
@@ -319,7 +324,8 @@ class ConsolidationScheduler:
             keys = [k for k in [*self._running, *taken, *self._queue, *self._jobs]
                     if (user_id is None or k[0] == user_id) and (session_id is None or k[1] == session_id)]
         for key in dict.fromkeys(keys):
-            self._work(key)
+            if self._work(key) and threading.current_thread() is not self._worker:
+                self._tidy(key)   # a run the worker did not do: its housekeeping too
 
     def wait_ended(self, user_id: str) -> None:
         """Block until the final runs of `user_id`'s ended sessions (queued or under way) are done: a read after a
