@@ -487,3 +487,11 @@ def test_an_identifier_keeps_its_holder_first_whatever_replaced_it() -> None:
                             "The release deck has 16 slides now, not 14.") as mem:
         hits = mem.recall("how many slides for release ZQ-65468?", k=5)
         assert hits[0].text == "Release ZQ-65468 ships with 14 slides in the deck.", [h.text for h in hits]
+
+
+def test_a_word_in_s_that_is_no_plural_asks_about_one_thing() -> None:
+    """`asks_several` reads a plural after a determiner; "this", "campus", "thesis" end in s and are none."""
+    for question in ("What's my filing deadline this year?", "Which campus do I study at?",
+                     "What's the word count on the thesis now?", "Who's my accountant this year?"):
+        assert not asks_several(question), question
+    assert asks_several("When are my trips?") and asks_several("Which hotels did we book?")

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..lang.english import MONTHS, WEEKDAYS
+from ..lang.english import FUNCTION_WORDS, MONTHS, WEEKDAYS
 from ..util import one_blas_thread
 
 log = logging.getLogger(__name__)
@@ -31,24 +31,7 @@ SENTENCE_HEADS = ("durable", "commitment", "completion", "change")
 PAIR_HEADS = ("closes", "supersedes")
 REPLY_HEADS = ("reply_done", "reply_todo", "reply_change")
 
-# --- grammar: closed-class words, endings and punctuation -----------------------------------------------------
-#: function words whose presence tells tense, aspect, modality, negation, person and sentence type: closed
-#: classes, the same whatever the topic, so a model that weighs them does not learn a bank's content words.
-FUNCTION_WORDS = tuple(dict.fromkeys("""
-i me my mine we us our you your he him his she her they them their it its this that these those there here
-am is are was were be been being 's 're 'm
-do does did done doing have has had having 've 'd 'll
-will would shall should can could may might must ought need needs needed gotta gonna wanna going
-not n't no never nothing nobody none yet still already just finally now then soon later today tonight tomorrow
-yesterday ago last next this morning week weekend month
-if when once whether unless until before after because so but and or though although while since
-to for by on at in of with from about into onto over off up out back down
-what how why where which who whom whose
-please pls thanks thank sorry oh ok okay well actually also anyway really maybe perhaps probably honestly
-let let's lets some any all every each both either neither more most less
-instead rather than anymore longer again either
-a an the
-""".split()))
+# --- grammar: closed-class words (lang/english.py: FUNCTION_WORDS; their order is the models' input), endings and punctuation
 _FW_INDEX = {w: i for i, w in enumerate(FUNCTION_WORDS)}
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[?!:\"]")
 _WHEN_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS)

@@ -146,3 +146,21 @@ def stem(word: str) -> str:
     base = IRREGULAR_VERBS.get(w, w)
     known = _stem_table().get(base)
     return known if known is not None else _SNOWBALL.stemWord(base)
+
+#: function words whose presence tells tense, aspect, modality, negation, person and sentence type: closed
+#: classes, the same whatever the topic, so a model that weighs them does not learn a bank's content words.
+FUNCTION_WORDS = tuple(dict.fromkeys("""
+i me my mine we us our you your he him his she her they them their it its this that these those there here
+am is are was were be been being 's 're 'm
+do does did done doing have has had having 've 'd 'll
+will would shall should can could may might must ought need needs needed gotta gonna wanna going
+not n't no never nothing nobody none yet still already just finally now then soon later today tonight tomorrow
+yesterday ago last next this morning week weekend month
+if when once whether unless until before after because so but and or though although while since
+to for by on at in of with from about into onto over off up out back down
+what how why where which who whom whose
+please pls thanks thank sorry oh ok okay well actually also anyway really maybe perhaps probably honestly
+let let's lets some any all every each both either neither more most less
+instead rather than anymore longer again either
+a an the
+""".split()))

@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 from itertools import repeat
 
 from ..config import CurrencySettings
-from ..lang.english import MONTHS, stem
+from ..lang.english import FUNCTION_WORDS, MONTHS, stem
 from ..util import clear_on_forget, forgettable, memo_text
 from .fts import STOPWORDS
 
@@ -872,8 +872,13 @@ def asks_several(query: str) -> bool:
     """The question asks about several things (a plural after a determiner, not what "how many" counts): "when are
     my trips?", "how much do my subscriptions cost?" — two answers may both hold."""
     counted = {m.group(1).lower() for m in re.finditer(r"\bhow many\s+(\w+)", query, re.I)}
-    return any(m.group(1).lower() not in counted and m.group(1).lower() not in _VERBS_IN_S
-               for m in _SEVERAL.finditer(query))
+    return any(plural_noun(m.group(1).lower()) and m.group(1).lower() not in counted for m in _SEVERAL.finditer(query))
+
+
+def plural_noun(word: str) -> bool:
+    """A word in -s that may be a plural noun: not a function word ("this", "his", "does"), not a verb a question puts
+    there ("starts"), not a singular in -us or -is ("campus", "thesis")."""
+    return word not in FUNCTION_WORDS and word not in _VERBS_IN_S and not word.endswith(("us", "is"))
 
 
 # Verbs of the third person a question puts after "what" or "the …" ("what time does …", "the school starts …").
