@@ -466,10 +466,11 @@ def test_a_rare_word_of_the_question_does_not_keep_a_replaced_value_first() -> N
     question = "Which roaster is supplying the café's coffee?"
 
     def places(**currency: bool) -> tuple[int, int]:
-        with _said_then_changed("I think we've settled on Cairnbrook Coffee as the roaster.",
-                                "Our coffee supplier is Velha Torra these days, not Cairnbrook Coffee.", **currency) as mem:
+        first = "I think we've settled on Cairnbrook Coffee as the roaster."
+        later = "Our coffee supplier is Velha Torra these days, not Cairnbrook Coffee."
+        with _said_then_changed(first, later, **currency) as mem:
             hits = mem.recall(question, k=5)
-        old = next(i for i, h in enumerate(hits) if h.text == "I think we've settled on Cairnbrook Coffee as the roaster.")
+        old = next(i for i, h in enumerate(hits) if h.text == first)
         assert hits[old].details.get("exact") == 1 and "superseded" in hits[old].details
         new = next(i for i, h in enumerate(hits) if "Velha Torra these days" in h.text and h.kind in ("turn", "fact"))
         return old, new

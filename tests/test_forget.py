@@ -153,6 +153,7 @@ def test_a_deleted_fact_finds_the_facts_pointing_at_it_by_index(tmp_path: Path) 
 
     with Memory(tmp_path / "m.db", config=Config(models={"embedder": "off"})) as mem:
         assert mem.store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-        plan = " | ".join(str(row[3]) for row in mem.store.db.execute("EXPLAIN QUERY PLAN DELETE FROM facts WHERE id = 1"))
+        rows = mem.store.db.execute("EXPLAIN QUERY PLAN DELETE FROM facts WHERE id = 1")
+        plan = " | ".join(str(row[3]) for row in rows)
         assert "SCAN facts" not in plan, plan
         assert "facts_by_supersedes" in plan and "facts_by_superseded_by" in plan, plan

@@ -249,7 +249,8 @@ def test_a_child_that_dies_is_started_again_and_children_of_a_killed_supervisor_
         served.proc.wait()
         wait_gone([second, third], 10)
     assert "the supervisor" in served.output and "is gone: stopping" in served.output
-    assert [p for p in temp.iterdir() if not p.name.startswith("etilqs_")] == []  # the folder its supervisor could not remove: its children did
+    # the folder its supervisor could not remove: its children did
+    assert [p for p in temp.iterdir() if not p.name.startswith("etilqs_")] == []
 
 
 def _serve_with_fault(tmp_path: Path, fault: str, timeout: float) -> subprocess.CompletedProcess[str]:

@@ -301,9 +301,9 @@ class CurrencySettings(_Group):
         "not sure if that's the best use of my time before my November 25 interview\") names no value it replaces "
         "(BEAM: docs/consolidation.md)")
     stale_loses_tier: bool = Field(
-        True, description="a candidate superseded by a later statement that names its value as replaced (\"…, not Cairnbrook "
-        "Coffee\", a fact's \"(previously: …)\") is ranked no higher than that statement's exact-"
-        "lookup tier (retrieve/exact.py) when the question's lookups are words (no identifier, no quoted phrase): its "
+        True, description="a candidate superseded by a later statement that names its value as replaced "
+        "(\"…, not Cairnbrook Coffee\", a fact's \"(previously: …)\") is ranked no higher than that statement's "
+        "exact-lookup tier (retrieve/exact.py) when the question's lookups are words (no identifier, no quoted phrase): its "
         "rare word ('roaster') held by the old value's turn alone does not keep the stale value first (off: currency "
         "reorders within a tier only)")
     skip_dated: bool = Field(

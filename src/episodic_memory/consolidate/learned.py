@@ -31,7 +31,8 @@ SENTENCE_HEADS = ("durable", "commitment", "completion", "change")
 PAIR_HEADS = ("closes", "supersedes")
 REPLY_HEADS = ("reply_done", "reply_todo", "reply_change")
 
-# --- grammar: closed-class words (lang/english.py: FUNCTION_WORDS; their order is the models' input), endings and punctuation
+# --- grammar: closed-class words, endings and punctuation -----------------------------------------------------
+# (the closed-class words are lang/english.py's FUNCTION_WORDS: their order is the models' input)
 _FW_INDEX = {w: i for i, w in enumerate(FUNCTION_WORDS)}
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[?!:\"]")
 _WHEN_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS)

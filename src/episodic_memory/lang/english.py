@@ -147,6 +147,7 @@ def stem(word: str) -> str:
     known = _stem_table().get(base)
     return known if known is not None else _SNOWBALL.stemWord(base)
 
+
 #: function words whose presence tells tense, aspect, modality, negation, person and sentence type: closed
 #: classes, the same whatever the topic, so a model that weighs them does not learn a bank's content words.
 FUNCTION_WORDS = tuple(dict.fromkeys("""

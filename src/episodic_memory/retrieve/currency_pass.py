@@ -37,8 +37,9 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
                   ranked: list[int], turns: dict[int, StoredTurn], others: dict[int, Hit], filters: Any,
                   read_turns: Callable[..., None]) -> tuple[Any, list[int], dict[str, str], dict[int, int]]:
     """Currency among the best `currency_pool` and the turns after the best of them (retrieve/currency.py);
-    notes: hit id -> what superseded it; and each superseded row -> the row of the newest statement that did. `candidates`: the retriever's (keys, score, valid, item_id, extend);
-    `filters`: its RecallFilters; `read_turns`: reads ranked rows' turns into `turns`."""
+    notes: hit id -> what superseded it; and each superseded row -> the row of the newest statement that did, when
+    that statement names the value it replaced. `candidates`: the retriever's (keys, score, valid, item_id,
+    extend); `filters`: its RecallFilters; `read_turns`: reads ranked rows' turns into `turns`."""
     if not cfg.currency.pool or len(ranked) < 2 or (cfg.currency.skip_dated and info.time_range) or (
             info.script != "spaced"):  # its subjects, values and change cues are English: elsewhere, noise
         return candidates, ranked, {}, {}
@@ -101,6 +102,7 @@ def currency_pass(store: Store, cfg: Config, info: QueryInfo, speakers: list[str
     replaced_by = {rows[old]: rows[new] for old, new in newest.items() if candidates.valid[rows[old]]
                    and signature(items[new].text).replaced & signature(items[old].text).values}
     return candidates, sorted(kept, key=lambda r: -candidates.score[r]) + tail, notes, replaced_by
+
 
 def later_turns(store: Store, cfg: Config, query: Question, items: list[Statement], turns: dict[int, StoredTurn],
                 known: set[int], filters: Any) -> list[int]:

@@ -624,13 +624,13 @@ def m022_token_scopes(db: psycopg.Connection) -> None:
         """)
 
 
-
 def m023_fact_chain_indexes(db: psycopg.Connection) -> None:
     """As SQLite's m023: the facts pointing at a deleted fact are found by index, not by reading every fact."""
     db.execute("""
         CREATE INDEX facts_by_supersedes ON facts (supersedes) WHERE supersedes IS NOT NULL;
         CREATE INDEX facts_by_superseded_by ON facts (superseded_by) WHERE superseded_by IS NOT NULL;
         """)
+
 
 MIGRATIONS: list[Migration] = listed(globals())  # every mNNN function above, by number
 SCHEMA_VERSION = len(MIGRATIONS)  # a database this code has opened has applied them all

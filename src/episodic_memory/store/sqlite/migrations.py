@@ -639,7 +639,6 @@ def m022_token_scopes(db: sqlite3.Connection) -> None:
         """)
 
 
-
 def m023_fact_chain_indexes(db: sqlite3.Connection) -> None:
     """A fact deleted (`forget`, `fact forget`) sets NULL in the facts that pointed at it through `supersedes` and
     `superseded_by` (their foreign keys): without an index on those columns SQLite read every fact of the file
