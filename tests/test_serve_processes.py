@@ -41,7 +41,8 @@ WORDS = ("anchor basil cedar dahlia ember falcon garnet harbor indigo juniper ke
 class Served:
     """An `episodic serve --processes N` subprocess: its port, its children's pids, its output so far."""
 
-    def __init__(self, db: Path, *args: str, processes: int = 2, env: dict[str, str] | None = None) -> None:
+    def __init__(self, db: Path, *args: str, processes: int = 2, env: dict[str, str] | None = None,
+                 wait: bool = True) -> None:
         environ = {k: v for k, v in os.environ.items() if not k.startswith(("EPISODIC_", "ANTHROPIC_", "OPENAI_"))}
         environ.update(PYTHONPATH=SRC, EPISODIC_MODELS__EMBEDDER="off", EPISODIC_LLM__BACKEND="none",
                        EPISODIC_CAPTURE__CONSOLIDATE_EVERY="4", **(env or {}))
@@ -54,7 +55,8 @@ class Served:
         self._reader.start()
         found = self.wait_for(r"Uvicorn running on http://127\.0\.0\.1:(\d+)")
         self.port = int(found.group(1))
-        self.wait_started(processes)
+        if wait:
+            self.wait_started(processes)
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -394,6 +396,40 @@ def test_the_sweep_recounts_turns_another_process_consolidated(tmp_path: Path) -
             assert pool.backlog(fresh=True) == 0
         finally:
             pool.close()
+
+
+def test_connections_made_as_soon_as_the_server_answers_spread_over_every_process(tmp_path: Path) -> None:
+    """A client that opens its keep-alive connections once the server first answers, while a process is still
+    starting, gets some on each process: every socket listens from the start, so the kernel spreads them and the
+    ones for the late process wait for it. When a socket listened only once its process served, the first
+    process to start took all 20 and kept them (bench/load.py's clients: 2 processes served no more than 1)."""
+
+    async def burst(port: int) -> list[socket.socket]:
+        async def connect() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            await reader.readuntil(b"\r\n\r\n")
+            return reader, writer
+
+        opened = await asyncio.wait_for(asyncio.gather(*(connect() for _ in range(20))), 60)
+        return [writer.get_extra_info("socket").dup() for _, writer in opened]
+
+    with serving(tmp_path / "m.db", "--no-auth", wait=False) as served:
+        deadline = time.monotonic() + 60
+        while True:   # the first answer: from whichever process serves first
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                first = http.client.HTTPConnection("127.0.0.1", served.port, timeout=1)
+                first.request("GET", "/v1/health")
+                if first.getresponse().status == 200:
+                    first.close()
+                    break
+            assert time.monotonic() < deadline, served.output
+            time.sleep(0.01)
+        socks = asyncio.run(burst(served.port))
+        held = Counter(owner(served.port, s, served.children()) for s in socks)
+        for sock in socks:
+            sock.close()
+        assert len(held) == 2 and min(held.values()) >= 2, held
 
 
 def test_a_burst_of_connections_spreads_over_the_processes_and_the_port_is_theirs(tmp_path: Path) -> None:

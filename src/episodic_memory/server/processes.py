@@ -94,8 +94,8 @@ def serve_processes(spec: ServerSpec, host: str, port: int, app: AppFactory, aft
     if os.name == "nt":  # a child cannot be asked to stop gracefully there (SIGTERM ends it at once)
         raise ServerFailed("--processes over 1 needs Linux or macOS: serve one process on Windows")
     n = spec.limits.processes
-    uvicorn.Config("episodic_memory.server.rest:create_app", log_level=spec.log_level)  # its logging, as a child's
-    sockets = _listening_sockets(host, port, n)
+    options = uvicorn.Config("episodic_memory.server.rest:create_app", log_level=spec.log_level)  # its logging
+    sockets = _listening_sockets(host, port, n, options.backlog)
     folder = Path(tempfile.mkdtemp(prefix="episodic-serve-"))  # private (0700): the inspector's logins
     try:
         SharedBrowserSessions.create(folder / "inspector.db")
@@ -108,12 +108,14 @@ def serve_processes(spec: ServerSpec, host: str, port: int, app: AppFactory, aft
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _listening_sockets(host: str, port: int, n: int) -> list[socket.socket]:
-    """The sockets the children serve, bound here (port 0: the port the first one got, logged). On Linux one per
-    child, on one port (SO_REUSEPORT): the kernel spreads new connections over them evenly. Elsewhere one, shared:
-    each connection goes to the child that accepts it first, which may take a whole burst of them (SO_REUSEPORT
-    does not spread connections on macOS). A socket outlives its child: what queued on it waits for the next one.
-    They listen once a child serves them: until then, connections are refused, as by the single-process server."""
+def _listening_sockets(host: str, port: int, n: int, backlog: int) -> list[socket.socket]:
+    """The sockets the children serve, bound and listening here (port 0: the port the first one got, logged). On
+    Linux one per child, on one port (SO_REUSEPORT): the kernel spreads new connections over them evenly. Elsewhere
+    one, shared: each connection goes to the child that accepts it first, which may take a whole burst of them
+    (SO_REUSEPORT does not spread connections on macOS). A socket outlives its child: what queued on it waits for
+    the next one. They listen from the start, before any child serves: a connection made while its child is still
+    starting waits for it. (Listening once its child served, the first child to start took every keep-alive
+    connection a client opened as soon as the server answered, and kept them: the second served nothing.)"""
     reuse_port = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sockets: list[socket.socket] = []
@@ -131,6 +133,8 @@ def _listening_sockets(host: str, port: int, n: int) -> list[socket.socket]:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
             sock.bind((host, port))
             port = sock.getsockname()[1]
+        for sock in sockets:
+            sock.listen(backlog)
     except OSError as exc:
         for sock in sockets:
             sock.close()
