@@ -115,6 +115,9 @@ PROBES: dict[str, Callable[[Config], object]] = {
     "facts.earlier_statement": lambda c: _memory_facts(
         c, ("s1", "Maya", "The trip budget is 60 per night."),
         ("s2", "Maya", "Actually the trip budget is 66 per night, not 60."), keep=lambda t: "66" in t),
+    "facts.bare_name_correction": lambda c: _memory_facts(
+        c, ("s1", "Maya", "Lachlan put me in touch with Owain, who'll do the rigging."),
+        ("s2", "Maya", "It's Alasdair, actually, not Owain.")),
     "facts.rewrite_value": lambda c: _memory_facts(
         c, ("s1", "Maya", "The deck needs 12 slides."), ("s2", "Maya", "Actually it's 14, not 12.")),
     "facts.change_needs_a_value": lambda c: shows_a_change("Here's my current code:", "Here's what I have so far:"),

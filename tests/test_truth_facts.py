@@ -170,6 +170,25 @@ def test_a_bare_correction_takes_the_old_fact_words() -> None:
     assert rewrite_value("Actually it's 14 not 12.", "The deck has 12 slides.") == "The deck has 14 slides."
     assert rewrite_value("Actually it's Postgres 17, not 16.", "We decided to use Postgres 16.") == (
         "We decided to use Postgres 17.")
+    # the name, not the words it opens with ("It's Alasdair"); an article stays with its name
+    assert rewrite_value("It's Alasdair, actually, not Owain.", "Owain will do the rigging.") == (
+        "Alasdair will do the rigging.")
+    assert rewrite_value("The Plaza, not The Ritz.", "We booked The Ritz.") == "We booked The Plaza."
+
+
+@pytest.mark.parametrize("embedder", [True, False])
+def test_a_correction_naming_only_the_name_it_replaces_changes_that_fact(embedder: bool) -> None:
+    """"It's Alasdair, actually, not Owain." reads as filler alone (2 words once cleaned, no number): it is kept as
+    the change of the fact holding Owain, in that fact's words; with no such fact it leaves nothing behind."""
+    with _two_sessions("Lachlan put me in touch with Owain, who'll do the standing rigging.",
+                       "It's Alasdair, actually, not Owain.", embedder=embedder) as mem:
+        facts = mem.facts()
+        assert [f.text for f in facts] == ["Lachlan put me in touch with Alasdair, who'll do the standing rigging."]
+        history = mem.fact_history(facts[0].id)
+        assert [h.current for h in history] == [True, False] and "Owain" in history[1].text
+    with _two_sessions("The new rigging costs £900.", "It's Alasdair, actually, not Owain.",
+                       embedder=embedder) as mem:
+        assert [f.text for f in mem.facts(include_superseded=True)] == ["The new rigging costs £900."]
 
 
 def test_slots_compare_subject_and_values() -> None:

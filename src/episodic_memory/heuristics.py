@@ -83,6 +83,10 @@ REGISTRY: tuple[Rule, ...] = (
          "We ended up with 5 options when I asked about restaurants", "the rule stays current"),
     Rule("facts.earlier_statement", "a cued change with no fact of the old value makes the earlier statement one",
          "Actually it's 66, not 60 (60 said in a turn no fact kept)", "the old statement becomes a fact, superseded"),
+    Rule("facts.bare_name_correction", "a correction too short to stand alone that names the value it replaces is "
+         "kept as the change of the fact holding that value (dropped when none does)",
+         "It's Alasdair, actually, not Owain. (after: Lachlan put me in touch with Owain, who'll do the rigging.)",
+         "fact: Lachlan put me in touch with Alasdair, who'll do the rigging."),
     Rule("facts.rewrite_value", "a bare correction is restated in the old fact's words with the new value",
          "Actually it's 14 not 12. (after: The deck needs 12 slides)", "fact: The deck needs 14 slides"),
     Rule("facts.values_differ", "a near-duplicate that gives another number, date or name is no restatement",

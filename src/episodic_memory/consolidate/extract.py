@@ -22,7 +22,7 @@ from .durable import QUESTION, REQUEST_KIND, STATEMENT, ExemplarVote, sentence_k
 from .fact_types import EXTRACTED_TYPES, describe_types
 from .learned import SentenceJudge
 from .notes import without_notes
-from .supersede import WISH, has_change_cue, is_bare_cue
+from .supersede import WISH, bare_name_correction, has_change_cue, is_bare_cue
 from .when import resolve_when
 from .words import DEMONYMS, NOT_NAMES, STARTERS
 
@@ -41,6 +41,7 @@ class Candidate:
     extractor: str = "rules"
     said: str = ""                  # the sentence as said (before cleaning), for slot matching
     cued: bool = False              # a change cue said just before it ("I gave you the wrong one. It's 66.")
+    needs_target: bool = False      # kept only with the fact it corrects: too short alone ("It's Alasdair, not Owain")
 
     @property
     def created_at(self) -> float:
@@ -369,8 +370,13 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         said_at = to_datetime(turn.ts) or datetime.now(timezone.utc)
         fact_type, confidence = p.typed
         text, replaces = _fact_text(p, participants)
+        needs_target = False
         if len(text.split()) < 3 and not re.search(r"\d", text):
-            continue
+            # too short to stand alone; a bare correction that names the value it replaces ("It's Alasdair,
+            # actually, not Owain.") is a change of the fact holding that value, kept if consolidation finds it
+            if not bare_name_correction(p.text):
+                continue
+            needs_target = True
         when = resolve_when(p.text, said_at, future=fact_type in ("plan", "commitment"))
         spoken_to = {name.lower() for name in addressees(text, participants)}  # the listener, not the subject …
         as_subject = f" {unaddressed(text, participants).lower()} "            # … unless also named otherwise
@@ -381,6 +387,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         out.append(Candidate(
             text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
             replaces=replaces, event_ts=when.timestamp() if when else None, said=p.text, cued=p.after_cue,
+            needs_target=needs_target,
         ))
     return out
 

@@ -37,6 +37,7 @@ from .gate import DROPPED, NoveltySample, contradicts, lexical_similarity, passe
 from .supersede import (
     SUPERSEDES_FEATURES,
     Slot,
+    bare_name_correction,
     compare,
     frame,
     has_change_cue,
@@ -133,7 +134,10 @@ class FactConsolidator:
         if self.facts.has_fact_origin(self.user_id, origin):
             return None  # already consolidated from these very turns
         route_name, salience = route(c, self.config)
-        if route_name == DROPPED:
+        # a correction that says little besides the value it replaces ("It's Alasdair, actually, not Owain."):
+        # kept only as the change of the fact holding that value
+        needs_target = c.needs_target or (route_name == DROPPED and bare_name_correction(c.said or c.text))
+        if route_name == DROPPED and not needs_target:
             self.counts["dropped"] += 1
             return None
         sources = [t.id for t in c.sources]
@@ -142,6 +146,11 @@ class FactConsolidator:
         best, similarity = wide[0] if wide else (None, 0.0)
         supersedes = superseded_by = None
         change = None if self.use_llm else self.slot_change(c, wide, session_id, vector)
+        if needs_target:
+            if change is None:
+                self.counts["dropped"] += 1   # a bare correction whose fact was not found says nothing alone
+                return None
+            route_name, salience = route(c, self.config, filler_ok=True)   # its text may be the old fact's now
         if change is not None:
             if change.created_at <= c.created_at:
                 supersedes = change.id

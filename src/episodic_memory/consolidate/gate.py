@@ -20,9 +20,10 @@ def salience(fact_type: str, confidence: float, repeats: int, config: Config) ->
     return FACT_TYPES[fact_type].prior * (0.75 + 0.25 * confidence) + bonus
 
 
-def route(candidate: Candidate, config: Config) -> tuple[str, float]:
-    """durable (kept as a fact), episodic (kept, demoted into its episode's detail) or dropped (pure filler)."""
-    if is_filler(candidate.text):
+def route(candidate: Candidate, config: Config, *, filler_ok: bool = False) -> tuple[str, float]:
+    """durable (kept as a fact), episodic (kept, demoted into its episode's detail) or dropped (pure filler;
+    `filler_ok`: a text that reads as filler is routed by its type too, e.g. a bare correction whose fact is known)."""
+    if not filler_ok and is_filler(candidate.text):
         return DROPPED, 0.0
     score = salience(candidate.type, candidate.confidence, 0, config)
     return (DURABLE if score >= config.consolidation.durable_floor else EPISODIC), score

@@ -139,6 +139,12 @@ def replaced_values(text: str) -> Slot:
     return out
 
 
+def bare_name_correction(said: str) -> bool:
+    """A correction naming the name it replaces ("…, not Owain"): one that is too short or too plain to keep
+    alone still changes the fact holding that name (`facts.bare_name_correction`)."""
+    return rule_on("facts.bare_name_correction") and bool(replaced_values(said).names)
+
+
 def _add_values(out: Slot, raw: str, *, names: bool = True, subject: bool = False) -> None:
     """Adds to `out` the numbers and dates of a value as said, with `names` its names (a capitalised value
     `read_slot` reads no name in, alone: "Bengaluru." is a sentence's first word to it), with `subject` its words."""
@@ -277,10 +283,23 @@ def rewrite_value(new: str, old: str) -> str | None:
     wrong = gone.group(1).strip(" ,.")
     head = new[: gone.start()]
     right = re.findall(r"[€$£]?\d[\d,.]*\s*(?:k|m)?\b|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", head)
-    right = [r.strip() for r in right if r.strip().lower() not in STOP]
+    right = [r for r in (_without_leading_stop_words(r) for r in right) if r]
     if not right or not re.search(rf"(?<![\w]){re.escape(wrong)}(?![\w])", old, _I):
         return None
     return re.sub(rf"(?<![\w]){re.escape(wrong)}(?![\w])", right[-1], old, count=1, flags=_I)
+
+
+def _without_leading_stop_words(run: str) -> str:
+    """A capitalised run without the stop words it opens with, an article aside ("It's Alasdair" → "Alasdair",
+    "The Plaza" kept); "" for a run of stop words ("The", "It's")."""
+    words = run.split()
+    while len(words) > 1 and words[0].lower().replace("’", "'") in STOP and words[0].lower() not in _ARTICLES:
+        words = words[1:]
+    kept = " ".join(words)
+    return "" if kept.lower().replace("’", "'") in STOP else kept
+
+
+_ARTICLES = frozenset(("the", "a", "an"))
 
 
 #: what the pair model (learned.py) reads about a new statement and an earlier fact (`supersedes_features`)
