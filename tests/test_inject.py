@@ -28,8 +28,12 @@ DECK_AGAIN = ["Northgate deck update: fourteen slides now, traction and unit eco
               "> Fourteen slides for the Northgate deck; the sensitivity table is still pending Sarah's sign-off."]
 GARDEN = ["The tomatoes have blight again, yellow leaves everywhere in the garden.",
           "> Pull the blighted tomato plants and keep the garden leaves dry."]
+GARDEN_AGAIN = ["The blighted tomato plants are out of the garden; next year the tomatoes will be Crimson Crush.",
+                "> Crimson Crush tomatoes resist blight; keep the garden leaves dry."]
 TRIP = ["We are planning the Porto offsite for late January, about 28 people for two days at a quinta.",
         "> For the Porto offsite: shortlist three quintas and book a coach from Lisbon."]
+TRIP_AGAIN = ["For the Porto offsite we picked Quinta da Pacheca, and the coach from Lisbon is booked.",
+              "> Quinta da Pacheca for the Porto offsite, coach from Lisbon booked."]
 
 
 def recalled_lines(block: str) -> list[str]:
@@ -87,9 +91,9 @@ def test_ongoing_work_once_per_session_on_the_first_turn(mem: Memory) -> None:
 
 
 def test_ongoing_work_shows_the_top_two_confirmed_workstreams_by_recent_activity(mem: Memory) -> None:
-    session(mem, "g2", GARDEN, day=7)
+    session(mem, "g2", GARDEN_AGAIN, day=7)   # a workstream is confirmed once most of its sessions left something
     session(mem, "t1", TRIP, day=8)
-    session(mem, "t2", TRIP, day=9)
+    session(mem, "t2", TRIP_AGAIN, day=9)
     assert len(mem.workstreams()) == 3
     block = EpisodicInjector(mem).get_context("")
     headers = [line for line in block.splitlines() if line.startswith("▸ ")]

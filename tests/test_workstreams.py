@@ -8,6 +8,7 @@ from datetime import timedelta
 import numpy as np
 
 from episodic_memory import Config, Memory
+from episodic_memory.store.rows import workstream_status
 
 from .fakes import T0, ScriptedBackend
 from .fakes import hashing_memory as memory
@@ -120,8 +121,9 @@ def test_the_llm_names_a_workstream_and_renames_it_when_a_session_joins(backend:
     # the extractor finds a fact in each session: a workstream is confirmed only when its sessions left a memory
     fact = {"text": "The Northgate deck has a sensitivity table.", "type": "knowledge", "entities": ["Northgate"],
             "confidence": 0.9, "when": None, "turns": [1]}
+    again = {**fact, "text": "The Northgate deck needs fourteen slides.", "turns": [1]}
     backend.replies = {"name workstreams": ['{"name": "Northgate deck"}', '{"name": "Series B deck for Northgate"}'],
-                       "fact extractor": [json.dumps([fact])]}
+                       "fact extractor": [json.dumps([fact]), json.dumps([again])]}
     with memory() as mem:
         session(mem, "s1", DECK, day=0)
         [ws] = mem.workstreams(include_hypotheses=True)
@@ -183,7 +185,7 @@ def test_a_thread_whose_sessions_leave_nothing_stays_a_hypothesis_until_they_do(
     fact = {"text": "Northgate wants fourteen slides in the Series B deck.", "type": "knowledge",
             "entities": ["Northgate"], "confidence": 0.9, "when": None, "turns": [1]}
     backend.replies = {"workstream judge": ['{"attach": null, "reason": "unsure"}']}
-    with memory() as mem:
+    with memory(workstreams={"confirm_share": 0.5}) as mem:
         session(mem, "s1", DECK, day=0)                 # the extractor finds nothing (the LLM replies [])
         session(mem, "s2", DECK_AGAIN, day=1)
         assert workstream_of(mem, "s2") == workstream_of(mem, "s1")
@@ -198,6 +200,17 @@ def test_a_thread_whose_sessions_leave_nothing_stays_a_hypothesis_until_they_do(
         session(mem, "s4", DECK, day=3)                 # two of four
         [ws] = mem.workstreams()
         assert (ws.sessions, ws.status) == (4, "confirmed")
+
+
+def test_by_default_most_of_a_workstreams_sessions_must_have_left_a_memory() -> None:
+    """`confirm_share` 0.6: a pair of sessions needs both, four need three (docs/consolidation.md, "Confirmed when
+    most sessions left something"); recurring small talk with one stray fact stays a hypothesis."""
+    share = Config().workstreams.confirm_share
+    assert share == 0.6
+    assert [workstream_status(2, k, share) for k in (0, 1, 2)] == ["hypothesis", "hypothesis", "confirmed"]
+    assert [workstream_status(4, k, share) for k in (2, 3)] == ["hypothesis", "confirmed"]
+    assert [workstream_status(5, k, share) for k in (2, 3)] == ["hypothesis", "confirmed"]
+    assert workstream_status(1, 1, share) == "hypothesis"   # one session is no thread yet
 
 
 def test_keyphrases_read_sentences_with_no_words() -> None:

@@ -556,8 +556,9 @@ class WorkstreamSettings(_Group):
     judge_floor_lexical: float = Field(0.10, description="workstream_judge_floor without an embedder")
     judge_candidates: int = Field(3, ge=1, description="at most this many workstreams shown to the judge")
     confirm_share: float = Field(
-        0.5, ge=0, le=1, description="a workstream of two or more sessions is confirmed only when at least this share "
-        "of them left a memory (a fact or a loop): recurring small talk clusters like a thread but leaves nothing")
+        0.6, ge=0, le=1, description="a workstream of two or more sessions is confirmed only when at least this share "
+        "of them left a memory (a fact or a loop): recurring small talk clusters like a thread but leaves nothing "
+        "(0.6: a pair of sessions needs both; docs/consolidation.md, 'Confirmed when most sessions left something')")
     active_days: float = Field(14.0, description="a confirmed workstream active within this is 'active'")
     # workstreams re-clustering (consolidate/recluster.py): at each session end, without an LLM judge
     recluster: bool = Field(
