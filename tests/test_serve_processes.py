@@ -398,21 +398,23 @@ def test_the_sweep_recounts_turns_another_process_consolidated(tmp_path: Path) -
             pool.close()
 
 
+async def _burst(port: int, n: int = 20) -> list[socket.socket]:
+    """`n` keep-alive connections opened at once, each after one answered request (copies of their sockets)."""
+    async def connect() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        await reader.readuntil(b"\r\n\r\n")
+        return reader, writer
+
+    opened = await asyncio.wait_for(asyncio.gather(*(connect() for _ in range(n))), 60)
+    return [writer.get_extra_info("socket").dup() for _, writer in opened]
+
+
 def test_connections_made_as_soon_as_the_server_answers_spread_over_every_process(tmp_path: Path) -> None:
     """A client that opens its keep-alive connections once the server first answers, while a process is still
     starting, gets some on each process: every socket listens from the start, so the kernel spreads them and the
     ones for the late process wait for it. When a socket listened only once its process served, the first
     process to start took all 20 and kept them (bench/load.py's clients: 2 processes served no more than 1)."""
-
-    async def burst(port: int) -> list[socket.socket]:
-        async def connect() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(f"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-            await reader.readuntil(b"\r\n\r\n")
-            return reader, writer
-
-        opened = await asyncio.wait_for(asyncio.gather(*(connect() for _ in range(20))), 60)
-        return [writer.get_extra_info("socket").dup() for _, writer in opened]
 
     with serving(tmp_path / "m.db", "--no-auth", wait=False) as served:
         deadline = time.monotonic() + 60
@@ -425,7 +427,7 @@ def test_connections_made_as_soon_as_the_server_answers_spread_over_every_proces
                     break
             assert time.monotonic() < deadline, served.output
             time.sleep(0.01)
-        socks = asyncio.run(burst(served.port))
+        socks = asyncio.run(_burst(served.port))
         held = Counter(owner(served.port, s, served.children()) for s in socks)
         for sock in socks:
             sock.close()
@@ -436,20 +438,10 @@ def test_a_burst_of_connections_spreads_over_the_processes_and_the_port_is_their
     """On Linux each process listens on a socket of its own (SO_REUSEPORT): with one shared socket, the first process
     to wake took most of a burst of keep-alive connections (20 of 20, 19 of 20 measured) and kept their requests."""
 
-    async def burst(port: int) -> list[socket.socket]:
-        async def connect() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(f"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-            await reader.readuntil(b"\r\n\r\n")
-            return reader, writer
-
-        opened = await asyncio.gather(*(connect() for _ in range(20)))
-        return [writer.get_extra_info("socket").dup() for _, writer in opened]
-
     with serving(tmp_path / "m.db", "--no-auth") as served:
         pids = served.children()
         for _ in range(5):
-            socks = asyncio.run(burst(served.port))
+            socks = asyncio.run(_burst(served.port))
             held = Counter(owner(served.port, s, pids) for s in socks)
             for sock in socks:
                 sock.close()
