@@ -41,7 +41,6 @@ class Candidate:
     extractor: str = "rules"
     said: str = ""                  # the sentence as said (before cleaning), for slot matching
     cued: bool = False              # a change cue said just before it ("I gave you the wrong one. It's 66.")
-    needs_target: bool = False      # kept only with the fact it corrects: too short alone ("It's Alasdair, not Owain")
 
     @property
     def created_at(self) -> float:
@@ -370,13 +369,10 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         said_at = to_datetime(turn.ts) or datetime.now(timezone.utc)
         fact_type, confidence = p.typed
         text, replaces = _fact_text(p, participants)
-        needs_target = False
-        if len(text.split()) < 3 and not re.search(r"\d", text):
+        if len(text.split()) < 3 and not re.search(r"\d", text) and not bare_name_correction(p.text):
             # too short to stand alone; a bare correction that names the value it replaces ("It's Alasdair,
-            # actually, not Owain.") is a change of the fact holding that value, kept if consolidation finds it
-            if not bare_name_correction(p.text):
-                continue
-            needs_target = True
+            # actually, not Owain.") goes on: consolidation keeps it only with the fact holding that value
+            continue
         when = resolve_when(p.text, said_at, future=fact_type in ("plan", "commitment"))
         spoken_to = {name.lower() for name in addressees(text, participants)}  # the listener, not the subject …
         as_subject = f" {unaddressed(text, participants).lower()} "            # … unless also named otherwise
@@ -387,7 +383,6 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
         out.append(Candidate(
             text=text, type=fact_type, confidence=confidence, sources=[turn], entities=entities,
             replaces=replaces, event_ts=when.timestamp() if when else None, said=p.text, cued=p.after_cue,
-            needs_target=needs_target,
         ))
     return out
 

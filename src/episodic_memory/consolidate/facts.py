@@ -136,7 +136,8 @@ class FactConsolidator:
         route_name, salience = route(c, self.config)
         # a correction that says little besides the value it replaces ("It's Alasdair, actually, not Owain."):
         # kept only as the change of the fact holding that value
-        needs_target = c.needs_target or (route_name == DROPPED and bare_name_correction(c.said or c.text))
+        # (a text that short always reads as filler, `extract_rules` lets only these through)
+        needs_target = route_name == DROPPED and bare_name_correction(c.said or c.text)
         if route_name == DROPPED and not needs_target:
             self.counts["dropped"] += 1
             return None

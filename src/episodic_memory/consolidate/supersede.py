@@ -289,6 +289,9 @@ def rewrite_value(new: str, old: str) -> str | None:
     return re.sub(rf"(?<![\w]){re.escape(wrong)}(?![\w])", right[-1], old, count=1, flags=_I)
 
 
+_ARTICLES = frozenset(("the", "a", "an"))
+
+
 def _without_leading_stop_words(run: str) -> str:
     """A capitalised run without the stop words it opens with, an article aside ("It's Alasdair" → "Alasdair",
     "The Plaza" kept); "" for a run of stop words ("The", "It's")."""
@@ -298,8 +301,6 @@ def _without_leading_stop_words(run: str) -> str:
     kept = " ".join(words)
     return "" if kept.lower().replace("’", "'") in STOP else kept
 
-
-_ARTICLES = frozenset(("the", "a", "an"))
 
 
 #: what the pair model (learned.py) reads about a new statement and an earlier fact (`supersedes_features`)
