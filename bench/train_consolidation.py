@@ -2,7 +2,9 @@
 
     python bench/train_consolidation.py [--seeds 12] [--per-seed 2] [--cache /tmp/episodic-consolidation]
                                         [--no-write] [--out src/episodic_memory/data/consolidation_models.npz]
-                                        [--replies-only] [--verify FILE]
+                                        [--replies-only] [--verify FILE] [--heads H ...]
+                                        [--written [JSONL ...]] [--written-replies [JSONL ...]] [--written-repeat N]
+                                        [--score-written FILE]
 
 1. Conversations from the truth-bench generator, for every training bank (`bench/truthgen.py` TRAIN_BANKS: the
    shared dev bank and the two written here), seeds 1..--seeds, --per-seed conversations each. Each user utterance
@@ -22,11 +24,21 @@
    them to an existing file, every other head left byte for byte (the models written with `--lobo-out` have none:
    a held-out bank is then measured without the answer read).
 
+7. Hand-written examples (`bench/data/sentences/*.jsonl`, `bench/data/replies/*.jsonl`: sentences and answers
+   written by helpers who had read neither the code nor any bank, each labelled todo / done / other, or for answers
+   todo / done / change / generic / other). `--written` and `--written-replies` add them to the training of the
+   heads they label (in every fold, never held out: the line is still chosen on the banks), `--written-repeat`
+   times each. `--heads commitment completion` trains only those sentence heads into `--out`, every other array
+   left as it is. `--score-written FILE` reads the written files with FILE's heads (a held-out check when FILE was
+   trained without them). None of the shipped heads has learned from them (docs/consolidation.md, "Sentences
+   written by hand").
+
 numpy only: logistic regression fitted by Newton's method with an L2 penalty; features standardised.
 
 Reproducing the shipped file: its `meta.*` entries are the options it was trained with (`--seeds 12`, the
 defaults here). At those options the four sentence heads come out bit for bit (`--verify FILE` trains them alone and
-compares, a few minutes once the sentence vectors are cached); the pair heads are recorded from consolidation as the code runs it today (under `PAIR_CONFIG`),
+compares, a few minutes once the sentence vectors are cached); the reply heads come out bit for bit with
+`--replies-only --seeds 16` (they were trained apart, at 16 seeds); the pair heads are recorded from consolidation as the code runs it today (under `PAIR_CONFIG`),
 so they follow the code and come within a few hundredths of the shipped figures, not bit for bit
 (docs/consolidation.md, "Retraining reproduces the shipped heads").
 """
@@ -42,6 +54,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -132,6 +145,74 @@ def sentence_examples(convs: list[LabelledConversation], rng: random.Random) -> 
     return out
 
 
+#: the bank name of the hand-written sentences (`written_examples`): always trained on, never held out
+WRITTEN = "written"
+WRITTEN_DIR = ROOT / "bench" / "data" / "sentences"
+WRITTEN_REPLIES_DIR = ROOT / "bench" / "data" / "replies"
+#: a hand-written label → the sentence heads it teaches (the others do not learn from a written sentence)
+WRITTEN_LABELS = {"todo": {"commitment": 1, "completion": 0}, "done": {"commitment": 0, "completion": 1},
+                  "other": {"commitment": 0, "completion": 0}}
+#: a hand-written answer's label → the reply heads' labels: "generic" is an acknowledgement any statement could get
+WRITTEN_REPLY_LABELS = {
+    label: {"reply_todo": int(label == "todo"), "reply_done": int(label == "done"),
+            "reply_change": int(label == "change")} for label in ("todo", "done", "change", "generic", "other")}
+
+
+def written_examples(paths: list[Path], repeat: int = 1,
+                     labels_of: dict[str, dict[str, int]] = WRITTEN_LABELS) -> list[SentenceExample]:
+    """Hand-written labelled sentences (`bench/data/sentences/*.jsonl`: {"text", "label": todo|done|other,
+    "kind"}; with `labels_of=WRITTEN_REPLY_LABELS` the assistant's answers of `bench/data/replies/*.jsonl`), each
+    `repeat` times; written by people who had read neither the code nor any bank, so that the heads meet wordings
+    no generator bank has."""
+    out: list[SentenceExample] = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                labels = labels_of[row["label"]]
+                text = str(row["text"]).strip()
+            except (ValueError, KeyError, TypeError) as e:
+                raise SystemExit(f"{path}:{number}: not a written example ({type(e).__name__}: {e})") from e
+            if text:
+                out += [SentenceExample(text, WRITTEN, dict(labels))] * repeat
+    return out
+
+
+#: the lines a written file is scored at: the shipped loop settings (`Config.loops.commitment_line`, the completion
+#: gate at the completion head's trained line) and each reply head's own line
+SCORE_LINES = {"commitment": 0.8}
+
+
+def score_written(models_path: Path, cache: VectorCache) -> dict[str, dict[str, dict[str, float]]]:
+    """`--score-written`: each written file read by the heads it labels — AUC, and F1 / precision / recall at the
+    line consolidation uses."""
+    models = learned.load_models(models_path)
+    if models is None:
+        raise SystemExit(f"{models_path}: no models file")
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    files = [(p, WRITTEN_LABELS) for p in sorted(WRITTEN_DIR.glob("*.jsonl"))] + [
+        (p, WRITTEN_REPLY_LABELS) for p in sorted(WRITTEN_REPLIES_DIR.glob("*.jsonl"))]
+    for path, labels_of in files:
+        examples = written_examples([path], labels_of=labels_of)
+        texts = [e.text for e in examples]
+        x = learned.sentence_inputs(cache.vectors(texts), texts)
+        for head in examples[0].labels if examples else ():
+            if head not in models.heads:
+                continue
+            y = np.array([e.labels[head] for e in examples])
+            p = models.heads[head].probability(x)
+            line = SCORE_LINES.get(head, float(models.heads[head].threshold))
+            f1, precision, recall = f1_at(y, p, line)
+            out.setdefault(path.name, {})[head] = {"auc": auc(y, p), "f1": f1, "precision": precision,
+                                                    "recall": recall, "line": line, "n": len(y)}
+            print(f"{path.name:<14} {head:<13} AUC {auc(y, p):.3f}  at {line:.2f}: F1 {f1:.3f}  P {precision:.3f}"
+                  f"  R {recall:.3f}  ({int(y.sum())} of {len(y)})")
+    cache.save()
+    return out
+
+
 def reply_examples(convs: list[LabelledConversation]) -> list[SentenceExample]:
     """The assistant's answer to each thing the user said (its opening, as consolidation reads it), labelled by
     what the user's part was: a to-do taken on, one reported done, a value changed. Every answer is kept, repeats
@@ -147,10 +228,12 @@ def reply_examples(convs: list[LabelledConversation]) -> list[SentenceExample]:
     return out
 
 
-def train_reply_heads(convs: list[LabelledConversation], cache: VectorCache, kind: str
+def train_reply_heads(convs: list[LabelledConversation], cache: VectorCache, kind: str,
+                      written: Sequence[SentenceExample] = ()
                       ) -> tuple[list[HeadReport], dict[str, tuple[Fitted, float]]]:
-    """The reply heads, each chosen by leaving one bank out, then fitted on all."""
-    examples = reply_examples(convs)
+    """The reply heads, each chosen by leaving one bank out (the `written` answers in every fold's training),
+    then fitted on all."""
+    examples = reply_examples(convs) + list(written)
     texts = [e.text for e in examples]
     x = learned.sentence_inputs(cache.vectors(texts), texts)
     banks = np.array([e.bank for e in examples])
@@ -326,7 +409,7 @@ def cross_validate(name: str, x: np.ndarray, y: np.ndarray, banks: np.ndarray,
                    kind: str = "logistic") -> tuple[HeadReport, dict[str, np.ndarray]]:
     """Leave one bank out over the L2 grid: the strength with the best mean held-out F1 (at each fold's line from
     the other folds' best lines). Returns the report and the out-of-fold probabilities per bank."""
-    names = sorted(set(banks.tolist()))
+    names = sorted(set(banks.tolist()) - {WRITTEN})    # written sentences: in every fold's training, never held
     best: tuple[float, HeadReport, dict[str, np.ndarray]] | None = None
     for l2 in L2_GRIDS[kind]:
         probs: dict[str, np.ndarray] = {}
@@ -555,10 +638,28 @@ def main(argv: list[str] | None = None) -> int:
                    help="train only the reply heads and add them to --out, every other head left as it is")
     p.add_argument("--lobo-out", type=Path, default=None, metavar="DIR",
                    help="also write, per bank, the models cross-validation trained without it (DIR/no-BANK.npz)")
+    p.add_argument("--written", type=Path, nargs="*", default=None, metavar="JSONL",
+                   help="hand-written labelled sentences the commitment and completion heads also learn from "
+                        f"(none given: every {WRITTEN_DIR.relative_to(ROOT)}/*.jsonl)")
+    p.add_argument("--written-repeat", type=int, default=1, help="how many times each written sentence counts")
+    p.add_argument("--written-replies", type=Path, nargs="*", default=None, metavar="JSONL",
+                   help="hand-written labelled answers the reply heads also learn from (none given: every "
+                        f"{WRITTEN_REPLIES_DIR.relative_to(ROOT)}/*.jsonl)")
+    p.add_argument("--score-written", type=Path, default=None, metavar="FILE",
+                   help="instead: score the written sentences and answers with FILE's heads (AUC, F1, P, R per file)")
+    p.add_argument("--heads", nargs="+", choices=learned.SENTENCE_HEADS, default=None,
+                   help="train only these sentence heads and write them into --out, every other head left as it "
+                        "is")
     p.add_argument("--verify", type=Path, default=None, metavar="FILE",
                    help="train only the sentence heads and compare them with FILE's, array for array (exit 1 if "
                         "any differs): does this checkout reproduce a models file?")
     args = p.parse_args(argv)
+    if args.score_written is not None:
+        scores = score_written(args.score_written, VectorCache(args.cache))
+        out = ROOT / "bench" / "results" / "score_written.json"
+        out.write_text(json.dumps({"models": str(args.score_written), "scores": scores}, indent=1) + "\n")
+        log(f"wrote {out}")
+        return 0
     if args.lobo is not None:
         for held in args.held or args.banks:
             rest = [b for b in args.banks if b != held]
@@ -575,7 +676,11 @@ def main(argv: list[str] | None = None) -> int:
              for i in range(args.per_seed)]
     log(f"{len(convs)} conversations, {sum(len(c.utterances) for c in convs)} utterances")
     cache = VectorCache(args.cache)
-    reply_reports, reply_heads = ([], {}) if args.verify is not None else train_reply_heads(convs, cache, args.model)
+    sentence_only = args.verify is not None or args.heads is not None
+    written_replies = [] if args.written_replies is None else written_examples(
+        args.written_replies or sorted(WRITTEN_REPLIES_DIR.glob("*.jsonl")), args.written_repeat, WRITTEN_REPLY_LABELS)
+    reply_reports, reply_heads = ([], {}) if sentence_only else train_reply_heads(convs, cache, args.model,
+                                                                                  written_replies)
     cache.save()
     if args.replies_only:
         print_report(reply_reports)
@@ -587,6 +692,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     examples = sentence_examples(convs, rng)
+    if args.written is not None:
+        written = written_examples(args.written or sorted(WRITTEN_DIR.glob("*.jsonl")), args.written_repeat)
+        log(f"{len(written)} written sentences")
+        examples += written
     texts = [e.text for e in examples]
     x = learned.sentence_inputs(cache.vectors(texts), texts)
     banks = np.array([e.bank for e in examples])
@@ -595,13 +704,13 @@ def main(argv: list[str] | None = None) -> int:
     reports: list[HeadReport] = list(reply_reports)
     final: dict[str, tuple[Fitted, float]] = dict(reply_heads)
     out_of_fold: dict[str, dict[str, Fitted]] = defaultdict(dict)   # held-out bank → head → model without it
-    for head in learned.SENTENCE_HEADS:
+    for head in args.heads or learned.SENTENCE_HEADS:
         rows = np.array([head in e.labels for e in examples])
         y = np.array([e.labels.get(head, 0) for e in examples])[rows]
         report, _ = cross_validate(head, x[rows], y, banks[rows], args.model)
         reports.append(report)
         final[head] = (fit(x[rows], y, report.l2, args.model), report.line)
-        for held in set(banks.tolist()):
+        for held in set(banks.tolist()) - {WRITTEN}:
             m = rows & (banks != held)
             out_of_fold[held][head] = fit(x[m], np.array([e.labels.get(head, 0) for e in examples])[m],
                                           report.l2, args.model)
@@ -611,6 +720,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.verify}: the sentence heads " + (f"differ: {', '.join(differing)}" if differing
                                                         else "are reproduced bit for bit"))
         return 1 if differing else 0
+    if args.heads is not None:   # just these heads, into the existing file
+        print_report(reports)
+        written = "" if args.written is None else ",".join(
+            p.name for p in args.written or sorted(WRITTEN_DIR.glob("*.jsonl")))
+        stamp = {"trained": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": git_commit() or "",
+                 "seeds": args.seeds, "written": written, "written_repeat": args.written_repeat}
+        if not args.no_write:
+            add_heads(args.out, {h: final[h] for h in args.heads},
+                      {f"{h}_{k}": v for h in args.heads for k, v in stamp.items()})
+            log(f"wrote {', '.join(args.heads)} into {args.out}")
+        return 0
 
     # pair examples: real consolidation runs over each bank with sentence models that never saw it
     closes, supersedes = PairSet(), PairSet()
