@@ -4,7 +4,7 @@
                                         [--no-write] [--out src/episodic_memory/data/consolidation_models.npz]
                                         [--replies-only] [--verify FILE] [--heads H ...]
                                         [--written [JSONL ...]] [--written-replies [JSONL ...]] [--written-repeat N]
-                                        [--score-written FILE]
+                                        [--score-written FILE] [--generic-only]
 
 1. Conversations from the truth-bench generator, for every training bank (`bench/truthgen.py` TRAIN_BANKS: the
    shared dev bank and the two written here), seeds 1..--seeds, --per-seed conversations each. Each user utterance
@@ -30,8 +30,12 @@
    heads they label (in every fold, never held out: the line is still chosen on the banks), `--written-repeat`
    times each. `--heads commitment completion` trains only those sentence heads into `--out`, every other array
    left as it is. `--score-written FILE` reads the written files with FILE's heads (a held-out check when FILE was
-   trained without them). None of the shipped heads has learned from them (docs/consolidation.md, "Sentences
-   written by hand").
+   trained without them). Of the shipped heads only `reply_generic` has learned from them (docs/consolidation.md,
+   "Sentences written by hand, and a generic answer").
+8. The generic-acknowledgement head (`learned.GENERIC_REPLY_HEAD`): each bank answer's opening labelled by the list
+   gen.py drew it from — `ACK`, the acknowledgement any statement gets, against the lists that say what the turn
+   was (`SPECIFIC_ACKS`) — leaving one bank out, with the written answers in every fold. `--generic-only` trains
+   just this head into `--out`; the shipped one: `--generic-only --seeds 16 --written-replies`.
 
 numpy only: logistic regression fitted by Newton's method with an L2 penalty; features standardised.
 
@@ -153,9 +157,11 @@ WRITTEN_REPLIES_DIR = ROOT / "bench" / "data" / "replies"
 WRITTEN_LABELS = {"todo": {"commitment": 1, "completion": 0}, "done": {"commitment": 0, "completion": 1},
                   "other": {"commitment": 0, "completion": 0}}
 #: a hand-written answer's label → the reply heads' labels: "generic" is an acknowledgement any statement could get
+GENERIC_HEAD = learned.GENERIC_REPLY_HEAD
 WRITTEN_REPLY_LABELS = {
     label: {"reply_todo": int(label == "todo"), "reply_done": int(label == "done"),
-            "reply_change": int(label == "change")} for label in ("todo", "done", "change", "generic", "other")}
+            "reply_change": int(label == "change"), GENERIC_HEAD: int(label == "generic")}
+    for label in ("todo", "done", "change", "generic", "other")}
 
 
 def written_examples(paths: list[Path], repeat: int = 1,
@@ -245,6 +251,56 @@ def train_reply_heads(convs: list[LabelledConversation], cache: VectorCache, kin
         final[head] = (fit(x, y, report.l2, kind), report.line)
         log(f"{head}: {len(y)} replies, {int(y.sum())} positive; L2 {report.l2}, line {report.line:.2f}")
     return reports, final
+
+
+#: which of a bank's answer lists say what the turn was (gen.py: a to-do, a value, a change, a completion) and
+#: which is the acknowledgement any statement gets (`ACK`: after a fact, after 40 % of to-dos and values)
+SPECIFIC_ACKS = ("ACK_TODO", "ACK_DONE", "ACK_CHANGE", "ACK_VALUE")
+
+
+def _list_pattern(entries: list[str]) -> re.Pattern[str]:
+    """A bank's answer list as one pattern matching an opening made from any of its entries."""
+    alts = [re.escape(learned.reply_opening(e)).replace(r"\{", "{").replace(r"\}", "}") for e in entries]
+    return re.compile("|".join(f"(?:{re.sub(r'{[^}]*}', '.+?', a)})" for a in alts if a), re.IGNORECASE)
+
+
+def generic_examples(convs: list[LabelledConversation]) -> list[SentenceExample]:
+    """Each bank answer's opening labelled by the list it came from: generic (`ACK`) or telling (`SPECIFIC_ACKS`);
+    one of each distinct opening per bank (the lists are short: repeats would only weigh the commonest)."""
+    import importlib
+
+    out: list[SentenceExample] = []
+    seen: set[tuple[str, str]] = set()
+    patterns: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {}
+    for conv in convs:
+        if conv.bank not in patterns:
+            bank = importlib.import_module(f"banks.{conv.bank}")
+            patterns[conv.bank] = (_list_pattern(bank.ACK),
+                                   _list_pattern([e for name in SPECIFIC_ACKS for e in getattr(bank, name)]))
+        generic, specific = patterns[conv.bank]
+        for u in conv.utterances:
+            opening = learned.reply_opening(u.reply)
+            if not opening or (conv.bank, opening) in seen:
+                continue
+            is_generic, is_specific = generic.fullmatch(opening), specific.fullmatch(opening)
+            if bool(is_generic) != bool(is_specific):   # from exactly one of the lists
+                seen.add((conv.bank, opening))
+                out.append(SentenceExample(opening, conv.bank, {GENERIC_HEAD: int(bool(is_generic))}))
+    return out
+
+
+def train_generic_head(convs: list[LabelledConversation], cache: VectorCache, kind: str,
+                       written: Sequence[SentenceExample] = ()) -> tuple[HeadReport, tuple[Fitted, float]]:
+    """The generic-acknowledgement head (`learned.GENERIC_REPLY_HEAD`): the banks' answer lists, leaving one bank
+    out, with the written answers (generic against to-do, done, change) in every fold."""
+    examples = generic_examples(convs) + [SentenceExample(e.text, WRITTEN, {GENERIC_HEAD: e.labels[GENERIC_HEAD]})
+                                          for e in written]
+    texts = [e.text for e in examples]
+    x = learned.sentence_inputs(cache.vectors(texts), texts)
+    y = np.array([e.labels[GENERIC_HEAD] for e in examples])
+    report, _ = cross_validate(GENERIC_HEAD, x, y, np.array([e.bank for e in examples]), kind)
+    log(f"{GENERIC_HEAD}: {len(y)} answers, {int(y.sum())} generic; L2 {report.l2}, line {report.line:.2f}")
+    return report, (fit(x, y, report.l2, kind), report.line)
 
 
 def add_heads(path: Path, heads: dict[str, tuple[Fitted, float]], meta: dict[str, Any]) -> None:
@@ -645,6 +701,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--written-replies", type=Path, nargs="*", default=None, metavar="JSONL",
                    help="hand-written labelled answers the reply heads also learn from (none given: every "
                         f"{WRITTEN_REPLIES_DIR.relative_to(ROOT)}/*.jsonl)")
+    p.add_argument("--generic-only", action="store_true",
+                   help="train only the generic-acknowledgement head (with --written-replies: and the written "
+                        "answers) and add it to --out, every other head left as it is")
     p.add_argument("--score-written", type=Path, default=None, metavar="FILE",
                    help="instead: score the written sentences and answers with FILE's heads (AUC, F1, P, R per file)")
     p.add_argument("--heads", nargs="+", choices=learned.SENTENCE_HEADS, default=None,
@@ -676,9 +735,21 @@ def main(argv: list[str] | None = None) -> int:
              for i in range(args.per_seed)]
     log(f"{len(convs)} conversations, {sum(len(c.utterances) for c in convs)} utterances")
     cache = VectorCache(args.cache)
-    sentence_only = args.verify is not None or args.heads is not None
     written_replies = [] if args.written_replies is None else written_examples(
         args.written_replies or sorted(WRITTEN_REPLIES_DIR.glob("*.jsonl")), args.written_repeat, WRITTEN_REPLY_LABELS)
+    if args.generic_only:
+        report, head = train_generic_head(convs, cache, args.model, written_replies)
+        cache.save()
+        print_report([report])
+        if not args.no_write:
+            add_heads(args.out, {GENERIC_HEAD: head}, {
+                f"{GENERIC_HEAD}_trained": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                f"{GENERIC_HEAD}_commit": git_commit() or "", f"{GENERIC_HEAD}_seeds": args.seeds,
+                f"{GENERIC_HEAD}_written": "" if args.written_replies is None else ",".join(
+                    p.name for p in args.written_replies or sorted(WRITTEN_REPLIES_DIR.glob("*.jsonl")))})
+            log(f"added {GENERIC_HEAD} to {args.out}")
+        return 0
+    sentence_only = args.verify is not None or args.heads is not None
     reply_reports, reply_heads = ([], {}) if sentence_only else train_reply_heads(convs, cache, args.model,
                                                                                   written_replies)
     cache.save()

@@ -184,3 +184,48 @@ def test_a_lead_in_with_nothing_to_do_in_it_is_not_the_loops_text() -> None:
     assert loop_text("Quick thing before it slips my mind.") == "Quick thing before it slips my mind"   # nothing else
     assert loops([("s1", "user", said), ("s1", "assistant", "Okay, that's on your list.")]) == [
         ("it is down to me to renew the van insurance", "open")]
+
+
+def test_a_generic_acknowledgement_is_read_as_one_and_a_telling_answer_is_not() -> None:
+    models = learned.load_models()
+    assert models is not None and learned.GENERIC_REPLY_HEAD in models.heads
+    judge = learned.judge_for(load_embedder(None))
+    assert judge is not None
+    line = models.heads[learned.GENERIC_REPLY_HEAD].threshold
+    for answer in ("Right, noted down.", "Cool, thanks for telling me.", "Understood."):
+        read = judge.reply(answer)
+        assert read is not None and read[learned.GENERIC_REPLY_HEAD] >= line, answer
+    for answer in ("Okay, I've moved the fitting to May 5.", "I'll remind you on Thursday.",
+                   "Great, crossing that off your list."):
+        read = judge.reply(answer)
+        assert read is not None and read[learned.GENERIC_REPLY_HEAD] < line, answer
+
+
+def test_a_generic_answer_does_not_say_a_value_changed_but_a_telling_one_does() -> None:
+    judge = learned.judge_for(load_embedder(None))
+    assert judge is not None
+    with run([("s1", "user", "The fitting is May 5 now."), ("s1", "assistant", "Got it, noted."),
+              ("s2", "user", "The fitting is May 5 now."), ("s2", "assistant", "Got it - May 5, not May 3.")]) as mem:
+        turns = mem.session_turns("s1") + mem.session_turns("s2")
+    replies = learned.Replies(judge, turns)
+    change = judge.head("reply_change")
+    assert change is not None
+    # the change model alone reads both answers as a change; the generic one is an acknowledgement any turn gets
+    assert (replies.probability(turns[0], "reply_change") or 0) >= change.threshold
+    assert replies.generic(turns[0]) and not replies.generic(turns[2])
+    assert not replies.says(turns[0], "reply_change")
+    assert replies.says(turns[2], "reply_change")
+
+
+def test_without_the_generic_head_an_answer_is_read_as_before() -> None:
+    models = learned.load_models()
+    assert models is not None
+    without = learned.Models(models.embedder_id, {k: v for k, v in models.heads.items()
+                                                  if k != learned.GENERIC_REPLY_HEAD}, models.meta)
+    judge = learned.SentenceJudge(without, load_embedder(None))
+    with run([("s1", "user", "The fitting is May 5 now."), ("s1", "assistant", "Got it, noted.")]) as mem:
+        turns = mem.session_turns("s1")
+    replies = learned.Replies(judge, turns)
+    assert not replies.generic(turns[0]) and replies.says(turns[0], "reply_change")
+    read = judge.reply("Got it, noted.")
+    assert read is not None and learned.GENERIC_REPLY_HEAD not in read

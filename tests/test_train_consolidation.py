@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bench.train_consolidation import (
+    GENERIC_HEAD,
     WRITTEN,
     WRITTEN_DIR,
     WRITTEN_REPLIES_DIR,
@@ -14,6 +15,7 @@ from bench.train_consolidation import (
     Fitted,
     cross_validate,
     differing_heads,
+    generic_examples,
     write_models,
     written_examples,
 )
@@ -62,8 +64,8 @@ def test_a_generic_acknowledgement_teaches_every_reply_head_it_is_none_of_them(t
     path.write_text('{"text": "Noted.", "label": "generic", "said": "my sister is a nurse"}\n'
                     '{"text": "Added to your list.", "label": "todo", "said": "I need to call the bank"}\n')
     generic, todo = written_examples([path], labels_of=WRITTEN_REPLY_LABELS)
-    assert generic.labels == {"reply_todo": 0, "reply_done": 0, "reply_change": 0}
-    assert todo.labels == {"reply_todo": 1, "reply_done": 0, "reply_change": 0}
+    assert generic.labels == {"reply_todo": 0, "reply_done": 0, "reply_change": 0, GENERIC_HEAD: 1}
+    assert todo.labels == {"reply_todo": 1, "reply_done": 0, "reply_change": 0, GENERIC_HEAD: 0}
 
 
 def test_a_bad_written_line_is_named_by_file_and_line(tmp_path: Path) -> None:
@@ -89,3 +91,20 @@ def test_the_shipped_written_files_parse_and_hold_every_label() -> None:
     assert {e.labels["commitment"] for e in sentences} == {0, 1}
     assert {e.labels["completion"] for e in sentences} == {0, 1}
     assert all(any(e.labels[h] for e in replies) for h in ("reply_todo", "reply_done", "reply_change"))
+
+
+def test_bank_answers_are_labelled_generic_by_the_list_they_came_from() -> None:
+    import importlib
+
+    from bench.truthgen import utterances
+
+    from episodic_memory.consolidate import learned
+
+    convs = [utterances("dev", seed, 0) for seed in (1, 2)]
+    examples = generic_examples(convs)
+    ack = {learned.reply_opening(a) for a in importlib.import_module("banks.dev").ACK}
+    generic = {e.text for e in examples if e.labels[GENERIC_HEAD]}
+    telling = {e.text for e in examples if not e.labels[GENERIC_HEAD]}
+    assert generic and telling and generic <= ack
+    assert not telling & ack
+    assert "Added to your list." in telling or "I'll keep that on your to-do list." in telling

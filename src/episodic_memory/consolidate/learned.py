@@ -30,6 +30,11 @@ MINILM_FAMILY = "minilm-l6-v2"
 SENTENCE_HEADS = ("durable", "commitment", "completion", "change")
 PAIR_HEADS = ("closes", "supersedes")
 REPLY_HEADS = ("reply_done", "reply_todo", "reply_change")
+#: an acknowledgement any statement could get ("Noted.", "Logged it."): when the models have this head, an answer it
+#: reads as generic does not say the turn changed a value (`Replies.says`). Only for that reading: read for a to-do
+#: or a completion too, it lost closures on banks never tuned on (docs/consolidation.md, "A generic answer").
+GENERIC_REPLY_HEAD = "reply_generic"
+GENERIC_SILENCES = ("reply_change",)
 
 # --- grammar: closed-class words, endings and punctuation -----------------------------------------------------
 # (the closed-class words are lang/english.py's FUNCTION_WORDS: their order is the models' input)
@@ -210,7 +215,7 @@ def _read(path: Any) -> Models | None:
                     arrays.get("grammar_dim"), GRAMMAR_DIM)
         return None
     heads = {}
-    for name in (*SENTENCE_HEADS, *PAIR_HEADS, *REPLY_HEADS):
+    for name in (*SENTENCE_HEADS, *PAIR_HEADS, *REPLY_HEADS, GENERIC_REPLY_HEAD):
         if f"{name}.weights" in arrays:
             hidden = arrays.get(f"{name}.hidden")
             heads[name] = Head(
@@ -272,8 +277,9 @@ class SentenceJudge:
         if not parts or not all(h in self.models.heads for h in REPLY_HEADS):
             return None
         x = sentence_inputs(np.asarray(self.embedder.embed(parts), np.float32), parts)
+        heads = [h for h in (*REPLY_HEADS, GENERIC_REPLY_HEAD) if h in self.models.heads]
         with one_blas_thread:
-            return {h: float(self.models.heads[h].probability(x).max()) for h in REPLY_HEADS}
+            return {h: float(self.models.heads[h].probability(x).max()) for h in heads}
 
 
 class Replies:
@@ -289,6 +295,14 @@ class Replies:
         """The answer to `turn` takes it as `head` says (at that head's trained line)."""
         h = self.judge.head(head)
         p = self.probability(turn, head)
+        return h is not None and p is not None and p >= h.threshold and not (
+            head in GENERIC_SILENCES and self.generic(turn))
+
+    def generic(self, turn: Any) -> bool:
+        """The answer to `turn` opens with an acknowledgement any statement could get (`GENERIC_REPLY_HEAD`, when
+        the models have it): it tells nothing of what the turn was."""
+        h = self.judge.head(GENERIC_REPLY_HEAD)
+        p = self.probability(turn, GENERIC_REPLY_HEAD) if h is not None else None
         return h is not None and p is not None and p >= h.threshold
 
     def answer(self, turn: Any) -> str | None:
