@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import random
 import re
@@ -267,8 +268,6 @@ def _list_pattern(entries: list[str]) -> re.Pattern[str]:
 def generic_examples(convs: list[LabelledConversation]) -> list[SentenceExample]:
     """Each bank answer's opening labelled by the list it came from: generic (`ACK`) or telling (`SPECIFIC_ACKS`);
     one of each distinct opening per bank (the lists are short: repeats would only weigh the commonest)."""
-    import importlib
-
     out: list[SentenceExample] = []
     seen: set[tuple[str, str]] = set()
     patterns: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {}
@@ -301,6 +300,14 @@ def train_generic_head(convs: list[LabelledConversation], cache: VectorCache, ki
     report, _ = cross_validate(GENERIC_HEAD, x, y, np.array([e.bank for e in examples]), kind)
     log(f"{GENERIC_HEAD}: {len(y)} answers, {int(y.sum())} generic; L2 {report.l2}, line {report.line:.2f}")
     return report, (fit(x, y, report.l2, kind), report.line)
+
+
+def stamp(heads: Sequence[str], seeds: int, written: Sequence[Path] | None, repeat: int = 1) -> dict[str, Any]:
+    """The meta entries of heads trained apart (`add_heads`): when, at which commit, from how many seeds, and the
+    written files they also learned from."""
+    what = {"trained": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": git_commit() or "",
+            "seeds": seeds, "written": ",".join(p.name for p in written or ()), "written_repeat": repeat}
+    return {f"{h}_{k}": v for h in heads for k, v in what.items()}
 
 
 def add_heads(path: Path, heads: dict[str, tuple[Fitted, float]], meta: dict[str, Any]) -> None:
@@ -713,6 +720,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="train only the sentence heads and compare them with FILE's, array for array (exit 1 if "
                         "any differs): does this checkout reproduce a models file?")
     args = p.parse_args(argv)
+    # the written files: none (the option absent), or those named, or (named none) every file of the folder
+    written_paths = None if args.written is None else args.written or sorted(WRITTEN_DIR.glob("*.jsonl"))
+    reply_paths = (None if args.written_replies is None
+                   else args.written_replies or sorted(WRITTEN_REPLIES_DIR.glob("*.jsonl")))
     if args.score_written is not None:
         scores = score_written(args.score_written, VectorCache(args.cache))
         out = ROOT / "bench" / "results" / "score_written.json"
@@ -735,18 +746,14 @@ def main(argv: list[str] | None = None) -> int:
              for i in range(args.per_seed)]
     log(f"{len(convs)} conversations, {sum(len(c.utterances) for c in convs)} utterances")
     cache = VectorCache(args.cache)
-    written_replies = [] if args.written_replies is None else written_examples(
-        args.written_replies or sorted(WRITTEN_REPLIES_DIR.glob("*.jsonl")), args.written_repeat, WRITTEN_REPLY_LABELS)
+    written_replies = [] if reply_paths is None else written_examples(reply_paths, args.written_repeat,
+                                                                       WRITTEN_REPLY_LABELS)
     if args.generic_only:
         report, head = train_generic_head(convs, cache, args.model, written_replies)
         cache.save()
         print_report([report])
         if not args.no_write:
-            add_heads(args.out, {GENERIC_HEAD: head}, {
-                f"{GENERIC_HEAD}_trained": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                f"{GENERIC_HEAD}_commit": git_commit() or "", f"{GENERIC_HEAD}_seeds": args.seeds,
-                f"{GENERIC_HEAD}_written": "" if args.written_replies is None else ",".join(
-                    p.name for p in args.written_replies or sorted(WRITTEN_REPLIES_DIR.glob("*.jsonl")))})
+            add_heads(args.out, {GENERIC_HEAD: head}, stamp([GENERIC_HEAD], args.seeds, reply_paths))
             log(f"added {GENERIC_HEAD} to {args.out}")
         return 0
     sentence_only = args.verify is not None or args.heads is not None
@@ -763,8 +770,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     examples = sentence_examples(convs, rng)
-    if args.written is not None:
-        written = written_examples(args.written or sorted(WRITTEN_DIR.glob("*.jsonl")), args.written_repeat)
+    if written_paths is not None:
+        written = written_examples(written_paths, args.written_repeat)
         log(f"{len(written)} written sentences")
         examples += written
     texts = [e.text for e in examples]
@@ -793,13 +800,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if differing else 0
     if args.heads is not None:   # just these heads, into the existing file
         print_report(reports)
-        written = "" if args.written is None else ",".join(
-            p.name for p in args.written or sorted(WRITTEN_DIR.glob("*.jsonl")))
-        stamp = {"trained": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": git_commit() or "",
-                 "seeds": args.seeds, "written": written, "written_repeat": args.written_repeat}
         if not args.no_write:
             add_heads(args.out, {h: final[h] for h in args.heads},
-                      {f"{h}_{k}": v for h in args.heads for k, v in stamp.items()})
+                      stamp(args.heads, args.seeds, written_paths, args.written_repeat))
             log(f"wrote {', '.join(args.heads)} into {args.out}")
         return 0
 

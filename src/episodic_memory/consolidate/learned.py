@@ -32,7 +32,8 @@ PAIR_HEADS = ("closes", "supersedes")
 REPLY_HEADS = ("reply_done", "reply_todo", "reply_change")
 #: an acknowledgement any statement could get ("Noted.", "Logged it."): when the models have this head, an answer it
 #: reads as generic does not say the turn changed a value (`Replies.says`). Only for that reading: read for a to-do
-#: or a completion too, it lost closures on banks never tuned on (docs/consolidation.md, "A generic answer").
+#: or a completion too, it lost closures on banks never tuned on (docs/consolidation.md, "Sentences written by hand,
+#: and a generic answer").
 GENERIC_REPLY_HEAD = "reply_generic"
 GENERIC_SILENCES = ("reply_change",)
 
