@@ -72,6 +72,7 @@ if __package__ in (None, ""):
 
 from bench.harness import ROOT, git_commit, import_episodic  # noqa: E402
 from bench.truthgen import (  # noqa: E402
+    HOLD_OUT_BANKS,
     TRAIN_BANKS,
     UNTUNED_BANKS,
     LabelledConversation,
@@ -738,8 +739,9 @@ def main(argv: list[str] | None = None) -> int:
                   "--cache", str(args.cache), "--out", str(args.lobo / f"no-{held}.npz"), "--model", args.model,
                   "--pair-model", args.pair_model])
         return 0
-    if set(args.banks) & set(UNTUNED_BANKS):
-        p.error(f"the never-tuned banks ({', '.join(UNTUNED_BANKS)}) are for measuring only: never train on them")
+    if set(args.banks) & {*UNTUNED_BANKS, *HOLD_OUT_BANKS}:
+        p.error(f"the never-tuned and hold-out banks ({', '.join((*UNTUNED_BANKS, *HOLD_OUT_BANKS))}) are for "
+                "measuring only: never train on them")
     rng = random.Random(7)
     started = time.perf_counter()
     convs = [utterances(bank, seed, i) for bank in args.banks for seed in range(1, args.seeds + 1)

@@ -771,9 +771,11 @@ def llm_in_use() -> dict[str, Any]:
 #: four other never-tuned banks (`bench/truthgen.py` UNTUNED_BANKS) were written from the generator's README
 #: alone, never tuned or trained on — pooled, they are the "never tuned" column the targets are read on.
 DEFAULT_SETS = ("truth-dev", "dev@901x4", "dev@902x4", "untuned@901x4", "untuned@902x4", "texter@901x4",
-                "formal@901x4", "chatty@901x4", "slack@901x4")
+                "formal@901x4", "chatty@901x4", "slack@901x4", "caregiver@901x4", "caregiver@902x4",
+                "foreman@901x4", "foreman@902x4")
 UNTUNED_PREFIX = "untuned"
 NEVER_TUNED = "never tuned"   # every never-tuned bank's sets, pooled
+HOLD_OUT = "hold-out"         # the hold-out banks' sets (`bench/truthgen.py` HOLD_OUT_BANKS), pooled
 
 
 def parse_set(spec: str) -> tuple[str, int, int] | None:
@@ -810,11 +812,14 @@ def group_of(spec: str) -> str:
 
 
 def pooled_groups(spec: str) -> list[str]:
-    """The groups a set counts in: its own, and the pool of never-tuned banks when it is one of them."""
-    from bench.truthgen import UNTUNED_BANKS
+    """The groups a set counts in: its own, and the pool of never-tuned (or of hold-out) banks when it is one of
+    them."""
+    from bench.truthgen import HOLD_OUT_BANKS, UNTUNED_BANKS
 
     parsed = parse_set(spec)
-    return [group_of(spec), *([NEVER_TUNED] if parsed is not None and parsed[0] in UNTUNED_BANKS else [])]
+    bank = parsed[0] if parsed is not None else None
+    return [group_of(spec), *([NEVER_TUNED] if bank in UNTUNED_BANKS else []),
+            *([HOLD_OUT] if bank in HOLD_OUT_BANKS else [])]
 
 
 SIDE_BY_SIDE = [

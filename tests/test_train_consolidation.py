@@ -108,3 +108,12 @@ def test_bank_answers_are_labelled_generic_by_the_list_they_came_from() -> None:
     assert generic and telling and generic <= ack
     assert not telling & ack
     assert "Added to your list." in telling or "I'll keep that on your to-do list." in telling
+
+
+@pytest.mark.parametrize("bank", ["untuned", "slack", "caregiver", "foreman"])
+def test_the_measuring_banks_are_never_trained_on(bank: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.train_consolidation import main
+
+    with pytest.raises(SystemExit):
+        main(["--banks", "dev", bank, "--no-write"])
+    assert "never train on them" in capsys.readouterr().err

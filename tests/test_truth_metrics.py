@@ -110,6 +110,12 @@ def test_the_never_tuned_banks_are_pooled_and_the_gap_is_read_on_them() -> None:
     assert pooled_groups("texter@901x4") == ["texter", NEVER_TUNED]
     assert pooled_groups("slack@901x4") == ["slack", NEVER_TUNED]
     assert pooled_groups("dev@901x4") == ["dev"] and pooled_groups("truth-dev") == ["truth-dev"]
+    from bench.truth import HOLD_OUT
+    from bench.truthgen import HOLD_OUT_BANKS
+
+    assert not set(HOLD_OUT_BANKS) & {*TRAIN_BANKS, *UNTUNED_BANKS}
+    assert pooled_groups("foreman@901x4") == ["foreman", HOLD_OUT]
+    assert pooled_groups("caregiver@902x2") == ["caregiver", HOLD_OUT]
 
     def summary(f1: float) -> dict:
         return {"overall": {"loops": {"f1": f1}}}
