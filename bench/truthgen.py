@@ -82,9 +82,18 @@ def available_banks() -> list[str]:
 def write(bank: str, seed: int, n: int, out: Path) -> Path:
     """`gen.py --bank BANK --seed SEED --n-conversations N --out OUT`, from the folder with every bank."""
     out.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, str(generator_dir() / "gen.py"), "--bank", bank, "--seed", str(seed),
-                    "--n-conversations", str(n), "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, str(generator_dir() / "gen.py"), "--bank", bank, "--seed", str(seed),
+                           "--n-conversations", str(n), "--out", str(out)], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:   # e.g. the shared planner cannot place a draw (dev seed 27, two conversations)
+        said = [line for line in done.stderr.strip().splitlines() if line.strip()]
+        raise GeneratorError(f"gen.py could not write bank {bank!r}, seed {seed}, {n} conversations: "
+                             f"{said[-1] if said else f'exit status {done.returncode}'} (try another seed)")
     return out
+
+
+class GeneratorError(RuntimeError):
+    """gen.py failed for one draw (bank, seed, count); its last line of error says why."""
 
 
 def check() -> int:

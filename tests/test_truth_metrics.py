@@ -134,3 +134,18 @@ def test_a_supersession_is_explained_only_by_a_later_value_of_the_same_slot() ->
     assert not explains(slots, {"t1"}, {"t5"})        # backwards
     assert not explains(slots, {"t6"}, {"t1"})        # another slot's value
     assert not explains(slots, {"t7"}, {"t1"})        # news of no slot
+
+
+def test_a_draw_the_generator_cannot_write_is_named(tmp_path, monkeypatch) -> None:
+    """gen.py failing for one draw (the shared planner has such seeds) is an error naming bank, seed and count,
+    with the generator's own last line, not a bare CalledProcessError."""
+    import pytest
+    from bench import truthgen
+
+    fake = tmp_path / "gen"
+    fake.mkdir()
+    (fake / "gen.py").write_text("import sys\nsys.stderr.write('Traceback\\nValueError: zip() argument 2 is "
+                                 "shorter than argument 1\\n')\nsys.exit(1)\n")
+    monkeypatch.setattr(truthgen, "generator_dir", lambda: fake)
+    with pytest.raises(truthgen.GeneratorError, match=r"bank 'dev', seed 27, 2 conversations: ValueError: zip"):
+        truthgen.write("dev", 27, 2, tmp_path / "out")
