@@ -844,19 +844,20 @@ SIDE_BY_SIDE = [
 
 
 def side_by_side(groups: dict[str, dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """One column per group of sets; the target, whether every group meets it, and the gap between dev and the
-    never-tuned banks (pooled; the untuned bank alone when it is the only one)."""
+    """One column per group of sets; the target, and the gap between dev and the never-tuned banks (pooled; the
+    untuned bank alone when it is the only one), and between dev and the hold-out banks when they were measured."""
     names = list(groups)
-    unseen = NEVER_TUNED if NEVER_TUNED in groups else UNTUNED_PREFIX
-    header = ["metric", *names, "target", f"gap dev↔{unseen}"]
+    unseen = [NEVER_TUNED if NEVER_TUNED in groups else UNTUNED_PREFIX, *([HOLD_OUT] if HOLD_OUT in groups else [])]
+    header = ["metric", *names, "target", *(f"gap dev↔{u}" for u in unseen)]
     rows = []
     for label, path, op, target in SIDE_BY_SIDE:
         values = [_get(groups[n], *path) for n in names]
         cells = [fmt(v) if isinstance(v, float) else str(v) if v is not None else "-" for v in values]
         goal = "" if op is None else f"{'≥' if op == '>=' else '≤'} {target:.2f}"
-        dev, untuned = _get(groups.get("dev", {}), *path), _get(groups.get(unseen, {}), *path)
-        gap = f"{abs(dev - untuned):.2f}" if isinstance(dev, float) and isinstance(untuned, float) else "-"
-        rows.append([label, *cells, goal, gap])
+        dev = _get(groups.get("dev", {}), *path)
+        gaps = [f"{abs(dev - other):.2f}" if isinstance(dev, float) and isinstance(other, float) else "-"
+                for other in (_get(groups.get(u, {}), *path) for u in unseen)]
+        rows.append([label, *cells, goal, *gaps])
     return header, rows
 
 

@@ -126,6 +126,9 @@ def test_the_never_tuned_banks_are_pooled_and_the_gap_is_read_on_them() -> None:
     assert loops[-1] == "0.20"
     header, rows = side_by_side({"dev": summary(0.9), "untuned": summary(0.5)})
     assert header[-1] == "gap dev↔untuned" and [r for r in rows if r[0] == "loops F1"][0][-1] == "0.40"
+    header, rows = side_by_side({"dev": summary(0.9), NEVER_TUNED: summary(0.7), HOLD_OUT: summary(0.6)})
+    assert header[-2:] == [f"gap dev↔{NEVER_TUNED}", f"gap dev↔{HOLD_OUT}"]
+    assert [r for r in rows if r[0] == "loops F1"][0][-2:] == ["0.20", "0.30"]
 
 
 def test_a_supersession_is_explained_only_by_a_later_value_of_the_same_slot() -> None:
