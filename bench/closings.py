@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from episodic_memory.consolidate import learned  # noqa: E402
-from episodic_memory.consolidate.loops import CLOSES_FEATURES, closes_features, loop_text  # noqa: E402
+from episodic_memory.consolidate.loops import CLOSES_FEATURES, closes_rows, loop_text  # noqa: E402
 from episodic_memory.models.embedder import load_embedder  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "closings" / "closings.jsonl"
@@ -79,12 +79,9 @@ def read_group(group: dict[str, Any], judge: learned.SentenceJudge, head: learne
     out = []
     for i, (true, sentence) in enumerate(reports):
         cos = loop_vectors @ vectors[i]
-        rows = [closes_features(
-            sentence, sentence, loops[k], cosine=float(cos[k]),
-            best_other=float(np.max(np.delete(cos, k))), completion=float(scores["completion"][i]),
-            commitment=float(scores["commitment"][i]), same_session=False, age_days=3.0, open_loops=len(loops),
-            thread_cosine=thread_cosine)
-            for k in range(len(loops))]
+        rows = closes_rows(sentence, sentence, loops, cos, completion=float(scores["completion"][i]),
+                           commitment=float(scores["commitment"][i]), same_session=[False] * len(loops),
+                           age_days=[3.0] * len(loops), thread_cosines=[thread_cosine] * len(loops))
         p = head.probability(np.stack(rows))
         best = int(np.argmax(p))
         passes = bool(scores["completion"][i] >= gate)

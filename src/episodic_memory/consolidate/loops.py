@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
@@ -342,19 +343,19 @@ def learned_closures(judge: learned.SentenceJudge, turn: StoredTurn, info: Sessi
     done_head = judge.head("completion")
     gate = (cfg.loops.completion_gate if cfg.loops.completion_gate is not None
             else done_head.threshold if done_head is not None else 0.0)
+    loop_texts = [lp.text for lp in eligible]
+    same_session = [lp.session_id == info.session_id for lp in eligible]
+    age_days = [(turn.ts - lp.created_at) / 86_400 for lp in eligible]
+    thread_cosines: list[float | None] | None = None   # read once a sentence passes the gate
     for i, sentence in enumerate(said):
         if scores["completion"][i] < gate and not answered_done:
             continue   # a statement about the loop's people or things, not a report of it done
-        cos = loop_vectors @ vectors[i]
-        rows = []
-        for k, lp in enumerate(eligible):
-            other = float(np.max(np.delete(cos, k))) if len(eligible) > 1 else 0.0
-            rows.append(closes_features(
-                sentence, turn.content, lp.text, cosine=float(cos[k]), best_other=other,
-                completion=float(scores["completion"][i]), commitment=float(scores["commitment"][i]),
-                same_session=lp.session_id == info.session_id, age_days=(turn.ts - lp.created_at) / 86_400,
-                open_loops=len(eligible),
-                thread_cosine=None if threads is None else threads.cosine(info.session_id, lp.session_id)))
+        if thread_cosines is None:
+            thread_cosines = [None if threads is None else threads.cosine(info.session_id, lp.session_id)
+                              for lp in eligible]
+        rows = closes_rows(sentence, turn.content, loop_texts, loop_vectors @ vectors[i],
+                           completion=float(scores["completion"][i]), commitment=float(scores["commitment"][i]),
+                           same_session=same_session, age_days=age_days, thread_cosines=thread_cosines)
         learned.record("closes", rows, [turn.id], [lp.source_ids for lp in eligible], f"{turn.id}/{i}", sentence)
         if head is None:
             continue
@@ -394,6 +395,21 @@ def closes_features(sentence: str, context: str, loop_text: str, *, cosine: floa
         min(1.0, np.log1p(max(0.0, age_days)) / 5), min(1.0, np.log1p(open_loops) / 4),
         0.0 if thread_cosine is None else thread_cosine, float(thread_cosine is not None),
     ], np.float32)
+
+
+def closes_rows(sentence: str, context: str, loop_texts: Sequence[str], cosines: np.ndarray, *, completion: float,
+                commitment: float, same_session: Sequence[bool], age_days: Sequence[float],
+                thread_cosines: Sequence[float | None]) -> list[np.ndarray]:
+    """One sentence's `closes_features` row against each open loop; `cosines`: its cosine with each loop's text,
+    the others' best being what each is measured against."""
+    rows = []
+    for k, loop in enumerate(loop_texts):
+        other = float(np.max(np.delete(cosines, k))) if len(loop_texts) > 1 else 0.0
+        rows.append(closes_features(
+            sentence, context, loop, cosine=float(cosines[k]), best_other=other, completion=completion,
+            commitment=commitment, same_session=same_session[k], age_days=age_days[k], open_loops=len(loop_texts),
+            thread_cosine=thread_cosines[k]))
+    return rows
 
 
 _LEAD_IN = re.compile(rf"^(?:\W*{LEAD_IN_PATTERN}\b[\s,:;.!-]*)+", re.IGNORECASE)
