@@ -20,7 +20,7 @@ from episodic_memory.consolidate.facts import (
     short_turn,
     shows_a_change,
 )
-from episodic_memory.consolidate.loops import detect_rules, loop_text
+from episodic_memory.consolidate.loops import detect_learned, detect_rules, loop_text
 from episodic_memory.consolidate.supersede import has_change_cue
 from episodic_memory.heuristics import BY_NAME, REGISTRY, rule_on, rules_off
 from episodic_memory.store.records import StoredTurn
@@ -48,6 +48,13 @@ class StubJudge:
         n = len(texts)
         return {"durable": np.array([self.durable if self.keep(t) else 0.0 for t in texts]), "commitment": np.zeros(n),
                 "completion": np.zeros(n), "change": np.zeros(n)}
+
+
+class SureJudge(StubJudge):
+    """A stand-in sure that every statement takes a to-do on: what the rule alone vetoes shows."""
+
+    def scores(self, texts: list[str], vectors: object = None) -> dict[str, np.ndarray]:
+        return {**super().scores(texts, vectors), "commitment": np.ones(len(texts))}
 
 
 def _turn(text: str, turn_id: int = 1, role: str = "user", speaker: str = "Maya") -> StoredTurn:
@@ -104,6 +111,7 @@ PROBES: dict[str, Callable[[Config], object]] = {
     "facts.bare_cue": lambda c: [(x.text, x.cued) for x in extract_rules(
         [_turn("Wait, I gave you the wrong one. The deck needs 66 slides.")], {})],
     "facts.not_clause": lambda c: clean("The deck needs 16 slides, not 14.", "correction"),
+    "facts.wrong_value_first": lambda c: has_change_cue("I feel guilty that I'm not doing more for Dad"),
     "facts.wish": lambda c: has_change_cue("Sarah wants the chart moved to slide 3"),
     "facts.type_cues": lambda c: classify_sentence("We decided to skip the waitlist entirely.", NOW),
     "facts.another_persons": lambda c: _memory_facts(
@@ -135,6 +143,8 @@ PROBES: dict[str, Callable[[Config], object]] = {
     "loops.quoted": lambda c: [x.text for x in detect_rules(_turn(
         "proofread this: 'I need to send the invoice to Dana by Friday'"))] if rule_on("loops.quoted") else
     [x.text for x in detect_rules(_turn("I need to send the invoice to Dana by Friday"))],
+    "loops.declined": lambda c: [x.text for x in detect_learned(
+        _turn("No need to remind me about the bins, my neighbour always does it."), SureJudge(), c)],  # type: ignore[arg-type]
     "loops.question_closes_nothing": lambda c: _loops(
         c, "Remind me to book the bus for the offsite.", "Did the bus for the offsite get booked?"),
     "loops.same_loop": lambda c: _loops(

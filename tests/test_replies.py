@@ -229,3 +229,31 @@ def test_without_the_generic_head_an_answer_is_read_as_before() -> None:
     assert not replies.generic(turns[0]) and replies.says(turns[0], "reply_change")
     read = judge.reply("Got it, noted.")
     assert read is not None and learned.GENERIC_REPLY_HEAD not in read
+
+
+def test_an_answer_taking_a_statement_as_a_change_does_not_make_an_unrelated_fact_its_old_value() -> None:
+    """The answer says a value changed, but the only earlier fact is another slot of another thread: the pair
+    model is unsure of it, and that is not enough (`consolidation.reply_supersedes_line`)."""
+    turns = [("s1", "user", "You know the boat engineer is Isidore now."),
+             ("s1", "assistant", "Noted, Isidore is the engineer."),
+             ("s2", "user", "Um the director this time is Henrike."),
+             ("s2", "assistant", "Got it, the director is now Henrike.")]
+    with run(turns) as mem:
+        assert all(f.current for f in mem.facts(include_superseded=True))
+    with run(turns, consolidation={"reply_supersedes_line": 0.5}) as mem:   # the line before: 0.5
+        assert [f.text for f in mem.facts(include_superseded=True) if not f.current] == [
+            "You know the boat engineer is Isidore now."]
+
+
+def test_a_change_said_in_other_words_than_the_cue_words_is_held_to_the_change_line() -> None:
+    """No cue word, no answer taking it as a change: the change head reads it as one, so the pair model's trained
+    line decides, not the higher line for news (`consolidation.news_change_line`)."""
+    turns = [("s1", "user", "The rent has been agreed at £30k a year, which Ronan insists is a bargain."),
+             ("s1", "assistant", "Sounds like a fair deal."),
+             ("s2", "user", "Things have changed since we last spoke - we've signed up to £36,000 a year for the unit."),
+             ("s2", "assistant", "Thanks for letting me know.")]
+    old = "The rent has been agreed at £30k a year, which Ronan insists is a bargain."
+    with run(turns) as mem:
+        assert [f.text for f in mem.facts(include_superseded=True) if not f.current] == [old]
+    with run(turns, consolidation={"news_change_line": 1.01}) as mem:   # read as news
+        assert all(f.current for f in mem.facts(include_superseded=True))

@@ -453,12 +453,16 @@ class ConsolidationSettings(_Group):
         None, ge=0, le=1, description="learned: a statement supersedes its most likely earlier fact at this "
         "probability or above (None: the line chosen when the model was trained)")
     reply_supersedes_line: float = Field(
-        0.5, ge=0, le=1, description="learned: the line for supersedes_line when the assistant's answer to the "
+        0.8, ge=0, le=1, description="learned: the line for supersedes_line when the assistant's answer to the "
         "statement takes it as a value changed ('Got it - 16, not 14.'; `loops.read_replies` switches both off)")
     news_supersedes_line: float = Field(
         0.98, ge=0, le=1, description="learned: the line for supersedes_line for a statement said as news (no change "
         "cue, no answer or named old value taking it as a change): 'Tournament is 6 December' is no new date for 'Gig "
         "is the 28th of November' (never tuned: links no slot explains 52 → 37, slots linked 105 → 103)")
+    news_change_line: float = Field(
+        0.8, ge=0, le=1.01, description="learned: a statement the change head scores at or above this is held to "
+        "the trained supersedes line, not news_supersedes_line, though no cue word says it changed ('Things have "
+        "changed since we last spoke - …'; above 1: never)")
     referee_learned_line: float = Field(
         0.995, ge=0, le=1, description="with an LLM: when the supersedes model is this sure that a candidate gives a "
         "new value for the stored fact, the referee is not asked (1: always ask)")

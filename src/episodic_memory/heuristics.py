@@ -47,6 +47,9 @@ REGISTRY: tuple[Rule, ...] = (
          "Wait, I gave you the wrong one. It's 66.", "'It's 66.' is a correction"),
     Rule("facts.not_clause", "', not X' names the replaced value and leaves the fact's text",
          "The deck needs 16 slides, not 14.", "fact: The deck needs 16 slides. (replaces 14)"),
+    Rule("facts.wrong_value_first", "a value named as wrong ('not X', 'rather than X') starts X, after at most a "
+         "determiner: 'not doing more for Dad' negates a doing and names no value", "I feel guilty that I'm not "
+         "doing more for Dad", "no change cue"),
     Rule("facts.wish", "a wish for a change is no change", "Sarah wants the chart moved to slide 3",
          "no supersession"),
     Rule("facts.type_cues", "cue words type a fact (decided → decision, prefer → preference, …)",
@@ -95,6 +98,9 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("loops.explicit_cues", "a sentence that names itself a to-do or asks to be reminded raises a loop, whatever "
          "the commitment model says", "Also remind me to book the Lisbon-London flight tonight, I keep forgetting.",
          "loop: book the Lisbon-London flight tonight"),
+    Rule("loops.declined", "a sentence that opens by declining the task ('No need to …', 'Don't bother …') raises no "
+         "loop, whatever the commitment model says", "No need to remind me about the bins, my neighbour always does "
+         "it.", "no loop"),
     Rule("loops.lemma_close", "besides the pair model, a report of the loop's own act on its own object closes it "
          "(by lemma: 'sent the model to Sarah' closes 'send the model to Sarah'; a short 'I did!' answers the question "
          "before it)", "I sent the model to Sarah last Friday. (open: send the model to Sarah by Friday)",

@@ -357,11 +357,18 @@ class FactConsolidator:
         least = trained if trained is not None else head.threshold
         if taken_as_change:
             least = min(least, self.config.consolidation.reply_supersedes_line)
-        elif not self._cued(c):   # said as news: two dates of one kind that differ are not one slot on that alone
+        elif not self._cued(c) and not self.reads_as_change(models, change):
+            # said as news: two dates of one kind that differ are not one slot on that alone
             least = max(least, self.config.consolidation.news_supersedes_line)
         p = head.probability(np.stack(rows))
         best = int(np.argmax(p))
         return None if p[best] < least else facts[best]
+
+    def reads_as_change(self, models: learned.Models, change: float) -> bool:
+        """The change head takes the statement as a value changed, in whatever words ("Things have changed since
+        we last spoke - …", "Typo'd that earlier: …"): no cue word needed (`news_change_line`)."""
+        line = self.config.consolidation.news_change_line
+        return "change" in models.heads and line <= 1 and change >= line
 
     def frame_cosine(self, a: str, b: str) -> float:
         """How alike two statements read with their values blanked (`supersede.frame`)."""

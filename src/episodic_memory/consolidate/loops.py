@@ -124,6 +124,10 @@ _NOT_HYPOTHETICAL = re.compile(r"\b(?:can|could|would|will) you\b|\b(?:promised|
                                r"said)(?: that)? (?:i|we)(?:'d|’d| would)\b", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|don'?t have to|not pending|no longer|"
                       r"nothing (?:is )?pending|not going to|won'?t|never)\b", re.IGNORECASE)
+# a to-do declined where it is said ("No need to remind me about the bins", "Don't bother chasing Ana"): none
+_DECLINED = re.compile(r"^\W*(?:(?:oh|so|and|but|ok(?:ay)?|well|honestly)\W+)*(?:there'?s\s+)?(?:no need|no point|"
+                       r"(?:i |we )?(?:don'?t|do not) (?:need|have) to|(?:don'?t|do not) bother|not worth)\b",
+                       re.IGNORECASE)
 _LABEL = re.compile(r"^(?:still open|open|logged|noted|decision|next|reminder|risk|status|update|to-?do|todo)\s*:\s*",
                     re.IGNORECASE)
 _CLAUSE_END = re.compile(r",?\s+(?:and |but |so )(?:i|we|she|he|it|they|you)\b|,\s+(?:i|we|she|he|it|they|you|which|"
@@ -277,7 +281,8 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     statements = [s for s in said if not s.rstrip().endswith("?")]
     scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
     explicit = {s for s in said if rule_on("loops.explicit_cues") and explicit_to_do(s)}
-    raised = [s for s in said if scores.get(s, 0.0) >= line or s in explicit]
+    raised = [s for s in said if (scores.get(s, 0.0) >= line or s in explicit)
+              and not (rule_on("loops.declined") and _DECLINED.search(s))]
     if not raised and replies is not None and (
             len(scores) < len(said) or max(scores.values(), default=0.0) >= cfg.loops.reply_commitment_line
     ) and replies.says(turn, "reply_todo"):

@@ -158,11 +158,17 @@ def _add_values(out: Slot, raw: str, *, names: bool = True, subject: bool = Fals
         out.subject |= part.subject
 
 
+# what a value named as wrong starts with: a determiner, or a digit, a currency sign or a capital ("not 16",
+# "rather than Tallinn", "not a global value ETF"); "I'm not doing more for Dad" negates a doing, names no value
+_VALUE_FIRST = re.compile(r"(?:the|a|an|my|our|their|his|her)\s|(?:any\s?more\s+)?[\d€$£A-Z]")
+
+
 def _named_wrong(text: str) -> Slot:
     """The values a statement names as wrong ("17, not 16", "X rather than Tallinn"): a change cue of its own."""
     out = Slot()
     for m in _REPLACED.finditer(text):
-        _add_values(out, m.group(1), subject=True)
+        if not rule_on("facts.wrong_value_first") or _VALUE_FIRST.match(m.group(1)):
+            _add_values(out, m.group(1), subject=True)
     return out
 
 
