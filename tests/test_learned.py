@@ -67,20 +67,6 @@ def test_a_loop_taken_on_and_reported_done_in_other_words_closes() -> None:
         assert "has the pilot contract now" in (loop.evidence or "")
 
 
-@pytest.mark.parametrize("veto", [None, 1.01])
-def test_a_sentence_reporting_something_done_raises_no_loop(veto: float | None) -> None:
-    """The commitment model reads "…came through and I emailed it…" as a to-do; the completion model reads it as
-    done, and that vetoes it (`Config.loops.done_veto_line`); a sentence taking a to-do on beside a report keeps it."""
-    config = Config() if veto is None else Config(loops={"done_veto_line": veto})
-    with Memory(":memory:", config=config) as mem:
-        mem.add_turn("user", "The liability policy came through and I emailed it to the market office.", session_id="s1")
-        mem.add_turn("user", "I sent the invoice yesterday but still need to chase Dana for the PO.", session_id="s1")
-        mem.end_session("s1")
-        raised = [lp.text for lp in mem.loops(status="all")]
-    assert any("chase Dana" in t for t in raised)
-    assert any("liability policy" in t for t in raised) is (veto is not None)
-
-
 def test_learned_consolidation_off_is_the_rules(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", config=Config(consolidation={"learned": False})) as mem:
         mem.add_turn("user", "Remind me to book the physio for my calf next week.", session_id="s1")

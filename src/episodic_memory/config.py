@@ -615,9 +615,6 @@ class LoopSettings(_Group):
         True, description="the assistant's answer to a turn is a second reader of it (`reply_*` models): a to-do "
         "taken on or done, or a value changed, as the answer takes it, is decided at the lines below and "
         "consolidation.reply_supersedes_line; off: none of them is read (docs/consolidation.md)")
-    done_veto_line: float = Field(
-        0.9, ge=0, le=1.01, description="a sentence the completion model scores at or above this reports something "
-        "done and raises no loop unless a cue names it a to-do (above 1: never)")
     reply_commitment_line: float = Field(
         0.15, ge=0, le=1, description="the turn's likeliest commitment opens a loop at this probability when the "
         "answer takes it as a to-do (instead of commitment_line)")

@@ -279,12 +279,9 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     line = cfg.loops.commitment_line if cfg.loops.commitment_line is not None else head.threshold if head else 1.0
     # a question takes nothing on: only an explicit ask to be reminded raises a loop from one (never embedded)
     statements = [s for s in said if not s.rstrip().endswith("?")]
-    read = judge.scores(statements) if statements else {}
-    scores = dict(zip(statements, read["commitment"], strict=True)) if statements else {}
-    done = dict(zip(statements, read["completion"], strict=True)) if statements else {}
+    scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
     explicit = {s for s in said if rule_on("loops.explicit_cues") and explicit_to_do(s)}
-    raised = [s for s in said if (s in explicit or (scores.get(s, 0.0) >= line
-                                                    and done.get(s, 0.0) < cfg.loops.done_veto_line))
+    raised = [s for s in said if (scores.get(s, 0.0) >= line or s in explicit)
               and not (rule_on("loops.declined") and _DECLINED.search(s))]
     if not raised and replies is not None and (
             len(scores) < len(said) or max(scores.values(), default=0.0) >= cfg.loops.reply_commitment_line
