@@ -717,6 +717,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--heads", nargs="+", choices=learned.SENTENCE_HEADS, default=None,
                    help="train only these sentence heads and write them into --out, every other head left as it "
                         "is")
+    p.add_argument("--pair-heads", nargs="+", choices=learned.PAIR_HEADS, default=None,
+                   help="train the sentence heads only as the pair runs need them (not written), and write just "
+                        "these pair heads into the existing --out file (every other array kept)")
     p.add_argument("--verify", type=Path, default=None, metavar="FILE",
                    help="train only the sentence heads and compare them with FILE's, array for array (exit 1 if "
                         "any differs): does this checkout reproduce a models file?")
@@ -758,7 +761,7 @@ def main(argv: list[str] | None = None) -> int:
             add_heads(args.out, {GENERIC_HEAD: head}, stamp([GENERIC_HEAD], args.seeds, reply_paths))
             log(f"added {GENERIC_HEAD} to {args.out}")
         return 0
-    sentence_only = args.verify is not None or args.heads is not None
+    sentence_only = args.verify is not None or args.heads is not None or args.pair_heads is not None
     reply_reports, reply_heads = ([], {}) if sentence_only else train_reply_heads(convs, cache, args.model,
                                                                                   written_replies)
     cache.save()
@@ -831,6 +834,13 @@ def main(argv: list[str] | None = None) -> int:
             held_out[b][name] = model_line
         log(f"{name}: {len(py)} pairs, {int(py.sum())} positive; L2 {report.l2}, line {report.line:.2f}")
     print_report(reports)
+    if args.pair_heads is not None:   # just these pair heads, into the existing file
+        if not args.no_write:
+            add_heads(args.out, {h: final[h] for h in args.pair_heads},
+                      {**stamp(args.pair_heads, args.pair_seeds, None),
+                       **{f"{h}_config": json.dumps(PAIR_CONFIG, sort_keys=True) for h in args.pair_heads}})
+            log(f"wrote {', '.join(args.pair_heads)} into {args.out}")
+        return 0
 
     meta = {"trained": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": git_commit(),
             "banks": args.banks, "seeds": args.seeds, "per_seed": args.per_seed, "sentences": len(examples),

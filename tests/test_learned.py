@@ -105,6 +105,34 @@ def test_the_training_sink_records_the_pair_features_consolidation_computes() ->
     assert not learned.recording()
 
 
+@pytest.mark.parametrize("unsettled", [True, False])
+def test_a_change_is_matched_by_thread_before_its_sessions_episode_is_written(unsettled: bool) -> None:
+    """The facts step runs before the episode step: the session's thread is read from its turns so far
+    (`consolidation.unsettled_thread`), so the supersedes model knows how alike the two sessions' threads are."""
+    config = Config(consolidation={"unsettled_thread": unsettled})
+    with learned.collecting() as rows, Memory(":memory:", config=config) as mem:
+        mem.add_turn("user", "The kitchen renovation budget is 40k, tiles from Mosaico.", session_id="s1",
+                     timestamp="2026-11-02T10:00:00Z")
+        mem.end_session("s1")
+        mem.add_turn("user", "Actually the kitchen renovation budget is 48k now.", session_id="s2",
+                     timestamp="2026-11-05T10:00:00Z")
+        mem.end_session("s2")
+    pairs = [dict(zip(SUPERSEDES_FEATURES, r.features.tolist(), strict=True)) for r in rows if r.head == "supersedes"]
+    assert pairs and all(p["same_session"] == 0 for p in pairs)
+    assert all(p["has_thread"] == float(unsettled) for p in pairs)
+    if unsettled:
+        assert all(p["thread_cosine"] > 0.5 for p in pairs)   # one thread: the kitchen renovation
+
+
+def test_thread_vectors_read_an_unsettled_session_from_its_turns_only_while_it_has_no_episode() -> None:
+    calls: list[str] = []
+    store = type("S", (), {"session_episode": lambda self, user, sid: None, "episode_vector": lambda self, i: None})()
+    threads = learned.ThreadVectors(store, "u", {"s2": lambda: calls.append("s2") or np.ones(4, np.float32)})
+    assert threads.of("s1") is None and threads.cosine("s1", "s2") is None
+    assert threads.of("s2") is not None and threads.of("s2") is not None
+    assert calls == ["s2"]   # read once
+
+
 def test_a_frame_blanks_the_values_a_statement_gives() -> None:
     assert frame("The deck needs 14 slides, due March 3.") == "The deck needs a number slides, due a date ."
     assert frame("Sinéad says Fergus will be our compère.") == "someone says someone will be our compère."

@@ -459,6 +459,12 @@ class ConsolidationSettings(_Group):
         0.98, ge=0, le=1, description="learned: the line for supersedes_line for a statement said as news (no change "
         "cue, no answer or named old value taking it as a change): 'Tournament is 6 December' is no new date for 'Gig "
         "is the 28th of November' (never tuned: links no slot explains 52 → 37, slots linked 105 → 103)")
+    unsettled_thread: bool = Field(
+        False, description="learned: the facts step reads the session's thread from its turns so far (its episode, "
+        "written after it, has none yet), so the supersedes model's thread cosine is known for a change said in "
+        "this session. Off by default: the shipped supersedes head was trained without it, and heads retrained with "
+        "it read better leaving a bank out but link more falsely on the tuning and never-tuned banks "
+        "(docs/consolidation.md, sixteenth session)")
     news_change_line: float = Field(
         0.8, ge=0, le=1.01, description="learned: a statement the change head scores at or above this is held to "
         "the trained supersedes line, not news_supersedes_line, though no cue word says it changed ('Things have "

@@ -193,6 +193,20 @@ def extractive_summary(turns: list[StoredTurn], facts: list[dict], max_sentences
     return Summary(" ".join(parts), "extractive", [t.id for t, _ in picked])
 
 
+def unsettled_thread_vector(clients: MemoryClients, info: SessionInfo, until_seq: int | None) -> np.ndarray | None:
+    """The session's thread vector from its turns so far (up to `until_seq`), as its episode will hold it: for a
+    step that runs before the episode is written (facts), so that a statement of this session is matched by thread
+    against an earlier session's facts, not read as from no thread at all."""
+    turns = clients.store.session_turns(info.user_id, info.session_id)
+    if until_seq is not None:
+        turns = [t for t in turns if t.seq <= until_seq]
+    if not turns:
+        return None
+    previous = clients.store.session_episode(info.user_id, info.session_id)
+    said = session_words(turns, clients.config.workstreams.name_boost)
+    return thread_vector(clients, info, turns, said, previous.id if previous is not None else None)[0]
+
+
 def thread_vector(clients: MemoryClients, info: SessionInfo, turns: list[StoredTurn], said: SessionWords,
                   episode_id: int | None) -> tuple[np.ndarray | None, str | None]:
     """What workstreams are matched on: the mean of the vectors of the sentences of the session's statements, each

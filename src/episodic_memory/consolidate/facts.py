@@ -22,6 +22,7 @@ from ..retrieve.standing import STANDING_TYPES, is_instruction
 from ..store.records import Fact, NewFact, SessionInfo, StoredTurn
 from . import learned
 from .durable import ExemplarVote
+from .episodes import unsettled_thread_vector
 from .extract import (
     Candidate,
     classify_sentence,
@@ -70,7 +71,7 @@ Use only the facts given. Reply with the profile text only."""
 def consolidate_facts(clients: MemoryClients, info: SessionInfo, turns: list[StoredTurn]) -> None:
     """Consolidation step: the session's new turns become facts. When the session has ended, the LLM profiles of
     the entities its facts name are refreshed (once per session, not every 8 turns: they cost a call each)."""
-    consolidator = FactConsolidator(clients, info.user_id)
+    consolidator = FactConsolidator(clients, info.user_id, info, turns[-1].seq if turns else None)
     consolidator.run(info.session_id, turns)
     if info.status == "ended" and consolidator.use_llm:
         session_facts = consolidator.facts.facts(info.user_id, include_superseded=True, session_id=info.session_id)
@@ -78,7 +79,10 @@ def consolidate_facts(clients: MemoryClients, info: SessionInfo, turns: list[Sto
 
 
 class FactConsolidator:
-    def __init__(self, clients: MemoryClients, user_id: str) -> None:
+    def __init__(self, clients: MemoryClients, user_id: str, info: SessionInfo | None = None,
+                 until_seq: int | None = None) -> None:
+        """`info`, `until_seq`: the session being consolidated and its last turn this run, whose thread is read from
+        its turns so far while its episode has none yet (the episode step runs after this one)."""
         self.clients = clients
         self.config = clients.config
         self.user_id = user_id
@@ -86,7 +90,9 @@ class FactConsolidator:
         self.embedder = clients.embedder()
         self.counts: Counter[str] = Counter()
         self.use_llm = _llm_usable(clients.llm)
-        self.threads = learned.ThreadVectors(clients.store, user_id)
+        unsettled = ({info.session_id: lambda: unsettled_thread_vector(clients, info, until_seq)}
+                     if info is not None and self.config.consolidation.unsettled_thread else None)
+        self.threads = learned.ThreadVectors(clients.store, user_id, unsettled)
         self.replies: learned.Replies | None = None
         self._candidates: list[Candidate] = []
         self._answered: dict[int, Candidate] = {}   # turn id → the statement its answer speaks to

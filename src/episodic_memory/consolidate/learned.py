@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -361,15 +361,21 @@ class ThreadVectors:
     """Sessions' thread vectors (their episodes'), read once per consolidation run: how alike two sessions' threads
     are is evidence that a report in one is about a loop raised in the other."""
 
-    def __init__(self, store: Any, user_id: str) -> None:
+    def __init__(self, store: Any, user_id: str,
+                 unsettled: dict[str, Callable[[], np.ndarray | None]] | None = None) -> None:
+        """`unsettled`: for a session whose episode has no vector yet, how to read its thread from its turns."""
         self.store, self.user_id = store, user_id
         self.known: dict[str, np.ndarray | None] = {}
+        self.unsettled = unsettled or {}
 
     def of(self, session_id: str) -> np.ndarray | None:
         if session_id not in self.known:
             episode = self.store.session_episode(self.user_id, session_id)
             found = self.store.episode_vector(episode.id) if episode is not None else None
-            self.known[session_id] = None if found is None else np.asarray(found[0], np.float32)
+            vec = None if found is None else np.asarray(found[0], np.float32)
+            if vec is None and session_id in self.unsettled:
+                vec = self.unsettled[session_id]()
+            self.known[session_id] = vec
         return self.known[session_id]
 
     def cosine(self, a: str, b: str) -> float | None:
