@@ -15,6 +15,13 @@ from episodic_memory.consolidate.supersede import SUPERSEDES_FEATURES, frame
 from episodic_memory.models.embedder import load_embedder
 
 
+def two_sessions(mem: Memory, first: str, second: str) -> None:
+    """`first` said in session s1 (2 November), `second` in s2 three days later, each session ended."""
+    for session, text, day in (("s1", first, "02"), ("s2", second, "05")):
+        mem.add_turn("user", text, session_id=session, timestamp=f"2026-11-{day}T10:00:00Z")
+        mem.end_session(session)
+
+
 def test_grammar_features_read_shorthand_person_and_deadlines() -> None:
     assert learned.tokens("Ugh i hav to book Emi b4 monday, won't forget") == [
         "ugh", "i", "have", "to", "book", "emi", "before", "monday", "will", "n't", "forget"]
@@ -55,12 +62,8 @@ def test_the_sentence_models_tell_a_to_do_from_a_musing() -> None:
 
 def test_a_loop_taken_on_and_reported_done_in_other_words_closes() -> None:
     with Memory(":memory:") as mem:
-        mem.add_turn("user", "I need to get the pilot agreement over to Vantage Foods by Friday.", session_id="s1",
-                     timestamp="2026-11-02T10:00:00Z")
-        mem.end_session("s1")
-        mem.add_turn("user", "Vantage Foods has the pilot contract now.", session_id="s2",
-                     timestamp="2026-11-05T10:00:00Z")
-        mem.end_session("s2")
+        two_sessions(mem, "I need to get the pilot agreement over to Vantage Foods by Friday.",
+                     "Vantage Foods has the pilot contract now.")
         [loop] = mem.loops(status="all")
         assert loop.detector == "learned" and "pilot agreement" in loop.text
         assert loop.status == "closed" and loop.closed_by == "learned"
@@ -111,12 +114,8 @@ def test_a_change_is_matched_by_thread_before_its_sessions_episode_is_written(un
     (`consolidation.unsettled_thread`), so the supersedes model knows how alike the two sessions' threads are."""
     config = Config(consolidation={"unsettled_thread": unsettled})
     with learned.collecting() as rows, Memory(":memory:", config=config) as mem:
-        mem.add_turn("user", "The kitchen renovation budget is 40k, tiles from Mosaico.", session_id="s1",
-                     timestamp="2026-11-02T10:00:00Z")
-        mem.end_session("s1")
-        mem.add_turn("user", "Actually the kitchen renovation budget is 48k now.", session_id="s2",
-                     timestamp="2026-11-05T10:00:00Z")
-        mem.end_session("s2")
+        two_sessions(mem, "The kitchen renovation budget is 40k, tiles from Mosaico.",
+                     "Actually the kitchen renovation budget is 48k now.")
     pairs = [dict(zip(SUPERSEDES_FEATURES, r.features.tolist(), strict=True)) for r in rows if r.head == "supersedes"]
     assert pairs and all(p["same_session"] == 0 for p in pairs)
     assert all(p["has_thread"] == float(unsettled) for p in pairs)
