@@ -635,7 +635,7 @@ def group_accuracy(y: np.ndarray, p: np.ndarray, groups: np.ndarray, line: float
             "decisions": tp + fp, "positives": positives}
 
 
-def cross_validate_pairs(name: str, pairs: PairSet, kind: str = "logistic"
+def cross_validate_pairs(name: str, pairs: PairSet, kind: str = "logistic", grid: Sequence[float] | None = None
                          ) -> tuple[HeadReport, dict[str, tuple[Fitted, float]]]:
     """Leave one bank out; the decision is per sentence (its best candidate over the line), so the line is chosen
     on that decision's F1. Returns the report and, per bank, the model trained without it with the line of the
@@ -644,7 +644,7 @@ def cross_validate_pairs(name: str, pairs: PairSet, kind: str = "logistic"
     names = sorted(set(banks.tolist()))
     best: tuple[float, HeadReport, dict[str, tuple[Fitted, float]]] | None = None
     lines = np.linspace(0.1, 0.95, 35)
-    for l2 in L2_GRIDS[kind]:
+    for l2 in grid or L2_GRIDS[kind]:
         probs = {}
         fold_models = {}
         for held in names:
@@ -720,6 +720,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pair-heads", nargs="+", choices=learned.PAIR_HEADS, default=None,
                    help="train the sentence heads only as the pair runs need them (not written), and write just "
                         "these pair heads into the existing --out file (every other array kept)")
+    p.add_argument("--pair-l2", type=float, nargs="+", default=None, metavar="L2",
+                   help="the L2 strengths the pair heads may take (default: the grid of --pair-model)")
     p.add_argument("--verify", type=Path, default=None, metavar="FILE",
                    help="train only the sentence heads and compare them with FILE's, array for array (exit 1 if "
                         "any differs): does this checkout reproduce a models file?")
@@ -826,7 +828,7 @@ def main(argv: list[str] | None = None) -> int:
     held_out: dict[str, dict[str, tuple[Fitted, float]]] = {
         b: {h: (m, final[h][1]) for h, m in out_of_fold[b].items()} for b in args.banks}
     for name, pairs in (("closes", closes), ("supersedes", supersedes)):
-        report, folds = cross_validate_pairs(name, pairs, args.pair_model)
+        report, folds = cross_validate_pairs(name, pairs, args.pair_model, args.pair_l2)
         reports.append(report)
         px, py, _, _ = pairs.arrays()
         final[name] = (fit(px, py, report.l2, args.pair_model), report.line)
