@@ -53,9 +53,7 @@ _FACT_TYPES_THAT_MATTER = {"decision", "correction", "commitment", "plan"}
 def consolidate_episode(clients: MemoryClients, info: SessionInfo, new_turns: list[StoredTurn]) -> None:
     """Consolidation step: create or update the session's episode."""
     store = clients.store
-    turns = store.session_turns(info.user_id, info.session_id)
-    if new_turns:  # the session as of this run's last turn: a later turn, stored meanwhile, is the next run's
-        turns = [t for t in turns if t.seq <= new_turns[-1].seq]
+    turns = session_so_far(clients, info, new_turns[-1].seq if new_turns else None)
     if not turns:
         return
     facts = store.session_facts(info.user_id, [info.session_id]).get(info.session_id, [])
@@ -193,13 +191,18 @@ def extractive_summary(turns: list[StoredTurn], facts: list[dict], max_sentences
     return Summary(" ".join(parts), "extractive", [t.id for t, _ in picked])
 
 
+def session_so_far(clients: MemoryClients, info: SessionInfo, until_seq: int | None) -> list[StoredTurn]:
+    """The session as of this run's last turn (`until_seq`; None: all of it): a later turn, stored meanwhile, is
+    the next run's."""
+    turns = clients.store.session_turns(info.user_id, info.session_id)
+    return turns if until_seq is None else [t for t in turns if t.seq <= until_seq]
+
+
 def unsettled_thread_vector(clients: MemoryClients, info: SessionInfo, until_seq: int | None) -> np.ndarray | None:
     """The session's thread vector from its turns so far (up to `until_seq`), as its episode will hold it: for a
     step that runs before the episode is written (facts), so that a statement of this session is matched by thread
     against an earlier session's facts, not read as from no thread at all."""
-    turns = clients.store.session_turns(info.user_id, info.session_id)
-    if until_seq is not None:
-        turns = [t for t in turns if t.seq <= until_seq]
+    turns = session_so_far(clients, info, until_seq)
     if not turns:
         return None
     previous = clients.store.session_episode(info.user_id, info.session_id)
