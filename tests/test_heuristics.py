@@ -145,6 +145,8 @@ PROBES: dict[str, Callable[[Config], object]] = {
     [x.text for x in detect_rules(_turn("I need to send the invoice to Dana by Friday"))],
     "loops.declined": lambda c: [x.text for x in detect_learned(
         _turn("No need to remind me about the bins, my neighbour always does it."), SureJudge(), c)],  # type: ignore[arg-type]
+    "loops.request": lambda c: [x.text for x in detect_learned(
+        _turn("Could you nudge me to apply for the pavement licence tomorrow morning?"), SureJudge(), c)],  # type: ignore[arg-type]
     "loops.question_closes_nothing": lambda c: _loops(
         c, "Remind me to book the bus for the offsite.", "Did the bus for the offsite get booked?"),
     "loops.same_loop": lambda c: _loops(

@@ -70,6 +70,25 @@ def test_a_loop_taken_on_and_reported_done_in_other_words_closes() -> None:
         assert "has the pilot contract now" in (loop.evidence or "")
 
 
+@pytest.mark.parametrize("request_on", [True, False])
+def test_a_question_asking_the_assistant_to_keep_track_opens_a_loop_and_one_asking_for_help_now_does_not(
+        request_on: bool) -> None:
+    config = Config() if request_on else Config(consolidation={"rules_off": ["loops.request"]})
+    with Memory(":memory:", config=config) as mem:
+        for i, text in enumerate(["Could you nudge me to apply for the pavement licence tomorrow morning?",
+                                  "Can u keep tabs on this for me: clear out my desk?",
+                                  "Could you tell me what the budget was?",
+                                  "Can you recommend a good running shoe?"]):
+            mem.add_turn("user", text, session_id=f"s{i}")
+            mem.add_turn("assistant", "Of course.", session_id=f"s{i}")  # neither a to-do taken nor a shrug
+            mem.end_session(f"s{i}")
+        texts = sorted(lp.text for lp in mem.loops(status="all"))
+    if request_on:
+        assert len(texts) == 2 and "pavement licence" in texts[1] and "desk" in texts[0]
+    else:
+        assert texts == []
+
+
 def test_learned_consolidation_off_is_the_rules(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", config=Config(consolidation={"learned": False})) as mem:
         mem.add_turn("user", "Remind me to book the physio for my calf next week.", session_id="s1")

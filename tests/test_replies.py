@@ -155,7 +155,9 @@ def test_a_question_asking_for_a_reminder_opens_a_loop_when_the_answer_takes_it_
     turns = [("s1", "user", "Could you nudge me to renew the parking permit tomorrow?"),
              ("s1", "assistant", "Okay, I'll remind you tomorrow.")]
     assert [status for _, status in loops(turns)] == ["open"]
-    assert loops(turns, **OFF) == []
+    # the request read as a statement raises it too (`loops.request`); with neither reader, a question raises none
+    assert [status for _, status in loops(turns, **OFF)] == ["open"]
+    assert loops(turns, loops={"read_replies": False}, consolidation={"rules_off": ["loops.request"]}) == []
 
 
 @pytest.mark.parametrize("news", [

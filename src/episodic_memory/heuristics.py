@@ -101,6 +101,10 @@ REGISTRY: tuple[Rule, ...] = (
     Rule("loops.declined", "a sentence that opens by declining the task ('No need to …', 'Don't bother …') raises no "
          "loop, whatever the commitment model says", "No need to remind me about the bins, my neighbour always does "
          "it.", "no loop"),
+    Rule("loops.request", "a question asking the assistant to do something ('Could you nudge me to …?') is read by "
+         "the commitment model like a statement (any other question raises no loop but by an explicit cue)",
+         "Could you nudge me to apply for the pavement licence tomorrow morning?",
+         "loop: apply for the pavement licence tomorrow morning"),
     Rule("loops.lemma_close", "besides the pair model, a report of the loop's own act on its own object closes it "
          "(by lemma: 'sent the model to Sarah' closes 'send the model to Sarah'; a short 'I did!' answers the question "
          "before it)", "I sent the model to Sarah last Friday. (open: send the model to Sarah by Friday)",

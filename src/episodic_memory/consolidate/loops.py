@@ -125,6 +125,10 @@ _NOT_HYPOTHETICAL = re.compile(r"\b(?:can|could|would|will) you\b|\b(?:promised|
 _NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|don'?t have to|not pending|no longer|"
                       r"nothing (?:is )?pending|not going to|won'?t|never)\b", re.IGNORECASE)
 # a to-do declined where it is said ("No need to remind me about the bins", "Don't bother chasing Ana"): none
+# a question that asks the assistant to do something ("Could you nudge me to …?", "Can u keep tabs on this for me: …?"):
+# read like a statement, the commitment model telling a task to keep from help asked for now ("Could you tell me …?")
+_REQUEST = re.compile(r"^\W*(?:(?:oh|so|and|also|ok(?:ay)?|hey|btw|quick one)\W+)*(?:(?:can|could|would|will) (?:you|u)|"
+                      r"please|pls)\b", re.IGNORECASE)
 _DECLINED = re.compile(r"^\W*(?:(?:oh|so|and|but|ok(?:ay)?|well|honestly)\W+)*(?:there'?s\s+)?(?:no need|no point|"
                        r"(?:i |we )?(?:don'?t|do not) (?:need|have) to|(?:don'?t|do not) bother|not worth)\b",
                        re.IGNORECASE)
@@ -277,8 +281,8 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
         return []
     head = judge.head("commitment")
     line = cfg.loops.commitment_line if cfg.loops.commitment_line is not None else head.threshold if head else 1.0
-    # a question takes nothing on: only an explicit ask to be reminded raises a loop from one (never embedded)
-    statements = [s for s in said if not s.rstrip().endswith("?")]
+    # a question takes nothing on, unless it asks the assistant to do something (`loops.request`)
+    statements = [s for s in said if not s.rstrip().endswith("?") or (rule_on("loops.request") and _REQUEST.search(s))]
     scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
     explicit = {s for s in said if rule_on("loops.explicit_cues") and explicit_to_do(s)}
     raised = [s for s in said if (scores.get(s, 0.0) >= line or s in explicit)
@@ -315,8 +319,7 @@ def explicit_to_do(sentence: str) -> bool:
     """A sentence that names itself a to-do or asks to be reminded (an exact cue, whatever the model says)."""
     if _LIST_ADD.search(sentence):
         return True
-    if sentence.rstrip().endswith("?") and not sentence.lower().lstrip().startswith(("can you", "could you",
-                                                                                      "please", "will you")):
+    if sentence.rstrip().endswith("?") and not _REQUEST.search(sentence):
         return False
     if _NEGATED.search(sentence) or _HYPOTHETICAL.search(_NOT_HYPOTHETICAL.sub(" ", sentence)):
         return False
