@@ -17,6 +17,7 @@ from itertools import repeat
 
 from ..config import CurrencySettings
 from ..lang.english import FUNCTION_WORDS, MONTHS, stem
+from ..lang.latin import fold_latin
 from ..util import clear_on_forget, forgettable, memo_text
 from .fts import STOPWORDS
 
@@ -90,8 +91,10 @@ _ABBREVIATION = re.compile(r"\b(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Jr|St|Rd|Ave|Mt|Ft|
 
 @memo_text()
 def plain(text: str) -> str:
-    """`text` with the full stops of abbreviations turned into spaces (same length): "Dr. Okafor retired." keeps
-    one sentence and one name."""
+    """`text` with the full stops of abbreviations turned into spaces and accented Latin letters read as their
+    base letters (`lang.latin`; same length): "Dr. Okafor retired." keeps one sentence and one name, "Marília"
+    stays one name."""
+    text = fold_latin(text)
     if "." not in text:
         return text
     return _ABBREVIATION.sub(lambda m: m.group().replace(".", " "), text)
@@ -461,13 +464,14 @@ def local_contexts(text: str, phrase_words: int = 0) -> tuple[str, ...]:
 
 
 def _content_count(text: str) -> int:
-    return sum(1 for w in _WORD.findall(text) if w[0].isalpha() and len(w) > 2 and w.lower() not in STOPWORDS)
+    return sum(1 for w in _WORD.findall(fold_latin(text)) if w[0].isalpha() and len(w) > 2 and w.lower() not in STOPWORDS)
 
 
 @memo_text()
 def _pieces(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Every lower-case word a signature of `text` can hold a stem of or name a value with, and their stems: a
     superset for `focused` (tokens less a final 's, with and without edge apostrophes; letter runs)."""
+    text = fold_latin(text)
     tokens = {_unpossessive(t.lower()) for t in _WORD.findall(text) if t[0].isalpha()}  # each distinct one once
     pieces = frozenset([*tokens, *(t.strip("'’") for t in tokens), *_LOWER_RUN.findall(text.lower())])
     return pieces, frozenset(map(stem, pieces))
@@ -490,7 +494,7 @@ def lower_case_words(texts: Sequence[str]) -> frozenset[str]:
 
 @memo_text()
 def _lower_words(text: str) -> frozenset[str]:
-    return frozenset(_LOWER_WORD.findall(text))
+    return frozenset(_LOWER_WORD.findall(fold_latin(text)))
 
 
 def subject_overlap(a: Signature, b: Signature, weight: Mapping[str, float] | None = None) -> tuple[int, float]:
@@ -666,7 +670,7 @@ def currency_scores(statements: Sequence[Statement], query: str | Question = "",
     things = p.things
     texts = [s.text for s in statements]
     names = known_names(texts)
-    ignore = {w for n in ignore_names for w in n.lower().split()}
+    ignore = {w for n in ignore_names for w in fold_latin(n).lower().split()}
     # "User: Moving day …" names nothing when the query says "moving"
     lower = lower_case_words(texts) | asked_q.lower_words
     names = names - lower
