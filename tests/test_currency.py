@@ -91,6 +91,10 @@ def test_values_said_to_no_longer_hold() -> None:
     sig = signature("FYI the recruiting agency is Brightpath Recruiting now, not Keystone Search anymore.")
     assert sig.replaced == {"name:keystone search"}
     assert "name:brightpath recruiting" in sig.asserted
+    # a note's "(was X)": the old value in brackets
+    sig = signature("Changed it: Zdeněk (was Dohyun).")
+    assert sig.replaced == {"name:dohyun"} and "name:zdenek" in sig.asserted
+    assert signature("Budget is 48k (formerly 40k).").replaced == {"num:40000"}
 
 
 def test_two_answers_to_one_question_compete_unless_they_agree() -> None:

@@ -338,3 +338,10 @@ def test_a_statement_sharing_a_rules_words_does_not_supersede_it(then: str) -> N
 ])
 def test_a_rule_said_again_or_corrected_is_superseded(then: str) -> None:
     assert _facts_after(RULE, then)[RULE] is False
+
+
+def test_a_note_naming_the_old_value_in_brackets_is_a_correction_of_it() -> None:
+    from episodic_memory.consolidate.supersede import has_change_cue, replaced_values
+    said = "Updated: Zdeněk waters for me when I'm away (was Dohyun)"
+    assert replaced_values(said).names == {"dohyun"} and has_change_cue(said)
+    assert replaced_values("It was a good day (was it?)").empty()

@@ -386,10 +386,10 @@ def _signature(text: str, known_names: frozenset[str]) -> Signature:
 
 
 # What a statement says no longer holds: "not X", "rather than X", "instead of X", "no longer X", "previously: X",
-# "from X to Y" (up to the end of the clause, or to the "to").
+# "(was X)", "from X to Y" (up to the end of the clause, or to the "to").
 _REPLACED = re.compile(
-    r"\b(?:not|rather than|instead of|no longer|previously:?|from)\s+([^.;!?()\n]*?)(?=\s+to\b|[.;!?()\n]|$)",
-    re.IGNORECASE)
+    r"(?:\b(?:not|rather than|instead of|no longer|previously:?|from)|\(\s*(?:was|formerly))\s+([^.;!?()\n]*?)"
+    r"(?=\s+to\b|[.;!?()\n]|$)", re.IGNORECASE)
 
 
 # What a statement says is gone: the words of a clause before "retired", "closed down", "couldn't", "moved to" …
