@@ -10,6 +10,7 @@ from episodic_memory import Config, Memory
 from episodic_memory.retrieve.currency import (
     Question,
     Statement,
+    announces_change,
     asked_kind,
     asks_several,
     competing_answers,
@@ -450,7 +451,13 @@ def test_a_plural_question_follows_a_statement_naming_the_value_it_replaces() ->
     assert asks_several(question)
     assert _scores(texts, question) == {0: 1}
     statements = [Statement(t, T0 + i * 20 * DAY, 1.0 - 0.01 * i, speaker="user") for i, t in enumerate(texts)]
-    assert currency_scores(statements, question, Config(currency={"named_old": False}).currency)[1] == {}
+    # without "I misspoke" (a change cue of its own), it is the value named as replaced that decides
+    plain_texts = [texts[0], "Race shoes will be the Endorphin Speed, not the Novablast."]
+    plain_statements = [Statement(t, T0 + i * 20 * DAY, 1.0 - 0.01 * i, speaker="user")
+                        for i, t in enumerate(plain_texts)]
+    assert _scores(plain_texts, question) == {0: 1}
+    assert currency_scores(plain_statements, question, Config(currency={"named_old": False}).currency)[1] == {}
+    assert currency_scores(statements, question, Config(currency={"named_old": False}).currency)[1] == {0: 1}
     # a long request's "not" names no value it replaces (`currency.named_old_max_words`)
     long = ("I'm thinking about which race shoes to bring, maybe the Endorphin Speed, but I'm not sure the Novablast "
             "would not be better for the hilly course and the long training runs I still have planned this month.")
@@ -500,3 +507,14 @@ def test_a_word_in_s_that_is_no_plural_asks_about_one_thing() -> None:
                      "What's the word count on the thesis now?", "Who's my accountant this year?"):
         assert not asks_several(question), question
     assert asks_several("When are my trips?") and asks_several("Which hotels did we book?")
+
+
+def test_a_self_correction_is_a_change_at_recall_too() -> None:
+    """The self-corrections consolidation reads as change cues ("I misspoke", "correct myself", "typo'd that") are
+    ones to the currency pass as well: "Need to correct myself - the shop platform is Printnest." supersedes the
+    earlier platform for a question asking none of their words but "platform"."""
+    texts = ["Set up Paperfox Studio on Handmart, fees are ok.", "Need to correct myself - the shop platform is Printnest."]
+    assert all(announces_change(t) for t in ("I misspoke earlier.", "Typo'd that earlier: 20 pages.",
+                                               "That came out wrong before.", "Need to correct myself."))
+    assert not announces_change("That's correct, thanks.")
+    assert _scores(texts, "Which platform is Paperfox Studio selling on?") == {0: 1}

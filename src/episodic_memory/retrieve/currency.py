@@ -860,6 +860,7 @@ _CHANGE_CUE = re.compile(
     r"resched\w*|cancel\w*|clos\w*|retir\w*|took over|taken over|replac\w*|stopped|no longer|forget|actually|"
     r"updat\w*|revis\w*|ended up|went with|going with|settled on|booked|signed up|registered|report to|again|"
     r"turns out|turned out|promot\w*|put (?:me|us|it|him|her|them) (?:on|at|up|down)|"
+    r"mis-?spoke|correct(?:ing)? myself|correction|typo'?d|came out wrong|(?:got|had) (?:it|that|this) wrong|"
     r"too (?:much|many|expensive|far|early|late|high|low|long|short))\b", re.I)
 # Words that point back at something said before: pronouns, and "the" with a word for a value ("the target").
 _REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|that one|this one|they|them|he|she|him|her|the same|"
