@@ -96,6 +96,10 @@ def test_values_said_to_no_longer_hold() -> None:
     sig = signature("Changed it: Zdeněk (was Dohyun).")
     assert sig.replaced == {"name:dohyun"} and "name:zdenek" in sig.asserted
     assert signature("Budget is 48k (formerly 40k).").replaced == {"num:40000"}
+    # "X replaces Y", "X in place of Y": Y a name or a number ("replaces the old one" names no value)
+    assert signature("Latest on the procurement lead: Melisande replaces Pavlina.").replaced == {"name:pavlina"}
+    assert signature("Swapped it: Skatt & Co in place of Kamphuis Fiscaal.").replaced == {"name:kamphuis fiscaal"}
+    assert signature("The new boiler replaces the old one.").replaced == frozenset()
 
 
 def test_two_answers_to_one_question_compete_unless_they_agree() -> None:

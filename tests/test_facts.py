@@ -345,3 +345,5 @@ def test_a_note_naming_the_old_value_in_brackets_is_a_correction_of_it() -> None
     said = "Updated: Zdeněk waters for me when I'm away (was Dohyun)"
     assert replaced_values(said).names == {"dohyun"} and has_change_cue(said)
     assert replaced_values("It was a good day (was it?)").empty()
+    assert replaced_values("Latest on the procurement lead: Melisande replaces Pavlina.").names == {"pavlina"}
+    assert not has_change_cue("We are replacing the boiler next month.")

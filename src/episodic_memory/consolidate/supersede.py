@@ -39,10 +39,11 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]+")
 _ACTS = re.compile(
     r"\s+(?:is|was|has|had|will|would|can|'s|’s|runs|owns|leads|writes|handles|manages|does|did|joined|left|wants|"
     r"needs|said|says|took|takes|sent|signed|approved|agreed|asked|offered|coordinates|covers|works|\w+ed)\b")
-# "17, not 16", "Ljubljana rather than Tallinn", "instead of X", "no longer X", "Zdeněk (was Dohyun)"
+# "17, not 16", "Ljubljana rather than Tallinn", "instead of X", "no longer X", "Zdeněk (was Dohyun)", "Melisande
+# replaces Pavlina", "Skatt & Co in place of Kamphuis" (a name or a number after it: "replaces the boiler" is no value)
 _REPLACED = re.compile(
     r"(?:,?\s+not\s+|\brather than\s+|\binstead of\s+|\bno longer\s+(?:is\s+|at\s+|in\s+|on\s+)?|\bnot\s+the\s+|"
-    r"\(\s*(?:was|formerly|previously:?)\s+)"
+    r"\(\s*(?:was|formerly|previously:?)\s+|\b(?:replaces|in place of)\s+(?=(?-i:[A-Z\d$€£])))"
     r"((?:the\s+)?[\w€$£%.,'’&-]+(?:\s+[\w€$£%'’&-]+){0,3}?)(?=\s*(?:[—–;.!,)]|\s-\s|$|\s+(?:as|any|anymore|though|"
     r"now|after|like|but|and)\b))", _I)
 STOP = frozenset((

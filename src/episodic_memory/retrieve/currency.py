@@ -386,9 +386,11 @@ def _signature(text: str, known_names: frozenset[str]) -> Signature:
 
 
 # What a statement says no longer holds: "not X", "rather than X", "instead of X", "no longer X", "previously: X",
-# "(was X)", "from X to Y" (up to the end of the clause, or to the "to").
+# "(was X)", "X replaces Y", "X in place of Y" (Y a name or a number), "from X to Y" (up to the end of the clause,
+# or to the "to").
 _REPLACED = re.compile(
-    r"(?:\b(?:not|rather than|instead of|no longer|previously:?|from)|\(\s*(?:was|formerly))\s+([^.;!?()\n]*?)"
+    r"(?:\b(?:not|rather than|instead of|no longer|previously:?|from)|\(\s*(?:was|formerly)|"
+    r"\b(?:replaces|in place of)(?=\s+(?-i:[A-Z\d$€£])))\s+([^.;!?()\n]*?)"
     r"(?=\s+to\b|[.;!?()\n]|$)", re.IGNORECASE)
 
 
