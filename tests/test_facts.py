@@ -347,3 +347,10 @@ def test_a_note_naming_the_old_value_in_brackets_is_a_correction_of_it() -> None
     assert replaced_values("It was a good day (was it?)").empty()
     assert replaced_values("Latest on the procurement lead: Melisande replaces Pavlina.").names == {"pavlina"}
     assert not has_change_cue("We are replacing the boiler next month.")
+
+
+def test_now_as_for_now_or_right_now_is_no_change() -> None:
+    from episodic_memory.consolidate.supersede import has_change_cue
+    assert has_change_cue("It's Pune now.") and has_change_cue("The venue is Pier Nine now.")
+    assert not any(has_change_cue(t) for t in ("That's everything for now.", "I'm slammed right now.",
+                                                 "We should be there by now.", "Never been better than just now."))

@@ -28,7 +28,7 @@ CHANGE_CUE = re.compile(
     r"(?:got|had) (?:that|it|this) wrong|gave you the wrong|(?:that|i) was wrong|that'?s wrong|let me correct|"
     r"i meant to say|make that|on second thought|changed (?:our|my) minds?|(?:ignore|forget|disregard) what i said|"
     r"strike that|replaced (?:by|with)|swapped (?:for|to)|it'?s actually|my earlier)\b|^no,\s|"
-    r"\bnow(?=\s*(?:[,.;!—–]|$))", _I)
+    r"(?<!\bfor )(?<!\bright )(?<!\bjust )(?<!\bby )(?<!\buntil )(?<!\btill )\bnow(?=\s*(?:[,.;!—–]|$))", _I)
 _MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
 _DATE_A = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\b\.?", _I)
 _DATE_B = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.,]?\d)", _I)
