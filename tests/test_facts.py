@@ -354,3 +354,12 @@ def test_now_as_for_now_or_right_now_is_no_change() -> None:
     assert has_change_cue("It's Pune now.") and has_change_cue("The venue is Pier Nine now.")
     assert not any(has_change_cue(t) for t in ("That's everything for now.", "I'm slammed right now.",
                                                  "We should be there by now.", "Never been better than just now."))
+
+
+def test_an_instruction_on_quoted_material_is_a_request_whatever_its_verb() -> None:
+    from episodic_memory.consolidate.durable import REQUEST_KIND, STATEMENT, sentence_kind
+    for said in ("soften this: 'Cedric Abernathy, Larchmont Water has ignored 58 of our emails'",
+                 "condense this for me: \"Silverbirch Pensions says 496 customers were affected\"",
+                 "punch this up for me: 'We are the best bakery in town'"):
+        assert sentence_kind(said) == REQUEST_KIND, said
+    assert sentence_kind("Get this: we got the flat!") == STATEMENT   # news after a colon, not quoted material

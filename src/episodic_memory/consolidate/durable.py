@@ -35,7 +35,9 @@ REQUEST = re.compile(
     r"convert|format|outline|compose|generate|polish|edit|shorten|tighten|expand|paraphrase|check (?:this|my|the "
     r"grammar)|fix (?:this|my|the (?:grammar|wording))|reply to|respond to|answer (?:this|a|an|the)|come up with|"
     r"think of|show me|find me|compare|describe|recap|walk me through|list (?:some|a few|the|\d+|five|three|ten)|"
-    r"plan (?:a|an|my|me)|pick (?:a|an|me)|help (?:me )?(?:with|to|write|reply|answer|draft))\b",
+    r"plan (?:a|an|my|me)|pick (?:a|an|me)|help (?:me )?(?:with|to|write|reply|answer|draft))\b|"
+    # any instruction on quoted material: "soften this: '…'", "condense this for me: \"…\""
+    + _LEAD + _POLITE + r"[a-z]+(?:\s+[a-z]+)?\s+(?:this|these|that|the following|it)(?:\s+(?:up|down|out))?(?:\s+for me)?\s*:\s*['\"‘“]",
     _I)
 # What the person asks the assistant to remember is kept, without the request around it.
 MEMO = re.compile(
