@@ -105,6 +105,7 @@ def _stubbed_loops(config: Config, *texts: str) -> list[tuple[str, str]]:
 PROBES: dict[str, Callable[[Config], object]] = {
     "facts.request": lambda c: _facts("Summarise this: Acme reported 523 support tickets last quarter."),
     "facts.question": lambda c: _facts("Is the venue for the 14 guests booked yet?"),
+    "facts.hypothetical": lambda c: _facts("In theory the kit should be washed by the club, realistically parents do it."),
     "facts.reaction": lambda c: _facts("That's great news, Caroline!", participants=("Caroline", "Maya")),
     "facts.stated_part": lambda c: _facts("We bumped the budget to 48k, can you redo the plan?"),
     "facts.memo": lambda c: _facts("Please remember that the venue is Pier Nine Hall."),

@@ -50,7 +50,7 @@ QUESTION_START = re.compile(
     r"any (?:tips|ideas|thoughts|advice|suggestions|recommendations)|anything|thoughts)\b", _I)
 HYPOTHETICAL = re.compile(
     _LEAD + r"(?:if\b|what if|maybe\b|perhaps\b|someday|some day|one day|i wonder|wondering|i might|might\b|"
-    r"in an ideal world|ideally|hypothetically|imagine|i guess|i suppose|in theory)|\bwho knows\b|"
+    r"in an ideal world|in a perfect world|ideally|hypothetically|imagine|i guess|i suppose|in theory)|\bwho knows\b|"
     r"\bthinking out loud\b|\bnot sure (?:if|whether)\b|\bjust (?:brainstorming|thinking|musing)\b|"
     r"\bnothing (?:decided|settled|final)\b|\bjust an idea\b", _I)
 

@@ -18,7 +18,16 @@ from ..heuristics import rule_on
 from ..store.records import StoredTurn
 from ..util import forgettable, to_datetime
 from .address import addressees, is_reaction, leans_back, participant_named, unaddressed, without_address
-from .durable import QUESTION, REQUEST_KIND, STATEMENT, ExemplarVote, sentence_kind, stated_part, strip_memo
+from .durable import (
+    HYPOTHETICAL_KIND,
+    QUESTION,
+    REQUEST_KIND,
+    STATEMENT,
+    ExemplarVote,
+    sentence_kind,
+    stated_part,
+    strip_memo,
+)
 from .fact_types import EXTRACTED_TYPES, describe_types
 from .learned import SentenceJudge
 from .notes import without_notes
@@ -323,7 +332,9 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             cue_here = has_change_cue(raw)
             says_nothing = (rule_on("facts.reaction") and is_reaction(bare, participants)) or (
                 cue_here and rule_on("facts.bare_cue") and is_bare_cue(raw))
-            if judge is not None and short_turn and kind != QUESTION and not says_nothing and len(bare.split()) >= 2:
+            musing = kind == HYPOTHETICAL_KIND and rule_on("facts.hypothetical")  # "In theory the club …"
+            if judge is not None and short_turn and kind != QUESTION and not musing and not says_nothing \
+                    and len(bare.split()) >= 2:
                 by_cue = classify_sentence(sentence, datetime.now(timezone.utc))
                 typed = by_cue or classify_statement(sentence) or ("knowledge", 0.55)
                 if (cue_here or cue_before) and typed[0] not in ("correction", "decision"):
