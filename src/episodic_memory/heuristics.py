@@ -37,8 +37,8 @@ REGISTRY: tuple[Rule, ...] = (
          "Summarise this: Acme reported 523 tickets", "no fact from it"),
     Rule("facts.question", "a question states nothing (it ends with '?' or opens like one)",
          "Is the venue booked yet?", "no fact from it"),
-    Rule("facts.hypothetical", "a musing that opens as one ('If …', 'Maybe …', 'In theory …', 'Someday …', 'In a "
-         "perfect world …') states no fact, whatever the durable model says (as without the models)",
+    Rule("facts.hypothetical", "a musing ('In theory …', 'Someday …', 'In a perfect world …', 'What if …') states "
+         "no fact, whatever the durable model says (a hedge such as 'Maybe …' or 'If …' is still the model's call)",
          "In theory the kit should be washed by the club, realistically parents do it.", "no fact from it"),
     Rule("facts.reaction", "thanks, praise or sympathy said to the other person is about nothing",
          "That's so cool, Caroline!", "no fact from it"),

@@ -57,6 +57,13 @@ HYPOTHETICAL = re.compile(
 # a statement that turns into asking the assistant halfway: "We bumped the budget to 48k, can you redo the plan?"
 ASKS_MIDWAY = re.compile(r"(?:[,;:—–]|\s-)\s*(?:(?:so|and|but|then)\s+)?(?:can|could|would|will)\s+(?:you|u)\b", _I)
 
+# of the hypotheticals, the musings: a world that is not ("In theory …", "Someday …", "In a perfect world …"); a hedge
+# ("Maybe I'll try the 5am slot", "If it rains we move inside") often carries a plan or a preference
+MUSING = re.compile(
+    _LEAD + r"(?:in theory|someday|some day|one day|in an ideal world|in a perfect world|ideally|hypothetically|"
+    r"imagine|what if)\b|\bwho knows\b|\bthinking out loud\b|\bjust an idea\b", _I)
+
+
 STATEMENT, QUESTION, REQUEST_KIND, HYPOTHETICAL_KIND = "statement", "question", "request", "hypothetical"
 
 

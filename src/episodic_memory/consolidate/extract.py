@@ -20,6 +20,7 @@ from ..util import forgettable, to_datetime
 from .address import addressees, is_reaction, leans_back, participant_named, unaddressed, without_address
 from .durable import (
     HYPOTHETICAL_KIND,
+    MUSING,
     QUESTION,
     REQUEST_KIND,
     STATEMENT,
@@ -332,7 +333,7 @@ def extract_rules(turns: list[StoredTurn], known_names: dict[str, str], *, vote:
             cue_here = has_change_cue(raw)
             says_nothing = (rule_on("facts.reaction") and is_reaction(bare, participants)) or (
                 cue_here and rule_on("facts.bare_cue") and is_bare_cue(raw))
-            musing = kind == HYPOTHETICAL_KIND and rule_on("facts.hypothetical")  # "In theory the club …"
+            musing = kind == HYPOTHETICAL_KIND and rule_on("facts.hypothetical") and MUSING.search(bare) is not None
             if judge is not None and short_turn and kind != QUESTION and not musing and not says_nothing \
                     and len(bare.split()) >= 2:
                 by_cue = classify_sentence(sentence, datetime.now(timezone.utc))
