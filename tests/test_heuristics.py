@@ -148,6 +148,8 @@ PROBES: dict[str, Callable[[Config], object]] = {
         _turn("No need to remind me about the bins, my neighbour always does it."), SureJudge(), c)],  # type: ignore[arg-type]
     "loops.request": lambda c: [x.text for x in detect_learned(
         _turn("Could you nudge me to apply for the pavement licence tomorrow morning?"), SureJudge(), c)],  # type: ignore[arg-type]
+    "loops.musing": lambda c: [x.text for x in detect_learned(
+        _turn("Someday we'll have to talk about selling his house, not yet."), SureJudge(), c)],  # type: ignore[arg-type]
     "loops.question_closes_nothing": lambda c: _loops(
         c, "Remind me to book the bus for the offsite.", "Did the bus for the offsite get booked?"),
     "loops.same_loop": lambda c: _loops(

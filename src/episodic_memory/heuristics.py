@@ -108,6 +108,9 @@ REGISTRY: tuple[Rule, ...] = (
          "the commitment model like a statement (any other question raises no loop but by an explicit cue)",
          "Could you nudge me to apply for the pavement licence tomorrow morning?",
          "loop: apply for the pavement licence tomorrow morning"),
+    Rule("loops.musing", "a musing ('Someday we'll have to …', 'In theory …', 'Ideally …', 'What if …') takes no "
+         "to-do on, whatever the commitment model says", "Someday we'll have to talk about selling his house, not yet.",
+         "no loop"),
     Rule("loops.lemma_close", "besides the pair model, a report of the loop's own act on its own object closes it "
          "(by lemma: 'sent the model to Sarah' closes 'send the model to Sarah'; a short 'I did!' answers the question "
          "before it)", "I sent the model to Sarah last Friday. (open: send the model to Sarah by Friday)",

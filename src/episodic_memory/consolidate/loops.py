@@ -21,6 +21,7 @@ from ..lang.english import LEAD_IN_PATTERN, MONTH_WORD_PATTERN, WEEKDAY_PATTERN
 from ..store.records import Loop, NewLoop, SessionInfo, StoredTurn
 from ..util import memo_text
 from . import learned
+from .durable import MUSING
 from .extract import ASSISTANT_ROLES
 from .keyphrases import overlap, sentences, words
 from .lemmas import COMPLETION_ACTS, NOMINAL, content_keys, is_past, key
@@ -286,7 +287,8 @@ def detect_learned(turn: StoredTurn, judge: learned.SentenceJudge, cfg: Config,
     scores = dict(zip(statements, judge.scores(statements)["commitment"], strict=True)) if statements else {}
     explicit = {s for s in said if rule_on("loops.explicit_cues") and explicit_to_do(s)}
     raised = [s for s in said if (scores.get(s, 0.0) >= line or s in explicit)
-              and not (rule_on("loops.declined") and _DECLINED.search(s))]
+              and not (rule_on("loops.declined") and _DECLINED.search(s))
+              and not (rule_on("loops.musing") and MUSING.search(s))]
     if not raised and replies is not None and (
             len(scores) < len(said) or max(scores.values(), default=0.0) >= cfg.loops.reply_commitment_line
     ) and replies.says(turn, "reply_todo"):
