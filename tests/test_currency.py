@@ -100,6 +100,11 @@ def test_values_said_to_no_longer_hold() -> None:
     assert signature("Latest on the procurement lead: Melisande replaces Pavlina.").replaced == {"name:pavlina"}
     assert signature("Swapped it: Skatt & Co in place of Kamphuis Fiscaal.").replaced == {"name:kamphuis fiscaal"}
     assert signature("The new boiler replaces the old one.").replaced == frozenset()
+    # a value dropped by name, up to the clause's comma
+    sig = signature("Disregard the $408 a van monthly I gave you, finance modelled it at $723 per van per month.")
+    assert sig.replaced == {"num:408"} and "num:723" in sig.asserted
+    assert signature("Scratch 97 samples, sampling plan: 49 items.").replaced == {"num:97"}
+    assert signature("I forget the name of the place.").replaced == frozenset()
 
 
 def test_two_answers_to_one_question_compete_unless_they_agree() -> None:

@@ -326,6 +326,7 @@ def _parts(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
     text = plain(text)
     words = frozenset(_content_stems(_WORD.findall(text)))
     segments = tuple(m.group(1) for m in _REPLACED.finditer(text))
+    segments += tuple(m.group(1) for m in _DROPPED.finditer(text))
     if may_say_gone(text):
         segments += tuple(m.group(1) for m in _GONE.finditer(text))
     capitalised = tuple(dict.fromkeys(w.lower() for w in _CAPITALISED_WORD.findall(text)))
@@ -392,6 +393,11 @@ _REPLACED = re.compile(
     r"(?:\b(?:not|rather than|instead of|no longer|previously:?|from)|\(\s*(?:was|formerly)|"
     r"\b(?:replaces|in place of)(?=\s+(?-i:[A-Z\d$€£])))\s+([^.;!?()\n]*?)"
     r"(?=\s+to\b|[.;!?()\n]|$)", re.IGNORECASE)
+
+
+# A value dropped by name ("Disregard the $408 a van I gave you, …", "scratch 97 samples, …"): up to the clause's comma.
+_DROPPED = re.compile(r"\b(?:disregard|ignore|forget|scratch|scrap)(?:\s+(?:the|that|my))?\s+((?-i:[A-Z\d$€£])[^.;!?()\n,]*)",
+                      re.IGNORECASE)
 
 
 # What a statement says is gone: the words of a clause before "retired", "closed down", "couldn't", "moved to" …
