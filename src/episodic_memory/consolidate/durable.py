@@ -48,20 +48,21 @@ QUESTION_START = re.compile(
     r"am i|do you|do i|do we|does|did you|did i|did we|can i|can we|can you(?! believe)|could you|will you|should i|"
     r"should we|would it|would you(?! believe)|shall we|"
     r"any (?:tips|ideas|thoughts|advice|suggestions|recommendations)|anything|thoughts)\b", _I)
+# musings: a world that is not ("In theory …", "Someday …", "In a perfect world …"), said first or anywhere
+_MUSING_OPENERS = (r"in theory|someday|some day|one day|in an ideal world|in a perfect world|ideally|hypothetically|"
+                   r"imagine|what if")
+_MUSING_ANYWHERE = r"\bwho knows\b|\bthinking out loud\b|\bjust an idea\b"
+# the hypotheticals: the musings and the hedges ("Maybe I'll try the 5am slot", "If it rains we move inside")
 HYPOTHETICAL = re.compile(
-    _LEAD + r"(?:if\b|what if|maybe\b|perhaps\b|someday|some day|one day|i wonder|wondering|i might|might\b|"
-    r"in an ideal world|in a perfect world|ideally|hypothetically|imagine|i guess|i suppose|in theory)|\bwho knows\b|"
-    r"\bthinking out loud\b|\bnot sure (?:if|whether)\b|\bjust (?:brainstorming|thinking|musing)\b|"
-    r"\bnothing (?:decided|settled|final)\b|\bjust an idea\b", _I)
+    _LEAD + r"(?:if\b|maybe\b|perhaps\b|i wonder|wondering|i might|might\b|i guess|i suppose|" + _MUSING_OPENERS
+    + r")|" + _MUSING_ANYWHERE + r"|\bnot sure (?:if|whether)\b|\bjust (?:brainstorming|thinking|musing)\b|"
+    r"\bnothing (?:decided|settled|final)\b", _I)
 
 # a statement that turns into asking the assistant halfway: "We bumped the budget to 48k, can you redo the plan?"
 ASKS_MIDWAY = re.compile(r"(?:[,;:—–]|\s-)\s*(?:(?:so|and|but|then)\s+)?(?:can|could|would|will)\s+(?:you|u)\b", _I)
 
-# of the hypotheticals, the musings: a world that is not ("In theory …", "Someday …", "In a perfect world …"); a hedge
-# ("Maybe I'll try the 5am slot", "If it rains we move inside") often carries a plan or a preference
-MUSING = re.compile(
-    _LEAD + r"(?:in theory|someday|some day|one day|in an ideal world|in a perfect world|ideally|hypothetically|"
-    r"imagine|what if)\b|\bwho knows\b|\bthinking out loud\b|\bjust an idea\b", _I)
+# of the hypotheticals, the musings alone: a hedge often carries a plan or a preference
+MUSING = re.compile(_LEAD + r"(?:" + _MUSING_OPENERS + r")\b|" + _MUSING_ANYWHERE, _I)
 
 
 STATEMENT, QUESTION, REQUEST_KIND, HYPOTHETICAL_KIND = "statement", "question", "request", "hypothetical"

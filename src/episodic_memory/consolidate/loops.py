@@ -125,11 +125,11 @@ _NOT_HYPOTHETICAL = re.compile(r"\b(?:can|could|would|will) you\b|\b(?:promised|
                                r"said)(?: that)? (?:i|we)(?:'d|’d| would)\b", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:no need|don'?t need|doesn'?t need|don'?t have to|not pending|no longer|"
                       r"nothing (?:is )?pending|not going to|won'?t|never)\b", re.IGNORECASE)
-# a to-do declined where it is said ("No need to remind me about the bins", "Don't bother chasing Ana"): none
 # a question that asks the assistant to do something ("Could you nudge me to …?", "Can u keep tabs on this for me: …?"):
 # read like a statement, the commitment model telling a task to keep from help asked for now ("Could you tell me …?")
 _REQUEST = re.compile(r"^\W*(?:(?:oh|so|and|also|ok(?:ay)?|hey|btw|quick one)\W+)*(?:(?:can|could|would|will) (?:you|u)|"
                       r"please|pls)\b", re.IGNORECASE)
+# a to-do declined where it is said ("No need to remind me about the bins", "Don't bother chasing Ana"): none
 _DECLINED = re.compile(r"^\W*(?:(?:oh|so|and|but|ok(?:ay)?|well|honestly)\W+)*(?:there'?s\s+)?(?:no need|no point|"
                        r"(?:i |we )?(?:don'?t|do not) (?:need|have) to|(?:don'?t|do not) bother|not worth)\b",
                        re.IGNORECASE)
